@@ -1,0 +1,1 @@
+"""AgentOrchestrator: a retail-analytics assistant on durable GitHub Copilot SDK sessions."""

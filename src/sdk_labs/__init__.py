@@ -1,0 +1,1 @@
+"""Runnable samples that teach the GitHub Copilot SDK, one module per lab."""
