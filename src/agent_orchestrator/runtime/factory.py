@@ -1,0 +1,234 @@
+"""The one place that builds the Copilot client and the per-session configuration.
+
+Labs and the web app both go through :class:`CopilotRuntime`. Two runtime behaviours shape it (verified,
+see DESIGN §3):
+
+* The system message, provider, tool allow-list, MCP servers and permission handler are **not persisted**
+  with a session. A resume that omits them silently runs with Copilot's default 21 KB prompt and ~15
+  tools, which also swamps a small local model. So :meth:`CopilotRuntime.session_options` builds one
+  dict and both :meth:`create_session` and :meth:`resume_session` pass exactly that dict.
+* Runtime failures surface as assorted exceptions (``JsonRpcError`` for an unknown id, ``TimeoutError``
+  while the agent keeps working, a bare ``Exception("Session error: ...")`` for model errors). They are
+  translated here into :mod:`agent_orchestrator.runtime.errors` so callers print one line.
+"""
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMetadata
+from copilot._jsonrpc import JsonRpcError, ProcessExitedError
+from copilot.generated.rpc import PermissionDecisionReject
+from copilot.session_events import AssistantMessageData
+
+from agent_orchestrator.runtime.cli_path import find_copilot_cli
+from agent_orchestrator.runtime.errors import (
+    ModelUnavailableError,
+    RuntimeFailure,
+    SessionExistsError,
+    SessionNotFoundError,
+    TurnFailedError,
+    TurnTimeoutError,
+)
+from agent_orchestrator.runtime.routes import (
+    ModelRoute,
+    byok_route,
+    copilot_route,
+    plan_route,
+    provider_config,
+)
+from agent_orchestrator.runtime.settings import TOKEN_VARIABLES, RuntimeSettings
+
+logger = logging.getLogger(__name__)
+
+# Replace mode: a few hundred bytes instead of the runtime's ~21 KB coding-agent prompt.
+SYSTEM_PROMPT = (
+    "You are AgentOrchestrator, a concise assistant for retail analysts. "
+    "Answer in one or two short sentences. Use only facts from this conversation and from tool results; "
+    "if you do not know something, say so instead of inventing it."
+)
+
+
+def _reject_all(request: Any, invocation: Any) -> PermissionDecisionReject:
+    """No tool is enabled, so any permission request is unexpected: refuse it."""
+    logger.warning("Refused permission request %r in session %s", request, invocation.get("session_id"))
+    return PermissionDecisionReject(feedback="Not permitted in this application.")
+
+
+class CopilotRuntime:
+    """A started Copilot runtime on the chosen model route; use as ``async with``.
+
+    Starting it resolves the route, starts the embedded model server when no other route is
+    configured (and waits for its health), then starts the CLI with its state under
+    ``settings.copilot_home`` rather than the user's ``~/.copilot``.
+    """
+
+    def __init__(self, settings: RuntimeSettings, *, cli_path: Path | None = None) -> None:
+        self.settings = settings
+        self._cli_path = cli_path
+        self._local_server: Any = None
+        self.route: ModelRoute | None = None
+        self.client: CopilotClient | None = None
+
+    async def __aenter__(self) -> "CopilotRuntime":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        """Resolve the route, start what it needs, and connect to the CLI."""
+        cli = self._cli_path or find_copilot_cli()
+        self.route = await self._start_route()
+        self.settings.copilot_home.mkdir(parents=True, exist_ok=True)
+        self.client = CopilotClient(
+            connection=RuntimeConnection.for_stdio(path=str(cli)),
+            base_directory=str(self.settings.copilot_home),
+            working_directory=str(self.settings.data_dir),
+            env=self._cli_environment(self.route),
+            github_token=self.route.github_token,
+            use_logged_in_user=False,
+            log_level="error",
+        )
+        try:
+            await self.client.start()
+        except (RuntimeError, OSError, ProcessExitedError) as error:
+            await self.stop()
+            raise RuntimeFailure(f"The Copilot runtime failed to start: {error}") from error
+
+    async def stop(self) -> None:
+        """Stop the CLI and the embedded model server; safe to call twice."""
+        client, self.client = self.client, None
+        if client is not None:
+            try:
+                await client.stop()
+            except Exception as error:  # an ExceptionGroup of cleanup errors; shutdown must go on
+                logger.debug("Copilot client stop reported: %s", error)
+        server, self._local_server = self._local_server, None
+        if server is not None:
+            await asyncio.to_thread(server.stop)
+
+    async def _start_route(self) -> ModelRoute:
+        kind = plan_route(self.settings)
+        if kind == "byok":
+            return byok_route(self.settings)
+        if kind == "copilot":
+            return copilot_route(self.settings)
+        return await self._start_embedded_model()
+
+    async def _start_embedded_model(self) -> ModelRoute:
+        """Assemble/verify weights, start the loopback server, wait until it is healthy."""
+        from agent_orchestrator.local_model import LocalModelServer, resolve_weights
+
+        weights = await asyncio.to_thread(
+            resolve_weights,
+            self.settings.local_model,
+            explicit_path=self.settings.local_model_path,
+            cache_dir=self.settings.models_dir,
+        )
+        server = LocalModelServer(weights.path, model_id=weights.model_id, n_ctx=self.settings.local_model_ctx)
+        base_url = await asyncio.to_thread(server.start)
+        self._local_server = server
+        provider = provider_config(
+            base_url,
+            max_prompt_tokens=server.max_prompt_tokens,
+            max_output_tokens=server.max_output_tokens,
+        )
+        return ModelRoute("embedded", self.settings.model or server.model_id, provider)
+
+    @staticmethod
+    def _cli_environment(route: ModelRoute) -> dict[str, str]:
+        """The CLI's environment: offline recipe for provider routes, no stray tokens either way."""
+        env = {key: value for key, value in os.environ.items() if key not in TOKEN_VARIABLES}
+        if route.offline and route.provider is not None:
+            # Offline mode refuses to start without both variables, even though each session also
+            # carries its provider block.
+            env.update(
+                COPILOT_OFFLINE="true",
+                COPILOT_PROVIDER_BASE_URL=route.provider["base_url"],
+                COPILOT_MODEL=route.model,
+            )
+        return env
+
+    def session_options(self) -> dict[str, Any]:
+        """The configuration every create *and* resume passes, identical each time."""
+        route = self._require_route()
+        options: dict[str, Any] = {
+            "model": route.model,
+            "system_message": {"mode": "replace", "content": SYSTEM_PROMPT},
+            "available_tools": [],
+            "on_permission_request": _reject_all,
+            "skip_custom_instructions": True,
+            "streaming": False,
+        }
+        if route.provider is not None:
+            options["provider"] = dict(route.provider)
+        return options
+
+    async def create_session(self, session_id: str, **extra: Any) -> CopilotSession:
+        """Create a session with an explicit id; refuses an id that is already stored."""
+        client = self._require_client()
+        if await client.get_session_metadata(session_id) is not None:
+            raise SessionExistsError(f"Session {session_id} already exists; resume it instead.")
+        return await client.create_session(session_id=session_id, **self.session_options(), **extra)
+
+    async def resume_session(self, session_id: str, **extra: Any) -> CopilotSession:
+        """Resume a stored session with the same configuration it was created with."""
+        client = self._require_client()
+        try:
+            return await client.resume_session(session_id, **self.session_options(), **extra)
+        except JsonRpcError as error:
+            if "not found" in error.message.lower():
+                raise SessionNotFoundError(f"No stored session has the id {session_id}.") from error
+            raise TurnFailedError(f"The runtime refused to resume {session_id}: {error.message}") from error
+
+    async def ask(self, session: CopilotSession, prompt: str) -> str:
+        """Send one turn and return the assistant's final text."""
+        timeout = self.settings.turn_timeout
+        try:
+            event = await session.send_and_wait(prompt, timeout=timeout)
+        except TimeoutError as error:
+            raise TurnTimeoutError(
+                f"No answer within {timeout:.0f} s (set AGENT_TURN_TIMEOUT to wait longer)."
+            ) from error
+        except JsonRpcError as error:
+            raise TurnFailedError(f"The runtime rejected the turn: {error.message}") from error
+        except RuntimeError as error:
+            raise TurnFailedError(str(error)) from error
+        except Exception as error:  # the SDK raises a bare Exception("Session error: ...")
+            message = str(error)
+            if message.startswith("Session error"):
+                raise ModelUnavailableError(f"The model could not answer: {message}") from error
+            raise
+        if event is None or not isinstance(event.data, AssistantMessageData):
+            raise TurnFailedError("The turn ended without an assistant message.")
+        return (event.data.content or "").strip()
+
+    async def list_sessions(self) -> list[SessionMetadata]:
+        """Stored sessions, newest first."""
+        sessions = await self._require_client().list_sessions()
+        return sorted(sessions, key=lambda meta: meta.modified_time, reverse=True)
+
+    async def get_metadata(self, session_id: str) -> SessionMetadata | None:
+        """Metadata for one id, or ``None`` when it is unknown."""
+        return await self._require_client().get_session_metadata(session_id)
+
+    async def delete_session(self, session_id: str) -> None:
+        """Remove a stored session and its files."""
+        if await self.get_metadata(session_id) is None:
+            raise SessionNotFoundError(f"No stored session has the id {session_id}.")
+        await self._require_client().delete_session(session_id)
+
+    def _require_client(self) -> CopilotClient:
+        if self.client is None:
+            raise RuntimeFailure("The Copilot runtime is not started.")
+        return self.client
+
+    def _require_route(self) -> ModelRoute:
+        if self.route is None:
+            raise RuntimeFailure("The Copilot runtime is not started.")
+        return self.route
+

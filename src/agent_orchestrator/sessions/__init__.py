@@ -1,0 +1,1 @@
+"""Durable conversations: the session id policy (and, as it grows, the catalog and ownership)."""

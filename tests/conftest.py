@@ -1,0 +1,94 @@
+"""Fixtures shared across the suite: a scripted model on loopback and a runner for the labs' CLI.
+
+The Copilot SDK and CLI are always the real ones; only the model behind them is scripted.
+"""
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_orchestrator.runtime.settings import TOKEN_VARIABLES
+from agent_orchestrator.testing.scripted_model import Reply, ScriptedModel, Text, user_messages
+
+_FAVOURITE = re.compile(r"favourite retail segment is '([^']+)'")
+
+
+def lab_rule(body: dict[str, Any]) -> Reply:
+    """Answer like a model with perfect memory: name the favourite segment if an earlier turn gave it."""
+    users = user_messages(body)
+    if "which retail segment" in users[-1].lower():
+        for text in users[:-1]:
+            if match := _FAVOURITE.search(text):
+                return Text(f"Your favourite retail segment is '{match.group(1)}'.")
+        return Text("You have not told me a favourite segment.")
+    if "what short reply" in users[-1].lower():
+        return Text("You asked me to reply with just OK." if len(users) > 1 else "I don't know.")
+    return Text("OK")
+
+
+@pytest.fixture(scope="session")
+def scripted_server() -> Iterator[ScriptedModel]:
+    with ScriptedModel(default=lab_rule) as model:
+        yield model
+
+
+@pytest.fixture
+def scripted_model(scripted_server: ScriptedModel) -> ScriptedModel:
+    """The session's scripted model, with an empty request log and script for this test."""
+    scripted_server.reset()
+    return scripted_server
+
+
+@dataclass
+class LabResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@dataclass
+class LabRunner:
+    """Runs ``python -m sdk_labs ...`` in a fresh process against the scripted model."""
+
+    env: dict[str, str]
+    data_dir: Path
+
+    def __call__(self, *args: str, timeout: float = 180) -> LabResult:
+        proc = subprocess.run(
+            [sys.executable, "-m", "sdk_labs", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        return LabResult(proc.returncode, proc.stdout, proc.stderr)
+
+
+def clean_environment(**extra: str) -> dict[str, str]:
+    """The process environment without any model-routing variables, plus ``extra``."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in TOKEN_VARIABLES and not key.startswith(("AGENT_", "COPILOT_"))
+    }
+    env.update(extra)
+    return env
+
+
+@pytest.fixture
+def run_lab(tmp_path: Path, scripted_model: ScriptedModel) -> LabRunner:
+    data_dir = tmp_path / "data"
+    env = clean_environment(
+        AGENT_ORCHESTRATOR_HOME=str(data_dir),
+        AGENT_PROVIDER_BASE_URL=scripted_model.base_url,
+        AGENT_MODEL="scripted-model",
+        AGENT_TURN_TIMEOUT="60",
+    )
+    return LabRunner(env, data_dir)
