@@ -1,0 +1,56 @@
+"""FastAPI dependencies: where the retail database is, and a read-only connection per request.
+
+The app decides the path (``<data dir>/retail.sqlite``) and overrides ``get_retail_db_path``::
+
+    app.dependency_overrides[get_retail_db_path] = lambda: settings.data_dir / "retail.sqlite"
+
+Nothing is opened at import time; without an override the path comes from ``RETAIL_DB`` (handy
+for ``uvicorn`` experiments), else the API answers 503.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, status
+
+from agent_orchestrator.retail.db import RetailDatabaseError, open_readonly
+
+log = logging.getLogger(__name__)
+
+UNAVAILABLE = "retail database unavailable"
+
+
+def get_retail_db_path() -> Path:
+    """Default: ``$RETAIL_DB``. Override this dependency in the app."""
+    value = os.environ.get("RETAIL_DB")
+    if not value:
+        log.error("retail API used without a database path: override get_retail_db_path or set RETAIL_DB")
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, UNAVAILABLE)
+    return Path(value)
+
+
+def get_retail_db(path: Annotated[Path, Depends(get_retail_db_path)]) -> Iterator[sqlite3.Connection]:
+    """A read-only connection for one request, closed afterwards.
+
+    ``check_same_thread=False`` because FastAPI may run this dependency and the endpoint on
+    different worker threads; the connection is still used by one request at a time.
+    """
+    try:
+        conn = open_readonly(path, check_same_thread=False)
+    except RetailDatabaseError as exc:
+        # The detail names a server path: log it, keep it out of the response.
+        log.error("retail API: %s", exc)
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, UNAVAILABLE) from exc
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+RetailDb = Annotated[sqlite3.Connection, Depends(get_retail_db)]
