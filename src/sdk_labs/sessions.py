@@ -73,11 +73,7 @@ def parse_options(argv: Sequence[str]) -> LabOptions:
 
 async def _turn(runtime: CopilotRuntime, session_id: str, prompt: str, *, create: bool) -> None:
     """Open (create or resume) the session, ask one question, and close it again."""
-    opened = (
-        await runtime.create_session(session_id)
-        if create
-        else await runtime.resume_session(session_id)
-    )
+    opened = await runtime.create_session(session_id) if create else await runtime.resume_session(session_id)
     async with opened as session:
         print(f"You: {prompt}")
         print(f"Assistant: {await runtime.ask(session, prompt)}", flush=True)
@@ -155,7 +151,7 @@ def main(argv: Sequence[str]) -> int:
         settings = RuntimeSettings.from_env().with_overrides(model=options.model)
         asyncio.run(run_lab(options, settings))
     except RuntimeFailure as error:
-        print(f"error: {error}", file=sys.stderr)
+        print("error: " + " ".join(str(error).split()), file=sys.stderr)
         return 1
     except ValueError as error:  # bad configuration values (settings)
         print(f"error: {error}", file=sys.stderr)

@@ -38,7 +38,7 @@ def test_lab_prints_the_verified_output_shape(run_lab, scripted_model: ScriptedM
     assert result.returncode == 0, result.stderr
     assert LAB_OUTPUT.match(result.stdout), result.stdout
     assert "Route: provider http://127.0.0.1" in result.stderr
-    turn_1, turn_2 = scripted_model.requests
+    _, turn_2 = scripted_model.requests
     assert len(user_messages(turn_2)) == 2  # the resumed turn carried turn 1 to the model
 
 

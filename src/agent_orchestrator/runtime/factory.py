@@ -129,7 +129,9 @@ class CopilotRuntime:
             explicit_path=self.settings.local_model_path,
             cache_dir=self.settings.models_dir,
         )
-        server = LocalModelServer(weights.path, model_id=weights.model_id, n_ctx=self.settings.local_model_ctx)
+        server = LocalModelServer(
+            weights.path, model_id=weights.model_id, n_ctx=self.settings.local_model_ctx
+        )
         base_url = await asyncio.to_thread(server.start)
         self._local_server = server
         provider = provider_config(
@@ -231,4 +233,3 @@ class CopilotRuntime:
         if self.route is None:
             raise RuntimeFailure("The Copilot runtime is not started.")
         return self.route
-

@@ -36,8 +36,8 @@ class ModelRoute:
         if self.kind == "copilot":
             return f"Route: GitHub Copilot models (token from environment), model {self.model}"
         url = self.provider["base_url"] if self.provider else "?"
-        label = "embedded local model" if self.kind == "embedded" else f"provider {url}"
-        return f"Route: {label} at {url} (runtime offline), model {self.model}"
+        label = "embedded local model at" if self.kind == "embedded" else "provider"
+        return f"Route: {label} {url} (runtime offline), model {self.model}"
 
 
 def plan_route(settings: RuntimeSettings) -> RouteKind:
