@@ -48,6 +48,7 @@ from agent_orchestrator.retail.stats import refresh_customer_stats
 MAX_LISTED_ERRORS = 1_000
 
 COLUMNS = ("invoice", "stockcode", "description", "quantity", "invoicedate", "price", "customerid", "country")
+EXPECTED_HEADER = "Invoice,StockCode,Description,Quantity,InvoiceDate,Price,Customer ID,Country"
 _ALIASES = {"invoiceno": "invoice", "unitprice": "price"}
 _DATE_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S")
 _CHUNK = 5_000
@@ -96,12 +97,12 @@ def _normalise(name: str) -> str:
 
 def _column_positions(header: list[str]) -> dict[str, int]:
     positions = {_normalise(name): i for i, name in enumerate(header)}
-    missing = [name for name in COLUMNS if name not in positions]
+    missing = [EXPECTED_HEADER.split(",")[i] for i, name in enumerate(COLUMNS) if name not in positions]
     if missing:
         raise CsvLayoutError(
             "not an Online Retail II CSV: missing column(s) "
             + ", ".join(missing)
-            + f"; expected header {','.join(COLUMNS)} (got {','.join(header)[:200]!r})"
+            + f"; expected header {EXPECTED_HEADER} (got {','.join(header)[:200]!r})"
         )
     return {name: positions[name] for name in COLUMNS}
 

@@ -1,0 +1,78 @@
+"""``python -m agent_orchestrator.retail``: create, import into and summarise a retail database.
+
+    generate --db PATH [--seed N --customers N --transactions N] [--force]
+    import CSV --db PATH
+    summary --db PATH
+
+A thin dispatcher over the package functions; progress and errors go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from agent_orchestrator.retail.db import RetailDatabaseError, open_readonly
+from agent_orchestrator.retail.generator import GeneratorConfig, ensure_dataset, generate_dataset
+from agent_orchestrator.retail.importer import CsvLayoutError, import_online_retail_csv
+from agent_orchestrator.retail.progress import StderrProgress
+from agent_orchestrator.retail.queries import segment_overview
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m agent_orchestrator.retail", description=__doc__.split("\n")[0]
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    gen = commands.add_parser(
+        "generate", help="create the synthetic dataset (only if missing, unless --force)"
+    )
+    gen.add_argument("--db", type=Path, required=True)
+    gen.add_argument("--seed", type=int, default=GeneratorConfig.seed)
+    gen.add_argument("--customers", type=int, default=GeneratorConfig.customers)
+    gen.add_argument("--transactions", type=int, default=GeneratorConfig.transactions)
+    gen.add_argument("--force", action="store_true", help="replace an existing file")
+    imp = commands.add_parser("import", help="import an Online Retail II CSV (atomic, idempotent)")
+    imp.add_argument("csv", type=Path)
+    imp.add_argument("--db", type=Path, required=True)
+    summary = commands.add_parser("summary", help="print the segment summaries as JSON")
+    summary.add_argument("--db", type=Path, required=True)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "generate":
+            config = GeneratorConfig(seed=args.seed, customers=args.customers, transactions=args.transactions)
+            if args.force:
+                generate_dataset(args.db, config, StderrProgress())
+            elif not ensure_dataset(args.db, config, StderrProgress()):
+                print(f"{args.db} already exists (use --force to replace it)", file=sys.stderr)
+        elif args.command == "import":
+            result = import_online_retail_csv(args.db, args.csv, StderrProgress("retail import"))
+            for error in result.errors:
+                print(f"{args.csv}:{error.line}: {error.message}", file=sys.stderr)
+            if result.errors_truncated:
+                print(f"... {result.skipped - len(result.errors)} more row errors", file=sys.stderr)
+            print(
+                f"read {result.rows_read} rows: imported {result.imported} "
+                f"({result.new_transactions} new, {result.cancellations} cancellation lines), "
+                f"skipped {result.skipped}"
+            )
+        else:
+            conn = open_readonly(args.db)
+            try:
+                print(json.dumps(segment_overview(conn).model_dump(mode="json"), indent=2))
+            finally:
+                conn.close()
+    except (RetailDatabaseError, CsvLayoutError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
