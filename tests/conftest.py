@@ -17,6 +17,7 @@ import pytest
 from agent_orchestrator.runtime.settings import TOKEN_VARIABLES
 from agent_orchestrator.testing.scripted_model import Reply, ScriptedModel, Text, user_messages
 
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _FAVOURITE = re.compile(r"favourite retail segment is '([^']+)'")
 
 
@@ -84,6 +85,7 @@ def clean_environment(**extra: str) -> dict[str, str]:
 
 @pytest.fixture
 def run_lab(tmp_path: Path, scripted_model: ScriptedModel) -> LabRunner:
+    """The lab CLI routed (BYOK) to the scripted model, with its own data dir."""
     data_dir = tmp_path / "data"
     env = clean_environment(
         AGENT_ORCHESTRATOR_HOME=str(data_dir),
@@ -92,3 +94,23 @@ def run_lab(tmp_path: Path, scripted_model: ScriptedModel) -> LabRunner:
         AGENT_TURN_TIMEOUT="60",
     )
     return LabRunner(env, data_dir)
+
+
+@pytest.fixture(scope="session")
+def model_weights() -> Path:
+    """The verified embedded-model weights, assembled once into the project cache (scripts/test does it)."""
+    from agent_orchestrator.local_model.weights import resolve_weights
+
+    return resolve_weights("0.5b", cache_dir=PROJECT_ROOT / ".data" / "models", use_hub=False, progress=False)
+
+
+@pytest.fixture
+def run_embedded_lab(tmp_path: Path, model_weights: Path) -> LabRunner:
+    """The lab CLI on its default route (embedded model), sharing the verified weights."""
+    data_dir = tmp_path / "data"
+    models = data_dir / "models"
+    models.mkdir(parents=True)
+    for cached in model_weights.parent.iterdir():  # the weights and their verification marker
+        if cached.name.startswith(model_weights.name):
+            (models / cached.name).symlink_to(cached)
+    return LabRunner(clean_environment(AGENT_ORCHESTRATOR_HOME=str(data_dir)), data_dir)

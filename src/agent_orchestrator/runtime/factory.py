@@ -121,18 +121,21 @@ class CopilotRuntime:
 
     async def _start_embedded_model(self) -> ModelRoute:
         """Assemble/verify weights, start the loopback server, wait until it is healthy."""
-        from agent_orchestrator.local_model import LocalModelServer, resolve_weights
+        from agent_orchestrator.local_model.server import LocalModelServer, LocalModelServerError
+        from agent_orchestrator.local_model.weights import WeightsError, get_choice, resolve_weights
 
-        weights = await asyncio.to_thread(
-            resolve_weights,
-            self.settings.local_model,
-            explicit_path=self.settings.local_model_path,
-            cache_dir=self.settings.models_dir,
-        )
-        server = LocalModelServer(
-            weights.path, model_id=weights.model_id, n_ctx=self.settings.local_model_ctx
-        )
-        base_url = await asyncio.to_thread(server.start)
+        try:
+            choice = get_choice(self.settings.local_model)
+            weights = await asyncio.to_thread(
+                resolve_weights,
+                choice,
+                cache_dir=self.settings.models_dir,
+                explicit_path=self.settings.local_model_path,
+            )
+            server = LocalModelServer(weights, model_id=choice.model_id, n_ctx=self.settings.local_model_ctx)
+            base_url = await asyncio.to_thread(server.start)
+        except (WeightsError, LocalModelServerError) as error:
+            raise ModelUnavailableError(f"The embedded model could not start: {error}") from error
         self._local_server = server
         provider = provider_config(
             base_url,
