@@ -1,0 +1,91 @@
+"""``python -m agent_orchestrator.local_model serve|fetch`` — run the local model server, or get its weights.
+
+    serve [--model 0.5b|1.5b] [--model-path P] [--host 127.0.0.1] [--port 8765] [--ctx N] [--cache-dir D]
+    fetch [--model 0.5b|1.5b] [--cache-dir D]      # assemble/verify the weights, print the path
+
+Errors are one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ENV_CACHE_DIR = "AGENT_MODEL_CACHE"
+
+
+def default_cache_dir() -> Path:
+    if os.environ.get(ENV_CACHE_DIR):
+        return Path(os.environ[ENV_CACHE_DIR])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "agent-orchestrator" / "models"
+
+
+def _parser() -> argparse.ArgumentParser:
+    from .weights import DEFAULT_MODEL, MODELS
+
+    models = ", ".join(
+        f"{c.key} ({c.model_id}: download {c.download_mb} MB, disk {c.disk_mb} MB, RAM ~{c.ram_mb} MB)"
+        for c in MODELS.values()
+    )
+    parser = argparse.ArgumentParser(
+        prog="python -m agent_orchestrator.local_model", description=f"Embedded model. Models: {models}."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, help_ in (("serve", "run the OpenAI-compatible server"), ("fetch", "assemble/verify weights")):
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("--model", choices=sorted(MODELS), default=DEFAULT_MODEL)
+        p.add_argument(
+            "--cache-dir", type=Path, default=None, help=f"default: ${ENV_CACHE_DIR} or ~/.cache/..."
+        )
+        p.add_argument("--model-path", type=Path, default=None, help="use this GGUF file as is")
+        if name == "serve":
+            p.add_argument("--host", default="127.0.0.1")
+            p.add_argument("--port", type=int, default=8765)
+            p.add_argument("--ctx", type=int, default=8192, help="context length in tokens (max 32768)")
+            p.add_argument(
+                "--max-waiting", type=int, default=4, help="requests queued behind the running one"
+            )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from .engine import EngineError, LocalEngine
+    from .weights import WeightsError, get_choice, resolve_weights
+
+    try:
+        choice = get_choice(args.model)
+        path = resolve_weights(
+            choice, cache_dir=args.cache_dir or default_cache_dir(), explicit_path=args.model_path
+        )
+        if args.command == "fetch":
+            print(path)
+            return 0
+        import uvicorn
+
+        from .server import create_app
+
+        engine = LocalEngine(path, n_ctx=args.ctx)
+        print(
+            f"local model {choice.model_id} loaded in {engine.load_seconds:.1f}s; "
+            f"serving http://{args.host}:{args.port}/v1",
+            file=sys.stderr,
+        )
+        app = create_app(engine, model_id=choice.model_id, max_waiting=args.max_waiting)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        return 0
+    except (WeightsError, EngineError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # e.g. the port is taken, the cache dir is not writable
+        print(f"error: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,341 @@
+"""The inference engine: one GGUF model, one llama.cpp context, one generation at a time.
+
+Usage::
+
+    engine = LocalEngine(path, n_ctx=8192)
+    for item in engine.generate(prompt, GenerationParams(max_tokens=64)):
+        if isinstance(item, str):
+            print(item, end="")
+        else:                       # the final GenerationStats
+            print(item.completion_tokens, item.cached_tokens)
+
+Binding choice: cyllama (prebuilt llama.cpp wheel) over llama-cpp-python, measured on this 2-core box:
+
+- install on a fresh machine: cyllama 0.2.18 is a ~25 MB manylinux wheel, installed in seconds;
+  llama-cpp-python 0.3.36 ships an sdist only and compiles llama.cpp with CMake (INSTALL_FIGURES).
+- decode speed: both wrap the same llama.cpp; our low-level loop over cyllama reaches the binding's raw
+  speed (see bench/bench_local_model.py, DECODE_FIGURES).
+- prompt-prefix reuse: llama-cpp-python has it built in; cyllama's high-level ``LLM`` clears the KV
+  cache on every call, so we drive the low-level API ourselves: we remember which tokens sit in the KV
+  cache, keep the longest common prefix with the new prompt (``memory_seq_rm`` drops the rest) and only
+  decode the new suffix. A chat's second turn then prefills just the new message.
+- tool calls: neither gives us Qwen2.5's ``<tool_call>`` format as OpenAI ``tool_calls`` reliably
+  (llama-cpp-python's ``chatml-function-calling`` handler uses its own prompt), so we render the GGUF's
+  own template and parse the blocks ourselves in ``chat_format``.
+
+Threads: llama.cpp defaults to 4 threads; we use exactly the cores this process may run on
+(``os.sched_getaffinity``), which is what the decode speed is most sensitive to.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cyllama.llama.llama_cpp import (
+    LlamaContext,
+    LlamaContextParams,
+    LlamaModel,
+    LlamaModelParams,
+    LlamaSampler,
+    LlamaSamplerChainParams,
+    disable_logging,
+    ggml_backend_load_all,
+    llama_batch_get_one,
+)
+
+DEFAULT_N_CTX = 8192
+_MAX_HELD_TOKENS = 4  # a UTF-8 character spans at most 4 byte-level tokens
+
+
+class EngineError(RuntimeError):
+    """The model could not be loaded or run."""
+
+
+class ContextLengthExceeded(ValueError):
+    """Prompt plus requested completion do not fit in the context window (HTTP 400 for the server)."""
+
+    def __init__(self, prompt_tokens: int, max_tokens: int, n_ctx: int) -> None:
+        super().__init__(
+            f"This model's maximum context length is {n_ctx} tokens. However, you requested "
+            f"{prompt_tokens + max_tokens} tokens ({prompt_tokens} in the messages, {max_tokens} in the "
+            f"completion). Please reduce the length of the messages or completion."
+        )
+        self.prompt_tokens, self.max_tokens, self.n_ctx = prompt_tokens, max_tokens, n_ctx
+
+
+@dataclass(frozen=True)
+class GenerationParams:
+    max_tokens: int
+    temperature: float = 0.0
+    top_p: float = 1.0
+    stop: Sequence[str] = ()
+    seed: int | None = None
+
+
+@dataclass
+class GenerationStats:
+    """Yielded last by :meth:`LocalEngine.generate`."""
+
+    prompt_tokens: int
+    completion_tokens: int = 0
+    cached_tokens: int = 0  # prompt tokens whose KV entries were reused from the previous request
+    finish_reason: str = "stop"  # "stop" | "length" | "cancelled"
+    prefill_seconds: float = 0.0
+    decode_seconds: float = 0.0
+    first_token_seconds: float | None = None
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class LocalEngine:
+    """A loaded model. Thread-safe: generations are serialised by a lock."""
+
+    def __init__(
+        self,
+        model_path: Path | str,
+        *,
+        n_ctx: int = DEFAULT_N_CTX,
+        n_threads: int | None = None,
+        n_batch: int = 512,
+        verbose: bool = False,
+    ) -> None:
+        path = Path(model_path)
+        if not path.is_file():
+            raise EngineError(f"model file not found: {path}")
+        if not verbose:
+            disable_logging()
+        ggml_backend_load_all()
+        started = time.perf_counter()
+        try:
+            self._model = LlamaModel(str(path), LlamaModelParams())
+        except (RuntimeError, ValueError, OSError) as exc:
+            raise EngineError(f"cannot load model {path.name}: {exc}") from exc
+        if n_ctx < 256:
+            raise EngineError(f"n_ctx must be at least 256, got {n_ctx}")
+        if n_ctx > self._model.n_ctx_train:
+            raise EngineError(f"n_ctx {n_ctx} exceeds the model's trained context {self._model.n_ctx_train}")
+        self.n_threads = n_threads or available_cores()
+        params = LlamaContextParams()
+        params.n_ctx = n_ctx
+        params.n_batch = n_batch
+        params.n_threads = self.n_threads
+        params.n_threads_batch = self.n_threads
+        params.no_perf = True
+        try:
+            self._ctx = LlamaContext(self._model, params)
+        except (RuntimeError, ValueError, MemoryError) as exc:
+            raise EngineError(f"cannot create a {n_ctx}-token context: {exc}") from exc
+        self._vocab = self._model.get_vocab()
+        self._anchor = list(self._vocab.tokenize("A", add_special=False, parse_special=False))
+        self._anchor_len = len(
+            self._vocab.detokenize(self._anchor, remove_special=False, unparse_special=True)
+        )
+        self.n_ctx = n_ctx
+        self.n_batch = n_batch
+        self.model_path = path
+        self._lock = threading.Lock()
+        self._cached: list[int] = []  # the tokens whose KV entries are in sequence 0, in order
+        self._warm_up()
+        self.load_seconds = time.perf_counter() - started
+
+    def _warm_up(self) -> None:
+        # The first llama_decode allocates compute buffers and faults the mmapped weights in (~1-2 s
+        # here); pay that at load time rather than in the first user's first-token latency.
+        self._ctx.decode(llama_batch_get_one(self._anchor, 0))
+        self._ctx.kv_cache_clear()
+
+    # --- model facts ---
+
+    @property
+    def chat_template(self) -> str:
+        return self._model.get_default_chat_template() or ""
+
+    @property
+    def special_tokens(self) -> tuple[str, str]:
+        """(bos, eos) as text, for the chat template."""
+        bos, eos = self._vocab.token_bos(), self._vocab.token_eos()
+        return (
+            self._vocab.token_to_piece(bos, special=True) if bos >= 0 else "",
+            self._vocab.token_to_piece(eos, special=True) if eos >= 0 else "",
+        )
+
+    def tokenize(self, text: str) -> list[int]:
+        return list(self._vocab.tokenize(text, add_special=True, parse_special=True))
+
+    def _detokenize(self, tokens: list[int]) -> str:
+        # llama.cpp's detokenize drops the leading space of the *first* token (" Risk" -> "Risk"), and
+        # token_to_piece turns each byte of a multi-token character into U+FFFD. So we detokenize
+        # behind a fixed one-character anchor token and cut the anchor off again.
+        text = self._vocab.detokenize(self._anchor + tokens, remove_special=False, unparse_special=True)
+        return text[self._anchor_len :]
+
+    # --- generation ---
+
+    def generate(
+        self,
+        prompt: str | list[int],
+        params: GenerationParams,
+        cancel: threading.Event | None = None,
+    ) -> Iterator[str | GenerationStats]:
+        """Yield text pieces as they are generated, then one :class:`GenerationStats`.
+
+        The request is validated here, before anything is yielded (:class:`ContextLengthExceeded`,
+        ``ValueError``). Iterating blocks while another generation runs. Setting ``cancel`` stops at
+        the next token (or prefill chunk); the stats then say ``finish_reason="cancelled"``. Exhaust or
+        close the iterator from the thread that iterates it, so the lock is released.
+        """
+        tokens = self.tokenize(prompt) if isinstance(prompt, str) else list(prompt)
+        if not tokens:
+            raise ValueError("empty prompt")
+        if params.max_tokens < 1:
+            raise ValueError("max_tokens must be at least 1")
+        if len(tokens) + params.max_tokens > self.n_ctx:
+            raise ContextLengthExceeded(len(tokens), params.max_tokens, self.n_ctx)
+        return self._generate_locked(tokens, params, cancel or threading.Event())
+
+    def _generate_locked(
+        self, tokens: list[int], params: GenerationParams, cancel: threading.Event
+    ) -> Iterator[str | GenerationStats]:
+        with self._lock:
+            yield from self._generate_unlocked(tokens, params, cancel)
+
+    def _generate_unlocked(
+        self, tokens: list[int], params: GenerationParams, cancel: threading.Event
+    ) -> Iterator[str | GenerationStats]:
+        stats = GenerationStats(prompt_tokens=len(tokens))
+        started = time.perf_counter()
+        if cancel.is_set():
+            stats.finish_reason = "cancelled"
+            yield stats
+            return
+        stats.cached_tokens = self._reuse_prefix(tokens)
+        if not self._prefill(tokens, stats.cached_tokens, cancel):
+            stats.finish_reason = "cancelled"
+            yield stats
+            return
+        stats.prefill_seconds = time.perf_counter() - started
+
+        sampler = _make_sampler(params)
+        stops = [s for s in params.stop if s]
+        hold = max((len(s) for s in stops), default=1) - 1
+        text_buf = ""  # decoded text not yet released (may be the start of a stop string)
+        pending: list[int] = []  # tokens not yet decodable to whole characters
+        decode_started = time.perf_counter()
+        stats.finish_reason = "length"
+        try:
+            for n in range(params.max_tokens):
+                if cancel.is_set():
+                    stats.finish_reason = "cancelled"
+                    break
+                token = sampler.sample(self._ctx, -1)
+                if self._vocab.is_eog(token):
+                    stats.finish_reason = "stop"
+                    break
+                stats.completion_tokens += 1
+                if stats.first_token_seconds is None:
+                    stats.first_token_seconds = time.perf_counter() - started
+                pending.append(token)
+                piece = self._detokenize(pending)
+                if piece.endswith("\ufffd") and len(pending) < _MAX_HELD_TOKENS:
+                    piece = ""  # an incomplete UTF-8 sequence; wait for the next byte token(s)
+                else:
+                    pending = []
+                text_buf += piece
+                if stops:
+                    cut = _find_stop(text_buf, stops)
+                    if cut is not None:
+                        if cut:
+                            yield text_buf[:cut]
+                        text_buf = ""
+                        stats.finish_reason = "stop"
+                        break
+                release = len(text_buf) - hold if stops else len(text_buf)
+                if release > 0:
+                    yield text_buf[:release]
+                    text_buf = text_buf[release:]
+                if n + 1 < params.max_tokens:  # the last sampled token never needs its KV entry
+                    self._decode([token], cancel)
+        except InterruptedError:
+            stats.finish_reason = "cancelled"
+        finally:
+            sampler.close()
+        if text_buf:
+            yield text_buf
+        stats.decode_seconds = time.perf_counter() - decode_started
+        yield stats
+
+    def _reuse_prefix(self, tokens: list[int]) -> int:
+        """Drop KV entries past the common prefix; return how many prompt tokens are already cached."""
+        common = 0
+        for a, b in zip(self._cached, tokens, strict=False):
+            if a != b:
+                break
+            common += 1
+        keep = min(common, len(tokens) - 1)  # always decode >= 1 token: we need fresh logits
+        if keep < len(self._cached) and not self._ctx.memory_seq_rm(0, keep, -1):
+            keep = 0
+            self._ctx.kv_cache_clear()
+        del self._cached[keep:]
+        return keep
+
+    def _prefill(self, tokens: list[int], start: int, cancel: threading.Event) -> bool:
+        for i in range(start, len(tokens), self.n_batch):
+            if cancel.is_set():
+                return False
+            try:
+                self._decode(tokens[i : i + self.n_batch], cancel)
+            except InterruptedError:
+                return False
+        return True
+
+    def _decode(self, batch: list[int], cancel: threading.Event) -> None:
+        pos = len(self._cached)
+        try:
+            self._ctx.decode(llama_batch_get_one(batch, pos))
+        except (InterruptedError, ValueError, RuntimeError):
+            # Part of the batch may have landed in the KV cache: cut back to what we know is there.
+            self._ctx.memory_seq_rm(0, pos, -1)
+            raise
+        self._cached.extend(batch)
+
+    def reset(self) -> None:
+        """Forget the KV cache (tests and benchmarks use this to measure a cold prompt)."""
+        with self._lock:
+            self._ctx.kv_cache_clear()
+            self._cached.clear()
+
+    def close(self) -> None:
+        with self._lock:
+            self._ctx.close()
+            self._model.close()
+
+
+def _make_sampler(params: GenerationParams) -> LlamaSampler:
+    chain = LlamaSamplerChainParams()
+    chain.no_perf = True
+    sampler = LlamaSampler(chain)
+    if params.temperature <= 0.0:
+        sampler.add_greedy()
+        return sampler
+    if params.top_p < 1.0:
+        sampler.add_top_p(params.top_p, 1)
+    sampler.add_temp(params.temperature)
+    # 0xFFFFFFFF is LLAMA_DEFAULT_SEED: a fresh random seed per request.
+    sampler.add_dist(params.seed if params.seed is not None else 0xFFFFFFFF)
+    return sampler
+
+
+def _find_stop(text: str, stops: Sequence[str]) -> int | None:
+    found = [i for i in (text.find(s) for s in stops) if i >= 0]
+    return min(found) if found else None
