@@ -42,8 +42,10 @@ def scripted_server() -> Iterator[ScriptedModel]:
 
 @pytest.fixture
 def scripted_model(scripted_server: ScriptedModel) -> ScriptedModel:
-    """The session's scripted model, with an empty request log and script for this test."""
+    """The session's scripted model, with an empty log and script and the lab rule as default."""
     scripted_server.reset()
+    scripted_server.default = lab_rule
+    scripted_server.delay = 0.0
     return scripted_server
 
 
