@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, call_json, mcp_session, text_of
+from mcp_helpers import REPO, call_json, mcp_session, text_of
 
 from agent_orchestrator.mcp_server import MAX_LIMIT, SERVER_NAME, TOOL_NAMES, copilot_mcp_config
 from agent_orchestrator.retail import open_readonly

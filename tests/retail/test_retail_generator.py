@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import SMALL
+from retail_fixtures import SMALL
 
 from agent_orchestrator.retail import (
     GeneratorConfig,

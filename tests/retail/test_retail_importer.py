@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import HEADER, KNOWN_ROWS
+from retail_fixtures import HEADER, KNOWN_ROWS
 
 from agent_orchestrator.retail import (
     CsvLayoutError,

@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import KNOWN_SEGMENTS
+from retail_fixtures import KNOWN_SEGMENTS
 
 from agent_orchestrator.retail import open_readonly, queries
 from agent_orchestrator.retail.models import TransactionFilter
