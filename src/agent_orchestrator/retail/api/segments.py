@@ -30,6 +30,7 @@ def list_segments(db: RetailDb) -> SegmentOverview:
     response_model=SegmentPrediction,
     summary="Classify a hypothetical customer",
     description="Applies the same segment rules and RFM cut points to the given values.",
+    responses={409: {"description": "The dataset has no purchases yet."}},
 )
 def predict_segment(
     db: RetailDb,
