@@ -20,9 +20,9 @@ from typing import Any
 
 from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMetadata
 from copilot._jsonrpc import JsonRpcError, ProcessExitedError
-from copilot.generated.rpc import PermissionDecisionReject
 from copilot.session_events import AssistantMessageData
 
+from agent_orchestrator.mcp_server import SERVER_NAME, copilot_mcp_config
 from agent_orchestrator.runtime.cli_path import find_copilot_cli
 from agent_orchestrator.runtime.errors import (
     ModelUnavailableError,
@@ -32,6 +32,7 @@ from agent_orchestrator.runtime.errors import (
     TurnFailedError,
     TurnTimeoutError,
 )
+from agent_orchestrator.runtime.permissions import RETAIL_TOOL_IDS, retail_tools_only
 from agent_orchestrator.runtime.routes import (
     ModelRoute,
     byok_route,
@@ -49,12 +50,10 @@ SYSTEM_PROMPT = (
     "Answer in one or two short sentences. Use only facts from this conversation and from tool results; "
     "if you do not know something, say so instead of inventing it."
 )
-
-
-def _reject_all(request: Any, invocation: Any) -> PermissionDecisionReject:
-    """No tool is enabled, so any permission request is unexpected: refuse it."""
-    logger.warning("Refused permission request %r in session %s", request, invocation.get("session_id"))
-    return PermissionDecisionReject(feedback="Not permitted in this application.")
+RETAIL_PROMPT = (
+    " For questions about customers, segments or transactions, call the retail-analytics tools and "
+    "answer from their results."
+)
 
 
 class CopilotRuntime:
@@ -65,8 +64,13 @@ class CopilotRuntime:
     ``settings.copilot_home`` rather than the user's ``~/.copilot``.
     """
 
-    def __init__(self, settings: RuntimeSettings, *, cli_path: Path | None = None) -> None:
+    def __init__(
+        self, settings: RuntimeSettings, *, retail_db: Path | None = None, cli_path: Path | None = None
+    ) -> None:
+        """``retail_db`` attaches the read-only retail MCP server to every session; without it
+        sessions get no tools at all (the labs)."""
         self.settings = settings
+        self.retail_db = retail_db
         self._cli_path = cli_path
         self._local_server: Any = None
         self.route: ModelRoute | None = None
@@ -165,10 +169,14 @@ class CopilotRuntime:
             "model": route.model,
             "system_message": {"mode": "replace", "content": SYSTEM_PROMPT},
             "available_tools": [],
-            "on_permission_request": _reject_all,
+            "on_permission_request": retail_tools_only,
             "skip_custom_instructions": True,
             "streaming": False,
         }
+        if self.retail_db is not None:
+            options["system_message"]["content"] += RETAIL_PROMPT
+            options["available_tools"] = list(RETAIL_TOOL_IDS)
+            options["mcp_servers"] = {SERVER_NAME: copilot_mcp_config(self.retail_db)}
         if route.provider is not None:
             options["provider"] = dict(route.provider)
         return options
