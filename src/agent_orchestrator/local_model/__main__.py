@@ -1,7 +1,7 @@
 """``python -m agent_orchestrator.local_model serve|fetch`` — run the local model server, or get its weights.
 
     serve [--model 0.5b|1.5b] [--model-path P] [--host 127.0.0.1] [--port 8765] [--ctx N] [--cache-dir D]
-    fetch [--model 0.5b|1.5b] [--cache-dir D]      # assemble/verify the weights, print the path
+    fetch [--model 0.5b|1.5b] [--cache-dir D]   # assemble/verify the weights, print the path
 
 Errors are one line on stderr and a non-zero exit, never a traceback.
 """
@@ -13,14 +13,10 @@ import os
 import sys
 from pathlib import Path
 
-ENV_CACHE_DIR = "AGENT_MODEL_CACHE"
-
 
 def default_cache_dir() -> Path:
-    if os.environ.get(ENV_CACHE_DIR):
-        return Path(os.environ[ENV_CACHE_DIR])
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "agent-orchestrator" / "models"
+    """The app's own cache: ``$AGENT_ORCHESTRATOR_HOME/models`` (default ``.data/models``)."""
+    return Path(os.environ.get("AGENT_ORCHESTRATOR_HOME", ".data")).resolve() / "models"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_)
         p.add_argument("--model", choices=sorted(MODELS), default=DEFAULT_MODEL)
         p.add_argument(
-            "--cache-dir", type=Path, default=None, help=f"default: ${ENV_CACHE_DIR} or ~/.cache/..."
+            "--cache-dir", type=Path, default=None, help="default: $AGENT_ORCHESTRATOR_HOME/models"
         )
         p.add_argument("--model-path", type=Path, default=None, help="use this GGUF file as is")
         if name == "serve":
@@ -66,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         import uvicorn
 
-        from .server import create_app
+        from .app import create_app
 
         engine = LocalEngine(path, n_ctx=args.ctx)
         print(

@@ -239,16 +239,20 @@ class ToolCallStreamParser:
     call, whitespace-only text between calls is dropped (Qwen puts newlines between blocks).
 
     Small Qwen models sometimes answer a tool request with the bare JSON object, or with it in a
-    ```json fence, instead of the tags. With ``tool_names`` given (the request offered tools), a
-    response that *starts* with ``{`` or a fence is held to the end and becomes a tool call if it is
-    exactly such an object naming one of the offered tools; otherwise it is released as text.
+    ```json fence, instead of the tags. With ``tools`` given (the request's OpenAI tool list), a
+    response that *starts* with ``{`` or a fence is held to the end and becomes a tool call only if
+    it is exactly such an object naming an offered tool, with the arguments that tool declares
+    (every required one, no undeclared ones); otherwise it is released as text. The argument check
+    matters: after a tool result, the 0.5B model likes to echo the result as ``{"name": <tool>,
+    "arguments": <the result>}``, and taking that for a call would loop the agent.
     """
 
-    def __init__(self, tool_names: Sequence[str] | None = None) -> None:
+    def __init__(self, tools: Sequence[Mapping[str, Any]] | None = None) -> None:
         self._buf = ""
+        self._held_ws = ""
         self._inside = False
-        self._tool_names = set(tool_names or ())
-        self._bare_json: bool | None = None if self._tool_names else False  # None: undecided
+        self._schemas = {t["function"]["name"]: t["function"].get("parameters") for t in tools or ()}
+        self._bare_json: bool | None = None if self._schemas else False  # None: undecided
         self.tool_calls: list[ToolCall] = []
         self.text_parts: list[str] = []
 
@@ -291,7 +295,7 @@ class ToolCallStreamParser:
         events: list[TextDelta | ToolCall] = []
         if self._bare_json is not False:
             self._bare_json = False
-            calls = _parse_bare_calls(self._buf, self._tool_names)
+            calls = _parse_bare_calls(self._buf, self._schemas)
             if calls:
                 self.tool_calls.extend(calls)
                 self._buf = ""
@@ -307,6 +311,7 @@ class ToolCallStreamParser:
     def _emit_block(self, body: str, *, closed: bool, events: list[TextDelta | ToolCall]) -> None:
         call = parse_tool_call_body(body.strip())
         if call is not None:
+            self._held_ws = ""
             self.tool_calls.append(call)
             events.append(call)
         else:
@@ -314,13 +319,17 @@ class ToolCallStreamParser:
             self._emit_text(raw, events, force=True)
 
     def _emit_text(self, text: str, events: list[TextDelta | ToolCall], *, force: bool = False) -> None:
-        if not text or (self.tool_calls and not force and not text.strip()):
+        if not text:
             return
+        if self.tool_calls and not force and not text.strip():
+            self._held_ws += text  # dropped if another call (or the end) follows, kept otherwise
+            return
+        text, self._held_ws = self._held_ws + text, ""
         self.text_parts.append(text)
         events.append(TextDelta(text))
 
 
-def _parse_bare_calls(text: str, tool_names: set[str]) -> list[ToolCall]:
+def _parse_bare_calls(text: str, schemas: Mapping[str, Any]) -> list[ToolCall]:
     body = text.strip()
     if body.startswith("```"):
         fenced = _FENCE.fullmatch(body)
@@ -333,9 +342,23 @@ def _parse_bare_calls(text: str, tool_names: set[str]) -> list[ToolCall]:
         return []
     items = data if isinstance(data, list) else [data]
     calls = [parse_tool_call_body(json.dumps(item)) for item in items]
-    if not calls or any(c is None or c.name not in tool_names for c in calls):
+    if not calls or any(c is None or not _fits_schema(c, schemas) for c in calls):
         return []
     return [c for c in calls if c is not None]
+
+
+def _fits_schema(call: ToolCall, schemas: Mapping[str, Any]) -> bool:
+    if call.name not in schemas:
+        return False
+    schema = schemas[call.name]
+    if not isinstance(schema, Mapping):
+        return True  # the tool declares nothing: any arguments
+    args = json.loads(call.arguments)
+    declared = schema.get("properties")
+    closed = isinstance(declared, Mapping) and schema.get("additionalProperties") is not True
+    if closed and not set(args) <= set(declared):
+        return False
+    return set(schema.get("required") or ()) <= set(args)
 
 
 def _partial_suffix(text: str, tag: str) -> int:
@@ -346,9 +369,11 @@ def _partial_suffix(text: str, tag: str) -> int:
     return 0
 
 
-def split_tool_calls(text: str, tool_names: Sequence[str] | None = None) -> tuple[str | None, list[ToolCall]]:
+def split_tool_calls(
+    text: str, tools: Sequence[Mapping[str, Any]] | None = None
+) -> tuple[str | None, list[ToolCall]]:
     """Complete-text variant: (content or None, tool calls)."""
-    parser = ToolCallStreamParser(tool_names)
+    parser = ToolCallStreamParser(tools)
     parser.feed(text)
     parser.finish()
     content = parser.text

@@ -47,6 +47,7 @@ from cyllama.llama.llama_cpp import (
     ggml_backend_load_all,
     llama_batch_get_one,
 )
+from cyllama.utils.validation import validate_gguf_file
 
 DEFAULT_N_CTX = 8192
 _MAX_HELD_TOKENS = 4  # a UTF-8 character spans at most 4 byte-level tokens
@@ -111,8 +112,11 @@ class LocalEngine:
         verbose: bool = False,
     ) -> None:
         path = Path(model_path)
-        if not path.is_file():
-            raise EngineError(f"model file not found: {path}")
+        try:
+            # llama.cpp can segfault on a malformed file; cyllama's header check refuses it first.
+            validate_gguf_file(str(path))
+        except (OSError, ValueError) as exc:
+            raise EngineError(str(exc).splitlines()[0]) from exc
         if not verbose:
             disable_logging()
         ggml_backend_load_all()

@@ -1,0 +1,402 @@
+"""The OpenAI wire protocol of the local server, against a scripted engine (no model, deterministic).
+
+The real model is exercised in test_local_server_real.py; here we pin the protocol details, errors,
+overload and cancellation, which need control over timing that a real model cannot give.
+"""
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from agent_orchestrator.local_model.app import create_app
+from agent_orchestrator.local_model.engine import ContextLengthExceeded, GenerationParams, GenerationStats
+from agent_orchestrator.local_model.server import BackgroundServer
+
+TEMPLATE = (
+    "{% if tools %}[tools:{% for t in tools %}{{ t.function.name }}{% endfor %}]{% endif %}"
+    "{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}<assistant>"
+)
+CALL = '<tool_call>\n{"name": "get_sales", "arguments": {"region": "North"}}\n</tool_call>'
+TOOLS = [{"type": "function", "function": {"name": "get_sales", "parameters": {"type": "object"}}}]
+USER = [{"role": "user", "content": "hi"}]
+
+
+class ScriptedEngine:
+    """Yields ``pieces`` (one token each). ``gate`` holds generations; ``delay`` paces the pieces."""
+
+    n_ctx = 1000
+    load_seconds = 0.0
+    chat_template = TEMPLATE
+    special_tokens = ("", "")
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = ["Hello", ",", " world"]
+        self.gate = threading.Event()
+        self.gate.set()
+        self.delay = 0.0
+        self.prompts: list[str] = []
+        self.params: list[GenerationParams] = []
+        self.results: list[GenerationStats] = []
+        self.running = 0
+
+    def tokenize(self, text: str) -> list[int]:
+        return [ord(c) for c in text]  # one token per character
+
+    def generate(
+        self, prompt: list[int], params: GenerationParams, cancel: threading.Event | None = None
+    ) -> Iterator[str | GenerationStats]:
+        if len(prompt) + params.max_tokens > self.n_ctx:
+            raise ContextLengthExceeded(len(prompt), params.max_tokens, self.n_ctx)
+        self.prompts.append("".join(map(chr, prompt)))
+        self.params.append(params)
+        return self._run(len(prompt), params, cancel or threading.Event())
+
+    def _run(self, n_prompt: int, params: GenerationParams, cancel: threading.Event) -> Iterator[Any]:
+        self.running += 1
+        stats = GenerationStats(prompt_tokens=n_prompt, finish_reason="stop")
+        try:
+            while not self.gate.wait(0.01):
+                if cancel.is_set():
+                    break
+            for piece in self.pieces:
+                if cancel.is_set():
+                    stats.finish_reason = "cancelled"
+                    break
+                if stats.completion_tokens == params.max_tokens:
+                    stats.finish_reason = "length"
+                    break
+                time.sleep(self.delay)
+                stats.completion_tokens += 1
+                yield piece
+            else:
+                if cancel.is_set():
+                    stats.finish_reason = "cancelled"
+            self.results.append(stats)
+            yield stats
+        finally:
+            self.running -= 1
+
+
+@pytest.fixture
+def engine() -> Iterator[ScriptedEngine]:
+    engine = ScriptedEngine()
+    yield engine
+    engine.gate.set()  # never leave a worker thread blocked at exit
+
+
+@pytest.fixture
+async def client(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://local/v1") as client:
+        client.app = app  # type: ignore[attr-defined]
+        yield client
+
+
+def wait_until(predicate: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.02)
+
+
+def sse_events(text: str) -> list[Any]:
+    lines = [line.removeprefix("data: ") for line in text.splitlines() if line.startswith("data: ")]
+    assert lines[-1] == "[DONE]"
+    return [json.loads(line) for line in lines[:-1]]
+
+
+# --- endpoints ---
+
+
+async def test_models_report_the_served_model(client: httpx.AsyncClient) -> None:
+    for path in ("/models", "http://local/models"):
+        body = (await client.get(path)).json()
+        assert body["object"] == "list"
+        assert [m["id"] for m in body["data"]] == ["local-test"]
+    assert (await client.get("/models/gpt-4o")).json()["id"] == "local-test"
+
+
+async def test_health(client: httpx.AsyncClient) -> None:
+    body = (await client.get("http://local/health")).json()
+    assert body["status"] == "ok" and body["model"] == "local-test" and body["n_ctx"] == 1000
+
+
+async def test_non_streaming_completion_with_usage(client: httpx.AsyncClient) -> None:
+    r = await client.post("/chat/completions", json={"model": "gpt-4o", "messages": USER})
+
+    assert r.status_code == 200
+    body = r.json()
+    assert body["object"] == "chat.completion"
+    assert body["model"] == "local-test"  # any requested name is accepted; we report ours
+    assert body["choices"][0]["message"] == {"role": "assistant", "content": "Hello, world", "refusal": None}
+    assert body["choices"][0]["finish_reason"] == "stop"
+    prompt_tokens = len("<user>hi<assistant>")
+    assert body["usage"] == {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": 3,
+        "total_tokens": prompt_tokens + 3,
+        "prompt_tokens_details": {"cached_tokens": 0},
+    }
+
+
+async def test_also_served_without_v1_prefix(client: httpx.AsyncClient) -> None:
+    r = await client.post("http://local/chat/completions", json={"messages": USER})
+    assert r.json()["choices"][0]["message"]["content"] == "Hello, world"
+
+
+async def test_streaming_chunks_usage_and_done(client: httpx.AsyncClient) -> None:
+    r = await client.post(
+        "/chat/completions",
+        json={"messages": USER, "stream": True, "stream_options": {"include_usage": True}},
+    )
+
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+    events = sse_events(r.text)
+    assert all(e["object"] == "chat.completion.chunk" and e["model"] == "local-test" for e in events)
+    assert len({e["id"] for e in events}) == 1
+    assert events[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
+    text = "".join(e["choices"][0]["delta"].get("content", "") for e in events if e["choices"])
+    assert text == "Hello, world"
+    assert events[-2]["choices"][0]["finish_reason"] == "stop"
+    assert events[-1]["choices"] == [] and events[-1]["usage"]["completion_tokens"] == 3
+    assert all(e["usage"] is None for e in events[:-1])
+
+
+async def test_streaming_without_usage_has_no_usage_chunk(client: httpx.AsyncClient) -> None:
+    events = sse_events(
+        (await client.post("/chat/completions", json={"messages": USER, "stream": True})).text
+    )
+    assert all("usage" not in e for e in events)
+    assert events[-1]["choices"][0]["finish_reason"] == "stop"
+
+
+async def test_tool_call_non_streaming(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
+    engine.pieces = ["Checking.", "\n", CALL]
+
+    body = (await client.post("/chat/completions", json={"messages": USER, "tools": TOOLS})).json()
+
+    choice = body["choices"][0]
+    assert choice["finish_reason"] == "tool_calls"
+    assert choice["message"]["content"] == "Checking."
+    [call] = choice["message"]["tool_calls"]
+    assert call["type"] == "function" and call["id"].startswith("call_")
+    assert call["function"]["name"] == "get_sales"
+    assert json.loads(call["function"]["arguments"]) == {"region": "North"}
+    assert engine.prompts[-1].startswith("[tools:get_sales]")
+
+
+async def test_tool_call_streaming(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
+    engine.pieces = ["<tool_", "call>\n", CALL.removeprefix("<tool_call>\n"), "\n", CALL]
+
+    events = sse_events(
+        (await client.post("/chat/completions", json={"messages": USER, "tools": TOOLS, "stream": True})).text
+    )
+
+    deltas = [e["choices"][0]["delta"] for e in events]
+    calls = [d["tool_calls"][0] for d in deltas if "tool_calls" in d]
+    assert [c["index"] for c in calls] == [0, 1]
+    assert all(c["function"]["name"] == "get_sales" and c["id"].startswith("call_") for c in calls)
+    assert not any(d.get("content") for d in deltas)  # no tag text leaked
+    assert events[-1]["choices"][0]["finish_reason"] == "tool_calls"
+
+
+async def test_tool_choice_none_hides_tools(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
+    await client.post("/chat/completions", json={"messages": USER, "tools": TOOLS, "tool_choice": "none"})
+    assert not engine.prompts[-1].startswith("[tools")
+
+
+async def test_sampling_parameters_are_passed_through(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    await client.post("/chat/completions", json={"messages": USER})
+    await client.post(
+        "/chat/completions",
+        json={
+            "messages": USER,
+            "temperature": 0.7,
+            "top_p": 0.9,
+            "stop": "END",
+            "seed": 7,
+            "max_tokens": 50,
+            "max_completion_tokens": 5,
+        },
+    )
+
+    default, explicit = engine.params
+    assert default.temperature == 0.0 and default.top_p == 1.0 and default.stop == ()
+    assert default.max_tokens == 100  # the server's output limit, as it fits the context
+    assert explicit == GenerationParams(max_tokens=5, temperature=0.7, top_p=0.9, stop=("END",), seed=7)
+
+
+async def test_max_tokens_reports_length(client: httpx.AsyncClient) -> None:
+    body = (await client.post("/chat/completions", json={"messages": USER, "max_tokens": 2})).json()
+    assert body["choices"][0]["finish_reason"] == "length"
+    assert body["choices"][0]["message"]["content"] == "Hello,"
+
+
+async def test_default_budget_shrinks_to_what_fits(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
+    long = [{"role": "user", "content": "x" * 950}]
+    await client.post("/chat/completions", json={"messages": long})
+    assert engine.params[-1].max_tokens == 1000 - len("<user>" + "x" * 950 + "<assistant>")
+
+
+# --- errors: OpenAI-style bodies, 400 not 422 ---
+
+
+@pytest.mark.parametrize(
+    ("payload", "param", "fragment"),
+    [
+        ({}, "messages", "messages"),
+        ({"messages": []}, "messages", "at least 1"),
+        ({"messages": USER, "temperature": 3}, "temperature", "temperature"),
+        ({"messages": USER, "foo": 1}, "foo", "Unrecognized request argument supplied: foo"),
+        ({"messages": USER, "n": 2}, "n", "n"),
+        ({"messages": USER, "logprobs": True}, "logprobs", "not supported"),
+        ({"messages": USER, "response_format": {"type": "json_object"}}, "response_format", "text"),
+        ({"messages": USER, "stop": ["a", "b", "c", "d", "e"]}, "stop", "at most 4"),
+        ({"messages": [{"role": "robot", "content": "x"}]}, "messages[0].role", "role"),
+        (
+            {"messages": USER, "tools": [{"type": "function", "function": {}}]},
+            "tools[0].function.name",
+            "name",
+        ),
+        ({"messages": USER, "max_tokens": 0}, "max_tokens", "max_tokens"),
+    ],
+)
+async def test_bad_requests_are_400_with_openai_error_body(
+    client: httpx.AsyncClient, payload: dict, param: str, fragment: str
+) -> None:
+    r = await client.post("/chat/completions", json=payload)
+
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert set(error) == {"message", "type", "param", "code"}
+    assert error["type"] == "invalid_request_error"
+    assert error["param"] == param
+    assert fragment in error["message"]
+
+
+async def test_malformed_json_is_400(client: httpx.AsyncClient) -> None:
+    r = await client.post(
+        "/chat/completions", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 400
+    assert r.json()["error"]["type"] == "invalid_request_error"
+
+
+async def test_context_length_exceeded(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
+    for payload in (
+        {"messages": USER, "max_tokens": 990},
+        {"messages": [{"role": "user", "content": "x" * 2000}]},
+    ):
+        r = await client.post("/chat/completions", json=payload)
+        assert r.status_code == 400
+        error = r.json()["error"]
+        assert error["code"] == "context_length_exceeded" and error["param"] == "messages"
+        assert "maximum context length is 1000 tokens" in error["message"]
+    assert engine.prompts == []
+
+
+async def test_unknown_route_is_openai_style_404(client: httpx.AsyncClient) -> None:
+    r = await client.get("/nope")
+    assert r.status_code == 404
+    assert r.json()["error"]["message"] == "Not Found"
+
+
+# --- scheduling ---
+
+
+async def test_overload_is_429_and_waiting_requests_complete(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    """One running + max_waiting (2) queued are admitted; the next gets 429 at once."""
+    engine.gate.clear()
+    admitted = [
+        asyncio.create_task(client.post("/chat/completions", json={"messages": USER})) for _ in range(3)
+    ]
+    queue = client.app.state.queue  # type: ignore[attr-defined]
+    await asyncio.to_thread(wait_until, lambda: queue.admitted == 3)
+
+    refused = await client.post("/chat/completions", json={"messages": USER})
+
+    assert refused.status_code == 429
+    assert refused.headers["retry-after"]
+    error = refused.json()["error"]
+    assert error["code"] == "rate_limit_exceeded" and "busy" in error["message"]
+    engine.gate.set()
+    assert [r.status_code for r in await asyncio.gather(*admitted)] == [200, 200, 200]
+    assert queue.admitted == 0
+    assert (await client.post("/chat/completions", json={"messages": USER})).status_code == 200
+
+
+async def test_event_loop_stays_responsive_during_generation(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.gate.clear()
+    running = asyncio.create_task(client.post("/chat/completions", json={"messages": USER}))
+    await asyncio.to_thread(wait_until, lambda: engine.running == 1)
+
+    assert (await client.get("http://local/health")).json()["in_flight"] == 1
+    engine.gate.set()
+    assert (await running).status_code == 200
+
+
+# --- cancellation over real HTTP (client disconnects) ---
+
+
+@pytest.fixture
+def http_server(engine: ScriptedEngine) -> Iterator[tuple[str, Any]]:
+    app = create_app(engine, model_id="local-test", max_waiting=2)
+    server = BackgroundServer(app)
+    root = server.start()
+    yield root, app
+    engine.gate.set()
+    server.stop()
+
+
+def test_stream_disconnect_cancels_generation(http_server: tuple[str, Any], engine: ScriptedEngine) -> None:
+    root, app = http_server
+    engine.pieces = ["tok "] * 2000
+    engine.delay = 0.01
+    with (
+        httpx.Client(base_url=root, timeout=10) as client,
+        client.stream("POST", "/v1/chat/completions", json={"messages": USER, "stream": True}) as r,
+    ):
+        lines = r.iter_lines()
+        for _ in range(3):
+            next(lines)
+    # the client closed the connection after three chunks
+
+    wait_until(lambda: engine.results)
+    assert engine.results[0].finish_reason == "cancelled"
+    assert engine.results[0].completion_tokens < 500
+    wait_until(lambda: app.state.queue.admitted == 0)
+
+
+def test_queued_request_whose_client_left_is_skipped(
+    http_server: tuple[str, Any], engine: ScriptedEngine
+) -> None:
+    root, app = http_server
+    engine.gate.clear()
+    first = threading.Thread(
+        target=lambda: httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, timeout=10)
+    )
+    first.start()
+    wait_until(lambda: engine.running == 1)
+    with pytest.raises(httpx.ReadTimeout):  # gives up while queued behind the first request
+        httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, timeout=0.5)
+    time.sleep(0.5)  # the disconnect watcher polls every 0.25 s
+
+    engine.gate.set()
+    first.join()
+    wait_until(lambda: len(engine.results) == 2)
+    assert [r.finish_reason for r in engine.results] == ["stop", "cancelled"]
+    assert engine.results[1].completion_tokens == 0
+    wait_until(lambda: app.state.queue.admitted == 0)

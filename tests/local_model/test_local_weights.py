@@ -1,0 +1,241 @@
+"""Weights resolution: assembly from part packages, integrity rules, explicit paths, hub fall-through.
+
+A tiny fake model (three part packages created on the fly, known sha256) stands in for the real one,
+through the same code path: importable part modules exposing ``get_part_path()``.
+"""
+
+import hashlib
+import os
+import sys
+import uuid
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from agent_orchestrator.local_model import weights
+from agent_orchestrator.local_model.weights import (
+    MODELS,
+    ModelChoice,
+    WeightsError,
+    get_choice,
+    resolve_weights,
+    verify_cached,
+)
+
+PARTS = [b"GGUF" + b"\x01" * 1000, b"\x02" * 3000, b"\x03" * 17]
+
+
+@pytest.fixture(autouse=True)
+def _no_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(weights.ENV_MODEL_PATH, raising=False)
+
+
+@pytest.fixture
+def fake_choice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModelChoice:
+    """Three importable part packages under a unique name, and the ModelChoice describing them."""
+    prefix = f"fake_model_{uuid.uuid4().hex[:8]}_part"
+    site = tmp_path / "site"
+    for i, data in enumerate(PARTS, start=1):
+        pkg = site / f"{prefix}{i}"
+        (pkg / "data").mkdir(parents=True)
+        (pkg / "data" / f"part{i:02d}.bin").write_bytes(data)
+        (pkg / "__init__.py").write_text(
+            "import os\n"
+            "def get_part_path():\n"
+            f"    return os.path.join(os.path.dirname(__file__), 'data', 'part{i:02d}.bin')\n"
+        )
+    monkeypatch.syspath_prepend(str(site))
+    blob = b"".join(PARTS)
+    return ModelChoice(
+        key="tiny",
+        model_id="tiny-test-model",
+        file_name="tiny.gguf",
+        size=len(blob),
+        sha256=hashlib.sha256(blob).hexdigest(),
+        part_modules=tuple(f"{prefix}{i}" for i in range(1, len(PARTS) + 1)),
+        extra="model-tiny",
+        context_length=512,
+        hub_repo="example/tiny",
+        hub_file="tiny.gguf",
+        download_mb=1,
+        disk_mb=1,
+        ram_mb=1,
+    )
+
+
+def resolve(choice: ModelChoice, cache: Path, **kw: object) -> Path:
+    return resolve_weights(choice, cache_dir=cache, use_hub=False, progress=False, **kw)  # type: ignore[arg-type]
+
+
+def test_assembles_parts_in_order_and_records_verification(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    path = resolve(fake_choice, tmp_path / "cache")
+
+    assert path == tmp_path / "cache" / "tiny.gguf"
+    assert path.read_bytes() == b"".join(PARTS)
+    assert (path.stat().st_mode & 0o777) == 0o644
+    marker = path.with_name("tiny.gguf.verified")
+    assert fake_choice.sha256 in marker.read_text()
+    assert not list(path.parent.glob("*.partial"))
+
+
+def test_progress_goes_to_stderr(
+    fake_choice: ModelChoice, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    resolve_weights(fake_choice, cache_dir=tmp_path, use_hub=False, progress=True)
+
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "assembling tiny.gguf" in captured.err and "100%" in captured.err
+
+
+def test_verified_cache_is_not_rehashed(
+    fake_choice: ModelChoice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = resolve(fake_choice, tmp_path)
+
+    def no_hashing(*_a: object, **_k: object) -> str:
+        raise AssertionError("a verified cache (same size and mtime) must not be rehashed")
+
+    monkeypatch.setattr(weights, "_sha256_file", no_hashing)
+    assert resolve(fake_choice, tmp_path) == path
+
+
+def test_cache_without_marker_is_hashed_once(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    path = resolve(fake_choice, tmp_path)
+    path.with_name("tiny.gguf.verified").unlink()
+
+    assert verify_cached(fake_choice, path)
+    assert path.with_name("tiny.gguf.verified").exists()
+
+
+def test_corrupted_cache_is_rebuilt_never_returned(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    """Same size, one byte flipped (and so a new mtime): the marker no longer matches, the hash fails."""
+    path = resolve(fake_choice, tmp_path)
+    data = bytearray(path.read_bytes())
+    data[2000] ^= 0xFF
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+
+    assert resolve(fake_choice, tmp_path).read_bytes() == b"".join(PARTS)
+
+
+def test_partial_cache_is_rebuilt(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    path = resolve(fake_choice, tmp_path)
+    with path.open("r+b") as f:
+        f.truncate(100)
+
+    assert resolve(fake_choice, tmp_path).read_bytes() == b"".join(PARTS)
+
+
+def test_stale_partial_files_are_cleaned_up(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    stale = tmp_path / ".tiny.gguf.abc123.partial"
+    stale.write_bytes(b"half a model")
+
+    resolve(fake_choice, tmp_path)
+
+    assert not stale.exists()
+
+
+def test_corrupted_parts_raise_and_leave_nothing_behind(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    wrong = replace(fake_choice, sha256="0" * 64)
+
+    with pytest.raises(WeightsError, match="sha256") as info:
+        resolve(wrong, tmp_path / "cache")
+
+    assert "\n" not in str(info.value)
+    assert "uv sync --extra model-tiny" in str(info.value)
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [".tiny.gguf.lock"]
+
+
+def test_parts_of_wrong_total_size_raise(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    with pytest.raises(WeightsError, match="add up to"):
+        resolve(replace(fake_choice, size=fake_choice.size + 1), tmp_path)
+
+
+def test_missing_parts_name_the_install_command(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    missing = replace(fake_choice, part_modules=(*fake_choice.part_modules, "no_such_part_package_xyz"))
+
+    with pytest.raises(WeightsError) as info:
+        resolve(missing, tmp_path)
+
+    message = str(info.value)
+    assert "\n" not in message
+    assert "not installed" in message and "run: uv sync --extra model-tiny" in message
+
+
+def test_explicit_path_wins_and_is_taken_as_given(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    mine = tmp_path / "mine.gguf"
+    mine.write_bytes(b"GGUF-anything")
+
+    assert resolve(fake_choice, tmp_path / "cache", explicit_path=mine) == mine
+    assert not (tmp_path / "cache" / "tiny.gguf").exists()
+
+
+def test_explicit_path_from_environment(
+    fake_choice: ModelChoice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = tmp_path / "env.gguf"
+    mine.write_bytes(b"GGUF")
+    monkeypatch.setenv(weights.ENV_MODEL_PATH, str(mine))
+
+    assert resolve(fake_choice, tmp_path / "cache") == mine
+
+
+@pytest.mark.parametrize("content", [None, b"not a gguf"])
+def test_bad_explicit_path_is_a_clear_error(
+    fake_choice: ModelChoice, tmp_path: Path, content: bytes | None
+) -> None:
+    path = tmp_path / "x.gguf"
+    if content is not None:
+        path.write_bytes(content)
+
+    with pytest.raises(WeightsError, match=r"not found|not a GGUF"):
+        resolve(fake_choice, tmp_path / "cache", explicit_path=path)
+
+
+def test_hub_is_skipped_without_huggingface_hub(
+    fake_choice: ModelChoice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)  # makes the import fail
+
+    path = resolve_weights(fake_choice, cache_dir=tmp_path, progress=False)
+
+    assert path.read_bytes() == b"".join(PARTS)
+
+
+def test_unreachable_hub_falls_through_fast(
+    fake_choice: ModelChoice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Offline machine with huggingface_hub installed: one quick reachability probe, then the parts."""
+
+    class FakeHub:
+        calls = 0
+
+        @staticmethod
+        def hf_hub_download(*_a: object, **_k: object) -> str:
+            FakeHub.calls += 1
+            raise AssertionError("must not try to download when the hub is unreachable")
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setitem(sys.modules, "huggingface_hub", FakeHub)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # discard port: connection refused
+
+    path = resolve_weights(fake_choice, cache_dir=tmp_path, progress=False)
+
+    assert path.read_bytes() == b"".join(PARTS)
+    assert FakeHub.calls == 0
+
+
+def test_registry_entries_are_consistent() -> None:
+    assert get_choice("0.5b").sha256 == "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
+    assert get_choice("0.5b").size == 491_400_064
+    assert len(get_choice("0.5b").part_modules) == 6
+    assert len(get_choice("1.5b").part_modules) == 22
+    for choice in MODELS.values():
+        assert len(choice.sha256) == 64 and choice.size > 0
+        assert choice.install_command == f"uv sync --extra {choice.extra}"
+        assert choice.download_mb < choice.disk_mb
+    with pytest.raises(WeightsError, match="unknown model"):
+        get_choice("7b")
