@@ -40,6 +40,7 @@ from agent_orchestrator.runtime.routes import (
     plan_route,
     provider_config,
 )
+from agent_orchestrator.runtime.session_files import SessionFileStore
 from agent_orchestrator.runtime.settings import TOKEN_VARIABLES, RuntimeSettings
 
 logger = logging.getLogger(__name__)
@@ -65,12 +66,19 @@ class CopilotRuntime:
     """
 
     def __init__(
-        self, settings: RuntimeSettings, *, retail_db: Path | None = None, cli_path: Path | None = None
+        self,
+        settings: RuntimeSettings,
+        *,
+        retail_db: Path | None = None,
+        session_files: SessionFileStore | None = None,
+        cli_path: Path | None = None,
     ) -> None:
         """``retail_db`` attaches the read-only retail MCP server to every session; without it
-        sessions get no tools at all (the labs)."""
+        sessions get no tools at all (the labs). ``session_files`` replaces the runtime's local
+        session-state directory with a shared store."""
         self.settings = settings
         self.retail_db = retail_db
+        self.session_files = session_files
         self._cli_path = cli_path
         self._local_server: Any = None
         self.route: ModelRoute | None = None
@@ -95,6 +103,7 @@ class CopilotRuntime:
             env=self._cli_environment(self.route),
             github_token=self.route.github_token,
             use_logged_in_user=False,
+            session_fs=self.session_files.client_config() if self.session_files else None,
             log_level="error",
         )
         try:
@@ -179,6 +188,8 @@ class CopilotRuntime:
             options["mcp_servers"] = {SERVER_NAME: copilot_mcp_config(self.retail_db)}
         if route.provider is not None:
             options["provider"] = dict(route.provider)
+        if self.session_files is not None:
+            options["create_session_fs_handler"] = self.session_files.provider_for
         return options
 
     async def create_session(self, session_id: str, **extra: Any) -> CopilotSession:
