@@ -71,14 +71,17 @@ class CopilotRuntime:
         *,
         retail_db: Path | None = None,
         session_files: SessionFileStore | None = None,
+        streaming: bool = False,
         cli_path: Path | None = None,
     ) -> None:
         """``retail_db`` attaches the read-only retail MCP server to every session; without it
         sessions get no tools at all (the labs). ``session_files`` replaces the runtime's local
-        session-state directory with a shared store."""
+        session-state directory with a shared store. ``streaming`` asks for answer deltas (the web
+        app); the labs wait for whole answers."""
         self.settings = settings
         self.retail_db = retail_db
         self.session_files = session_files
+        self.streaming = streaming
         self._cli_path = cli_path
         self._local_server: Any = None
         self.route: ModelRoute | None = None
@@ -180,7 +183,7 @@ class CopilotRuntime:
             "available_tools": [],
             "on_permission_request": retail_tools_only,
             "skip_custom_instructions": True,
-            "streaming": False,
+            "streaming": self.streaming,
         }
         if self.retail_db is not None:
             options["system_message"]["content"] += RETAIL_PROMPT

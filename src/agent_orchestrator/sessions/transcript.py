@@ -1,0 +1,64 @@
+"""A session's conversation, read from the runtime's append-only event log (``events.jsonl``).
+
+The log is the source of truth: the catalog only keeps a preview. Reading it directly (rather than
+resuming the session and calling ``get_events()``) costs no runtime round trip and works for a session
+that another server is writing, which matters for "continue on another device".
+
+Speed: a 1,000-turn log has ~7,000 lines, most of them usage records and turn markers; only lines whose
+type is one we show are JSON-decoded, which keeps a full read well under the 100 ms budget.
+"""
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+Role = Literal["user", "assistant"]
+
+_SHOWN = (b'{"type":"user.message"', b'{"type":"assistant.message"', b'{"type":"assistant.turn_end"')
+
+
+@dataclass(frozen=True)
+class TranscriptMessage:
+    """One visible message; ``interrupted`` marks a user turn that never got its answer."""
+
+    role: Role
+    content: str
+    timestamp: str
+    interrupted: bool = False
+
+
+def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
+    """Turn raw ``events.jsonl`` lines into the visible conversation.
+
+    Assistant messages that only request tools (empty content) are skipped; a user message followed
+    by neither an answer nor an ``assistant.turn_end`` is flagged as interrupted (the process died
+    mid-turn, or the model failed), so the UI can offer to retry it.
+    """
+    messages: list[TranscriptMessage] = []
+    open_user: int | None = None
+    for line in lines:
+        if not line.startswith(_SHOWN):
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a torn last line after a crash: everything before it is intact
+        kind, data = event["type"], event.get("data", {})
+        if kind == "user.message":
+            if open_user is not None:
+                messages[open_user] = _interrupted(messages[open_user])
+            messages.append(TranscriptMessage("user", data.get("content", ""), event.get("timestamp", "")))
+            open_user = len(messages) - 1
+        elif kind == "assistant.message" and data.get("content"):
+            messages.append(TranscriptMessage("assistant", data["content"], event.get("timestamp", "")))
+            open_user = None
+        elif kind == "assistant.turn_end":
+            open_user = None
+    if open_user is not None:
+        messages[open_user] = _interrupted(messages[open_user])
+    return messages
+
+
+def _interrupted(message: TranscriptMessage) -> TranscriptMessage:
+    return TranscriptMessage(message.role, message.content, message.timestamp, interrupted=True)

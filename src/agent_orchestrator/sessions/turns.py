@@ -1,0 +1,96 @@
+"""One streamed turn: send a prompt and translate the runtime's events into what a UI shows.
+
+The SDK delivers events on callbacks; they are bridged into an ``asyncio.Queue`` so the caller can
+consume a turn as an async iterator (an SSE response, a test). Events of sub-agents (``agent_id`` set)
+are ignored, as ``send_and_wait`` does.
+"""
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from copilot import CopilotSession
+from copilot.session_events import (
+    AssistantMessageData,
+    AssistantMessageDeltaData,
+    SessionErrorData,
+    SessionIdleData,
+    ToolExecutionCompleteData,
+    ToolExecutionStartData,
+)
+
+
+@dataclass(frozen=True)
+class Delta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolStarted:
+    call_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ToolFinished:
+    call_id: str
+    success: bool
+
+
+@dataclass(frozen=True)
+class Done:
+    text: str
+
+
+@dataclass(frozen=True)
+class Failed:
+    message: str
+
+
+TurnEvent = Delta | ToolStarted | ToolFinished | Done | Failed
+
+
+async def stream_turn(session: CopilotSession, prompt: str, *, time_limit: float) -> AsyncIterator[TurnEvent]:
+    """Yield the turn's events, ending with exactly one :class:`Done` or :class:`Failed`."""
+    queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
+    final_text: list[str] = []
+
+    def on_event(event) -> None:  # runs on the SDK's dispatch; must not block
+        if event.agent_id:
+            return
+        match event.data:
+            case AssistantMessageDeltaData(delta_content=text) if text:
+                queue.put_nowait(Delta(text))
+            case AssistantMessageData(content=text) if text:
+                final_text.append(text)
+            case ToolExecutionStartData() as data:
+                queue.put_nowait(ToolStarted(data.tool_call_id, data.mcp_tool_name or data.tool_name))
+            case ToolExecutionCompleteData() as data:
+                queue.put_nowait(ToolFinished(data.tool_call_id, data.success))
+            case SessionErrorData() as data:
+                queue.put_nowait(Failed(" ".join((data.message or "The model failed.").split())))
+                queue.put_nowait(None)
+            case SessionIdleData():
+                queue.put_nowait(None)
+
+    unsubscribe = session.on(on_event)
+    deadline = time.monotonic() + time_limit
+    try:
+        await session.send(prompt)
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout=max(remaining, 0.001))
+            except TimeoutError:
+                await session.abort()
+                yield Failed(f"No answer within {time_limit:.0f} s; the turn was stopped.")
+                return
+            if item is None:
+                break
+            yield item
+            if isinstance(item, Failed):
+                return
+        yield Done(final_text[-1].strip() if final_text else "")
+    finally:
+        unsubscribe()
