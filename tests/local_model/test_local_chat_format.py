@@ -10,6 +10,7 @@ from agent_orchestrator.local_model.chat_format import (
     TextDelta,
     ToolCall,
     ToolCallStreamParser,
+    answer_after_tool_results,
     normalize_messages,
     split_tool_calls,
     validate_tools,
@@ -95,6 +96,42 @@ def test_tools_must_be_named_functions() -> None:
         validate_tools([{"type": "code_interpreter"}])
     with pytest.raises(ChatFormatError, match="name"):
         validate_tools([{"type": "function", "function": {"description": "x"}}])
+
+
+def test_answered_tool_calls_are_folded_and_tools_withheld_for_the_answer() -> None:
+    """The 0.5B model repeats its own call instead of answering when it sees it in the history."""
+    call = {"id": "c1", "type": "function", "function": {"name": "get_sales", "arguments": "{}"}}
+    history = normalize_messages(
+        [
+            {"role": "user", "content": "Sales?"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": "42"},
+        ]
+    )
+
+    messages, tools = answer_after_tool_results(history, validate_tools(TOOLS))
+
+    assert [m["role"] for m in messages] == ["user", "tool"]
+    assert tools is None
+
+    history += normalize_messages(
+        [
+            {"role": "assistant", "content": "It is 42."},
+            {"role": "user", "content": "And the North?"},
+            {"role": "assistant", "content": "Let me look.", "tool_calls": [call]},
+        ]
+    )
+    messages, tools = answer_after_tool_results(history, validate_tools(TOOLS))
+
+    assert [m["role"] for m in messages] == ["user", "tool", "assistant", "user", "assistant"]
+    assert messages[-1]["tool_calls"]  # not answered yet: kept as is
+    assert tools is not None
+
+
+def test_without_tools_tags_are_plain_text() -> None:
+    parser = ToolCallStreamParser(None, passthrough=True)
+    assert parser.feed(CALL) == [TextDelta(CALL)]
+    assert parser.finish() == []
 
 
 # --- complete-text parsing ---

@@ -207,6 +207,21 @@ async def test_tool_call_streaming(client: httpx.AsyncClient, engine: ScriptedEn
     assert events[-1]["choices"][0]["finish_reason"] == "tool_calls"
 
 
+async def test_after_tool_results_the_model_must_answer(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["It is ", "42.", " ", CALL]
+    call = {"id": "c1", "type": "function", "function": {"name": "get_sales", "arguments": '{"region": "N"}'}}
+    messages = [*USER, {"role": "assistant", "content": None, "tool_calls": [call]}]
+    messages.append({"role": "tool", "tool_call_id": "c1", "content": "42"})
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": TOOLS})).json()
+
+    assert engine.prompts[-1] == "<user>hi<tool>42<assistant>"  # own call folded away, no tools
+    assert body["choices"][0]["finish_reason"] == "stop"
+    assert body["choices"][0]["message"]["content"] == "It is 42. " + CALL  # tags are text without tools
+
+
 async def test_tool_choice_none_hides_tools(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
     await client.post("/chat/completions", json={"messages": USER, "tools": TOOLS, "tool_choice": "none"})
     assert not engine.prompts[-1].startswith("[tools")

@@ -35,6 +35,7 @@ from .chat_format import (
     ChatTemplate,
     TextDelta,
     ToolCallStreamParser,
+    answer_after_tool_results,
     normalize_messages,
     validate_tools,
 )
@@ -150,11 +151,13 @@ def create_app(
     max_waiting: int = 4,
     max_output_tokens: int | None = None,
     default_temperature: float = 0.0,
+    single_step_tools: bool = True,
 ) -> FastAPI:
     """Build the app around an already loaded engine (no globals: each call is independent).
 
     ``default_temperature`` applies when the client sends none. It is 0 (greedy) because the small
     model answers markedly better greedy, and the Copilot runtime does not choose a temperature.
+    ``single_step_tools`` applies :func:`chat_format.answer_after_tool_results` (see there why).
     """
     queue = InferenceQueue(engine, max_waiting)
     output_limit = max_output_tokens or default_output_limit(engine.n_ctx)
@@ -244,7 +247,10 @@ def create_app(
             raise ApiError(400, problem[1], "invalid_request_error", problem[0])
         try:
             tools = validate_tools(body.tools) if body.tool_choice != "none" else None
-            prompt = template.render(normalize_messages(body.messages), tools)
+            messages = normalize_messages(body.messages)
+            if single_step_tools:
+                messages, tools = answer_after_tool_results(messages, tools)
+            prompt = template.render(messages, tools)
         except ChatFormatError as exc:
             raise ApiError(400, str(exc), "invalid_request_error", exc.param) from exc
         tokens = await asyncio.to_thread(engine.tokenize, prompt)
@@ -286,7 +292,7 @@ async def _collect(
     model_id: str,
     tools: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    parser = ToolCallStreamParser(tools)
+    parser = ToolCallStreamParser(tools, passthrough=not tools)
     stats: GenerationStats | None = None
     try:
         async for item in events:
@@ -318,7 +324,7 @@ async def _stream(
     tools: list[dict[str, Any]],
     watcher: asyncio.Task[None],
 ) -> AsyncIterator[str]:
-    parser = ToolCallStreamParser(tools)
+    parser = ToolCallStreamParser(tools, passthrough=not tools)
     n_calls = 0
 
     def sse(obj: dict[str, Any]) -> str:

@@ -1,0 +1,187 @@
+"""The local server with the real embedded model (one model per session; small max_tokens, ~40 tok/s).
+
+Greedy decoding (temperature 0) makes these answers reproducible for a given weights file.
+"""
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from agent_orchestrator.local_model.server import LocalModelServer, LocalModelServerError
+
+pytestmark = pytest.mark.real_model
+
+SYSTEM = {"role": "system", "content": "You are a concise assistant."}
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_sales",
+            "description": "Get total sales for a region",
+            "parameters": {
+                "type": "object",
+                "properties": {"region": {"type": "string"}},
+                "required": ["region"],
+            },
+        },
+    }
+]
+
+
+def chat(api: httpx.Client, messages: list, **kw: object) -> dict:
+    r = api.post("/chat/completions", json={"model": "gpt-4.1", "messages": messages, "temperature": 0, **kw})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def stream(api: httpx.Client, messages: list, **kw: object) -> list[dict]:
+    body = {"model": "x", "messages": messages, "temperature": 0, "stream": True, **kw}
+    with api.stream("POST", "/chat/completions", json=body) as r:
+        assert r.status_code == 200
+        lines = [line.removeprefix("data: ") for line in r.iter_lines() if line.startswith("data: ")]
+    assert lines[-1] == "[DONE]"
+    return [json.loads(line) for line in lines[:-1]]
+
+
+def test_server_facts(local_server: LocalModelServer, api: httpx.Client) -> None:
+    assert local_server.base_url.startswith("http://127.0.0.1:") and local_server.base_url.endswith("/v1")
+    assert local_server.start() == local_server.base_url  # idempotent
+    assert local_server.model_id == "qwen2.5-coder-0.5b-instruct"
+    assert local_server.max_prompt_tokens + local_server.max_output_tokens == 4096
+    assert api.get("/models").json()["data"][0]["id"] == local_server.model_id
+
+
+def test_remembers_across_turns_and_reuses_the_prefix(api: httpx.Client) -> None:
+    """The issue's quality check: a fact from turn 1 is recalled in turn 2; turn 2 prefills only the new
+    message because the KV cache still holds turn 1 (prompt plus the generated reply)."""
+    messages = [
+        SYSTEM,
+        {
+            "role": "user",
+            "content": "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK.",
+        },
+    ]
+    first = chat(api, messages, max_tokens=10)
+    assert first["choices"][0]["message"]["content"].strip().rstrip(".").upper() == "OK"
+    messages += [
+        first["choices"][0]["message"],
+        {"role": "user", "content": "Which retail segment did I say was my favourite?"},
+    ]
+
+    second = chat(api, messages, max_tokens=20)
+
+    assert "at risk" in second["choices"][0]["message"]["content"].lower()
+    assert second["usage"]["prompt_tokens_details"]["cached_tokens"] >= first["usage"]["prompt_tokens"]
+
+
+def test_stream_equals_non_stream_at_temperature_zero(api: httpx.Client) -> None:
+    messages = [SYSTEM, {"role": "user", "content": "Name three primary colours, comma separated."}]
+    whole = chat(api, messages, max_tokens=16)
+
+    events = stream(api, messages, max_tokens=16, stream_options={"include_usage": True})
+
+    text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
+    assert text == whole["choices"][0]["message"]["content"]
+    assert events[-2]["choices"][0]["finish_reason"] == whole["choices"][0]["finish_reason"]
+    usage = events[-1]["usage"]
+    assert usage["completion_tokens"] == whole["usage"]["completion_tokens"]
+    assert usage["prompt_tokens_details"]["cached_tokens"] == usage["prompt_tokens"] - 1  # same prompt again
+
+
+def test_max_tokens_and_stop_are_honoured(api: httpx.Client) -> None:
+    count = [{"role": "user", "content": "Count from 1 to 10, separated by commas. Output only the numbers."}]
+
+    short = chat(api, count, max_tokens=3)
+    stopped = chat(api, count, max_tokens=40, stop=["5"])
+
+    assert short["choices"][0]["finish_reason"] == "length"
+    assert short["usage"]["completion_tokens"] == 3
+    assert stopped["choices"][0]["finish_reason"] == "stop"
+    content = stopped["choices"][0]["message"]["content"]
+    assert "4" in content and "5" not in content
+
+
+def test_sampling_with_temperature(api: httpx.Client) -> None:
+    body = chat(
+        api, [{"role": "user", "content": "Say hello."}], max_tokens=8, temperature=0.9, top_p=0.9, seed=1
+    )
+    assert body["usage"]["completion_tokens"] >= 1
+
+
+def test_tool_call_in_openai_format(api: httpx.Client) -> None:
+    messages = [
+        {"role": "system", "content": "You are a retail analytics assistant."},
+        {"role": "user", "content": "What are total sales in the North region?"},
+    ]
+
+    body = chat(api, messages, tools=TOOLS, max_tokens=60)
+
+    choice = body["choices"][0]
+    assert choice["finish_reason"] == "tool_calls"
+    [call] = choice["message"]["tool_calls"]
+    assert call["function"]["name"] == "get_sales"
+    assert json.loads(call["function"]["arguments"])["region"].lower() == "north"
+
+    events = stream(api, messages, tools=TOOLS, max_tokens=60)
+    calls = [d["tool_calls"][0] for e in events if "tool_calls" in (d := e["choices"][0]["delta"])]
+    assert [c["function"]["name"] for c in calls] == ["get_sales"]
+    assert events[-1]["choices"][0]["finish_reason"] == "tool_calls"
+
+
+def test_answer_grounded_in_a_tool_result(api: httpx.Client) -> None:
+    """Assistant tool_calls with content null and a role "tool" result are accepted and used."""
+    messages = [
+        {"role": "system", "content": "You are a retail analytics assistant. Answer from the tool results."},
+        {"role": "user", "content": "What are total sales in the North region?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "get_sales", "arguments": '{"region": "North"}'},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "call_1",
+            "content": "Total sales in the North region: 48,213.50 GBP.",
+        },
+    ]
+
+    body = chat(api, messages, max_tokens=40)
+
+    assert "48,213" in body["choices"][0]["message"]["content"].replace("48213", "48,213")
+
+
+def test_prompt_too_long_is_context_length_exceeded(api: httpx.Client) -> None:
+    r = api.post("/chat/completions", json={"messages": [{"role": "user", "content": "word " * 5000}]})
+
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == "context_length_exceeded"
+
+
+def test_client_disconnect_frees_the_model(api: httpx.Client) -> None:
+    body = {"messages": [{"role": "user", "content": "Write a long story about a shop."}], "stream": True}
+    with api.stream("POST", "/chat/completions", json={**body, "max_tokens": 1000}) as r:
+        lines = r.iter_lines()
+        for _ in range(4):
+            next(lines)
+    # The generation is cancelled at the next token: the model is free again right away.
+    after = chat(api, [{"role": "user", "content": "Say OK."}], max_tokens=3)
+    assert after["usage"]["completion_tokens"] >= 1
+    assert api.get(str(api.base_url).removesuffix("/v1/") + "/health").json()["in_flight"] == 0
+
+
+def test_unloadable_model_is_a_clear_start_error(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.gguf"
+    bad.write_bytes(b"GGUF" + b"\0" * 100)
+
+    with pytest.raises(LocalModelServerError, match="failed to load") as info:
+        LocalModelServer(bad).start()
+
+    assert "\n" not in str(info.value)
