@@ -1,0 +1,256 @@
+"""The session service: durable, owned conversations on top of the runtime, the catalog and the leases.
+
+Used by the web app (and usable by any other front end). Every operation takes the acting user and the
+client address, because every one of them is checked for ownership and audited (DESIGN §5):
+
+* an id owned by someone else behaves exactly like an unknown id (:class:`SessionNotFoundError`), and
+  the attempt is recorded as ``denied``;
+* a turn holds the session's lease for its whole duration, so a second sender — another tab, another
+  device, another server — gets :class:`SessionBusyError` instead of a forked event log;
+* a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload.
+"""
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from functools import partial
+
+from agent_orchestrator.runtime import CopilotRuntime
+from agent_orchestrator.runtime.errors import RuntimeFailure, SessionNotFoundError
+from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
+from agent_orchestrator.sessions.store import (
+    AuditEvent,
+    AuditLog,
+    LeaseManager,
+    SessionCatalog,
+    SessionPage,
+    SessionRecord,
+    User,
+)
+from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
+from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
+
+logger = logging.getLogger(__name__)
+
+EventSource = Callable[[str], bytes | None]
+"""Returns a session's raw ``events.jsonl`` (local disk or shared store), or None if there is none."""
+
+PREVIEW_CHARS = 200
+# The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
+_NAME_LIMIT = 100
+
+
+class SessionBusyError(RuntimeFailure):
+    """Another turn of this session is in flight (in this process or any other server)."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting, for ownership checks and the audit trail."""
+
+    user: User
+    client_addr: str
+
+
+@dataclass(frozen=True)
+class Transcript:
+    session: SessionRecord
+    messages: list[TranscriptMessage]
+    busy: bool
+
+
+class SessionService:
+    """Create, list, read, rename, delete and talk to a user's sessions."""
+
+    def __init__(
+        self,
+        *,
+        runtime: CopilotRuntime,
+        catalog: SessionCatalog,
+        audit: AuditLog,
+        leases: LeaseManager,
+        read_events: EventSource,
+        server_id: str,
+        lease_ttl: float = 30.0,
+        delete_files: Callable[[str], None] | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self.catalog = catalog
+        self.audit = audit
+        self.leases = leases
+        self.read_events = read_events
+        self.server_id = server_id
+        self.lease_ttl = lease_ttl
+        self._delete_files = delete_files
+        self._turns: set[asyncio.Task[None]] = set()
+
+    # ----------------------------------------------------------------------------- catalog side
+
+    async def create(
+        self, actor: Actor, *, title: str | None, case_key: str | None, session_id: str | None = None
+    ) -> SessionRecord:
+        """A new session, stored in the runtime (named, so it persists before its first turn)."""
+        sid = validate_session_id(session_id) if session_id else new_session_id("chat")
+        model = self.runtime.route.model if self.runtime.route else None
+        record = SessionRecord.new(
+            sid, actor.user.id, (title or "New chat").strip(), case_key=case_key, model=model
+        )
+        await asyncio.to_thread(partial(self.catalog.create, record, audit=self._event("create", actor, sid)))
+        try:
+            session = await self.runtime.create_session(sid, name=_runtime_name(record.title))
+            await session.disconnect()
+        except BaseException:
+            await asyncio.to_thread(self.catalog.delete, sid, actor.user.id)
+            raise
+        return record
+
+    async def list(
+        self,
+        actor: Actor,
+        *,
+        limit: int = 50,
+        cursor: str | None = None,
+        case_key: str | None = None,
+        search: str | None = None,
+    ) -> SessionPage:
+        return await asyncio.to_thread(
+            self.catalog.list_for_owner,
+            actor.user.id,
+            limit=limit,
+            cursor=cursor,
+            case_key=case_key,
+            search=search,
+        )
+
+    async def get(self, actor: Actor, session_id: str) -> SessionRecord:
+        """The caller's session, or :class:`SessionNotFoundError` (also for another user's id)."""
+        validate_session_id(session_id)
+        record = await asyncio.to_thread(self.catalog.get_owned, session_id, actor.user.id)
+        if record is None:
+            exists = await asyncio.to_thread(self.catalog.get, session_id)
+            if exists is not None:
+                await asyncio.to_thread(self.audit.record, self._event("denied", actor, session_id))
+            raise SessionNotFoundError("No such session.")
+        return record
+
+    async def rename(self, actor: Actor, session_id: str, title: str) -> SessionRecord:
+        await self.get(actor, session_id)
+        await asyncio.to_thread(
+            partial(
+                self.catalog.rename,
+                session_id,
+                actor.user.id,
+                title,
+                audit=self._event("rename", actor, session_id),
+            )
+        )
+        return await self.get(actor, session_id)
+
+    async def delete(self, actor: Actor, session_id: str) -> None:
+        """Remove the session everywhere: runtime files, shared store, catalog (audit kept)."""
+        await self.get(actor, session_id)
+        with contextlib.suppress(SessionNotFoundError):  # never persisted locally (shared mode)
+            await self.runtime.delete_session(session_id)
+        if self._delete_files is not None:
+            await asyncio.to_thread(self._delete_files, session_id)
+        await asyncio.to_thread(
+            partial(
+                self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
+            )
+        )
+
+    async def transcript(self, actor: Actor, session_id: str) -> Transcript:
+        record = await self.get(actor, session_id)
+        raw = await asyncio.to_thread(self.read_events, session_id)
+        messages = parse_events(raw.splitlines()) if raw else []
+        busy = await asyncio.to_thread(self.leases.current, session_id) is not None
+        if busy and messages and messages[-1].interrupted:
+            # The turn is still running somewhere: its user message is pending, not interrupted.
+            last = messages[-1]
+            messages[-1] = TranscriptMessage(last.role, last.content, last.timestamp)
+        await asyncio.to_thread(self.audit.record, self._event("read", actor, session_id))
+        return Transcript(record, messages, busy)
+
+    # -------------------------------------------------------------------------------- turn side
+
+    async def send(self, actor: Actor, session_id: str, prompt: str) -> AsyncIterator[TurnEvent]:
+        """Start a turn and return its event stream; raises before streaming if busy or unknown."""
+        await self.get(actor, session_id)
+        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
+        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
+        if lease is None:
+            raise SessionBusyError("This session is answering another message; try again when it is done.")
+        queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
+        task = asyncio.create_task(self._run_turn(actor, session_id, prompt, lease, queue))
+        self._turns.add(task)
+        task.add_done_callback(self._turns.discard)
+        return _drain(queue)
+
+    async def _run_turn(self, actor, session_id: str, prompt: str, lease, queue) -> None:
+        renewer = asyncio.create_task(self._keep_lease(lease))
+        try:
+            await asyncio.to_thread(
+                self.catalog.record_turn, session_id, preview=prompt[:PREVIEW_CHARS], status="busy"
+            )
+            await asyncio.to_thread(self.audit.record, self._event("resume", actor, session_id))
+            outcome: TurnEvent = Failed("The turn ended without an answer.")
+            try:
+                async with await self.runtime.resume_session(session_id) as session:
+                    async for event in stream_turn(
+                        session, prompt, time_limit=self.runtime.settings.turn_timeout
+                    ):
+                        queue.put_nowait(event)
+                        outcome = event
+            except RuntimeFailure as error:
+                outcome = Failed(" ".join(str(error).split()))
+                queue.put_nowait(outcome)
+            except Exception as error:  # the runtime died or the connection broke mid-turn
+                logger.exception("Turn failed in session %s", session_id)
+                outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
+                queue.put_nowait(outcome)
+            if await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token):
+                if isinstance(outcome, Done):
+                    preview, status = outcome.text[:PREVIEW_CHARS], "idle"
+                else:
+                    preview, status = prompt[:PREVIEW_CHARS], "interrupted"
+                await asyncio.to_thread(self.catalog.record_turn, session_id, preview=preview, status=status)
+            else:
+                logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
+        finally:
+            renewer.cancel()
+            queue.put_nowait(None)
+            await asyncio.to_thread(self.leases.release, lease)
+
+    async def _keep_lease(self, lease) -> None:
+        while True:
+            await asyncio.sleep(self.lease_ttl / 3)
+            if not await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl):
+                logger.warning("Lost the lease of session %s", lease.session_id)
+                return
+
+    async def wait_for_turns(self) -> None:
+        """Let running turns finish (shutdown), so answers are not cut off needlessly."""
+        if self._turns:
+            await asyncio.wait(self._turns, timeout=self.runtime.settings.turn_timeout)
+
+    def _event(self, action: str, actor: Actor, session_id: str | None) -> AuditEvent:
+        return AuditEvent(
+            action=action,
+            user_id=actor.user.id,
+            username=actor.user.username,
+            session_id=session_id,
+            client_addr=actor.client_addr,
+        )
+
+
+async def _drain(queue: asyncio.Queue[TurnEvent | None]) -> AsyncIterator[TurnEvent]:
+    while (event := await queue.get()) is not None:
+        yield event
+
+
+def _runtime_name(title: str) -> str:
+    name = " ".join(title.replace('"', "'").split())[:_NAME_LIMIT].strip()
+    return name or "New chat"

@@ -1,0 +1,97 @@
+"""``python -m agent_orchestrator.web``: run the web app, or manage its users.
+
+    python -m agent_orchestrator.web serve [--host 127.0.0.1] [--port 8000]
+    python -m agent_orchestrator.web create-user NAME      (password from stdin or a prompt)
+"""
+
+import argparse
+import getpass
+import logging
+import os
+import sys
+from dataclasses import replace
+
+from agent_orchestrator.runtime import RuntimeFailure, RuntimeSettings
+from agent_orchestrator.web.settings import WebSettings
+
+DEMO_FILE = "demo-login.txt"
+
+
+def _demo_credentials(web: WebSettings) -> tuple[str, str] | None:
+    """Create the demo user on first start; keep its password (owner-only file) to print every start."""
+    from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+
+    engine = make_engine(web.database_url)
+    try:
+        migrate(engine)
+        user, password = UserStore(engine).ensure_demo_user()
+    finally:
+        engine.dispose()
+    path = web.data_dir / DEMO_FILE
+    if password is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(password)
+    if path.exists():
+        return user.username, path.read_text().strip()
+    return None
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from agent_orchestrator.web.app import create_app, print_banner
+
+    runtime_settings = RuntimeSettings.from_env()
+    web = WebSettings.from_env(runtime_settings.data_dir)
+    web = replace(web, host=args.host or web.host, port=args.port or web.port)
+    credentials = _demo_credentials(web)
+    app = create_app(web, runtime_settings)
+
+    class Banner(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "Application startup complete" in record.getMessage():
+                print_banner(web, credentials)
+
+    logging.getLogger("uvicorn.error").addHandler(Banner())
+    uvicorn.run(app, host=web.host, port=web.port, log_level="warning" if not args.verbose else "info")
+    return 0
+
+
+def create_user(args: argparse.Namespace) -> int:
+    from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+
+    web = WebSettings.from_env(RuntimeSettings.from_env().data_dir)
+    password = sys.stdin.readline().rstrip("\n") if not sys.stdin.isatty() else getpass.getpass("Password: ")
+    engine = make_engine(web.database_url)
+    try:
+        migrate(engine)
+        user = UserStore(engine).create(args.username, password)
+    finally:
+        engine.dispose()
+    print(f"Created user {user.username}.")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m agent_orchestrator.web")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("serve", help="run the web app")
+    run.add_argument("--host")
+    run.add_argument("--port", type=int)
+    run.add_argument("-v", "--verbose", action="store_true")
+    run.set_defaults(func=serve)
+    add = commands.add_parser("create-user", help="create a local account")
+    add.add_argument("username")
+    add.set_defaults(func=create_user)
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (RuntimeFailure, ValueError) as error:
+        print("error: " + " ".join(str(error).split()), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

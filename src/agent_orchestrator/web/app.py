@@ -1,0 +1,160 @@
+"""The FastAPI application factory. Services are created in the lifespan, never at import.
+
+``create_app`` wires: the session store (catalog, audit, leases, users) on SQLite or PostgreSQL, the
+Copilot runtime (streaming, with the read-only retail MCP server), the session service, the routes, the
+static UI with a strict Content Security Policy, and one JSON error shape (``{"detail": ...}``).
+"""
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from agent_orchestrator.retail import ensure_dataset
+from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
+from agent_orchestrator.retail.progress import StderrProgress
+from agent_orchestrator.runtime import CopilotRuntime, RuntimeFailure, RuntimeSettings
+from agent_orchestrator.runtime.errors import InvalidSessionIdError, SessionNotFoundError
+from agent_orchestrator.runtime.session_files import SessionFileStore
+from agent_orchestrator.sessions.service import SessionService
+from agent_orchestrator.sessions.store import (
+    AuditLog,
+    LeaseManager,
+    SessionCatalog,
+    UserStore,
+    make_engine,
+    migrate,
+)
+from agent_orchestrator.web.deps import Services, current_login
+from agent_orchestrator.web.routes import auth, messages, sessions
+from agent_orchestrator.web.settings import WebSettings
+
+STATIC_DIR = Path(__file__).parent / "static"
+MAX_BODY_BYTES = 256 * 1024
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def local_events(copilot_home: Path) -> Callable[[str], bytes | None]:
+    """Event logs on this server's disk (the default, single-server store)."""
+
+    def read(session_id: str) -> bytes | None:
+        path = copilot_home / "session-state" / session_id / "events.jsonl"
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+
+    return read
+
+
+def create_app(
+    web: WebSettings,
+    runtime_settings: RuntimeSettings,
+    *,
+    session_files: SessionFileStore | None = None,
+) -> FastAPI:
+    """Build the app; nothing starts until the lifespan runs."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(web.database_url)
+        await asyncio.to_thread(migrate, engine)
+        if web.retail_dataset:
+            await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
+        runtime = CopilotRuntime(
+            runtime_settings,
+            retail_db=web.retail_db if web.retail_db.exists() else None,
+            session_files=session_files,
+            streaming=True,
+        )
+        await runtime.start()
+        events = getattr(session_files, "read_events", None) or local_events(runtime_settings.copilot_home)
+        service = SessionService(
+            runtime=runtime,
+            catalog=SessionCatalog(engine),
+            audit=AuditLog(engine),
+            leases=LeaseManager(engine),
+            read_events=events,
+            server_id=web.server_id,
+            lease_ttl=web.lease_ttl,
+            delete_files=getattr(session_files, "delete_session_files", None),
+        )
+        app.state.services = Services(settings=web, users=UserStore(engine), sessions=service)
+        try:
+            yield
+        finally:
+            await service.wait_for_turns()
+            await runtime.stop()
+            engine.dispose()
+
+    app = FastAPI(
+        title="AgentOrchestrator",
+        summary="Retail-analytics assistant on durable Copilot SDK sessions",
+        lifespan=lifespan,
+    )
+    app.include_router(auth.router)
+    app.include_router(sessions.router)
+    app.include_router(messages.router)
+    app.include_router(
+        create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
+    )
+    app.dependency_overrides[get_retail_db_path] = lambda: web.retail_db
+    _install_error_handlers(app)
+    _install_middleware(app)
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/api/health", tags=["health"], summary="Liveness probe for load balancers")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html")
+
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(SessionNotFoundError)
+    async def not_found(request: Request, error: SessionNotFoundError) -> JSONResponse:
+        return JSONResponse({"detail": "No such session."}, status_code=404)
+
+    @app.exception_handler(InvalidSessionIdError)
+    async def invalid_id(request: Request, error: InvalidSessionIdError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=422)
+
+    @app.exception_handler(RuntimeFailure)
+    async def runtime_failure(request: Request, error: RuntimeFailure) -> JSONResponse:
+        return JSONResponse({"detail": " ".join(str(error).split())}, status_code=503)
+
+
+def _install_middleware(app: FastAPI) -> None:
+    @app.middleware("http")
+    async def guard(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return JSONResponse({"detail": "Request body too large."}, status_code=413)
+        response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+
+def print_banner(web: WebSettings, credentials: tuple[str, str] | None) -> None:
+    """What the main command prints once the app is ready."""
+    print(f"AgentOrchestrator is running at http://{web.host}:{web.port}/", file=sys.stderr, flush=True)
+    if credentials:
+        print(f"Demo login: {credentials[0]} / {credentials[1]}", file=sys.stderr, flush=True)

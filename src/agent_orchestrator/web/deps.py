@@ -1,0 +1,65 @@
+"""Request dependencies: the services, the logged-in user, and CSRF protection.
+
+Route signatures read like prose (``actor: CurrentActor``); ownership itself is enforced by the session
+service, which every session route goes through.
+"""
+
+import secrets
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, status
+
+from agent_orchestrator.sessions.service import Actor, SessionService
+from agent_orchestrator.sessions.store import User, UserStore
+from agent_orchestrator.web.settings import WebSettings
+
+COOKIE_NAME = "ao_session"
+CSRF_HEADER = "X-CSRF-Token"
+_SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+@dataclass(frozen=True)
+class Services:
+    """Everything the routes need, built once in the app's lifespan."""
+
+    settings: WebSettings
+    users: UserStore
+    sessions: SessionService
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def client_addr(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def current_login(request: Request, services: ServicesDep) -> tuple[User, str]:
+    """The user behind the session cookie and their CSRF token, or 401."""
+    from starlette.concurrency import run_in_threadpool
+
+    token = request.cookies.get(COOKIE_NAME)
+    login = await run_in_threadpool(services.users.login_for_token, token) if token else None
+    if login is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "Please log in.")
+    user, csrf = login
+    if request.method not in _SAFE_METHODS:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not secrets.compare_digest(sent.encode(), csrf.encode()):
+            raise HTTPException(status.HTTP_403_FORBIDDEN, "Missing or wrong CSRF token.")
+    return user, csrf
+
+
+CurrentLogin = Annotated[tuple[User, str], Depends(current_login)]
+
+
+async def current_actor(request: Request, login: CurrentLogin) -> Actor:
+    return Actor(user=login[0], client_addr=client_addr(request))
+
+
+CurrentActor = Annotated[Actor, Depends(current_actor)]

@@ -1,0 +1,75 @@
+"""Log in and out. The cookie carries an opaque login token (HttpOnly, SameSite=Lax, Secure over HTTPS);
+the CSRF token travels in response bodies and comes back in a header, never in a cookie."""
+
+from fastapi import APIRouter, HTTPException, Request, Response, status
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from agent_orchestrator.sessions.store import AuditEvent
+from agent_orchestrator.web.deps import COOKIE_NAME, CurrentLogin, ServicesDep, client_addr
+
+router = APIRouter(prefix="/api/auth", tags=["auth"])
+
+
+class LoginRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(min_length=1, max_length=100)
+    password: str = Field(min_length=1, max_length=1000)
+
+
+class UserOut(BaseModel):
+    id: int
+    username: str
+
+
+class LoginOut(BaseModel):
+    user: UserOut
+    csrf_token: str
+
+
+@router.post("/login", summary="Log in with a username and password")
+async def login(body: LoginRequest, request: Request, response: Response, services: ServicesDep) -> LoginOut:
+    users = services.users
+    user = await run_in_threadpool(users.authenticate, body.username, body.password)
+    addr = client_addr(request)
+    if user is None:
+        await run_in_threadpool(
+            services.sessions.audit.record,
+            AuditEvent(action="login_failed", user_id=None, username=body.username[:100], client_addr=addr),
+        )
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "Wrong username or password.")
+    ticket = await run_in_threadpool(users.open_login, user.id, services.settings.login_ttl)
+    await run_in_threadpool(
+        services.sessions.audit.record,
+        AuditEvent(action="login", user_id=user.id, username=user.username, client_addr=addr),
+    )
+    response.set_cookie(
+        COOKIE_NAME,
+        ticket.token,
+        max_age=int(services.settings.login_ttl),
+        httponly=True,
+        samesite="lax",
+        secure=services.settings.secure_cookies or request.url.scheme == "https",
+        path="/",
+    )
+    return LoginOut(user=UserOut(id=user.id, username=user.username), csrf_token=ticket.csrf_token)
+
+
+@router.get("/me", summary="The logged-in user and their CSRF token")
+async def me(login: CurrentLogin) -> LoginOut:
+    user, csrf = login
+    return LoginOut(user=UserOut(id=user.id, username=user.username), csrf_token=csrf)
+
+
+@router.post("/logout", status_code=status.HTTP_204_NO_CONTENT, summary="Log out")
+async def logout(request: Request, login: CurrentLogin, services: ServicesDep) -> Response:
+    await run_in_threadpool(services.users.close_login, request.cookies[COOKIE_NAME])
+    await run_in_threadpool(
+        services.sessions.audit.record,
+        AuditEvent(
+            action="logout", user_id=login[0].id, username=login[0].username, client_addr=client_addr(request)
+        ),
+    )
+    response = Response(status_code=status.HTTP_204_NO_CONTENT)
+    response.delete_cookie(COOKIE_NAME, path="/")
+    return response

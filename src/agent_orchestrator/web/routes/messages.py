@@ -1,0 +1,104 @@
+"""A session's messages: the transcript, and sending a message with the answer streamed as SSE.
+
+Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html},
+``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the stream starts.
+"""
+
+import json
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, HTTPException, status
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from agent_orchestrator.sessions.service import SessionBusyError
+from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
+from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.markdown import render_markdown
+from agent_orchestrator.web.routes.sessions import SessionOut
+
+router = APIRouter(prefix="/api/sessions/{session_id}/messages", tags=["messages"])
+
+
+class MessageOut(BaseModel):
+    role: str
+    content: str
+    html: str | None
+    timestamp: str
+    interrupted: bool
+
+
+class TranscriptOut(BaseModel):
+    session: SessionOut
+    messages: list[MessageOut]
+    busy: bool
+
+
+class SendMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    content: str = Field(min_length=1)
+
+
+@router.get("", summary="The conversation so far")
+async def get_messages(session_id: str, actor: CurrentActor, services: ServicesDep) -> TranscriptOut:
+    transcript = await services.sessions.transcript(actor, session_id)
+    return TranscriptOut(
+        session=SessionOut.of(transcript.session),
+        messages=[
+            MessageOut(
+                role=m.role,
+                content=m.content,
+                html=render_markdown(m.content) if m.role == "assistant" else None,
+                timestamp=m.timestamp,
+                interrupted=m.interrupted,
+            )
+            for m in transcript.messages
+        ],
+        busy=transcript.busy,
+    )
+
+
+@router.post(
+    "",
+    summary="Send a message; the answer streams back as server-sent events",
+    response_class=StreamingResponse,
+    responses={409: {"description": "Another message of this session is being answered"}},
+)
+async def send_message(
+    session_id: str, body: SendMessage, actor: CurrentActor, services: ServicesDep
+) -> StreamingResponse:
+    limit = services.settings.max_prompt_chars
+    if len(body.content) > limit:
+        raise HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE, f"Messages are limited to {limit:,} characters."
+        )
+    if not body.content.strip():
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "The message is empty.")
+    try:
+        events = await services.sessions.send(actor, session_id, body.content)
+    except SessionBusyError as error:
+        raise HTTPException(status.HTTP_409_CONFLICT, str(error)) from error
+    return StreamingResponse(
+        _sse(events),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+def _frame(name: str, data: dict) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+async def _sse(events: AsyncIterator[TurnEvent]) -> AsyncIterator[str]:
+    async for event in events:
+        match event:
+            case Delta(text=text):
+                yield _frame("delta", {"text": text})
+            case ToolStarted(call_id=call_id, name=name):
+                yield _frame("tool", {"call_id": call_id, "name": name, "status": "started"})
+            case ToolFinished(call_id=call_id, success=success):
+                yield _frame("tool", {"call_id": call_id, "status": "finished", "success": success})
+            case Done(text=text):
+                yield _frame("done", {"content": text, "html": render_markdown(text)})
+            case Failed(message=message):
+                yield _frame("error", {"message": message, "code": "turn_failed"})

@@ -1,0 +1,100 @@
+"""The user's sessions: list, create, read, rename, delete. Another user's id answers 404, like an
+unknown one (the session service checks and audits it)."""
+
+from datetime import datetime
+
+from fastapi import APIRouter, HTTPException, Query, Response, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from agent_orchestrator.runtime.errors import InvalidSessionIdError, SessionExistsError
+from agent_orchestrator.sessions.store import SessionAlreadyExists, SessionRecord
+from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+
+router = APIRouter(prefix="/api/sessions", tags=["sessions"])
+
+
+class SessionOut(BaseModel):
+    id: str
+    title: str
+    case_key: str | None
+    model: str
+    created_at: datetime
+    updated_at: datetime
+    preview: str
+    status: str
+    turn_count: int
+
+    @classmethod
+    def of(cls, record: SessionRecord) -> "SessionOut":
+        return cls(
+            id=record.id,
+            title=record.title,
+            case_key=record.case_key,
+            model=record.model,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            preview=record.preview,
+            status=record.status,
+            turn_count=record.turn_count,
+        )
+
+
+class SessionPageOut(BaseModel):
+    items: list[SessionOut]
+    next_cursor: str | None
+
+
+class CreateSession(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str | None = Field(default=None, min_length=1, max_length=120)
+    case_key: str | None = Field(default=None, min_length=1, max_length=80, pattern=r"^[A-Za-z0-9._:-]+$")
+    id: str | None = Field(default=None, description="A stable semantic id (optional); must not exist yet.")
+
+
+class RenameSession(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str = Field(min_length=1, max_length=120)
+
+
+@router.get("", summary="The user's sessions, newest first")
+async def list_sessions(
+    actor: CurrentActor,
+    services: ServicesDep,
+    limit: int = Query(50, ge=1, le=200),
+    cursor: str | None = Query(None, max_length=200),
+    q: str | None = Query(None, max_length=120, description="search in titles"),
+    case: str | None = Query(None, max_length=80, description="only this case/workflow key"),
+) -> SessionPageOut:
+    page = await services.sessions.list(actor, limit=limit, cursor=cursor, case_key=case, search=q or None)
+    return SessionPageOut(items=[SessionOut.of(r) for r in page.items], next_cursor=page.next_cursor)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, summary="Start a new session")
+async def create_session(body: CreateSession, actor: CurrentActor, services: ServicesDep) -> SessionOut:
+    try:
+        record = await services.sessions.create(
+            actor, title=body.title, case_key=body.case_key, session_id=body.id
+        )
+    except InvalidSessionIdError as error:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(error)) from error
+    except (SessionAlreadyExists, SessionExistsError) as error:
+        raise HTTPException(status.HTTP_409_CONFLICT, "A session with this id already exists.") from error
+    return SessionOut.of(record)
+
+
+@router.get("/{session_id}", summary="One session's details")
+async def get_session(session_id: str, actor: CurrentActor, services: ServicesDep) -> SessionOut:
+    return SessionOut.of(await services.sessions.get(actor, session_id))
+
+
+@router.patch("/{session_id}", summary="Rename a session")
+async def rename_session(
+    session_id: str, body: RenameSession, actor: CurrentActor, services: ServicesDep
+) -> SessionOut:
+    return SessionOut.of(await services.sessions.rename(actor, session_id, body.title))
+
+
+@router.delete("/{session_id}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete a session everywhere")
+async def delete_session(session_id: str, actor: CurrentActor, services: ServicesDep) -> Response:
+    await services.sessions.delete(actor, session_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

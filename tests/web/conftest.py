@@ -1,0 +1,66 @@
+"""A live web app (real uvicorn, real Copilot CLI, scripted model) and logged-in HTTP clients."""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from agent_orchestrator.local_model.server import BackgroundServer
+from agent_orchestrator.runtime import RuntimeSettings
+from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+from agent_orchestrator.testing.scripted_model import ScriptedModel
+from agent_orchestrator.web.app import create_app
+from agent_orchestrator.web.settings import WebSettings
+
+PASSWORD = "correct horse battery"
+
+
+@dataclass
+class LiveApp:
+    url: str
+    web: WebSettings
+    model: ScriptedModel
+
+    def client(self, username: str | None = None) -> httpx.Client:
+        """An HTTP client with its own cookie jar (a browser, a device); logged in if a name is given."""
+        client = httpx.Client(base_url=self.url, timeout=60)
+        if username:
+            response = client.post("/api/auth/login", json={"username": username, "password": PASSWORD})
+            response.raise_for_status()
+            client.headers["X-CSRF-Token"] = response.json()["csrf_token"]
+        return client
+
+
+def build_web_settings(data_dir: Path, database_url: str | None = None) -> WebSettings:
+    return WebSettings(
+        data_dir=data_dir,
+        database_url=database_url or f"sqlite:///{data_dir / 'catalog.sqlite'}",
+        lease_ttl=5.0,
+        retail_dataset=False,
+    )
+
+
+def create_users(database_url: str, *names: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    users = UserStore(engine)
+    for name in names:
+        users.create(name, PASSWORD)
+    engine.dispose()
+
+
+@pytest.fixture
+def live_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[LiveApp]:
+    web = build_web_settings(tmp_path)
+    create_users(web.database_url, "alice", "bob")
+    runtime = RuntimeSettings(
+        data_dir=tmp_path, provider_base_url=scripted_model.base_url, model="scripted-model", turn_timeout=60
+    )
+    server = BackgroundServer(create_app(web, runtime), health_path="/api/health")
+    url = server.start(timeout=60)
+    try:
+        yield LiveApp(url, web, scripted_model)
+    finally:
+        server.stop()

@@ -1,0 +1,155 @@
+"""The HTTP API end to end: real uvicorn, the real Copilot CLI, the scripted model behind it."""
+
+import json
+import threading
+
+import httpx
+
+from agent_orchestrator.sessions.store import AuditLog, make_engine
+from agent_orchestrator.testing.scripted_model import Text, user_messages
+
+
+def _events(response: httpx.Response) -> list[tuple[str, dict]]:
+    frames = []
+    for block in response.text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        frames.append((lines["event"], json.loads(lines["data"])))
+    return frames
+
+
+def _send(client: httpx.Client, session_id: str, content: str) -> httpx.Response:
+    return client.post(f"/api/sessions/{session_id}/messages", json={"content": content})
+
+
+def test_login_sets_a_protected_cookie_and_wrong_passwords_are_refused(live_app):
+    anonymous = live_app.client()
+    assert anonymous.get("/api/sessions").status_code == 401
+    bad = anonymous.post("/api/auth/login", json={"username": "alice", "password": "nope-nope"})
+    assert bad.status_code == 401 and bad.json() == {"detail": "Wrong username or password."}
+    good = anonymous.post("/api/auth/login", json={"username": "alice", "password": "correct horse battery"})
+    cookie = good.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    assert anonymous.get("/api/auth/me").json()["user"]["username"] == "alice"
+
+
+def test_state_changing_requests_need_the_csrf_token(live_app):
+    alice = live_app.client("alice")
+    token = alice.headers.pop("X-CSRF-Token")
+    assert alice.post("/api/sessions", json={}).status_code == 403
+    assert alice.post("/api/sessions", json={}, headers={"X-CSRF-Token": token}).status_code == 201
+
+
+def test_create_list_rename_delete(live_app):
+    alice = live_app.client("alice")
+    first = alice.post("/api/sessions", json={"title": "Q4 churn", "case_key": "case-7"}).json()
+    second = alice.post("/api/sessions", json={"title": "Segments"}).json()
+    assert first["id"].startswith("chat-") and first["status"] == "idle"
+    listed = alice.get("/api/sessions").json()["items"]
+    assert [s["id"] for s in listed] == [second["id"], first["id"]]
+    assert [s["id"] for s in alice.get("/api/sessions", params={"case": "case-7"}).json()["items"]] == [
+        first["id"]
+    ]
+    assert alice.get("/api/sessions", params={"q": "churn"}).json()["items"][0]["id"] == first["id"]
+    renamed = alice.patch(f"/api/sessions/{first['id']}", json={"title": "Q4 churn review"})
+    assert renamed.json()["title"] == "Q4 churn review"
+    assert alice.delete(f"/api/sessions/{first['id']}").status_code == 204
+    assert alice.get(f"/api/sessions/{first['id']}").status_code == 404
+    assert alice.post("/api/sessions", json={"id": second["id"]}).status_code == 409
+
+
+def test_chat_streams_and_the_conversation_continues_on_another_device(live_app):
+    laptop = live_app.client("alice")
+    session_id = laptop.post("/api/sessions", json={"title": "Favourites"}).json()["id"]
+    streamed = _send(laptop, session_id, "Remember this: my favourite retail segment is 'At Risk'. Reply OK.")
+    assert streamed.headers["content-type"].startswith("text/event-stream")
+    events = _events(streamed)
+    assert events[-1] == ("done", {"content": "OK", "html": "<p>OK</p>\n"})
+    assert "".join(e[1]["text"] for e in events if e[0] == "delta") == "OK"
+
+    phone = live_app.client("alice")  # a second device: its own login, same account
+    transcript = phone.get(f"/api/sessions/{session_id}/messages").json()
+    assert [(m["role"], m["content"]) for m in transcript["messages"]][1] == ("assistant", "OK")
+    answer = _events(_send(phone, session_id, "Which retail segment did I say was my favourite?"))[-1]
+    assert answer == (
+        "done",
+        {
+            "content": "Your favourite retail segment is 'At Risk'.",
+            "html": "<p>Your favourite retail segment is 'At Risk'.</p>\n",
+        },
+    )
+    assert len(user_messages(live_app.model.requests[-1])) == 2
+    session = phone.get(f"/api/sessions/{session_id}").json()
+    assert session["turn_count"] == 2 and session["status"] == "idle"
+    assert session["preview"].startswith("Your favourite")
+
+
+def test_another_users_id_is_exactly_like_an_unknown_id_and_is_audited(live_app):
+    alice, bob = live_app.client("alice"), live_app.client("bob")
+    session_id = alice.post("/api/sessions", json={"title": "Private"}).json()["id"]
+    unknown = bob.get("/api/sessions/chat-00000000000000000")
+    for attempt in (
+        bob.get(f"/api/sessions/{session_id}"),
+        bob.get(f"/api/sessions/{session_id}/messages"),
+        bob.patch(f"/api/sessions/{session_id}", json={"title": "mine"}),
+        bob.delete(f"/api/sessions/{session_id}"),
+        _send(bob, session_id, "hello"),
+    ):
+        assert (
+            (attempt.status_code, attempt.json())
+            == (unknown.status_code, unknown.json())
+            == (404, {"detail": "No such session."})
+        )
+    assert bob.get("/api/sessions").json()["items"] == []
+    engine = make_engine(live_app.web.database_url)
+    denied = [e for e in AuditLog(engine).recent(session_id=session_id) if e.action == "denied"]
+    engine.dispose()
+    assert len(denied) == 5 and {e.username for e in denied} == {"bob"}
+
+
+def test_a_second_sender_is_told_busy_and_the_log_stays_linear(live_app):
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    live_app.model.script(Text("first answer", delay=3))
+    results: dict[str, httpx.Response] = {}
+    first = threading.Thread(target=lambda: results.setdefault("a", _send(alice, session_id, "one")))
+    first.start()
+    live_app.model.wait_for_requests(1, timeout=30)
+    other_tab = live_app.client("alice")
+    busy = _send(other_tab, session_id, "two")
+    first.join()
+    assert busy.status_code == 409 and "answering another message" in busy.json()["detail"]
+    assert _events(results["a"])[-1][0] == "done"
+    messages = alice.get(f"/api/sessions/{session_id}/messages").json()["messages"]
+    assert [(m["role"], m["content"]) for m in messages] == [("user", "one"), ("assistant", "first answer")]
+    assert _events(_send(other_tab, session_id, "two"))[-1][0] == "done"  # free again afterwards
+
+
+def test_model_output_cannot_inject_script(live_app):
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    payload = '<script>alert("x")</script> <img src=x onerror=alert(1)> [link](javascript:alert(1))'
+    live_app.model.script(Text(payload))
+    _, done = _events(_send(alice, session_id, "hi"))[-1]
+    assert "<script" not in done["html"] and "<img" not in done["html"]
+    assert "href=" not in done["html"]  # the javascript: link is left as text, never a link
+    assert "&lt;script&gt;" in done["html"]
+    page = alice.get("/")
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_bad_input_gets_one_clear_error(live_app):
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    huge = _send(alice, session_id, "x" * 9000)
+    assert huge.status_code == 413 and "limited to 8,000 characters" in huge.json()["detail"]
+    assert _send(alice, session_id, "   ").status_code == 422
+    assert alice.post(f"/api/sessions/{session_id}/messages", json={"message": "hi"}).status_code == 422
+    secret = alice.get("/api/sessions/ghp_16C7e42F292c6912E7710c838347Ae178B4a")
+    assert secret.status_code == 422 and "ghp_" not in secret.text
+    assert alice.post("/api/sessions", json={"id": "ann@example.com"}).status_code == 422
+    assert (
+        alice.post(
+            "/api/sessions", content=b"x" * 300_000, headers={"content-type": "application/json"}
+        ).status_code
+        == 413
+    )
