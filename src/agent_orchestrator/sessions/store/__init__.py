@@ -1,0 +1,72 @@
+"""The persistent data layer for sessions: catalog, audit log, leases and user accounts.
+
+SQLAlchemy Core over SQLite (embedded default) or PostgreSQL (shared by many app servers)::
+
+    from agent_orchestrator.sessions.store import make_engine, database_url_from_env, migrate, SessionCatalog
+
+    engine = make_engine(database_url_from_env(data_dir))
+    migrate(engine)
+    catalog = SessionCatalog(engine)
+
+All calls are synchronous and short; async callers run them in a thread pool.
+"""
+
+from agent_orchestrator.sessions.store.audit import AUDIT_ACTIONS, AuditAction, AuditEvent, AuditLog
+from agent_orchestrator.sessions.store.catalog import (
+    SESSION_STATUSES,
+    InvalidCursor,
+    InvalidTitle,
+    SessionAlreadyExists,
+    SessionCatalog,
+    SessionPage,
+    SessionRecord,
+    SessionStatus,
+    make_preview,
+    validate_title,
+)
+from agent_orchestrator.sessions.store.engine import database_url_from_env, make_engine, write_transaction
+from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
+from agent_orchestrator.sessions.store.migrations import MIGRATIONS, Migration, applied_migrations, migrate
+from agent_orchestrator.sessions.store.users import (
+    InvalidUsername,
+    LoginTicket,
+    UnknownUser,
+    User,
+    UserExists,
+    UserStore,
+    WeakPassword,
+)
+
+__all__ = [
+    "AUDIT_ACTIONS",
+    "MIGRATIONS",
+    "SESSION_STATUSES",
+    "AuditAction",
+    "AuditEvent",
+    "AuditLog",
+    "InvalidCursor",
+    "InvalidTitle",
+    "InvalidUsername",
+    "Lease",
+    "LeaseManager",
+    "LoginTicket",
+    "Migration",
+    "SessionAlreadyExists",
+    "SessionCatalog",
+    "SessionPage",
+    "SessionRecord",
+    "SessionStatus",
+    "UnknownUser",
+    "User",
+    "UserExists",
+    "UserStore",
+    "WeakPassword",
+    "applied_migrations",
+    "database_url_from_env",
+    "make_engine",
+    "make_holder_id",
+    "make_preview",
+    "migrate",
+    "validate_title",
+    "write_transaction",
+]

@@ -1,0 +1,120 @@
+"""The audit log: who did what to which session, from where, and when.
+
+Events are typed (:class:`AuditEvent` with a ``Literal`` action checked at construction) so a typo in
+an action name fails where it is made, not in a report months later. The catalog writes the event of a
+create, rename or delete in the *same transaction* as the change (see ``SessionCatalog``): either both
+happen or neither, so the trail can never claim a change that was rolled back, nor miss one that
+happened. Refused attempts (another user's id, a bad password) are recorded with :meth:`AuditLog.record`
+as ``denied`` / ``login_failed``.
+
+Rows have no foreign keys: the trail must outlive the users and sessions it mentions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any, Literal, get_args
+
+from sqlalchemy import Connection, Engine, insert, select
+
+from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.schema import audit_log, utcnow
+
+AuditAction = Literal[
+    "create", "resume", "read", "rename", "delete", "denied", "login", "login_failed", "logout"
+]
+AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
+MAX_RECENT = 1_000
+_USERNAME_MAX = 200
+_CLIENT_ADDR_MAX = 64
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEvent:
+    """One audited action. ``username`` is kept as text so the record survives the user's deletion;
+    for ``login_failed`` it is the name that was typed. ``details`` must be JSON-serialisable.
+
+    ``id`` is ``None`` until the event is read back from the log.
+    """
+
+    action: AuditAction
+    username: str
+    user_id: int | None = None
+    session_id: str | None = None
+    client_addr: str | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+    at: datetime = field(default_factory=utcnow)
+    id: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.action not in AUDIT_ACTIONS:
+            raise ValueError(
+                f"Unknown audit action {self.action!r}; expected one of {sorted(AUDIT_ACTIONS)}."
+            )
+        if self.at.tzinfo is None:
+            raise ValueError("Audit timestamps must be timezone-aware.")
+        json.dumps(dict(self.details))  # fail here, not inside the caller's transaction
+        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+        object.__setattr__(self, "username", self.username[:_USERNAME_MAX])
+        if self.client_addr is not None:
+            object.__setattr__(self, "client_addr", self.client_addr[:_CLIENT_ADDR_MAX])
+
+
+def write_event(conn: Connection, event: AuditEvent) -> int:
+    """Insert ``event`` using ``conn``'s transaction (for callers that change data in the same one)."""
+    result = conn.execute(
+        insert(audit_log)
+        .values(
+            at=event.at,
+            user_id=event.user_id,
+            username=event.username,
+            action=event.action,
+            session_id=event.session_id,
+            client_addr=event.client_addr,
+            details=json.dumps(dict(event.details), sort_keys=True, separators=(",", ":")),
+        )
+        .returning(audit_log.c.id)
+    )
+    return int(result.scalar_one())
+
+
+class AuditLog:
+    """Append-only access to the ``audit_log`` table."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def record(self, event: AuditEvent) -> int:
+        """Write ``event`` in its own transaction; return its id."""
+        with write_transaction(self._engine) as conn:
+            return write_event(conn, event)
+
+    def recent(
+        self, *, session_id: str | None = None, user_id: int | None = None, limit: int = 100
+    ) -> list[AuditEvent]:
+        """Newest first (insertion order), optionally for one session and/or one user."""
+        limit = max(1, min(limit, MAX_RECENT))
+        query = select(audit_log).order_by(audit_log.c.id.desc()).limit(limit)
+        if session_id is not None:
+            query = query.where(audit_log.c.session_id == session_id)
+        if user_id is not None:
+            query = query.where(audit_log.c.user_id == user_id)
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            AuditEvent(
+                action=row.action,
+                username=row.username,
+                user_id=row.user_id,
+                session_id=row.session_id,
+                client_addr=row.client_addr,
+                details=json.loads(row.details),
+                at=row.at,
+                id=row.id,
+            )
+            for row in rows
+        ]

@@ -1,0 +1,330 @@
+"""The session catalog: which Copilot sessions exist, who owns them, and what the list page shows.
+
+Why it looks like this:
+
+* **Ownership in the query.** :meth:`SessionCatalog.get_owned`, ``rename`` and ``delete`` filter on the
+  owner in SQL, so another user's id behaves exactly like an unknown one (DESIGN §5): same ``None`` /
+  ``False``, same query, nothing to leak by timing or by error text.
+* **Keyset pagination** (``WHERE (updated_at, id) < cursor ORDER BY updated_at DESC, id DESC``), not
+  ``OFFSET``: page 200 costs the same as page 1 (an index range scan from the cursor, instead of reading
+  and discarding every earlier row), and a session that moves to the top between two requests neither
+  repeats nor vanishes on the next page. ``id`` breaks ties between equal ``updated_at`` values. The
+  cursor is opaque (base64url JSON) so clients cannot depend on its contents.
+* **Search** is a case-insensitive substring of the title with the caller's ``%``/``_`` escaped, so
+  "50%" means fifty percent, not a wildcard. (SQLite folds ASCII case only.)
+* **Audit in the same transaction**: ``create``, ``rename`` and ``delete`` take an optional
+  :class:`AuditEvent`, written only if the change is.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Literal, get_args
+
+from sqlalchemy import Engine, Integer, delete, exc, func, insert, literal, select, tuple_, update
+from sqlalchemy.engine import Row
+
+from agent_orchestrator.sessions.store.audit import AuditEvent, write_event
+from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.schema import UTCDateTime, sessions, utcnow
+
+SessionStatus = Literal["idle", "busy", "interrupted"]
+SESSION_STATUSES: frozenset[str] = frozenset(get_args(SessionStatus))
+TITLE_MAX = 120
+CASE_KEY_MAX = 120
+PREVIEW_MAX = 200
+DEFAULT_PAGE = 50
+MAX_PAGE = 200
+_LIKE_ESCAPE = "/"
+_WHITESPACE = re.compile(r"\s+")
+
+
+class SessionAlreadyExists(Exception):
+    """A session with this id is already catalogued (whoever owns it)."""
+
+
+class InvalidTitle(ValueError):
+    pass
+
+
+class InvalidCursor(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    id: str
+    owner_id: int
+    title: str
+    created_at: datetime
+    updated_at: datetime
+    case_key: str | None = None
+    model: str | None = None
+    preview: str = ""
+    status: SessionStatus = "idle"
+    turn_count: int = 0
+
+    @classmethod
+    def new(
+        cls,
+        session_id: str,
+        owner_id: int,
+        title: str,
+        *,
+        case_key: str | None = None,
+        model: str | None = None,
+        at: datetime | None = None,
+    ) -> SessionRecord:
+        """A fresh, idle session with no turns yet."""
+        at = at or utcnow()
+        return cls(session_id, owner_id, title, at, at, case_key=case_key, model=model)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPage:
+    items: tuple[SessionRecord, ...]
+    next_cursor: str | None  # None on the last page
+
+
+def validate_title(title: str) -> str:
+    """The stripped title, or :class:`InvalidTitle` (1-120 characters, no control characters)."""
+    title = title.strip()
+    if not 1 <= len(title) <= TITLE_MAX:
+        raise InvalidTitle(f"Titles have 1 to {TITLE_MAX} characters.")
+    if any(unicodedata.category(ch) == "Cc" for ch in title):
+        raise InvalidTitle("Titles must not contain control characters.")
+    return title
+
+
+def make_preview(text: str) -> str:
+    """One line of at most 200 characters: whitespace runs collapsed, an ellipsis if cut."""
+    text = _WHITESPACE.sub(" ", "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)).strip()
+    return text if len(text) <= PREVIEW_MAX else text[: PREVIEW_MAX - 1].rstrip() + "…"
+
+
+def _validate_status(status: str) -> SessionStatus:
+    if status not in SESSION_STATUSES:
+        raise ValueError(f"Unknown session status {status!r}; expected one of {sorted(SESSION_STATUSES)}.")
+    return status  # type: ignore[return-value]
+
+
+def _validate_case_key(case_key: str | None) -> str | None:
+    if case_key is None:
+        return None
+    if not 1 <= len(case_key) <= CASE_KEY_MAX or any(unicodedata.category(c) == "Cc" for c in case_key):
+        raise ValueError(f"Case keys have 1 to {CASE_KEY_MAX} characters and no control characters.")
+    return case_key
+
+
+def _encode_cursor(updated_at: datetime, session_id: str) -> str:
+    raw = json.dumps([updated_at.isoformat(), session_id], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        stamp, session_id = json.loads(raw)
+        updated_at = datetime.fromisoformat(stamp)
+    except (binascii.Error, ValueError, TypeError) as error:
+        raise InvalidCursor("Invalid page cursor.") from error
+    if updated_at.tzinfo is None or not isinstance(session_id, str):
+        raise InvalidCursor("Invalid page cursor.")
+    return updated_at, session_id
+
+
+def _escape_like(text: str) -> str:
+    return (
+        text.replace(_LIKE_ESCAPE, _LIKE_ESCAPE * 2)
+        .replace("%", _LIKE_ESCAPE + "%")
+        .replace("_", _LIKE_ESCAPE + "_")
+    )
+
+
+def _record(row: Row) -> SessionRecord:
+    return SessionRecord(
+        id=row.id,
+        owner_id=row.owner_id,
+        title=row.title,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        case_key=row.case_key,
+        model=row.model,
+        preview=row.preview,
+        status=row.status,
+        turn_count=row.turn_count,
+    )
+
+
+class SessionCatalog:
+    """Catalog operations; each call is one short transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def create(self, record: SessionRecord, *, audit: AuditEvent | None = None) -> SessionRecord:
+        """Catalogue a new session; :class:`SessionAlreadyExists` if the id is taken by anyone.
+
+        The id must pass the session id policy (``InvalidSessionIdError`` otherwise).
+        """
+        # Imported here: the id policy lives beside the Copilot runtime, whose import takes seconds.
+        from agent_orchestrator.sessions.ids import validate_session_id
+
+        record = replace(
+            record,
+            id=validate_session_id(record.id),
+            title=validate_title(record.title),
+            case_key=_validate_case_key(record.case_key),
+            preview=make_preview(record.preview),
+            status=_validate_status(record.status),
+        )
+        try:
+            with write_transaction(self._engine) as conn:
+                conn.execute(
+                    insert(sessions).values(
+                        id=record.id,
+                        owner_id=record.owner_id,
+                        title=record.title,
+                        case_key=record.case_key,
+                        model=record.model,
+                        created_at=record.created_at,
+                        updated_at=record.updated_at,
+                        preview=record.preview,
+                        status=record.status,
+                        turn_count=record.turn_count,
+                    )
+                )
+                if audit is not None:
+                    write_event(conn, audit)
+        except exc.IntegrityError as error:
+            # The primary key is the only uniqueness rule; an unknown owner violates a foreign key.
+            if self.get(record.id) is not None:
+                raise SessionAlreadyExists(record.id) from error
+            raise
+        return record
+
+    def get(self, session_id: str) -> SessionRecord | None:
+        """Any owner's session: for internal use (runtime, retention), never for a user's request."""
+        with self._engine.connect() as conn:
+            row = conn.execute(select(sessions).where(sessions.c.id == session_id)).first()
+        return _record(row) if row else None
+
+    def get_owned(self, session_id: str, owner_id: int) -> SessionRecord | None:
+        """The session if ``owner_id`` owns it; ``None`` for another user's id, exactly as for unknown."""
+        query = select(sessions).where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
+        with self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        return _record(row) if row else None
+
+    def list_for_owner(
+        self,
+        owner_id: int,
+        *,
+        limit: int = DEFAULT_PAGE,
+        cursor: str | None = None,
+        case_key: str | None = None,
+        search: str | None = None,
+    ) -> SessionPage:
+        """One page of the owner's sessions, most recently updated first.
+
+        Pass the previous page's ``next_cursor`` to continue; keep the same filters between pages.
+        ``limit`` is clamped to 1-200. :class:`InvalidCursor` for a cursor we did not issue.
+        """
+        limit = max(1, min(limit, MAX_PAGE))
+        query = select(sessions).where(sessions.c.owner_id == owner_id)
+        if case_key is not None:
+            query = query.where(sessions.c.case_key == case_key)
+        if search is not None and search.strip():
+            pattern = f"%{_escape_like(search.strip())}%"
+            query = query.where(sessions.c.title.ilike(pattern, escape=_LIKE_ESCAPE))
+        if cursor is not None:
+            updated_at, session_id = _decode_cursor(cursor)
+            query = query.where(
+                tuple_(sessions.c.updated_at, sessions.c.id)
+                < tuple_(literal(updated_at, UTCDateTime()), literal(session_id))
+            )
+        query = query.order_by(sessions.c.updated_at.desc(), sessions.c.id.desc()).limit(limit + 1)
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        items = tuple(_record(row) for row in rows[:limit])
+        next_cursor = _encode_cursor(items[-1].updated_at, items[-1].id) if len(rows) > limit else None
+        return SessionPage(items, next_cursor)
+
+    def rename(self, session_id: str, owner_id: int, title: str, *, audit: AuditEvent | None = None) -> bool:
+        """Retitle an owned session (``updated_at`` is left alone: renaming is not activity)."""
+        title = validate_title(title)
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(
+                update(sessions)
+                .where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
+                .values(title=title)
+            )
+            if result.rowcount != 1:
+                return False
+            if audit is not None:
+                write_event(conn, audit)
+        return True
+
+    def record_turn(
+        self,
+        session_id: str,
+        *,
+        preview: str | None,
+        status: SessionStatus,
+        at: datetime | None = None,
+    ) -> bool:
+        """Note turn activity: bumps ``updated_at`` and sets ``status`` and (if given) ``preview``.
+
+        Call it twice per turn: at the start with ``status="busy"`` and the user's message as preview
+        (``turn_count`` + 1: a turn counts once its message is recorded, even if it never finishes), and
+        at the end with ``"idle"`` (or ``"interrupted"``) and the answer as preview (count unchanged).
+        """
+        status = _validate_status(status)
+        values: dict[str, object] = {"updated_at": at or utcnow(), "status": status}
+        if preview is not None:
+            values["preview"] = make_preview(preview)
+        if status == "busy":
+            values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
+        return result.rowcount == 1
+
+    def set_status(self, session_id: str, status: SessionStatus) -> bool:
+        """Change only the status (e.g. ``interrupted`` after a crash); the list order is kept."""
+        status = _validate_status(status)
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(status=status))
+        return result.rowcount == 1
+
+    def delete(self, session_id: str, owner_id: int, *, audit: AuditEvent | None = None) -> bool:
+        """Remove an owned session's catalog row (the caller removes runtime files and shared state)."""
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(
+                delete(sessions).where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
+            )
+            if result.rowcount != 1:
+                return False
+            if audit is not None:
+                write_event(conn, audit)
+        return True
+
+    def list_older_than(self, cutoff: datetime, *, limit: int = 1_000) -> list[str]:
+        """Ids of sessions (any owner) last updated before ``cutoff``, oldest first, for retention."""
+        query = (
+            select(sessions.c.id)
+            .where(sessions.c.updated_at < cutoff)
+            .order_by(sessions.c.updated_at, sessions.c.id)
+            .limit(limit)
+        )
+        with self._engine.connect() as conn:
+            return list(conn.scalars(query))
+
+    def count_for_owner(self, owner_id: int) -> int:
+        with self._engine.connect() as conn:
+            return int(conn.scalar(select(func.count()).where(sessions.c.owner_id == owner_id)) or 0)

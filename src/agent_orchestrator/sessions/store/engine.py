@@ -1,0 +1,119 @@
+"""Engines for the session store: one SQLAlchemy Core code path over SQLite and PostgreSQL.
+
+    engine = make_engine(database_url_from_env(data_dir))
+    migrate(engine)
+
+Why these settings:
+
+* SQLite is the embedded default, but the web app calls the store from a thread pool and several
+  processes may open the same file, so: WAL (readers never block the writer), a ``busy_timeout`` (a
+  writer waits for the lock instead of failing at once), foreign keys on (off by default in SQLite),
+  and connections usable from any thread.
+* pysqlite's own transaction handling begins transactions late and cannot say ``BEGIN IMMEDIATE``. A
+  deferred transaction that reads and then writes can fail with ``SQLITE_BUSY`` *without* waiting when
+  another process wrote in between (its snapshot is stale). So we switch the driver to autocommit and
+  emit ``BEGIN`` ourselves: :func:`write_transaction` emits ``BEGIN IMMEDIATE``, which takes the write
+  lock up front (waiting up to ``busy_timeout``), so writers queue instead of failing.
+* PostgreSQL is shared by many app servers: a bounded pool per process, ``pool_pre_ping`` so a
+  restarted server (or a killed backend) costs one reconnect instead of an error, and a recycle age
+  under typical proxy idle timeouts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+PG_POOL_SIZE = 5
+PG_MAX_OVERFLOW = 10
+PG_POOL_RECYCLE_S = 1_800
+PG_CONNECT_TIMEOUT_S = 10
+_BEGIN_IMMEDIATE = "agent_orchestrator_begin_immediate"
+
+
+def database_url_from_env(data_dir: Path) -> str:
+    """``DATABASE_URL`` if set (a plain ``postgresql://`` URL is pointed at psycopg 3), else SQLite in
+    ``data_dir``."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return f"sqlite:///{data_dir / 'catalog.sqlite'}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def make_engine(url: str, *, pool_size: int = PG_POOL_SIZE, max_overflow: int = PG_MAX_OVERFLOW) -> Engine:
+    """An engine for a SQLite file or a PostgreSQL (psycopg 3) URL, configured as described above.
+
+    The pool arguments apply to PostgreSQL only. Create one engine per process (after any fork) and
+    share it between threads.
+    """
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return _sqlite_engine(url)
+    if backend == "postgresql":
+        if parsed.get_driver_name() != "psycopg":
+            raise ValueError("PostgreSQL URLs must use the psycopg 3 driver: postgresql+psycopg://...")
+        return create_engine(
+            url,
+            pool_size=pool_size,
+            max_overflow=max_overflow,
+            pool_pre_ping=True,
+            pool_recycle=PG_POOL_RECYCLE_S,
+            pool_timeout=30,
+            connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S},
+        )
+    raise ValueError(f"Unsupported database {backend!r}: use sqlite:///PATH or postgresql+psycopg://...")
+
+
+def _sqlite_engine(url: str) -> Engine:
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if database in ("", ":memory:") or parsed.query.get("mode") == "memory":
+        # Each pooled connection would get its own empty in-memory database.
+        raise ValueError("The session store needs a SQLite file, not an in-memory database.")
+    if not database.startswith("file:"):
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (see module docstring)
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get(_BEGIN_IMMEDIATE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+@contextmanager
+def write_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction that will write: ``BEGIN IMMEDIATE`` on SQLite, a plain transaction elsewhere.
+
+    Commits on success, rolls back on error.
+    """
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            conn = conn.execution_options(**{_BEGIN_IMMEDIATE: True})
+        with conn.begin():
+            yield conn

@@ -1,0 +1,157 @@
+"""Per-session leases: one writer per session across threads, processes and servers.
+
+A lease is a row per session saying who may write (``holder``) until when (``expires_at``). Expiry is
+what lets a crashed server's sessions be picked up again; but expiry alone is not safe: a writer that
+paused (GC, a slow disk, a network stall) past its expiry may wake up and write *after* someone else
+took over. Hence the **fencing token**: every acquisition by a new holder (or after expiry) increments
+the session's ``fencing_token``, which never goes back, not even after release (the row is kept, with
+``holder`` NULL). A writer passes its token along with its write, and the write path calls
+:meth:`LeaseManager.check` (or compares tokens in its own store), so a stale writer's late write is
+rejected instead of interleaving with the new holder's.
+
+Acquisition is a single upsert (``INSERT ... ON CONFLICT DO UPDATE ... WHERE``), atomic on both
+backends: the row lock (PostgreSQL) or the write lock (SQLite ``BEGIN IMMEDIATE``) decides races.
+
+Time: expiry is decided by *one* clock per backend. PostgreSQL: the database server's
+``clock_timestamp()``, so app servers with skewed clocks still agree. SQLite: Python's UTC clock, since
+every process using the file runs on the same machine. Catalog timestamps, by contrast, are app time.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import Connection, Engine, and_, case, func, literal, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.elements import ColumnElement
+
+from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.schema import UTCDateTime, session_leases, utcnow
+
+_HOLDER_MAX = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A held lease. ``expires_at`` is as of acquisition (``renew`` extends the row, not this object)."""
+
+    session_id: str
+    holder: str
+    fencing_token: int
+    expires_at: datetime
+
+
+def make_holder_id() -> str:
+    """A holder name unique to this process (host, pid, random suffix), readable in diagnostics."""
+    return f"{socket.gethostname()[:100]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+class LeaseManager:
+    """Acquire, renew, release and check session leases; each call is one short transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._postgres = engine.dialect.name == "postgresql"
+
+    def acquire(self, session_id: str, holder: str, ttl: float) -> Lease | None:
+        """Take the lease for ``ttl`` seconds, or ``None`` if someone else holds an unexpired one.
+
+        Succeeds if there is no lease, it expired or was released, or ``holder`` already holds it (then
+        it is renewed; the token stays the same while the lease is live).
+        """
+        if not 0 < len(holder) <= _HOLDER_MAX:
+            raise ValueError(f"Lease holders have 1 to {_HOLDER_MAX} characters.")
+        _check_ttl(ttl)
+        t = session_leases
+        with write_transaction(self._engine) as conn:
+            now = self._now(conn)
+            expires_at = now + timedelta(seconds=ttl)
+            dialect_insert = postgresql.insert if self._postgres else sqlite.insert
+            stmt = dialect_insert(t).values(
+                session_id=session_id, holder=holder, fencing_token=1, expires_at=expires_at
+            )
+            still_ours = and_(t.c.holder == holder, t.c.expires_at > now)
+            stmt = stmt.on_conflict_do_update(
+                index_elements=[t.c.session_id],
+                set_={
+                    "holder": stmt.excluded.holder,
+                    "expires_at": stmt.excluded.expires_at,
+                    "fencing_token": case((still_ours, t.c.fencing_token), else_=t.c.fencing_token + 1),
+                },
+                where=or_(t.c.holder == holder, t.c.holder.is_(None), t.c.expires_at <= now),
+            ).returning(t.c.fencing_token)
+            token = conn.execute(stmt).scalar_one_or_none()
+        if token is None:
+            return None
+        return Lease(session_id, holder, int(token), expires_at)
+
+    def renew(self, lease: Lease, ttl: float) -> bool:
+        """Extend a lease we still hold; ``False`` if it expired or was taken (acquire again then)."""
+        _check_ttl(ttl)
+        t = session_leases
+        with write_transaction(self._engine) as conn:
+            now = self._now(conn)
+            result = conn.execute(
+                update(t)
+                .where(_is(lease), t.c.expires_at > now)
+                .values(expires_at=now + timedelta(seconds=ttl))
+            )
+        return result.rowcount == 1
+
+    def release(self, lease: Lease) -> bool:
+        """Give the lease up if it is still ours (a no-op, ``False``, if someone else has it now)."""
+        t = session_leases
+        with write_transaction(self._engine) as conn:
+            now = self._now(conn)
+            result = conn.execute(update(t).where(_is(lease)).values(holder=None, expires_at=now))
+        return result.rowcount == 1
+
+    def check(self, session_id: str, fencing_token: int) -> bool:
+        """True only if ``fencing_token`` is the session's current, unexpired lease."""
+        t = session_leases
+        query = select(literal(1)).where(
+            t.c.session_id == session_id,
+            t.c.fencing_token == fencing_token,
+            t.c.holder.is_not(None),
+            t.c.expires_at > self._now_sql(),
+        )
+        with self._engine.connect() as conn:
+            return conn.execute(query).first() is not None
+
+    def current(self, session_id: str) -> Lease | None:
+        """The live lease on ``session_id``, if any (to tell a second sender who is busy, and until when)."""
+        t = session_leases
+        query = select(t).where(
+            t.c.session_id == session_id, t.c.holder.is_not(None), t.c.expires_at > self._now_sql()
+        )
+        with self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        return Lease(row.session_id, row.holder, int(row.fencing_token), row.expires_at) if row else None
+
+    def _now(self, conn: Connection) -> datetime:
+        if self._postgres:
+            return conn.execute(select(func.clock_timestamp(type_=UTCDateTime()))).scalar_one()
+        return utcnow()
+
+    def _now_sql(self) -> ColumnElement[datetime]:
+        if self._postgres:
+            return func.clock_timestamp(type_=UTCDateTime())
+        return literal(utcnow(), UTCDateTime())
+
+
+def _is(lease: Lease) -> ColumnElement[bool]:
+    t = session_leases
+    return and_(
+        t.c.session_id == lease.session_id,
+        t.c.holder == lease.holder,
+        t.c.fencing_token == lease.fencing_token,
+    )
+
+
+def _check_ttl(ttl: float) -> None:
+    if not 0 < ttl <= 86_400:
+        raise ValueError("Lease ttl is in seconds, above 0 and at most a day.")

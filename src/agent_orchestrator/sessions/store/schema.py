@@ -1,0 +1,136 @@
+"""The current shape of the store's tables, as SQLAlchemy Core objects that the queries use.
+
+Migrations (``migrations.py``) create and evolve the real tables; they keep their own frozen copy of
+each step's DDL so that editing this file never rewrites history. A test migrates a blank database and
+checks it matches this metadata exactly, so the two cannot drift apart unnoticed.
+
+Timestamps are timezone-aware UTC everywhere (:class:`UTCDateTime`): ``timestamptz`` on PostgreSQL, and
+on SQLite a fixed-width ``YYYY-MM-DD HH:MM:SS.ffffff`` UTC string, which sorts like the time it stands
+for, so ``ORDER BY`` and range comparisons behave the same on both backends.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    func,
+)
+from sqlalchemy.types import TypeDecorator
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in, aware UTC datetimes out; naive datetimes are refused."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("Store timestamps must be timezone-aware (UTC).")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+metadata = MetaData()
+
+schema_migrations = Table(
+    "schema_migrations",
+    metadata,
+    Column("name", String(200), primary_key=True),
+    Column("applied_at", UTCDateTime(), nullable=False),
+)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(40), nullable=False),
+    Column("password_hash", Text, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+)
+Index("ux_users_username_lower", func.lower(users.c.username), unique=True)
+
+logins = Table(
+    "logins",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # sha256 hex of the token; never the token
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("csrf_token", String(100), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Index("ix_logins_user_id", "user_id"),
+    Index("ix_logins_expires_at", "expires_at"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),  # the Copilot session id
+    Column("owner_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("title", String(120), nullable=False),
+    Column("case_key", String(120), nullable=True),
+    Column("model", String(200), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("updated_at", UTCDateTime(), nullable=False),
+    Column("preview", String(200), nullable=False),
+    Column("status", String(20), nullable=False),
+    Column("turn_count", Integer, nullable=False),
+    # The list page, its keyset cursor and the title search walk this index newest first.
+    Index("ix_sessions_owner_updated", "owner_id", "updated_at", "id"),
+    # The same for one case/workflow.
+    Index("ix_sessions_owner_case_updated", "owner_id", "case_key", "updated_at", "id"),
+    # Retention purge: everything older than a cutoff, whoever owns it.
+    Index("ix_sessions_updated_at", "updated_at"),
+)
+
+audit_log = Table(
+    "audit_log",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("at", UTCDateTime(), nullable=False),
+    # No foreign keys: the audit trail outlives the users and sessions it mentions.
+    Column("user_id", Integer, nullable=True),
+    Column("username", String(200), nullable=False),  # as typed, for login_failed
+    Column("action", String(20), nullable=False),
+    Column("session_id", String(64), nullable=True),
+    Column("client_addr", String(64), nullable=True),
+    Column("details", Text, nullable=False),
+    Index("ix_audit_log_session_id", "session_id", "id"),
+    Index("ix_audit_log_user_id", "user_id", "id"),
+    Index("ix_audit_log_at", "at"),
+)
+
+session_leases = Table(
+    "session_leases",
+    metadata,
+    # No foreign key to sessions: a fencing token must never go backwards, even if the session is
+    # deleted and an id re-created, and the runtime may lease a session before it is catalogued.
+    Column("session_id", String(64), primary_key=True),
+    Column("holder", String(200), nullable=True),  # NULL once released
+    Column("fencing_token", BigInteger, nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+)

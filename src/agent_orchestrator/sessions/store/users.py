@@ -1,0 +1,212 @@
+"""User accounts and login sessions for the web app.
+
+Why it is built this way:
+
+* **argon2id** (argon2-cffi, RFC 9106 defaults) for passwords; :meth:`UserStore.authenticate` rehashes
+  a stored hash whose parameters are older than the hasher's, so raising the cost upgrades users as they
+  log in.
+* **No user enumeration by timing**: an unknown username still pays one full argon2 verification (of a
+  dummy hash made with the same parameters), so "no such user" and "wrong password" take the same time
+  and give the same ``None``.
+* **Login tokens are stored hashed** (sha256; the token is 256 random bits, so a fast hash suffices): a
+  leaked database or backup does not hand out live sessions. Only the user's cookie holds the token.
+  Each login also gets its own CSRF token, returned with the user on every lookup.
+* Usernames are unique case-insensitively (a unique index on ``lower(username)``) and limited to
+  ``[A-Za-z0-9._-]``, so ``lower`` means the same on every backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Engine, delete, exc, func, insert, select, update
+
+from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.schema import logins, users, utcnow
+
+USERNAME_PATTERN = re.compile(r"[A-Za-z0-9._-]{3,40}\Z")
+PASSWORD_MIN = 8
+PASSWORD_MAX = 1_024
+DEMO_USERNAME = "demo"
+
+
+class UserExists(Exception):
+    """The username is taken (compared case-insensitively)."""
+
+
+class InvalidUsername(ValueError):
+    pass
+
+
+class WeakPassword(ValueError):
+    pass
+
+
+class UnknownUser(LookupError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    id: int
+    username: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LoginTicket:
+    """What a successful login hands to the browser: the cookie token and the CSRF token."""
+
+    token: str = field(repr=False)
+    csrf_token: str = field(repr=False)
+    expires_at: datetime
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def validate_username(username: str) -> str:
+    if not USERNAME_PATTERN.match(username):
+        raise InvalidUsername("Usernames have 3 to 40 characters: letters, digits, '.', '_' and '-'.")
+    return username
+
+
+def validate_password(password: str) -> str:
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise WeakPassword(f"Passwords have {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
+    return password
+
+
+class UserStore:
+    """Accounts and logins. Pass a cheaper ``hasher`` only where speed beats strength (tests)."""
+
+    def __init__(self, engine: Engine, *, hasher: PasswordHasher | None = None) -> None:
+        self._engine = engine
+        self._hasher = hasher or PasswordHasher()
+        self._dummy_hash: str | None = None
+
+    def create(self, username: str, password: str) -> User:
+        """A new account; :class:`UserExists` if the name is taken in any letter case."""
+        username = validate_username(username)
+        password_hash = self._hasher.hash(validate_password(password))
+        now = utcnow()
+        try:
+            with write_transaction(self._engine) as conn:
+                user_id = conn.execute(
+                    insert(users)
+                    .values(username=username, password_hash=password_hash, created_at=now)
+                    .returning(users.c.id)
+                ).scalar_one()
+        except exc.IntegrityError as error:
+            raise UserExists(username) from error
+        return User(int(user_id), username, now)
+
+    def get(self, user_id: int) -> User | None:
+        query = select(users.c.id, users.c.username, users.c.created_at).where(users.c.id == user_id)
+        with self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        return User(row.id, row.username, row.created_at) if row else None
+
+    def get_by_username(self, username: str) -> User | None:
+        query = select(users.c.id, users.c.username, users.c.created_at).where(
+            func.lower(users.c.username) == username.lower()
+        )
+        with self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        return User(row.id, row.username, row.created_at) if row else None
+
+    def authenticate(self, username: str, password: str) -> User | None:
+        """The user if the password is right; ``None`` otherwise, in the same time for unknown names."""
+        row = None
+        if USERNAME_PATTERN.match(username):
+            query = select(users).where(func.lower(users.c.username) == username.lower())
+            with self._engine.connect() as conn:
+                row = conn.execute(query).first()
+        if row is None:
+            self._verify(self._dummy(), password)  # same work as a real check; result ignored
+            return None
+        if not self._verify(row.password_hash, password):
+            return None
+        if self._hasher.check_needs_rehash(row.password_hash):
+            with write_transaction(self._engine) as conn:
+                conn.execute(
+                    update(users)
+                    .where(users.c.id == row.id, users.c.password_hash == row.password_hash)
+                    .values(password_hash=self._hasher.hash(password))
+                )
+        return User(row.id, row.username, row.created_at)
+
+    def open_login(self, user_id: int, ttl_seconds: float) -> LoginTicket:
+        """Start a login session; only the sha256 of the returned token is stored."""
+        if ttl_seconds <= 0:
+            raise ValueError("ttl_seconds must be positive.")
+        token = secrets.token_urlsafe(32)
+        ticket = LoginTicket(token, secrets.token_urlsafe(32), utcnow() + timedelta(seconds=ttl_seconds))
+        try:
+            with write_transaction(self._engine) as conn:
+                conn.execute(
+                    insert(logins).values(
+                        token_hash=hash_token(token),
+                        user_id=user_id,
+                        csrf_token=ticket.csrf_token,
+                        created_at=utcnow(),
+                        expires_at=ticket.expires_at,
+                    )
+                )
+        except exc.IntegrityError as error:  # the foreign key: no such user
+            raise UnknownUser(user_id) from error
+        return ticket
+
+    def login_for_token(self, token: str) -> tuple[User, str] | None:
+        """The logged-in user and the login's CSRF token; ``None`` if unknown, closed or expired."""
+        query = (
+            select(users.c.id, users.c.username, users.c.created_at, logins.c.csrf_token)
+            .join(users, users.c.id == logins.c.user_id)
+            .where(logins.c.token_hash == hash_token(token), logins.c.expires_at > utcnow())
+        )
+        with self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        return (User(row.id, row.username, row.created_at), row.csrf_token) if row else None
+
+    def close_login(self, token: str) -> bool:
+        """Log out: forget the login. ``False`` if there was none."""
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(delete(logins).where(logins.c.token_hash == hash_token(token)))
+        return result.rowcount == 1
+
+    def purge_expired_logins(self, now: datetime | None = None) -> int:
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(delete(logins).where(logins.c.expires_at <= (now or utcnow())))
+        return result.rowcount
+
+    def ensure_demo_user(self) -> tuple[User, str | None]:
+        """The ``demo`` user, created with a random password on first call; the password is returned
+        only by the call that created it (print it once; it is not stored anywhere readable)."""
+        existing = self.get_by_username(DEMO_USERNAME)
+        if existing is not None:
+            return existing, None
+        password = secrets.token_urlsafe(12)
+        try:
+            return self.create(DEMO_USERNAME, password), password
+        except UserExists:  # another server created it in between
+            user = self.get_by_username(DEMO_USERNAME)
+            assert user is not None
+            return user, None
+
+    def _dummy(self) -> str:
+        if self._dummy_hash is None:
+            self._dummy_hash = self._hasher.hash(secrets.token_urlsafe(16))
+        return self._dummy_hash
+
+    def _verify(self, password_hash: str, password: str) -> bool:
+        try:
+            return self._hasher.verify(password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False

@@ -1,0 +1,49 @@
+"""Fixtures for the session store contract suite: every test runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import Engine
+from store_helpers import BACKENDS, StoreDb, fresh_db
+
+from agent_orchestrator.sessions.store import UserStore, migrate
+
+
+@pytest.fixture(params=BACKENDS)
+def blank_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreDb]:
+    """A fresh, unmigrated database (SQLite file or PostgreSQL schema)."""
+    with fresh_db(request.param, tmp_path) as db:
+        yield db
+
+
+@pytest.fixture(params=BACKENDS)
+def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreDb]:
+    """A fresh, migrated database; open more engines on it with ``store_db.engine()``."""
+    with fresh_db(request.param, tmp_path) as db:
+        engine = db.engine()
+        migrate(engine)
+        engine.dispose()
+        yield db
+
+
+@pytest.fixture
+def store_engine(store_db: StoreDb) -> Iterator[Engine]:
+    """An engine on a fresh, migrated database; the suite's one backend-parametrized entry point."""
+    engine = store_db.engine()
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def fast_hasher() -> PasswordHasher:
+    """argon2id with tiny costs: the same code path, a fraction of the time on two shared cores."""
+    return PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+
+
+@pytest.fixture
+def user_store(store_engine: Engine, fast_hasher: PasswordHasher) -> UserStore:
+    return UserStore(store_engine, hasher=fast_hasher)

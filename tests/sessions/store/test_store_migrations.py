@@ -1,0 +1,170 @@
+"""Migrations: a blank database ends with exactly the expected schema, once, however many migrate it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from sqlalchemy import inspect
+from store_helpers import StoreDb, describe_schema, indexes
+
+from agent_orchestrator.sessions.store import MIGRATIONS, applied_migrations, migrate
+from agent_orchestrator.sessions.store.schema import metadata
+
+WORKER = Path(__file__).with_name("store_worker.py")
+ALL = [m.name for m in MIGRATIONS]
+
+EXPECTED_SCHEMA = {
+    "audit_log": {
+        "columns": [
+            ("id", False),
+            ("at", False),
+            ("user_id", True),
+            ("username", False),
+            ("action", False),
+            ("session_id", True),
+            ("client_addr", True),
+            ("details", False),
+        ],
+        "primary_key": ["id"],
+        "foreign_keys": [],
+        "indexes": [
+            ("ix_audit_log_at", False),
+            ("ix_audit_log_session_id", False),
+            ("ix_audit_log_user_id", False),
+        ],
+    },
+    "logins": {
+        "columns": [
+            ("token_hash", False),
+            ("user_id", False),
+            ("csrf_token", False),
+            ("created_at", False),
+            ("expires_at", False),
+        ],
+        "primary_key": ["token_hash"],
+        "foreign_keys": [(("user_id",), "users", "CASCADE")],
+        "indexes": [("ix_logins_expires_at", False), ("ix_logins_user_id", False)],
+    },
+    "schema_migrations": {
+        "columns": [("name", False), ("applied_at", False)],
+        "primary_key": ["name"],
+        "foreign_keys": [],
+        "indexes": [],
+    },
+    "session_leases": {
+        "columns": [("session_id", False), ("holder", True), ("fencing_token", False), ("expires_at", False)],
+        "primary_key": ["session_id"],
+        "foreign_keys": [],
+        "indexes": [],
+    },
+    "sessions": {
+        "columns": [
+            ("id", False),
+            ("owner_id", False),
+            ("title", False),
+            ("case_key", True),
+            ("model", True),
+            ("created_at", False),
+            ("updated_at", False),
+            ("preview", False),
+            ("status", False),
+            ("turn_count", False),
+        ],
+        "primary_key": ["id"],
+        "foreign_keys": [(("owner_id",), "users", "CASCADE")],
+        "indexes": [
+            ("ix_sessions_owner_case_updated", False),
+            ("ix_sessions_owner_updated", False),
+            ("ix_sessions_updated_at", False),
+        ],
+    },
+    "users": {
+        "columns": [("id", False), ("username", False), ("password_hash", False), ("created_at", False)],
+        "primary_key": ["id"],
+        "foreign_keys": [],
+        "indexes": [("ux_users_username_lower", True)],
+    },
+}
+
+
+def test_blank_database_migrates_to_exactly_the_expected_schema(blank_db: StoreDb) -> None:
+    engine = blank_db.engine()
+    try:
+        assert applied_migrations(engine) == []
+        assert migrate(engine) == ALL
+        assert describe_schema(engine) == EXPECTED_SCHEMA
+        assert applied_migrations(engine) == ALL
+    finally:
+        engine.dispose()
+
+
+def test_migrated_schema_matches_the_tables_the_queries_use(store_db: StoreDb) -> None:
+    """The migrations keep frozen DDL; this catches a drift between them and ``schema.py``."""
+    engine = store_db.engine()
+    try:
+        inspector = inspect(engine)
+        assert set(inspector.get_table_names()) == set(metadata.tables)
+        for table in metadata.sorted_tables:
+            reflected = [(c["name"], c["nullable"]) for c in inspector.get_columns(table.name)]
+            assert reflected == [(c.name, c.nullable) for c in table.columns], table.name
+            expected_indexes = sorted((ix.name, ix.unique) for ix in table.indexes)
+            assert indexes(engine, table.name) == expected_indexes, table.name
+    finally:
+        engine.dispose()
+
+
+def test_migrate_is_idempotent(blank_db: StoreDb) -> None:
+    engine = blank_db.engine()
+    try:
+        assert migrate(engine) == ALL
+        assert migrate(engine) == []
+        assert migrate(engine) == []
+        assert describe_schema(engine) == EXPECTED_SCHEMA
+    finally:
+        engine.dispose()
+
+
+def test_concurrent_migrations_from_threads_apply_each_step_once(blank_db: StoreDb) -> None:
+    engines = [blank_db.engine() for _ in range(4)]
+    barrier = threading.Barrier(len(engines))
+    results: list[list[str]] = []
+    errors: list[BaseException] = []
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait()
+            results.append(migrate(engines[index]))
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(engines))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert errors == []
+        assert sorted(results, key=len) == [[], [], [], ALL]
+        assert describe_schema(engines[0]) == EXPECTED_SCHEMA
+    finally:
+        for engine in engines:
+            engine.dispose()
+
+
+def test_concurrent_migrations_from_processes_apply_each_step_once(blank_db: StoreDb) -> None:
+    start_at = str(time.time() + 2.5)  # both processes past their imports, then migrate together
+    command = [sys.executable, str(WORKER), "migrate", blank_db.url, start_at]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [proc.communicate(timeout=120)[0] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0]
+    assert sorted((json.loads(out) for out in outputs), key=len) == [[], ALL]
+    engine = blank_db.engine()
+    try:
+        assert describe_schema(engine) == EXPECTED_SCHEMA
+    finally:
+        engine.dispose()
