@@ -1,0 +1,12 @@
+"""Shared session files: the Copilot runtime's per-session files in PostgreSQL (DESIGN §3, issue 6).
+
+Plug :class:`PostgresSessionFiles` into ``CopilotRuntime(..., session_files=store)`` and every server
+on the same database can resume every session. See :mod:`.store` for what the runtime does (and does
+not) route through it.
+"""
+
+from agent_orchestrator.sessions.shared_files.paths import SessionFileStoreError
+from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
+from agent_orchestrator.sessions.shared_files.store import PostgresSessionFiles
+
+__all__ = ["PostgresSessionFiles", "PostgresSessionFsProvider", "SessionFileStoreError"]

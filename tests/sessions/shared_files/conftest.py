@@ -1,0 +1,48 @@
+"""Fixtures for the shared session files: the machine's real PostgreSQL, one fresh schema per module.
+
+PostgreSQL at 127.0.0.1:5432 (trust auth, database ``test``; override with ``TEST_POSTGRES_URL``).
+When it is unreachable the tests skip with one line -- unless ``CI=true`` or ``REQUIRE_POSTGRES=1``,
+where a missing database is a failure, not a reason to go green.
+"""
+
+import os
+import secrets
+from collections.abc import AsyncIterator, Iterator
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+
+DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> str:
+    url = os.environ.get("TEST_POSTGRES_URL", DEFAULT_URL)
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except psycopg.OperationalError as error:
+        message = f"PostgreSQL unreachable at {url}: {str(error).strip().splitlines()[0]}"
+        if os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return url
+
+
+@pytest.fixture(scope="module")
+def pg_schema(pg_url: str) -> Iterator[str]:
+    """A schema of its own for this test module (random name), dropped with everything in it after."""
+    name = f"shared_files_test_{secrets.token_hex(6)}"
+    yield name
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+async def store(pg_url: str, pg_schema: str) -> AsyncIterator[PostgresSessionFiles]:
+    """An open store on the module's schema (a pool per test: a pool belongs to one event loop)."""
+    files = PostgresSessionFiles.from_url(pg_url, schema=pg_schema, max_size=2)
+    async with files:
+        yield files
