@@ -8,7 +8,6 @@ this one run, because these machines are shared and noisy.
 """
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -17,10 +16,10 @@ import time
 from pathlib import Path
 
 from agent_orchestrator.local_model.weights import resolve_weights
+from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 
 ROOT = Path(__file__).resolve().parents[1]
-ROUTING = ("AGENT_", "COPILOT_", "GH_TOKEN", "GITHUB_TOKEN")
 
 
 def _run_lab(env: dict[str, str]) -> float:
@@ -42,7 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     runs = parser.parse_args().runs
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith(ROUTING)}
+    base_env = clean_environment()
     weights = resolve_weights("0.5b", cache_dir=ROOT / ".data" / "models", use_hub=False, progress=True)
 
     with tempfile.TemporaryDirectory() as home, ScriptedModel() as model:

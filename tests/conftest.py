@@ -3,7 +3,6 @@
 The Copilot SDK and CLI are always the real ones; only the model behind them is scripted.
 """
 
-import os
 import re
 import subprocess
 import sys
@@ -14,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agent_orchestrator.runtime.settings import TOKEN_VARIABLES
+from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.scripted_model import Reply, ScriptedModel, Text, user_messages
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -72,17 +71,6 @@ class LabRunner:
             timeout=timeout,
         )
         return LabResult(proc.returncode, proc.stdout, proc.stderr)
-
-
-def clean_environment(**extra: str) -> dict[str, str]:
-    """The process environment without any model-routing variables, plus ``extra``."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in TOKEN_VARIABLES and not key.startswith(("AGENT_", "COPILOT_"))
-    }
-    env.update(extra)
-    return env
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from agent_orchestrator.runtime import CopilotRuntime
@@ -134,6 +134,11 @@ class SessionService:
             if exists is not None:
                 await asyncio.to_thread(self.audit.record, self._event("denied", actor, session_id))
             raise SessionNotFoundError("No such session.")
+        if record.status == "busy" and await asyncio.to_thread(self.leases.current, session_id) is None:
+            # The server running the turn died (its lease expired): the turn is interrupted, and the
+            # user's message, already in the event log, can be retried.
+            await asyncio.to_thread(self.catalog.set_status, session_id, "interrupted")
+            record = replace(record, status="interrupted")
         return record
 
     async def rename(self, actor: Actor, session_id: str, title: str) -> SessionRecord:

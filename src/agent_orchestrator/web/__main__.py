@@ -6,7 +6,6 @@
 
 import argparse
 import getpass
-import logging
 import os
 import sys
 from dataclasses import replace
@@ -47,14 +46,7 @@ def serve(args: argparse.Namespace) -> int:
     web = WebSettings.from_env(runtime_settings.data_dir)
     web = replace(web, host=args.host or web.host, port=args.port or web.port)
     credentials = _demo_credentials(web)
-    app = create_app(web, runtime_settings)
-
-    class Banner(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            if "Application startup complete" in record.getMessage():
-                print_banner(web, credentials)
-
-    logging.getLogger("uvicorn.error").addHandler(Banner())
+    app = create_app(web, runtime_settings, on_ready=lambda: print_banner(web, credentials))
     uvicorn.run(app, host=web.host, port=web.port, log_level="warning" if not args.verbose else "info")
     return 0
 

@@ -64,8 +64,9 @@ def create_app(
     runtime_settings: RuntimeSettings,
     *,
     session_files: SessionFileStore | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> FastAPI:
-    """Build the app; nothing starts until the lifespan runs."""
+    """Build the app; nothing starts until the lifespan runs (then ``on_ready`` is called)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -92,6 +93,8 @@ def create_app(
             delete_files=getattr(session_files, "delete_session_files", None),
         )
         app.state.services = Services(settings=web, users=UserStore(engine), sessions=service)
+        if on_ready is not None:
+            on_ready()
         try:
             yield
         finally:

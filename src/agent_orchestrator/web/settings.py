@@ -31,6 +31,7 @@ class WebSettings:
             host=env.get("AGENT_WEB_HOST", "127.0.0.1"),
             port=int(env.get("AGENT_WEB_PORT", "8000")),
             secure_cookies=env.get("AGENT_WEB_SECURE_COOKIES", "") in ("1", "true", "yes"),
+            lease_ttl=float(env.get("AGENT_WEB_LEASE_TTL", "30")),
             server_id=env.get("AGENT_SERVER_ID", f"{socket.gethostname()}:{os.getpid()}"),
         )
 
