@@ -240,6 +240,10 @@ class PostgresSessionFsProvider(SessionFsProvider):
             if not recursive:
                 raise fs_error(errno.EEXIST, path)
             return
+        if recursive and (existing := await self._stat_row(path)) is not None and existing[0]:
+            # The runtime runs ``mkdir -p`` on its folders at every create and resume. Answer from a
+            # plain read: the locking path below makes a row lock, hence a commit that waits for WAL.
+            return
         async with self._store.connection("mkdir", path) as conn, conn.transaction():
             cur = await conn.execute(self._sql["LOCK"], (self.session_id, path))
             current = await cur.fetchone()
