@@ -578,7 +578,7 @@ function startRename(item, session) {
   const input = el("input", {
     className: "rename-input",
     testid: "session-rename-input",
-    attrs: { type: "text", maxlength: 200, "aria-label": "New title", value: session.title || "" },
+    attrs: { type: "text", maxlength: 120, required: true, "aria-label": "New title", value: session.title || "" },
   });
   const save = el("button", { className: "btn btn-primary btn-small", text: "Save", attrs: { type: "submit" } });
   const cancel = el("button", { className: "btn btn-ghost btn-small", text: "Cancel", attrs: { type: "button" } });
