@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
+from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.local_model.app import create_app
 from agent_orchestrator.local_model.engine import ContextLengthExceeded, GenerationParams, GenerationStats
-from agent_orchestrator.local_model.server import BackgroundServer
 
 TEMPLATE = (
     "{% if tools %}[tools:{% for t in tools %}{{ t.function.name }}{% endfor %}]{% endif %}"

@@ -7,6 +7,7 @@ import pytest
 from copilot.generated.rpc import PermissionDecisionApproveOnce, PermissionDecisionReject
 from copilot.generated.session_events import PermissionRequestMcp, PermissionRequestShell
 
+from agent_orchestrator.mcp_server import copilot_mcp_config
 from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.permissions import RETAIL_TOOL_IDS, retail_tools_only
@@ -23,7 +24,7 @@ def _runtime(tmp_path: Path, model: ScriptedModel, retail_db: Path) -> CopilotRu
     settings = RuntimeSettings(
         data_dir=tmp_path, provider_base_url=model.base_url, model="scripted-model", turn_timeout=60
     )
-    return CopilotRuntime(settings, retail_db=retail_db)
+    return CopilotRuntime(settings, retail_mcp=copilot_mcp_config(retail_db))
 
 
 def _tool_results(request: dict) -> list[str]:

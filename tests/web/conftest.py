@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from agent_orchestrator.local_model.server import BackgroundServer
+from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.testing.scripted_model import ScriptedModel

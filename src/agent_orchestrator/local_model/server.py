@@ -10,80 +10,18 @@ concerns: loading the engine, binding a port, running uvicorn in a daemon thread
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
-import httpx
-import uvicorn
-from starlette.types import ASGIApp
+from agent_orchestrator.background_server import BackgroundServer, BackgroundServerError
 
 from .app import DEFAULT_MODEL_ID, create_app, default_output_limit
 from .engine import EngineError, LocalEngine
 
-__all__ = ["BackgroundServer", "LocalModelServer", "LocalModelServerError", "create_app"]
+__all__ = ["LocalModelServer", "LocalModelServerError", "create_app"]
 
 
 class LocalModelServerError(RuntimeError):
     """The local model server could not start. The message is one line, fit to show the user."""
-
-
-class BackgroundServer:
-    """Any ASGI app under uvicorn in a daemon thread, on ``host:port`` (0 = a free port).
-
-    ``start()`` returns the root URL once ``health_path`` answers 200. uvicorn installs signal
-    handlers only in the main thread, so running it in a daemon thread leaves the host's alone.
-    """
-
-    def __init__(self, app: ASGIApp, *, host: str = "127.0.0.1", port: int = 0, health_path: str = "/health"):
-        self._app, self._host, self._port, self._health_path = app, host, port, health_path
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self.root_url: str | None = None
-
-    def start(self, timeout: float = 30.0) -> str:
-        sock = socket.socket(socket.AF_INET6 if ":" in self._host else socket.AF_INET)
-        try:
-            sock.bind((self._host, self._port))
-        except OSError as exc:
-            sock.close()
-            raise LocalModelServerError(
-                f"cannot listen on {self._host}:{self._port}: {exc.strerror}"
-            ) from exc
-        port = sock.getsockname()[1]
-        config = uvicorn.Config(self._app, log_level="warning", access_log=False, lifespan="on")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [sock]}, name="local-model-http", daemon=True
-        )
-        self._thread.start()
-        host = f"[{self._host}]" if ":" in self._host else self._host
-        root = f"http://{host}:{port}"
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self._thread.is_alive():
-                sock.close()
-                raise LocalModelServerError("the local model HTTP server exited during startup")
-            try:
-                if httpx.get(root + self._health_path, timeout=2.0).status_code == 200:
-                    self.root_url = root
-                    return root
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        self.stop()
-        raise LocalModelServerError(
-            f"the local model server did not answer {self._health_path} within {timeout}s"
-        )
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        self._server = self._thread = None
-        self.root_url = None
 
 
 class LocalModelServer:
@@ -159,9 +97,9 @@ class LocalModelServer:
         self._http = BackgroundServer(app, host=self._host, port=self._port)
         try:
             root = self._http.start()
-        except LocalModelServerError:
+        except BackgroundServerError as exc:
             self.stop()
-            raise
+            raise LocalModelServerError(f"local model server: {exc}") from exc
         self._base_url = f"{root}/v1"
         return self._base_url
 

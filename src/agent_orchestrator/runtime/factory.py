@@ -22,7 +22,7 @@ from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMet
 from copilot._jsonrpc import JsonRpcError, ProcessExitedError
 from copilot.session_events import AssistantMessageData
 
-from agent_orchestrator.mcp_server import SERVER_NAME, copilot_mcp_config
+from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.runtime.cli_path import find_copilot_cli
 from agent_orchestrator.runtime.errors import (
     ModelUnavailableError,
@@ -69,17 +69,17 @@ class CopilotRuntime:
         self,
         settings: RuntimeSettings,
         *,
-        retail_db: Path | None = None,
+        retail_mcp: dict[str, Any] | None = None,
         session_files: SessionFileStore | None = None,
         streaming: bool = False,
         cli_path: Path | None = None,
     ) -> None:
-        """``retail_db`` attaches the read-only retail MCP server to every session; without it
-        sessions get no tools at all (the labs). ``session_files`` replaces the runtime's local
-        session-state directory with a shared store. ``streaming`` asks for answer deltas (the web
-        app); the labs wait for whole answers."""
+        """``retail_mcp`` (an SDK MCP server config) attaches the read-only retail server to every
+        session; without it sessions get no tools at all (the labs). ``session_files`` replaces the
+        runtime's local session-state directory with a shared store. ``streaming`` asks for answer
+        deltas (the web app); the labs wait for whole answers."""
         self.settings = settings
-        self.retail_db = retail_db
+        self.retail_mcp = retail_mcp
         self.session_files = session_files
         self.streaming = streaming
         self._cli_path = cli_path
@@ -185,10 +185,10 @@ class CopilotRuntime:
             "skip_custom_instructions": True,
             "streaming": self.streaming,
         }
-        if self.retail_db is not None:
+        if self.retail_mcp is not None:
             options["system_message"]["content"] += RETAIL_PROMPT
             options["available_tools"] = list(RETAIL_TOOL_IDS)
-            options["mcp_servers"] = {SERVER_NAME: copilot_mcp_config(self.retail_db)}
+            options["mcp_servers"] = {SERVER_NAME: self.retail_mcp}
         if route.provider is not None:
             options["provider"] = dict(route.provider)
         if self.session_files is not None:

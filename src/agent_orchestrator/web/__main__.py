@@ -1,7 +1,7 @@
 """``python -m agent_orchestrator.web``: run the web app, or manage its users.
 
-    python -m agent_orchestrator.web serve [--host 127.0.0.1] [--port 8000]
-    python -m agent_orchestrator.web create-user NAME      (password from stdin or a prompt)
+python -m agent_orchestrator.web serve [--host 127.0.0.1] [--port 8000]
+python -m agent_orchestrator.web create-user NAME      (password from stdin or a prompt)
 """
 
 import argparse

@@ -15,6 +15,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
 from agent_orchestrator.retail.progress import StderrProgress
@@ -72,11 +73,14 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(web.database_url)
         await asyncio.to_thread(migrate, engine)
+        retail_mcp = None
         if web.retail_dataset:
             await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
+            retail_mcp = RetailMcpHttpServer(web.retail_db)
+            await asyncio.to_thread(retail_mcp.start)
         runtime = CopilotRuntime(
             runtime_settings,
-            retail_db=web.retail_db if web.retail_db.exists() else None,
+            retail_mcp=retail_mcp.copilot_config() if retail_mcp else None,
             session_files=session_files,
             streaming=True,
         )
@@ -100,6 +104,8 @@ def create_app(
         finally:
             await service.wait_for_turns()
             await runtime.stop()
+            if retail_mcp is not None:
+                await asyncio.to_thread(retail_mcp.stop)
             engine.dispose()
 
     app = FastAPI(

@@ -1,0 +1,72 @@
+"""The retail MCP server over streamable HTTP on loopback, one per app process.
+
+Why not stdio, as for the labs: the runtime starts a stdio MCP server for every session it opens, and
+the web app opens a session for every turn — a Python process start per message, which under load
+(100 concurrent users) dominated the turn time. One stateless HTTP server per app serves every session.
+A random bearer token, passed to the runtime in the server config's headers, keeps other local
+processes out.
+"""
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from agent_orchestrator.background_server import BackgroundServer
+from agent_orchestrator.mcp_server.config import SERVER_NAME
+from agent_orchestrator.mcp_server.server import build_server
+
+
+def build_http_app(db_path: Path, token: str) -> Starlette:
+    """The MCP endpoint at ``/mcp`` (token required) plus an open ``/health``."""
+    app = build_server(db_path).streamable_http_app(stateless_http=True, json_response=True)
+
+    async def health(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    app.router.routes.append(Route("/health", health))
+
+    async def require_token(request: Request, call_next: Any) -> Response:
+        if request.url.path != "/health" and not secrets.compare_digest(
+            request.headers.get("authorization", ""), f"Bearer {token}"
+        ):
+            return JSONResponse({"error": "unauthorized"}, status_code=401)
+        return await call_next(request)
+
+    app.add_middleware(BaseHTTPMiddleware, dispatch=require_token)
+    return app
+
+
+class RetailMcpHttpServer:
+    """Start with :meth:`start`; :meth:`copilot_config` is the session option that points at it."""
+
+    def __init__(self, db_path: Path) -> None:
+        self._token = secrets.token_urlsafe(32)
+        self._server = BackgroundServer(build_http_app(db_path, self._token))
+        self._url: str | None = None
+
+    def start(self) -> str:
+        self._url = self._server.start() + "/mcp"
+        return self._url
+
+    def stop(self) -> None:
+        self._server.stop()
+
+    def copilot_config(self) -> dict[str, Any]:
+        """``mcp_servers={SERVER_NAME: ...}`` entry for the Copilot SDK."""
+        assert self._url, "start() first"
+        return {
+            "type": "http",
+            "url": self._url,
+            "headers": {"Authorization": f"Bearer {self._token}"},
+            "tools": ["*"],
+            "timeout": 30_000,
+        }
+
+
+__all__ = ["SERVER_NAME", "RetailMcpHttpServer", "build_http_app"]

@@ -1,0 +1,63 @@
+"""The web app as a real server process, for tests and benchmarks that need process boundaries
+(a crash mid-turn, two servers on one database, load from another process)."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class AppProcess:
+    """``python -m agent_orchestrator.web serve`` in its own process group, so that killing it also
+    kills the Copilot CLI and MCP servers it started."""
+
+    def __init__(self, env: dict[str, str], *, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = env
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 120) -> "AppProcess":
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "agent_orchestrator.web", "serve", "--port", str(self.port)],
+            env=self.env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the web app exited with code {self.proc.returncode}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                time.sleep(0.2)
+        self.kill()
+        raise TimeoutError("the web app did not start")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: no cleanup runs, as in a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        """A graceful shutdown (SIGTERM), falling back to kill."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
