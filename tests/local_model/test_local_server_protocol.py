@@ -415,3 +415,29 @@ def test_queued_request_whose_client_left_is_skipped(
     assert [r.finish_reason for r in engine.results] == ["stop", "cancelled"]
     assert engine.results[1].completion_tokens == 0
     wait_until(lambda: app.state.queue.admitted == 0)
+
+
+def test_queued_stream_whose_client_left_frees_its_slot(
+    http_server: tuple[str, Any], engine: ScriptedEngine
+) -> None:
+    """A stream still waiting for the model when its client leaves must not hold a queue slot."""
+    root, app = http_server
+    engine.gate.clear()
+    first = threading.Thread(
+        target=lambda: httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, timeout=10)
+    )
+    first.start()
+    wait_until(lambda: engine.running == 1)
+    body = {"messages": USER, "stream": True}
+    with (
+        httpx.Client(timeout=10) as client,
+        client.stream("POST", f"{root}/v1/chat/completions", json=body) as r,
+    ):
+        next(r.iter_lines())  # the role chunk arrives at once; then the client gives up
+    time.sleep(0.5)
+
+    engine.gate.set()
+    first.join()
+    wait_until(lambda: len(engine.results) == 2)
+    assert [r.finish_reason for r in engine.results] == ["stop", "cancelled"]
+    wait_until(lambda: app.state.queue.admitted == 0)

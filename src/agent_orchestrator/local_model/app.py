@@ -77,6 +77,9 @@ def default_output_limit(n_ctx: int) -> int:
     return min(2048, n_ctx // 4)
 
 
+_DONE = object()
+
+
 class InferenceQueue:
     """Runs generations one at a time on a worker thread; admits at most 1 + ``max_waiting``."""
 
@@ -100,14 +103,17 @@ class InferenceQueue:
     def release(self) -> None:
         self.admitted -= 1
 
-    async def run(
+    def submit(
         self, tokens: list[int], params: GenerationParams, cancel: threading.Event
     ) -> AsyncIterator[str | GenerationStats]:
-        """Iterate a generation from the worker thread. The caller must have been admitted; the slot
-        is released when the worker is done with this request (not merely when the client leaves)."""
+        """Queue a generation on the worker thread now; return the iterator of its output.
+
+        The caller must have been admitted. The slot is released when the worker is done with the
+        request, whether or not anyone iterates the output (a client that left before its stream
+        started still frees its slot: the disconnect watcher sets ``cancel``, the worker skips it).
+        """
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Any] = asyncio.Queue()
-        done = object()
 
         def put(item: Any) -> None:
             with contextlib.suppress(RuntimeError):  # the loop is closing (server shutdown)
@@ -124,7 +130,7 @@ class InferenceQueue:
             except BaseException as exc:  # handed to the request's task, which re-raises it
                 put(exc)
             finally:
-                put(done)
+                put(_DONE)
 
         try:
             future = loop.run_in_executor(self._executor, work)
@@ -132,16 +138,20 @@ class InferenceQueue:
             self.release()
             raise
         future.add_done_callback(lambda _f: self.release())
-        try:
-            while (item := await queue.get()) is not done:
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
-        finally:
-            cancel.set()  # no-op when finished; stops the worker when the client went away
+        return _drain(queue, cancel)
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+async def _drain(queue: asyncio.Queue[Any], cancel: threading.Event) -> AsyncIterator[Any]:
+    try:
+        while (item := await queue.get()) is not _DONE:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        cancel.set()  # no-op when finished; stops the worker when the consumer went away
 
 
 def create_app(
@@ -225,10 +235,11 @@ def create_app(
         cancel = threading.Event()
         watcher = asyncio.create_task(_watch_disconnect(request, cancel))
         completion_id = f"chatcmpl-{secrets.token_hex(12)}"
-        events = queue.run(tokens, params, cancel)
+        events = queue.submit(tokens, params, cancel)
         if body.stream:
             include_usage = bool(body.stream_options and body.stream_options.include_usage)
-            sse = _stream(events, ChunkFactory(completion_id, model_id, include_usage), tools, watcher)
+            chunks = ChunkFactory(completion_id, model_id, include_usage)
+            sse = _stream(events, chunks, tools, watcher, cancel)
             return StreamingResponse(
                 sse, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
             )
@@ -237,6 +248,7 @@ def create_app(
         except (EngineError, ValueError, RuntimeError) as exc:
             raise ApiError(500, f"generation failed: {exc}", "server_error") from exc
         finally:
+            cancel.set()  # no-op when finished; stops the worker if this request was cancelled
             watcher.cancel()
 
     async def _prepare(
@@ -323,6 +335,7 @@ async def _stream(
     chunks: ChunkFactory,
     tools: list[dict[str, Any]],
     watcher: asyncio.Task[None],
+    cancel: threading.Event,
 ) -> AsyncIterator[str]:
     parser = ToolCallStreamParser(tools, passthrough=not tools)
     n_calls = 0
@@ -364,5 +377,6 @@ async def _stream(
             )
         yield "data: [DONE]\n\n"
     finally:
+        cancel.set()  # no-op when finished; frees the model when the client went away mid-stream
         watcher.cancel()
         await events.aclose()  # type: ignore[attr-defined]
