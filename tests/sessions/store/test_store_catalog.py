@@ -193,6 +193,9 @@ def test_search_is_a_case_insensitive_substring_with_wildcards_taken_literally(
     page = catalog.list_for_owner(alice.id, search="growth", limit=2)
     rest = catalog.list_for_owner(alice.id, search="growth", limit=2, cursor=page.next_cursor)
     assert [r.title for r in rest.items] == ["Growth 50% in Q3"] and rest.next_cursor is None
+    catalog.rename("sess-5", alice.id, "Weekly ÄRGER über Straße")
+    assert found("ärger ÜBER strasse") == ["Weekly ÄRGER über Straße"]  # Unicode case folding
+    assert found("growth") == ["Growth 500 in Q3", "Growth 50% in Q3"]  # the old title is forgotten
 
 
 def test_rename_changes_the_title_but_not_the_order(catalog: SessionCatalog, alice: User) -> None:
@@ -211,9 +214,10 @@ def test_record_turn_tracks_activity_preview_status_and_turn_count(
     catalog.create(new("sess-a", alice, at=T0))
     catalog.create(new("sess-b", alice, at=T0 + timedelta(minutes=1)))
     start = T0 + timedelta(minutes=5)
-    assert catalog.record_turn("sess-a", preview="  What were\nQ3 sales?  ", status="busy", at=start)
+    prompt = "  What were\nQ3 sales?  "
+    assert catalog.record_turn("sess-a", preview=prompt, status="busy", prompt=prompt, at=start)
     record = catalog.get("sess-a")
-    assert record is not None
+    assert record is not None and record.pending_prompt == prompt  # kept whole, for crash recovery
     assert (record.status, record.preview, record.turn_count, record.updated_at) == (
         "busy",
         "What were Q3 sales?",
@@ -226,7 +230,7 @@ def test_record_turn_tracks_activity_preview_status_and_turn_count(
     assert catalog.record_turn("sess-a", preview=answer, status="idle", at=start + timedelta(seconds=9))
     record = catalog.get("sess-a")
     assert record is not None
-    assert record.status == "idle" and record.turn_count == 1
+    assert record.status == "idle" and record.turn_count == 1 and record.pending_prompt is None
     assert len(record.preview) == 200 and record.preview.endswith("…")
     assert record.preview.startswith("Sales grew. Sales grew.")
 

@@ -7,13 +7,15 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import inspect
+import pytest
+from sqlalchemy import insert, inspect, text
 from store_helpers import StoreDb, describe_schema, indexes
 
-from agent_orchestrator.sessions.store import MIGRATIONS, applied_migrations, migrate
-from agent_orchestrator.sessions.store.schema import metadata
+from agent_orchestrator.sessions.store import MIGRATIONS, SessionCatalog, applied_migrations, migrate
+from agent_orchestrator.sessions.store.schema import metadata, users
 
 WORKER = Path(__file__).with_name("store_worker.py")
 ALL = [m.name for m in MIGRATIONS]
@@ -74,12 +76,14 @@ EXPECTED_SCHEMA = {
             ("preview", False),
             ("status", False),
             ("turn_count", False),
+            ("pending_prompt", True),
+            ("title_folded", False),
         ],
         "primary_key": ["id"],
         "foreign_keys": [(("owner_id",), "users", "CASCADE")],
         "indexes": [
             ("ix_sessions_owner_case_updated", False),
-            ("ix_sessions_owner_updated", False),
+            ("ix_sessions_owner_updated_title", False),
             ("ix_sessions_updated_at", False),
         ],
     },
@@ -166,5 +170,28 @@ def test_concurrent_migrations_from_processes_apply_each_step_once(blank_db: Sto
     engine = blank_db.engine()
     try:
         assert describe_schema(engine) == EXPECTED_SCHEMA
+    finally:
+        engine.dispose()
+
+
+def test_title_search_migration_folds_existing_titles(blank_db: StoreDb) -> None:
+    engine = blank_db.engine()
+    try:
+        migrate(engine, target="0002_pending_prompt")
+        now = datetime.now(UTC)
+        with engine.begin() as conn:
+            conn.execute(insert(users).values(id=1, username="alice", password_hash="x", created_at=now))
+            conn.execute(
+                text(
+                    "INSERT INTO sessions (id, owner_id, title, created_at, updated_at, preview, status,"
+                    " turn_count) VALUES ('sess-1', 1, 'ÄRGER mit Straße', :now, :now, '', 'idle', 0)"
+                ),
+                {"now": now.replace(tzinfo=None) if engine.dialect.name == "sqlite" else now},
+            )
+        assert migrate(engine) == ["0003_title_search"]
+        catalog = SessionCatalog(engine)
+        assert [r.id for r in catalog.list_for_owner(1, search="ärger MIT strasse").items] == ["sess-1"]
+        with pytest.raises(ValueError):
+            migrate(engine, target="9999_future")
     finally:
         engine.dispose()

@@ -11,7 +11,9 @@ Why it looks like this:
   repeats nor vanishes on the next page. ``id`` breaks ties between equal ``updated_at`` values. The
   cursor is opaque (base64url JSON) so clients cannot depend on its contents.
 * **Search** is a case-insensitive substring of the title with the caller's ``%``/``_`` escaped, so
-  "50%" means fifty percent, not a wildcard. (SQLite folds ASCII case only.)
+  "50%" means fifty percent, not a wildcard. It matches ``title_folded`` (``str.casefold`` of the
+  title, written with it), which the list index carries: a search that rejects most rows still reads
+  the index only, and case folding is Unicode-aware and identical on both backends.
 * **Audit in the same transaction**: ``create``, ``rename`` and ``delete`` take an optional
   :class:`AuditEvent`, written only if the change is.
 """
@@ -69,6 +71,7 @@ class SessionRecord:
     preview: str = ""
     status: SessionStatus = "idle"
     turn_count: int = 0
+    pending_prompt: str | None = None
 
     @classmethod
     def new(
@@ -100,6 +103,11 @@ def validate_title(title: str) -> str:
     if any(unicodedata.category(ch) == "Cc" for ch in title):
         raise InvalidTitle("Titles must not contain control characters.")
     return title
+
+
+def fold_title(title: str) -> str:
+    """What search compares: the title case-folded in Python, identically for every backend."""
+    return title.casefold()
 
 
 def make_preview(text: str) -> str:
@@ -147,6 +155,9 @@ def _escape_like(text: str) -> str:
     )
 
 
+_RECORD_COLUMNS = [column for column in sessions.c if column.name != "title_folded"]
+
+
 def _record(row: Row) -> SessionRecord:
     return SessionRecord(
         id=row.id,
@@ -159,6 +170,7 @@ def _record(row: Row) -> SessionRecord:
         preview=row.preview,
         status=row.status,
         turn_count=row.turn_count,
+        pending_prompt=row.pending_prompt,
     )
 
 
@@ -191,6 +203,7 @@ class SessionCatalog:
                         id=record.id,
                         owner_id=record.owner_id,
                         title=record.title,
+                        title_folded=fold_title(record.title),
                         case_key=record.case_key,
                         model=record.model,
                         created_at=record.created_at,
@@ -212,12 +225,12 @@ class SessionCatalog:
     def get(self, session_id: str) -> SessionRecord | None:
         """Any owner's session: for internal use (runtime, retention), never for a user's request."""
         with self._engine.connect() as conn:
-            row = conn.execute(select(sessions).where(sessions.c.id == session_id)).first()
+            row = conn.execute(select(*_RECORD_COLUMNS).where(sessions.c.id == session_id)).first()
         return _record(row) if row else None
 
     def get_owned(self, session_id: str, owner_id: int) -> SessionRecord | None:
         """The session if ``owner_id`` owns it; ``None`` for another user's id, exactly as for unknown."""
-        query = select(sessions).where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
+        query = select(*_RECORD_COLUMNS).where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
         with self._engine.connect() as conn:
             row = conn.execute(query).first()
         return _record(row) if row else None
@@ -237,19 +250,23 @@ class SessionCatalog:
         ``limit`` is clamped to 1-200. :class:`InvalidCursor` for a cursor we did not issue.
         """
         limit = max(1, min(limit, MAX_PAGE))
-        query = select(sessions).where(sessions.c.owner_id == owner_id)
+        newest_first = (sessions.c.updated_at.desc(), sessions.c.id.desc())
+        # Step 1 picks the page's ids from the index alone (filters included); step 2 reads their rows.
+        # One step would read a table row for every index entry a rare search rejects.
+        page_ids = select(sessions.c.id).where(sessions.c.owner_id == owner_id)
         if case_key is not None:
-            query = query.where(sessions.c.case_key == case_key)
+            page_ids = page_ids.where(sessions.c.case_key == case_key)
         if search is not None and search.strip():
-            pattern = f"%{_escape_like(search.strip())}%"
-            query = query.where(sessions.c.title.ilike(pattern, escape=_LIKE_ESCAPE))
+            pattern = f"%{_escape_like(fold_title(search.strip()))}%"
+            page_ids = page_ids.where(sessions.c.title_folded.like(pattern, escape=_LIKE_ESCAPE))
         if cursor is not None:
             updated_at, session_id = _decode_cursor(cursor)
-            query = query.where(
+            page_ids = page_ids.where(
                 tuple_(sessions.c.updated_at, sessions.c.id)
                 < tuple_(literal(updated_at, UTCDateTime()), literal(session_id))
             )
-        query = query.order_by(sessions.c.updated_at.desc(), sessions.c.id.desc()).limit(limit + 1)
+        page_ids = page_ids.order_by(*newest_first).limit(limit + 1)
+        query = select(*_RECORD_COLUMNS).where(sessions.c.id.in_(page_ids)).order_by(*newest_first)
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
         items = tuple(_record(row) for row in rows[:limit])
@@ -263,7 +280,7 @@ class SessionCatalog:
             result = conn.execute(
                 update(sessions)
                 .where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
-                .values(title=title)
+                .values(title=title, title_folded=fold_title(title))
             )
             if result.rowcount != 1:
                 return False
@@ -277,13 +294,15 @@ class SessionCatalog:
         *,
         preview: str | None,
         status: SessionStatus,
+        prompt: str | None = None,
         at: datetime | None = None,
     ) -> bool:
         """Note turn activity: bumps ``updated_at`` and sets ``status`` and (if given) ``preview``.
 
-        Call it twice per turn: at the start with ``status="busy"`` and the user's message as preview
-        (``turn_count`` + 1: a turn counts once its message is recorded, even if it never finishes), and
-        at the end with ``"idle"`` (or ``"interrupted"``) and the answer as preview (count unchanged).
+        Call it twice per turn: at the start with ``status="busy"``, the user's message as preview and
+        the whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is recorded,
+        even if it never finishes), and at the end with ``"idle"`` (or ``"interrupted"``) and the answer
+        as preview (count unchanged; the pending prompt is cleared, the event log now holds it).
         """
         status = _validate_status(status)
         values: dict[str, object] = {"updated_at": at or utcnow(), "status": status}
@@ -291,6 +310,9 @@ class SessionCatalog:
             values["preview"] = make_preview(preview)
         if status == "busy":
             values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
+            values["pending_prompt"] = prompt
+        else:
+            values["pending_prompt"] = None
         with write_transaction(self._engine) as conn:
             result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
         return result.rowcount == 1

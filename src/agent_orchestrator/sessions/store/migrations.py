@@ -117,7 +117,33 @@ def _0001_initial(conn: Connection) -> None:
     md.create_all(conn, checkfirst=False)
 
 
-MIGRATIONS: tuple[Migration, ...] = (Migration("0001_initial", _0001_initial),)
+def _0002_pending_prompt(conn: Connection) -> None:
+    conn.execute(text("ALTER TABLE sessions ADD COLUMN pending_prompt TEXT"))
+
+
+def _0003_title_search(conn: Connection) -> None:
+    """Search matches a folded copy of the title carried in the list index, so a search that matches
+    little (and so scans all of a heavy user's rows) reads the index only: ~2 ms instead of ~25 ms for
+    10,000 sessions. Folding in Python (``casefold``) also makes non-ASCII case-insensitive on SQLite."""
+    conn.execute(text("ALTER TABLE sessions ADD COLUMN title_folded VARCHAR(400) DEFAULT '' NOT NULL"))
+    rows = conn.execute(text("SELECT id, title FROM sessions")).all()
+    for start in range(0, len(rows), 1_000):
+        batch = [{"id": row.id, "folded": row.title.casefold()} for row in rows[start : start + 1_000]]
+        conn.execute(text("UPDATE sessions SET title_folded = :folded WHERE id = :id"), batch)
+    conn.execute(text("DROP INDEX ix_sessions_owner_updated"))
+    conn.execute(
+        text(
+            "CREATE INDEX ix_sessions_owner_updated_title"
+            " ON sessions (owner_id, updated_at, id, title_folded)"
+        )
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("0001_initial", _0001_initial),
+    Migration("0002_pending_prompt", _0002_pending_prompt),
+    Migration("0003_title_search", _0003_title_search),
+)
 
 
 def applied_migrations(engine: Engine) -> list[str]:
@@ -126,20 +152,27 @@ def applied_migrations(engine: Engine) -> list[str]:
         return sorted(_applied(conn), key=_order)
 
 
-def migrate(engine: Engine) -> list[str]:
-    """Apply the pending migrations; return the names applied by this call (``[]`` if none).
+def migrate(engine: Engine, *, target: str | None = None) -> list[str]:
+    """Apply the pending migrations (up to and including ``target`` if given); return the names
+    applied by this call (``[]`` if none).
 
     Idempotent, and safe to call from several threads, processes or servers at the same time.
     """
+    wanted = list(MIGRATIONS)
+    if target is not None:
+        names = [m.name for m in MIGRATIONS]
+        if target not in names:
+            raise ValueError(f"Unknown migration {target!r}")
+        wanted = wanted[: names.index(target) + 1]
     with engine.connect() as conn:
-        if not _pending(_applied(conn)):
+        if not _pending(_applied(conn), wanted):
             return []
     applied_now: list[str] = []
     with write_transaction(engine) as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text(f"SELECT pg_advisory_xact_lock({_PG_LOCK_CLASS}, hashtext(current_schema()))"))
         schema_migrations.create(conn, checkfirst=True)
-        for migration in _pending(_applied(conn)):
+        for migration in _pending(_applied(conn), wanted):
             migration.apply(conn)
             conn.execute(insert(schema_migrations).values(name=migration.name, applied_at=utcnow()))
             applied_now.append(migration.name)
@@ -152,9 +185,9 @@ def _applied(conn: Connection) -> set[str]:
     return set(conn.scalars(select(schema_migrations.c.name)))
 
 
-def _pending(applied: set[str]) -> list[Migration]:
+def _pending(applied: set[str], wanted: list[Migration]) -> list[Migration]:
     # Names recorded by a newer release are ignored: steps are additive, so an older server keeps working.
-    return [m for m in MIGRATIONS if m.name not in applied]
+    return [m for m in wanted if m.name not in applied]
 
 
 def _order(name: str) -> tuple[int, str]:

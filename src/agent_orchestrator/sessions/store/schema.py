@@ -99,8 +99,14 @@ sessions = Table(
     Column("preview", String(200), nullable=False),
     Column("status", String(20), nullable=False),
     Column("turn_count", Integer, nullable=False),
-    # The list page, its keyset cursor and the title search walk this index newest first.
-    Index("ix_sessions_owner_updated", "owner_id", "updated_at", "id"),
+    # The message of the turn in flight. The runtime flushes its event log only as a turn progresses,
+    # so after a crash mid-turn this is the only record of what the user asked (migration 0002).
+    Column("pending_prompt", Text, nullable=True),
+    # casefold(title), kept by the catalog: what search matches against (migration 0003).
+    Column("title_folded", String(400), nullable=False, server_default=""),
+    # The list page and its keyset cursor walk this index newest first; the title search too, and as
+    # the index carries the folded title, it filters without touching the table (index-only).
+    Index("ix_sessions_owner_updated_title", "owner_id", "updated_at", "id", "title_folded"),
     # The same for one case/workflow.
     Index("ix_sessions_owner_case_updated", "owner_id", "case_key", "updated_at", "id"),
     # Retention purge: everything older than a cutoff, whoever owns it.
