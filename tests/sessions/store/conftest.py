@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Engine
-from store_helpers import BACKENDS, StoreDb, fresh_db
+from store_helpers import BACKENDS, StoreDb, fresh_db, postgres_required, unreachable_message
 
 from agent_orchestrator.sessions.store import UserStore, migrate
 
@@ -47,3 +47,10 @@ def fast_hasher() -> PasswordHasher:
 @pytest.fixture
 def user_store(store_engine: Engine, fast_hasher: PasswordHasher) -> UserStore:
     return UserStore(store_engine, hasher=fast_hasher)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say once, not once per test, why the postgres params were skipped."""
+    message = unreachable_message()
+    if message is not None and not postgres_required():
+        terminalreporter.write_line(f"{message}: postgres tests skipped")

@@ -51,15 +51,24 @@ def _postgres_problem() -> str | None:
     return None
 
 
+def postgres_required() -> bool:
+    return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1"
+
+
+def unreachable_message() -> str | None:
+    """The one-line notice, if the server was tried and is unreachable."""
+    if _postgres_problem.cache_info().currsize == 0 or (problem := _postgres_problem()) is None:
+        return None
+    return f"PostgreSQL at {make_url(POSTGRES_URL).render_as_string()} unreachable ({problem})"
+
+
 def require_postgres() -> None:
     """Skip (or fail, when ``CI=true`` or ``REQUIRE_POSTGRES=1``) if the server is unreachable."""
-    problem = _postgres_problem()
-    if problem is None:
+    if _postgres_problem() is None:
         return
-    message = f"PostgreSQL at {make_url(POSTGRES_URL).render_as_string()} unreachable ({problem})"
-    if os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1":
-        pytest.fail(f"{message}; CI/REQUIRE_POSTGRES needs it", pytrace=False)
-    pytest.skip(f"{message}: postgres tests skipped")
+    if postgres_required():
+        pytest.fail(f"{unreachable_message()}; CI/REQUIRE_POSTGRES needs it", pytrace=False)
+    pytest.skip("PostgreSQL unreachable")
 
 
 def pg_admin(sql: str, params: Any = None) -> list[tuple[Any, ...]]:
