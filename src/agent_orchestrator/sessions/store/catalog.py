@@ -211,6 +211,7 @@ class SessionCatalog:
                         preview=record.preview,
                         status=record.status,
                         turn_count=record.turn_count,
+                        pending_prompt=record.pending_prompt,
                     )
                 )
                 if audit is not None:
