@@ -183,6 +183,9 @@ class CopilotRuntime:
             "available_tools": [],
             "on_permission_request": retail_tools_only,
             "skip_custom_instructions": True,
+            # The cross-session store (session-store.db) would keep every prompt and answer on this
+            # server's disk, outside the session's own files: deleting a session could not reach it.
+            "enable_session_store": False,
             "streaming": self.streaming,
         }
         if self.retail_mcp is not None:
@@ -198,7 +201,10 @@ class CopilotRuntime:
     async def create_session(self, session_id: str, **extra: Any) -> CopilotSession:
         """Create a session with an explicit id; refuses an id that is already stored."""
         client = self._require_client()
-        if await client.get_session_metadata(session_id) is not None:
+        # In shared mode the runtime's metadata only knows this server's disk: ask the store too.
+        if await client.get_session_metadata(session_id) is not None or (
+            self.session_files is not None and await self.session_files.has_session(session_id)
+        ):
             raise SessionExistsError(f"Session {session_id} already exists; resume it instead.")
         return await client.create_session(session_id=session_id, **self.session_options(), **extra)
 

@@ -3,17 +3,42 @@
 A shared store (PostgreSQL, for several servers) plugs in through the SDK's ``session_fs`` hook: the
 client announces the virtual layout once, and each session gets a provider bound to its id — the
 runtime's paths (``/session-state/events.jsonl``) do not contain the id, so the provider must.
+
+The runtime's own ``list_sessions``, ``get_session_metadata`` and ``delete_session`` never consult the
+provider (DESIGN §3), so the store also answers those questions itself; :class:`LocalSessionFiles` gives
+the single-server default the same interface.
 """
 
+import asyncio
+import shutil
+from pathlib import Path
 from typing import Protocol
 
 from copilot import CopilotSession
 from copilot.session import SessionFsConfig
 from copilot.session_fs_provider import SessionFsProvider
 
+EVENTS_FILE = "events.jsonl"
 
-class SessionFileStore(Protocol):
-    """A backend for the runtime's session files, shared by every server that resumes sessions."""
+
+class SessionFiles(Protocol):
+    """Read-side and lifecycle questions about sessions' files, whatever the backend."""
+
+    async def has_session(self, session_id: str) -> bool:
+        """Whether a resume would find the session (its event log is stored)."""
+        ...
+
+    async def read_events(self, session_id: str) -> bytes | None:
+        """The session's raw ``events.jsonl``, or ``None`` if it has none."""
+        ...
+
+    async def delete_session(self, session_id: str) -> int:
+        """Remove every file of the session; returns how many entries went."""
+        ...
+
+
+class SessionFileStore(SessionFiles, Protocol):
+    """A shared backend for the runtime's session files, used through the SDK's ``session_fs``."""
 
     def client_config(self) -> SessionFsConfig:
         """The client-level ``session_fs`` option (virtual working dir and session-state path)."""
@@ -22,3 +47,27 @@ class SessionFileStore(Protocol):
     def provider_for(self, session: CopilotSession) -> SessionFsProvider:
         """The provider serving one session's files; called by the SDK on create and resume."""
         ...
+
+
+class LocalSessionFiles:
+    """The runtime's own ``COPILOT_HOME/session-state/<id>/`` folders (one server)."""
+
+    def __init__(self, copilot_home: Path) -> None:
+        self._root = copilot_home / "session-state"
+
+    async def has_session(self, session_id: str) -> bool:
+        return await asyncio.to_thread((self._root / session_id / EVENTS_FILE).is_file)
+
+    async def read_events(self, session_id: str) -> bytes | None:
+        try:
+            return await asyncio.to_thread((self._root / session_id / EVENTS_FILE).read_bytes)
+        except FileNotFoundError:
+            return None
+
+    async def delete_session(self, session_id: str) -> int:
+        folder = self._root / session_id
+        if not folder.is_dir():
+            return 0
+        count = sum(1 for _ in folder.rglob("*")) + 1
+        await asyncio.to_thread(shutil.rmtree, folder, ignore_errors=True)
+        return count

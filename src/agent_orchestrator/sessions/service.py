@@ -14,12 +14,12 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
-from functools import partial
 
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.errors import RuntimeFailure, SessionNotFoundError
+from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
 from agent_orchestrator.sessions.store import (
     AuditEvent,
@@ -35,10 +35,8 @@ from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_tu
 
 logger = logging.getLogger(__name__)
 
-EventSource = Callable[[str], bytes | None]
-"""Returns a session's raw ``events.jsonl`` (local disk or shared store), or None if there is none."""
-
-PREVIEW_CHARS = 200
+DEFAULT_TITLE = "New chat"
+TITLE_FROM_PROMPT = 60
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
 
@@ -72,19 +70,17 @@ class SessionService:
         catalog: SessionCatalog,
         audit: AuditLog,
         leases: LeaseManager,
-        read_events: EventSource,
+        files: SessionFiles,
         server_id: str,
         lease_ttl: float = 30.0,
-        delete_files: Callable[[str], None] | None = None,
     ) -> None:
         self.runtime = runtime
         self.catalog = catalog
         self.audit = audit
         self.leases = leases
-        self.read_events = read_events
+        self.files = files
         self.server_id = server_id
         self.lease_ttl = lease_ttl
-        self._delete_files = delete_files
         self._turns: set[asyncio.Task[None]] = set()
 
     # ----------------------------------------------------------------------------- catalog side
@@ -96,9 +92,9 @@ class SessionService:
         sid = validate_session_id(session_id) if session_id else new_session_id("chat")
         model = self.runtime.route.model if self.runtime.route else None
         record = SessionRecord.new(
-            sid, actor.user.id, (title or "New chat").strip(), case_key=case_key, model=model
+            sid, actor.user.id, (title or DEFAULT_TITLE).strip(), case_key=case_key, model=model
         )
-        await asyncio.to_thread(partial(self.catalog.create, record, audit=self._event("create", actor, sid)))
+        await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, sid))
         try:
             session = await self.runtime.create_session(sid, name=_runtime_name(record.title))
             await session.disconnect()
@@ -144,34 +140,35 @@ class SessionService:
     async def rename(self, actor: Actor, session_id: str, title: str) -> SessionRecord:
         await self.get(actor, session_id)
         await asyncio.to_thread(
-            partial(
-                self.catalog.rename,
-                session_id,
-                actor.user.id,
-                title,
-                audit=self._event("rename", actor, session_id),
-            )
+            self.catalog.rename,
+            session_id,
+            actor.user.id,
+            title,
+            audit=self._event("rename", actor, session_id),
         )
         return await self.get(actor, session_id)
 
     async def delete(self, actor: Actor, session_id: str) -> None:
         """Remove the session everywhere: runtime files, shared store, catalog (audit kept)."""
         await self.get(actor, session_id)
-        with contextlib.suppress(SessionNotFoundError):  # never persisted locally (shared mode)
+        with contextlib.suppress(SessionNotFoundError):  # lets the runtime drop what it holds in memory
             await self.runtime.delete_session(session_id)
-        if self._delete_files is not None:
-            await asyncio.to_thread(self._delete_files, session_id)
+        await self.files.delete_session(session_id)
         await asyncio.to_thread(
-            partial(
-                self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
-            )
+            self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
         )
 
     async def transcript(self, actor: Actor, session_id: str) -> Transcript:
         record = await self.get(actor, session_id)
-        raw = await asyncio.to_thread(self.read_events, session_id)
+        raw = await self.files.read_events(session_id)
         messages = parse_events(raw.splitlines()) if raw else []
         busy = await asyncio.to_thread(self.leases.current, session_id) is not None
+        if record.pending_prompt is not None and not (
+            messages and messages[-1].role == "user" and messages[-1].content == record.pending_prompt
+        ):
+            # The turn's message is not (yet) in the runtime's log: it flushes as the turn goes, and a
+            # crash loses the tail. The catalog kept it.
+            messages.append(TranscriptMessage("user", record.pending_prompt, "", interrupted=True))
         if busy and messages and messages[-1].interrupted:
             # The turn is still running somewhere: its user message is pending, not interrupted.
             last = messages[-1]
@@ -183,12 +180,16 @@ class SessionService:
 
     async def send(self, actor: Actor, session_id: str, prompt: str) -> AsyncIterator[TurnEvent]:
         """Start a turn and return its event stream; raises before streaming if busy or unknown."""
-        await self.get(actor, session_id)
+        record = await self.get(actor, session_id)
         holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
         lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
         if lease is None:
             raise SessionBusyError("This session is answering another message; try again when it is done.")
         queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
+        if record.turn_count == 0 and record.title == DEFAULT_TITLE:
+            # Like most chat products: an untitled chat is named after its first message.
+            title = " ".join(prompt.split())[:TITLE_FROM_PROMPT].strip() or DEFAULT_TITLE
+            await asyncio.to_thread(self.catalog.rename, session_id, actor.user.id, title)
         task = asyncio.create_task(self._run_turn(actor, session_id, prompt, lease, queue))
         self._turns.add(task)
         task.add_done_callback(self._turns.discard)
@@ -198,7 +199,7 @@ class SessionService:
         renewer = asyncio.create_task(self._keep_lease(lease))
         try:
             await asyncio.to_thread(
-                self.catalog.record_turn, session_id, preview=prompt[:PREVIEW_CHARS], status="busy"
+                self.catalog.record_turn, session_id, preview=prompt, status="busy", prompt=prompt
             )
             await asyncio.to_thread(self.audit.record, self._event("resume", actor, session_id))
             outcome: TurnEvent = Failed("The turn ended without an answer.")
@@ -218,9 +219,9 @@ class SessionService:
                 queue.put_nowait(outcome)
             if await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token):
                 if isinstance(outcome, Done):
-                    preview, status = outcome.text[:PREVIEW_CHARS], "idle"
+                    preview, status = outcome.text, "idle"
                 else:
-                    preview, status = prompt[:PREVIEW_CHARS], "interrupted"
+                    preview, status = prompt, "interrupted"
                 await asyncio.to_thread(self.catalog.record_turn, session_id, preview=preview, status=status)
             else:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
@@ -258,4 +259,4 @@ async def _drain(queue: asyncio.Queue[TurnEvent | None]) -> AsyncIterator[TurnEv
 
 def _runtime_name(title: str) -> str:
     name = " ".join(title.replace('"', "'").split())[:_NAME_LIMIT].strip()
-    return name or "New chat"
+    return name or DEFAULT_TITLE

@@ -21,7 +21,7 @@ from agent_orchestrator.retail.api import create_retail_router, get_retail_db_pa
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeFailure, RuntimeSettings
 from agent_orchestrator.runtime.errors import InvalidSessionIdError, SessionNotFoundError
-from agent_orchestrator.runtime.session_files import SessionFileStore
+from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFileStore
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.store import (
     AuditLog,
@@ -45,19 +45,6 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
-
-
-def local_events(copilot_home: Path) -> Callable[[str], bytes | None]:
-    """Event logs on this server's disk (the default, single-server store)."""
-
-    def read(session_id: str) -> bytes | None:
-        path = copilot_home / "session-state" / session_id / "events.jsonl"
-        try:
-            return path.read_bytes()
-        except FileNotFoundError:
-            return None
-
-    return read
 
 
 def create_app(
@@ -85,16 +72,14 @@ def create_app(
             streaming=True,
         )
         await runtime.start()
-        events = getattr(session_files, "read_events", None) or local_events(runtime_settings.copilot_home)
         service = SessionService(
             runtime=runtime,
             catalog=SessionCatalog(engine),
             audit=AuditLog(engine),
             leases=LeaseManager(engine),
-            read_events=events,
+            files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
             server_id=web.server_id,
             lease_ttl=web.lease_ttl,
-            delete_files=getattr(session_files, "delete_session_files", None),
         )
         app.state.services = Services(settings=web, users=UserStore(engine), sessions=service)
         if on_ready is not None:

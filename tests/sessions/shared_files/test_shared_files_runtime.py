@@ -5,14 +5,12 @@ suite's conftest (its rule recalls a "favourite retail segment" from earlier use
 """
 
 import json
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.runtime.errors import SessionNotFoundError
+from agent_orchestrator.runtime.errors import SessionExistsError, SessionNotFoundError
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.testing.scripted_model import ScriptedModel, user_messages
 
@@ -64,19 +62,18 @@ async def test_a_session_from_server_a_resumes_with_full_history_on_server_b(tmp
     assert types.count("user.message") == 2
 
 
-async def test_the_runtime_still_indexes_turns_in_its_local_session_store_db(tmp_path, scripted_model, store):
-    """Shared mode moves the session *files*, not everything: each server's COPILOT_HOME keeps a SQLite
-    ``session-store.db`` with the session, every turn's prompt and reply, and a full-text index. Deleting
-    a session "everywhere" (DESIGN §5) has to reach that file on every server too."""
+async def test_no_conversation_text_stays_on_the_servers_disk(tmp_path, scripted_model, store):
+    """Regression: shared mode moves the session *files*, but the runtime's cross-session store kept a
+    SQLite ``session-store.db`` on each server with every turn's prompt and reply and a full-text index,
+    which no "delete everywhere" could reach. Sessions now run with ``enable_session_store=False``."""
     async with (
         _runtime(tmp_path, scripted_model, store) as runtime,
         await runtime.create_session("shared-local-index-1") as session,
     ):
         await runtime.ask(session, TELL)
-    with closing(sqlite3.connect(tmp_path / "copilot" / "session-store.db")) as db:
-        turns = db.execute("SELECT user_message FROM turns WHERE session_id = ?", ("shared-local-index-1",))
-        assert [row[0] for row in turns] == [TELL]
     assert _local_session_state(tmp_path) == []
+    files = [p for p in (tmp_path / "copilot").rglob("*") if p.is_file()]
+    assert [p for p in files if TELL.encode() in p.read_bytes()] == []
 
 
 async def test_resuming_an_id_stored_nowhere_is_not_found_and_stores_nothing(tmp_path, scripted_model, store):
@@ -89,27 +86,20 @@ async def test_resuming_an_id_stored_nowhere_is_not_found_and_stores_nothing(tmp
     assert scripted_model.requests == []
 
 
-async def test_in_shared_mode_the_runtime_cannot_see_stored_ids_so_create_does_not_refuse_them(
+async def test_creating_an_id_that_lives_in_the_store_is_refused_on_another_server(
     tmp_path, scripted_model, store
 ):
-    """The story: ``CopilotRuntime.create_session`` refuses existing ids by asking the runtime's
-    ``get_session_metadata``, which only scans the local COPILOT_HOME. On a second server a session that
-    lives in the store is unknown to it (metadata ``None``, not listed, "not found" on delete), so
-    create goes ahead and the runtime appends a *second* ``session.start`` to the stored log: the new
-    turn starts without the old history. ``store.has_session`` sees it; the catalog must ask it."""
+    """Regression: ``get_session_metadata`` only scans the local COPILOT_HOME, so a second server did
+    not see a stored session, created it again and appended a second ``session.start`` to its log (the
+    new turn started without the old history). The factory now also asks ``store.has_session``."""
     async with (
         _runtime(tmp_path / "a", scripted_model, store) as runtime,
         await runtime.create_session("shared-dup-1") as session,
     ):
         await runtime.ask(session, TELL)
     async with _runtime(tmp_path / "b", scripted_model, store) as runtime:
-        assert await store.has_session("shared-dup-1")
-        assert await runtime.get_metadata("shared-dup-1") is None
-        assert "shared-dup-1" not in [meta.session_id for meta in await runtime.list_sessions()]
-        with pytest.raises(SessionNotFoundError):
-            await runtime.delete_session("shared-dup-1")
-        async with await runtime.create_session("shared-dup-1") as session:  # not refused
-            answer = await runtime.ask(session, ASK)
-    assert answer == "You have not told me a favourite segment."
+        assert await runtime.get_metadata("shared-dup-1") is None  # the runtime alone cannot tell
+        with pytest.raises(SessionExistsError):
+            await runtime.create_session("shared-dup-1")
     types = _event_types((await store.export_files("shared-dup-1"))[EVENTS])
-    assert types.count("session.start") == 2
+    assert types.count("session.start") == 1

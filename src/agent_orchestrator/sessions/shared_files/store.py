@@ -221,6 +221,14 @@ class PostgresSessionFiles:
         rows = await self._fetch("has_session", "HAS_SESSION", (_check_session_id(session_id), events))
         return bool(rows[0][0])
 
+    async def read_events(self, session_id: str) -> bytes | None:
+        """The session's ``events.jsonl`` (appended chunks included), or ``None`` if not stored."""
+        provider = PostgresSessionFsProvider(self, _check_session_id(session_id))
+        try:
+            return await provider.read_file_bytes(f"{SESSION_STATE_PATH}/events.jsonl")
+        except FileNotFoundError:
+            return None
+
     async def delete_session(self, session_id: str) -> int:
         """Remove all of a session's files and directories; returns how many entries went."""
         async with self.connection("delete_session", session_id) as conn:

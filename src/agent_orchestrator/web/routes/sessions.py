@@ -17,7 +17,7 @@ class SessionOut(BaseModel):
     id: str
     title: str
     case_key: str | None
-    model: str
+    model: str | None
     created_at: datetime
     updated_at: datetime
     preview: str

@@ -952,6 +952,13 @@ async function reportRejectedTurn(response, sessionId) {
     setStatus("That chat no longer exists. Your text is still in the box: send it to start a new chat.", "error");
   } else if (response.status === 409) {
     setStatus(`${message} Your text is kept; try again when the other answer has finished.`, "error");
+    // Another tab or device is answering: wait for it like on opening a busy chat, so its turn shows
+    // up here (instead of a stale transcript) and the composer unlocks, text intact, once it is done.
+    if (state.currentSessionId === sessionId) {
+      state.remoteBusy = true;
+      updateComposer();
+      scheduleBusyPoll(sessionId);
+    }
   } else if (response.status !== 401) {
     setStatus(message, "error");
   }

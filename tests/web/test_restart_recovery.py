@@ -1,0 +1,78 @@
+"""Kill the server and its runtime mid-turn, start again: nothing earlier is lost, the interrupted
+turn's message is visible and can be retried."""
+
+import contextlib
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from agent_orchestrator.testing.app_process import AppProcess
+from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
+
+
+def _login(app: AppProcess, data_dir: Path) -> httpx.Client:
+    client = httpx.Client(base_url=app.url, timeout=60)
+    password = (data_dir / "demo-login.txt").read_text().strip()
+    response = client.post("/api/auth/login", json={"username": "demo", "password": password})
+    client.headers["X-CSRF-Token"] = response.json()["csrf_token"]
+    return client
+
+
+def _send(client: httpx.Client, session_id: str, content: str) -> str:
+    return client.post(f"/api/sessions/{session_id}/messages", json={"content": content}).text
+
+
+@pytest.fixture
+def app_process(tmp_path: Path, scripted_model: ScriptedModel):
+    env = clean_environment(
+        AGENT_ORCHESTRATOR_HOME=str(tmp_path / "data"),
+        AGENT_PROVIDER_BASE_URL=scripted_model.base_url,
+        AGENT_MODEL="scripted-model",
+        AGENT_WEB_LEASE_TTL="3",
+    )
+    app = AppProcess(env)
+    yield app
+    app.kill()
+
+
+def test_a_turn_cut_off_by_a_crash_is_recoverable(app_process, tmp_path, scripted_model):
+    data_dir = tmp_path / "data"
+    app_process.start()
+    client = _login(app_process, data_dir)
+    session_id = client.post("/api/sessions", json={"title": "Crash test"}).json()["id"]
+    assert "event: done" in _send(client, session_id, "one")
+
+    scripted_model.script(Text("never delivered", delay=60))
+
+    def send_and_lose_the_connection() -> None:
+        with contextlib.suppress(httpx.TransportError):  # the server dies under this request
+            _send(client, session_id, "two")
+
+    threading.Thread(target=send_and_lose_the_connection, daemon=True).start()
+    scripted_model.wait_for_requests(2, timeout=30)
+    app_process.kill()
+
+    app_process.start()
+    client = _login(app_process, data_dir)
+    time.sleep(3.5)  # the dead server's lease expires
+    transcript = client.get(f"/api/sessions/{session_id}/messages").json()
+    assert [(m["role"], m["content"], m["interrupted"]) for m in transcript["messages"]] == [
+        ("user", "one", False),
+        ("assistant", "OK", False),
+        ("user", "two", True),
+    ]
+    assert transcript["session"]["status"] == "interrupted" and not transcript["busy"]
+
+    assert "event: done" in _send(client, session_id, "two")  # retry
+    messages = client.get(f"/api/sessions/{session_id}/messages").json()["messages"]
+    assert [(m["content"], m["interrupted"]) for m in messages] == [
+        ("one", False),
+        ("OK", False),
+        ("two", False),
+        ("OK", False),
+    ]
+    assert client.get(f"/api/sessions/{session_id}").json()["status"] == "idle"
