@@ -1,0 +1,130 @@
+"""``python -m agent_orchestrator.sessions``: operate on stored sessions.
+
+python -m agent_orchestrator.sessions export ID [--out FILE]          (JSON to stdout or FILE)
+python -m agent_orchestrator.sessions purge --older-than DAYS [--dry-run]
+
+Where: ``AGENT_ORCHESTRATOR_HOME`` (data dir, default ``.data``) and ``DATABASE_URL`` (PostgreSQL: shared
+mode, files in the same database), as for the web app. Errors are one ``error: ...`` line, exit 1.
+"""
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+
+def _open_store():
+    """The data dir, the catalog's URL and a migrated engine, from the environment."""
+    from agent_orchestrator.runtime.settings import RuntimeSettings
+    from agent_orchestrator.sessions.store import database_url_from_env, make_engine, migrate
+
+    data_dir = RuntimeSettings.from_env().data_dir
+    url = database_url_from_env(data_dir)
+    engine = make_engine(url)
+    migrate(engine)
+    return data_dir, url, engine
+
+
+async def _export(args: argparse.Namespace) -> int:
+    from agent_orchestrator.sessions.admin import export_json, export_session, open_session_files
+    from agent_orchestrator.sessions.ids import validate_session_id
+
+    session_id = validate_session_id(args.session_id)
+    data_dir, url, engine = await asyncio.to_thread(_open_store)
+    try:
+        async with open_session_files(data_dir, url) as files:
+            document = await export_session(engine, files, session_id)
+    finally:
+        engine.dispose()
+    text = export_json(document)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    # Owner-only: the export holds the whole conversation.
+    fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    print(f"Exported session {session_id} to {args.out}.", file=sys.stderr)
+    return 0
+
+
+async def _purge(args: argparse.Namespace) -> int:
+    from agent_orchestrator.sessions.admin import open_session_files, purge_sessions
+
+    data_dir, url, engine = await asyncio.to_thread(_open_store)
+    try:
+        async with open_session_files(data_dir, url) as files:
+            report = await purge_sessions(engine, files, args.older_than, dry_run=args.dry_run)
+    finally:
+        engine.dispose()
+    verb = "would delete" if report.dry_run else "deleted"
+    for record in report.deleted:
+        print(f"{verb} {record.id} (last active {record.updated_at:%Y-%m-%d %H:%M} UTC)")
+    for record in report.busy:
+        print(f"skipped {record.id}: a turn is running")
+    summary = (
+        f"{'Would delete' if report.dry_run else 'Deleted'} {len(report.deleted)} session(s) "
+        f"not updated for {report.older_than_days} day(s); skipped {len(report.busy)} busy"
+    )
+    if report.dry_run:
+        summary += "; dry run, nothing deleted"
+    if report.limit_reached:
+        summary += "; more remain, run again"
+    print(summary + ".")
+    return 0
+
+
+def _days(text: str) -> int:
+    try:
+        days = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of days, got {text!r}") from None
+    if days < 1:
+        raise argparse.ArgumentTypeError("expected at least 1 day")
+    return days
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes are one ``error: ...`` line too (``--help`` still shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="python -m agent_orchestrator.sessions")
+    commands = parser.add_subparsers(dest="command", required=True)
+    export = commands.add_parser("export", help="one session as JSON: catalog row, transcript, event log")
+    export.add_argument("session_id", metavar="ID")
+    export.add_argument("--out", type=Path, metavar="FILE", help="write here (owner-only) instead of stdout")
+    export.set_defaults(func=_export)
+    purge = commands.add_parser("purge", help="delete sessions not updated for DAYS days (audited)")
+    purge.add_argument("--older-than", type=_days, required=True, metavar="DAYS")
+    purge.add_argument("--dry-run", action="store_true", help="list what would go; delete nothing")
+    purge.set_defaults(func=_purge)
+    args = parser.parse_args(argv)
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from agent_orchestrator.runtime.errors import RuntimeFailure
+
+    try:
+        return asyncio.run(args.func(args))
+    except (RuntimeFailure, ValueError, OSError, SQLAlchemyError) as error:
+        print(f"error: {_one_line(error)}", file=sys.stderr)
+        return 1
+
+
+def _one_line(error: BaseException) -> str:
+    """The first line of the error (SQLAlchemy appends the statement and a help link), whitespace folded."""
+    from sqlalchemy.exc import DBAPIError
+
+    source = error.orig if isinstance(error, DBAPIError) and error.orig is not None else error
+    first = next((line for line in str(source).splitlines() if line.strip()), type(source).__name__)
+    return " ".join(first.split())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
