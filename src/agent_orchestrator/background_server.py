@@ -61,9 +61,7 @@ class BackgroundServer:
                 pass
             time.sleep(0.05)
         self.stop()
-        raise BackgroundServerError(
-            f"the server did not answer {self._health_path} within {timeout}s"
-        )
+        raise BackgroundServerError(f"the server did not answer {self._health_path} within {timeout}s")
 
     def stop(self) -> None:
         if self._server is not None:

@@ -72,6 +72,7 @@ def test_a_turn_cut_off_by_a_crash_is_recoverable(app_process, tmp_path, scripte
     assert [(m["content"], m["interrupted"]) for m in messages] == [
         ("one", False),
         ("OK", False),
+        ("two", True),  # the attempt the crash cut off stays visible
         ("two", False),
         ("OK", False),
     ]

@@ -10,12 +10,15 @@ client address, because every one of them is checked for ownership and audited (
 * a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload.
 """
 
+from __future__ import annotations
+
 import asyncio
 import contextlib
 import logging
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.errors import RuntimeFailure, SessionNotFoundError
@@ -82,6 +85,7 @@ class SessionService:
         self.server_id = server_id
         self.lease_ttl = lease_ttl
         self._turns: set[asyncio.Task[None]] = set()
+        self._fencing_tokens: dict[str, int] = {}
 
     # ----------------------------------------------------------------------------- catalog side
 
@@ -160,15 +164,14 @@ class SessionService:
 
     async def transcript(self, actor: Actor, session_id: str) -> Transcript:
         record = await self.get(actor, session_id)
-        raw = await self.files.read_events(session_id)
-        messages = parse_events(raw.splitlines()) if raw else []
+        messages = await self._logged_messages(session_id)
+        kept = await asyncio.to_thread(self.catalog.interrupted, session_id)
+        messages = _merge_by_time(messages, [_interrupted_message(p, at) for p, at in kept])
         busy = await asyncio.to_thread(self.leases.current, session_id) is not None
-        if record.pending_prompt is not None and not (
-            messages and messages[-1].role == "user" and messages[-1].content == record.pending_prompt
-        ):
+        if record.pending_prompt is not None and not _ends_with_user(messages, record.pending_prompt):
             # The turn's message is not (yet) in the runtime's log: it flushes as the turn goes, and a
             # crash loses the tail. The catalog kept it.
-            messages.append(TranscriptMessage("user", record.pending_prompt, "", interrupted=True))
+            messages.append(_interrupted_message(record.pending_prompt, record.updated_at))
         if busy and messages and messages[-1].interrupted:
             # The turn is still running somewhere: its user message is pending, not interrupted.
             last = messages[-1]
@@ -186,6 +189,8 @@ class SessionService:
         if lease is None:
             raise SessionBusyError("This session is answering another message; try again when it is done.")
         queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
+        if record.pending_prompt is not None:
+            await self._keep_interrupted_prompt(record)
         if record.turn_count == 0 and record.title == DEFAULT_TITLE:
             # Like most chat products: an untitled chat is named after its first message.
             title = " ".join(prompt.split())[:TITLE_FROM_PROMPT].strip() or DEFAULT_TITLE
@@ -195,8 +200,30 @@ class SessionService:
         task.add_done_callback(self._turns.discard)
         return _drain(queue)
 
+    async def _logged_messages(self, session_id: str) -> list[TranscriptMessage]:
+        raw = await self.files.read_events(session_id)
+        return parse_events(raw.splitlines()) if raw else []
+
+    async def _keep_interrupted_prompt(self, record: SessionRecord) -> None:
+        """The previous turn died with its message only in the catalog: keep it before this turn
+        replaces it (we hold the lease, so that turn is certainly over)."""
+        prompt = record.pending_prompt
+        assert prompt is not None
+        if not _ends_with_user(await self._logged_messages(record.id), prompt):
+            await asyncio.to_thread(self.catalog.save_interrupted, record.id, prompt, record.updated_at)
+
+    async def may_write(self, session_id: str) -> bool:
+        """Whether this server may write the session's files now (the shared store's fencing check).
+
+        Writes outside a turn (creating a session) are not leased; during a turn, only while this
+        server's fencing token is still the current one.
+        """
+        token = self._fencing_tokens.get(session_id)
+        return token is None or await asyncio.to_thread(self.leases.check, session_id, token)
+
     async def _run_turn(self, actor, session_id: str, prompt: str, lease, queue) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
+        self._fencing_tokens[session_id] = lease.fencing_token
         try:
             await asyncio.to_thread(
                 self.catalog.record_turn, session_id, preview=prompt, status="busy", prompt=prompt
@@ -227,8 +254,11 @@ class SessionService:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
         finally:
             renewer.cancel()
-            queue.put_nowait(None)
-            await asyncio.to_thread(self.leases.release, lease)
+            self._fencing_tokens.pop(session_id, None)
+            try:  # free the session before the stream ends, so the client's next send is not "busy"
+                await asyncio.to_thread(self.leases.release, lease)
+            finally:
+                queue.put_nowait(None)
 
     async def _keep_lease(self, lease) -> None:
         while True:
@@ -250,6 +280,22 @@ class SessionService:
             session_id=session_id,
             client_addr=actor.client_addr,
         )
+
+
+def _ends_with_user(messages: list[TranscriptMessage], prompt: str) -> bool:
+    return bool(messages) and messages[-1].role == "user" and messages[-1].content == prompt
+
+
+def _interrupted_message(prompt: str, at: datetime) -> TranscriptMessage:
+    stamp = at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return TranscriptMessage("user", prompt, stamp, interrupted=True)
+
+
+def _merge_by_time(logged: list[TranscriptMessage], kept: list[TranscriptMessage]) -> list[TranscriptMessage]:
+    """Place kept messages among the logged ones by timestamp (both ISO-8601 UTC, so they sort as text)."""
+    if not kept:
+        return logged
+    return sorted(logged + kept, key=lambda m: m.timestamp)
 
 
 async def _drain(queue: asyncio.Queue[TurnEvent | None]) -> AsyncIterator[TurnEvent]:

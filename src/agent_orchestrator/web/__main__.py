@@ -40,13 +40,19 @@ def _demo_credentials(web: WebSettings) -> tuple[str, str] | None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
     from agent_orchestrator.web.app import create_app, print_banner
 
     runtime_settings = RuntimeSettings.from_env()
     web = WebSettings.from_env(runtime_settings.data_dir)
     web = replace(web, host=args.host or web.host, port=args.port or web.port)
     credentials = _demo_credentials(web)
-    app = create_app(web, runtime_settings, on_ready=lambda: print_banner(web, credentials))
+    # One PostgreSQL for everything: catalog, audit, leases and the runtime's session files, so any
+    # server can resume any session. SQLite (the default) keeps the files on this server's disk.
+    shared = PostgresSessionFiles.from_url(web.database_url) if web.is_postgres else None
+    app = create_app(
+        web, runtime_settings, session_files=shared, on_ready=lambda: print_banner(web, credentials)
+    )
     uvicorn.run(app, host=web.host, port=web.port, log_level="warning" if not args.verbose else "info")
     return 0
 

@@ -21,8 +21,9 @@ from agent_orchestrator.retail.api import create_retail_router, get_retail_db_pa
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeFailure, RuntimeSettings
 from agent_orchestrator.runtime.errors import InvalidSessionIdError, SessionNotFoundError
-from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFileStore
+from agent_orchestrator.runtime.session_files import LocalSessionFiles
 from agent_orchestrator.sessions.service import SessionService
+from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
     AuditLog,
     LeaseManager,
@@ -51,7 +52,7 @@ def create_app(
     web: WebSettings,
     runtime_settings: RuntimeSettings,
     *,
-    session_files: SessionFileStore | None = None,
+    session_files: PostgresSessionFiles | None = None,
     on_ready: Callable[[], None] | None = None,
 ) -> FastAPI:
     """Build the app; nothing starts until the lifespan runs (then ``on_ready`` is called)."""
@@ -60,6 +61,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(web.database_url)
         await asyncio.to_thread(migrate, engine)
+        if session_files is not None:
+            await session_files.open()
         retail_mcp = None
         if web.retail_dataset:
             await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
@@ -81,6 +84,8 @@ def create_app(
             server_id=web.server_id,
             lease_ttl=web.lease_ttl,
         )
+        if session_files is not None:
+            session_files.writer_check = service.may_write
         app.state.services = Services(settings=web, users=UserStore(engine), sessions=service)
         if on_ready is not None:
             on_ready()
@@ -91,6 +96,8 @@ def create_app(
             await runtime.stop()
             if retail_mcp is not None:
                 await asyncio.to_thread(retail_mcp.stop)
+            if session_files is not None:
+                await session_files.close()
             engine.dispose()
 
     app = FastAPI(

@@ -36,5 +36,9 @@ class WebSettings:
         )
 
     @property
+    def is_postgres(self) -> bool:
+        return self.database_url.startswith(("postgresql", "postgres:"))
+
+    @property
     def retail_db(self) -> Path:
         return self.data_dir / "retail.sqlite"

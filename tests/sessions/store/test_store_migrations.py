@@ -40,6 +40,12 @@ EXPECTED_SCHEMA = {
             ("ix_audit_log_user_id", False),
         ],
     },
+    "interrupted_turns": {
+        "columns": [("id", False), ("session_id", False), ("prompt", False), ("at", False)],
+        "primary_key": ["id"],
+        "foreign_keys": [(("session_id",), "sessions", "CASCADE")],
+        "indexes": [("ix_interrupted_turns_session", False)],
+    },
     "logins": {
         "columns": [
             ("token_hash", False),
@@ -188,7 +194,7 @@ def test_title_search_migration_folds_existing_titles(blank_db: StoreDb) -> None
                 ),
                 {"now": now.replace(tzinfo=None) if engine.dialect.name == "sqlite" else now},
             )
-        assert migrate(engine) == ["0003_title_search"]
+        assert migrate(engine) == ["0003_title_search", "0004_interrupted_turns"]
         catalog = SessionCatalog(engine)
         assert [r.id for r in catalog.list_for_owner(1, search="ärger MIT strasse").items] == ["sess-1"]
         with pytest.raises(ValueError):

@@ -167,6 +167,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
 
     async def write_file_bytes(self, path: str, content: bytes, mode: int | None = None) -> None:
         path = self._path(path)
+        await self._store.check_writer(self.session_id, path)
         self._check_size(path, len(content))
         if self._implicit_dir(path):
             raise fs_error(errno.EISDIR, path)
@@ -189,6 +190,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
     async def append_file_bytes(self, path: str, data: bytes) -> None:
         """Append ``data``; one statement when the file exists (the usual case for ``events.jsonl``)."""
         path = self._path(path)
+        await self._store.check_writer(self.session_id, path)
         self._check_size(path, len(data))
         params = {"sid": self.session_id, "path": path, "n": len(data), "limit": self._store.max_file_bytes}
         async with self._store.connection("append", path) as conn:
@@ -236,6 +238,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
 
     async def mkdir(self, path: str, recursive: bool, mode: int | None = None) -> None:
         path = self._path(path)
+        await self._store.check_writer(self.session_id, path)
         if self._implicit_dir(path):
             if not recursive:
                 raise fs_error(errno.EEXIST, path)
@@ -259,6 +262,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
 
     async def rm(self, path: str, recursive: bool, force: bool) -> None:
         path = self._path(path)
+        await self._store.check_writer(self.session_id, path)
         if path == ROOT:
             raise fs_error(errno.EPERM, path, "refusing to remove a session's root")
         async with self._store.connection("rm", path) as conn, conn.transaction():
@@ -281,6 +285,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
         """Move a file or directory within this session, atomically; an existing destination file (or
         empty directory) is replaced, as ``rename(2)`` does -- the runtime's atomic-write pattern."""
         src, dest = self._path(src), self._path(dest)
+        await self._store.check_writer(self.session_id, dest)
         if src == ROOT or self._implicit_dir(src):
             raise fs_error(errno.EBUSY, src, "cannot move a session's root or working directory")
         if is_below(dest, src):

@@ -32,7 +32,7 @@ statement on two shared cores). The pool belongs to the event loop that opened i
 
 import asyncio
 import errno
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, Self
@@ -116,6 +116,7 @@ class PostgresSessionFiles:
         self._open_timeout = open_timeout
         self._pool: AsyncConnectionPool | None = None
         self._open_lock: asyncio.Lock | None = None
+        self.writer_check: Callable[[str], Awaitable[bool]] | None = None
 
     @classmethod
     def from_url(cls, url: str, *, schema: str | None = None, **options: Any) -> Self:
@@ -142,6 +143,8 @@ class PostgresSessionFiles:
                 min_size=min_size,
                 max_size=max_size,
                 kwargs={"autocommit": True},
+                # A restarted PostgreSQL leaves dead connections in the pool: test each one on checkout.
+                check=AsyncConnectionPool.check_connection,
                 open=False,
                 name="session-files",
             )
@@ -175,6 +178,18 @@ class PostgresSessionFiles:
         """Create the tables (and the named schema) if they are missing; safe to run concurrently."""
         async with self.connection("ensure_schema", "") as conn:
             await ensure_schema(conn, self.tables)
+
+    async def check_writer(self, session_id: str, path: str) -> None:
+        """Fencing: refuse a write from a server that no longer holds the session's lease.
+
+        ``writer_check`` is installed by the session service (it knows which turns this server runs
+        and their fencing tokens). A server that stalled past its lease expiry and wakes up to finish
+        its turn would otherwise append to a log another server is now writing.
+        """
+        if self.writer_check is not None and not await self.writer_check(session_id):
+            raise SessionFileStoreError(
+                errno.EACCES, f"Stale writer: this server no longer holds the lease of {session_id} ({path})"
+            )
 
     @asynccontextmanager
     async def connection(self, operation: str, path: str) -> AsyncIterator[AsyncConnection]:

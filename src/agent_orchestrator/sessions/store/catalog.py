@@ -34,7 +34,7 @@ from sqlalchemy.engine import Row
 
 from agent_orchestrator.sessions.store.audit import AuditEvent, write_event
 from agent_orchestrator.sessions.store.engine import write_transaction
-from agent_orchestrator.sessions.store.schema import UTCDateTime, sessions, utcnow
+from agent_orchestrator.sessions.store.schema import UTCDateTime, interrupted_turns, sessions, utcnow
 
 SessionStatus = Literal["idle", "busy", "interrupted"]
 SESSION_STATUSES: frozenset[str] = frozenset(get_args(SessionStatus))
@@ -317,6 +317,19 @@ class SessionCatalog:
         with write_transaction(self._engine) as conn:
             result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
         return result.rowcount == 1
+
+    def save_interrupted(self, session_id: str, prompt: str, at: datetime) -> None:
+        """Keep the message of a turn a crash cut off (and the runtime never logged), before the
+        session's next turn replaces ``pending_prompt``."""
+        with write_transaction(self._engine) as conn:
+            conn.execute(insert(interrupted_turns).values(session_id=session_id, prompt=prompt, at=at))
+
+    def interrupted(self, session_id: str) -> list[tuple[str, datetime]]:
+        """The kept messages of crash-interrupted turns, oldest first."""
+        t = interrupted_turns
+        query = select(t.c.prompt, t.c.at).where(t.c.session_id == session_id).order_by(t.c.at, t.c.id)
+        with self._engine.connect() as conn:
+            return [(row.prompt, row.at) for row in conn.execute(query)]
 
     def set_status(self, session_id: str, status: SessionStatus) -> bool:
         """Change only the status (e.g. ``interrupted`` after a crash); the list order is kept."""

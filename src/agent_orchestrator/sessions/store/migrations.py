@@ -139,10 +139,27 @@ def _0003_title_search(conn: Connection) -> None:
     )
 
 
+def _0004_interrupted_turns(conn: Connection) -> None:
+    """Crash-interrupted prompts outlive the next turn (see ``schema.interrupted_turns``)."""
+    md = MetaData()
+    Table("sessions", md, Column("id", String(64), primary_key=True))  # only for the foreign key
+    interrupted = Table(
+        "interrupted_turns",
+        md,
+        Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+        Column("session_id", String(64), ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+        Column("prompt", Text, nullable=False),
+        Column("at", UTCDateTime(), nullable=False),
+        Index("ix_interrupted_turns_session", "session_id", "at"),
+    )
+    md.create_all(conn, tables=[interrupted], checkfirst=False)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", _0001_initial),
     Migration("0002_pending_prompt", _0002_pending_prompt),
     Migration("0003_title_search", _0003_title_search),
+    Migration("0004_interrupted_turns", _0004_interrupted_turns),
 )
 
 

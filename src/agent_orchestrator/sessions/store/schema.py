@@ -113,6 +113,18 @@ sessions = Table(
     Index("ix_sessions_updated_at", "updated_at"),
 )
 
+# User messages of turns that a crash cut off before the runtime wrote them to its event log, kept
+# once the session has moved on, so the transcript still shows them where they were asked.
+interrupted_turns = Table(
+    "interrupted_turns",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("session_id", String(64), ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("prompt", Text, nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    Index("ix_interrupted_turns_session", "session_id", "at"),
+)
+
 audit_log = Table(
     "audit_log",
     metadata,

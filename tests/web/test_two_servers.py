@@ -1,0 +1,147 @@
+"""Two app servers (separate processes and runtime homes, different ports) on one PostgreSQL.
+
+Any server resumes any session; one writer per session across servers; a dead server blocks a session
+only until its lease expires; a PostgreSQL restart is survived without restarting the servers.
+"""
+
+import contextlib
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from agent_orchestrator.testing.app_process import AppProcess
+from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.postgres import fresh_schema, require_postgres
+from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
+
+pytestmark = pytest.mark.postgres
+LEASE_TTL = 3.0
+TELL = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
+ASK = "Which retail segment did I say was my favourite?"
+
+
+class Servers:
+    def __init__(self, root: Path, database_url: str, model: ScriptedModel) -> None:
+        self.root = root
+        self.apps = {
+            name: AppProcess(
+                clean_environment(
+                    AGENT_ORCHESTRATOR_HOME=str(root / name),
+                    DATABASE_URL=database_url,
+                    AGENT_PROVIDER_BASE_URL=model.base_url,
+                    AGENT_MODEL="scripted-model",
+                    AGENT_WEB_LEASE_TTL=str(LEASE_TTL),
+                    AGENT_SERVER_ID=f"server-{name}",
+                )
+            )
+            for name in ("a", "b")
+        }
+
+    def client(self, name: str) -> httpx.Client:
+        """The demo user logged in on server ``name`` (server A created the account)."""
+        client = httpx.Client(base_url=self.apps[name].url, timeout=120)
+        password = (self.root / "a" / "demo-login.txt").read_text().strip()
+        response = client.post("/api/auth/login", json={"username": "demo", "password": password})
+        response.raise_for_status()
+        client.headers["X-CSRF-Token"] = response.json()["csrf_token"]
+        return client
+
+
+@pytest.fixture
+def servers(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Servers]:
+    require_postgres()
+    with fresh_schema("two_servers") as url:
+        pair = Servers(tmp_path, url, scripted_model)
+        try:
+            pair.apps["a"].start()  # first, so that it alone creates the demo account
+            pair.apps["b"].start()
+            yield pair
+        finally:
+            for app in pair.apps.values():
+                app.kill()
+
+
+def _send(client: httpx.Client, session_id: str, content: str) -> httpx.Response:
+    return client.post(f"/api/sessions/{session_id}/messages", json={"content": content})
+
+
+def _send_in_background(client: httpx.Client, session_id: str, content: str) -> threading.Thread:
+    def run() -> None:
+        with contextlib.suppress(httpx.TransportError):  # some of these servers die mid-request
+            _send(client, session_id, content)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _conversation(client: httpx.Client, session_id: str) -> list[tuple[str, str, bool]]:
+    messages = client.get(f"/api/sessions/{session_id}/messages").json()["messages"]
+    return [(m["role"], m["content"], m["interrupted"]) for m in messages]
+
+
+def test_any_server_continues_any_session_with_one_writer_at_a_time(servers, scripted_model):
+    a, b = servers.client("a"), servers.client("b")
+    session_id = a.post("/api/sessions", json={"title": "Shared"}).json()["id"]
+    assert "event: done" in _send(a, session_id, TELL).text
+
+    # Continue on B with the full history: the model sees the turn that A ran.
+    assert [m[:2] for m in _conversation(b, session_id)] == [("user", TELL), ("assistant", "OK")]
+    assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
+    assert len(user_messages(scripted_model.requests[-1])) == 2
+
+    # Simultaneous sends on A and B: one answers, the other is told busy, the log stays linear.
+    scripted_model.script(Text("slow answer", delay=3))
+    on_a = _send_in_background(a, session_id, "one")
+    scripted_model.wait_for_requests(3, timeout=30)
+    busy = _send(b, session_id, "two")
+    on_a.join()
+    assert busy.status_code == 409
+    assert [m[:2] for m in _conversation(b, session_id)][-2:] == [
+        ("user", "one"),
+        ("assistant", "slow answer"),
+    ]
+    assert [m[0] for m in _conversation(a, session_id)] == ["user", "assistant"] * 3
+
+
+def test_a_server_killed_mid_turn_blocks_the_session_only_until_its_lease_expires(servers, scripted_model):
+    a, b = servers.client("a"), servers.client("b")
+    session_id = a.post("/api/sessions", json={}).json()["id"]
+    assert "event: done" in _send(a, session_id, TELL).text
+    scripted_model.script(Text("never delivered", delay=60))
+    _send_in_background(a, session_id, "cut off")
+    scripted_model.wait_for_requests(2, timeout=30)
+    servers.apps["a"].kill()
+
+    assert _send(b, session_id, ASK).status_code == 409  # A's lease is still live
+    time.sleep(LEASE_TTL + 0.5)
+    assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
+    assert _conversation(b, session_id) == [
+        ("user", TELL, False),
+        ("assistant", "OK", False),
+        ("user", "cut off", True),  # what A was answering when it died is still there
+        ("user", ASK, False),
+        ("assistant", "Your favourite retail segment is 'At Risk'.", False),
+    ]
+
+
+def test_both_servers_recover_from_a_postgresql_restart_without_restarting(servers):
+    a, b = servers.client("a"), servers.client("b")
+    session_id = a.post("/api/sessions", json={}).json()["id"]
+    assert "event: done" in _send(a, session_id, TELL).text
+    version = next(Path("/etc/postgresql").iterdir()).name
+    subprocess.run(
+        ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"], check=True, timeout=120
+    )
+    for client in (a, b):
+        deadline = time.monotonic() + 30
+        while client.get("/api/sessions").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert client.get("/api/sessions").json()["items"][0]["id"] == session_id
+    assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
+    assert "event: done" in _send(a, session_id, "and again").text
