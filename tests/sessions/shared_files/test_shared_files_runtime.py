@@ -4,15 +4,17 @@ Everything is real -- SDK, CLI, PostgreSQL -- except the model, which is the scr
 suite's conftest (its rule recalls a "favourite retail segment" from earlier user turns).
 """
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
-from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
+from agent_orchestrator.runtime import CopilotRuntime, RuntimeFailure, RuntimeSettings
 from agent_orchestrator.runtime.errors import SessionExistsError, SessionNotFoundError
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
-from agent_orchestrator.testing.scripted_model import ScriptedModel, user_messages
+from agent_orchestrator.sessions.store import LeaseManager, make_engine, migrate
+from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
 
 pytestmark = pytest.mark.postgres
 
@@ -103,3 +105,36 @@ async def test_creating_an_id_that_lives_in_the_store_is_refused_on_another_serv
             await runtime.create_session("shared-dup-1")
     types = _event_types((await store.export_files("shared-dup-1"))[EVENTS])
     assert types.count("session.start") == 1
+
+
+async def test_a_stale_writers_late_write_is_rejected(tmp_path, scripted_model, store, pg_url, pg_schema):
+    """Fencing: server A's lease expires while its turn is stuck (here: a slow model); server B takes
+    the session over. When A's model finally answers, the runtime's append of that answer must not
+    land in the log B is now writing."""
+    engine = make_engine(f"{pg_url}?options=-csearch_path%3D{pg_schema}")
+    migrate(engine)
+    leases = LeaseManager(engine)
+    async with (
+        _runtime(tmp_path / "seed", scripted_model, store) as runtime,
+        await runtime.create_session("shared-fenced-1") as session,
+    ):
+        await runtime.ask(session, TELL)
+    stale = leases.acquire("shared-fenced-1", "server-a", ttl=5.0)
+    assert stale is not None
+    store.writer_check = lambda sid: asyncio.to_thread(leases.check, sid, stale.fencing_token)
+    scripted_model.script(Text("late answer", delay=8))
+    try:
+        async with _runtime(tmp_path / "a", scripted_model, store) as runtime:
+            session = await runtime.resume_session("shared-fenced-1")
+            asking = asyncio.create_task(runtime.ask(session, "a slow question"))
+            await asyncio.sleep(5.5)  # A's lease runs out while its model is still thinking
+            assert leases.acquire("shared-fenced-1", "server-b", ttl=30) is not None  # B takes over
+            with pytest.raises(RuntimeFailure):
+                await asking
+            with pytest.raises(RuntimeError, match="detach"):  # even its shutdown record is refused
+                await session.disconnect()
+    finally:
+        store.writer_check = None
+        engine.dispose()
+    log = (await store.export_files("shared-fenced-1"))[EVENTS]
+    assert b"late answer" not in log
