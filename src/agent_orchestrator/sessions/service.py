@@ -20,6 +20,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
+from copilot import CopilotSession
+
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.errors import RuntimeFailure, SessionNotFoundError
 from agent_orchestrator.runtime.session_files import SessionFiles
@@ -231,12 +233,15 @@ class SessionService:
             await asyncio.to_thread(self.audit.record, self._event("resume", actor, session_id))
             outcome: TurnEvent = Failed("The turn ended without an answer.")
             try:
-                async with await self.runtime.resume_session(session_id) as session:
+                session = await self.runtime.resume_session(session_id)
+                try:
                     async for event in stream_turn(
                         session, prompt, time_limit=self.runtime.settings.turn_timeout
                     ):
                         queue.put_nowait(event)
                         outcome = event
+                finally:
+                    await _close_quietly(session)
             except RuntimeFailure as error:
                 outcome = Failed(" ".join(str(error).split()))
                 queue.put_nowait(outcome)
@@ -280,6 +285,15 @@ class SessionService:
             session_id=session_id,
             client_addr=actor.client_addr,
         )
+
+
+async def _close_quietly(session: CopilotSession) -> None:
+    """Close after the turn; a failure here (e.g. a fenced-off shutdown record) must not turn an
+    answered turn into an error."""
+    try:
+        await session.disconnect()
+    except Exception as error:  # the SDK raises bare RuntimeErrors for a failed detach
+        logger.warning("Closing session %s failed: %s", session.session_id, error)
 
 
 def _ends_with_user(messages: list[TranscriptMessage], prompt: str) -> bool:
