@@ -26,17 +26,7 @@ class SessionOut(BaseModel):
 
     @classmethod
     def of(cls, record: SessionRecord) -> "SessionOut":
-        return cls(
-            id=record.id,
-            title=record.title,
-            case_key=record.case_key,
-            model=record.model,
-            created_at=record.created_at,
-            updated_at=record.updated_at,
-            preview=record.preview,
-            status=record.status,
-            turn_count=record.turn_count,
-        )
+        return cls.model_validate(record, from_attributes=True)
 
 
 class SessionPageOut(BaseModel):
