@@ -72,7 +72,11 @@ def byok_route(settings: RuntimeSettings) -> ModelRoute:
     if not settings.model:
         raise ValueError("A provider URL needs a model id too (AGENT_MODEL or --model).")
     provider = provider_config(
-        settings.provider_base_url, kind=settings.provider_type, api_key=settings.provider_api_key
+        settings.provider_base_url,
+        kind=settings.provider_type,
+        api_key=settings.provider_api_key,
+        max_prompt_tokens=settings.provider_max_prompt_tokens,
+        max_output_tokens=settings.provider_max_output_tokens,
     )
     return ModelRoute("byok", settings.model, provider)
 

@@ -27,6 +27,9 @@ class RuntimeSettings:
     provider_base_url: str | None = None
     provider_type: ProviderType = "openai"
     provider_api_key: str | None = None
+    # A BYOK model's real limits, so the runtime compacts long conversations instead of overflowing.
+    provider_max_prompt_tokens: int | None = None
+    provider_max_output_tokens: int | None = None
     model: str | None = None
     github_token: str | None = None
     local_model: str = "0.5b"
@@ -48,6 +51,8 @@ class RuntimeSettings:
             provider_base_url=env.get("AGENT_PROVIDER_BASE_URL") or None,
             provider_type=provider_type,  # type: ignore[arg-type]
             provider_api_key=env.get("AGENT_PROVIDER_API_KEY") or None,
+            provider_max_prompt_tokens=_optional_int(env.get("AGENT_PROVIDER_MAX_PROMPT_TOKENS")),
+            provider_max_output_tokens=_optional_int(env.get("AGENT_PROVIDER_MAX_OUTPUT_TOKENS")),
             model=env.get("AGENT_MODEL") or None,
             github_token=token,
             local_model=env.get("AGENT_LOCAL_MODEL", "0.5b"),
@@ -69,3 +74,7 @@ class RuntimeSettings:
     def models_dir(self) -> Path:
         """Cache of assembled model weights."""
         return self.data_dir / "models"
+
+
+def _optional_int(value: str | None) -> int | None:
+    return int(value) if value else None
