@@ -147,6 +147,8 @@ def test_bad_input_gets_one_clear_error(live_app):
     secret = alice.get("/api/sessions/ghp_16C7e42F292c6912E7710c838347Ae178B4a")
     assert secret.status_code == 422 and "ghp_" not in secret.text
     assert alice.post("/api/sessions", json={"id": "ann@example.com"}).status_code == 422
+    assert alice.get("/api/sessions", params={"cursor": "not-a-cursor"}).status_code == 422
+    assert alice.patch(f"/api/sessions/{session_id}", json={"title": "bad\x00title"}).status_code == 422
     assert (
         alice.post(
             "/api/sessions", content=b"x" * 300_000, headers={"content-type": "application/json"}

@@ -26,6 +26,8 @@ from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
     AuditLog,
+    InvalidCursor,
+    InvalidTitle,
     LeaseManager,
     SessionCatalog,
     UserStore,
@@ -136,6 +138,11 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(InvalidSessionIdError)
     async def invalid_id(request: Request, error: InvalidSessionIdError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=422)
+
+    @app.exception_handler(InvalidCursor)
+    @app.exception_handler(InvalidTitle)
+    async def invalid_input(request: Request, error: ValueError) -> JSONResponse:
+        return JSONResponse({"detail": str(error) or "Invalid input."}, status_code=422)
 
     @app.exception_handler(RuntimeFailure)
     async def runtime_failure(request: Request, error: RuntimeFailure) -> JSONResponse:
