@@ -1,0 +1,74 @@
+"""Driving the chat UI the way a person does: through its ``data-testid`` elements, never its internals."""
+
+import re
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+PASSWORD = "correct horse battery"
+ASSISTANT = '[data-testid="message"][data-role="assistant"]'
+USER = '[data-testid="message"][data-role="user"]'
+# The text of each message, without the author label and the time.
+ASSISTANT_TEXT = f"{ASSISTANT} .message-body"
+USER_TEXT = f"{USER} .message-body"
+
+
+def login(page: Page, username: str, password: str = PASSWORD) -> None:
+    """Open the app and sign in through the login form; returns once the app shows the user."""
+    page.goto("/")
+    page.get_by_test_id("login-username").fill(username)
+    page.get_by_test_id("login-password").fill(password)
+    page.get_by_test_id("login-submit").click()
+    expect(page.get_by_test_id("current-user")).to_have_text(username)
+    # The app's last step after sign-in (once the sidebar and the initial chat are loaded).
+    expect(page.get_by_test_id("composer-input")).to_be_focused()
+
+
+def new_chat(page: Page) -> str:
+    """Start a chat from the sidebar; returns its id (the active sidebar item's)."""
+    before = page.evaluate("localStorage.getItem('ao.currentSession')")
+    page.get_by_test_id("new-chat").click()
+    page.wait_for_function("(before) => localStorage.getItem('ao.currentSession') !== before", arg=before)
+    expect(page.get_by_test_id("message")).to_have_count(0)
+    session_id = current_session(page)
+    expect(page.locator(f'[data-testid="session-item"][data-session-id="{session_id}"]')).to_have_class(
+        re.compile(r"\bactive\b")
+    )
+    return session_id
+
+
+def current_session(page: Page) -> str:
+    """The open chat's id, as the page keeps it; waits for one (the app opens a chat after sign-in)."""
+    return page.wait_for_function("() => localStorage.getItem('ao.currentSession')").json_value()
+
+
+def send(page: Page, text: str | None) -> Locator:
+    """Type (unless None: send what is there) and send a message; returns the answer once it is complete."""
+    finished = page.locator(f"{ASSISTANT}:not([aria-busy])")
+    count = finished.count()
+    if text is not None:
+        page.get_by_test_id("composer-input").fill(text)
+    page.get_by_test_id("composer-send").click()
+    expect(finished).to_have_count(count + 1, timeout=60_000)
+    answer = finished.last.locator(".message-body")
+    expect(answer).not_to_have_class(re.compile(r"\bstreaming\b"))
+    return answer
+
+
+def api(page: Page, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A request from the page itself (its cookie, a fresh CSRF token): ``{"status", "body"}``."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const me = await (await fetch("/api/auth/me")).json();
+            const response = await fetch(path, {
+                method,
+                headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf_token },
+                body: body === null ? undefined : JSON.stringify(body),
+            });
+            const text = await response.text();
+            let parsed = text;
+            try { parsed = JSON.parse(text); } catch {}
+            return { status: response.status, body: parsed };
+        }""",
+        [method, path, body],
+    )

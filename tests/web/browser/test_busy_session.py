@@ -1,0 +1,65 @@
+"""One turn at a time per session, across devices: the second sender is told, and keeps their text."""
+
+import time
+from collections.abc import Callable
+
+from browser_ui import ASSISTANT, ASSISTANT_TEXT, USER_TEXT, current_session, login, new_chat, send
+from playwright.sync_api import BrowserContext, Page, expect
+
+from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
+
+WAITING = "Are you still there?"
+
+
+def test_sending_while_another_device_is_answering(
+    page: Page,
+    new_context: Callable[..., BrowserContext],
+    user: Callable[[str], str],
+    scripted_model: ScriptedModel,
+) -> None:
+    """The rejected device used to keep a stale transcript: after the 409 it never showed the other
+    device's turn, and its next message went on below a conversation missing a question and answer.
+    Now it waits for that answer like on opening a busy chat, then unlocks with the text intact."""
+    alice = user("alice")
+    login(page, alice)
+    session_id = new_chat(page)
+    send(page, "Hello")
+    laptop = new_context().new_page()
+    login(laptop, alice)
+    expect(laptop.locator(USER_TEXT)).to_have_text(["Hello"])
+    assert current_session(laptop) == session_id
+
+    scripted_model.script(Text("slow", delay=5))
+    page.get_by_test_id("composer-input").fill("Take your time")
+    page.get_by_test_id("composer-send").click()
+    expect(page.get_by_test_id("status-line")).to_have_text("Thinking…")
+    deadline = time.monotonic() + 30
+    while len(scripted_model.requests) < 2:  # wait until the slow turn has reached the model
+        assert time.monotonic() < deadline, "the slow turn never reached the model"
+        page.wait_for_timeout(50)
+
+    with laptop.expect_response(f"**/api/sessions/{session_id}/messages") as rejected:
+        laptop.get_by_test_id("composer-input").fill(WAITING)
+        laptop.get_by_test_id("composer-send").click()
+    assert rejected.value.status == 409
+    expect(laptop.get_by_test_id("status-line")).to_contain_text(
+        "try again when the other answer has finished"
+    )
+    composer = laptop.get_by_test_id("composer-input")
+    expect(composer).to_have_value(WAITING)
+    expect(composer).to_be_disabled()  # until the other device's answer is done
+    expect(laptop.locator(USER_TEXT)).to_have_text(["Hello"])  # the rejected prompt is not shown as sent
+
+    expect(page.locator(f"{ASSISTANT}:not([aria-busy]) .message-body").last).to_have_text(
+        "slow", timeout=30_000
+    )
+    # The laptop picks up the other device's turn by itself and unlocks, the kept text still there...
+    expect(laptop.locator(USER_TEXT)).to_have_text(["Hello", "Take your time"], timeout=15_000)
+    expect(laptop.locator(ASSISTANT_TEXT)).to_have_text(["OK", "slow"])
+    expect(composer).to_be_enabled()
+    expect(composer).to_have_value(WAITING)
+    expect(laptop.get_by_test_id("status-line")).to_have_text("")
+    # ...and sends it as it is.
+    expect(send(laptop, None)).to_have_text("OK")
+    expect(laptop.locator(USER_TEXT)).to_have_text(["Hello", "Take your time", WAITING])
+    expect(composer).to_have_value("")

@@ -1,0 +1,83 @@
+"""A person's way through the chat: sign in, chat, reload, and carry on from a second device."""
+
+import re
+from collections.abc import Callable
+
+from browser_ui import ASSISTANT_TEXT, USER_TEXT, current_session, login, new_chat, send
+from playwright.sync_api import BrowserContext, Page, expect
+
+from agent_orchestrator.testing.scripted_model import ScriptedModel, user_messages
+
+REMEMBER = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
+ASK = "Which retail segment did I say was my favourite?"
+
+
+def test_login_then_a_new_chat_streams_an_answer(page: Page, user: Callable[[str], str]) -> None:
+    alice = user("alice")
+    page.goto("/")
+    page.get_by_test_id("login-username").fill(alice)
+    page.get_by_test_id("login-password").fill("not the password")
+    page.get_by_test_id("login-submit").click()
+    expect(page.get_by_test_id("login-error")).to_have_text("Wrong username or password.")
+    expect(page.get_by_test_id("current-user")).not_to_be_visible()
+
+    login(page, alice)
+    expect(page.get_by_test_id("login-error")).not_to_be_visible()
+    session_id = new_chat(page)
+
+    answer = send(page, "Hello, who are you?")
+
+    expect(answer).to_have_text("OK")
+    expect(page.locator(USER_TEXT)).to_have_text(["Hello, who are you?"])
+    expect(page.get_by_test_id("status-line")).to_have_text("")
+    # The server names an untitled chat after its first message; the sidebar shows it.
+    item = page.locator(f'[data-testid="session-item"][data-session-id="{session_id}"]')
+    expect(item.locator(".session-title")).to_have_text("Hello, who are you?")
+
+
+def test_reload_keeps_the_conversation(page: Page, user: Callable[[str], str]) -> None:
+    login(page, user("alice"))
+    session_id = new_chat(page)
+    send(page, "First question")
+    send(page, "Second question")
+
+    with page.expect_response(f"**/api/sessions/{session_id}/messages") as transcript:
+        page.reload()
+    assert transcript.value.ok  # the messages come from the server, not from the browser
+
+    expect(page.get_by_test_id("current-user")).to_be_visible()
+    expect(page.locator(USER_TEXT)).to_have_text(["First question", "Second question"])
+    expect(page.locator(ASSISTANT_TEXT)).to_have_text(["OK", "OK"])
+    assert current_session(page) == session_id
+    active = page.locator('[data-testid="session-item"].active')
+    expect(active).to_have_attribute("data-session-id", session_id)
+
+
+def test_second_device_continues_the_same_conversation(
+    page: Page,
+    new_context: Callable[..., BrowserContext],
+    user: Callable[[str], str],
+    scripted_model: ScriptedModel,
+) -> None:
+    alice = user("alice")
+    login(page, alice)
+    session_id = new_chat(page)
+    expect(send(page, REMEMBER)).to_have_text("OK")
+
+    # A second device: its own cookies and storage, nothing shared with the first but the account.
+    phone = new_context().new_page()
+    login(phone, alice)
+    expect(phone.locator(USER_TEXT)).to_have_text([REMEMBER])  # the latest chat opens by itself
+    assert current_session(phone) == session_id
+
+    answer = send(phone, ASK)
+
+    expect(answer).to_have_text(re.compile(r"Your favourite retail segment is 'At Risk'"))
+    # The model got the whole conversation (the CLI prefixes each turn with a <current_datetime> tag).
+    turns = user_messages(scripted_model.requests[-1])
+    assert len(turns) == 2
+    assert turns[0].endswith(REMEMBER)
+    assert turns[1].endswith(ASK)
+    # And the first device sees the phone's turn when it reloads.
+    page.reload()
+    expect(page.locator(USER_TEXT)).to_have_text([REMEMBER, ASK])
