@@ -190,8 +190,9 @@ def build_server(db_path: Path) -> MCPServer:
         return _json(_transaction(found))
 
     @tool(
-        "List the customer segments (High Value, Regular, At Risk, New) with customers, revenue, "
-        "average order value, repeat and retention rates, plus the rules and the as-of date."
+        "Segment overview: for each segment (High Value, Regular, At Risk, New) how many customers, "
+        "revenue, average order value, repeat and retention rates; plus the rules and the as-of date. "
+        "Use it for any question about segments or customer counts."
     )
     def list_segments() -> str:
         with connect() as conn:
@@ -206,8 +207,8 @@ def build_server(db_path: Path) -> MCPServer:
         )
 
     @tool(
-        "Summary of one customer: segment and why, orders, net revenue, average order value, "
-        "first/last purchase, recency in days, RFM scores (1-5), top 3 products."
+        "One customer's details, only when the user gives that customer's id number: segment and why, "
+        "orders, net revenue, average order value, first/last purchase, recency, RFM scores, top products."
     )
     def get_customer_summary(customer_id: Annotated[int, Field(ge=1, description="Customer id")]) -> str:
         with connect() as conn:
