@@ -190,9 +190,8 @@ def build_server(db_path: Path) -> MCPServer:
         return _json(_transaction(found))
 
     @tool(
-        "Segment overview: for each segment (High Value, Regular, At Risk, New) how many customers, "
-        "revenue, average order value, repeat and retention rates; plus the rules and the as-of date. "
-        "Use it for any question about segments or customer counts."
+        "Segment overview: customers, revenue, average order value, repeat and retention rates per "
+        "segment (High Value, Regular, At Risk, New), rules, as-of date. Use for any segment question."
     )
     def list_segments() -> str:
         with connect() as conn:
