@@ -1,5 +1,6 @@
 """A live web app (real uvicorn, real Copilot CLI, scripted model) and logged-in HTTP clients."""
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,7 +10,9 @@ import pytest
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
+from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+from agent_orchestrator.testing.postgres import fresh_schema, require_postgres
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
 from agent_orchestrator.web.settings import WebSettings
@@ -51,16 +54,31 @@ def create_users(database_url: str, *names: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture
-def live_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[LiveApp]:
-    web = build_web_settings(tmp_path)
-    create_users(web.database_url, "alice", "bob")
-    runtime = RuntimeSettings(
-        data_dir=tmp_path, provider_base_url=scripted_model.base_url, model="scripted-model", turn_timeout=60
-    )
-    server = BackgroundServer(create_app(web, runtime), health_path="/api/health")
-    url = server.start(timeout=60)
-    try:
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def live_app(
+    request: pytest.FixtureRequest, tmp_path: Path, scripted_model: ScriptedModel
+) -> Iterator[LiveApp]:
+    """The app on the embedded default (SQLite, local files) and on the shared store (PostgreSQL for
+    catalog and session files): both backends pass the same API suite."""
+    with contextlib.ExitStack() as stack:
+        session_files = None
+        database_url = None
+        if request.param == "postgres":
+            require_postgres()
+            url = stack.enter_context(fresh_schema("web"))
+            database_url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+            session_files = PostgresSessionFiles.from_url(url)
+        web = build_web_settings(tmp_path, database_url)
+        create_users(web.database_url, "alice", "bob")
+        runtime = RuntimeSettings(
+            data_dir=tmp_path,
+            provider_base_url=scripted_model.base_url,
+            model="scripted-model",
+            turn_timeout=60,
+        )
+        server = BackgroundServer(
+            create_app(web, runtime, session_files=session_files), health_path="/api/health"
+        )
+        url = server.start(timeout=60)
+        stack.callback(server.stop)
         yield LiveApp(url, web, scripted_model)
-    finally:
-        server.stop()
