@@ -1,6 +1,6 @@
 """``python -m agent_orchestrator.local_model serve|fetch`` — run the local model server, or get its weights.
 
-    serve [--model 0.5b|1.5b] [--model-path P] [--host 127.0.0.1] [--port 8765] [--ctx N] [--cache-dir D]
+    serve [--model 0.5b|1.5b] [--model-path P] [--host 127.0.0.1] [--port 8765] [--ctx N] [--threads N]
     fetch [--model 0.5b|1.5b] [--cache-dir D]   # assemble/verify the weights, print the path
 
 Errors are one line on stderr and a non-zero exit, never a traceback.
@@ -42,6 +42,9 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument("--port", type=int, default=8765)
             p.add_argument("--ctx", type=int, default=8192, help="context length in tokens (max 32768)")
             p.add_argument(
+                "--threads", type=int, default=None, help="default: the cores this process may use"
+            )
+            p.add_argument(
                 "--max-waiting", type=int, default=4, help="requests queued behind the running one"
             )
     return parser
@@ -64,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 
         from .app import create_app
 
-        engine = LocalEngine(path, n_ctx=args.ctx)
+        engine = LocalEngine(path, n_ctx=args.ctx, n_threads=args.threads)
         print(
             f"local model {choice.model_id} loaded in {engine.load_seconds:.1f}s; "
             f"serving http://{args.host}:{args.port}/v1",

@@ -9,22 +9,33 @@ Usage::
         else:                       # the final GenerationStats
             print(item.completion_tokens, item.cached_tokens)
 
-Binding choice: cyllama (prebuilt llama.cpp wheel) over llama-cpp-python, measured on this 2-core box:
+Binding choice: cyllama (prebuilt llama.cpp wheel) over llama-cpp-python, measured on this 2-core box
+(shared with other jobs, load average 3-6 during the runs, so speeds swing; see bench/):
 
-- install on a fresh machine: cyllama 0.2.18 is a ~25 MB manylinux wheel, installed in seconds;
-  llama-cpp-python 0.3.36 ships an sdist only and compiles llama.cpp with CMake (INSTALL_FIGURES).
-- decode speed: both wrap the same llama.cpp; our low-level loop over cyllama reaches the binding's raw
-  speed (see bench/bench_local_model.py, DECODE_FIGURES).
+- install on a fresh machine: cyllama 0.2.18 is a 15.7 MB manylinux wheel: 1.6 s to download and
+  install with an empty cache. llama-cpp-python 0.3.36 ships an sdist only and compiles llama.cpp with
+  CMake: 10 min wall, 779 s CPU here. That is per machine (and per CI run without a warm cache).
+- decode speed: both wrap the same llama.cpp, so neither is faster by nature. In the same alternating
+  runs (``bench_local_model.py --llama-cpp-python``) llama-cpp-python decoded 2.3-8.3 tok/s, our
+  server 13-16 tok/s and cyllama's raw loop 1.2-8.9 tok/s. With the second core free, the raw loop
+  reaches ~33 tok/s with 2 threads (20 with 1); the design notes measured 40-46 tok/s on an idle box.
 - prompt-prefix reuse: llama-cpp-python has it built in; cyllama's high-level ``LLM`` clears the KV
   cache on every call, so we drive the low-level API ourselves: we remember which tokens sit in the KV
   cache, keep the longest common prefix with the new prompt (``memory_seq_rm`` drops the rest) and only
-  decode the new suffix. A chat's second turn then prefills just the new message.
+  decode the new suffix. Turn 2 of a chat (242 prompt tokens, 217 reused) then shows its first token
+  in ~0.7 s instead of ~5-9 s cold.
 - tool calls: neither gives us Qwen2.5's ``<tool_call>`` format as OpenAI ``tool_calls`` reliably
   (llama-cpp-python's ``chatml-function-calling`` handler uses its own prompt), so we render the GGUF's
   own template and parse the blocks ourselves in ``chat_format``.
 
-Threads: llama.cpp defaults to 4 threads; we use exactly the cores this process may run on
-(``os.sched_getaffinity``), which is what the decode speed is most sensitive to.
+Threads: we use the cores this process may run on (``os.sched_getaffinity``; llama.cpp's default is
+4). Beware oversubscription: llama.cpp's threads meet at spin barriers after every layer, so when
+another process holds one of two cores, 2 threads collapse (2.5 tok/s median here) while 1 thread
+keeps ~13 tok/s; pass ``n_threads`` when the machine is known to be busy.
+
+Text: llama.cpp's detokenizer drops the first token's leading space and ``token_to_piece`` mangles
+characters split over byte tokens, so pieces are decoded behind an anchor token and held while they
+end in an incomplete UTF-8 sequence (see ``_detokenize``).
 """
 
 from __future__ import annotations
@@ -33,7 +44,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from cyllama.llama.llama_cpp import (
@@ -89,7 +100,6 @@ class GenerationStats:
     prefill_seconds: float = 0.0
     decode_seconds: float = 0.0
     first_token_seconds: float | None = None
-    extra: dict[str, float] = field(default_factory=dict)
 
 
 def available_cores() -> int:
