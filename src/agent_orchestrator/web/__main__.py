@@ -53,7 +53,15 @@ def serve(args: argparse.Namespace) -> int:
     app = create_app(
         web, runtime_settings, session_files=shared, on_ready=lambda: print_banner(web, credentials)
     )
-    uvicorn.run(app, host=web.host, port=web.port, log_level="warning" if not args.verbose else "info")
+    # Idle keep-alive connections outlive a load balancer's (typically 60 s) so that the balancer, not
+    # this server, closes them: otherwise a request can race the close and fail.
+    uvicorn.run(
+        app,
+        host=web.host,
+        port=web.port,
+        timeout_keep_alive=75,
+        log_level="warning" if not args.verbose else "info",
+    )
     return 0
 
 

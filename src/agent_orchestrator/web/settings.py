@@ -32,6 +32,7 @@ class WebSettings:
             port=int(env.get("AGENT_WEB_PORT", "8000")),
             secure_cookies=env.get("AGENT_WEB_SECURE_COOKIES", "") in ("1", "true", "yes"),
             lease_ttl=float(env.get("AGENT_WEB_LEASE_TTL", "30")),
+            retail_dataset=env.get("AGENT_WEB_RETAIL", "1") not in ("0", "false", "no"),
             server_id=env.get("AGENT_SERVER_ID", f"{socket.gethostname()}:{os.getpid()}"),
         )
 
