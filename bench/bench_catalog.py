@@ -20,10 +20,9 @@ import argparse
 import os
 import random
 import secrets
-import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,6 +30,7 @@ from pathlib import Path
 import psycopg
 from sqlalchemy import Engine, insert, text
 from sqlalchemy.engine import make_url
+from timing import median_seconds
 
 from agent_orchestrator.sessions.store import SessionCatalog, make_engine, migrate
 from agent_orchestrator.sessions.store.catalog import fold_title
@@ -74,16 +74,6 @@ WORDS = [
     "q4",
 ]
 DEFAULT_PG_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-
-
-def median_seconds(fn: Callable[[], object], runs: int) -> float:
-    fn()  # warm-up: page cache, statement cache
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def session_rows() -> Iterator[dict[str, object]]:

@@ -9,27 +9,18 @@ Prints plain ``name: value`` lines. Targets: generation "a few seconds"; the seg
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from timing import median_seconds
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset, open_readonly, queries
 from agent_orchestrator.retail.models import TransactionFilter
 from agent_orchestrator.retail.segments import Segment
 
 SUMMARY_TARGET_S = 0.050
-
-
-def median_seconds(fn: Callable[[], object], runs: int) -> float:
-    fn()  # warm-up: page cache, statement cache
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def main() -> None:

@@ -9,7 +9,6 @@ latencies are the server's and the runtime's own overhead.
 
 import argparse
 import asyncio
-import statistics
 import tempfile
 import time
 from datetime import timedelta
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import httpx
 from sqlalchemy import insert
+from timing import median_seconds
 
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.sessions.store.catalog import fold_title
@@ -39,15 +39,6 @@ def _ms(seconds: float) -> str:
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _median_time(action, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def _login(url: str, username: str) -> httpx.Client:
@@ -139,7 +130,7 @@ def main() -> None:
             first = clients[0]
 
             # 1. A user's sessions page with the catalog holding --sessions sessions.
-            page = _median_time(
+            page = median_seconds(
                 lambda: first.get("/api/sessions", params={"limit": 50}).raise_for_status(), 200
             )
             print(
@@ -152,8 +143,10 @@ def main() -> None:
             events = data / "copilot" / "session-state" / ids[0] / "events.jsonl"
             _grow_to_1000_turns(events)
             raw = events.read_bytes()
-            parse = _median_time(lambda: parse_events(raw.splitlines()), 20)
-            http = _median_time(lambda: first.get(f"/api/sessions/{ids[0]}/messages").raise_for_status(), 10)
+            parse = median_seconds(lambda: parse_events(raw.splitlines()), 20)
+            http = median_seconds(
+                lambda: first.get(f"/api/sessions/{ids[0]}/messages").raise_for_status(), 10
+            )
             print(
                 f"transcript, {TURNS} turns ({len(raw) / 1e6:.1f} MB log): parse {_ms(parse)}, "
                 f"GET /messages {_ms(http)} (target 100 ms, ratio {http / 0.1:.2f})"
@@ -161,17 +154,14 @@ def main() -> None:
 
             # 3. Concurrent users, one turn each, on the instant scripted model.
             second, second_id = clients[1], ids[1]
-            alone = [
-                _median_time(
-                    lambda: second.post(
-                        f"/api/sessions/{second_id}/messages", json={"content": "hi"}
-                    ).raise_for_status(),
-                    1,
-                )
-                for _ in range(5)
-            ]
+            alone = median_seconds(
+                lambda: second.post(
+                    f"/api/sessions/{second_id}/messages", json={"content": "hi"}
+                ).raise_for_status(),
+                5,
+            )
             latencies = asyncio.run(_concurrent_turns(url, clients, ids))
-            print(f"one turn alone: p50 {_ms(statistics.median(alone))}")
+            print(f"one turn alone: p50 {_ms(alone)}")
             print(
                 f"{args.users} concurrent users, one turn each: p50 {_ms(_percentile(latencies, 0.5))}, "
                 f"p95 {_ms(_percentile(latencies, 0.95))}, max {_ms(max(latencies))}"
