@@ -6,18 +6,14 @@ operator would run it from cron.
 """
 
 import json
-import os
-import secrets
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import psycopg
 import pytest
 from argon2 import PasswordHasher
-from psycopg import sql
 from sqlalchemy import Engine
 
 from agent_orchestrator.runtime.errors import InvalidSessionIdError, SessionNotFoundError
@@ -35,8 +31,8 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.postgres import fresh_schema, require_postgres
 
-PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
@@ -308,21 +304,9 @@ def test_cli_purge_dry_run_then_purge(engine: Engine, users: tuple[User, User], 
 @pytest.fixture
 def shared_database_url() -> Iterator[str]:
     """``DATABASE_URL`` for shared mode on a fresh schema (via ``search_path``), dropped afterwards."""
-    try:
-        psycopg.connect(PG_URL, connect_timeout=3).close()
-    except psycopg.OperationalError as error:
-        message = f"PostgreSQL unreachable at {PG_URL}: {str(error).strip().splitlines()[0]}"
-        if os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    schema = f"admin_test_{secrets.token_hex(6)}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-    try:
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+    require_postgres()
+    with fresh_schema("admin_test") as url:
+        yield url
 
 
 @pytest.mark.postgres

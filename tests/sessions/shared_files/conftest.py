@@ -5,7 +5,6 @@ When it is unreachable the tests skip with one line -- unless ``CI=true`` or ``R
 where a missing database is a failure, not a reason to go green.
 """
 
-import os
 import secrets
 from collections.abc import AsyncIterator, Iterator
 
@@ -14,21 +13,13 @@ import pytest
 from psycopg import sql
 
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
-
-DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
+from agent_orchestrator.testing.postgres import POSTGRES_URL, require_postgres
 
 
 @pytest.fixture(scope="module")
 def pg_url() -> str:
-    url = os.environ.get("TEST_POSTGRES_URL", DEFAULT_URL)
-    try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except psycopg.OperationalError as error:
-        message = f"PostgreSQL unreachable at {url}: {str(error).strip().splitlines()[0]}"
-        if os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return url
+    require_postgres()
+    return POSTGRES_URL
 
 
 @pytest.fixture(scope="module")
