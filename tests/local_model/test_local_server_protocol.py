@@ -395,16 +395,22 @@ def test_stream_disconnect_cancels_generation(http_server: tuple[str, Any], engi
     wait_until(lambda: app.state.queue.admitted == 0)
 
 
-def test_queued_request_whose_client_left_is_skipped(
-    http_server: tuple[str, Any], engine: ScriptedEngine
-) -> None:
-    root, app = http_server
+def _occupy_the_model(root: str, engine: ScriptedEngine) -> threading.Thread:
+    """Start a request that holds the (gated) model, so the next one has to queue behind it."""
     engine.gate.clear()
     first = threading.Thread(
         target=lambda: httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, timeout=10)
     )
     first.start()
     wait_until(lambda: engine.running == 1)
+    return first
+
+
+def test_queued_request_whose_client_left_is_skipped(
+    http_server: tuple[str, Any], engine: ScriptedEngine
+) -> None:
+    root, app = http_server
+    first = _occupy_the_model(root, engine)
     with pytest.raises(httpx.ReadTimeout):  # gives up while queued behind the first request
         httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, timeout=0.5)
     time.sleep(0.5)  # the disconnect watcher polls every 0.25 s
@@ -422,12 +428,7 @@ def test_queued_stream_whose_client_left_frees_its_slot(
 ) -> None:
     """A stream still waiting for the model when its client leaves must not hold a queue slot."""
     root, app = http_server
-    engine.gate.clear()
-    first = threading.Thread(
-        target=lambda: httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, timeout=10)
-    )
-    first.start()
-    wait_until(lambda: engine.running == 1)
+    first = _occupy_the_model(root, engine)
     body = {"messages": USER, "stream": True}
     with (
         httpx.Client(timeout=10) as client,
