@@ -22,8 +22,6 @@ TEMPLATE = (
     "{% if tools %}[tools:{% for t in tools %}{{ t.function.name }}{% endfor %}]{% endif %}"
     "{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}<assistant>"
 )
-CALL = '<tool_call>\n{"name": "get_sales", "arguments": {"region": "North"}}\n</tool_call>'
-TOOLS = [{"type": "function", "function": {"name": "get_sales", "parameters": {"type": "object"}}}]
 USER = [{"role": "user", "content": "hi"}]
 
 
@@ -177,54 +175,147 @@ async def test_streaming_without_usage_has_no_usage_chunk(client: httpx.AsyncCli
     assert events[-1]["choices"][0]["finish_reason"] == "stop"
 
 
-async def test_tool_call_non_streaming(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
-    engine.pieces = ["Checking.", "\n", CALL]
+QUESTION = [{"role": "user", "content": "What were the sales in the North region?"}]
+SALES = {
+    "type": "function",
+    "function": {
+        "name": "get_sales",
+        "description": "Sales of one region",
+        "parameters": {
+            "type": "object",
+            "properties": {"region": {"type": "string", "enum": ["North", "South"]}},
+            "required": ["region"],
+        },
+    },
+}
+CALL_JSON = '{"name": "get_sales", "arguments": {"region": "North"}}'
 
-    body = (await client.post("/chat/completions", json={"messages": USER, "tools": TOOLS})).json()
+
+async def test_a_data_question_gets_a_constrained_tool_call(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = [CALL_JSON]
+
+    body = (await client.post("/chat/completions", json={"messages": QUESTION, "tools": [SALES]})).json()
 
     choice = body["choices"][0]
-    assert choice["finish_reason"] == "tool_calls"
-    assert choice["message"]["content"] == "Checking."
+    assert choice["finish_reason"] == "tool_calls" and choice["message"]["content"] is None
     [call] = choice["message"]["tool_calls"]
     assert call["type"] == "function" and call["id"].startswith("call_")
     assert call["function"]["name"] == "get_sales"
     assert json.loads(call["function"]["arguments"]) == {"region": "North"}
-    assert engine.prompts[-1].startswith("[tools:get_sales]")
+    assert engine.prompts[-1].endswith("<assistant><tool_call>\n")  # the model starts inside a call
+    grammar = engine.params[-1].grammar
+    assert "get_sales" in grammar and "North" in grammar and "South" not in grammar  # narrowed
 
 
-async def test_tool_call_streaming(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
-    engine.pieces = ["<tool_", "call>\n", CALL.removeprefix("<tool_call>\n"), "\n", CALL]
+async def test_a_tool_call_streams_as_one_chunk(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
+    engine.pieces = ['{"name": "get_sales", ', '"arguments": {"region": "North"}}']
 
     events = sse_events(
-        (await client.post("/chat/completions", json={"messages": USER, "tools": TOOLS, "stream": True})).text
+        (
+            await client.post(
+                "/chat/completions", json={"messages": QUESTION, "tools": [SALES], "stream": True}
+            )
+        ).text
     )
 
     deltas = [e["choices"][0]["delta"] for e in events]
     calls = [d["tool_calls"][0] for d in deltas if "tool_calls" in d]
-    assert [c["index"] for c in calls] == [0, 1]
-    assert all(c["function"]["name"] == "get_sales" and c["id"].startswith("call_") for c in calls)
-    assert not any(d.get("content") for d in deltas)  # no tag text leaked
+    assert [(c["index"], c["function"]["name"]) for c in calls] == [(0, "get_sales")]
+    assert not any(d.get("content") for d in deltas)
     assert events[-1]["choices"][0]["finish_reason"] == "tool_calls"
 
 
-async def test_after_tool_results_the_model_must_answer(
+def _answered(result: str) -> list[dict[str, Any]]:
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "get_sales", "arguments": '{"region": "North"}'},
+    }
+    return [
+        *QUESTION,
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": result},
+    ]
+
+
+async def test_after_tool_results_the_model_answers_from_them(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
-    engine.pieces = ["It is ", "42.", " ", CALL]
-    call = {"id": "c1", "type": "function", "function": {"name": "get_sales", "arguments": '{"region": "N"}'}}
-    messages = [*USER, {"role": "assistant", "content": None, "tool_calls": [call]}]
-    messages.append({"role": "tool", "tool_call_id": "c1", "content": "42"})
+    engine.pieces = ["North sold ", "48,213.50."]
 
-    body = (await client.post("/chat/completions", json={"messages": messages, "tools": TOOLS})).json()
+    body = (
+        await client.post(
+            "/chat/completions", json={"messages": _answered('{"sales": 48213.5}'), "tools": [SALES]}
+        )
+    ).json()
 
-    assert engine.prompts[-1] == "<user>hi<tool>42<assistant>"  # own call folded away, no tools
+    assert engine.prompts[-1].endswith('<tool>{"sales": 48213.5}<assistant>')  # own call folded, no tools
     assert body["choices"][0]["finish_reason"] == "stop"
-    assert body["choices"][0]["message"]["content"] == "It is 42. " + CALL  # tags are text without tools
+    assert body["choices"][0]["message"]["content"] == "North sold 48,213.50."
+
+
+async def test_an_invented_figure_is_retried_then_replaced_by_the_data(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["North sold ", "50,000."]  # the scripted model insists on a number not in the result
+
+    body = (
+        await client.post(
+            "/chat/completions", json={"messages": _answered('{"sales": 48213.5}'), "tools": [SALES]}
+        )
+    ).json()
+
+    assert len(engine.prompts) == 2 and '"50,000"' in engine.prompts[-1]  # the retry names the claim
+    content = body["choices"][0]["message"]["content"]
+    assert "50,000" not in content and "- sales: 48213.5" in content and "get_sales" in content
+
+
+async def test_a_failed_tool_is_answered_plainly_without_the_model(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    failure = "MCP server 'shop': Error executing tool get_sales: no region named 'Narnia'"
+
+    body = (
+        await client.post("/chat/completions", json={"messages": _answered(failure), "tools": [SALES]})
+    ).json()
+
+    assert engine.prompts == []
+    assert body["choices"][0]["message"]["content"] == (
+        "I could not find that in the data: no region named 'Narnia'."
+    )
+
+
+async def test_small_talk_is_answered_without_tools(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    body = (await client.post("/chat/completions", json={"messages": USER, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == "Hello, world"
+    assert engine.params[-1].grammar is None and "tool" not in engine.prompts[-1]
+
+
+async def test_a_call_written_as_prose_becomes_a_real_call(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    """The 1.5B model's habit: it describes the call instead of making it."""
+    engine.pieces = ["I would call the `get_sales` function with:\n```json\n", '{"region": "North"}', "\n```"]
+    messages = [{"role": "user", "content": "North please"}]
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    [call] = body["choices"][0]["message"]["tool_calls"]
+    assert call["function"]["name"] == "get_sales" and json.loads(call["function"]["arguments"]) == {
+        "region": "North"
+    }
 
 
 async def test_tool_choice_none_hides_tools(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
-    await client.post("/chat/completions", json={"messages": USER, "tools": TOOLS, "tool_choice": "none"})
-    assert not engine.prompts[-1].startswith("[tools")
+    await client.post(
+        "/chat/completions", json={"messages": QUESTION, "tools": [SALES], "tool_choice": "none"}
+    )
+    assert engine.params[-1].grammar is None and not engine.prompts[-1].endswith("<tool_call>\n")
 
 
 async def test_sampling_parameters_are_passed_through(

@@ -18,12 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -33,35 +34,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .chat_format import (
     ChatFormatError,
     ChatTemplate,
-    TextDelta,
-    ToolCallStreamParser,
-    answer_after_tool_results,
     normalize_messages,
     validate_tools,
 )
-from .engine import ContextLengthExceeded, EngineError, GenerationParams, GenerationStats
+from .engine import ContextLengthExceeded, Engine, EngineError, GenerationParams, GenerationStats
 from .protocol import ChatCompletionRequest, ChunkFactory, completion, error_body, model_card, usage
+from .tool_policy import CALL_PREFIX, Plan, ToolPolicy
+from .tool_turns import TurnResult, run_plan
 
 DEFAULT_MODEL_ID = "qwen2.5-coder-0.5b-instruct"
-
-
-class Engine(Protocol):
-    """What the app needs from an engine (LocalEngine, or a fake in tests)."""
-
-    n_ctx: int
-    load_seconds: float
-
-    @property
-    def chat_template(self) -> str: ...
-
-    @property
-    def special_tokens(self) -> tuple[str, str]: ...
-
-    def tokenize(self, text: str) -> list[int]: ...
-
-    def generate(
-        self, prompt: str | list[int], params: GenerationParams, cancel: threading.Event | None = None
-    ) -> Iterator[str | GenerationStats]: ...
+T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
@@ -140,6 +123,14 @@ class InferenceQueue:
         future.add_done_callback(lambda _f: self.release())
         return _drain(queue, cancel)
 
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` (which may generate several times) on the worker; the caller was admitted."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, work)
+        finally:
+            self.release()
+
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
@@ -161,14 +152,15 @@ def create_app(
     max_waiting: int = 4,
     max_output_tokens: int | None = None,
     default_temperature: float = 0.0,
-    single_step_tools: bool = True,
 ) -> FastAPI:
     """Build the app around an already loaded engine (no globals: each call is independent).
 
     ``default_temperature`` applies when the client sends none. It is 0 (greedy) because the small
     model answers markedly better greedy, and the Copilot runtime does not choose a temperature.
-    ``single_step_tools`` applies :func:`chat_format.answer_after_tool_results` (see there why).
+    A request that offers tools goes through ``tool_policy`` and ``tool_turns``: the server decides
+    whether the turn calls a tool, constrains the call, and checks the answer against the data.
     """
+    policy = ToolPolicy()
     queue = InferenceQueue(engine, max_waiting)
     output_limit = max_output_tokens or default_output_limit(engine.n_ctx)
     bos, eos = engine.special_tokens
@@ -230,39 +222,73 @@ def create_app(
     async def chat_completions(
         body: ChatCompletionRequest, request: Request
     ) -> JSONResponse | StreamingResponse:
-        tokens, params, tools = await _prepare(body)
+        tokens, params, plan = await _prepare(body)
         queue.admit()
         cancel = threading.Event()
         watcher = asyncio.create_task(_watch_disconnect(request, cancel))
         completion_id = f"chatcmpl-{secrets.token_hex(12)}"
+        if plan is not None:
+            return await _planned(plan, params, body, completion_id, cancel, watcher)
         events = queue.submit(tokens, params, cancel)
         if body.stream:
             include_usage = bool(body.stream_options and body.stream_options.include_usage)
             chunks = ChunkFactory(completion_id, model_id, include_usage)
-            sse = _stream(events, chunks, tools, watcher, cancel)
+            sse = _stream(events, chunks, watcher, cancel)
             return StreamingResponse(
                 sse, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
             )
         try:
-            return JSONResponse(await _collect(events, completion_id, model_id, tools))
+            return JSONResponse(await _collect(events, completion_id, model_id))
         except (EngineError, ValueError, RuntimeError) as exc:
             raise ApiError(500, f"generation failed: {exc}", "server_error") from exc
         finally:
             cancel.set()  # no-op when finished; stops the worker if this request was cancelled
             watcher.cancel()
 
+    async def _planned(
+        plan: Plan,
+        params: GenerationParams,
+        body: ChatCompletionRequest,
+        completion_id: str,
+        cancel: threading.Event,
+        watcher: asyncio.Task[None],
+    ) -> JSONResponse | StreamingResponse:
+        """A request with tools: planned, generated and checked as a whole (``tool_turns``)."""
+        try:
+            result = await queue.run(lambda: run_plan(engine, template, plan, params, cancel))
+        except (EngineError, ValueError, RuntimeError) as exc:
+            raise ApiError(500, f"generation failed: {exc}", "server_error") from exc
+        finally:
+            cancel.set()
+            watcher.cancel()
+        if not result.grounded:
+            logger.warning("Answer not grounded in the tool results (%s mode); fell back", plan.mode)
+        calls = [c.to_openai() for c in result.tool_calls]
+        stats = usage(result.prompt_tokens, result.completion_tokens, result.cached_tokens)
+        finish = "tool_calls" if calls else ("length" if result.finish_reason == "length" else "stop")
+        if not body.stream:
+            return JSONResponse(completion(completion_id, model_id, result.text, calls, finish, stats))
+        include_usage = bool(body.stream_options and body.stream_options.include_usage)
+        chunks = ChunkFactory(completion_id, model_id, include_usage)
+        return StreamingResponse(
+            _replay(result, chunks, finish, stats),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache"},
+        )
+
     async def _prepare(
         body: ChatCompletionRequest,
-    ) -> tuple[list[int], GenerationParams, list[dict[str, Any]]]:
+    ) -> tuple[list[int], GenerationParams, Plan | None]:
         problem = body.unsupported()
         if problem:
             raise ApiError(400, problem[1], "invalid_request_error", problem[0])
         try:
             tools = validate_tools(body.tools) if body.tool_choice != "none" else None
             messages = normalize_messages(body.messages)
-            if single_step_tools:
-                messages, tools = answer_after_tool_results(messages, tools)
-            prompt = template.render(messages, tools)
+            plan: Plan | None = policy.plan(messages, tools, body.tool_choice)
+            prompt = template.render(plan.messages) + (CALL_PREFIX if plan.mode == "call" else "")
+            if plan.mode == "chat" and not tools:
+                plan = None  # plain chat (the labs): streamed as generated, nothing to check against
         except ChatFormatError as exc:
             raise ApiError(400, str(exc), "invalid_request_error", exc.param) from exc
         tokens = await asyncio.to_thread(engine.tokenize, prompt)
@@ -278,7 +304,7 @@ def create_app(
             stop=tuple(body.stop_list()),
             seed=body.seed,
         )
-        return tokens, params, tools or []
+        return tokens, params, plan
 
     return app
 
@@ -292,87 +318,79 @@ async def _watch_disconnect(request: Request, cancel: threading.Event) -> None:
         await asyncio.sleep(0.25)
 
 
-def _finish_reason(stats: GenerationStats, tool_calls: Sequence[Any]) -> str:
-    if tool_calls:
-        return "tool_calls"
+def _finish_reason(stats: GenerationStats) -> str:
     return "length" if stats.finish_reason == "length" else "stop"
 
 
 async def _collect(
-    events: AsyncIterator[str | GenerationStats],
-    completion_id: str,
-    model_id: str,
-    tools: list[dict[str, Any]],
+    events: AsyncIterator[str | GenerationStats], completion_id: str, model_id: str
 ) -> dict[str, Any]:
-    parser = ToolCallStreamParser(tools, passthrough=not tools)
+    """A request without tools: the model's text, as generated."""
+    pieces: list[str] = []
     stats: GenerationStats | None = None
     try:
         async for item in events:
             if isinstance(item, GenerationStats):
                 stats = item
             else:
-                parser.feed(item)
+                pieces.append(item)
     finally:
         await events.aclose()  # type: ignore[attr-defined]  # a cancelled request stops its worker
-    parser.finish()
     assert stats is not None
-    calls = [c.to_openai() for c in parser.tool_calls]
-    content: str | None = parser.text
-    if calls:
-        content = (content or "").strip() or None
     return completion(
         completion_id,
         model_id,
-        content,
-        calls,
-        _finish_reason(stats, calls),
+        "".join(pieces),
+        [],
+        _finish_reason(stats),
         usage(stats.prompt_tokens, stats.completion_tokens, stats.cached_tokens),
     )
+
+
+def _sse(obj: dict[str, Any]) -> str:
+    return f"data: {json.dumps(obj, ensure_ascii=False)}\n\n"
+
+
+async def _replay(
+    result: TurnResult, chunks: ChunkFactory, finish: str, stats: dict[str, Any]
+) -> AsyncIterator[str]:
+    """A checked result as a stream: it is complete before anything is sent (see ``tool_turns``)."""
+    yield _sse(chunks.chunk({"role": "assistant", "content": ""}))
+    if result.text:
+        yield _sse(chunks.chunk({"content": result.text}))
+    for index, call in enumerate(result.tool_calls):
+        yield _sse(chunks.chunk({"tool_calls": [call.to_openai(index=index)]}))
+    yield _sse(chunks.chunk({}, finish))
+    if chunks.include_usage:
+        yield _sse(chunks.usage_chunk(stats))
+    yield "data: [DONE]\n\n"
 
 
 async def _stream(
     events: AsyncIterator[str | GenerationStats],
     chunks: ChunkFactory,
-    tools: list[dict[str, Any]],
     watcher: asyncio.Task[None],
     cancel: threading.Event,
 ) -> AsyncIterator[str]:
-    parser = ToolCallStreamParser(tools, passthrough=not tools)
-    n_calls = 0
-
-    def sse(obj: dict[str, Any]) -> str:
-        return f"data: {json.dumps(obj, ensure_ascii=False)}\n\n"
-
-    def deltas(evts: list[TextDelta | Any]) -> Iterator[str]:
-        nonlocal n_calls
-        for ev in evts:
-            if isinstance(ev, TextDelta):
-                yield sse(chunks.chunk({"content": ev.text}))
-            else:
-                yield sse(chunks.chunk({"tool_calls": [ev.to_openai(index=n_calls)]}))
-                n_calls += 1
-
+    """A request without tools: text deltas as the model produces them."""
     try:
-        yield sse(chunks.chunk({"role": "assistant", "content": ""}))
+        yield _sse(chunks.chunk({"role": "assistant", "content": ""}))
         stats: GenerationStats | None = None
         try:
             async for item in events:
                 if isinstance(item, GenerationStats):
                     stats = item
                 else:
-                    for out in deltas(parser.feed(item)):
-                        yield out
+                    yield _sse(chunks.chunk({"content": item}))
         except (EngineError, ValueError, RuntimeError) as exc:
             # Headers are gone already; report in-band the way OpenAI's streams do.
-            yield sse(error_body(f"generation failed: {exc}", "server_error"))
+            yield _sse(error_body(f"generation failed: {exc}", "server_error"))
             yield "data: [DONE]\n\n"
             return
-        for out in deltas(parser.finish()):
-            yield out
         assert stats is not None
-        yield sse(chunks.chunk({}, _finish_reason(stats, parser.tool_calls)))
+        yield _sse(chunks.chunk({}, _finish_reason(stats)))
         if chunks.include_usage:
-            yield sse(
+            yield _sse(
                 chunks.usage_chunk(usage(stats.prompt_tokens, stats.completion_tokens, stats.cached_tokens))
             )
         yield "data: [DONE]\n\n"

@@ -409,11 +409,37 @@ def _partial_suffix(text: str, tag: str) -> int:
 def split_tool_calls(
     text: str, tools: Sequence[Mapping[str, Any]] | None = None
 ) -> tuple[str | None, list[ToolCall]]:
-    """Complete-text variant: (content or None, tool calls)."""
+    """Complete-text variant: (content or None, tool calls).
+
+    Besides the streaming parser's shapes it takes the one the 1.5B model writes as prose: "I would
+    call the `retail-analytics-top_customers` function with the following arguments: ```json {...}```"
+    (a named offered tool plus one JSON object of arguments that fit its schema).
+    """
     parser = ToolCallStreamParser(tools)
     parser.feed(text)
     parser.finish()
-    content = parser.text
-    if parser.tool_calls:
+    calls = parser.tool_calls or _prose_call(text, tools or ())
+    content = parser.text if parser.tool_calls or not calls else ""
+    if calls:
         content = content.strip() or None
-    return content, parser.tool_calls
+    return content, calls
+
+
+def _prose_call(text: str, tools: Sequence[Mapping[str, Any]]) -> list[ToolCall]:
+    named = [t for t in tools if re.search(rf"\b{re.escape(t['function']['name'])}\b", text)]
+    blocks = [m.group(1) for m in _FENCE.finditer(text)] or re.findall(r"\{.*\}", text, re.DOTALL)
+    if len(named) != 1 or len(blocks) != 1:
+        return []
+    try:
+        data = json.loads(blocks[0])
+    except json.JSONDecodeError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    name = named[0]["function"]["name"]
+    arguments = data.get("arguments", data) if data.get("name") in (None, name) else None
+    if not isinstance(arguments, dict):
+        return []
+    call = ToolCall(f"call_{secrets.token_hex(12)}", name, json.dumps(arguments, ensure_ascii=False))
+    schemas = {t["function"]["name"]: t["function"].get("parameters") for t in tools}
+    return [call] if _fits_schema(call, schemas) else []

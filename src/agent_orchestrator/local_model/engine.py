@@ -46,6 +46,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from cyllama.llama.llama_cpp import (
     LlamaContext,
@@ -87,6 +88,8 @@ class GenerationParams:
     top_p: float = 1.0
     stop: Sequence[str] = ()
     seed: int | None = None
+    grammar: str | None = None
+    """GBNF (root rule ``root``): only tokens that keep the output in the grammar are sampled."""
 
 
 @dataclass
@@ -100,6 +103,25 @@ class GenerationStats:
     prefill_seconds: float = 0.0
     decode_seconds: float = 0.0
     first_token_seconds: float | None = None
+
+
+class Engine(Protocol):
+    """What the server needs from an engine (:class:`LocalEngine`, or a fake in tests)."""
+
+    n_ctx: int
+    load_seconds: float
+
+    @property
+    def chat_template(self) -> str: ...
+
+    @property
+    def special_tokens(self) -> tuple[str, str]: ...
+
+    def tokenize(self, text: str) -> list[int]: ...
+
+    def generate(
+        self, prompt: str | list[int], params: GenerationParams, cancel: threading.Event | None = None
+    ) -> Iterator[str | GenerationStats]: ...
 
 
 def available_cores() -> int:
@@ -240,7 +262,7 @@ class LocalEngine:
             return
         stats.prefill_seconds = time.perf_counter() - started
 
-        sampler = _make_sampler(params)
+        sampler = _make_sampler(params, self._vocab)
         stops = [s for s in params.stop if s]
         hold = max((len(s) for s in stops), default=1) - 1
         text_buf = ""  # decoded text not yet released (may be the start of a stop string)
@@ -335,10 +357,13 @@ class LocalEngine:
             self._model.close()
 
 
-def _make_sampler(params: GenerationParams) -> LlamaSampler:
+def _make_sampler(params: GenerationParams, vocab: object) -> LlamaSampler:
     chain = LlamaSamplerChainParams()
     chain.no_perf = True
     sampler = LlamaSampler(chain)
+    if params.grammar:
+        # First in the chain: it masks the logits every later sampler chooses from.
+        sampler.add_grammar(vocab, params.grammar, "root")
     if params.temperature <= 0.0:
         sampler.add_greedy()
         return sampler

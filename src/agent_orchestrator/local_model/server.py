@@ -44,7 +44,6 @@ class LocalModelServer:
         port: int = 0,
         max_waiting: int = 4,
         n_threads: int | None = None,
-        single_step_tools: bool = True,
     ) -> None:
         self._model_path = Path(model_path)
         self._model_id = model_id
@@ -52,7 +51,6 @@ class LocalModelServer:
         self._host, self._port = host, port
         self._max_waiting = max_waiting
         self._n_threads = n_threads
-        self._single_step_tools = single_step_tools
         self._engine: LocalEngine | None = None
         self._http: BackgroundServer | None = None
         self._base_url: str | None = None
@@ -92,7 +90,6 @@ class LocalModelServer:
             self._engine,
             model_id=self._model_id,
             max_waiting=self._max_waiting,
-            single_step_tools=self._single_step_tools,
         )
         self._http = BackgroundServer(app, host=self._host, port=self._port)
         try:

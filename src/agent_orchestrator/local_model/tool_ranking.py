@@ -1,0 +1,91 @@
+"""Rank the offered tools against the question, so a small model chooses among a few relevant ones.
+
+A 0.5B model offered eleven tools picks by position (the first one, or the alphabetically first) and
+pays for every schema in prefill time. BM25 over each tool's name, description, parameter names and
+enum values puts the two or three tools that share the question's words first; the policy offers only
+those. BM25 (``rank_bm25``) rather than embeddings: no model download, microseconds per question, and
+analysts' questions name what they want ("top products", "monthly revenue", "customers in France").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rank_bm25 import BM25Okapi
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    re.findall(
+        r"\S+",
+        "a an and are as at be by can could did do does for from give had has have i in is it its "
+        "me my of on or our please show the their them there these they this to us was we were what "
+        "which who whom with would you your tell list get ",
+    ),
+)
+
+
+def stem(word: str) -> str:
+    """Crude English stemming: enough that "customers" meets "customer" and "bought" stays itself."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased, stemmed words without stop words; snake_case and kebab-case split."""
+    return [stem(w) for w in _WORD.findall(text.replace("_", " ").lower()) if w not in _STOP]
+
+
+def _schema_words(schema: Any) -> Iterable[str]:
+    if isinstance(schema, Mapping):
+        for key, value in schema.items():
+            if key == "properties" and isinstance(value, Mapping):
+                for name, sub in value.items():
+                    yield name
+                    yield from _schema_words(sub)
+            elif key in {"description", "enum"}:
+                yield from (str(v) for v in (value if isinstance(value, list) else [value]))
+            elif isinstance(value, Mapping | list):
+                yield from _schema_words(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _schema_words(item)
+
+
+def tool_document(tool: Mapping[str, Any]) -> list[str]:
+    fn = tool["function"]
+    short_name = str(fn["name"]).rsplit("-", 1)[-1]  # "retail-analytics-top_products" -> "top_products"
+    parts = [short_name, short_name, str(fn.get("description", "")), *_schema_words(fn.get("parameters"))]
+    return words(" ".join(parts))
+
+
+class ToolRanker:
+    """BM25 over one tool list; build once per distinct list (the runtime sends the same one each time)."""
+
+    def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
+        self.tools = list(tools)
+        documents = [tool_document(t) for t in self.tools]
+        self._index = BM25Okapi(documents)
+        self.vocabulary = frozenset(word for document in documents for word in document)
+
+    def covers(self, question: str) -> bool:
+        """Whether the question uses any word of the tools' own vocabulary (a data question)."""
+        return not self.vocabulary.isdisjoint(words(question))
+
+    def scores(self, question: str) -> list[float]:
+        query = words(question)
+        if not query:
+            return [0.0] * len(self.tools)
+        return [float(s) for s in self._index.get_scores(query)]
+
+    def rank(self, question: str, context: str = "") -> list[tuple[float, Mapping[str, Any]]]:
+        """Tools by relevance to ``question`` (``context``, e.g. the previous question, counts half)."""
+        main = self.scores(question)
+        extra = self.scores(context) if context else [0.0] * len(self.tools)
+        scored = [(m + 0.5 * c, i) for i, (m, c) in enumerate(zip(main, extra, strict=True))]
+        scored.sort(key=lambda pair: (-pair[0], pair[1]))
+        return [(score, self.tools[i]) for score, i in scored]

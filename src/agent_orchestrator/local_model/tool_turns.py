@@ -1,0 +1,151 @@
+"""Carry out a :class:`tool_policy.Plan` on the engine: a constrained call, or a checked answer.
+
+Runs on the inference worker thread (one generation at a time) and returns the whole result, because
+an answer is only released after the grounding check: a streamed token cannot be taken back.
+
+* call: the prompt ends inside ``<tool_call>`` and decoding follows the plan's grammar, so the output is
+  one JSON call of an offered tool with valid arguments.
+* answer: a tool of this turn failed (an unknown id, a country not in the data): the answer is that
+  failure, stated plainly, without asking the model (a 0.5B model turns "no customer with id 99999999"
+  into a segment). Otherwise the model answers and ``grounding`` checks it; an unsupported claim gets
+  one retry with the claims named, then the answer of last resort: what the tool returned.
+* chat: the model answers; a claim the conversation does not support gets the same retry, then an
+  honest "I don't know". A call the model writes as text anyway (tags, bare JSON, or the 1.5B model's
+  "I would call `…` with ```json …```") becomes a real call when it fits an offered tool's schema.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+from dataclasses import dataclass, field, replace
+
+from .chat_format import ChatTemplate, ToolCall, split_tool_calls
+from .engine import Engine, GenerationParams, GenerationStats
+from .grounding import Sources, describe_result, unsupported_claims
+from .tool_policy import CALL_PREFIX, Plan
+
+logger = logging.getLogger(__name__)
+
+MAX_CALL_TOKENS = 160
+"""A call is a short JSON object; the bound keeps a degenerate grammar path from running long."""
+
+NOT_FOUND = "I could not find that in the data: {reasons}."
+UNVERIFIED = (
+    "I could not word an answer that I can verify against the data, so here is exactly what the "
+    "{tool} tool returned:\n\n{data}"
+)
+UNKNOWN = "I don't know: that is not in the data I have looked up or in our conversation."
+_RETRY_NOTE = (
+    "Your previous draft stated {claims}, which do not appear in the tool results or the conversation. "
+    "Answer again in one or two sentences using only names and numbers copied exactly from the tool "
+    "results above. If they do not answer the question, say that you could not find it."
+)
+
+
+@dataclass
+class TurnResult:
+    text: str | None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    finish_reason: str = "stop"
+    grounded: bool = True
+    """False when the answer had to fall back (logged and counted by the caller)."""
+
+
+def run_plan(
+    engine: Engine, template: ChatTemplate, plan: Plan, params: GenerationParams, cancel: threading.Event
+) -> TurnResult:
+    if plan.mode == "call":
+        return _call(engine, template, plan, params, cancel)
+    if plan.mode == "answer" and plan.errors and len(plan.errors) == len(plan.turn_results):
+        reasons = "; ".join(dict.fromkeys(e.rstrip(".") for e in plan.errors))
+        return TurnResult(NOT_FOUND.format(reasons=reasons))
+    return _answer(engine, template, plan, params, cancel)
+
+
+def _call(
+    engine: Engine, template: ChatTemplate, plan: Plan, params: GenerationParams, cancel: threading.Event
+) -> TurnResult:
+    prompt = template.render(plan.messages) + CALL_PREFIX
+    limit = min(params.max_tokens, MAX_CALL_TOKENS)
+    bounded = replace(params, grammar=plan.grammar, max_tokens=limit, stop=())
+    text, result = _generate(engine, prompt, bounded, cancel)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if not isinstance(data, dict) or result.finish_reason == "cancelled":
+        # Cut off by the token limit (the grammar admits nothing else): no call rather than a broken one.
+        result.text = UNKNOWN
+        result.grounded = False
+        return result
+    call = ToolCall(
+        id=f"call_{secrets.token_hex(12)}",
+        name=data["name"],
+        arguments=json.dumps(data.get("arguments") or {}, ensure_ascii=False),
+    )
+    result.text, result.tool_calls, result.finish_reason = None, [call], "tool_calls"
+    return result
+
+
+def _answer(
+    engine: Engine, template: ChatTemplate, plan: Plan, params: GenerationParams, cancel: threading.Event
+) -> TurnResult:
+    sources = Sources.of(plan.sources)
+    text, result = _generate(engine, template.render(plan.messages), params, cancel)
+    if plan.mode == "chat" and plan.tools:
+        _, calls = split_tool_calls(text, plan.tools)
+        if calls:
+            result.tool_calls, result.finish_reason = calls[:1], "tool_calls"
+            return result
+    missing = unsupported_claims(text, sources)
+    if not missing or result.finish_reason == "cancelled":
+        result.text = text.strip()
+        return result
+    logger.info("Unsupported claims in a draft answer (%s mode): %s", plan.mode, missing)
+    note = {"role": "system", "content": _RETRY_NOTE.format(claims=", ".join(f'"{c}"' for c in missing[:5]))}
+    retry_text, retry = _generate(engine, template.render([*plan.messages, note]), params, cancel)
+    result.prompt_tokens = retry.prompt_tokens
+    result.completion_tokens += retry.completion_tokens
+    result.cached_tokens = retry.cached_tokens
+    if not unsupported_claims(retry_text, sources):
+        result.text = retry_text.strip()
+        return result
+    result.grounded = False
+    good_results = [r for r in plan.turn_results if r.error is None]
+    if plan.mode == "answer" and good_results:
+        last = good_results[-1]
+        result.text = UNVERIFIED.format(tool=last.tool, data=describe_result(last.content))
+    else:
+        result.text = UNKNOWN
+    return result
+
+
+def _generate(
+    engine: Engine, prompt: str, params: GenerationParams, cancel: threading.Event
+) -> tuple[str, TurnResult]:
+    pieces: list[str] = []
+    stats: GenerationStats | None = None
+    generation = engine.generate(engine.tokenize(prompt), params, cancel)
+    try:
+        for item in generation:
+            if isinstance(item, str):
+                pieces.append(item)
+            else:
+                stats = item
+    finally:
+        generation.close()
+    assert stats is not None
+    result = TurnResult(
+        None,
+        prompt_tokens=stats.prompt_tokens,
+        completion_tokens=stats.completion_tokens,
+        cached_tokens=stats.cached_tokens,
+        finish_reason=stats.finish_reason,
+    )
+    return "".join(pieces), result

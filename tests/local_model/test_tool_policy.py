@@ -1,0 +1,111 @@
+"""The server decides whether a request calls a tool, and narrows what the call may say."""
+
+import json
+
+import pytest
+from tool_fixtures import RETAIL_TOOLS, answered, user
+
+from agent_orchestrator.local_model.chat_format import normalize_messages
+from agent_orchestrator.local_model.tool_policy import CALL_PREFIX, ToolPolicy, narrow_tool
+from agent_orchestrator.local_model.tool_ranking import ToolRanker
+
+SYSTEM = {"role": "system", "content": "You are a retail assistant."}
+
+
+def plan(*messages, tools=RETAIL_TOOLS, tool_choice=None):
+    return ToolPolicy().plan(normalize_messages([SYSTEM, *messages]), tools, tool_choice)
+
+
+def names(tools) -> list[str]:
+    return [t["function"]["name"].rsplit("-", 1)[-1] for t in tools]
+
+
+@pytest.mark.parametrize(
+    ("question", "best"),
+    [
+        ("Who are our top customers in Germany?", "top_customers"),
+        ("How many customers are in each segment?", "list_segments"),
+        ("Show the monthly revenue trend", "monthly_trend"),
+        ("What is customer 12345's segment?", "get_customer_summary"),
+    ],
+)
+def test_ranking_puts_the_tool_that_shares_the_question_words_first(question: str, best: str) -> None:
+    assert names([t for _, t in ToolRanker(RETAIL_TOOLS).rank(question)])[0] == best
+
+
+def test_a_data_question_must_call_one_of_a_few_ranked_tools() -> None:
+    p = plan(user("Who are our top customers in Germany?"))
+    assert p.mode == "call"
+    assert 1 <= len(p.tools) <= 3 and names(p.tools)[0] == "top_customers"
+    assert p.grammar and "retail-analytics-top_customers" in p.grammar
+    # The tool block sits right before the question: the history before it stays a cached prefix.
+    assert p.messages[-2]["role"] == "system" and "<tools>" in p.messages[-2]["content"]
+    assert p.messages[-1]["content"].endswith("Who are our top customers in Germany?")
+    assert CALL_PREFIX.startswith("<tool_call>")
+
+
+def test_arguments_are_narrowed_to_what_the_user_said() -> None:
+    p = plan(user("Who are our top customers in Germany?"))
+    top = p.tools[0]["function"]["parameters"]["properties"]
+    assert top["country"]["enum"] == ["Germany"]
+    assert "segment" not in top  # no segment was named: the model cannot add one
+    assert "limit" not in top  # no number was given: the tool's default applies
+
+
+def test_an_id_parameter_only_takes_a_number_the_user_wrote() -> None:
+    said = ["Tell me about customer 20017 and the top 3"]
+    summary = narrow_tool(RETAIL_TOOLS[0], said)
+    assert summary is not None
+    assert summary["function"]["parameters"]["properties"]["customer_id"]["enum"] == [3, 20017]
+    assert narrow_tool(RETAIL_TOOLS[0], ["Who is our best customer?"]) is None  # no id: not callable
+
+
+def test_numbers_convert_units_for_day_parameters() -> None:
+    trend = narrow_tool(RETAIL_TOOLS[3], ["Revenue trend for the last 12 months"])
+    assert trend is not None
+    assert trend["function"]["parameters"]["properties"]["months"]["enum"] == [12]  # 360, 4380 too big
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "hello",
+        "Thanks, that helps.",
+        "My focus today is the At Risk segment.",  # a statement: nothing to look up
+        "Which segment did I say I was focused on?",  # the conversation, not the data
+    ],
+)
+def test_conversation_without_a_data_question_gets_no_tools(message: str) -> None:
+    p = plan(user(message))
+    assert p.mode == "chat" and p.grammar is None
+    assert "<tools>" not in json.dumps(p.messages)
+
+
+def test_a_short_follow_up_of_a_tool_turn_calls_again() -> None:
+    first = answered(
+        "Top customers in Germany?", "retail-analytics-top_customers", '{"country": "Germany"}', "{}"
+    )
+    p = plan(*first, {"role": "assistant", "content": "Customer 1 leads."}, user("and France?"))
+    assert p.mode == "call"
+    assert p.tools[0]["function"]["parameters"]["properties"]["country"]["enum"] == ["France", "Germany"]
+
+
+def test_tool_results_in_the_turn_mean_answer_without_tools() -> None:
+    p = plan(*answered("How many segments?", "retail-analytics-list_segments", "{}", '{"segments": 4}'))
+    assert p.mode == "answer" and p.grammar is None
+    assert p.turn_results[0].tool == "list_segments" and p.turn_results[0].error is None
+    assert not any(m.get("tool_calls") for m in p.messages)  # own answered call folded away
+    assert '{"segments": 4}' in p.sources
+
+
+def test_a_failed_tool_is_reported_as_an_error() -> None:
+    failure = (
+        "MCP server 'retail-analytics': Error executing tool get_customer_summary: no customer with id 9"
+    )
+    p = plan(*answered("Customer 9?", "retail-analytics-get_customer_summary", '{"customer_id": 9}', failure))
+    assert p.errors == ["no customer with id 9"]
+
+
+def test_tool_choice_none_and_required_are_honoured() -> None:
+    assert plan(user("Top customers?"), tool_choice="none").mode == "chat"
+    assert plan(user("hello"), tool_choice="required").mode == "call"
