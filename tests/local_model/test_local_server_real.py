@@ -49,7 +49,8 @@ def test_server_facts(local_server: LocalModelServer, api: httpx.Client) -> None
     assert local_server.base_url.startswith("http://127.0.0.1:") and local_server.base_url.endswith("/v1")
     assert local_server.start() == local_server.base_url  # idempotent
     assert local_server.model_id == "qwen2.5-coder-0.5b-instruct"
-    assert local_server.max_prompt_tokens + local_server.max_output_tokens == 4096
+    assert local_server.max_output_tokens == 1024  # a quarter of the 4096-token context
+    assert local_server.max_prompt_tokens > 100_000  # the runtime never compacts; the server windows
     assert api.get("/models").json()["data"][0]["id"] == local_server.model_id
 
 

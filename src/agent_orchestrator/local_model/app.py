@@ -60,6 +60,13 @@ def default_output_limit(n_ctx: int) -> int:
     return min(2048, n_ctx // 4)
 
 
+def history_budget(n_ctx: int) -> int:
+    """Tokens of conversation history the model reads (``history_window``): the context less the
+    answer's budget and room for the tool block. Smaller than it could be on purpose: every token of
+    history is prefill time on two cores when the window moves."""
+    return min(3072, n_ctx - default_output_limit(n_ctx) - 1024)
+
+
 _DONE = object()
 
 
@@ -160,7 +167,10 @@ def create_app(
     A request that offers tools goes through ``tool_policy`` and ``tool_turns``: the server decides
     whether the turn calls a tool, constrains the call, and checks the answer against the data.
     """
-    policy = ToolPolicy()
+    policy = ToolPolicy(
+        count_tokens=lambda message: len(engine.tokenize(str(message.get("content") or ""))) + 4,
+        history_budget=history_budget(engine.n_ctx),
+    )
     queue = InferenceQueue(engine, max_waiting)
     output_limit = max_output_tokens or default_output_limit(engine.n_ctx)
     bos, eos = engine.special_tokens

@@ -20,6 +20,9 @@ from .engine import EngineError, LocalEngine
 __all__ = ["LocalModelServer", "LocalModelServerError", "create_app"]
 
 
+ADVERTISED_PROMPT_TOKENS = 1_000_000
+
+
 class LocalModelServerError(RuntimeError):
     """The local model server could not start. The message is one line, fit to show the user."""
 
@@ -30,8 +33,8 @@ class LocalModelServer:
     ``start()`` loads the model (a few seconds), binds ``host:port`` (0 = any free port) and returns
     the base URL (``…/v1``) once ``/health`` answers; it raises :class:`LocalModelServerError` with a
     one-line reason if the model cannot be loaded or the port bound. ``max_prompt_tokens`` and
-    ``max_output_tokens`` are the limits to give the runtime: a prompt within the first plus a
-    completion within the second always fit the context window.
+    ``max_output_tokens`` are the limits to give the runtime; the server windows the history itself
+    (``history_window``), so a completion within the second always fits the context window.
     """
 
     def __init__(
@@ -71,7 +74,9 @@ class LocalModelServer:
 
     @property
     def max_prompt_tokens(self) -> int:
-        return self._n_ctx - self.max_output_tokens
+        """What we tell the runtime: more than any chat reaches, so it never compacts (a summary of
+        the whole history per turn on two cores); the server windows the history instead."""
+        return ADVERTISED_PROMPT_TOKENS
 
     @property
     def engine(self) -> LocalEngine:

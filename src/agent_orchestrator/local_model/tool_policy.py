@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .chat_format import answer_after_tool_results
+from .history_window import window
 from .tool_grammar import arguments_schema, tool_call_grammar
 from .tool_ranking import ToolRanker, words
 
@@ -135,10 +136,20 @@ def _normalized(text: str) -> str:
 
 
 class ToolPolicy:
-    """Plans requests for one server; caches a ranker per distinct tool list."""
+    """Plans requests for one server; caches a ranker per distinct tool list.
 
-    def __init__(self) -> None:
+    With ``count_tokens`` and ``history_budget`` the history the model reads is windowed
+    (``history_window``); without them it is rendered whole.
+    """
+
+    def __init__(
+        self,
+        count_tokens: Callable[[dict[str, Any]], int] | None = None,
+        history_budget: int | None = None,
+    ) -> None:
         self._rankers: dict[str, ToolRanker] = {}
+        self._count_tokens = count_tokens
+        self._history_budget = history_budget
 
     def _ranker(self, tools: Sequence[Mapping[str, Any]]) -> ToolRanker:
         key = json.dumps(tools, sort_keys=True)
@@ -165,6 +176,8 @@ class ToolPolicy:
             if m["role"] in {"tool", "user", "assistant"} and m["content"]
         ]
         history, _ = answer_after_tool_results(messages, None)
+        if self._count_tokens is not None and self._history_budget is not None:
+            history = window(history, self._count_tokens, self._history_budget)
         base = Plan("chat", history, sources=sources)
         turn = messages[last_user + 1 :]
         if any(m["role"] == "tool" for m in turn):
