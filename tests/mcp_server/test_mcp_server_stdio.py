@@ -58,23 +58,27 @@ async def test_every_tool_answers_compact_json(retail_db: Path) -> None:
         )
         assert own["segment"] == customer["segment"] and own["rfm"] == customer["rfm"]
 
-        top = await call_json(session, "top_customers", {"segment": "at_risk", "limit": 5})  # lenient name
-        assert top["segment"] == "At Risk" and len(top["customers"]) == 5
+        top = await call_json(session, "top_customers", {"segment": "at_risk", "limit": 7})  # lenient name
+        assert top["filters"] == {"segment": "At Risk"} and len(top["customers"]) == 7
         assert [c["revenue"] for c in top["customers"]] == sorted(
             (c["revenue"] for c in top["customers"]), reverse=True
         )
         everyone = await call_json(session, "top_customers", {})
-        assert everyone["segment"] == "All" and len(everyone["customers"]) == 10
+        assert everyone["filters"] == {} and len(everyone["customers"]) == 5
 
-        trend = await call_json(session, "segment_trend", {"segment": "High Value", "months": 3})
-        assert [p["month"][:4] for p in trend["months"]] == ["2025"] * 3 and trend["customers"] > 0
+        trend = await call_json(session, "monthly_trend", {"segment": "High Value", "months": 3})
+        assert [p["month"] for p in trend["months"]] == ["2025-10", "2025-11", "2025-12"]
 
         biggest = await session.call_tool("list_transactions", {"limit": MAX_LIMIT})
         assert not biggest.is_error and len(text_of(biggest)) < 12_000  # bounded for a small model
 
 
 BAD_CALLS = [
-    ("list_transactions", {"limit": MAX_LIMIT + 1}, "limit: Input should be less than or equal to 50"),
+    (
+        "list_transactions",
+        {"limit": MAX_LIMIT + 1},
+        f"limit: Input should be less than or equal to {MAX_LIMIT}",
+    ),
     ("list_transactions", {"limit": 0}, "limit"),
     (
         "list_transactions",
@@ -89,7 +93,7 @@ BAD_CALLS = [
     ("predict_segment", {"recency_days": -1, "frequency": 1, "monetary": 5}, "recency_days"),
     ("predict_segment", {"recency_days": 1, "frequency": 0, "monetary": 5}, "frequency"),
     ("top_customers", {"segment": "VIP"}, "unknown segment 'VIP'; use one of: High Value"),
-    ("segment_trend", {"segment": "New", "months": 25}, "months"),
+    ("monthly_trend", {"segment": "New", "months": 25}, "months"),
     ("no_such_tool", {}, "no_such_tool"),
 ]
 
@@ -155,14 +159,36 @@ def test_read_only_connection_refuses_writes(retail_db: Path) -> None:
         conn.close()
 
 
+HOSTILE = "x'; DROP TABLE transactions; --"
+EVERY_TOOL = {
+    "list_segments": {},
+    "find_customers": {"country": HOSTILE},
+    "top_customers": {"country": HOSTILE},
+    "get_customer_summary": {"customer_id": 20_001},
+    "predict_segment": {"recency_days": 5, "frequency": 2, "monetary": 100},
+    "sales_summary": {"product": HOSTILE},
+    "monthly_trend": {"country": HOSTILE},
+    "top_products": {"product": HOSTILE},
+    "country_breakdown": {"segment": HOSTILE},
+    "list_transactions": {"country": HOSTILE},
+    "get_transaction": {"transaction_id": 1},
+}
+
+
 async def test_a_session_never_changes_the_file(retail_db: Path) -> None:
-    """Hostile-looking arguments are bound as parameters, and the connection is read-only anyway."""
+    """Hostile-looking arguments are bound as parameters, and the connection is read-only anyway.
+
+    Every tool is called once: a hostile name is an unknown country, product or segment (an error
+    quoting it, not a query built from it); the others answer from the unchanged file.
+    """
+    assert set(EVERY_TOOL) == set(TOOL_NAMES)
     before = _digest(retail_db)
     async with mcp_session(["--db", str(retail_db)]) as session:
-        page = await call_json(session, "list_transactions", {"country": "x'; DROP TABLE transactions; --"})
-        assert page == {"total": 0, "items": []}
-        for tool in ("list_segments", "top_customers"):
-            await call_json(session, tool)
+        for tool, arguments in EVERY_TOOL.items():
+            result = await session.call_tool(tool, arguments)
+            assert result.is_error == (HOSTILE in arguments.values()), (tool, text_of(result))
+            if result.is_error:
+                assert repr(HOSTILE) in text_of(result)
     assert _digest(retail_db) == before
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 from retail_fixtures import KNOWN_SEGMENTS
 
 from agent_orchestrator.retail import open_readonly, queries
-from agent_orchestrator.retail.models import TransactionFilter
+from agent_orchestrator.retail.models import CustomerFilter, SalesFilter, TransactionFilter
 from agent_orchestrator.retail.segments import Segment
 
 
@@ -109,7 +111,7 @@ def test_list_customers_filters_and_pages(small: sqlite3.Connection) -> None:
     at_risk = queries.list_customers(small, segment=Segment.AT_RISK, country="UNITED KINGDOM", limit=500)
     assert at_risk.total == len(at_risk.items) > 0
     assert {(c.segment, c.country) for c in at_risk.items} == {(Segment.AT_RISK, "United Kingdom")}
-    top = queries.top_customers(small, Segment.HIGH_VALUE, 3)
+    top = queries.find_customers(small, CustomerFilter(segment=Segment.HIGH_VALUE), limit=3).items
     assert len(top) == 3 and all(c.segment is Segment.HIGH_VALUE for c in top)
 
 
@@ -156,3 +158,311 @@ def test_segment_trend_has_every_month(known: sqlite3.Connection) -> None:
     # customer 5's cancellation (-50) lowers December's revenue but is not an order
     assert (december.revenue, december.orders, december.active_customers) == (1600.0, 3, 3)
     assert (november.orders, november.active_customers) == (2, 2)
+
+
+# --- customer search and sales figures, each checked against an independent computation ----------
+#
+# The expected values below come from the raw rows and plain Python (no query function), so a wrong
+# WHERE, GROUP BY or sort in ``queries`` shows up as a difference.
+
+
+@dataclass(frozen=True)
+class Line:
+    invoice: str
+    customer_id: int
+    country: str
+    stock_code: str
+    description: str
+    quantity: int
+    amount: float
+    day: date
+    cancelled: bool
+    segment: str | None
+
+
+@pytest.fixture
+def lines(small: sqlite3.Connection) -> list[Line]:
+    rows = small.execute(
+        "SELECT t.invoice, t.customer_id, t.country, t.stock_code, p.description, t.quantity, t.amount, "
+        "t.invoiced_at, t.is_cancellation, s.segment FROM transactions AS t "
+        "JOIN products AS p ON p.stock_code = t.stock_code "
+        "LEFT JOIN customer_stats AS s ON s.customer_id = t.customer_id"
+    ).fetchall()
+    return [
+        Line(inv, cid, country, code, desc, qty, amount, date.fromisoformat(at[:10]), bool(c), seg)
+        for inv, cid, country, code, desc, qty, amount, at, c, seg in rows
+    ]
+
+
+def _totals(selected: list[Line]) -> dict[str, object]:
+    """Net revenue and units over all lines; orders and buyers from non-cancelled lines only."""
+    sold = [x for x in selected if not x.cancelled]
+    return {
+        "revenue": round(sum(x.amount for x in selected), 2),
+        "orders": len({x.invoice for x in sold}),
+        "buyers": len({x.customer_id for x in sold}),
+        "units": sum(x.quantity for x in selected),
+        "first_day": min((x.day for x in selected), default=None),
+        "last_day": max((x.day for x in selected), default=None),
+    }
+
+
+@dataclass(frozen=True)
+class Stats:
+    customer_id: int
+    country: str
+    segment: str
+    orders: int
+    revenue: float
+    first: date
+    last: date
+    recency: int
+
+
+@pytest.fixture
+def stats(small: sqlite3.Connection) -> list[Stats]:
+    rows = small.execute(
+        "SELECT customer_id, country, segment, orders, revenue, first_purchase, last_purchase, recency_days "
+        "FROM customer_stats"
+    ).fetchall()
+    return [
+        Stats(
+            cid, country, seg, orders, revenue, date.fromisoformat(f[:10]), date.fromisoformat(la[:10]), rec
+        )
+        for cid, country, seg, orders, revenue, f, la, rec in rows
+    ]
+
+
+CUSTOMER_SEARCHES = [
+    (
+        CustomerFilter(segment=Segment.AT_RISK, country="germany"),
+        lambda c: (c.segment, c.country) == ("At Risk", "Germany"),
+    ),
+    (CustomerFilter(min_orders=10), lambda c: c.orders >= 10),
+    (CustomerFilter(min_recency_days=180), lambda c: c.recency >= 180),
+    (
+        CustomerFilter(max_recency_days=30, min_revenue=500, max_revenue=5000, max_orders=20),
+        lambda c: c.recency <= 30 and 500 <= c.revenue <= 5000 and c.orders <= 20,
+    ),
+    (
+        CustomerFilter(first_purchase_from=date(2025, 1, 1), last_purchase_to=date(2025, 11, 30)),
+        lambda c: c.first >= date(2025, 1, 1) and c.last <= date(2025, 11, 30),
+    ),
+    (
+        CustomerFilter(first_purchase_to=date(2024, 3, 31), last_purchase_from=date(2025, 12, 1)),
+        lambda c: c.first <= date(2024, 3, 31) and c.last >= date(2025, 12, 1),
+    ),
+]
+
+
+@pytest.mark.parametrize(("filters", "keep"), CUSTOMER_SEARCHES)
+def test_find_customers_counts_what_the_filters_select(
+    small: sqlite3.Connection, stats: list[Stats], filters: CustomerFilter, keep
+) -> None:
+    expected = sorted((c for c in stats if keep(c)), key=lambda c: (-c.revenue, c.customer_id))
+    assert expected, "each search must select someone, or it proves nothing"
+    page = queries.find_customers(small, filters, limit=5)
+    assert page.total == len(expected)
+    assert [c.customer_id for c in page.items] == [c.customer_id for c in expected[:5]]
+
+
+@pytest.mark.parametrize(
+    ("sort_by", "key"),
+    [
+        ("revenue", lambda c: c.revenue),
+        ("orders", lambda c: c.orders),
+        ("recency", lambda c: c.recency),
+        ("last_purchase", lambda c: c.last),
+    ],
+)
+@pytest.mark.parametrize("descending", [True, False])
+def test_find_customers_sorts_and_pages(
+    small: sqlite3.Connection, stats: list[Stats], sort_by, key, descending: bool
+) -> None:
+    # Ties are broken by id ascending in both directions.
+    ordered = sorted(stats, key=lambda c: c.customer_id)
+    ordered = sorted(ordered, key=key, reverse=descending)
+    pages = [
+        queries.find_customers(small, sort_by=sort_by, descending=descending, limit=7, offset=offset)
+        for offset in (0, 7)
+    ]
+    found = [c.customer_id for page in pages for c in page.items]
+    if sort_by == "last_purchase":  # same-day purchases: the query orders by timestamp, not day
+        assert [key(c) for c in ordered[:14]] == [
+            next(s for s in stats if s.customer_id == cid).last for cid in found
+        ]
+    else:
+        assert found == [c.customer_id for c in ordered[:14]]
+    assert pages[0].total == pages[1].total == 300
+
+
+def test_customer_filter_rejects_reversed_ranges() -> None:
+    with pytest.raises(ValueError, match="min_orders must not exceed max_orders"):
+        CustomerFilter(min_orders=5, max_orders=2)
+    with pytest.raises(ValueError, match="last_purchase_from must not be after last_purchase_to"):
+        CustomerFilter(last_purchase_from=date(2025, 2, 1), last_purchase_to=date(2025, 1, 1))
+
+
+SALES_SCOPES = [
+    (SalesFilter(), lambda x: True),
+    (
+        SalesFilter(date_from=date(2025, 3, 1), date_to=date(2025, 3, 31)),
+        lambda x: date(2025, 3, 1) <= x.day <= date(2025, 3, 31),
+    ),
+    (SalesFilter(country="germany"), lambda x: x.country == "Germany"),
+    (SalesFilter(segment=Segment.AT_RISK), lambda x: x.segment == "At Risk"),
+    (SalesFilter(product="mug"), lambda x: "MUG" in x.description),
+    (
+        SalesFilter(segment=Segment.HIGH_VALUE, country="United Kingdom", date_from=date(2025, 7, 1)),
+        lambda x: x.segment == "High Value" and x.country == "United Kingdom" and x.day >= date(2025, 7, 1),
+    ),
+]
+
+
+@pytest.mark.parametrize(("filters", "keep"), SALES_SCOPES)
+def test_sales_summary_adds_up_the_lines_in_scope(
+    small: sqlite3.Connection, lines: list[Line], filters: SalesFilter, keep
+) -> None:
+    expected = _totals([x for x in lines if keep(x)])
+    totals = queries.sales_summary(small, filters)
+    assert totals.revenue == pytest.approx(expected["revenue"], abs=0.01)
+    assert (totals.orders, totals.buyers, totals.units) == (
+        expected["orders"],
+        expected["buyers"],
+        expected["units"],
+    )
+    assert (totals.first_day, totals.last_day) == (expected["first_day"], expected["last_day"])
+    assert totals.avg_order_value == pytest.approx(expected["revenue"] / expected["orders"], abs=0.01)
+
+
+def test_sales_summary_of_one_customer_matches_the_hand_built_data(known: sqlite3.Connection) -> None:
+    germany = queries.sales_summary(known, SalesFilter(country="Germany"))  # customers 4 and 5
+    assert (germany.revenue, germany.orders, germany.buyers, germany.units) == (250.0, 4, 2, 3)
+    assert (germany.first_day, germany.last_day) == (date(2025, 11, 1), date(2025, 12, 21))
+    five = queries.sales_summary(known, SalesFilter(customer_id=5))
+    assert (five.revenue, five.orders, five.avg_order_value) == (150.0, 2, 75.0)  # as in customer_stats
+    nothing = queries.sales_summary(
+        known, SalesFilter(date_from=date(2020, 1, 1), date_to=date(2020, 12, 31))
+    )
+    assert (nothing.revenue, nothing.orders, nothing.avg_order_value, nothing.first_day) == (
+        0.0,
+        0,
+        None,
+        None,
+    )
+
+
+@pytest.mark.parametrize("sort_by", ["revenue", "quantity"])
+@pytest.mark.parametrize(
+    ("filters", "keep"),
+    [
+        (SalesFilter(), lambda x: True),
+        (SalesFilter(country="France"), lambda x: x.country == "France"),
+        (
+            SalesFilter(segment=Segment.REGULAR, date_from=date(2025, 1, 1), date_to=date(2025, 6, 30)),
+            lambda x: x.segment == "Regular" and date(2025, 1, 1) <= x.day <= date(2025, 6, 30),
+        ),
+    ],
+)
+def test_top_products_rank_the_lines_in_scope(
+    small: sqlite3.Connection, lines: list[Line], filters: SalesFilter, keep, sort_by: str
+) -> None:
+    by_code: dict[str, list[Line]] = defaultdict(list)
+    for x in lines:
+        if keep(x):
+            by_code[x.stock_code].append(x)
+    expected = {code: _totals(group) for code, group in by_code.items()}
+    metric = "revenue" if sort_by == "revenue" else "units"
+    ranked = sorted(expected, key=lambda code: (-expected[code][metric], code))[:5]
+    found = queries.top_products(small, filters, sort_by=sort_by, limit=5)
+    assert len(found) == 5 and [p.stock_code for p in found] == ranked
+    for product in found:
+        want = expected[product.stock_code]
+        assert product.revenue == pytest.approx(want["revenue"], abs=0.01)
+        assert (product.quantity, product.orders, product.buyers) == (
+            want["units"],
+            want["orders"],
+            want["buyers"],
+        )
+        assert product.description == by_code[product.stock_code][0].description
+
+
+def test_product_filter_matches_codes_and_name_parts_literally(small: sqlite3.Connection) -> None:
+    code, description = small.execute("SELECT stock_code, description FROM products LIMIT 1").fetchone()
+    assert queries.count_products(small, code) >= 1
+    assert queries.count_products(small, description.lower()) >= 1
+    assert queries.count_products(small, "%") == 0  # a wildcard is just a character here
+    assert queries.count_products(small, "no such product") == 0
+
+
+@pytest.mark.parametrize("segment", [None, Segment.AT_RISK])
+def test_country_breakdown_matches_a_python_group_by(
+    small: sqlite3.Connection, lines: list[Line], segment: Segment | None
+) -> None:
+    by_country: dict[str, list[Line]] = defaultdict(list)
+    for x in lines:
+        if segment is None or x.segment == segment.value:
+            by_country[x.country].append(x)
+    expected = {country: _totals(group) for country, group in by_country.items()}
+    total = sum(t["revenue"] for t in expected.values())
+    rows = queries.country_breakdown(small, SalesFilter(segment=segment))
+    assert [r.country for r in rows] == sorted(expected, key=lambda k: (-expected[k]["revenue"], k))
+    for row in rows:
+        want = expected[row.country]
+        assert row.revenue == pytest.approx(want["revenue"], abs=0.01)
+        assert (row.orders, row.buyers) == (want["orders"], want["buyers"])
+        assert row.revenue_share == pytest.approx(want["revenue"] / total, abs=1e-4)
+    assert sum(r.revenue_share for r in rows) == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "months", "keep"),
+    [
+        ({}, ["2025-07", "2025-08", "2025-09", "2025-10", "2025-11", "2025-12"], lambda x: True),
+        (
+            {"country": "France"},
+            ["2025-07", "2025-08", "2025-09", "2025-10", "2025-11", "2025-12"],
+            lambda x: x.country == "France",
+        ),
+        (
+            {"segment": Segment.REGULAR, "first": date(2024, 11, 15), "last": date(2025, 2, 3)},
+            ["2024-11", "2024-12", "2025-01", "2025-02"],
+            lambda x: x.segment == "Regular",
+        ),
+    ],
+)
+def test_monthly_trend_matches_a_python_group_by(
+    small: sqlite3.Connection, lines: list[Line], kwargs: dict, months: list[str], keep
+) -> None:
+    by_month: dict[str, list[Line]] = defaultdict(list)
+    for x in lines:
+        if keep(x):
+            by_month[x.day.isoformat()[:7]].append(x)
+    points = queries.monthly_trend(small, 6, **kwargs)
+    assert [p.month for p in points] == months
+    assert all(p.orders > 0 for p in points)  # real data in every month, so sums are really compared
+    for point in points:
+        want = _totals(by_month[point.month])
+        assert point.revenue == pytest.approx(want["revenue"], abs=0.01)
+        assert (point.orders, point.active_customers) == (want["orders"], want["buyers"])
+
+
+def test_monthly_trend_lists_empty_months_and_empty_ranges(known: sqlite3.Connection) -> None:
+    spain = queries.monthly_trend(known, 5, country="Spain")  # customer 7 bought Aug-Oct; 8 only cancelled
+    assert [(p.month, p.orders) for p in spain] == [
+        ("2025-08", 1),
+        ("2025-09", 1),
+        ("2025-10", 1),
+        ("2025-11", 0),
+        ("2025-12", 0),
+    ]
+    assert spain[-1].revenue == -10.0  # customer 8's cancellation is in the month's net revenue
+    assert queries.monthly_trend(known, 3, first=date(2026, 1, 1)) == []
+
+
+def test_countries_and_customer_ids(small: sqlite3.Connection) -> None:
+    names = queries.country_names(small)
+    assert names[0] == "United Kingdom" and len(names) == len(set(names))
+    assert set(names) == {row[0] for row in small.execute("SELECT DISTINCT country FROM customers")}
+    some_id = small.execute("SELECT customer_id FROM customers LIMIT 1").fetchone()[0]
+    assert queries.customer_exists(small, some_id) and not queries.customer_exists(small, 1)

@@ -6,6 +6,7 @@ only holds names and the launch config, so importing it does not load the ``mcp`
 """
 
 from agent_orchestrator.mcp_server.config import (
+    MAX_COUNTRY_ROWS,
     MAX_LIMIT,
     MAX_MONTHS,
     SERVER_NAME,
@@ -14,4 +15,12 @@ from agent_orchestrator.mcp_server.config import (
     stdio_command,
 )
 
-__all__ = ["MAX_LIMIT", "MAX_MONTHS", "SERVER_NAME", "TOOL_NAMES", "copilot_mcp_config", "stdio_command"]
+__all__ = [
+    "MAX_COUNTRY_ROWS",
+    "MAX_LIMIT",
+    "MAX_MONTHS",
+    "SERVER_NAME",
+    "TOOL_NAMES",
+    "copilot_mcp_config",
+    "stdio_command",
+]

@@ -11,18 +11,25 @@ from pathlib import Path
 from typing import Any
 
 SERVER_NAME = "retail-analytics"
-MAX_LIMIT = 50
-"""Most rows any list tool returns (small-model context budgets)."""
+MAX_LIMIT = 20
+"""Most rows a customer, product or transaction list returns (small-model context budgets)."""
+MAX_COUNTRY_ROWS = 40
+"""Most rows of ``country_breakdown``: one per country, and a dataset has a few dozen."""
 MAX_MONTHS = 24
 TOOL_NAMES = (
-    "list_transactions",
-    "get_transaction",
     "list_segments",
+    "find_customers",
+    "top_customers",
     "get_customer_summary",
     "predict_segment",
-    "top_customers",
-    "segment_trend",
+    "sales_summary",
+    "monthly_trend",
+    "top_products",
+    "country_breakdown",
+    "list_transactions",
+    "get_transaction",
 )
+"""Every tool of the server; the session's tool allow-list and permission handler are built from it."""
 
 
 def stdio_command(db_path: Path | str) -> list[str]:

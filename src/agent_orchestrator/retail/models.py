@@ -9,7 +9,7 @@ silently ignored field.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Generic, Self, TypeVar
+from typing import Annotated, Generic, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -74,8 +74,32 @@ class CustomerListItem(_Frozen):
 class ProductShare(_Frozen):
     stock_code: str
     description: str
-    quantity: int
+    quantity: int = Field(description="Net units (cancelled units subtract).")
     revenue: Money
+
+
+class ProductSales(ProductShare):
+    orders: int = Field(description="Non-cancelled invoices with the product.")
+    buyers: int = Field(description="Customers who bought it.")
+
+
+class SalesTotals(_Frozen):
+    revenue: Money = Field(description="Net revenue of the lines in scope (cancellations subtract).")
+    orders: int = Field(description="Non-cancelled invoices.")
+    buyers: int = Field(description="Customers with a non-cancelled purchase.")
+    units: int = Field(description="Net units sold.")
+    avg_order_value: Money | None = Field(description="revenue / orders.")
+    first_day: date | None = Field(description="Day of the first line in scope; null when there is none.")
+    last_day: date | None = Field(description="Day of the last line in scope.")
+
+
+class CountrySales(_Frozen):
+    country: str
+    buyers: int = Field(description="Customers with a non-cancelled purchase from this country.")
+    revenue: Money
+    revenue_share: float = Field(description="Share of the revenue of all countries in scope (0-1).")
+    orders: int
+    avg_order_value: Money | None
 
 
 class CustomerDetail(CustomerListItem):
@@ -115,7 +139,9 @@ class TrendPoint(_Frozen):
     month: str = Field(description="YYYY-MM")
     revenue: Money
     orders: int
-    active_customers: int = Field(description="Customers of the segment with a purchase that month.")
+    active_customers: int = Field(
+        description="Customers with a purchase that month (of the segment or country, if one is given)."
+    )
 
 
 class SegmentTrend(_Frozen):
@@ -130,6 +156,76 @@ class SegmentPrediction(_Frozen):
     rfm: RfmScores
 
 
+def _require_ordered(model: BaseModel, low: str, high: str) -> None:
+    """``low <= high`` when both bounds are given; the message names the fields for the caller."""
+    lo, hi = getattr(model, low), getattr(model, high)
+    if lo is not None and hi is not None and lo > hi:
+        verb = "be after" if isinstance(lo, date) else "exceed"
+        raise ValueError(f"{low} must not {verb} {high}")
+
+
+CustomerSortKey = Literal["revenue", "orders", "recency", "last_purchase"]
+"""What a customer list can be ordered by; ``recency`` is days since the last order."""
+
+ProductSortKey = Literal["revenue", "quantity"]
+
+Country = Annotated[str, Field(min_length=1, max_length=64, description="Country name, case-insensitive.")]
+
+
+class CustomerFilter(BaseModel):
+    """Filters for customer lists over ``customer_stats``; every field optional, ranges inclusive."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    segment: Segment | None = None
+    country: Country | None = None
+    min_recency_days: int | None = Field(default=None, ge=0, description="Last order at least this old.")
+    max_recency_days: int | None = Field(default=None, ge=0, description="Last order at most this old.")
+    min_revenue: float | None = Field(default=None, description="Smallest net revenue included.")
+    max_revenue: float | None = Field(default=None, description="Largest net revenue included.")
+    min_orders: int | None = Field(default=None, ge=0, description="Fewest orders included.")
+    max_orders: int | None = Field(default=None, ge=0, description="Most orders included.")
+    first_purchase_from: date | None = None
+    first_purchase_to: date | None = None
+    last_purchase_from: date | None = None
+    last_purchase_to: date | None = None
+
+    @model_validator(mode="after")
+    def _ranges_ordered(self) -> Self:
+        for low, high in (
+            ("min_recency_days", "max_recency_days"),
+            ("min_revenue", "max_revenue"),
+            ("min_orders", "max_orders"),
+            ("first_purchase_from", "first_purchase_to"),
+            ("last_purchase_from", "last_purchase_to"),
+        ):
+            _require_ordered(self, low, high)
+        return self
+
+
+class SalesFilter(BaseModel):
+    """Which invoice lines a sales figure counts; every field optional, dates inclusive.
+
+    ``segment`` means the customers *now* in that segment (segments are not kept per month).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    segment: Segment | None = None
+    country: Country | None = None
+    customer_id: int | None = Field(default=None, ge=1)
+    product: str | None = Field(
+        default=None, min_length=1, max_length=64, description="Stock code, or part of the product name."
+    )
+    date_from: date | None = None
+    date_to: date | None = None
+
+    @model_validator(mode="after")
+    def _ranges_ordered(self) -> Self:
+        _require_ordered(self, "date_from", "date_to")
+        return self
+
+
 class TransactionFilter(BaseModel):
     """Filters for transaction lists; every field optional, bounds checked across fields."""
 
@@ -140,14 +236,10 @@ class TransactionFilter(BaseModel):
     date_to: date | None = Field(default=None, description="Last day included (YYYY-MM-DD).")
     min_amount: float | None = Field(default=None, description="Smallest line amount included.")
     max_amount: float | None = Field(default=None, description="Largest line amount included.")
-    country: str | None = Field(
-        default=None, min_length=1, max_length=64, description="Country name, case-insensitive."
-    )
+    country: Country | None = None
 
     @model_validator(mode="after")
     def _ranges_ordered(self) -> Self:
-        if self.date_from and self.date_to and self.date_from > self.date_to:
-            raise ValueError("date_from must not be after date_to")
-        if self.min_amount is not None and self.max_amount is not None and self.min_amount > self.max_amount:
-            raise ValueError("min_amount must not exceed max_amount")
+        _require_ordered(self, "date_from", "date_to")
+        _require_ordered(self, "min_amount", "max_amount")
         return self

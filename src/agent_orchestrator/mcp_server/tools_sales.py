@@ -1,0 +1,185 @@
+"""Sales tools: totals, monthly trends, best-selling products and the breakdown by country.
+
+They count invoice lines in scope (net of cancellations), so a date range applies; a segment means
+the customers now in it. No ``from __future__ import annotations``: see ``tools_customers``.
+"""
+
+from typing import Annotated
+
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from agent_orchestrator.mcp_server.arguments import (
+    CustomerId,
+    DateFrom,
+    DateTo,
+    Limit,
+    ProductArg,
+    SegmentArg,
+    parse_segment,
+    validated,
+)
+from agent_orchestrator.mcp_server.config import MAX_COUNTRY_ROWS, MAX_MONTHS
+from agent_orchestrator.mcp_server.toolkit import (
+    ToolKit,
+    applied,
+    known_customer,
+    known_product,
+    resolve_country,
+    to_json,
+)
+from agent_orchestrator.retail import queries
+from agent_orchestrator.retail.models import ProductSortKey, SalesFilter
+from agent_orchestrator.retail.queries import month_index
+from agent_orchestrator.retail.stats import load_as_of
+
+
+def register(kit: ToolKit) -> None:
+    Country = kit.country_type
+
+    @kit.tool(
+        "Total revenue, orders, buyers, units and average order value for a period and/or a country, "
+        "segment, customer or product, with the days covered. Use for how much: e.g. revenue in March 2024."
+    )
+    def sales_summary(
+        date_from: DateFrom = None,
+        date_to: DateTo = None,
+        country: Country = None,
+        segment: SegmentArg = None,
+        customer_id: CustomerId = None,
+        product: ProductArg = None,
+    ) -> str:
+        with kit.connect() as conn:
+            filters = validated(
+                SalesFilter,
+                segment=parse_segment(segment),
+                country=resolve_country(conn, country),
+                customer_id=known_customer(conn, customer_id),
+                product=known_product(conn, product),
+                date_from=date_from,
+                date_to=date_to,
+            )
+            totals = queries.sales_summary(conn, filters)
+        return to_json(
+            {
+                "filters": applied(filters),
+                "revenue": totals.revenue,
+                "orders": totals.orders,
+                "customers": totals.buyers,
+                "units": totals.units,
+                "avg_order_value": totals.avg_order_value,
+                "first_day": totals.first_day,
+                "last_day": totals.last_day,
+            }
+        )
+
+    @kit.tool(
+        "Monthly trend: revenue, orders and buyers per month, oldest first, for the last N months or the "
+        "months from date_from to date_to; overall or for a segment and/or country. For growth, seasonality."
+    )
+    def monthly_trend(
+        months: Annotated[int, Field(ge=1, le=MAX_MONTHS, description=f"Last N months, 1-{MAX_MONTHS}")] = 6,
+        date_from: Annotated[DateFrom, Field(description="First month, YYYY-MM (instead of months)")] = None,
+        date_to: Annotated[DateTo, Field(description="Last month, YYYY-MM (default: the latest)")] = None,
+        segment: SegmentArg = None,
+        country: Country = None,
+    ) -> str:
+        with kit.connect() as conn:
+            filters = validated(
+                SalesFilter,
+                segment=parse_segment(segment),
+                country=resolve_country(conn, country),
+                date_from=date_from,
+                date_to=date_to,
+            )
+            last = date_to or load_as_of(conn)
+            if date_from and last and month_index(last) - month_index(date_from) >= MAX_MONTHS:
+                raise ToolError(f"date_from to date_to spans more than {MAX_MONTHS} months; narrow it")
+            points = queries.monthly_trend(
+                conn, months, segment=filters.segment, country=filters.country, first=date_from, last=date_to
+            )
+        return to_json(
+            {
+                "filters": applied(filters),
+                "months": [
+                    {"month": p.month, "revenue": p.revenue, "orders": p.orders, "buyers": p.active_customers}
+                    for p in points
+                ],
+            }
+        )
+
+    @kit.tool(
+        "Best-selling products by net revenue or units, optionally for one segment, country, customer or "
+        "period, or products matching a name: revenue, units, orders and buyers per product."
+    )
+    def top_products(
+        sort_by: Annotated[ProductSortKey, Field(description="Rank by revenue or units sold")] = "revenue",
+        product: ProductArg = None,
+        segment: SegmentArg = None,
+        country: Country = None,
+        customer_id: CustomerId = None,
+        date_from: DateFrom = None,
+        date_to: DateTo = None,
+        limit: Limit = 5,
+    ) -> str:
+        with kit.connect() as conn:
+            filters = validated(
+                SalesFilter,
+                segment=parse_segment(segment),
+                country=resolve_country(conn, country),
+                customer_id=known_customer(conn, customer_id),
+                product=known_product(conn, product),
+                date_from=date_from,
+                date_to=date_to,
+            )
+            products = queries.top_products(conn, filters, sort_by=sort_by, limit=limit)
+        return to_json(
+            {
+                "filters": applied(filters),
+                "by": sort_by,
+                "products": [
+                    {
+                        "product": p.description,
+                        "code": p.stock_code,
+                        "revenue": p.revenue,
+                        "quantity": p.quantity,
+                        "orders": p.orders,
+                        "buyers": p.buyers,
+                    }
+                    for p in products
+                ],
+            }
+        )
+
+    @kit.tool(
+        "Revenue by country, biggest first: which country buys most, its revenue share, customers, orders, "
+        "average order value; optionally for one segment or period. Breakdown of sales per country."
+    )
+    def country_breakdown(
+        segment: SegmentArg = None,
+        date_from: DateFrom = None,
+        date_to: DateTo = None,
+        limit: Annotated[
+            int, Field(ge=1, le=MAX_COUNTRY_ROWS, description=f"Countries, 1-{MAX_COUNTRY_ROWS}")
+        ] = 10,
+    ) -> str:
+        filters = validated(SalesFilter, segment=parse_segment(segment), date_from=date_from, date_to=date_to)
+        with kit.connect() as conn:
+            countries = queries.country_breakdown(conn, filters)
+        return to_json(
+            {
+                "filters": applied(filters),
+                "total": len(countries),
+                "countries": [
+                    {
+                        "country": c.country,
+                        "customers": c.buyers,
+                        "revenue": c.revenue,
+                        "revenue_share": c.revenue_share,
+                        "orders": c.orders,
+                        "avg_order_value": c.avg_order_value,
+                    }
+                    for c in countries[:limit]
+                ],
+            }
+        )
