@@ -301,7 +301,7 @@ async def test_a_call_written_as_prose_becomes_a_real_call(
 ) -> None:
     """The 1.5B model's habit: it describes the call instead of making it."""
     engine.pieces = ["I would call the `get_sales` function with:\n```json\n", '{"region": "North"}', "\n```"]
-    messages = [{"role": "user", "content": "North please"}]
+    messages = [{"role": "user", "content": "Thanks, the North next"}]
 
     body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
 

@@ -6,7 +6,8 @@ import pytest
 from tool_fixtures import RETAIL_TOOLS, answered, user
 
 from agent_orchestrator.local_model.chat_format import normalize_messages
-from agent_orchestrator.local_model.tool_policy import CALL_PREFIX, ToolPolicy, narrow_tool
+from agent_orchestrator.local_model.tool_arguments import Mentions, narrow_tool
+from agent_orchestrator.local_model.tool_policy import CALL_PREFIX, ToolPolicy
 from agent_orchestrator.local_model.tool_ranking import ToolRanker
 
 SYSTEM = {"role": "system", "content": "You are a retail assistant."}
@@ -52,18 +53,33 @@ def test_arguments_are_narrowed_to_what_the_user_said() -> None:
     assert "limit" not in top  # no number was given: the tool's default applies
 
 
-def test_an_id_parameter_only_takes_a_number_the_user_wrote() -> None:
-    said = ["Tell me about customer 20017 and the top 3"]
-    summary = narrow_tool(RETAIL_TOOLS[0], said)
-    assert summary is not None
-    assert summary["function"]["parameters"]["properties"]["customer_id"]["enum"] == [3, 20017]
-    assert narrow_tool(RETAIL_TOOLS[0], ["Who is our best customer?"]) is None  # no id: not callable
+def narrowed(tool: dict, said: str) -> dict | None:
+    found = narrow_tool(tool, Mentions.of([said]))
+    return None if found is None else found.tool["function"]["parameters"]["properties"]
 
 
-def test_numbers_convert_units_for_day_parameters() -> None:
-    trend = narrow_tool(RETAIL_TOOLS[3], ["Revenue trend for the last 12 months"])
-    assert trend is not None
-    assert trend["function"]["parameters"]["properties"]["months"]["enum"] == [12]  # 360, 4380 too big
+def test_an_id_parameter_only_takes_a_number_the_user_gave_as_an_id() -> None:
+    assert narrowed(RETAIL_TOOLS[0], "Tell me about customer 20017 and the top 3")["customer_id"]["enum"] == [
+        20017
+    ]
+    assert narrowed(RETAIL_TOOLS[0], "Who is our best customer?") is None  # no id: not callable
+    assert narrowed(RETAIL_TOOLS[0], "Revenue in March 2024 of the top 5") is None  # a year is not an id
+
+
+def test_durations_become_days_and_periods_become_dates() -> None:
+    mentions = Mentions.of(["Customers idle for 6 months, revenue in March 2024 and Q3 2025, or 2023"])
+    assert [q.value for q in mentions.days] == [180]
+    assert mentions.starts == ("2024-03", "2025-07", "2023")
+    assert mentions.ends == ("2024-03", "2025-09", "2023")
+    trend = narrowed(RETAIL_TOOLS[3], "Revenue trend for the last 12 months")
+    assert trend["months"]["enum"] == [12]
+
+
+def test_free_text_only_takes_what_the_user_wrote() -> None:
+    assert Mentions.of(['Sales of "heart holder" and the WHITE MUG in March']).phrases == (
+        "heart holder",
+        "WHITE MUG",
+    )
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,8 @@ trimmed first to the keywords that converter honours; descriptions and titles on
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,6 +41,20 @@ _KEPT = {
 }
 # Unbounded strings let a small model ramble inside a value until the token limit.
 _DEFAULT_MAX_LENGTH = 80
+# The Copilot runtime moves a parameter's constraints into its description before the request
+# reaches us: {"type": "integer", "description": "Rows, 1-20\n\n{minimum: 1, maximum: 20}"}.
+_MOVED_CONSTRAINTS = re.compile(r"\n*\{([^{}]*)\}\s*$")
+_CONSTRAINT = re.compile(r'(\w+):\s*("[^"]*"|-?[\d.]+(?:e[+-]?\d+)?)')
+
+
+def restore_constraints(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` with the constraints the runtime wrote into its description put back as keywords."""
+    out = dict(schema)
+    match = _MOVED_CONSTRAINTS.search(str(schema.get("description") or ""))
+    if match:
+        for key, raw in _CONSTRAINT.findall(match.group(1)):
+            out.setdefault(key, json.loads(raw))
+    return out
 
 
 def _trim(schema: Any) -> Any:
@@ -46,6 +62,7 @@ def _trim(schema: Any) -> Any:
         return [_trim(s) for s in schema]
     if not isinstance(schema, Mapping):
         return schema
+    schema = restore_constraints(schema)
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key not in _KEPT:

@@ -1,9 +1,10 @@
 """Rank the offered tools against the question, so a small model chooses among a few relevant ones.
 
 A 0.5B model offered eleven tools picks by position (the first one, or the alphabetically first) and
-pays for every schema in prefill time. BM25 over each tool's name, description, parameter names and
+pays for every schema in prefill time. BM25+ (never negative, unlike plain Okapi BM25 on a handful
+of documents that share most words) over each tool's name, description, parameter names and
 enum values puts the two or three tools that share the question's words first; the policy offers only
-those. BM25 (``rank_bm25``) rather than embeddings: no model download, microseconds per question, and
+those. BM25+ (``rank_bm25``) rather than embeddings: no model download, microseconds per question, and
 analysts' questions name what they want ("top products", "monthly revenue", "customers in France").
 """
 
@@ -13,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from rank_bm25 import BM25Okapi
+from rank_bm25 import BM25Plus
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -21,13 +22,28 @@ _STOP = frozenset(
         r"\S+",
         "a an and are as at be by can could did do does for from give had has have i in is it its "
         "me my of on or our please show the their them there these they this to us was we were what "
-        "which who whom with would you your tell list get ",
+        "which who whom with you your tell list get ",
     ),
 )
 
 
+_IRREGULAR = {
+    "spent": "spend",
+    "bought": "buy",
+    "sold": "sell",
+    "ordered": "order",
+    "buying": "buy",
+    "selling": "sell",
+    "spending": "spend",
+    "purchased": "purchase",
+    "bestselling": "best",
+}
+
+
 def stem(word: str) -> str:
-    """Crude English stemming: enough that "customers" meets "customer" and "bought" stays itself."""
+    """Crude English stemming: enough that "customers" meets "customer" and "spent" meets "spend"."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
@@ -69,7 +85,7 @@ class ToolRanker:
     def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
         self.tools = list(tools)
         documents = [tool_document(t) for t in self.tools]
-        self._index = BM25Okapi(documents)
+        self._index = BM25Plus(documents)
         self.vocabulary = frozenset(word for document in documents for word in document)
 
     def covers(self, question: str) -> bool:

@@ -1,0 +1,325 @@
+"""Narrow a tool's parameters to the values the user actually mentioned.
+
+A 0.5B model filling a tool call invents what it was not told: ``customer_id: 12345`` for "our best
+customer", ``segment: "High Value"`` for a question that named no segment, the runtime's timestamp as
+``date_from``, ``product: "your_product_name"``. The grammar can only produce what the schema allows,
+so before it is built each parameter is limited to what the user's words support:
+
+* **enums** (segment, country, sort order): only the values the user named;
+* **ids** (``customer_id``, ``…_id``): only numbers the user wrote as ids ("customer 12345", "#7")
+  or bare numbers of five digits and more;
+* **other numbers**: a number the user wrote next to the parameter's own words ("more than 20 orders"
+  -> ``min_orders``, "top 3" -> ``limit``), durations in days ("6 months" -> 180) for day parameters;
+* **dates**: the periods the user wrote ("March 2024" -> ``2024-03``, "2024", "2024-03-15");
+* **free text** (a product name): only phrases the user quoted, capitalised or wrote in upper case.
+
+A parameter with nothing to take is left out (the tool's default applies); a *required* one makes the
+tool uncallable for this question, unless it is an enum or a plain number (the model chooses then).
+How many parameters the user's words filled also ranks the tools (``tool_policy``): a question that
+names a customer id belongs to a tool that takes one.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .tool_grammar import arguments_schema
+from .tool_ranking import words
+
+_NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k|m|million|thousand)?(?![\w])", re.IGNORECASE)
+_DURATION = re.compile(r"\b(\d+)\s*(day|week|month|year)s?\b", re.IGNORECASE)
+_ISO_DAY = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b")
+_ISO_MONTH = re.compile(r"\b((?:19|20)\d\d)-(\d\d)\b(?!-)")
+_MONTH_NAMES = {name.lower(): i for i, name in enumerate(calendar.month_name) if name} | {
+    name.lower(): i for i, name in enumerate(calendar.month_abbr) if name
+}
+_NAMED_MONTH = re.compile(
+    r"\b(" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?\s+((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_QUARTER = re.compile(r"\bQ([1-4])\s*((?:19|20)\d\d)\b", re.IGNORECASE)
+_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
+_UPPER_RUN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[ \-/][A-Z0-9]{2,})*\b")
+_CAPITALISED_RUN = re.compile(r"(?<=[a-z,] )[A-Z][\w-]*(?: [A-Z][\w-]*)*")
+_ID_LABEL = re.compile(r"\b(?:customer|client|id|transaction|invoice|no\.?|number)\s*#?\s*$", re.IGNORECASE)
+_AT_LEAST = re.compile(r"\b(?:more|over|above|greater|least|exceed\w*|min\w*)\b[^.?!]*$")
+_AT_MOST = re.compile(r"\b(?:less|fewer|under|below|most|max\w*|up to)\b[^.?!]*$")
+_NEGATION = re.compile(r"\b(?:not|no|never|haven't|hasn't|didn't|without|inactive|idle|since)\b[^.?!]*$")
+_LIMIT_WORDS = frozenset(
+    {"top", "first", "best", "biggest", "largest", "bottom", "last", "row", "show", "list"}
+)
+_DURATION_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number the user wrote, with the words around it: "more than 20 orders" -> 20, {"order"}, min."""
+
+    value: float
+    context: frozenset[str]
+    bound: str | None  # "min" ("more than", "over", "haven't … in"), "max" ("under", "within"), or None
+
+
+@dataclass(frozen=True)
+class Mentions:
+    """What the user's messages name, extracted once per request."""
+
+    text: str  # normalised words, space-padded, for enum matching
+    numbers: tuple[float, ...]
+    quantities: tuple[Quantity, ...]  # numbers that are not ids ("customer 12345") or years
+    ids: tuple[int, ...]
+    days: tuple[Quantity, ...]  # durations, in days
+    durations: tuple[Quantity, ...]  # durations as written ("12 months" -> 12, context "month")
+    starts: tuple[str, ...]  # periods' first values, for date_from-like parameters
+    ends: tuple[str, ...]  # periods' last values, for date_to-like parameters
+    phrases: tuple[str, ...]
+
+    @classmethod
+    def of(cls, said: Sequence[str]) -> Mentions:
+        raw = "\n".join(said)
+        starts: list[str] = []
+        ends: list[str] = []
+        years_in_dates: set[int] = set()
+
+        def period(first: str, last: str, year: str) -> None:
+            starts.append(first)
+            ends.append(last)
+            years_in_dates.add(int(year))
+
+        for y, m, d in _ISO_DAY.findall(raw):
+            period(f"{y}-{m}-{d}", f"{y}-{m}-{d}", y)
+        for y, m in _ISO_MONTH.findall(raw):
+            period(f"{y}-{m}", f"{y}-{m}", y)
+        for name, y in _NAMED_MONTH.findall(raw):
+            month = f"{y}-{_MONTH_NAMES[name.lower()]:02d}"
+            period(month, month, y)
+        for q, y in _QUARTER.findall(raw):
+            first = (int(q) - 1) * 3 + 1
+            period(f"{y}-{first:02d}", f"{y}-{first + 2:02d}", y)
+        for y in _YEAR.findall(raw):
+            if int(y) not in years_in_dates:
+                period(y, y, y)
+        numbers: list[float] = []
+        labelled: set[float] = set()
+        # Five digits and more, written bare ("12345's segment"), read as an id; "1,000" is money.
+        bare_ids = {float(n) for n in re.findall(r"(?<![\d,.$£€])\b(\d{5,})\b(?![,.]\d)", raw)}
+        undated = _ISO_DAY.sub(" ", _ISO_MONTH.sub(" ", raw))
+        for match in _NUMBER.finditer(undated):
+            number = _number(match)
+            if _ID_LABEL.search(undated[: match.start()]):
+                labelled.add(number)
+            if number not in numbers:
+                numbers.append(number)
+        ids = tuple(
+            int(n)
+            for n in numbers
+            if n == int(n) and int(n) not in years_in_dates and (n in labelled or n in bare_ids)
+        )
+        duration_starts = {m.start(1) for m in _DURATION.finditer(undated)}
+        quantities = tuple(
+            _quantity(undated, m, _number(m))
+            for m in _NUMBER.finditer(undated)
+            if _number(m) not in labelled
+            and _number(m) not in years_in_dates
+            and m.start(1) not in duration_starts  # "6 months" is a duration (``days``), not a count
+        )
+        days = tuple(
+            _quantity(raw, m, int(m.group(1)) * _DURATION_DAYS[m.group(2).lower()], duration=True)
+            for m in _DURATION.finditer(raw)
+        )
+        durations = tuple(
+            _quantity(raw, m, int(m.group(1)), unit=m.group(2).lower()) for m in _DURATION.finditer(raw)
+        )
+        phrases = [*_QUOTED.findall(raw), *_UPPER_RUN.findall(raw), *_CAPITALISED_RUN.findall(raw)]
+        phrases = [p for p in phrases if p.lower().rstrip(".") not in _MONTH_NAMES]
+        return cls(
+            text=_normalized(raw),
+            numbers=tuple(numbers),
+            quantities=quantities,
+            ids=ids,
+            days=days,
+            durations=durations,
+            starts=tuple(dict.fromkeys(starts)),
+            ends=tuple(dict.fromkeys(ends)),
+            phrases=tuple(dict.fromkeys(p.strip() for p in phrases)),
+        )
+
+
+def _number(match: re.Match[str]) -> float:
+    return float(match.group(1).replace(",", "")) * _SCALE.get((match.group(2) or "").lower(), 1.0)
+
+
+def _quantity(
+    text: str, match: re.Match[str], value: float, *, duration: bool = False, unit: str | None = None
+) -> Quantity:
+    # The words since the previous number (at most 30 characters) qualify this one.
+    before = re.split(r"\d", text[max(0, match.start() - 30) : match.start()].lower())[-1]
+    after = re.split(r"\d", text[match.end() : match.end() + 30])[0]
+    context = set(words(before)[-3:] + words(after)[:3])
+    if duration:
+        context |= {"day", "recency", "since", "ago", "last"}
+    if unit:
+        context.add(unit)
+    bound = None
+    if duration and _NEGATION.search(before):
+        bound = "min"  # "haven't ordered in 6 months": the last order is at least that old
+    elif duration and re.search(r"\b(?:last|past|within)\b", before):
+        bound = "max"
+    elif _AT_LEAST.search(before):
+        bound = "min"
+    elif _AT_MOST.search(before):
+        bound = "max"
+    return Quantity(value, frozenset(context), bound)
+
+
+@dataclass(frozen=True)
+class NarrowedTool:
+    tool: dict[str, Any]
+    """The OpenAI tool with its parameters narrowed (descriptions kept for the prompt)."""
+    evidence: float
+    """How much of the call the user's words fill: an id counts most, then named values (a segment,
+    a country, a period) and required numbers; optional numbers count nothing (any number fits)."""
+
+
+def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | None:
+    """The tool with each parameter limited to what the user mentioned; ``None`` when a required
+    parameter cannot be filled from the user's words (an id the user never gave)."""
+    schema = arguments_schema(tool)
+    required = set(schema.get("required") or ())
+    properties = schema.get("properties") or {}
+    taken = _enum_values(properties)
+    described = (tool["function"].get("parameters") or {}).get("properties", {})
+    props: dict[str, Any] = {}
+    evidence = 0.0
+    numeric_required = sum(
+        1 for n in required if _kind(properties.get(n, {})) in {"integer", "number"} and not _is_id(n)
+    )
+    if numeric_required > len(mentions.quantities):
+        return None  # "customer 12345" cannot fill recency, frequency and spend at once
+    for name, spec in properties.items():
+        description = str(described.get(name, {}).get("description") or "").split("\n")[0]
+        narrowed, from_user = _narrow(
+            name, {**spec, "description": description}, mentions, name in required, taken
+        )
+        if narrowed is None:
+            if name in required:
+                return None
+            continue
+        if from_user:
+            evidence += _evidence(name, narrowed, name in required)
+        if description:  # the first line: the runtime appends the constraints after a blank line
+            narrowed = {**narrowed, "description": description}
+        props[name] = narrowed
+    parameters = {"type": "object", "properties": props, "required": sorted(required & set(props))}
+    function = {**tool["function"], "parameters": parameters}
+    return NarrowedTool({"type": "function", "function": function}, evidence)
+
+
+def _is_id(name: str) -> bool:
+    return name == "id" or name.endswith("_id")
+
+
+def _evidence(name: str, narrowed: Mapping[str, Any], required: bool) -> float:
+    if _is_id(name):
+        return 2.0
+    if narrowed.get("type") in {"integer", "number"}:
+        return 1.0 if required else 0.0
+    values = narrowed.get("enum") or ()
+    # A named entity ("At Risk", "Germany", a period) says more than a keyword ("revenue", "desc").
+    return 1.0 if any(isinstance(v, str) and (v[:1].isupper() or v[:1].isdigit()) for v in values) else 0.25
+
+
+def _enum_values(properties: Mapping[str, Any]) -> set[str]:
+    values = (v for spec in properties.values() for v in spec.get("enum", ()))
+    return {_normalized(v) for v in values if isinstance(v, str)}
+
+
+def _narrow(
+    name: str, spec: Mapping[str, Any], mentions: Mentions, required: bool, taken: set[str]
+) -> tuple[dict[str, Any] | None, bool]:
+    """(narrowed schema or None to leave the parameter out, whether the user's words filled it)."""
+    alternatives = [a for a in spec.get("anyOf", ()) if a.get("type") != "null"]
+    if len(alternatives) == 1:  # pydantic's Optional[X]: {"anyOf": [X, {"type": "null"}]}
+        spec = {**{k: v for k, v in spec.items() if k != "anyOf"}, **alternatives[0]}
+    kind = _kind(spec)
+    if "enum" in spec:
+        values = [v for v in spec["enum"] if _named(v, mentions)]
+        if values:
+            return {**spec, "enum": values}, True
+        return (dict(spec), False) if required else (None, False)
+    if kind in {"integer", "number"}:
+        if _is_id(name):
+            candidates: Sequence[float] = mentions.ids
+        else:
+            unit = next((u for u in ("day", "week", "month", "year") if u in name), None)
+            if unit == "day":
+                pool = mentions.days
+            elif unit:  # ``months``: "the last 12 months" -> 12
+                pool = tuple(q for q in mentions.durations if unit in q.context)
+            else:
+                pool = mentions.quantities
+            candidates = [q.value for q in pool if _fits(q, name, spec)]
+        values = sorted({int(n) if kind == "integer" else n for n in candidates if _within(n, spec, kind)})
+        if values:
+            return {"type": kind, "enum": values}, True
+        if required and not _is_id(name):
+            return {"type": kind, **{k: v for k, v in spec.items() if k != "type"}}, False
+        return None, False
+    if kind == "string":
+        if spec.get("format") == "date" or "date" in name or name.endswith(("_from", "_to")):
+            values = list(mentions.ends if name.endswith(("_to", "_end", "_before")) else mentions.starts)
+        else:
+            values = [p for p in mentions.phrases if not any(_normalized(p) in value for value in taken)]
+        if values:
+            return {"type": "string", "enum": values}, True
+        return ({"type": "string", "maxLength": 40}, False) if required else (None, False)
+    return dict(spec), False
+
+
+def _fits(quantity: Quantity, name: str, spec: Mapping[str, Any]) -> bool:
+    """Whether a number belongs to this parameter: it shares a word with the parameter's name or
+    description ("20 orders" -> min_orders), or is a count of rows ("top 3" -> limit); a bound in
+    the wording ("more than") rules out the other side (max_…)."""
+    if (name.startswith("min") and quantity.bound == "max") or (
+        name.startswith("max") and quantity.bound == "min"
+    ):
+        return False
+    vocabulary = set(words(f"{name} {spec.get('description') or ''}"))
+    if name in {"limit", "top", "n", "count", "rows"}:
+        return not quantity.context.isdisjoint(_LIMIT_WORDS | vocabulary)
+    return not quantity.context.isdisjoint(vocabulary)
+
+
+def _kind(spec: Mapping[str, Any]) -> str | None:
+    kind = spec.get("type")
+    if isinstance(kind, list):  # ["integer", "null"]
+        return next((k for k in kind if k != "null"), None)
+    return kind
+
+
+def _named(value: Any, mentions: Mentions) -> bool:
+    if isinstance(value, str):
+        return _normalized(value) in mentions.text
+    return isinstance(value, int | float) and float(value) in mentions.numbers
+
+
+def _normalized(text: str) -> str:
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " " if text else ""
+
+
+def _within(value: float, spec: Mapping[str, Any], kind: str) -> bool:
+    if kind == "integer" and value != int(value):
+        return False
+    if "minimum" in spec and value < spec["minimum"]:
+        return False
+    if "maximum" in spec and value > spec["maximum"]:
+        return False
+    if "exclusiveMinimum" in spec and value <= spec["exclusiveMinimum"]:
+        return False
+    return not ("exclusiveMaximum" in spec and value >= spec["exclusiveMaximum"])
