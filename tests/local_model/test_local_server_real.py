@@ -77,6 +77,24 @@ def test_remembers_across_turns_and_reuses_the_prefix(api: httpx.Client) -> None
     assert second["usage"]["prompt_tokens_details"]["cached_tokens"] >= first["usage"]["prompt_tokens"]
 
 
+def test_conversations_taking_turns_keep_their_cached_prefix(api: httpx.Client) -> None:
+    """Two users alternate on one model: each one's next turn restores its saved KV state instead of
+    prefilling its whole conversation again."""
+    story = "Our shop sells candles, mugs and lanterns in twelve countries. " * 12
+
+    def conversation(name: str) -> list[dict]:
+        return [SYSTEM, {"role": "user", "content": f"I am {name}. {story} Reply with just OK."}]
+
+    alice, bob = conversation("Alice"), conversation("Bob")
+    first = chat(api, alice, max_tokens=5)
+    chat(api, bob, max_tokens=5)  # overwrites the live cache with Bob's conversation
+    alice += [first["choices"][0]["message"], {"role": "user", "content": "Say OK again."}]
+
+    again = chat(api, alice, max_tokens=5)
+
+    assert again["usage"]["prompt_tokens_details"]["cached_tokens"] >= first["usage"]["prompt_tokens"] - 1
+
+
 def test_stream_equals_non_stream_at_temperature_zero(api: httpx.Client) -> None:
     messages = [SYSTEM, {"role": "user", "content": "Name three primary colours, comma separated."}]
     whole = chat(api, messages, max_tokens=16)

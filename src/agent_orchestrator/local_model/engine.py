@@ -43,6 +43,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,7 @@ from cyllama.utils.validation import validate_gguf_file
 
 DEFAULT_N_CTX = 8192
 _MAX_HELD_TOKENS = 4  # a UTF-8 character spans at most 4 byte-level tokens
+_MIN_RESTORE_GAIN = 64  # tokens: below this, re-prefilling is cheaper than saving and restoring state
 
 
 class EngineError(RuntimeError):
@@ -142,6 +144,7 @@ class LocalEngine:
         n_threads: int | None = None,
         n_batch: int = 512,
         verbose: bool = False,
+        saved_state_bytes: int = 256 * 2**20,
     ) -> None:
         path = Path(model_path)
         try:
@@ -182,6 +185,7 @@ class LocalEngine:
         self.model_path = path
         self._lock = threading.Lock()
         self._cached: list[int] = []  # the tokens whose KV entries are in sequence 0, in order
+        self._saved_states = SavedStates(saved_state_bytes)
         self._warm_up()
         self.load_seconds = time.perf_counter() - started
 
@@ -312,12 +316,21 @@ class LocalEngine:
         yield stats
 
     def _reuse_prefix(self, tokens: list[int]) -> int:
-        """Drop KV entries past the common prefix; return how many prompt tokens are already cached."""
-        common = 0
-        for a, b in zip(self._cached, tokens, strict=False):
-            if a != b:
-                break
-            common += 1
+        """Drop KV entries past the common prefix; return how many prompt tokens are already cached.
+
+        When another conversation's saved state shares more of the prompt than the live cache does
+        (several users take turns on one model), the live state is saved and that one restored.
+        """
+        common = _common_prefix(self._cached, tokens)
+        saved = self._saved_states.best(tokens)
+        if saved is not None and saved[1] > common + _MIN_RESTORE_GAIN:
+            self._save_live_state()
+            key, common = saved
+            self._ctx.kv_cache_clear()
+            self._ctx.set_state_seq_data(self._saved_states.pop(key), 0)
+            self._cached = list(key)
+        elif common + _MIN_RESTORE_GAIN < len(self._cached):
+            self._save_live_state()  # this conversation is about to be overwritten
         keep = min(common, len(tokens) - 1)  # always decode >= 1 token: we need fresh logits
         if keep < len(self._cached) and not self._ctx.memory_seq_rm(0, keep, -1):
             keep = 0
@@ -345,16 +358,59 @@ class LocalEngine:
             raise
         self._cached.extend(batch)
 
+    def _save_live_state(self) -> None:
+        if len(self._cached) > _MIN_RESTORE_GAIN:
+            self._saved_states.put(tuple(self._cached), self._ctx.get_state_seq_data(0))
+
     def reset(self) -> None:
         """Forget the KV cache (tests and benchmarks use this to measure a cold prompt)."""
         with self._lock:
             self._ctx.kv_cache_clear()
             self._cached.clear()
+            self._saved_states.clear()
 
     def close(self) -> None:
         with self._lock:
             self._ctx.close()
             self._model.close()
+
+
+class SavedStates:
+    """KV states of recent conversations (llama.cpp sequence state), least recently used out first.
+
+    A 0.5B model's KV entry is ~12 KB a token, so a 2,000-token chat is ~24 MB: restoring it is a
+    memory copy (milliseconds) where re-prefilling it costs ~10 s on two cores.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._states: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
+
+    def put(self, tokens: tuple[int, ...], state: bytes) -> None:
+        self._states.pop(tokens, None)
+        self._states[tokens] = state
+        while self._states and sum(len(s) for s in self._states.values()) > self.max_bytes:
+            self._states.popitem(last=False)
+
+    def best(self, tokens: list[int]) -> tuple[tuple[int, ...], int] | None:
+        """The saved state sharing the longest prefix with ``tokens``, and that prefix's length."""
+        scored = [(key, _common_prefix(key, tokens)) for key in self._states]
+        return max(scored, key=lambda pair: pair[1], default=None)
+
+    def pop(self, tokens: tuple[int, ...]) -> bytes:
+        return self._states.pop(tokens)
+
+    def clear(self) -> None:
+        self._states.clear()
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _make_sampler(params: GenerationParams, vocab: object) -> LlamaSampler:
