@@ -251,7 +251,7 @@ async def test_after_tool_results_the_model_answers_from_them(
         )
     ).json()
 
-    assert engine.prompts[-1].endswith('<tool>{"sales": 48213.5}<assistant>')  # own call folded, no tools
+    assert engine.prompts[-1].endswith("<tool>sales 48,213.50<assistant>")  # own call folded, no tools
     assert body["choices"][0]["finish_reason"] == "stop"
     assert body["choices"][0]["message"]["content"] == "North sold 48,213.50."
 
@@ -269,7 +269,7 @@ async def test_an_invented_figure_is_retried_then_replaced_by_the_data(
 
     assert len(engine.prompts) == 2 and '"50,000"' in engine.prompts[-1]  # the retry names the claim
     content = body["choices"][0]["message"]["content"]
-    assert "50,000" not in content and "- sales: 48213.5" in content and "get_sales" in content
+    assert content.endswith("get_sales tool returned:\n\nsales 48,213.50")
 
 
 async def test_a_failed_tool_is_answered_plainly_without_the_model(
@@ -287,12 +287,28 @@ async def test_a_failed_tool_is_answered_plainly_without_the_model(
     )
 
 
-async def test_small_talk_is_answered_without_tools(
+async def test_small_talk_is_answered_without_the_model(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
     body = (await client.post("/chat/completions", json={"messages": USER, "tools": [SALES]})).json()
 
-    assert body["choices"][0]["message"]["content"] == "Hello, world"
+    assert body["choices"][0]["message"]["content"].startswith("Hello! Ask me about")
+    assert engine.prompts == []
+
+
+async def test_a_question_about_the_conversation_is_answered_from_it(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    messages = [
+        {"role": "user", "content": "I look after the North region."},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "user", "content": "Which region did I say I look after?"},
+    ]
+    engine.pieces = ["You look after ", "the North region."]
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == "You look after the North region."
     assert engine.params[-1].grammar is None and "tool" not in engine.prompts[-1]
 
 
@@ -301,7 +317,7 @@ async def test_a_call_written_as_prose_becomes_a_real_call(
 ) -> None:
     """The 1.5B model's habit: it describes the call instead of making it."""
     engine.pieces = ["I would call the `get_sales` function with:\n```json\n", '{"region": "North"}', "\n```"]
-    messages = [{"role": "user", "content": "Thanks, the North next"}]
+    messages = [{"role": "user", "content": "Remember the North region?"}]
 
     body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
 

@@ -37,15 +37,15 @@ _ISO_MONTH = re.compile(r"\b((?:19|20)\d\d)-(\d\d)\b(?!-)")
 _MONTH_NAMES = {name.lower(): i for i, name in enumerate(calendar.month_name) if name} | {
     name.lower(): i for i, name in enumerate(calendar.month_abbr) if name
 }
-_NAMED_MONTH = re.compile(
-    r"\b(" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?\s+((?:19|20)\d\d)\b",
-    re.IGNORECASE,
-)
+_MONTH_ALTERNATIVES = "|".join(sorted(_MONTH_NAMES, key=len, reverse=True))
+_NAMED_MONTH = re.compile(rf"\b({_MONTH_ALTERNATIVES})\.?\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 _QUARTER = re.compile(r"\bQ([1-4])\s*((?:19|20)\d\d)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
-_QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
+# Quotes, not apostrophes: "What's our revenue? What's …" is no quotation.
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?!\w)")
 _UPPER_RUN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[ \-/][A-Z0-9]{2,})*\b")
 _CAPITALISED_RUN = re.compile(r"(?<=[a-z,] )[A-Z][\w-]*(?: [A-Z][\w-]*)*")
+_NOT_A_NAME = re.compile(rf"(?:{_MONTH_ALTERNATIVES})\.?|Q[1-4]|(?:19|20)\d\d|I|OK", re.IGNORECASE)
 _ID_LABEL = re.compile(r"\b(?:customer|client|id|transaction|invoice|no\.?|number)\s*#?\s*$", re.IGNORECASE)
 _AT_LEAST = re.compile(r"\b(?:more|over|above|greater|least|exceed\w*|min\w*)\b[^.?!]*$")
 _AT_MOST = re.compile(r"\b(?:less|fewer|under|below|most|max\w*|up to)\b[^.?!]*$")
@@ -136,8 +136,9 @@ class Mentions:
         durations = tuple(
             _quantity(raw, m, int(m.group(1)), unit=m.group(2).lower()) for m in _DURATION.finditer(raw)
         )
-        phrases = [*_QUOTED.findall(raw), *_UPPER_RUN.findall(raw), *_CAPITALISED_RUN.findall(raw)]
-        phrases = [p for p in phrases if p.lower().rstrip(".") not in _MONTH_NAMES]
+        quoted = [a or b for a, b in _QUOTED.findall(raw)]
+        phrases = [*quoted, *_UPPER_RUN.findall(raw), *_CAPITALISED_RUN.findall(raw)]
+        phrases = [p for p in phrases if not _NOT_A_NAME.fullmatch(p.strip())]
         return cls(
             text=_normalized(raw),
             numbers=tuple(numbers),

@@ -11,7 +11,8 @@ conversation, and the model only fills in what it is good at:
   answered it yet. The model
   *must* call a tool: only the few best-ranked tools are offered (``tool_ranking``) and decoding is
   constrained to a call of one of them (``tool_grammar``).
-* **chat**: anything else (greetings, what the user said earlier, thanks). No tools offered.
+* **chat**: anything else: what the user said earlier is answered by the model without tools; a
+  greeting, thanks or a statement to remember gets a fixed short reply (``fixed_reply``).
 
 Arguments are narrowed to what the user's words support before the grammar is built
 (``tool_arguments``): a 0.5B model otherwise fills ``customer_id`` with 12345 and adds
@@ -35,6 +36,7 @@ from .history_window import window
 from .tool_arguments import Mentions, narrow_tool
 from .tool_grammar import tool_call_grammar
 from .tool_ranking import ToolRanker, words
+from .tool_results import render_result
 
 Mode = Literal["call", "answer", "chat"]
 
@@ -47,16 +49,22 @@ LEAD_RATIO = 1.5
 
 _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
 _MEMORY = re.compile(
-    r"\b(?:remember|recall|earlier|previously|before this|you said|you told|i (?:said|told|mentioned|asked|"
-    r"wrote|am|'m)|did i|am i|my (?:name|focus|goal|task|team|role|job|project|question)|what (?:was|is) my|"
+    r"\b(?:remember|recall|earlier|previously|before this|you (?:said|told|mentioned)|did you (?:say|tell)|"
+    r"i (?:said|told|mentioned|asked|wrote|gave)|did i|am i|was i|are we|were we|"
+    r"my (?:name|focus|goal|task|team|role|job|project|question|deadline|budget)|what (?:was|is) my|"
     r"we (?:discussed|talked|were))\b",
     re.IGNORECASE,
 )
 _STATEMENT = re.compile(
     r"^\s*(?:i|i'm|i've|i'd|my|we|we're|we've|our (?:focus|goal|team|task)|thanks|thank|ok|okay|great|"
-    r"cool|nice|good|got it|noted|sure|yes|no|hi|hello|hey|bye|please remember|note that)\b",
+    r"cool|nice|good|got it|noted|sure|yes|no|hi|hello|hey|bye|please remember|note|for this chat)\b",
     re.IGNORECASE,
 )
+_GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[\s!.,]*$", re.IGNORECASE)
+_THANKS = re.compile(r"^\s*(?:thanks|thank you|cheers|great|perfect|ok|okay)\b[^?]*$", re.IGNORECASE)
+GREETING_REPLY = "Hello! Ask me about customers, segments, products, sales or trends in the retail data."
+THANKS_REPLY = "You're welcome."
+NOTED_REPLY = "Noted."
 _TOOL_ERROR = re.compile(r"^MCP server '[^']*': Error executing tool (\S+): (.*)$", re.DOTALL)
 _TOOL_BLOCK = (
     "# Tools\n\nYou may call one of these functions to get the data for the user's question.\n\n"
@@ -94,6 +102,8 @@ class Plan:
     earlier answers (which passed the grounding check themselves)."""
     turn_results: list[ToolResult] = field(default_factory=list)
     """Answer mode: the tool results of the current turn."""
+    reply: str | None = None
+    """Chat mode: the whole answer, given without the model (small talk, a statement to note)."""
 
     @property
     def errors(self) -> list[str]:
@@ -163,6 +173,9 @@ class ToolPolicy:
             if m["role"] in {"tool", "user", "assistant"} and m["content"]
         ]
         history, _ = answer_after_tool_results(messages, None)
+        history = [
+            {**m, "content": render_result(m["content"])} if m["role"] == "tool" else m for m in history
+        ]
         if self._count_tokens is not None and self._history_budget is not None:
             history = window(history, self._count_tokens, self._history_budget)
         base = Plan("chat", history, sources=sources)
@@ -183,6 +196,7 @@ class ToolPolicy:
         if tool_choice != "required" and not self._asks_for_data(
             question, previous, messages, last_user, tools
         ):
+            base.reply = fixed_reply(question)
             # Not offered, but a call the model writes anyway (it judged the data needed) still counts.
             mentions = Mentions.of(said[-2:])
             base.tools = [n.tool for t in tools if (n := narrow_tool(t, mentions)) is not None]
@@ -210,11 +224,12 @@ class ToolPolicy:
         last_user: int,
         tools: Sequence[Mapping[str, Any]],
     ) -> bool:
-        if _MEMORY.search(question):
+        ranker = self._ranker(tools)
+        if _MEMORY.search(question) or _recalls_a_statement(question, messages[:last_user], ranker):
             return False
-        if _STATEMENT.match(question) and not question.rstrip().endswith("?"):
+        if is_statement(question):
             return False  # "My focus today is the At Risk segment.", "Thanks!": nothing to look up
-        if self._ranker(tools).covers(question):
+        if ranker.covers(question):
             return True
         # A short follow-up ("and in France?") of a turn that used a tool asks for the same data.
         used_tool_before = any(m["role"] == "tool" for m in messages[:last_user])
@@ -239,6 +254,35 @@ class ToolPolicy:
             return []
         best = scored[0][0]
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
+
+
+def is_statement(text: str) -> bool:
+    """The user tells rather than asks: a fact about themselves, thanks, a greeting."""
+    return bool(_STATEMENT.match(text)) and not text.rstrip().endswith("?")
+
+
+def fixed_reply(text: str) -> str | None:
+    """The reply to small talk and to a statement, without the model: a 0.5B model "acknowledges"
+    "My name is Priya" with an invented biography. The statement stays in the conversation, so
+    later questions about it are answered from there."""
+    if _GREETING.match(text):
+        return GREETING_REPLY
+    if _THANKS.match(text):
+        return THANKS_REPLY
+    return NOTED_REPLY if is_statement(text) else None
+
+
+def _recalls_a_statement(question: str, earlier: Sequence[Mapping[str, Any]], ranker: ToolRanker) -> bool:
+    """Whether the question asks about something the user stated earlier ("Which quarter is the
+    review about?" after "I'm preparing the Q3 review"): it shares a word, other than the data's
+    own vocabulary, with one of the user's earlier statements."""
+    asked = set(words(question)) - ranker.vocabulary
+    return any(
+        message["role"] == "user"
+        and is_statement(text := user_text(message))
+        and not asked.isdisjoint(words(text))
+        for message in earlier
+    )
 
 
 def _history_index_of_last_user(history: list[dict[str, Any]]) -> int:

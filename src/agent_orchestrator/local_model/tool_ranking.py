@@ -44,6 +44,8 @@ def stem(word: str) -> str:
     """Crude English stemming: enough that "customers" meets "customer" and "spent" meets "spend"."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]  # "targeting" -> "target", "focusing" -> "focus"
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):

@@ -9,9 +9,10 @@ an answer is only released after the grounding check: a streamed token cannot be
   failure, stated plainly, without asking the model (a 0.5B model turns "no customer with id 99999999"
   into a segment). Otherwise the model answers and ``grounding`` checks it; an unsupported claim gets
   one retry with the claims named, then the answer of last resort: what the tool returned.
-* chat: the model answers; a claim the conversation does not support gets the same retry, then an
-  honest "I don't know". A call the model writes as text anyway (tags, bare JSON, or the 1.5B model's
-  "I would call `…` with ```json …```") becomes a real call when it fits an offered tool's schema.
+* chat: small talk and statements get the plan's fixed reply; otherwise the model answers, and a
+  claim the conversation does not support gets an honest "I don't know". A call the model writes as
+  text anyway (tags, bare JSON, or the 1.5B model's "I would call `…` with ```json …```") becomes a
+  real call when it fits an offered tool's schema.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from dataclasses import dataclass, field, replace
 
 from .chat_format import ChatTemplate, ToolCall, split_tool_calls
 from .engine import Engine, GenerationParams, GenerationStats
-from .grounding import Sources, describe_result, unsupported_claims
+from .grounding import Sources, unsupported_claims
 from .tool_policy import CALL_PREFIX, Plan
+from .tool_results import describe_result
 
 logger = logging.getLogger(__name__)
 
@@ -33,10 +35,6 @@ MAX_CALL_TOKENS = 160
 """A call is a short JSON object; the bound keeps a degenerate grammar path from running long."""
 
 NOT_FOUND = "I could not find that in the data: {reasons}."
-UNVERIFIED = (
-    "I could not word an answer that I can verify against the data, so here is exactly what the "
-    "{tool} tool returned:\n\n{data}"
-)
 UNKNOWN = "I don't know: that is not in the data I have looked up or in our conversation."
 _RETRY_NOTE = (
     "Your previous draft stated {claims}, which do not appear in the tool results or the conversation. "
@@ -60,6 +58,8 @@ class TurnResult:
 def run_plan(
     engine: Engine, template: ChatTemplate, plan: Plan, params: GenerationParams, cancel: threading.Event
 ) -> TurnResult:
+    if plan.reply is not None:
+        return TurnResult(plan.reply)
     if plan.mode == "call":
         return _call(engine, template, plan, params, cancel)
     if plan.mode == "answer" and plan.errors and len(plan.errors) == len(plan.turn_results):
@@ -107,6 +107,10 @@ def _answer(
     if not missing or result.finish_reason == "cancelled":
         result.text = text.strip()
         return result
+    if plan.mode == "chat":  # nothing to copy from: a second draft only apologises at length
+        logger.info("Unsupported claims in a chat answer: %s", missing)
+        result.text, result.grounded = UNKNOWN, False
+        return result
     logger.info("Unsupported claims in a draft answer (%s mode): %s", plan.mode, missing)
     note = {"role": "system", "content": _RETRY_NOTE.format(claims=", ".join(f'"{c}"' for c in missing[:5]))}
     retry_text, retry = _generate(engine, template.render([*plan.messages, note]), params, cancel)
@@ -120,7 +124,7 @@ def _answer(
     good_results = [r for r in plan.turn_results if r.error is None]
     if plan.mode == "answer" and good_results:
         last = good_results[-1]
-        result.text = UNVERIFIED.format(tool=last.tool, data=describe_result(last.content))
+        result.text = describe_result(last.content, last.tool)
     else:
         result.text = UNKNOWN
     return result

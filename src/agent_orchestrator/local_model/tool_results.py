@@ -1,0 +1,81 @@
+"""Tool results as short text a small model reads correctly, and the answer of last resort.
+
+Tools answer in compact JSON. A 0.5B model reading nested JSON picks the wrong row, drops a digit or
+puts the thousands separator in the wrong place ("$27,2286.09"). The same facts as numbered lines,
+with numbers already formatted the way an answer writes them and shares also given as percentages,
+are copied far more faithfully. The rendering is a pure function of the result, so a conversation's
+history renders identically on every request (the KV-cache prefix stays valid).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_ROWS = 10
+
+
+def render_result(content: str) -> str:
+    """``content`` as text lines when it is JSON; unchanged otherwise (errors, plain text)."""
+    try:
+        data = json.loads(content)
+    except (ValueError, TypeError):
+        return content
+    if not isinstance(data, dict | list):
+        return content
+    lines: list[str] = []
+    _render(data, lines, "")
+    return "\n".join(lines)
+
+
+def _render(value: Any, lines: list[str], indent: str, key: str = "") -> None:
+    if isinstance(value, dict):
+        for name, item in value.items():
+            if isinstance(item, list) and item and all(isinstance(row, dict) for row in item):
+                shown = f"first {MAX_ROWS} of {len(item)}" if len(item) > MAX_ROWS else f"{len(item)}"
+                lines.append(f"{indent}{name} ({shown}, in this order):")
+                for i, row in enumerate(item[:MAX_ROWS], 1):
+                    lines.append(f"{indent}  {i}. " + ", ".join(_pair(k, v) for k, v in row.items()))
+            elif isinstance(item, dict):
+                if all(not isinstance(v, dict | list) for v in item.values()):
+                    lines.append(f"{indent}{name}: " + ", ".join(_pair(k, v) for k, v in item.items()))
+                else:
+                    lines.append(f"{indent}{name}:")
+                    _render(item, lines, indent + "  ")
+            else:
+                lines.append(f"{indent}{_pair(name, item)}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:MAX_ROWS], 1):
+            lines.append(f"{indent}{i}. {_scalar(key, item)}")
+    else:
+        lines.append(f"{indent}{_scalar(key, value)}")
+
+
+def _pair(key: str, value: Any) -> str:
+    return f"{key} {_scalar(key, value)}"
+
+
+def _scalar(key: str, value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return {True: "yes", False: "no", None: "none"}[value]
+    if isinstance(value, int) and not _is_identifier(key):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if ("share" in key or "rate" in key) and 0 <= value <= 1:
+            return f"{value:.4f} ({value * 100:.1f}%)"
+        return f"{value:,.2f}"
+    if isinstance(value, list | dict):
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return str(value)
+
+
+def _is_identifier(key: str) -> bool:
+    return key in {"id", "code", "invoice", "month", "year"} or key.endswith("_id")
+
+
+def describe_result(content: str, tool: str) -> str:
+    """The answer of last resort: the tool's result, verbatim in substance, with a plain preface."""
+    return (
+        f"I could not word an answer that I can verify against the data, so here is exactly what the "
+        f"{tool} tool returned:\n\n{render_result(content)}"
+    )

@@ -1,0 +1,42 @@
+"""Tool results are shown to the model as numbered lines with numbers formatted as answers write them."""
+
+import json
+
+from agent_orchestrator.local_model.grounding import Sources, unsupported_claims
+from agent_orchestrator.local_model.tool_results import describe_result, render_result
+
+RESULT = json.dumps(
+    {
+        "filters": {"segment": "At Risk", "country": "Germany"},
+        "total": 137,
+        "customers": [
+            {"id": 20033, "country": "Germany", "revenue": 272286.09, "orders": 1200},
+            {"id": 20169, "country": "Germany", "revenue": 1234.5, "orders": 3},
+        ],
+        "share": 0.4523,
+    }
+)
+
+
+def test_rows_are_numbered_in_order_and_numbers_formatted() -> None:
+    text = render_result(RESULT)
+    assert "filters: segment At Risk, country Germany" in text
+    assert "total 137" in text
+    assert "customers (2, in this order):" in text
+    assert "1. id 20033, country Germany, revenue 272,286.09, orders 1,200" in text
+    assert "share 0.4523 (45.2%)" in text
+
+
+def test_long_lists_say_how_much_is_shown() -> None:
+    rows = [{"id": i} for i in range(30)]
+    assert "customers (first 10 of 30, in this order):" in render_result(json.dumps({"customers": rows}))
+
+
+def test_text_results_stay_as_they_are() -> None:
+    assert render_result("no customer with id 9") == "no customer with id 9"
+
+
+def test_the_answer_of_last_resort_is_the_data_itself_and_grounded() -> None:
+    text = describe_result(RESULT, "find_customers")
+    assert "find_customers tool returned" in text and "272,286.09" in text
+    assert unsupported_claims(text, Sources.of([RESULT])) == []
