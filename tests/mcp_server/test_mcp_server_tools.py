@@ -185,6 +185,10 @@ async def test_monthly_trend_overall_by_segment_country_and_range(retail_db: Pat
         p["orders"] <= q["orders"] for p, q in zip(quarter["months"], overall["months"][:3], strict=True)
     )
     assert too_long.is_error and f"more than {MAX_MONTHS} months" in text_of(too_long)
+    best = max(year["months"], key=lambda p: p["revenue"])
+    assert year["summary"]["highest_revenue_month"] == best["month"]
+    assert year["summary"]["highest_revenue"] == best["revenue"]
+    assert year["summary"]["total_orders"] == sum(p["orders"] for p in year["months"])
 
 
 async def test_top_products_and_country_breakdown(retail_db: Path, db: sqlite3.Connection) -> None:

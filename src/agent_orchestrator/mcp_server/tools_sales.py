@@ -4,7 +4,7 @@ They count invoice lines in scope (net of cancellations), so a date range applie
 the customers now in it. No ``from __future__ import annotations``: see ``tools_customers``.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
@@ -29,7 +29,7 @@ from agent_orchestrator.mcp_server.toolkit import (
     to_json,
 )
 from agent_orchestrator.retail import queries
-from agent_orchestrator.retail.models import ProductSortKey, SalesFilter
+from agent_orchestrator.retail.models import ProductSortKey, SalesFilter, TrendPoint
 from agent_orchestrator.retail.queries import month_index
 from agent_orchestrator.retail.stats import load_as_of
 
@@ -101,6 +101,7 @@ def register(kit: ToolKit) -> None:
         return to_json(
             {
                 "filters": applied(filters),
+                "summary": trend_summary(points),
                 "months": [
                     {"month": p.month, "revenue": p.revenue, "orders": p.orders, "buyers": p.active_customers}
                     for p in points
@@ -183,3 +184,23 @@ def register(kit: ToolKit) -> None:
                 ],
             }
         )
+
+
+def trend_summary(points: list[TrendPoint]) -> dict[str, Any]:
+    """The facts a trend question asks for, computed here so a small model copies rather than
+    compares twelve numbers itself: totals, the strongest and weakest month, the change."""
+    if not points:
+        return {}
+    best = max(points, key=lambda p: (p.revenue, p.month))
+    worst = min(points, key=lambda p: (p.revenue, p.month))
+    first, last = points[0], points[-1]
+    change = None if not first.revenue else round((last.revenue - first.revenue) / abs(first.revenue), 4)
+    return {
+        "total_revenue": round(sum(p.revenue for p in points), 2),
+        "total_orders": sum(p.orders for p in points),
+        "highest_revenue_month": best.month,
+        "highest_revenue": best.revenue,
+        "lowest_revenue_month": worst.month,
+        "lowest_revenue": worst.revenue,
+        "revenue_change_rate": change,
+    }
