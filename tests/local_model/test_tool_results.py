@@ -22,14 +22,16 @@ def test_rows_are_numbered_in_order_and_numbers_formatted() -> None:
     text = render_result(RESULT)
     assert "filters: segment At Risk, country Germany" in text
     assert "total 137" in text
-    assert "customers (2, in this order):" in text
+    assert "customers (in this order):" in text
     assert "1. id 20033, country Germany, revenue 272,286.09, orders 1,200" in text
     assert "share 0.4523 (45.2%)" in text
 
 
-def test_long_lists_say_how_much_is_shown() -> None:
+def test_long_lists_are_cut_and_a_headline_leads() -> None:
     rows = [{"id": i} for i in range(30)]
-    assert "customers (first 10 of 30, in this order):" in render_result(json.dumps({"customers": rows}))
+    text = render_result(json.dumps({"headline": "30 customers match.", "customers": rows}))
+    assert text.splitlines()[0] == "30 customers match."
+    assert "10. id 9" in text and "11." not in text
 
 
 def test_text_results_stay_as_they_are() -> None:

@@ -291,3 +291,27 @@ async def test_lists_stay_small_for_a_small_model(retail_db: Path) -> None:
             }.items()
         }
     assert all(size < 6_000 for size in sizes.values()), json.dumps(sizes)
+
+
+async def test_every_result_leads_with_a_headline_that_states_its_answer(retail_db: Path) -> None:
+    """A 0.5B model named the third row "the top customer" and a page size as the count: the
+    headline says the leader, the count and the strongest month in words, first."""
+    async with mcp_session(["--db", str(retail_db)]) as session:
+        top = await call_json(session, "top_customers", {"country": "Germany"})
+        found = await call_json(session, "find_customers", {"segment": "At Risk"})
+        trend = await call_json(session, "monthly_trend", {"months": 12})
+        countries = await call_json(session, "country_breakdown")
+        products = await call_json(session, "top_products", {"sort_by": "quantity"})
+        segments = await call_json(session, "list_segments")
+        one = await call_json(session, "get_customer_summary", {"customer_id": top["customers"][0]["id"]})
+
+    assert all(next(iter(r)) == "headline" for r in (top, found, trend, countries, products, segments, one))
+    assert f"is customer {top['customers'][0]['id']} (Germany" in top["headline"]
+    assert found["headline"].startswith(f"{found['total']:,} customers match (segment At Risk)")
+    assert f"highest revenue in {trend['summary']['highest_revenue_month']}" in trend["headline"]
+    assert f"is {countries['countries'][0]['country']}:" in countries["headline"]
+    assert products["headline"].startswith(
+        f"The top product by units sold is {products['products'][0]['product']}"
+    )
+    assert all(s["segment"] in segments["headline"] for s in segments["segments"])
+    assert one["headline"].startswith(f"Customer {one['id']} is in the {one['segment']} segment")

@@ -5,7 +5,8 @@ customer", ``segment: "High Value"`` for a question that named no segment, the r
 ``date_from``, ``product: "your_product_name"``. The grammar can only produce what the schema allows,
 so before it is built each parameter is limited to what the user's words support:
 
-* **enums** (segment, country, sort order): only the values the user named;
+* **enums** (segment, country, sort order): only the values the user named; for an enum of names, a
+  name the user wrote that is not among them is passed on as written, so the tool can say so;
 * **ids** (``customer_id``, ``…_id``): only numbers the user wrote as ids ("customer 12345", "#7")
   or bare numbers of five digits and more;
 * **other numbers**: a number the user wrote next to the parameter's own words ("more than 20 orders"
@@ -184,8 +185,10 @@ class NarrowedTool:
     tool: dict[str, Any]
     """The OpenAI tool with its parameters narrowed (descriptions kept for the prompt)."""
     evidence: float
-    """How much of the call the user's words fill: an id counts most, then named values (a segment,
-    a country, a period) and required numbers; optional numbers count nothing (any number fits)."""
+    """How much of what the user named this tool takes in, each named value counted once however
+    many parameters could take it: an id the tool *requires* counts most (it is that entity's own
+    tool), then named values (a segment, a country, a period), required numbers and optional ids;
+    keywords ("revenue") count a little, optional numbers nothing (any number fits)."""
 
 
 def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | None:
@@ -197,11 +200,11 @@ def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | N
     taken = _enum_values(properties)
     described = (tool["function"].get("parameters") or {}).get("properties", {})
     props: dict[str, Any] = {}
-    evidence = 0.0
+    absorbed: dict[str, float] = {}
     numeric_required = sum(
         1 for n in required if _kind(properties.get(n, {})) in {"integer", "number"} and not _is_id(n)
     )
-    if numeric_required > len(mentions.quantities):
+    if numeric_required > len(mentions.quantities) + len(mentions.days):
         return None  # "customer 12345" cannot fill recency, frequency and spend at once
     for name, spec in properties.items():
         description = str(described.get(name, {}).get("description") or "").split("\n")[0]
@@ -213,13 +216,15 @@ def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | N
                 return None
             continue
         if from_user:
-            evidence += _evidence(name, narrowed, name in required)
+            for value in narrowed.get("enum", ()):
+                weight = _evidence(name, narrowed, name in required)
+                absorbed[str(value)] = max(absorbed.get(str(value), 0.0), weight)
         if description:  # the first line: the runtime appends the constraints after a blank line
             narrowed = {**narrowed, "description": description}
         props[name] = narrowed
     parameters = {"type": "object", "properties": props, "required": sorted(required & set(props))}
     function = {**tool["function"], "parameters": parameters}
-    return NarrowedTool({"type": "function", "function": function}, evidence)
+    return NarrowedTool({"type": "function", "function": function}, sum(absorbed.values()))
 
 
 def _is_id(name: str) -> bool:
@@ -228,7 +233,7 @@ def _is_id(name: str) -> bool:
 
 def _evidence(name: str, narrowed: Mapping[str, Any], required: bool) -> float:
     if _is_id(name):
-        return 2.0
+        return 4.0 if required else 1.0
     if narrowed.get("type") in {"integer", "number"}:
         return 1.0 if required else 0.0
     values = narrowed.get("enum") or ()
@@ -253,6 +258,13 @@ def _narrow(
         values = [v for v in spec["enum"] if _named(v, mentions)]
         if values:
             return {**spec, "enum": values}, True
+        unknown = [
+            p for p in mentions.phrases if not any(_normalized(p) in v or v in _normalized(p) for v in taken)
+        ]
+        if unknown and _names_entities(spec["enum"]):
+            # "customers in Mexico" where Mexico is not a choice: pass the name on, so the tool says
+            # it is not in the data (or maps an alias such as "UK"), rather than answering for all.
+            return {"type": "string", "enum": unknown}, True
         return (dict(spec), False) if required else (None, False)
     if kind in {"integer", "number"}:
         if _is_id(name):
@@ -302,6 +314,11 @@ def _kind(spec: Mapping[str, Any]) -> str | None:
     if isinstance(kind, list):  # ["integer", "null"]
         return next((k for k in kind if k != "null"), None)
     return kind
+
+
+def _names_entities(choices: Sequence[Any]) -> bool:
+    """Whether an enum lists names (countries, segments) rather than keywords ("asc", "revenue")."""
+    return all(isinstance(c, str) and c[:1].isupper() for c in choices)
 
 
 def _named(value: Any, mentions: Mentions) -> bool:

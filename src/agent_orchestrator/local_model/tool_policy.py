@@ -60,11 +60,16 @@ _STATEMENT = re.compile(
     r"cool|nice|good|got it|noted|sure|yes|no|hi|hello|hey|bye|please remember|note|for this chat)\b",
     re.IGNORECASE,
 )
+_FOLLOW_UP = re.compile(
+    r"^\s*(?:and|what about|how about|same|also|now|then|those|them|these|that|there|which of|for)\b",
+    re.IGNORECASE,
+)
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[\s!.,]*$", re.IGNORECASE)
 _THANKS = re.compile(r"^\s*(?:thanks|thank you|cheers|great|perfect|ok|okay)\b[^?]*$", re.IGNORECASE)
 GREETING_REPLY = "Hello! Ask me about customers, segments, products, sales or trends in the retail data."
 THANKS_REPLY = "You're welcome."
 NOTED_REPLY = "Noted."
+FIXED_REPLIES = frozenset({GREETING_REPLY, THANKS_REPLY, NOTED_REPLY})
 _TOOL_ERROR = re.compile(r"^MCP server '[^']*': Error executing tool (\S+): (.*)$", re.DOTALL)
 _TOOL_BLOCK = (
     "# Tools\n\nYou may call one of these functions to get the data for the user's question.\n\n"
@@ -173,9 +178,7 @@ class ToolPolicy:
             if m["role"] in {"tool", "user", "assistant"} and m["content"]
         ]
         history, _ = answer_after_tool_results(messages, None)
-        history = [
-            {**m, "content": render_result(m["content"])} if m["role"] == "tool" else m for m in history
-        ]
+        history = _model_view(history)
         if self._count_tokens is not None and self._history_budget is not None:
             history = window(history, self._count_tokens, self._history_budget)
         base = Plan("chat", history, sources=sources)
@@ -198,10 +201,12 @@ class ToolPolicy:
         ):
             base.reply = fixed_reply(question)
             # Not offered, but a call the model writes anyway (it judged the data needed) still counts.
-            mentions = Mentions.of(said[-2:])
+            mentions = Mentions.of(said[-2:] if is_follow_up(question) else said[-1:])
             base.tools = [n.tool for t in tools if (n := narrow_tool(t, mentions)) is not None]
             return base
-        offered = self._candidates(tools, question, previous, said[-2:])
+        offered = self._candidates(
+            tools, question, previous, said[-2:] if is_follow_up(question) else said[-1:]
+        )
         if not offered:
             return base
         block = {"role": "system", "content": _TOOL_BLOCK.format(tools=_render_tools(offered))}
@@ -244,8 +249,10 @@ class ToolPolicy:
         second tool more often than the ranking is wrong (``bench/eval_assistant.py``).
         """
         mentions = Mentions.of(said)
+        # "in April 2025" names a period without the word: say it, so tools for periods rank.
+        query = f"{question} period month" if mentions.starts else question
         scored: list[tuple[float, int, dict[str, Any]]] = []
-        for i, (score, tool) in enumerate(self._ranker(tools).rank(question, previous)):
+        for i, (score, tool) in enumerate(self._ranker(tools).rank(query, previous)):
             narrowed = narrow_tool(tool, mentions)
             if narrowed is not None:
                 scored.append((score + EVIDENCE_WEIGHT * narrowed.evidence, i, narrowed.tool))
@@ -254,6 +261,22 @@ class ToolPolicy:
             return []
         best = scored[0][0]
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
+
+
+def _model_view(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history as the model reads it: tool results as text lines (``tool_results``), and without
+    the fixed replies ("Noted."), which a 0.5B model otherwise repeats as its next answer."""
+    return [
+        {**m, "content": render_result(m["content"])} if m["role"] == "tool" else m
+        for m in history
+        if not (m["role"] == "assistant" and m["content"] in FIXED_REPLIES)
+    ]
+
+
+def is_follow_up(text: str) -> bool:
+    """An elliptic question that leans on the previous one ("And in France?", "What about them?"):
+    its arguments may come from the previous question too; a full question's come from itself."""
+    return bool(_FOLLOW_UP.match(text)) or len(words(text)) <= 4
 
 
 def is_statement(text: str) -> bool:
@@ -276,7 +299,7 @@ def _recalls_a_statement(question: str, earlier: Sequence[Mapping[str, Any]], ra
     """Whether the question asks about something the user stated earlier ("Which quarter is the
     review about?" after "I'm preparing the Q3 review"): it shares a word, other than the data's
     own vocabulary, with one of the user's earlier statements."""
-    asked = set(words(question)) - ranker.vocabulary
+    asked = {w for w in words(question) if not w.isdigit()} - ranker.vocabulary  # ids are data keys
     return any(
         message["role"] == "user"
         and is_statement(text := user_text(message))

@@ -58,26 +58,36 @@ def words(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.replace("_", " ").lower()) if w not in _STOP]
 
 
-def _schema_words(schema: Any) -> Iterable[str]:
+def _schema_words(schema: Any, *, enums: bool) -> Iterable[str]:
     if isinstance(schema, Mapping):
         for key, value in schema.items():
             if key == "properties" and isinstance(value, Mapping):
                 for name, sub in value.items():
                     yield name
-                    yield from _schema_words(sub)
-            elif key in {"description", "enum"}:
+                    yield from _schema_words(sub, enums=enums)
+            elif key == "description" or (key == "enum" and enums):
                 yield from (str(v) for v in (value if isinstance(value, list) else [value]))
             elif isinstance(value, Mapping | list):
-                yield from _schema_words(value)
+                yield from _schema_words(value, enums=enums)
     elif isinstance(schema, list):
         for item in schema:
-            yield from _schema_words(item)
+            yield from _schema_words(item, enums=enums)
 
 
-def tool_document(tool: Mapping[str, Any]) -> list[str]:
+def tool_document(tool: Mapping[str, Any], *, enums: bool = False) -> list[str]:
+    """The words BM25 ranks a tool by: its name and description (twice: they say what it is for)
+    and its parameters. Enum values (two dozen countries) are left out: every tool with a country
+    filter would match every country; which tool takes a named value is ``tool_arguments``' job."""
     fn = tool["function"]
     short_name = str(fn["name"]).rsplit("-", 1)[-1]  # "retail-analytics-top_products" -> "top_products"
-    parts = [short_name, short_name, str(fn.get("description", "")), *_schema_words(fn.get("parameters"))]
+    description = str(fn.get("description", ""))
+    parts = [
+        short_name,
+        short_name,
+        description,
+        description,
+        *_schema_words(fn.get("parameters"), enums=enums),
+    ]
     return words(" ".join(parts))
 
 
@@ -86,9 +96,8 @@ class ToolRanker:
 
     def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
         self.tools = list(tools)
-        documents = [tool_document(t) for t in self.tools]
-        self._index = BM25Plus(documents)
-        self.vocabulary = frozenset(word for document in documents for word in document)
+        self._index = BM25Plus([tool_document(t) for t in self.tools])
+        self.vocabulary = frozenset(word for t in self.tools for word in tool_document(t, enums=True))
 
     def covers(self, question: str) -> bool:
         """Whether the question uses any word of the tools' own vocabulary (a data question)."""

@@ -31,9 +31,11 @@ def render_result(content: str) -> str:
 def _render(value: Any, lines: list[str], indent: str, key: str = "") -> None:
     if isinstance(value, dict):
         for name, item in value.items():
-            if isinstance(item, list) and item and all(isinstance(row, dict) for row in item):
-                shown = f"first {MAX_ROWS} of {len(item)}" if len(item) > MAX_ROWS else f"{len(item)}"
-                lines.append(f"{indent}{name} ({shown}, in this order):")
+            if name == "headline":
+                lines.append(f"{indent}{item}")
+            elif isinstance(item, list) and item and all(isinstance(row, dict) for row in item):
+                # No row count: a small model answers "how many" with it instead of the total.
+                lines.append(f"{indent}{name} (in this order):")
                 for i, row in enumerate(item[:MAX_ROWS], 1):
                     lines.append(f"{indent}  {i}. " + ", ".join(_pair(k, v) for k, v in row.items()))
             elif isinstance(item, dict):

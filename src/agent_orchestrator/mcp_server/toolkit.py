@@ -34,6 +34,11 @@ def to_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
+def with_headline(result: dict[str, Any], headline: Callable[[dict[str, Any]], str]) -> str:
+    """The result as JSON, led by its one-sentence headline (see ``headlines``)."""
+    return to_json({"headline": headline(result), **result})
+
+
 def applied(filters: BaseModel) -> dict[str, Any]:
     """The filters a result was computed with, so an answer can say what was counted."""
     return filters.model_dump(mode="json", exclude_none=True)

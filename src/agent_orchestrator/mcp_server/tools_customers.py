@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from agent_orchestrator.mcp_server import headlines
 from agent_orchestrator.mcp_server.arguments import (
     DateFrom,
     DateTo,
@@ -17,7 +18,7 @@ from agent_orchestrator.mcp_server.arguments import (
     parse_segment,
     validated,
 )
-from agent_orchestrator.mcp_server.toolkit import ToolKit, applied, resolve_country, to_json
+from agent_orchestrator.mcp_server.toolkit import ToolKit, applied, resolve_country, with_headline
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.models import CustomerFilter, CustomerListItem, CustomerSortKey
 
@@ -82,13 +83,14 @@ def register(kit: ToolKit) -> None:
             page = queries.find_customers(
                 conn, filters, sort_by=sort_by, descending=order == "desc", limit=limit, offset=offset
             )
-        return to_json(
+        return with_headline(
             {
                 "filters": applied(filters),
                 "total": page.total,
                 "offset": offset,
                 "customers": [_customer(c) for c in page.items],
-            }
+            },
+            headlines.find_customers,
         )
 
     @kit.tool("Top customers by net revenue: the biggest spenders, optionally of one segment and/or country.")
@@ -96,18 +98,21 @@ def register(kit: ToolKit) -> None:
         with kit.connect() as conn:
             filters = CustomerFilter(segment=parse_segment(segment), country=resolve_country(conn, country))
             customers = queries.find_customers(conn, filters, limit=limit).items
-        return to_json({"filters": applied(filters), "customers": [_customer(c) for c in customers]})
+        return with_headline(
+            {"filters": applied(filters), "customers": [_customer(c) for c in customers]},
+            headlines.top_customers,
+        )
 
     @kit.tool(
         "One customer's details, only when the user gives that customer's id number: segment and why, "
-        "orders, net revenue, average order value, first/last purchase, recency, RFM scores, top products."
+        "country, orders, net revenue, average order value, first/last purchase, recency, top products."
     )
     def get_customer_summary(customer_id: Annotated[int, Field(ge=1, description="Customer id")]) -> str:
         with kit.connect() as conn:
             found = queries.get_customer(conn, customer_id)
         if found is None:
             raise ToolError(f"no customer with id {customer_id}")
-        return to_json(
+        return with_headline(
             {
                 "id": found.customer_id,
                 "country": found.country,
@@ -124,5 +129,6 @@ def register(kit: ToolKit) -> None:
                 "top_products": [
                     {"product": p.description, "revenue": p.revenue} for p in found.top_products[:3]
                 ],
-            }
+            },
+            headlines.customer_summary,
         )

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from agent_orchestrator.mcp_server import headlines
 from agent_orchestrator.mcp_server.arguments import (
     CustomerId,
     DateFrom,
@@ -26,7 +27,7 @@ from agent_orchestrator.mcp_server.toolkit import (
     known_customer,
     known_product,
     resolve_country,
-    to_json,
+    with_headline,
 )
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.models import ProductSortKey, SalesFilter, TrendPoint
@@ -38,8 +39,8 @@ def register(kit: ToolKit) -> None:
     Country = kit.country_type
 
     @kit.tool(
-        "Total revenue, orders, buyers, units and average order value for a period and/or a country, "
-        "segment, customer or product, with the days covered. Use for how much: e.g. revenue in March 2024."
+        "Totals for a month, quarter, year or other period, and/or a country, segment, customer or "
+        "product: revenue, orders, buyers, units, average order value. How much: e.g. revenue in March 2024."
     )
     def sales_summary(
         date_from: DateFrom = None,
@@ -60,7 +61,7 @@ def register(kit: ToolKit) -> None:
                 date_to=date_to,
             )
             totals = queries.sales_summary(conn, filters)
-        return to_json(
+        return with_headline(
             {
                 "filters": applied(filters),
                 "revenue": totals.revenue,
@@ -70,7 +71,8 @@ def register(kit: ToolKit) -> None:
                 "avg_order_value": totals.avg_order_value,
                 "first_day": totals.first_day,
                 "last_day": totals.last_day,
-            }
+            },
+            headlines.sales_summary,
         )
 
     @kit.tool(
@@ -98,7 +100,7 @@ def register(kit: ToolKit) -> None:
             points = queries.monthly_trend(
                 conn, months, segment=filters.segment, country=filters.country, first=date_from, last=date_to
             )
-        return to_json(
+        return with_headline(
             {
                 "filters": applied(filters),
                 "summary": trend_summary(points),
@@ -106,7 +108,8 @@ def register(kit: ToolKit) -> None:
                     {"month": p.month, "revenue": p.revenue, "orders": p.orders, "buyers": p.active_customers}
                     for p in points
                 ],
-            }
+            },
+            headlines.monthly_trend,
         )
 
     @kit.tool(
@@ -134,7 +137,7 @@ def register(kit: ToolKit) -> None:
                 date_to=date_to,
             )
             products = queries.top_products(conn, filters, sort_by=sort_by, limit=limit)
-        return to_json(
+        return with_headline(
             {
                 "filters": applied(filters),
                 "by": sort_by,
@@ -149,7 +152,8 @@ def register(kit: ToolKit) -> None:
                     }
                     for p in products
                 ],
-            }
+            },
+            headlines.top_products,
         )
 
     @kit.tool(
@@ -167,7 +171,7 @@ def register(kit: ToolKit) -> None:
         filters = validated(SalesFilter, segment=parse_segment(segment), date_from=date_from, date_to=date_to)
         with kit.connect() as conn:
             countries = queries.country_breakdown(conn, filters)
-        return to_json(
+        return with_headline(
             {
                 "filters": applied(filters),
                 "total": len(countries),
@@ -182,7 +186,8 @@ def register(kit: ToolKit) -> None:
                     }
                     for c in countries[:limit]
                 ],
-            }
+            },
+            headlines.country_breakdown,
         )
 
 

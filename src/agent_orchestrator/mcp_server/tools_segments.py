@@ -4,7 +4,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from agent_orchestrator.mcp_server.toolkit import ToolKit, to_json
+from agent_orchestrator.mcp_server import headlines
+from agent_orchestrator.mcp_server.toolkit import ToolKit, with_headline
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.models import SegmentSummary
 
@@ -33,13 +34,14 @@ def register(kit: ToolKit) -> None:
     def list_segments() -> str:
         with kit.connect() as conn:
             overview = queries.segment_overview(conn)
-        return to_json(
+        return with_headline(
             {
                 "as_of": overview.as_of,
                 "segments": [_segment(s) for s in overview.segments],
                 "all": _segment(overview.overall),
                 "rules": overview.rules.rules if overview.rules else [],
-            }
+            },
+            headlines.segments,
         )
 
     @kit.tool(
@@ -53,10 +55,11 @@ def register(kit: ToolKit) -> None:
     ) -> str:
         with kit.connect() as conn:
             prediction = queries.predict_segment(conn, recency_days, frequency, monetary)
-        return to_json(
+        return with_headline(
             {
                 "segment": prediction.segment.value,
                 "reason": prediction.reason,
                 "rfm": prediction.rfm.model_dump(),
-            }
+            },
+            headlines.prediction,
         )

@@ -8,8 +8,16 @@ from typing import Annotated, Any
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from agent_orchestrator.mcp_server import headlines
 from agent_orchestrator.mcp_server.arguments import CustomerId, DateFrom, DateTo, Limit, validated
-from agent_orchestrator.mcp_server.toolkit import ToolKit, applied, known_customer, resolve_country, to_json
+from agent_orchestrator.mcp_server.toolkit import (
+    ToolKit,
+    applied,
+    known_customer,
+    resolve_country,
+    to_json,
+    with_headline,
+)
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.models import Transaction, TransactionFilter
 
@@ -58,8 +66,13 @@ def register(kit: ToolKit) -> None:
                 country=resolve_country(conn, country),
             )
             page = queries.list_transactions(conn, filters, limit=limit)
-        return to_json(
-            {"filters": applied(filters), "total": page.total, "items": [_transaction(t) for t in page.items]}
+        return with_headline(
+            {
+                "filters": applied(filters),
+                "total": page.total,
+                "items": [_transaction(t) for t in page.items],
+            },
+            headlines.transactions,
         )
 
     @kit.tool("Get one transaction (invoice line) by its id.")
