@@ -5,8 +5,8 @@ customer", ``segment: "High Value"`` for a question that named no segment, the r
 ``date_from``, ``product: "your_product_name"``. The grammar can only produce what the schema allows,
 so before it is built each parameter is limited to what the user's words support:
 
-* **enums** (segment, country, sort order): only the values the user named; for an enum of names, a
-  name the user wrote that is not among them is passed on as written, so the tool can say so;
+* **enums** (segment, country, sort order): only the values the user named; a keyword choice the user
+  described in other words ("units sold" for ``sort_by``'s "quantity") keeps all its choices;
 * **ids** (``customer_id``, ``…_id``): only numbers the user wrote as ids ("customer 12345", "#7")
   or bare numbers of five digits and more;
 * **other numbers**: a number the user wrote next to the parameter's own words ("more than 20 orders"
@@ -258,13 +258,10 @@ def _narrow(
         values = [v for v in spec["enum"] if _named(v, mentions)]
         if values:
             return {**spec, "enum": values}, True
-        unknown = [
-            p for p in mentions.phrases if not any(_normalized(p) in v or v in _normalized(p) for v in taken)
-        ]
-        if unknown and _names_entities(spec["enum"]):
-            # "customers in Mexico" where Mexico is not a choice: pass the name on, so the tool says
-            # it is not in the data (or maps an alias such as "UK"), rather than answering for all.
-            return {"type": "string", "enum": unknown}, True
+        if not _names_entities(spec["enum"]) and _shares_a_word(spec, mentions):
+            # A keyword choice the user described in other words ("units sold" for "quantity"):
+            # the model picks among the choices; it cannot invent one.
+            return dict(spec), False
         return (dict(spec), False) if required else (None, False)
     if kind in {"integer", "number"}:
         if _is_id(name):
@@ -314,6 +311,11 @@ def _kind(spec: Mapping[str, Any]) -> str | None:
     if isinstance(kind, list):  # ["integer", "null"]
         return next((k for k in kind if k != "null"), None)
     return kind
+
+
+def _shares_a_word(spec: Mapping[str, Any], mentions: Mentions) -> bool:
+    described = set(words(str(spec.get("description") or "")))
+    return not described.isdisjoint(words(mentions.text))
 
 
 def _names_entities(choices: Sequence[Any]) -> bool:

@@ -44,7 +44,7 @@ MAX_OFFERED = 3
 """Tools offered in a call step: enough to hold the right one, few enough to keep prefill short."""
 EVIDENCE_WEIGHT = 1.5
 """Score a tool gains per unit of ``NarrowedTool.evidence`` (BM25+ scores here run about 3-15)."""
-LEAD_RATIO = 1.5
+LEAD_RATIO = 1.2
 """A tool scoring less than the best one divided by this is not offered."""
 
 _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
@@ -107,6 +107,9 @@ class Plan:
     earlier answers (which passed the grounding check themselves)."""
     turn_results: list[ToolResult] = field(default_factory=list)
     """Answer mode: the tool results of the current turn."""
+    unmatched: list[str] = field(default_factory=list)
+    """Answer mode: names in the question (a country, a product) that neither this turn's calls nor
+    their results contain: the data looked up is not about them."""
     reply: str | None = None
     """Chat mode: the whole answer, given without the model (small talk, a statement to note)."""
 
@@ -191,6 +194,7 @@ class ToolPolicy:
                 for m in turn
                 if m["role"] == "tool"
             ]
+            base.unmatched = _unmatched_names(said[-1] if said else "", turn)
             return base
         if not tools or tool_choice == "none" or last_user < 0:
             return base
@@ -263,6 +267,15 @@ class ToolPolicy:
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
 
 
+def _unmatched_names(question: str, turn: Sequence[Mapping[str, Any]]) -> list[str]:
+    covered = " ".join(
+        [str(m.get("content") or "") for m in turn]
+        + [str(c["function"]["arguments"]) for m in turn for c in m.get("tool_calls") or ()]
+    )
+    seen = Mentions.of([covered]).text
+    return [p for p in Mentions.of([question]).phrases if Mentions.of([p]).text not in seen]
+
+
 def _model_view(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The history as the model reads it: tool results as text lines (``tool_results``), and without
     the fixed replies ("Noted."), which a 0.5B model otherwise repeats as its next answer."""
@@ -276,7 +289,7 @@ def _model_view(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def is_follow_up(text: str) -> bool:
     """An elliptic question that leans on the previous one ("And in France?", "What about them?"):
     its arguments may come from the previous question too; a full question's come from itself."""
-    return bool(_FOLLOW_UP.match(text)) or len(words(text)) <= 4
+    return bool(_FOLLOW_UP.match(text)) or len(text.split()) <= 4
 
 
 def is_statement(text: str) -> bool:

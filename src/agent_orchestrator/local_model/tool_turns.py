@@ -5,8 +5,9 @@ an answer is only released after the grounding check: a streamed token cannot be
 
 * call: the prompt ends inside ``<tool_call>`` and decoding follows the plan's grammar, so the output is
   one JSON call of an offered tool with valid arguments.
-* answer: a tool of this turn failed (an unknown id, a country not in the data): the answer is that
-  failure, stated plainly, without asking the model (a 0.5B model turns "no customer with id 99999999"
+* answer: a tool of this turn failed (an unknown id, a country not in the data), or the question named
+  something its results do not contain ("customers in Mexico" answered for all countries): the answer
+  says so plainly, without asking the model (a 0.5B model turns "no customer with id 99999999"
   into a segment). Otherwise the model answers and ``grounding`` checks it; an unsupported claim gets
   one retry with the claims named, then the answer of last resort: what the tool returned.
 * chat: small talk and statements get the plan's fixed reply; otherwise the model answers, and a
@@ -62,8 +63,12 @@ def run_plan(
         return TurnResult(plan.reply)
     if plan.mode == "call":
         return _call(engine, template, plan, params, cancel)
+    if plan.mode == "answer" and plan.unmatched:
+        names = ", ".join(plan.unmatched)
+        return TurnResult(NOT_FOUND.format(reasons=f"nothing about {names} in what the tools returned"))
     if plan.mode == "answer" and plan.errors and len(plan.errors) == len(plan.turn_results):
-        reasons = "; ".join(dict.fromkeys(e.rstrip(".") for e in plan.errors))
+        # The reason's first clause: "no country named 'X' in the data", not the list of the others.
+        reasons = "; ".join(dict.fromkeys(e.split(";")[0].rstrip(".") for e in plan.errors))
         return TurnResult(NOT_FOUND.format(reasons=reasons))
     return _answer(engine, template, plan, params, cancel)
 

@@ -34,14 +34,19 @@ def find_customers(result: dict[str, Any]) -> str:
     return text + "."
 
 
+def _series(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def top_customers(result: dict[str, Any]) -> str:
     rows = result["customers"]
     if not rows:
         return f"No customers match{_filters(result)}."
-    text = f"The top customer by revenue{_filters(result)} is {_customer(rows[0])}"
-    if len(rows) > 1:
-        text += "; then " + ", ".join(f"customer {r['id']} ({_money(r['revenue'])})" for r in rows[1:])
-    return text + "."
+    if len(rows) == 1:
+        return f"The top customer by revenue{_filters(result)} is {_customer(rows[0])}."
+    # The leaders in the main clause: a small model copies the first clause of a sentence.
+    leaders = _series([_customer(r) for r in rows[:3]])
+    return f"The top customers by revenue{_filters(result)} are {leaders}, in that order."
 
 
 def customer_summary(result: dict[str, Any]) -> str:
@@ -76,14 +81,11 @@ def top_products(result: dict[str, Any]) -> str:
     rows = result["products"]
     if not rows:
         return f"No products match{_filters(result)}."
-    first = rows[0]
     by = "units sold" if result.get("by") == "quantity" else "revenue"
-    return (
-        f"The top product by {by}{_filters(result)} is {first['product']} (revenue "
-        f"{_money(first['revenue'])}, {first['quantity']:,} units)"
-        + ("; then " + ", ".join(r["product"] for r in rows[1:4]) if len(rows) > 1 else "")
-        + "."
+    leaders = _series(
+        [f"{r['product']} (revenue {_money(r['revenue'])}, {r['quantity']:,} units)" for r in rows[:3]]
     )
+    return f"The top products by {by}{_filters(result)} are {leaders}, in that order."
 
 
 def country_breakdown(result: dict[str, Any]) -> str:
