@@ -287,6 +287,22 @@ async def test_a_failed_tool_is_answered_plainly_without_the_model(
     )
 
 
+async def test_a_name_the_results_do_not_contain_is_not_found(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    """Asked about a region the tool knows nothing of, the call ran without it: answering with the
+    totals it returned would answer another question."""
+    messages = _answered('{"sales": 48213.5}')
+    messages[0] = {"role": "user", "content": "What were the sales in Narnia?"}
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert engine.prompts == []
+    assert body["choices"][0]["message"]["content"] == (
+        "I could not find that in the data: nothing about Narnia in what the tools returned."
+    )
+
+
 async def test_small_talk_is_answered_without_the_model(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from tool_fixtures import RETAIL_TOOLS, answered, user
+from tool_fixtures import RETAIL_TOOLS, answered, tool, user
 
 from agent_orchestrator.local_model.chat_format import normalize_messages
 from agent_orchestrator.local_model.tool_arguments import Mentions, narrow_tool
@@ -125,3 +125,26 @@ def test_a_failed_tool_is_reported_as_an_error() -> None:
 def test_tool_choice_none_and_required_are_honoured() -> None:
     assert plan(user("Top customers?"), tool_choice="none").mode == "chat"
     assert plan(user("hello"), tool_choice="required").mode == "call"
+
+
+def test_a_keyword_choice_described_in_other_words_stays_open() -> None:
+    products = tool(
+        "top_products",
+        "Best-selling products",
+        {
+            "sort_by": {
+                "type": "string",
+                "enum": ["revenue", "quantity"],
+                "description": "Rank by revenue or units sold",
+            }
+        },
+        [],
+    )
+    assert narrowed(products, "Best sellers by units sold?")["sort_by"]["enum"] == ["revenue", "quantity"]
+    assert "sort_by" not in narrowed(products, "Best sellers in France?")
+
+
+def test_the_model_does_not_see_fixed_replies_it_would_repeat() -> None:
+    p = plan(user("My name is Priya."), {"role": "assistant", "content": "Noted."}, user("What is my name?"))
+    assert p.mode == "chat" and p.reply is None
+    assert [m["role"] for m in p.messages] == ["system", "user", "user"]
