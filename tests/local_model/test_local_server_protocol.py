@@ -256,6 +256,24 @@ async def test_after_tool_results_the_model_answers_from_them(
     assert body["choices"][0]["message"]["content"] == "North sold 48,213.50."
 
 
+async def test_rows_the_user_asked_for_are_listed_when_the_answer_stops_short(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["The best region is North."]
+    rows = [
+        {"region": r, "sales": v} for r, v in (("North", 3.5), ("South", 2.5), ("East", 1.5), ("West", 0.5))
+    ]
+    messages = _answered(json.dumps({"regions": rows}))
+    messages[0] = {"role": "user", "content": "What are the top 3 regions by sales?"}
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == (
+        "The best region is North.\n\n1. region North, sales 3.50\n2. region South, sales 2.50\n"
+        "3. region East, sales 1.50"
+    )
+
+
 async def test_an_invented_figure_is_retried_then_replaced_by_the_data(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
@@ -312,20 +330,35 @@ async def test_small_talk_is_answered_without_the_model(
     assert engine.prompts == []
 
 
-async def test_a_question_about_the_conversation_is_answered_from_it(
+async def test_a_question_about_what_the_user_said_is_answered_with_their_words(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
     messages = [
         {"role": "user", "content": "I look after the North region."},
         {"role": "assistant", "content": "Noted."},
-        {"role": "user", "content": "Which region did I say I look after?"},
+        {"role": "user", "content": "Which region do I look after?"},
     ]
-    engine.pieces = ["You look after ", "the North region."]
 
     body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
 
-    assert body["choices"][0]["message"]["content"] == "You look after the North region."
-    assert engine.params[-1].grammar is None and "tool" not in engine.prompts[-1]
+    assert body["choices"][0]["message"]["content"] == 'You told me: "I look after the North region."'
+    assert engine.prompts == []
+
+
+async def test_a_question_about_the_assistants_answers_goes_to_the_model_without_tools(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    messages = [
+        {"role": "user", "content": "I look after the North region."},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "user", "content": "What did you answer before?"},
+    ]
+    engine.pieces = ["I said ", "noted."]
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == "I said noted."
+    assert engine.params[-1].grammar is None and "Noted." not in engine.prompts[-1]  # fixed replies hidden
 
 
 async def test_a_call_written_as_prose_becomes_a_real_call(

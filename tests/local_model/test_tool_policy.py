@@ -144,7 +144,12 @@ def test_a_keyword_choice_described_in_other_words_stays_open() -> None:
     assert "sort_by" not in narrowed(products, "Best sellers in France?")
 
 
-def test_the_model_does_not_see_fixed_replies_it_would_repeat() -> None:
+def test_what_the_user_told_is_recalled_in_their_words() -> None:
     p = plan(user("My name is Priya."), {"role": "assistant", "content": "Noted."}, user("What is my name?"))
+    assert p.mode == "chat" and p.reply == 'You told me: "My name is Priya."'
+
+
+def test_the_model_does_not_see_fixed_replies_it_would_repeat() -> None:
+    p = plan(user("My name is Priya."), {"role": "assistant", "content": "Noted."}, user("What did you say?"))
     assert p.mode == "chat" and p.reply is None
     assert [m["role"] for m in p.messages] == ["system", "user", "user"]

@@ -11,7 +11,8 @@ conversation, and the model only fills in what it is good at:
   answered it yet. The model
   *must* call a tool: only the few best-ranked tools are offered (``tool_ranking``) and decoding is
   constrained to a call of one of them (``tool_grammar``).
-* **chat**: anything else: what the user said earlier is answered by the model without tools; a
+* **chat**: anything else: a question about what the user told earlier is answered with the user's
+  own words (``recall``), other questions about the conversation by the model without tools; a
   greeting, thanks or a statement to remember gets a fixed short reply (``fixed_reply``).
 
 Arguments are narrowed to what the user's words support before the grammar is built
@@ -60,6 +61,9 @@ _STATEMENT = re.compile(
     r"cool|nice|good|got it|noted|sure|yes|no|hi|hello|hey|bye|please remember|note|for this chat)\b",
     re.IGNORECASE,
 )
+_QUESTION_WORDS = frozenset(
+    {"remind", "mention", "say", "tell", "remember", "recall", "again", "back", "quick"}
+)
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and|what about|how about|same|also|now|then|those|them|these|that|there|which of|for)\b",
     re.IGNORECASE,
@@ -107,6 +111,8 @@ class Plan:
     earlier answers (which passed the grounding check themselves)."""
     turn_results: list[ToolResult] = field(default_factory=list)
     """Answer mode: the tool results of the current turn."""
+    question: str = ""
+    """The last user message, runtime tags removed."""
     unmatched: list[str] = field(default_factory=list)
     """Answer mode: names in the question (a country, a product) that neither this turn's calls nor
     their results contain: the data looked up is not about them."""
@@ -184,7 +190,7 @@ class ToolPolicy:
         history = _model_view(history)
         if self._count_tokens is not None and self._history_budget is not None:
             history = window(history, self._count_tokens, self._history_budget)
-        base = Plan("chat", history, sources=sources)
+        base = Plan("chat", history, sources=sources, question=said[-1] if said else "")
         turn = messages[last_user + 1 :]
         if any(m["role"] == "tool" for m in turn):
             names = _tool_names(messages)
@@ -194,7 +200,7 @@ class ToolPolicy:
                 for m in turn
                 if m["role"] == "tool"
             ]
-            base.unmatched = _unmatched_names(said[-1] if said else "", turn)
+            base.unmatched = _unmatched_names(said[-1] if said else "", turn, tools or ())
             return base
         if not tools or tool_choice == "none" or last_user < 0:
             return base
@@ -203,7 +209,7 @@ class ToolPolicy:
         if tool_choice != "required" and not self._asks_for_data(
             question, previous, messages, last_user, tools
         ):
-            base.reply = fixed_reply(question)
+            base.reply = fixed_reply(question) or recall(question, messages[:last_user])
             # Not offered, but a call the model writes anyway (it judged the data needed) still counts.
             mentions = Mentions.of(said[-2:] if is_follow_up(question) else said[-1:])
             base.tools = [n.tool for t in tools if (n := narrow_tool(t, mentions)) is not None]
@@ -267,10 +273,15 @@ class ToolPolicy:
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
 
 
-def _unmatched_names(question: str, turn: Sequence[Mapping[str, Any]]) -> list[str]:
+def _unmatched_names(
+    question: str, turn: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    """Names in the question that this turn's calls and results never mention, leaving out the
+    names the tools know (their enum values: "Is customer 7 High Value?" is asked, not filtered)."""
     covered = " ".join(
         [str(m.get("content") or "") for m in turn]
         + [str(c["function"]["arguments"]) for m in turn for c in m.get("tool_calls") or ()]
+        + [json.dumps(t["function"].get("parameters") or {}) for t in tools]
     )
     seen = Mentions.of([covered]).text
     return [p for p in Mentions.of([question]).phrases if Mentions.of([p]).text not in seen]
@@ -306,6 +317,23 @@ def fixed_reply(text: str) -> str | None:
     if _THANKS.match(text):
         return THANKS_REPLY
     return NOTED_REPLY if is_statement(text) else None
+
+
+def recall(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
+    """A question (not about the data) that shares words with something the user told earlier
+    ("Which customer was I focusing on?"), answered with the user's own words: always right, and
+    nothing for a small model to garble. Questions about the assistant's answers ("what did you
+    say…") are left to the model."""
+    if re.search(r"\byou\b", question, re.IGNORECASE):
+        return None
+    asked = set(words(question)) - _QUESTION_WORDS
+    best, best_overlap = None, 0
+    for message in earlier:
+        if message["role"] == "user" and is_statement(text := user_text(message)):
+            overlap = len(asked & set(words(text)))
+            if overlap > best_overlap:
+                best, best_overlap = text, overlap
+    return f'You told me: "{best}"' if best else None
 
 
 def _recalls_a_statement(question: str, earlier: Sequence[Mapping[str, Any]], ranker: ToolRanker) -> bool:

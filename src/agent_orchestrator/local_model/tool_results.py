@@ -10,6 +10,7 @@ history renders identically on every request (the KV-cache prefix stays valid).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 MAX_ROWS = 10
@@ -73,6 +74,53 @@ def _scalar(key: str, value: Any) -> str:
 
 def _is_identifier(key: str) -> bool:
     return key in {"id", "code", "invoice", "month", "year"} or key.endswith("_id")
+
+
+_COUNT_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_REQUESTED = re.compile(
+    r"\b(?:top|first|best|biggest|largest|bottom|last|worst)\s+(\d{1,2}|"
+    + "|".join(_COUNT_WORDS)
+    + r")\b|\b(\d{1,2}|"
+    + "|".join(_COUNT_WORDS)
+    + r")\s+(?:top|best|biggest|largest|most)\b",
+    re.IGNORECASE,
+)
+
+
+def requested_count(question: str) -> int:
+    """How many items a question asks for: "top 5 customers", "the three biggest spenders" -> 5, 3."""
+    match = _REQUESTED.search(question)
+    if not match:
+        return 0
+    raw = (match.group(1) or match.group(2)).lower()
+    return _COUNT_WORDS.get(raw) or int(raw)
+
+
+def result_rows(content: str) -> list[tuple[str, str]]:
+    """The rows of a list result as (identifier, one line): the first list of objects it holds."""
+    try:
+        data = json.loads(content)
+    except (ValueError, TypeError):
+        return []
+    if not isinstance(data, dict):
+        return []
+    for value in data.values():
+        if isinstance(value, list) and value and all(isinstance(row, dict) for row in value):
+            return [
+                (str(next(iter(row.values()))), ", ".join(_pair(k, v) for k, v in row.items()))
+                for row in value[:MAX_ROWS]
+            ]
+    return []
 
 
 def describe_result(content: str, tool: str) -> str:

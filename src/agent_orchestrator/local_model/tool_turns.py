@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field, replace
@@ -28,7 +29,7 @@ from .chat_format import ChatTemplate, ToolCall, split_tool_calls
 from .engine import Engine, GenerationParams, GenerationStats
 from .grounding import Sources, unsupported_claims
 from .tool_policy import CALL_PREFIX, Plan
-from .tool_results import describe_result
+from .tool_results import describe_result, requested_count, result_rows
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ def _answer(
             return result
     missing = unsupported_claims(text, sources)
     if not missing or result.finish_reason == "cancelled":
-        result.text = text.strip()
+        result.text = _with_requested_rows(text.strip(), plan)
         return result
     if plan.mode == "chat":  # nothing to copy from: a second draft only apologises at length
         logger.info("Unsupported claims in a chat answer: %s", missing)
@@ -123,7 +124,7 @@ def _answer(
     result.completion_tokens += retry.completion_tokens
     result.cached_tokens = retry.cached_tokens
     if not unsupported_claims(retry_text, sources):
-        result.text = retry_text.strip()
+        result.text = _with_requested_rows(retry_text.strip(), plan)
         return result
     result.grounded = False
     good_results = [r for r in plan.turn_results if r.error is None]
@@ -133,6 +134,23 @@ def _answer(
     else:
         result.text = UNKNOWN
     return result
+
+
+def _with_requested_rows(text: str, plan: Plan) -> str:
+    """The answer, followed by the rows the user asked for when it names fewer of them.
+
+    Asked for "the top 5 customers", the 0.5B model names the first and stops. The rows are in the
+    tool result, in order: list the ones the answer left out (deterministic, so nothing is invented).
+    """
+    wanted = requested_count(plan.question)
+    rows = [r for result in plan.turn_results if result.error is None for r in result_rows(result.content)]
+    if plan.mode != "answer" or wanted < 2 or not rows:
+        return text
+    leading = rows[:wanted]
+    if all(re.search(rf"\b{re.escape(key)}\b", text, re.IGNORECASE) for key, _ in leading):
+        return text
+    listed = "\n".join(f"{i}. {line}" for i, (_, line) in enumerate(leading, 1))
+    return f"{text}\n\n{listed}"
 
 
 def _generate(
