@@ -28,3 +28,16 @@ async def test_the_embedded_model_answers_from_the_tool_result(tmp_path: Path, m
     tool_results = [e for e in events if e.type.value == "tool.execution_complete"]
     assert tool_results and tool_results[0].data.success, tool_results
     assert expected.lower() in answer.lower(), answer
+
+
+async def test_an_unknown_customer_is_not_found_and_gets_no_segment(tmp_path: Path, model_weights: Path):
+    """The 0.5B model used to answer "High Value" for a customer that does not exist."""
+    db = generate_dataset(tmp_path / "retail.sqlite", GeneratorConfig(customers=300, transactions=3000))
+    settings = RuntimeSettings(data_dir=tmp_path, local_model_path=model_weights, turn_timeout=600)
+    async with (
+        CopilotRuntime(settings, retail_mcp=copilot_mcp_config(db)) as runtime,
+        await runtime.create_session("grounded-2") as session,
+    ):
+        answer = await runtime.ask(session, "What is customer 99999999's segment?")
+    assert "no customer with id 99999999" in answer, answer
+    assert not any(s in answer for s in ("High Value", "Regular", "At Risk", "New")), answer

@@ -4,6 +4,8 @@ They count invoice lines in scope (net of cancellations), so a date range applie
 the customers now in it. No ``from __future__ import annotations``: see ``tools_customers``.
 """
 
+import sqlite3
+from datetime import date
 from typing import Annotated, Any
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -51,15 +53,7 @@ def register(kit: ToolKit) -> None:
         product: ProductArg = None,
     ) -> str:
         with kit.connect() as conn:
-            filters = validated(
-                SalesFilter,
-                segment=parse_segment(segment),
-                country=resolve_country(conn, country),
-                customer_id=known_customer(conn, customer_id),
-                product=known_product(conn, product),
-                date_from=date_from,
-                date_to=date_to,
-            )
+            filters = _sales_filter(conn, segment, country, customer_id, product, date_from, date_to)
             totals = queries.sales_summary(conn, filters)
         return with_headline(
             {
@@ -127,15 +121,7 @@ def register(kit: ToolKit) -> None:
         limit: Limit = 5,
     ) -> str:
         with kit.connect() as conn:
-            filters = validated(
-                SalesFilter,
-                segment=parse_segment(segment),
-                country=resolve_country(conn, country),
-                customer_id=known_customer(conn, customer_id),
-                product=known_product(conn, product),
-                date_from=date_from,
-                date_to=date_to,
-            )
+            filters = _sales_filter(conn, segment, country, customer_id, product, date_from, date_to)
             products = queries.top_products(conn, filters, sort_by=sort_by, limit=limit)
         return with_headline(
             {
@@ -209,3 +195,24 @@ def trend_summary(points: list[TrendPoint]) -> dict[str, Any]:
         "lowest_revenue": worst.revenue,
         "revenue_change_rate": change,
     }
+
+
+def _sales_filter(
+    conn: sqlite3.Connection,
+    segment: str | None,
+    country: str | None,
+    customer_id: int | None,
+    product: str | None,
+    date_from: date | None,
+    date_to: date | None,
+) -> SalesFilter:
+    """The filter of the sales tools, every name checked against the data (unknown: a ToolError)."""
+    return validated(
+        SalesFilter,
+        segment=parse_segment(segment),
+        country=resolve_country(conn, country),
+        customer_id=known_customer(conn, customer_id),
+        product=known_product(conn, product),
+        date_from=date_from,
+        date_to=date_to,
+    )
