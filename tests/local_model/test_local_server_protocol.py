@@ -195,8 +195,9 @@ async def test_a_data_question_gets_a_constrained_tool_call(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
     engine.pieces = [CALL_JSON]
+    question = [{"role": "user", "content": "Sales in the North or the South region, whichever is larger?"}]
 
-    body = (await client.post("/chat/completions", json={"messages": QUESTION, "tools": [SALES]})).json()
+    body = (await client.post("/chat/completions", json={"messages": question, "tools": [SALES]})).json()
 
     choice = body["choices"][0]
     assert choice["finish_reason"] == "tool_calls" and choice["message"]["content"] is None
@@ -206,11 +207,22 @@ async def test_a_data_question_gets_a_constrained_tool_call(
     assert json.loads(call["function"]["arguments"]) == {"region": "North"}
     assert engine.prompts[-1].endswith("<assistant><tool_call>\n")  # the model starts inside a call
     grammar = engine.params[-1].grammar
-    assert "get_sales" in grammar and "North" in grammar and "South" not in grammar  # narrowed
+    assert "get_sales" in grammar and "North" in grammar and "South" in grammar
+
+
+async def test_a_call_the_question_fully_determines_is_made_without_the_model(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    body = (await client.post("/chat/completions", json={"messages": QUESTION, "tools": [SALES]})).json()
+
+    [call] = body["choices"][0]["message"]["tool_calls"]
+    assert call["function"]["name"] == "get_sales" and json.loads(call["function"]["arguments"]) == {
+        "region": "North"
+    }
+    assert engine.prompts == []
 
 
 async def test_a_tool_call_streams_as_one_chunk(client: httpx.AsyncClient, engine: ScriptedEngine) -> None:
-    engine.pieces = ['{"name": "get_sales", ', '"arguments": {"region": "North"}}']
 
     events = sse_events(
         (

@@ -4,7 +4,8 @@ Runs on the inference worker thread (one generation at a time) and returns the w
 an answer is only released after the grounding check: a streamed token cannot be taken back.
 
 * call: the prompt ends inside ``<tool_call>`` and decoding follows the plan's grammar, so the output is
-  one JSON call of an offered tool with valid arguments.
+  one JSON call of an offered tool with valid arguments; when the narrowed tools allow exactly one
+  call (``tool_arguments.determined_call``), it is made without the model.
 * answer: a tool of this turn failed (an unknown id, a country not in the data), or the question named
   something its results do not contain ("customers in Mexico" answered for all countries): the answer
   says so plainly, without asking the model (a 0.5B model turns "no customer with id 99999999"
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from .chat_format import ChatTemplate, ToolCall, split_tool_calls
 from .engine import Engine, GenerationParams, GenerationStats
 from .grounding import Sources, unsupported_claims
+from .tool_arguments import determined_call
 from .tool_policy import CALL_PREFIX, Plan
 from .tool_results import describe_result, requested_count, result_rows
 
@@ -77,6 +79,11 @@ def run_plan(
 def _call(
     engine: Engine, template: ChatTemplate, plan: Plan, params: GenerationParams, cancel: threading.Event
 ) -> TurnResult:
+    determined = determined_call(plan.tools)
+    if determined is not None:
+        name, arguments = determined
+        call = ToolCall(f"call_{secrets.token_hex(12)}", name, json.dumps(arguments, ensure_ascii=False))
+        return TurnResult(None, [call], finish_reason="tool_calls")
     prompt = template.render(plan.messages) + CALL_PREFIX
     limit = min(params.max_tokens, MAX_CALL_TOKENS)
     bounded = replace(params, grammar=plan.grammar, max_tokens=limit, stop=())
