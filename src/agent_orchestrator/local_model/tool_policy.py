@@ -61,6 +61,7 @@ _STATEMENT = re.compile(
     r"cool|nice|good|got it|noted|sure|yes|no|hi|hello|hey|bye|please remember|note|for this chat)\b",
     re.IGNORECASE,
 )
+_CLAUSE = re.compile(r"[.;:!?]\s+|,\s+(?:and|but|so)\s+|\s+and\s+(?=i\b|i'm|my\b|we\b|our\b)", re.IGNORECASE)
 _QUESTION_WORDS = frozenset(
     {"remind", "mention", "say", "tell", "remember", "recall", "again", "back", "quick"}
 )
@@ -327,12 +328,15 @@ def recall(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
     if re.search(r"\byou\b", question, re.IGNORECASE):
         return None
     asked = set(words(question)) - _QUESTION_WORDS
+    two_asks = bool(re.search(r"\w,?\s+and\s+\w", question.strip()))
     best, best_overlap = None, 0
     for message in earlier:
         if message["role"] == "user" and is_statement(text := user_text(message)):
-            overlap = len(asked & set(words(text)))
-            if overlap > best_overlap:
-                best, best_overlap = text, overlap
+            # The clause that answers ("my deadline is Friday the 14th"), unless two things are asked.
+            for clause in [text] if two_asks else _CLAUSE.split(text):
+                overlap = len(asked & set(words(clause)))
+                if overlap > best_overlap:
+                    best, best_overlap = clause.strip(), overlap
     return f'You told me: "{best}"' if best else None
 
 
