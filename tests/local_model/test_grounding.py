@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from agent_orchestrator.local_model.grounding import Sources, unsupported_claims
+from agent_orchestrator.local_model.grounding import Sources, has_claims, unsupported_claims
 
 RESULT = json.dumps(
     {
@@ -50,3 +50,8 @@ def test_grounded_answers_pass(answer: str) -> None:
 )
 def test_invented_claims_are_named(answer: str, claim: str) -> None:
     assert any(claim in found for found in unsupported_claims(answer, SOURCES))
+
+
+def test_an_answer_without_claims_is_told_apart() -> None:
+    assert not has_claims("I could not find it.")
+    assert has_claims("Customer 20017 is At Risk.")

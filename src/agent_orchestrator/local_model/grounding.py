@@ -112,6 +112,11 @@ def unsupported_claims(answer: str, sources: Sources) -> list[str]:
     return missing
 
 
+def has_claims(answer: str) -> bool:
+    """Whether the answer states anything checkable at all (against no sources, every claim fails)."""
+    return bool(unsupported_claims(answer, Sources(frozenset(), "  ")))
+
+
 def _names(text: str) -> list[str]:
     starts = {m.start(1) for m in _SENTENCE_START.finditer(text)}
     found: list[str] = []

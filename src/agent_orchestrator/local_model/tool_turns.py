@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 from .chat_format import ChatTemplate, ToolCall, split_tool_calls
 from .engine import Engine, GenerationParams, GenerationStats
-from .grounding import Sources, unsupported_claims
+from .grounding import Sources, has_claims, unsupported_claims
 from .tool_arguments import determined_call
 from .tool_policy import CALL_PREFIX, Plan
 from .tool_results import describe_result, requested_count, result_rows
@@ -121,16 +121,17 @@ def _answer(
         result.text = _with_requested_rows(text.strip(), plan)
         return result
     if plan.mode == "chat":  # nothing to copy from: a second draft only apologises at length
-        logger.info("Unsupported claims in a chat answer: %s", missing)
+        logger.warning("Unsupported claims in a chat answer: %s", missing)
         result.text, result.grounded = UNKNOWN, False
         return result
-    logger.info("Unsupported claims in a draft answer (%s mode): %s", plan.mode, missing)
+    logger.warning("Unsupported claims in a draft answer (%s mode): %s", plan.mode, missing)
     note = {"role": "system", "content": _RETRY_NOTE.format(claims=", ".join(f'"{c}"' for c in missing[:5]))}
     retry_text, retry = _generate(engine, template.render([*plan.messages, note]), params, cancel)
     result.prompt_tokens = retry.prompt_tokens
     result.completion_tokens += retry.completion_tokens
     result.cached_tokens = retry.cached_tokens
-    if not unsupported_claims(retry_text, sources):
+    # A retry that only says "I could not find it" is no answer: the data itself is a better one.
+    if not unsupported_claims(retry_text, sources) and has_claims(retry_text):
         result.text = _with_requested_rows(retry_text.strip(), plan)
         return result
     result.grounded = False
