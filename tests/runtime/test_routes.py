@@ -51,12 +51,3 @@ def test_state_lives_in_the_project_data_dir_not_the_users_home(tmp_path: Path):
     settings = RuntimeSettings.from_env({"AGENT_ORCHESTRATOR_HOME": str(tmp_path)})
     assert settings.copilot_home == tmp_path / "copilot"
     assert ".copilot" not in str(settings.copilot_home)
-
-
-def test_the_embedded_model_defaults_per_entry_point_and_the_environment_wins():
-    assert RuntimeSettings.from_env({}).local_model == "0.5b"  # the labs
-    assert RuntimeSettings.from_env({}, default_local_model="1.5b").local_model == "1.5b"  # the web app
-    assert (
-        RuntimeSettings.from_env({"AGENT_LOCAL_MODEL": "0.5b"}, default_local_model="1.5b").local_model
-        == "0.5b"
-    )

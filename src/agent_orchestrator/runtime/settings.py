@@ -38,13 +38,8 @@ class RuntimeSettings:
     turn_timeout: float = DEFAULT_TURN_TIMEOUT
 
     @classmethod
-    def from_env(
-        cls, environ: dict[str, str] | None = None, *, default_local_model: str = "0.5b"
-    ) -> "RuntimeSettings":
-        """Read ``AGENT_*`` variables, and the usual GitHub token variables, from ``environ``.
-
-        ``default_local_model`` is the embedded model when ``AGENT_LOCAL_MODEL`` is unset: the labs
-        keep the small, fast one; the web app passes the one that answers analysts correctly."""
+    def from_env(cls, environ: dict[str, str] | None = None) -> "RuntimeSettings":
+        """Read ``AGENT_*`` variables, and the usual GitHub token variables, from ``environ``."""
         env = os.environ if environ is None else environ
         provider_type = env.get("AGENT_PROVIDER_TYPE", "openai")
         if provider_type not in PROVIDER_TYPES:
@@ -60,7 +55,7 @@ class RuntimeSettings:
             provider_max_output_tokens=_optional_int(env.get("AGENT_PROVIDER_MAX_OUTPUT_TOKENS")),
             model=env.get("AGENT_MODEL") or None,
             github_token=token,
-            local_model=env.get("AGENT_LOCAL_MODEL", default_local_model),
+            local_model=env.get("AGENT_LOCAL_MODEL", "0.5b"),
             local_model_path=Path(model_path) if model_path else None,
             local_model_ctx=int(env.get("AGENT_LOCAL_MODEL_CTX", "8192")),
             turn_timeout=float(env.get("AGENT_TURN_TIMEOUT", DEFAULT_TURN_TIMEOUT)),

@@ -14,10 +14,6 @@ from agent_orchestrator.runtime import RuntimeFailure, RuntimeSettings
 from agent_orchestrator.web.settings import WebSettings
 
 DEMO_FILE = "demo-login.txt"
-WEB_LOCAL_MODEL = "1.5b"
-"""The web app's embedded model, chosen by ``bench/eval_assistant.py`` on two cores: the 1.5B model
-answers analysts' questions correctly far more often than the 0.5B one, which the labs keep (README,
-"Embedded models")."""
 
 
 def _demo_credentials(web: WebSettings) -> tuple[str, str] | None:
@@ -47,7 +43,7 @@ def serve(args: argparse.Namespace) -> int:
     from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
     from agent_orchestrator.web.app import create_app, print_banner
 
-    runtime_settings = RuntimeSettings.from_env(default_local_model=WEB_LOCAL_MODEL)
+    runtime_settings = RuntimeSettings.from_env()
     web = WebSettings.from_env(runtime_settings.data_dir)
     web = replace(web, host=args.host or web.host, port=args.port or web.port)
     credentials = _demo_credentials(web)
