@@ -286,6 +286,19 @@ async def test_rows_the_user_asked_for_are_listed_when_the_answer_stops_short(
     )
 
 
+async def test_a_count_the_headline_contradicts_is_replaced_by_the_headline(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["The North placed 12 orders."]  # the customers' count, from the same sentence
+    headline = "Sales 48,213.50 from 310 orders by 12 customers (region North)."
+    messages = _answered(json.dumps({"headline": headline, "sales": 48213.5, "orders": 310, "customers": 12}))
+    messages[0] = {"role": "user", "content": "How many orders did the North region place?"}
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == headline
+
+
 async def test_an_invented_figure_is_retried_then_replaced_by_the_data(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:

@@ -3,7 +3,7 @@
 import json
 
 from agent_orchestrator.local_model.grounding import Sources, unsupported_claims
-from agent_orchestrator.local_model.tool_results import describe_result, render_result
+from agent_orchestrator.local_model.tool_results import describe_result, render_result, stated_count
 
 RESULT = json.dumps(
     {
@@ -42,3 +42,13 @@ def test_the_answer_of_last_resort_is_the_data_itself_and_grounded() -> None:
     text = describe_result(RESULT, "find_customers")
     assert "find_customers tool returned" in text and "272,286.09" in text
     assert unsupported_claims(text, Sources.of([RESULT])) == []
+
+
+def test_the_count_a_how_many_question_asks_for_is_read_off_the_headline() -> None:
+    sales = "Revenue 1,234.00 from 1,544 orders by 269 customers (33 units) (country France)."
+    assert stated_count("How many orders came from France?", sales) == "1544"
+    assert stated_count("How many different customers bought in France?", sales) == "269"
+    segments = "Segments: High Value 1,000 customers (20.0%); At Risk 2,489 customers (49.8%)."
+    assert stated_count("How many customers are in the At Risk segment?", segments) == "2489"
+    assert stated_count("How many customers are there?", segments) is None  # which one is not said
+    assert stated_count("Who is our top customer?", sales) is None

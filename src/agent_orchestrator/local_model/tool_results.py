@@ -123,6 +123,40 @@ def result_rows(content: str) -> list[tuple[str, str]]:
     return []
 
 
+_HOW_MANY = re.compile(r"\bhow many\s+(?:different\s+|distinct\s+|unique\s+)?([a-z]+)", re.IGNORECASE)
+
+
+def headline_of(content: str) -> str:
+    """The result's ``headline`` (the MCP server's one-sentence summary), or ""."""
+    try:
+        data = json.loads(content)
+    except (ValueError, TypeError):
+        return ""
+    return str(data.get("headline") or "") if isinstance(data, dict) else ""
+
+
+def stated_count(question: str, headline: str) -> str | None:
+    """The count a headline states for what "how many …" asks ("How many orders …" + "… from 1,544
+    orders by 269 customers" -> "1544"); in a headline of several clauses, the clause that names
+    something the question names ("At Risk 2,489 customers" for "… in the At Risk segment?")."""
+    asked = _HOW_MANY.search(question)
+    if not asked or not headline:
+        return None
+    noun = asked.group(1).lower().rstrip("s")
+    pattern = re.compile(rf"(\d[\d,]*)\s+(?:[a-z]+\s+)?{re.escape(noun)}s?\b", re.IGNORECASE)
+    clauses = [c for c in re.split(r";\s*", headline) if pattern.search(c)]
+    named = [c for c in clauses if any(w in question.lower() for w in _names(c))]
+    chosen = (named or clauses)[:1]
+    if not chosen or (len(clauses) > 1 and not named):
+        return None  # several counts and nothing in the question to pick one: leave it to the model
+    match = pattern.search(chosen[0])
+    return match.group(1).replace(",", "") if match else None
+
+
+def _names(clause: str) -> list[str]:
+    return [n.lower() for n in re.findall(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*", clause)]
+
+
 def describe_result(content: str, tool: str) -> str:
     """The answer of last resort: the tool's result, verbatim in substance, with a plain preface."""
     return (

@@ -31,10 +31,11 @@ from .engine import Engine, GenerationParams, GenerationStats
 from .grounding import Sources, has_claims, unsupported_claims
 from .tool_arguments import determined_call
 from .tool_policy import CALL_PREFIX, Plan
-from .tool_results import describe_result, requested_count, result_rows
+from .tool_results import describe_result, headline_of, requested_count, result_rows, stated_count
 
 logger = logging.getLogger(__name__)
 
+_FIGURES = re.compile(r"\d[\d,]*(?:\.\d+)?")
 MAX_CALL_TOKENS = 160
 """A call is a short JSON object; the bound keeps a degenerate grammar path from running long."""
 
@@ -118,7 +119,7 @@ def _answer(
             return result
     missing = unsupported_claims(text, sources)
     if not missing or result.finish_reason == "cancelled":
-        result.text = _with_requested_rows(text.strip(), plan)
+        result.text = _with_requested_rows(_with_the_count(text.strip(), plan), plan)
         return result
     if plan.mode == "chat":  # nothing to copy from: a second draft only apologises at length
         logger.warning("Unsupported claims in a chat answer: %s", missing)
@@ -132,7 +133,7 @@ def _answer(
     result.cached_tokens = retry.cached_tokens
     # A retry that only says "I could not find it" is no answer: the data itself is a better one.
     if not unsupported_claims(retry_text, sources) and has_claims(retry_text):
-        result.text = _with_requested_rows(retry_text.strip(), plan)
+        result.text = _with_requested_rows(_with_the_count(retry_text.strip(), plan), plan)
         return result
     result.grounded = False
     good_results = [r for r in plan.turn_results if r.error is None]
@@ -142,6 +143,23 @@ def _answer(
     else:
         result.text = UNKNOWN
     return result
+
+
+def _with_the_count(text: str, plan: Plan) -> str:
+    """The answer to "how many …", checked against the count the tool's headline states.
+
+    The 0.5B model answers "how many orders came from France?" with the number of customers from
+    the same sentence of the result. Grounding cannot see that (both numbers are in the data); the
+    headline names each count with its noun, so the right one is known: an answer without it is
+    replaced by the headline.
+    """
+    if plan.mode != "answer":
+        return text
+    for headline in (headline_of(r.content) for r in plan.turn_results if r.error is None):
+        count = stated_count(plan.question, headline)
+        if count is not None and count not in {f.replace(",", "") for f in _FIGURES.findall(text)}:
+            return headline
+    return text
 
 
 def _with_requested_rows(text: str, plan: Plan) -> str:
