@@ -8,9 +8,8 @@ conversation, and the model only fills in what it is good at:
   see :func:`chat_format.answer_after_tool_results`); the answer is checked by ``grounding``.
 * **call**: the last user message asks for data (anything but a statement about the user or small
   talk, using the tools' own words: customers, revenue, segment, products…) and nothing of this turn
-  answered it yet. The model
-  *must* call a tool: only the few best-ranked tools are offered (``tool_ranking``) and decoding is
-  constrained to a call of one of them (``tool_grammar``).
+  answered it yet. The model *must* call a tool: only the few best-ranked tools are offered
+  (``tool_ranking``) and decoding is constrained to a call of one of them (``tool_grammar``).
 * **chat**: anything else: a question about what the user told earlier is answered with the user's
   own words (``recall``), other questions about the conversation by the model without tools; a
   greeting, thanks or a statement to remember gets a fixed short reply (``fixed_reply``).
