@@ -27,6 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .tool_ranking import normalized
+
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
 _FIGURE = re.compile(
     r"(?<![\w.])(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(%|percent\b|k\b|thousand\b|m\b|mn\b|million\b|bn\b|billion\b)?",
@@ -65,7 +67,7 @@ class Sources:
         words: list[str] = []
         for text in texts:
             numbers.update(_numbers_in(text))
-            words.append(_normalised(text))
+            words.append(normalized(text).strip())
         return cls(frozenset(numbers), " " + " ".join(words) + " ")
 
     def supports_number(self, value: float, decimals: int, percent: bool, scale: float) -> bool:
@@ -86,8 +88,8 @@ class Sources:
         return abs(source - shown) <= 0.5 * 10 ** (-decimals) + 1e-9 and decimals < _decimals_of(source)
 
     def supports_text(self, phrase: str) -> bool:
-        needle = _normalised(phrase)
-        return bool(needle.strip()) and f" {needle.strip()} " in self.text
+        needle = normalized(phrase)
+        return bool(needle.strip()) and needle in self.text
 
 
 def unsupported_claims(answer: str, sources: Sources) -> list[str]:
@@ -149,10 +151,6 @@ def _strip_common(run: str) -> str:
     if len(parts) == 1 and parts[0].lower() in _COMMON:
         return ""
     return " ".join(parts)
-
-
-def _normalised(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
 def _decimals_of(value: float) -> int:

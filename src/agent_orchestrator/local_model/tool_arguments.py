@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .tool_grammar import arguments_schema
-from .tool_ranking import words
+from .tool_ranking import normalized, words
 
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k|m|million|thousand)?(?![\w])", re.IGNORECASE)
 _DURATION = re.compile(r"\b(\d+)\s*(day|week|month|year)s?\b", re.IGNORECASE)
@@ -141,7 +141,7 @@ class Mentions:
         phrases = [*quoted, *_UPPER_RUN.findall(raw), *_CAPITALISED_RUN.findall(raw)]
         phrases = [p for p in phrases if not _NOT_A_NAME.fullmatch(p.strip())]
         return cls(
-            text=_normalized(raw),
+            text=normalized(raw),
             numbers=tuple(numbers),
             quantities=quantities,
             ids=ids,
@@ -260,7 +260,7 @@ def _evidence(name: str, narrowed: Mapping[str, Any], required: bool) -> float:
 
 def _enum_values(properties: Mapping[str, Any]) -> set[str]:
     values = (v for spec in properties.values() for v in spec.get("enum", ()))
-    return {_normalized(v) for v in values if isinstance(v, str)}
+    return {normalized(v) for v in values if isinstance(v, str)}
 
 
 def _narrow(
@@ -302,7 +302,7 @@ def _narrow(
         if spec.get("format") == "date" or "date" in name or name.endswith(("_from", "_to")):
             values = list(mentions.ends if name.endswith(("_to", "_end", "_before")) else mentions.starts)
         else:
-            values = [p for p in mentions.phrases if not any(_normalized(p) in value for value in taken)]
+            values = [p for p in mentions.phrases if not any(normalized(p) in value for value in taken)]
         if values:
             return {"type": "string", "enum": values}, True
         return ({"type": "string", "maxLength": 40}, False) if required else (None, False)
@@ -342,12 +342,8 @@ def _names_entities(choices: Sequence[Any]) -> bool:
 
 def _named(value: Any, mentions: Mentions) -> bool:
     if isinstance(value, str):
-        return _normalized(value) in mentions.text
+        return normalized(value) in mentions.text
     return isinstance(value, int | float) and float(value) in mentions.numbers
-
-
-def _normalized(text: str) -> str:
-    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " " if text else ""
 
 
 def _within(value: float, spec: Mapping[str, Any], kind: str) -> bool:

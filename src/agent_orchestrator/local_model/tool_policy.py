@@ -35,7 +35,7 @@ from .chat_format import answer_after_tool_results
 from .history_window import window
 from .tool_arguments import Mentions, narrow_tool
 from .tool_grammar import tool_call_grammar
-from .tool_ranking import ToolRanker, words
+from .tool_ranking import ToolRanker, normalized, words
 from .tool_results import render_result
 
 Mode = Literal["call", "answer", "chat"]
@@ -283,8 +283,8 @@ def _unmatched_names(
         + [str(c["function"]["arguments"]) for m in turn for c in m.get("tool_calls") or ()]
         + [json.dumps(t["function"].get("parameters") or {}) for t in tools]
     )
-    seen = Mentions.of([covered]).text
-    return [p for p in Mentions.of([question]).phrases if Mentions.of([p]).text not in seen]
+    seen = normalized(covered)
+    return [p for p in Mentions.of([question]).phrases if normalized(p) not in seen]
 
 
 def _model_view(history: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -53,6 +53,12 @@ def stem(word: str) -> str:
     return word
 
 
+def normalized(text: str) -> str:
+    """Lower-case words and digits separated by single spaces, padded with a space at each end, so
+    that ``normalized(name) in normalized(text)`` finds whole words ("at risk" in "the at risk team")."""
+    return " " + " ".join(_WORD.findall(text.lower())) + " " if text else ""
+
+
 def words(text: str) -> list[str]:
     """Lower-cased, stemmed words without stop words; snake_case and kebab-case split."""
     return [stem(w) for w in _WORD.findall(text.replace("_", " ").lower()) if w not in _STOP]
