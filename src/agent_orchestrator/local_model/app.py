@@ -238,7 +238,7 @@ def create_app(
         watcher = asyncio.create_task(_watch_disconnect(request, cancel))
         completion_id = f"chatcmpl-{secrets.token_hex(12)}"
         if plan is not None:
-            return await _planned(plan, params, body, completion_id, cancel, watcher)
+            return await _planned(plan, tokens, params, body, completion_id, cancel, watcher)
         events = queue.submit(tokens, params, cancel)
         if body.stream:
             include_usage = bool(body.stream_options and body.stream_options.include_usage)
@@ -257,6 +257,7 @@ def create_app(
 
     async def _planned(
         plan: Plan,
+        tokens: list[int],
         params: GenerationParams,
         body: ChatCompletionRequest,
         completion_id: str,
@@ -265,7 +266,7 @@ def create_app(
     ) -> JSONResponse | StreamingResponse:
         """A request with tools: planned, generated and checked as a whole (``tool_turns``)."""
         try:
-            result = await queue.run(lambda: run_plan(engine, template, plan, params, cancel))
+            result = await queue.run(lambda: run_plan(engine, template, plan, tokens, params, cancel))
         except (EngineError, ValueError, RuntimeError) as exc:
             raise ApiError(500, f"generation failed: {exc}", "server_error") from exc
         finally:

@@ -30,7 +30,7 @@ from .chat_format import ChatTemplate, ToolCall, split_tool_calls
 from .engine import Engine, GenerationParams, GenerationStats
 from .grounding import Sources, has_claims, unsupported_claims
 from .tool_arguments import determined_call
-from .tool_policy import CALL_PREFIX, Plan
+from .tool_policy import Plan
 from .tool_results import describe_result, headline_of, requested_count, result_rows, stated_count
 
 logger = logging.getLogger(__name__)
@@ -61,12 +61,19 @@ class TurnResult:
 
 
 def run_plan(
-    engine: Engine, template: ChatTemplate, plan: Plan, params: GenerationParams, cancel: threading.Event
+    engine: Engine,
+    template: ChatTemplate,
+    plan: Plan,
+    prompt: list[int],
+    params: GenerationParams,
+    cancel: threading.Event,
 ) -> TurnResult:
+    """``prompt``: the plan's prompt, already rendered and tokenized by the caller (which checked it
+    against the context window), so the first generation does not render and tokenize it again."""
     if plan.reply is not None:
         return TurnResult(plan.reply)
     if plan.mode == "call":
-        return _call(engine, template, plan, params, cancel)
+        return _call(engine, plan, prompt, params, cancel)
     if plan.mode == "answer" and plan.unmatched:
         names = ", ".join(plan.unmatched)
         return TurnResult(NOT_FOUND.format(reasons=f"nothing about {names} in what the tools returned"))
@@ -74,18 +81,17 @@ def run_plan(
         # The reason's first clause: "no country named 'X' in the data", not the list of the others.
         reasons = "; ".join(dict.fromkeys(e.split(";")[0].rstrip(".") for e in plan.errors))
         return TurnResult(NOT_FOUND.format(reasons=reasons))
-    return _answer(engine, template, plan, params, cancel)
+    return _answer(engine, template, plan, prompt, params, cancel)
 
 
 def _call(
-    engine: Engine, template: ChatTemplate, plan: Plan, params: GenerationParams, cancel: threading.Event
+    engine: Engine, plan: Plan, prompt: list[int], params: GenerationParams, cancel: threading.Event
 ) -> TurnResult:
     determined = determined_call(plan.tools)
     if determined is not None:
         name, arguments = determined
         call = ToolCall(f"call_{secrets.token_hex(12)}", name, json.dumps(arguments, ensure_ascii=False))
         return TurnResult(None, [call], finish_reason="tool_calls")
-    prompt = template.render(plan.messages) + CALL_PREFIX
     limit = min(params.max_tokens, MAX_CALL_TOKENS)
     bounded = replace(params, grammar=plan.grammar, max_tokens=limit, stop=())
     text, result = _generate(engine, prompt, bounded, cancel)
@@ -108,10 +114,15 @@ def _call(
 
 
 def _answer(
-    engine: Engine, template: ChatTemplate, plan: Plan, params: GenerationParams, cancel: threading.Event
+    engine: Engine,
+    template: ChatTemplate,
+    plan: Plan,
+    prompt: list[int],
+    params: GenerationParams,
+    cancel: threading.Event,
 ) -> TurnResult:
     sources = Sources.of(plan.sources)
-    text, result = _generate(engine, template.render(plan.messages), params, cancel)
+    text, result = _generate(engine, prompt, params, cancel)
     if plan.mode == "chat" and plan.tools:
         _, calls = split_tool_calls(text, plan.tools)
         if calls:
@@ -180,11 +191,12 @@ def _with_requested_rows(text: str, plan: Plan) -> str:
 
 
 def _generate(
-    engine: Engine, prompt: str, params: GenerationParams, cancel: threading.Event
+    engine: Engine, prompt: str | list[int], params: GenerationParams, cancel: threading.Event
 ) -> tuple[str, TurnResult]:
     pieces: list[str] = []
     stats: GenerationStats | None = None
-    generation = engine.generate(engine.tokenize(prompt), params, cancel)
+    tokens = engine.tokenize(prompt) if isinstance(prompt, str) else prompt
+    generation = engine.generate(tokens, params, cancel)
     try:
         for item in generation:
             if isinstance(item, str):
