@@ -8,7 +8,7 @@
     of several resumes each, interleaved because these machines are shared and noisy. The session is
     built once by real turns against the instant scripted model (local store), then copied into
     PostgreSQL the way the runtime would have written it (line appends), so both sides resume the
-    same log. Target (DESIGN §6): cross-server resume <= 2x local resume.
+    same log. Target (docs/architecture.md#performance-budgets): cross-server resume <= 2x local resume.
 
     uv run python bench/bench_shared_files.py [--appends 5000] [--turns 200] [--resumes 7]
 """

@@ -1,7 +1,7 @@
 """The one place that builds the Copilot client and the per-session configuration.
 
 Labs and the web app both go through :class:`CopilotRuntime`. Two runtime behaviours shape it (verified,
-see DESIGN §3):
+see docs/architecture.md#copilot-sdk-and-runtime-facts):
 
 * The system message, provider, tool allow-list, MCP servers and permission handler are **not persisted**
   with a session. A resume that omits them silently runs with Copilot's default 21 KB prompt and ~15

@@ -5,8 +5,8 @@ client announces the virtual layout once, and each session gets a provider bound
 runtime's paths (``/session-state/events.jsonl``) do not contain the id, so the provider must.
 
 The runtime's own ``list_sessions``, ``get_session_metadata`` and ``delete_session`` never consult the
-provider (DESIGN §3), so the store also answers those questions itself; :class:`LocalSessionFiles` gives
-the single-server default the same interface.
+provider (docs/architecture.md#the-session_fs-hook), so the store also answers those questions itself;
+:class:`LocalSessionFiles` gives the single-server default the same interface.
 """
 
 import asyncio

@@ -1,8 +1,9 @@
 """The session id policy: what a caller may use as a session id, and how we generate ids.
 
-An id is an identifier, never a key (DESIGN §5): it shows up in URLs, logs, file names and audit
-records, so it must never carry a secret, an e-mail address or a token. Ids are checked here, before
-they reach the runtime, and a rejected id that looks like a secret is never echoed back.
+An id is an identifier, never a key (docs/architecture.md#session-ids): it shows up in URLs, logs,
+file names and audit records, so it must never carry a secret, an e-mail address or a token. Ids are
+checked here, before they reach the runtime, and a rejected id that looks like a secret is never echoed
+back.
 
 Generated ids keep the lab's shape (``sdklabs-`` + 16 hex digits) but start with the creation time in
 milliseconds, so they sort by time and "the most recent session" is simply the greatest id.

@@ -1,7 +1,8 @@
 """The session service: durable, owned conversations on top of the runtime, the catalog and the leases.
 
 Used by the web app (and usable by any other front end). Every operation takes the acting user and the
-client address, because every one of them is checked for ownership and audited (DESIGN §5):
+client address, because every one of them is checked for ownership and audited
+(docs/architecture.md#session-contract):
 
 * an id owned by someone else behaves exactly like an unknown id (:class:`SessionNotFoundError`), and
   the attempt is recorded as ``denied``;

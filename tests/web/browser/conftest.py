@@ -5,7 +5,7 @@ with only the model scripted (``scripted_model``). It starts once per test sessi
 few seconds); every test gets fresh accounts from :func:`new_user`, so tests never see each other's
 chats. pytest-playwright supplies the sync ``browser``/``context``/``page``/``new_context`` fixtures;
 the tests are plain sync functions (asyncio_mode=auto leaves them alone). Never ``playwright install``:
-DESIGN §7 has the recipe.
+docs/architecture.md#browser-tests has the recipe.
 """
 
 import asyncio

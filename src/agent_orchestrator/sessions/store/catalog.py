@@ -3,8 +3,9 @@
 Why it looks like this:
 
 * **Ownership in the query.** :meth:`SessionCatalog.get_owned`, ``rename`` and ``delete`` filter on the
-  owner in SQL, so another user's id behaves exactly like an unknown one (DESIGN §5): same ``None`` /
-  ``False``, same query, nothing to leak by timing or by error text.
+  owner in SQL, so another user's id behaves exactly like an unknown one
+  (docs/architecture.md#ownership): same ``None`` / ``False``, same query, nothing to leak by timing
+  or by error text.
 * **Keyset pagination** (``WHERE (updated_at, id) < cursor ORDER BY updated_at DESC, id DESC``), not
   ``OFFSET``: page 200 costs the same as page 1 (an index range scan from the cursor, instead of reading
   and discarding every earlier row), and a session that moves to the top between two requests neither
