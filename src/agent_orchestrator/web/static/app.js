@@ -13,130 +13,42 @@
 //    else -- user text, titles, previews, streamed deltas, tool names, errors -- goes through
 //    textContent / createElement.
 
+import {
+  ApiError,
+  abortRequests,
+  api,
+  errorMessage,
+  fetchMe,
+  isAbort,
+  onSignedOut,
+  queryString,
+  rawRequest,
+  sessionPath,
+} from "./js/api.js";
 import { $, SEARCH_DEBOUNCE_MS, debounce, el, setText, show } from "./js/dom.js";
 import { DASH, fmtDecimal, fmtMoney, fmtNumber, fmtPercent, refreshRelativeTimes, sessionTitle, timeElement } from "./js/format.js";
 import { readEventStream } from "./js/sse.js";
+import { state, update } from "./js/state.js";
 import { SEGMENTS, VIEWS, storage } from "./js/storage.js";
-
-// ----------------------------------------------------------------------------------------------------
-// In-memory state (gone on reload by design; the CSRF token is refetched from /api/auth/me)
-// ----------------------------------------------------------------------------------------------------
-
-const state = {
-  user: null,
-  csrfToken: null,
-  sessions: [],
-  nextCursor: null,
-  query: "",
-  currentSessionId: null,
-  // Turns this tab is streaming, by session id: { userEl, assistantEl, text }. Kept so switching away
-  // and back re-attaches the live answer instead of losing it.
-  liveTurns: new Map(),
-  // True when the server says the current session is busy with a turn started elsewhere.
-  remoteBusy: false,
-  busyPollTimer: null,
-  // Sequence numbers discard responses that arrive after the user moved on (out-of-order fetches).
-  openSeq: 0,
-  listSeq: 0,
-  customersSeq: 0,
-  view: "chat",
-  // While a rename form is open the list is not re-rendered (that would throw the typed title away).
-  renamingId: null,
-  customersOffset: 0,
-  // Aborts in-flight streams on logout.
-  abort: new AbortController(),
-};
 
 const CUSTOMERS_PAGE = 50;
 const SESSIONS_PAGE = 50;
 const BUSY_POLL_MS = 2500;
 
-// ----------------------------------------------------------------------------------------------------
-// HTTP
-// ----------------------------------------------------------------------------------------------------
-
-class ApiError extends Error {
-  constructor(status, message) {
-    super(message);
-    this.status = status;
-  }
-}
-
-const SAFE_METHODS = new Set(["GET", "HEAD"]);
-
-/** FastAPI errors are {"detail": string} or, for 422, {"detail": [{msg, loc}, ...]}. */
-async function errorMessage(response) {
-  try {
-    const body = await response.json();
-    if (typeof body.detail === "string") return body.detail;
-    if (Array.isArray(body.detail)) {
-      return body.detail.map((item) => (item && item.msg ? item.msg : String(item))).join("; ");
-    }
-  } catch {
-    /* not JSON: fall through to the generic text */
-  }
-  return `Request failed (HTTP ${response.status}).`;
-}
-
-function requestHeaders(method, path, hasBody, accept = "application/json") {
-  const headers = { Accept: accept };
-  if (hasBody) headers["Content-Type"] = "application/json";
-  // The token is kept in memory only; login itself is the one unsafe request without it.
-  if (!SAFE_METHODS.has(method) && path !== "/api/auth/login" && state.csrfToken) {
-    headers["X-CSRF-Token"] = state.csrfToken;
-  }
-  return headers;
-}
-
-/** Raw fetch with cookie auth and CSRF; on a 403 for a stale token, refresh it once and retry. */
-async function rawRequest(method, path, body, { accept, retried = false } = {}) {
-  const hasBody = body !== undefined;
-  const response = await fetch(path, {
-    method,
-    headers: requestHeaders(method, path, hasBody, accept),
-    body: hasBody ? JSON.stringify(body) : undefined,
-    credentials: "same-origin",
-    signal: state.abort.signal,
-  });
-  if (response.status === 403 && !retried && !SAFE_METHODS.has(method) && path !== "/api/auth/login") {
-    // Another tab may have logged out and in again, rotating the token: fetch the current one.
-    if (await refreshCsrfToken()) return rawRequest(method, path, body, { accept, retried: true });
-  }
-  if (response.status === 401 && !path.startsWith("/api/auth/")) handleSignedOut();
-  return response;
-}
-
-async function api(method, path, body) {
-  const response = await rawRequest(method, path, body);
-  if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
-  return response.status === 204 ? null : response.json();
-}
-
-async function refreshCsrfToken() {
-  try {
-    const response = await fetch("/api/auth/me", { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!response.ok) return false;
-    const me = await response.json();
-    state.csrfToken = me.csrf_token;
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const sessionPath = (id, suffix = "") => `/api/sessions/${encodeURIComponent(id)}${suffix}`;
-
-function queryString(params) {
-  const search = new URLSearchParams();
-  // The retail API rejects unknown or empty parameters (extra="forbid", min_length=1): omit blanks.
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== "") search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : "";
-}
-
-const isAbort = (error) => error && error.name === "AbortError";
+// State only this file needs, kept out of the shared store.
+let nextCursor = null;
+let query = "";
+// While a rename form is open the list is not re-rendered (that would throw the typed title away).
+let renamingId = null;
+// Turns this tab is streaming, by session id: { userEl, assistantEl, text }. Kept so switching away
+// and back re-attaches the live answer instead of losing it.
+const liveTurns = new Map();
+let busyPollTimer = null;
+// Sequence numbers discard responses that arrive after the user moved on (out-of-order fetches).
+let openSeq = 0;
+let listSeq = 0;
+let customersSeq = 0;
+let customersOffset = 0;
 
 // ----------------------------------------------------------------------------------------------------
 // Authentication
@@ -199,20 +111,13 @@ async function onLogout() {
 /** Drop everything held in memory and in the DOM about the user, then show the login page. */
 function handleSignedOut(message = "Your sign-in has expired. Please sign in again.") {
   if (!state.user) return; // already signed out (several requests can 401 at once)
-  state.abort.abort();
-  state.abort = new AbortController();
+  abortRequests();
   stopBusyPoll();
-  Object.assign(state, {
-    user: null,
-    csrfToken: null,
-    sessions: [],
-    nextCursor: null,
-    query: "",
-    currentSessionId: null,
-    remoteBusy: false,
-    renamingId: null,
-  });
-  state.liveTurns.clear();
+  update({ user: null, csrfToken: null, sessions: [], currentSessionId: null, remoteBusy: false });
+  nextCursor = null;
+  query = "";
+  renamingId = null;
+  liveTurns.clear();
   clearConversation();
   $("session-list").replaceChildren();
   $("session-search").value = "";
@@ -225,8 +130,7 @@ function handleSignedOut(message = "Your sign-in has expired. Please sign in aga
 }
 
 async function startApp(me) {
-  state.user = me.user;
-  state.csrfToken = me.csrf_token;
+  update({ user: me.user, csrfToken: me.csrf_token });
   $("current-user").textContent = me.user.username;
   $("customers-segment").value = storage.prefs().customerSegment;
   showPage("app");
@@ -240,7 +144,7 @@ async function boot() {
   bindEvents();
   let response;
   try {
-    response = await fetch("/api/auth/me", { credentials: "same-origin", headers: { Accept: "application/json" } });
+    response = await fetchMe();
   } catch {
     showLogin("Cannot reach the server. Check your connection and reload.");
     return;
@@ -254,7 +158,7 @@ async function boot() {
 // ----------------------------------------------------------------------------------------------------
 
 function setView(view) {
-  state.view = VIEWS.includes(view) ? view : "chat";
+  update({ view: VIEWS.includes(view) ? view : "chat" });
   storage.setPref("view", state.view);
   for (const tab of document.querySelectorAll(".tab")) {
     const active = tab.dataset.view === state.view;
@@ -280,13 +184,13 @@ function toggleSidebar(open) {
 // ----------------------------------------------------------------------------------------------------
 
 async function loadSessions({ append = false } = {}) {
-  const seq = ++state.listSeq;
-  const cursor = append ? state.nextCursor : "";
+  const seq = ++listSeq;
+  const cursor = append ? nextCursor : "";
   try {
-    const page = await api("GET", `/api/sessions${queryString({ limit: SESSIONS_PAGE, cursor, q: state.query })}`);
-    if (seq !== state.listSeq) return; // a newer search was issued meanwhile
-    state.sessions = append ? state.sessions.concat(page.items) : page.items;
-    state.nextCursor = page.next_cursor || null;
+    const page = await api("GET", `/api/sessions${queryString({ limit: SESSIONS_PAGE, cursor, q: query })}`);
+    if (seq !== listSeq) return; // a newer search was issued meanwhile
+    update({ sessions: append ? state.sessions.concat(page.items) : page.items });
+    nextCursor = page.next_cursor || null;
     renderSessionList();
     // The server may have titled the chat after its first turn.
     const current = state.sessions.find((s) => s.id === state.currentSessionId);
@@ -297,13 +201,13 @@ async function loadSessions({ append = false } = {}) {
 }
 
 function renderSessionList() {
-  if (state.renamingId !== null) return;
+  if (renamingId !== null) return;
   const list = $("session-list");
   list.replaceChildren(...state.sessions.map(sessionItem));
   const empty = $("session-list-empty");
-  empty.textContent = state.query ? "No chats match your search." : "No chats yet.";
+  empty.textContent = query ? "No chats match your search." : "No chats yet.";
   show(empty, state.sessions.length === 0);
-  show($("session-more"), Boolean(state.nextCursor));
+  show($("session-more"), Boolean(nextCursor));
 }
 
 function sessionItem(session) {
@@ -358,7 +262,7 @@ function startRename(item, session) {
   const cancel = el("button", { className: "btn btn-ghost btn-small", text: "Cancel", attrs: { type: "button" } });
   const form = el("form", { className: "rename-form" }, [input, el("div", { className: "rename-buttons" }, [save, cancel])]);
   const restore = () => {
-    state.renamingId = null;
+    renamingId = null;
     renderSessionList();
     focusSessionItem(session.id, ".session-open");
   };
@@ -381,7 +285,7 @@ function startRename(item, session) {
     }
     return undefined;
   });
-  state.renamingId = session.id;
+  renamingId = session.id;
   item.replaceChildren(form);
   input.focus();
   input.select();
@@ -399,7 +303,7 @@ async function deleteSession(session) {
       return;
     }
   }
-  state.sessions = state.sessions.filter((s) => s.id !== session.id);
+  update({ sessions: state.sessions.filter((s) => s.id !== session.id) });
   renderSessionList();
   if (session.id === state.currentSessionId) {
     forgetCurrentSession();
@@ -410,7 +314,7 @@ async function deleteSession(session) {
 }
 
 function replaceSession(updated) {
-  state.sessions = state.sessions.map((s) => (s.id === updated.id ? updated : s));
+  update({ sessions: state.sessions.map((s) => (s.id === updated.id ? updated : s)) });
   renderSessionList();
   if (updated.id === state.currentSessionId) $("chat-title").textContent = sessionTitle(updated);
 }
@@ -423,7 +327,7 @@ function focusSessionItem(id, selector) {
 
 async function createSession() {
   const session = await api("POST", "/api/sessions", {});
-  state.sessions = [session, ...state.sessions.filter((s) => s.id !== session.id)];
+  update({ sessions: [session, ...state.sessions.filter((s) => s.id !== session.id)] });
   renderSessionList();
   return session;
 }
@@ -464,17 +368,17 @@ async function openInitialSession() {
 
 /** Load and show a session's messages; returns false when it does not exist (for this user). */
 async function openSession(id, { silent404 = false, reveal = true } = {}) {
-  const seq = ++state.openSeq;
+  const seq = ++openSeq;
   stopBusyPoll();
   if (document.body.classList.contains("sidebar-open")) toggleSidebar(false);
   let data;
   try {
     data = await api("GET", sessionPath(id, "/messages"));
   } catch (error) {
-    if (seq !== state.openSeq || isAbort(error)) return false;
+    if (seq !== openSeq || isAbort(error)) return false;
     if (error instanceof ApiError && error.status === 404) {
       if (storage.sessionId() === id) storage.setSessionId(null);
-      state.sessions = state.sessions.filter((s) => s.id !== id);
+      update({ sessions: state.sessions.filter((s) => s.id !== id) });
       renderSessionList();
       if (!silent404) setStatus("That chat no longer exists.", "error");
       return false;
@@ -482,8 +386,8 @@ async function openSession(id, { silent404 = false, reveal = true } = {}) {
     setStatus(`Could not open the chat: ${error.message}`, "error");
     return false;
   }
-  if (seq !== state.openSeq) return true; // the user already clicked another session
-  state.currentSessionId = id;
+  if (seq !== openSeq) return true; // the user already clicked another session
+  update({ currentSessionId: id });
   storage.setSessionId(id);
   if (reveal && state.view !== "chat") setView("chat");
   showConversation(data);
@@ -492,8 +396,7 @@ async function openSession(id, { silent404 = false, reveal = true } = {}) {
 }
 
 function forgetCurrentSession() {
-  state.currentSessionId = null;
-  state.remoteBusy = false;
+  update({ currentSessionId: null, remoteBusy: false });
   storage.setSessionId(null);
   stopBusyPoll();
   clearConversation();
@@ -515,11 +418,11 @@ function showConversation(data) {
   list.replaceChildren(...data.messages.map(messageElement));
   reattachLiveTurn(id, data.messages);
   show($("empty-state"), list.children.length === 0);
-  state.remoteBusy = Boolean(data.busy) && !state.liveTurns.has(id);
+  update({ remoteBusy: Boolean(data.busy) && !liveTurns.has(id) });
   if (state.remoteBusy) {
     setStatus("An answer is being written in another tab or device…", "busy");
     scheduleBusyPoll(id);
-  } else if (!state.liveTurns.has(id)) {
+  } else if (!liveTurns.has(id)) {
     setStatus("");
   }
   updateComposer();
@@ -528,7 +431,7 @@ function showConversation(data) {
 
 /** If this tab is still streaming into the session, put its live bubbles back after the transcript. */
 function reattachLiveTurn(id, messages) {
-  const live = state.liveTurns.get(id);
+  const live = liveTurns.get(id);
   if (!live) return;
   const last = messages[messages.length - 1];
   const serverHasPrompt = last && last.role === "user" && last.content === live.text;
@@ -539,7 +442,7 @@ function reattachLiveTurn(id, messages) {
 // Another tab or device is answering in this session: poll until it finishes, then reload.
 function scheduleBusyPoll(id) {
   stopBusyPoll();
-  state.busyPollTimer = setTimeout(async () => {
+  busyPollTimer = setTimeout(async () => {
     if (state.currentSessionId !== id) return;
     try {
       const data = await api("GET", sessionPath(id, "/messages"));
@@ -556,8 +459,8 @@ function scheduleBusyPoll(id) {
 }
 
 function stopBusyPoll() {
-  clearTimeout(state.busyPollTimer);
-  state.busyPollTimer = null;
+  clearTimeout(busyPollTimer);
+  busyPollTimer = null;
 }
 
 // ----------------------------------------------------------------------------------------------------
@@ -642,7 +545,7 @@ function setStatus(text, kind = "") {
 // ----------------------------------------------------------------------------------------------------
 
 function composerLocked() {
-  return state.remoteBusy || (state.currentSessionId !== null && state.liveTurns.has(state.currentSessionId));
+  return state.remoteBusy || (state.currentSessionId !== null && liveTurns.has(state.currentSessionId));
 }
 
 function updateComposer() {
@@ -677,7 +580,7 @@ async function onComposerSubmit(event) {
 async function ensureSession() {
   if (state.currentSessionId) return state.currentSessionId;
   const session = await createSession();
-  state.currentSessionId = session.id;
+  update({ currentSessionId: session.id });
   storage.setSessionId(session.id);
   $("chat-title").textContent = sessionTitle(session);
   renderSessionList();
@@ -729,7 +632,7 @@ async function reportRejectedTurn(response, sessionId) {
     // Another tab or device is answering: wait for it like on opening a busy chat, so its turn shows
     // up here (instead of a stale transcript) and the composer unlocks, text intact, once it is done.
     if (state.currentSessionId === sessionId) {
-      state.remoteBusy = true;
+      update({ remoteBusy: true });
       updateComposer();
       scheduleBusyPoll(sessionId);
     }
@@ -748,7 +651,7 @@ function beginLiveTurn(sessionId, text) {
   const tools = el("ul", { className: "tool-lines", attrs: { "aria-label": "Tools used" } });
   assistantEl.insertBefore(tools, body);
   const live = { userEl: user, assistantEl, body, tools, toolLines: new Map(), text, streamed: "" };
-  state.liveTurns.set(sessionId, live);
+  liveTurns.set(sessionId, live);
   if (state.currentSessionId === sessionId) {
     show($("empty-state"), false);
     $("messages").append(user, assistantEl);
@@ -760,8 +663,8 @@ function beginLiveTurn(sessionId, text) {
 }
 
 function endLiveTurn(sessionId, { keepUser }) {
-  const live = state.liveTurns.get(sessionId);
-  state.liveTurns.delete(sessionId);
+  const live = liveTurns.get(sessionId);
+  liveTurns.delete(sessionId);
   if (live) {
     live.assistantEl.removeAttribute("aria-busy");
     if (!keepUser) {
@@ -917,7 +820,7 @@ function renderRules(rules) {
 function showCustomersOf(segment) {
   $("customers-segment").value = segment;
   storage.setPref("customerSegment", segment);
-  state.customersOffset = 0;
+  customersOffset = 0;
   setView("customers");
 }
 
@@ -929,15 +832,15 @@ function customerFilters() {
 }
 
 async function loadCustomers() {
-  const seq = ++state.customersSeq;
+  const seq = ++customersSeq;
   setText($("customers-error"), "");
-  const params = { ...customerFilters(), limit: CUSTOMERS_PAGE, offset: state.customersOffset };
+  const params = { ...customerFilters(), limit: CUSTOMERS_PAGE, offset: customersOffset };
   try {
     const page = await api("GET", `/api/retail/customers${queryString(params)}`);
-    if (seq !== state.customersSeq) return;
+    if (seq !== customersSeq) return;
     renderCustomers(page);
   } catch (error) {
-    if (seq === state.customersSeq && !isAbort(error)) {
+    if (seq === customersSeq && !isAbort(error)) {
       setText($("customers-error"), `Could not load customers: ${error.message}`);
     }
   }
@@ -977,13 +880,13 @@ function renderCustomers(page) {
 }
 
 function pageCustomers(direction) {
-  state.customersOffset = Math.max(0, state.customersOffset + direction * CUSTOMERS_PAGE);
+  customersOffset = Math.max(0, customersOffset + direction * CUSTOMERS_PAGE);
   loadCustomers();
 }
 
 function onCustomerFiltersChanged() {
   storage.setPref("customerSegment", $("customers-segment").value);
-  state.customersOffset = 0;
+  customersOffset = 0;
   loadCustomers();
 }
 
@@ -1062,7 +965,7 @@ function bindEvents() {
   $("new-chat").addEventListener("click", onNewChat);
   $("session-more").addEventListener("click", () => loadSessions({ append: true }));
   const search = debounce(() => {
-    state.query = $("session-search").value.trim();
+    query = $("session-search").value.trim();
     loadSessions();
   }, SEARCH_DEBOUNCE_MS);
   $("session-search").addEventListener("input", search);
@@ -1080,6 +983,7 @@ function bindEvents() {
   // Relative times ("3 minutes ago") go stale: refresh their text once a minute, in place, so
   // keyboard focus and an open rename form are not disturbed.
   setInterval(refreshRelativeTimes, 60_000);
+  onSignedOut(() => handleSignedOut());
 }
 
 boot();
