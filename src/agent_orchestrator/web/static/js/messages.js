@@ -1,0 +1,44 @@
+// Message bubbles, for the transcript and for a turn being streamed.
+//
+// Model output is untrusted. The only string ever given to innerHTML is the `html` field of an
+// assistant message, which the server renders from markdown with raw HTML disabled (web/markdown.py).
+// Everything else -- user text, titles, previews, streamed deltas, tool names, errors -- goes through
+// textContent / createElement.
+
+import { el } from "./dom.js";
+import { timeElement } from "./format.js";
+
+export function messageShell(role) {
+  const who = role === "user" ? "You" : "Assistant";
+  const body = el("div", { className: "message-body" });
+  const item = el("li", { className: `message message-${role}`, testid: "message" }, [
+    el("span", { className: "message-author", text: who }),
+    body,
+  ]);
+  item.dataset.role = role;
+  return { item, body };
+}
+
+export function messageElement(message) {
+  const role = message.role === "user" ? "user" : "assistant";
+  const { item, body } = messageShell(role);
+  if (role === "assistant") setAssistantBody(body, message);
+  else body.textContent = message.content || "";
+  const time = timeElement(message.timestamp, "message-time");
+  if (time) item.append(time);
+  return item;
+}
+
+/**
+ * The one place that uses innerHTML: `html` is produced by the server's markdown renderer with raw
+ * HTML disabled, so model output cannot inject markup here. Without it, fall back to plain text.
+ */
+export function setAssistantBody(body, { html, content }) {
+  body.classList.remove("streaming");
+  if (typeof html === "string" && html) {
+    body.innerHTML = html;
+    body.classList.add("markdown");
+  } else {
+    body.textContent = content || "";
+  }
+}
