@@ -75,6 +75,18 @@ def test_durations_become_days_and_periods_become_dates() -> None:
     assert trend["months"]["enum"] == [12]
 
 
+def test_a_year_earlier_moves_the_periods_named_back_a_year() -> None:
+    follow_up = Mentions.of(
+        [
+            "How many orders did we get in April 2025?",
+            "How does that compare with the same month a year earlier?",
+        ]
+    )
+    assert (follow_up.starts, follow_up.ends) == (("2024-04",), ("2024-04",))
+    both = Mentions.of(["Compare Q2 2025 with the previous year"])
+    assert (both.starts, both.ends) == (("2025-04", "2024-04"), ("2025-06", "2024-06"))
+
+
 def test_free_text_only_takes_what_the_user_wrote() -> None:
     assert Mentions.of(['Sales of "heart holder" and the WHITE MUG in March']).phrases == (
         "heart holder",
@@ -106,6 +118,19 @@ def test_a_short_follow_up_of_a_tool_turn_calls_again() -> None:
     assert p.tools[0]["function"]["parameters"]["properties"]["country"]["enum"] == ["France", "Germany"]
 
 
+def test_a_comparison_with_an_earlier_period_looks_the_data_up_with_the_previous_question() -> None:
+    first = answered(
+        "Monthly revenue of the At Risk segment?",
+        "retail-analytics-monthly_trend",
+        '{"segment": "At Risk"}',
+        "{}",
+    )
+    later = "How does that compare with the same month a year earlier?"
+    p = plan(*first, {"role": "assistant", "content": "It fell."}, user(later))
+    assert p.mode == "call"
+    assert p.tools[0]["function"]["parameters"]["properties"]["segment"]["enum"] == ["At Risk"]
+
+
 def test_tool_results_in_the_turn_mean_answer_without_tools() -> None:
     p = plan(*answered("How many segments?", "retail-analytics-list_segments", "{}", '{"segments": 4}'))
     assert p.mode == "answer" and p.grammar is None
@@ -127,7 +152,7 @@ def test_tool_choice_none_and_required_are_honoured() -> None:
     assert plan(user("hello"), tool_choice="required").mode == "call"
 
 
-def test_a_keyword_choice_described_in_other_words_stays_open() -> None:
+def test_a_keyword_choice_is_taken_from_the_words_people_use_for_it() -> None:
     products = tool(
         "top_products",
         "Best-selling products",
@@ -140,8 +165,16 @@ def test_a_keyword_choice_described_in_other_words_stays_open() -> None:
         },
         [],
     )
-    assert narrowed(products, "Best sellers by units sold?")["sort_by"]["enum"] == ["revenue", "quantity"]
-    assert "sort_by" not in narrowed(products, "Best sellers in France?")
+    assert narrowed(products, "Best sellers in France?")["sort_by"]["enum"] == ["quantity"]
+    assert narrowed(products, "Which products sold the most units?")["sort_by"]["enum"] == ["quantity"]
+    assert narrowed(products, "Top products by sales?")["sort_by"]["enum"] == ["revenue"]
+    assert narrowed(products, "Best-selling products by revenue?")["sort_by"]["enum"] == ["revenue"]
+    # Words for both choices: the model picks between them, and cannot invent a third.
+    assert narrowed(products, "Products with many units but little money?")["sort_by"]["enum"] == [
+        "revenue",
+        "quantity",
+    ]
+    assert "sort_by" not in narrowed(products, "Our top products?")
 
 
 def test_what_the_user_told_is_recalled_in_their_words() -> None:

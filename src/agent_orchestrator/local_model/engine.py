@@ -18,7 +18,7 @@ Binding choice: cyllama (prebuilt llama.cpp wheel) over llama-cpp-python, measur
 - decode speed: both wrap the same llama.cpp, so neither is faster by nature. In the same alternating
   runs (``bench_local_model.py --llama-cpp-python``) llama-cpp-python decoded 2.3-8.3 tok/s, our
   server 13-16 tok/s and cyllama's raw loop 1.2-8.9 tok/s. With the second core free, the raw loop
-  reaches ~33 tok/s with 2 threads (20 with 1); the design notes measured 40-46 tok/s on an idle box.
+  reaches ~33 tok/s with 2 threads (20 with 1).
 - prompt-prefix reuse: llama-cpp-python has it built in; cyllama's high-level ``LLM`` clears the KV
   cache on every call, so we drive the low-level API ourselves: we remember which tokens sit in the KV
   cache, keep the longest common prefix with the new prompt (``memory_seq_rm`` drops the rest) and only

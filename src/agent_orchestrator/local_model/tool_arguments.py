@@ -42,6 +42,11 @@ _MONTH_ALTERNATIVES = "|".join(sorted(_MONTH_NAMES, key=len, reverse=True))
 _NAMED_MONTH = re.compile(rf"\b({_MONTH_ALTERNATIVES})\.?\s+((?:19|20)\d\d)\b", re.IGNORECASE)
 _QUARTER = re.compile(r"\bQ([1-4])\s*((?:19|20)\d\d)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_YEAR_EARLIER = re.compile(
+    r"\b(?:a|one) year (?:earlier|before|prior|ago)\b|\b(?:the )?(?:previous|prior) year\b|\byear before\b"
+    r"|\b(?:year[- ]on[- ]year|yoy)\b",
+    re.IGNORECASE,
+)
 # Quotes, not apostrophes: "What's our revenue? What's …" is no quotation.
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?!\w)")
 _UPPER_RUN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[ \-/][A-Z0-9]{2,})*\b")
@@ -54,6 +59,14 @@ _NEGATION = re.compile(r"\b(?:not|no|never|haven't|hasn't|didn't|without|inactiv
 _LIMIT_WORDS = frozenset(
     {"top", "first", "best", "biggest", "largest", "bottom", "last", "row", "show", "list"}
 )
+# Keyword choices of our tools' enums (sort keys) and the words people use for them, stemmed
+# (``tool_ranking.words``): analysts say "best sellers" and "biggest spenders", not "quantity".
+_KEYWORDS = {
+    "quantity": frozenset({"unit", "sell", "seller", "volume", "popular", "quantity", "many"}),
+    "revenue": frozenset({"revenue", "spend", "spender", "sale", "money", "earn", "turnover", "valuable"}),
+    "orders": frozenset({"order", "frequent", "often", "purchase"}),
+    "recency": frozenset({"recent", "recently", "lately"}),
+}
 _DURATION_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
 
@@ -84,28 +97,15 @@ class Mentions:
     @classmethod
     def of(cls, said: Sequence[str]) -> Mentions:
         raw = "\n".join(said)
-        starts: list[str] = []
-        ends: list[str] = []
-        years_in_dates: set[int] = set()
-
-        def period(first: str, last: str, year: str) -> None:
-            starts.append(first)
-            ends.append(last)
-            years_in_dates.add(int(year))
-
-        for y, m, d in _ISO_DAY.findall(raw):
-            period(f"{y}-{m}-{d}", f"{y}-{m}-{d}", y)
-        for y, m in _ISO_MONTH.findall(raw):
-            period(f"{y}-{m}", f"{y}-{m}", y)
-        for name, y in _NAMED_MONTH.findall(raw):
-            month = f"{y}-{_MONTH_NAMES[name.lower()]:02d}"
-            period(month, month, y)
-        for q, y in _QUARTER.findall(raw):
-            first = (int(q) - 1) * 3 + 1
-            period(f"{y}-{first:02d}", f"{y}-{first + 2:02d}", y)
-        for y in _YEAR.findall(raw):
-            if int(y) not in years_in_dates:
-                period(y, y, y)
+        starts, ends, years_in_dates = _periods(raw)
+        if said and _YEAR_EARLIER.search(said[-1]) and starts:
+            # "the same month a year earlier": the periods named, a year back; a follow-up that
+            # names no period of its own asks about the earlier one only.
+            earlier_starts, earlier_ends = [_year_back(p) for p in starts], [_year_back(p) for p in ends]
+            if _periods(said[-1])[0]:
+                starts, ends = [*starts, *earlier_starts], [*ends, *earlier_ends]
+            else:
+                starts, ends = earlier_starts, earlier_ends
         numbers: list[float] = []
         labelled: set[float] = set()
         # Five digits and more, written bare ("12345's segment"), read as an id; "1,000" is money.
@@ -151,6 +151,42 @@ class Mentions:
             ends=tuple(dict.fromkeys(ends)),
             phrases=tuple(dict.fromkeys(p.strip() for p in phrases)),
         )
+
+
+def _periods(raw: str) -> tuple[list[str], list[str], set[int]]:
+    """The periods a text names, as (first values, last values, years named in them):
+    "March 2024" -> 2024-03, "Q2 2024" -> 2024-04 … 2024-06, "2024-03-15", "2024"."""
+    starts: list[str] = []
+    ends: list[str] = []
+    years_in_dates: set[int] = set()
+
+    def period(first: str, last: str, year: str) -> None:
+        starts.append(first)
+        ends.append(last)
+        years_in_dates.add(int(year))
+
+    for y, m, d in _ISO_DAY.findall(raw):
+        period(f"{y}-{m}-{d}", f"{y}-{m}-{d}", y)
+    for y, m in _ISO_MONTH.findall(raw):
+        period(f"{y}-{m}", f"{y}-{m}", y)
+    for name, y in _NAMED_MONTH.findall(raw):
+        month = f"{y}-{_MONTH_NAMES[name.lower()]:02d}"
+        period(month, month, y)
+    for q, y in _QUARTER.findall(raw):
+        first = (int(q) - 1) * 3 + 1
+        period(f"{y}-{first:02d}", f"{y}-{first + 2:02d}", y)
+    for y in _YEAR.findall(raw):
+        if int(y) not in years_in_dates:
+            period(y, y, y)
+    return starts, ends, years_in_dates
+
+
+def _year_back(value: str) -> str:
+    """A period value one year earlier: "2025-04" -> "2024-04" (29 February -> 28 February)."""
+    year, rest = value[:4], value[4:]
+    if rest == "-02-29":
+        rest = "-02-28"
+    return f"{int(year) - 1:04d}{rest}"
 
 
 def _number(match: re.Match[str]) -> float:
@@ -272,7 +308,7 @@ def _narrow(
         spec = {**{k: v for k, v in spec.items() if k != "anyOf"}, **alternatives[0]}
     kind = _kind(spec)
     if "enum" in spec:
-        values = [v for v in spec["enum"] if _named(v, mentions)]
+        values = [v for v in spec["enum"] if _named(v, mentions)] or _described(spec["enum"], mentions)
         if values:
             return {**spec, "enum": values}, True
         if not _names_entities(spec["enum"]) and _shares_a_word(spec, mentions):
@@ -338,6 +374,16 @@ def _shares_a_word(spec: Mapping[str, Any], mentions: Mentions) -> bool:
 def _names_entities(choices: Sequence[Any]) -> bool:
     """Whether an enum lists names (countries, segments) rather than keywords ("asc", "revenue")."""
     return all(isinstance(c, str) and c[:1].isupper() for c in choices)
+
+
+def _described(choices: Sequence[Any], mentions: Mentions) -> list[Any]:
+    """The one keyword choice the user's words describe without naming it ("best-selling" ->
+    ``quantity``), or nothing when they describe none or several (the model picks then)."""
+    said = set(words(mentions.text))
+    fitting = [
+        c for c in choices if isinstance(c, str) and not _KEYWORDS.get(c, frozenset()).isdisjoint(said)
+    ]
+    return fitting if len(fitting) == 1 else []
 
 
 def _named(value: Any, mentions: Mentions) -> bool:

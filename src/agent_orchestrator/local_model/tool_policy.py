@@ -34,6 +34,7 @@ from typing import Any, Literal
 from .chat_format import answer_after_tool_results
 from .history_window import window
 from .tool_arguments import Mentions, narrow_tool
+from .tool_focus import Focus, focus
 from .tool_grammar import tool_call_grammar
 from .tool_ranking import ToolRanker, normalized, words
 from .tool_results import render_result
@@ -49,7 +50,7 @@ LEAD_RATIO = 1.2
 
 _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
 _MEMORY = re.compile(
-    r"\b(?:remember|recall|earlier|previously|before this|you (?:said|told|mentioned)|did you (?:say|tell)|"
+    r"\b(?:remember|recall|you (?:said|told|mentioned)|did you (?:say|tell)|"
     r"i (?:said|told|mentioned|asked|wrote|gave)|did i|am i|was i|are we|were we|"
     r"my (?:name|focus|goal|task|team|role|job|project|question|deadline|budget)|what (?:was|is) my|"
     r"we (?:discussed|talked|were))\b",
@@ -65,7 +66,8 @@ _QUESTION_WORDS = frozenset(
     {"remind", "mention", "say", "tell", "remember", "recall", "again", "back", "quick"}
 )
 _FOLLOW_UP = re.compile(
-    r"^\s*(?:and|what about|how about|same|also|now|then|those|them|these|that|there|which of|for)\b",
+    r"^\s*(?:and|what about|how about|same|also|now|then|those|them|these|that|there|which of|for)\b"
+    r"|\b(?:same (?:month|period|quarter|year|time)|that (?:month|period|quarter|year)|compare\w*)\b",
     re.IGNORECASE,
 )
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[\s!.,]*$", re.IGNORECASE)
@@ -116,6 +118,9 @@ class Plan:
     unmatched: list[str] = field(default_factory=list)
     """Answer mode: names in the question (a country, a product) that neither this turn's calls nor
     their results contain: the data looked up is not about them."""
+    focus: Focus | None = None
+    """Answer mode: what the question asks of this turn's last result (``tool_focus``), which the
+    answer must state."""
     reply: str | None = None
     """Chat mode: the whole answer, given without the model (small talk, a statement to note)."""
 
@@ -201,6 +206,10 @@ class ToolPolicy:
                 if m["role"] == "tool"
             ]
             base.unmatched = _unmatched_names(said[-1] if said else "", turn, tools or ())
+            good = [r for r in base.turn_results if r.error is None]
+            if good and said:
+                context = said[-2] if len(said) > 1 and is_follow_up(said[-1]) else ""
+                base.focus = focus(said[-1], good[-1].content, context)
             return base
         if not tools or tool_choice == "none" or last_user < 0:
             return base
@@ -288,19 +297,30 @@ def _unmatched_names(
 
 
 def _model_view(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The history as the model reads it: tool results as text lines (``tool_results``), and without
-    the fixed replies ("Noted."), which a 0.5B model otherwise repeats as its next answer."""
-    return [
-        {**m, "content": render_result(m["content"])} if m["role"] == "tool" else m
-        for m in history
-        if not (m["role"] == "assistant" and m["content"] in FIXED_REPLIES)
-    ]
+    """The history as the model reads it: tool results as text lines (``tool_results``) led by the
+    figure their question asked for (``tool_focus``), and without the fixed replies ("Noted."),
+    which a 0.5B model otherwise repeats as its next answer. A pure function of the history, so
+    every request renders the same prefix (the KV cache stays valid)."""
+    view: list[dict[str, Any]] = []
+    asked = ["", ""]  # the last two user questions: a follow-up takes its column from the one before
+    for m in history:
+        if m["role"] == "user":
+            asked = [asked[1], user_text(m)]
+        if m["role"] == "assistant" and m["content"] in FIXED_REPLIES:
+            continue
+        if m["role"] == "tool":
+            context = asked[0] if is_follow_up(asked[1]) else ""
+            asked_for = focus(asked[1], m["content"], context)
+            m = {**m, "content": render_result(m["content"], asked_for.line if asked_for else None)}
+        view.append(m)
+    return view
 
 
 def is_follow_up(text: str) -> bool:
-    """An elliptic question that leans on the previous one ("And in France?", "What about them?"):
-    its arguments may come from the previous question too; a full question's come from itself."""
-    return bool(_FOLLOW_UP.match(text)) or len(text.split()) <= 4
+    """An elliptic question that leans on the previous one ("And in France?", "What about them?",
+    "How does that compare with the same month a year earlier?"): its arguments may come from the
+    previous question too; a full question's come from itself."""
+    return bool(_FOLLOW_UP.search(text)) or len(text.split()) <= 4
 
 
 def is_statement(text: str) -> bool:

@@ -16,15 +16,16 @@ from typing import Any
 MAX_ROWS = 10
 
 
-def render_result(content: str) -> str:
-    """``content`` as text lines when it is JSON; unchanged otherwise (errors, plain text)."""
+def render_result(content: str, lead: str | None = None) -> str:
+    """``content`` as text lines when it is JSON; unchanged otherwise (errors, plain text).
+    ``lead``: the line that answers the question (``tool_focus``), put first."""
     try:
         data = json.loads(content)
     except (ValueError, TypeError):
         return content
     if not isinstance(data, dict | list):
         return content
-    lines: list[str] = []
+    lines: list[str] = [f"Asked for: {lead}."] if lead else []
     _render(data, lines, "")
     return "\n".join(lines)
 
@@ -49,16 +50,17 @@ def _render(value: Any, lines: list[str], indent: str, key: str = "") -> None:
                 lines.append(f"{indent}{_pair(name, item)}")
     elif isinstance(value, list):
         for i, item in enumerate(value[:MAX_ROWS], 1):
-            lines.append(f"{indent}{i}. {_scalar(key, item)}")
+            lines.append(f"{indent}{i}. {scalar_text(key, item)}")
     else:
-        lines.append(f"{indent}{_scalar(key, value)}")
+        lines.append(f"{indent}{scalar_text(key, value)}")
 
 
 def _pair(key: str, value: Any) -> str:
-    return f"{key} {_scalar(key, value)}"
+    return f"{key} {scalar_text(key, value)}"
 
 
-def _scalar(key: str, value: Any) -> str:
+def scalar_text(key: str, value: Any) -> str:
+    """A value as an answer writes it: thousands separators, two decimals, shares also in %."""
     if isinstance(value, bool) or value is None:
         return {True: "yes", False: "no", None: "none"}[value]
     if isinstance(value, int) and not _is_identifier(key):

@@ -130,7 +130,7 @@ def _answer(
             return result
     missing = unsupported_claims(text, sources)
     if not missing or result.finish_reason == "cancelled":
-        result.text = _with_requested_rows(_with_the_count(text.strip(), plan), plan)
+        result.text = _with_requested_rows(_checked(text.strip(), plan), plan)
         return result
     if plan.mode == "chat":  # nothing to copy from: a second draft only apologises at length
         logger.warning("Unsupported claims in a chat answer: %s", missing)
@@ -144,7 +144,7 @@ def _answer(
     result.cached_tokens = retry.cached_tokens
     # A retry that only says "I could not find it" is no answer: the data itself is a better one.
     if not unsupported_claims(retry_text, sources) and has_claims(retry_text):
-        result.text = _with_requested_rows(_with_the_count(retry_text.strip(), plan), plan)
+        result.text = _with_requested_rows(_checked(retry_text.strip(), plan), plan)
         return result
     result.grounded = False
     good_results = [r for r in plan.turn_results if r.error is None]
@@ -154,6 +154,25 @@ def _answer(
     else:
         result.text = UNKNOWN
     return result
+
+
+def _checked(text: str, plan: Plan) -> str:
+    """A grounded answer that also states what was asked: the count, else the focused figure."""
+    counted = _with_the_count(text, plan)
+    return counted if counted != text else _with_the_focus(text, plan)
+
+
+def _with_the_focus(text: str, plan: Plan) -> str:
+    """The answer, or the figure the question asked for when the answer does not state it.
+
+    Asked what the Regular segment's revenue per customer is, the 0.5B model quotes the segment's
+    revenue; asked for the strongest of six months, it names one of the others. Both figures are in
+    the data, so grounding passes them; the looked-up figure (``tool_focus``) says which is right.
+    """
+    if plan.mode != "answer" or plan.focus is None or plan.focus.stated_in(text):
+        return text
+    line = plan.focus.line
+    return f"{line[:1].upper()}{line[1:]}."
 
 
 def _with_the_count(text: str, plan: Plan) -> str:

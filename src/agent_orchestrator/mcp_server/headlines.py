@@ -102,8 +102,8 @@ def country_breakdown(result: dict[str, Any]) -> str:
 
 def segments(result: dict[str, Any]) -> str:
     parts = [
-        f"{s['segment']} {s['customers']:,} customers ({s['share']:.1%} of customers, "
-        f"{s['revenue_share']:.1%} of revenue)"
+        f"{s['segment']} {s['customers']:,} customers ({s['share']:.1%} of customers), "
+        f"revenue {_money(s['revenue'])} ({s['revenue_share']:.1%} of revenue)"
         for s in result["segments"]
     ]
     return "Segments: " + "; ".join(parts) + "."

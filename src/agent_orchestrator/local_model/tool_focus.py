@@ -1,0 +1,233 @@
+"""Read the figure a question asks for out of a tool result, for a model that cannot read tables.
+
+Given the four segments' rows and "What's the average revenue per customer in the Regular
+segment?", a 0.5B model answers with the Regular row's *revenue*, or another row's; asked what the
+High Value segment spent, it quotes a customer's revenue from further down (``bench/eval_assistant.py``).
+The lookup itself is mechanical: the row is the one whose name the question says ("Regular", "Germany",
+a product, a month), the column the one whose words the question uses ("revenue per customer");
+for "which month was the strongest?" it is the row that leads that column (the result's own ranking
+key when the question names none). :func:`focus` does it; the rendered result opens with the line
+("Regular: revenue per customer 530.48"), which the model copies like it copies a headline, and an
+answer that does not state it is replaced by it (``tool_turns``).
+
+Nothing is computed but a maximum: the line holds values of the result as they are, so the
+grounding check and the figures the model may state are unchanged. When no row or no column is
+clearly asked for there is no line, and the model reads the result as before.
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .tool_ranking import normalized, words
+from .tool_results import requested_count, scalar_text
+
+# Question words -> the words our tools' field names use for the same thing.
+_FIELD_WORDS = {
+    "spend": {"revenue"},
+    "sale": {"revenue"},
+    "earn": {"revenue"},
+    "income": {"revenue"},
+    "turnover": {"revenue"},
+    "money": {"revenue"},
+    "average": {"avg"},
+    "mean": {"avg"},
+    "typical": {"avg"},
+    "aov": {"avg", "order", "value"},
+    "percent": {"share"},
+    "percentage": {"share"},
+    "proportion": {"share"},
+    "fraction": {"share"},
+    "customer": {"buyer"},
+    "buyer": {"customer"},
+    "purchase": {"order"},
+    "unit": {"quantity"},
+    "quantity": {"unit"},
+    "item": {"quantity", "unit"},
+    "recent": {"recency"},
+    "retain": {"retention"},
+    "repeat": {"repeat"},
+}
+# Field names that are labels or bookkeeping, never the figure asked for.
+_NOT_FIGURES = frozenset({"id", "code", "offset", "month", "year", "limit"})
+_OVERALL = frozenset({"all", "overall", "total", "totals", "summary"})
+"""Keys of a nested object that sums up the whole result: its figures need no name in the question."""
+_HIGH_WORDS = r"\b(?:most|highest|best|strongest|biggest|largest|greatest|top|peak|max(?:imum)?)\b"
+_LOW_WORDS = r"\b(?:least|lowest|worst|weakest|smallest|fewest|min(?:imum)?)\b"
+_HIGHEST = re.compile(_HIGH_WORDS, re.IGNORECASE)
+_LOWEST = re.compile(_LOW_WORDS, re.IGNORECASE)
+_SUPERLATIVE = f"(?:{_HIGH_WORDS}|{_LOW_WORDS})"
+_WHICH = re.compile(r"\b(?:which|who|whose|where|when)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_YEAR = re.compile(r" (?:19|20)\d\d ")
+_MONTHS = {i: (calendar.month_name[i].lower(), calendar.month_abbr[i].lower()) for i in range(1, 13)}
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What a question asks of one tool result: figures of a named row (``label``; "" for the
+    result's totals), or with ``extreme`` ("highest"/"lowest") the row that leads a column."""
+
+    label: str
+    figures: tuple[str, ...]  # "revenue per customer 530.48", as the rendered result writes them
+    extreme: str = ""
+
+    @property
+    def line(self) -> str:
+        if self.extreme:
+            return f"{self.extreme} by {self.figures[0].rsplit(' ', 1)[0]}: {self.label} ({self.figures[0]})"
+        return (f"{self.label}: " if self.label else "") + ", ".join(self.figures)
+
+    def stated_in(self, answer: str) -> bool:
+        """Whether an answer gives it: the leading row's name, or one of the asked figures."""
+        if self.extreme:
+            said = normalized(answer)
+            return _names(self.label, said) or normalized(self.label.removeprefix("customer ")) in said
+        stated = {f.replace(",", "") for f in _NUMBER.findall(answer)}
+        return any(f.replace(",", "") in stated for figure in self.figures for f in _NUMBER.findall(figure))
+
+
+def focus(question: str, content: str, context: str = "") -> Focus | None:
+    """What ``question`` asks of ``content`` (a tool's JSON result), or None.
+
+    ``context`` (the previous question) supplies the column when ``question`` names none, as in a
+    follow-up ("And for the Regular segment?").
+    """
+    try:
+        data = json.loads(content)
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(data, dict) or _figure_count(data) < 3:
+        return None  # nothing to look up
+    if _HIGHEST.search(question):
+        return _leader(question, context, data, "highest")
+    if _LOWEST.search(question):
+        return _leader(question, context, data, "lowest")
+    if _WHICH.search(question):
+        return None  # "which country is customer 7 in?": the answer is a name, not a figure
+    said = normalized(question)
+    for asked in (question, context):
+        if not asked:
+            continue
+        # A row the question names beats the result's totals; then the better-matched column.
+        found: list[tuple[tuple[bool, int, float], str, list[tuple[str, Any]]]] = []
+        for label, record in _records(data):
+            if label and not _names(label, said):
+                continue
+            if not label and _dated(said) and not _dated(normalized(json.dumps(data.get("filters")))):
+                continue  # "revenue in April" is not the all-time total of a result about no period
+            scored = _columns(asked, label, record)
+            if scored:
+                found.append(((bool(label), *scored[0]), label, scored[1]))
+        if found:
+            found.sort(key=lambda item: item[0], reverse=True)
+            if len(found) > 1 and found[0][0] == found[1][0] and found[0][1] != found[1][1]:
+                return None  # two rows fit as well ("April" in two years): not for us to choose
+            _, label, fields = found[0]
+            return Focus(label, tuple(_figure(key, value) for key, value in fields))
+    return None
+
+
+def _leader(question: str, context: str, data: Mapping[str, Any], extreme: str) -> Focus | None:
+    """The row that leads the column the question (or the result's own ranking key) names."""
+    listed = next(
+        (
+            (key, v)
+            for key, v in data.items()
+            if isinstance(v, list) and len(v) > 1 and all(isinstance(r, Mapping) for r in v)
+        ),
+        None,
+    )
+    if listed is None or requested_count(question) > 1:
+        return None  # "the top 5 customers": a list, not one leader
+    kind, rows = listed
+    if set(words(kind)).isdisjoint(words(f"{question} {context}")):
+        return None  # the question is not about these rows ("most recent purchase" vs top_products)
+    if re.search(rf"{_SUPERLATIVE}[\w\s-]{{0,16}}?\b{re.escape(kind)}\b", question, re.IGNORECASE):
+        return None  # "our best-selling products": several are asked for
+    scored = _columns(question, "", rows[0]) or (_columns(context, "", rows[0]) if context else None)
+    ranked_by = str(data.get("by") or "revenue")
+    column = scored[1][0][0] if scored else ranked_by if ranked_by in rows[0] else None
+    if column is None or not all(isinstance(r.get(column), int | float) for r in rows):
+        return None
+    pick = max if extreme == "highest" else min
+    row = pick(rows, key=lambda r: r[column])
+    name_key, name = next(iter(row.items()))
+    label = f"customer {name}" if name_key == "id" else str(name)
+    return Focus(label, (_figure(column, row[column]),), extreme)
+
+
+def _records(data: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(label, fields) of the result: its top level (label ""), each row of its lists (labelled by
+    their names: segment, country, product, month, id) and each nested object (by its key)."""
+    yield "", data
+    for key, value in data.items():
+        if isinstance(value, list):
+            for row in value:
+                if isinstance(row, Mapping):
+                    yield _label(row), row
+        elif isinstance(value, Mapping) and key != "filters":
+            yield ("" if key in _OVERALL else key), value
+
+
+def _dated(text: str) -> bool:
+    """Whether normalised text names a period: a year or a month."""
+    return bool(_YEAR.search(text)) or any(f" {name} " in text for pair in _MONTHS.values() for name in pair)
+
+
+def _figure_count(value: Any) -> int:
+    if isinstance(value, Mapping):
+        return sum(_figure_count(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_figure_count(v) for v in value)
+    return int(isinstance(value, int | float) and not isinstance(value, bool))
+
+
+def _label(row: Mapping[str, Any]) -> str:
+    parts = [str(v) for k, v in row.items() if isinstance(v, str) and k not in {"reason"}]
+    parts += [str(v) for k, v in row.items() if k == "id" or k.endswith("_id")]
+    return " ".join(parts)
+
+
+def _names(label: str, said: str) -> bool:
+    """Whether the question names the row: one of its names as whole words, or its month (with its
+    year, or without any year)."""
+    for part in label.split(" "):
+        if len(part) == 7 and part[4] == "-" and part[:4].isdigit() and part[5:].isdigit():
+            year, month = part[:4], int(part[5:])
+            dated = year in said or not _YEAR.search(said)
+            if dated and any(f" {name} " in said for name in _MONTHS[month]):
+                return True
+    return normalized(label) in said if len(label) > 2 else False
+
+
+def _columns(
+    asked: str, label: str, record: Mapping[str, Any]
+) -> tuple[tuple[int, float], list[tuple[str, Any]]] | None:
+    """The record's figures that ``asked`` names best, with their score (words matched, share of
+    the field's words matched); None when the question names none of them."""
+    said = set(words(asked)) - set(words(label))
+    said |= {alias for word in said for alias in _FIELD_WORDS.get(word, ())}
+    ranked: list[tuple[tuple[int, float], str]] = []
+    for key, value in record.items():
+        if key in _NOT_FIGURES or key.endswith("_id") or isinstance(value, bool):
+            continue
+        if not isinstance(value, int | float):
+            continue
+        field_words = words(key)
+        matched = sum(w in said for w in field_words)
+        if matched:
+            ranked.append(((matched, matched / len(field_words)), key))
+    if not ranked:
+        return None
+    top = max(score for score, _ in ranked)
+    return top, [(key, record[key]) for score, key in ranked if score == top]
+
+
+def _figure(key: str, value: float) -> str:
+    return f"{key.replace('_', ' ')} {scalar_text(key, value)}"
