@@ -299,6 +299,25 @@ async def test_a_count_the_headline_contradicts_is_replaced_by_the_headline(
     assert body["choices"][0]["message"]["content"] == headline
 
 
+async def test_an_answer_quoting_the_wrong_figure_of_the_data_gets_the_figure_asked_for(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["Average revenue per customer in the North: 48,213.50."]  # the region's total
+    result = {
+        "headline": "North: 48,213.50.",
+        "sales": 48213.5,
+        "customers": 12,
+        "sales_per_customer": 4017.79,
+    }
+    messages = _answered(json.dumps(result))
+    messages[0] = {"role": "user", "content": "What were the average sales per customer in the North region?"}
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert "Asked for: sales per customer 4,017.79." in engine.prompts[-1]  # the model was shown it
+    assert body["choices"][0]["message"]["content"] == "Sales per customer 4,017.79."
+
+
 async def test_an_invented_figure_is_retried_then_replaced_by_the_data(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
