@@ -768,6 +768,12 @@ def describe(check: Check) -> str:
     return repr(check)
 
 
+def quotes_the_user(answer: str, said: str) -> bool:
+    """Whether the answer quotes what the user wrote (at least a few words, verbatim). Two questions
+    about one statement may rightly get the same quote; the checks still decide whether it answers."""
+    return any(len(q) >= 20 and q in said for q in re.findall(r'"([^"]+)"', answer))
+
+
 def evaluate(
     planned: Planned, chat: Chat, answer: Answer, vocab: Vocabulary, said: str, earlier: Iterable[str] = ()
 ) -> TurnResult:
@@ -775,7 +781,8 @@ def evaluate(
     ``earlier`` the chat's earlier answers (repeating one word for word answers nothing new)."""
     turn = planned.turn
     failures = check_failures(answer.text, turn.checks, turn.text, said) if planned.scored else []
-    if planned.scored and answer.text.strip() and answer.text.strip() in {e.strip() for e in earlier}:
+    repeated = answer.text.strip() and answer.text.strip() in {e.strip() for e in earlier}
+    if planned.scored and repeated and not quotes_the_user(answer.text, said):
         failures.insert(0, "repeats an earlier answer of this chat word for word")
     if answer.error:
         failures.insert(0, f"error: {answer.error}")

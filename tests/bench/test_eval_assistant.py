@@ -133,6 +133,16 @@ def test_an_answer_repeated_word_for_word_fails() -> None:
     assert not ea.evaluate(planned, chat, answer, vocab, turn.text, [answer.text]).passed
 
 
+def test_the_same_quote_of_the_user_may_answer_two_questions() -> None:
+    said = "I'm preparing the Q3 review for the Regular team. Which team is it for? Which segment is it?"
+    turn = q.Turn("Which segment is it?", "memory", (q.Names("s", "segment", ("Regular",)),))
+    planned = ea.Planned(0, 3, turn, scored=True, restart=False)
+    answer = ea.Answer('You told me: "I\'m preparing the Q3 review for the Regular team"', 1.0)
+    chat = q.Chat("c", (turn,))
+
+    assert ea.evaluate(planned, chat, answer, _vocab(), said, [answer.text]).passed
+
+
 def _vocab() -> Any:
     products = ["PINK LOVE SHOPPER BAG", "RED KITCHEN CANDLE", "HEART BIRD PHOTO FRAME", "RED ROSE MUG"]
     return ea.Vocabulary.of(range(20001, 25001), ["United Kingdom", "Germany"], products)
