@@ -27,7 +27,7 @@ class WebSettings:
         env = os.environ if environ is None else environ
         return cls(
             data_dir=data_dir,
-            database_url=database_url_from_env(data_dir),
+            database_url=database_url_from_env(data_dir, env),
             host=env.get("AGENT_WEB_HOST", "127.0.0.1"),
             port=int(env.get("AGENT_WEB_PORT", "8000")),
             secure_cookies=env.get("AGENT_WEB_SECURE_COOKIES", "") in ("1", "true", "yes"),

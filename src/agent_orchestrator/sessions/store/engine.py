@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -40,10 +40,10 @@ PG_CONNECT_TIMEOUT_S = 10
 _BEGIN_IMMEDIATE = "agent_orchestrator_begin_immediate"
 
 
-def database_url_from_env(data_dir: Path) -> str:
-    """``DATABASE_URL`` if set (a plain ``postgresql://`` URL is pointed at psycopg 3), else SQLite in
-    ``data_dir``."""
-    url = os.environ.get("DATABASE_URL", "").strip()
+def database_url_from_env(data_dir: Path, environ: Mapping[str, str] | None = None) -> str:
+    """``DATABASE_URL`` of ``environ`` (default: this process's) if set (a plain ``postgresql://`` URL is
+    pointed at psycopg 3), else SQLite in ``data_dir``."""
+    url = (os.environ if environ is None else environ).get("DATABASE_URL", "").strip()
     if not url:
         return f"sqlite:///{data_dir / 'catalog.sqlite'}"
     for prefix in ("postgresql://", "postgres://"):
