@@ -42,7 +42,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     runs = parser.parse_args().runs
     base_env = clean_environment()
-    weights = resolve_weights("0.5b", cache_dir=ROOT / ".data" / "models", use_hub=False, progress=True)
+    weights = resolve_weights("0.5b", cache_dir=ROOT / ".data" / "models", progress=True)
 
     with tempfile.TemporaryDirectory() as home, ScriptedModel() as model:
         models = Path(home) / "models"

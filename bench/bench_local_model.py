@@ -222,7 +222,7 @@ def main() -> None:
     from agent_orchestrator.local_model.chat_format import ChatTemplate, normalize_messages
     from agent_orchestrator.local_model.weights import resolve_weights
 
-    path = args.model_path or resolve_weights("0.5b", cache_dir=ROOT / ".data" / "models", use_hub=False)
+    path = args.model_path or resolve_weights("0.5b", cache_dir=ROOT / ".data" / "models")
     threads = len(os.sched_getaffinity(0))
     print(f"model {path.name}; {threads} cores; load avg before {os.getloadavg()[0]:.2f}")
 

@@ -697,7 +697,7 @@ def embedded_route(model: str, model_path: Path | None) -> Route | str:
                 part_paths(choice)
             except WeightsError as error:
                 return f"model {model} is not installed ({error})"
-        model_path = resolve_weights(choice, cache_dir=MODELS_DIR, use_hub=False)
+        model_path = resolve_weights(choice, cache_dir=MODELS_DIR)
     env = {"AGENT_LOCAL_MODEL": model, "AGENT_MODEL_PATH": str(model_path)}
     return Route(env, f"embedded {model} ({model_path.name})")
 

@@ -91,7 +91,7 @@ def model_weights() -> Path:
     """The verified embedded-model weights, assembled once into the project cache (scripts/test does it)."""
     from agent_orchestrator.local_model.weights import resolve_weights
 
-    return resolve_weights("0.5b", cache_dir=PROJECT_ROOT / ".data" / "models", use_hub=False, progress=False)
+    return resolve_weights("0.5b", cache_dir=PROJECT_ROOT / ".data" / "models", progress=False)
 
 
 @pytest.fixture

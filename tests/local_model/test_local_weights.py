@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from agent_orchestrator.local_model import weights
+from agent_orchestrator.local_model.__main__ import main
 from agent_orchestrator.local_model.weights import (
     MODELS,
     ModelChoice,
@@ -22,13 +23,9 @@ from agent_orchestrator.local_model.weights import (
     resolve_weights,
     verify_cached,
 )
+from agent_orchestrator.settings import HubSettings
 
 PARTS = [b"GGUF" + b"\x01" * 1000, b"\x02" * 3000, b"\x03" * 17]
-
-
-@pytest.fixture(autouse=True)
-def _no_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(weights.ENV_MODEL_PATH, raising=False)
 
 
 @pytest.fixture
@@ -65,7 +62,7 @@ def fake_choice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModelChoice:
 
 
 def resolve(choice: ModelChoice, cache: Path, **kw: object) -> Path:
-    return resolve_weights(choice, cache_dir=cache, use_hub=False, progress=False, **kw)  # type: ignore[arg-type]
+    return resolve_weights(choice, cache_dir=cache, progress=False, **kw)  # type: ignore[arg-type]
 
 
 def test_assembles_parts_in_order_and_records_verification(fake_choice: ModelChoice, tmp_path: Path) -> None:
@@ -82,7 +79,7 @@ def test_assembles_parts_in_order_and_records_verification(fake_choice: ModelCho
 def test_progress_goes_to_stderr(
     fake_choice: ModelChoice, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    resolve_weights(fake_choice, cache_dir=tmp_path, use_hub=False, progress=True)
+    resolve_weights(fake_choice, cache_dir=tmp_path, progress=True)
 
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -173,13 +170,14 @@ def test_explicit_path_wins_and_is_taken_as_given(fake_choice: ModelChoice, tmp_
 
 
 def test_explicit_path_from_environment(
-    fake_choice: ModelChoice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     mine = tmp_path / "env.gguf"
     mine.write_bytes(b"GGUF")
-    monkeypatch.setenv(weights.ENV_MODEL_PATH, str(mine))
+    monkeypatch.setenv("AGENT_MODEL_PATH", str(mine))
 
-    assert resolve(fake_choice, tmp_path / "cache") == mine
+    assert main(["fetch", "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert capsys.readouterr().out.strip() == str(mine)
 
 
 @pytest.mark.parametrize("content", [None, b"not a gguf"])
@@ -197,10 +195,9 @@ def test_bad_explicit_path_is_a_clear_error(
 def test_hub_is_skipped_without_huggingface_hub(
     fake_choice: ModelChoice, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setitem(sys.modules, "huggingface_hub", None)  # makes the import fail
 
-    path = resolve_weights(fake_choice, cache_dir=tmp_path, progress=False)
+    path = resolve_weights(fake_choice, cache_dir=tmp_path, hub=HubSettings(), progress=False)
 
     assert path.read_bytes() == b"".join(PARTS)
 
@@ -218,11 +215,10 @@ def test_unreachable_hub_falls_through_fast(
             FakeHub.calls += 1
             raise AssertionError("must not try to download when the hub is unreachable")
 
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setitem(sys.modules, "huggingface_hub", FakeHub)
-    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # discard port: connection refused
+    hub = HubSettings(endpoint="http://127.0.0.1:9")  # discard port: connection refused
 
-    path = resolve_weights(fake_choice, cache_dir=tmp_path, progress=False)
+    path = resolve_weights(fake_choice, cache_dir=tmp_path, hub=hub, progress=False)
 
     assert path.read_bytes() == b"".join(PARTS)
     assert FakeHub.calls == 0

@@ -75,8 +75,8 @@ async def test_a_model_error_becomes_one_clear_failure(tmp_path, scripted_model)
             await runtime.ask(session, "hello")
 
 
-async def test_a_missing_cli_names_the_fix(tmp_path, scripted_model, monkeypatch):
-    monkeypatch.setenv("COPILOT_CLI_PATH", str(tmp_path / "nope"))
+async def test_a_missing_cli_names_the_fix(tmp_path, scripted_model):
+    settings = _settings(tmp_path, scripted_model, copilot_cli_path=tmp_path / "nope")
     with pytest.raises(RuntimeMissingError, match="COPILOT_CLI_PATH"):
-        async with CopilotRuntime(_settings(tmp_path, scripted_model)):
+        async with CopilotRuntime(settings):
             pass

@@ -30,6 +30,7 @@ from agent_orchestrator.sessions.store import (
     migrate,
 )
 from agent_orchestrator.sessions.store.schema import utcnow
+from agent_orchestrator.settings import load_settings
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.postgres import fresh_schema, require_postgres
 
@@ -311,19 +312,18 @@ def shared_database_url() -> Iterator[str]:
 
 @pytest.mark.postgres
 async def test_shared_mode_exports_and_purges_catalog_and_files_in_postgresql(
-    shared_database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    shared_database_url: str, tmp_path: Path
 ) -> None:
     from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
-    from agent_orchestrator.sessions.store import database_url_from_env
 
-    monkeypatch.setenv("DATABASE_URL", shared_database_url)
-    engine = make_engine(database_url_from_env(tmp_path))
+    database_url = load_settings({"DATABASE_URL": shared_database_url}).database_url
+    engine = make_engine(database_url)
     try:
         migrate(engine)
         alice = UserStore(engine, hasher=FAST_HASHER).create("alice", "correct horse battery")
         catalogue(engine, "pg-old", alice, days_ago=60)
         catalogue(engine, "pg-new", alice, days_ago=1)
-        async with open_session_files(tmp_path, database_url_from_env(tmp_path)) as files:
+        async with open_session_files(tmp_path, database_url) as files:
             assert isinstance(files, PostgresSessionFiles)
             for session_id in ("pg-old", "pg-new"):
                 provider = PostgresSessionFsProvider(files, session_id)

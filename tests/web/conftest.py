@@ -12,10 +12,10 @@ from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.testing.postgres import fresh_schema, require_postgres
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
-from agent_orchestrator.web.settings import WebSettings
 
 PASSWORD = "correct horse battery"
 

@@ -3,20 +3,18 @@
     serve [--model 0.5b|1.5b] [--model-path P] [--host 127.0.0.1] [--port 8765] [--ctx N] [--threads N]
     fetch [--model 0.5b|1.5b] [--cache-dir D]   # assemble/verify the weights, print the path
 
-Errors are one line on stderr and a non-zero exit, never a traceback.
+Unless a flag says otherwise, the cache directory (``$AGENT_ORCHESTRATOR_HOME/models``), the model file
+(``$AGENT_MODEL_PATH``) and the hub (``HF_*``) come from ``agent_orchestrator.settings``. Errors are one
+line on stderr and a non-zero exit, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-
-def default_cache_dir() -> Path:
-    """The app's own cache: ``$AGENT_ORCHESTRATOR_HOME/models`` (default ``.data/models``)."""
-    return Path(os.environ.get("AGENT_ORCHESTRATOR_HOME", ".data")).resolve() / "models"
+from agent_orchestrator.settings import SettingsError, load_settings
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,9 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     from .weights import WeightsError, get_choice, resolve_weights
 
     try:
+        settings = load_settings().runtime
         choice = get_choice(args.model)
         path = resolve_weights(
-            choice, cache_dir=args.cache_dir or default_cache_dir(), explicit_path=args.model_path
+            choice,
+            cache_dir=args.cache_dir or settings.models_dir,
+            explicit_path=args.model_path or settings.local_model_path,
+            hub=settings.hub,
         )
         if args.command == "fetch":
             print(path)
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(engine, model_id=choice.model_id, max_waiting=args.max_waiting)
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
         return 0
-    except (WeightsError, EngineError) as exc:
+    except (SettingsError, WeightsError, EngineError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # e.g. the port is taken, the cache dir is not writable

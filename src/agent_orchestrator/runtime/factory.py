@@ -14,7 +14,6 @@ see docs/architecture.md#copilot-sdk-and-runtime-facts):
 
 import asyncio
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,7 @@ from agent_orchestrator.runtime.routes import (
     provider_config,
 )
 from agent_orchestrator.runtime.session_files import SessionFileStore
-from agent_orchestrator.runtime.settings import TOKEN_VARIABLES, RuntimeSettings
+from agent_orchestrator.settings import TOKEN_VARIABLES, RuntimeSettings, child_environment
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +95,7 @@ class CopilotRuntime:
 
     async def start(self) -> None:
         """Resolve the route, start what it needs, and connect to the CLI."""
-        cli = self._cli_path or find_copilot_cli()
+        cli = self._cli_path or find_copilot_cli(self.settings.copilot_cli_path)
         self.route = await self._start_route()
         self.settings.copilot_home.mkdir(parents=True, exist_ok=True)
         self.client = CopilotClient(
@@ -147,6 +146,7 @@ class CopilotRuntime:
                 choice,
                 cache_dir=self.settings.models_dir,
                 explicit_path=self.settings.local_model_path,
+                hub=self.settings.hub,
             )
             server = LocalModelServer(weights, model_id=choice.model_id, n_ctx=self.settings.local_model_ctx)
             base_url = await asyncio.to_thread(server.start)
@@ -163,7 +163,7 @@ class CopilotRuntime:
     @staticmethod
     def _cli_environment(route: ModelRoute) -> dict[str, str]:
         """The CLI's environment: offline recipe for provider routes, no stray tokens either way."""
-        env = {key: value for key, value in os.environ.items() if key not in TOKEN_VARIABLES}
+        env = child_environment(drop=TOKEN_VARIABLES)
         if route.offline and route.provider is not None:
             # Offline mode refuses to start without both variables, even though each session also
             # carries its provider block.

@@ -9,12 +9,13 @@ from typing import Literal
 
 from copilot import ProviderConfig
 
-from agent_orchestrator.runtime.settings import DEFAULT_COPILOT_MODEL, RuntimeSettings
+from agent_orchestrator.settings import RuntimeSettings
 
 RouteKind = Literal["byok", "copilot", "embedded"]
 
 # The runtime requires some key for OpenAI-style providers; loopback servers ignore it.
 LOOPBACK_API_KEY = "local-no-key"
+DEFAULT_COPILOT_MODEL = "claude-haiku-4.5"
 
 
 @dataclass(frozen=True)

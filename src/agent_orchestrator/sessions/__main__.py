@@ -12,29 +12,31 @@ import asyncio
 import os
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+from agent_orchestrator.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 
-def _open_store():
-    """The data dir, the catalog's URL and a migrated engine, from the environment."""
-    from agent_orchestrator.runtime.settings import RuntimeSettings
-    from agent_orchestrator.sessions.store import database_url_from_env, make_engine, migrate
+def _open_store(settings: Settings) -> "Engine":
+    """A migrated engine on the catalog."""
+    from agent_orchestrator.sessions.store import make_engine, migrate
 
-    data_dir = RuntimeSettings.from_env().data_dir
-    url = database_url_from_env(data_dir)
-    engine = make_engine(url)
+    engine = make_engine(settings.database_url)
     migrate(engine)
-    return data_dir, url, engine
+    return engine
 
 
-async def _export(args: argparse.Namespace) -> int:
+async def _export(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.admin import export_json, export_session, open_session_files
     from agent_orchestrator.sessions.ids import validate_session_id
 
     session_id = validate_session_id(args.session_id)
-    data_dir, url, engine = await asyncio.to_thread(_open_store)
+    engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with open_session_files(data_dir, url) as files:
+        async with open_session_files(settings.data_dir, settings.database_url) as files:
             document = await export_session(engine, files, session_id)
     finally:
         engine.dispose()
@@ -50,12 +52,12 @@ async def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _purge(args: argparse.Namespace) -> int:
+async def _purge(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.admin import open_session_files, purge_sessions
 
-    data_dir, url, engine = await asyncio.to_thread(_open_store)
+    engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with open_session_files(data_dir, url) as files:
+        async with open_session_files(settings.data_dir, settings.database_url) as files:
             report = await purge_sessions(engine, files, args.older_than, dry_run=args.dry_run)
     finally:
         engine.dispose()
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     from agent_orchestrator.runtime.errors import RuntimeFailure
 
     try:
-        return asyncio.run(args.func(args))
+        return asyncio.run(args.func(args, load_settings()))
     except (RuntimeFailure, ValueError, OSError, SQLAlchemyError) as error:
         print(f"error: {_one_line(error)}", file=sys.stderr)
         return 1

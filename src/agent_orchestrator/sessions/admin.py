@@ -2,8 +2,8 @@
 
 Usage (the CLI in ``__main__`` is a thin shell over this)::
 
-    engine = make_engine(database_url_from_env(data_dir))
-    async with open_session_files(data_dir, database_url) as files:
+    engine = make_engine(settings.database_url)
+    async with open_session_files(settings.data_dir, settings.database_url) as files:
         document = await export_session(engine, files, "case-42")
         report = await purge_sessions(engine, files, older_than_days=90, dry_run=True)
 
@@ -39,7 +39,6 @@ from sqlalchemy.engine import make_url
 
 from agent_orchestrator.runtime.errors import SessionNotFoundError
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
-from agent_orchestrator.runtime.settings import RuntimeSettings
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.store import (
     AuditEvent,
@@ -51,6 +50,7 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.sessions.transcript import parse_events
+from agent_orchestrator.settings import RuntimeSettings
 
 EXPORT_FORMAT = 1
 RETENTION_USER = "retention"
@@ -64,7 +64,7 @@ _PURGE_LEASE_TTL = 120.0
 async def open_session_files(data_dir: Path, database_url: str | None) -> AsyncIterator[SessionFiles]:
     """The runtime's session files for this deployment, open for the duration of the block.
 
-    ``database_url`` is the catalog's (``database_url_from_env(data_dir)``): a PostgreSQL URL means
+    ``database_url`` is the catalog's (``Settings.database_url``): a PostgreSQL URL means
     shared mode, whose files live in the same database (tables found through its ``search_path``);
     anything else means this server's ``<data_dir>/copilot/session-state/``.
     """

@@ -8,7 +8,6 @@ When the server is unreachable, tests skip with one line — but with ``CI=true`
 """
 
 import functools
-import os
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +17,10 @@ import psycopg
 import pytest
 from psycopg import sql
 
-POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+from agent_orchestrator.settings import load_settings
+
+_SETTINGS = load_settings().testing
+POSTGRES_URL = _SETTINGS.postgres_url
 
 
 @functools.cache
@@ -32,7 +34,7 @@ def postgres_problem() -> str | None:
 
 
 def postgres_required() -> bool:
-    return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1"
+    return _SETTINGS.postgres_required
 
 
 def require_postgres() -> None:

@@ -2,16 +2,17 @@
 
 python -m agent_orchestrator.web serve [--host 127.0.0.1] [--port 8000]
 python -m agent_orchestrator.web create-user NAME      (password from stdin or a prompt)
+
+Settings come from the environment (``agent_orchestrator.settings``), read once here; flags win.
 """
 
 import argparse
 import getpass
 import os
 import sys
-from dataclasses import replace
 
-from agent_orchestrator.runtime import RuntimeFailure, RuntimeSettings
-from agent_orchestrator.web.settings import WebSettings
+from agent_orchestrator.runtime import RuntimeFailure
+from agent_orchestrator.settings import Settings, WebSettings, load_settings
 
 DEMO_FILE = "demo-login.txt"
 
@@ -37,21 +38,21 @@ def _demo_credentials(web: WebSettings) -> tuple[str, str] | None:
     return None
 
 
-def serve(args: argparse.Namespace) -> int:
+def serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
     from agent_orchestrator.web.app import create_app, print_banner
 
-    runtime_settings = RuntimeSettings.from_env()
-    web = WebSettings.from_env(runtime_settings.data_dir)
-    web = replace(web, host=args.host or web.host, port=args.port or web.port)
+    web = settings.web.model_copy(
+        update={"host": args.host or settings.web.host, "port": args.port or settings.web.port}
+    )
     credentials = _demo_credentials(web)
     # One PostgreSQL for everything: catalog, audit, leases and the runtime's session files, so any
     # server can resume any session. SQLite (the default) keeps the files on this server's disk.
     shared = PostgresSessionFiles.from_url(web.database_url) if web.is_postgres else None
     app = create_app(
-        web, runtime_settings, session_files=shared, on_ready=lambda: print_banner(web, credentials)
+        web, settings.runtime, session_files=shared, on_ready=lambda: print_banner(web, credentials)
     )
     # Idle keep-alive connections outlive a load balancer's (typically 60 s) so that the balancer, not
     # this server, closes them: otherwise a request can race the close and fail.
@@ -65,12 +66,11 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def create_user(args: argparse.Namespace) -> int:
+def create_user(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 
-    web = WebSettings.from_env(RuntimeSettings.from_env().data_dir)
     password = sys.stdin.readline().rstrip("\n") if not sys.stdin.isatty() else getpass.getpass("Password: ")
-    engine = make_engine(web.database_url)
+    engine = make_engine(settings.database_url)
     try:
         migrate(engine)
         user = UserStore(engine).create(args.username, password)
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     add.set_defaults(func=create_user)
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        return args.func(args, load_settings())
     except (RuntimeFailure, ValueError) as error:
         print("error: " + " ".join(str(error).split()), file=sys.stderr)
         return 1

@@ -34,9 +34,9 @@ from agent_orchestrator.sessions.store import (
     make_engine,
     migrate,
 )
+from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.routes import auth, messages, sessions
-from agent_orchestrator.web.settings import WebSettings
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024

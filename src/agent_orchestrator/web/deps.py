@@ -12,7 +12,7 @@ from fastapi import Depends, HTTPException, Request, status
 
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import User, UserStore
-from agent_orchestrator.web.settings import WebSettings
+from agent_orchestrator.settings import WebSettings
 
 COOKIE_NAME = "ao_session"
 CSRF_HEADER = "X-CSRF-Token"

@@ -8,14 +8,13 @@ import pytest
 from sqlalchemy import Engine, text
 from store_helpers import fresh_db, terminate_backends
 
-from agent_orchestrator.sessions.store import SessionCatalog, database_url_from_env, make_engine, migrate
+from agent_orchestrator.sessions.store import SessionCatalog, make_engine, migrate
+from agent_orchestrator.settings import load_settings
 
 
-def test_database_url_defaults_to_sqlite_in_the_data_dir(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    assert database_url_from_env(tmp_path) == f"sqlite:///{tmp_path}/catalog.sqlite"
+def test_database_url_defaults_to_sqlite_in_the_data_dir(tmp_path: Path) -> None:
+    settings = load_settings({"AGENT_ORCHESTRATOR_HOME": str(tmp_path)})
+    assert settings.database_url == f"sqlite:///{tmp_path}/catalog.sqlite"
 
 
 @pytest.mark.parametrize(
@@ -27,11 +26,8 @@ def test_database_url_defaults_to_sqlite_in_the_data_dir(
         ("sqlite:////srv/catalog.sqlite", "sqlite:////srv/catalog.sqlite"),
     ],
 )
-def test_database_url_from_env_points_postgres_at_psycopg(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, given: str, expected: str
-) -> None:
-    monkeypatch.setenv("DATABASE_URL", given)
-    assert database_url_from_env(tmp_path) == expected
+def test_database_url_from_the_environment_points_postgres_at_psycopg(given: str, expected: str) -> None:
+    assert load_settings({"DATABASE_URL": given}).database_url == expected
 
 
 def test_sqlite_engine_creates_its_directory_and_sets_wal_busy_timeout_and_foreign_keys(

@@ -24,9 +24,9 @@ from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
-from agent_orchestrator.web.settings import WebSettings
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Small enough to generate in well under a second; the app would otherwise build the full dataset.

@@ -4,14 +4,13 @@ The app decides the path (``<data dir>/retail.sqlite``) and overrides ``get_reta
 
     app.dependency_overrides[get_retail_db_path] = lambda: settings.data_dir / "retail.sqlite"
 
-Nothing is opened at import time; without an override the path comes from ``RETAIL_DB`` (handy
-for ``uvicorn`` experiments), else the API answers 503.
+Nothing is opened at import time; without an override the path comes from ``RETAIL_DB`` (the
+settings' ``retail_db``, handy for ``uvicorn`` experiments), else the API answers 503.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, status
 
 from agent_orchestrator.retail.db import RetailDatabaseError, open_readonly
+from agent_orchestrator.settings import load_settings
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +28,11 @@ UNAVAILABLE = "retail database unavailable"
 
 def get_retail_db_path() -> Path:
     """Default: ``$RETAIL_DB``. Override this dependency in the app."""
-    value = os.environ.get("RETAIL_DB")
-    if not value:
+    path = load_settings().retail_db
+    if path is None:
         log.error("retail API used without a database path: override get_retail_db_path or set RETAIL_DB")
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, UNAVAILABLE)
-    return Path(value)
+    return path
 
 
 def get_retail_db(path: Annotated[Path, Depends(get_retail_db_path)]) -> Iterator[sqlite3.Connection]:

@@ -2,9 +2,9 @@
 
 SQLAlchemy Core over SQLite (embedded default) or PostgreSQL (shared by many app servers)::
 
-    from agent_orchestrator.sessions.store import make_engine, database_url_from_env, migrate, SessionCatalog
+    from agent_orchestrator.sessions.store import make_engine, migrate, SessionCatalog
 
-    engine = make_engine(database_url_from_env(data_dir))
+    engine = make_engine(settings.database_url)   # agent_orchestrator.settings
     migrate(engine)
     catalog = SessionCatalog(engine)
 
@@ -24,7 +24,7 @@ from agent_orchestrator.sessions.store.catalog import (
     make_preview,
     validate_title,
 )
-from agent_orchestrator.sessions.store.engine import database_url_from_env, make_engine, write_transaction
+from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
 from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
 from agent_orchestrator.sessions.store.migrations import MIGRATIONS, Migration, applied_migrations, migrate
 from agent_orchestrator.sessions.store.users import (
@@ -62,7 +62,6 @@ __all__ = [
     "UserStore",
     "WeakPassword",
     "applied_migrations",
-    "database_url_from_env",
     "make_engine",
     "make_holder_id",
     "make_preview",

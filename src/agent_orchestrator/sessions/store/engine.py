@@ -1,6 +1,6 @@
 """Engines for the session store: one SQLAlchemy Core code path over SQLite and PostgreSQL.
 
-    engine = make_engine(database_url_from_env(data_dir))
+    engine = make_engine(settings.database_url)   # agent_orchestrator.settings: DATABASE_URL or SQLite
     migrate(engine)
 
 Why these settings:
@@ -21,10 +21,9 @@ Why these settings:
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -38,18 +37,6 @@ PG_MAX_OVERFLOW = 10
 PG_POOL_RECYCLE_S = 1_800
 PG_CONNECT_TIMEOUT_S = 10
 _BEGIN_IMMEDIATE = "agent_orchestrator_begin_immediate"
-
-
-def database_url_from_env(data_dir: Path, environ: Mapping[str, str] | None = None) -> str:
-    """``DATABASE_URL`` of ``environ`` (default: this process's) if set (a plain ``postgresql://`` URL is
-    pointed at psycopg 3), else SQLite in ``data_dir``."""
-    url = (os.environ if environ is None else environ).get("DATABASE_URL", "").strip()
-    if not url:
-        return f"sqlite:///{data_dir / 'catalog.sqlite'}"
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url.removeprefix(prefix)
-    return url
 
 
 def make_engine(url: str, *, pool_size: int = PG_POOL_SIZE, max_overflow: int = PG_MAX_OVERFLOW) -> Engine:

@@ -1,0 +1,288 @@
+"""The process's settings, and the only module that reads the environment.
+
+Every entry point (web app, labs, CLIs) calls :func:`load_settings` once at start and passes the parts
+down (``settings.runtime`` to the Copilot runtime, ``settings.web`` to the web app, ...). Nothing else
+reads ``os.environ``: a test hands :func:`load_settings` a mapping and every field comes from that
+mapping, or it constructs a section by keyword (``RuntimeSettings(data_dir=tmp_path)``), which reads
+nothing at all. Child processes get their environment from :func:`child_environment`, also here.
+
+Each section is a pydantic-settings class whose fields name their variable (``validation_alias``), with
+the default that applies when it is unset or empty; fields without a variable are filled by
+:func:`load_settings` (the shared data dir and catalog URL) or keep their default. The variables are the
+ones the README lists; an invalid value is one :class:`SettingsError` line naming the variable.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+)
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+ProviderType = Literal["openai", "azure", "anthropic"]
+# Where the Copilot route's token may come from, first set wins; also kept out of child processes.
+TOKEN_VARIABLES = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
+# Two cores decode the 0.5B model at ~40 tok/s and prefill a few hundred tok/s: a turn that compacts a
+# long conversation can take minutes, so the SDK's 60 s default would abort healthy turns.
+DEFAULT_TURN_TIMEOUT = 600.0
+
+
+class SettingsError(ValueError):
+    """An environment variable has a value the app cannot use. The message is one line."""
+
+
+def _on_when(*values: str, fold_case: bool = False) -> BeforeValidator:
+    """An on/off variable that is on exactly when its value is one of ``values`` (anything else is off)."""
+
+    def parse(value: Any) -> Any:
+        if isinstance(value, str):
+            return (value.lower() if fold_case else value) in values
+        return value
+
+    return BeforeValidator(parse)
+
+
+def _off_when(*values: str) -> BeforeValidator:
+    """An on/off variable that is off exactly when its value is one of ``values`` (anything else is on)."""
+    return BeforeValidator(lambda value: value not in values if isinstance(value, str) else value)
+
+
+class _Section(BaseSettings):
+    """A group of settings. Constructing one by keyword reads no environment variable: only
+    :func:`load_settings` does, through :class:`_EnvironmentSource`."""
+
+    model_config = SettingsConfigDict(
+        frozen=True,
+        validate_by_name=True,  # keyword construction uses the field names, the environment the aliases
+        case_sensitive=True,
+        env_ignore_empty=True,  # ``VAR=`` counts as unset: the default applies
+        extra="forbid",
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)
+
+
+class _EnvironmentSource(EnvSettingsSource):
+    """pydantic-settings' environment source over a given mapping instead of ``os.environ``, for the
+    fields that name a variable only (the others are not environment settings)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        self._environ = environ
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return {
+            name: value
+            for name, value in self._environ.items()
+            if not (self.env_ignore_empty and value == "")
+        }
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        if field.validation_alias is None:
+            return None, field_name, False
+        return super().get_field_value(field, field_name)
+
+
+class HubSettings(_Section):
+    """The model hub: Hugging Face's own variables, so that one setting steers both our reachability
+    check and ``huggingface_hub``."""
+
+    offline: Annotated[bool, _on_when("1", "true", "yes", fold_case=True)] = Field(
+        False, validation_alias="HF_HUB_OFFLINE"
+    )
+    endpoint: str = Field("https://huggingface.co", validation_alias="HF_ENDPOINT")
+
+
+class RuntimeSettings(_Section):
+    """Where state lives and which model route to take (see ``runtime.routes``)."""
+
+    data_dir: Path
+    provider_base_url: str | None = Field(None, validation_alias="AGENT_PROVIDER_BASE_URL")
+    provider_type: ProviderType = Field("openai", validation_alias="AGENT_PROVIDER_TYPE")
+    provider_api_key: str | None = Field(None, validation_alias="AGENT_PROVIDER_API_KEY", repr=False)
+    # A BYOK model's real limits, so the runtime compacts long conversations instead of overflowing.
+    provider_max_prompt_tokens: int | None = Field(None, validation_alias="AGENT_PROVIDER_MAX_PROMPT_TOKENS")
+    provider_max_output_tokens: int | None = Field(None, validation_alias="AGENT_PROVIDER_MAX_OUTPUT_TOKENS")
+    model: str | None = Field(None, validation_alias="AGENT_MODEL")
+    github_token: str | None = Field(None, validation_alias=AliasChoices(*TOKEN_VARIABLES), repr=False)
+    local_model: str = Field("0.5b", validation_alias="AGENT_LOCAL_MODEL")
+    local_model_path: Path | None = Field(None, validation_alias="AGENT_MODEL_PATH")
+    local_model_ctx: int = Field(8192, validation_alias="AGENT_LOCAL_MODEL_CTX")
+    turn_timeout: float = Field(DEFAULT_TURN_TIMEOUT, validation_alias="AGENT_TURN_TIMEOUT")
+    copilot_cli_path: Path | None = Field(None, validation_alias="COPILOT_CLI_PATH")
+    hub: HubSettings = HubSettings()
+
+    def with_overrides(self, **changes: object) -> RuntimeSettings:
+        """A copy with the CLI flags that were given (``None`` means "not given")."""
+        return self.model_copy(update={key: value for key, value in changes.items() if value is not None})
+
+    @property
+    def copilot_home(self) -> Path:
+        """The runtime's own state (``COPILOT_HOME``): session-state/<id>/events.jsonl lives here."""
+        return self.data_dir / "copilot"
+
+    @property
+    def models_dir(self) -> Path:
+        """Cache of assembled model weights."""
+        return self.data_dir / "models"
+
+
+def _default_server_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class WebSettings(_Section):
+    """The web app's settings (``AGENT_WEB_*``); ``host`` and ``port`` also come from CLI flags."""
+
+    data_dir: Path
+    database_url: str
+    host: str = Field("127.0.0.1", validation_alias="AGENT_WEB_HOST")
+    port: int = Field(8000, validation_alias="AGENT_WEB_PORT")
+    # Secure cookies need HTTPS; behind a TLS-terminating proxy set AGENT_WEB_SECURE_COOKIES=1.
+    secure_cookies: Annotated[bool, _on_when("1", "true", "yes")] = Field(
+        False, validation_alias="AGENT_WEB_SECURE_COOKIES"
+    )
+    login_ttl: float = 12 * 3600
+    lease_ttl: float = Field(30.0, validation_alias="AGENT_WEB_LEASE_TTL")
+    max_prompt_chars: int = 8_000
+    server_id: str = Field(default_factory=_default_server_id, validation_alias="AGENT_SERVER_ID")
+    retail_dataset: Annotated[bool, _off_when("0", "false", "no")] = Field(
+        True, validation_alias="AGENT_WEB_RETAIL"
+    )
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.database_url.startswith(("postgresql", "postgres:"))
+
+    @property
+    def retail_db(self) -> Path:
+        return self.data_dir / "retail.sqlite"
+
+
+class TestingSettings(_Section):
+    """The test suite's and benchmarks' PostgreSQL, and whether its absence is a failure."""
+
+    postgres_url: str = Field(
+        "postgresql://postgres@127.0.0.1:5432/test", validation_alias="TEST_POSTGRES_URL"
+    )
+    ci: Annotated[bool, _on_when("true")] = Field(False, validation_alias="CI")
+    require_postgres: Annotated[bool, _on_when("1")] = Field(False, validation_alias="REQUIRE_POSTGRES")
+
+    @property
+    def postgres_required(self) -> bool:
+        """On CI a missing database must not look green."""
+        return self.ci or self.require_postgres
+
+
+class _SharedSettings(_Section):
+    """The variables several sections depend on; read first so that they are read once."""
+
+    data_dir: Annotated[Path, AfterValidator(Path.resolve)] = Field(
+        Path(".data"), validation_alias="AGENT_ORCHESTRATOR_HOME"
+    )
+    database_url: str | None = Field(None, validation_alias="DATABASE_URL")
+    retail_db: Path | None = Field(None, validation_alias="RETAIL_DB")
+
+
+class Settings(BaseModel):
+    """One process's settings, from :func:`load_settings`.
+
+    ``data_dir`` holds the app's state; ``database_url`` is the session catalog's (SQLite in the data
+    dir unless ``DATABASE_URL`` says otherwise); ``retail_db`` is ``RETAIL_DB``, the retail database of
+    the stand-alone MCP server and of the retail API when the app did not choose one.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    data_dir: Path
+    database_url: str
+    retail_db: Path | None
+    runtime: RuntimeSettings
+    web: WebSettings
+    testing: TestingSettings
+
+
+def _catalog_url(configured: str | None, data_dir: Path) -> str:
+    """The catalog's SQLAlchemy URL: ``configured`` with a plain ``postgresql://`` pointed at psycopg 3,
+    else SQLite in ``data_dir``."""
+    url = (configured or "").strip()
+    if not url:
+        return f"sqlite:///{data_dir / 'catalog.sqlite'}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+SectionT = TypeVar("SectionT", bound=_Section)
+
+
+def _read(section: type[SectionT], environ: Mapping[str, str], **given: Any) -> SectionT:
+    return section(**given, **_EnvironmentSource(section, environ)())
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """The settings from ``environ`` (default: this process's environment), or one :class:`SettingsError`."""
+    env = os.environ if environ is None else environ
+    try:
+        shared = _read(_SharedSettings, env)
+        database_url = _catalog_url(shared.database_url, shared.data_dir)
+        return Settings(
+            data_dir=shared.data_dir,
+            database_url=database_url,
+            retail_db=shared.retail_db,
+            runtime=_read(RuntimeSettings, env, data_dir=shared.data_dir, hub=_read(HubSettings, env)),
+            web=_read(WebSettings, env, data_dir=shared.data_dir, database_url=database_url),
+            testing=_read(TestingSettings, env),
+        )
+    except ValidationError as error:
+        raise SettingsError(_describe(error)) from None
+
+
+def _describe(error: ValidationError) -> str:
+    """``NAME='value': what is wrong`` for each bad variable, on one line."""
+    problems = []
+    for item in error.errors(include_url=False):
+        name = ".".join(str(part) for part in item["loc"])
+        problems.append(f"{name}={item['input']!r}: {item['msg']}")
+    return "invalid setting " + "; ".join(problems)
+
+
+def child_environment(
+    drop: Collection[str] = (), drop_prefixes: tuple[str, ...] = (), **extra: str
+) -> dict[str, str]:
+    """This process's environment for a child process, without the ``drop`` variables and those starting
+    with one of ``drop_prefixes``, plus ``extra``."""
+    inherited = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in drop and not name.startswith(drop_prefixes)
+    }
+    return inherited | extra
