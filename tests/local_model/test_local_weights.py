@@ -1,13 +1,15 @@
 """Weights resolution: assembly from part packages, integrity rules, explicit paths, hub fall-through.
 
-A tiny fake model (three part packages created on the fly, known sha256) stands in for the real one,
-through the same code path: importable part modules exposing ``get_part_path()``.
+A tiny fake model (three part packages installed on the fly, known sha256) stands in for the real one,
+through the same code path: installed distributions (a ``.dist-info`` with its ``RECORD``) whose one
+data file is a part. Their ``__init__`` raises: the weights code must never import them.
 """
 
 import hashlib
 import os
 import sys
 import uuid
+from base64 import urlsafe_b64encode
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,20 +30,35 @@ from agent_orchestrator.settings import HubSettings
 PARTS = [b"GGUF" + b"\x01" * 1000, b"\x02" * 3000, b"\x03" * 17]
 
 
+def install_part(site: Path, name: str, index: int, data: bytes) -> None:
+    """A wheel-style install of one part package: ``name/__init__.py``, ``name/data/partNN.bin`` and the
+    ``.dist-info`` that lists them. Importing the package raises."""
+    files = {
+        f"{name}/__init__.py": b"raise RuntimeError('part packages must never be imported')\n",
+        f"{name}/data/part{index:02d}.bin": data,
+    }
+    for relative, content in files.items():
+        (site / relative).parent.mkdir(parents=True, exist_ok=True)
+        (site / relative).write_bytes(content)
+    info = site / f"{name}-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n")
+    record = [
+        f"{path},sha256={urlsafe_b64encode(hashlib.sha256(content).digest()).rstrip(b'=').decode()},{len(content)}"
+        for path, content in files.items()
+    ]
+    (info / "RECORD").write_text(
+        "\n".join([*record, f"{info.name}/METADATA,,", f"{info.name}/RECORD,,"]) + "\n"
+    )
+
+
 @pytest.fixture
 def fake_choice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModelChoice:
-    """Three importable part packages under a unique name, and the ModelChoice describing them."""
+    """Three installed part packages under a unique name, and the ModelChoice describing them."""
     prefix = f"fake_model_{uuid.uuid4().hex[:8]}_part"
     site = tmp_path / "site"
     for i, data in enumerate(PARTS, start=1):
-        pkg = site / f"{prefix}{i}"
-        (pkg / "data").mkdir(parents=True)
-        (pkg / "data" / f"part{i:02d}.bin").write_bytes(data)
-        (pkg / "__init__.py").write_text(
-            "import os\n"
-            "def get_part_path():\n"
-            f"    return os.path.join(os.path.dirname(__file__), 'data', 'part{i:02d}.bin')\n"
-        )
+        install_part(site, f"{prefix}{i}", i, data)
     monkeypatch.syspath_prepend(str(site))
     blob = b"".join(PARTS)
     return ModelChoice(
@@ -74,6 +91,23 @@ def test_assembles_parts_in_order_and_records_verification(fake_choice: ModelCho
     marker = path.with_name("tiny.gguf.verified")
     assert fake_choice.sha256 in marker.read_text()
     assert not list(path.parent.glob("*.partial"))
+
+
+def test_part_packages_are_found_without_running_their_code(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    """Their ``__init__`` raises (see :func:`install_part`): the parts are found from the installed
+    files' record, and no part package is ever imported."""
+    assert resolve(fake_choice, tmp_path).read_bytes() == b"".join(PARTS)
+    assert not set(fake_choice.part_modules) & set(sys.modules)
+
+
+def test_a_part_file_gone_from_its_package_names_the_fix(fake_choice: ModelChoice, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / fake_choice.part_modules[1] / "data" / "part02.bin").unlink()
+
+    with pytest.raises(WeightsError, match="part file missing") as info:
+        resolve(fake_choice, tmp_path / "cache")
+
+    assert "uv sync --extra model-tiny" in str(info.value)
 
 
 def test_progress_goes_to_stderr(

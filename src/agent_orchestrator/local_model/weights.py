@@ -19,10 +19,12 @@ Resolution order (first that succeeds wins):
    ``model-0-5b`` / ``model-1-5b``). The parts are concatenated once into ``cache_dir``.
 
 Integrity rules. The part packages come from an anonymous uploader under misleading names, so we never
-load bytes we have not hashed: the assembled file is written to a temporary file, hashed while it is
-written, and renamed into place only when size and sha256 match. A cached file is size-checked on every
-start; its full sha256 is recorded in a ``<file>.verified`` sidecar keyed by size and mtime, so the
-~0.5-1 GB file is only rehashed when it changed. A partial or corrupted cache is deleted and rebuilt.
+run their code and never load bytes we have not hashed: their part files are found in the installed
+distributions' file lists (``importlib.metadata``), without importing the packages; the assembled file
+is written to a temporary file, hashed while it is written, and renamed into place only when size and
+sha256 match. A cached file is size-checked on every start; its full sha256 is recorded in a
+``<file>.verified`` sidecar keyed by size and mtime, so the ~0.5-1 GB file is only rehashed when it
+changed. A partial or corrupted cache is deleted and rebuilt.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import importlib
+import importlib.metadata
 import json
 import os
 import shutil
@@ -68,7 +70,7 @@ class ModelChoice:
     file_name: str
     size: int
     sha256: str
-    part_modules: tuple[str, ...]
+    part_modules: tuple[str, ...]  # the part packages, by import name (also their distribution name)
     extra: str
     context_length: int
     hub_repo: str
@@ -223,21 +225,32 @@ def _sha256_file(path: Path, *, label: str, progress: bool) -> str:
 
 
 def part_paths(choice: ModelChoice) -> list[Path]:
-    """The installed part files, in order. Raises :class:`WeightsError` naming the extra to install."""
-    paths = []
-    for name in choice.part_modules:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            raise WeightsError(
-                f"the offline copy of model {choice.key} is not installed (missing package {name}); "
-                f"run: {choice.install_command}"
-            ) from None
-        path = Path(module.get_part_path())
-        if not path.is_file():
-            raise WeightsError(f"part file missing: {path}; reinstall with: {choice.install_command}")
-        paths.append(path)
-    return paths
+    """The installed part files, in order. Raises :class:`WeightsError` naming the extra to install.
+
+    Each part package holds one file under ``<package>/data/``; it is found in the distribution's
+    record of installed files, so the package's own code (``get_part_path()``) never runs.
+    """
+    return [_part_path(choice, name) for name in choice.part_modules]
+
+
+def _part_path(choice: ModelChoice, package: str) -> Path:
+    try:
+        files = importlib.metadata.distribution(package).files or []
+    except importlib.metadata.PackageNotFoundError:
+        raise WeightsError(
+            f"the offline copy of model {choice.key} is not installed (missing package {package}); "
+            f"run: {choice.install_command}"
+        ) from None
+    data = [file for file in files if file.parts[:2] == (package, "data") and len(file.parts) == 3]
+    if len(data) != 1:
+        raise WeightsError(
+            f"package {package} does not hold exactly one part file; reinstall with: "
+            f"{choice.install_command} --reinstall"
+        )
+    path = Path(data[0].locate())
+    if not path.is_file():
+        raise WeightsError(f"part file missing: {path}; reinstall with: {choice.install_command}")
+    return path
 
 
 def assemble_from_parts(choice: ModelChoice, target: Path, *, progress: bool = True) -> None:
