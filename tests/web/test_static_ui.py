@@ -6,8 +6,8 @@ from pathlib import Path, PurePosixPath
 from fastapi.testclient import TestClient
 
 from agent_orchestrator.runtime import RuntimeSettings
+from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.app import SECURITY_HEADERS, STATIC_DIR, create_app
-from agent_orchestrator.web.settings import WebSettings
 
 # Browsers refuse a module script served with any other type (X-Content-Type-Options is nosniff).
 JAVASCRIPT_TYPES = {"text/javascript", "application/javascript"}
