@@ -186,3 +186,11 @@ def test_several_rows_asked_for_are_no_single_leader() -> None:
     found = focus("What is our best-selling product?", products)
     assert found is not None
     assert found.line == "highest by quantity: BLUE MUG (quantity 12)"
+
+
+def test_names_are_not_column_words_and_yes_no_questions_get_no_line() -> None:
+    customer = json.dumps({"id": 20079, "segment": "Regular", "revenue": 900.5, "avg_order_value": 130.67})
+
+    assert focus("Is customer 20079 a High Value customer?", customer) is None
+    assert focus("What did customer 20079 of the High Value team spend?", customer) is not None
+    assert focus("Tell me the High Value status of customer 20079", customer) is None

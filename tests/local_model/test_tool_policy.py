@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from tool_fixtures import RETAIL_TOOLS, answered, tool, user
+from tool_fixtures import COUNTRIES, RETAIL_TOOLS, answered, optional, tool, user
 
 from agent_orchestrator.local_model.chat_format import normalize_messages
 from agent_orchestrator.local_model.tool_arguments import Mentions, narrow_tool
@@ -129,6 +129,26 @@ def test_a_comparison_with_an_earlier_period_looks_the_data_up_with_the_previous
     p = plan(*first, {"role": "assistant", "content": "It fell."}, user(later))
     assert p.mode == "call"
     assert p.tools[0]["function"]["parameters"]["properties"]["segment"]["enum"] == ["At Risk"]
+
+
+def test_a_period_the_user_named_rules_out_tools_that_cannot_take_one() -> None:
+    customers = tool(
+        "find_customers",
+        "Customers filtered by segment or country, how many customers match, sorted.",
+        {"country": {**optional("string", "Country"), "enum": COUNTRIES}},
+        [],
+    )
+    sales = tool(
+        "sales_summary",
+        "Revenue, orders and buyers over a period.",
+        {"date_from": optional("string", "First month"), "date_to": optional("string", "Last month")},
+        [],
+    )
+    p = plan(user("How many different customers bought something in March 2024?"), tools=[customers, sales])
+    assert p.mode == "call" and names(p.tools) == ["sales_summary"]
+    assert names(plan(user("How many customers are in France?"), tools=[customers, sales]).tools)[0] == (
+        "find_customers"
+    )
 
 
 def test_tool_results_in_the_turn_mean_answer_without_tools() -> None:

@@ -225,6 +225,8 @@ class NarrowedTool:
     many parameters could take it: an id the tool *requires* counts most (it is that entity's own
     tool), then named values (a segment, a country, a period), required numbers and optional ids;
     keywords ("revenue") count a little, optional numbers nothing (any number fits)."""
+    takes_period: bool = False
+    """Whether a period the user named fills one of its parameters ("in March 2024")."""
 
 
 def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | None:
@@ -237,6 +239,7 @@ def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | N
     described = (tool["function"].get("parameters") or {}).get("properties", {})
     props: dict[str, Any] = {}
     absorbed: dict[str, float] = {}
+    takes_period = False
     numeric_required = sum(
         1 for n in required if _kind(properties.get(n, {})) in {"integer", "number"} and not _is_id(n)
     )
@@ -252,6 +255,8 @@ def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | N
                 return None
             continue
         if from_user:
+            periods = {*mentions.starts, *mentions.ends}
+            takes_period = takes_period or not periods.isdisjoint(map(str, narrowed.get("enum", ())))
             for value in narrowed.get("enum", ()):
                 weight = _evidence(name, narrowed, name in required)
                 absorbed[str(value)] = max(absorbed.get(str(value), 0.0), weight)
@@ -260,7 +265,7 @@ def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | N
         props[name] = narrowed
     parameters = {"type": "object", "properties": props, "required": sorted(required & set(props))}
     function = {**tool["function"], "parameters": parameters}
-    return NarrowedTool({"type": "function", "function": function}, sum(absorbed.values()))
+    return NarrowedTool({"type": "function", "function": function}, sum(absorbed.values()), takes_period)
 
 
 def determined_call(tools: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, Any]] | None:

@@ -63,6 +63,10 @@ _HIGHEST = re.compile(_HIGH_WORDS, re.IGNORECASE)
 _LOWEST = re.compile(_LOW_WORDS, re.IGNORECASE)
 _SUPERLATIVE = f"(?:{_HIGH_WORDS}|{_LOW_WORDS})"
 _WHICH = re.compile(r"\b(?:which|who|whose|where|when)\b", re.IGNORECASE)
+_YES_NO = re.compile(
+    r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b", re.IGNORECASE
+)
+_TITLE_RUN = re.compile(r"(?<=\w )[A-Z][a-z]+(?: [A-Z][a-z]+)*")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _YEAR = re.compile(r" (?:19|20)\d\d ")
 _MONTHS = {i: (calendar.month_name[i].lower(), calendar.month_abbr[i].lower()) for i in range(1, 13)}
@@ -104,6 +108,8 @@ def focus(question: str, content: str, context: str = "") -> Focus | None:
         return None
     if not isinstance(data, dict) or _figure_count(data) < 3:
         return None  # nothing to look up
+    if _YES_NO.match(question):
+        return None  # "Is customer 7 High Value?": yes or no, not a figure
     if _HIGHEST.search(question):
         return _leader(question, context, data, "highest")
     if _LOWEST.search(question):
@@ -211,7 +217,8 @@ def _columns(
 ) -> tuple[tuple[int, float], list[tuple[str, Any]]] | None:
     """The record's figures that ``asked`` names best, with their score (words matched, share of
     the field's words matched); None when the question names none of them."""
-    said = set(words(asked)) - set(words(label))
+    # Names are not column words: "the High Value segment" asks nothing of ``avg_order_value``.
+    said = set(words(asked)) - set(words(label)) - set(words(" ".join(_TITLE_RUN.findall(asked))))
     said |= {alias for word in said for alias in _FIELD_WORDS.get(word, ())}
     ranked: list[tuple[tuple[int, float], str]] = []
     for key, value in record.items():

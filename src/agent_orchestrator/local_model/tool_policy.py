@@ -270,11 +270,16 @@ class ToolPolicy:
         mentions = Mentions.of(said)
         # "in April 2025" names a period without the word: say it, so tools for periods rank.
         query = f"{question} period month" if mentions.starts else question
-        scored: list[tuple[float, int, dict[str, Any]]] = []
-        for i, (score, tool) in enumerate(self._ranker(tools).rank(query, previous)):
-            narrowed = narrow_tool(tool, mentions)
-            if narrowed is not None:
-                scored.append((score + EVIDENCE_WEIGHT * narrowed.evidence, i, narrowed.tool))
+        ranked = [
+            (score, i, narrowed)
+            for i, (score, tool) in enumerate(self._ranker(tools).rank(query, previous))
+            if (narrowed := narrow_tool(tool, mentions)) is not None
+        ]
+        if any(n.takes_period for _, _, n in ranked):
+            # "customers who bought in March 2024": a tool that cannot take the period would answer
+            # for all time, however well its words match.
+            ranked = [item for item in ranked if item[2].takes_period]
+        scored = [(score + EVIDENCE_WEIGHT * n.evidence, i, n.tool) for score, i, n in ranked]
         scored.sort(key=lambda item: (-item[0], item[1]))
         if not scored:
             return []
