@@ -19,22 +19,19 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import secrets
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import psycopg
 from sqlalchemy import Engine, insert, text
-from sqlalchemy.engine import make_url
 from timing import median_seconds
 
 from agent_orchestrator.sessions.store import SessionCatalog, make_engine, migrate
 from agent_orchestrator.sessions.store.catalog import fold_title
 from agent_orchestrator.sessions.store.schema import sessions, users
+from agent_orchestrator.testing.postgres import fresh_schema, postgres_problem, server_url
 
 TARGET_S = 0.010
 USERS = 1_000
@@ -73,7 +70,7 @@ WORDS = [
     "q3",
     "q4",
 ]
-DEFAULT_PG_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+DEFAULT_PG_URL = os.environ.get("BENCH_POSTGRES_URL") or server_url()
 
 
 def session_rows() -> Iterator[dict[str, object]]:
@@ -149,28 +146,6 @@ def bench_backend(name: str, engine: Engine, runs: int) -> None:
         print(f"{name} {label}: {median * 1000:.2f} ms (ratio to 10 ms target: {median / TARGET_S:.3f})")
 
 
-def _libpq(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-@contextmanager
-def postgres_schema(url: str) -> Iterator[str]:
-    """A fresh schema on the server at ``url``; yields a URL that uses it, and drops it afterwards."""
-    admin = _libpq(url)
-    schema = f"bench_{secrets.token_hex(5)}"
-    with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield (
-            make_url(url)
-            .update_query_dict({"options": f"-csearch_path={schema}"})
-            .render_as_string(hide_password=False)
-        )
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=200)
@@ -187,13 +162,11 @@ def main() -> None:
 
     if args.no_postgres:
         return
-    try:
-        psycopg.connect(_libpq(args.postgres_url), connect_timeout=5).close()
-    except psycopg.OperationalError as error:
-        print(f"postgres: skipped, server unreachable ({str(error).strip().splitlines()[0]})")
+    if (problem := postgres_problem(args.postgres_url)) is not None:
+        print(f"postgres: skipped, server unreachable ({problem})")
         return
-    with postgres_schema(args.postgres_url) as url:
-        engine = make_engine(url)
+    with fresh_schema("bench", url=args.postgres_url) as schema:
+        engine = make_engine(schema.sqlalchemy_url)
         try:
             bench_backend("postgres", engine, args.runs)
         finally:

@@ -16,21 +16,18 @@
 import argparse
 import asyncio
 import json
-import os
-import secrets
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-import psycopg
 from psycopg import sql
 
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
+from agent_orchestrator.testing.postgres import fresh_schema, server_url
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
 
-DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 SESSION = "bench-shared-resume"
 EVENTS = "/session-state/events.jsonl"
 
@@ -173,20 +170,16 @@ async def bench_resume(store: PostgresSessionFiles, turns: int, resumes: int) ->
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default=os.environ.get("TEST_POSTGRES_URL", DEFAULT_URL))
+    parser.add_argument("--url", default=server_url(), help="the server, in any common URL form")
     parser.add_argument("--appends", type=int, default=5000)
     parser.add_argument("--concat-appends", type=int, default=2000)
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--resumes", type=int, default=7)
     args = parser.parse_args()
-    schema = f"bench_shared_files_{secrets.token_hex(4)}"
-    try:
-        async with PostgresSessionFiles.from_url(args.url, schema=schema) as store:
+    with fresh_schema("bench_shared_files", url=args.url) as schema:
+        async with PostgresSessionFiles.from_url(schema.server_url, schema=schema.name) as store:
             await bench_appends(store, args.appends, args.concat_appends)
             await bench_resume(store, args.turns, args.resumes)
-    finally:
-        with psycopg.connect(args.url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 if __name__ == "__main__":

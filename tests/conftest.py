@@ -1,8 +1,12 @@
-"""Fixtures shared across the suite: a scripted model on loopback and a runner for the labs' CLI.
+"""Fixtures shared across the suite: a scripted model on loopback, a runner for the labs' CLI, and
+fresh schemas on the machine's PostgreSQL.
 
 The Copilot SDK and CLI are always the real ones; only the model behind them is scripted.
+PostgreSQL tests skip with one line when the server is unreachable -- except under CI (``CI=true`` or
+``REQUIRE_POSTGRES=1``), where a missing database is a failure, not a reason to go green.
 """
 
+import os
 import re
 import subprocess
 import sys
@@ -14,6 +18,13 @@ from typing import Any
 import pytest
 
 from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.postgres import (
+    FreshSchema,
+    display_url,
+    fresh_schema,
+    postgres_problem,
+    server_url,
+)
 from agent_orchestrator.testing.scripted_model import Reply, ScriptedModel, Text, user_messages
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -104,3 +115,43 @@ def run_embedded_lab(tmp_path: Path, model_weights: Path) -> LabRunner:
         if cached.name.startswith(model_weights.name):
             (models / cached.name).symlink_to(cached)
     return LabRunner(clean_environment(AGENT_ORCHESTRATOR_HOME=str(data_dir)), data_dir)
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------------
+
+
+def postgres_required() -> bool:
+    return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test server's URL (``TEST_POSTGRES_URL``, any form); skips the test when the server is
+    unreachable, fails it where PostgreSQL is required."""
+    problem = postgres_problem()
+    if problem is not None:
+        message = f"PostgreSQL unreachable at {display_url(server_url())} ({problem})"
+        if postgres_required():
+            pytest.fail(f"{message}; CI/REQUIRE_POSTGRES needs it", pytrace=False)
+        pytest.skip(message)
+    return server_url()
+
+
+@pytest.fixture
+def postgres_schema(request: pytest.FixtureRequest, postgres_url: str) -> Iterator[FreshSchema]:
+    """A fresh schema for this test (named after its module), dropped with its contents afterwards.
+
+    Parametrized fixtures whose PostgreSQL case needs one take it with
+    ``request.getfixturevalue("postgres_schema")``.
+    """
+    prefix = request.module.__name__.rpartition(".")[2].removeprefix("test_")[:40]
+    with fresh_schema(prefix, url=postgres_url) as schema:
+        yield schema
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say once, not once per test, why the PostgreSQL tests were skipped."""
+    asked = postgres_problem.cache_info().currsize > 0
+    if asked and not postgres_required() and (problem := postgres_problem()) is not None:
+        where = display_url(server_url())
+        terminalreporter.write_line(f"PostgreSQL unreachable at {where} ({problem}): postgres tests skipped")

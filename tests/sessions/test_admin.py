@@ -32,7 +32,7 @@ from agent_orchestrator.sessions.store import (
 from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.settings import load_settings
 from agent_orchestrator.testing.environment import clean_environment
-from agent_orchestrator.testing.postgres import fresh_schema, require_postgres
+from agent_orchestrator.testing.postgres import FreshSchema
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
@@ -303,11 +303,9 @@ def test_cli_purge_dry_run_then_purge(engine: Engine, users: tuple[User, User], 
 
 
 @pytest.fixture
-def shared_database_url() -> Iterator[str]:
+def shared_database_url(postgres_schema: FreshSchema) -> str:
     """``DATABASE_URL`` for shared mode on a fresh schema (via ``search_path``), dropped afterwards."""
-    require_postgres()
-    with fresh_schema("admin_test") as url:
-        yield url
+    return postgres_schema.url
 
 
 @pytest.mark.postgres

@@ -1,6 +1,5 @@
 """A live web app (real uvicorn, real Copilot CLI, scripted model) and logged-in HTTP clients."""
 
-import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +12,6 @@ from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.settings import WebSettings
-from agent_orchestrator.testing.postgres import fresh_schema, require_postgres
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
 
@@ -60,25 +58,25 @@ def live_app(
 ) -> Iterator[LiveApp]:
     """The app on the embedded default (SQLite, local files) and on the shared store (PostgreSQL for
     catalog and session files): both backends pass the same API suite."""
-    with contextlib.ExitStack() as stack:
-        session_files = None
-        database_url = None
-        if request.param == "postgres":
-            require_postgres()
-            url = stack.enter_context(fresh_schema("web"))
-            database_url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-            session_files = PostgresSessionFiles.from_url(url)
-        web = build_web_settings(tmp_path, database_url)
-        create_users(web.database_url, "alice", "bob")
-        runtime = RuntimeSettings(
-            data_dir=tmp_path,
-            provider_base_url=scripted_model.base_url,
-            model="scripted-model",
-            turn_timeout=60,
-        )
-        server = BackgroundServer(
-            create_app(web, runtime, session_files=session_files), health_path="/api/health"
-        )
-        url = server.start(timeout=60)
-        stack.callback(server.stop)
+    session_files = None
+    database_url = None
+    if request.param == "postgres":
+        schema = request.getfixturevalue("postgres_schema")
+        database_url = schema.sqlalchemy_url
+        session_files = PostgresSessionFiles.from_url(schema.url)
+    web = build_web_settings(tmp_path, database_url)
+    create_users(web.database_url, "alice", "bob")
+    runtime = RuntimeSettings(
+        data_dir=tmp_path,
+        provider_base_url=scripted_model.base_url,
+        model="scripted-model",
+        turn_timeout=60,
+    )
+    server = BackgroundServer(
+        create_app(web, runtime, session_files=session_files), health_path="/api/health"
+    )
+    url = server.start(timeout=60)
+    try:
         yield LiveApp(url, web, scripted_model)
+    finally:
+        server.stop()

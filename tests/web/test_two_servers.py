@@ -16,7 +16,7 @@ import pytest
 
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
-from agent_orchestrator.testing.postgres import fresh_schema, require_postgres
+from agent_orchestrator.testing.postgres import FreshSchema
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
 
 pytestmark = pytest.mark.postgres
@@ -53,17 +53,15 @@ class Servers:
 
 
 @pytest.fixture
-def servers(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Servers]:
-    require_postgres()
-    with fresh_schema("two_servers") as url:
-        pair = Servers(tmp_path, url, scripted_model)
-        try:
-            pair.apps["a"].start()  # first, so that it alone creates the demo account
-            pair.apps["b"].start()
-            yield pair
-        finally:
-            for app in pair.apps.values():
-                app.kill()
+def servers(tmp_path: Path, scripted_model: ScriptedModel, postgres_schema: FreshSchema) -> Iterator[Servers]:
+    pair = Servers(tmp_path, postgres_schema.url, scripted_model)
+    try:
+        pair.apps["a"].start()  # first, so that it alone creates the demo account
+        pair.apps["b"].start()
+        yield pair
+    finally:
+        for app in pair.apps.values():
+            app.kill()
 
 
 def _send(client: httpx.Client, session_id: str, content: str) -> httpx.Response:

@@ -1,34 +1,33 @@
 """Fixtures for the shared session files: the machine's real PostgreSQL, one fresh schema per module.
 
-PostgreSQL at 127.0.0.1:5432 (trust auth, database ``test``; override with ``TEST_POSTGRES_URL``).
-When it is unreachable the tests skip with one line -- unless ``CI=true`` or ``REQUIRE_POSTGRES=1``,
-where a missing database is a failure, not a reason to go green.
+The store is told its schema by name (``schema=``), as a deployment that keeps the files out of
+``public`` would; it creates its tables there itself.
 """
 
-import secrets
 from collections.abc import AsyncIterator, Iterator
 
-import psycopg
 import pytest
-from psycopg import sql
 
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
-from agent_orchestrator.testing.postgres import POSTGRES_URL, require_postgres
+from agent_orchestrator.testing.postgres import FreshSchema, fresh_schema
 
 
 @pytest.fixture(scope="module")
-def pg_url() -> str:
-    require_postgres()
-    return POSTGRES_URL
-
-
-@pytest.fixture(scope="module")
-def pg_schema(pg_url: str) -> Iterator[str]:
+def module_schema(postgres_url: str) -> Iterator[FreshSchema]:
     """A schema of its own for this test module (random name), dropped with everything in it after."""
-    name = f"shared_files_test_{secrets.token_hex(6)}"
-    yield name
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+    with fresh_schema("shared_files_test", url=postgres_url) as schema:
+        yield schema
+
+
+@pytest.fixture(scope="module")
+def pg_url(module_schema: FreshSchema) -> str:
+    """The server (no ``search_path``): the store reaches its tables through ``schema=``."""
+    return module_schema.server_url
+
+
+@pytest.fixture(scope="module")
+def pg_schema(module_schema: FreshSchema) -> str:
+    return module_schema.name
 
 
 @pytest.fixture

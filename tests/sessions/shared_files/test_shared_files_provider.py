@@ -5,7 +5,6 @@ import errno
 import secrets
 from types import SimpleNamespace
 
-import psycopg
 import pytest
 from copilot.generated.rpc import DebugCollectLogsEntryKind, SessionFSErrorCode
 from copilot.session_fs_provider import create_session_fs_adapter
@@ -16,6 +15,7 @@ from agent_orchestrator.sessions.shared_files import (
     PostgresSessionFsProvider,
     SessionFileStoreError,
 )
+from agent_orchestrator.testing.postgres import fresh_schema
 
 pytestmark = pytest.mark.postgres
 
@@ -255,18 +255,16 @@ async def test_sessions_are_isolated_and_managed_as_a_whole(store):
     assert await second.read_file("/session-state/workspace.yaml") == "two"
 
 
-async def test_servers_starting_together_create_the_schema_once(pg_url):
-    schema = f"shared_files_race_{secrets.token_hex(4)}"
-    stores = [PostgresSessionFiles.from_url(pg_url, schema=schema) for _ in range(4)]
-    try:
-        await asyncio.gather(*(store.open() for store in stores))
-        await asyncio.gather(*(store.ensure_schema() for store in stores))
-        await _provider(stores[0], "race").write_file("/x", "ok")
-        assert await _provider(stores[3], "race").read_file("/x") == "ok"
-    finally:
-        await asyncio.gather(*(store.close() for store in stores))
-        with psycopg.connect(pg_url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
+async def test_servers_starting_together_create_the_schema_once(postgres_url):
+    with fresh_schema("shared_files_race", url=postgres_url, create=False) as schema:
+        stores = [PostgresSessionFiles.from_url(schema.server_url, schema=schema.name) for _ in range(4)]
+        try:
+            await asyncio.gather(*(store.open() for store in stores))
+            await asyncio.gather(*(store.ensure_schema() for store in stores))
+            await _provider(stores[0], "race").write_file("/x", "ok")
+            assert await _provider(stores[3], "race").read_file("/x") == "ok"
+        finally:
+            await asyncio.gather(*(store.close() for store in stores))
 
 
 async def test_an_unreachable_database_is_one_clear_error_and_provider_for_does_no_io():

@@ -107,11 +107,11 @@ async def test_creating_an_id_that_lives_in_the_store_is_refused_on_another_serv
     assert types.count("session.start") == 1
 
 
-async def test_a_stale_writers_late_write_is_rejected(tmp_path, scripted_model, store, pg_url, pg_schema):
+async def test_a_stale_writers_late_write_is_rejected(tmp_path, scripted_model, store, module_schema):
     """Fencing: server A's lease expires while its turn is stuck (here: a slow model); server B takes
     the session over. When A's model finally answers, the runtime's append of that answer must not
     land in the log B is now writing."""
-    engine = make_engine(f"{pg_url}?options=-csearch_path%3D{pg_schema}")
+    engine = make_engine(module_schema.sqlalchemy_url)
     migrate(engine)
     leases = LeaseManager(engine)
     async with (

@@ -8,26 +8,25 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Engine
-from store_helpers import BACKENDS, StoreDb, fresh_db, postgres_required, unreachable_message
+from store_helpers import BACKENDS, StoreDb, fresh_db
 
 from agent_orchestrator.sessions.store import UserStore, migrate
 
 
 @pytest.fixture(params=BACKENDS)
-def blank_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreDb]:
+def blank_db(request: pytest.FixtureRequest, tmp_path: Path) -> StoreDb:
     """A fresh, unmigrated database (SQLite file or PostgreSQL schema)."""
-    with fresh_db(request.param, tmp_path) as db:
-        yield db
+    return fresh_db(request, tmp_path)
 
 
 @pytest.fixture(params=BACKENDS)
-def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreDb]:
+def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> StoreDb:
     """A fresh, migrated database; open more engines on it with ``store_db.engine()``."""
-    with fresh_db(request.param, tmp_path) as db:
-        engine = db.engine()
-        migrate(engine)
-        engine.dispose()
-        yield db
+    db = fresh_db(request, tmp_path)
+    engine = db.engine()
+    migrate(engine)
+    engine.dispose()
+    return db
 
 
 @pytest.fixture
@@ -47,10 +46,3 @@ def fast_hasher() -> PasswordHasher:
 @pytest.fixture
 def user_store(store_engine: Engine, fast_hasher: PasswordHasher) -> UserStore:
     return UserStore(store_engine, hasher=fast_hasher)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say once, not once per test, why the postgres params were skipped."""
-    message = unreachable_message()
-    if message is not None and not postgres_required():
-        terminalreporter.write_line(f"{message}: postgres tests skipped")

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, text
-from store_helpers import fresh_db, terminate_backends
+from store_helpers import postgres_db, terminate_backends
 
 from agent_orchestrator.sessions.store import SessionCatalog, make_engine, migrate
 from agent_orchestrator.settings import load_settings
+from agent_orchestrator.testing.postgres import FreshSchema
 
 
 def test_database_url_defaults_to_sqlite_in_the_data_dir(tmp_path: Path) -> None:
@@ -59,16 +60,16 @@ def test_postgres_engine_is_pooled_with_pre_ping() -> None:
 
 
 @pytest.mark.postgres
-def test_a_dropped_postgres_connection_is_survived(tmp_path: Path) -> None:
+def test_a_dropped_postgres_connection_is_survived(postgres_schema: FreshSchema) -> None:
     """A PostgreSQL restart kills every backend; the pool's pre-ping swaps the dead connections."""
-    with fresh_db("postgres", tmp_path) as db:
-        engine: Engine = db.engine()
-        try:
-            migrate(engine)
-            catalog = SessionCatalog(engine)
-            assert catalog.get("sess-1") is None  # a pooled connection now exists
-            assert terminate_backends(db) >= 1
-            assert catalog.get("sess-1") is None
-            assert catalog.list_for_owner(1).items == ()
-        finally:
-            engine.dispose()
+    db = postgres_db(postgres_schema)
+    engine: Engine = db.engine()
+    try:
+        migrate(engine)
+        catalog = SessionCatalog(engine)
+        assert catalog.get("sess-1") is None  # a pooled connection now exists
+        assert terminate_backends(db) >= 1
+        assert catalog.get("sess-1") is None
+        assert catalog.list_for_owner(1).items == ()
+    finally:
+        engine.dispose()
