@@ -1,4 +1,5 @@
-"""Migrations: a blank database ends with exactly the expected schema, once, however many migrate it."""
+"""Migrations: a blank database ends with exactly the expected schema, once, however many migrate it;
+a database of the earlier hand-written runner is adopted and carried on from where it stood."""
 
 from __future__ import annotations
 
@@ -11,16 +12,32 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import insert, inspect, text
+from alembic import command as alembic_command
+from sqlalchemy import Column, Engine, MetaData, String, Table, insert, inspect, select, text
 from store_helpers import StoreDb, describe_schema, indexes
 
-from agent_orchestrator.sessions.store import MIGRATIONS, SessionCatalog, applied_migrations, migrate
-from agent_orchestrator.sessions.store.schema import metadata, users
+from agent_orchestrator.sessions.store import (
+    SessionCatalog,
+    applied_migrations,
+    make_engine,
+    migrate,
+    migration_names,
+)
+from agent_orchestrator.sessions.store.migrations import VERSION_TABLE, alembic_config
+from agent_orchestrator.sessions.store.schema import UTCDateTime, metadata, users
+from agent_orchestrator.testing.environment import clean_environment
 
 WORKER = Path(__file__).with_name("store_worker.py")
-ALL = [m.name for m in MIGRATIONS]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
+ALL = list(migration_names())
 
 EXPECTED_SCHEMA = {
+    "alembic_version": {
+        "columns": [("version_num", False)],
+        "primary_key": ["version_num"],
+        "foreign_keys": [],
+        "indexes": [],
+    },
     "audit_log": {
         "columns": [
             ("id", False),
@@ -57,12 +74,6 @@ EXPECTED_SCHEMA = {
         "primary_key": ["token_hash"],
         "foreign_keys": [(("user_id",), "users", "CASCADE")],
         "indexes": [("ix_logins_expires_at", False), ("ix_logins_user_id", False)],
-    },
-    "schema_migrations": {
-        "columns": [("name", False), ("applied_at", False)],
-        "primary_key": ["name"],
-        "foreign_keys": [],
-        "indexes": [],
     },
     "session_leases": {
         "columns": [("session_id", False), ("holder", True), ("fencing_token", False), ("expires_at", False)],
@@ -118,7 +129,7 @@ def test_migrated_schema_matches_the_tables_the_queries_use(store_db: StoreDb) -
     engine = store_db.engine()
     try:
         inspector = inspect(engine)
-        assert set(inspector.get_table_names()) == set(metadata.tables)
+        assert set(inspector.get_table_names()) == {*metadata.tables, VERSION_TABLE}
         for table in metadata.sorted_tables:
             reflected = [(c["name"], c["nullable"]) for c in inspector.get_columns(table.name)]
             assert reflected == [(c.name, c.nullable) for c in table.columns], table.name
@@ -199,5 +210,144 @@ def test_title_search_migration_folds_existing_titles(blank_db: StoreDb) -> None
         assert [r.id for r in catalog.list_for_owner(1, search="ärger MIT strasse").items] == ["sess-1"]
         with pytest.raises(ValueError):
             migrate(engine, target="9999_future")
+    finally:
+        engine.dispose()
+
+
+# -- databases of the hand-written runner that came before Alembic ----------------------------------
+
+# That runner's bookkeeping table, as it created it: one row per applied step, named like our revisions.
+LEGACY_VERSIONS = Table(
+    "schema_migrations",
+    MetaData(),
+    Column("name", String(200), primary_key=True),
+    Column("applied_at", UTCDateTime(), nullable=False),
+)
+LEGACY_SCHEMA_ENTRY = {
+    "columns": [("name", False), ("applied_at", False)],
+    "primary_key": ["name"],
+    "foreign_keys": [],
+    "indexes": [],
+}
+
+
+def leave_as_the_earlier_runner_did(engine: Engine, last: str) -> None:
+    """Make the database what the earlier runner left after applying the steps up to ``last``.
+
+    The revisions create byte-for-byte the DDL its steps did (checked with ``sqlite_master`` and
+    ``pg_dump`` when they were ported), so only the bookkeeping differs: its own table, no Alembic's.
+    """
+    migrate(engine, target=last)
+    with engine.begin() as conn:
+        conn.execute(text(f"DROP TABLE {VERSION_TABLE}"))
+        LEGACY_VERSIONS.create(conn)
+        steps = ALL[: ALL.index(last) + 1]
+        conn.execute(
+            insert(LEGACY_VERSIONS), [{"name": name, "applied_at": datetime.now(UTC)} for name in steps]
+        )
+
+
+def alembic_version(engine: Engine) -> list[str]:
+    with engine.connect() as conn:
+        return list(conn.scalars(text(f"SELECT version_num FROM {VERSION_TABLE}")))
+
+
+@pytest.mark.parametrize("last", ALL)
+def test_a_database_of_the_earlier_runner_is_adopted_and_upgraded(blank_db: StoreDb, last: str) -> None:
+    engine = blank_db.engine()
+    try:
+        leave_as_the_earlier_runner_did(engine, last)
+        done = ALL[: ALL.index(last) + 1]
+        assert applied_migrations(engine) == done
+
+        assert migrate(engine) == ALL[len(done) :]
+        assert alembic_version(engine) == [ALL[-1]]
+        assert applied_migrations(engine) == ALL
+        # Left as it was, so a server of the previous release restarted mid-upgrade still starts.
+        assert describe_schema(engine) == {**EXPECTED_SCHEMA, "schema_migrations": LEGACY_SCHEMA_ENTRY}
+        with engine.connect() as conn:
+            assert sorted(conn.scalars(select(LEGACY_VERSIONS.c.name))) == done
+        assert migrate(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_an_adopted_database_keeps_its_data_through_the_steps_it_lacked(blank_db: StoreDb) -> None:
+    engine = blank_db.engine()
+    try:
+        leave_as_the_earlier_runner_did(engine, "0002_pending_prompt")
+        now = datetime.now(UTC)
+        with engine.begin() as conn:
+            conn.execute(insert(users).values(id=1, username="alice", password_hash="x", created_at=now))
+            conn.execute(
+                text(
+                    "INSERT INTO sessions (id, owner_id, title, created_at, updated_at, preview, status,"
+                    " turn_count, pending_prompt) VALUES ('sess-1', 1, 'Straße', :now, :now, '', 'busy', 1,"
+                    " 'half-asked')"
+                ),
+                {"now": now.replace(tzinfo=None) if engine.dialect.name == "sqlite" else now},
+            )
+        assert migrate(engine) == ["0003_title_search", "0004_interrupted_turns"]
+        record = SessionCatalog(engine).get("sess-1")
+        assert record is not None
+        assert record.pending_prompt == "half-asked"
+        assert [r.id for r in SessionCatalog(engine).list_for_owner(1, search="STRASSE").items] == ["sess-1"]
+    finally:
+        engine.dispose()
+
+
+def test_servers_starting_together_on_an_earlier_runners_database_adopt_it_once(blank_db: StoreDb) -> None:
+    setup = blank_db.engine()
+    leave_as_the_earlier_runner_did(setup, "0002_pending_prompt")
+    setup.dispose()
+    start_at = str(time.time() + 2.5)
+    command = [sys.executable, str(WORKER), "migrate", blank_db.url, start_at]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [proc.communicate(timeout=120)[0] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0]
+    assert sorted((json.loads(out) for out in outputs), key=len) == [[], ALL[2:]]
+    engine = blank_db.engine()
+    try:
+        assert alembic_version(engine) == [ALL[-1]]
+        assert describe_schema(engine) == {**EXPECTED_SCHEMA, "schema_migrations": LEGACY_SCHEMA_ENTRY}
+    finally:
+        engine.dispose()
+
+
+# -- Alembic's own tools -----------------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore:.*expression-based index:UserWarning")
+@pytest.mark.filterwarnings("ignore:.*expression-based index:sqlalchemy.exc.SAWarning")
+def test_alembic_finds_no_drift_between_the_revisions_and_schema_py(store_db: StoreDb) -> None:
+    """Alembic's autogenerate, comparing the migrated database with ``schema.metadata``."""
+    engine = store_db.engine()
+    try:
+        alembic_command.check(alembic_config(engine))  # raises if an upgrade operation is missing
+    finally:
+        engine.dispose()
+
+
+def test_the_alembic_command_line_migrates_the_apps_database(tmp_path: Path) -> None:
+    """``alembic`` in the project (pyproject's ``[tool.alembic]``) reaches the database the app would."""
+    environment = clean_environment(DATABASE_URL=f"sqlite:///{tmp_path / 'catalog.sqlite'}")
+
+    def alembic(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "alembic", *args],
+            cwd=PROJECT_ROOT,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    alembic("upgrade", "head")
+    assert alembic("current").strip() == f"{ALL[-1]} (head)"
+    engine = make_engine(environment["DATABASE_URL"])
+    try:
+        assert describe_schema(engine) == EXPECTED_SCHEMA
     finally:
         engine.dispose()

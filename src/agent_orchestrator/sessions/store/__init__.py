@@ -26,7 +26,7 @@ from agent_orchestrator.sessions.store.catalog import (
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
 from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
-from agent_orchestrator.sessions.store.migrations import MIGRATIONS, Migration, applied_migrations, migrate
+from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
 from agent_orchestrator.sessions.store.users import (
     InvalidUsername,
     LoginTicket,
@@ -39,7 +39,6 @@ from agent_orchestrator.sessions.store.users import (
 
 __all__ = [
     "AUDIT_ACTIONS",
-    "MIGRATIONS",
     "SESSION_STATUSES",
     "AuditAction",
     "AuditEvent",
@@ -50,7 +49,6 @@ __all__ = [
     "Lease",
     "LeaseManager",
     "LoginTicket",
-    "Migration",
     "SessionAlreadyExists",
     "SessionCatalog",
     "SessionPage",
@@ -66,6 +64,7 @@ __all__ = [
     "make_holder_id",
     "make_preview",
     "migrate",
+    "migration_names",
     "validate_title",
     "write_transaction",
 ]

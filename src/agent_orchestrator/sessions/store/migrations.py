@@ -1,212 +1,148 @@
-"""Versioned migrations: a named, ordered list, each applied once and recorded in ``schema_migrations``.
+"""Schema migrations with Alembic: the revision scripts ship in this package (``alembic/versions``) and
+:func:`migrate` runs them at start-up.
 
-Why a list and not ``create_all``: deployed databases must move forward step by step, in the same order
-everywhere, and a step that has run must never run again. Each step keeps its own frozen DDL (it does
-not import the live table objects from ``schema.py``), so later edits cannot rewrite what an old step
-did. Append new steps; never edit or reorder applied ones.
+Why versioned steps and not ``create_all``: deployed databases must move forward step by step, in the
+same order everywhere, and a step that has run must never run again. Each revision keeps its own
+frozen DDL (it does not import the live table objects from ``schema.py``), so later edits cannot
+rewrite what an old step did. Add revisions (``uv run alembic revision -m "..."``); never edit
+applied ones. Migrations only go forward.
 
-Several app servers may start at once against one database, so :func:`migrate` serialises them:
+Several app servers may start at once against one database, so every run happens inside
+:func:`migration_transaction`, which serialises them:
 
 * PostgreSQL: ``pg_advisory_xact_lock`` keyed by the current schema, held until the migrating
   transaction commits. DDL is transactional there, so a failed step leaves nothing half-applied.
 * SQLite: ``BEGIN IMMEDIATE`` takes the database write lock up front; a second process waits
   (``busy_timeout``) and then finds the steps already recorded.
 
+Within one process, runs also take turns on a thread lock: Alembic's ``context`` and ``op`` are
+process-wide proxies, so two threads running Alembic at once would share (and tear down) one another's.
 The common case (nothing to do) takes no lock at all.
+
+Databases created before Alembic recorded their steps by name in ``schema_migrations``; the revision
+ids are those same names, so the first run under the lock stamps ``alembic_version`` with the last
+recorded step and carries on from there. ``schema_migrations`` is left as it was, never written again:
+a server of the previous release restarted during a rolling upgrade still finds its steps applied.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import functools
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    Connection,
-    Engine,
-    ForeignKey,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    func,
-    insert,
-    inspect,
-    select,
-    text,
-)
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, inspect, text
 
 from agent_orchestrator.sessions.store.engine import write_transaction
-from agent_orchestrator.sessions.store.schema import UTCDateTime, schema_migrations, utcnow
 
+SCRIPT_LOCATION = "agent_orchestrator.sessions.store:alembic"
+VERSION_TABLE = "alembic_version"
+LEGACY_VERSION_TABLE = "schema_migrations"
 # First half of the two-int advisory lock key ("SE55" for session store); the second is the schema.
+# The same key as the earlier runner's, so a server of either release waits for the other.
 _PG_LOCK_CLASS = 0x5E55
+_ONE_RUN_PER_PROCESS = threading.Lock()
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    name: str
-    apply: Callable[[Connection], None]
+def alembic_config(engine: Engine | None = None, applied: list[str] | None = None) -> Config:
+    """Alembic's configuration for the store, without an ini file. ``engine`` is the database to
+    migrate (``env.py`` otherwise takes the app's own from the environment); revisions that an
+    upgrade applies are appended to ``applied``."""
+    config = Config(attributes={"engine": engine, "applied": applied})
+    config.set_main_option("script_location", SCRIPT_LOCATION)
+    return config
 
 
-def _0001_initial(conn: Connection) -> None:
-    md = MetaData()
-    users = Table(
-        "users",
-        md,
-        Column("id", Integer, primary_key=True, autoincrement=True),
-        Column("username", String(40), nullable=False),
-        Column("password_hash", Text, nullable=False),
-        Column("created_at", UTCDateTime(), nullable=False),
-    )
-    Index("ux_users_username_lower", func.lower(users.c.username), unique=True)
-    Table(
-        "logins",
-        md,
-        Column("token_hash", String(64), primary_key=True),
-        Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
-        Column("csrf_token", String(100), nullable=False),
-        Column("created_at", UTCDateTime(), nullable=False),
-        Column("expires_at", UTCDateTime(), nullable=False),
-        Index("ix_logins_user_id", "user_id"),
-        Index("ix_logins_expires_at", "expires_at"),
-    )
-    Table(
-        "sessions",
-        md,
-        Column("id", String(64), primary_key=True),
-        Column("owner_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
-        Column("title", String(120), nullable=False),
-        Column("case_key", String(120), nullable=True),
-        Column("model", String(200), nullable=True),
-        Column("created_at", UTCDateTime(), nullable=False),
-        Column("updated_at", UTCDateTime(), nullable=False),
-        Column("preview", String(200), nullable=False),
-        Column("status", String(20), nullable=False),
-        Column("turn_count", Integer, nullable=False),
-        Index("ix_sessions_owner_updated", "owner_id", "updated_at", "id"),
-        Index("ix_sessions_owner_case_updated", "owner_id", "case_key", "updated_at", "id"),
-        Index("ix_sessions_updated_at", "updated_at"),
-    )
-    Table(
-        "audit_log",
-        md,
-        Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
-        Column("at", UTCDateTime(), nullable=False),
-        Column("user_id", Integer, nullable=True),
-        Column("username", String(200), nullable=False),
-        Column("action", String(20), nullable=False),
-        Column("session_id", String(64), nullable=True),
-        Column("client_addr", String(64), nullable=True),
-        Column("details", Text, nullable=False),
-        Index("ix_audit_log_session_id", "session_id", "id"),
-        Index("ix_audit_log_user_id", "user_id", "id"),
-        Index("ix_audit_log_at", "at"),
-    )
-    Table(
-        "session_leases",
-        md,
-        Column("session_id", String(64), primary_key=True),
-        Column("holder", String(200), nullable=True),
-        Column("fencing_token", BigInteger, nullable=False),
-        Column("expires_at", UTCDateTime(), nullable=False),
-    )
-    md.create_all(conn, checkfirst=False)
+@functools.cache
+def _script() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
 
 
-def _0002_pending_prompt(conn: Connection) -> None:
-    conn.execute(text("ALTER TABLE sessions ADD COLUMN pending_prompt TEXT"))
-
-
-def _0003_title_search(conn: Connection) -> None:
-    """Search matches a folded copy of the title carried in the list index, so a search that matches
-    little (and so scans all of a heavy user's rows) reads the index only: ~2 ms instead of ~25 ms for
-    10,000 sessions. Folding in Python (``casefold``) also makes non-ASCII case-insensitive on SQLite."""
-    conn.execute(text("ALTER TABLE sessions ADD COLUMN title_folded VARCHAR(400) DEFAULT '' NOT NULL"))
-    rows = conn.execute(text("SELECT id, title FROM sessions")).all()
-    for start in range(0, len(rows), 1_000):
-        batch = [{"id": row.id, "folded": row.title.casefold()} for row in rows[start : start + 1_000]]
-        conn.execute(text("UPDATE sessions SET title_folded = :folded WHERE id = :id"), batch)
-    conn.execute(text("DROP INDEX ix_sessions_owner_updated"))
-    conn.execute(
-        text(
-            "CREATE INDEX ix_sessions_owner_updated_title"
-            " ON sessions (owner_id, updated_at, id, title_folded)"
-        )
-    )
-
-
-def _0004_interrupted_turns(conn: Connection) -> None:
-    """Crash-interrupted prompts outlive the next turn (see ``schema.interrupted_turns``)."""
-    md = MetaData()
-    Table("sessions", md, Column("id", String(64), primary_key=True))  # only for the foreign key
-    interrupted = Table(
-        "interrupted_turns",
-        md,
-        Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
-        Column("session_id", String(64), ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
-        Column("prompt", Text, nullable=False),
-        Column("at", UTCDateTime(), nullable=False),
-        Index("ix_interrupted_turns_session", "session_id", "at"),
-    )
-    md.create_all(conn, tables=[interrupted], checkfirst=False)
-
-
-MIGRATIONS: tuple[Migration, ...] = (
-    Migration("0001_initial", _0001_initial),
-    Migration("0002_pending_prompt", _0002_pending_prompt),
-    Migration("0003_title_search", _0003_title_search),
-    Migration("0004_interrupted_turns", _0004_interrupted_turns),
-)
+@functools.cache
+def migration_names() -> tuple[str, ...]:
+    """Every revision, oldest first."""
+    return tuple(reversed([revision.revision for revision in _script().walk_revisions()]))
 
 
 def applied_migrations(engine: Engine) -> list[str]:
-    """Names of the recorded migrations, in the order they were defined."""
+    """The revisions applied to the database at ``engine``, oldest first (from the earlier runner's
+    records if Alembic has not adopted it yet)."""
     with engine.connect() as conn:
-        return sorted(_applied(conn), key=_order)
+        current = _current_revision(conn)
+        if current is None:
+            current = _legacy_revision(conn)
+    return _up_to(current)
 
 
 def migrate(engine: Engine, *, target: str | None = None) -> list[str]:
-    """Apply the pending migrations (up to and including ``target`` if given); return the names
-    applied by this call (``[]`` if none).
+    """Apply the pending revisions (up to and including ``target`` if given); return the ids applied
+    by this call (``[]`` if none).
 
     Idempotent, and safe to call from several threads, processes or servers at the same time.
     """
-    wanted = list(MIGRATIONS)
-    if target is not None:
-        names = [m.name for m in MIGRATIONS]
-        if target not in names:
-            raise ValueError(f"Unknown migration {target!r}")
-        wanted = wanted[: names.index(target) + 1]
+    names = migration_names()
+    if target is not None and target not in names:
+        raise ValueError(f"Unknown migration {target!r}")
+    destination = target or names[-1]
     with engine.connect() as conn:
-        if not _pending(_applied(conn), wanted):
+        if destination in _up_to(_current_revision(conn)):
             return []
-    applied_now: list[str] = []
+    applied: list[str] = []
+    with _ONE_RUN_PER_PROCESS:
+        command.upgrade(alembic_config(engine, applied), destination)
+    return applied
+
+
+@contextmanager
+def migration_transaction(engine: Engine) -> Iterator[Connection]:
+    """The one transaction a migration run uses: it holds the migration lock (see the module
+    docstring) and has adopted a database of the earlier runner. Commits on success."""
     with write_transaction(engine) as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text(f"SELECT pg_advisory_xact_lock({_PG_LOCK_CLASS}, hashtext(current_schema()))"))
-        schema_migrations.create(conn, checkfirst=True)
-        for migration in _pending(_applied(conn), wanted):
-            migration.apply(conn)
-            conn.execute(insert(schema_migrations).values(name=migration.name, applied_at=utcnow()))
-            applied_now.append(migration.name)
-    return applied_now
+        _adopt_legacy(conn)
+        yield conn
 
 
-def _applied(conn: Connection) -> set[str]:
-    if not inspect(conn).has_table(schema_migrations.name):
-        return set()
-    return set(conn.scalars(select(schema_migrations.c.name)))
+def _migration_context(conn: Connection) -> MigrationContext:
+    return MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
 
 
-def _pending(applied: set[str], wanted: list[Migration]) -> list[Migration]:
-    # Names recorded by a newer release are ignored: steps are additive, so an older server keeps working.
-    return [m for m in wanted if m.name not in applied]
+def _current_revision(conn: Connection) -> str | None:
+    heads = _migration_context(conn).get_current_heads()
+    return heads[0] if heads else None  # one line of history: never more than one head
 
 
-def _order(name: str) -> tuple[int, str]:
-    positions = {m.name: i for i, m in enumerate(MIGRATIONS)}
-    return (positions.get(name, len(positions)), name)
+def _legacy_revision(conn: Connection) -> str | None:
+    """The last step the earlier runner recorded, if it ever ran here."""
+    if not inspect(conn).has_table(LEGACY_VERSION_TABLE):
+        return None
+    recorded = set(conn.scalars(text(f"SELECT name FROM {LEGACY_VERSION_TABLE}")))
+    known = [name for name in migration_names() if name in recorded]
+    return known[-1] if known else None
+
+
+def _adopt_legacy(conn: Connection) -> None:
+    """Stamp a database of the earlier runner with the revision of its last recorded step."""
+    if _current_revision(conn) is not None:
+        return
+    legacy = _legacy_revision(conn)
+    if legacy is not None:
+        _migration_context(conn).stamp(_script(), legacy)
+
+
+def _up_to(revision: str | None) -> list[str]:
+    """The revisions up to and including ``revision``. One this release does not know was written by
+    a newer one: revisions are additive, so everything here counts as applied and an older server
+    keeps working."""
+    names = list(migration_names())
+    if revision is None:
+        return []
+    if revision not in names:
+        return names
+    return names[: names.index(revision) + 1]

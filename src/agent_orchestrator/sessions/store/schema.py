@@ -1,8 +1,9 @@
 """The current shape of the store's tables, as SQLAlchemy Core objects that the queries use.
 
-Migrations (``migrations.py``) create and evolve the real tables; they keep their own frozen copy of
-each step's DDL so that editing this file never rewrites history. A test migrates a blank database and
-checks it matches this metadata exactly, so the two cannot drift apart unnoticed.
+Migrations (Alembic revisions in ``alembic/versions``) create and evolve the real tables; they keep
+their own frozen copy of each step's DDL so that editing this file never rewrites history. A test
+migrates a blank database and checks it matches this metadata exactly (and Alembic's autogenerate
+finds nothing to add), so the two cannot drift apart unnoticed.
 
 Timestamps are timezone-aware UTC everywhere (:class:`UTCDateTime`): ``timestamptz`` on PostgreSQL, and
 on SQLite a fixed-width ``YYYY-MM-DD HH:MM:SS.ffffff`` UTC string, which sorts like the time it stands
@@ -56,13 +57,6 @@ def utcnow() -> datetime:
 
 
 metadata = MetaData()
-
-schema_migrations = Table(
-    "schema_migrations",
-    metadata,
-    Column("name", String(200), primary_key=True),
-    Column("applied_at", UTCDateTime(), nullable=False),
-)
 
 users = Table(
     "users",

@@ -1,0 +1,55 @@
+"""Alembic's environment for the session store: where a migration run gets its connection.
+
+Every run -- the app's start-up (:func:`~agent_orchestrator.sessions.store.migrations.migrate`) or the
+``alembic`` command line -- happens inside :func:`~agent_orchestrator.sessions.store.migrations.
+migration_transaction`: one transaction holding the store's migration lock, so that servers starting
+together migrate exactly once, and in which a database of the earlier, hand-written runner is adopted
+(stamped) before anything else runs. The app passes its engine in ``config.attributes``; the command
+line gets the database the app would use (``DATABASE_URL``, else SQLite in ``AGENT_ORCHESTRATOR_HOME``).
+"""
+
+from typing import Any
+
+from alembic import context
+from sqlalchemy import Engine
+
+from agent_orchestrator.sessions.store.engine import database_url_from_env, make_engine
+from agent_orchestrator.sessions.store.migrations import VERSION_TABLE, migration_transaction
+from agent_orchestrator.sessions.store.schema import metadata
+
+
+def _engine_from_environment() -> Engine:
+    from agent_orchestrator.runtime.settings import RuntimeSettings
+
+    return make_engine(database_url_from_env(RuntimeSettings.from_env().data_dir))
+
+
+def _run(engine: Engine) -> None:
+    applied: list[str] | None = context.config.attributes.get("applied")
+
+    def record(*, step: Any, **_: Any) -> None:
+        if applied is not None and step.is_upgrade and not step.is_stamp:
+            applied.append(step.up_revision_id)
+
+    with migration_transaction(engine) as conn:
+        context.configure(
+            connection=conn,
+            target_metadata=metadata,
+            version_table=VERSION_TABLE,
+            on_version_apply=[record],
+        )
+        with context.begin_transaction():  # ours is already open: Alembic joins it
+            context.run_migrations()
+
+
+if context.is_offline_mode():
+    raise SystemExit("The session store's migrations run against a database; --sql is not supported.")
+given: Engine | None = context.config.attributes.get("engine")
+if given is not None:
+    _run(given)
+else:
+    own = _engine_from_environment()
+    try:
+        _run(own)
+    finally:
+        own.dispose()
