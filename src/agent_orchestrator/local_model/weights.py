@@ -38,16 +38,19 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from tqdm import tqdm
+
+from agent_orchestrator.progress import progress_bar
 from agent_orchestrator.settings import HubSettings
 
 GGUF_MAGIC = b"GGUF"
 _CHUNK = 4 * 1024 * 1024
+_BYTES = {"unit": "B", "unit_scale": True, "unit_divisor": 1024}  # progress in KiB/MiB/GiB
 
 
 class WeightsError(RuntimeError):
@@ -212,11 +215,11 @@ def _discard(target: Path, why: str) -> None:
 
 def _sha256_file(path: Path, *, label: str, progress: bool) -> str:
     h = hashlib.sha256()
-    bar = _Progress(label, path.stat().st_size, enabled=progress)
+    bar = progress_bar(label, path.stat().st_size, enabled=progress, **_BYTES)
     with path.open("rb") as f:
         while chunk := f.read(_CHUNK):
             h.update(chunk)
-            bar.advance(len(chunk))
+            bar.update(len(chunk))
     bar.close()
     return h.hexdigest()
 
@@ -264,7 +267,7 @@ def assemble_from_parts(choice: ModelChoice, target: Path, *, progress: bool = T
         )
     _remove_stale_partials(target)
     h = hashlib.sha256()
-    bar = _Progress(f"assembling {choice.file_name}", total, enabled=progress)
+    bar = progress_bar(f"assembling {choice.file_name}", total, enabled=progress, **_BYTES)
     fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
     tmp = Path(tmp_name)
     try:
@@ -286,12 +289,12 @@ def assemble_from_parts(choice: ModelChoice, target: Path, *, progress: bool = T
     _write_marker(choice, target)
 
 
-def _copy_hashing(src: Path, out: IO[bytes], h: hashlib._Hash, bar: _Progress) -> None:
+def _copy_hashing(src: Path, out: IO[bytes], h: hashlib._Hash, bar: tqdm) -> None:
     with src.open("rb") as f:
         while chunk := f.read(_CHUNK):
             out.write(chunk)
             h.update(chunk)
-            bar.advance(len(chunk))
+            bar.update(len(chunk))
 
 
 def _remove_stale_partials(target: Path) -> None:
@@ -359,37 +362,3 @@ def _exclusive(lock_path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
-
-
-class _Progress:
-    """A dependency-free progress bar on stderr (redrawn in place on a terminal, every 10% otherwise)."""
-
-    def __init__(self, label: str, total: int, *, enabled: bool, stream: IO[str] | None = None) -> None:
-        self.label, self.total, self.enabled = label, max(total, 1), enabled
-        self.stream = stream or sys.stderr
-        self.done = 0
-        self.started = time.monotonic()
-        self._tty = self.stream.isatty()
-        self._last_decile = -1
-
-    def advance(self, n: int) -> None:
-        self.done += n
-        if not self.enabled:
-            return
-        frac = min(self.done / self.total, 1.0)
-        if self._tty:
-            filled = int(frac * 30)
-            self.stream.write(
-                f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {frac:4.0%} "
-                f"{self.done / 1e6:,.0f}/{self.total / 1e6:,.0f} MB"
-            )
-            self.stream.flush()
-        elif int(frac * 10) > self._last_decile:
-            self._last_decile = int(frac * 10)
-            self.stream.write(f"{self.label}: {frac:.0%}\n")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled and self._tty:
-            self.stream.write(f" ({time.monotonic() - self.started:.1f}s)\n")
-            self.stream.flush()

@@ -1,46 +1,45 @@
-"""Progress reporting for slow-ish work (dataset generation, CSV import), without a dependency.
+"""Progress reporting for slow-ish work (dataset generation, CSV import).
 
-A progress callback is ``(stage, done, total) -> None``. ``StderrProgress`` draws one tqdm-like
-line on a terminal and prints only stage changes when stderr is a file or a pipe (logs stay short).
+A progress callback is ``(stage, done, total) -> None`` (``total`` 0 when unknown), so the generator
+and importer stay free of any output. ``StderrProgress`` draws it with :mod:`agent_orchestrator.progress`
+(tqdm): one bar per stage, in place on a terminal, a few plain lines when stderr is a file or a pipe.
 """
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Callable
 from typing import TextIO
+
+from tqdm import tqdm
+
+from agent_orchestrator.progress import progress_bar
 
 ProgressCallback = Callable[[str, int, int], None]
 
 
 class StderrProgress:
-    """``label: stage  42% (42000/100000)`` on one line, redrawn at most every ``interval`` seconds."""
+    """A :data:`ProgressCallback` with one bar per stage (``label: stage``); stage ``done`` ends it."""
 
-    def __init__(self, label: str = "retail dataset", stream: TextIO | None = None, interval: float = 0.1):
+    def __init__(self, label: str = "retail dataset", stream: TextIO | None = None) -> None:
         self._label = label
-        self._stream = stream if stream is not None else sys.stderr
-        self._interval = interval
+        self._stream = stream
         self._stage = ""
-        self._last_draw = 0.0
-        self._tty = bool(getattr(self._stream, "isatty", lambda: False)())
+        self._bar: tqdm | None = None
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        new_stage = stage != self._stage
-        finished = total > 0 and done >= total
-        if not (new_stage or finished or now - self._last_draw >= self._interval):
+        if stage != self._stage:
+            self._end_stage()
+            self._stage = stage
+            if stage != "done":
+                self._bar = progress_bar(f"{self._label}: {stage}", total, stream=self._stream)
+        if self._bar is not None:
+            self._bar.update(done - self._bar.n)
+
+    def _end_stage(self) -> None:
+        """A stage is complete when the next one starts, whatever its last report said."""
+        if self._bar is None:
             return
-        if new_stage and self._stage and self._tty:
-            self._stream.write("\n")
-        self._stage = stage
-        self._last_draw = now
-        if total > 0:
-            line = f"{self._label}: {stage:<24} {min(100, done * 100 // total):3d}% ({done}/{total})"
-        else:  # unknown total (a CSV being read): just count
-            line = f"{self._label}: {stage:<24} {done}"
-        if self._tty:
-            self._stream.write("\r" + line + ("\n" if stage == "done" else ""))
-        elif new_stage or stage == "done":
-            self._stream.write(line + "\n")
-        self._stream.flush()
+        if self._bar.total:
+            self._bar.update(self._bar.total - self._bar.n)
+        self._bar.close()
+        self._bar = None
