@@ -149,6 +149,15 @@ async def test_also_served_without_v1_prefix(client: httpx.AsyncClient) -> None:
     assert r.json()["choices"][0]["message"]["content"] == "Hello, world"
 
 
+async def test_a_stream_is_framed_byte_for_byte_as_openai_clients_expect(client: httpx.AsyncClient) -> None:
+    r = await client.post("/chat/completions", json={"messages": USER, "stream": True})
+
+    events = sse_events(r.text)
+    expected = "".join(f"data: {json.dumps(e, ensure_ascii=False)}\n\n" for e in events) + "data: [DONE]\n\n"
+    assert r.text == expected
+    assert r.headers["cache-control"] == "no-cache"
+
+
 async def test_streaming_chunks_usage_and_done(client: httpx.AsyncClient) -> None:
     r = await client.post(
         "/chat/completions",

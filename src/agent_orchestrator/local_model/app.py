@@ -32,6 +32,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from agent_orchestrator.sse import DONE, event_stream, frame
+
 from .chat_format import (
     ChatFormatError,
     ChatTemplate,
@@ -281,9 +283,7 @@ def create_app(
             include_usage = bool(body.stream_options and body.stream_options.include_usage)
             chunks = ChunkFactory(completion_id, model_id, include_usage)
             sse = _stream(events, chunks, watcher, cancel)
-            return StreamingResponse(
-                sse, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
-            )
+            return event_stream(sse, headers={"Cache-Control": "no-cache"})
         try:
             return JSONResponse(await _collect(events, completion_id, model_id))
         except (EngineError, ValueError, RuntimeError) as exc:
@@ -318,11 +318,7 @@ def create_app(
             return JSONResponse(completion(completion_id, model_id, result.text, calls, finish, stats))
         include_usage = bool(body.stream_options and body.stream_options.include_usage)
         chunks = ChunkFactory(completion_id, model_id, include_usage)
-        return StreamingResponse(
-            _replay(result, chunks, finish, stats),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache"},
-        )
+        return event_stream(_replay(result, chunks, finish, stats), headers={"Cache-Control": "no-cache"})
 
     async def _prepare(
         body: ChatCompletionRequest,
@@ -396,7 +392,7 @@ async def _collect(
 
 
 def _sse(obj: dict[str, Any]) -> str:
-    return f"data: {json.dumps(obj, ensure_ascii=False)}\n\n"
+    return frame(json.dumps(obj, ensure_ascii=False))
 
 
 async def _replay(
@@ -411,7 +407,7 @@ async def _replay(
     yield _sse(chunks.chunk({}, finish))
     if chunks.include_usage:
         yield _sse(chunks.usage_chunk(stats))
-    yield "data: [DONE]\n\n"
+    yield frame(DONE)
 
 
 async def _stream(
@@ -433,7 +429,7 @@ async def _stream(
         except (EngineError, ValueError, RuntimeError) as exc:
             # Headers are gone already; report in-band the way OpenAI's streams do.
             yield _sse(error_body(f"generation failed: {exc}", "server_error"))
-            yield "data: [DONE]\n\n"
+            yield frame(DONE)
             return
         assert stats is not None
         yield _sse(chunks.chunk({}, _finish_reason(stats)))
@@ -441,7 +437,7 @@ async def _stream(
             yield _sse(
                 chunks.usage_chunk(usage(stats.prompt_tokens, stats.completion_tokens, stats.cached_tokens))
             )
-        yield "data: [DONE]\n\n"
+        yield frame(DONE)
     finally:
         cancel.set()  # no-op when finished; frees the model when the client went away mid-stream
         watcher.cancel()

@@ -38,6 +38,8 @@ import uvicorn
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from agent_orchestrator.sse import DONE, event_stream, frame
+
 __all__ = [
     "Failure",
     "Reply",
@@ -361,10 +363,10 @@ class ScriptedModel:
 
             async def events() -> AsyncIterator[str]:
                 for chunk in _chunks(reply, body, model):
-                    yield f"data: {json.dumps(chunk)}\n\n"
-                yield "data: [DONE]\n\n"
+                    yield frame(json.dumps(chunk))
+                yield frame(DONE)
 
-            return StreamingResponse(events(), media_type="text/event-stream")
+            return event_stream(events())
 
         app = FastAPI(title="scripted-model")
         app.include_router(router, prefix="/v1")

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.service import SessionBusyError
 from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
+from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.markdown import render_markdown
 from agent_orchestrator.web.routes.sessions import SessionOut
@@ -78,15 +79,11 @@ async def send_message(
         events = await services.sessions.send(actor, session_id, body.content)
     except SessionBusyError as error:
         raise HTTPException(status.HTTP_409_CONFLICT, str(error)) from error
-    return StreamingResponse(
-        _sse(events),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    return event_stream(_sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 def _frame(name: str, data: dict) -> str:
-    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+    return frame(json.dumps(data, ensure_ascii=False), event=name)
 
 
 async def _sse(events: AsyncIterator[TurnEvent]) -> AsyncIterator[str]:
