@@ -120,6 +120,9 @@ def run_embedded_lab(tmp_path: Path, model_weights: Path) -> LabRunner:
 # -- PostgreSQL ------------------------------------------------------------------------------------
 
 
+_PATIENCE = 60.0  # seconds a required server may take to come (back) up
+
+
 def postgres_required() -> bool:
     return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1"
 
@@ -128,7 +131,7 @@ def postgres_required() -> bool:
 def postgres_url() -> str:
     """The test server's URL (``TEST_POSTGRES_URL``, any form); skips the test when the server is
     unreachable, fails it where PostgreSQL is required."""
-    problem = postgres_problem()
+    problem = postgres_problem(patience=_PATIENCE if postgres_required() else 0.0)
     if problem is not None:
         message = f"PostgreSQL unreachable at {display_url(server_url())} ({problem})"
         if postgres_required():
@@ -152,6 +155,6 @@ def postgres_schema(request: pytest.FixtureRequest, postgres_url: str) -> Iterat
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say once, not once per test, why the PostgreSQL tests were skipped."""
     asked = postgres_problem.cache_info().currsize > 0
-    if asked and not postgres_required() and (problem := postgres_problem()) is not None:
+    if asked and not postgres_required() and (problem := postgres_problem(patience=0.0)) is not None:
         where = display_url(server_url())
         terminalreporter.write_line(f"PostgreSQL unreachable at {where} ({problem}): postgres tests skipped")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -75,14 +76,26 @@ def display_url(url: str) -> str:
 
 
 @functools.cache
-def postgres_problem(url: str | None = None) -> str | None:
+def postgres_problem(url: str | None = None, *, patience: float = 0.0) -> str | None:
     """Why the server at ``url`` (default: :func:`server_url`) cannot be reached, in one line, or
-    ``None`` when it can. Asked once per URL and process: every test asks, the answer does not change."""
-    try:
-        psycopg.connect(libpq_url(url or server_url()), connect_timeout=3).close()
-    except (psycopg.Error, ValueError) as error:
-        return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return None
+    ``None`` when it can. Asked once per URL and process: every test asks, the answer does not change.
+
+    ``patience`` is how long to keep trying: a server that is starting, or restarting (other test
+    runs on the machine restart it), answers "the database system is starting up" for a moment.
+    """
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            libpq = libpq_url(url or server_url())
+            psycopg.connect(libpq, connect_timeout=3).close()
+        except ValueError as error:
+            return str(error)
+        except psycopg.Error as error:
+            if time.monotonic() < deadline:
+                time.sleep(0.5)
+                continue
+            return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return None
 
 
 @dataclass(frozen=True)
