@@ -6,7 +6,6 @@ PostgreSQL tests skip with one line when the server is unreachable -- except und
 ``REQUIRE_POSTGRES=1``), where a missing database is a failure, not a reason to go green.
 """
 
-import os
 import re
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from agent_orchestrator.settings import load_settings
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.postgres import (
     FreshSchema,
@@ -124,7 +124,7 @@ _PATIENCE = 60.0  # seconds a required server may take to come (back) up
 
 
 def postgres_required() -> bool:
-    return os.environ.get("CI") == "true" or os.environ.get("REQUIRE_POSTGRES") == "1"
+    return load_settings().testing.postgres_required
 
 
 @pytest.fixture(scope="session")

@@ -13,15 +13,14 @@ from typing import Any
 from alembic import context
 from sqlalchemy import Engine
 
-from agent_orchestrator.sessions.store.engine import database_url_from_env, make_engine
+from agent_orchestrator.sessions.store.engine import make_engine
 from agent_orchestrator.sessions.store.migrations import VERSION_TABLE, migration_transaction
 from agent_orchestrator.sessions.store.schema import metadata
+from agent_orchestrator.settings import load_settings
 
 
 def _engine_from_environment() -> Engine:
-    from agent_orchestrator.runtime.settings import RuntimeSettings
-
-    return make_engine(database_url_from_env(RuntimeSettings.from_env().data_dir))
+    return make_engine(load_settings().database_url)
 
 
 def _run(engine: Engine) -> None:
