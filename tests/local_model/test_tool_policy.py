@@ -115,7 +115,23 @@ def test_a_short_follow_up_of_a_tool_turn_calls_again() -> None:
     )
     p = plan(*first, {"role": "assistant", "content": "Customer 1 leads."}, user("and France?"))
     assert p.mode == "call"
-    assert p.tools[0]["function"]["parameters"]["properties"]["country"]["enum"] == ["France", "Germany"]
+    assert names(p.tools)[0] == "top_customers"  # the tool of the question it follows
+    assert p.tools[0]["function"]["parameters"]["properties"]["country"]["enum"] == ["France"]
+
+
+def test_a_follow_up_takes_what_it_leaves_open_from_the_question_before() -> None:
+    first = answered(
+        "Who are the At Risk customers in Germany?",
+        "retail-analytics-top_customers",
+        '{"segment": "At Risk", "country": "Germany"}',
+        "{}",
+    )
+    p = plan(
+        *first, {"role": "assistant", "content": "Customer 1."}, user("What about the High Value ones there?")
+    )
+    properties = p.tools[0]["function"]["parameters"]["properties"]
+    assert names(p.tools)[0] == "top_customers"
+    assert (properties["segment"]["enum"], properties["country"]["enum"]) == (["High Value"], ["Germany"])
 
 
 def test_a_comparison_with_an_earlier_period_looks_the_data_up_with_the_previous_question() -> None:

@@ -310,6 +310,9 @@ async def test_every_result_leads_with_a_headline_that_states_its_answer(retail_
     assert top["headline"].startswith("The top customers by revenue (country Germany) are " + leaders[0])
     assert all(leader in top["headline"] for leader in leaders)
     assert found["headline"].startswith(f"{found['total']:,} customers match (segment At Risk)")
+    at_risk = next(s for s in segments["segments"] if s["segment"] == "At Risk")
+    assert found["total_revenue"] == pytest.approx(at_risk["revenue"])  # all of them, not one page
+    assert f"revenue {at_risk['revenue']:,.2f} in total" in found["headline"]
     assert f"highest revenue in {trend['summary']['highest_revenue_month']}" in trend["headline"]
     assert f"is {countries['countries'][0]['country']}:" in countries["headline"]
     assert products["headline"].startswith(

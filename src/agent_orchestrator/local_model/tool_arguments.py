@@ -67,6 +67,7 @@ _KEYWORDS = {
     "orders": frozenset({"order", "frequent", "often", "purchase"}),
     "recency": frozenset({"recent", "recently", "lately"}),
 }
+_DATE_QUALIFIERS = frozenset({"first", "last", "latest", "earliest"})
 _DURATION_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
 
@@ -229,9 +230,15 @@ class NarrowedTool:
     """Whether a period the user named fills one of its parameters ("in March 2024")."""
 
 
-def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | None:
+def narrow_tool(
+    tool: Mapping[str, Any], mentions: Mentions, earlier: Mentions | None = None
+) -> NarrowedTool | None:
     """The tool with each parameter limited to what the user mentioned; ``None`` when a required
-    parameter cannot be filled from the user's words (an id the user never gave)."""
+    parameter cannot be filled from the user's words (an id the user never gave).
+
+    ``earlier``: for a follow-up, what the previous question and this one named together; it fills
+    the parameters this question leaves open ("What about the High Value ones there?" after "… At
+    Risk customers in Germany?": the segment from this question, the country from the one before)."""
     schema = arguments_schema(tool)
     required = set(schema.get("required") or ())
     properties = schema.get("properties") or {}
@@ -247,15 +254,22 @@ def narrow_tool(tool: Mapping[str, Any], mentions: Mentions) -> NarrowedTool | N
         return None  # "customer 12345" cannot fill recency, frequency and spend at once
     for name, spec in properties.items():
         description = str(described.get(name, {}).get("description") or "").split("\n")[0]
+        source = mentions
         narrowed, from_user = _narrow(
             name, {**spec, "description": description}, mentions, name in required, taken
         )
+        if earlier is not None and not from_user:
+            again, from_earlier = _narrow(
+                name, {**spec, "description": description}, earlier, name in required, taken
+            )
+            if from_earlier:
+                narrowed, from_user, source = again, True, earlier
         if narrowed is None:
             if name in required:
                 return None
             continue
         if from_user:
-            periods = {*mentions.starts, *mentions.ends}
+            periods = {*source.starts, *source.ends}
             takes_period = takes_period or not periods.isdisjoint(map(str, narrowed.get("enum", ())))
             for value in narrowed.get("enum", ()):
                 weight = _evidence(name, narrowed, name in required)
@@ -342,6 +356,10 @@ def _narrow(
     if kind == "string":
         if spec.get("format") == "date" or "date" in name or name.endswith(("_from", "_to")):
             values = list(mentions.ends if name.endswith(("_to", "_end", "_before")) else mentions.starts)
+            qualifier = name.split("_", 1)[0]
+            if qualifier in _DATE_QUALIFIERS and qualifier not in words(mentions.text):
+                # "bought in March" is no *last* purchase in March: that parameter needs the word.
+                values = []
         else:
             values = [p for p in mentions.phrases if not any(normalized(p) in value for value in taken)]
         if values:

@@ -220,11 +220,15 @@ class ToolPolicy:
         ):
             base.reply = fixed_reply(question) or recall(question, messages[:last_user])
             # Not offered, but a call the model writes anyway (it judged the data needed) still counts.
-            mentions = Mentions.of(said[-2:] if is_follow_up(question) else said[-1:])
-            base.tools = [n.tool for t in tools if (n := narrow_tool(t, mentions)) is not None]
+            mentions, earlier = _mentions(said)
+            base.tools = [n.tool for t in tools if (n := narrow_tool(t, mentions, earlier)) is not None]
             return base
         offered = self._candidates(
-            tools, question, previous, said[-2:] if is_follow_up(question) else said[-1:]
+            tools,
+            question,
+            previous,
+            said,
+            _last_tool(messages[:last_user]) if is_follow_up(question) else None,
         )
         if not offered:
             return base
@@ -260,21 +264,33 @@ class ToolPolicy:
         return bool(previous) and used_tool_before and len(words(question)) <= 6
 
     def _candidates(
-        self, tools: Sequence[Mapping[str, Any]], question: str, previous: str, said: Sequence[str]
+        self,
+        tools: Sequence[Mapping[str, Any]],
+        question: str,
+        previous: str,
+        said: Sequence[str],
+        previous_tool: str | None,
     ) -> list[dict[str, Any]]:
-        """The tools to offer, best first: BM25 relevance plus the parameters the user's words fill.
+        """The tools to offer, best first: BM25 relevance plus the parameters the user's words fill;
+        a follow-up ("And in France?") leans to the tool that answered the question before.
 
         When one tool leads clearly it is offered alone: measured on 0.5B, the model picks a worse
         second tool more often than the ranking is wrong (``bench/eval_assistant.py``).
         """
-        mentions = Mentions.of(said)
+        mentions, earlier = _mentions(said)
         # "in April 2025" names a period without the word: say it, so tools for periods rank.
         query = f"{question} period month" if mentions.starts else question
         ranked = [
             (score, i, narrowed)
             for i, (score, tool) in enumerate(self._ranker(tools).rank(query, previous))
-            if (narrowed := narrow_tool(tool, mentions)) is not None
+            if (narrowed := narrow_tool(tool, mentions, earlier)) is not None
         ]
+        if previous_tool is not None and ranked:
+            lead = max(score for score, _, _ in ranked)
+            ranked = [
+                (score + lead if _short_name(n.tool) == previous_tool else score, i, n)
+                for score, i, n in ranked
+            ]
         if any(n.takes_period for _, _, n in ranked):
             # "customers who bought in March 2024": a tool that cannot take the period would answer
             # for all time, however well its words match.
@@ -285,6 +301,25 @@ class ToolPolicy:
             return []
         best = scored[0][0]
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
+
+
+def _mentions(said: Sequence[str]) -> tuple[Mentions, Mentions | None]:
+    """What the last question names, and for a follow-up what it and the one before name together."""
+    if len(said) > 1 and is_follow_up(said[-1]):
+        return Mentions.of(said[-1:]), Mentions.of(said[-2:])
+    return Mentions.of(said[-1:]), None
+
+
+def _short_name(tool: Mapping[str, Any]) -> str:
+    return str(tool["function"]["name"]).rsplit("-", 1)[-1]
+
+
+def _last_tool(messages: Sequence[Mapping[str, Any]]) -> str | None:
+    """The short name of the last tool called in ``messages``."""
+    for message in reversed(messages):
+        for call in reversed(message.get("tool_calls") or ()):
+            return str(call["function"]["name"]).rsplit("-", 1)[-1]
+    return None
 
 
 def _unmatched_names(

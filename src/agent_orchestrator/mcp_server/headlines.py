@@ -29,6 +29,7 @@ def _customer(row: dict[str, Any]) -> str:
 def find_customers(result: dict[str, Any]) -> str:
     rows = result["customers"]
     text = f"{result['total']:,} customers match{_filters(result)}"
+    text += f", revenue {_money(result['total_revenue'])} in total"
     if rows:
         text += f"; the first listed is {_customer(rows[0])}"
     return text + "."

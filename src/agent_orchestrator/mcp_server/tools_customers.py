@@ -83,10 +83,12 @@ def register(kit: ToolKit) -> None:
             page = queries.find_customers(
                 conn, filters, sort_by=sort_by, descending=order == "desc", limit=limit, offset=offset
             )
+            revenue = queries.customers_revenue(conn, filters)
         return with_headline(
             {
                 "filters": applied(filters),
                 "total": page.total,
+                "total_revenue": revenue,
                 "offset": offset,
                 "customers": [_customer(c) for c in page.items],
             },

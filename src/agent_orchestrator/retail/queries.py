@@ -171,6 +171,15 @@ def _customer_where(filters: CustomerFilter) -> tuple[str, list[object]]:
     return (f"WHERE {' AND '.join(where)}" if where else ""), params
 
 
+def customers_revenue(conn: sqlite3.Connection, filters: CustomerFilter | None = None) -> float:
+    """The net revenue of every customer matching ``filters`` together (not just one page of them)."""
+    clause, params = _customer_where(filters or CustomerFilter())
+    total = conn.execute(f"SELECT COALESCE(SUM(revenue), 0) FROM customer_stats {clause}", params).fetchone()[
+        0
+    ]
+    return round(float(total), 2)
+
+
 def find_customers(
     conn: sqlite3.Connection,
     filters: CustomerFilter | None = None,
