@@ -4,8 +4,9 @@ import json
 import threading
 
 import httpx
+from sqlalchemy.exc import OperationalError
 
-from agent_orchestrator.sessions.store import AuditLog, make_engine
+from agent_orchestrator.sessions.store import AuditLog, SessionCatalog, make_engine
 from agent_orchestrator.testing.scripted_model import Text, user_messages
 
 
@@ -155,3 +156,27 @@ def test_bad_input_gets_one_clear_error(live_app):
         ).status_code
         == 413
     )
+
+
+def test_a_first_message_with_control_characters_is_answered_and_names_the_chat(live_app):
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    first = _send(alice, session_id, "\x1b[31mhello\x1b[0m\tthere")
+    assert first.status_code == 200 and _events(first)[-1][0] == "done"
+    assert alice.get(f"/api/sessions/{session_id}").json()["title"] == "[31mhello [0m there"
+    again = _send(alice, session_id, "again")
+    assert again.status_code == 200 and _events(again)[-1][0] == "done"  # not locked: no 409
+
+
+def test_a_step_failing_after_the_lease_is_taken_releases_it(live_app, monkeypatch):
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+
+    def broken_rename(*args: object, **kwargs: object) -> bool:
+        raise OperationalError("UPDATE sessions", {}, Exception("database is locked"))
+
+    with monkeypatch.context() as patch:  # the automatic title, the step between lease and turn
+        patch.setattr(SessionCatalog, "rename", broken_rename)
+        assert _send(alice, session_id, "hello").status_code == 500
+    retry = _send(alice, session_id, "hello")
+    assert retry.status_code == 200 and _events(retry)[-1][0] == "done"  # not 409 until the lease expires

@@ -35,6 +35,7 @@ from agent_orchestrator.sessions.store import (
     SessionPage,
     SessionRecord,
     User,
+    one_line,
 )
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
@@ -191,13 +192,18 @@ class SessionService:
         lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
         if lease is None:
             raise SessionBusyError("This session is answering another message; try again when it is done.")
+        try:
+            if record.pending_prompt is not None:
+                await self._keep_interrupted_prompt(record)
+            if record.turn_count == 0 and record.title == DEFAULT_TITLE:
+                # Like most chat products: an untitled chat is named after its first message.
+                title = one_line(prompt)[:TITLE_FROM_PROMPT].strip() or DEFAULT_TITLE
+                await asyncio.to_thread(self.catalog.rename, session_id, actor.user.id, title)
+        except BaseException:
+            # No turn will run to release it: without this, the session answers "busy" until expiry.
+            await asyncio.to_thread(self.leases.release, lease)
+            raise
         queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
-        if record.pending_prompt is not None:
-            await self._keep_interrupted_prompt(record)
-        if record.turn_count == 0 and record.title == DEFAULT_TITLE:
-            # Like most chat products: an untitled chat is named after its first message.
-            title = " ".join(prompt.split())[:TITLE_FROM_PROMPT].strip() or DEFAULT_TITLE
-            await asyncio.to_thread(self.catalog.rename, session_id, actor.user.id, title)
         task = asyncio.create_task(self._run_turn(actor, session_id, prompt, lease, queue))
         self._turns.add(task)
         task.add_done_callback(self._turns.discard)

@@ -22,6 +22,7 @@ from agent_orchestrator.sessions.store.catalog import (
     SessionRecord,
     SessionStatus,
     make_preview,
+    one_line,
     validate_title,
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
@@ -65,6 +66,7 @@ __all__ = [
     "make_preview",
     "migrate",
     "migration_names",
+    "one_line",
     "validate_title",
     "write_transaction",
 ]

@@ -111,9 +111,15 @@ def fold_title(title: str) -> str:
     return title.casefold()
 
 
+def one_line(text: str) -> str:
+    """``text`` as one clean line: control characters (terminal escapes, tabs, newlines) become spaces
+    and whitespace runs one space, so what a user typed can serve as a title or a preview."""
+    return _WHITESPACE.sub(" ", "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)).strip()
+
+
 def make_preview(text: str) -> str:
     """One line of at most 200 characters: whitespace runs collapsed, an ellipsis if cut."""
-    text = _WHITESPACE.sub(" ", "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)).strip()
+    text = one_line(text)
     return text if len(text) <= PREVIEW_MAX else text[: PREVIEW_MAX - 1].rstrip() + "…"
 
 
