@@ -92,9 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     add.add_argument("username")
     add.set_defaults(func=create_user)
     args = parser.parse_args(argv)
+    from agent_orchestrator.sessions.store import UserExists
+
     try:
         return args.func(args, load_settings())
-    except (RuntimeFailure, ValueError) as error:
+    except (RuntimeFailure, UserExists, ValueError) as error:
         print("error: " + " ".join(str(error).split()), file=sys.stderr)
         return 1
 

@@ -105,7 +105,7 @@ class UserStore:
                     .returning(users.c.id)
                 ).scalar_one()
         except exc.IntegrityError as error:
-            raise UserExists(username) from error
+            raise UserExists(f"The username {username} is taken (usernames ignore letter case).") from error
         return User(int(user_id), username, now)
 
     def get(self, user_id: int) -> User | None:
