@@ -6,6 +6,7 @@ import threading
 import httpx
 from sqlalchemy.exc import OperationalError
 
+from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.store import AuditLog, SessionCatalog, make_engine
 from agent_orchestrator.testing.scripted_model import Text, user_messages
 
@@ -180,3 +181,14 @@ def test_a_step_failing_after_the_lease_is_taken_releases_it(live_app, monkeypat
         assert _send(alice, session_id, "hello").status_code == 500
     retry = _send(alice, session_id, "hello")
     assert retry.status_code == 200 and _events(retry)[-1][0] == "done"  # not 409 until the lease expires
+
+
+def test_delete_leaves_nothing_of_the_session_in_the_runtime_state(live_app):
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    assert _events(_send(alice, session_id, "hello"))[-1][0] == "done"
+    state = RuntimeSettings(data_dir=live_app.web.data_dir).copilot_home
+    if not live_app.web.is_postgres:  # shared mode keeps the session's files in PostgreSQL
+        assert any(session_id in str(path) for path in state.rglob("*"))
+    assert alice.delete(f"/api/sessions/{session_id}").status_code == 204
+    assert [path for path in state.rglob("*") if session_id in str(path.relative_to(state))] == []

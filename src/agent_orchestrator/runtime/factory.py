@@ -44,6 +44,9 @@ from agent_orchestrator.settings import TOKEN_VARIABLES, RuntimeSettings, child_
 
 logger = logging.getLogger(__name__)
 
+# Under COPILOT_HOME: the CLI's per-session lock files (``<id>.lock``).
+OPERATION_LOCKS = Path("session-state") / ".session-operation-locks"
+
 # Replace mode: a few hundred bytes instead of the runtime's ~21 KB coding-agent prompt.
 SYSTEM_PROMPT = (
     "You are AgentOrchestrator, a concise assistant for retail analysts. "
@@ -250,10 +253,18 @@ class CopilotRuntime:
         return await self._require_client().get_session_metadata(session_id)
 
     async def delete_session(self, session_id: str) -> None:
-        """Remove a stored session and its files."""
-        if await self.get_metadata(session_id) is None:
-            raise SessionNotFoundError(f"No stored session has the id {session_id}.")
-        await self._require_client().delete_session(session_id)
+        """Remove a stored session and its files, including the CLI's lock file for it."""
+        try:
+            if await self.get_metadata(session_id) is None:
+                raise SessionNotFoundError(f"No stored session has the id {session_id}.")
+            await self._require_client().delete_session(session_id)
+        finally:
+            # The CLI serialises operations on a session with a lock file that its own delete leaves
+            # behind (also when, in shared mode, the CLI's metadata does not know the session).
+            locks = self.settings.copilot_home / OPERATION_LOCKS
+            lock = locks / f"{session_id}.lock"
+            if lock.parent == locks:
+                await asyncio.to_thread(lock.unlink, missing_ok=True)
 
     def _require_client(self) -> CopilotClient:
         if self.client is None:
