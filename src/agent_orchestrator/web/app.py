@@ -2,7 +2,8 @@
 
 ``create_app`` wires: the session store (catalog, audit, leases, users) on SQLite or PostgreSQL, the
 Copilot runtime (streaming, with the read-only retail MCP server), the session service, the routes, the
-static UI with a strict Content Security Policy, and one JSON error shape (``{"detail": ...}``).
+static UI with a strict Content Security Policy, one JSON error shape (``{"detail": ...}``), and the
+purge of expired logins (at start, then hourly in the background).
 """
 
 import asyncio
@@ -36,6 +37,7 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
+from agent_orchestrator.web.housekeeping import purge_expired_logins_every
 from agent_orchestrator.web.routes import auth, messages, sessions
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -88,12 +90,16 @@ def create_app(
         )
         if session_files is not None:
             session_files.writer_check = service.may_write
-        app.state.services = Services(settings=web, users=UserStore(engine), sessions=service)
+        users = UserStore(engine)
+        await asyncio.to_thread(users.purge_expired_logins)
+        purger = asyncio.create_task(purge_expired_logins_every(users))
+        app.state.services = Services(settings=web, users=users, sessions=service)
         if on_ready is not None:
             on_ready()
         try:
             yield
         finally:
+            purger.cancel()
             await service.wait_for_turns()
             await runtime.stop()
             if retail_mcp is not None:

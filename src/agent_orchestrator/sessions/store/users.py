@@ -182,6 +182,7 @@ class UserStore:
         return result.rowcount == 1
 
     def purge_expired_logins(self, now: datetime | None = None) -> int:
+        """Delete the logins past their expiry (the web app does, at start and hourly); how many went."""
         with write_transaction(self._engine) as conn:
             result = conn.execute(delete(logins).where(logins.c.expires_at <= (now or utcnow())))
         return result.rowcount
