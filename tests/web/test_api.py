@@ -192,3 +192,23 @@ def test_delete_leaves_nothing_of_the_session_in_the_runtime_state(live_app):
         assert any(session_id in str(path) for path in state.rglob("*"))
     assert alice.delete(f"/api/sessions/{session_id}").status_code == 204
     assert [path for path in state.rglob("*") if session_id in str(path.relative_to(state))] == []
+
+
+def test_a_failed_create_is_audited_with_its_outcome(live_app):
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={"id": "case-42"}).json()["id"]
+    engine = make_engine(live_app.web.database_url)
+    catalog = SessionCatalog(engine)
+    owner = catalog.get(session_id).owner_id
+    catalog.delete(session_id, owner)  # the runtime still stores the session: its create will fail
+    again = alice.post("/api/sessions", json={"id": session_id})
+    assert (again.status_code, again.json()) == (409, {"detail": "A session with this id already exists."})
+    trail = AuditLog(engine).recent(session_id=session_id)
+    gone = catalog.get(session_id) is None
+    engine.dispose()
+    assert [(e.action, e.username) for e in trail] == [
+        ("create_failed", "alice"),
+        ("create", "alice"),
+        ("create", "alice"),
+    ]
+    assert trail[0].details == {"error": "SessionExistsError"} and gone

@@ -28,6 +28,7 @@ from agent_orchestrator.runtime.errors import RuntimeFailure, SessionNotFoundErr
 from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
 from agent_orchestrator.sessions.store import (
+    AuditAction,
     AuditEvent,
     AuditLog,
     LeaseManager,
@@ -106,8 +107,10 @@ class SessionService:
         try:
             session = await self.runtime.create_session(sid, name=_runtime_name(record.title))
             await session.disconnect()
-        except BaseException:
-            await asyncio.to_thread(self.catalog.delete, sid, actor.user.id)
+        except BaseException as error:
+            # The row goes, and the trail says so: its "create" is followed by this outcome.
+            failed = self._event("create_failed", actor, sid, details={"error": type(error).__name__})
+            await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
             raise
         return record
 
@@ -284,13 +287,16 @@ class SessionService:
         if self._turns:
             await asyncio.wait(self._turns, timeout=self.runtime.settings.turn_timeout)
 
-    def _event(self, action: str, actor: Actor, session_id: str | None) -> AuditEvent:
+    def _event(
+        self, action: AuditAction, actor: Actor, session_id: str | None, details: dict[str, str] | None = None
+    ) -> AuditEvent:
         return AuditEvent(
             action=action,
             user_id=actor.user.id,
             username=actor.user.username,
             session_id=session_id,
             client_addr=actor.client_addr,
+            details=details or {},
         )
 
 

@@ -5,7 +5,8 @@ an action name fails where it is made, not in a report months later. The catalog
 create, rename or delete in the *same transaction* as the change (see ``SessionCatalog``): either both
 happen or neither, so the trail can never claim a change that was rolled back, nor miss one that
 happened. Refused attempts (another user's id, a bad password) are recorded with :meth:`AuditLog.record`
-as ``denied`` / ``login_failed``.
+as ``denied`` / ``login_failed``. A create whose runtime step fails is undone, and its row's deletion
+is recorded as ``create_failed``: no ``create`` in the trail is left without its outcome.
 
 Rows have no foreign keys: the trail must outlive the users and sessions it mentions.
 """
@@ -25,7 +26,16 @@ from agent_orchestrator.sessions.store.engine import write_transaction
 from agent_orchestrator.sessions.store.schema import audit_log, utcnow
 
 AuditAction = Literal[
-    "create", "resume", "read", "rename", "delete", "denied", "login", "login_failed", "logout"
+    "create",
+    "create_failed",
+    "resume",
+    "read",
+    "rename",
+    "delete",
+    "denied",
+    "login",
+    "login_failed",
+    "logout",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
 MAX_RECENT = 1_000
