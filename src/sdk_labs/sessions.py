@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agent_orchestrator.runtime import CopilotRuntime, RuntimeFailure, RuntimeSettings
-from agent_orchestrator.runtime.errors import SessionNotFoundError
+from agent_orchestrator.errors import AgentOrchestratorError, SessionNotFoundError
+from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
 from agent_orchestrator.settings import load_settings
 
@@ -106,7 +106,7 @@ async def _latest_session_id(runtime: CopilotRuntime) -> str:
 
 
 async def run_lab(options: LabOptions, settings: RuntimeSettings) -> None:
-    """The lab itself; raises :class:`RuntimeFailure` for anything a user should read."""
+    """The lab itself; raises :class:`AgentOrchestratorError` for anything a user should read."""
     for given in (options.resume, options.session_id, options.delete):
         if given is not None:
             validate_session_id(given)
@@ -151,7 +151,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         settings = load_settings().runtime.with_overrides(model=options.model)
         asyncio.run(run_lab(options, settings))
-    except RuntimeFailure as error:
+    except AgentOrchestratorError as error:
         print("error: " + " ".join(str(error).split()), file=sys.stderr)
         return 1
     except ValueError as error:  # bad configuration values (settings)

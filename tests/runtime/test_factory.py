@@ -4,14 +4,14 @@ from pathlib import Path
 
 import pytest
 
-from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.runtime.errors import (
+from agent_orchestrator.errors import (
     ModelUnavailableError,
     RuntimeMissingError,
     SessionExistsError,
     SessionNotFoundError,
     TurnTimeoutError,
 )
+from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.testing.scripted_model import Failure, ScriptedModel, Text
 from sdk_labs.sessions import _print_metadata
 

@@ -16,7 +16,7 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Engine
 
-from agent_orchestrator.runtime.errors import InvalidSessionIdError, SessionNotFoundError
+from agent_orchestrator.errors import InvalidInputError, SessionNotFoundError
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
 from agent_orchestrator.sessions.admin import export_session, open_session_files, purge_sessions
 from agent_orchestrator.sessions.store import (
@@ -179,7 +179,7 @@ async def test_an_unknown_or_malformed_id_is_a_clear_error(
     write_local_events(tmp_path, "orphan-1")  # files without a catalog row are not a session either
     with pytest.raises(SessionNotFoundError, match="No session with id orphan-1"):
         await export_session(engine, files, "orphan-1")
-    with pytest.raises(InvalidSessionIdError):
+    with pytest.raises(InvalidInputError, match="Session ids"):
         await export_session(engine, files, "../etc")
 
 

@@ -10,7 +10,7 @@ import os
 import platform
 from pathlib import Path
 
-from agent_orchestrator.runtime.errors import RuntimeMissingError
+from agent_orchestrator.errors import RuntimeMissingError
 
 INSTALL_HINT = "npm ci"
 

@@ -9,7 +9,7 @@ see docs/architecture.md#copilot-sdk-and-runtime-facts):
   dict and both :meth:`create_session` and :meth:`resume_session` pass exactly that dict.
 * Runtime failures surface as assorted exceptions (``JsonRpcError`` for an unknown id, ``TimeoutError``
   while the agent keeps working, a bare ``Exception("Session error: ...")`` for model errors). They are
-  translated here into :mod:`agent_orchestrator.runtime.errors` so callers print one line.
+  translated here into :mod:`agent_orchestrator.errors` so callers print one line.
 """
 
 import asyncio
@@ -21,9 +21,7 @@ from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMet
 from copilot._jsonrpc import JsonRpcError, ProcessExitedError
 from copilot.session_events import AssistantMessageData
 
-from agent_orchestrator.mcp_server import SERVER_NAME
-from agent_orchestrator.runtime.cli_path import find_copilot_cli
-from agent_orchestrator.runtime.errors import (
+from agent_orchestrator.errors import (
     ModelUnavailableError,
     RuntimeFailure,
     SessionExistsError,
@@ -31,6 +29,8 @@ from agent_orchestrator.runtime.errors import (
     TurnFailedError,
     TurnTimeoutError,
 )
+from agent_orchestrator.mcp_server import SERVER_NAME
+from agent_orchestrator.runtime.cli_path import find_copilot_cli
 from agent_orchestrator.runtime.permissions import RETAIL_TOOL_IDS, retail_tools_only
 from agent_orchestrator.runtime.routes import (
     ModelRoute,

@@ -110,11 +110,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from sqlalchemy.exc import SQLAlchemyError
 
-    from agent_orchestrator.runtime.errors import RuntimeFailure
+    from agent_orchestrator.errors import AgentOrchestratorError
 
     try:
         return asyncio.run(args.func(args, load_settings()))
-    except (RuntimeFailure, ValueError, OSError, SQLAlchemyError) as error:
+    except (AgentOrchestratorError, ValueError, OSError, SQLAlchemyError) as error:
         print(f"error: {_one_line(error)}", file=sys.stderr)
         return 1
 

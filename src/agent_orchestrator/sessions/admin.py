@@ -37,7 +37,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from agent_orchestrator.runtime.errors import SessionNotFoundError
+from agent_orchestrator.errors import SessionNotFoundError
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.store import (

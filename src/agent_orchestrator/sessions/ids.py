@@ -15,7 +15,7 @@ import secrets
 import time
 from collections import Counter
 
-from agent_orchestrator.runtime.errors import InvalidSessionIdError
+from agent_orchestrator.errors import InvalidInputError
 
 MIN_LENGTH = 3
 MAX_LENGTH = 64
@@ -44,15 +44,15 @@ def _looks_secret(value: str) -> bool:
 
 
 def validate_session_id(value: str) -> str:
-    """Return ``value`` if it is an acceptable session id, else raise :class:`InvalidSessionIdError`."""
+    """Return ``value`` if it is an acceptable session id, else raise :class:`InvalidInputError`."""
     if _EMAIL.search(value):
-        raise InvalidSessionIdError("Session ids must not contain e-mail addresses; use an opaque id.")
+        raise InvalidInputError("Session ids must not contain e-mail addresses; use an opaque id.")
     if _looks_secret(value):
-        raise InvalidSessionIdError("Session ids must not contain secrets or tokens; use an opaque id.")
+        raise InvalidInputError("Session ids must not contain secrets or tokens; use an opaque id.")
     if not MIN_LENGTH <= len(value) <= MAX_LENGTH:
-        raise InvalidSessionIdError(f"Session ids have {MIN_LENGTH} to {MAX_LENGTH} characters.")
+        raise InvalidInputError(f"Session ids have {MIN_LENGTH} to {MAX_LENGTH} characters.")
     if not _ALLOWED.match(value):
-        raise InvalidSessionIdError(
+        raise InvalidInputError(
             "Session ids use letters, digits, '.', '_' and '-' and start with a letter or digit."
         )
     return value

@@ -23,8 +23,8 @@ from datetime import UTC, datetime
 
 from copilot import CopilotSession
 
+from agent_orchestrator.errors import AgentOrchestratorError, SessionBusyError, SessionNotFoundError
 from agent_orchestrator.runtime import CopilotRuntime
-from agent_orchestrator.runtime.errors import RuntimeFailure, SessionNotFoundError
 from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
 from agent_orchestrator.sessions.store import (
@@ -47,10 +47,6 @@ DEFAULT_TITLE = "New chat"
 TITLE_FROM_PROMPT = 60
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
-
-
-class SessionBusyError(RuntimeFailure):
-    """Another turn of this session is in flight (in this process or any other server)."""
 
 
 @dataclass(frozen=True)
@@ -252,7 +248,7 @@ class SessionService:
                         outcome = event
                 finally:
                     await _close_quietly(session)
-            except RuntimeFailure as error:
+            except AgentOrchestratorError as error:
                 outcome = Failed(" ".join(str(error).split()))
                 queue.put_nowait(outcome)
             except Exception as error:  # the runtime died or the connection broke mid-turn

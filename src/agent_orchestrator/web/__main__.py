@@ -11,7 +11,7 @@ import getpass
 import os
 import sys
 
-from agent_orchestrator.runtime import RuntimeFailure
+from agent_orchestrator.errors import AgentOrchestratorError
 from agent_orchestrator.settings import Settings, WebSettings, load_settings
 
 DEMO_FILE = "demo-login.txt"
@@ -92,11 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     add.add_argument("username")
     add.set_defaults(func=create_user)
     args = parser.parse_args(argv)
-    from agent_orchestrator.sessions.store import UserExists
-
     try:
         return args.func(args, load_settings())
-    except (RuntimeFailure, UserExists, ValueError) as error:
+    except (AgentOrchestratorError, ValueError) as error:  # ValueError: a malformed setting
         print("error: " + " ".join(str(error).split()), file=sys.stderr)
         return 1
 

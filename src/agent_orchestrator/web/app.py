@@ -20,15 +20,12 @@ from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
 from agent_orchestrator.retail.progress import StderrProgress
-from agent_orchestrator.runtime import CopilotRuntime, RuntimeFailure, RuntimeSettings
-from agent_orchestrator.runtime.errors import InvalidSessionIdError, SessionNotFoundError
+from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
     AuditLog,
-    InvalidCursor,
-    InvalidTitle,
     LeaseManager,
     SessionCatalog,
     UserStore,
@@ -37,6 +34,7 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
+from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import purge_expired_logins_every
 from agent_orchestrator.web.routes import auth, messages, sessions
 
@@ -120,7 +118,7 @@ def create_app(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )
     app.dependency_overrides[get_retail_db_path] = lambda: web.retail_db
-    _install_error_handlers(app)
+    install_error_handler(app)
     _install_middleware(app)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -134,25 +132,6 @@ def create_app(
         return FileResponse(STATIC_DIR / "index.html")
 
     return app
-
-
-def _install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(SessionNotFoundError)
-    async def not_found(request: Request, error: SessionNotFoundError) -> JSONResponse:
-        return JSONResponse({"detail": "No such session."}, status_code=404)
-
-    @app.exception_handler(InvalidSessionIdError)
-    async def invalid_id(request: Request, error: InvalidSessionIdError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=422)
-
-    @app.exception_handler(InvalidCursor)
-    @app.exception_handler(InvalidTitle)
-    async def invalid_input(request: Request, error: ValueError) -> JSONResponse:
-        return JSONResponse({"detail": str(error) or "Invalid input."}, status_code=422)
-
-    @app.exception_handler(RuntimeFailure)
-    async def runtime_failure(request: Request, error: RuntimeFailure) -> JSONResponse:
-        return JSONResponse({"detail": " ".join(str(error).split())}, status_code=503)
 
 
 def _install_middleware(app: FastAPI) -> None:

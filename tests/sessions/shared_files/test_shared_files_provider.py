@@ -10,11 +10,8 @@ from copilot.generated.rpc import DebugCollectLogsEntryKind, SessionFSErrorCode
 from copilot.session_fs_provider import create_session_fs_adapter
 from psycopg import sql
 
-from agent_orchestrator.sessions.shared_files import (
-    PostgresSessionFiles,
-    PostgresSessionFsProvider,
-    SessionFileStoreError,
-)
+from agent_orchestrator.errors import SessionFileStoreError
+from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
 from agent_orchestrator.testing.postgres import fresh_schema
 
 pytestmark = pytest.mark.postgres

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_orchestrator.runtime import CopilotRuntime, RuntimeFailure, RuntimeSettings
-from agent_orchestrator.runtime.errors import SessionExistsError, SessionNotFoundError
+from agent_orchestrator.errors import RuntimeFailure, SessionExistsError, SessionNotFoundError
+from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import LeaseManager, make_engine, migrate
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages

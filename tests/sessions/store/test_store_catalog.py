@@ -8,13 +8,10 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Engine
 
-from agent_orchestrator.runtime.errors import InvalidSessionIdError
+from agent_orchestrator.errors import InvalidInputError, SessionExistsError
 from agent_orchestrator.sessions.store import (
     AuditEvent,
     AuditLog,
-    InvalidCursor,
-    InvalidTitle,
-    SessionAlreadyExists,
     SessionCatalog,
     SessionRecord,
     User,
@@ -78,9 +75,9 @@ def test_create_then_get_round_trips_every_field(catalog: SessionCatalog, alice:
 
 def test_an_existing_id_is_refused_whoever_owns_it(catalog: SessionCatalog, alice: User, bob: User) -> None:
     catalog.create(new("sess-dup", alice))
-    with pytest.raises(SessionAlreadyExists):
+    with pytest.raises(SessionExistsError):
         catalog.create(new("sess-dup", alice))
-    with pytest.raises(SessionAlreadyExists):
+    with pytest.raises(SessionExistsError):
         catalog.create(new("sess-dup", bob, "Bob's"))
     assert catalog.get("sess-dup").owner_id == alice.id  # type: ignore[union-attr]
 
@@ -90,7 +87,7 @@ def test_a_refused_create_writes_no_audit_record(
 ) -> None:
     """The audit event rides in the create's transaction: no session, no 'create' record."""
     catalog.create(new("sess-x", alice), audit=AuditEvent("create", "alice", alice.id, "sess-x"))
-    with pytest.raises(SessionAlreadyExists):
+    with pytest.raises(SessionExistsError):
         catalog.create(new("sess-x", bob), audit=AuditEvent("create", "bob", bob.id, "sess-x"))
     assert [(e.action, e.username) for e in AuditLog(store_engine).recent(session_id="sess-x")] == [
         ("create", "alice")
@@ -98,15 +95,15 @@ def test_a_refused_create_writes_no_audit_record(
 
 
 def test_ids_titles_and_statuses_are_validated(catalog: SessionCatalog, alice: User) -> None:
-    with pytest.raises(InvalidSessionIdError):
+    with pytest.raises(InvalidInputError, match="Session ids"):
         catalog.create(new("ghp_" + "a" * 36, alice))
-    with pytest.raises(InvalidSessionIdError):
+    with pytest.raises(InvalidInputError, match="Session ids"):
         catalog.create(new("bad id", alice))
     for title in ["", "   ", "x" * 121, "bell\x07", "two\nlines"]:
-        with pytest.raises(InvalidTitle):
+        with pytest.raises(InvalidInputError, match="Titles"):
             catalog.create(new("sess-t", alice, title))
     catalog.create(new("sess-t", alice, "x" * 120))
-    with pytest.raises(InvalidTitle):
+    with pytest.raises(InvalidInputError, match="Titles"):
         catalog.rename("sess-t", alice.id, "tab\there")
     with pytest.raises(ValueError):
         catalog.set_status("sess-t", "sleeping")  # type: ignore[arg-type]
@@ -157,7 +154,7 @@ def test_limit_is_clamped_and_foreign_cursors_are_refused(catalog: SessionCatalo
     assert len(catalog.list_for_owner(alice.id, limit=0).items) == 1
     assert len(catalog.list_for_owner(alice.id, limit=10_000).items) == 3
     for bad in ["", "not-a-cursor", "W10", "WyJ4IiwieSJd", "WyIyMDI2LTAzLTAxVDEyOjAwOjAwIiwieSJd"]:
-        with pytest.raises(InvalidCursor):
+        with pytest.raises(InvalidInputError, match="Invalid page cursor"):
             catalog.list_for_owner(alice.id, cursor=bad)
 
 

@@ -8,13 +8,8 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Engine, select
 
-from agent_orchestrator.sessions.store import (
-    InvalidUsername,
-    UnknownUser,
-    UserExists,
-    UserStore,
-    WeakPassword,
-)
+from agent_orchestrator.errors import AlreadyExistsError, InvalidInputError, NotFoundError
+from agent_orchestrator.sessions.store import UserStore
 from agent_orchestrator.sessions.store.schema import logins, users
 from agent_orchestrator.sessions.store.users import hash_token
 
@@ -39,18 +34,18 @@ def test_create_and_get(user_store: UserStore) -> None:
 def test_usernames_are_unique_whatever_the_letter_case(user_store: UserStore) -> None:
     user_store.create("alice", "password-1")
     for name in ["alice", "ALICE", "Alice"]:
-        with pytest.raises(UserExists):
+        with pytest.raises(AlreadyExistsError):
             user_store.create(name, "password-2")
 
 
 @pytest.mark.parametrize("name", ["al", "x" * 41, "alice smith", "alice@example.com", "älice", "", "a/b"])
 def test_bad_usernames_are_refused(user_store: UserStore, name: str) -> None:
-    with pytest.raises(InvalidUsername):
+    with pytest.raises(InvalidInputError, match="Usernames"):
         user_store.create(name, "password-1")
 
 
 def test_short_passwords_are_refused(user_store: UserStore) -> None:
-    with pytest.raises(WeakPassword):
+    with pytest.raises(InvalidInputError, match="Passwords"):
         user_store.create("alice", "1234567")
     assert user_store.create("alice", "12345678").username == "alice"
 
@@ -111,7 +106,7 @@ def test_logins_expire_and_close(user_store: UserStore) -> None:
     assert user_store.login_for_token(kept.token) is None
     assert user_store.close_login(kept.token) is False
     assert user_store.login_for_token("never-issued") is None
-    with pytest.raises(UnknownUser):
+    with pytest.raises(NotFoundError):
         user_store.open_login(alice.id + 1000, ttl_seconds=60)
 
 

@@ -5,9 +5,11 @@ create it also writes ``workspace.yaml`` and ``checkpoints/index.md`` under the 
 ``COPILOT_HOME`` (``/srv/a/copilot/session-state/<id>/...``), through the provider, never to disk. So
 any absolute path is accepted and stored as given (normalised), keyed by session id.
 
-Errors are ``OSError`` subclasses with a real ``errno``: the SDK's adapter turns ``FileNotFoundError``
-/ ``errno.ENOENT`` into the runtime's ``ENOENT`` code (which the runtime treats as "not there yet", e.g.
-``settings.json`` on every create) and everything else into ``UNKNOWN`` carrying ``str(error)``.
+Errors are ``OSError`` subclasses with a real ``errno`` (the database's failures too, as
+:class:`~agent_orchestrator.errors.SessionFileStoreError`): the SDK's adapter turns
+``FileNotFoundError`` / ``errno.ENOENT`` into the runtime's ``ENOENT`` code (which the runtime treats as
+"not there yet", e.g. ``settings.json`` on every create) and everything else into ``UNKNOWN`` carrying
+``str(error)``.
 """
 
 import errno
@@ -17,10 +19,6 @@ import posixpath
 ROOT = "/"
 MAX_PATH_BYTES = 4096
 MAX_SESSION_ID_CHARS = 256
-
-
-class SessionFileStoreError(OSError):
-    """The database behind the session files failed (unreachable, timed out, refused a statement)."""
 
 
 def fs_error(code: int, path: str, detail: str | None = None) -> OSError:

@@ -43,12 +43,9 @@ from copilot.session import SessionFsConfig
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from agent_orchestrator.errors import SessionFileStoreError
 from agent_orchestrator.sessions.shared_files import provider as provider_module
-from agent_orchestrator.sessions.shared_files.paths import (
-    MAX_PATH_BYTES,
-    MAX_SESSION_ID_CHARS,
-    SessionFileStoreError,
-)
+from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
 from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
 from agent_orchestrator.sessions.shared_files.schema import Tables, ensure_schema
 

@@ -14,9 +14,6 @@ All calls are synchronous and short; async callers run them in a thread pool.
 from agent_orchestrator.sessions.store.audit import AUDIT_ACTIONS, AuditAction, AuditEvent, AuditLog
 from agent_orchestrator.sessions.store.catalog import (
     SESSION_STATUSES,
-    InvalidCursor,
-    InvalidTitle,
-    SessionAlreadyExists,
     SessionCatalog,
     SessionPage,
     SessionRecord,
@@ -28,15 +25,7 @@ from agent_orchestrator.sessions.store.catalog import (
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
 from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
-from agent_orchestrator.sessions.store.users import (
-    InvalidUsername,
-    LoginTicket,
-    UnknownUser,
-    User,
-    UserExists,
-    UserStore,
-    WeakPassword,
-)
+from agent_orchestrator.sessions.store.users import LoginTicket, User, UserStore
 
 __all__ = [
     "AUDIT_ACTIONS",
@@ -44,22 +33,15 @@ __all__ = [
     "AuditAction",
     "AuditEvent",
     "AuditLog",
-    "InvalidCursor",
-    "InvalidTitle",
-    "InvalidUsername",
     "Lease",
     "LeaseManager",
     "LoginTicket",
-    "SessionAlreadyExists",
     "SessionCatalog",
     "SessionPage",
     "SessionRecord",
     "SessionStatus",
-    "UnknownUser",
     "User",
-    "UserExists",
     "UserStore",
-    "WeakPassword",
     "applied_migrations",
     "make_engine",
     "make_holder_id",

@@ -33,6 +33,8 @@ from typing import Literal, get_args
 from sqlalchemy import Engine, Integer, delete, exc, func, insert, literal, select, tuple_, update
 from sqlalchemy.engine import Row
 
+from agent_orchestrator.errors import InvalidInputError, SessionExistsError
+from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.store.audit import AuditEvent, write_event
 from agent_orchestrator.sessions.store.engine import write_transaction
 from agent_orchestrator.sessions.store.schema import UTCDateTime, interrupted_turns, sessions, utcnow
@@ -46,18 +48,6 @@ DEFAULT_PAGE = 50
 MAX_PAGE = 200
 _LIKE_ESCAPE = "/"
 _WHITESPACE = re.compile(r"\s+")
-
-
-class SessionAlreadyExists(Exception):
-    """A session with this id is already catalogued (whoever owns it)."""
-
-
-class InvalidTitle(ValueError):
-    pass
-
-
-class InvalidCursor(ValueError):
-    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +87,12 @@ class SessionPage:
 
 
 def validate_title(title: str) -> str:
-    """The stripped title, or :class:`InvalidTitle` (1-120 characters, no control characters)."""
+    """The stripped title, or :class:`InvalidInputError` (1-120 characters, no control characters)."""
     title = title.strip()
     if not 1 <= len(title) <= TITLE_MAX:
-        raise InvalidTitle(f"Titles have 1 to {TITLE_MAX} characters.")
+        raise InvalidInputError(f"Titles have 1 to {TITLE_MAX} characters.")
     if any(unicodedata.category(ch) == "Cc" for ch in title):
-        raise InvalidTitle("Titles must not contain control characters.")
+        raise InvalidInputError("Titles must not contain control characters.")
     return title
 
 
@@ -133,7 +123,7 @@ def _validate_case_key(case_key: str | None) -> str | None:
     if case_key is None:
         return None
     if not 1 <= len(case_key) <= CASE_KEY_MAX or any(unicodedata.category(c) == "Cc" for c in case_key):
-        raise ValueError(f"Case keys have 1 to {CASE_KEY_MAX} characters and no control characters.")
+        raise InvalidInputError(f"Case keys have 1 to {CASE_KEY_MAX} characters and no control characters.")
     return case_key
 
 
@@ -148,9 +138,9 @@ def _decode_cursor(cursor: str) -> tuple[datetime, str]:
         stamp, session_id = json.loads(raw)
         updated_at = datetime.fromisoformat(stamp)
     except (binascii.Error, ValueError, TypeError) as error:
-        raise InvalidCursor("Invalid page cursor.") from error
+        raise InvalidInputError("Invalid page cursor.") from error
     if updated_at.tzinfo is None or not isinstance(session_id, str):
-        raise InvalidCursor("Invalid page cursor.")
+        raise InvalidInputError("Invalid page cursor.")
     return updated_at, session_id
 
 
@@ -188,13 +178,11 @@ class SessionCatalog:
         self._engine = engine
 
     def create(self, record: SessionRecord, *, audit: AuditEvent | None = None) -> SessionRecord:
-        """Catalogue a new session; :class:`SessionAlreadyExists` if the id is taken by anyone.
+        """Catalogue a new session; :class:`SessionExistsError` if the id is taken by anyone.
 
-        The id must pass the session id policy (``InvalidSessionIdError`` otherwise).
+        The id must pass the session id policy, the title and case key their rules
+        (:class:`InvalidInputError` otherwise).
         """
-        # Imported here: the id policy lives beside the Copilot runtime, whose import takes seconds.
-        from agent_orchestrator.sessions.ids import validate_session_id
-
         record = replace(
             record,
             id=validate_session_id(record.id),
@@ -226,7 +214,7 @@ class SessionCatalog:
         except exc.IntegrityError as error:
             # The primary key is the only uniqueness rule; an unknown owner violates a foreign key.
             if self.get(record.id) is not None:
-                raise SessionAlreadyExists(record.id) from error
+                raise SessionExistsError(f"Session {record.id} already exists.") from error
             raise
         return record
 
@@ -255,7 +243,7 @@ class SessionCatalog:
         """One page of the owner's sessions, most recently updated first.
 
         Pass the previous page's ``next_cursor`` to continue; keep the same filters between pages.
-        ``limit`` is clamped to 1-200. :class:`InvalidCursor` for a cursor we did not issue.
+        ``limit`` is clamped to 1-200. :class:`InvalidInputError` for a cursor we did not issue.
         """
         limit = max(1, min(limit, MAX_PAGE))
         newest_first = (sessions.c.updated_at.desc(), sessions.c.id.desc())

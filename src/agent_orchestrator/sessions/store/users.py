@@ -27,6 +27,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, delete, exc, func, insert, select, update
 
+from agent_orchestrator.errors import AlreadyExistsError, InvalidInputError, NotFoundError
 from agent_orchestrator.sessions.store.engine import write_transaction
 from agent_orchestrator.sessions.store.schema import logins, users, utcnow
 
@@ -34,22 +35,6 @@ USERNAME_PATTERN = re.compile(r"[A-Za-z0-9._-]{3,40}\Z")
 PASSWORD_MIN = 8
 PASSWORD_MAX = 1_024
 DEMO_USERNAME = "demo"
-
-
-class UserExists(Exception):
-    """The username is taken (compared case-insensitively)."""
-
-
-class InvalidUsername(ValueError):
-    pass
-
-
-class WeakPassword(ValueError):
-    pass
-
-
-class UnknownUser(LookupError):
-    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +59,13 @@ def hash_token(token: str) -> str:
 
 def validate_username(username: str) -> str:
     if not USERNAME_PATTERN.match(username):
-        raise InvalidUsername("Usernames have 3 to 40 characters: letters, digits, '.', '_' and '-'.")
+        raise InvalidInputError("Usernames have 3 to 40 characters: letters, digits, '.', '_' and '-'.")
     return username
 
 
 def validate_password(password: str) -> str:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise WeakPassword(f"Passwords have {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
+        raise InvalidInputError(f"Passwords have {PASSWORD_MIN} to {PASSWORD_MAX} characters.")
     return password
 
 
@@ -93,7 +78,8 @@ class UserStore:
         self._dummy_hash: str | None = None
 
     def create(self, username: str, password: str) -> User:
-        """A new account; :class:`UserExists` if the name is taken in any letter case."""
+        """A new account; :class:`AlreadyExistsError` if the name is taken in any letter case,
+        :class:`InvalidInputError` for a bad name or password."""
         username = validate_username(username)
         password_hash = self._hasher.hash(validate_password(password))
         now = utcnow()
@@ -105,7 +91,8 @@ class UserStore:
                     .returning(users.c.id)
                 ).scalar_one()
         except exc.IntegrityError as error:
-            raise UserExists(f"The username {username} is taken (usernames ignore letter case).") from error
+            taken = f"The username {username} is taken (usernames ignore letter case)."
+            raise AlreadyExistsError(taken) from error
         return User(int(user_id), username, now)
 
     def get(self, user_id: int) -> User | None:
@@ -161,7 +148,7 @@ class UserStore:
                     )
                 )
         except exc.IntegrityError as error:  # the foreign key: no such user
-            raise UnknownUser(user_id) from error
+            raise NotFoundError(f"No user has the id {user_id}.") from error
         return ticket
 
     def login_for_token(self, token: str) -> tuple[User, str] | None:
@@ -196,7 +183,7 @@ class UserStore:
         password = secrets.token_urlsafe(12)
         try:
             return self.create(DEMO_USERNAME, password), password
-        except UserExists:  # another server created it in between
+        except AlreadyExistsError:  # another server created it in between
             user = self.get_by_username(DEMO_USERNAME)
             assert user is not None
             return user, None

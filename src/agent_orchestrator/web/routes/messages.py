@@ -11,7 +11,6 @@ from fastapi import APIRouter, HTTPException, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_orchestrator.sessions.service import SessionBusyError
 from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
 from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
@@ -75,10 +74,7 @@ async def send_message(
         )
     if not body.content.strip():
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "The message is empty.")
-    try:
-        events = await services.sessions.send(actor, session_id, body.content)
-    except SessionBusyError as error:
-        raise HTTPException(status.HTTP_409_CONFLICT, str(error)) from error
+    events = await services.sessions.send(actor, session_id, body.content)
     return event_stream(_sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

@@ -3,11 +3,10 @@ unknown one (the session service checks and audits it)."""
 
 from datetime import datetime
 
-from fastapi import APIRouter, HTTPException, Query, Response, status
+from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_orchestrator.runtime.errors import InvalidSessionIdError, SessionExistsError
-from agent_orchestrator.sessions.store import SessionAlreadyExists, SessionRecord
+from agent_orchestrator.sessions.store import SessionRecord
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
@@ -61,14 +60,9 @@ async def list_sessions(
 
 @router.post("", status_code=status.HTTP_201_CREATED, summary="Start a new session")
 async def create_session(body: CreateSession, actor: CurrentActor, services: ServicesDep) -> SessionOut:
-    try:
-        record = await services.sessions.create(
-            actor, title=body.title, case_key=body.case_key, session_id=body.id
-        )
-    except InvalidSessionIdError as error:
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(error)) from error
-    except (SessionAlreadyExists, SessionExistsError) as error:
-        raise HTTPException(status.HTTP_409_CONFLICT, "A session with this id already exists.") from error
+    record = await services.sessions.create(
+        actor, title=body.title, case_key=body.case_key, session_id=body.id
+    )
     return SessionOut.of(record)
 
 

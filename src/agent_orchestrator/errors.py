@@ -1,0 +1,72 @@
+"""Every failure the project reports to a person, under one root: :class:`AgentOrchestratorError`.
+
+``str(error)`` is always one clear line, fit to print as a CLI's ``error: ...`` or to send as an API's
+``detail``. The edges catch the root and never let a traceback reach a user: the CLIs print the line,
+the web app answers through one table (``agent_orchestrator.web.errors``) that gives each class its
+HTTP status.
+
+This module sits at the bottom of the package and imports nothing, so any layer can raise these, even
+the session id policy and the store, without loading the Copilot SDK. Translating the SDK's own
+exceptions into these classes is the runtime's job (``agent_orchestrator.runtime.factory``).
+
+The classes say what went wrong for the caller, not which module noticed: a session id taken in the
+catalog and one taken in the runtime are the same :class:`SessionExistsError`.
+"""
+
+
+class AgentOrchestratorError(Exception):
+    """Root of our errors: ``str(error)`` is one line for the user."""
+
+
+class InvalidInputError(AgentOrchestratorError):
+    """What a person typed or uploaded breaks a rule (a session id, title, page cursor, username,
+    password, CSV layout); the message states the rule. A rejected id that looks like a secret is
+    never echoed in it."""
+
+
+class NotFoundError(AgentOrchestratorError):
+    """The thing asked for does not exist."""
+
+
+class SessionNotFoundError(NotFoundError):
+    """No stored session has this id, or the caller may not see it: the two look the same."""
+
+
+class AlreadyExistsError(AgentOrchestratorError):
+    """The name or id to create is taken."""
+
+
+class SessionExistsError(AlreadyExistsError):
+    """A session with this id is already stored (in the catalog or in the runtime), whoever owns it."""
+
+
+class SessionBusyError(AgentOrchestratorError):
+    """Another turn of this session is in flight (in this process or on any other server)."""
+
+
+class SessionFileStoreError(AgentOrchestratorError, OSError):
+    """The database behind the shared session files failed (unreachable, timed out, refused).
+
+    Also an ``OSError`` with a real ``errno``: it is raised to the Copilot SDK's session-file adapter,
+    which reports ``OSError`` s to the runtime by their code.
+    """
+
+
+class RuntimeFailure(AgentOrchestratorError):
+    """The assistant's runtime could not do its part (not started, failed to start, lost)."""
+
+
+class RuntimeMissingError(RuntimeFailure):
+    """The Copilot CLI binary could not be found."""
+
+
+class ModelUnavailableError(RuntimeFailure):
+    """The model endpoint (embedded, BYOK or Copilot) did not answer or refused the request."""
+
+
+class TurnTimeoutError(RuntimeFailure):
+    """A turn did not finish within the configured time; the runtime may still be working."""
+
+
+class TurnFailedError(RuntimeFailure):
+    """The runtime reported an error for the turn (model error, aborted turn, lost connection)."""

@@ -1,0 +1,66 @@
+"""How the API answers our errors: one table from error class to HTTP status and detail, one handler.
+
+Routes raise the domain errors of :mod:`agent_orchestrator.errors` and never translate them; the
+handler answers ``{"detail": ...}`` with the entry of the error's nearest class in :data:`ANSWERS`.
+An entry's fixed detail replaces the error's own message where that message must not reach the client:
+an unknown session and another user's must answer identically.
+"""
+
+import logging
+from dataclasses import dataclass
+
+from fastapi import FastAPI, Request, status
+from fastapi.responses import JSONResponse
+
+from agent_orchestrator.errors import (
+    AgentOrchestratorError,
+    AlreadyExistsError,
+    InvalidInputError,
+    NotFoundError,
+    RuntimeFailure,
+    SessionBusyError,
+    SessionExistsError,
+    SessionNotFoundError,
+)
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The HTTP status for a class of errors, and the detail sent (``None``: the error's message)."""
+
+    status: int
+    detail: str | None = None
+
+
+ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
+    InvalidInputError: Answer(status.HTTP_422_UNPROCESSABLE_CONTENT),
+    NotFoundError: Answer(status.HTTP_404_NOT_FOUND),
+    SessionNotFoundError: Answer(status.HTTP_404_NOT_FOUND, "No such session."),
+    AlreadyExistsError: Answer(status.HTTP_409_CONFLICT),
+    SessionExistsError: Answer(status.HTTP_409_CONFLICT, "A session with this id already exists."),
+    SessionBusyError: Answer(status.HTTP_409_CONFLICT),
+    RuntimeFailure: Answer(status.HTTP_503_SERVICE_UNAVAILABLE),
+    # Anything else of ours is a server fault whose message was not written for API clients.
+    AgentOrchestratorError: Answer(status.HTTP_500_INTERNAL_SERVER_ERROR, "Internal Server Error"),
+}
+
+
+def answer_for(error: AgentOrchestratorError) -> Answer:
+    """The entry of the error's nearest class in :data:`ANSWERS` (the root's, at worst)."""
+    return next(ANSWERS[cls] for cls in type(error).__mro__ if cls in ANSWERS)
+
+
+def install_error_handler(app: FastAPI) -> None:
+    """Make ``app`` answer every error of ours through :data:`ANSWERS`."""
+
+    @app.exception_handler(AgentOrchestratorError)
+    async def answer_error(request: Request, error: AgentOrchestratorError) -> JSONResponse:
+        answer = answer_for(error)
+        message = " ".join(str(error).split())
+        if answer.status == status.HTTP_500_INTERNAL_SERVER_ERROR:
+            logger.error("%s %s failed", request.method, request.url.path, exc_info=error)
+        elif answer.status > status.HTTP_500_INTERNAL_SERVER_ERROR:  # the log keeps what a fixed detail hides
+            logger.warning("%s %s: %s", request.method, request.url.path, message)
+        return JSONResponse({"detail": answer.detail or message}, status_code=answer.status)
