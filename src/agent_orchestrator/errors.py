@@ -70,3 +70,12 @@ class TurnTimeoutError(RuntimeFailure):
 
 class TurnFailedError(RuntimeFailure):
     """The runtime reported an error for the turn (model error, aborted turn, lost connection)."""
+
+
+class RetailDatabaseError(AgentOrchestratorError):
+    """The retail database is missing, unreadable or not a retail database; the message says which
+    (and names a server path, so it is logged rather than sent to API clients)."""
+
+
+class EmptyDatasetError(AgentOrchestratorError):
+    """The retail database has no purchases yet, so there is nothing to measure against."""

@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from retail_fixtures import HEADER
 
+from agent_orchestrator.retail import import_online_retail_csv
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
+from agent_orchestrator.web.errors import install_error_handler
 
 PREFIX = "/api/retail"
 
@@ -17,6 +20,7 @@ PREFIX = "/api/retail"
 def _app(db_path: Path | None) -> FastAPI:
     app = FastAPI()
     app.include_router(create_retail_router(), prefix=PREFIX)
+    install_error_handler(app)
     if db_path is not None:
         app.dependency_overrides[get_retail_db_path] = lambda: db_path
     return app
@@ -125,6 +129,20 @@ def test_unconfigured_or_missing_database_is_503(tmp_path: Path, monkeypatch: py
     with TestClient(_app(tmp_path / "missing.sqlite")) as missing:
         response = missing.get(f"{PREFIX}/segments")
         assert response.status_code == 503 and "missing.sqlite" not in response.text  # no server paths leak
+
+
+def test_a_dataset_without_purchases_is_409(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite"
+    header_only = tmp_path / "header.csv"
+    header_only.write_text(HEADER)
+    import_online_retail_csv(empty, header_only)
+    with TestClient(_app(empty)) as client:
+        predicted = client.get(
+            f"{PREFIX}/segments/predict", params={"recency_days": 1, "frequency": 1, "monetary": 1}
+        )
+        trend = client.get(f"{PREFIX}/segments/At Risk/trend")
+    assert (predicted.status_code, trend.status_code) == (409, 409)
+    assert predicted.json()["detail"].startswith("the retail database has no purchases yet")
 
 
 def test_env_var_is_the_fallback_path(small_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

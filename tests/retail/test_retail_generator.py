@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from retail_fixtures import SMALL
 
+from agent_orchestrator.errors import RetailDatabaseError
 from agent_orchestrator.retail import (
     GeneratorConfig,
-    RetailDatabaseError,
     dataset_fingerprint,
     ensure_dataset,
     generate_dataset,

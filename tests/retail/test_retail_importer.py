@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from retail_fixtures import HEADER, KNOWN_ROWS
 
+from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.retail import (
-    CsvLayoutError,
     RowError,
     dataset_fingerprint,
     import_online_retail_csv,
@@ -93,16 +93,16 @@ def test_overlapping_file_adds_only_new_lines(tmp_path: Path) -> None:
 def test_wrong_layout_imports_nothing(tmp_path: Path) -> None:
     db = tmp_path / "retail.sqlite"
     csv_path = _write(tmp_path, "name,email\nada,ada@example.com\n")
-    with pytest.raises(CsvLayoutError, match="missing column"):
+    with pytest.raises(InvalidInputError, match="missing column"):
         import_online_retail_csv(db, csv_path)
     assert not db.exists()  # the database is not even created
-    with pytest.raises(CsvLayoutError, match="empty file"):
+    with pytest.raises(InvalidInputError, match="empty file"):
         import_online_retail_csv(db, _write(tmp_path, "", "empty.csv"))
 
 
 def test_wrong_layout_leaves_an_existing_database_untouched(known_db: Path, tmp_path: Path) -> None:
     before = dataset_fingerprint(known_db)
-    with pytest.raises(CsvLayoutError):
+    with pytest.raises(InvalidInputError, match="not an Online Retail II CSV"):
         import_online_retail_csv(known_db, _write(tmp_path, "a;b;c\n1;2;3\n"))
     assert dataset_fingerprint(known_db) == before
 

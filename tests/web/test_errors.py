@@ -37,7 +37,13 @@ def _answer(error: Exception) -> tuple[int, dict[str, str]]:
         ),
         (errors.AlreadyExistsError("The username ann is taken."), 409, "The username ann is taken."),
         (errors.SessionBusyError("Busy; try again."), 409, "Busy; try again."),
+        (errors.EmptyDatasetError("no purchases yet"), 409, "no purchases yet"),
         (errors.TurnTimeoutError("No answer\nwithin 60 s."), 503, "No answer within 60 s."),
+        (
+            errors.RetailDatabaseError("/srv/data/retail.sqlite is missing"),
+            503,
+            "retail database unavailable",
+        ),
         (errors.SessionFileStoreError(5, "store down at db.internal"), 500, "Internal Server Error"),
     ],
 )

@@ -33,12 +33,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import Tool as MCPTool
 from pydantic import ValidationError
 
+from agent_orchestrator.errors import RetailDatabaseError
 from agent_orchestrator.mcp_server import tools_customers, tools_sales, tools_segments, tools_transactions
 from agent_orchestrator.mcp_server.arguments import compact_validation_error
 from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.mcp_server.toolkit import ToolKit
 from agent_orchestrator.retail import queries
-from agent_orchestrator.retail.db import RetailDatabaseError, open_readonly
+from agent_orchestrator.retail.db import open_readonly
 
 log = logging.getLogger(__name__)
 

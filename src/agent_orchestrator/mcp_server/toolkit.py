@@ -19,10 +19,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel
 
+from agent_orchestrator.errors import EmptyDatasetError, RetailDatabaseError
 from agent_orchestrator.mcp_server.arguments import country_arg, is_no_filter
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.countries import match_country
-from agent_orchestrator.retail.db import RetailDatabaseError, open_readonly
+from agent_orchestrator.retail.db import open_readonly
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 _LISTED_COUNTRIES = 12
@@ -65,7 +66,7 @@ class ToolKit:
             raise ToolError(str(exc)) from exc
         try:
             yield conn
-        except queries.EmptyDatasetError as exc:
+        except EmptyDatasetError as exc:
             raise ToolError(str(exc)) from exc
         finally:
             conn.close()

@@ -10,28 +10,21 @@ the REST routes are in ``agent_orchestrator.retail.api`` and the MCP server in
 ``agent_orchestrator.mcp_server``. Segment rules are documented in ``retail.segments``.
 """
 
-from agent_orchestrator.retail.db import RetailDatabaseError, open_readonly, open_readwrite
+from agent_orchestrator.retail.db import open_readonly, open_readwrite
 from agent_orchestrator.retail.generator import (
     GeneratorConfig,
     dataset_fingerprint,
     ensure_dataset,
     generate_dataset,
 )
-from agent_orchestrator.retail.importer import (
-    CsvLayoutError,
-    ImportResult,
-    RowError,
-    import_online_retail_csv,
-)
+from agent_orchestrator.retail.importer import ImportResult, RowError, import_online_retail_csv
 from agent_orchestrator.retail.progress import ProgressCallback, StderrProgress
 from agent_orchestrator.retail.segments import Segment, SegmentRules, classify
 
 __all__ = [
-    "CsvLayoutError",
     "GeneratorConfig",
     "ImportResult",
     "ProgressCallback",
-    "RetailDatabaseError",
     "RowError",
     "Segment",
     "SegmentRules",

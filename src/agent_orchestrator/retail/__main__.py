@@ -14,9 +14,10 @@ import json
 import sys
 from pathlib import Path
 
-from agent_orchestrator.retail.db import RetailDatabaseError, open_readonly
+from agent_orchestrator.errors import AgentOrchestratorError
+from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.retail.generator import GeneratorConfig, ensure_dataset, generate_dataset
-from agent_orchestrator.retail.importer import CsvLayoutError, import_online_retail_csv
+from agent_orchestrator.retail.importer import import_online_retail_csv
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.retail.queries import segment_overview
 
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps(segment_overview(conn).model_dump(mode="json"), indent=2))
             finally:
                 conn.close()
-    except (RetailDatabaseError, CsvLayoutError, ValueError, OSError) as exc:
+    except (AgentOrchestratorError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -10,13 +10,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from agent_orchestrator.errors import RetailDatabaseError
 from agent_orchestrator.retail.schema import SCHEMA_VERSION, get_meta
 
 BUSY_TIMEOUT_S = 5.0
-
-
-class RetailDatabaseError(RuntimeError):
-    """The retail database is missing, unreadable or not a retail database; the message says which."""
 
 
 def open_readwrite(path: Path | str) -> sqlite3.Connection:

@@ -7,7 +7,7 @@ the older "Online Retail" spellings InvoiceNo, UnitPrice and CustomerID are acce
 
 Guarantees:
 
-- **Layout first.** A file without those columns raises ``CsvLayoutError`` before the database
+- **Layout first.** A file without those columns raises ``InvalidInputError`` before the database
   is touched: a file that is not this layout imports nothing.
 - **Row errors are reported, not fatal.** A bad row is skipped and reported as ``(line, message)``
   (physical line number in the file, header = line 1); counts are complete even when the list
@@ -40,6 +40,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.retail.db import open_readwrite
 from agent_orchestrator.retail.progress import ProgressCallback
 from agent_orchestrator.retail.schema import ensure_schema, set_meta
@@ -52,10 +53,6 @@ EXPECTED_HEADER = "Invoice,StockCode,Description,Quantity,InvoiceDate,Price,Cust
 _ALIASES = {"invoiceno": "invoice", "unitprice": "price"}
 _DATE_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S")
 _CHUNK = 5_000
-
-
-class CsvLayoutError(ValueError):
-    """The file is not in the Online Retail II layout; nothing was imported."""
 
 
 class RowError(NamedTuple):
@@ -99,7 +96,7 @@ def _column_positions(header: list[str]) -> dict[str, int]:
     positions = {_normalise(name): i for i, name in enumerate(header)}
     missing = [EXPECTED_HEADER.split(",")[i] for i, name in enumerate(COLUMNS) if name not in positions]
     if missing:
-        raise CsvLayoutError(
+        raise InvalidInputError(
             "not an Online Retail II CSV: missing column(s) "
             + ", ".join(missing)
             + f"; expected header {EXPECTED_HEADER} (got {','.join(header)[:200]!r})"
@@ -169,7 +166,7 @@ def _parse_row(row: list[str], pos: dict[str, int], width: int) -> _Line:
 def _read_header(reader: Iterator[list[str]]) -> tuple[dict[str, int], int]:
     header = next(reader, None)
     if header is None:
-        raise CsvLayoutError("empty file: expected an Online Retail II CSV header")
+        raise InvalidInputError("empty file: expected an Online Retail II CSV header")
     return _column_positions(header), len(header)
 
 
@@ -192,7 +189,7 @@ def import_online_retail_csv(
 ) -> ImportResult:
     """Import ``csv_path`` into ``db_path`` (created if missing) and refresh customer stats.
 
-    Raises ``CsvLayoutError`` (nothing imported, database untouched) for a file in another
+    Raises ``InvalidInputError`` (nothing imported, database untouched) for a file in another
     layout; every problem with a single row is listed in ``ImportResult.errors`` instead.
     """
     report = progress or (lambda stage, done, total: None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import date, datetime, timedelta
 
+from agent_orchestrator.errors import EmptyDatasetError
 from agent_orchestrator.retail.models import (
     CountrySales,
     CustomerDetail,
@@ -34,11 +35,6 @@ from agent_orchestrator.retail.models import (
 )
 from agent_orchestrator.retail.segments import SEGMENT_ORDER, Segment, SegmentRules, classify, rfm_scores
 from agent_orchestrator.retail.stats import RETENTION_DAYS, load_as_of, load_cuts, load_rules
-
-
-class EmptyDatasetError(LookupError):
-    """The database has no purchases yet, so there is nothing to measure against."""
-
 
 _SUMMARY_COLUMNS = f"""
 COUNT(*), COALESCE(SUM(revenue), 0), COALESCE(SUM(orders), 0), AVG(recency_days),

@@ -3,7 +3,7 @@
 Routes raise the domain errors of :mod:`agent_orchestrator.errors` and never translate them; the
 handler answers ``{"detail": ...}`` with the entry of the error's nearest class in :data:`ANSWERS`.
 An entry's fixed detail replaces the error's own message where that message must not reach the client:
-an unknown session and another user's must answer identically.
+an unknown session and another user's must answer identically, and a server path is logged, not sent.
 """
 
 import logging
@@ -15,8 +15,10 @@ from fastapi.responses import JSONResponse
 from agent_orchestrator.errors import (
     AgentOrchestratorError,
     AlreadyExistsError,
+    EmptyDatasetError,
     InvalidInputError,
     NotFoundError,
+    RetailDatabaseError,
     RuntimeFailure,
     SessionBusyError,
     SessionExistsError,
@@ -41,7 +43,9 @@ ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
     AlreadyExistsError: Answer(status.HTTP_409_CONFLICT),
     SessionExistsError: Answer(status.HTTP_409_CONFLICT, "A session with this id already exists."),
     SessionBusyError: Answer(status.HTTP_409_CONFLICT),
+    EmptyDatasetError: Answer(status.HTTP_409_CONFLICT),
     RuntimeFailure: Answer(status.HTTP_503_SERVICE_UNAVAILABLE),
+    RetailDatabaseError: Answer(status.HTTP_503_SERVICE_UNAVAILABLE, "retail database unavailable"),
     # Anything else of ours is a server fault whose message was not written for API clients.
     AgentOrchestratorError: Answer(status.HTTP_500_INTERNAL_SERVER_ERROR, "Internal Server Error"),
 }

@@ -4,6 +4,7 @@
 
     app.include_router(create_retail_router(), prefix="/api/retail")
     app.dependency_overrides[get_retail_db_path] = lambda: data_dir / "retail.sqlite"
+    install_error_handler(app)  # agent_orchestrator.web.errors: 503 without a database, 409 if empty
 
 All routes are GET and use a read-only connection. Layout: one module per resource
 (``segments``, ``customers``, ``transactions``) and ``deps`` for the database dependency.

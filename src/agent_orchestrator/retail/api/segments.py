@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Query
 
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.api.deps import RetailDb
@@ -38,10 +38,7 @@ def predict_segment(
     frequency: Annotated[int, Query(ge=1, le=1_000_000, description="Number of orders.")],
     monetary: Annotated[float, Query(ge=-1e9, le=1e9, description="Net spend.")],
 ) -> SegmentPrediction:
-    try:
-        return queries.predict_segment(db, recency_days, frequency, monetary)
-    except queries.EmptyDatasetError as exc:
-        raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
+    return queries.predict_segment(db, recency_days, frequency, monetary)
 
 
 @router.get(
@@ -59,7 +56,4 @@ def segment_trend(
         int, Query(ge=1, le=36, description="How many months, ending with the as-of month.")
     ] = 12,
 ) -> SegmentTrend:
-    try:
-        return queries.segment_trend(db, segment, months)
-    except queries.EmptyDatasetError as exc:
-        raise HTTPException(status.HTTP_409_CONFLICT, str(exc)) from exc
+    return queries.segment_trend(db, segment, months)
