@@ -12,8 +12,10 @@ import httpx
 import uvicorn
 from starlette.types import ASGIApp
 
+from agent_orchestrator.errors import AgentOrchestratorError
 
-class BackgroundServerError(RuntimeError):
+
+class BackgroundServerError(AgentOrchestratorError):
     """The server could not bind or did not become healthy; the message is one line."""
 
 

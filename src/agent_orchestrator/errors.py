@@ -10,7 +10,9 @@ the session id policy and the store, without loading the Copilot SDK. Translatin
 exceptions into these classes is the runtime's job (``agent_orchestrator.runtime.factory``).
 
 The classes say what went wrong for the caller, not which module noticed: a session id taken in the
-catalog and one taken in the runtime are the same :class:`SessionExistsError`.
+catalog and one taken in the runtime are the same :class:`SessionExistsError`. Self-contained
+components (the embedded model, the background HTTP server) keep their few start-up errors beside
+their code, derived from the same root.
 """
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent_orchestrator.background_server import BackgroundServer, BackgroundServerError
+from agent_orchestrator.errors import AgentOrchestratorError
 
 from .app import DEFAULT_MODEL_ID, create_app, default_output_limit
 from .engine import EngineError, LocalEngine
@@ -23,7 +24,7 @@ __all__ = ["LocalModelServer", "LocalModelServerError", "create_app"]
 ADVERTISED_PROMPT_TOKENS = 1_000_000
 
 
-class LocalModelServerError(RuntimeError):
+class LocalModelServerError(AgentOrchestratorError):
     """The local model server could not start. The message is one line, fit to show the user."""
 
 

@@ -45,6 +45,7 @@ from typing import IO
 
 from tqdm import tqdm
 
+from agent_orchestrator.errors import AgentOrchestratorError
 from agent_orchestrator.progress import progress_bar
 from agent_orchestrator.settings import HubSettings
 
@@ -53,7 +54,7 @@ _CHUNK = 4 * 1024 * 1024
 _BYTES = {"unit": "B", "unit_scale": True, "unit_divisor": 1024}  # progress in KiB/MiB/GiB
 
 
-class WeightsError(RuntimeError):
+class WeightsError(AgentOrchestratorError):
     """The weights cannot be provided. The message is one line, fit to show the user as is."""
 
 
