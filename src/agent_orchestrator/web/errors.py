@@ -46,7 +46,7 @@ ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
     EmptyDatasetError: Answer(status.HTTP_409_CONFLICT),
     RuntimeFailure: Answer(status.HTTP_503_SERVICE_UNAVAILABLE),
     RetailDatabaseError: Answer(status.HTTP_503_SERVICE_UNAVAILABLE, "retail database unavailable"),
-    # Anything else of ours is a server fault whose message was not written for API clients.
+    # Anything else of ours (the shared file store failing, say) is a server fault: logged, not detailed.
     AgentOrchestratorError: Answer(status.HTTP_500_INTERNAL_SERVER_ERROR, "Internal Server Error"),
 }
 
