@@ -14,10 +14,10 @@ from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.store import User, UserStore, make_engine, migrate
 from agent_orchestrator.sessions.store.schema import logins
 from agent_orchestrator.sessions.store.users import hash_token
+from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
 from agent_orchestrator.web.housekeeping import purge_expired_logins_every
-from agent_orchestrator.web.settings import WebSettings
 
 
 @pytest.fixture
