@@ -59,6 +59,6 @@ def validate_session_id(value: str) -> str:
 
 
 def new_session_id(prefix: str = "sdklabs") -> str:
-    """A fresh, time-sortable id such as ``sdklabs-19ad2c3f8e1a4b2c7``."""
+    """A fresh, time-sortable id such as ``sdklabs-19ad2c3f8e1a4b2c``."""
     millis = time.time_ns() // 1_000_000
     return f"{prefix}-{millis:011x}{secrets.randbelow(16**5):05x}"
