@@ -22,14 +22,16 @@ class LogLineBar(tqdm):
     """tqdm that writes each update as a line of its own, for logs; tqdm's documented extension point
     (overriding :meth:`display`) does the writing."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         self._printed_n: float | None = None
         kwargs.setdefault("mininterval", LOG_INTERVAL)
         kwargs.setdefault("bar_format", _LOG_FORMAT if kwargs.get("total") else _LOG_FORMAT_NO_TOTAL)
         # tqdm "leaves" a bar by ending its line; ours are ended already, and close() prints the last.
-        super().__init__(*args, leave=False, **kwargs)
+        super().__init__(leave=False, **kwargs)
 
-    def display(self, msg: str | None = None, pos: int | None = None) -> bool:
+    # tqdm's stubs declare display() -> None, but tqdm reads its result (close() writes "\r" after a
+    # clearing display that returned True), so the override returns a bool like tqdm's own.
+    def display(self, msg: str | None = None, pos: int | None = None) -> bool:  # type: ignore[override]
         if msg == "":  # tqdm clearing the bar: a log keeps what it has
             return False
         self.fp.write(f"{self if msg is None else msg}\n")

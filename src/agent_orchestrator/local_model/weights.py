@@ -41,7 +41,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from tqdm import tqdm
 
@@ -51,7 +51,7 @@ from agent_orchestrator.settings import HubSettings
 
 GGUF_MAGIC = b"GGUF"
 _CHUNK = 4 * 1024 * 1024
-_BYTES = {"unit": "B", "unit_scale": True, "unit_divisor": 1024}  # progress in KiB/MiB/GiB
+_BYTES: dict[str, Any] = {"unit": "B", "unit_scale": True, "unit_divisor": 1024}  # progress in KiB/MiB/GiB
 
 
 class WeightsError(AgentOrchestratorError):
