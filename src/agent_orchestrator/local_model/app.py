@@ -126,7 +126,7 @@ class InferenceQueue:
                     for item in _coalesced(generation, STREAM_FLUSH_SECONDS):
                         put(item)
                 finally:
-                    generation.close()  # type: ignore[attr-defined]  # releases the engine lock
+                    generation.close()  # releases the engine lock
             except BaseException as exc:  # handed to the request's task, which re-raises it
                 put(exc)
             finally:
@@ -329,18 +329,18 @@ def create_app(
         try:
             tools = validate_tools(body.tools) if body.tool_choice != "none" else None
             messages = normalize_messages(body.messages)
-            plan: Plan | None = policy.plan(messages, tools, body.tool_choice)
-            prompt = template.render(plan.messages) + (CALL_PREFIX if plan.mode == "call" else "")
-            if plan.mode == "chat" and not tools:
-                plan = None  # plain chat (the labs): streamed as generated, nothing to check against
+            planned = policy.plan(messages, tools, body.tool_choice)
+            prompt = template.render(planned.messages) + (CALL_PREFIX if planned.mode == "call" else "")
+            # Plain chat (the labs) has no plan: streamed as generated, nothing to check against.
+            plan = None if planned.mode == "chat" and not tools else planned
         except ChatFormatError as exc:
             raise ApiError(400, str(exc), "invalid_request_error", exc.param) from exc
         tokens = await asyncio.to_thread(engine.tokenize, prompt)
         requested = body.max_completion_tokens or body.max_tokens
         max_tokens = requested or min(output_limit, engine.n_ctx - len(tokens))
         if max_tokens < 1 or len(tokens) + max_tokens > engine.n_ctx:
-            exc = ContextLengthExceeded(len(tokens), max(max_tokens, 1), engine.n_ctx)
-            raise ApiError(400, str(exc), "invalid_request_error", "messages", "context_length_exceeded")
+            too_long = ContextLengthExceeded(len(tokens), max(max_tokens, 1), engine.n_ctx)
+            raise ApiError(400, str(too_long), "invalid_request_error", "messages", "context_length_exceeded")
         params = GenerationParams(
             max_tokens=max_tokens,
             temperature=default_temperature if body.temperature is None else body.temperature,

@@ -392,8 +392,8 @@ def _fits_schema(call: ToolCall, schemas: Mapping[str, Any]) -> bool:
         return True  # the tool declares nothing: any arguments
     args = json.loads(call.arguments)
     declared = schema.get("properties")
-    closed = isinstance(declared, Mapping) and schema.get("additionalProperties") is not True
-    if closed and not set(args) <= set(declared):
+    closed = schema.get("additionalProperties") is not True
+    if closed and isinstance(declared, Mapping) and not set(args) <= set(declared):
         return False
     return set(schema.get("required") or ()) <= set(args)
 
@@ -421,7 +421,7 @@ def split_tool_calls(
     calls = parser.tool_calls or _prose_call(text, tools or ())
     content = parser.text if parser.tool_calls or not calls else ""
     if calls:
-        content = content.strip() or None
+        return content.strip() or None, calls
     return content, calls
 
 

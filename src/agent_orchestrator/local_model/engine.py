@@ -44,10 +44,10 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from cyllama.llama.llama_cpp import (
     LlamaContext,
@@ -107,6 +107,11 @@ class GenerationStats:
     first_token_seconds: float | None = None
 
 
+Generation: TypeAlias = Generator[str | GenerationStats, None, None]
+"""Text pieces, then one :class:`GenerationStats`. A generator, not just an iterator: a caller that stops
+early closes it, which releases the engine's lock at once instead of whenever it is garbage-collected."""
+
+
 class Engine(Protocol):
     """What the server needs from an engine (:class:`LocalEngine`, or a fake in tests)."""
 
@@ -123,7 +128,7 @@ class Engine(Protocol):
 
     def generate(
         self, prompt: str | list[int], params: GenerationParams, cancel: threading.Event | None = None
-    ) -> Iterator[str | GenerationStats]: ...
+    ) -> Generation: ...
 
 
 def available_cores() -> int:
@@ -227,7 +232,7 @@ class LocalEngine:
         prompt: str | list[int],
         params: GenerationParams,
         cancel: threading.Event | None = None,
-    ) -> Iterator[str | GenerationStats]:
+    ) -> Generation:
         """Yield text pieces as they are generated, then one :class:`GenerationStats`.
 
         The request is validated here, before anything is yielded (:class:`ContextLengthExceeded`,
@@ -246,13 +251,13 @@ class LocalEngine:
 
     def _generate_locked(
         self, tokens: list[int], params: GenerationParams, cancel: threading.Event
-    ) -> Iterator[str | GenerationStats]:
+    ) -> Generation:
         with self._lock:
             yield from self._generate_unlocked(tokens, params, cancel)
 
     def _generate_unlocked(
         self, tokens: list[int], params: GenerationParams, cancel: threading.Event
-    ) -> Iterator[str | GenerationStats]:
+    ) -> Generation:
         stats = GenerationStats(prompt_tokens=len(tokens))
         started = time.perf_counter()
         if cancel.is_set():
