@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
+from pydantic.config import JsonDict
 
 from agent_orchestrator.mcp_server.config import MAX_LIMIT
 from agent_orchestrator.retail.segments import SEGMENT_ORDER, Segment
@@ -96,7 +97,7 @@ def country_arg(countries: Sequence[str]) -> Any:
     Built per server because the names come from the database; without one (not generated yet)
     the schema has no enum and any name is looked up when the tool runs.
     """
-    extra = {"enum": list(countries)} if countries else None
+    extra: JsonDict | None = {"enum": list(countries)} if countries else None
     return Annotated[str | None, Field(max_length=64, description="Country", json_schema_extra=extra)]
 
 

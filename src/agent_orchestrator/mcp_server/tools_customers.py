@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` here: the tool signatures use ``kit.co
 name that MCP's signature inspection could not resolve from a string annotation.
 """
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
@@ -39,7 +39,12 @@ def _customer(c: CustomerListItem) -> dict[str, Any]:
 
 
 def register(kit: ToolKit) -> None:
-    Country = kit.country_type
+    # Built per server, with the dataset's countries as its enum: a value, not a type, to a type checker,
+    # which sees what it annotates instead, an optional country name.
+    if TYPE_CHECKING:
+        Country: TypeAlias = str | None
+    else:
+        Country = kit.country_type
 
     @kit.tool(
         "How many customers, and which ones, in a segment (e.g. At Risk) and/or country; by days or "

@@ -6,7 +6,7 @@ the customers now in it. No ``from __future__ import annotations``: see ``tools_
 
 import sqlite3
 from datetime import date
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
@@ -38,7 +38,10 @@ from agent_orchestrator.retail.stats import load_as_of
 
 
 def register(kit: ToolKit) -> None:
-    Country = kit.country_type
+    if TYPE_CHECKING:  # the type checker's view of the per-server type: see tools_customers
+        Country: TypeAlias = str | None
+    else:
+        Country = kit.country_type
 
     @kit.tool(
         "Totals for a month, quarter, year or other period, and/or a country, segment, customer or "

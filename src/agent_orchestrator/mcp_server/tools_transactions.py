@@ -3,7 +3,7 @@
 No ``from __future__ import annotations``: see ``tools_customers``.
 """
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
@@ -40,7 +40,10 @@ def _transaction(t: Transaction) -> dict[str, Any]:
 
 
 def register(kit: ToolKit) -> None:
-    Country = kit.country_type
+    if TYPE_CHECKING:  # the type checker's view of the per-server type: see tools_customers
+        Country: TypeAlias = str | None
+    else:
+        Country = kit.country_type
 
     @kit.tool(
         "List individual transactions (invoice lines), newest first, by customer, country, dates or line "
