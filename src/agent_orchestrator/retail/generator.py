@@ -286,6 +286,7 @@ def _transaction_rows(
         invoice = str(config.first_invoice + number)
         stamp = f"{first_day + timedelta(days=day)} {minute // 60:02d}:{minute % 60:02d}:00"
         seen: dict[str, int] = {}
+        lines: list[tuple[str, int, float]] = []  # this order's (code, quantity, price), as in its rows
         for _ in range(size):
             code, _name, price = products[bisect.bisect(popularity, rng.random() * total)]
             quantity = _QUANTITIES[bisect.bisect(_QUANTITY_CUM, rng.random() * _QUANTITY_CUM[-1])]
@@ -297,16 +298,17 @@ def _transaction_rows(
             amount = round(quantity * price, 2)
             row = (len(rows) + 1, invoice, code, seq, customer.customer_id, quantity, price, amount, stamp)
             rows.append((*row, customer.country, 0))
+            lines.append((code, quantity, price))
         if number in cancelled:
             cancel_day = min(last_day, day + rng.randrange(15))
-            line = rows[-1 - rng.randrange(size)]
-            cancellations.append((cancel_day, minute, index, str(line[2]), int(line[5]), float(line[6])))
+            code, quantity, price = lines[-1 - rng.randrange(size)]
+            cancellations.append((cancel_day, minute, index, code, quantity, price))
     next_invoice = config.first_invoice + len(orders)
     for number, (day, minute, index, code, quantity, price) in enumerate(sorted(cancellations)):
         customer = customers[index]
         stamp = f"{first_day + timedelta(days=day)} {minute // 60:02d}:{minute % 60:02d}:00"
-        row = (len(rows) + 1, f"C{next_invoice + number}", code, 0, customer.customer_id, -quantity, price)
-        rows.append((*row, round(-quantity * price, 2), stamp, customer.country, 1))
+        head = (len(rows) + 1, f"C{next_invoice + number}", code, 0, customer.customer_id, -quantity, price)
+        rows.append((*head, round(-quantity * price, 2), stamp, customer.country, 1))
     return rows
 
 
