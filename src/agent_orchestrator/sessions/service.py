@@ -14,6 +14,7 @@ client address, because every one of them is checked for ownership and audited
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
 import logging
 import uuid
@@ -31,10 +32,12 @@ from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
     AuditLog,
+    Lease,
     LeaseManager,
     SessionCatalog,
     SessionPage,
     SessionRecord,
+    SessionStatus,
     User,
     one_line,
 )
@@ -208,7 +211,8 @@ class SessionService:
         task.add_done_callback(self._turns.discard)
         return _drain(queue)
 
-    async def _logged_messages(self, session_id: str) -> list[TranscriptMessage]:
+    # builtins.list: inside this class, ``list`` is the method above.
+    async def _logged_messages(self, session_id: str) -> builtins.list[TranscriptMessage]:
         raw = await self.files.read_events(session_id)
         return parse_events(raw.splitlines()) if raw else []
 
@@ -229,7 +233,9 @@ class SessionService:
         token = self._fencing_tokens.get(session_id)
         return token is None or await asyncio.to_thread(self.leases.check, session_id, token)
 
-    async def _run_turn(self, actor, session_id: str, prompt: str, lease, queue) -> None:
+    async def _run_turn(
+        self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
+    ) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
         self._fencing_tokens[session_id] = lease.fencing_token
         try:
@@ -256,6 +262,7 @@ class SessionService:
                 outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
                 queue.put_nowait(outcome)
             if await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token):
+                status: SessionStatus
                 if isinstance(outcome, Done):
                     preview, status = outcome.text, "idle"
                 else:
@@ -271,7 +278,7 @@ class SessionService:
             finally:
                 queue.put_nowait(None)
 
-    async def _keep_lease(self, lease) -> None:
+    async def _keep_lease(self, lease: Lease) -> None:
         while True:
             await asyncio.sleep(self.lease_ttl / 3)
             if not await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl):
