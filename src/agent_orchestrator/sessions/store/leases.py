@@ -71,20 +71,20 @@ class LeaseManager:
             now = self._now(conn)
             expires_at = now + timedelta(seconds=ttl)
             dialect_insert = postgresql.insert if self._postgres else sqlite.insert
-            stmt = dialect_insert(t).values(
+            insert = dialect_insert(t).values(
                 session_id=session_id, holder=holder, fencing_token=1, expires_at=expires_at
             )
             still_ours = and_(t.c.holder == holder, t.c.expires_at > now)
-            stmt = stmt.on_conflict_do_update(
+            upsert = insert.on_conflict_do_update(
                 index_elements=[t.c.session_id],
                 set_={
-                    "holder": stmt.excluded.holder,
-                    "expires_at": stmt.excluded.expires_at,
+                    "holder": insert.excluded.holder,
+                    "expires_at": insert.excluded.expires_at,
                     "fencing_token": case((still_ours, t.c.fencing_token), else_=t.c.fencing_token + 1),
                 },
                 where=or_(t.c.holder == holder, t.c.holder.is_(None), t.c.expires_at <= now),
             ).returning(t.c.fencing_token)
-            token = conn.execute(stmt).scalar_one_or_none()
+            token = conn.execute(upsert).scalar_one_or_none()
         if token is None:
             return None
         return Lease(session_id, holder, int(token), expires_at)

@@ -8,9 +8,11 @@ together migrate exactly once, and in which a database of the earlier, hand-writ
 line gets the database the app would use (``DATABASE_URL``, else SQLite in ``AGENT_ORCHESTRATOR_HOME``).
 """
 
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from alembic import context
+from alembic.runtime.migration import MigrationContext, MigrationInfo
 from sqlalchemy import Engine
 
 from agent_orchestrator.sessions.store.engine import make_engine
@@ -26,16 +28,20 @@ def _engine_from_environment() -> Engine:
 def _run(engine: Engine) -> None:
     applied: list[str] | None = context.config.attributes.get("applied")
 
-    def record(*, step: Any, **_: Any) -> None:
-        if applied is not None and step.is_upgrade and not step.is_stamp:
-            applied.append(step.up_revision_id)
+    def record(
+        ctx: MigrationContext, step: MigrationInfo, heads: Collection[Any], run_args: Mapping[str, Any]
+    ) -> None:
+        """Alembic's per-step hook (it passes these four by keyword): note each revision applied."""
+        revision = step.up_revision_id  # None only for a step down to the base
+        if applied is not None and step.is_upgrade and not step.is_stamp and revision is not None:
+            applied.append(revision)
 
     with migration_transaction(engine) as conn:
         context.configure(
             connection=conn,
             target_metadata=metadata,
             version_table=VERSION_TABLE,
-            on_version_apply=[record],
+            on_version_apply=record,
         )
         with context.begin_transaction():  # ours is already open: Alembic joins it
             context.run_migrations()
