@@ -374,7 +374,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
         if not needed:
             return
         cur = await conn.execute(self._sql["PARENTS_STATE"], (self.session_id, needed))
-        found = dict(await cur.fetchall())
+        found: dict[str, bool] = dict(await cur.fetchall())  # path -> is_dir
         if blocked := [p for p, is_dir in found.items() if not is_dir]:
             raise fs_error(errno.ENOTDIR, path, f"{min(blocked)} is a file")
         if missing := [p for p in needed if p not in found]:

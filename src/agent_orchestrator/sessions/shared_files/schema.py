@@ -62,7 +62,7 @@ class Tables:
         """SQL text with the table names filled in (rendered once, so the hot path reuses strings
         and psycopg can prepare them)."""
         return (
-            sql.SQL(template)  # type: ignore[arg-type]  # templates are module constants
+            sql.SQL(template)
             .format(
                 files=self._name(FILES_TABLE),
                 chunks=self._name(CHUNKS_TABLE),
@@ -80,4 +80,4 @@ async def ensure_schema(conn: AsyncConnection, tables: Tables) -> None:
         if tables.schema:
             create = sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(tables.schema))
             await conn.execute(create)
-        await conn.execute(tables.render(_DDL))  # type: ignore[arg-type]
+        await conn.execute(tables.render(_DDL))
