@@ -122,7 +122,7 @@ def _with_query(parsed: URL, **params: str) -> URL:
     return parsed.update_query_dict(params)
 
 
-def _admin(url: str, statement: sql.Composable) -> list[tuple[Any, ...]]:
+def _admin(url: str, statement: sql.Composed) -> list[tuple[Any, ...]]:
     with psycopg.connect(libpq_url(url), autocommit=True, connect_timeout=5) as conn:
         cursor = conn.execute(statement)
         return cursor.fetchall() if cursor.description else []

@@ -205,7 +205,7 @@ def _completion(reply: Text | ToolCall | ToolCalls, body: Mapping[str, Any], mod
 def _chunks(reply: Text | ToolCall | ToolCalls, body: Mapping[str, Any], model: str) -> list[dict[str, Any]]:
     """The ``chat.completion.chunk`` objects of a streamed reply, in order."""
     include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
-    base = {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion.chunk"}
+    base: dict[str, Any] = {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion.chunk"}
     base |= {"created": int(time.time()), "model": model}
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
