@@ -327,6 +327,19 @@ async def test_an_answer_quoting_the_wrong_figure_of_the_data_gets_the_figure_as
     assert body["choices"][0]["message"]["content"] == "Sales per customer 4,017.79."
 
 
+async def test_a_yes_no_answer_that_hides_the_actual_value_gets_the_results_own_sentence(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["No, the North is not a South region."]  # true, but says nothing of what it is
+    headline = "North is a Northern region with 12 shops."
+    messages = _answered(json.dumps({"headline": headline, "region": "Northern", "shops": 12}))
+    messages[0] = {"role": "user", "content": "Is the North a South region?"}
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == headline
+
+
 async def test_an_invented_figure_is_retried_then_replaced_by_the_data(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:

@@ -188,9 +188,45 @@ def test_several_rows_asked_for_are_no_single_leader() -> None:
     assert found.line == "highest by quantity: BLUE MUG (quantity 12)"
 
 
-def test_names_are_not_column_words_and_yes_no_questions_get_no_line() -> None:
-    customer = json.dumps({"id": 20079, "segment": "Regular", "revenue": 900.5, "avg_order_value": 130.67})
+CUSTOMER = json.dumps(
+    {
+        "headline": "Customer 20079 is in the Regular segment and based in France.",
+        "id": 20079,
+        "country": "France",
+        "segment": "Regular",
+        "revenue": 900.5,
+        "orders": 2,
+        "avg_order_value": 130.67,
+        "recency_days": 41,
+    }
+)
+NAMES = {"segment": ["High Value", "Regular", "At Risk", "New"], "country": ["France", "Germany"]}
 
-    assert focus("Is customer 20079 a High Value customer?", customer) is None
-    assert focus("What did customer 20079 of the High Value team spend?", customer) is not None
-    assert focus("Tell me the High Value status of customer 20079", customer) is None
+
+def test_names_are_not_column_words_and_yes_no_questions_ask_for_the_attribute_they_name() -> None:
+    assert focus("Tell me the High Value status of customer 20079", CUSTOMER) is None
+    spent = focus("What did customer 20079 of the High Value team spend?", CUSTOMER)
+    assert spent is not None and spent.line == "revenue 900.50"
+    is_high_value = focus("Is customer 20079 a High Value customer?", CUSTOMER, names=NAMES)
+    assert is_high_value is not None and is_high_value.line == "segment Regular"
+    assert not is_high_value.stated_in("No, customer 20079 is not a High Value customer.")
+    assert is_high_value.stated_in("No: customer 20079 is Regular.")
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("Which country is customer 20079 based in?", "country France"),
+        ("What is customer 20079's segment?", "segment Regular"),
+        ("How many days has it been since 20079's last order?", "recency days 41"),
+        ("How many orders has customer 20079 placed?", "orders 2"),
+    ],
+)
+def test_a_field_the_question_names_is_the_one_asked_for(question: str, line: str) -> None:
+    assert (found := focus(question, CUSTOMER, names=NAMES)) is not None
+    assert found.line == line
+
+
+def test_a_question_for_each_month_asks_for_a_list() -> None:
+    assert focus("Give me Germany's order count for each month of Q1 2025.", TREND) is None
+    assert focus("What were the orders per month?", TREND) is None

@@ -167,6 +167,37 @@ def test_a_period_the_user_named_rules_out_tools_that_cannot_take_one() -> None:
     )
 
 
+def test_values_the_user_named_must_be_applied() -> None:
+    top = next(t for t in RETAIL_TOOLS if names([t]) == ["top_customers"])
+    found = narrow_tool(top, Mentions.of(["The Regular customers in the United Kingdom?"]))
+    assert found is not None
+    assert set(found.tool["function"]["parameters"]["required"]) == {"segment", "country"}
+
+
+def test_a_what_if_follow_up_takes_the_numbers_it_leaves_open_and_reads_number_words() -> None:
+    predict = tool(
+        "predict_segment",
+        "Which segment a customer with these numbers would be in.",
+        {
+            "recency_days": {"type": "integer", "minimum": 0, "description": "Days since last order"},
+            "frequency": {"type": "integer", "minimum": 1, "description": "Number of orders"},
+            "monetary": {"type": "number", "description": "Net spend"},
+        },
+        ["recency_days", "frequency", "monetary"],
+    )
+    first = answered(
+        "Which segment would a customer with 5 orders, the last 20 days ago, spending £900 be in?",
+        "retail-analytics-predict_segment",
+        '{"recency_days": 20, "frequency": 5, "monetary": 900}',
+        "{}",
+    )
+    later = user("What about someone with a single order placed 10 days ago, spending £250?")
+    p = plan(*first, {"role": "assistant", "content": "Regular."}, later, tools=[predict])
+    properties = p.tools[0]["function"]["parameters"]["properties"]
+    assert (properties["frequency"]["enum"], properties["recency_days"]["enum"]) == ([1], [10])
+    assert properties["monetary"]["enum"] == [250]
+
+
 def test_tool_results_in_the_turn_mean_answer_without_tools() -> None:
     p = plan(*answered("How many segments?", "retail-analytics-list_segments", "{}", '{"segments": 4}'))
     assert p.mode == "answer" and p.grammar is None

@@ -67,6 +67,13 @@ _KEYWORDS = {
     "orders": frozenset({"order", "frequent", "often", "purchase"}),
     "recency": frozenset({"recent", "recently", "lately"}),
 }
+_WORD_NUMBERS = {"a single": 1, "single": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_WORD_NUMBERS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+# "a single order", "two orders", "three months": a number word counting what follows it.
+_NUMBER_WORD = re.compile(
+    rf"\b({'|'.join(_WORD_NUMBERS)})\b(?=\s+(?:orders?|purchases?|visits?|times?|days?|weeks?|months?|years?)\b)",
+    re.IGNORECASE,
+)
 _DATE_QUALIFIERS = frozenset({"first", "last", "latest", "earliest"})
 _DURATION_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
@@ -97,7 +104,7 @@ class Mentions:
 
     @classmethod
     def of(cls, said: Sequence[str]) -> Mentions:
-        raw = "\n".join(said)
+        raw = _NUMBER_WORD.sub(lambda m: str(_WORD_NUMBERS[m.group(1).lower()]), "\n".join(said))
         starts, ends, years_in_dates = _periods(raw)
         if said and _YEAR_EARLIER.search(said[-1]) and starts:
             # "the same month a year earlier": the periods named, a year back; a follow-up that
@@ -247,10 +254,12 @@ def narrow_tool(
     props: dict[str, Any] = {}
     absorbed: dict[str, float] = {}
     takes_period = False
+    filled: list[str] = []
     numeric_required = sum(
         1 for n in required if _kind(properties.get(n, {})) in {"integer", "number"} and not _is_id(n)
     )
-    if numeric_required > len(mentions.quantities) + len(mentions.days):
+    known = earlier or mentions  # a follow-up may take the numbers it leaves open from before
+    if numeric_required > len(known.quantities) + len(known.days):
         return None  # "customer 12345" cannot fill recency, frequency and spend at once
     for name, spec in properties.items():
         description = str(described.get(name, {}).get("description") or "").split("\n")[0]
@@ -269,6 +278,7 @@ def narrow_tool(
                 return None
             continue
         if from_user:
+            filled.append(name)
             periods = {*source.starts, *source.ends}
             takes_period = takes_period or not periods.isdisjoint(map(str, narrowed.get("enum", ())))
             for value in narrowed.get("enum", ()):
@@ -277,6 +287,8 @@ def narrow_tool(
         if description:  # the first line: the runtime appends the constraints after a blank line
             narrowed = {**narrowed, "description": description}
         props[name] = narrowed
+    # What the user named must be applied: a call may not drop "in the United Kingdom".
+    required |= set(filled)
     parameters = {"type": "object", "properties": props, "required": sorted(required & set(props))}
     function = {**tool["function"], "parameters": parameters}
     return NarrowedTool({"type": "function", "function": function}, sum(absorbed.values()), takes_period)

@@ -20,11 +20,11 @@ from __future__ import annotations
 import calendar
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .tool_ranking import normalized, words
+from .tool_ranking import normalized, stem, words
 from .tool_results import requested_count, scalar_text
 
 # Question words -> the words our tools' field names use for the same thing.
@@ -50,6 +50,8 @@ _FIELD_WORDS = {
     "quantity": {"unit"},
     "item": {"quantity", "unit"},
     "recent": {"recency"},
+    "since": {"recency"},
+    "ago": {"recency"},
     "retain": {"retention"},
     "repeat": {"repeat"},
 }
@@ -62,6 +64,11 @@ _LOW_WORDS = r"\b(?:least|lowest|worst|weakest|smallest|fewest|min(?:imum)?)\b"
 _HIGHEST = re.compile(_HIGH_WORDS, re.IGNORECASE)
 _LOWEST = re.compile(_LOW_WORDS, re.IGNORECASE)
 _SUPERLATIVE = f"(?:{_HIGH_WORDS}|{_LOW_WORDS})"
+_LIST = re.compile(
+    r"\b(?:each|every|breakdown|(?:by|per) (?:month|week|day|year|quarter|country|segment|product))\b",
+    re.IGNORECASE,
+)
+_HOW_MANY = re.compile(r"\bhow (?:many|much)\s+([a-z]+)", re.IGNORECASE)
 _WHICH = re.compile(r"\b(?:which|who|whose|where|when)\b", re.IGNORECASE)
 _YES_NO = re.compile(
     r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b", re.IGNORECASE
@@ -80,6 +87,8 @@ class Focus:
     label: str
     figures: tuple[str, ...]  # "revenue per customer 530.48", as the rendered result writes them
     extreme: str = ""
+    attribute: bool = False
+    """The figure is a name (``segment Regular``), not a number."""
 
     @property
     def line(self) -> str:
@@ -88,28 +97,37 @@ class Focus:
         return (f"{self.label}: " if self.label else "") + ", ".join(self.figures)
 
     def stated_in(self, answer: str) -> bool:
-        """Whether an answer gives it: the leading row's name, or one of the asked figures."""
+        """Whether an answer gives it: the leading row's name, one of the asked figures, or the
+        asked attribute's value ("Regular")."""
+        said = normalized(answer)
         if self.extreme:
-            said = normalized(answer)
             return _names(self.label, said) or normalized(self.label.removeprefix("customer ")) in said
         stated = {f.replace(",", "") for f in _NUMBER.findall(answer)}
+        if self.attribute:
+            return normalized(self.figures[0].split(" ", 1)[1]) in said
         return any(f.replace(",", "") in stated for figure in self.figures for f in _NUMBER.findall(figure))
 
 
-def focus(question: str, content: str, context: str = "") -> Focus | None:
+def focus(
+    question: str, content: str, context: str = "", names: Mapping[str, Sequence[str]] | None = None
+) -> Focus | None:
     """What ``question`` asks of ``content`` (a tool's JSON result), or None.
 
     ``context`` (the previous question) supplies the column when ``question`` names none, as in a
-    follow-up ("And for the Regular segment?").
+    follow-up ("And for the Regular segment?"). ``names``: the values the tools know per parameter
+    (``segment``: High Value, Regular…), so "Is customer 7 High Value?" asks for the ``segment``.
     """
     try:
         data = json.loads(content)
     except (ValueError, TypeError):
         return None
-    if not isinstance(data, dict) or _figure_count(data) < 3:
-        return None  # nothing to look up
-    if _YES_NO.match(question):
-        return None  # "Is customer 7 High Value?": yes or no, not a figure
+    if not isinstance(data, dict):
+        return None
+    attribute = _attribute(question, data, names or {})
+    if attribute is not None:
+        return attribute
+    if _figure_count(data) < 3 or _YES_NO.match(question) or _LIST.search(question):
+        return None  # nothing to look up; yes or no; "for each month": a list, not one figure
     if _HIGHEST.search(question):
         return _leader(question, context, data, "highest")
     if _LOWEST.search(question):
@@ -136,6 +154,22 @@ def focus(question: str, content: str, context: str = "") -> Focus | None:
                 return None  # two rows fit as well ("April" in two years): not for us to choose
             _, label, fields = found[0]
             return Focus(label, tuple(_figure(key, value) for key, value in fields))
+    return None
+
+
+def _attribute(question: str, data: Mapping[str, Any], names: Mapping[str, Sequence[str]]) -> Focus | None:
+    """A name the result states about its one subject that the question asks for: by the field's
+    own word ("Which segment would they be in?", "…country is customer 7 based in?") or by naming
+    one of its possible values ("Is customer 7 High Value?" -> the ``segment``, whatever it is)."""
+    said = normalized(question)
+    asked = set(words(question))
+    for key, value in data.items():
+        if not isinstance(value, str) or key in {"headline", "reason", "as_of"}:
+            continue
+        choices = names.get(key, ())
+        named = set(words(key))
+        if (named and named <= asked) or any(normalized(str(c)) in said for c in choices):
+            return Focus("", (f"{key.replace('_', ' ')} {value}",), attribute=True)
     return None
 
 
@@ -220,6 +254,8 @@ def _columns(
     # Names are not column words: "the High Value segment" asks nothing of ``avg_order_value``.
     said = set(words(asked)) - set(words(label)) - set(words(" ".join(_TITLE_RUN.findall(asked))))
     said |= {alias for word in said for alias in _FIELD_WORDS.get(word, ())}
+    # "How many days since …": the noun after "how many" names the column outright.
+    counted = {stem(m.lower()) for m in _HOW_MANY.findall(asked)}
     ranked: list[tuple[tuple[int, float], str]] = []
     for key, value in record.items():
         if key in _NOT_FIGURES or key.endswith("_id") or isinstance(value, bool):
@@ -227,7 +263,7 @@ def _columns(
         if not isinstance(value, int | float):
             continue
         field_words = words(key)
-        matched = sum(w in said for w in field_words)
+        matched = sum(w in said for w in field_words) + 2 * len(counted & set(field_words))
         if matched:
             ranked.append(((matched, matched / len(field_words)), key))
     if not ranked:

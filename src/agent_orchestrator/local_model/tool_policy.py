@@ -209,7 +209,7 @@ class ToolPolicy:
             good = [r for r in base.turn_results if r.error is None]
             if good and said:
                 context = said[-2] if len(said) > 1 and is_follow_up(said[-1]) else ""
-                base.focus = focus(said[-1], good[-1].content, context)
+                base.focus = focus(said[-1], good[-1].content, context, _enum_values(tools or ()))
             return base
         if not tools or tool_choice == "none" or last_user < 0:
             return base
@@ -301,6 +301,17 @@ class ToolPolicy:
             return []
         best = scored[0][0]
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
+
+
+def _enum_values(tools: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+    """The names the tools know per parameter (``segment``: High Value, Regular, …)."""
+    found: dict[str, list[str]] = {}
+    for tool in tools:
+        properties = (tool["function"].get("parameters") or {}).get("properties") or {}
+        for name, spec in properties.items():
+            for choice in [spec, *spec.get("anyOf", ())]:
+                found.setdefault(name, []).extend(str(v) for v in choice.get("enum", ()))
+    return found
 
 
 def _mentions(said: Sequence[str]) -> tuple[Mentions, Mentions | None]:
