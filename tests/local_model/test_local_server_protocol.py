@@ -295,6 +295,22 @@ async def test_rows_the_user_asked_for_are_listed_when_the_answer_stops_short(
     )
 
 
+async def test_a_figure_for_each_month_lists_every_month(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["The North placed 153 orders in Q1."]  # the quarter's total, not each month's
+    months = [{"month": m, "orders": n} for m, n in (("2024-01", 50), ("2024-02", 48), ("2024-03", 55))]
+    messages = _answered(json.dumps({"summary": {"orders": 153}, "months": months}))
+    messages[0] = {"role": "user", "content": "The North's order count for each month of Q1 2024?"}
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == (
+        "The North placed 153 orders in Q1.\n\n1. month 2024-01, orders 50\n2. month 2024-02, orders 48\n"
+        "3. month 2024-03, orders 55"
+    )
+
+
 async def test_a_count_the_headline_contradicts_is_replaced_by_the_headline(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:

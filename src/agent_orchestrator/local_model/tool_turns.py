@@ -35,6 +35,7 @@ from .tool_results import describe_result, headline_of, requested_count, result_
 
 logger = logging.getLogger(__name__)
 
+_EACH = re.compile(r"\b(?:each|every|per) (?:month|week|year|quarter|country|segment)\b", re.IGNORECASE)
 _FIGURES = re.compile(r"\d[\d,]*(?:\.\d+)?")
 MAX_CALL_TOKENS = 160
 """A call is a short JSON object; the bound keeps a degenerate grammar path from running long."""
@@ -199,11 +200,12 @@ def _with_the_count(text: str, plan: Plan) -> str:
 def _with_requested_rows(text: str, plan: Plan) -> str:
     """The answer, followed by the rows the user asked for when it names fewer of them.
 
-    Asked for "the top 5 customers", the 0.5B model names the first and stops. The rows are in the
+    Asked for "the top 5 customers" or "the orders for each month of Q1", the 0.5B model names the
+    first (or a total) and stops. The rows are in the
     tool result, in order: list the ones the answer left out (deterministic, so nothing is invented).
     """
-    wanted = requested_count(plan.question)
     rows = [r for result in plan.turn_results if result.error is None for r in result_rows(result.content)]
+    wanted = requested_count(plan.question) or (len(rows) if _EACH.search(plan.question) else 0)
     if plan.mode != "answer" or wanted < 2 or not rows:
         return text
     leading = rows[:wanted]
