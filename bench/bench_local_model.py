@@ -235,6 +235,7 @@ def main() -> None:
         raw_runner.run(prompt_text, 8)  # warm-up, as the server does at load
         raw_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before our engine loads
         engine = LocalEngine(path, n_ctx=args.ctx)  # our engine in this process: no HTTP, no client
+        engine.warm_up()  # on this thread, which runs its generations too
         conv = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TURN1}]
         s_t1, s_t2, s_cold, s_tps, r_t1, r_tps, e_tps = [], [], [], [], [], [], []
         with httpx.Client(base_url=f"{root}/v1", timeout=600) as client:

@@ -42,9 +42,15 @@ class ScriptedEngine:
         self.params: list[GenerationParams] = []
         self.results: list[GenerationStats] = []
         self.running = 0
+        self.threads: set[int] = set()  # the threads that ran the warm-up and the generations
+        self.warmed_up = False
 
     def tokenize(self, text: str) -> list[int]:
         return [ord(c) for c in text]  # one token per character
+
+    def warm_up(self) -> None:
+        self.warmed_up = True
+        self.threads.add(threading.get_ident())
 
     def generate(
         self, prompt: list[int], params: GenerationParams, cancel: threading.Event | None = None
@@ -56,6 +62,7 @@ class ScriptedEngine:
         return self._run(len(prompt), params, cancel or threading.Event())
 
     def _run(self, n_prompt: int, params: GenerationParams, cancel: threading.Event) -> Iterator[Any]:
+        self.threads.add(threading.get_ident())
         self.running += 1
         stats = GenerationStats(prompt_tokens=n_prompt, finish_reason="stop")
         try:
@@ -92,7 +99,10 @@ def engine() -> Iterator[ScriptedEngine]:
 async def client(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100)
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://local/v1") as client:
+    async with (
+        app.router.lifespan_context(app),  # the transport runs no lifespan; the server does
+        httpx.AsyncClient(transport=transport, base_url="http://local/v1") as client,
+    ):
         client.app = app  # type: ignore[attr-defined]
         yield client
 
@@ -680,3 +690,14 @@ def test_queued_stream_whose_client_left_frees_its_slot(
     wait_until(lambda: len(engine.results) == 2)
     assert [r.finish_reason for r in engine.results] == ["stop", "cancelled"]
     wait_until(lambda: app.state.queue.admitted == 0)
+
+
+async def test_the_engine_warms_up_and_generates_on_one_thread(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    # llama.cpp's OpenMP threads belong to the calling thread: a second one slows decoding by a third.
+    await client.post("/chat/completions", json={"messages": USER})
+    await client.post("/chat/completions", json={"messages": USER, "stream": True})
+
+    assert len(engine.threads) == 1 and threading.get_ident() not in engine.threads
+    assert engine.warmed_up

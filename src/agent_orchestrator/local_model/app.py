@@ -19,11 +19,10 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -72,13 +71,6 @@ def history_budget(n_ctx: int) -> int:
 
 _DONE = object()
 
-# How often a streaming generation hands its text to the event loop. Each hand-off wakes the loop
-# and the client, and on two cores every wake-up pre-empts one of llama.cpp's compute threads mid-token
-# (its threads meet at a barrier per operation, so one stalled thread stalls the token). Handing
-# over per token cost about a fifth of the decode rate (``bench/bench_local_model.py``); a tenth of a
-# second still reads as a live stream. The first piece always goes at once (time to first token).
-STREAM_FLUSH_SECONDS = 0.1
-
 
 class InferenceQueue:
     """Runs generations one at a time on a worker thread; admits at most 1 + ``max_waiting``."""
@@ -123,7 +115,7 @@ class InferenceQueue:
             try:
                 generation = self.engine.generate(tokens, params, cancel)
                 try:
-                    for item in _coalesced(generation, STREAM_FLUSH_SECONDS):
+                    for item in generation:
                         put(item)
                 finally:
                     generation.close()  # releases the engine lock
@@ -148,32 +140,13 @@ class InferenceQueue:
         finally:
             self.release()
 
+    async def warm_up(self) -> None:
+        """The engine's first decode, on the worker thread that runs every generation after it
+        (``LocalEngine.warm_up`` says why the thread matters)."""
+        await asyncio.get_running_loop().run_in_executor(self._executor, self.engine.warm_up)
+
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
-
-
-def _coalesced(
-    generation: Iterator[str | GenerationStats], flush_seconds: float
-) -> Iterator[str | GenerationStats]:
-    """The generation's text in pieces at least ``flush_seconds`` apart; the first piece and the
-    final stats pass through at once (text still held goes out just before the stats)."""
-    held: list[str] = []
-    last = -math.inf
-    for item in generation:
-        if not isinstance(item, str):
-            if held:
-                yield "".join(held)
-                held.clear()
-            yield item
-            continue
-        held.append(item)
-        now = time.monotonic()
-        if now - last >= flush_seconds:
-            yield "".join(held)
-            held.clear()
-            last = now
-    if held:
-        yield "".join(held)
 
 
 async def _drain(
@@ -218,6 +191,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await queue.warm_up()  # before the first request: the server is ready when it answers
         yield
         queue.shutdown()
 
