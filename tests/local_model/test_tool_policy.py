@@ -167,6 +167,12 @@ def test_a_period_the_user_named_rules_out_tools_that_cannot_take_one() -> None:
     )
 
 
+def test_a_combination_of_names_rules_out_tools_that_take_fewer_of_them() -> None:
+    p = plan(user("How many Regular customers do we have in the United Kingdom?"))
+    assert p.mode == "call" and names(p.tools) == ["top_customers"]  # not the segment overview
+    assert "list_segments" in names(plan(user("How many customers are in each segment?")).tools)
+
+
 def test_values_the_user_named_must_be_applied() -> None:
     top = next(t for t in RETAIL_TOOLS if names([t]) == ["top_customers"])
     found = narrow_tool(top, Mentions.of(["The Regular customers in the United Kingdom?"]))

@@ -235,6 +235,9 @@ class NarrowedTool:
     keywords ("revenue") count a little, optional numbers nothing (any number fits)."""
     takes_period: bool = False
     """Whether a period the user named fills one of its parameters ("in March 2024")."""
+    named: int = 0
+    """How many of its parameters take a name the user gave (a segment, a country, a period), not an
+    id, a keyword or a number: "Regular customers in the United Kingdom" fills two of them."""
 
 
 def narrow_tool(
@@ -254,6 +257,7 @@ def narrow_tool(
     props: dict[str, Any] = {}
     absorbed: dict[str, float] = {}
     takes_period = False
+    named = 0
     filled: list[str] = []
     numeric_required = sum(
         1 for n in required if _kind(properties.get(n, {})) in {"integer", "number"} and not _is_id(n)
@@ -280,7 +284,9 @@ def narrow_tool(
         if from_user:
             filled.append(name)
             periods = {*source.starts, *source.ends}
-            takes_period = takes_period or not periods.isdisjoint(map(str, narrowed.get("enum", ())))
+            took_period = not periods.isdisjoint(map(str, narrowed.get("enum", ())))
+            takes_period = takes_period or took_period
+            named += took_period or _names_entities(narrowed.get("enum", ()))
             for value in narrowed.get("enum", ()):
                 weight = _evidence(name, narrowed, name in required)
                 absorbed[str(value)] = max(absorbed.get(str(value), 0.0), weight)
@@ -291,7 +297,9 @@ def narrow_tool(
     required |= set(filled)
     parameters = {"type": "object", "properties": props, "required": sorted(required & set(props))}
     function = {**tool["function"], "parameters": parameters}
-    return NarrowedTool({"type": "function", "function": function}, sum(absorbed.values()), takes_period)
+    return NarrowedTool(
+        {"type": "function", "function": function}, sum(absorbed.values()), takes_period, named
+    )
 
 
 def determined_call(tools: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, Any]] | None:

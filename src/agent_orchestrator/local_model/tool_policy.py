@@ -295,6 +295,11 @@ class ToolPolicy:
             # "customers who bought in March 2024": a tool that cannot take the period would answer
             # for all time, however well its words match.
             ranked = [item for item in ranked if item[2].takes_period]
+        most = max((n.named for _, _, n in ranked), default=0)
+        if most >= 2:
+            # "Regular customers in the United Kingdom": a combination only a tool taking both can
+            # answer (the segment overview's Regular row counts every country).
+            ranked = [item for item in ranked if item[2].named == most]
         scored = [(score + EVIDENCE_WEIGHT * n.evidence, i, n.tool) for score, i, n in ranked]
         scored.sort(key=lambda item: (-item[0], item[1]))
         if not scored:
