@@ -173,6 +173,39 @@ def test_a_combination_of_names_rules_out_tools_that_take_fewer_of_them() -> Non
     assert "list_segments" in names(plan(user("How many customers are in each segment?")).tools)
 
 
+def test_an_id_the_user_called_a_customers_fills_no_transaction_id() -> None:
+    transaction = tool(
+        "get_transaction",
+        "One transaction by its id.",
+        {"transaction_id": {"type": "integer", "minimum": 1, "description": "Transaction id"}},
+        ["transaction_id"],
+    )
+    assert narrow_tool(transaction, Mentions.of(["Show me the transactions of customer 22952"])) is None
+    found = narrow_tool(transaction, Mentions.of(["What was in transaction 536365?"]))
+    assert found is not None
+    assert found.tool["function"]["parameters"]["properties"]["transaction_id"]["enum"] == [536365]
+
+
+def test_a_bound_is_no_window_and_counts_as_a_condition() -> None:
+    trend = next(t for t in RETAIL_TOOLS if names([t]) == ["monthly_trend"])
+    inactive = Mentions.of(["Customers in France who haven't ordered in 6 months"])
+    assert narrowed(trend, "Revenue for the last 6 months")["months"]["enum"] == [6]
+    assert (
+        "months"
+        not in (narrow_tool(trend, inactive) or pytest.fail()).tool["function"]["parameters"]["properties"]
+    )
+    customers = tool(
+        "find_customers",
+        "Customers by country and how long since they last ordered.",
+        {
+            "country": {**optional("string", "Country"), "enum": COUNTRIES},
+            "min_recency_days": optional("integer", "Last order at least this many days ago"),
+        },
+        [],
+    )
+    assert (narrow_tool(customers, inactive) or pytest.fail()).named == 2
+
+
 def test_values_the_user_named_must_be_applied() -> None:
     top = next(t for t in RETAIL_TOOLS if names([t]) == ["top_customers"])
     found = narrow_tool(top, Mentions.of(["The Regular customers in the United Kingdom?"]))

@@ -52,7 +52,14 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?!\w
 _UPPER_RUN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[ \-/][A-Z0-9]{2,})*\b")
 _CAPITALISED_RUN = re.compile(r"(?<=[a-z,] )[A-Z][\w-]*(?: [A-Z][\w-]*)*")
 _NOT_A_NAME = re.compile(rf"(?:{_MONTH_ALTERNATIVES})\.?|Q[1-4]|(?:19|20)\d\d|I|OK", re.IGNORECASE)
-_ID_LABEL = re.compile(r"\b(?:customer|client|id|transaction|invoice|no\.?|number)\s*#?\s*$", re.IGNORECASE)
+_ID_LABEL = re.compile(r"\b(customer|client|id|transaction|invoice|no\.?|number)\s*#?\s*$", re.IGNORECASE)
+# An id the user called a customer's fits no other kind of id parameter, and the other way round.
+_ID_KINDS = {
+    "customer": "customer",
+    "client": "customer",
+    "transaction": "transaction",
+    "invoice": "transaction",
+}
 _AT_LEAST = re.compile(r"\b(?:more|over|above|greater|least|exceed\w*|min\w*)\b[^.?!]*$")
 _AT_MOST = re.compile(r"\b(?:less|fewer|under|below|most|max\w*|up to)\b[^.?!]*$")
 _NEGATION = re.compile(r"\b(?:not|no|never|haven't|hasn't|didn't|without|inactive|idle|since)\b[^.?!]*$")
@@ -96,6 +103,7 @@ class Mentions:
     numbers: tuple[float, ...]
     quantities: tuple[Quantity, ...]  # numbers that are not ids ("customer 12345") or years
     ids: tuple[int, ...]
+    id_kinds: dict[int, str]  # what the user called an id ("customer 123" -> "customer"), if anything
     days: tuple[Quantity, ...]  # durations, in days
     durations: tuple[Quantity, ...]  # durations as written ("12 months" -> 12, context "month")
     starts: tuple[str, ...]  # periods' first values, for date_from-like parameters
@@ -116,13 +124,15 @@ class Mentions:
                 starts, ends = earlier_starts, earlier_ends
         numbers: list[float] = []
         labelled: set[float] = set()
+        kinds: dict[float, str] = {}
         # Five digits and more, written bare ("12345's segment"), read as an id; "1,000" is money.
         bare_ids = {float(n) for n in re.findall(r"(?<![\d,.$£€])\b(\d{5,})\b(?![,.]\d)", raw)}
         undated = _ISO_DAY.sub(" ", _ISO_MONTH.sub(" ", raw))
         for match in _NUMBER.finditer(undated):
             number = _number(match)
-            if _ID_LABEL.search(undated[: match.start()]):
+            if label := _ID_LABEL.search(undated[: match.start()]):
                 labelled.add(number)
+                kinds.setdefault(number, label.group(1).lower())
             if number not in numbers:
                 numbers.append(number)
         ids = tuple(
@@ -153,6 +163,7 @@ class Mentions:
             numbers=tuple(numbers),
             quantities=quantities,
             ids=ids,
+            id_kinds={i: kinds[i] for i in ids if i in kinds},
             days=days,
             durations=durations,
             starts=tuple(dict.fromkeys(starts)),
@@ -213,7 +224,7 @@ def _quantity(
     if unit:
         context.add(unit)
     bound = None
-    if duration and _NEGATION.search(before):
+    if (duration or unit) and _NEGATION.search(before):
         bound = "min"  # "haven't ordered in 6 months": the last order is at least that old
     elif duration and re.search(r"\b(?:last|past|within)\b", before):
         bound = "max"
@@ -236,8 +247,9 @@ class NarrowedTool:
     takes_period: bool = False
     """Whether a period the user named fills one of its parameters ("in March 2024")."""
     named: int = 0
-    """How many of its parameters take a name the user gave (a segment, a country, a period), not an
-    id, a keyword or a number: "Regular customers in the United Kingdom" fills two of them."""
+    """How many of its parameters take a condition the user stated (a segment, a country, a period, a
+    bound such as "more than 20 orders"), not an id, a keyword or a plain number: "Regular customers
+    in the United Kingdom" fills two of them."""
 
 
 def narrow_tool(
@@ -286,7 +298,11 @@ def narrow_tool(
             periods = {*source.starts, *source.ends}
             took_period = not periods.isdisjoint(map(str, narrowed.get("enum", ())))
             takes_period = takes_period or took_period
-            named += took_period or _names_entities(narrowed.get("enum", ()))
+            # "haven't ordered in 6 months", "over 20 orders"; not "24021", which reads as an id too.
+            bounded = name.startswith(("min_", "max_")) and set(source.ids).isdisjoint(
+                narrowed.get("enum", ())
+            )
+            named += took_period or bounded or _names_entities(narrowed.get("enum", ()))
             for value in narrowed.get("enum", ()):
                 weight = _evidence(name, narrowed, name in required)
                 absorbed[str(value)] = max(absorbed.get(str(value), 0.0), weight)
@@ -357,7 +373,10 @@ def _narrow(
         return (dict(spec), False) if required else (None, False)
     if kind in {"integer", "number"}:
         if _is_id(name):
-            candidates: Sequence[float] = mentions.ids
+            wanted = _ID_KINDS.get(name.removesuffix("_id"))
+            candidates: Sequence[float] = [
+                i for i in mentions.ids if _ID_KINDS.get(mentions.id_kinds.get(i, ""), wanted) == wanted
+            ]
         else:
             unit = next((u for u in ("day", "week", "month", "year") if u in name), None)
             if unit == "day":
@@ -366,7 +385,10 @@ def _narrow(
                 pool = tuple(q for q in mentions.durations if unit in q.context)
             else:
                 pool = mentions.quantities
-            candidates = [q.value for q in pool if _fits(q, name, spec)]
+            # An optional setting that is no bound (the trend's ``months``) takes no bounded number:
+            # "haven't ordered in 6 months" is not "the last 6 months".
+            unbounded = required or name.startswith(("min", "max"))
+            candidates = [q.value for q in pool if _fits(q, name, spec) and (unbounded or not q.bound)]
         values = sorted({int(n) if kind == "integer" else n for n in candidates if _within(n, spec, kind)})
         if values:
             return {"type": kind, "enum": values}, True
