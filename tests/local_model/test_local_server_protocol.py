@@ -366,6 +366,20 @@ async def test_a_yes_no_answer_that_hides_the_actual_value_gets_the_results_own_
     assert body["choices"][0]["message"]["content"] == headline
 
 
+async def test_a_wrong_leader_is_replaced_by_the_one_the_result_shows(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["The strongest month was 2024-01."]
+    months = [{"month": m, "sales": v} for m, v in (("2024-01", 3.0), ("2024-02", 9.0), ("2024-03", 5.0))]
+    headline = "From 2024-01 to 2024-03: best 2024-02."
+    messages = _answered(json.dumps({"headline": headline, "months": months}))
+    messages[0] = {"role": "user", "content": "Which month had the highest sales in the North?"}
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == "Highest by sales: 2024-02 (sales 9.00)."
+
+
 async def test_an_invented_figure_is_retried_then_replaced_by_the_data(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:

@@ -172,10 +172,10 @@ def _with_the_focus(text: str, plan: Plan) -> str:
     """
     if plan.mode != "answer" or plan.focus is None or plan.focus.stated_in(text):
         return text
-    # The result's own sentence when it says it ("Customer 7 is in the Regular segment …").
-    for headline in (headline_of(r.content) for r in reversed(plan.turn_results) if r.error is None):
-        if headline and plan.focus.stated_in(headline):
-            return headline
+    if plan.focus.attribute:  # the result's own sentence says it ("Customer 7 is in the Regular segment …")
+        for headline in (headline_of(r.content) for r in reversed(plan.turn_results) if r.error is None):
+            if headline and plan.focus.stated_in(headline):
+                return headline
     line = plan.focus.line
     return f"{line[:1].upper()}{line[1:]}."
 
