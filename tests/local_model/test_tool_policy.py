@@ -200,10 +200,15 @@ def test_a_bound_is_no_window_and_counts_as_a_condition() -> None:
         {
             "country": {**optional("string", "Country"), "enum": COUNTRIES},
             "min_recency_days": optional("integer", "Last order at least this many days ago"),
+            "min_revenue": optional("number", "Net revenue at least"),
+            "max_revenue": optional("number", "Net revenue up to"),
         },
         [],
     )
     assert (narrow_tool(customers, inactive) or pytest.fail()).named == 2
+    # "top 5 … by revenue" is no bound on revenue, however the model might fill min/max with it.
+    top = Mentions.of(["List our top 5 customers by net revenue."])
+    assert (narrow_tool(customers, top) or pytest.fail()).named == 0
 
 
 def test_values_the_user_named_must_be_applied() -> None:

@@ -298,9 +298,10 @@ def narrow_tool(
             periods = {*source.starts, *source.ends}
             took_period = not periods.isdisjoint(map(str, narrowed.get("enum", ())))
             takes_period = takes_period or took_period
-            # "haven't ordered in 6 months", "over 20 orders"; not "24021", which reads as an id too.
-            bounded = name.startswith(("min_", "max_")) and set(source.ids).isdisjoint(
-                narrowed.get("enum", ())
+            # "haven't ordered in 6 months", "over 20 orders": a bound in words, not any number.
+            values = set(narrowed.get("enum", ()))
+            bounded = name.startswith(("min_", "max_")) and any(
+                q.bound and q.value in values for q in (*source.quantities, *source.days)
             )
             named += took_period or bounded or _names_entities(narrowed.get("enum", ()))
             for value in narrowed.get("enum", ()):
