@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from tool_fixtures import COUNTRIES, RETAIL_TOOLS, answered, optional, tool, user
+from tool_fixtures import COUNTRIES, RETAIL_TOOLS, SEGMENTS, answered, optional, tool, user
 
 from agent_orchestrator.local_model.chat_format import normalize_messages
 from agent_orchestrator.local_model.tool_arguments import Mentions, narrow_tool
@@ -209,6 +209,31 @@ def test_a_bound_is_no_window_and_counts_as_a_condition() -> None:
     # "top 5 … by revenue" is no bound on revenue, however the model might fill min/max with it.
     top = Mentions.of(["List our top 5 customers by net revenue."])
     assert (narrow_tool(customers, top) or pytest.fail()).named == 0
+
+
+def test_a_what_if_question_naming_a_segment_goes_to_the_what_if_tool() -> None:
+    predict = tool(
+        "predict_segment",
+        "Which segment a customer with these numbers would be in.",
+        {
+            "recency_days": {"type": "integer", "minimum": 0, "description": "Days since last order"},
+            "frequency": {"type": "integer", "minimum": 1, "description": "Number of orders"},
+            "monetary": {"type": "number", "description": "Net spend"},
+        },
+        ["recency_days", "frequency", "monetary"],
+    )
+    customers = tool(
+        "find_customers",
+        "Customers by segment, orders and days since their last order.",
+        {
+            "segment": {**optional("string", "Segment"), "enum": SEGMENTS},
+            "max_recency_days": optional("integer", "Last order within this many days"),
+            "min_orders": optional("integer", "Orders at least"),
+        },
+        [],
+    )
+    question = "Would a customer with 8 orders, last order 17 days ago, spending £1,900 be High Value?"
+    assert names(plan(user(question), tools=[customers, predict]).tools) == ["predict_segment"]
 
 
 def test_values_the_user_named_must_be_applied() -> None:

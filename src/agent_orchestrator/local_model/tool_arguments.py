@@ -303,7 +303,9 @@ def narrow_tool(
             bounded = name.startswith(("min_", "max_")) and any(
                 q.bound and q.value in values for q in (*source.quantities, *source.days)
             )
-            named += took_period or bounded or _names_entities(narrowed.get("enum", ()))
+            # A what-if tool's required figures ("8 orders, 17 days ago, £1,900") are conditions too.
+            figure = name in required and not _is_id(name) and _kind(narrowed) in {"integer", "number"}
+            named += took_period or bounded or figure or _names_entities(narrowed.get("enum", ()))
             for value in narrowed.get("enum", ()):
                 weight = _evidence(name, narrowed, name in required)
                 absorbed[str(value)] = max(absorbed.get(str(value), 0.0), weight)
