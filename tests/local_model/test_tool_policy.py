@@ -211,17 +211,19 @@ def test_a_bound_is_no_window_and_counts_as_a_condition() -> None:
     assert (narrow_tool(customers, top) or pytest.fail()).named == 0
 
 
+PREDICT = tool(
+    "predict_segment",
+    "Which segment a customer with these numbers would be in.",
+    {
+        "recency_days": {"type": "integer", "minimum": 0, "description": "Days since last order"},
+        "frequency": {"type": "integer", "minimum": 1, "description": "Number of orders"},
+        "monetary": {"type": "number", "description": "Net spend"},
+    },
+    ["recency_days", "frequency", "monetary"],
+)
+
+
 def test_a_what_if_question_naming_a_segment_goes_to_the_what_if_tool() -> None:
-    predict = tool(
-        "predict_segment",
-        "Which segment a customer with these numbers would be in.",
-        {
-            "recency_days": {"type": "integer", "minimum": 0, "description": "Days since last order"},
-            "frequency": {"type": "integer", "minimum": 1, "description": "Number of orders"},
-            "monetary": {"type": "number", "description": "Net spend"},
-        },
-        ["recency_days", "frequency", "monetary"],
-    )
     customers = tool(
         "find_customers",
         "Customers by segment, orders and days since their last order.",
@@ -233,7 +235,7 @@ def test_a_what_if_question_naming_a_segment_goes_to_the_what_if_tool() -> None:
         [],
     )
     question = "Would a customer with 8 orders, last order 17 days ago, spending £1,900 be High Value?"
-    assert names(plan(user(question), tools=[customers, predict]).tools) == ["predict_segment"]
+    assert names(plan(user(question), tools=[customers, PREDICT]).tools) == ["predict_segment"]
 
 
 def test_values_the_user_named_must_be_applied() -> None:
@@ -244,16 +246,6 @@ def test_values_the_user_named_must_be_applied() -> None:
 
 
 def test_a_what_if_follow_up_takes_the_numbers_it_leaves_open_and_reads_number_words() -> None:
-    predict = tool(
-        "predict_segment",
-        "Which segment a customer with these numbers would be in.",
-        {
-            "recency_days": {"type": "integer", "minimum": 0, "description": "Days since last order"},
-            "frequency": {"type": "integer", "minimum": 1, "description": "Number of orders"},
-            "monetary": {"type": "number", "description": "Net spend"},
-        },
-        ["recency_days", "frequency", "monetary"],
-    )
     first = answered(
         "Which segment would a customer with 5 orders, the last 20 days ago, spending £900 be in?",
         "retail-analytics-predict_segment",
@@ -261,7 +253,7 @@ def test_a_what_if_follow_up_takes_the_numbers_it_leaves_open_and_reads_number_w
         "{}",
     )
     later = user("What about someone with a single order placed 10 days ago, spending £250?")
-    p = plan(*first, {"role": "assistant", "content": "Regular."}, later, tools=[predict])
+    p = plan(*first, {"role": "assistant", "content": "Regular."}, later, tools=[PREDICT])
     properties = p.tools[0]["function"]["parameters"]["properties"]
     assert (properties["frequency"]["enum"], properties["recency_days"]["enum"]) == ([1], [10])
     assert properties["monetary"]["enum"] == [250]
