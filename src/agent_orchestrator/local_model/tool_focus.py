@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .tool_ranking import normalized, stem, words
-from .tool_results import requested_count, scalar_text
+from .tool_results import asks_for_every_row, figures, requested_count, scalar_text
 
 # Question words -> the words our tools' field names use for the same thing.
 _FIELD_WORDS = {
@@ -64,17 +64,12 @@ _LOW_WORDS = r"\b(?:least|lowest|worst|weakest|smallest|fewest|min(?:imum)?)\b"
 _HIGHEST = re.compile(_HIGH_WORDS, re.IGNORECASE)
 _LOWEST = re.compile(_LOW_WORDS, re.IGNORECASE)
 _SUPERLATIVE = f"(?:{_HIGH_WORDS}|{_LOW_WORDS})"
-_LIST = re.compile(
-    r"\b(?:each|every|breakdown|(?:by|per) (?:month|week|day|year|quarter|country|segment|product))\b",
-    re.IGNORECASE,
-)
 _HOW_MANY = re.compile(r"\bhow (?:many|much)\s+([a-z]+)", re.IGNORECASE)
 _WHICH = re.compile(r"\b(?:which|who|whose|where|when)\b", re.IGNORECASE)
 _YES_NO = re.compile(
     r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would)\b", re.IGNORECASE
 )
 _TITLE_RUN = re.compile(r"(?<=\w )[A-Z][a-z]+(?: [A-Z][a-z]+)*")
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _YEAR = re.compile(r" (?:19|20)\d\d ")
 _MONTHS = {i: (calendar.month_name[i].lower(), calendar.month_abbr[i].lower()) for i in range(1, 13)}
 
@@ -102,10 +97,9 @@ class Focus:
         said = normalized(answer)
         if self.extreme:
             return _names(self.label, said) or normalized(self.label.removeprefix("customer ")) in said
-        stated = {f.replace(",", "") for f in _NUMBER.findall(answer)}
         if self.attribute:
             return normalized(self.figures[0].split(" ", 1)[1]) in said
-        return any(f.replace(",", "") in stated for figure in self.figures for f in _NUMBER.findall(figure))
+        return any(figures(figure) & figures(answer) for figure in self.figures)
 
 
 def focus(
@@ -126,7 +120,7 @@ def focus(
     attribute = _attribute(question, data, names or {})
     if attribute is not None:
         return attribute
-    if _figure_count(data) < 3 or _YES_NO.match(question) or _LIST.search(question):
+    if _figure_count(data) < 3 or _YES_NO.match(question) or asks_for_every_row(question):
         return None  # nothing to look up; yes or no; "for each month": a list, not one figure
     if _HIGHEST.search(question):
         return _leader(question, context, data, "highest")

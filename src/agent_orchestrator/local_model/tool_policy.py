@@ -147,7 +147,7 @@ def _tool_names(messages: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     names: dict[str, str] = {}
     for message in messages:
         for call in message.get("tool_calls") or ():
-            names[str(call.get("id"))] = str(call["function"]["name"]).rsplit("-", 1)[-1]
+            names[str(call.get("id"))] = _short_name(call)
     return names
 
 
@@ -209,7 +209,7 @@ class ToolPolicy:
             good = [r for r in base.turn_results if r.error is None]
             if good and said:
                 context = said[-2] if len(said) > 1 and is_follow_up(said[-1]) else ""
-                base.focus = focus(said[-1], good[-1].content, context, _enum_values(tools or ()))
+                base.focus = focus(said[-1], good[-1].content, context, _names_by_parameter(tools or ()))
             return base
         if not tools or tool_choice == "none" or last_user < 0:
             return base
@@ -308,7 +308,7 @@ class ToolPolicy:
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
 
 
-def _enum_values(tools: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+def _names_by_parameter(tools: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
     """The names the tools know per parameter (``segment``: High Value, Regular, …)."""
     found: dict[str, list[str]] = {}
     for tool in tools:
@@ -326,15 +326,16 @@ def _mentions(said: Sequence[str]) -> tuple[Mentions, Mentions | None]:
     return Mentions.of(said[-1:]), None
 
 
-def _short_name(tool: Mapping[str, Any]) -> str:
-    return str(tool["function"]["name"]).rsplit("-", 1)[-1]
+def _short_name(tool_or_call: Mapping[str, Any]) -> str:
+    """ "retail-analytics-top_products" -> "top_products" (the runtime prefixes the MCP server's name)."""
+    return str(tool_or_call["function"]["name"]).rsplit("-", 1)[-1]
 
 
 def _last_tool(messages: Sequence[Mapping[str, Any]]) -> str | None:
     """The short name of the last tool called in ``messages``."""
     for message in reversed(messages):
         for call in reversed(message.get("tool_calls") or ()):
-            return str(call["function"]["name"]).rsplit("-", 1)[-1]
+            return _short_name(call)
     return None
 
 

@@ -99,6 +99,23 @@ _REQUESTED = re.compile(
 )
 
 
+_EVERY_ROW = re.compile(
+    r"\b(?:each|every|breakdown|(?:by|per) (?:month|week|day|year|quarter|country|segment|product))\b",
+    re.IGNORECASE,
+)
+_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def asks_for_every_row(question: str) -> bool:
+    """ "… for each month", "a breakdown by country": every row of the result, not one figure."""
+    return bool(_EVERY_ROW.search(question))
+
+
+def figures(text: str) -> set[str]:
+    """The numbers a text states, without thousands separators ("1,544 orders" -> "1544")."""
+    return {f.replace(",", "") for f in _FIGURE.findall(text)}
+
+
 def requested_count(question: str) -> int:
     """How many items a question asks for: "top 5 customers", "the three biggest spenders" -> 5, 3."""
     match = _REQUESTED.search(question)

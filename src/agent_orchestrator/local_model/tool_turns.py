@@ -31,12 +31,18 @@ from .engine import Engine, GenerationParams, GenerationStats
 from .grounding import Sources, has_claims, unsupported_claims
 from .tool_arguments import determined_call
 from .tool_policy import Plan
-from .tool_results import describe_result, headline_of, requested_count, result_rows, stated_count
+from .tool_results import (
+    asks_for_every_row,
+    describe_result,
+    figures,
+    headline_of,
+    requested_count,
+    result_rows,
+    stated_count,
+)
 
 logger = logging.getLogger(__name__)
 
-_EACH = re.compile(r"\b(?:each|every|per) (?:month|week|year|quarter|country|segment)\b", re.IGNORECASE)
-_FIGURES = re.compile(r"\d[\d,]*(?:\.\d+)?")
 MAX_CALL_TOKENS = 160
 """A call is a short JSON object; the bound keeps a degenerate grammar path from running long."""
 
@@ -192,7 +198,7 @@ def _with_the_count(text: str, plan: Plan) -> str:
         return text
     for headline in (headline_of(r.content) for r in plan.turn_results if r.error is None):
         count = stated_count(plan.question, headline)
-        if count is not None and count not in {f.replace(",", "") for f in _FIGURES.findall(text)}:
+        if count is not None and count not in figures(text):
             return headline
     return text
 
@@ -205,7 +211,7 @@ def _with_requested_rows(text: str, plan: Plan) -> str:
     tool result, in order: list the ones the answer left out (deterministic, so nothing is invented).
     """
     rows = [r for result in plan.turn_results if result.error is None for r in result_rows(result.content)]
-    wanted = requested_count(plan.question) or (len(rows) if _EACH.search(plan.question) else 0)
+    wanted = requested_count(plan.question) or (len(rows) if asks_for_every_row(plan.question) else 0)
     if plan.mode != "answer" or wanted < 2 or not rows:
         return text
     leading = rows[:wanted]
