@@ -1,8 +1,9 @@
 """A live web app (real uvicorn, real Copilot CLI, scripted model) and logged-in HTTP clients."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -65,18 +66,37 @@ def live_app(
         database_url = schema.sqlalchemy_url
         session_files = PostgresSessionFiles.from_url(schema.url)
     web = build_web_settings(tmp_path, database_url)
+    server = _start(web, scripted_model, session_files)
+    try:
+        yield LiveApp(server.root_url or "", web, scripted_model)
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def start_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Callable[..., LiveApp]]:
+    """Start the app on SQLite with some web settings changed: ``start_app(warm_sessions=1)``."""
+    servers: list[BackgroundServer] = []
+
+    def start(**changes: Any) -> LiveApp:
+        web = build_web_settings(tmp_path).model_copy(update=changes)
+        servers.append(_start(web, scripted_model))
+        return LiveApp(servers[-1].root_url or "", web, scripted_model)
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def _start(
+    web: WebSettings, model: ScriptedModel, session_files: PostgresSessionFiles | None = None
+) -> BackgroundServer:
     create_users(web.database_url, "alice", "bob")
     runtime = RuntimeSettings(
-        data_dir=tmp_path,
-        provider_base_url=scripted_model.base_url,
-        model="scripted-model",
-        turn_timeout=60,
+        data_dir=web.data_dir, provider_base_url=model.base_url, model="scripted-model", turn_timeout=60
     )
     server = BackgroundServer(
         create_app(web, runtime, session_files=session_files), health_path="/api/health"
     )
-    url = server.start(timeout=60)
-    try:
-        yield LiveApp(url, web, scripted_model)
-    finally:
-        server.stop()
+    server.start(timeout=60)
+    return server

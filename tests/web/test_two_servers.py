@@ -143,3 +143,16 @@ def test_both_servers_recover_from_a_postgresql_restart_without_restarting(serve
         assert client.get("/api/sessions").json()["items"][0]["id"] == session_id
     assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
     assert "event: done" in _send(a, session_id, "and again").text
+
+
+def test_a_warm_copy_is_reread_when_another_server_wrote_since(servers, scripted_model):
+    a, b = servers.client("a"), servers.client("b")
+    session_id = a.post("/api/sessions", json={}).json()["id"]
+    assert "event: done" in _send(a, session_id, "hello").text  # A keeps the session open
+    assert "event: done" in _send(b, session_id, TELL).text  # meanwhile B writes it
+
+    # A's open copy predates B's turn: A must resume from the store, not answer from its copy.
+    assert "Your favourite retail segment is 'At Risk'." in _send(a, session_id, ASK).text
+    asked = user_messages(scripted_model.requests[-1])
+    assert [text.endswith(sent) for text, sent in zip(asked, ["hello", TELL, ASK], strict=True)] == [True] * 3
+    assert [m[0] for m in _conversation(b, session_id)] == ["user", "assistant"] * 3

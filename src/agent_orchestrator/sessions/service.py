@@ -8,7 +8,9 @@ client address, because every one of them is checked for ownership and audited
   the attempt is recorded as ``denied``;
 * a turn holds the session's lease for its whole duration, so a second sender — another tab, another
   device, another server — gets :class:`SessionBusyError` instead of a forked event log;
-* a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload.
+* a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload;
+* between turns the runtime session stays open (:mod:`agent_orchestrator.sessions.warm`), and is reused
+  only while no other writer can have touched it.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
+from agent_orchestrator.sessions.warm import WarmSessions
 
 logger = logging.getLogger(__name__)
 
@@ -80,6 +83,8 @@ class SessionService:
         files: SessionFiles,
         server_id: str,
         lease_ttl: float = 30.0,
+        warm_sessions: int = 100,
+        warm_idle: float = 600.0,
     ) -> None:
         self.runtime = runtime
         self.catalog = catalog
@@ -89,7 +94,10 @@ class SessionService:
         self.server_id = server_id
         self.lease_ttl = lease_ttl
         self._turns: set[asyncio.Task[None]] = set()
+        # Fencing token per session this server has open: a live lease's during a turn; between turns
+        # (warm) the last lease's, which is no longer live, so the copy can write nothing while idle.
         self._fencing_tokens: dict[str, int] = {}
+        self.warm = WarmSessions(capacity=warm_sessions, idle_timeout=warm_idle, close=self._close_warm)
 
     # ----------------------------------------------------------------------------- catalog side
 
@@ -104,6 +112,8 @@ class SessionService:
         )
         await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, sid))
         try:
+            # Closed at once: the runtime writes a new session's files only then, and a session must be
+            # stored (resumable, known to every server) before its first turn.
             session = await self.runtime.create_session(sid, name=_runtime_name(record.title))
             await session.disconnect()
         except BaseException as error:
@@ -149,6 +159,7 @@ class SessionService:
 
     async def rename(self, actor: Actor, session_id: str, title: str) -> SessionRecord:
         await self.get(actor, session_id)
+        await self.warm.evict(session_id)
         await asyncio.to_thread(
             self.catalog.rename,
             session_id,
@@ -161,6 +172,7 @@ class SessionService:
     async def delete(self, actor: Actor, session_id: str) -> None:
         """Remove the session everywhere: runtime files, shared store, catalog (audit kept)."""
         await self.get(actor, session_id)
+        await self.warm.evict(session_id)
         with contextlib.suppress(SessionNotFoundError):  # lets the runtime drop what it holds in memory
             await self.runtime.delete_session(session_id)
         await self.files.delete_session(session_id)
@@ -237,23 +249,22 @@ class SessionService:
         self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
     ) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
-        self._fencing_tokens[session_id] = lease.fencing_token
         try:
             await asyncio.to_thread(
                 self.catalog.record_turn, session_id, preview=prompt, status="busy", prompt=prompt
             )
             await asyncio.to_thread(self.audit.record, self._event("resume", actor, session_id))
             outcome: TurnEvent = Failed("The turn ended without an answer.")
+            session: CopilotSession | None = None
             try:
-                session = await self.runtime.resume_session(session_id)
-                try:
-                    async for event in stream_turn(
-                        session, prompt, time_limit=self.runtime.settings.turn_timeout
-                    ):
-                        queue.put_nowait(event)
-                        outcome = event
-                finally:
-                    await _close_quietly(session)
+                session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
+                self._fencing_tokens[session_id] = lease.fencing_token
+                if session is None:
+                    session = await self.runtime.resume_session(session_id)
+                time_limit = self.runtime.settings.turn_timeout
+                async for event in stream_turn(session, prompt, time_limit=time_limit):
+                    queue.put_nowait(event)
+                    outcome = event
             except AgentOrchestratorError as error:
                 outcome = Failed(" ".join(str(error).split()))
                 queue.put_nowait(outcome)
@@ -261,7 +272,8 @@ class SessionService:
                 logger.exception("Turn failed in session %s", session_id)
                 outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
                 queue.put_nowait(outcome)
-            if await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token):
+            still_ours = await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token)
+            if still_ours:
                 status: SessionStatus
                 if isinstance(outcome, Done):
                     preview, status = outcome.text, "idle"
@@ -270,9 +282,18 @@ class SessionService:
                 await asyncio.to_thread(self.catalog.record_turn, session_id, preview=preview, status=status)
             else:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
+            if session is not None:
+                if still_ours and isinstance(outcome, Done):
+                    self.warm.keep(session_id, session, lease.fencing_token)
+                else:  # a failed or fenced-off turn leaves no copy to trust
+                    await _close_quietly(session)
+                session = None
         finally:
             renewer.cancel()
-            self._fencing_tokens.pop(session_id, None)
+            if session is not None:  # cancelled mid-turn
+                await _close_quietly(session)
+            if session_id not in self.warm:
+                self._fencing_tokens.pop(session_id, None)
             try:  # free the session before the stream ends, so the client's next send is not "busy"
                 await asyncio.to_thread(self.leases.release, lease)
             finally:
@@ -289,6 +310,17 @@ class SessionService:
         """Let running turns finish (shutdown), so answers are not cut off needlessly."""
         if self._turns:
             await asyncio.wait(self._turns, timeout=self.runtime.settings.turn_timeout)
+
+    async def _close_warm(self, session_id: str, session: CopilotSession, fencing_token: int) -> None:
+        """Close a copy leaving the warm pool, fenced by its last lease's (no longer live) token: in
+        shared mode its shutdown record is refused rather than appended to a log that another server
+        may be writing by now; a resume needs no shutdown record (a crash leaves none either)."""
+        self._fencing_tokens[session_id] = fencing_token
+        try:
+            await _close_quietly(session)
+        finally:
+            if self._fencing_tokens.get(session_id) == fencing_token:
+                del self._fencing_tokens[session_id]
 
     def _event(
         self, action: AuditAction, actor: Actor, session_id: str | None, details: dict[str, str] | None = None

@@ -85,12 +85,15 @@ def create_app(
             files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
             server_id=web.server_id,
             lease_ttl=web.lease_ttl,
+            warm_sessions=web.warm_sessions,
+            warm_idle=web.warm_idle,
         )
         if session_files is not None:
             session_files.writer_check = service.may_write
         users = UserStore(engine)
         await asyncio.to_thread(users.purge_expired_logins)
         purger = asyncio.create_task(purge_expired_logins_every(users))
+        sweeper = asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0)))
         app.state.services = Services(settings=web, users=users, sessions=service)
         if on_ready is not None:
             on_ready()
@@ -98,7 +101,9 @@ def create_app(
             yield
         finally:
             purger.cancel()
+            sweeper.cancel()
             await service.wait_for_turns()
+            await service.warm.close_all()
             await runtime.stop()
             if retail_mcp is not None:
                 await asyncio.to_thread(retail_mcp.stop)
