@@ -151,6 +151,8 @@ def report_load(
 def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) -> None:
     """Soak, cold resume and warm-session memory, on one SQLite server's home (restarted in between,
     so that nothing of the first process is warm in the second)."""
+    if not (soak or cold_turns or warm):
+        return
     home = bench.root / "single"
     app = AppProcess(bench.env(home)).start()
     try:
