@@ -81,3 +81,17 @@ class RetailDatabaseError(AgentOrchestratorError):
 
 class EmptyDatasetError(AgentOrchestratorError):
     """The retail database has no purchases yet, so there is nothing to measure against."""
+
+
+class StaleSessionError(AgentOrchestratorError):
+    """A message was sent from a view of the session that is behind: other messages came since.
+
+    Nothing is sent, nothing overwritten. ``missed`` are the live feed's message events the sender had
+    not seen (``None``: more than the feed keeps; reload the conversation), ``last_event_id`` the
+    number to send with once caught up.
+    """
+
+    def __init__(self, message: str, *, missed: list[dict[str, object]] | None, last_event_id: int) -> None:
+        super().__init__(message)
+        self.missed = missed
+        self.last_event_id = last_event_id

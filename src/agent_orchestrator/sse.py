@@ -22,11 +22,13 @@ DONE = "[DONE]"  # the data of an OpenAI stream's last event
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the spec's line ends, and only those (not U+2028 & co.)
 
 
-def frame(data: str, event: str | None = None) -> str:
-    """One event: an ``event:`` line if named, a ``data:`` line per line of ``data``, a blank line."""
+def frame(data: str, event: str | None = None, event_id: int | None = None) -> str:
+    """One event: an ``event:`` line if named, an ``id:`` line if numbered (the live feeds, which a
+    client resumes with ``Last-Event-ID``), a ``data:`` line per line of ``data``, a blank line."""
     name = f"event: {event}\n" if event else ""
+    number = f"id: {event_id}\n" if event_id is not None else ""
     lines = "".join(f"data: {line}\n" for line in _LINE_BREAK.split(data))
-    return f"{name}{lines}\n"
+    return f"{name}{number}{lines}\n"
 
 
 def event_stream(frames: AsyncIterable[str], headers: Mapping[str, str] | None = None) -> StreamingResponse:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
+import functools
 import logging
 import uuid
 from collections.abc import AsyncIterator
@@ -26,16 +27,33 @@ from datetime import UTC, datetime
 
 from copilot import CopilotSession
 
-from agent_orchestrator.errors import AgentOrchestratorError, SessionBusyError, SessionNotFoundError
+from agent_orchestrator.errors import (
+    AgentOrchestratorError,
+    SessionBusyError,
+    SessionNotFoundError,
+    StaleSessionError,
+)
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
+from agent_orchestrator.sessions.live import (
+    Joined,
+    LiveHub,
+    PublishingQueue,
+    Reset,
+    join,
+    missed_messages,
+    session_stream,
+    turn_boundary,
+    user_stream,
+)
 from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
     AuditLog,
     Lease,
     LeaseManager,
+    LiveEvent,
     SessionCatalog,
     SessionPage,
     SessionRecord,
@@ -53,6 +71,7 @@ DEFAULT_TITLE = "New chat"
 TITLE_FROM_PROMPT = 60
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
+_JOIN_ATTEMPTS = 5
 
 
 @dataclass(frozen=True)
@@ -81,6 +100,7 @@ class SessionService:
         audit: AuditLog,
         leases: LeaseManager,
         files: SessionFiles,
+        live: LiveHub,
         server_id: str,
         lease_ttl: float = 30.0,
         warm_sessions: int = 100,
@@ -91,6 +111,7 @@ class SessionService:
         self.audit = audit
         self.leases = leases
         self.files = files
+        self.live = live
         self.server_id = server_id
         self.lease_ttl = lease_ttl
         self._turns: set[asyncio.Task[None]] = set()
@@ -121,6 +142,8 @@ class SessionService:
             failed = self._event("create_failed", actor, sid, details={"error": type(error).__name__})
             await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
             raise
+        await self._announce(session_stream(sid), "created", {"title": record.title}, restart=True)
+        await self._announce(user_stream(actor.user.id), "created", {"id": sid})
         return record
 
     async def list(
@@ -167,7 +190,10 @@ class SessionService:
             title,
             audit=self._event("rename", actor, session_id),
         )
-        return await self.get(actor, session_id)
+        record = await self.get(actor, session_id)
+        await self._announce(session_stream(session_id), "renamed", {"title": record.title})
+        await self._announce(user_stream(actor.user.id), "renamed", {"id": session_id})
+        return record
 
     async def delete(self, actor: Actor, session_id: str) -> None:
         """Remove the session everywhere: runtime files, shared store, catalog (audit kept)."""
@@ -179,6 +205,8 @@ class SessionService:
         await asyncio.to_thread(
             self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
         )
+        await self._announce(session_stream(session_id), "deleted", {}, restart=True)
+        await self._announce(user_stream(actor.user.id), "deleted", {"id": session_id})
 
     async def transcript(self, actor: Actor, session_id: str) -> Transcript:
         record = await self.get(actor, session_id)
@@ -197,16 +225,74 @@ class SessionService:
         await asyncio.to_thread(self.audit.record, self._event("read", actor, session_id))
         return Transcript(record, messages, busy)
 
+    # -------------------------------------------------------------------------------- live side
+
+    async def join(self, actor: Actor, session_id: str) -> tuple[Transcript, Joined]:
+        """The transcript as a client opening the session shows it, consistent with a position in the
+        live feed (docs/architecture.md#live-sessions): a turn in flight comes as what was said so far.
+
+        The transcript is re-read if a turn started or ended while it was read (rare: only at turn
+        boundaries; deltas flowing meanwhile are what the feed delivers next).
+        """
+        current_turn = functools.partial(self.live.log.current_turn, session_stream(session_id))
+        turn = await asyncio.to_thread(current_turn)
+        for _ in range(_JOIN_ATTEMPTS):
+            transcript = await self.transcript(actor, session_id)
+            again = await asyncio.to_thread(current_turn)
+            if turn_boundary(again) == turn_boundary(turn):
+                break
+            turn = again
+        return transcript, join(transcript.messages, again, busy=transcript.busy)
+
+    async def follow(
+        self, actor: Actor, session_id: str, after: int
+    ) -> AsyncIterator[LiveEvent | Reset | None]:
+        """The session's live feed after event ``after`` (see :meth:`LiveHub.follow`); owner only."""
+        await self.get(actor, session_id)
+        return self.live.follow(session_stream(session_id), after)
+
+    def follow_list(self, actor: Actor, after: int) -> AsyncIterator[LiveEvent | Reset | None]:
+        """The feed of the actor's sessions list: created, renamed, deleted, busy, idle."""
+        return self.live.follow(user_stream(actor.user.id), after)
+
+    async def list_position(self, actor: Actor) -> int:
+        """Where the sessions list's feed stands now (a client that just listed follows from here)."""
+        return await asyncio.to_thread(self.live.log.latest, user_stream(actor.user.id))
+
+    async def _announce(
+        self, stream: str, kind: str, data: dict[str, object], *, restart: bool = False
+    ) -> None:
+        try:
+            await self.live.publish(stream, kind, data, restart=restart)
+        except Exception:  # the feed is a view of what happened; it must not undo or fail the change
+            logger.exception("Live feed %s: publishing %s failed", stream, kind)
+
+    async def _refuse_if_behind(self, session_id: str, seen: int) -> None:
+        missed, last = await asyncio.to_thread(
+            missed_messages, self.live.log, session_stream(session_id), seen
+        )
+        if missed is None or missed:
+            raise StaleSessionError(
+                "New messages arrived in this chat since you last saw it; read them, then send again.",
+                missed=missed,
+                last_event_id=last,
+            )
+
     # -------------------------------------------------------------------------------- turn side
 
-    async def send(self, actor: Actor, session_id: str, prompt: str) -> AsyncIterator[TurnEvent]:
-        """Start a turn and return its event stream; raises before streaming if busy or unknown."""
+    async def send(
+        self, actor: Actor, session_id: str, prompt: str, *, seen: int | None = None
+    ) -> AsyncIterator[TurnEvent]:
+        """Start a turn and return its event stream; raises before streaming if busy or unknown, or
+        if ``seen`` (the last live event the sender saw) shows the sender has missed messages."""
         record = await self.get(actor, session_id)
         holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
         lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
         if lease is None:
             raise SessionBusyError("This session is answering another message; try again when it is done.")
         try:
+            if seen is not None:
+                await self._refuse_if_behind(session_id, seen)
             if record.pending_prompt is not None:
                 await self._keep_interrupted_prompt(record)
             if record.turn_count == 0 and record.title == DEFAULT_TITLE:
@@ -217,7 +303,9 @@ class SessionService:
             # No turn will run to release it: without this, the session answers "busy" until expiry.
             await asyncio.to_thread(self.leases.release, lease)
             raise
-        queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
+        await self._announce(session_stream(session_id), "user", {"content": prompt})
+        await self._announce(user_stream(actor.user.id), "busy", {"id": session_id})
+        queue = PublishingQueue(self.live, session_id, actor.user.id)
         task = asyncio.create_task(self._run_turn(actor, session_id, prompt, lease, queue))
         self._turns.add(task)
         task.add_done_callback(self._turns.discard)

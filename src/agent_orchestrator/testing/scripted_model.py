@@ -58,10 +58,12 @@ DEFAULT_MODEL_ID = "scripted-model"
 
 @dataclass(frozen=True)
 class Text:
-    """An assistant message with text content. ``delay`` overrides the server's per-request delay."""
+    """An assistant message with text content. ``delay`` overrides the server's per-request delay;
+    ``pace`` (seconds) is waited between streamed pieces, so a turn can be watched mid-answer."""
 
     content: str
     delay: float | None = None
+    pace: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -361,9 +363,13 @@ class ScriptedModel:
             if not body.get("stream"):
                 return JSONResponse(_completion(reply, body, model))
 
+            pace = reply.pace if isinstance(reply, Text) else 0.0
+
             async def events() -> AsyncIterator[str]:
                 for chunk in _chunks(reply, body, model):
                     yield frame(json.dumps(chunk))
+                    if pace and chunk["choices"] and chunk["choices"][0]["delta"].get("content"):
+                        await asyncio.sleep(pace)
                 yield frame(DONE)
 
             return event_stream(events())

@@ -22,11 +22,14 @@ from agent_orchestrator.retail.api import create_retail_router, get_retail_db_pa
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
+from agent_orchestrator.sessions.live import LiveHub
+from agent_orchestrator.sessions.live_notify import PostgresAnnouncements
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
     AuditLog,
     LeaseManager,
+    LiveEventLog,
     SessionCatalog,
     UserStore,
     make_engine,
@@ -36,7 +39,7 @@ from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import purge_expired_logins_every
-from agent_orchestrator.web.routes import auth, messages, sessions
+from agent_orchestrator.web.routes import auth, live, messages, sessions
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
@@ -77,12 +80,16 @@ def create_app(
             streaming=True,
         )
         await runtime.start()
+        live = LiveHub(LiveEventLog(engine))
+        # Across servers, live events are announced through PostgreSQL (docs/architecture.md#live-sessions).
+        announcements = asyncio.create_task(PostgresAnnouncements(live).run()) if web.is_postgres else None
         service = SessionService(
             runtime=runtime,
             catalog=SessionCatalog(engine),
             audit=AuditLog(engine),
             leases=LeaseManager(engine),
             files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
+            live=live,
             server_id=web.server_id,
             lease_ttl=web.lease_ttl,
             warm_sessions=web.warm_sessions,
@@ -102,6 +109,8 @@ def create_app(
         finally:
             purger.cancel()
             sweeper.cancel()
+            if announcements is not None:
+                announcements.cancel()
             await service.wait_for_turns()
             await service.warm.close_all()
             await runtime.stop()
@@ -118,6 +127,7 @@ def create_app(
     )
     app.include_router(auth.router)
     app.include_router(sessions.router)
+    app.include_router(live.router)
     app.include_router(messages.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]

@@ -7,7 +7,9 @@ an unknown session and another user's must answer identically, and a server path
 """
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from fastapi import FastAPI, Request, status
 from fastapi.responses import JSONResponse
@@ -23,17 +25,32 @@ from agent_orchestrator.errors import (
     SessionBusyError,
     SessionExistsError,
     SessionNotFoundError,
+    StaleSessionError,
 )
+from agent_orchestrator.web.markdown import render_markdown
 
 logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class Answer:
-    """The HTTP status for a class of errors, and the detail sent (``None``: the error's message)."""
+    """The HTTP status for a class of errors, the detail sent (``None``: the error's message), and
+    what else the body says (``extra``), for an error that carries what the client needs next."""
 
     status: int
     detail: str | None = None
+    extra: Callable[[Any], dict[str, Any]] | None = None
+
+
+def _missed(error: StaleSessionError) -> dict[str, Any]:
+    """A stale sender's 409: the messages it missed (answers also as safe HTML) and where it is now."""
+    missed = error.missed
+    if missed is not None:
+        missed = [
+            {**m, "html": render_markdown(str(m["content"]))} if m["role"] == "assistant" else m
+            for m in missed
+        ]
+    return {"missed": missed, "last_event_id": error.last_event_id}
 
 
 ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
@@ -43,6 +60,7 @@ ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
     AlreadyExistsError: Answer(status.HTTP_409_CONFLICT),
     SessionExistsError: Answer(status.HTTP_409_CONFLICT, "A session with this id already exists."),
     SessionBusyError: Answer(status.HTTP_409_CONFLICT),
+    StaleSessionError: Answer(status.HTTP_409_CONFLICT, extra=_missed),
     EmptyDatasetError: Answer(status.HTTP_409_CONFLICT),
     RuntimeFailure: Answer(status.HTTP_503_SERVICE_UNAVAILABLE),
     RetailDatabaseError: Answer(status.HTTP_503_SERVICE_UNAVAILABLE, "retail database unavailable"),
@@ -67,4 +85,5 @@ def install_error_handler(app: FastAPI) -> None:
             logger.error("%s %s failed", request.method, request.url.path, exc_info=error)
         elif answer.status > status.HTTP_500_INTERNAL_SERVER_ERROR:  # the log keeps what a fixed detail hides
             logger.warning("%s %s: %s", request.method, request.url.path, message)
-        return JSONResponse({"detail": answer.detail or message}, status_code=answer.status)
+        extra = answer.extra(error) if answer.extra else {}
+        return JSONResponse({"detail": answer.detail or message, **extra}, status_code=answer.status)

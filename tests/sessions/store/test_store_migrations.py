@@ -63,6 +63,12 @@ EXPECTED_SCHEMA = {
         "foreign_keys": [(("session_id",), "sessions", "CASCADE")],
         "indexes": [("ix_interrupted_turns_session", False)],
     },
+    "live_events": {
+        "columns": [("stream", False), ("seq", False), ("kind", False), ("data", False), ("at", False)],
+        "primary_key": ["stream", "seq"],
+        "foreign_keys": [],
+        "indexes": [],
+    },
     "logins": {
         "columns": [
             ("token_hash", False),
@@ -205,7 +211,7 @@ def test_title_search_migration_folds_existing_titles(blank_db: StoreDb) -> None
                 ),
                 {"now": now.replace(tzinfo=None) if engine.dialect.name == "sqlite" else now},
             )
-        assert migrate(engine) == ["0003_title_search", "0004_interrupted_turns"]
+        assert migrate(engine) == ["0003_title_search", "0004_interrupted_turns", "0005_live_events"]
         catalog = SessionCatalog(engine)
         assert [r.id for r in catalog.list_for_owner(1, search="ärger MIT strasse").items] == ["sess-1"]
         with pytest.raises(ValueError):
@@ -287,7 +293,7 @@ def test_an_adopted_database_keeps_its_data_through_the_steps_it_lacked(blank_db
                 ),
                 {"now": now.replace(tzinfo=None) if engine.dialect.name == "sqlite" else now},
             )
-        assert migrate(engine) == ["0003_title_search", "0004_interrupted_turns"]
+        assert migrate(engine) == ["0003_title_search", "0004_interrupted_turns", "0005_live_events"]
         record = SessionCatalog(engine).get("sess-1")
         assert record is not None
         assert record.pending_prompt == "half-asked"

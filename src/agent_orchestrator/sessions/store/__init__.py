@@ -24,6 +24,7 @@ from agent_orchestrator.sessions.store.catalog import (
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
 from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
+from agent_orchestrator.sessions.store.live_events import LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
 from agent_orchestrator.sessions.store.users import LoginTicket, User, UserStore
 
@@ -35,6 +36,8 @@ __all__ = [
     "AuditLog",
     "Lease",
     "LeaseManager",
+    "LiveEvent",
+    "LiveEventLog",
     "LoginTicket",
     "SessionCatalog",
     "SessionPage",

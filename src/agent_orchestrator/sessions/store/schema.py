@@ -146,3 +146,18 @@ session_leases = Table(
     Column("fencing_token", BigInteger, nullable=False),
     Column("expires_at", UTCDateTime(), nullable=False),
 )
+
+# The live feed's recent events (docs/architecture.md#live-sessions): per stream (a session, or a user's
+# list of sessions), numbered 1, 2, 3... so a client says where it stopped and gets the rest. Bounded:
+# a finished turn's deltas go (its ``done`` holds the whole answer), and only the latest events stay.
+# No foreign key: a deleted session's stream keeps one ``deleted`` marker, so a re-created id
+# continues the numbering instead of going back.
+live_events = Table(
+    "live_events",
+    metadata,
+    Column("stream", String(80), primary_key=True),
+    Column("seq", BigInteger, primary_key=True, autoincrement=False),
+    Column("kind", String(20), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+)

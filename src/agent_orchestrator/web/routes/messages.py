@@ -1,17 +1,23 @@
 """A session's messages: the transcript, and sending a message with the answer streamed as SSE.
 
 Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html},
-``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the stream starts.
+``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the stream starts;
+so is a send whose ``last_event_id`` shows the sender missed messages (the body lists them).
+
+The transcript says where the session's live feed goes on from (``last_event_id``) and, mid-turn,
+what the turn has said so far (``live_turn``): docs/architecture.md#live-sessions.
 """
 
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
+from agent_orchestrator.sessions.live import describe
+from agent_orchestrator.sessions.turns import TurnEvent
 from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.markdown import render_markdown
@@ -28,20 +34,34 @@ class MessageOut(BaseModel):
     interrupted: bool
 
 
+class LiveTurnOut(BaseModel):
+    prompt: str
+    text: str
+    tools: list[dict[str, Any]]
+
+
 class TranscriptOut(BaseModel):
     session: SessionOut
     messages: list[MessageOut]
     busy: bool
+    last_event_id: int = Field(description="The live feed's position this transcript is consistent with.")
+    live_turn: LiveTurnOut | None = Field(description="The turn in flight, as far as it got.")
 
 
 class SendMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
     content: str = Field(min_length=1)
+    last_event_id: int | None = Field(
+        default=None,
+        ge=0,
+        description="The last live event the sender saw; a send that missed messages is refused (409).",
+    )
 
 
 @router.get("", summary="The conversation so far")
 async def get_messages(session_id: str, actor: CurrentActor, services: ServicesDep) -> TranscriptOut:
-    transcript = await services.sessions.transcript(actor, session_id)
+    transcript, joined = await services.sessions.join(actor, session_id)
+    live = joined.live_turn
     return TranscriptOut(
         session=SessionOut.of(transcript.session),
         messages=[
@@ -52,9 +72,11 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
                 timestamp=m.timestamp,
                 interrupted=m.interrupted,
             )
-            for m in transcript.messages
+            for m in joined.messages
         ],
         busy=transcript.busy,
+        last_event_id=joined.last_event_id,
+        live_turn=LiveTurnOut(prompt=live.prompt, text=live.text, tools=live.tools) if live else None,
     )
 
 
@@ -62,7 +84,7 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
     "",
     summary="Send a message; the answer streams back as server-sent events",
     response_class=StreamingResponse,
-    responses={409: {"description": "Another message of this session is being answered"}},
+    responses={409: {"description": "Another message is being answered, or the sender missed messages"}},
 )
 async def send_message(
     session_id: str, body: SendMessage, actor: CurrentActor, services: ServicesDep
@@ -74,24 +96,18 @@ async def send_message(
         )
     if not body.content.strip():
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "The message is empty.")
-    events = await services.sessions.send(actor, session_id, body.content)
+    events = await services.sessions.send(actor, session_id, body.content, seen=body.last_event_id)
     return event_stream(_sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-def _frame(name: str, data: dict) -> str:
-    return frame(json.dumps(data, ensure_ascii=False), event=name)
+def feed_data(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An event's data as the browser gets it: an answer also as safe HTML (web/markdown.py)."""
+    if kind == "done":
+        return {**data, "html": render_markdown(str(data.get("content", "")))}
+    return data
 
 
 async def _sse(events: AsyncIterator[TurnEvent]) -> AsyncIterator[str]:
     async for event in events:
-        match event:
-            case Delta(text=text):
-                yield _frame("delta", {"text": text})
-            case ToolStarted(call_id=call_id, name=name):
-                yield _frame("tool", {"call_id": call_id, "name": name, "status": "started"})
-            case ToolFinished(call_id=call_id, success=success):
-                yield _frame("tool", {"call_id": call_id, "status": "finished", "success": success})
-            case Done(text=text):
-                yield _frame("done", {"content": text, "html": render_markdown(text)})
-            case Failed(message=message):
-                yield _frame("error", {"message": message, "code": "turn_failed"})
+        kind, data = describe(event)
+        yield frame(json.dumps(feed_data(kind, data), ensure_ascii=False), event=kind)

@@ -1,0 +1,146 @@
+"""The live feed's event log: numbered events per stream, bounded, and announced across servers.
+
+A stream is one session's conversation or one user's list of sessions (docs/architecture.md#live-sessions).
+Each event gets the stream's next number, ``max(seq) + 1``, in a transaction that writers of the same
+stream take turns on (PostgreSQL: an advisory lock per stream, held to commit; SQLite: the write lock
+of ``BEGIN IMMEDIATE``). So numbers are consecutive and commit in order: a reader that saw event N
+has seen every event before it that still exists. On PostgreSQL the same transaction sends ``NOTIFY``
+with a tiny payload, ``"<stream> <seq>"``; the listening servers read the bodies from here.
+
+Bounded in two ways: when a turn ends its deltas go (its ``done`` event holds the whole answer), and
+every hundredth event trims the stream to its latest :data:`KEEP`. A client that is further behind is
+told to reload (:meth:`LiveEventLog.covers`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text
+
+from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.schema import live_events, utcnow
+
+KEEP = 500
+_TRIM_EVERY = 100
+# First half of the two-int advisory lock key ("11FE" for live); the second is the stream's hash.
+_PG_LOCK_CLASS = 0x11FE
+# Where a turn starts or ends: what a client joining a conversation must not see half of.
+BOUNDARY_KINDS = ("created", "user", "done", "error", "idle", "deleted")
+
+
+@dataclass(frozen=True, slots=True)
+class LiveEvent:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+class LiveEventLog:
+    """Append and read a stream's events; every call is one short transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.postgres = engine.dialect.name == "postgresql"
+        self._channel: str | None = None
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    def channel(self) -> str:
+        """The ``NOTIFY`` channel: one per schema, so apps on other schemas of a database stay apart."""
+        if self._channel is None:
+            with self._engine.connect() as conn:
+                schema = conn.execute(text("SELECT current_schema()")).scalar_one()
+            self._channel = "ao_live_" + hashlib.sha256(str(schema).encode()).hexdigest()[:16]
+        return self._channel
+
+    def append(self, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
+        """Add an event as the stream's next one."""
+        return self._write(stream, kind, data, restart=False)
+
+    def restart(self, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
+        """Forget the stream's events and add this one, numbered on from the last (a created or deleted
+        session: nothing of an earlier conversation under the same id can be replayed)."""
+        return self._write(stream, kind, data, restart=True)
+
+    def _write(self, stream: str, kind: str, data: dict[str, Any], *, restart: bool) -> LiveEvent:
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        channel = self.channel() if self.postgres else None
+        t = live_events
+        with write_transaction(self._engine) as conn:
+            if channel is not None:
+                conn.execute(select(func.pg_advisory_xact_lock(_PG_LOCK_CLASS, func.hashtext(stream))))
+            seq = _latest(conn, stream) + 1
+            if restart:
+                conn.execute(delete(t).where(t.c.stream == stream))
+            conn.execute(insert(t).values(stream=stream, seq=seq, kind=kind, data=body, at=utcnow()))
+            if seq % _TRIM_EVERY == 0:
+                conn.execute(delete(t).where(t.c.stream == stream, t.c.seq <= seq - KEEP))
+            if channel is not None:  # delivered on commit, in commit order
+                conn.execute(select(func.pg_notify(channel, f"{stream} {seq}")))
+        return LiveEvent(seq, kind, data)
+
+    def after(self, stream: str, seq: int, *, limit: int = KEEP) -> list[LiveEvent]:
+        """The stream's events numbered above ``seq``, oldest first (at most ``limit``)."""
+        t = live_events
+        query = (
+            select(t.c.seq, t.c.kind, t.c.data)
+            .where(t.c.stream == stream, t.c.seq > seq)
+            .order_by(t.c.seq)
+            .limit(limit)
+        )
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [LiveEvent(int(r.seq), r.kind, json.loads(r.data)) for r in rows]
+
+    def latest(self, stream: str) -> int:
+        """The number of the stream's last event (0: none yet)."""
+        with self._engine.connect() as conn:
+            return _latest(conn, stream)
+
+    def covers(self, stream: str, seq: int) -> bool:
+        """Whether a client that has seen up to ``seq`` can be caught up from what is kept: the events
+        after it are all here, bar deltas of finished turns (their ``done`` replaces them)."""
+        t = live_events
+        with self._engine.connect() as conn:
+            oldest, last = conn.execute(
+                select(func.min(t.c.seq), func.max(t.c.seq)).where(t.c.stream == stream)
+            ).one()
+        if oldest is None:
+            return seq == 0
+        return oldest <= seq + 1 and seq <= last
+
+    def current_turn(self, stream: str) -> list[LiveEvent]:
+        """The stream's events from its last turn boundary (see :data:`BOUNDARY_KINDS`) on."""
+        t = live_events
+        start = (
+            select(func.coalesce(func.max(t.c.seq), 0))
+            .where(t.c.stream == stream, t.c.kind.in_(BOUNDARY_KINDS))
+            .scalar_subquery()
+        )
+        query = (
+            select(t.c.seq, t.c.kind, t.c.data)
+            .where(t.c.stream == stream, t.c.seq >= start)
+            .order_by(t.c.seq)
+        )
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [LiveEvent(int(r.seq), r.kind, json.loads(r.data)) for r in rows]
+
+    def drop_deltas(self, stream: str, before: int) -> None:
+        """Forget the deltas numbered below ``before`` (a finished turn's: its ``done`` has the text)."""
+        t = live_events
+        with write_transaction(self._engine) as conn:
+            conn.execute(delete(t).where(t.c.stream == stream, t.c.kind == "delta", t.c.seq < before))
+
+
+def _latest(conn: Connection, stream: str) -> int:
+    t = live_events
+    return int(
+        conn.execute(select(func.coalesce(func.max(t.c.seq), 0)).where(t.c.stream == stream)).scalar_one()
+    )

@@ -1,0 +1,82 @@
+"""The live feed's event log on both backends: numbering, concurrent writers, bounds, announcements."""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+from sqlalchemy import Engine
+
+from agent_orchestrator.sessions.store import LiveEvent, LiveEventLog
+from agent_orchestrator.sessions.store.live_events import KEEP
+
+
+def test_events_are_numbered_per_stream_and_read_back_in_order(store_engine: Engine) -> None:
+    log = LiveEventLog(store_engine)
+    assert log.latest("s:a") == 0 and log.after("s:a", 0) == [] and log.covers("s:a", 0)
+    assert log.append("s:a", "user", {"content": "Hi ✓"}) == LiveEvent(1, "user", {"content": "Hi ✓"})
+    assert log.append("s:b", "created", {}).seq == 1  # each stream counts on its own
+    log.append("s:a", "delta", {"text": "He"})
+    log.append("s:a", "done", {"content": "Hello"})
+    assert [(e.seq, e.kind) for e in log.after("s:a", 1)] == [(2, "delta"), (3, "done")]
+    assert [e.seq for e in log.current_turn("s:a")] == [3]
+    log.drop_deltas("s:a", before=3)
+    assert [e.kind for e in log.after("s:a", 0)] == ["user", "done"]
+    assert log.covers("s:a", 1) and not log.covers("s:a", 4)  # a client ahead of the log is lost
+
+
+def test_concurrent_writers_take_consecutive_numbers(store_db) -> None:
+    engines = [store_db.engine() for _ in range(4)]
+    try:
+        logs = [LiveEventLog(engine) for engine in engines]
+
+        def write(log: LiveEventLog) -> None:
+            for _ in range(15):
+                log.append("s:shared", "delta", {"text": "x"})
+
+        threads = [threading.Thread(target=write, args=(log,)) for log in logs]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert [e.seq for e in logs[0].after("s:shared", 0)] == list(range(1, 61))
+    finally:
+        for engine in engines:
+            engine.dispose()
+
+
+def test_a_restart_forgets_the_stream_but_numbers_on(store_engine: Engine) -> None:
+    log = LiveEventLog(store_engine)
+    log.append("s:x", "user", {"content": "secret of the first owner"})
+    log.append("s:x", "done", {"content": "..."})
+    assert log.restart("s:x", "deleted", {}).seq == 3
+    assert log.after("s:x", 0) == [LiveEvent(3, "deleted", {})]
+    assert not log.covers("s:x", 0) and log.covers("s:x", 2)  # an old client must reload
+
+
+def test_the_log_keeps_only_the_latest_events(store_engine: Engine) -> None:
+    log = LiveEventLog(store_engine)
+    for _ in range(KEEP + 100):
+        log.append("u:1", "idle", {"id": "chat"})
+    kept = log.after("u:1", 0, limit=10 * KEEP)
+    assert len(kept) == KEEP and kept[-1].seq == KEEP + 100
+    assert not log.covers("u:1", 50) and log.covers("u:1", 100)
+
+
+@pytest.mark.postgres
+def test_postgresql_announces_each_event_on_commit(postgres_schema) -> None:
+    from agent_orchestrator.sessions.store import make_engine, migrate
+
+    engine = make_engine(postgres_schema.sqlalchemy_url)
+    try:
+        migrate(engine)
+        log = LiveEventLog(engine)
+        with psycopg.connect(postgres_schema.url, autocommit=True) as listener:
+            listener.execute(f'LISTEN "{log.channel()}"')
+            log.append("s:chat-1", "user", {"content": "a long body that stays out of the payload"})
+            log.restart("s:chat-1", "deleted", {})
+            payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=2)]
+    finally:
+        engine.dispose()
+    assert payloads == ["s:chat-1 1", "s:chat-1 2"]
