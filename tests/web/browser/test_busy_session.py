@@ -9,6 +9,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
 
 WAITING = "Are you still there?"
+FEED = "**/api/sessions/*/events**"
 
 
 def test_sending_while_another_device_is_answering(
@@ -19,12 +20,16 @@ def test_sending_while_another_device_is_answering(
 ) -> None:
     """The rejected device used to keep a stale transcript: after the 409 it never showed the other
     device's turn, and its next message went on below a conversation missing a question and answer.
-    Now it waits for that answer like on opening a busy chat, then unlocks with the text intact."""
+    Now it waits for that answer, which its live feed brings in, then unlocks with the text intact.
+
+    A device whose feed works sees the other turn start and locks its composer by itself; this one's
+    feed is cut off until after the refusal, so it can still press Send: the race the 409 is for."""
     alice = user("alice")
     login(page, alice)
     session_id = new_chat(page)
     send(page, "Hello")
     laptop = new_context().new_page()
+    laptop.route(FEED, lambda route: route.abort())
     login(laptop, alice)
     expect(laptop.locator(USER_TEXT)).to_have_text(["Hello"])
     assert current_session(laptop) == session_id
@@ -49,6 +54,7 @@ def test_sending_while_another_device_is_answering(
     expect(composer).to_have_value(WAITING)
     expect(composer).to_be_disabled()  # until the other device's answer is done
     expect(laptop.locator(USER_TEXT)).to_have_text(["Hello"])  # the rejected prompt is not shown as sent
+    laptop.unroute(FEED)
 
     expect(page.locator(f"{ASSISTANT}:not([aria-busy]) .message-body").last).to_have_text(
         "slow", timeout=30_000

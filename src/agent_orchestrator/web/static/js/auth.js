@@ -6,7 +6,8 @@ import { clearChat, openInitialSession } from "./chat.js";
 import { clearCustomers, restoreCustomerFilter } from "./customers.js";
 import { $, setText, show } from "./dom.js";
 import { clearSegments } from "./segments.js";
-import { clearSidebar, loadSessions } from "./sidebar.js";
+import { followList, stopFollowing } from "./live.js";
+import { clearSidebar, loadSessions, onListEvent } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { storage } from "./storage.js";
 import { clearTurns } from "./turns.js";
@@ -70,7 +71,8 @@ async function onLogout() {
 function handleSignedOut(message = "Your sign-in has expired. Please sign in again.") {
   if (!state.user) return; // already signed out (several requests can 401 at once)
   abortRequests();
-  update({ user: null, csrfToken: null, sessions: [], currentSessionId: null, remoteBusy: false });
+  update({ user: null, csrfToken: null, sessions: [], currentSessionId: null, answering: false });
+  stopFollowing();
   clearChat();
   clearTurns();
   clearSidebar();
@@ -87,6 +89,7 @@ async function startApp(me) {
   showPage("app");
   setView(storage.prefs().view);
   await loadSessions();
+  followList(onListEvent);
   await openInitialSession();
   if (state.view === "chat") $("composer-input").focus();
 }

@@ -1,21 +1,19 @@
 // The open chat: which session is shown, its transcript as the server has it, the status line, and
-// waiting for an answer another tab or device is writing. Sending and streaming are turns.js's job.
+// its live feed from there on (renames, deletion, and every turn, handed to turns.js).
 
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
 import { $, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
+import { followSession, stopFollowingSession } from "./live.js";
 import { messageElement } from "./messages.js";
 import { createSession, loadSessions, renderSessionList } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { storage } from "./storage.js";
-import { isStreaming, markInterrupted, reattachLiveTurn, updateComposer } from "./turns.js";
+import { dropTurn, joinTurn, markInterrupted, onTurnEvent, updateComposer } from "./turns.js";
 import { setView, toggleSidebar } from "./views.js";
-
-const BUSY_POLL_MS = 2500;
 
 // Discards a transcript that arrives after the user clicked another chat (out-of-order fetches).
 let openSeq = 0;
-let busyPollTimer = null;
 
 /**
  * Open the stored session if the server still lets us read it, else the most recent one, else the
@@ -35,7 +33,6 @@ export async function openInitialSession() {
 /** Load and show a session's messages; returns false when it does not exist (for this user). */
 export async function openSession(id, { silent404 = false, reveal = true } = {}) {
   const seq = ++openSeq;
-  stopBusyPoll();
   if (document.body.classList.contains("sidebar-open")) toggleSidebar(false);
   let data;
   try {
@@ -62,9 +59,10 @@ export async function openSession(id, { silent404 = false, reveal = true } = {})
 }
 
 export function forgetCurrentSession() {
-  update({ currentSessionId: null, remoteBusy: false });
+  update({ currentSessionId: null, answering: false });
   storage.setSessionId(null);
-  stopBusyPoll();
+  stopFollowingSession();
+  dropTurn();
   clearConversation();
   renderSessionList();
   updateComposer();
@@ -78,6 +76,7 @@ export async function ensureSession() {
   storage.setSessionId(session.id);
   $("chat-title").textContent = sessionTitle(session);
   renderSessionList();
+  followSession(session.id, 0, (name, data) => onSessionEvent(session.id, name, data));
   return session.id;
 }
 
@@ -88,22 +87,39 @@ function clearConversation() {
   setStatus("");
 }
 
+/** Show the transcript, the turn in flight as far as it got, and follow the feed from there. */
 function showConversation(data) {
   const id = data.session.id;
   $("chat-title").textContent = sessionTitle(data.session);
   const list = $("messages");
+  dropTurn();
   list.replaceChildren(...data.messages.map(transcriptItem));
-  reattachLiveTurn(id, data.messages);
   show($("empty-state"), list.children.length === 0);
-  update({ remoteBusy: Boolean(data.busy) && !isStreaming(id) });
-  if (state.remoteBusy) {
-    setStatus("An answer is being written in another tab or device…", "busy");
-    scheduleBusyPoll(id);
-  } else if (!isStreaming(id)) {
-    setStatus("");
-  }
+  // A turn in flight shows as far as it got; the feed brings the rest and its end ("idle").
+  update({ answering: Boolean(data.live_turn) });
+  setStatus("");
+  if (data.live_turn) joinTurn(data.live_turn);
   updateComposer();
   scrollToBottom(true);
+  followSession(id, data.last_event_id, (name, event) => onSessionEvent(id, name, event));
+}
+
+/** One event of the open chat's live feed. */
+async function onSessionEvent(id, name, data) {
+  if (state.currentSessionId !== id) return;
+  if (name === "renamed") {
+    $("chat-title").textContent = data.title || $("chat-title").textContent;
+  } else if (name === "deleted" || name === "lost") {
+    // Deleted on another device (or the feed was refused): the server decides what is still there.
+    if (!(await openSession(id, { silent404: true, reveal: false }))) {
+      forgetCurrentSession();
+      setStatus("This chat was deleted on another device.", "error");
+    }
+  } else if (name === "reset") {
+    await openSession(id, { reveal: false }); // further behind than the feed keeps: reload
+  } else if (name !== "created") {
+    onTurnEvent(name, data);
+  }
 }
 
 /** A stored message; a prompt that never got its answer offers to send it again. */
@@ -111,30 +127,6 @@ function transcriptItem(message) {
   const item = messageElement(message);
   if (message.role === "user" && message.interrupted) markInterrupted(item, message.content);
   return item;
-}
-
-// Another tab or device is answering in this session: poll until it finishes, then reload.
-export function scheduleBusyPoll(id) {
-  stopBusyPoll();
-  busyPollTimer = setTimeout(async () => {
-    if (state.currentSessionId !== id) return;
-    try {
-      const data = await api("GET", sessionPath(id, "/messages"));
-      if (state.currentSessionId !== id) return;
-      if (data.busy) scheduleBusyPoll(id);
-      else {
-        showConversation(data);
-        loadSessions();
-      }
-    } catch (error) {
-      if (!isAbort(error)) scheduleBusyPoll(id);
-    }
-  }, BUSY_POLL_MS);
-}
-
-function stopBusyPoll() {
-  clearTimeout(busyPollTimer);
-  busyPollTimer = null;
 }
 
 export function scrollToBottom(force = false) {
@@ -149,8 +141,9 @@ export function setStatus(text, kind = "") {
   line.dataset.kind = kind;
 }
 
-/** On sign-out: stop waiting for other devices and empty the transcript. */
+/** On sign-out: stop following the chat and empty the transcript. */
 export function clearChat() {
-  stopBusyPoll();
+  stopFollowingSession();
+  dropTurn();
   clearConversation();
 }

@@ -1,5 +1,6 @@
 // The sidebar: the user's chats as the server lists them (never cached in the browser), searched,
-// paged, renamed in place and deleted. Opening a chat is chat.js's job; the list asks it to.
+// paged, renamed in place and deleted, and listed again whenever the live feed says a chat was
+// created, renamed, deleted or answered on any device. Opening a chat is chat.js's job.
 
 import { ApiError, api, isAbort, queryString, sessionPath } from "./api.js";
 import { forgetCurrentSession, openSession, setStatus } from "./chat.js";
@@ -9,6 +10,8 @@ import { state, update } from "./state.js";
 import { setView } from "./views.js";
 
 const SESSIONS_PAGE = 50;
+// Changes often come in bursts (a turn: busy, then idle): list once they settle.
+const LIST_REFRESH_MS = 150;
 
 let nextCursor = null;
 let query = "";
@@ -33,6 +36,9 @@ export async function loadSessions({ append = false } = {}) {
     if (!isAbort(error)) setStatus(`Could not load your chats: ${error.message}`, "error");
   }
 }
+
+/** The sessions list's live feed: list again (the server orders, titles and filters). */
+export const onListEvent = debounce(() => loadSessions(), LIST_REFRESH_MS);
 
 export function renderSessionList() {
   if (renamingId !== null) return;

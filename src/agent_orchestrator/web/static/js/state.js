@@ -11,8 +11,8 @@ const current = {
   // The sidebar's chats, newest first; replaced, never mutated in place.
   sessions: [],
   currentSessionId: null,
-  // True when the server says the current session is busy with a turn started elsewhere.
-  remoteBusy: false,
+  // True while a turn of the open chat is being answered, on this device or any other (live feed).
+  answering: false,
   view: "chat",
 };
 

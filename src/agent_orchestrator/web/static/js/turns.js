@@ -1,34 +1,26 @@
-// Sending a prompt and streaming its answer: the composer, the live bubbles of each turn this tab is
-// streaming, tool lines, failures, and the Retry offer for a prompt that got no answer.
+// Sending a prompt, and showing the open chat's turn as the live feed tells it: the composer, the
+// bubbles of the turn being answered (on this device or any other), tool lines, failures, and the
+// Retry offer for a prompt that got no answer.
 //
-// Live turns are kept by session id, so switching to another chat and back re-attaches the answer
-// still being written instead of losing it.
+// This tab renders its own turns exactly as it renders another device's: from the session's live
+// feed (live.js), never from the POST's own response. So there is one path, and a tab that joins a
+// turn mid-way (reload, another device) shows what the others show.
 
 import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { ensureSession, forgetCurrentSession, scheduleBusyPoll, scrollToBottom, setStatus } from "./chat.js";
+import { ensureSession, forgetCurrentSession, openSession, scrollToBottom, setStatus } from "./chat.js";
 import { $, el, show } from "./dom.js";
+import { seenEventId } from "./live.js";
 import { messageElement, messageShell, setAssistantBody } from "./messages.js";
 import { loadSessions } from "./sidebar.js";
 import { state, update } from "./state.js";
-import { readEventStream } from "./sse.js";
 
-// Session id -> { userEl, assistantEl, body, tools, toolLines, text, streamed }.
-const liveTurns = new Map();
-
-export const isStreaming = (sessionId) => liveTurns.has(sessionId);
-
-/** If this tab is still streaming into the session, put its live bubbles back after the transcript. */
-export function reattachLiveTurn(id, messages) {
-  const live = liveTurns.get(id);
-  if (!live) return;
-  const last = messages[messages.length - 1];
-  const serverHasPrompt = last && last.role === "user" && last.content === live.text;
-  if (!serverHasPrompt) $("messages").append(live.userEl);
-  $("messages").append(live.assistantEl);
-}
+// The turn of the open chat being answered: { userEl, assistantEl, body, tools, toolLines, text, streamed }.
+let turn = null;
+// True while this tab's POST of a message is in flight (before the server accepted or refused it).
+let sending = false;
 
 function composerLocked() {
-  return state.remoteBusy || (state.currentSessionId !== null && liveTurns.has(state.currentSessionId));
+  return sending || state.answering;
 }
 
 export function updateComposer() {
@@ -60,8 +52,8 @@ async function onComposerSubmit(event) {
 }
 
 /**
- * Send one prompt and stream the answer. Returns true once the server accepted the turn.
- * The typed text stays in the composer until the server accepts it, so a 409/413/422 loses nothing.
+ * Send one prompt; the turn itself shows up through the live feed. Returns true once the server
+ * accepted it. The typed text stays in the composer until then, so a 409/413/422 loses nothing.
  */
 async function sendTurn(text, { fromComposer }) {
   let sessionId;
@@ -71,124 +63,155 @@ async function sendTurn(text, { fromComposer }) {
     if (!isAbort(error)) setStatus(`Could not start a chat: ${error.message}`, "error");
     return false;
   }
-  const live = beginLiveTurn(sessionId, text);
+  sending = true;
+  updateComposer();
+  setStatus("Sending…", "busy");
   let response;
   try {
-    response = await rawRequest("POST", sessionPath(sessionId, "/messages"), { content: text }, { accept: "text/event-stream" });
+    // last_event_id: what this tab has seen; the server refuses the message if others came since.
+    const body = { content: text, last_event_id: seenEventId() };
+    response = await rawRequest("POST", sessionPath(sessionId, "/messages"), body, { accept: "text/event-stream" });
   } catch (error) {
-    endLiveTurn(sessionId, { keepUser: false });
     if (!isAbort(error)) setStatus("Cannot reach the server. Your message was not sent.", "error");
     return false;
+  } finally {
+    sending = false;
+    updateComposer();
   }
   if (!response.ok) {
-    endLiveTurn(sessionId, { keepUser: false });
     await reportRejectedTurn(response, sessionId);
     return false;
   }
+  response.body?.cancel().catch(() => {}); // the feed carries the answer; free the connection
   if (fromComposer) {
     $("composer-input").value = "";
     autosize();
   }
-  await streamAnswer(response, sessionId, live);
   return true;
 }
 
 async function reportRejectedTurn(response, sessionId) {
-  const message = await errorMessage(response);
+  const message = await errorMessage(response.clone());
+  const body = await response.json().catch(() => ({}));
   if (response.status === 404) {
     if (state.currentSessionId === sessionId) forgetCurrentSession();
     await loadSessions();
     setStatus("That chat no longer exists. Your text is still in the box: send it to start a new chat.", "error");
+  } else if (response.status === 409 && body && "missed" in body) {
+    // This tab was behind (its feed was cut off): show what it missed, keep the draft, send again.
+    if (state.currentSessionId === sessionId) await openSession(sessionId, { reveal: false });
+    markMissed(body.missed);
+    setStatus("New messages arrived in this chat (marked above). Your message was not sent: it is still in the box.", "error");
   } else if (response.status === 409) {
     setStatus(`${message} Your text is kept; try again when the other answer has finished.`, "error");
-    // Another tab or device is answering: wait for it like on opening a busy chat, so its turn shows
-    // up here (instead of a stale transcript) and the composer unlocks, text intact, once it is done.
+    // Another tab or device is answering: the feed shows its turn, and its end unlocks the composer.
     if (state.currentSessionId === sessionId) {
-      update({ remoteBusy: true });
+      update({ answering: true });
       updateComposer();
-      scheduleBusyPoll(sessionId);
     }
   } else if (response.status !== 401) {
     setStatus(message, "error");
   }
 }
 
-/** Show the prompt and an empty assistant bubble immediately, and lock the composer. */
-function beginLiveTurn(sessionId, text) {
-  const user = messageElement({ role: "user", content: text, timestamp: new Date().toISOString() });
+/** Flag the last messages of the transcript that the refused sender had not seen. */
+function markMissed(missed) {
+  const count = Array.isArray(missed) ? missed.filter((m) => m.role !== "error").length : 0;
+  const items = [...$("messages").children].slice(-count || undefined);
+  for (const item of count ? items : []) item.classList.add("message-missed");
+}
+
+/** One event of the open chat's live feed that belongs to a turn. */
+export function onTurnEvent(name, data) {
+  const current = () => turn ?? startTurn(null); // joined after the prompt: the answer alone
+  switch (name) {
+    case "user":
+      startTurn(data.content ?? "");
+      break;
+    case "delta":
+      appendDelta(current(), data.text || "");
+      break;
+    case "tool":
+      onToolEvent(current(), data);
+      break;
+    case "done":
+      finishTurn(current(), data);
+      break;
+    case "error":
+      failTurn(current(), data.message || "The answer failed.");
+      break;
+    case "idle":
+      endTurn();
+      break;
+    default:
+      break;
+  }
+}
+
+/** A tab that opens the chat mid-turn: the turn as far as it got (its prompt is in the transcript). */
+export function joinTurn(liveTurn) {
+  const live = startTurn(liveTurn.prompt, $("messages").lastElementChild);
+  appendDelta(live, liveTurn.text || "");
+  for (const tool of liveTurn.tools || []) onToolEvent(live, tool);
+}
+
+/** Show the prompt (unless already shown) and an empty assistant bubble, and lock the composer. */
+function startTurn(prompt, userEl = null) {
+  if (turn) endTurn();
+  const now = new Date().toISOString();
+  const user = userEl ?? (prompt === null ? null : messageElement({ role: "user", content: prompt, timestamp: now }));
   const { item: assistantEl, body } = messageShell("assistant");
   body.classList.add("streaming");
   // aria-busy keeps screen readers from announcing every delta; they read the answer once, when done.
   assistantEl.setAttribute("aria-busy", "true");
   const tools = el("ul", { className: "tool-lines", attrs: { "aria-label": "Tools used" } });
   assistantEl.insertBefore(tools, body);
-  const live = { userEl: user, assistantEl, body, tools, toolLines: new Map(), text, streamed: "" };
-  liveTurns.set(sessionId, live);
-  if (state.currentSessionId === sessionId) {
-    show($("empty-state"), false);
-    $("messages").append(user, assistantEl);
-    setStatus("Thinking…", "busy");
-    scrollToBottom(true);
-  }
+  turn = { userEl: user, assistantEl, body, tools, toolLines: new Map(), text: prompt ?? "", streamed: "" };
+  show($("empty-state"), false);
+  if (user && !user.isConnected) $("messages").append(user);
+  $("messages").append(assistantEl);
+  setStatus("Thinking…", "busy");
+  update({ answering: true });
   updateComposer();
-  return live;
+  scrollToBottom(true);
+  return turn;
 }
 
-function endLiveTurn(sessionId, { keepUser }) {
-  const live = liveTurns.get(sessionId);
-  liveTurns.delete(sessionId);
-  if (live) {
-    live.assistantEl.removeAttribute("aria-busy");
-    if (!keepUser) {
-      live.userEl.remove();
-      live.assistantEl.remove();
-      if ($("messages").children.length === 0 && state.currentSessionId === sessionId) show($("empty-state"), true);
-    }
-  }
+function appendDelta(live, text) {
+  // Plain text while streaming; the safe server-rendered HTML replaces it on "done".
+  live.streamed += text;
+  live.body.append(text); // a text node, never parsed as HTML
+  scrollToBottom();
+}
+
+function finishTurn(live, data) {
+  setAssistantBody(live.body, { html: data.html, content: data.content ?? live.streamed });
+  live.assistantEl.removeAttribute("aria-busy");
+  setStatus("");
+}
+
+function failTurn(live, message) {
+  live.body.classList.remove("streaming");
+  if (!live.streamed) live.body.textContent = "";
+  live.assistantEl.removeAttribute("aria-busy");
+  live.assistantEl.classList.add("failed");
+  live.assistantEl.append(el("p", { className: "message-error", text: message, attrs: { role: "alert" } }));
+  if (live.userEl) markInterrupted(live.userEl, live.text);
+  setStatus(message, "error");
+}
+
+/** The turn is over (the session is free again): unlock the composer. */
+function endTurn() {
+  if (turn?.assistantEl.hasAttribute("aria-busy")) failTurn(turn, "The answer did not arrive.");
+  turn = null;
+  update({ answering: false });
   updateComposer();
   // Give focus back to the composer, unless the user has moved on to something else meanwhile.
   const idle = !document.activeElement || document.activeElement === document.body;
-  if (state.currentSessionId === sessionId && idle) $("composer-input").focus();
+  if (idle) $("composer-input").focus();
 }
 
-async function streamAnswer(response, sessionId, live) {
-  const isCurrent = () => state.currentSessionId === sessionId;
-  let finished = false;
-  const handlers = {
-    delta(data) {
-      // Plain text while streaming; the safe server-rendered HTML replaces it on "done".
-      const text = data.text || "";
-      live.streamed += text;
-      live.body.append(text); // a text node, never parsed as HTML
-      if (isCurrent()) scrollToBottom();
-    },
-    tool(data) {
-      onToolEvent(live, data, isCurrent());
-    },
-    done(data) {
-      finished = true;
-      setAssistantBody(live.body, { html: data.html, content: data.content ?? live.streamed });
-      if (isCurrent()) setStatus("");
-    },
-    error(data) {
-      finished = true;
-      failLiveTurn(live, data.message || "The answer failed.", isCurrent());
-    },
-  };
-  try {
-    await readEventStream(response, (name, data) => handlers[name]?.(data));
-    if (!finished) failLiveTurn(live, "The connection closed before the answer was complete.", isCurrent());
-  } catch (error) {
-    if (isAbort(error)) return;
-    failLiveTurn(live, "The connection was lost while the answer was streaming.", isCurrent());
-  } finally {
-    endLiveTurn(sessionId, { keepUser: true });
-  }
-  if (isCurrent()) scrollToBottom();
-  loadSessions(); // titles, previews and order change after a turn
-}
-
-function onToolEvent(live, data, current) {
+function onToolEvent(live, data) {
   const id = String(data.call_id ?? "");
   let line = live.toolLines.get(id);
   // "finished" may come without a name: reuse the one from "started".
@@ -204,21 +227,13 @@ function onToolEvent(live, data, current) {
     line.classList.add(data.success === false ? "tool-failed" : "tool-done");
   } else {
     line.textContent = `using tool ${name}…`;
-    if (current) setStatus(`Using tool ${name}…`, "busy");
+    setStatus(`Using tool ${name}…`, "busy");
   }
-}
-
-function failLiveTurn(live, message, current) {
-  live.body.classList.remove("streaming");
-  if (!live.streamed) live.body.textContent = "";
-  live.assistantEl.classList.add("failed");
-  live.assistantEl.append(el("p", { className: "message-error", text: message, attrs: { role: "alert" } }));
-  markInterrupted(live.userEl, live.text);
-  if (current) setStatus(message, "error");
 }
 
 /** A user turn that never finished: offer to send the same text again. */
 export function markInterrupted(item, text) {
+  if (item.querySelector(".message-note")) return;
   item.classList.add("interrupted");
   const retry = el("button", {
     className: "btn btn-small btn-ghost",
@@ -242,9 +257,15 @@ export function markInterrupted(item, text) {
   item.append(note);
 }
 
-/** On sign-out: drop the live turns (their streams are aborted) and the unsent text. */
+/** Another chat is opened (or none): the turn shown belongs to the old one. */
+export function dropTurn() {
+  turn = null;
+}
+
+/** On sign-out: drop the turn shown and the unsent text. */
 export function clearTurns() {
-  liveTurns.clear();
+  turn = null;
+  sending = false;
   $("composer-input").value = "";
 }
 
