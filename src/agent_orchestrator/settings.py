@@ -175,6 +175,9 @@ class WebSettings(_Section):
     # and for how long an idle one stays open.
     warm_sessions: int = Field(200, ge=0, validation_alias="AGENT_WARM_SESSIONS")
     warm_idle: float = Field(600.0, gt=0, validation_alias="AGENT_WARM_IDLE")
+    # A live feed's response ends after this and the browser reconnects where it stopped
+    # (docs/architecture.md#live-sessions): graceful shutdowns stay short, proxies see no endless response.
+    live_feed_seconds: float = Field(25.0, gt=0, validation_alias="AGENT_WEB_LIVE_FEED_SECONDS")
     max_prompt_chars: int = 8_000
     server_id: str = Field(default_factory=_default_server_id, validation_alias="AGENT_SERVER_ID")
     retail_dataset: Annotated[bool, _off_when("0", "false", "no")] = Field(

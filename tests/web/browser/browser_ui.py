@@ -13,9 +13,10 @@ ASSISTANT_TEXT = f"{ASSISTANT} .message-body"
 USER_TEXT = f"{USER} .message-body"
 
 
-def login(page: Page, username: str, password: str = PASSWORD) -> None:
-    """Open the app and sign in through the login form; returns once the app shows the user."""
-    page.goto("/")
+def login(page: Page, username: str, password: str = PASSWORD, *, url: str = "/") -> None:
+    """Open the app (at ``url``: another server's) and sign in through the login form; returns once the
+    app shows the user."""
+    page.goto(url)
     page.get_by_test_id("login-username").fill(username)
     page.get_by_test_id("login-password").fill(password)
     page.get_by_test_id("login-submit").click()

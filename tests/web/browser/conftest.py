@@ -117,6 +117,9 @@ def browser_app(
         database_url=f"sqlite:///{data_dir / 'catalog.sqlite'}",
         lease_ttl=5.0,
         retail_dataset=True,
+        # Live feeds end every 2 s (at their next event) and the browser resumes them with
+        # Last-Event-ID: every browser test also checks that reconnects lose and repeat nothing.
+        live_feed_seconds=2.0,
     )
     generate_dataset(web.retail_db, SMALL_RETAIL)  # the app finds it and skips its own generation
     engine = make_engine(web.database_url)

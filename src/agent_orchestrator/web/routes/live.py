@@ -8,9 +8,10 @@ route. ``GET /api/events``: the user's sessions list (``created``, ``renamed``, 
 connection, from the transcript's ``last_event_id``). A ``reset`` event means the client is further
 behind than the feed keeps: reload, then follow on.
 
-A feed ends after :data:`FEED_SECONDS` (at its next event or keep-alive, which comes every
-``IDLE_SECONDS`` of quiet) and the browser reconnects where it stopped. That keeps a server's graceful
-shutdown, which waits for open responses, short, and stays under the idle limits of proxies.
+A feed ends after ``AGENT_WEB_LIVE_FEED_SECONDS`` (25 s; at its next event or keep-alive, which
+comes every ``IDLE_SECONDS`` of quiet) and the browser reconnects where it stopped. That keeps a
+server's graceful shutdown, which waits for open responses, short, and stays under the idle limits
+of proxies.
 """
 
 import json
@@ -29,7 +30,6 @@ from agent_orchestrator.web.routes.messages import feed_data
 
 router = APIRouter(tags=["live"])
 
-FEED_SECONDS = 25.0
 RETRY_MS = 1000
 _HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
@@ -53,7 +53,7 @@ async def session_events(
     if position is None:
         position = (await services.sessions.join(actor, session_id))[1].last_event_id
     events = await services.sessions.follow(actor, session_id, position)
-    return event_stream(_frames(events), headers=_HEADERS)
+    return event_stream(_frames(events, services.settings.live_feed_seconds), headers=_HEADERS)
 
 
 @router.get(
@@ -65,7 +65,8 @@ async def list_events(
     position = _position(last_event_id, after)
     if position is None:
         position = await services.sessions.list_position(actor)
-    return event_stream(_frames(services.sessions.follow_list(actor, position)), headers=_HEADERS)
+    feed = services.sessions.follow_list(actor, position)
+    return event_stream(_frames(feed, services.settings.live_feed_seconds), headers=_HEADERS)
 
 
 def _position(last_event_id: str | None, after: int | None) -> int | None:
@@ -77,9 +78,9 @@ def _position(last_event_id: str | None, after: int | None) -> int | None:
     return int(last_event_id)
 
 
-async def _frames(events: AsyncIterator[LiveEvent | Reset | None]) -> AsyncIterator[str]:
+async def _frames(events: AsyncIterator[LiveEvent | Reset | None], lifetime: float) -> AsyncIterator[str]:
     yield f"retry: {RETRY_MS}\n\n"
-    deadline = time.monotonic() + FEED_SECONDS
+    deadline = time.monotonic() + lifetime
     try:
         async for item in events:
             match item:
