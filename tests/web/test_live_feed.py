@@ -84,7 +84,7 @@ def test_a_stale_sender_is_refused_with_what_it_missed_then_sends_once_caught_up
         },
     ]
     caught_up = _messages(laptop, session_id)
-    assert caught_up["last_event_id"] == body["last_event_id"]
+    assert caught_up["last_event_id"] >= body["last_event_id"]  # the turn's "idle" may follow
     assert [m["content"] for m in caught_up["messages"]] == ["Which country leads?", "**Germany** leads."]
     assert "event: done" in _send(laptop, session_id, "And France?", seen=body["last_event_id"]).text
     # Nothing was overwritten or lost: both devices' turns are there, in order.

@@ -202,7 +202,8 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     every event to the session's live feed, in order, without ever blocking or failing the turn.
 
     ``None``, the end of the turn (the lease is released by then), is published as ``idle``; then the
-    turn's deltas are dropped from the log and the owner's sessions list hears the session is idle.
+    deltas of earlier turns are dropped from the log (this turn's stay until the next one ends, for
+    followers that lag behind) and the owner's sessions list hears the session is idle.
     """
 
     def __init__(self, hub: LiveHub, session_id: str, owner_id: int) -> None:
@@ -219,11 +220,14 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
 
     async def _publish_all(self) -> None:
         stream = session_stream(self._session_id)
+        first: LiveEvent | None = None
         while (item := await self._outbox.get()) is not None:
-            await self._quietly(self._hub.publish(stream, *describe(item)))
+            published = await self._quietly(self._hub.publish(stream, *describe(item)))
+            first = first or published
         end = await self._quietly(self._hub.publish(stream, "idle", {}))
         if end is not None:
-            await self._quietly(asyncio.to_thread(self._hub.log.drop_deltas, stream, end.seq))
+            before = first.seq if first else end.seq
+            await self._quietly(asyncio.to_thread(self._hub.log.drop_deltas, stream, before))
         await self._quietly(self._hub.publish(user_stream(self._owner_id), "idle", {"id": self._session_id}))
 
     async def _quietly(self, step: Awaitable[_T]) -> _T | None:

@@ -7,9 +7,9 @@ of ``BEGIN IMMEDIATE``). So numbers are consecutive and commit in order: a reade
 has seen every event before it that still exists. On PostgreSQL the same transaction sends ``NOTIFY``
 with a tiny payload, ``"<stream> <seq>"``; the listening servers read the bodies from here.
 
-Bounded in two ways: when a turn ends its deltas go (its ``done`` event holds the whole answer), and
-every hundredth event trims the stream to its latest :data:`KEEP`. A client that is further behind is
-told to reload (:meth:`LiveEventLog.covers`).
+Bounded in two ways: when a turn ends the deltas of the turns before it go (each ``done`` holds its
+whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`. A client that
+is further behind is told to reload (:meth:`LiveEventLog.covers`).
 """
 
 from __future__ import annotations
