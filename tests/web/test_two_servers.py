@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from live_feed import Feed
 
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
@@ -118,6 +119,14 @@ def test_a_server_killed_mid_turn_blocks_the_session_only_until_its_lease_expire
 
     assert _send(b, session_id, ASK).status_code == 409  # A's lease is still live
     time.sleep(LEASE_TTL + 0.5)
+    # A follower on B that joined the cut-off turn hears it is over once B notices the lease expired.
+    feed = Feed(b, f"/api/sessions/{session_id}/events?after=0")
+    try:
+        feed.take_until("idle")  # the first turn, answered
+        ended = [e.kind for e in feed.take_until("idle", timeout=30)]
+    finally:
+        feed.close()
+    assert ended == ["user", "error", "idle"]
     assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
     assert _conversation(b, session_id) == [
         ("user", TELL, False),

@@ -113,6 +113,11 @@ class LiveHub:
         await self.heard(stream, event.seq, event)
         return event
 
+    async def end_open_turn(self, stream: str, message: str) -> None:
+        """End a turn whose server died mid-way, so its followers stop waiting (see the log's method)."""
+        for event in await asyncio.to_thread(self.log.end_open_turn, stream, message):
+            await self.heard(stream, event.seq, event)
+
     async def heard(self, stream: str, seq: int, event: LiveEvent | None = None) -> None:
         """Event ``seq`` of ``stream`` exists: pass it on (read from the log unless it is the next one
         and in hand) to this server's followers, if any."""

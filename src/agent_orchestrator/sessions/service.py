@@ -178,6 +178,7 @@ class SessionService:
             # user's message, already in the event log, can be retried.
             await asyncio.to_thread(self.catalog.set_status, session_id, "interrupted")
             record = replace(record, status="interrupted")
+            await self._end_interrupted_turn(session_id)
         return record
 
     async def rename(self, actor: Actor, session_id: str, title: str) -> SessionRecord:
@@ -266,6 +267,14 @@ class SessionService:
             await self.live.publish(stream, kind, data, restart=restart)
         except Exception:  # the feed is a view of what happened; it must not undo or fail the change
             logger.exception("Live feed %s: publishing %s failed", stream, kind)
+
+    async def _end_interrupted_turn(self, session_id: str) -> None:
+        """Tell the session's followers (waiting for an ``idle`` that will never come) that it is over."""
+        message = "The server answering this message stopped; send it again."
+        try:
+            await self.live.end_open_turn(session_stream(session_id), message)
+        except Exception:  # the feed is a view; the session is already marked interrupted
+            logger.exception("Live feed of %s: ending the interrupted turn failed", session_id)
 
     async def _refuse_if_behind(self, session_id: str, seen: int) -> None:
         missed, last = await asyncio.to_thread(

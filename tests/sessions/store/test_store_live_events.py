@@ -80,3 +80,16 @@ def test_postgresql_announces_each_event_on_commit(postgres_schema) -> None:
     finally:
         engine.dispose()
     assert payloads == ["s:chat-1 1", "s:chat-1 2"]
+
+
+def test_a_turn_left_open_by_a_dead_server_is_ended_once(store_engine: Engine) -> None:
+    log = LiveEventLog(store_engine)
+    log.append("s:c", "user", {"content": "cut off"})
+    log.append("s:c", "delta", {"text": "Hal"})
+    ended = log.end_open_turn("s:c", "The server stopped.")
+    assert [(e.seq, e.kind) for e in ended] == [(3, "error"), (4, "idle")]
+    assert ended[0].data == {"message": "The server stopped.", "code": "turn_interrupted"}
+    assert log.end_open_turn("s:c", "The server stopped.") == []  # a second server noticing: nothing
+    log.append("s:c", "user", {"content": "next"})
+    log.append("s:c", "done", {"content": "ok"})
+    assert log.end_open_turn("s:c", "The server stopped.") == []  # an answered turn is left alone

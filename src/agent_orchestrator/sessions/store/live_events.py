@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,21 +70,44 @@ class LiveEventLog:
         session: nothing of an earlier conversation under the same id can be replayed)."""
         return self._write(stream, kind, data, restart=True)
 
+    def end_open_turn(self, stream: str, message: str) -> list[LiveEvent]:
+        """If the stream's last turn never ended (its server died), end it: ``error``, then ``idle``.
+        Checked and written under the stream's lock, so several servers noticing at once end it once."""
+        with self._locked(stream) as conn:
+            boundary = conn.execute(
+                select(live_events.c.kind)
+                .where(live_events.c.stream == stream, live_events.c.kind.in_(BOUNDARY_KINDS))
+                .order_by(live_events.c.seq.desc())
+                .limit(1)
+            ).scalar_one_or_none()
+            if boundary != "user":
+                return []
+            failed = self._insert(conn, stream, "error", {"message": message, "code": "turn_interrupted"})
+            return [failed, self._insert(conn, stream, "idle", {})]
+
     def _write(self, stream: str, kind: str, data: dict[str, Any], *, restart: bool) -> LiveEvent:
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        channel = self.channel() if self.postgres else None
-        t = live_events
-        with write_transaction(self._engine) as conn:
-            if channel is not None:
-                conn.execute(select(func.pg_advisory_xact_lock(_PG_LOCK_CLASS, func.hashtext(stream))))
-            seq = _latest(conn, stream) + 1
+        with self._locked(stream) as conn:
             if restart:
-                conn.execute(delete(t).where(t.c.stream == stream))
-            conn.execute(insert(t).values(stream=stream, seq=seq, kind=kind, data=body, at=utcnow()))
-            if seq % _TRIM_EVERY == 0:
-                conn.execute(delete(t).where(t.c.stream == stream, t.c.seq <= seq - KEEP))
-            if channel is not None:  # delivered on commit, in commit order
-                conn.execute(select(func.pg_notify(channel, f"{stream} {seq}")))
+                conn.execute(delete(live_events).where(live_events.c.stream == stream))
+            return self._insert(conn, stream, kind, data)
+
+    @contextmanager
+    def _locked(self, stream: str) -> Iterator[Connection]:
+        """A write transaction that the stream's other writers wait for (see the module docstring)."""
+        with write_transaction(self._engine) as conn:
+            if self.postgres:
+                conn.execute(select(func.pg_advisory_xact_lock(_PG_LOCK_CLASS, func.hashtext(stream))))
+            yield conn
+
+    def _insert(self, conn: Connection, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
+        t = live_events
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        seq = _latest(conn, stream) + 1
+        conn.execute(insert(t).values(stream=stream, seq=seq, kind=kind, data=body, at=utcnow()))
+        if seq % _TRIM_EVERY == 0:
+            conn.execute(delete(t).where(t.c.stream == stream, t.c.seq <= seq - KEEP))
+        if self.postgres:  # delivered on commit, in commit order
+            conn.execute(select(func.pg_notify(self.channel(), f"{stream} {seq}")))
         return LiveEvent(seq, kind, data)
 
     def after(self, stream: str, seq: int, *, limit: int = KEEP) -> list[LiveEvent]:
