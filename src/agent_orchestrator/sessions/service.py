@@ -246,11 +246,15 @@ class SessionService:
         return transcript, join(transcript.messages, again, busy=transcript.busy)
 
     async def follow(
-        self, actor: Actor, session_id: str, after: int
+        self, actor: Actor, session_id: str, after: int | None
     ) -> AsyncIterator[LiveEvent | Reset | None]:
-        """The session's live feed after event ``after`` (see :meth:`LiveHub.follow`); owner only."""
+        """The session's live feed after event ``after`` (``None``: from now on; see
+        :meth:`LiveHub.follow`); owner only."""
         await self.get(actor, session_id)
-        return self.live.follow(session_stream(session_id), after)
+        stream = session_stream(session_id)
+        if after is None:
+            after = await asyncio.to_thread(self.live.log.latest, stream)
+        return self.live.follow(stream, after)
 
     def follow_list(self, actor: Actor, after: int) -> AsyncIterator[LiveEvent | Reset | None]:
         """The feed of the actor's sessions list: created, renamed, deleted, busy, idle."""

@@ -56,6 +56,14 @@ def send(page: Page, text: str | None) -> Locator:
     return answer
 
 
+def send_refused(page: Page, text: str) -> int:
+    """Type and send a message the server is expected to refuse; returns the response's status."""
+    with page.expect_response("**/messages") as response:
+        page.get_by_test_id("composer-input").fill(text)
+        page.get_by_test_id("composer-send").click()
+    return response.value.status
+
+
 def api(page: Page, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """A request from the page itself (its cookie, a fresh CSRF token): ``{"status", "body"}``."""
     return page.evaluate(

@@ -6,7 +6,16 @@ shown twice (docs/architecture.md#live-sessions)."""
 import re
 from collections.abc import Callable
 
-from browser_ui import ASSISTANT, ASSISTANT_TEXT, USER_TEXT, current_session, login, new_chat, send
+from browser_ui import (
+    ASSISTANT,
+    ASSISTANT_TEXT,
+    USER_TEXT,
+    current_session,
+    login,
+    new_chat,
+    send,
+    send_refused,
+)
 from playwright.sync_api import BrowserContext, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
@@ -90,11 +99,8 @@ def test_a_stale_tab_is_refused_keeps_its_draft_and_sends_once_caught_up(
     scripted_model.script(Text("Spain is growing fastest."))
     expect(send(page, "Who grows fastest?")).to_have_text("Spain is growing fastest.")
 
+    assert send_refused(laptop, "So should we invest in France?") == 409
     composer = laptop.get_by_test_id("composer-input")
-    with laptop.expect_response("**/messages") as refused:
-        composer.fill("So should we invest in France?")
-        laptop.get_by_test_id("composer-send").click()
-    assert refused.value.status == 409
     expect(laptop.get_by_test_id("status-line")).to_contain_text("New messages arrived in this chat")
     # It shows what it missed, marked, and the draft is still there; nothing was sent.
     expect(laptop.locator(USER_TEXT)).to_have_text(["Hello", "Who grows fastest?"])

@@ -49,10 +49,7 @@ async def session_events(
     after: AfterQuery = None,
     last_event_id: LastEventId = None,
 ) -> StreamingResponse:
-    position = _position(last_event_id, after)
-    if position is None:
-        position = (await services.sessions.join(actor, session_id))[1].last_event_id
-    events = await services.sessions.follow(actor, session_id, position)
+    events = await services.sessions.follow(actor, session_id, _position(last_event_id, after))
     return event_stream(_frames(events, services.settings.live_feed_seconds), headers=_HEADERS)
 
 
