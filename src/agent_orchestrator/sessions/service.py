@@ -18,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
-import functools
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
@@ -72,6 +72,8 @@ TITLE_FROM_PROMPT = 60
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
 _JOIN_ATTEMPTS = 5
+_SETTLE_SECONDS = 2.0
+_SETTLE_POLL = 0.02
 
 
 @dataclass(frozen=True)
@@ -235,15 +237,28 @@ class SessionService:
         The transcript is re-read if a turn started or ended while it was read (rare: only at turn
         boundaries; deltas flowing meanwhile are what the feed delivers next).
         """
-        current_turn = functools.partial(self.live.log.current_turn, session_stream(session_id))
-        turn = await asyncio.to_thread(current_turn)
+        turn = await self._settled_turn(session_id, holding_lease=False)
         for _ in range(_JOIN_ATTEMPTS):
             transcript = await self.transcript(actor, session_id)
-            again = await asyncio.to_thread(current_turn)
+            again = await self._settled_turn(session_id, holding_lease=False)
             if turn_boundary(again) == turn_boundary(turn):
                 break
             turn = again
         return transcript, join(transcript.messages, again, busy=transcript.busy)
+
+    async def _settled_turn(self, session_id: str, *, holding_lease: bool) -> builtins.list[LiveEvent]:
+        """The session's current turn on the feed, once a turn that is over has all its events there:
+        the lease is released as the turn ends, and its last events (``done``, ``idle``) follow a
+        moment later. A turn whose server died was ended by :meth:`get`, so this never waits long."""
+        stream = session_stream(session_id)
+        deadline = time.monotonic() + _SETTLE_SECONDS
+        while True:
+            turn = await asyncio.to_thread(self.live.log.current_turn, stream)
+            if turn_boundary(turn) == 0 or turn[0].kind != "user" or time.monotonic() > deadline:
+                return turn
+            if not holding_lease and await asyncio.to_thread(self.leases.current, session_id) is not None:
+                return turn  # really in flight
+            await asyncio.sleep(_SETTLE_POLL)
 
     async def follow(
         self, actor: Actor, session_id: str, after: int | None
@@ -281,6 +296,7 @@ class SessionService:
             logger.exception("Live feed of %s: ending the interrupted turn failed", session_id)
 
     async def _refuse_if_behind(self, session_id: str, seen: int) -> None:
+        await self._settled_turn(session_id, holding_lease=True)  # the previous turn's answer counts
         missed, last = await asyncio.to_thread(
             missed_messages, self.live.log, session_stream(session_id), seen
         )
@@ -320,8 +336,9 @@ class SessionService:
         await self._announce(user_stream(actor.user.id), "busy", {"id": session_id})
         queue = PublishingQueue(self.live, session_id, actor.user.id)
         task = asyncio.create_task(self._run_turn(actor, session_id, prompt, lease, queue))
-        self._turns.add(task)
-        task.add_done_callback(self._turns.discard)
+        for running in (task, queue.published):  # a shutdown waits for the feed's last events too
+            self._turns.add(running)
+            running.add_done_callback(self._turns.discard)
         return _drain(queue)
 
     # builtins.list: inside this class, ``list`` is the method above.

@@ -87,9 +87,10 @@ class LiveEventLog:
 
     def _write(self, stream: str, kind: str, data: dict[str, Any], *, restart: bool) -> LiveEvent:
         with self._locked(stream) as conn:
+            seq = _latest(conn, stream) + 1  # before a restart's delete: the numbering goes on
             if restart:
                 conn.execute(delete(live_events).where(live_events.c.stream == stream))
-            return self._insert(conn, stream, kind, data)
+            return self._insert(conn, stream, kind, data, seq)
 
     @contextmanager
     def _locked(self, stream: str) -> Iterator[Connection]:
@@ -99,10 +100,12 @@ class LiveEventLog:
                 conn.execute(select(func.pg_advisory_xact_lock(_PG_LOCK_CLASS, func.hashtext(stream))))
             yield conn
 
-    def _insert(self, conn: Connection, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
+    def _insert(
+        self, conn: Connection, stream: str, kind: str, data: dict[str, Any], seq: int | None = None
+    ) -> LiveEvent:
         t = live_events
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        seq = _latest(conn, stream) + 1
+        seq = seq or _latest(conn, stream) + 1
         conn.execute(insert(t).values(stream=stream, seq=seq, kind=kind, data=body, at=utcnow()))
         if seq % _TRIM_EVERY == 0:
             conn.execute(delete(t).where(t.c.stream == stream, t.c.seq <= seq - KEEP))
