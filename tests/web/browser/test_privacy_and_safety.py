@@ -97,6 +97,9 @@ def test_browser_storage_holds_only_the_session_id_and_prefs(
     page.get_by_test_id("nav-segments").click()  # a preference worth remembering
     page.get_by_test_id("nav-chat").click()
     item = page.locator(f'[data-testid="session-item"][data-session-id="{session_id}"]')
+    # The sidebar lists again when the live feed says the turn is over, a moment after the answer.
+    expect(item.locator(".session-title")).not_to_have_text("New chat")
+    expect(item.locator(".session-preview")).not_to_have_text("")
     title = item.locator(".session-title").inner_text()
     preview = item.locator(".session-preview").inner_text()
     assert title and preview
