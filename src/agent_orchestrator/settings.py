@@ -176,6 +176,10 @@ class WebSettings(_Section):
     retail_dataset: Annotated[bool, _off_when("0", "false", "no")] = Field(
         True, validation_alias="AGENT_WEB_RETAIL"
     )
+    # Login throttling (docs/architecture.md#login-throttling): this many failed logins per account or
+    # client address lock it for the lockout, on every server sharing the database.
+    login_max_failures: int = Field(5, ge=1, validation_alias="AGENT_LOGIN_MAX_FAILURES")
+    login_lockout: float = Field(900.0, gt=0, validation_alias="AGENT_LOGIN_LOCKOUT")
 
     @property
     def is_postgres(self) -> bool:

@@ -27,6 +27,7 @@ from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
     AuditLog,
     LeaseManager,
+    LoginThrottle,
     SessionCatalog,
     UserStore,
     make_engine,
@@ -35,7 +36,7 @@ from agent_orchestrator.sessions.store import (
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
-from agent_orchestrator.web.housekeeping import purge_expired_logins_every
+from agent_orchestrator.web.housekeeping import LOGIN_PURGE_INTERVAL, every, purge_expired_logins_every
 from agent_orchestrator.web.routes import auth, messages, sessions
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -89,15 +90,26 @@ def create_app(
         if session_files is not None:
             session_files.writer_check = service.may_write
         users = UserStore(engine)
+        throttle = LoginThrottle(engine, max_failures=web.login_max_failures, lockout=web.login_lockout)
         await asyncio.to_thread(users.purge_expired_logins)
-        purger = asyncio.create_task(purge_expired_logins_every(users))
-        app.state.services = Services(settings=web, users=users, sessions=service)
+        chores = [
+            asyncio.create_task(purge_expired_logins_every(users)),
+            asyncio.create_task(
+                every(
+                    LOGIN_PURGE_INTERVAL,
+                    lambda: asyncio.to_thread(throttle.purge_stale),
+                    "Purging login throttling",
+                )
+            ),
+        ]
+        app.state.services = Services(settings=web, users=users, sessions=service, throttle=throttle)
         if on_ready is not None:
             on_ready()
         try:
             yield
         finally:
-            purger.cancel()
+            for chore in chores:
+                chore.cancel()
             await service.wait_for_turns()
             await runtime.stop()
             if retail_mcp is not None:

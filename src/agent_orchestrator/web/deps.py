@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request, status
 
 from agent_orchestrator.sessions.service import Actor, SessionService
-from agent_orchestrator.sessions.store import User, UserStore
+from agent_orchestrator.sessions.store import LoginThrottle, User, UserStore
 from agent_orchestrator.settings import WebSettings
 
 COOKIE_NAME = "ao_session"
@@ -26,6 +26,7 @@ class Services:
     settings: WebSettings
     users: UserStore
     sessions: SessionService
+    throttle: LoginThrottle
 
 
 def get_services(request: Request) -> Services:

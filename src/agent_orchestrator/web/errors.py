@@ -23,6 +23,7 @@ from agent_orchestrator.errors import (
     SessionBusyError,
     SessionExistsError,
     SessionNotFoundError,
+    TooManyRequestsError,
 )
 
 logger = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
     SessionExistsError: Answer(status.HTTP_409_CONFLICT, "A session with this id already exists."),
     SessionBusyError: Answer(status.HTTP_409_CONFLICT),
     EmptyDatasetError: Answer(status.HTTP_409_CONFLICT),
+    TooManyRequestsError: Answer(status.HTTP_429_TOO_MANY_REQUESTS),
     RuntimeFailure: Answer(status.HTTP_503_SERVICE_UNAVAILABLE),
     RetailDatabaseError: Answer(status.HTTP_503_SERVICE_UNAVAILABLE, "retail database unavailable"),
     # Anything else of ours (the shared file store failing, say) is a server fault: logged, not detailed.
@@ -67,4 +69,5 @@ def install_error_handler(app: FastAPI) -> None:
             logger.error("%s %s failed", request.method, request.url.path, exc_info=error)
         elif answer.status > status.HTTP_500_INTERNAL_SERVER_ERROR:  # the log keeps what a fixed detail hides
             logger.warning("%s %s: %s", request.method, request.url.path, message)
-        return JSONResponse({"detail": answer.detail or message}, status_code=answer.status)
+        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooManyRequestsError) else None
+        return JSONResponse({"detail": answer.detail or message}, status_code=answer.status, headers=headers)

@@ -63,6 +63,17 @@ EXPECTED_SCHEMA = {
         "foreign_keys": [(("session_id",), "sessions", "CASCADE")],
         "indexes": [("ix_interrupted_turns_session", False)],
     },
+    "login_throttle": {
+        "columns": [
+            ("key", False),
+            ("failures", False),
+            ("window_started_at", False),
+            ("locked_until", True),
+        ],
+        "primary_key": ["key"],
+        "foreign_keys": [],
+        "indexes": [("ix_login_throttle_window", False)],
+    },
     "logins": {
         "columns": [
             ("token_hash", False),
@@ -103,6 +114,20 @@ EXPECTED_SCHEMA = {
             ("ix_sessions_owner_updated_title", False),
             ("ix_sessions_updated_at", False),
         ],
+    },
+    "turn_usage": {
+        "columns": [
+            ("id", False),
+            ("session_id", False),
+            ("user_id", False),
+            ("at", False),
+            ("model", True),
+            ("input_tokens", False),
+            ("output_tokens", False),
+        ],
+        "primary_key": ["id"],
+        "foreign_keys": [],
+        "indexes": [("ix_turn_usage_session", False), ("ix_turn_usage_user_at", False)],
     },
     "users": {
         "columns": [("id", False), ("username", False), ("password_hash", False), ("created_at", False)],
@@ -205,7 +230,7 @@ def test_title_search_migration_folds_existing_titles(blank_db: StoreDb) -> None
                 ),
                 {"now": now.replace(tzinfo=None) if engine.dialect.name == "sqlite" else now},
             )
-        assert migrate(engine) == ["0003_title_search", "0004_interrupted_turns"]
+        assert migrate(engine) == ALL[ALL.index("0003_title_search") :]
         catalog = SessionCatalog(engine)
         assert [r.id for r in catalog.list_for_owner(1, search="ärger MIT strasse").items] == ["sess-1"]
         with pytest.raises(ValueError):
@@ -287,7 +312,7 @@ def test_an_adopted_database_keeps_its_data_through_the_steps_it_lacked(blank_db
                 ),
                 {"now": now.replace(tzinfo=None) if engine.dialect.name == "sqlite" else now},
             )
-        assert migrate(engine) == ["0003_title_search", "0004_interrupted_turns"]
+        assert migrate(engine) == ALL[ALL.index("0003_title_search") :]
         record = SessionCatalog(engine).get("sess-1")
         assert record is not None
         assert record.pending_prompt == "half-asked"

@@ -25,6 +25,7 @@ from agent_orchestrator.sessions.store.catalog import (
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
 from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
+from agent_orchestrator.sessions.store.throttle import Charge, LoginThrottle, account_key, address_key
 from agent_orchestrator.sessions.store.users import LoginTicket, User, UserStore
 
 __all__ = [
@@ -33,8 +34,10 @@ __all__ = [
     "AuditAction",
     "AuditEvent",
     "AuditLog",
+    "Charge",
     "Lease",
     "LeaseManager",
+    "LoginThrottle",
     "LoginTicket",
     "SessionCatalog",
     "SessionPage",
@@ -42,6 +45,8 @@ __all__ = [
     "SessionStatus",
     "User",
     "UserStore",
+    "account_key",
+    "address_key",
     "applied_migrations",
     "make_engine",
     "make_holder_id",

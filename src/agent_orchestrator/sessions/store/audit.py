@@ -35,6 +35,7 @@ AuditAction = Literal[
     "denied",
     "login",
     "login_failed",
+    "login_locked",
     "logout",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))

@@ -25,11 +25,11 @@ import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Connection, Engine, and_, case, func, literal, or_, select, update
+from sqlalchemy import Engine, and_, case, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
-from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.engine import database_now, write_transaction
 from agent_orchestrator.sessions.store.schema import UTCDateTime, session_leases, utcnow
 
 _HOLDER_MAX = 200
@@ -68,7 +68,7 @@ class LeaseManager:
         _check_ttl(ttl)
         t = session_leases
         with write_transaction(self._engine) as conn:
-            now = self._now(conn)
+            now = database_now(conn)
             expires_at = now + timedelta(seconds=ttl)
             dialect_insert = postgresql.insert if self._postgres else sqlite.insert
             insert = dialect_insert(t).values(
@@ -94,7 +94,7 @@ class LeaseManager:
         _check_ttl(ttl)
         t = session_leases
         with write_transaction(self._engine) as conn:
-            now = self._now(conn)
+            now = database_now(conn)
             result = conn.execute(
                 update(t)
                 .where(_is(lease), t.c.expires_at > now)
@@ -106,7 +106,7 @@ class LeaseManager:
         """Give the lease up if it is still ours (a no-op, ``False``, if someone else has it now)."""
         t = session_leases
         with write_transaction(self._engine) as conn:
-            now = self._now(conn)
+            now = database_now(conn)
             result = conn.execute(update(t).where(_is(lease)).values(holder=None, expires_at=now))
         return result.rowcount == 1
 
@@ -131,11 +131,6 @@ class LeaseManager:
         with self._engine.connect() as conn:
             row = conn.execute(query).first()
         return Lease(row.session_id, row.holder, int(row.fencing_token), row.expires_at) if row else None
-
-    def _now(self, conn: Connection) -> datetime:
-        if self._postgres:
-            return conn.execute(select(func.clock_timestamp(type_=UTCDateTime()))).scalar_one()
-        return utcnow()
 
     def _now_sql(self) -> ColumnElement[datetime]:
         if self._postgres:

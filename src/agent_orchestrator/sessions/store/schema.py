@@ -146,3 +146,31 @@ session_leases = Table(
     Column("fencing_token", BigInteger, nullable=False),
     Column("expires_at", UTCDateTime(), nullable=False),
 )
+
+# Failed logins per key ("account:<name>" or "address:<ip>"), shared by every server on the database,
+# so a password cannot be guessed faster by spreading attempts over servers (migration 0007).
+login_throttle = Table(
+    "login_throttle",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("failures", Integer, nullable=False),  # attempts charged in the current window
+    Column("window_started_at", UTCDateTime(), nullable=False),
+    Column("locked_until", UTCDateTime(), nullable=True),
+    Index("ix_login_throttle_window", "window_started_at"),  # the hourly purge of stale rows
+)
+
+# Model tokens per turn (migration 0007). No foreign keys, like the audit log: a user's daily budget
+# must still count a session they deleted, and accounting outlives the conversation.
+turn_usage = Table(
+    "turn_usage",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("session_id", String(64), nullable=False),
+    Column("user_id", Integer, nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    Column("model", String(200), nullable=True),
+    Column("input_tokens", BigInteger, nullable=False),
+    Column("output_tokens", BigInteger, nullable=False),
+    Index("ix_turn_usage_user_at", "user_id", "at"),
+    Index("ix_turn_usage_session", "session_id", "at"),
+)
