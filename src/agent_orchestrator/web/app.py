@@ -163,3 +163,10 @@ def print_banner(web: WebSettings, credentials: tuple[str, str] | None) -> None:
     print(f"AgentOrchestrator is running at http://{web.host}:{web.port}/", file=sys.stderr, flush=True)
     if credentials:
         print(f"Demo login: {credentials[0]} / {credentials[1]}", file=sys.stderr, flush=True)
+    else:
+        print(
+            "No demo account on an address others can reach: add accounts with "
+            "`python -m agent_orchestrator.web create-user NAME`.",
+            file=sys.stderr,
+            flush=True,
+        )
