@@ -180,6 +180,9 @@ class WebSettings(_Section):
     # client address lock it for the lockout, on every server sharing the database.
     login_max_failures: int = Field(5, ge=1, validation_alias="AGENT_LOGIN_MAX_FAILURES")
     login_lockout: float = Field(900.0, gt=0, validation_alias="AGENT_LOGIN_LOCKOUT")
+    # Sessions not updated for this many days are purged, by one server at a time (off when unset).
+    retention_days: int | None = Field(None, ge=1, validation_alias="AGENT_RETENTION_DAYS")
+    retention_interval: float = 3600.0
 
     @property
     def is_postgres(self) -> bool:

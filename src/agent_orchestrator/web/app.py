@@ -36,7 +36,7 @@ from agent_orchestrator.sessions.store import (
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
-from agent_orchestrator.web.housekeeping import LOGIN_PURGE_INTERVAL, every, purge_expired_logins_every
+from agent_orchestrator.web.housekeeping import start_chores
 from agent_orchestrator.web.routes import auth, messages, sessions
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -78,12 +78,13 @@ def create_app(
             streaming=True,
         )
         await runtime.start()
+        files = session_files or LocalSessionFiles(runtime_settings.copilot_home)
         service = SessionService(
             runtime=runtime,
             catalog=SessionCatalog(engine),
             audit=AuditLog(engine),
             leases=LeaseManager(engine),
-            files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
+            files=files,
             server_id=web.server_id,
             lease_ttl=web.lease_ttl,
         )
@@ -92,16 +93,7 @@ def create_app(
         users = UserStore(engine)
         throttle = LoginThrottle(engine, max_failures=web.login_max_failures, lockout=web.login_lockout)
         await asyncio.to_thread(users.purge_expired_logins)
-        chores = [
-            asyncio.create_task(purge_expired_logins_every(users)),
-            asyncio.create_task(
-                every(
-                    LOGIN_PURGE_INTERVAL,
-                    lambda: asyncio.to_thread(throttle.purge_stale),
-                    "Purging login throttling",
-                )
-            ),
-        ]
+        chores = start_chores(web, engine, users=users, throttle=throttle, files=files)
         app.state.services = Services(settings=web, users=users, sessions=service, throttle=throttle)
         if on_ready is not None:
             on_ready()

@@ -12,7 +12,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from agent_orchestrator.sessions.store import UserStore
+from sqlalchemy import Engine
+
+from agent_orchestrator.runtime.session_files import SessionFiles
+from agent_orchestrator.sessions.admin import purge_sessions
+from agent_orchestrator.sessions.store import LoginThrottle, UserStore
+from agent_orchestrator.sessions.store.job_lock import JobLock
+from agent_orchestrator.settings import WebSettings
 
 logger = logging.getLogger(__name__)
 
@@ -38,3 +44,37 @@ async def every(interval: float, job: Callable[[], Awaitable[object]], what: str
 async def purge_expired_logins_every(users: UserStore, interval: float = LOGIN_PURGE_INTERVAL) -> None:
     """Every ``interval`` seconds, until cancelled, delete the logins that have expired."""
     await every(interval, lambda: asyncio.to_thread(users.purge_expired_logins), "Purging expired logins")
+
+
+async def purge_past_retention(engine: Engine, files: SessionFiles, days: int) -> str:
+    """One retention run: on the one server that gets the job lock, delete the sessions not updated
+    for ``days`` days (each audited as a ``delete`` by ``retention``; those with a running turn are
+    skipped and picked up by a later run). What it did, in words, for the log."""
+    lock = JobLock(engine, "retention")
+    if not await asyncio.to_thread(lock.acquire):
+        return "another server is purging"
+    try:
+        report = await purge_sessions(engine, files, days)
+    finally:
+        await asyncio.to_thread(lock.release)
+    if report.deleted:
+        logger.info("Retention: deleted %d session(s) older than %d days", len(report.deleted), days)
+    return f"{len(report.deleted)} deleted, {len(report.busy)} busy (skipped)"
+
+
+def start_chores(
+    web: WebSettings, engine: Engine, *, users: UserStore, throttle: LoginThrottle, files: SessionFiles
+) -> list[asyncio.Task[None]]:
+    """Start this server's periodic upkeep; the caller cancels the tasks at shutdown."""
+    chores = [
+        purge_expired_logins_every(users),
+        every(
+            LOGIN_PURGE_INTERVAL, lambda: asyncio.to_thread(throttle.purge_stale), "Purging login throttling"
+        ),
+    ]
+    if web.retention_days is not None:
+        days = web.retention_days
+        chores.append(
+            every(web.retention_interval, lambda: purge_past_retention(engine, files, days), "Retention")
+        )
+    return [asyncio.create_task(chore) for chore in chores]
