@@ -183,6 +183,8 @@ class WebSettings(_Section):
     # Sessions not updated for this many days are purged, by one server at a time (off when unset).
     retention_days: int | None = Field(None, ge=1, validation_alias="AGENT_RETENTION_DAYS")
     retention_interval: float = 3600.0
+    # Model tokens (in + out) a user may spend per UTC day; unset: no limit.
+    daily_token_budget: int | None = Field(None, ge=1, validation_alias="AGENT_DAILY_TOKEN_BUDGET")
 
     @property
     def is_postgres(self) -> bool:

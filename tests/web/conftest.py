@@ -1,6 +1,6 @@
 """A live web app (real uvicorn, real Copilot CLI, scripted model) and logged-in HTTP clients."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,12 +34,13 @@ class LiveApp:
         return client
 
 
-def build_web_settings(data_dir: Path, database_url: str | None = None) -> WebSettings:
+def build_web_settings(data_dir: Path, database_url: str | None = None, **changes: object) -> WebSettings:
     return WebSettings(
         data_dir=data_dir,
         database_url=database_url or f"sqlite:///{data_dir / 'catalog.sqlite'}",
         lease_ttl=5.0,
         retail_dataset=False,
+        **changes,
     )
 
 
@@ -80,3 +81,29 @@ def live_app(
         yield LiveApp(url, web, scripted_model)
     finally:
         server.stop()
+
+
+@pytest.fixture
+def start_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Callable[..., LiveApp]]:
+    """Start the app on SQLite with some web settings changed (``start_app(daily_token_budget=10)``);
+    the users alice and bob exist. Stopped at the end of the test."""
+    servers: list[BackgroundServer] = []
+
+    def start(**changes: object) -> LiveApp:
+        web = build_web_settings(tmp_path, **changes)
+        create_users(web.database_url, "alice", "bob")
+        runtime = RuntimeSettings(
+            data_dir=tmp_path,
+            provider_base_url=scripted_model.base_url,
+            model="scripted-model",
+            turn_timeout=60,
+        )
+        server = BackgroundServer(create_app(web, runtime), health_path="/api/health")
+        servers.append(server)
+        return LiveApp(server.start(timeout=60), web, scripted_model)
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()

@@ -1,42 +1,18 @@
 """Login throttling as a client sees it: the same answers for a real and an unknown account, 429 with
 Retry-After once locked (even for the right password), and a success that resets the account."""
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import httpx
 import pytest
 
-from agent_orchestrator.background_server import BackgroundServer
-from agent_orchestrator.runtime import RuntimeSettings
-from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
-from agent_orchestrator.settings import WebSettings
-from agent_orchestrator.testing.scripted_model import ScriptedModel
-from agent_orchestrator.web.app import create_app
-
 LIMIT = 3
-PASSWORD = "correct horse battery"
+PASSWORD = "correct horse battery"  # the conftest's users'
 
 
 @pytest.fixture
-def app_url(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[str]:
-    web = WebSettings(
-        data_dir=tmp_path,
-        database_url=f"sqlite:///{tmp_path / 'catalog.sqlite'}",
-        retail_dataset=False,
-        login_max_failures=LIMIT,
-        login_lockout=60,
-    )
-    engine = make_engine(web.database_url)
-    migrate(engine)
-    UserStore(engine).create("alice", PASSWORD)
-    engine.dispose()
-    runtime = RuntimeSettings(data_dir=tmp_path, provider_base_url=scripted_model.base_url, model="m")
-    server = BackgroundServer(create_app(web, runtime), health_path="/api/health")
-    try:
-        yield server.start(timeout=60)
-    finally:
-        server.stop()
+def app_url(start_app: Callable) -> str:
+    return start_app(login_max_failures=LIMIT, login_lockout=60).url
 
 
 def _login(url: str, username: str, password: str, *, source: str = "127.0.0.1") -> httpx.Response:

@@ -43,6 +43,7 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
+from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
 
 logger = logging.getLogger(__name__)
 
@@ -80,6 +81,7 @@ class SessionService:
         files: SessionFiles,
         server_id: str,
         lease_ttl: float = 30.0,
+        usage: UsageKeeper | None = None,
     ) -> None:
         self.runtime = runtime
         self.catalog = catalog
@@ -88,6 +90,7 @@ class SessionService:
         self.files = files
         self.server_id = server_id
         self.lease_ttl = lease_ttl
+        self.usage = usage
         self._turns: set[asyncio.Task[None]] = set()
         self._fencing_tokens: dict[str, int] = {}
 
@@ -190,6 +193,8 @@ class SessionService:
     async def send(self, actor: Actor, session_id: str, prompt: str) -> AsyncIterator[TurnEvent]:
         """Start a turn and return its event stream; raises before streaming if busy or unknown."""
         record = await self.get(actor, session_id)
+        if self.usage is not None:
+            await self.usage.check(actor.user.id)
         holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
         lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
         if lease is None:
@@ -206,7 +211,9 @@ class SessionService:
             await asyncio.to_thread(self.leases.release, lease)
             raise
         queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
-        task = asyncio.create_task(self._run_turn(actor, session_id, prompt, lease, queue))
+        task = asyncio.create_task(
+            observed_turn(self._run_turn(actor, session_id, prompt, lease, queue), session_id)
+        )
         self._turns.add(task)
         task.add_done_callback(self._turns.discard)
         return _drain(queue)
@@ -244,8 +251,10 @@ class SessionService:
             )
             await asyncio.to_thread(self.audit.record, self._event("resume", actor, session_id))
             outcome: TurnEvent = Failed("The turn ended without an answer.")
+            meter = TurnMeter()
             try:
                 session = await self.runtime.resume_session(session_id)
+                meter.attach(session)
                 try:
                     async for event in stream_turn(
                         session, prompt, time_limit=self.runtime.settings.turn_timeout
@@ -253,6 +262,7 @@ class SessionService:
                         queue.put_nowait(event)
                         outcome = event
                 finally:
+                    meter.detach()
                     await _close_quietly(session)
             except AgentOrchestratorError as error:
                 outcome = Failed(" ".join(str(error).split()))
@@ -261,6 +271,8 @@ class SessionService:
                 logger.exception("Turn failed in session %s", session_id)
                 outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
                 queue.put_nowait(outcome)
+            if self.usage is not None:  # the tokens were spent, whatever became of the turn
+                await self.usage.record(session_id, actor.user.id, meter)
             if await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token):
                 status: SessionStatus
                 if isinstance(outcome, Done):

@@ -29,15 +29,17 @@ from agent_orchestrator.sessions.store import (
     LeaseManager,
     LoginThrottle,
     SessionCatalog,
+    UsageLedger,
     UserStore,
     make_engine,
     migrate,
 )
+from agent_orchestrator.sessions.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import start_chores
-from agent_orchestrator.web.routes import auth, messages, sessions
+from agent_orchestrator.web.routes import auth, messages, sessions, usage
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
@@ -79,6 +81,7 @@ def create_app(
         )
         await runtime.start()
         files = session_files or LocalSessionFiles(runtime_settings.copilot_home)
+        usage = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
         service = SessionService(
             runtime=runtime,
             catalog=SessionCatalog(engine),
@@ -87,6 +90,7 @@ def create_app(
             files=files,
             server_id=web.server_id,
             lease_ttl=web.lease_ttl,
+            usage=usage,
         )
         if session_files is not None:
             session_files.writer_check = service.may_write
@@ -94,7 +98,9 @@ def create_app(
         throttle = LoginThrottle(engine, max_failures=web.login_max_failures, lockout=web.login_lockout)
         await asyncio.to_thread(users.purge_expired_logins)
         chores = start_chores(web, engine, users=users, throttle=throttle, files=files)
-        app.state.services = Services(settings=web, users=users, sessions=service, throttle=throttle)
+        app.state.services = Services(
+            settings=web, users=users, sessions=service, throttle=throttle, usage=usage
+        )
         if on_ready is not None:
             on_ready()
         try:
@@ -118,6 +124,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(sessions.router)
     app.include_router(messages.router)
+    app.include_router(usage.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )

@@ -12,6 +12,7 @@ from fastapi import Depends, HTTPException, Request, status
 
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import LoginThrottle, User, UserStore
+from agent_orchestrator.sessions.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
 
 COOKIE_NAME = "ao_session"
@@ -27,6 +28,7 @@ class Services:
     users: UserStore
     sessions: SessionService
     throttle: LoginThrottle
+    usage: UsageKeeper
 
 
 def get_services(request: Request) -> Services:

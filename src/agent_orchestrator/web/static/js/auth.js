@@ -10,6 +10,7 @@ import { clearSidebar, loadSessions } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { storage } from "./storage.js";
 import { clearTurns } from "./turns.js";
+import { clearUsage, refreshUsage } from "./usage.js";
 import { setView } from "./views.js";
 
 function showPage(page) {
@@ -75,6 +76,7 @@ function handleSignedOut(message = "Your sign-in has expired. Please sign in aga
   clearTurns();
   clearSidebar();
   $("current-user").textContent = "";
+  clearUsage();
   clearSegments();
   clearCustomers();
   showLogin(message);
@@ -83,6 +85,7 @@ function handleSignedOut(message = "Your sign-in has expired. Please sign in aga
 async function startApp(me) {
   update({ user: me.user, csrfToken: me.csrf_token });
   $("current-user").textContent = me.user.username;
+  refreshUsage();
   restoreCustomerFilter();
   showPage("app");
   setView(storage.prefs().view);

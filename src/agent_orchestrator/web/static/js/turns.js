@@ -11,6 +11,7 @@ import { messageElement, messageShell, setAssistantBody } from "./messages.js";
 import { loadSessions } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { readEventStream } from "./sse.js";
+import { refreshUsage } from "./usage.js";
 
 // Session id -> { userEl, assistantEl, body, tools, toolLines, text, streamed }.
 const liveTurns = new Map();
@@ -183,6 +184,7 @@ async function streamAnswer(response, sessionId, live) {
     failLiveTurn(live, "The connection was lost while the answer was streaming.", isCurrent());
   } finally {
     endLiveTurn(sessionId, { keepUser: true });
+    refreshUsage();
   }
   if (isCurrent()) scrollToBottom();
   loadSessions(); // titles, previews and order change after a turn
