@@ -185,6 +185,10 @@ class WebSettings(_Section):
     retention_interval: float = 3600.0
     # Model tokens (in + out) a user may spend per UTC day; unset: no limit.
     daily_token_budget: int | None = Field(None, ge=1, validation_alias="AGENT_DAILY_TOKEN_BUDGET")
+    # Observability (docs/architecture.md#observability): traces go out over OTLP/HTTP only when the
+    # standard OpenTelemetry endpoint variable is set; logs are JSON lines unless asked for text.
+    otlp_endpoint: str | None = Field(None, validation_alias="OTEL_EXPORTER_OTLP_ENDPOINT")
+    log_format: Literal["json", "text"] = Field("json", validation_alias="AGENT_LOG_FORMAT")
 
     @property
     def is_postgres(self) -> bool:

@@ -8,7 +8,7 @@ all report here, and only the web app's entry point decides where it goes (``con
 * Metrics are the process's default Prometheus registry (``/metrics`` serves it). They are per
   process; ``agent_session_leases`` is read from the database at scrape time, so it is the same on
   every server.
-* Traces: the web app opens a span per HTTP request; a turn started by it is a child span (its task
+* Traces: FastAPI opens a span per HTTP request; a turn started by it is a child span (its task
   inherits the context), with the runtime's resume and each MCP tool call, as the runtime reports it,
   beneath. The exporter is OTLP over HTTP, and only when ``OTEL_EXPORTER_OTLP_ENDPOINT`` is set.
 * Logs: one JSON object per line with the request id of the request (or turn) that logged it.

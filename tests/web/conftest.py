@@ -35,12 +35,11 @@ class LiveApp:
 
 
 def build_web_settings(data_dir: Path, database_url: str | None = None, **changes: object) -> WebSettings:
+    defaults: dict[str, object] = {"lease_ttl": 5.0, "retail_dataset": False}
     return WebSettings(
         data_dir=data_dir,
         database_url=database_url or f"sqlite:///{data_dir / 'catalog.sqlite'}",
-        lease_ttl=5.0,
-        retail_dataset=False,
-        **changes,
+        **(defaults | changes),
     )
 
 

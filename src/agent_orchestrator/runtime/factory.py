@@ -41,6 +41,7 @@ from agent_orchestrator.runtime.routes import (
 )
 from agent_orchestrator.runtime.session_files import SessionFileStore
 from agent_orchestrator.settings import TOKEN_VARIABLES, RuntimeSettings, child_environment
+from agent_orchestrator.telemetry import TRACER
 
 logger = logging.getLogger(__name__)
 
@@ -215,7 +216,10 @@ class CopilotRuntime:
         """Resume a stored session with the same configuration it was created with."""
         client = self._require_client()
         try:
-            return await client.resume_session(session_id, **self.session_options(), **extra)
+            with TRACER.start_as_current_span(
+                "runtime.resume_session", attributes={"session.id": session_id}
+            ):
+                return await client.resume_session(session_id, **self.session_options(), **extra)
         except JsonRpcError as error:
             if "not found" in error.message.lower():
                 raise SessionNotFoundError(f"No stored session has the id {session_id}.") from error

@@ -53,6 +53,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+    from agent_orchestrator.telemetry import configure_logging, configure_tracing
     from agent_orchestrator.web.app import create_app, print_banner
 
     web = settings.web.model_copy(
@@ -60,6 +61,8 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     )
     # The demo account (known password, printed) is for trying the app on one's own machine: a server
     # others can reach gets its first account from create-user, unless --demo-user asks otherwise.
+    configure_logging(web.log_format, verbose=args.verbose)
+    configure_tracing(web.otlp_endpoint)
     credentials = _demo_credentials(web) if args.demo_user or is_loopback(web.host) else None
     # One PostgreSQL for everything: catalog, audit, leases and the runtime's session files, so any
     # server can resume any session. SQLite (the default) keeps the files on this server's disk.
@@ -75,6 +78,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         port=web.port,
         timeout_keep_alive=75,
         log_level="warning" if not args.verbose else "info",
+        log_config=None,  # uvicorn's loggers go to ours (JSON lines with the request id)
     )
     return 0
 

@@ -36,9 +36,11 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
+from agent_orchestrator.telemetry import SESSION_LEASES
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import start_chores
+from agent_orchestrator.web.observability import install_observability
 from agent_orchestrator.web.routes import auth, messages, sessions, usage
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -97,6 +99,7 @@ def create_app(
         users = UserStore(engine)
         throttle = LoginThrottle(engine, max_failures=web.login_max_failures, lockout=web.login_lockout)
         await asyncio.to_thread(users.purge_expired_logins)
+        SESSION_LEASES.set_function(service.leases.count_live)
         chores = start_chores(web, engine, users=users, throttle=throttle, files=files)
         app.state.services = Services(
             settings=web, users=users, sessions=service, throttle=throttle, usage=usage
@@ -131,6 +134,7 @@ def create_app(
     app.dependency_overrides[get_retail_db_path] = lambda: web.retail_db
     install_error_handler(app)
     _install_middleware(app)
+    install_observability(app)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 

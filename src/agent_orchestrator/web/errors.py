@@ -25,6 +25,7 @@ from agent_orchestrator.errors import (
     SessionNotFoundError,
     TooManyRequestsError,
 )
+from agent_orchestrator.telemetry import BUSY_REFUSALS
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +65,8 @@ def install_error_handler(app: FastAPI) -> None:
     @app.exception_handler(AgentOrchestratorError)
     async def answer_error(request: Request, error: AgentOrchestratorError) -> JSONResponse:
         answer = answer_for(error)
+        if isinstance(error, SessionBusyError):
+            BUSY_REFUSALS.inc()
         message = " ".join(str(error).split())
         if answer.status == status.HTTP_500_INTERNAL_SERVER_ERROR:
             logger.error("%s %s failed", request.method, request.url.path, exc_info=error)

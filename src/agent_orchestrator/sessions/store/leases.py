@@ -132,6 +132,13 @@ class LeaseManager:
             row = conn.execute(query).first()
         return Lease(row.session_id, row.holder, int(row.fencing_token), row.expires_at) if row else None
 
+    def count_live(self) -> int:
+        """How many sessions are leased right now, by any server (a metric)."""
+        t = session_leases
+        query = select(func.count()).where(t.c.holder.is_not(None), t.c.expires_at > self._now_sql())
+        with self._engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
+
     def _now_sql(self) -> ColumnElement[datetime]:
         if self._postgres:
             return func.clock_timestamp(type_=UTCDateTime())

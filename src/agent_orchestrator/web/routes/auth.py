@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from agent_orchestrator.errors import LoginThrottledError
 from agent_orchestrator.sessions.store import AuditEvent, account_key, address_key
+from agent_orchestrator.telemetry import LOGIN_FAILURES
 from agent_orchestrator.web.deps import COOKIE_NAME, CurrentLogin, ServicesDep, client_addr
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
@@ -39,11 +40,13 @@ async def login(body: LoginRequest, request: Request, response: Response, servic
     account, address = account_key(body.username), address_key(addr)
     charge = await run_in_threadpool(services.throttle.charge, (account, address))
     if not charge.allowed:
+        LOGIN_FAILURES.labels("throttled").inc()
         raise LoginThrottledError(
             f"Too many failed logins; try again in {charge.retry_after} s.", retry_after=charge.retry_after
         )
     user = await run_in_threadpool(users.authenticate, body.username, body.password)
     if user is None:
+        LOGIN_FAILURES.labels("password").inc()
         failed = AuditEvent(
             action="login_failed", user_id=None, username=body.username[:100], client_addr=addr
         )
