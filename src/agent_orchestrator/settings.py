@@ -189,6 +189,12 @@ class WebSettings(_Section):
     # standard OpenTelemetry endpoint variable is set; logs are JSON lines unless asked for text.
     otlp_endpoint: str | None = Field(None, validation_alias="OTEL_EXPORTER_OTLP_ENDPOINT")
     log_format: Literal["json", "text"] = Field("json", validation_alias="AGENT_LOG_FORMAT")
+    # Encryption at rest (docs/architecture.md#encryption-at-rest): on when a master key is given, as
+    # base64 or as a key file (``ID BASE64`` lines, the last current); data keys live in the key store
+    # (default: the catalog's database).
+    master_key: str | None = Field(None, validation_alias="AGENT_MASTER_KEY", repr=False)
+    master_key_file: Path | None = Field(None, validation_alias="AGENT_MASTER_KEY_FILE")
+    keystore_url: str | None = Field(None, validation_alias="AGENT_KEYSTORE_URL")
 
     @property
     def is_postgres(self) -> bool:

@@ -84,12 +84,15 @@ def live_app(
 
 @pytest.fixture
 def start_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Callable[..., LiveApp]]:
-    """Start the app on SQLite with some web settings changed (``start_app(daily_token_budget=10)``);
-    the users alice and bob exist. Stopped at the end of the test."""
+    """Start the app with some web settings changed (``start_app(daily_token_budget=10)``), on SQLite
+    unless a PostgreSQL ``database_url`` (and its ``session_files``) is given; the users alice and bob
+    exist. Stopped at the end of the test."""
     servers: list[BackgroundServer] = []
 
-    def start(**changes: object) -> LiveApp:
-        web = build_web_settings(tmp_path, **changes)
+    def start(
+        database_url: str | None = None, session_files: PostgresSessionFiles | None = None, **changes: object
+    ) -> LiveApp:
+        web = build_web_settings(tmp_path, database_url, **changes)
         create_users(web.database_url, "alice", "bob")
         runtime = RuntimeSettings(
             data_dir=tmp_path,
@@ -97,7 +100,9 @@ def start_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Callabl
             model="scripted-model",
             turn_timeout=60,
         )
-        server = BackgroundServer(create_app(web, runtime), health_path="/api/health")
+        server = BackgroundServer(
+            create_app(web, runtime, session_files=session_files), health_path="/api/health"
+        )
         servers.append(server)
         return LiveApp(server.start(timeout=60), web, scripted_model)
 

@@ -2,6 +2,7 @@
 
 python -m agent_orchestrator.sessions export ID [--out FILE]          (JSON to stdout or FILE)
 python -m agent_orchestrator.sessions purge --older-than DAYS [--dry-run]
+python -m agent_orchestrator.sessions rotate-keys                     (re-wrap data keys, current master key)
 
 Where: ``AGENT_ORCHESTRATOR_HOME`` (data dir, default ``.data``) and ``DATABASE_URL`` (PostgreSQL: shared
 mode, files in the same database), as for the web app. Errors are one ``error: ...`` line, exit 1.
@@ -9,8 +10,10 @@ mode, files in the same database), as for the web app. Errors are one ``error: .
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -18,6 +21,38 @@ from agent_orchestrator.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
+
+    from agent_orchestrator.runtime.session_files import SessionFiles
+
+
+@contextlib.asynccontextmanager
+async def _files(settings: Settings) -> AsyncIterator["SessionFiles"]:
+    """The deployment's session files, decrypting and crypto-erasing as the web app does."""
+    from agent_orchestrator.sessions.admin import open_session_files
+    from agent_orchestrator.sessions.crypto import open_cipher
+
+    cipher = await asyncio.to_thread(open_cipher, settings.web)
+    try:
+        async with open_session_files(settings.data_dir, settings.database_url, cipher) as files:
+            yield files
+    finally:
+        if cipher is not None:
+            cipher.close()
+
+
+async def _rotate_keys(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.errors import InvalidInputError
+    from agent_orchestrator.sessions.crypto import open_cipher
+
+    cipher = await asyncio.to_thread(open_cipher, settings.web)
+    if cipher is None:
+        raise InvalidInputError("No master key is configured (AGENT_MASTER_KEY or AGENT_MASTER_KEY_FILE).")
+    try:
+        count = await asyncio.to_thread(cipher.keys.rotate)
+    finally:
+        cipher.close()
+    print(f"Re-wrapped {count} session key(s) under master key {cipher.keys.provider.current_id}.")
+    return 0
 
 
 def _open_store(settings: Settings) -> "Engine":
@@ -30,13 +65,13 @@ def _open_store(settings: Settings) -> "Engine":
 
 
 async def _export(args: argparse.Namespace, settings: Settings) -> int:
-    from agent_orchestrator.sessions.admin import export_json, export_session, open_session_files
+    from agent_orchestrator.sessions.admin import export_json, export_session
     from agent_orchestrator.sessions.ids import validate_session_id
 
     session_id = validate_session_id(args.session_id)
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with open_session_files(settings.data_dir, settings.database_url) as files:
+        async with _files(settings) as files:
             document = await export_session(engine, files, session_id)
     finally:
         engine.dispose()
@@ -53,11 +88,11 @@ async def _export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _purge(args: argparse.Namespace, settings: Settings) -> int:
-    from agent_orchestrator.sessions.admin import open_session_files, purge_sessions
+    from agent_orchestrator.sessions.admin import purge_sessions
 
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with open_session_files(settings.data_dir, settings.database_url) as files:
+        async with _files(settings) as files:
             report = await purge_sessions(engine, files, args.older_than, dry_run=args.dry_run)
     finally:
         engine.dispose()
@@ -106,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     purge.add_argument("--older-than", type=_days, required=True, metavar="DAYS")
     purge.add_argument("--dry-run", action="store_true", help="list what would go; delete nothing")
     purge.set_defaults(func=_purge)
+    rotate = commands.add_parser(
+        "rotate-keys", help="re-wrap every session's data key under the current master key"
+    )
+    rotate.set_defaults(func=_rotate_keys)
     args = parser.parse_args(argv)
 
     from sqlalchemy.exc import SQLAlchemyError

@@ -39,6 +39,7 @@ from sqlalchemy.engine import make_url
 
 from agent_orchestrator.errors import SessionNotFoundError
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
+from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.store import (
     AuditEvent,
@@ -61,18 +62,23 @@ _PURGE_LEASE_TTL = 120.0
 
 
 @asynccontextmanager
-async def open_session_files(data_dir: Path, database_url: str | None) -> AsyncIterator[SessionFiles]:
+async def open_session_files(
+    data_dir: Path, database_url: str | None, cipher: SessionCipher | None = None
+) -> AsyncIterator[SessionFiles]:
     """The runtime's session files for this deployment, open for the duration of the block.
 
     ``database_url`` is the catalog's (``Settings.database_url``): a PostgreSQL URL means
     shared mode, whose files live in the same database (tables found through its ``search_path``);
-    anything else means this server's ``<data_dir>/copilot/session-state/``.
+    anything else means this server's ``<data_dir>/copilot/session-state/``. ``cipher`` (encryption
+    at rest) applies to the shared store.
     """
     if database_url and make_url(database_url).get_backend_name() == "postgresql":
         # Imported here: psycopg's pool is only needed in shared mode.
         from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 
-        async with PostgresSessionFiles.from_url(database_url) as store:
+        store = PostgresSessionFiles.from_url(database_url)
+        store.cipher = cipher
+        async with store:
             yield store
     else:
         yield LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)

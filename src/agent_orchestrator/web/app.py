@@ -22,6 +22,7 @@ from agent_orchestrator.retail.api import create_retail_router, get_retail_db_pa
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
+from agent_orchestrator.sessions.crypto import open_cipher
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
@@ -68,7 +69,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(web.database_url)
         await asyncio.to_thread(migrate, engine)
+        cipher = await asyncio.to_thread(open_cipher, web)
         if session_files is not None:
+            session_files.cipher = cipher
             await session_files.open()
         retail_mcp = None
         if web.retail_dataset:
@@ -117,6 +120,8 @@ def create_app(
                 await asyncio.to_thread(retail_mcp.stop)
             if session_files is not None:
                 await session_files.close()
+            if cipher is not None:
+                cipher.close()
             engine.dispose()
 
     app = FastAPI(

@@ -44,6 +44,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from agent_orchestrator.errors import SessionFileStoreError
+from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.shared_files import provider as provider_module
 from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
 from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
@@ -114,6 +115,9 @@ class PostgresSessionFiles:
         self._pool: AsyncConnectionPool | None = None
         self._open_lock: asyncio.Lock | None = None
         self.writer_check: Callable[[str], Awaitable[bool]] | None = None
+        # Encryption at rest (docs/architecture.md#encryption-at-rest): file contents are sealed with
+        # the session's data key; sizes, paths and times stay readable (``stat`` needs no key).
+        self.cipher: SessionCipher | None = None
 
     @classmethod
     def from_url(cls, url: str, *, schema: str | None = None, **options: Any) -> Self:
@@ -188,6 +192,13 @@ class PostgresSessionFiles:
                 errno.EACCES, f"Stale writer: this server no longer holds the lease of {session_id} ({path})"
             )
 
+    async def seal(self, session_id: str, plaintext: bytes) -> bytes:
+        """What to store for ``plaintext``: sealed frames with a cipher, else the bytes themselves."""
+        return plaintext if self.cipher is None else await self.cipher.seal(session_id, plaintext)
+
+    async def unseal(self, session_id: str, stored: bytes) -> bytes:
+        return stored if self.cipher is None else await self.cipher.unseal(session_id, stored)
+
     @asynccontextmanager
     async def connection(self, operation: str, path: str) -> AsyncIterator[AsyncConnection]:
         """A pooled autocommit connection; database failures become one clear ``OSError`` (EIO)."""
@@ -245,12 +256,16 @@ class PostgresSessionFiles:
         """Remove all of a session's files and directories; returns how many entries went."""
         async with self.connection("delete_session", session_id) as conn:
             cur = await conn.execute(self._admin["DELETE_SESSION"], (_check_session_id(session_id),))
-            return cur.rowcount
+        if self.cipher is not None:  # crypto-erasure: copies of the files elsewhere stay unreadable
+            await self.cipher.destroy(session_id)
+        return cur.rowcount
 
     async def export_files(self, session_id: str) -> dict[str, bytes]:
         """Every file of the session, path to exact bytes (appended chunks included), sorted by path."""
         rows = await self._fetch("export_files", "EXPORT", (_check_session_id(session_id),))
-        return {path: bytes(base) + bytes(tail or b"") for path, base, tail in rows}
+        return {
+            path: await self.unseal(session_id, bytes(base) + bytes(tail or b"")) for path, base, tail in rows
+        }
 
     async def last_modified(self, session_id: str) -> datetime | None:
         """The newest ``mtime`` among the session's entries, or ``None`` if nothing is stored."""
