@@ -7,6 +7,7 @@ purge of expired logins (at start, then hourly in the background).
 """
 
 import asyncio
+import logging
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -44,6 +45,7 @@ from agent_orchestrator.web.housekeeping import start_chores
 from agent_orchestrator.web.observability import install_observability
 from agent_orchestrator.web.routes import auth, messages, sessions, usage
 
+logger = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
 SECURITY_HEADERS = {
@@ -70,6 +72,11 @@ def create_app(
         engine = make_engine(web.database_url)
         await asyncio.to_thread(migrate, engine)
         cipher = await asyncio.to_thread(open_cipher, web)
+        if cipher is not None and session_files is None:
+            logger.warning(
+                "A master key is set, but local session files are written by the runtime in plain text: "
+                "encryption at rest covers the PostgreSQL session files only."
+            )
         if session_files is not None:
             session_files.cipher = cipher
             await session_files.open()
