@@ -53,33 +53,14 @@ def create_users(database_url: str, *names: str) -> None:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def live_app(
-    request: pytest.FixtureRequest, tmp_path: Path, scripted_model: ScriptedModel
-) -> Iterator[LiveApp]:
+def live_app(request: pytest.FixtureRequest) -> LiveApp:
     """The app on the embedded default (SQLite, local files) and on the shared store (PostgreSQL for
     catalog and session files): both backends pass the same API suite."""
-    session_files = None
-    database_url = None
     if request.param == "postgres":
-        schema = request.getfixturevalue("postgres_schema")
-        database_url = schema.sqlalchemy_url
-        session_files = PostgresSessionFiles.from_url(schema.url)
-    web = build_web_settings(tmp_path, database_url)
-    create_users(web.database_url, "alice", "bob")
-    runtime = RuntimeSettings(
-        data_dir=tmp_path,
-        provider_base_url=scripted_model.base_url,
-        model="scripted-model",
-        turn_timeout=60,
-    )
-    server = BackgroundServer(
-        create_app(web, runtime, session_files=session_files), health_path="/api/health"
-    )
-    url = server.start(timeout=60)
-    try:
-        yield LiveApp(url, web, scripted_model)
-    finally:
-        server.stop()
+        schema = request.getfixturevalue("postgres_schema")  # first, so that it outlives the app
+        start_app = request.getfixturevalue("start_app")
+        return start_app(schema.sqlalchemy_url, PostgresSessionFiles.from_url(schema.url))
+    return request.getfixturevalue("start_app")()
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 the stored rows without the key, the app reads and resumes as before, and deleting a session destroys
 its key, so a dump taken before the delete stays unreadable."""
 
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ def keystore(postgres_url: str) -> Iterator[FreshSchema]:
 
 
 @pytest.fixture
-def app(keystore: FreshSchema, start_app: Callable, postgres_schema: FreshSchema) -> EncryptedApp:
+def app(postgres_schema: FreshSchema, keystore: FreshSchema, start_app: Callable) -> EncryptedApp:
     """The app on PostgreSQL with a master key (torn down before the key store's schema goes)."""
     master_key = MasterKeys.generate()
     live = start_app(
@@ -75,6 +76,19 @@ def test_stored_files_hold_no_readable_text_and_a_deleted_session_stays_unreadab
     assert first.endswith(SECRET_QUESTION) and second.endswith("And then?")
     messages = app.client.get(f"/api/sessions/{session_id}/messages").json()["messages"]
     assert [m["content"] for m in messages] == [SECRET_QUESTION, SECRET_ANSWER, "And then?", SECRET_ANSWER]
+
+    scripted_model.script(Text(SECRET_ANSWER, delay=2))  # while it runs, the catalog keeps the message
+    running = threading.Thread(
+        target=app.client.post,
+        args=(f"/api/sessions/{session_id}/messages",),
+        kwargs={"json": {"content": "Koala-9 too?"}},
+    )
+    running.start()
+    scripted_model.wait_for_requests(3, timeout=30)
+    with psycopg.connect(app.data.url) as conn:
+        pending = conn.execute("SELECT pending_prompt FROM sessions WHERE id = %s", (session_id,)).fetchone()
+    running.join()
+    assert pending is not None and pending[0].startswith("sealed:v1:") and "Koala" not in pending[0]
 
     dump = _stored_files(app.data, session_id)
     everything = b"".join(dump)

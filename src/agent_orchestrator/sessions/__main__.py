@@ -23,18 +23,20 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from agent_orchestrator.runtime.session_files import SessionFiles
+    from agent_orchestrator.sessions.store.catalog import TextSealer
 
 
 @contextlib.asynccontextmanager
-async def _files(settings: Settings) -> AsyncIterator["SessionFiles"]:
-    """The deployment's session files, decrypting and crypto-erasing as the web app does."""
+async def _files(settings: Settings) -> AsyncIterator[tuple["SessionFiles", "TextSealer | None"]]:
+    """The deployment's session files, decrypting and crypto-erasing as the web app does, and what
+    opens the catalog's sealed texts (shared mode only, as in the web app)."""
     from agent_orchestrator.sessions.admin import open_session_files
     from agent_orchestrator.sessions.crypto import open_cipher
 
     cipher = await asyncio.to_thread(open_cipher, settings.web)
     try:
         async with open_session_files(settings.data_dir, settings.database_url, cipher) as files:
-            yield files
+            yield files, cipher if settings.web.is_postgres else None
     finally:
         if cipher is not None:
             cipher.close()
@@ -71,8 +73,8 @@ async def _export(args: argparse.Namespace, settings: Settings) -> int:
     session_id = validate_session_id(args.session_id)
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with _files(settings) as files:
-            document = await export_session(engine, files, session_id)
+        async with _files(settings) as (files, sealer):
+            document = await export_session(engine, files, session_id, sealer=sealer)
     finally:
         engine.dispose()
     text = export_json(document)
@@ -92,7 +94,7 @@ async def _purge(args: argparse.Namespace, settings: Settings) -> int:
 
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with _files(settings) as files:
+        async with _files(settings) as (files, _):
             report = await purge_sessions(engine, files, args.older_than, dry_run=args.dry_run)
     finally:
         engine.dispose()

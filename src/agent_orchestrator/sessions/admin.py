@@ -49,6 +49,7 @@ from agent_orchestrator.sessions.store import (
     SessionRecord,
     make_holder_id,
 )
+from agent_orchestrator.sessions.store.catalog import TextSealer
 from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.settings import RuntimeSettings
@@ -84,14 +85,16 @@ async def open_session_files(
         yield LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
 
 
-async def export_session(engine: Engine, files: SessionFiles, session_id: str) -> dict[str, Any]:
+async def export_session(
+    engine: Engine, files: SessionFiles, session_id: str, *, sealer: TextSealer | None = None
+) -> dict[str, Any]:
     """One session as a JSON-ready document: catalog row, visible transcript and the raw event log.
 
     :class:`SessionNotFoundError` if the catalog has no such session (whoever owns it). The export is
     recorded in the audit log as a ``read`` by ``export``: it discloses the whole conversation.
     """
     session_id = validate_session_id(session_id)
-    record = await asyncio.to_thread(SessionCatalog(engine).get, session_id)
+    record = await asyncio.to_thread(SessionCatalog(engine, sealer=sealer).get, session_id)
     if record is None:
         raise SessionNotFoundError(f"No session with id {session_id} in the catalog.")
     raw = await files.read_events(session_id) or b""

@@ -96,7 +96,8 @@ def create_app(
         usage = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
         service = SessionService(
             runtime=runtime,
-            catalog=SessionCatalog(engine),
+            # Sealed when the session files are (shared mode): a delete there destroys the key.
+            catalog=SessionCatalog(engine, sealer=cipher if session_files is not None else None),
             audit=AuditLog(engine),
             leases=LeaseManager(engine),
             files=files,

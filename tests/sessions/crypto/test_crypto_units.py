@@ -3,11 +3,13 @@
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from agent_orchestrator.errors import DecryptionError, InvalidInputError
-from agent_orchestrator.sessions.crypto import MasterKeys, SessionKeys
+from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
 from agent_orchestrator.sessions.crypto.frames import seal, unseal
-from agent_orchestrator.sessions.store import make_engine
+from agent_orchestrator.sessions.store import SessionCatalog, SessionRecord, UserStore, make_engine, migrate
+from agent_orchestrator.sessions.store.schema import interrupted_turns, sessions, utcnow
 
 KEY = bytes(range(32))
 
@@ -50,4 +52,27 @@ def test_rotation_rewraps_data_keys_and_destroying_one_is_final(tmp_path: Path) 
     assert SessionKeys(engine, MasterKeys.from_text(f"new {new}")).existing_key("sess-1") == data_key
     assert after.destroy("sess-1") and after.existing_key("sess-1") is None
     assert after.key_for("sess-1") != data_key  # a re-created id gets a new key
+    engine.dispose()
+
+
+def test_the_catalog_keeps_crash_recovery_messages_sealed(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'catalog.sqlite'}")
+    migrate(engine)
+    keys = SessionKeys(engine, MasterKeys.from_text(MasterKeys.generate()))
+    keys.ensure_table()
+    catalog = SessionCatalog(engine, sealer=SessionCipher(keys))
+    owner = UserStore(engine).create("alice", "correct horse battery")
+    catalog.create(SessionRecord.new("sess-1", owner.id, "Plans"))
+    catalog.record_turn("sess-1", preview="…", status="busy", prompt="My plan is Quokka-42")
+    catalog.save_interrupted("sess-1", "Earlier: Wombat-77", utcnow())
+    with engine.connect() as conn:
+        stored = conn.execute(select(sessions.c.pending_prompt)).scalar_one()
+        kept = conn.execute(select(interrupted_turns.c.prompt)).scalar_one()
+    assert stored.startswith("sealed:v1:") and "Quokka" not in stored and "Wombat" not in kept
+    record = catalog.get("sess-1")
+    assert record is not None and record.pending_prompt == "My plan is Quokka-42"
+    assert [text for text, _ in catalog.interrupted("sess-1")] == ["Earlier: Wombat-77"]
+    keys.destroy("sess-1")
+    with pytest.raises(DecryptionError):  # a new key was made for the id: the old text stays sealed
+        SessionCatalog(engine, sealer=SessionCipher(keys)).interrupted("sess-1")
     engine.dispose()

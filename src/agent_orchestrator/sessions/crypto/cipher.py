@@ -4,12 +4,18 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 
+from agent_orchestrator.errors import DecryptionError
 from agent_orchestrator.sessions.crypto import frames
 from agent_orchestrator.sessions.crypto.keys import MasterKeys
 from agent_orchestrator.sessions.crypto.keystore import SessionKeys
 from agent_orchestrator.sessions.store import make_engine
 from agent_orchestrator.settings import WebSettings
+
+# Marks a sealed text column value: base64 of one frame follows.
+SEALED_TEXT = "sealed:v1:"
 
 
 class SessionCipher:
@@ -20,16 +26,36 @@ class SessionCipher:
         self.keys = keys
 
     async def seal(self, session_id: str, plaintext: bytes) -> bytes:
-        key = await asyncio.to_thread(self.keys.key_for, session_id)
-        return frames.seal(key, plaintext, session_id.encode())
+        return frames.seal(await self._key(session_id), plaintext, session_id.encode())
 
     async def unseal(self, session_id: str, stored: bytes) -> bytes:
         """The plaintext of ``stored``. Bytes that are not sealed (written before encryption was on,
         or empty) are returned as they are."""
         if not frames.is_sealed(stored):
             return stored
-        key = await asyncio.to_thread(self.keys.key_for, session_id)
-        return frames.unseal(key, stored, session_id.encode())
+        return frames.unseal(await self._key(session_id), stored, session_id.encode())
+
+    async def _key(self, session_id: str) -> bytes:
+        """From the cache without leaving the event loop (a turn's appends), else from the key store in
+        a thread."""
+        key = self.keys.cached(session_id)
+        return key if key is not None else await asyncio.to_thread(self.keys.key_for, session_id)
+
+    # The catalog's text columns (``TextSealer``): sync, since the catalog runs in a thread already.
+
+    def seal_text(self, session_id: str, text: str) -> str:
+        frame = frames.seal(self.keys.key_for(session_id), text.encode(), session_id.encode())
+        return SEALED_TEXT + base64.b64encode(frame).decode()
+
+    def open_text(self, session_id: str, stored: str) -> str:
+        """The text of ``stored``; text written before encryption was on is returned as it is."""
+        if not stored.startswith(SEALED_TEXT):
+            return stored
+        try:
+            frame = base64.b64decode(stored.removeprefix(SEALED_TEXT), validate=True)
+        except binascii.Error:
+            raise DecryptionError("A sealed catalog text is damaged.") from None
+        return frames.unseal(self.keys.key_for(session_id), frame, session_id.encode()).decode()
 
     async def destroy(self, session_id: str) -> None:
         await asyncio.to_thread(self.keys.destroy, session_id)

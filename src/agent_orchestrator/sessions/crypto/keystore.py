@@ -58,12 +58,16 @@ class SessionKeys:
                 )
             _metadata.create_all(conn, checkfirst=True)
 
-    def key_for(self, session_id: str) -> bytes:
-        """The session's data key, made (and stored wrapped) on first use."""
+    def cached(self, session_id: str) -> bytes | None:
+        """The session's data key if this process has it fresh in memory (no I/O: fine on an event loop)."""
         with self._lock:
             cached = self._cache.get(session_id)
-            if cached is not None and cached[1] > time.monotonic():
-                return cached[0]
+        return cached[0] if cached is not None and cached[1] > time.monotonic() else None
+
+    def key_for(self, session_id: str) -> bytes:
+        """The session's data key, made (and stored wrapped) on first use."""
+        if (key := self.cached(session_id)) is not None:
+            return key
         key = self._stored(session_id)
         if key is None:
             wrapped = self.provider.wrap(os.urandom(KEY_BYTES), session_id)

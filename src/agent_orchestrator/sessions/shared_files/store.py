@@ -192,6 +192,13 @@ class PostgresSessionFiles:
                 errno.EACCES, f"Stale writer: this server no longer holds the lease of {session_id} ({path})"
             )
 
+    @property
+    def compact_threshold(self) -> int:
+        """Appended chunks after which a file is compacted (sooner when sealed: see the provider)."""
+        if self.cipher is None:
+            return self.compact_after_chunks
+        return min(self.compact_after_chunks, provider_module.SEALED_COMPACT_AFTER_CHUNKS)
+
     async def seal(self, session_id: str, plaintext: bytes) -> bytes:
         """What to store for ``plaintext``: sealed frames with a cipher, else the bytes themselves."""
         return plaintext if self.cipher is None else await self.cipher.seal(session_id, plaintext)

@@ -28,7 +28,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Literal, get_args
+from typing import Literal, Protocol, get_args
 
 from sqlalchemy import Engine, Integer, delete, exc, func, insert, literal, select, tuple_, update
 from sqlalchemy.engine import Row
@@ -171,11 +171,29 @@ def _record(row: Row) -> SessionRecord:
     )
 
 
-class SessionCatalog:
-    """Catalog operations; each call is one short transaction."""
+class TextSealer(Protocol):
+    """Encrypts the conversation text the catalog keeps (docs/architecture.md#encryption-at-rest)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def seal_text(self, session_id: str, text: str) -> str: ...
+
+    def open_text(self, session_id: str, stored: str) -> str: ...
+
+
+class SessionCatalog:
+    """Catalog operations; each call is one short transaction. With a ``sealer``, the messages kept for
+    crash recovery (``pending_prompt``, interrupted turns) are stored encrypted."""
+
+    def __init__(self, engine: Engine, *, sealer: TextSealer | None = None) -> None:
         self._engine = engine
+        self._sealer = sealer
+
+    def _sealed(self, session_id: str, text: str | None) -> str | None:
+        return text if text is None or self._sealer is None else self._sealer.seal_text(session_id, text)
+
+    def _opened(self, record: SessionRecord) -> SessionRecord:
+        if record.pending_prompt is None or self._sealer is None:
+            return record
+        return replace(record, pending_prompt=self._sealer.open_text(record.id, record.pending_prompt))
 
     def create(self, record: SessionRecord, *, audit: AuditEvent | None = None) -> SessionRecord:
         """Catalogue a new session; :class:`SessionExistsError` if the id is taken by anyone.
@@ -206,7 +224,7 @@ class SessionCatalog:
                         preview=record.preview,
                         status=record.status,
                         turn_count=record.turn_count,
-                        pending_prompt=record.pending_prompt,
+                        pending_prompt=self._sealed(record.id, record.pending_prompt),
                     )
                 )
                 if audit is not None:
@@ -222,14 +240,14 @@ class SessionCatalog:
         """Any owner's session: for internal use (runtime, retention), never for a user's request."""
         with self._engine.connect() as conn:
             row = conn.execute(select(*_RECORD_COLUMNS).where(sessions.c.id == session_id)).first()
-        return _record(row) if row else None
+        return self._opened(_record(row)) if row else None
 
     def get_owned(self, session_id: str, owner_id: int) -> SessionRecord | None:
         """The session if ``owner_id`` owns it; ``None`` for another user's id, exactly as for unknown."""
         query = select(*_RECORD_COLUMNS).where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
         with self._engine.connect() as conn:
             row = conn.execute(query).first()
-        return _record(row) if row else None
+        return self._opened(_record(row)) if row else None
 
     def list_for_owner(
         self,
@@ -265,7 +283,7 @@ class SessionCatalog:
         query = select(*_RECORD_COLUMNS).where(sessions.c.id.in_(page_ids)).order_by(*newest_first)
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
-        items = tuple(_record(row) for row in rows[:limit])
+        items = tuple(self._opened(_record(row)) for row in rows[:limit])
         next_cursor = _encode_cursor(items[-1].updated_at, items[-1].id) if len(rows) > limit else None
         return SessionPage(items, next_cursor)
 
@@ -306,7 +324,7 @@ class SessionCatalog:
             values["preview"] = make_preview(preview)
         if status == "busy":
             values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
-            values["pending_prompt"] = prompt
+            values["pending_prompt"] = self._sealed(session_id, prompt)
         else:
             values["pending_prompt"] = None
         with write_transaction(self._engine) as conn:
@@ -317,14 +335,18 @@ class SessionCatalog:
         """Keep the message of a turn a crash cut off (and the runtime never logged), before the
         session's next turn replaces ``pending_prompt``."""
         with write_transaction(self._engine) as conn:
-            conn.execute(insert(interrupted_turns).values(session_id=session_id, prompt=prompt, at=at))
+            sealed = self._sealed(session_id, prompt)
+            conn.execute(insert(interrupted_turns).values(session_id=session_id, prompt=sealed, at=at))
 
     def interrupted(self, session_id: str) -> list[tuple[str, datetime]]:
         """The kept messages of crash-interrupted turns, oldest first."""
         t = interrupted_turns
         query = select(t.c.prompt, t.c.at).where(t.c.session_id == session_id).order_by(t.c.at, t.c.id)
         with self._engine.connect() as conn:
-            return [(row.prompt, row.at) for row in conn.execute(query)]
+            rows = conn.execute(query).all()
+        if self._sealer is None:
+            return [(row.prompt, row.at) for row in rows]
+        return [(self._sealer.open_text(session_id, row.prompt), row.at) for row in rows]
 
     def set_status(self, session_id: str, status: SessionStatus) -> bool:
         """Change only the status (e.g. ``interrupted`` after a crash); the list order is kept."""
