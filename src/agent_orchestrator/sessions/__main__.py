@@ -1,6 +1,7 @@
 """``python -m agent_orchestrator.sessions``: operate on stored sessions.
 
 python -m agent_orchestrator.sessions export ID [--out FILE]          (JSON to stdout or FILE)
+python -m agent_orchestrator.sessions open-export FILE                (a sealed export, as JSON)
 python -m agent_orchestrator.sessions purge --older-than DAYS [--dry-run]
 python -m agent_orchestrator.sessions rotate-keys                     (re-wrap data keys, current master key)
 
@@ -23,20 +24,20 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from agent_orchestrator.runtime.session_files import SessionFiles
-    from agent_orchestrator.sessions.store.catalog import TextSealer
+    from agent_orchestrator.sessions.crypto import SessionCipher
 
 
 @contextlib.asynccontextmanager
-async def _files(settings: Settings) -> AsyncIterator[tuple["SessionFiles", "TextSealer | None"]]:
-    """The deployment's session files, decrypting and crypto-erasing as the web app does, and what
-    opens the catalog's sealed texts (shared mode only, as in the web app)."""
+async def _files(settings: Settings) -> AsyncIterator[tuple["SessionFiles", "SessionCipher | None"]]:
+    """The deployment's session files, decrypting and crypto-erasing as the web app does, and the
+    cipher (``None`` without a master key) that opens the catalog's sealed texts."""
     from agent_orchestrator.sessions.admin import open_session_files
     from agent_orchestrator.sessions.crypto import open_cipher
 
     cipher = await asyncio.to_thread(open_cipher, settings.web)
     try:
         async with open_session_files(settings.data_dir, settings.database_url, cipher) as files:
-            yield files, cipher if settings.web.is_postgres else None
+            yield files, cipher
     finally:
         if cipher is not None:
             cipher.close()
@@ -68,24 +69,46 @@ def _open_store(settings: Settings) -> "Engine":
 
 async def _export(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.admin import export_json, export_session
+    from agent_orchestrator.sessions.crypto.exports import seal_export
     from agent_orchestrator.sessions.ids import validate_session_id
 
     session_id = validate_session_id(args.session_id)
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with _files(settings) as (files, sealer):
-            document = await export_session(engine, files, session_id, sealer=sealer)
+        async with _files(settings) as (files, cipher):
+            text = export_json(await export_session(engine, files, session_id, sealer=cipher))
+            # On disk, with encryption at rest, the export is sealed with the session's key: it is
+            # readable (open-export) only while the session exists.
+            sealed = None
+            if args.out is not None and cipher is not None:
+                sealed = await asyncio.to_thread(seal_export, cipher.keys, session_id, text)
     finally:
         engine.dispose()
-    text = export_json(document)
     if args.out is None:
         sys.stdout.write(text)
         return 0
     # Owner-only: the export holds the whole conversation.
     fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    print(f"Exported session {session_id} to {args.out}.", file=sys.stderr)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(sealed if sealed is not None else text.encode())
+    how = " (sealed with the session's key; read it with open-export)" if sealed is not None else ""
+    print(f"Exported session {session_id} to {args.out}{how}.", file=sys.stderr)
+    return 0
+
+
+async def _open_export(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.errors import InvalidInputError
+    from agent_orchestrator.sessions.crypto import open_cipher
+    from agent_orchestrator.sessions.crypto.exports import open_export
+
+    cipher = await asyncio.to_thread(open_cipher, settings.web)
+    if cipher is None:
+        raise InvalidInputError("No master key is configured (AGENT_MASTER_KEY or AGENT_MASTER_KEY_FILE).")
+    try:
+        sealed = args.file.read_bytes()
+        sys.stdout.write(await asyncio.to_thread(open_export, cipher.keys, sealed))
+    finally:
+        cipher.close()
     return 0
 
 
@@ -143,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     purge.add_argument("--older-than", type=_days, required=True, metavar="DAYS")
     purge.add_argument("--dry-run", action="store_true", help="list what would go; delete nothing")
     purge.set_defaults(func=_purge)
+    opener = commands.add_parser("open-export", help="print a sealed export (while its session exists)")
+    opener.add_argument("file", type=Path, metavar="FILE")
+    opener.set_defaults(func=_open_export)
     rotate = commands.add_parser(
         "rotate-keys", help="re-wrap every session's data key under the current master key"
     )

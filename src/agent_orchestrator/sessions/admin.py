@@ -40,6 +40,7 @@ from sqlalchemy.engine import make_url
 from agent_orchestrator.errors import SessionNotFoundError
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
 from agent_orchestrator.sessions.crypto import SessionCipher
+from agent_orchestrator.sessions.crypto.erasing import KeyErasingFiles
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.store import (
     AuditEvent,
@@ -82,7 +83,8 @@ async def open_session_files(
         async with store:
             yield store
     else:
-        yield LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
+        local = LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
+        yield local if cipher is None else KeyErasingFiles(local, cipher)
 
 
 async def export_session(

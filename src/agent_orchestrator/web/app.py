@@ -22,8 +22,9 @@ from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.runtime.session_files import LocalSessionFiles
+from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
 from agent_orchestrator.sessions.crypto import open_cipher
+from agent_orchestrator.sessions.crypto.erasing import KeyErasingFiles
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
@@ -72,11 +73,6 @@ def create_app(
         engine = make_engine(web.database_url)
         await asyncio.to_thread(migrate, engine)
         cipher = await asyncio.to_thread(open_cipher, web)
-        if cipher is not None and session_files is None:
-            logger.warning(
-                "A master key is set, but local session files are written by the runtime in plain text: "
-                "encryption at rest covers the PostgreSQL session files only."
-            )
         if session_files is not None:
             session_files.cipher = cipher
             await session_files.open()
@@ -92,12 +88,17 @@ def create_app(
             streaming=True,
         )
         await runtime.start()
-        files = session_files or LocalSessionFiles(runtime_settings.copilot_home)
+        files: SessionFiles = session_files or LocalSessionFiles(runtime_settings.copilot_home)
+        if cipher is not None and session_files is None:
+            logger.warning(
+                "A master key is set, but local session files are written by the runtime in plain text: "
+                "only the catalog's messages and exports are sealed on a single server."
+            )
+            files = KeyErasingFiles(files, cipher)
         usage = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
         service = SessionService(
             runtime=runtime,
-            # Sealed when the session files are (shared mode): a delete there destroys the key.
-            catalog=SessionCatalog(engine, sealer=cipher if session_files is not None else None),
+            catalog=SessionCatalog(engine, sealer=cipher),
             audit=AuditLog(engine),
             leases=LeaseManager(engine),
             files=files,
