@@ -1,5 +1,6 @@
-"""With a master key on a single server: an export written to disk is sealed with its session's key,
-readable with open-export while the session exists, and unreadable once it is deleted."""
+"""With a master key on a single server: the runtime's session files are sealed on disk, and an export
+written to disk is sealed with its session's key, readable with open-export while the session exists,
+and unreadable once it is deleted."""
 
 import json
 import subprocess
@@ -9,6 +10,7 @@ from pathlib import Path
 
 from agent_orchestrator.sessions.crypto import MasterKeys
 from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.scripted_model import user_messages
 
 
 def _sessions_cli(data_dir: Path, master_key: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -32,6 +34,13 @@ def test_an_export_on_disk_is_sealed_and_dies_with_its_session(start_app: Callab
         "event: done"
         in client.post(f"/api/sessions/{session_id}/messages", json={"content": "Quokka-42?"}).text
     )
+    assert "event: done" in client.post(f"/api/sessions/{session_id}/messages", json={"content": "And?"}).text
+    first, second = user_messages(app.model.requests[-1])  # resumed from the sealed files, whole
+    assert first.endswith("Quokka-42?") and second.endswith("And?")
+    # Every file but the catalog (whose title and preview are in clear, see the architecture notes):
+    on_disk = [p for p in app.web.data_dir.rglob("*") if p.is_file() and "catalog.sqlite" not in p.name]
+    assert any(p.name == "events.jsonl" and "sealed-sessions" in p.parts for p in on_disk)
+    assert not [p for p in on_disk if b"Quokka" in p.read_bytes()]
     out = tmp_path / "export.sealed"
 
     exported = _sessions_cli(app.web.data_dir, master_key, "export", session_id, "--out", str(out))

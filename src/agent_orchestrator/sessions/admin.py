@@ -40,7 +40,7 @@ from sqlalchemy.engine import make_url
 from agent_orchestrator.errors import SessionNotFoundError
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
 from agent_orchestrator.sessions.crypto import SessionCipher
-from agent_orchestrator.sessions.crypto.erasing import KeyErasingFiles
+from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.store import (
     AuditEvent,
@@ -83,8 +83,10 @@ async def open_session_files(
         async with store:
             yield store
     else:
-        local = LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
-        yield local if cipher is None else KeyErasingFiles(local, cipher)
+        if cipher is None:
+            yield LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
+        else:  # the web app keeps them sealed (docs/architecture.md#encryption-at-rest)
+            yield SealedLocalSessionFiles(sealed_root(data_dir), cipher)
 
 
 async def export_session(

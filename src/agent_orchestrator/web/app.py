@@ -7,7 +7,6 @@ purge of expired logins (at start, then hourly in the background).
 """
 
 import asyncio
-import logging
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -22,9 +21,9 @@ from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
+from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles, SessionFileStore
 from agent_orchestrator.sessions.crypto import open_cipher
-from agent_orchestrator.sessions.crypto.erasing import KeyErasingFiles
+from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
@@ -46,7 +45,6 @@ from agent_orchestrator.web.housekeeping import start_chores
 from agent_orchestrator.web.observability import install_observability
 from agent_orchestrator.web.routes import auth, messages, sessions, usage
 
-logger = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
 SECURITY_HEADERS = {
@@ -81,20 +79,17 @@ def create_app(
             await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
             retail_mcp = RetailMcpHttpServer(web.retail_db)
             await asyncio.to_thread(retail_mcp.start)
+        runtime_files: SessionFileStore | None = session_files
+        if cipher is not None and session_files is None:  # the runtime's files sealed on this disk too
+            runtime_files = SealedLocalSessionFiles(sealed_root(web.data_dir), cipher)
         runtime = CopilotRuntime(
             runtime_settings,
             retail_mcp=retail_mcp.copilot_config() if retail_mcp else None,
-            session_files=session_files,
+            session_files=runtime_files,
             streaming=True,
         )
         await runtime.start()
-        files: SessionFiles = session_files or LocalSessionFiles(runtime_settings.copilot_home)
-        if cipher is not None and session_files is None:
-            logger.warning(
-                "A master key is set, but local session files are written by the runtime in plain text: "
-                "only the catalog's messages and exports are sealed on a single server."
-            )
-            files = KeyErasingFiles(files, cipher)
+        files: SessionFiles = runtime_files or LocalSessionFiles(runtime_settings.copilot_home)
         usage = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
         service = SessionService(
             runtime=runtime,

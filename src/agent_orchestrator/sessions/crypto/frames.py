@@ -23,6 +23,7 @@ MAGIC = b"\xaeE1"
 _HEADER = struct.Struct(">3sI12s")
 NONCE_BYTES = 12
 KEY_BYTES = 32
+TAG_BYTES = 16
 
 
 def seal(key: bytes, plaintext: bytes, associated: bytes) -> bytes:
@@ -56,3 +57,15 @@ def unseal(key: bytes, data: bytes, associated: bytes) -> bytes:
             raise DecryptionError("A sealed file does not decrypt with its session's key.") from None
         offset = start + length
     return b"".join(parts)
+
+
+def plaintext_size(data: bytes) -> int:
+    """How many plaintext bytes ``data`` holds, from its frame headers alone (unsealed bytes: all)."""
+    if not is_sealed(data):
+        return len(data)
+    size, offset = 0, 0
+    while offset + _HEADER.size <= len(data):
+        _, length, _ = _HEADER.unpack_from(data, offset)
+        size += max(0, length - TAG_BYTES)
+        offset += _HEADER.size + length
+    return size

@@ -235,7 +235,7 @@ class PostgresSessionFiles:
 
     def provider_for(self, session: CopilotSession) -> PostgresSessionFsProvider:
         """The provider for one session; synchronous and I/O-free (see the module docstring)."""
-        return PostgresSessionFsProvider(self, _check_session_id(session.session_id))
+        return PostgresSessionFsProvider(self, check_session_id(session.session_id))
 
     # -- whole sessions --------------------------------------------------------------------------
 
@@ -248,12 +248,12 @@ class PostgresSessionFiles:
         """Whether a resume would find the session: its ``events.jsonl`` is stored (the runtime
         answers "Session not found" without it)."""
         events = f"{SESSION_STATE_PATH}/events.jsonl"
-        rows = await self._fetch("has_session", "HAS_SESSION", (_check_session_id(session_id), events))
+        rows = await self._fetch("has_session", "HAS_SESSION", (check_session_id(session_id), events))
         return bool(rows[0][0])
 
     async def read_events(self, session_id: str) -> bytes | None:
         """The session's ``events.jsonl`` (appended chunks included), or ``None`` if not stored."""
-        provider = PostgresSessionFsProvider(self, _check_session_id(session_id))
+        provider = PostgresSessionFsProvider(self, check_session_id(session_id))
         try:
             return await provider.read_file_bytes(f"{SESSION_STATE_PATH}/events.jsonl")
         except FileNotFoundError:
@@ -262,21 +262,21 @@ class PostgresSessionFiles:
     async def delete_session(self, session_id: str) -> int:
         """Remove all of a session's files and directories; returns how many entries went."""
         async with self.connection("delete_session", session_id) as conn:
-            cur = await conn.execute(self._admin["DELETE_SESSION"], (_check_session_id(session_id),))
+            cur = await conn.execute(self._admin["DELETE_SESSION"], (check_session_id(session_id),))
         if self.cipher is not None:  # crypto-erasure: copies of the files elsewhere stay unreadable
             await self.cipher.destroy(session_id)
         return cur.rowcount
 
     async def export_files(self, session_id: str) -> dict[str, bytes]:
         """Every file of the session, path to exact bytes (appended chunks included), sorted by path."""
-        rows = await self._fetch("export_files", "EXPORT", (_check_session_id(session_id),))
+        rows = await self._fetch("export_files", "EXPORT", (check_session_id(session_id),))
         return {
             path: await self.unseal(session_id, bytes(base) + bytes(tail or b"")) for path, base, tail in rows
         }
 
     async def last_modified(self, session_id: str) -> datetime | None:
         """The newest ``mtime`` among the session's entries, or ``None`` if nothing is stored."""
-        rows = await self._fetch("last_modified", "LAST_MODIFIED", (_check_session_id(session_id),))
+        rows = await self._fetch("last_modified", "LAST_MODIFIED", (check_session_id(session_id),))
         return rows[0][0]
 
     async def _fetch(self, operation: str, statement: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
@@ -285,7 +285,7 @@ class PostgresSessionFiles:
             return await cur.fetchall()
 
 
-def _check_session_id(session_id: str) -> str:
+def check_session_id(session_id: str) -> str:
     if not isinstance(session_id, str) or not session_id or len(session_id) > MAX_SESSION_ID_CHARS:
         raise ValueError(f"A session id must be 1-{MAX_SESSION_ID_CHARS} characters, got {session_id!r:.80}")
     if "\x00" in session_id:
