@@ -16,13 +16,8 @@ from agent_orchestrator.testing.scripted_model import user_messages
 def _sessions_cli(data_dir: Path, master_key: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = clean_environment(AGENT_ORCHESTRATOR_HOME=str(data_dir), AGENT_MASTER_KEY=master_key)
     env.pop("DATABASE_URL", None)
-    return subprocess.run(
-        [sys.executable, "-m", "agent_orchestrator.sessions", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    command = [sys.executable, "-m", "agent_orchestrator.sessions", *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
 
 
 def test_an_export_on_disk_is_sealed_and_dies_with_its_session(start_app: Callable, tmp_path: Path) -> None:

@@ -1,30 +1,18 @@
 """The PostgreSQL session files with a cipher: every stored byte sealed, reads and compaction exact,
 delete destroys the key."""
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import psycopg
 import pytest
 
-from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
+from agent_orchestrator.sessions.crypto import SessionCipher, SessionKeys
 from agent_orchestrator.sessions.crypto.frames import MAGIC
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
-from agent_orchestrator.sessions.store import make_engine
 from agent_orchestrator.testing.postgres import FreshSchema
 
 pytestmark = pytest.mark.postgres
 EVENTS = "/session-state/events.jsonl"
-
-
-@pytest.fixture
-def keys(tmp_path: Path) -> Iterator[SessionKeys]:
-    keys = SessionKeys(
-        make_engine(f"sqlite:///{tmp_path / 'keys.sqlite'}"), MasterKeys.from_text(MasterKeys.generate())
-    )
-    keys.ensure_table()
-    yield keys
-    keys.close()
 
 
 @pytest.fixture

@@ -1,26 +1,19 @@
 """The sealed local session files: POSIX behaviour the runtime relies on, plaintext sizes, nothing in
 clear on disk, and delete as crypto-erasure."""
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
+from agent_orchestrator.sessions.crypto import SessionCipher, SessionKeys
 from agent_orchestrator.sessions.crypto.local_files import SealedLocalFsProvider, SealedLocalSessionFiles
-from agent_orchestrator.sessions.store import make_engine
 
 EVENTS = "/session-state/events.jsonl"
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SealedLocalSessionFiles]:
-    keys = SessionKeys(
-        make_engine(f"sqlite:///{tmp_path / 'keys.sqlite'}"), MasterKeys.from_text(MasterKeys.generate())
-    )
-    keys.ensure_table()
-    yield SealedLocalSessionFiles(tmp_path / "sealed", SessionCipher(keys))
-    keys.close()
+def store(tmp_path: Path, keys: SessionKeys) -> SealedLocalSessionFiles:
+    return SealedLocalSessionFiles(tmp_path / "sealed", SessionCipher(keys))
 
 
 async def test_files_behave_like_posix_and_are_sealed_on_disk(store: SealedLocalSessionFiles) -> None:
