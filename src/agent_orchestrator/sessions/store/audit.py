@@ -36,6 +36,10 @@ AuditAction = Literal[
     "login",
     "login_failed",
     "logout",
+    "fork",
+    "rewind",
+    "export",
+    "import",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
 MAX_RECENT = 1_000

@@ -63,6 +63,8 @@ class SessionRecord:
     status: SessionStatus = "idle"
     turn_count: int = 0
     pending_prompt: str | None = None
+    parent_id: str | None = None  # a fork: the session it was branched from
+    parent_event_id: str | None = None  # ... and the message (the runtime's event id)
 
     @classmethod
     def new(
@@ -168,6 +170,8 @@ def _record(row: Row) -> SessionRecord:
         status=row.status,
         turn_count=row.turn_count,
         pending_prompt=row.pending_prompt,
+        parent_id=row.parent_id,
+        parent_event_id=row.parent_event_id,
     )
 
 
@@ -207,6 +211,8 @@ class SessionCatalog:
                         status=record.status,
                         turn_count=record.turn_count,
                         pending_prompt=record.pending_prompt,
+                        parent_id=record.parent_id,
+                        parent_event_id=record.parent_event_id,
                     )
                 )
                 if audit is not None:
@@ -311,6 +317,38 @@ class SessionCatalog:
             values["pending_prompt"] = None
         with write_transaction(self._engine) as conn:
             result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
+        return result.rowcount == 1
+
+    def set_history(
+        self,
+        session_id: str,
+        *,
+        turn_count: int,
+        preview: str,
+        parent: tuple[str, str] | None = None,
+        dropped_since: datetime | None = None,
+    ) -> bool:
+        """After the history changed wholesale (a fork, a rewind, an import): the turn count and
+        preview of what the log now holds, the session idle. ``parent`` (session id, event id) links a
+        fork to where it was branched; ``dropped_since`` also forgets the kept crash-interrupted
+        messages from that time on (they belonged to the rewound turns)."""
+        values: dict[str, object] = {
+            "turn_count": turn_count,
+            "preview": make_preview(preview),
+            "status": "idle",
+            "pending_prompt": None,
+            "updated_at": utcnow(),
+        }
+        if parent is not None:
+            values["parent_id"], values["parent_event_id"] = parent
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
+            if dropped_since is not None:
+                conn.execute(
+                    delete(interrupted_turns).where(
+                        interrupted_turns.c.session_id == session_id, interrupted_turns.c.at >= dropped_since
+                    )
+                )
         return result.rowcount == 1
 
     def save_interrupted(self, session_id: str, prompt: str, at: datetime) -> None:
