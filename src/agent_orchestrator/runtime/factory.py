@@ -19,6 +19,7 @@ from typing import Any
 
 from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMetadata
 from copilot._jsonrpc import JsonRpcError, ProcessExitedError
+from copilot.generated.rpc import HistoryTruncateRequest
 from copilot.session_events import AssistantMessageData
 
 from agent_orchestrator.errors import (
@@ -220,6 +221,16 @@ class CopilotRuntime:
             if "not found" in error.message.lower():
                 raise SessionNotFoundError(f"No stored session has the id {session_id}.") from error
             raise TurnFailedError(f"The runtime refused to resume {session_id}: {error.message}") from error
+
+    async def truncate_history(self, session: CopilotSession, event_id: str) -> int:
+        """Remove the event ``event_id`` and everything after it from a resumed session's history: the
+        runtime's own ``session.history.truncate``, which rewrites the log through the session_fs
+        hook too. Returns how many events went."""
+        try:
+            result = await session.rpc.history.truncate(HistoryTruncateRequest(event_id=event_id))
+        except JsonRpcError as error:
+            raise TurnFailedError(f"The runtime could not rewind the session: {error.message}") from error
+        return result.events_removed
 
     async def ask(self, session: CopilotSession, prompt: str) -> str:
         """Send one turn and return the assistant's final text."""

@@ -30,6 +30,7 @@ from agent_orchestrator.errors import AgentOrchestratorError, SessionBusyError, 
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
+from agent_orchestrator.sessions.search import SearchIndex, latest_turn
 from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
@@ -50,6 +51,7 @@ from agent_orchestrator.sessions.warm import WarmSessions
 logger = logging.getLogger(__name__)
 
 DEFAULT_TITLE = "New chat"
+BUSY = "This session is answering another message; try again when it is done."
 TITLE_FROM_PROMPT = 60
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
@@ -85,6 +87,7 @@ class SessionService:
         lease_ttl: float = 30.0,
         warm_sessions: int = 100,
         warm_idle: float = 600.0,
+        search: SearchIndex | None = None,
     ) -> None:
         self.runtime = runtime
         self.catalog = catalog
@@ -93,6 +96,7 @@ class SessionService:
         self.files = files
         self.server_id = server_id
         self.lease_ttl = lease_ttl
+        self.search = search
         self._turns: set[asyncio.Task[None]] = set()
         # Fencing token per session this server has open: a live lease's during a turn; between turns
         # (warm) the last lease's, which is no longer live, so the copy can write nothing while idle.
@@ -192,8 +196,7 @@ class SessionService:
             messages.append(_interrupted_message(record.pending_prompt, record.updated_at))
         if busy and messages and messages[-1].interrupted:
             # The turn is still running somewhere: its user message is pending, not interrupted.
-            last = messages[-1]
-            messages[-1] = TranscriptMessage(last.role, last.content, last.timestamp)
+            messages[-1] = replace(messages[-1], interrupted=False)
         await asyncio.to_thread(self.audit.record, self._event("read", actor, session_id))
         return Transcript(record, messages, busy)
 
@@ -205,7 +208,7 @@ class SessionService:
         holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
         lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
         if lease is None:
-            raise SessionBusyError("This session is answering another message; try again when it is done.")
+            raise SessionBusyError(BUSY)
         try:
             if record.pending_prompt is not None:
                 await self._keep_interrupted_prompt(record)
@@ -280,6 +283,7 @@ class SessionService:
                 else:
                     preview, status = prompt, "interrupted"
                 await asyncio.to_thread(self.catalog.record_turn, session_id, preview=preview, status=status)
+                await self._index_turn(session_id, actor.user.id)
             else:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
             if session is not None:
@@ -298,6 +302,42 @@ class SessionService:
                 await asyncio.to_thread(self.leases.release, lease)
             finally:
                 queue.put_nowait(None)
+
+    async def _index_turn(self, session_id: str, owner_id: int) -> None:
+        """Search upkeep: the turn's messages, read from the log's tail
+        (docs/architecture.md#branching-and-search). A failure costs search rows, never the answer
+        (``python -m agent_orchestrator.sessions reindex`` refills them)."""
+        if self.search is None:
+            return
+        try:
+            raw = await self.files.read_events(session_id) or b""
+            await asyncio.to_thread(self.search.add, session_id, owner_id, latest_turn(raw))
+        except Exception:
+            logger.exception("Indexing the turn of %s for search failed", session_id)
+
+    @contextlib.asynccontextmanager
+    async def hold_lease(self, session_id: str) -> AsyncIterator[Lease]:
+        """The session's lease for a change of its history that is not a turn (a rewind): held,
+        renewed and fencing the shared store's writes exactly as during a turn; a warm copy of the
+        session is closed first, as its history is about to change under it.
+        :class:`SessionBusyError` if a turn holds the lease."""
+        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
+        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
+        if lease is None:
+            raise SessionBusyError(BUSY)
+        try:  # before our token is set: closing a warm copy sets (and clears) its own last token
+            await self.warm.evict(session_id)
+        except BaseException:
+            await asyncio.to_thread(self.leases.release, lease)
+            raise
+        renewer = asyncio.create_task(self._keep_lease(lease))
+        self._fencing_tokens[session_id] = lease.fencing_token
+        try:
+            yield lease
+        finally:
+            renewer.cancel()
+            self._fencing_tokens.pop(session_id, None)
+            await asyncio.to_thread(self.leases.release, lease)
 
     async def _keep_lease(self, lease: Lease) -> None:
         while True:

@@ -10,7 +10,7 @@ type is one we show are JSON-decoded, which keeps a full read well under the 100
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Role = Literal["user", "assistant"]
@@ -20,12 +20,17 @@ _SHOWN = (b'{"type":"user.message"', b'{"type":"assistant.message"', b'{"type":"
 
 @dataclass(frozen=True)
 class TranscriptMessage:
-    """One visible message; ``interrupted`` marks a user turn that never got its answer."""
+    """One visible message; ``interrupted`` marks a user turn that never got its answer.
+
+    ``event_id`` is the runtime's id of the event in the log (empty for a message the catalog kept
+    after a crash): what forks, rewinds and search results point at.
+    """
 
     role: Role
     content: str
     timestamp: str
     interrupted: bool = False
+    event_id: str = ""
 
 
 def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
@@ -45,13 +50,14 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
         except json.JSONDecodeError:
             continue  # a torn last line after a crash: everything before it is intact
         kind, data = event["type"], event.get("data", {})
+        at, event_id = event.get("timestamp", ""), event.get("id", "")
         if kind == "user.message":
             if open_user is not None:
                 messages[open_user] = _interrupted(messages[open_user])
-            messages.append(TranscriptMessage("user", data.get("content", ""), event.get("timestamp", "")))
+            messages.append(TranscriptMessage("user", data.get("content", ""), at, event_id=event_id))
             open_user = len(messages) - 1
         elif kind == "assistant.message" and data.get("content"):
-            messages.append(TranscriptMessage("assistant", data["content"], event.get("timestamp", "")))
+            messages.append(TranscriptMessage("assistant", data["content"], at, event_id=event_id))
             open_user = None
         elif kind == "assistant.turn_end":
             open_user = None
@@ -61,4 +67,4 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
 
 
 def _interrupted(message: TranscriptMessage) -> TranscriptMessage:
-    return TranscriptMessage(message.role, message.content, message.timestamp, interrupted=True)
+    return replace(message, interrupted=True)

@@ -22,6 +22,8 @@ from agent_orchestrator.retail.api import create_retail_router, get_retail_db_pa
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
+from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
@@ -36,7 +38,7 @@ from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import purge_expired_logins_every
-from agent_orchestrator.web.routes import auth, messages, sessions
+from agent_orchestrator.web.routes import auth, branching, messages, search, sessions
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
@@ -77,6 +79,7 @@ def create_app(
             streaming=True,
         )
         await runtime.start()
+        search = SearchIndex(engine)
         service = SessionService(
             runtime=runtime,
             catalog=SessionCatalog(engine),
@@ -87,6 +90,7 @@ def create_app(
             lease_ttl=web.lease_ttl,
             warm_sessions=web.warm_sessions,
             warm_idle=web.warm_idle,
+            search=search,
         )
         if session_files is not None:
             session_files.writer_check = service.may_write
@@ -94,7 +98,9 @@ def create_app(
         await asyncio.to_thread(users.purge_expired_logins)
         purger = asyncio.create_task(purge_expired_logins_every(users))
         sweeper = asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0)))
-        app.state.services = Services(settings=web, users=users, sessions=service)
+        app.state.services = Services(
+            settings=web, users=users, sessions=service, branching=Branching(service, search)
+        )
         if on_ready is not None:
             on_ready()
         try:
@@ -119,6 +125,8 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(sessions.router)
     app.include_router(messages.router)
+    app.include_router(branching.router)
+    app.include_router(search.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )

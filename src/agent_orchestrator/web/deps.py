@@ -10,6 +10,7 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 
+from agent_orchestrator.sessions.branching import Branching
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import User, UserStore
 from agent_orchestrator.settings import WebSettings
@@ -26,6 +27,7 @@ class Services:
     settings: WebSettings
     users: UserStore
     sessions: SessionService
+    branching: Branching
 
 
 def get_services(request: Request) -> Services:

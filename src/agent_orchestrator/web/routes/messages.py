@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
 from agent_orchestrator.sse import event_stream, frame
-from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.deps import CurrentActor, Services, ServicesDep
 from agent_orchestrator.web.markdown import render_markdown
 from agent_orchestrator.web.routes.sessions import SessionOut
 
@@ -21,6 +21,7 @@ router = APIRouter(prefix="/api/sessions/{session_id}/messages", tags=["messages
 
 
 class MessageOut(BaseModel):
+    event_id: str
     role: str
     content: str
     html: str | None
@@ -46,6 +47,7 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
         session=SessionOut.of(transcript.session),
         messages=[
             MessageOut(
+                event_id=m.event_id,
                 role=m.role,
                 content=m.content,
                 html=render_markdown(m.content) if m.role == "assistant" else None,
@@ -67,15 +69,25 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
 async def send_message(
     session_id: str, body: SendMessage, actor: CurrentActor, services: ServicesDep
 ) -> StreamingResponse:
+    check_message(body.content, services)
+    return turn_stream(await services.sessions.send(actor, session_id, body.content))
+
+
+def check_message(content: str, services: Services) -> None:
+    """A message the model may be sent: not empty, within ``AGENT_WEB_MAX_PROMPT_CHARS``."""
     limit = services.settings.max_prompt_chars
-    if len(body.content) > limit:
-        raise HTTPException(
-            status.HTTP_413_CONTENT_TOO_LARGE, f"Messages are limited to {limit:,} characters."
-        )
-    if not body.content.strip():
+    if len(content) > limit:
+        detail = f"Messages are limited to {limit:,} characters."
+        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail)
+    if not content.strip():
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "The message is empty.")
-    events = await services.sessions.send(actor, session_id, body.content)
-    return event_stream(_sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def turn_stream(events: AsyncIterator[TurnEvent], headers: dict[str, str] | None = None) -> StreamingResponse:
+    """A turn's events as the SSE response every turn route answers with."""
+    return event_stream(
+        _sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no", **(headers or {})}
+    )
 
 
 def _frame(name: str, data: dict) -> str:
