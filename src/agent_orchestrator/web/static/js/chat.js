@@ -2,6 +2,7 @@
 // waiting for an answer another tab or device is writing. Sending and streaming are turns.js's job.
 
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
+import { messageActions, parentLink } from "./branching.js";
 import { $, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { messageElement } from "./messages.js";
@@ -83,6 +84,7 @@ export async function ensureSession() {
 
 function clearConversation() {
   $("messages").replaceChildren();
+  $("chat-parent").replaceChildren();
   $("chat-title").textContent = "New chat";
   show($("empty-state"), true);
   setStatus("");
@@ -91,8 +93,9 @@ function clearConversation() {
 function showConversation(data) {
   const id = data.session.id;
   $("chat-title").textContent = sessionTitle(data.session);
+  $("chat-parent").replaceChildren(...[parentLink(data.session)].filter(Boolean));
   const list = $("messages");
-  list.replaceChildren(...data.messages.map(transcriptItem));
+  list.replaceChildren(...data.messages.map((message, index) => transcriptItem(message, index === data.messages.length - 1)));
   reattachLiveTurn(id, data.messages);
   show($("empty-state"), list.children.length === 0);
   update({ remoteBusy: Boolean(data.busy) && !isStreaming(id) });
@@ -106,10 +109,12 @@ function showConversation(data) {
   scrollToBottom(true);
 }
 
-/** A stored message; a prompt that never got its answer offers to send it again. */
-function transcriptItem(message) {
+/** A stored message with its actions; a prompt that never got its answer offers to send it again. */
+function transcriptItem(message, isLast) {
   const item = messageElement(message);
   if (message.role === "user" && message.interrupted) markInterrupted(item, message.content);
+  const actions = messageActions(message, { isLast });
+  if (actions) item.append(actions);
   return item;
 }
 

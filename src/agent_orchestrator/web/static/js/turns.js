@@ -5,7 +5,7 @@
 // still being written instead of losing it.
 
 import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { ensureSession, forgetCurrentSession, scheduleBusyPoll, scrollToBottom, setStatus } from "./chat.js";
+import { ensureSession, forgetCurrentSession, openSession, scheduleBusyPoll, scrollToBottom, setStatus } from "./chat.js";
 import { $, el, show } from "./dom.js";
 import { messageElement, messageShell, setAssistantBody } from "./messages.js";
 import { loadSessions } from "./sidebar.js";
@@ -63,7 +63,7 @@ async function onComposerSubmit(event) {
  * Send one prompt and stream the answer. Returns true once the server accepted the turn.
  * The typed text stays in the composer until the server accepts it, so a 409/413/422 loses nothing.
  */
-async function sendTurn(text, { fromComposer }) {
+export async function sendTurn(text, { fromComposer }) {
   let sessionId;
   try {
     sessionId = await ensureSession();
@@ -185,6 +185,10 @@ async function streamAnswer(response, sessionId, live) {
     endLiveTurn(sessionId, { keepUser: true });
   }
   if (isCurrent()) scrollToBottom();
+  // The stored transcript gives the new messages their ids, and with them their actions (branching.js).
+  if (finished && isCurrent() && !live.assistantEl.classList.contains("failed")) {
+    await openSession(sessionId, { reveal: false });
+  }
   loadSessions(); // titles, previews and order change after a turn
 }
 
