@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
+from chat_helpers import FACTS, events, memory_rule, send
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
@@ -100,3 +101,14 @@ def _start(
     )
     server.start(timeout=60)
     return server
+
+
+@pytest.fixture
+def chat(live_app):
+    """Alice's session with three turns, each telling the model one fact."""
+    live_app.model.default = memory_rule
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={"title": "Fruit facts"}).json()["id"]
+    for fact in FACTS:
+        assert events(send(alice, session_id, fact))[-1][0] == "done"
+    return alice, session_id

@@ -29,7 +29,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from sqlalchemy.engine import make_url
 
 from agent_orchestrator.errors import SessionNotFoundError
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
+from agent_orchestrator.sessions.exchange import export_document
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.store import (
     AuditEvent,
@@ -49,10 +50,8 @@ from agent_orchestrator.sessions.store import (
     make_holder_id,
 )
 from agent_orchestrator.sessions.store.schema import utcnow
-from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.settings import RuntimeSettings
 
-EXPORT_FORMAT = 1
 RETENTION_USER = "retention"
 EXPORT_USER = "export"
 PURGE_LIMIT = 10_000
@@ -88,27 +87,12 @@ async def export_session(engine: Engine, files: SessionFiles, session_id: str) -
     record = await asyncio.to_thread(SessionCatalog(engine).get, session_id)
     if record is None:
         raise SessionNotFoundError(f"No session with id {session_id} in the catalog.")
-    raw = await files.read_events(session_id) or b""
-    document = {
-        "format": EXPORT_FORMAT,
-        "session": _record_json(record),
-        "transcript": [asdict(message) for message in parse_events(raw.splitlines())],
-        # The log is UTF-8 JSON lines; a torn last line after a crash may end mid-character.
-        "events": raw.decode("utf-8", errors="replace"),
-        "exported_at": utcnow().isoformat(),
-    }
+    document = export_document(record, await files.read_events(session_id) or b"")
     event = AuditEvent(
         action="read", username=EXPORT_USER, session_id=session_id, details={"reason": "export"}
     )
     await asyncio.to_thread(AuditLog(engine).record, event)
     return document
-
-
-def _record_json(record: SessionRecord) -> dict[str, Any]:
-    return {
-        key: value.isoformat() if isinstance(value, datetime) else value
-        for key, value in asdict(record).items()
-    }
 
 
 @dataclass(frozen=True)

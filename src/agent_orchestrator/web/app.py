@@ -23,6 +23,7 @@ from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
 from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
@@ -38,10 +39,11 @@ from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import purge_expired_logins_every
-from agent_orchestrator.web.routes import auth, branching, messages, search, sessions
+from agent_orchestrator.web.routes import auth, branching, exchange, messages, search, sessions
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
+IMPORT_PATH = "/api/sessions/import"
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -99,7 +101,11 @@ def create_app(
         purger = asyncio.create_task(purge_expired_logins_every(users))
         sweeper = asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0)))
         app.state.services = Services(
-            settings=web, users=users, sessions=service, branching=Branching(service, search)
+            settings=web,
+            users=users,
+            sessions=service,
+            branching=Branching(service, search),
+            exchange=Exchange(service, search),
         )
         if on_ready is not None:
             on_ready()
@@ -123,6 +129,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.include_router(auth.router)
+    app.include_router(exchange.router)  # before sessions: /api/sessions/import is not a session id
     app.include_router(sessions.router)
     app.include_router(messages.router)
     app.include_router(branching.router)
@@ -151,7 +158,8 @@ def _install_middleware(app: FastAPI) -> None:
     @app.middleware("http")
     async def guard(request: Request, call_next):
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        limit = exchange.IMPORT_MAX_BYTES if request.url.path == IMPORT_PATH else MAX_BODY_BYTES
+        if length is not None and (not length.isdigit() or int(length) > limit):
             return JSONResponse({"detail": "Request body too large."}, status_code=413)
         response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():

@@ -11,6 +11,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request, status
 
 from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import User, UserStore
 from agent_orchestrator.settings import WebSettings
@@ -28,6 +29,7 @@ class Services:
     users: UserStore
     sessions: SessionService
     branching: Branching
+    exchange: Exchange
 
 
 def get_services(request: Request) -> Services:
