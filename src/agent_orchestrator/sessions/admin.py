@@ -37,23 +37,29 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from agent_orchestrator.errors import SessionNotFoundError
+from agent_orchestrator.errors import NotFoundError, SessionNotFoundError
+from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
-from agent_orchestrator.sessions.exchange import export_document
+from agent_orchestrator.sessions.exchange import Exchange, export_document, parse_import
 from agent_orchestrator.sessions.ids import validate_session_id
+from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import (
     AuditEvent,
     AuditLog,
     LeaseManager,
     SessionCatalog,
     SessionRecord,
+    UserStore,
     make_holder_id,
 )
 from agent_orchestrator.sessions.store.schema import utcnow
+from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.settings import RuntimeSettings
 
 RETENTION_USER = "retention"
 EXPORT_USER = "export"
+IMPORT_USER = "cli-import"
 PURGE_LIMIT = 10_000
 # Long enough to delete one session's files; released right after.
 _PURGE_LEASE_TTL = 120.0
@@ -160,6 +166,45 @@ async def purge_sessions(
         finally:
             await asyncio.to_thread(leases.release, lease)
     return report
+
+
+async def reindex_search(engine: Engine, files: SessionFiles) -> int:
+    """Rebuild every session's search rows from its event log (after upgrading to migration 0006, or
+    to repair); returns how many sessions were indexed."""
+    catalog, index = SessionCatalog(engine), SearchIndex(engine)
+    done, after = 0, ""
+    while page := await asyncio.to_thread(catalog.owners, after=after):
+        for session_id, owner_id in page:
+            raw = await files.read_events(session_id) or b""
+            await asyncio.to_thread(index.replace, session_id, owner_id, parse_events(raw.splitlines()))
+            done += 1
+        after = page[-1][0]
+    return done
+
+
+async def import_for_user(
+    engine: Engine, files: SessionFiles, settings: RuntimeSettings, username: str, data: bytes
+) -> list[SessionRecord]:
+    """Import a file (our JSON or a ChatGPT export) as sessions of ``username``, exactly as the web
+    app's import does: a runtime is started to create the sessions (on the configured model route)."""
+    user = await asyncio.to_thread(UserStore(engine).get_by_username, username)
+    if user is None:
+        raise NotFoundError(f"No user named {username!r}.")
+    parse_import(data)  # a bad file fails before any runtime starts
+    from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+
+    store = files if isinstance(files, PostgresSessionFiles) else None
+    async with CopilotRuntime(settings, session_files=store) as runtime:
+        service = SessionService(
+            runtime=runtime,
+            catalog=SessionCatalog(engine),
+            audit=AuditLog(engine),
+            leases=LeaseManager(engine),
+            files=files,
+            server_id=f"{IMPORT_USER}:{make_holder_id()}",
+            search=SearchIndex(engine),
+        )
+        return await Exchange(service, SearchIndex(engine)).import_file(Actor(user, IMPORT_USER), data)
 
 
 def export_json(document: dict[str, Any]) -> str:

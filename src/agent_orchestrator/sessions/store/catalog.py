@@ -394,6 +394,18 @@ class SessionCatalog:
         with self._engine.connect() as conn:
             return list(conn.scalars(query))
 
+    def owners(self, *, after: str = "", limit: int = 1_000) -> list[tuple[str, int]]:
+        """(id, owner id) of every session after ``after`` in id order: a keyset walk over the whole
+        catalog for maintenance (the search reindex), never for a user's request."""
+        query = (
+            select(sessions.c.id, sessions.c.owner_id)
+            .where(sessions.c.id > after)
+            .order_by(sessions.c.id)
+            .limit(limit)
+        )
+        with self._engine.connect() as conn:
+            return [(row.id, row.owner_id) for row in conn.execute(query)]
+
     def count_for_owner(self, owner_id: int) -> int:
         with self._engine.connect() as conn:
             return int(conn.scalar(select(func.count()).where(sessions.c.owner_id == owner_id)) or 0)
