@@ -2,6 +2,7 @@
 sidebar search that finds message text and opens the chat at the message."""
 
 from collections.abc import Callable
+from pathlib import Path
 
 from browser_ui import ASSISTANT_TEXT, USER_TEXT, api, current_session, login, new_chat, send
 from playwright.sync_api import Page, expect
@@ -48,3 +49,31 @@ def test_branch_edit_regenerate_and_search_in_the_chat(page: Page, user: Callabl
     hit.click()
     expect(page.locator(".message.highlighted .message-body")).to_have_text("Remember mango")
     assert current_session(page) == original
+
+
+def test_export_a_chat_and_import_it_back_from_the_sidebar(
+    page: Page, user: Callable[[str], str], tmp_path
+) -> None:
+    login(page, user("alice"))
+    new_chat(page)
+    send(page, "Remember quince")
+    with page.expect_download() as download:
+        page.get_by_test_id("export-json").click()
+    saved = tmp_path / "chat.json"
+    download.value.save_as(saved)
+    with page.expect_download() as markdown:
+        page.get_by_test_id("export-markdown").click()
+    assert "Remember quince" in Path(markdown.value.path()).read_text()
+
+    broken = tmp_path / "broken.json"
+    broken.write_text("[1, 2")
+    page.get_by_test_id("import-file").set_input_files(broken)
+    expect(page.get_by_test_id("status-line")).to_contain_text(
+        "Nothing was imported: The file is not valid JSON"
+    )
+    expect(page.get_by_test_id("session-item")).to_have_count(1)
+
+    page.get_by_test_id("import-file").set_input_files(saved)
+    expect(page.get_by_test_id("status-line")).to_have_text("Imported 1 chat.")
+    expect(page.get_by_test_id("session-item")).to_have_count(2)
+    expect(page.locator(USER_TEXT)).to_have_text(["Remember quince"])

@@ -5,9 +5,9 @@
 //
 // Everything is built with textContent: message text and snippets are the user's and the model's.
 
-import { api, isAbort, sessionPath } from "./api.js";
+import { api, errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
 import { openSession, setStatus } from "./chat.js";
-import { $, el } from "./dom.js";
+import { $, el, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { loadSessions } from "./sidebar.js";
 import { state } from "./state.js";
@@ -148,4 +148,45 @@ export function searchHitItem(hit) {
   ]);
   open.addEventListener("click", () => openAtMessage(hit.session_id, hit.event_id));
   return el("li", { className: "session-item search-hit", testid: "search-hit" }, [open]);
+}
+
+/** Download links for the open chat: our JSON (re-importable) and Markdown. Plain GETs with the cookie. */
+export function exportLinks(sessionId) {
+  const link = (format, text) =>
+    el("a", {
+      className: "btn btn-ghost btn-small",
+      text,
+      testid: `export-${format}`,
+      attrs: { href: sessionPath(sessionId, `/export?format=${format}`), download: "" },
+    });
+  return [link("json", "Export JSON"), link("markdown", "Export Markdown")];
+}
+
+/** Import a file (our JSON export or ChatGPT's conversations.json); the server checks it whole. */
+async function importFile(file) {
+  setStatus(`Importing ${file.name}…`, "busy");
+  try {
+    const response = await rawRequest("POST", "/api/sessions/import", await file.text(), { asText: true });
+    if (!response.ok) {
+      setStatus(`Nothing was imported: ${await errorMessage(response)}`, "error");
+      return;
+    }
+    const { items } = await response.json();
+    await loadSessions();
+    if (items[0]) await openSession(items[0].id);
+    setStatus(`Imported ${items.length} chat${items.length === 1 ? "" : "s"}.`);
+  } catch (error) {
+    if (!isAbort(error)) setStatus(`Could not import the file: ${error.message}`, "error");
+  }
+}
+
+export function bindImport() {
+  const input = $("import-file");
+  $("import-chats").addEventListener("click", () => input.click());
+  input.addEventListener("change", () => {
+    const [file] = input.files;
+    input.value = "";
+    if (file) importFile(file);
+  });
+  show(input, false);
 }

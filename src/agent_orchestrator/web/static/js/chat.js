@@ -2,7 +2,7 @@
 // waiting for an answer another tab or device is writing. Sending and streaming are turns.js's job.
 
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
-import { messageActions, parentLink } from "./branching.js";
+import { exportLinks, messageActions, parentLink } from "./branching.js";
 import { $, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { messageElement } from "./messages.js";
@@ -84,7 +84,7 @@ export async function ensureSession() {
 
 function clearConversation() {
   $("messages").replaceChildren();
-  $("chat-parent").replaceChildren();
+  $("chat-actions").replaceChildren();
   $("chat-title").textContent = "New chat";
   show($("empty-state"), true);
   setStatus("");
@@ -93,7 +93,7 @@ function clearConversation() {
 function showConversation(data) {
   const id = data.session.id;
   $("chat-title").textContent = sessionTitle(data.session);
-  $("chat-parent").replaceChildren(...[parentLink(data.session)].filter(Boolean));
+  $("chat-actions").replaceChildren(...[parentLink(data.session), ...exportLinks(id)].filter(Boolean));
   const list = $("messages");
   list.replaceChildren(...data.messages.map((message, index) => transcriptItem(message, index === data.messages.length - 1)));
   reattachLiveTurn(id, data.messages);

@@ -6,6 +6,7 @@
 // a transcript offers Retry, a rejected turn resets the chat) without any load-order concerns.
 
 import { bindAuth, boot } from "./auth.js";
+import { bindImport } from "./branching.js";
 import { bindCustomers } from "./customers.js";
 import { refreshRelativeTimes } from "./format.js";
 import { bindSegments } from "./segments.js";
@@ -17,6 +18,7 @@ bindAuth();
 bindViews();
 bindSidebar();
 bindComposer();
+bindImport();
 bindSegments();
 bindCustomers();
 // Relative times ("3 minutes ago") go stale: refresh their text once a minute, in place, so keyboard
