@@ -109,15 +109,15 @@ class SearchIndex:
         self._engine = engine
         self._dialect = engine.dialect.name
 
-    def add(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> int:
-        """Index messages not indexed yet (by event id); returns how many rows were new."""
+    def add(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
+        """Index messages not indexed yet (by event id; an indexed one is left as it is)."""
         rows = _rows(session_id, owner_id, messages)
         if not rows:
-            return 0
+            return
         upsert = pg_insert if self._dialect == "postgresql" else sqlite_insert
         statement = upsert(search_messages).on_conflict_do_nothing(index_elements=["session_id", "event_id"])
         with write_transaction(self._engine) as conn:
-            return conn.execute(statement, rows).rowcount
+            conn.execute(statement, rows)
 
     def replace(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
         """Make the session's rows exactly ``messages`` (after a fork, rewind or import)."""
