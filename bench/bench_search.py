@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Engine, insert, text
+from timing import median_seconds
 
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
@@ -169,16 +170,6 @@ def _copy_messages_postgres(engine: Engine, rows: Iterator[dict[str, object]]) -
         raw.close()
 
 
-def p50(fn: Callable[[], object], runs: int) -> float:
-    fn()
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
-
-
 def long_log(turns: int) -> bytes:
     """A runtime-shaped log of ``turns`` plain turns (as the import writes them)."""
     lines = [{"type": "session.start", "data": {"sessionId": "x"}, "id": "start", "timestamp": "t"}]
@@ -227,7 +218,7 @@ def bench_search(name: str, engine: Engine, args: argparse.Namespace) -> None:
         def one(make_query: Callable[[], str] = make_query, found: list[int] = found) -> None:
             found.append(len(index.search(rng.randrange(1, args.users + 1), make_query())))
 
-        median = p50(one, args.runs)
+        median = median_seconds(one, args.runs)
         print(
             f"{name} search {label}: p50 {median * 1000:.2f} ms (ratio to 30 ms target: "
             f"{median / SEARCH_TARGET_S:.3f}; {statistics.mean(found):.1f} hits per query)"
@@ -244,7 +235,7 @@ def bench_search(name: str, engine: Engine, args: argparse.Namespace) -> None:
         ).encode()
         index.add("bench-00000000", 1, latest_turn(raw + tail))
 
-    median = p50(upkeep, args.runs)
+    median = median_seconds(upkeep, args.runs)
     print(
         f"{name} per-turn index upkeep: p50 {median * 1000:.2f} ms (ratio to 5 ms target: "
         f"{median / UPKEEP_TARGET_S:.3f})"

@@ -63,13 +63,8 @@ class Branching:
             log = forked_log(raw, cut, child.id)
             await self.service.files.write_events(child.id, log)
             messages = parse_events(log.splitlines())
-            await asyncio.to_thread(self.search_index.replace, child.id, actor.user.id, messages)
-            await asyncio.to_thread(
-                self.service.catalog.set_history,
-                child.id,
-                turn_count=_turns(messages),
-                preview=messages[-1].content if messages else "",
-                parent=(session_id, event_id),
+            await record_history(
+                self.service, self.search_index, child.id, actor, messages, parent=(session_id, event_id)
             )
         except BaseException:
             await self.service.delete(actor, child.id)  # audited: the "create" gets its outcome
@@ -123,13 +118,9 @@ class Branching:
             finally:
                 await _close_quietly(session)
             messages = await self._messages(session_id)
-            await asyncio.to_thread(self.search_index.replace, session_id, actor.user.id, messages)
-            await asyncio.to_thread(
-                self.service.catalog.set_history,
-                session_id,
-                turn_count=_turns(messages),
-                preview=messages[-1].content if messages else "",
-                dropped_since=_parse_time(first.timestamp),
+            dropped_since = _parse_time(first.timestamp)
+            await record_history(
+                self.service, self.search_index, session_id, actor, messages, dropped_since=dropped_since
             )
             details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
             event = self.service._event("rewind", actor, session_id, details=details)
@@ -141,13 +132,32 @@ class Branching:
         return parse_events(raw.splitlines())
 
 
+async def record_history(
+    service: SessionService,
+    search: SearchIndex,
+    session_id: str,
+    actor: Actor,
+    messages: list[TranscriptMessage],
+    *,
+    parent: tuple[str, str] | None = None,
+    dropped_since: datetime | None = None,
+) -> None:
+    """After a session's log was written wholesale (fork, rewind, import): its search rows, turn
+    count and preview follow what the log now holds."""
+    await asyncio.to_thread(search.replace, session_id, actor.user.id, messages)
+    await asyncio.to_thread(
+        service.catalog.set_history,
+        session_id,
+        turn_count=sum(1 for message in messages if message.role == "user"),
+        preview=messages[-1].content if messages else "",
+        parent=parent,
+        dropped_since=dropped_since,
+    )
+
+
 def _branch_title(title: str) -> str:
     base = one_line(title)[: 120 - len(BRANCH_SUFFIX)].rstrip()
     return base + BRANCH_SUFFIX
-
-
-def _turns(messages: list[TranscriptMessage]) -> int:
-    return sum(1 for message in messages if message.role == "user")
 
 
 def _parse_time(stamp: str) -> datetime | None:

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.sessions.branching import record_history
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, validate_title
@@ -77,13 +78,7 @@ class Exchange:
                 log = imported_log(start, conversation)
                 await self.service.files.write_events(record.id, log)
                 messages = parse_events(log.splitlines())
-                await asyncio.to_thread(self.search_index.replace, record.id, actor.user.id, messages)
-                await asyncio.to_thread(
-                    self.service.catalog.set_history,
-                    record.id,
-                    turn_count=sum(1 for m in messages if m.role == "user"),
-                    preview=messages[-1].content if messages else "",
-                )
+                await record_history(self.service, self.search_index, record.id, actor, messages)
                 details = {"source": conversation.source}
                 await asyncio.to_thread(
                     self.service.audit.record,
