@@ -223,22 +223,24 @@ def bench_search(name: str, engine: Engine, args: argparse.Namespace) -> None:
             f"{name} search {label}: p50 {median * 1000:.2f} ms (ratio to 30 ms target: "
             f"{median / SEARCH_TARGET_S:.3f}; {statistics.mean(found):.1f} hits per query)"
         )
-    # Upkeep: one new turn at the end of a 1,000-turn log, for a session of user 1.
-    raw = long_log(1_000)
-    turn = [1_000]
+    # Upkeep: one new turn at the end of a 1,000-turn log on disk, for a session of user 1: what the
+    # service does after a turn (read the log, parse its tail, insert the turn's rows).
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "events.jsonl"
+        log.write_bytes(long_log(1_000))
+        turn = [1_000]
 
-    def upkeep() -> None:
-        turn[0] += 1
-        tail = "".join(
-            json.dumps(line, separators=(",", ":")) + "\n"
-            for line in _turn(turn[0], "new question", "new answer")
-        ).encode()
-        index.add("bench-00000000", 1, latest_turn(raw + tail))
+        def upkeep() -> None:
+            turn[0] += 1
+            lines = _turn(turn[0], "new question", "new answer")
+            with log.open("a") as handle:  # the runtime's appends (not timed separately)
+                handle.write("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
+            index.add("bench-00000000", 1, latest_turn(log.read_bytes()))
 
-    median = median_seconds(upkeep, args.runs)
+        median = median_seconds(upkeep, args.runs)
     print(
-        f"{name} per-turn index upkeep: p50 {median * 1000:.2f} ms (ratio to 5 ms target: "
-        f"{median / UPKEEP_TARGET_S:.3f})"
+        f"{name} per-turn index upkeep (read a 1,000-turn log, parse its tail, insert 2 rows): p50 "
+        f"{median * 1000:.2f} ms (ratio to 5 ms target: {median / UPKEEP_TARGET_S:.3f})"
     )
 
 
