@@ -137,7 +137,7 @@ search_messages = Table(
     Column("at", String(40), nullable=False),  # the event's ISO-8601 timestamp, as logged
     Column("body", Text, nullable=False),
     Index("ux_search_messages_event", "session_id", "event_id", unique=True),
-    Index("ix_search_messages_owner", "owner_id", "at"),
+    Index("ix_search_messages_owner", "owner_id", "id"),
 )
 
 # The backends' own text-index objects (migration 0006): FTS5's table and its shadow tables on SQLite,

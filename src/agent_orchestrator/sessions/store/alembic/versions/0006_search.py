@@ -64,7 +64,7 @@ def upgrade() -> None:
         sa.Column("at", sa.String(40), nullable=False),
         sa.Column("body", sa.Text(), nullable=False),
         sa.Index("ux_search_messages_event", "session_id", "event_id", unique=True),
-        sa.Index("ix_search_messages_owner", "owner_id", "at"),
+        sa.Index("ix_search_messages_owner", "owner_id", "id"),
     )
     dialect = op.get_bind().dialect.name
     for statement in _SQLITE if dialect == "sqlite" else _POSTGRESQL if dialect == "postgresql" else []:
