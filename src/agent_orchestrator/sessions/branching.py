@@ -105,9 +105,7 @@ class Branching:
         if not 1 <= turns <= MAX_REWIND:
             raise InvalidInputError(f"Rewind 1 to {MAX_REWIND} turns.")
         await self.service.get(actor, session_id)
-        async with self.service.hold_lease(session_id):
-            # With warm sessions (the runtime session kept open between turns), the warm copy of
-            # this session must be dropped here, before its history changes under it.
+        async with self.service.hold_lease(session_id):  # also closes a warm copy of the session
             questions = [m for m in await self._messages(session_id) if m.role == "user" and m.event_id]
             if turns > len(questions):
                 raise InvalidInputError(f"This conversation has {len(questions)} turn(s) to rewind.")
