@@ -3,7 +3,7 @@ messages on SQLite (FTS5) and PostgreSQL (tsvector + GIN), the per-turn index up
 1,000-turn conversation through the real runtime.
 
     uv run python bench/bench_search.py [--sessions N] [--messages-per-session M] [--users U]
-                                        [--runs R] [--fork-turns T] [--no-postgres] [--no-fork]
+                                        [--runs R] [--fork-turns T] [--no-sqlite] [--no-postgres] [--no-fork]
 
 Setup: U users (1,000) own N sessions (100,000) round-robin, each with M messages (20), alternating
 question and answer, 8-30 words drawn from a Zipf-distributed vocabulary of 5,000 words (so some
@@ -293,17 +293,19 @@ def main() -> None:
     parser.add_argument("--fork-turns", type=int, default=1_000)
     parser.add_argument("--postgres-url", default=DEFAULT_PG_URL)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-sqlite", action="store_true")
     parser.add_argument("--no-fork", action="store_true")
     args = parser.parse_args()
 
     if not args.no_fork:
         asyncio.run(bench_fork(args.fork_turns, runs=5))
-    with tempfile.TemporaryDirectory() as tmp:
-        engine = make_engine(f"sqlite:///{Path(tmp) / 'catalog.sqlite'}")
-        try:
-            bench_search("sqlite", engine, args)
-        finally:
-            engine.dispose()
+    if not args.no_sqlite:
+        with tempfile.TemporaryDirectory() as tmp:
+            engine = make_engine(f"sqlite:///{Path(tmp) / 'catalog.sqlite'}")
+            try:
+                bench_search("sqlite", engine, args)
+            finally:
+                engine.dispose()
     if args.no_postgres:
         return
     if (problem := postgres_problem(args.postgres_url)) is not None:
