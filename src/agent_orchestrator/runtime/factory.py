@@ -19,6 +19,7 @@ from typing import Any
 
 from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMetadata
 from copilot._jsonrpc import JsonRpcError, ProcessExitedError
+from copilot.generated.rpc import SessionsSaveRequest
 from copilot.session_events import AssistantMessageData
 
 from agent_orchestrator.errors import (
@@ -220,6 +221,12 @@ class CopilotRuntime:
             if "not found" in error.message.lower():
                 raise SessionNotFoundError(f"No stored session has the id {session_id}.") from error
             raise TurnFailedError(f"The runtime refused to resume {session_id}: {error.message}") from error
+
+    async def save_session(self, session_id: str) -> None:
+        """Write the session's pending events now. The runtime persists events in batches and may still
+        hold a turn's last ones when it reports the turn idle; a session kept open between turns
+        (docs/architecture.md#warm-sessions) saves them while its lease is still live."""
+        await self._require_client().rpc.sessions.save(SessionsSaveRequest(session_id=session_id))
 
     async def ask(self, session: CopilotSession, prompt: str) -> str:
         """Send one turn and return the assistant's final text."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
+import functools
 import logging
 import uuid
 from collections.abc import AsyncIterator
@@ -43,6 +44,7 @@ from agent_orchestrator.sessions.store import (
     User,
     one_line,
 )
+from agent_orchestrator.sessions.store.catalog import write_turn
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
 from agent_orchestrator.sessions.warm import WarmSessions
@@ -249,55 +251,66 @@ class SessionService:
         self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
     ) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
+        released = False
         try:
-            await asyncio.to_thread(
-                self.catalog.record_turn, session_id, preview=prompt, status="busy", prompt=prompt
-            )
-            await asyncio.to_thread(self.audit.record, self._event("resume", actor, session_id))
-            outcome: TurnEvent = Failed("The turn ended without an answer.")
-            session: CopilotSession | None = None
-            try:
-                session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
-                self._fencing_tokens[session_id] = lease.fencing_token
-                if session is None:
-                    session = await self.runtime.resume_session(session_id)
-                time_limit = self.runtime.settings.turn_timeout
-                async for event in stream_turn(session, prompt, time_limit=time_limit):
-                    queue.put_nowait(event)
-                    outcome = event
-            except AgentOrchestratorError as error:
-                outcome = Failed(" ".join(str(error).split()))
-                queue.put_nowait(outcome)
-            except Exception as error:  # the runtime died or the connection broke mid-turn
-                logger.exception("Turn failed in session %s", session_id)
-                outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
-                queue.put_nowait(outcome)
-            still_ours = await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token)
-            if still_ours:
-                status: SessionStatus
-                if isinstance(outcome, Done):
-                    preview, status = outcome.text, "idle"
-                else:
-                    preview, status = prompt, "interrupted"
-                await asyncio.to_thread(self.catalog.record_turn, session_id, preview=preview, status=status)
+            # The turn's start and its audit record, in one transaction.
+            begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
+            await asyncio.to_thread(begin, session_id, audit=self._event("resume", actor, session_id))
+            outcome = await self._answer(session_id, prompt, lease, queue)
+            renewer.cancel()
+            status: SessionStatus
+            if isinstance(outcome, Done):
+                preview, status = outcome.text, "idle"
             else:
+                preview, status = prompt, "interrupted"
+            # The end of the turn in the catalog is fenced: written only while the lease is live.
+            end = functools.partial(write_turn, session_id=session_id, preview=preview, status=status)
+            still_ours = await asyncio.to_thread(self.leases.finish, lease, end)
+            released = True
+            if not still_ours:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
-            if session is not None:
-                if still_ours and isinstance(outcome, Done):
-                    self.warm.keep(session_id, session, lease.fencing_token)
-                else:  # a failed or fenced-off turn leaves no copy to trust
-                    await _close_quietly(session)
-                session = None
+                await self.warm.evict(session_id)
         finally:
             renewer.cancel()
-            if session is not None:  # cancelled mid-turn
-                await _close_quietly(session)
             if session_id not in self.warm:
                 self._fencing_tokens.pop(session_id, None)
             try:  # free the session before the stream ends, so the client's next send is not "busy"
-                await asyncio.to_thread(self.leases.release, lease)
+                if not released:
+                    await asyncio.to_thread(self.leases.release, lease)
             finally:
                 queue.put_nowait(None)
+
+    async def _answer(
+        self, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
+    ) -> TurnEvent:
+        """Run the turn on the warm copy or a fresh resume; the session stays open if it answered."""
+        outcome: TurnEvent = Failed("The turn ended without an answer.")
+        session: CopilotSession | None = None
+        try:
+            session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
+            self._fencing_tokens[session_id] = lease.fencing_token
+            if session is None:
+                session = await self.runtime.resume_session(session_id)
+            time_limit = self.runtime.settings.turn_timeout
+            async for event in stream_turn(session, prompt, time_limit=time_limit):
+                if isinstance(event, Done):  # stored before anyone hears it is done
+                    await self.runtime.save_session(session_id)
+                queue.put_nowait(event)
+                outcome = event
+        except AgentOrchestratorError as error:
+            outcome = Failed(" ".join(str(error).split()))
+            queue.put_nowait(outcome)
+        except Exception as error:  # the runtime died or the connection broke mid-turn
+            logger.exception("Turn failed in session %s", session_id)
+            outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
+            queue.put_nowait(outcome)
+        finally:
+            if session is not None:
+                if isinstance(outcome, Done):  # kept before the lease goes, so the next turn finds it
+                    self.warm.keep(session_id, session, lease.fencing_token)
+                else:  # a failed or cancelled turn leaves no copy to trust
+                    await _close_quietly(session)
+        return outcome
 
     async def _keep_lease(self, lease: Lease) -> None:
         while True:

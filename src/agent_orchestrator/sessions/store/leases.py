@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -109,6 +110,24 @@ class LeaseManager:
             now = self._now(conn)
             result = conn.execute(update(t).where(_is(lease)).values(holder=None, expires_at=now))
         return result.rowcount == 1
+
+    def finish(self, lease: Lease, last_write: Callable[[Connection], object]) -> bool:
+        """Run the holder's last fenced write and release the lease, in one transaction.
+
+        ``last_write`` runs only if the lease is still live (then ``True``); a lease that expired is
+        released all the same if no one took it since. One transaction instead of a check, a write
+        and a release: the end of every turn pays it (docs/architecture.md#warm-sessions).
+        """
+        t = session_leases
+        with write_transaction(self._engine) as conn:
+            now = self._now(conn)
+            released = update(t).where(_is(lease)).values(holder=None, expires_at=now)
+            live = conn.execute(released.where(t.c.expires_at > now)).rowcount == 1
+            if live:
+                last_write(conn)
+            else:
+                conn.execute(released)
+        return live
 
     def check(self, session_id: str, fencing_token: int) -> bool:
         """True only if ``fencing_token`` is the session's current, unexpired lease."""
