@@ -96,9 +96,10 @@ class SessionService:
         self.server_id = server_id
         self.lease_ttl = lease_ttl
         self._turns: set[asyncio.Task[None]] = set()
-        # Fencing token per session this server has open: a live lease's during a turn; between turns
-        # (warm) the last lease's, which is no longer live, so the copy can write nothing while idle.
-        self._fencing_tokens: dict[str, int] = {}
+        # Fencing tokens of the sessions this server has open (see may_write): the live lease's of each
+        # running turn, and the last lease's of each warm copy.
+        self._turn_tokens: dict[str, int] = {}
+        self._idle_tokens: dict[str, int] = {}
         self.warm = WarmSessions(capacity=warm_sessions, idle_timeout=warm_idle, close=self._close_warm)
 
     # ----------------------------------------------------------------------------- catalog side
@@ -241,11 +242,16 @@ class SessionService:
     async def may_write(self, session_id: str) -> bool:
         """Whether this server may write the session's files now (the shared store's fencing check).
 
-        Writes outside a turn (creating a session) are not leased; during a turn, only while this
-        server's fencing token is still the current one.
+        During a turn, only while the turn's lease is live. Between turns a warm copy may write (the
+        runtime appends warnings of its own at any time) only while no one else has taken the session
+        since: once another server's turn has, the copy is stale and its writes are refused. Writes
+        outside both (creating a session) are not leased.
         """
-        token = self._fencing_tokens.get(session_id)
-        return token is None or await asyncio.to_thread(self.leases.check, session_id, token)
+        if (token := self._turn_tokens.get(session_id)) is not None:
+            return await asyncio.to_thread(self.leases.check, session_id, token)
+        if (token := self._idle_tokens.get(session_id)) is not None:
+            return await asyncio.to_thread(self.leases.is_latest, session_id, token)
+        return True
 
     async def _run_turn(
         self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
@@ -272,8 +278,9 @@ class SessionService:
                 await self.warm.evict(session_id)
         finally:
             renewer.cancel()
-            if session_id not in self.warm:
-                self._fencing_tokens.pop(session_id, None)
+            self._turn_tokens.pop(session_id, None)
+            if session_id in self.warm:
+                self._idle_tokens[session_id] = lease.fencing_token
             try:  # free the session before the stream ends, so the client's next send is not "busy"
                 if not released:
                     await asyncio.to_thread(self.leases.release, lease)
@@ -288,7 +295,8 @@ class SessionService:
         session: CopilotSession | None = None
         try:
             session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
-            self._fencing_tokens[session_id] = lease.fencing_token
+            self._idle_tokens.pop(session_id, None)
+            self._turn_tokens[session_id] = lease.fencing_token
             if session is None:
                 session = await self.runtime.resume_session(session_id)
             time_limit = self.runtime.settings.turn_timeout
@@ -325,15 +333,15 @@ class SessionService:
             await asyncio.wait(self._turns, timeout=self.runtime.settings.turn_timeout)
 
     async def _close_warm(self, session_id: str, session: CopilotSession, fencing_token: int) -> None:
-        """Close a copy leaving the warm pool, fenced by its last lease's (no longer live) token: in
-        shared mode its shutdown record is refused rather than appended to a log that another server
-        may be writing by now; a resume needs no shutdown record (a crash leaves none either)."""
-        self._fencing_tokens[session_id] = fencing_token
+        """Close a copy leaving the warm pool. Fenced by its last lease's token: a stale copy's shutdown
+        record is refused rather than appended to a log that another server has written since (a
+        resume needs no shutdown record; a crash leaves none either)."""
+        self._idle_tokens[session_id] = fencing_token
         try:
             await _close_quietly(session)
         finally:
-            if self._fencing_tokens.get(session_id) == fencing_token:
-                del self._fencing_tokens[session_id]
+            if self._idle_tokens.get(session_id) == fencing_token and session_id not in self.warm:
+                del self._idle_tokens[session_id]
 
     def _event(
         self, action: AuditAction, actor: Actor, session_id: str | None, details: dict[str, str] | None = None

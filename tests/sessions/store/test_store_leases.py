@@ -70,6 +70,16 @@ def test_finish_writes_last_and_releases_in_one_go_only_while_the_lease_is_live(
     assert leases.finish(late, bump) is False and leases.check("sess-1", taken.fencing_token)
 
 
+def test_a_released_lease_is_the_latest_until_someone_takes_the_session(store_engine: Engine) -> None:
+    leases = LeaseManager(store_engine)
+    mine = leases.acquire("sess-1", "turn-1", ttl=30)
+    assert mine is not None and leases.release(mine)
+    assert leases.is_latest("sess-1", mine.fencing_token)  # a warm copy may still write
+    other = leases.acquire("sess-1", "turn-2", ttl=30)
+    assert other is not None and leases.release(other)
+    assert not leases.is_latest("sess-1", mine.fencing_token)  # ...but no longer once another turn ran
+
+
 def test_expiry_lets_another_holder_in_and_fences_the_stale_one(store_engine: Engine) -> None:
     leases = LeaseManager(store_engine)
     stale = leases.acquire("sess-1", "server-a", ttl=0.2)

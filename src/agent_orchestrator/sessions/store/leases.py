@@ -141,6 +141,14 @@ class LeaseManager:
         with self._engine.connect() as conn:
             return conn.execute(query).first() is not None
 
+    def is_latest(self, session_id: str, fencing_token: int) -> bool:
+        """True if no lease was taken since the one with ``fencing_token`` (live or not): its holder's
+        copy of the session is still the newest."""
+        t = session_leases
+        query = select(literal(1)).where(t.c.session_id == session_id, t.c.fencing_token == fencing_token)
+        with self._engine.connect() as conn:
+            return conn.execute(query).first() is not None
+
     def current(self, session_id: str) -> Lease | None:
         """The live lease on ``session_id``, if any (to tell a second sender who is busy, and until when)."""
         t = session_leases
