@@ -20,6 +20,8 @@ from copilot.session_events import (
     ToolExecutionStartData,
 )
 
+from agent_orchestrator.mcp_server.config import SERVER_NAME
+
 
 @dataclass(frozen=True)
 class Delta:
@@ -65,7 +67,9 @@ async def stream_turn(session: CopilotSession, prompt: str, *, time_limit: float
             case AssistantMessageData(content=text) if text:
                 final_text.append(text)
             case ToolExecutionStartData() as data:
-                queue.put_nowait(ToolStarted(data.tool_call_id, data.mcp_tool_name or data.tool_name))
+                queue.put_nowait(
+                    ToolStarted(data.tool_call_id, _short_name(data.mcp_tool_name or data.tool_name))
+                )
             case ToolExecutionCompleteData() as data:
                 queue.put_nowait(ToolFinished(data.tool_call_id, data.success))
             case SessionErrorData() as data:
@@ -94,3 +98,8 @@ async def stream_turn(session: CopilotSession, prompt: str, *, time_limit: float
         yield Done(final_text[-1].strip() if final_text else "")
     finally:
         unsubscribe()
+
+
+def _short_name(tool: str) -> str:
+    """The retail server's tools by their own names (``top_customers``), however they were attached."""
+    return tool.removeprefix(f"{SERVER_NAME}-")

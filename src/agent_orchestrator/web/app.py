@@ -9,18 +9,20 @@ purge of expired logins (at start, then hourly in the background).
 import asyncio
 import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
+from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
@@ -61,55 +63,53 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(web.database_url)
-        await asyncio.to_thread(migrate, engine)
-        if session_files is not None:
-            await session_files.open()
-        retail_mcp = None
-        if web.retail_dataset:
-            await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
-            retail_mcp = RetailMcpHttpServer(web.retail_db)
-            await asyncio.to_thread(retail_mcp.start)
-        runtime = CopilotRuntime(
-            runtime_settings,
-            retail_mcp=retail_mcp.copilot_config() if retail_mcp else None,
-            session_files=session_files,
-            streaming=True,
-        )
-        await runtime.start()
-        service = SessionService(
-            runtime=runtime,
-            catalog=SessionCatalog(engine),
-            audit=AuditLog(engine),
-            leases=LeaseManager(engine),
-            files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
-            server_id=web.server_id,
-            lease_ttl=web.lease_ttl,
-            warm_sessions=web.warm_sessions,
-            warm_idle=web.warm_idle,
-        )
-        if session_files is not None:
-            session_files.writer_check = service.may_write
-        users = UserStore(engine)
-        await asyncio.to_thread(users.purge_expired_logins)
-        purger = asyncio.create_task(purge_expired_logins_every(users))
-        sweeper = asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0)))
-        app.state.services = Services(settings=web, users=users, sessions=service)
-        if on_ready is not None:
-            on_ready()
-        try:
-            yield
-        finally:
-            purger.cancel()
-            sweeper.cancel()
-            await service.wait_for_turns()
-            await service.warm.close_all()
-            await runtime.stop()
-            if retail_mcp is not None:
-                await asyncio.to_thread(retail_mcp.stop)
+        async with AsyncExitStack() as stack:  # stops everything in the reverse order of starting
+            engine = make_engine(web.database_url)
+            stack.callback(engine.dispose)
+            await asyncio.to_thread(migrate, engine)
             if session_files is not None:
-                await session_files.close()
-            engine.dispose()
+                await session_files.open()
+                stack.push_async_callback(session_files.close)
+            retail_tools = None
+            if web.retail_dataset:
+                await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
+                retail_mcp = RetailMcpHttpServer(web.retail_db)
+                await asyncio.to_thread(retail_mcp.start)
+                stack.push_async_callback(asyncio.to_thread, retail_mcp.stop)
+                config = retail_mcp.copilot_config()
+                retail_tools = McpTools(SERVER_NAME, config["url"], config["headers"])
+                await stack.enter_async_context(retail_tools)
+            runtime = CopilotRuntime(
+                runtime_settings,
+                retail_tools=retail_tools.tools if retail_tools else None,
+                session_files=session_files,
+                streaming=True,
+            )
+            await runtime.start()
+            stack.push_async_callback(runtime.stop)
+            service = SessionService(
+                runtime=runtime,
+                catalog=SessionCatalog(engine),
+                audit=AuditLog(engine),
+                leases=LeaseManager(engine),
+                files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
+                server_id=web.server_id,
+                lease_ttl=web.lease_ttl,
+                warm_sessions=web.warm_sessions,
+                warm_idle=web.warm_idle,
+            )
+            stack.push_async_callback(service.warm.close_all)
+            stack.push_async_callback(service.wait_for_turns)
+            if session_files is not None:
+                session_files.writer_check = service.may_write
+            users = UserStore(engine)
+            await asyncio.to_thread(users.purge_expired_logins)
+            stack.callback(asyncio.create_task(purge_expired_logins_every(users)).cancel)
+            stack.callback(asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0))).cancel)
+            app.state.services = Services(settings=web, users=users, sessions=service)
+            if on_ready is not None:
+                on_ready()
+            yield
 
     app = FastAPI(
         title="AgentOrchestrator",
