@@ -92,7 +92,11 @@ async def export_session(engine: Engine, files: SessionFiles, session_id: str) -
     document = {
         "format": EXPORT_FORMAT,
         "session": _record_json(record),
-        "transcript": [asdict(message) for message in parse_events(raw.splitlines())],
+        # Tool results stay in "events" only, so the transcript's format is unchanged.
+        "transcript": [
+            {key: value for key, value in asdict(message).items() if key != "tool_results"}
+            for message in parse_events(raw.splitlines())
+        ],
         # The log is UTF-8 JSON lines; a torn last line after a crash may end mid-character.
         "events": raw.decode("utf-8", errors="replace"),
         "exported_at": utcnow().isoformat(),

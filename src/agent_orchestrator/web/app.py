@@ -35,6 +35,7 @@ from agent_orchestrator.sessions.store import (
     migrate,
 )
 from agent_orchestrator.settings import WebSettings
+from agent_orchestrator.web import vendor
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import purge_expired_logins_every
@@ -119,6 +120,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(sessions.router)
     app.include_router(messages.router)
+    app.include_router(vendor.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )

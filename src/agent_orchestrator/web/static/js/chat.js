@@ -2,6 +2,7 @@
 // waiting for an answer another tab or device is writing. Sending and streaming are turns.js's job.
 
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
+import { destroyCharts } from "./charts.js";
 import { $, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { messageElement } from "./messages.js";
@@ -82,6 +83,7 @@ export async function ensureSession() {
 }
 
 function clearConversation() {
+  destroyCharts($("messages"));
   $("messages").replaceChildren();
   $("chat-title").textContent = "New chat";
   show($("empty-state"), true);
@@ -92,6 +94,7 @@ function showConversation(data) {
   const id = data.session.id;
   $("chat-title").textContent = sessionTitle(data.session);
   const list = $("messages");
+  destroyCharts(list);
   list.replaceChildren(...data.messages.map(transcriptItem));
   reattachLiveTurn(id, data.messages);
   show($("empty-state"), list.children.length === 0);
@@ -137,10 +140,14 @@ function stopBusyPoll() {
   busyPollTimer = null;
 }
 
+export function isNearBottom() {
+  const box = $("conversation");
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 120;
+}
+
 export function scrollToBottom(force = false) {
   const box = $("conversation");
-  const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 120;
-  if (force || nearBottom) box.scrollTop = box.scrollHeight;
+  if (force || isNearBottom()) box.scrollTop = box.scrollHeight;
 }
 
 export function setStatus(text, kind = "") {

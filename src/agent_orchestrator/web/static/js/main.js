@@ -6,6 +6,7 @@
 // a transcript offers Retry, a rejected turn resets the chat) without any load-order concerns.
 
 import { bindAuth, boot } from "./auth.js";
+import { bindCustomer } from "./customer.js";
 import { bindCustomers } from "./customers.js";
 import { refreshRelativeTimes } from "./format.js";
 import { bindSegments } from "./segments.js";
@@ -19,6 +20,7 @@ bindSidebar();
 bindComposer();
 bindSegments();
 bindCustomers();
+bindCustomer();
 // Relative times ("3 minutes ago") go stale: refresh their text once a minute, in place, so keyboard
 // focus and an open rename form are not disturbed.
 setInterval(refreshRelativeTimes, 60_000);
