@@ -45,6 +45,13 @@ function datasets(spec) {
   });
 }
 
+/** Long names (products) are shortened on the axis, to fit a phone; the tooltip and table have them whole. */
+function shortLabel(value) {
+  const label = String(this.getLabelForValue(value));
+  const room = this.chart.width < 500 ? 16 : 32;
+  return label.length > room ? `${label.slice(0, room - 1)}…` : label;
+}
+
 function scales(spec) {
   const grid = { color: "#e6e9ee" };
   const ticks = { color: "#5b6573" };
@@ -53,7 +60,7 @@ function scales(spec) {
     const unit = spec.series[0].unit;
     return {
       x: { beginAtZero: true, grid, ticks: { ...ticks, callback: tickOf(unit) } },
-      y: { grid: { display: false }, ticks: { ...ticks, autoSkip: false } },
+      y: { grid: { display: false }, ticks: { ...ticks, autoSkip: false, callback: shortLabel } },
     };
   }
   const result = { x: { grid: { display: false }, ticks } };

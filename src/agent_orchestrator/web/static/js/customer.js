@@ -15,6 +15,8 @@ const TIMELINE_MONTHS = 24;
 
 // Discards a customer that arrives after another one was opened.
 let customerSeq = 0;
+// The page a customer was opened from (a chat answer, the Customers table), for "Back".
+let returnView = null;
 
 const customerIdFromHash = () => HASH.exec(window.location.hash)?.[1] ?? null;
 
@@ -26,8 +28,17 @@ export function initialView(preferred) {
 
 function onHashChange() {
   if (!state.user) return;
-  if (customerIdFromHash()) setView("customer");
-  else if (state.view === "customer") setView("customers"); // back from a customer's page
+  if (customerIdFromHash()) {
+    if (state.view !== "customer") returnView = state.view;
+    setView("customer");
+  } else if (state.view === "customer") {
+    goBack(); // the browser's back button
+  }
+}
+
+function goBack() {
+  setView(returnView ?? "customers");
+  returnView = null;
 }
 
 async function loadCustomer() {
@@ -146,6 +157,7 @@ function renderCustomer(c, trend) {
 export function clearCustomer() {
   destroyCharts($("customer-body"));
   $("customer-body").replaceChildren();
+  returnView = null;
 }
 
 export function bindCustomer() {
@@ -153,6 +165,6 @@ export function bindCustomer() {
   window.addEventListener("hashchange", onHashChange);
   $("customer-back").addEventListener("click", (event) => {
     event.preventDefault();
-    setView("customers");
+    goBack();
   });
 }
