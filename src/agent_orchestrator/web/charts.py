@@ -101,73 +101,65 @@ def _scope(filters: dict[str, object]) -> str:
     return f" ({named})" if named else ""
 
 
-def _trend(content: str) -> Chart:
+def _ranking(tool: str, title: str, labels: list[str], series: ChartSeries, **extra: list[int]) -> Chart:
+    """A ranking: one bar per row, biggest first, as the tool listed them."""
+    return Chart(kind="bar", title=title, tool=tool, labels=labels, series=[series], **extra)
+
+
+def _money(values: list[float]) -> ChartSeries:
+    return ChartSeries(label="Revenue", unit="money", values=values)
+
+
+def _trend(tool: str, content: str) -> Chart:
     result = _Trend.model_validate_json(content)
     rows = result.months
     return Chart(
         kind="line",
         title=f"Revenue, orders and buyers per month{_scope(result.filters)}",
-        tool="monthly_trend",
+        tool=tool,
         labels=[m.month for m in rows],
         series=[
-            ChartSeries(label="Revenue", unit="money", values=[m.revenue for m in rows]),
+            _money([m.revenue for m in rows]),
             ChartSeries(label="Orders", unit="count", values=[m.orders for m in rows], axis="right"),
             ChartSeries(label="Buyers", unit="count", values=[m.buyers for m in rows], axis="right"),
         ],
     )
 
 
-def _customers(title: str, tool: str) -> Callable[[str], Chart]:
-    def chart(content: str) -> Chart:
-        result = _Customers.model_validate_json(content)
-        rows = result.customers
-        return Chart(
-            kind="bar",
-            title=f"{title}{_scope(result.filters)}",
-            tool=tool,
-            labels=[f"#{c.id}" for c in rows],
-            series=[ChartSeries(label="Revenue", unit="money", values=[c.revenue for c in rows])],
-            customer_ids=[c.id for c in rows],
-        )
-
-    return chart
+def _customers(tool: str, content: str) -> Chart:
+    result = _Customers.model_validate_json(content)
+    title = "Top customers by revenue" if tool == "top_customers" else "Revenue of the customers listed"
+    rows = result.customers
+    labels = [f"#{c.id}" for c in rows]
+    series = _money([c.revenue for c in rows])
+    return _ranking(
+        tool, f"{title}{_scope(result.filters)}", labels, series, customer_ids=[c.id for c in rows]
+    )
 
 
-def _products(content: str) -> Chart:
+def _products(tool: str, content: str) -> Chart:
     result = _Products.model_validate_json(content)
     rows = result.products
-    series = (
-        ChartSeries(label="Units", unit="count", values=[p.quantity for p in rows])
-        if result.by == "quantity"
-        else ChartSeries(label="Revenue", unit="money", values=[p.revenue for p in rows])
-    )
-    return Chart(
-        kind="bar",
-        title=f"Top products by {'units' if result.by == 'quantity' else 'revenue'}{_scope(result.filters)}",
-        tool="top_products",
-        labels=[p.product for p in rows],
-        series=[series],
-    )
+    if result.by == "quantity":
+        by, series = "units", ChartSeries(label="Units", unit="count", values=[p.quantity for p in rows])
+    else:
+        by, series = "revenue", _money([p.revenue for p in rows])
+    return _ranking(tool, f"Top products by {by}{_scope(result.filters)}", [p.product for p in rows], series)
 
 
-def _countries(content: str) -> Chart:
+def _countries(tool: str, content: str) -> Chart:
     result = _Countries.model_validate_json(content)
     rows = result.countries
-    return Chart(
-        kind="bar",
-        title=f"Revenue by country{_scope(result.filters)}",
-        tool="country_breakdown",
-        labels=[c.country for c in rows],
-        series=[ChartSeries(label="Revenue", unit="money", values=[c.revenue for c in rows])],
-    )
+    title = f"Revenue by country{_scope(result.filters)}"
+    return _ranking(tool, title, [c.country for c in rows], _money([c.revenue for c in rows]))
 
 
-def _segments(content: str) -> Chart:
+def _segments(tool: str, content: str) -> Chart:
     rows = _Segments.model_validate_json(content).segments
     return Chart(
         kind="bar",
         title="Share of customers and of revenue per segment",
-        tool="list_segments",
+        tool=tool,
         labels=[s.segment for s in rows],
         series=[
             ChartSeries(label="Customer share", unit="share", values=[s.share for s in rows]),
@@ -176,10 +168,10 @@ def _segments(content: str) -> Chart:
     )
 
 
-_CHARTS: dict[str, Callable[[str], Chart]] = {
+_CHARTS: dict[str, Callable[[str, str], Chart]] = {
     "monthly_trend": _trend,
-    "top_customers": _customers("Top customers by revenue", "top_customers"),
-    "find_customers": _customers("Revenue of the customers listed", "find_customers"),
+    "top_customers": _customers,
+    "find_customers": _customers,
     "top_products": _products,
     "country_breakdown": _countries,
     "list_segments": _segments,
@@ -194,7 +186,7 @@ def charts_for(results: Iterable[ToolResult]) -> list[Chart]:
         if make is None or result.server not in (SERVER_NAME, None):
             continue
         try:
-            chart = make(result.content)
+            chart = make(result.tool, result.content)
         except ValidationError:
             continue  # not the shape this tool answers with (e.g. a tool error's text): nothing to draw
         if len(chart.labels) >= 2 and chart not in charts:
