@@ -8,6 +8,7 @@ gets no chart: one bar is not a picture worth the space.
 """
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -178,17 +179,27 @@ _CHARTS: dict[str, Callable[[str, str], Chart]] = {
 }
 
 
+@lru_cache(maxsize=4096)
+def _chart(tool: str, content: str) -> Chart | None:
+    """Cached: a transcript is read again on every reload and device switch, and its stored tool
+    results never change (``bench/bench_charts.py``)."""
+    make = _CHARTS.get(tool)
+    if make is None:
+        return None
+    try:
+        chart = make(tool, content)
+    except ValidationError:
+        return None  # not the shape this tool answers with (e.g. a tool error's text): nothing to draw
+    return chart if len(chart.labels) >= 2 else None
+
+
 def charts_for(results: Iterable[ToolResult]) -> list[Chart]:
     """A chart per result of the retail tools that is a series or a ranking of two rows or more."""
     charts: list[Chart] = []
     for result in results:
-        make = _CHARTS.get(result.tool)
-        if make is None or result.server not in (SERVER_NAME, None):
+        if result.server not in (SERVER_NAME, None):
             continue
-        try:
-            chart = make(result.tool, result.content)
-        except ValidationError:
-            continue  # not the shape this tool answers with (e.g. a tool error's text): nothing to draw
-        if len(chart.labels) >= 2 and chart not in charts:
+        chart = _chart(result.tool, result.content)
+        if chart is not None and chart not in charts:
             charts.append(chart)
     return charts

@@ -10,6 +10,7 @@ model's output (docs/architecture.md#charts).
 import json
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -27,19 +28,20 @@ ENV_KEY = "customer_ids"
 
 def customer_ids(results: Iterable[ToolResult]) -> frozenset[int]:
     """Ids of the customers the tools returned: rows of a customer list, or the one summarised."""
-    ids: set[int] = set()
-    for result in results:
-        try:
-            data = json.loads(result.content)
-        except ValueError:
-            continue
-        if not isinstance(data, dict):
-            continue
-        rows: list[Any] = data.get("customers") or []
-        if result.tool == "get_customer_summary":
-            rows = [data]
-        ids.update(row["id"] for row in rows if isinstance(row, dict) and isinstance(row.get("id"), int))
-    return frozenset(ids)
+    return frozenset().union(*(_ids(result.tool, result.content) for result in results))
+
+
+@lru_cache(maxsize=4096)
+def _ids(tool: str, content: str) -> frozenset[int]:
+    """Cached like the charts: stored tool results are read again on every reload."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return frozenset()
+    if not isinstance(data, dict):
+        return frozenset()
+    rows: list[Any] = [data] if tool == "get_customer_summary" else data.get("customers") or []
+    return frozenset(row["id"] for row in rows if isinstance(row, dict) and isinstance(row.get("id"), int))
 
 
 def _link(href: str, text: str) -> list[Token]:
