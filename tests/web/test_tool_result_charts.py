@@ -34,7 +34,7 @@ async def test_a_monthly_trend_is_a_line_chart_of_the_months_the_tool_returned(r
     result = await tool_result(retail_db, "monthly_trend", {"months": 9, "segment": "At Risk"})
     months = json.loads(result.content)["months"]
     (chart,) = charts_for([result])
-    assert chart.kind == "line" and chart.tool == "monthly_trend"
+    assert (chart.kind, chart.tool, chart.category) == ("line", "monthly_trend", "Month")
     assert "segment At Risk" in chart.title
     assert chart.labels == [m["month"] for m in months] and len(chart.labels) == 9
     assert [(s.label, s.unit, s.axis) for s in chart.series] == [
@@ -55,7 +55,8 @@ async def test_rankings_are_bar_charts_with_one_bar_per_row(retail_db: Path) -> 
 
     rows = json.loads(customers.content)["customers"]
     top = by_tool["top_customers"]
-    assert top.kind == "bar" and top.customer_ids == [r["id"] for r in rows] and len(top.labels) == 7
+    assert (top.kind, top.category) == ("bar", "Customer") and len(top.labels) == 7
+    assert top.customer_ids == [r["id"] for r in rows]
     assert top.labels[0] == f"#{rows[0]['id']}" and top.series[0].values == [r["revenue"] for r in rows]
 
     units = by_tool["top_products"]

@@ -27,12 +27,14 @@ class ChartSeries(BaseModel):
 
 
 class Chart(BaseModel):
-    """One chart: ``labels`` along one axis, one value per label in each series. ``customer_ids``
-    is set when the labels are customers, so the table can link each row to its customer."""
+    """One chart: ``labels`` (what ``category`` names, e.g. months) along one axis, one value per
+    label in each series. ``customer_ids`` is set when the labels are customers, so the table can link
+    each row to its customer."""
 
     kind: Literal["line", "bar"]
     title: str
     tool: str
+    category: str
     labels: list[str]
     series: list[ChartSeries]
     customer_ids: list[int] | None = None
@@ -102,9 +104,13 @@ def _scope(filters: dict[str, object]) -> str:
     return f" ({named})" if named else ""
 
 
-def _ranking(tool: str, title: str, labels: list[str], series: ChartSeries, **extra: list[int]) -> Chart:
+def _ranking(
+    tool: str, title: str, category: str, labels: list[str], series: ChartSeries, **extra: list[int]
+) -> Chart:
     """A ranking: one bar per row, biggest first, as the tool listed them."""
-    return Chart(kind="bar", title=title, tool=tool, labels=labels, series=[series], **extra)
+    return Chart(
+        kind="bar", title=title, tool=tool, category=category, labels=labels, series=[series], **extra
+    )
 
 
 def _money(values: list[float]) -> ChartSeries:
@@ -118,6 +124,7 @@ def _trend(tool: str, content: str) -> Chart:
         kind="line",
         title=f"Revenue, orders and buyers per month{_scope(result.filters)}",
         tool=tool,
+        category="Month",
         labels=[m.month for m in rows],
         series=[
             _money([m.revenue for m in rows]),
@@ -133,9 +140,8 @@ def _customers(tool: str, content: str) -> Chart:
     rows = result.customers
     labels = [f"#{c.id}" for c in rows]
     series = _money([c.revenue for c in rows])
-    return _ranking(
-        tool, f"{title}{_scope(result.filters)}", labels, series, customer_ids=[c.id for c in rows]
-    )
+    ids = [c.id for c in rows]
+    return _ranking(tool, f"{title}{_scope(result.filters)}", "Customer", labels, series, customer_ids=ids)
 
 
 def _products(tool: str, content: str) -> Chart:
@@ -145,14 +151,15 @@ def _products(tool: str, content: str) -> Chart:
         by, series = "units", ChartSeries(label="Units", unit="count", values=[p.quantity for p in rows])
     else:
         by, series = "revenue", _money([p.revenue for p in rows])
-    return _ranking(tool, f"Top products by {by}{_scope(result.filters)}", [p.product for p in rows], series)
+    title = f"Top products by {by}{_scope(result.filters)}"
+    return _ranking(tool, title, "Product", [p.product for p in rows], series)
 
 
 def _countries(tool: str, content: str) -> Chart:
     result = _Countries.model_validate_json(content)
     rows = result.countries
     title = f"Revenue by country{_scope(result.filters)}"
-    return _ranking(tool, title, [c.country for c in rows], _money([c.revenue for c in rows]))
+    return _ranking(tool, title, "Country", [c.country for c in rows], _money([c.revenue for c in rows]))
 
 
 def _segments(tool: str, content: str) -> Chart:
@@ -161,6 +168,7 @@ def _segments(tool: str, content: str) -> Chart:
         kind="bar",
         title="Share of customers and of revenue per segment",
         tool=tool,
+        category="Segment",
         labels=[s.segment for s in rows],
         series=[
             ChartSeries(label="Customer share", unit="share", values=[s.share for s in rows]),

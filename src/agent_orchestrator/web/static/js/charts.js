@@ -1,6 +1,7 @@
 // Charts: one spec shape for every chart in the app, drawn with Chart.js, always with its table.
 //
-// A spec is { kind: "line" | "bar", title, labels, series: [{ label, unit, values, axis }], customer_ids? }:
+// A spec is { kind: "line" | "bar", title, category, labels, series: [{ label, unit, values, axis }],
+// customer_ids? } (category names what the labels are: "Month", "Customer"…):
 // the server sends it under a chat answer (web/charts.py, from what the turn's tools returned) and the
 // retail pages build it from the API. Chart.js is a classic script served from our own origin
 // (/vendor/chart.umd.min.js, pinned in package-lock.json; docs/architecture.md#charts); it draws on a
@@ -142,7 +143,7 @@ function labelCell(spec, index) {
 
 function dataTable(spec) {
   const head = el("tr", {}, [
-    el("th", { text: "", attrs: { scope: "col" } }),
+    el("th", { text: spec.category || "", attrs: { scope: "col" } }),
     ...spec.series.map((s) => el("th", { text: s.label, className: "num", attrs: { scope: "col" } })),
   ]);
   const rows = spec.labels.map((_label, index) =>

@@ -93,6 +93,7 @@ function timelineChart(trend) {
     kind: "bar",
     horizontal: false,
     title: `Purchases per month since ${points[0]?.month ?? "the first purchase"}`,
+    category: "Month",
     labels: points.map((p) => p.month),
     series: [
       { label: "Revenue", unit: "money", values: points.map((p) => p.revenue) },
@@ -106,6 +107,7 @@ function productsChart(products) {
     {
       kind: "bar",
       title: "Top products by revenue",
+      category: "Product",
       labels: products.map((p) => p.description),
       series: [{ label: "Revenue", unit: "money", values: products.map((p) => p.revenue) }],
     },

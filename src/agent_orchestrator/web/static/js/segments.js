@@ -36,6 +36,7 @@ function shareChart(segments) {
     kind: "bar",
     horizontal: false,
     title: "Share of customers and of revenue",
+    category: "Segment",
     labels: segments.map((s) => s.segment),
     series: [
       { label: "Customer share", unit: "share", values: segments.map((s) => s.customer_share ?? s.share) },
@@ -67,6 +68,7 @@ function trendChart(trend) {
   return chartFigure({
     kind: "line",
     title: `${trend.segment}: revenue, orders and buyers per month`,
+    category: "Month",
     labels: points.map((p) => p.month),
     series: [
       { label: "Revenue", unit: "money", values: points.map((p) => p.revenue) },
