@@ -278,9 +278,6 @@ class SessionService:
                 await self.warm.evict(session_id)
         finally:
             renewer.cancel()
-            self._turn_tokens.pop(session_id, None)
-            if session_id in self.warm:
-                self._idle_tokens[session_id] = lease.fencing_token
             try:  # free the session before the stream ends, so the client's next send is not "busy"
                 if not released:
                     await asyncio.to_thread(self.leases.release, lease)
@@ -313,11 +310,14 @@ class SessionService:
             outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
             queue.put_nowait(outcome)
         finally:
-            if session is not None:
-                if isinstance(outcome, Done):  # kept before the lease goes, so the next turn finds it
-                    self.warm.keep(session_id, session, lease.fencing_token)
-                else:  # a failed or cancelled turn leaves no copy to trust
-                    await _close_quietly(session)
+            if session is not None and isinstance(outcome, Done):
+                # Kept before the lease goes, so that the next turn finds it; from now on its writes
+                # are checked as a warm copy's, also in the moment between release and the next turn.
+                self._idle_tokens[session_id] = lease.fencing_token
+                self.warm.keep(session_id, session, lease.fencing_token)
+            elif session is not None:  # a failed or cancelled turn leaves no copy to trust
+                await _close_quietly(session)
+            self._turn_tokens.pop(session_id, None)
         return outcome
 
     async def _keep_lease(self, lease: Lease) -> None:
