@@ -102,7 +102,11 @@ def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
             key: value.isoformat() if isinstance(value, datetime) else value
             for key, value in asdict(record).items()
         },
-        "transcript": [asdict(message) for message in parse_events(raw.splitlines())],
+        # Tool results stay in "events" only, so the transcript's format is unchanged.
+        "transcript": [
+            {key: value for key, value in asdict(message).items() if key != "tool_results"}
+            for message in parse_events(raw.splitlines())
+        ],
         # The log is UTF-8 JSON lines; a torn last line after a crash may end mid-character.
         "events": raw.decode("utf-8", errors="replace"),
         "exported_at": datetime.now(UTC).isoformat(),

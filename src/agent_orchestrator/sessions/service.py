@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
+import functools
 import logging
 import uuid
 from collections.abc import AsyncIterator
@@ -44,6 +45,7 @@ from agent_orchestrator.sessions.store import (
     User,
     one_line,
 )
+from agent_orchestrator.sessions.store.catalog import write_turn
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
 from agent_orchestrator.sessions.warm import WarmSessions
@@ -98,9 +100,10 @@ class SessionService:
         self.lease_ttl = lease_ttl
         self.search = search
         self._turns: set[asyncio.Task[None]] = set()
-        # Fencing token per session this server has open: a live lease's during a turn; between turns
-        # (warm) the last lease's, which is no longer live, so the copy can write nothing while idle.
-        self._fencing_tokens: dict[str, int] = {}
+        # Fencing tokens of the sessions this server has open (see may_write): the live lease's of each
+        # running turn, and the last lease's of each warm copy.
+        self._turn_tokens: dict[str, int] = {}
+        self._idle_tokens: dict[str, int] = {}
         self.warm = WarmSessions(capacity=warm_sessions, idle_timeout=warm_idle, close=self._close_warm)
 
     # ----------------------------------------------------------------------------- catalog side
@@ -242,64 +245,47 @@ class SessionService:
     async def may_write(self, session_id: str) -> bool:
         """Whether this server may write the session's files now (the shared store's fencing check).
 
-        Writes outside a turn (creating a session) are not leased; during a turn, only while this
-        server's fencing token is still the current one.
+        During a turn, only while the turn's lease is live. Between turns a warm copy may write (the
+        runtime appends warnings of its own at any time) only while no one else has taken the session
+        since: once another server's turn has, the copy is stale and its writes are refused. Writes
+        outside both (creating a session) are not leased.
         """
-        token = self._fencing_tokens.get(session_id)
-        return token is None or await asyncio.to_thread(self.leases.check, session_id, token)
+        if (token := self._turn_tokens.get(session_id)) is not None:
+            return await asyncio.to_thread(self.leases.check, session_id, token)
+        if (token := self._idle_tokens.get(session_id)) is not None:
+            return await asyncio.to_thread(self.leases.is_latest, session_id, token)
+        return True
 
     async def _run_turn(
         self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
     ) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
+        released = False
         try:
-            await asyncio.to_thread(
-                self.catalog.record_turn, session_id, preview=prompt, status="busy", prompt=prompt
-            )
-            await asyncio.to_thread(self.audit.record, self._event("resume", actor, session_id))
-            outcome: TurnEvent = Failed("The turn ended without an answer.")
-            session: CopilotSession | None = None
-            try:
-                session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
-                self._fencing_tokens[session_id] = lease.fencing_token
-                if session is None:
-                    session = await self.runtime.resume_session(session_id)
-                time_limit = self.runtime.settings.turn_timeout
-                async for event in stream_turn(session, prompt, time_limit=time_limit):
-                    queue.put_nowait(event)
-                    outcome = event
-            except AgentOrchestratorError as error:
-                outcome = Failed(" ".join(str(error).split()))
-                queue.put_nowait(outcome)
-            except Exception as error:  # the runtime died or the connection broke mid-turn
-                logger.exception("Turn failed in session %s", session_id)
-                outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
-                queue.put_nowait(outcome)
-            still_ours = await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token)
+            # The turn's start and its audit record, in one transaction.
+            begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
+            await asyncio.to_thread(begin, session_id, audit=self._event("resume", actor, session_id))
+            outcome = await self._answer(session_id, prompt, lease, queue)
+            renewer.cancel()
+            status: SessionStatus
+            if isinstance(outcome, Done):
+                preview, status = outcome.text, "idle"
+            else:
+                preview, status = prompt, "interrupted"
+            # The end of the turn in the catalog is fenced: written only while the lease is live.
+            end = functools.partial(write_turn, session_id=session_id, preview=preview, status=status)
+            still_ours = await asyncio.to_thread(self.leases.finish, lease, end)
+            released = True
             if still_ours:
-                status: SessionStatus
-                if isinstance(outcome, Done):
-                    preview, status = outcome.text, "idle"
-                else:
-                    preview, status = prompt, "interrupted"
-                await asyncio.to_thread(self.catalog.record_turn, session_id, preview=preview, status=status)
                 await self._index_turn(session_id, actor.user.id)
             else:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
-            if session is not None:
-                if still_ours and isinstance(outcome, Done):
-                    self.warm.keep(session_id, session, lease.fencing_token)
-                else:  # a failed or fenced-off turn leaves no copy to trust
-                    await _close_quietly(session)
-                session = None
+                await self.warm.evict(session_id)
         finally:
             renewer.cancel()
-            if session is not None:  # cancelled mid-turn
-                await _close_quietly(session)
-            if session_id not in self.warm:
-                self._fencing_tokens.pop(session_id, None)
             try:  # free the session before the stream ends, so the client's next send is not "busy"
-                await asyncio.to_thread(self.leases.release, lease)
+                if not released:
+                    await asyncio.to_thread(self.leases.release, lease)
             finally:
                 queue.put_nowait(None)
 
@@ -331,13 +317,49 @@ class SessionService:
             await asyncio.to_thread(self.leases.release, lease)
             raise
         renewer = asyncio.create_task(self._keep_lease(lease))
-        self._fencing_tokens[session_id] = lease.fencing_token
+        self._turn_tokens[session_id] = lease.fencing_token
         try:
             yield lease
         finally:
             renewer.cancel()
-            self._fencing_tokens.pop(session_id, None)
+            self._turn_tokens.pop(session_id, None)
             await asyncio.to_thread(self.leases.release, lease)
+
+    async def _answer(
+        self, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
+    ) -> TurnEvent:
+        """Run the turn on the warm copy or a fresh resume; the session stays open if it answered."""
+        outcome: TurnEvent = Failed("The turn ended without an answer.")
+        session: CopilotSession | None = None
+        try:
+            session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
+            self._idle_tokens.pop(session_id, None)
+            self._turn_tokens[session_id] = lease.fencing_token
+            if session is None:
+                session = await self.runtime.resume_session(session_id)
+            time_limit = self.runtime.settings.turn_timeout
+            async for event in stream_turn(session, prompt, time_limit=time_limit):
+                if isinstance(event, Done):  # stored before anyone hears it is done
+                    await self.runtime.save_session(session_id)
+                queue.put_nowait(event)
+                outcome = event
+        except AgentOrchestratorError as error:
+            outcome = Failed(" ".join(str(error).split()))
+            queue.put_nowait(outcome)
+        except Exception as error:  # the runtime died or the connection broke mid-turn
+            logger.exception("Turn failed in session %s", session_id)
+            outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
+            queue.put_nowait(outcome)
+        finally:
+            if session is not None and isinstance(outcome, Done):
+                # Kept before the lease goes, so that the next turn finds it; from now on its writes
+                # are checked as a warm copy's, also in the moment between release and the next turn.
+                self._idle_tokens[session_id] = lease.fencing_token
+                self.warm.keep(session_id, session, lease.fencing_token)
+            elif session is not None:  # a failed or cancelled turn leaves no copy to trust
+                await _close_quietly(session)
+            self._turn_tokens.pop(session_id, None)
+        return outcome
 
     async def _keep_lease(self, lease: Lease) -> None:
         while True:
@@ -352,15 +374,15 @@ class SessionService:
             await asyncio.wait(self._turns, timeout=self.runtime.settings.turn_timeout)
 
     async def _close_warm(self, session_id: str, session: CopilotSession, fencing_token: int) -> None:
-        """Close a copy leaving the warm pool, fenced by its last lease's (no longer live) token: in
-        shared mode its shutdown record is refused rather than appended to a log that another server
-        may be writing by now; a resume needs no shutdown record (a crash leaves none either)."""
-        self._fencing_tokens[session_id] = fencing_token
+        """Close a copy leaving the warm pool. Fenced by its last lease's token: a stale copy's shutdown
+        record is refused rather than appended to a log that another server has written since (a
+        resume needs no shutdown record; a crash leaves none either)."""
+        self._idle_tokens[session_id] = fencing_token
         try:
             await _close_quietly(session)
         finally:
-            if self._fencing_tokens.get(session_id) == fencing_token:
-                del self._fencing_tokens[session_id]
+            if self._idle_tokens.get(session_id) == fencing_token and session_id not in self.warm:
+                del self._idle_tokens[session_id]
 
     def _event(
         self, action: AuditAction, actor: Actor, session_id: str | None, details: dict[str, str] | None = None

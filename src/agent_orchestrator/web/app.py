@@ -9,18 +9,20 @@ purge of expired logins (at start, then hourly in the background).
 import asyncio
 import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
+from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
 from agent_orchestrator.sessions.branching import Branching
 from agent_orchestrator.sessions.exchange import Exchange
@@ -36,6 +38,7 @@ from agent_orchestrator.sessions.store import (
     migrate,
 )
 from agent_orchestrator.settings import WebSettings
+from agent_orchestrator.web import vendor
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import purge_expired_logins_every
@@ -43,7 +46,6 @@ from agent_orchestrator.web.routes import auth, branching, exchange, messages, s
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
-IMPORT_PATH = "/api/sessions/import"
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -65,63 +67,61 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(web.database_url)
-        await asyncio.to_thread(migrate, engine)
-        if session_files is not None:
-            await session_files.open()
-        retail_mcp = None
-        if web.retail_dataset:
-            await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
-            retail_mcp = RetailMcpHttpServer(web.retail_db)
-            await asyncio.to_thread(retail_mcp.start)
-        runtime = CopilotRuntime(
-            runtime_settings,
-            retail_mcp=retail_mcp.copilot_config() if retail_mcp else None,
-            session_files=session_files,
-            streaming=True,
-        )
-        await runtime.start()
-        search = SearchIndex(engine)
-        service = SessionService(
-            runtime=runtime,
-            catalog=SessionCatalog(engine),
-            audit=AuditLog(engine),
-            leases=LeaseManager(engine),
-            files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
-            server_id=web.server_id,
-            lease_ttl=web.lease_ttl,
-            warm_sessions=web.warm_sessions,
-            warm_idle=web.warm_idle,
-            search=search,
-        )
-        if session_files is not None:
-            session_files.writer_check = service.may_write
-        users = UserStore(engine)
-        await asyncio.to_thread(users.purge_expired_logins)
-        purger = asyncio.create_task(purge_expired_logins_every(users))
-        sweeper = asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0)))
-        app.state.services = Services(
-            settings=web,
-            users=users,
-            sessions=service,
-            branching=Branching(service, search),
-            exchange=Exchange(service, search),
-        )
-        if on_ready is not None:
-            on_ready()
-        try:
-            yield
-        finally:
-            purger.cancel()
-            sweeper.cancel()
-            await service.wait_for_turns()
-            await service.warm.close_all()
-            await runtime.stop()
-            if retail_mcp is not None:
-                await asyncio.to_thread(retail_mcp.stop)
+        async with AsyncExitStack() as stack:  # stops everything in the reverse order of starting
+            engine = make_engine(web.database_url)
+            stack.callback(engine.dispose)
+            await asyncio.to_thread(migrate, engine)
             if session_files is not None:
-                await session_files.close()
-            engine.dispose()
+                await session_files.open()
+                stack.push_async_callback(session_files.close)
+            retail_tools = None
+            if web.retail_dataset:
+                await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
+                retail_mcp = RetailMcpHttpServer(web.retail_db)
+                await asyncio.to_thread(retail_mcp.start)
+                stack.push_async_callback(asyncio.to_thread, retail_mcp.stop)
+                config = retail_mcp.copilot_config()
+                retail_tools = McpTools(SERVER_NAME, config["url"], config["headers"])
+                await stack.enter_async_context(retail_tools)
+            runtime = CopilotRuntime(
+                runtime_settings,
+                retail_tools=retail_tools.tools if retail_tools else None,
+                session_files=session_files,
+                streaming=True,
+            )
+            await runtime.start()
+            stack.push_async_callback(runtime.stop)
+            search_index = SearchIndex(engine)
+            service = SessionService(
+                runtime=runtime,
+                catalog=SessionCatalog(engine),
+                audit=AuditLog(engine),
+                leases=LeaseManager(engine),
+                files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
+                server_id=web.server_id,
+                lease_ttl=web.lease_ttl,
+                warm_sessions=web.warm_sessions,
+                warm_idle=web.warm_idle,
+                search=search_index,
+            )
+            stack.push_async_callback(service.warm.close_all)
+            stack.push_async_callback(service.wait_for_turns)
+            if session_files is not None:
+                session_files.writer_check = service.may_write
+            users = UserStore(engine)
+            await asyncio.to_thread(users.purge_expired_logins)
+            stack.callback(asyncio.create_task(purge_expired_logins_every(users)).cancel)
+            stack.callback(asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0))).cancel)
+            app.state.services = Services(
+                settings=web,
+                users=users,
+                sessions=service,
+                branching=Branching(service, search_index),
+                exchange=Exchange(service, search_index),
+            )
+            if on_ready is not None:
+                on_ready()
+            yield
 
     app = FastAPI(
         title="AgentOrchestrator",
@@ -134,6 +134,7 @@ def create_app(
     app.include_router(messages.router)
     app.include_router(branching.router)
     app.include_router(search.router)
+    app.include_router(vendor.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )
@@ -158,8 +159,7 @@ def _install_middleware(app: FastAPI) -> None:
     @app.middleware("http")
     async def guard(request: Request, call_next):
         length = request.headers.get("content-length")
-        limit = exchange.IMPORT_MAX_BYTES if request.url.path == IMPORT_PATH else MAX_BODY_BYTES
-        if length is not None and (not length.isdigit() or int(length) > limit):
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
             return JSONResponse({"detail": "Request body too large."}, status_code=413)
         response = await call_next(request)
         for name, value in SECURITY_HEADERS.items():

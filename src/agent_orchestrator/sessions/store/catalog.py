@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, get_args
 
-from sqlalchemy import Engine, Integer, delete, exc, func, insert, literal, select, tuple_, update
+from sqlalchemy import Connection, Engine, Integer, delete, exc, func, insert, literal, select, tuple_, update
 from sqlalchemy.engine import Row
 
 from agent_orchestrator.errors import InvalidInputError, SessionExistsError
@@ -298,26 +298,14 @@ class SessionCatalog:
         status: SessionStatus,
         prompt: str | None = None,
         at: datetime | None = None,
+        audit: AuditEvent | None = None,
     ) -> bool:
-        """Note turn activity: bumps ``updated_at`` and sets ``status`` and (if given) ``preview``.
-
-        Call it twice per turn: at the start with ``status="busy"``, the user's message as preview and
-        the whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is recorded,
-        even if it never finishes), and at the end with ``"idle"`` (or ``"interrupted"``) and the answer
-        as preview (count unchanged; the pending prompt is cleared, the event log now holds it).
-        """
-        status = _validate_status(status)
-        values: dict[str, object] = {"updated_at": at or utcnow(), "status": status}
-        if preview is not None:
-            values["preview"] = make_preview(preview)
-        if status == "busy":
-            values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
-            values["pending_prompt"] = prompt
-        else:
-            values["pending_prompt"] = None
+        """Note turn activity (see :func:`write_turn`), with ``audit`` in the same transaction."""
         with write_transaction(self._engine) as conn:
-            result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
-        return result.rowcount == 1
+            found = write_turn(conn, session_id, preview=preview, status=status, prompt=prompt, at=at)
+            if audit is not None:
+                write_event(conn, audit)
+        return found
 
     def set_history(
         self,
@@ -409,3 +397,33 @@ class SessionCatalog:
     def count_for_owner(self, owner_id: int) -> int:
         with self._engine.connect() as conn:
             return int(conn.scalar(select(func.count()).where(sessions.c.owner_id == owner_id)) or 0)
+
+
+def write_turn(
+    conn: Connection,
+    session_id: str,
+    *,
+    preview: str | None,
+    status: SessionStatus,
+    prompt: str | None = None,
+    at: datetime | None = None,
+) -> bool:
+    """Note turn activity in ``conn``'s transaction: bumps ``updated_at``, sets ``status`` and (if given)
+    ``preview``.
+
+    Written twice per turn: at the start with ``status="busy"``, the user's message as preview and the
+    whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is recorded, even if
+    it never finishes), and at the end with ``"idle"`` (or ``"interrupted"``) and the answer as preview
+    (count unchanged; the pending prompt is cleared, the event log now holds it).
+    """
+    status = _validate_status(status)
+    values: dict[str, object] = {"updated_at": at or utcnow(), "status": status}
+    if preview is not None:
+        values["preview"] = make_preview(preview)
+    if status == "busy":
+        values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
+        values["pending_prompt"] = prompt
+    else:
+        values["pending_prompt"] = None
+    result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
+    return result.rowcount == 1

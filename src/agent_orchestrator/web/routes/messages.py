@@ -1,7 +1,8 @@
 """A session's messages: the transcript, and sending a message with the answer streamed as SSE.
 
-Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html},
+Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html, charts},
 ``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the stream starts.
+``charts`` (here and in the transcript) are drawn from what the turn's tools returned (``web/charts.py``).
 """
 
 import json
@@ -11,8 +12,11 @@ from fastapi import APIRouter, HTTPException, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from agent_orchestrator.sessions.tool_results import ToolResult
 from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
 from agent_orchestrator.sse import event_stream, frame
+from agent_orchestrator.web.charts import Chart, charts_for
+from agent_orchestrator.web.customer_links import customer_ids
 from agent_orchestrator.web.deps import CurrentActor, Services, ServicesDep
 from agent_orchestrator.web.markdown import render_markdown
 from agent_orchestrator.web.routes.sessions import SessionOut
@@ -27,6 +31,7 @@ class MessageOut(BaseModel):
     html: str | None
     timestamp: str
     interrupted: bool
+    charts: list[Chart] = []
 
 
 class TranscriptOut(BaseModel):
@@ -50,9 +55,10 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
                 event_id=m.event_id,
                 role=m.role,
                 content=m.content,
-                html=render_markdown(m.content) if m.role == "assistant" else None,
+                html=_html(m.content, m.tool_results) if m.role == "assistant" else None,
                 timestamp=m.timestamp,
                 interrupted=m.interrupted,
+                charts=charts_for(m.tool_results),
             )
             for m in transcript.messages
         ],
@@ -90,6 +96,10 @@ def turn_stream(events: AsyncIterator[TurnEvent], headers: dict[str, str] | None
     )
 
 
+def _html(text: str, tool_results: tuple[ToolResult, ...]) -> str:
+    return render_markdown(text, customer_ids(tool_results))
+
+
 def _frame(name: str, data: dict) -> str:
     return frame(json.dumps(data, ensure_ascii=False), event=name)
 
@@ -103,7 +113,8 @@ async def _sse(events: AsyncIterator[TurnEvent]) -> AsyncIterator[str]:
                 yield _frame("tool", {"call_id": call_id, "name": name, "status": "started"})
             case ToolFinished(call_id=call_id, success=success):
                 yield _frame("tool", {"call_id": call_id, "status": "finished", "success": success})
-            case Done(text=text):
-                yield _frame("done", {"content": text, "html": render_markdown(text)})
+            case Done(text=text, tool_results=results):
+                charts = [chart.model_dump() for chart in charts_for(results)]
+                yield _frame("done", {"content": text, "html": _html(text, results), "charts": charts})
             case Failed(message=message):
                 yield _frame("error", {"message": message, "code": "turn_failed"})

@@ -3,6 +3,7 @@
 
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
 import { exportLinks, messageActions, parentLink } from "./branching.js";
+import { destroyCharts } from "./charts.js";
 import { $, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { messageElement } from "./messages.js";
@@ -83,6 +84,7 @@ export async function ensureSession() {
 }
 
 function clearConversation() {
+  destroyCharts($("messages"));
   $("messages").replaceChildren();
   $("chat-actions").replaceChildren();
   $("chat-title").textContent = "New chat";
@@ -95,6 +97,7 @@ function showConversation(data) {
   $("chat-title").textContent = sessionTitle(data.session);
   $("chat-actions").replaceChildren(...[parentLink(data.session), ...exportLinks(id)].filter(Boolean));
   const list = $("messages");
+  destroyCharts(list);
   list.replaceChildren(...data.messages.map((message, index) => transcriptItem(message, index === data.messages.length - 1)));
   reattachLiveTurn(id, data.messages);
   show($("empty-state"), list.children.length === 0);
@@ -142,10 +145,14 @@ function stopBusyPoll() {
   busyPollTimer = null;
 }
 
+export function isNearBottom() {
+  const box = $("conversation");
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 120;
+}
+
 export function scrollToBottom(force = false) {
   const box = $("conversation");
-  const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 120;
-  if (force || nearBottom) box.scrollTop = box.scrollHeight;
+  if (force || isNearBottom()) box.scrollTop = box.scrollHeight;
 }
 
 export function setStatus(text, kind = "") {

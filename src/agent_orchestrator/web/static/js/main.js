@@ -7,6 +7,7 @@
 
 import { bindAuth, boot } from "./auth.js";
 import { bindImport } from "./branching.js";
+import { bindCustomer } from "./customer.js";
 import { bindCustomers } from "./customers.js";
 import { refreshRelativeTimes } from "./format.js";
 import { bindSegments } from "./segments.js";
@@ -21,6 +22,7 @@ bindComposer();
 bindImport();
 bindSegments();
 bindCustomers();
+bindCustomer();
 // Relative times ("3 minutes ago") go stale: refresh their text once a minute, in place, so keyboard
 // focus and an open rename form are not disturbed.
 setInterval(refreshRelativeTimes, 60_000);

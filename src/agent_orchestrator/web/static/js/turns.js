@@ -5,9 +5,9 @@
 // still being written instead of losing it.
 
 import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { ensureSession, forgetCurrentSession, openSession, scheduleBusyPoll, scrollToBottom, setStatus } from "./chat.js";
+import { ensureSession, forgetCurrentSession, isNearBottom, openSession, scheduleBusyPoll, scrollToBottom, setStatus } from "./chat.js";
 import { $, el, show } from "./dom.js";
-import { messageElement, messageShell, setAssistantBody } from "./messages.js";
+import { messageElement, messageShell, setAssistantBody, showCharts } from "./messages.js";
 import { loadSessions } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { readEventStream } from "./sse.js";
@@ -168,6 +168,9 @@ async function streamAnswer(response, sessionId, live) {
     done(data) {
       finished = true;
       setAssistantBody(live.body, { html: data.html, content: data.content ?? live.streamed });
+      const follow = isCurrent() && isNearBottom();
+      showCharts(live.body, data.charts);
+      if (follow) scrollToBottom(true); // keep the new charts in view, as the text was
       if (isCurrent()) setStatus("");
     },
     error(data) {
