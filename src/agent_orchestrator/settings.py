@@ -171,6 +171,10 @@ class WebSettings(_Section):
     )
     login_ttl: float = 12 * 3600
     lease_ttl: float = Field(30.0, validation_alias="AGENT_WEB_LEASE_TTL")
+    # Runtime sessions kept open between turns (docs/architecture.md#warm-sessions): how many at most,
+    # and for how long an idle one stays open.
+    warm_sessions: int = Field(200, ge=0, validation_alias="AGENT_WARM_SESSIONS")
+    warm_idle: float = Field(600.0, gt=0, validation_alias="AGENT_WARM_IDLE")
     max_prompt_chars: int = 8_000
     server_id: str = Field(default_factory=_default_server_id, validation_alias="AGENT_SERVER_ID")
     retail_dataset: Annotated[bool, _off_when("0", "false", "no")] = Field(

@@ -3,9 +3,11 @@
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from chat_helpers import FACTS, events, memory_rule, send
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
@@ -65,13 +67,13 @@ def live_app(request: pytest.FixtureRequest) -> LiveApp:
 
 @pytest.fixture
 def start_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Callable[..., LiveApp]]:
-    """Start the app with some web settings changed (``start_app(daily_token_budget=10)``), on SQLite
-    unless a PostgreSQL ``database_url`` (and its ``session_files``) is given; the users alice and bob
-    exist. Stopped at the end of the test."""
+    """Start the app with some web settings changed (``start_app(warm_sessions=1)``), on SQLite unless a
+    PostgreSQL ``database_url`` (and its ``session_files``) is given; the users alice and bob exist.
+    Stopped at the end of the test."""
     servers: list[BackgroundServer] = []
 
     def start(
-        database_url: str | None = None, session_files: PostgresSessionFiles | None = None, **changes: object
+        database_url: str | None = None, session_files: PostgresSessionFiles | None = None, **changes: Any
     ) -> LiveApp:
         web = build_web_settings(tmp_path, database_url, **changes)
         create_users(web.database_url, "alice", "bob")
@@ -92,3 +94,14 @@ def start_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Callabl
     finally:
         for server in servers:
             server.stop()
+
+
+@pytest.fixture
+def chat(live_app):
+    """Alice's session with three turns, each telling the model one fact."""
+    live_app.model.default = memory_rule
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={"title": "Fruit facts"}).json()["id"]
+    for fact in FACTS:
+        assert events(send(alice, session_id, fact))[-1][0] == "done"
+    return alice, session_id

@@ -171,3 +171,16 @@ def test_login_throttling_holds_across_servers(servers, postgres_schema):
     with psycopg.connect(postgres_schema.url) as conn:
         locks = conn.execute("SELECT details FROM audit_log WHERE action = 'login_locked'").fetchall()
     assert sorted(json.loads(details)["scope"] for (details,) in locks) == ["account", "address"]
+
+
+def test_a_warm_copy_is_reread_when_another_server_wrote_since(servers, scripted_model):
+    a, b = servers.client("a"), servers.client("b")
+    session_id = a.post("/api/sessions", json={}).json()["id"]
+    assert "event: done" in _send(a, session_id, "hello").text  # A keeps the session open
+    assert "event: done" in _send(b, session_id, TELL).text  # meanwhile B writes it
+
+    # A's open copy predates B's turn: A must resume from the store, not answer from its copy.
+    assert "Your favourite retail segment is 'At Risk'." in _send(a, session_id, ASK).text
+    asked = user_messages(scripted_model.requests[-1])
+    assert [text.endswith(sent) for text, sent in zip(asked, ["hello", TELL, ASK], strict=True)] == [True] * 3
+    assert [m[0] for m in _conversation(b, session_id)] == ["user", "assistant"] * 3

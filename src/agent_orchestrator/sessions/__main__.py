@@ -1,7 +1,9 @@
 """``python -m agent_orchestrator.sessions``: operate on stored sessions.
 
-python -m agent_orchestrator.sessions export ID [--out FILE]          (JSON to stdout or FILE)
+python -m agent_orchestrator.sessions export ID [--markdown] [--out FILE]  (JSON or Markdown)
 python -m agent_orchestrator.sessions open-export FILE                (a sealed export, as JSON)
+python -m agent_orchestrator.sessions import FILE --user NAME     (our JSON or ChatGPT conversations.json)
+python -m agent_orchestrator.sessions reindex                     (rebuild the search index from the logs)
 python -m agent_orchestrator.sessions purge --older-than DAYS [--dry-run]
 python -m agent_orchestrator.sessions rotate-keys                     (re-wrap data keys, current master key)
 
@@ -70,13 +72,21 @@ def _open_store(settings: Settings) -> "Engine":
 async def _export(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.admin import export_json, export_session
     from agent_orchestrator.sessions.crypto.exports import seal_export
+    from agent_orchestrator.sessions.exchange import export_markdown
     from agent_orchestrator.sessions.ids import validate_session_id
+    from agent_orchestrator.sessions.store import SessionCatalog
 
     session_id = validate_session_id(args.session_id)
     engine = await asyncio.to_thread(_open_store, settings)
     try:
         async with _files(settings) as (files, cipher):
-            text = export_json(await export_session(engine, files, session_id, sealer=cipher))
+            document = await export_session(engine, files, session_id, sealer=cipher)
+            if args.markdown:
+                record = await asyncio.to_thread(SessionCatalog(engine, sealer=cipher).get, session_id)
+                assert record is not None  # export_session found it
+                text = export_markdown(record, await files.read_events(session_id) or b"")
+            else:
+                text = export_json(document)
             # On disk, with encryption at rest, the export is sealed with the session's key: it is
             # readable (open-export) only while the session exists.
             sealed = None
@@ -109,6 +119,35 @@ async def _open_export(args: argparse.Namespace, settings: Settings) -> int:
         sys.stdout.write(await asyncio.to_thread(open_export, cipher.keys, sealed))
     finally:
         cipher.close()
+    return 0
+
+
+async def _import(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.sessions.admin import import_for_user, open_session_files
+
+    data = args.file.read_bytes()
+    engine = await asyncio.to_thread(_open_store, settings)
+    try:
+        async with open_session_files(settings.data_dir, settings.database_url) as files:
+            records = await import_for_user(engine, files, settings.runtime, args.user, data)
+    finally:
+        engine.dispose()
+    for record in records:
+        print(f"imported {record.id} ({record.turn_count} turns): {record.title}")
+    print(f"Imported {len(records)} conversation(s) for {args.user}.")
+    return 0
+
+
+async def _reindex(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.sessions.admin import reindex_search
+
+    engine = await asyncio.to_thread(_open_store, settings)
+    try:
+        async with _files(settings) as (files, _):
+            count = await reindex_search(engine, files)
+    finally:
+        engine.dispose()
+    print(f"Indexed {count} session(s) for search.")
     return 0
 
 
@@ -161,7 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     export = commands.add_parser("export", help="one session as JSON: catalog row, transcript, event log")
     export.add_argument("session_id", metavar="ID")
     export.add_argument("--out", type=Path, metavar="FILE", help="write here (owner-only) instead of stdout")
+    export.add_argument("--markdown", action="store_true", help="the readable conversation, not our JSON")
     export.set_defaults(func=_export)
+    importer = commands.add_parser(
+        "import", help="our JSON export or a ChatGPT conversations.json, as new sessions"
+    )
+    importer.add_argument("file", type=Path, metavar="FILE")
+    importer.add_argument("--user", required=True, metavar="NAME", help="who will own the imported sessions")
+    importer.set_defaults(func=_import)
+    reindex = commands.add_parser("reindex", help="rebuild the search index from every session's event log")
+    reindex.set_defaults(func=_reindex)
     purge = commands.add_parser("purge", help="delete sessions not updated for DAYS days (audited)")
     purge.add_argument("--older-than", type=_days, required=True, metavar="DAYS")
     purge.add_argument("--dry-run", action="store_true", help="list what would go; delete nothing")

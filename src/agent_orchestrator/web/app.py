@@ -9,21 +9,26 @@ purge of expired logins (at start, then hourly in the background).
 import asyncio
 import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
+from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles, SessionFileStore
+from agent_orchestrator.sessions.branching import Branching
 from agent_orchestrator.sessions.crypto import open_cipher
 from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
+from agent_orchestrator.sessions.exchange import Exchange
+from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
@@ -39,11 +44,12 @@ from agent_orchestrator.sessions.store import (
 from agent_orchestrator.sessions.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.telemetry import SESSION_LEASES
+from agent_orchestrator.web import vendor
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.housekeeping import start_chores
 from agent_orchestrator.web.observability import install_observability
-from agent_orchestrator.web.routes import auth, messages, sessions, usage
+from agent_orchestrator.web.routes import auth, branching, exchange, messages, search, sessions, usage
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
@@ -68,65 +74,78 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(web.database_url)
-        await asyncio.to_thread(migrate, engine)
-        cipher = await asyncio.to_thread(open_cipher, web)
-        if session_files is not None:
-            session_files.cipher = cipher
-            await session_files.open()
-        retail_mcp = None
-        if web.retail_dataset:
-            await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
-            retail_mcp = RetailMcpHttpServer(web.retail_db)
-            await asyncio.to_thread(retail_mcp.start)
-        runtime_files: SessionFileStore | None = session_files
-        if cipher is not None and session_files is None:  # the runtime's files sealed on this disk too
-            runtime_files = SealedLocalSessionFiles(sealed_root(web.data_dir), cipher)
-        runtime = CopilotRuntime(
-            runtime_settings,
-            retail_mcp=retail_mcp.copilot_config() if retail_mcp else None,
-            session_files=runtime_files,
-            streaming=True,
-        )
-        await runtime.start()
-        files: SessionFiles = runtime_files or LocalSessionFiles(runtime_settings.copilot_home)
-        usage = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
-        service = SessionService(
-            runtime=runtime,
-            catalog=SessionCatalog(engine, sealer=cipher),
-            audit=AuditLog(engine),
-            leases=LeaseManager(engine),
-            files=files,
-            server_id=web.server_id,
-            lease_ttl=web.lease_ttl,
-            usage=usage,
-        )
-        if session_files is not None:
-            session_files.writer_check = service.may_write
-        users = UserStore(engine)
-        throttle = LoginThrottle(engine, max_failures=web.login_max_failures, lockout=web.login_lockout)
-        await asyncio.to_thread(users.purge_expired_logins)
-        SESSION_LEASES.set_function(service.leases.count_live)
-        chores = start_chores(web, engine, users=users, throttle=throttle, files=files)
-        app.state.services = Services(
-            settings=web, users=users, sessions=service, throttle=throttle, usage=usage
-        )
-        if on_ready is not None:
-            on_ready()
-        try:
-            yield
-        finally:
-            for chore in chores:
-                chore.cancel()
-            await service.wait_for_turns()
-            await runtime.stop()
-            if retail_mcp is not None:
-                await asyncio.to_thread(retail_mcp.stop)
-            if session_files is not None:
-                await session_files.close()
+        async with AsyncExitStack() as stack:  # stops everything in the reverse order of starting
+            engine = make_engine(web.database_url)
+            stack.callback(engine.dispose)
+            await asyncio.to_thread(migrate, engine)
+            cipher = await asyncio.to_thread(open_cipher, web)
             if cipher is not None:
-                cipher.close()
-            engine.dispose()
+                stack.callback(cipher.close)
+            if session_files is not None:
+                session_files.cipher = cipher
+                await session_files.open()
+                stack.push_async_callback(session_files.close)
+            retail_tools = None
+            if web.retail_dataset:
+                await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
+                retail_mcp = RetailMcpHttpServer(web.retail_db)
+                await asyncio.to_thread(retail_mcp.start)
+                stack.push_async_callback(asyncio.to_thread, retail_mcp.stop)
+                config = retail_mcp.copilot_config()
+                retail_tools = McpTools(SERVER_NAME, config["url"], config["headers"])
+                await stack.enter_async_context(retail_tools)
+            runtime_files: SessionFileStore | None = session_files
+            if cipher is not None and session_files is None:  # the runtime's files sealed on this disk too
+                runtime_files = SealedLocalSessionFiles(sealed_root(web.data_dir), cipher)
+            runtime = CopilotRuntime(
+                runtime_settings,
+                retail_tools=retail_tools.tools if retail_tools else None,
+                session_files=runtime_files,
+                streaming=True,
+            )
+            await runtime.start()
+            stack.push_async_callback(runtime.stop)
+            search_index = SearchIndex(engine)
+            files: SessionFiles = runtime_files or LocalSessionFiles(runtime_settings.copilot_home)
+            usage_keeper = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
+            service = SessionService(
+                runtime=runtime,
+                catalog=SessionCatalog(engine, sealer=cipher),
+                audit=AuditLog(engine),
+                leases=LeaseManager(engine),
+                files=files,
+                server_id=web.server_id,
+                lease_ttl=web.lease_ttl,
+                warm_sessions=web.warm_sessions,
+                warm_idle=web.warm_idle,
+                search=search_index,
+                usage=usage_keeper,
+            )
+            stack.push_async_callback(service.warm.close_all)
+            stack.push_async_callback(service.wait_for_turns)
+            if session_files is not None:
+                session_files.writer_check = service.may_write
+            users = UserStore(engine)
+            throttle = LoginThrottle(engine, max_failures=web.login_max_failures, lockout=web.login_lockout)
+            await asyncio.to_thread(users.purge_expired_logins)
+            SESSION_LEASES.set_function(service.leases.count_live)
+            for chore in start_chores(
+                web, engine, users=users, throttle=throttle, files=files, evict=service.warm.evict
+            ):
+                stack.callback(chore.cancel)
+            stack.callback(asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0))).cancel)
+            app.state.services = Services(
+                settings=web,
+                users=users,
+                sessions=service,
+                branching=Branching(service, search_index),
+                exchange=Exchange(service, search_index),
+                throttle=throttle,
+                usage=usage_keeper,
+            )
+            if on_ready is not None:
+                on_ready()
+            yield
 
     app = FastAPI(
         title="AgentOrchestrator",
@@ -134,9 +153,13 @@ def create_app(
         lifespan=lifespan,
     )
     app.include_router(auth.router)
+    app.include_router(exchange.router)  # before sessions: /api/sessions/import is not a session id
     app.include_router(sessions.router)
     app.include_router(messages.router)
+    app.include_router(branching.router)
+    app.include_router(search.router)
     app.include_router(usage.router)
+    app.include_router(vendor.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )

@@ -10,6 +10,8 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 
+from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import LoginThrottle, User, UserStore
 from agent_orchestrator.sessions.usage import UsageKeeper
@@ -29,6 +31,8 @@ class Services:
     sessions: SessionService
     throttle: LoginThrottle
     usage: UsageKeeper
+    branching: Branching
+    exchange: Exchange
 
 
 def get_services(request: Request) -> Services:

@@ -46,7 +46,9 @@ async def purge_expired_logins_every(users: UserStore, interval: float = LOGIN_P
     await every(interval, lambda: asyncio.to_thread(users.purge_expired_logins), "Purging expired logins")
 
 
-async def purge_past_retention(engine: Engine, files: SessionFiles, days: int) -> str:
+async def purge_past_retention(
+    engine: Engine, files: SessionFiles, days: int, evict: Callable[[str], Awaitable[None]] | None = None
+) -> str:
     """One retention run: on the one server that gets the job lock, delete the sessions not updated
     for ``days`` days (each audited as a ``delete`` by ``retention``; those with a running turn are
     skipped and picked up by a later run). What it did, in words, for the log."""
@@ -54,7 +56,7 @@ async def purge_past_retention(engine: Engine, files: SessionFiles, days: int) -
     if not await asyncio.to_thread(lock.acquire):
         return "another server is purging"
     try:
-        report = await purge_sessions(engine, files, days)
+        report = await purge_sessions(engine, files, days, before_delete=evict)
     finally:
         await asyncio.to_thread(lock.release)
     if report.deleted:
@@ -63,9 +65,16 @@ async def purge_past_retention(engine: Engine, files: SessionFiles, days: int) -
 
 
 def start_chores(
-    web: WebSettings, engine: Engine, *, users: UserStore, throttle: LoginThrottle, files: SessionFiles
+    web: WebSettings,
+    engine: Engine,
+    *,
+    users: UserStore,
+    throttle: LoginThrottle,
+    files: SessionFiles,
+    evict: Callable[[str], Awaitable[None]] | None = None,
 ) -> list[asyncio.Task[None]]:
-    """Start this server's periodic upkeep; the caller cancels the tasks at shutdown."""
+    """Start this server's periodic upkeep; the caller cancels the tasks at shutdown. ``evict`` closes
+    this server's warm copy of a session that retention deletes."""
     chores = [
         purge_expired_logins_every(users),
         every(
@@ -75,6 +84,8 @@ def start_chores(
     if web.retention_days is not None:
         days = web.retention_days
         chores.append(
-            every(web.retention_interval, lambda: purge_past_retention(engine, files, days), "Retention")
+            every(
+                web.retention_interval, lambda: purge_past_retention(engine, files, days, evict), "Retention"
+            )
         )
     return [asyncio.create_task(chore) for chore in chores]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from alembic import command as alembic_command
 from sqlalchemy import Column, Engine, MetaData, String, Table, insert, inspect, select, text
-from store_helpers import StoreDb, describe_schema, indexes
+from store_helpers import StoreDb, columns, describe_schema, indexes
 
 from agent_orchestrator.sessions.store import (
     SessionCatalog,
@@ -24,7 +24,7 @@ from agent_orchestrator.sessions.store import (
     migration_names,
 )
 from agent_orchestrator.sessions.store.migrations import VERSION_TABLE, alembic_config
-from agent_orchestrator.sessions.store.schema import UTCDateTime, metadata, users
+from agent_orchestrator.sessions.store.schema import NATIVE_SEARCH_NAMES, UTCDateTime, metadata, users
 from agent_orchestrator.testing.environment import clean_environment
 
 WORKER = Path(__file__).with_name("store_worker.py")
@@ -86,6 +86,20 @@ EXPECTED_SCHEMA = {
         "foreign_keys": [(("user_id",), "users", "CASCADE")],
         "indexes": [("ix_logins_expires_at", False), ("ix_logins_user_id", False)],
     },
+    "search_messages": {
+        "columns": [
+            ("id", False),
+            ("session_id", False),
+            ("owner_id", False),
+            ("event_id", False),
+            ("role", False),
+            ("at", False),
+            ("body", False),
+        ],
+        "primary_key": ["id"],
+        "foreign_keys": [(("session_id",), "sessions", "CASCADE")],
+        "indexes": [("ix_search_messages_owner", False), ("ux_search_messages_event", True)],
+    },
     "session_leases": {
         "columns": [("session_id", False), ("holder", True), ("fencing_token", False), ("expires_at", False)],
         "primary_key": ["session_id"],
@@ -106,6 +120,8 @@ EXPECTED_SCHEMA = {
             ("turn_count", False),
             ("pending_prompt", True),
             ("title_folded", False),
+            ("parent_id", True),
+            ("parent_event_id", True),
         ],
         "primary_key": ["id"],
         "foreign_keys": [(("owner_id",), "users", "CASCADE")],
@@ -154,9 +170,9 @@ def test_migrated_schema_matches_the_tables_the_queries_use(store_db: StoreDb) -
     engine = store_db.engine()
     try:
         inspector = inspect(engine)
-        assert set(inspector.get_table_names()) == {*metadata.tables, VERSION_TABLE}
+        assert set(inspector.get_table_names()) - NATIVE_SEARCH_NAMES == {*metadata.tables, VERSION_TABLE}
         for table in metadata.sorted_tables:
-            reflected = [(c["name"], c["nullable"]) for c in inspector.get_columns(table.name)]
+            reflected = columns(engine, table.name)
             assert reflected == [(c.name, c.nullable) for c in table.columns], table.name
             expected_indexes = sorted((ix.name, ix.unique) for ix in table.indexes)
             assert indexes(engine, table.name) == expected_indexes, table.name

@@ -73,6 +73,12 @@ class SealedLocalSessionFiles:
         except FileNotFoundError:
             return None
 
+    async def write_events(self, session_id: str, events: bytes) -> None:
+        """Replace the session's log at once (a fork, an import), sealed like every write."""
+        provider = SealedLocalFsProvider(self, check_session_id(session_id))
+        await asyncio.to_thread(provider.host(EVENTS).parent.mkdir, parents=True, exist_ok=True)
+        await provider.write_file_bytes(EVENTS, events)
+
     async def delete_session(self, session_id: str) -> int:
         """Remove the session's folder, then its key (crypto-erasure of any copy of the files)."""
         folder = self.folder(session_id)

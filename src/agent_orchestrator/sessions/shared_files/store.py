@@ -259,6 +259,11 @@ class PostgresSessionFiles:
         except FileNotFoundError:
             return None
 
+    async def write_events(self, session_id: str, events: bytes) -> None:
+        """Replace the session's ``events.jsonl`` in one transaction (fenced like any other write)."""
+        provider = PostgresSessionFsProvider(self, check_session_id(session_id))
+        await provider.write_file_bytes(f"{SESSION_STATE_PATH}/events.jsonl", events)
+
     async def delete_session(self, session_id: str) -> int:
         """Remove all of a session's files and directories; returns how many entries went."""
         async with self.connection("delete_session", session_id) as conn:

@@ -37,6 +37,10 @@ AuditAction = Literal[
     "login_failed",
     "login_locked",
     "logout",
+    "fork",
+    "rewind",
+    "export",
+    "import",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
 MAX_RECENT = 1_000

@@ -86,6 +86,10 @@ def _sqlite_engine(url: str) -> Engine:
         try:
             cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
             _enable_wal(cursor)
+            # In WAL mode NORMAL syncs at checkpoints, not at every commit: a killed process loses
+            # nothing, a power cut may lose the last commits but never corrupts the file. FULL's sync per
+            # commit was the largest cost of a busy server's turn (docs/architecture.md#warm-sessions).
+            cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
             cursor.close()

@@ -22,10 +22,11 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, and_, case, func, literal, or_, select, update
+from sqlalchemy import Connection, Engine, and_, case, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -110,6 +111,24 @@ class LeaseManager:
             result = conn.execute(update(t).where(_is(lease)).values(holder=None, expires_at=now))
         return result.rowcount == 1
 
+    def finish(self, lease: Lease, last_write: Callable[[Connection], object]) -> bool:
+        """Run the holder's last fenced write and release the lease, in one transaction.
+
+        ``last_write`` runs only if the lease is still live (then ``True``); a lease that expired is
+        released all the same if no one took it since. One transaction instead of a check, a write
+        and a release: the end of every turn pays it (docs/architecture.md#warm-sessions).
+        """
+        t = session_leases
+        with write_transaction(self._engine) as conn:
+            now = database_now(conn)
+            released = update(t).where(_is(lease)).values(holder=None, expires_at=now)
+            live = conn.execute(released.where(t.c.expires_at > now)).rowcount == 1
+            if live:
+                last_write(conn)
+            else:
+                conn.execute(released)
+        return live
+
     def check(self, session_id: str, fencing_token: int) -> bool:
         """True only if ``fencing_token`` is the session's current, unexpired lease."""
         t = session_leases
@@ -119,6 +138,14 @@ class LeaseManager:
             t.c.holder.is_not(None),
             t.c.expires_at > self._now_sql(),
         )
+        with self._engine.connect() as conn:
+            return conn.execute(query).first() is not None
+
+    def is_latest(self, session_id: str, fencing_token: int) -> bool:
+        """True if no lease was taken since the one with ``fencing_token`` (live or not): its holder's
+        copy of the session is still the newest."""
+        t = session_leases
+        query = select(literal(1)).where(t.c.session_id == session_id, t.c.fencing_token == fencing_token)
         with self._engine.connect() as conn:
             return conn.execute(query).first() is not None
 

@@ -1,7 +1,8 @@
 """A session's messages: the transcript, and sending a message with the answer streamed as SSE.
 
-Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html},
+Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html, charts},
 ``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the stream starts.
+``charts`` (here and in the transcript) are drawn from what the turn's tools returned (``web/charts.py``).
 """
 
 import json
@@ -11,9 +12,12 @@ from fastapi import APIRouter, HTTPException, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from agent_orchestrator.sessions.tool_results import ToolResult
 from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
 from agent_orchestrator.sse import event_stream, frame
-from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.charts import Chart, charts_for
+from agent_orchestrator.web.customer_links import customer_ids
+from agent_orchestrator.web.deps import CurrentActor, Services, ServicesDep
 from agent_orchestrator.web.markdown import render_markdown
 from agent_orchestrator.web.routes.sessions import SessionOut
 
@@ -21,11 +25,13 @@ router = APIRouter(prefix="/api/sessions/{session_id}/messages", tags=["messages
 
 
 class MessageOut(BaseModel):
+    event_id: str
     role: str
     content: str
     html: str | None
     timestamp: str
     interrupted: bool
+    charts: list[Chart] = []
 
 
 class TranscriptOut(BaseModel):
@@ -46,11 +52,13 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
         session=SessionOut.of(transcript.session),
         messages=[
             MessageOut(
+                event_id=m.event_id,
                 role=m.role,
                 content=m.content,
-                html=render_markdown(m.content) if m.role == "assistant" else None,
+                html=_html(m.content, m.tool_results) if m.role == "assistant" else None,
                 timestamp=m.timestamp,
                 interrupted=m.interrupted,
+                charts=charts_for(m.tool_results),
             )
             for m in transcript.messages
         ],
@@ -67,15 +75,29 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
 async def send_message(
     session_id: str, body: SendMessage, actor: CurrentActor, services: ServicesDep
 ) -> StreamingResponse:
+    check_message(body.content, services)
+    return turn_stream(await services.sessions.send(actor, session_id, body.content))
+
+
+def check_message(content: str, services: Services) -> None:
+    """A message the model may be sent: not empty, within ``AGENT_WEB_MAX_PROMPT_CHARS``."""
     limit = services.settings.max_prompt_chars
-    if len(body.content) > limit:
-        raise HTTPException(
-            status.HTTP_413_CONTENT_TOO_LARGE, f"Messages are limited to {limit:,} characters."
-        )
-    if not body.content.strip():
+    if len(content) > limit:
+        detail = f"Messages are limited to {limit:,} characters."
+        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail)
+    if not content.strip():
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "The message is empty.")
-    events = await services.sessions.send(actor, session_id, body.content)
-    return event_stream(_sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def turn_stream(events: AsyncIterator[TurnEvent], headers: dict[str, str] | None = None) -> StreamingResponse:
+    """A turn's events as the SSE response every turn route answers with."""
+    return event_stream(
+        _sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no", **(headers or {})}
+    )
+
+
+def _html(text: str, tool_results: tuple[ToolResult, ...]) -> str:
+    return render_markdown(text, customer_ids(tool_results))
 
 
 def _frame(name: str, data: dict) -> str:
@@ -91,7 +113,8 @@ async def _sse(events: AsyncIterator[TurnEvent]) -> AsyncIterator[str]:
                 yield _frame("tool", {"call_id": call_id, "name": name, "status": "started"})
             case ToolFinished(call_id=call_id, success=success):
                 yield _frame("tool", {"call_id": call_id, "status": "finished", "success": success})
-            case Done(text=text):
-                yield _frame("done", {"content": text, "html": render_markdown(text)})
+            case Done(text=text, tool_results=results):
+                charts = [chart.model_dump() for chart in charts_for(results)]
+                yield _frame("done", {"content": text, "html": _html(text, results), "charts": charts})
             case Failed(message=message):
                 yield _frame("error", {"message": message, "code": "turn_failed"})

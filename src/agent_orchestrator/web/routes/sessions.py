@@ -24,6 +24,8 @@ class SessionOut(BaseModel):
     preview: str
     status: str
     turn_count: int
+    parent_id: str | None = None
+    parent_event_id: str | None = None
 
     @classmethod
     def of(cls, record: SessionRecord) -> "SessionOut":

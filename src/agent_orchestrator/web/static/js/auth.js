@@ -3,6 +3,7 @@
 
 import { ApiError, abortRequests, api, errorMessage, fetchMe, onSignedOut } from "./api.js";
 import { clearChat, openInitialSession } from "./chat.js";
+import { clearCustomer, initialView } from "./customer.js";
 import { clearCustomers, restoreCustomerFilter } from "./customers.js";
 import { $, setText, show } from "./dom.js";
 import { clearSegments } from "./segments.js";
@@ -79,6 +80,7 @@ function handleSignedOut(message = "Your sign-in has expired. Please sign in aga
   clearUsage();
   clearSegments();
   clearCustomers();
+  clearCustomer();
   showLogin(message);
 }
 
@@ -88,7 +90,7 @@ async function startApp(me) {
   refreshUsage();
   restoreCustomerFilter();
   showPage("app");
-  setView(storage.prefs().view);
+  setView(initialView(storage.prefs().view));
   await loadSessions();
   await openInitialSession();
   if (state.view === "chat") $("composer-input").focus();

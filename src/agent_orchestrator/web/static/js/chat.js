@@ -2,6 +2,8 @@
 // waiting for an answer another tab or device is writing. Sending and streaming are turns.js's job.
 
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
+import { exportLinks, messageActions, parentLink } from "./branching.js";
+import { destroyCharts } from "./charts.js";
 import { $, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { messageElement } from "./messages.js";
@@ -82,7 +84,9 @@ export async function ensureSession() {
 }
 
 function clearConversation() {
+  destroyCharts($("messages"));
   $("messages").replaceChildren();
+  $("chat-actions").replaceChildren();
   $("chat-title").textContent = "New chat";
   show($("empty-state"), true);
   setStatus("");
@@ -91,8 +95,10 @@ function clearConversation() {
 function showConversation(data) {
   const id = data.session.id;
   $("chat-title").textContent = sessionTitle(data.session);
+  $("chat-actions").replaceChildren(...[parentLink(data.session), ...exportLinks(id)].filter(Boolean));
   const list = $("messages");
-  list.replaceChildren(...data.messages.map(transcriptItem));
+  destroyCharts(list);
+  list.replaceChildren(...data.messages.map((message, index) => transcriptItem(message, index === data.messages.length - 1)));
   reattachLiveTurn(id, data.messages);
   show($("empty-state"), list.children.length === 0);
   update({ remoteBusy: Boolean(data.busy) && !isStreaming(id) });
@@ -106,10 +112,12 @@ function showConversation(data) {
   scrollToBottom(true);
 }
 
-/** A stored message; a prompt that never got its answer offers to send it again. */
-function transcriptItem(message) {
+/** A stored message with its actions; a prompt that never got its answer offers to send it again. */
+function transcriptItem(message, isLast) {
   const item = messageElement(message);
   if (message.role === "user" && message.interrupted) markInterrupted(item, message.content);
+  const actions = messageActions(message, { isLast });
+  if (actions) item.append(actions);
   return item;
 }
 
@@ -137,10 +145,14 @@ function stopBusyPoll() {
   busyPollTimer = null;
 }
 
+export function isNearBottom() {
+  const box = $("conversation");
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 120;
+}
+
 export function scrollToBottom(force = false) {
   const box = $("conversation");
-  const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 120;
-  if (force || nearBottom) box.scrollTop = box.scrollHeight;
+  if (force || isNearBottom()) box.scrollTop = box.scrollHeight;
 }
 
 export function setStatus(text, kind = "") {

@@ -5,9 +5,9 @@
 // still being written instead of losing it.
 
 import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { ensureSession, forgetCurrentSession, scheduleBusyPoll, scrollToBottom, setStatus } from "./chat.js";
+import { ensureSession, forgetCurrentSession, isNearBottom, openSession, scheduleBusyPoll, scrollToBottom, setStatus } from "./chat.js";
 import { $, el, show } from "./dom.js";
-import { messageElement, messageShell, setAssistantBody } from "./messages.js";
+import { messageElement, messageShell, setAssistantBody, showCharts } from "./messages.js";
 import { loadSessions } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { readEventStream } from "./sse.js";
@@ -64,7 +64,7 @@ async function onComposerSubmit(event) {
  * Send one prompt and stream the answer. Returns true once the server accepted the turn.
  * The typed text stays in the composer until the server accepts it, so a 409/413/422 loses nothing.
  */
-async function sendTurn(text, { fromComposer }) {
+export async function sendTurn(text, { fromComposer }) {
   let sessionId;
   try {
     sessionId = await ensureSession();
@@ -169,6 +169,9 @@ async function streamAnswer(response, sessionId, live) {
     done(data) {
       finished = true;
       setAssistantBody(live.body, { html: data.html, content: data.content ?? live.streamed });
+      const follow = isCurrent() && isNearBottom();
+      showCharts(live.body, data.charts);
+      if (follow) scrollToBottom(true); // keep the new charts in view, as the text was
       if (isCurrent()) setStatus("");
     },
     error(data) {
@@ -187,6 +190,10 @@ async function streamAnswer(response, sessionId, live) {
     refreshUsage();
   }
   if (isCurrent()) scrollToBottom();
+  // The stored transcript gives the new messages their ids, and with them their actions (branching.js).
+  if (finished && isCurrent() && !live.assistantEl.classList.contains("failed")) {
+    await openSession(sessionId, { reveal: false });
+  }
   loadSessions(); // titles, previews and order change after a turn
 }
 

@@ -13,7 +13,7 @@ from alembic import op
 _BIG_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 revision = "0007_governance"
-down_revision = "0004_interrupted_turns"
+down_revision = "0006_search"
 branch_labels = None
 depends_on = None
 

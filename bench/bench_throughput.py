@@ -1,0 +1,288 @@
+"""Throughput of the web app against the runtime's own speed (issue 11), measured in one run.
+
+    uv run python bench/bench_throughput.py [--users 100] [--turns 5] [--store both|sqlite|postgres]
+        [--soak 300] [--warm 1000] [--cold-turns 1000]
+    uv run python bench/bench_throughput.py --users 10 --soak 60 --warm 50      (a quick run)
+
+Everything runs for real (uvicorn, the Copilot CLI, SQLite or PostgreSQL) on the instant scripted model,
+so every figure is the server's and the runtime's own overhead:
+
+* the yardstick: the same load straight on the runtime, sessions kept open (``runtime_load.py``);
+* per store (SQLite, one server; PostgreSQL, shared mode on a fresh schema): one turn alone,
+  ``--users`` concurrent users with one turn each, and the same users sending ``--turns`` turns each
+  (sequential per user), as p50/p95/max with the app/runtime ratio, and CPU per turn of the process tree;
+* on SQLite: a ``--soak``-turn chat in one session (first vs last turns, memory every 50 turns); a cold
+  resume of a ``--cold-turns``-turn session in a restarted server vs a fresh session's first turn; the
+  server's memory for ``--warm`` more sessions with one turn each.
+
+The app is driven through its public HTTP API only. Every server gets ``AGENT_WARM_SESSIONS`` large
+enough to keep all of the run's sessions warm (docs/architecture.md#performance-budgets).
+"""
+
+import argparse
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from event_log import grow_event_log
+from load_stats import LoadFigures, Send, bounded, ms, percentile, run_load, summary, timed, tree_cpu_seconds
+from load_stats import tree_rss_bytes as rss
+from web_users import WebUser, create_users, demo_password
+
+from agent_orchestrator.testing.app_process import AppProcess
+from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.postgres import display_url, fresh_schema, postgres_problem, server_url
+from agent_orchestrator.testing.scripted_model import ScriptedModel
+
+RUNTIME_WORKER = Path(__file__).with_name("runtime_load.py")
+COLD_SESSIONS = 3  # long sessions resumed cold; the figure is their median
+SOAK_RSS_EVERY = 50
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Bench:
+    model: ScriptedModel
+    root: Path
+    warm_setting: int
+
+    def env(self, home: Path, **extra: str) -> dict[str, str]:
+        return clean_environment(
+            AGENT_ORCHESTRATOR_HOME=str(home),
+            AGENT_PROVIDER_BASE_URL=self.model.base_url,
+            AGENT_MODEL="scripted-model",
+            AGENT_WARM_SESSIONS=str(self.warm_setting),
+            **extra,
+        )
+
+
+# ------------------------------------------------------------------------------------------ loads
+
+
+def runtime_figures(bench: Bench, users: int, turns: int) -> LoadFigures:
+    """The yardstick, in a process of its own (see ``runtime_load.py``)."""
+    command = [sys.executable, str(RUNTIME_WORKER), "--users", str(users), "--turns", str(turns)]
+    done = subprocess.run(command, env=bench.env(bench.root / "runtime"), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the runtime-alone load failed:\n{done.stderr[-2000:]}")
+    return LoadFigures(**json.loads(done.stdout.splitlines()[-1]))
+
+
+def app_figures(
+    bench: Bench, home: Path, catalog_url: str, users: int, turns: int, **env: str
+) -> LoadFigures:
+    """The load through the app: ``users`` accounts, each with one session, all on one server."""
+    names = [f"user{i:04d}" for i in range(users)]
+    create_users(catalog_url, names)
+    app = AppProcess(bench.env(home, **env)).start()
+    try:
+        return asyncio.run(_drive(app, names, turns))
+    finally:
+        app.stop()
+
+
+async def _drive(app: AppProcess, names: list[str], turns: int) -> LoadFigures:
+    people = [WebUser(app.url) for _ in names]
+    sessions: dict[int, str] = {}
+
+    async def sign_in(i: int) -> None:
+        await people[i].login(names[i])
+        sessions[i] = await people[i].new_session()
+
+    try:
+        await bounded([partial(sign_in, i) for i in range(len(names))])
+        senders: list[Send] = [partial(people[i].send, sessions[i]) for i in range(len(names))]
+        return await run_load(senders, turns, partial(tree_cpu_seconds, _pid(app)))
+    finally:
+        await asyncio.gather(*(person.close() for person in people))
+
+
+def _pid(app: AppProcess) -> int:
+    assert app.proc is not None, "start() first"
+    return app.proc.pid
+
+
+def _p95(values: list[float]) -> float:
+    return percentile(values, 0.95)
+
+
+def report_load(
+    label: str, app: LoadFigures, runtime: LoadFigures, users: int, turns: int, sqlite: LoadFigures | None
+) -> None:
+    print(f"\n== {label} ==")
+    alone, yardstick = statistics.median(app.alone), statistics.median(runtime.alone)
+    print(
+        f"one turn alone: app p50 {ms(alone)}, runtime {ms(yardstick)}: "
+        f"{ms(alone - yardstick).strip()} above (target <= 60 ms)"
+    )
+    loads = (
+        (f"{users} concurrent users, one turn each", app.one_turn, runtime.one_turn, " (target <= 1.3)"),
+        (f"{users} users, {turns} turns each", app.multi, runtime.multi, ""),
+    )
+    for name, through_app, on_runtime, target in loads:
+        print(f"{name}:")
+        print(f"  app     {summary(through_app)}")
+        print(f"  runtime {summary(on_runtime)}")
+        print(f"  app/runtime p95 ratio {_p95(through_app) / _p95(on_runtime):.2f}{target}")
+    for name, app_cpu, runtime_cpu, count in (
+        ("one turn each", app.one_turn_cpu, runtime.one_turn_cpu, users),
+        (f"{turns} turns each", app.multi_cpu, runtime.multi_cpu, users * turns),
+    ):
+        print(
+            f"CPU per turn ({name}, process tree): app {ms(app_cpu / count)}, "
+            f"runtime {ms(runtime_cpu / count)}, ratio {app_cpu / runtime_cpu:.2f}"
+        )
+    if sqlite is not None:
+        print(
+            f"PostgreSQL/SQLite p95 ratio: one turn each {_p95(app.one_turn) / _p95(sqlite.one_turn):.2f}, "
+            f"{turns} turns each {_p95(app.multi) / _p95(sqlite.multi):.2f} (target <= 1.2)"
+        )
+
+
+# -------------------------------------------------------------------------------- one session
+
+
+def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) -> None:
+    """Soak, cold resume and warm-session memory, on one SQLite server's home (restarted in between,
+    so that nothing of the first process is warm in the second)."""
+    if not (soak or cold_turns or warm):
+        return
+    home = bench.root / "single"
+    app = AppProcess(bench.env(home)).start()
+    try:
+        long_ids = asyncio.run(_soak(app, home, soak, COLD_SESSIONS if cold_turns else 0))
+    finally:
+        app.stop()
+    if not (cold_turns or warm):
+        return
+    for session_id in long_ids:
+        grow_event_log(home / "copilot" / "session-state" / session_id / "events.jsonl", cold_turns)
+    app = AppProcess(bench.env(home)).start()
+    try:
+        asyncio.run(_cold_then_warm(app, home, long_ids, cold_turns, warm))
+    finally:
+        app.stop()
+
+
+async def _demo_user(app: AppProcess, home: Path) -> WebUser:
+    """The demo account, with one answered turn: the process's one-time costs are out of the figures."""
+    user = WebUser(app.url)
+    await user.login("demo", demo_password(home))
+    await user.send(await user.new_session("warm-up"))
+    return user
+
+
+async def _soak(app: AppProcess, home: Path, turns: int, long_sessions: int) -> list[str]:
+    """The soak's figures; returns ``long_sessions`` new sessions with one turn each (to grow later)."""
+    user = await _demo_user(app, home)
+    try:
+        long_ids = [await user.new_session("long") for _ in range(long_sessions)]
+        for session_id in long_ids:
+            await user.send(session_id, "What is our best segment?")
+        if turns:
+            session_id = await user.new_session("soak")
+            samples = [(0, rss(_pid(app)))]
+            times = []
+            for turn in range(1, turns + 1):
+                times.append(await timed(partial(user.send, session_id)))
+                if turn % SOAK_RSS_EVERY == 0 or turn == turns:
+                    samples.append((turn, rss(_pid(app))))
+            report_soak(times, samples)
+        return long_ids
+    finally:
+        await user.close()
+
+
+def report_soak(times: list[float], samples: list[tuple[int, int]]) -> None:
+    turns = len(times)
+    window = min(50, max(1, turns // 6))
+    first, last = statistics.median(times[:window]), statistics.median(times[-window:])
+    print(f"\n== one session, {turns} turns (SQLite) ==")
+    print(
+        f"turns 1-{window} p50 {ms(first)}, turns {turns - window + 1}-{turns} p50 {ms(last)}: "
+        f"ratio {last / first:.2f} (target <= 1.2)"
+    )
+    memory = ", ".join(f"{turn}: {size / MB:.0f}" for turn, size in samples)
+    growth = (samples[-1][1] - samples[0][1]) / MB
+    print(f"app process tree RSS (MB) after turn {memory}; growth {growth:+.0f} MB")
+
+
+async def _cold_then_warm(
+    app: AppProcess, home: Path, long_ids: list[str], cold_turns: int, warm: int
+) -> None:
+    user = await _demo_user(app, home)
+    try:
+        if long_ids:
+            fresh, cold = [], []
+            for session_id in long_ids:
+                fresh.append(await timed(partial(user.send, await user.new_session("fresh"))))
+                cold.append(await timed(partial(user.send, session_id)))
+            print(f"\n== cold resume (SQLite, restarted server, median of {len(long_ids)}) ==")
+            print(
+                f"first turn of a {cold_turns}-turn session {ms(statistics.median(cold))}, "
+                f"of a fresh session {ms(statistics.median(fresh))}: "
+                f"ratio {statistics.median(cold) / statistics.median(fresh):.2f} (target <= 2)"
+            )
+        if warm:
+            before = rss(_pid(app))
+
+            async def chat() -> None:
+                await user.send(await user.new_session("warm"))
+
+            await bounded([chat] * warm)
+            after = rss(_pid(app))
+            print(f"\n== {warm} more sessions with one turn each (SQLite) ==")
+            print(
+                f"app process tree RSS {before / MB:.0f} -> {after / MB:.0f} MB "
+                f"({(after - before) / MB:+.0f} MB): {(after - before) / warm / 1024:.0f} KiB per session"
+            )
+    finally:
+        await user.close()
+
+
+# ---------------------------------------------------------------------------------------- main
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", type=int, default=100, help="concurrent users (default 100)")
+    parser.add_argument("--turns", type=int, default=5, help="turns per user in the second load")
+    parser.add_argument("--store", choices=("both", "sqlite", "postgres"), default="both")
+    parser.add_argument("--soak", type=int, default=300, help="turns of the one-session soak (0: skip)")
+    parser.add_argument("--warm", type=int, default=1000, help="sessions for the memory figure (0: skip)")
+    parser.add_argument("--cold-turns", type=int, default=1000, help="turns of the cold-resumed session")
+    args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
+    stores = ("sqlite", "postgres") if args.store == "both" else (args.store,)
+    if "postgres" in stores and (problem := postgres_problem()) is not None:
+        sys.exit(f"PostgreSQL unreachable at {display_url(server_url())}: {problem}")
+
+    with tempfile.TemporaryDirectory(prefix="bench-throughput-") as tmp, ScriptedModel() as model:
+        bench = Bench(model, Path(tmp), warm_setting=max(args.users, args.warm) + COLD_SESSIONS + 2)
+        print(f"AGENT_WARM_SESSIONS={bench.warm_setting} for every server of this run")
+        runtime = runtime_figures(bench, args.users, args.turns)
+        sqlite = None
+        if "sqlite" in stores:
+            home = bench.root / "sqlite"
+            catalog = f"sqlite:///{home / 'catalog.sqlite'}"
+            home.mkdir()
+            sqlite = app_figures(bench, home, catalog, args.users, args.turns)
+            report_load("SQLite, one server", sqlite, runtime, args.users, args.turns, None)
+        if "postgres" in stores:
+            with fresh_schema("bench") as schema:
+                home = bench.root / "postgres"
+                postgres = app_figures(
+                    bench, home, schema.sqlalchemy_url, args.users, args.turns, DATABASE_URL=schema.url
+                )
+            report_load("PostgreSQL, shared mode", postgres, runtime, args.users, args.turns, sqlite)
+        single_session_figures(bench, args.soak, args.cold_turns, args.warm)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""Figures of a load, shared by the throughput benchmark and its runtime-alone worker: latency
+percentiles, and the CPU time and resident memory of a process *tree* read from ``/proc``.
+
+A tree, because the app's (and the runtime's) work is split over processes: the Copilot CLI is a Node
+child of the Python process that drives it. CPU counts the live processes of the tree plus the
+children they already reaped (``cutime``/``cstime``), so nothing that ran during a load is missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+# At most this many turns at once while preparing (untimed), so preparing does not become a load test.
+PREPARE_CONCURRENCY = 8
+
+Send = Callable[[], Awaitable[None]]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:8.1f} ms"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(values: list[float]) -> str:
+    """``p50 …, p95 …, max …`` of ``values`` (seconds)."""
+    return f"p50 {ms(percentile(values, 0.5))}, p95 {ms(percentile(values, 0.95))}, max {ms(max(values))}"
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """``/proc/<pid>/stat`` from field 3 (state) on; the command name before it may hold spaces."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    return text[text.rindex(")") + 2 :].split()
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and all its live descendants."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int(_stat_fields(int(entry.name))[1])
+            except (FileNotFoundError, ProcessLookupError, IndexError):
+                continue  # exited while we looked
+            children.setdefault(parent, []).append(int(entry.name))
+    tree, pending = [], [root]
+    while pending:
+        pid = pending.pop()
+        tree.append(pid)
+        pending.extend(children.get(pid, []))
+    return tree
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """User + system CPU time of the tree so far, including its reaped children."""
+    ticks = 0
+    for pid in process_tree(root):
+        try:
+            fields = _stat_fields(pid)
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / _TICKS
+
+
+def tree_rss_bytes(root: int) -> int:
+    """Resident memory of the tree (shared pages counted in every process that maps them)."""
+    total = 0
+    for pid in process_tree(root):
+        try:
+            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * _PAGE
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+@dataclass
+class LoadFigures:
+    """What :func:`run_load` measured: latencies in seconds, CPU in seconds for the whole phase."""
+
+    alone: list[float]
+    one_turn: list[float]
+    one_turn_cpu: float
+    multi: list[float]
+    multi_cpu: float
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+async def timed(send: Send) -> float:
+    started = time.perf_counter()
+    await send()
+    return time.perf_counter() - started
+
+
+async def bounded(sends: list[Send], limit: int = PREPARE_CONCURRENCY) -> None:
+    """Run ``sends`` with at most ``limit`` under way (untimed preparation)."""
+    gate = asyncio.Semaphore(limit)
+
+    async def one(send: Send) -> None:
+        async with gate:
+            await send()
+
+    await asyncio.gather(*(one(send) for send in sends))
+
+
+async def run_load(senders: list[Send], turns: int, cpu_seconds: Callable[[], float]) -> LoadFigures:
+    """The same load on any target: ``senders[i]()`` sends one turn on user ``i``'s session.
+
+    Every session first gets one untimed turn (so each one has history, as a busy server's sessions
+    do); then one turn alone (p50 of five), all users at once with one turn each, and all users at
+    once with ``turns`` turns each (sequential per user). CPU is the target's, over each concurrent phase.
+    """
+    await bounded(senders)
+    alone = [await timed(senders[0]) for _ in range(6)][1:]
+    before = cpu_seconds()
+    one_turn = list(await asyncio.gather(*(timed(send) for send in senders)))
+    one_turn_cpu = cpu_seconds() - before
+
+    async def conversation(send: Send) -> list[float]:
+        return [await timed(send) for _ in range(turns)]
+
+    before = cpu_seconds()
+    multi = [t for user in await asyncio.gather(*(conversation(s) for s in senders)) for t in user]
+    multi_cpu = cpu_seconds() - before
+    return LoadFigures(alone, one_turn, one_turn_cpu, multi, multi_cpu)

@@ -1,0 +1,84 @@
+"""The throughput benchmark's own plumbing (no timing is asserted): the ``/proc`` process-tree figures,
+growing a session's log, and one tiny end-to-end run through the real app and the runtime alone, so
+that the benchmark keeps working as the server changes."""
+
+import importlib
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+load_stats = importlib.import_module("load_stats")
+event_log = importlib.import_module("event_log")
+
+BURN = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass\ntime.sleep(60)"
+
+
+def test_a_process_tree_counts_its_children_cpu_and_memory() -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {BURN!r}])"]
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(load_stats.process_tree(parent.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        child = load_stats.process_tree(parent.pid)[1]
+        while load_stats.tree_cpu_seconds(child) < 0.25 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert load_stats.tree_cpu_seconds(parent.pid) >= load_stats.tree_cpu_seconds(child) >= 0.25
+        assert load_stats.tree_rss_bytes(parent.pid) > load_stats.tree_rss_bytes(child) > 0
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def test_percentiles_and_summary() -> None:
+    values = [i / 1000 for i in range(1, 101)]
+    assert load_stats.percentile(values, 0.5) == 0.051
+    assert load_stats.percentile(values, 0.95) == 0.096
+    assert load_stats.summary(values) == "p50     51.0 ms, p95     96.0 ms, max    100.0 ms"
+
+
+def test_a_grown_log_repeats_its_turn_block_between_the_same_head_and_tail(tmp_path: Path) -> None:
+    events = tmp_path / "events.jsonl"
+    head = b'{"type":"session.start"}\n'
+    turn = b'{"type":"user.message"}\n{"type":"assistant.message"}\n{"type":"assistant.turn_end"}\n'
+    tail = b'{"type":"session.shutdown"}\n'
+    events.write_bytes(head + turn + tail)
+    event_log.grow_event_log(events, 3)
+    assert events.read_bytes() == head + turn * 3 + tail
+
+
+def test_a_tiny_run_prints_every_figure() -> None:
+    command = [
+        sys.executable,
+        str(BENCH / "bench_throughput.py"),
+        *(
+            "--users",
+            "2",
+            "--turns",
+            "2",
+            "--store",
+            "sqlite",
+            "--soak",
+            "3",
+            "--warm",
+            "2",
+            "--cold-turns",
+            "5",
+        ),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for figure in (
+        "app/runtime p95 ratio",
+        "CPU per turn (one turn each, process tree)",
+        "CPU per turn (2 turns each, process tree)",
+        "turns 1-1 p50",
+        "app process tree RSS (MB) after turn 0:",
+        "first turn of a 5-turn session",
+        "KiB per session",
+    ):
+        assert figure in done.stdout, done.stdout

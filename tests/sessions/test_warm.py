@@ -1,0 +1,69 @@
+"""The warm-session pool's rules, on plain stand-in objects: it never calls a session, only hands it
+back or passes it to the close callback, so no runtime is needed here (tests/web/test_warm_sessions.py
+runs the same rules through the real runtime)."""
+
+import asyncio
+from typing import Any, cast
+
+from copilot import CopilotSession
+
+from agent_orchestrator.sessions.warm import WarmSessions
+
+
+class Pool:
+    def __init__(self, capacity: int = 3, idle_timeout: float = 60.0) -> None:
+        self.closed: list[tuple[str, int]] = []
+        self.warm = WarmSessions(capacity=capacity, idle_timeout=idle_timeout, close=self._close)
+
+    async def _close(self, session_id: str, session: CopilotSession, fencing_token: int) -> None:
+        await asyncio.sleep(0.01)  # closing takes a runtime round trip
+        self.closed.append((session_id, fencing_token))
+
+
+def _session(name: str) -> CopilotSession:
+    return cast(Any, name)
+
+
+async def test_a_copy_is_handed_back_only_to_the_next_lease_of_its_server():
+    pool = Pool()
+    pool.warm.keep("s1", _session("copy"), fencing_token=4)
+    assert await pool.warm.take("s1", fencing_token=5) == "copy"
+    assert pool.closed == [] and "s1" not in pool.warm
+
+
+async def test_a_stale_copy_is_closed_before_the_turn_resumes():
+    pool = Pool()
+    pool.warm.keep("s1", _session("copy"), fencing_token=4)
+    # Token 7: two other leases came in between (another server's turn, a rewind): the copy is stale.
+    assert await pool.warm.take("s1", fencing_token=7) is None
+    assert pool.closed == [("s1", 4)]
+
+
+async def test_the_least_recently_used_copy_goes_when_the_pool_is_full():
+    pool = Pool(capacity=2)
+    for number in (1, 2):
+        pool.warm.keep(f"s{number}", _session(f"copy{number}"), fencing_token=1)
+    assert await pool.warm.take("s1", fencing_token=2) == "copy1"
+    pool.warm.keep("s1", _session("copy1"), fencing_token=2)  # s1 is now the most recently used
+    pool.warm.keep("s3", _session("copy3"), fencing_token=1)
+    await pool.warm.close_all()
+    assert pool.closed[0] == ("s2", 1)
+    assert sorted(pool.closed[1:]) == [("s1", 2), ("s3", 1)]
+
+
+async def test_idle_copies_are_closed_and_a_take_waits_for_a_close_in_progress():
+    pool = Pool(idle_timeout=0.05)
+    pool.warm.keep("s1", _session("copy"), fencing_token=1)
+    await asyncio.sleep(0.06)
+    pool.warm.close_idle()
+    assert len(pool.warm) == 0
+    # The close is still running: a turn must not resume the session until it is done.
+    assert await pool.warm.take("s1", fencing_token=2) is None
+    assert pool.closed == [("s1", 1)]
+
+
+async def test_evict_closes_at_once_and_a_pool_of_size_zero_keeps_nothing():
+    pool = Pool(capacity=0)
+    pool.warm.keep("s1", _session("copy"), fencing_token=1)
+    await pool.warm.evict("s1")
+    assert pool.closed == [("s1", 1)] and len(pool.warm) == 0

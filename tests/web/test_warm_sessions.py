@@ -1,0 +1,92 @@
+"""Warm sessions through the real runtime (docs/architecture.md#warm-sessions): a server keeps a
+session open between turns instead of resuming it per message, and lets go of it when the pool is full,
+on rename and on delete. The runtime's own event log shows which happened: every resume appends a
+``session.resume`` record and every close a ``session.shutdown``."""
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
+from agent_orchestrator.testing.scripted_model import Text, ToolCall, user_messages
+
+TELL = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
+ASK = "Which retail segment did I say was my favourite?"
+
+
+class WarmApp:
+    def __init__(self, app: Any) -> None:  # conftest's LiveApp
+        self.data_dir = app.web.data_dir
+        self.client = app.client("alice")
+
+    def new_session(self) -> str:
+        return self.client.post("/api/sessions", json={}).json()["id"]
+
+    def send(self, session_id: str, content: str) -> str:
+        response = self.client.post(f"/api/sessions/{session_id}/messages", json={"content": content})
+        assert "event: done" in response.text, response.text
+        return response.text
+
+    def lifecycle(self, session_id: str) -> list[str]:
+        """The log's resume/shutdown records and user messages, in order (``user`` for a message)."""
+        log = self.data_dir / "copilot" / "session-state" / session_id / "events.jsonl"
+        kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()]
+        keep = {"session.resume": "resume", "session.shutdown": "shutdown", "user.message": "user"}
+        return [keep[kind] for kind in kinds if kind in keep]
+
+    def lifecycle_becomes(self, session_id: str, expected: list[str], timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while self.lifecycle(session_id) != expected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.lifecycle(session_id) == expected
+
+
+@pytest.fixture
+def warm_app(start_app: Callable[..., Any]) -> Callable[[int], WarmApp]:
+    return lambda capacity: WarmApp(start_app(warm_sessions=capacity))
+
+
+def test_turns_reuse_the_open_session_instead_of_resuming_it(warm_app, scripted_model):
+    app = warm_app(10)
+    session_id = app.new_session()
+    for content in (TELL, "and another thing", ASK):
+        app.send(session_id, content)
+    assert "Your favourite retail segment is 'At Risk'." in app.send(session_id, ASK)
+    # Created (and closed), resumed once for the first turn, then open for the other three.
+    assert app.lifecycle(session_id) == ["shutdown", "resume", "user", "user", "user", "user"]
+    assert len(user_messages(scripted_model.requests[-1])) == 4
+
+
+def test_a_full_pool_closes_the_least_recently_used_session_which_resumes_with_its_history(warm_app):
+    app = warm_app(1)
+    first, second = app.new_session(), app.new_session()
+    app.send(first, TELL)
+    app.send(second, "hello")  # the pool holds one: the first session is closed (in the background)
+    assert app.lifecycle_becomes(first, ["shutdown", "resume", "user", "shutdown"])
+    assert "Your favourite retail segment is 'At Risk'." in app.send(first, ASK)
+    assert app.lifecycle(first) == ["shutdown", "resume", "user", "shutdown", "resume", "user"]
+
+
+def test_rename_closes_the_open_session(warm_app):
+    app = warm_app(10)
+    session_id = app.new_session()
+    app.send(session_id, TELL)
+    assert app.client.patch(f"/api/sessions/{session_id}", json={"title": "Renamed"}).status_code == 200
+    assert app.lifecycle(session_id)[-1] == "shutdown"
+    assert "Your favourite retail segment is 'At Risk'." in app.send(session_id, ASK)
+
+
+def test_sessions_share_the_servers_one_mcp_connection_for_their_tools(start_app, scripted_model, tmp_path):
+    # start_app's data directory is this test's tmp_path: the app finds a (small) dataset there.
+    generate_dataset(tmp_path / "retail.sqlite", GeneratorConfig(seed=3, customers=200, transactions=3_000))
+    app = WarmApp(start_app(retail_dataset=True))
+    for session_id in (app.new_session(), app.new_session()):
+        scripted_model.script(ToolCall("retail-analytics-list_segments", {}), Text("Four segments."))
+        answer = app.send(session_id, "Which segments are there?")
+        assert '"name": "list_segments", "status": "started"' in answer
+        assert '"status": "finished", "success": true' in answer
+        tool_message = scripted_model.requests[-1]["messages"][-1]
+        assert tool_message["role"] == "tool" and '"At Risk"' in tool_message["content"]
