@@ -9,6 +9,7 @@ retention purge runs on one server at a time (docs/architecture.md#retention).
 """
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 
