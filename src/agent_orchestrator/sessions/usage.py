@@ -25,6 +25,7 @@ from opentelemetry.trace import Span, Status, StatusCode
 from agent_orchestrator.errors import TokenBudgetExceededError
 from agent_orchestrator.sessions.store import TokenTotals, UsageLedger
 from agent_orchestrator.sessions.store.schema import utcnow
+from agent_orchestrator.sessions.tool_results import tool_name
 from agent_orchestrator.telemetry import MODEL_TOKENS, TRACER, TURN_SECONDS, TURNS_IN_FLIGHT
 
 
@@ -64,7 +65,7 @@ class TurnMeter:
                 MODEL_TOKENS.labels("input").inc(usage.input_tokens or 0)
                 MODEL_TOKENS.labels("output").inc(usage.output_tokens or 0)
             case ToolExecutionStartData() as start:
-                name = start.mcp_tool_name or start.tool_name
+                name = tool_name(start.tool_name, start.mcp_tool_name)
                 span = TRACER.start_span(
                     f"tool {name}",
                     context=self._context,

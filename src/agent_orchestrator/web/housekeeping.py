@@ -9,7 +9,6 @@ retention purge runs on one server at a time (docs/architecture.md#retention).
 """
 
 import asyncio
-import functools
 import logging
 from collections.abc import Awaitable, Callable
 
