@@ -319,8 +319,8 @@ class SessionCatalog:
         audit: AuditEvent | None = None,
     ) -> bool:
         """Note turn activity (see :func:`write_turn`), with ``audit`` in the same transaction."""
+        sealed = self._sealed(session_id, prompt)  # first: a new data key is written by the key store
         with write_transaction(self._engine) as conn:
-            sealed = self._sealed(session_id, prompt)
             found = write_turn(conn, session_id, preview=preview, status=status, prompt=sealed, at=at)
             if audit is not None:
                 write_event(conn, audit)
