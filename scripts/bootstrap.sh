@@ -11,8 +11,8 @@ if ! command -v uv >/dev/null 2>&1; then
     export PATH="$HOME/.local/bin:$PATH"
 fi
 
-step "Installing the Copilot runtime (npm @github/copilot, pinned in package-lock.json)"
-if [ ! -d node_modules/@github/copilot ]; then
+step "Installing the Copilot runtime and Chart.js (npm, pinned in package-lock.json)"
+if [ ! -d node_modules/@github/copilot ] || [ ! -d node_modules/chart.js ]; then
     npm ci --no-audit --no-fund
 else
     echo "already installed" >&2

@@ -46,6 +46,28 @@ class SessionBusyError(AgentOrchestratorError):
     """Another turn of this session is in flight (in this process or on any other server)."""
 
 
+class TooManyRequestsError(AgentOrchestratorError):
+    """Refused for now, not for good: too many attempts, or a quota used up. ``retry_after`` is how
+    many seconds until trying again can succeed (the web sends it as ``Retry-After``)."""
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, retry_after)
+
+
+class LoginThrottledError(TooManyRequestsError):
+    """Too many failed logins for this account or from this address; the same for an unknown name."""
+
+
+class TokenBudgetExceededError(TooManyRequestsError):
+    """The user has used their daily model-token budget; it renews at midnight UTC."""
+
+
+class DecryptionError(AgentOrchestratorError):
+    """Stored conversation data does not decrypt: its session's key is gone (the session was deleted),
+    its master key is not configured, or the data was damaged."""
+
+
 class SessionFileStoreError(AgentOrchestratorError, OSError):
     """The database behind the shared session files failed (unreachable, timed out, refused).
 

@@ -183,6 +183,25 @@ class WebSettings(_Section):
     retail_dataset: Annotated[bool, _off_when("0", "false", "no")] = Field(
         True, validation_alias="AGENT_WEB_RETAIL"
     )
+    # Login throttling (docs/architecture.md#login-throttling): this many failed logins per account or
+    # client address lock it for the lockout, on every server sharing the database.
+    login_max_failures: int = Field(5, ge=1, validation_alias="AGENT_LOGIN_MAX_FAILURES")
+    login_lockout: float = Field(900.0, gt=0, validation_alias="AGENT_LOGIN_LOCKOUT")
+    # Sessions not updated for this many days are purged, by one server at a time (off when unset).
+    retention_days: int | None = Field(None, ge=1, validation_alias="AGENT_RETENTION_DAYS")
+    retention_interval: float = 3600.0
+    # Model tokens (in + out) a user may spend per UTC day; unset: no limit.
+    daily_token_budget: int | None = Field(None, ge=1, validation_alias="AGENT_DAILY_TOKEN_BUDGET")
+    # Observability (docs/architecture.md#observability): traces go out over OTLP/HTTP only when the
+    # standard OpenTelemetry endpoint variable is set; logs are JSON lines unless asked for text.
+    otlp_endpoint: str | None = Field(None, validation_alias="OTEL_EXPORTER_OTLP_ENDPOINT")
+    log_format: Literal["json", "text"] = Field("json", validation_alias="AGENT_LOG_FORMAT")
+    # Encryption at rest (docs/architecture.md#encryption-at-rest): on when a master key is given, as
+    # base64 or as a key file (``ID BASE64`` lines, the last current); data keys live in the key store
+    # (default: the catalog's database).
+    master_key: str | None = Field(None, validation_alias="AGENT_MASTER_KEY", repr=False)
+    master_key_file: Path | None = Field(None, validation_alias="AGENT_MASTER_KEY_FILE")
+    keystore_url: str | None = Field(None, validation_alias="AGENT_KEYSTORE_URL")
 
     @property
     def is_postgres(self) -> bool:

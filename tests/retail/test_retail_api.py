@@ -78,6 +78,22 @@ def test_customer_detail_and_404(client: TestClient) -> None:
     assert client.get(f"{PREFIX}/customers/abc").status_code == 422
 
 
+def test_customer_trend_is_a_timeline_from_the_first_purchase_with_404_for_an_unknown_id(
+    client: TestClient,
+) -> None:
+    customer_id = client.get(f"{PREFIX}/customers", params={"limit": 1}).json()["items"][0]["customer_id"]
+    detail = client.get(f"{PREFIX}/customers/{customer_id}").json()
+    trend = client.get(f"{PREFIX}/customers/{customer_id}/trend", params={"months": 36}).json()
+    months = [point["month"] for point in trend["months"]]
+    assert trend["customer_id"] == customer_id
+    assert months == sorted(months) and months[-1].startswith("2025-12")
+    assert months[0] == detail["first_purchase"][:7]  # the dataset spans less than 36 months
+    assert round(sum(p["revenue"] for p in trend["months"]), 2) == pytest.approx(detail["revenue"], abs=0.05)
+    assert sum(p["orders"] for p in trend["months"]) == detail["orders"]
+    assert client.get(f"{PREFIX}/customers/999999/trend").status_code == 404
+    assert client.get(f"{PREFIX}/customers/{customer_id}/trend", params={"months": 37}).status_code == 422
+
+
 def test_transactions_filters_and_paging(client: TestClient) -> None:
     params = {
         "date_from": "2025-11-01",
@@ -160,6 +176,7 @@ def test_openapi_documents_every_route(client: TestClient) -> None:
         f"{PREFIX}/segments/{{segment}}/trend",
         f"{PREFIX}/customers",
         f"{PREFIX}/customers/{{customer_id}}",
+        f"{PREFIX}/customers/{{customer_id}}/trend",
         f"{PREFIX}/transactions",
         f"{PREFIX}/transactions/{{transaction_id}}",
     }

@@ -140,18 +140,21 @@ async def test_export_has_the_catalog_row_the_transcript_and_the_raw_event_log(
             "role": "user",
             "content": "Top segment by revenue?",
             "timestamp": "2025-01-02T09:00:01.000Z",
+            "event_id": "case-42-2025-01-02T09:00:01.000Z",
             "interrupted": False,
         },
         {
             "role": "assistant",
             "content": "Cafés: 41 % (€1.2M).",
             "timestamp": "2025-01-02T09:00:03.000Z",
+            "event_id": "case-42-2025-01-02T09:00:03.000Z",
             "interrupted": False,
         },
         {
             "role": "user",
             "content": "And last year?",
             "timestamp": "2025-01-02T09:05:00.000Z",
+            "event_id": "case-42-2025-01-02T09:05:00.000Z",
             "interrupted": True,
         },
     ]

@@ -2,6 +2,7 @@
 
 import json
 
+from agent_orchestrator.sessions.tool_results import ToolResult
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 
 
@@ -47,3 +48,52 @@ def test_a_retried_turn_keeps_the_interrupted_flag_on_the_first_attempt():
         _line("assistant.message", content="answer two"),
     ]
     assert [m.interrupted for m in parse_events(lines)] == [True, False, False]
+
+
+def _event(kind: str, agent_id: str | None = None, **data) -> bytes:
+    record = {"type": kind, "data": data, "timestamp": "t"}
+    if agent_id:
+        record["agentId"] = agent_id
+    return json.dumps(record, separators=(",", ":")).encode()
+
+
+def test_tool_results_are_kept_with_the_answer_they_led_to():
+    trend = '{"headline":"h","months":[]}'
+    lines = [
+        _line("user.message", content="Trend?"),
+        _line("assistant.message", content="", toolRequests=[{"name": "retail-analytics-monthly_trend"}]),
+        _event(
+            "tool.execution_start",
+            toolCallId="c1",
+            toolName="retail-analytics-monthly_trend",
+            mcpServerName="retail-analytics",
+            mcpToolName="monthly_trend",
+            arguments={"months": 6},
+        ),
+        _event("tool.execution_start", toolCallId="c2", toolName="retail-analytics-top_products"),
+        _event("tool.execution_start", agent_id="sub", toolCallId="c3", toolName="view"),
+        _event("tool.execution_complete", toolCallId="c1", success=True, result={"content": trend}),
+        _event("tool.execution_complete", toolCallId="c2", success=False, error={"message": "bad"}),
+        _event("tool.execution_complete", toolCallId="c3", success=True, result={"content": "sub-agent"}),
+        _line("assistant.message", content="It grew."),
+        _line("user.message", content="Thanks"),
+        _line("assistant.message", content="You're welcome."),
+    ]
+    messages = parse_events(lines)
+    assert [m.content for m in messages] == ["Trend?", "It grew.", "Thanks", "You're welcome."]
+    assert messages[1].tool_results == (
+        ToolResult("monthly_trend", "retail-analytics", {"months": 6}, trend),
+    )
+    assert [m.tool_results for m in (messages[0], messages[2], messages[3])] == [(), (), ()]
+
+
+def test_results_of_a_turn_that_never_answered_do_not_attach_to_the_next_answer():
+    lines = [
+        _line("user.message", content="one"),
+        _event("tool.execution_start", toolCallId="c1", toolName="t", mcpToolName="list_segments"),
+        _event("tool.execution_complete", toolCallId="c1", success=True, result={"content": "{}"}),
+        _line("user.message", content="two"),
+        _line("assistant.message", content="answer two"),
+    ]
+    messages = parse_events(lines)
+    assert messages[0].interrupted and messages[2].tool_results == ()

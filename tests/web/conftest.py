@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
+from chat_helpers import FACTS, events, memory_rule, send
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
@@ -35,12 +36,12 @@ class LiveApp:
         return client
 
 
-def build_web_settings(data_dir: Path, database_url: str | None = None) -> WebSettings:
+def build_web_settings(data_dir: Path, database_url: str | None = None, **changes: object) -> WebSettings:
+    defaults: dict[str, object] = {"lease_ttl": 5.0, "retail_dataset": False}
     return WebSettings(
         data_dir=data_dir,
         database_url=database_url or f"sqlite:///{data_dir / 'catalog.sqlite'}",
-        lease_ttl=5.0,
-        retail_dataset=False,
+        **(defaults | changes),
     )
 
 
@@ -54,49 +55,53 @@ def create_users(database_url: str, *names: str) -> None:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def live_app(
-    request: pytest.FixtureRequest, tmp_path: Path, scripted_model: ScriptedModel
-) -> Iterator[LiveApp]:
+def live_app(request: pytest.FixtureRequest) -> LiveApp:
     """The app on the embedded default (SQLite, local files) and on the shared store (PostgreSQL for
     catalog and session files): both backends pass the same API suite."""
-    session_files = None
-    database_url = None
     if request.param == "postgres":
-        schema = request.getfixturevalue("postgres_schema")
-        database_url = schema.sqlalchemy_url
-        session_files = PostgresSessionFiles.from_url(schema.url)
-    web = build_web_settings(tmp_path, database_url)
-    server = _start(web, scripted_model, session_files)
-    try:
-        yield LiveApp(server.root_url or "", web, scripted_model)
-    finally:
-        server.stop()
+        schema = request.getfixturevalue("postgres_schema")  # first, so that it outlives the app
+        start_app = request.getfixturevalue("start_app")
+        return start_app(schema.sqlalchemy_url, PostgresSessionFiles.from_url(schema.url))
+    return request.getfixturevalue("start_app")()
 
 
 @pytest.fixture
 def start_app(tmp_path: Path, scripted_model: ScriptedModel) -> Iterator[Callable[..., LiveApp]]:
-    """Start the app on SQLite with some web settings changed: ``start_app(warm_sessions=1)``."""
+    """Start the app with some web settings changed (``start_app(warm_sessions=1)``), on SQLite unless a
+    PostgreSQL ``database_url`` (and its ``session_files``) is given; the users alice and bob exist.
+    Stopped at the end of the test."""
     servers: list[BackgroundServer] = []
 
-    def start(**changes: Any) -> LiveApp:
-        web = build_web_settings(tmp_path).model_copy(update=changes)
-        servers.append(_start(web, scripted_model))
-        return LiveApp(servers[-1].root_url or "", web, scripted_model)
+    def start(
+        database_url: str | None = None, session_files: PostgresSessionFiles | None = None, **changes: Any
+    ) -> LiveApp:
+        web = build_web_settings(tmp_path, database_url, **changes)
+        create_users(web.database_url, "alice", "bob")
+        runtime = RuntimeSettings(
+            data_dir=tmp_path,
+            provider_base_url=scripted_model.base_url,
+            model="scripted-model",
+            turn_timeout=60,
+        )
+        server = BackgroundServer(
+            create_app(web, runtime, session_files=session_files), health_path="/api/health"
+        )
+        servers.append(server)
+        return LiveApp(server.start(timeout=60), web, scripted_model)
 
-    yield start
-    for server in servers:
-        server.stop()
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()
 
 
-def _start(
-    web: WebSettings, model: ScriptedModel, session_files: PostgresSessionFiles | None = None
-) -> BackgroundServer:
-    create_users(web.database_url, "alice", "bob")
-    runtime = RuntimeSettings(
-        data_dir=web.data_dir, provider_base_url=model.base_url, model="scripted-model", turn_timeout=60
-    )
-    server = BackgroundServer(
-        create_app(web, runtime, session_files=session_files), health_path="/api/health"
-    )
-    server.start(timeout=60)
-    return server
+@pytest.fixture
+def chat(live_app):
+    """Alice's session with three turns, each telling the model one fact."""
+    live_app.model.default = memory_rule
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={"title": "Fruit facts"}).json()["id"]
+    for fact in FACTS:
+        assert events(send(alice, session_id, fact))[-1][0] == "done"
+    return alice, session_id

@@ -65,7 +65,7 @@ def test_chat_streams_and_the_conversation_continues_on_another_device(live_app)
     streamed = _send(laptop, session_id, "Remember this: my favourite retail segment is 'At Risk'. Reply OK.")
     assert streamed.headers["content-type"].startswith("text/event-stream")
     events = _events(streamed)
-    assert events[-1] == ("done", {"content": "OK", "html": "<p>OK</p>\n"})
+    assert events[-1] == ("done", {"content": "OK", "html": "<p>OK</p>\n", "charts": []})
     assert "".join(e[1]["text"] for e in events if e[0] == "delta") == "OK"
 
     phone = live_app.client("alice")  # a second device: its own login, same account
@@ -77,6 +77,7 @@ def test_chat_streams_and_the_conversation_continues_on_another_device(live_app)
         {
             "content": "Your favourite retail segment is 'At Risk'.",
             "html": "<p>Your favourite retail segment is 'At Risk'.</p>\n",
+            "charts": [],
         },
     )
     assert len(user_messages(live_app.model.requests[-1])) == 2

@@ -1,10 +1,14 @@
-"""``python -m agent_orchestrator.web`` as an administrator runs it: one line per outcome, no traceback."""
+"""``python -m agent_orchestrator.web`` as an administrator runs it: one line per outcome, no traceback;
+a demo account only where nobody else can reach the server."""
 
 import subprocess
 import sys
 from pathlib import Path
 
+from agent_orchestrator.sessions.store import UserStore, make_engine
+from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.scripted_model import ScriptedModel
 
 
 def _create_user(data_dir: Path, username: str, password: str) -> subprocess.CompletedProcess[str]:
@@ -31,3 +35,44 @@ def test_create_user_refuses_a_taken_name_with_one_line(tmp_path: Path) -> None:
 def test_create_user_refuses_a_weak_password_with_one_line(tmp_path: Path) -> None:
     weak = _create_user(tmp_path, "alice", "short")
     assert (weak.returncode, weak.stderr) == (1, "error: Passwords have 8 to 1024 characters.\n")
+
+
+def _serve(tmp_path: Path, scripted_model: ScriptedModel, *args: str) -> tuple[str, bool]:
+    """Start ``serve`` with ``args``; its stderr once ready, and whether a demo account exists."""
+    env = clean_environment(
+        AGENT_ORCHESTRATOR_HOME=str(tmp_path),
+        AGENT_PROVIDER_BASE_URL=scripted_model.base_url,
+        AGENT_MODEL="scripted-model",
+        AGENT_WEB_RETAIL="0",
+    )
+    env.pop("DATABASE_URL", None)
+    tmp_path.mkdir(exist_ok=True)
+    app = AppProcess(env, args=args, log=tmp_path / "serve.log")
+    try:
+        app.start()
+    finally:
+        app.stop()
+    engine = make_engine(f"sqlite:///{tmp_path / 'catalog.sqlite'}")
+    try:
+        demo = UserStore(engine).get_by_username("demo") is not None
+    finally:
+        engine.dispose()
+    return (tmp_path / "serve.log").read_text(), demo
+
+
+def test_a_server_others_can_reach_creates_no_demo_account(
+    tmp_path: Path, scripted_model: ScriptedModel
+) -> None:
+    log, demo = _serve(tmp_path, scripted_model, "--host", "0.0.0.0")
+    assert not demo and not (tmp_path / "demo-login.txt").exists()
+    assert "Demo login" not in log and "create-user" in log
+
+
+def test_loopback_or_the_flag_creates_and_prints_the_demo_account(
+    tmp_path: Path, scripted_model: ScriptedModel
+) -> None:
+    log, demo = _serve(tmp_path / "loopback", scripted_model, "--host", "127.0.0.1")
+    password = (tmp_path / "loopback" / "demo-login.txt").read_text().strip()
+    assert demo and f"Demo login: demo / {password}" in log
+    log, demo = _serve(tmp_path / "flagged", scripted_model, "--host", "0.0.0.0", "--demo-user")
+    assert demo and "Demo login: demo / " in log

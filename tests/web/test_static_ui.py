@@ -21,7 +21,15 @@ def test_every_ui_module_is_reached_from_the_entry_point_and_served_as_javascrip
     page = client.get("/")
     assert page.headers["content-security-policy"] == SECURITY_HEADERS["Content-Security-Policy"]
     entry = re.findall(r"<script\b[^>]*>", page.text)
-    assert entry == ['<script type="module" src="/static/js/main.js">']  # one module, nothing inline
+    # The chart library (npm chart.js, from our own origin) and one module; nothing inline.
+    assert entry == [
+        '<script defer src="/vendor/chart.umd.min.js">',
+        '<script type="module" src="/static/js/main.js">',
+    ]
+    chart_js = client.get("/vendor/chart.umd.min.js")
+    assert chart_js.status_code == 200
+    assert chart_js.headers["content-type"].split(";")[0] in JAVASCRIPT_TYPES
+    assert chart_js.text.startswith("/*!\n * Chart.js v4.")
 
     seen: set[str] = set()
     pending = ["/static/js/main.js"]

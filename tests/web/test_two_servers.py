@@ -5,13 +5,16 @@ only until its lease expires; a PostgreSQL restart is survived without restartin
 """
 
 import contextlib
+import json
 import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 from live_feed import Feed
 
@@ -152,6 +155,31 @@ def test_both_servers_recover_from_a_postgresql_restart_without_restarting(serve
         assert client.get("/api/sessions").json()["items"][0]["id"] == session_id
     assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
     assert "event: done" in _send(a, session_id, "and again").text
+
+
+def test_login_throttling_holds_across_servers(servers, postgres_schema):
+    """Guesses spread over both servers, at once: at most the limit (5) get a password checked."""
+    password = (servers.root / "a" / "demo-login.txt").read_text().strip()
+    clients = [httpx.Client(base_url=app.url, timeout=60) for app in servers.apps.values()]
+
+    def guess(index: int) -> httpx.Response:
+        return clients[index % 2].post(
+            "/api/auth/login", json={"username": "demo", "password": f"guess-{index}"}
+        )
+
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(guess, range(14)))
+    assert sorted(r.status_code for r in answers) == [401] * 5 + [429] * 9
+    refused = next(r for r in answers if r.status_code == 429)
+    assert 0 < int(refused.headers["Retry-After"]) <= 900
+    assert refused.json()["detail"].startswith("Too many failed logins")
+    for client in clients:  # the right password too, on either server, until the lockout ends
+        assert (
+            client.post("/api/auth/login", json={"username": "demo", "password": password}).status_code == 429
+        )
+    with psycopg.connect(postgres_schema.url) as conn:
+        locks = conn.execute("SELECT details FROM audit_log WHERE action = 'login_locked'").fetchall()
+    assert sorted(json.loads(details)["scope"] for (details,) in locks) == ["account", "address"]
 
 
 def test_a_warm_copy_is_reread_when_another_server_wrote_since(servers, scripted_model):

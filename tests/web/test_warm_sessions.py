@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from agent_orchestrator.testing.scripted_model import user_messages
+from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
+from agent_orchestrator.testing.scripted_model import Text, ToolCall, user_messages
 
 TELL = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
 ASK = "Which retail segment did I say was my favourite?"
@@ -76,3 +77,16 @@ def test_rename_closes_the_open_session(warm_app):
     assert app.client.patch(f"/api/sessions/{session_id}", json={"title": "Renamed"}).status_code == 200
     assert app.lifecycle(session_id)[-1] == "shutdown"
     assert "Your favourite retail segment is 'At Risk'." in app.send(session_id, ASK)
+
+
+def test_sessions_share_the_servers_one_mcp_connection_for_their_tools(start_app, scripted_model, tmp_path):
+    # start_app's data directory is this test's tmp_path: the app finds a (small) dataset there.
+    generate_dataset(tmp_path / "retail.sqlite", GeneratorConfig(seed=3, customers=200, transactions=3_000))
+    app = WarmApp(start_app(retail_dataset=True))
+    for session_id in (app.new_session(), app.new_session()):
+        scripted_model.script(ToolCall("retail-analytics-list_segments", {}), Text("Four segments."))
+        answer = app.send(session_id, "Which segments are there?")
+        assert '"name": "list_segments", "status": "started"' in answer
+        assert '"status": "finished", "success": true' in answer
+        tool_message = scripted_model.requests[-1]["messages"][-1]
+        assert tool_message["role"] == "tool" and '"At Risk"' in tool_message["content"]

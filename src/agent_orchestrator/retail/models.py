@@ -150,6 +150,11 @@ class SegmentTrend(_Frozen):
     months: list[TrendPoint] = Field(description="Oldest first, ending with the as-of month.")
 
 
+class CustomerTrend(_Frozen):
+    customer_id: int
+    months: list[TrendPoint] = Field(description="Oldest first, ending with the as-of month.")
+
+
 class SegmentPrediction(_Frozen):
     segment: Segment
     reason: str

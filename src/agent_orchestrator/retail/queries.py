@@ -17,6 +17,7 @@ from agent_orchestrator.retail.models import (
     CustomerFilter,
     CustomerListItem,
     CustomerSortKey,
+    CustomerTrend,
     Page,
     ProductSales,
     ProductShare,
@@ -458,10 +459,12 @@ def monthly_trend(
     *,
     segment: Segment | None = None,
     country: str | None = None,
+    customer_id: int | None = None,
     first: date | None = None,
     last: date | None = None,
 ) -> list[TrendPoint]:
-    """Revenue, orders and buyers per calendar month, oldest first.
+    """Revenue, orders and buyers per calendar month, oldest first (of one customer: a purchase
+    timeline).
 
     The series ends with the month of ``last`` (default: the as-of month) and starts with the month
     of ``first``, or else ``months`` months before its end (no points when ``first`` is later).
@@ -476,7 +479,13 @@ def monthly_trend(
     if start > end:
         return []
     last_day = _month_start(end + 1) - timedelta(days=1)
-    filters = SalesFilter(segment=segment, country=country, date_from=_month_start(start), date_to=last_day)
+    filters = SalesFilter(
+        segment=segment,
+        country=country,
+        customer_id=customer_id,
+        date_from=_month_start(start),
+        date_to=last_day,
+    )
     clause, params = _sales_where(filters)
     rows = conn.execute(
         f"SELECT substr(t.invoiced_at, 1, 7) AS month, {_SALES_COLUMNS} FROM transactions AS t "
@@ -501,6 +510,18 @@ def segment_trend(conn: sqlite3.Connection, segment: Segment, months: int) -> Se
         "SELECT COUNT(*) FROM customer_stats WHERE segment = ?", (segment.value,)
     ).fetchone()
     return SegmentTrend(segment=segment, customers=customers[0], months=points)
+
+
+def customer_trend(conn: sqlite3.Connection, customer_id: int, months: int) -> CustomerTrend | None:
+    """A customer's purchases per month up to the as-of month, from their first purchase (at most
+    ``months`` months); ``None`` for an unknown customer."""
+    if not customer_exists(conn, customer_id):
+        return None
+    (first,) = conn.execute(
+        "SELECT MIN(substr(invoiced_at, 1, 7)) FROM transactions WHERE customer_id = ?", (customer_id,)
+    ).fetchone()
+    points = monthly_trend(conn, months, customer_id=customer_id)
+    return CustomerTrend(customer_id=customer_id, months=[p for p in points if first and p.month >= first])
 
 
 def predict_segment(

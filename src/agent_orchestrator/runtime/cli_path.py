@@ -23,8 +23,9 @@ def _platform_package() -> str:
     return f"copilot-{system}-{arch}"
 
 
-def _search_roots(start: Path) -> list[Path]:
-    """The project root candidates: the working directory, this package's checkout, and their parents."""
+def project_roots(start: Path) -> list[Path]:
+    """The project root candidates: the working directory, this package's checkout, and their parents
+    (where ``node_modules`` is looked for: the CLI here, the browser's chart library in ``web``)."""
     here = Path(__file__).resolve()
     roots = [start.resolve(), *start.resolve().parents, *here.parents]
     return list(dict.fromkeys(roots))
@@ -38,7 +39,7 @@ def find_copilot_cli(override: Path | None = None, start: Path | None = None) ->
             return override
         raise RuntimeMissingError(f"COPILOT_CLI_PATH={override} is not an executable file.")
     binary = "copilot.exe" if platform.system() == "Windows" else "copilot"
-    for root in _search_roots(start or Path.cwd()):
+    for root in project_roots(start or Path.cwd()):
         candidate = root / "node_modules" / "@github" / _platform_package() / binary
         if candidate.is_file():
             return candidate

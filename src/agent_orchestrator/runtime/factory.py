@@ -19,7 +19,9 @@ from typing import Any
 
 from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMetadata
 from copilot._jsonrpc import JsonRpcError, ProcessExitedError
+from copilot.generated.rpc import HistoryTruncateRequest, SessionsSaveRequest
 from copilot.session_events import AssistantMessageData
+from copilot.tools import Tool
 
 from agent_orchestrator.errors import (
     ModelUnavailableError,
@@ -41,6 +43,7 @@ from agent_orchestrator.runtime.routes import (
 )
 from agent_orchestrator.runtime.session_files import SessionFileStore
 from agent_orchestrator.settings import TOKEN_VARIABLES, RuntimeSettings, child_environment
+from agent_orchestrator.telemetry import TRACER
 
 logger = logging.getLogger(__name__)
 
@@ -72,16 +75,20 @@ class CopilotRuntime:
         settings: RuntimeSettings,
         *,
         retail_mcp: dict[str, Any] | None = None,
+        retail_tools: list[Tool] | None = None,
         session_files: SessionFileStore | None = None,
         streaming: bool = False,
         cli_path: Path | None = None,
     ) -> None:
         """``retail_mcp`` (an SDK MCP server config) attaches the read-only retail server to every
-        session; without it sessions get no tools at all (the labs). ``session_files`` replaces the
+        session, or ``retail_tools`` gives every session its tools over this process's one MCP connection
+        (:mod:`agent_orchestrator.runtime.mcp_tools`, the web app); without either, sessions get no
+        tools at all (the labs). ``session_files`` replaces the
         runtime's local session-state directory with a shared store. ``streaming`` asks for answer
         deltas (the web app); the labs wait for whole answers."""
         self.settings = settings
         self.retail_mcp = retail_mcp
+        self.retail_tools = retail_tools
         self.session_files = session_files
         self.streaming = streaming
         self._cli_path = cli_path
@@ -191,10 +198,13 @@ class CopilotRuntime:
             "enable_session_store": False,
             "streaming": self.streaming,
         }
-        if self.retail_mcp is not None:
+        if self.retail_mcp is not None or self.retail_tools:
             options["system_message"]["content"] += RETAIL_PROMPT
             options["available_tools"] = list(RETAIL_TOOL_IDS)
+        if self.retail_mcp is not None:
             options["mcp_servers"] = {SERVER_NAME: self.retail_mcp}
+        if self.retail_tools:
+            options["tools"] = self.retail_tools
         if route.provider is not None:
             options["provider"] = dict(route.provider)
         if self.session_files is not None:
@@ -215,11 +225,30 @@ class CopilotRuntime:
         """Resume a stored session with the same configuration it was created with."""
         client = self._require_client()
         try:
-            return await client.resume_session(session_id, **self.session_options(), **extra)
+            with TRACER.start_as_current_span(
+                "runtime.resume_session", attributes={"session.id": session_id}
+            ):
+                return await client.resume_session(session_id, **self.session_options(), **extra)
         except JsonRpcError as error:
             if "not found" in error.message.lower():
                 raise SessionNotFoundError(f"No stored session has the id {session_id}.") from error
             raise TurnFailedError(f"The runtime refused to resume {session_id}: {error.message}") from error
+
+    async def truncate_history(self, session: CopilotSession, event_id: str) -> int:
+        """Remove the event ``event_id`` and everything after it from a resumed session's history: the
+        runtime's own ``session.history.truncate``, which rewrites the log through the session_fs
+        hook too. Returns how many events went."""
+        try:
+            result = await session.rpc.history.truncate(HistoryTruncateRequest(event_id=event_id))
+        except JsonRpcError as error:
+            raise TurnFailedError(f"The runtime could not rewind the session: {error.message}") from error
+        return result.events_removed
+
+    async def save_session(self, session_id: str) -> None:
+        """Write the session's pending events now. The runtime persists events in batches and may still
+        hold a turn's last ones when it reports the turn idle; a session kept open between turns
+        (docs/architecture.md#warm-sessions) saves them while its lease is still live."""
+        await self._require_client().rpc.sessions.save(SessionsSaveRequest(session_id=session_id))
 
     async def ask(self, session: CopilotSession, prompt: str) -> str:
         """Send one turn and return the assistant's final text."""

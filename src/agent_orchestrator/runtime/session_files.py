@@ -10,6 +10,7 @@ provider (docs/architecture.md#the-session_fs-hook), so the store also answers t
 """
 
 import asyncio
+import os
 import shutil
 from pathlib import Path
 from typing import Protocol
@@ -30,6 +31,11 @@ class SessionFiles(Protocol):
 
     async def read_events(self, session_id: str) -> bytes | None:
         """The session's raw ``events.jsonl``, or ``None`` if it has none."""
+        ...
+
+    async def write_events(self, session_id: str, events: bytes) -> None:
+        """Replace the session's ``events.jsonl`` at once (a fork, an import): readers and a later
+        resume see the old log or the new one, never a mix."""
         ...
 
     async def delete_session(self, session_id: str) -> int:
@@ -64,6 +70,9 @@ class LocalSessionFiles:
         except FileNotFoundError:
             return None
 
+    async def write_events(self, session_id: str, events: bytes) -> None:
+        await asyncio.to_thread(_replace_file, self._root / session_id / EVENTS_FILE, events)
+
     async def delete_session(self, session_id: str) -> int:
         folder = self._root / session_id
         if not folder.is_dir():
@@ -71,3 +80,15 @@ class LocalSessionFiles:
         count = sum(1 for _ in folder.rglob("*")) + 1
         await asyncio.to_thread(shutil.rmtree, folder, ignore_errors=True)
         return count
+
+
+def _replace_file(target: Path, content: bytes) -> None:
+    """Write beside ``target`` and rename over it (atomic on POSIX), owner-only like the runtime's."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(content)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, target)

@@ -1,7 +1,11 @@
 """``python -m agent_orchestrator.sessions``: operate on stored sessions.
 
-python -m agent_orchestrator.sessions export ID [--out FILE]          (JSON to stdout or FILE)
+python -m agent_orchestrator.sessions export ID [--markdown] [--out FILE]  (JSON or Markdown)
+python -m agent_orchestrator.sessions open-export FILE                (a sealed export, as JSON)
+python -m agent_orchestrator.sessions import FILE --user NAME     (our JSON or ChatGPT conversations.json)
+python -m agent_orchestrator.sessions reindex                     (rebuild the search index from the logs)
 python -m agent_orchestrator.sessions purge --older-than DAYS [--dry-run]
+python -m agent_orchestrator.sessions rotate-keys                     (re-wrap data keys, current master key)
 
 Where: ``AGENT_ORCHESTRATOR_HOME`` (data dir, default ``.data``) and ``DATABASE_URL`` (PostgreSQL: shared
 mode, files in the same database), as for the web app. Errors are one ``error: ...`` line, exit 1.
@@ -9,8 +13,10 @@ mode, files in the same database), as for the web app. Errors are one ``error: .
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -18,6 +24,40 @@ from agent_orchestrator.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
+
+    from agent_orchestrator.runtime.session_files import SessionFiles
+    from agent_orchestrator.sessions.crypto import SessionCipher
+
+
+@contextlib.asynccontextmanager
+async def _files(settings: Settings) -> AsyncIterator[tuple["SessionFiles", "SessionCipher | None"]]:
+    """The deployment's session files, decrypting and crypto-erasing as the web app does, and the
+    cipher (``None`` without a master key) that opens the catalog's sealed texts."""
+    from agent_orchestrator.sessions.admin import open_session_files
+    from agent_orchestrator.sessions.crypto import open_cipher
+
+    cipher = await asyncio.to_thread(open_cipher, settings.web)
+    try:
+        async with open_session_files(settings.data_dir, settings.database_url, cipher) as files:
+            yield files, cipher
+    finally:
+        if cipher is not None:
+            cipher.close()
+
+
+async def _rotate_keys(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.errors import InvalidInputError
+    from agent_orchestrator.sessions.crypto import open_cipher
+
+    cipher = await asyncio.to_thread(open_cipher, settings.web)
+    if cipher is None:
+        raise InvalidInputError("No master key is configured (AGENT_MASTER_KEY or AGENT_MASTER_KEY_FILE).")
+    try:
+        count = await asyncio.to_thread(cipher.keys.rotate)
+    finally:
+        cipher.close()
+    print(f"Re-wrapped {count} session key(s) under master key {cipher.keys.provider.current_id}.")
+    return 0
 
 
 def _open_store(settings: Settings) -> "Engine":
@@ -30,34 +70,93 @@ def _open_store(settings: Settings) -> "Engine":
 
 
 async def _export(args: argparse.Namespace, settings: Settings) -> int:
-    from agent_orchestrator.sessions.admin import export_json, export_session, open_session_files
+    from agent_orchestrator.sessions.admin import export_json, export_session
+    from agent_orchestrator.sessions.crypto.exports import seal_export
+    from agent_orchestrator.sessions.exchange import export_markdown
     from agent_orchestrator.sessions.ids import validate_session_id
+    from agent_orchestrator.sessions.store import SessionCatalog
 
     session_id = validate_session_id(args.session_id)
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with open_session_files(settings.data_dir, settings.database_url) as files:
-            document = await export_session(engine, files, session_id)
+        async with _files(settings) as (files, cipher):
+            document = await export_session(engine, files, session_id, sealer=cipher)
+            if args.markdown:
+                record = await asyncio.to_thread(SessionCatalog(engine, sealer=cipher).get, session_id)
+                assert record is not None  # export_session found it
+                text = export_markdown(record, await files.read_events(session_id) or b"")
+            else:
+                text = export_json(document)
+            # On disk, with encryption at rest, the export is sealed with the session's key: it is
+            # readable (open-export) only while the session exists.
+            sealed = None
+            if args.out is not None and cipher is not None:
+                sealed = await asyncio.to_thread(seal_export, cipher.keys, session_id, text)
     finally:
         engine.dispose()
-    text = export_json(document)
     if args.out is None:
         sys.stdout.write(text)
         return 0
     # Owner-only: the export holds the whole conversation.
     fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    print(f"Exported session {session_id} to {args.out}.", file=sys.stderr)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(sealed if sealed is not None else text.encode())
+    how = " (sealed with the session's key; read it with open-export)" if sealed is not None else ""
+    print(f"Exported session {session_id} to {args.out}{how}.", file=sys.stderr)
+    return 0
+
+
+async def _open_export(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.errors import InvalidInputError
+    from agent_orchestrator.sessions.crypto import open_cipher
+    from agent_orchestrator.sessions.crypto.exports import open_export
+
+    cipher = await asyncio.to_thread(open_cipher, settings.web)
+    if cipher is None:
+        raise InvalidInputError("No master key is configured (AGENT_MASTER_KEY or AGENT_MASTER_KEY_FILE).")
+    try:
+        sealed = args.file.read_bytes()
+        sys.stdout.write(await asyncio.to_thread(open_export, cipher.keys, sealed))
+    finally:
+        cipher.close()
+    return 0
+
+
+async def _import(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.sessions.admin import import_for_user, open_session_files
+
+    data = args.file.read_bytes()
+    engine = await asyncio.to_thread(_open_store, settings)
+    try:
+        async with open_session_files(settings.data_dir, settings.database_url) as files:
+            records = await import_for_user(engine, files, settings.runtime, args.user, data)
+    finally:
+        engine.dispose()
+    for record in records:
+        print(f"imported {record.id} ({record.turn_count} turns): {record.title}")
+    print(f"Imported {len(records)} conversation(s) for {args.user}.")
+    return 0
+
+
+async def _reindex(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.sessions.admin import reindex_search
+
+    engine = await asyncio.to_thread(_open_store, settings)
+    try:
+        async with _files(settings) as (files, _):
+            count = await reindex_search(engine, files)
+    finally:
+        engine.dispose()
+    print(f"Indexed {count} session(s) for search.")
     return 0
 
 
 async def _purge(args: argparse.Namespace, settings: Settings) -> int:
-    from agent_orchestrator.sessions.admin import open_session_files, purge_sessions
+    from agent_orchestrator.sessions.admin import purge_sessions
 
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with open_session_files(settings.data_dir, settings.database_url) as files:
+        async with _files(settings) as (files, _):
             report = await purge_sessions(engine, files, args.older_than, dry_run=args.dry_run)
     finally:
         engine.dispose()
@@ -101,11 +200,27 @@ def main(argv: list[str] | None = None) -> int:
     export = commands.add_parser("export", help="one session as JSON: catalog row, transcript, event log")
     export.add_argument("session_id", metavar="ID")
     export.add_argument("--out", type=Path, metavar="FILE", help="write here (owner-only) instead of stdout")
+    export.add_argument("--markdown", action="store_true", help="the readable conversation, not our JSON")
     export.set_defaults(func=_export)
+    importer = commands.add_parser(
+        "import", help="our JSON export or a ChatGPT conversations.json, as new sessions"
+    )
+    importer.add_argument("file", type=Path, metavar="FILE")
+    importer.add_argument("--user", required=True, metavar="NAME", help="who will own the imported sessions")
+    importer.set_defaults(func=_import)
+    reindex = commands.add_parser("reindex", help="rebuild the search index from every session's event log")
+    reindex.set_defaults(func=_reindex)
     purge = commands.add_parser("purge", help="delete sessions not updated for DAYS days (audited)")
     purge.add_argument("--older-than", type=_days, required=True, metavar="DAYS")
     purge.add_argument("--dry-run", action="store_true", help="list what would go; delete nothing")
     purge.set_defaults(func=_purge)
+    opener = commands.add_parser("open-export", help="print a sealed export (while its session exists)")
+    opener.add_argument("file", type=Path, metavar="FILE")
+    opener.set_defaults(func=_open_export)
+    rotate = commands.add_parser(
+        "rotate-keys", help="re-wrap every session's data key under the current master key"
+    )
+    rotate.set_defaults(func=_rotate_keys)
     args = parser.parse_args(argv)
 
     from sqlalchemy.exc import SQLAlchemyError

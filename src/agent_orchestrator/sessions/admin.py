@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -37,78 +37,83 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from agent_orchestrator.errors import SessionNotFoundError
+from agent_orchestrator.errors import NotFoundError, SessionNotFoundError
+from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
+from agent_orchestrator.sessions.crypto import SessionCipher
+from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
+from agent_orchestrator.sessions.exchange import Exchange, export_document, parse_import
 from agent_orchestrator.sessions.ids import validate_session_id
+from agent_orchestrator.sessions.live import LiveHub
+from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import (
     AuditEvent,
     AuditLog,
     LeaseManager,
+    LiveEventLog,
     SessionCatalog,
     SessionRecord,
+    UserStore,
     make_holder_id,
 )
+from agent_orchestrator.sessions.store.catalog import TextSealer
 from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.settings import RuntimeSettings
 
-EXPORT_FORMAT = 1
 RETENTION_USER = "retention"
 EXPORT_USER = "export"
+IMPORT_USER = "cli-import"
 PURGE_LIMIT = 10_000
 # Long enough to delete one session's files; released right after.
 _PURGE_LEASE_TTL = 120.0
 
 
 @asynccontextmanager
-async def open_session_files(data_dir: Path, database_url: str | None) -> AsyncIterator[SessionFiles]:
+async def open_session_files(
+    data_dir: Path, database_url: str | None, cipher: SessionCipher | None = None
+) -> AsyncIterator[SessionFiles]:
     """The runtime's session files for this deployment, open for the duration of the block.
 
     ``database_url`` is the catalog's (``Settings.database_url``): a PostgreSQL URL means
     shared mode, whose files live in the same database (tables found through its ``search_path``);
-    anything else means this server's ``<data_dir>/copilot/session-state/``.
+    anything else means this server's ``<data_dir>/copilot/session-state/``. ``cipher`` (encryption
+    at rest) applies to the shared store.
     """
     if database_url and make_url(database_url).get_backend_name() == "postgresql":
         # Imported here: psycopg's pool is only needed in shared mode.
         from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 
-        async with PostgresSessionFiles.from_url(database_url) as store:
+        store = PostgresSessionFiles.from_url(database_url)
+        store.cipher = cipher
+        async with store:
             yield store
     else:
-        yield LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
+        if cipher is None:
+            yield LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
+        else:  # the web app keeps them sealed (docs/architecture.md#encryption-at-rest)
+            yield SealedLocalSessionFiles(sealed_root(data_dir), cipher)
 
 
-async def export_session(engine: Engine, files: SessionFiles, session_id: str) -> dict[str, Any]:
+async def export_session(
+    engine: Engine, files: SessionFiles, session_id: str, *, sealer: TextSealer | None = None
+) -> dict[str, Any]:
     """One session as a JSON-ready document: catalog row, visible transcript and the raw event log.
 
     :class:`SessionNotFoundError` if the catalog has no such session (whoever owns it). The export is
     recorded in the audit log as a ``read`` by ``export``: it discloses the whole conversation.
     """
     session_id = validate_session_id(session_id)
-    record = await asyncio.to_thread(SessionCatalog(engine).get, session_id)
+    record = await asyncio.to_thread(SessionCatalog(engine, sealer=sealer).get, session_id)
     if record is None:
         raise SessionNotFoundError(f"No session with id {session_id} in the catalog.")
-    raw = await files.read_events(session_id) or b""
-    document = {
-        "format": EXPORT_FORMAT,
-        "session": _record_json(record),
-        "transcript": [asdict(message) for message in parse_events(raw.splitlines())],
-        # The log is UTF-8 JSON lines; a torn last line after a crash may end mid-character.
-        "events": raw.decode("utf-8", errors="replace"),
-        "exported_at": utcnow().isoformat(),
-    }
+    document = export_document(record, await files.read_events(session_id) or b"")
     event = AuditEvent(
         action="read", username=EXPORT_USER, session_id=session_id, details={"reason": "export"}
     )
     await asyncio.to_thread(AuditLog(engine).record, event)
     return document
-
-
-def _record_json(record: SessionRecord) -> dict[str, Any]:
-    return {
-        key: value.isoformat() if isinstance(value, datetime) else value
-        for key, value in asdict(record).items()
-    }
 
 
 @dataclass(frozen=True)
@@ -134,12 +139,14 @@ async def purge_sessions(
     *,
     dry_run: bool = False,
     limit: int = PURGE_LIMIT,
+    before_delete: Callable[[str], Awaitable[None]] | None = None,
 ) -> PurgeReport:
     """Delete every session (any owner) not updated for ``older_than_days`` days, oldest first.
 
     Each goes from the files backend and the catalog, audited as a ``delete`` by ``retention``. A
     session with a running turn is skipped and listed in ``busy``. At most ``limit`` sessions are
-    considered per run (``limit_reached`` then says to run again).
+    considered per run (``limit_reached`` then says to run again). ``before_delete`` runs under the
+    session's lease first (the web app closes its warm copy: docs/architecture.md#warm-sessions).
     """
     if older_than_days < 1:
         raise ValueError("--older-than is a whole number of days, at least 1.")
@@ -164,6 +171,8 @@ async def purge_sessions(
             record = await asyncio.to_thread(catalog.get, session_id)
             if record is None or record.updated_at >= cutoff:
                 continue  # deleted, or a turn finished since the listing: no longer a candidate
+            if before_delete is not None:
+                await before_delete(session_id)
             await files.delete_session(session_id)
             event = AuditEvent(
                 action="delete",
@@ -176,6 +185,47 @@ async def purge_sessions(
         finally:
             await asyncio.to_thread(leases.release, lease)
     return report
+
+
+async def reindex_search(engine: Engine, files: SessionFiles) -> int:
+    """Rebuild every session's search rows from its event log (after upgrading to migration 0006, or
+    to repair); returns how many sessions were indexed."""
+    catalog, index = SessionCatalog(engine), SearchIndex(engine)
+    done, after = 0, ""
+    while page := await asyncio.to_thread(catalog.owners, after=after):
+        for session_id, owner_id in page:
+            raw = await files.read_events(session_id) or b""
+            await asyncio.to_thread(index.replace, session_id, owner_id, parse_events(raw.splitlines()))
+            done += 1
+        after = page[-1][0]
+    return done
+
+
+async def import_for_user(
+    engine: Engine, files: SessionFiles, settings: RuntimeSettings, username: str, data: bytes
+) -> list[SessionRecord]:
+    """Import a file (our JSON or a ChatGPT export) as sessions of ``username``, exactly as the web
+    app's import does: a runtime is started to create the sessions (on the configured model route)."""
+    user = await asyncio.to_thread(UserStore(engine).get_by_username, username)
+    if user is None:
+        raise NotFoundError(f"No user named {username!r}.")
+    parse_import(data)  # a bad file fails before any runtime starts
+    from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+
+    store = files if isinstance(files, PostgresSessionFiles) else None
+    async with CopilotRuntime(settings, session_files=store) as runtime:
+        service = SessionService(
+            runtime=runtime,
+            catalog=SessionCatalog(engine),
+            audit=AuditLog(engine),
+            leases=LeaseManager(engine),
+            files=files,
+            # The import is announced on the user's feed like any new chat (docs/architecture.md#live-sessions).
+            live=LiveHub(LiveEventLog(engine)),
+            server_id=f"{IMPORT_USER}:{make_holder_id()}",
+            search=SearchIndex(engine),
+        )
+        return await Exchange(service, SearchIndex(engine)).import_file(Actor(user, IMPORT_USER), data)
 
 
 def export_json(document: dict[str, Any]) -> str:

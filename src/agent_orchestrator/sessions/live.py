@@ -17,7 +17,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -57,8 +57,8 @@ def describe(event: TurnEvent) -> tuple[str, dict[str, Any]]:
             return "tool", {"call_id": call_id, "name": name, "status": "started"}
         case ToolFinished(call_id=call_id, success=success):
             return "tool", {"call_id": call_id, "status": "finished", "success": success}
-        case Done(text=text):
-            return "done", {"content": text}
+        case Done(text=text, tool_results=results):
+            return "done", {"content": text, "tool_results": [asdict(result) for result in results]}
         case Failed(message=message):
             return "error", {"message": message, "code": "turn_failed"}
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
+import functools
 import logging
 import time
 import uuid
@@ -47,6 +48,7 @@ from agent_orchestrator.sessions.live import (
     turn_boundary,
     user_stream,
 )
+from agent_orchestrator.sessions.search import SearchIndex, latest_turn
 from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
@@ -61,13 +63,16 @@ from agent_orchestrator.sessions.store import (
     User,
     one_line,
 )
+from agent_orchestrator.sessions.store.catalog import write_turn
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
+from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.warm import WarmSessions
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_TITLE = "New chat"
+BUSY = "This session is answering another message; try again when it is done."
 TITLE_FROM_PROMPT = 60
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
@@ -105,8 +110,10 @@ class SessionService:
         live: LiveHub,
         server_id: str,
         lease_ttl: float = 30.0,
+        usage: UsageKeeper | None = None,
         warm_sessions: int = 100,
         warm_idle: float = 600.0,
+        search: SearchIndex | None = None,
     ) -> None:
         self.runtime = runtime
         self.catalog = catalog
@@ -116,10 +123,13 @@ class SessionService:
         self.live = live
         self.server_id = server_id
         self.lease_ttl = lease_ttl
+        self.usage = usage
+        self.search = search
         self._turns: set[asyncio.Task[None]] = set()
-        # Fencing token per session this server has open: a live lease's during a turn; between turns
-        # (warm) the last lease's, which is no longer live, so the copy can write nothing while idle.
-        self._fencing_tokens: dict[str, int] = {}
+        # Fencing tokens of the sessions this server has open (see may_write): the live lease's of each
+        # running turn, and the last lease's of each warm copy.
+        self._turn_tokens: dict[str, int] = {}
+        self._idle_tokens: dict[str, int] = {}
         self.warm = WarmSessions(capacity=warm_sessions, idle_timeout=warm_idle, close=self._close_warm)
 
     # ----------------------------------------------------------------------------- catalog side
@@ -223,8 +233,7 @@ class SessionService:
             messages.append(_interrupted_message(record.pending_prompt, record.updated_at))
         if busy and messages and messages[-1].interrupted:
             # The turn is still running somewhere: its user message is pending, not interrupted.
-            last = messages[-1]
-            messages[-1] = TranscriptMessage(last.role, last.content, last.timestamp)
+            messages[-1] = replace(messages[-1], interrupted=False)
         await asyncio.to_thread(self.audit.record, self._event("read", actor, session_id))
         return Transcript(record, messages, busy)
 
@@ -315,10 +324,12 @@ class SessionService:
         """Start a turn and return its event stream; raises before streaming if busy or unknown, or
         if ``seen`` (the last live event the sender saw) shows the sender has missed messages."""
         record = await self.get(actor, session_id)
+        if self.usage is not None:
+            await self.usage.check(actor.user.id)
         holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
         lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
         if lease is None:
-            raise SessionBusyError("This session is answering another message; try again when it is done.")
+            raise SessionBusyError(BUSY)
         try:
             if seen is not None:
                 await self._refuse_if_behind(session_id, seen)
@@ -335,7 +346,9 @@ class SessionService:
         await self._announce(session_stream(session_id), "user", {"content": prompt})
         await self._announce(user_stream(actor.user.id), "busy", {"id": session_id})
         queue = PublishingQueue(self.live, session_id, actor.user.id)
-        task = asyncio.create_task(self._run_turn(actor, session_id, prompt, lease, queue))
+        task = asyncio.create_task(
+            observed_turn(self._run_turn(actor, session_id, prompt, lease, queue), session_id)
+        )
         for running in (task, queue.published):  # a shutdown waits for the feed's last events too
             self._turns.add(running)
             running.add_done_callback(self._turns.discard)
@@ -357,65 +370,127 @@ class SessionService:
     async def may_write(self, session_id: str) -> bool:
         """Whether this server may write the session's files now (the shared store's fencing check).
 
-        Writes outside a turn (creating a session) are not leased; during a turn, only while this
-        server's fencing token is still the current one.
+        During a turn, only while the turn's lease is live. Between turns a warm copy may write (the
+        runtime appends warnings of its own at any time) only while no one else has taken the session
+        since: once another server's turn has, the copy is stale and its writes are refused. Writes
+        outside both (creating a session) are not leased.
         """
-        token = self._fencing_tokens.get(session_id)
-        return token is None or await asyncio.to_thread(self.leases.check, session_id, token)
+        if (token := self._turn_tokens.get(session_id)) is not None:
+            return await asyncio.to_thread(self.leases.check, session_id, token)
+        if (token := self._idle_tokens.get(session_id)) is not None:
+            return await asyncio.to_thread(self.leases.is_latest, session_id, token)
+        return True
 
     async def _run_turn(
         self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
     ) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
+        released = False
         try:
-            await asyncio.to_thread(
-                self.catalog.record_turn, session_id, preview=prompt, status="busy", prompt=prompt
-            )
-            await asyncio.to_thread(self.audit.record, self._event("resume", actor, session_id))
-            outcome: TurnEvent = Failed("The turn ended without an answer.")
-            session: CopilotSession | None = None
-            try:
-                session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
-                self._fencing_tokens[session_id] = lease.fencing_token
-                if session is None:
-                    session = await self.runtime.resume_session(session_id)
-                time_limit = self.runtime.settings.turn_timeout
-                async for event in stream_turn(session, prompt, time_limit=time_limit):
-                    queue.put_nowait(event)
-                    outcome = event
-            except AgentOrchestratorError as error:
-                outcome = Failed(" ".join(str(error).split()))
-                queue.put_nowait(outcome)
-            except Exception as error:  # the runtime died or the connection broke mid-turn
-                logger.exception("Turn failed in session %s", session_id)
-                outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
-                queue.put_nowait(outcome)
-            still_ours = await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token)
+            # The turn's start and its audit record, in one transaction.
+            begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
+            await asyncio.to_thread(begin, session_id, audit=self._event("resume", actor, session_id))
+            outcome, meter = await self._answer(session_id, prompt, lease, queue)
+            renewer.cancel()
+            if self.usage is not None:  # the tokens were spent, whatever became of the turn
+                await self.usage.record(session_id, actor.user.id, meter)
+            status: SessionStatus
+            if isinstance(outcome, Done):
+                preview, status = outcome.text, "idle"
+            else:
+                preview, status = prompt, "interrupted"
+            # The end of the turn in the catalog is fenced: written only while the lease is live.
+            end = functools.partial(write_turn, session_id=session_id, preview=preview, status=status)
+            still_ours = await asyncio.to_thread(self.leases.finish, lease, end)
+            released = True
             if still_ours:
-                status: SessionStatus
-                if isinstance(outcome, Done):
-                    preview, status = outcome.text, "idle"
-                else:
-                    preview, status = prompt, "interrupted"
-                await asyncio.to_thread(self.catalog.record_turn, session_id, preview=preview, status=status)
+                await self._index_turn(session_id, actor.user.id)
             else:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
-            if session is not None:
-                if still_ours and isinstance(outcome, Done):
-                    self.warm.keep(session_id, session, lease.fencing_token)
-                else:  # a failed or fenced-off turn leaves no copy to trust
-                    await _close_quietly(session)
-                session = None
+                await self.warm.evict(session_id)
         finally:
             renewer.cancel()
-            if session is not None:  # cancelled mid-turn
-                await _close_quietly(session)
-            if session_id not in self.warm:
-                self._fencing_tokens.pop(session_id, None)
             try:  # free the session before the stream ends, so the client's next send is not "busy"
-                await asyncio.to_thread(self.leases.release, lease)
+                if not released:
+                    await asyncio.to_thread(self.leases.release, lease)
             finally:
                 queue.put_nowait(None)
+
+    async def _index_turn(self, session_id: str, owner_id: int) -> None:
+        """Search upkeep: the turn's messages, read from the log's tail
+        (docs/architecture.md#branching-and-search). A failure costs search rows, never the answer
+        (``python -m agent_orchestrator.sessions reindex`` refills them)."""
+        if self.search is None:
+            return
+        try:
+            raw = await self.files.read_events(session_id) or b""
+            await asyncio.to_thread(self.search.add, session_id, owner_id, latest_turn(raw))
+        except Exception:
+            logger.exception("Indexing the turn of %s for search failed", session_id)
+
+    @contextlib.asynccontextmanager
+    async def hold_lease(self, session_id: str) -> AsyncIterator[Lease]:
+        """The session's lease for a change of its history that is not a turn (a rewind): held,
+        renewed and fencing the shared store's writes exactly as during a turn; a warm copy of the
+        session is closed first, as its history is about to change under it.
+        :class:`SessionBusyError` if a turn holds the lease."""
+        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
+        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
+        if lease is None:
+            raise SessionBusyError(BUSY)
+        try:  # before our token is set: closing a warm copy sets (and clears) its own last token
+            await self.warm.evict(session_id)
+        except BaseException:
+            await asyncio.to_thread(self.leases.release, lease)
+            raise
+        renewer = asyncio.create_task(self._keep_lease(lease))
+        self._turn_tokens[session_id] = lease.fencing_token
+        try:
+            yield lease
+        finally:
+            renewer.cancel()
+            self._turn_tokens.pop(session_id, None)
+            await asyncio.to_thread(self.leases.release, lease)
+
+    async def _answer(
+        self, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
+    ) -> tuple[TurnEvent, TurnMeter]:
+        """Run the turn on the warm copy or a fresh resume; the session stays open if it answered.
+        The meter counts the model tokens this turn spent."""
+        outcome: TurnEvent = Failed("The turn ended without an answer.")
+        session: CopilotSession | None = None
+        meter = TurnMeter()
+        try:
+            session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
+            self._idle_tokens.pop(session_id, None)
+            self._turn_tokens[session_id] = lease.fencing_token
+            if session is None:
+                session = await self.runtime.resume_session(session_id)
+            meter.attach(session)
+            time_limit = self.runtime.settings.turn_timeout
+            async for event in stream_turn(session, prompt, time_limit=time_limit):
+                if isinstance(event, Done):  # stored before anyone hears it is done
+                    await self.runtime.save_session(session_id)
+                queue.put_nowait(event)
+                outcome = event
+        except AgentOrchestratorError as error:
+            outcome = Failed(" ".join(str(error).split()))
+            queue.put_nowait(outcome)
+        except Exception as error:  # the runtime died or the connection broke mid-turn
+            logger.exception("Turn failed in session %s", session_id)
+            outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
+            queue.put_nowait(outcome)
+        finally:
+            meter.detach()
+            if session is not None and isinstance(outcome, Done):
+                # Kept before the lease goes, so that the next turn finds it; from now on its writes
+                # are checked as a warm copy's, also in the moment between release and the next turn.
+                self._idle_tokens[session_id] = lease.fencing_token
+                self.warm.keep(session_id, session, lease.fencing_token)
+            elif session is not None:  # a failed or cancelled turn leaves no copy to trust
+                await _close_quietly(session)
+            self._turn_tokens.pop(session_id, None)
+        return outcome, meter
 
     async def _keep_lease(self, lease: Lease) -> None:
         while True:
@@ -430,15 +505,15 @@ class SessionService:
             await asyncio.wait(self._turns, timeout=self.runtime.settings.turn_timeout)
 
     async def _close_warm(self, session_id: str, session: CopilotSession, fencing_token: int) -> None:
-        """Close a copy leaving the warm pool, fenced by its last lease's (no longer live) token: in
-        shared mode its shutdown record is refused rather than appended to a log that another server
-        may be writing by now; a resume needs no shutdown record (a crash leaves none either)."""
-        self._fencing_tokens[session_id] = fencing_token
+        """Close a copy leaving the warm pool. Fenced by its last lease's token: a stale copy's shutdown
+        record is refused rather than appended to a log that another server has written since (a
+        resume needs no shutdown record; a crash leaves none either)."""
+        self._idle_tokens[session_id] = fencing_token
         try:
             await _close_quietly(session)
         finally:
-            if self._fencing_tokens.get(session_id) == fencing_token:
-                del self._fencing_tokens[session_id]
+            if self._idle_tokens.get(session_id) == fencing_token and session_id not in self.warm:
+                del self._idle_tokens[session_id]
 
     def _event(
         self, action: AuditAction, actor: Actor, session_id: str | None, details: dict[str, str] | None = None

@@ -20,6 +20,8 @@ from copilot.session_events import (
     ToolExecutionStartData,
 )
 
+from agent_orchestrator.sessions.tool_results import ToolCalls, ToolResult, tool_name
+
 
 @dataclass(frozen=True)
 class Delta:
@@ -40,7 +42,10 @@ class ToolFinished:
 
 @dataclass(frozen=True)
 class Done:
+    """The answer, with what the turn's tools returned (the same records the transcript gives it)."""
+
     text: str
+    tool_results: tuple[ToolResult, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ async def stream_turn(session: CopilotSession, prompt: str, *, time_limit: float
     """Yield the turn's events, ending with exactly one :class:`Done` or :class:`Failed`."""
     queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
     final_text: list[str] = []
+    tools = ToolCalls()
 
     def on_event(event) -> None:  # runs on the SDK's dispatch; must not block
         if event.agent_id:
@@ -65,8 +71,11 @@ async def stream_turn(session: CopilotSession, prompt: str, *, time_limit: float
             case AssistantMessageData(content=text) if text:
                 final_text.append(text)
             case ToolExecutionStartData() as data:
-                queue.put_nowait(ToolStarted(data.tool_call_id, data.mcp_tool_name or data.tool_name))
+                name = tool_name(data.tool_name, data.mcp_tool_name)
+                tools.started(data.tool_call_id, name, data.mcp_server_name, data.arguments)
+                queue.put_nowait(ToolStarted(data.tool_call_id, name))
             case ToolExecutionCompleteData() as data:
+                tools.finished(data.tool_call_id, data.success, data.result.content if data.result else None)
                 queue.put_nowait(ToolFinished(data.tool_call_id, data.success))
             case SessionErrorData() as data:
                 queue.put_nowait(Failed(" ".join((data.message or "The model failed.").split())))
@@ -91,6 +100,6 @@ async def stream_turn(session: CopilotSession, prompt: str, *, time_limit: float
             yield item
             if isinstance(item, Failed):
                 return
-        yield Done(final_text[-1].strip() if final_text else "")
+        yield Done(final_text[-1].strip() if final_text else "", tools.take())
     finally:
         unsubscribe()

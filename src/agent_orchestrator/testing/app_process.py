@@ -1,12 +1,14 @@
 """The web app as a real server process, for tests and benchmarks that need process boundaries
 (a crash mid-turn, two servers on one database, load from another process)."""
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 
@@ -21,20 +23,33 @@ class AppProcess:
     """``python -m agent_orchestrator.web serve`` in its own process group, so that killing it also
     kills the Copilot CLI and MCP servers it started."""
 
-    def __init__(self, env: dict[str, str], *, port: int | None = None) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        *,
+        port: int | None = None,
+        args: tuple[str, ...] = (),
+        log: Path | None = None,
+    ) -> None:
+        """``args`` go to ``serve`` after the port; the server's stderr goes to ``log`` if given."""
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = env
+        self.args = args
+        self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 120) -> "AppProcess":
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "agent_orchestrator.web", "serve", "--port", str(self.port)],
-            env=self.env,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        command = [sys.executable, "-m", "agent_orchestrator.web", "serve", "--port", str(self.port)]
+        with contextlib.ExitStack() as stack:
+            stderr = stack.enter_context(self.log.open("wb")) if self.log else subprocess.DEVNULL
+            self.proc = subprocess.Popen(
+                [*command, *self.args],
+                env=self.env,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

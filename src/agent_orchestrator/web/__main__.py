@@ -1,6 +1,6 @@
 """``python -m agent_orchestrator.web``: run the web app, or manage its users.
 
-python -m agent_orchestrator.web serve [--host 127.0.0.1] [--port 8000]
+python -m agent_orchestrator.web serve [--host 127.0.0.1] [--port 8000] [--demo-user]
 python -m agent_orchestrator.web create-user NAME      (password from stdin or a prompt)
 
 Settings come from the environment (``agent_orchestrator.settings``), read once here; flags win.
@@ -8,6 +8,7 @@ Settings come from the environment (``agent_orchestrator.settings``), read once 
 
 import argparse
 import getpass
+import ipaddress
 import os
 import sys
 
@@ -38,16 +39,31 @@ def _demo_credentials(web: WebSettings) -> tuple[str, str] | None:
     return None
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine (``localhost``, 127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may resolve to an address others can reach
+        return False
+
+
 def serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+    from agent_orchestrator.telemetry import configure_logging, configure_tracing
     from agent_orchestrator.web.app import create_app, print_banner
 
     web = settings.web.model_copy(
         update={"host": args.host or settings.web.host, "port": args.port or settings.web.port}
     )
-    credentials = _demo_credentials(web)
+    # The demo account (known password, printed) is for trying the app on one's own machine: a server
+    # others can reach gets its first account from create-user, unless --demo-user asks otherwise.
+    configure_logging(web.log_format, verbose=args.verbose)
+    configure_tracing(web.otlp_endpoint)
+    credentials = _demo_credentials(web) if args.demo_user or is_loopback(web.host) else None
     # One PostgreSQL for everything: catalog, audit, leases and the runtime's session files, so any
     # server can resume any session. SQLite (the default) keeps the files on this server's disk.
     shared = PostgresSessionFiles.from_url(web.database_url) if web.is_postgres else None
@@ -62,6 +78,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         port=web.port,
         timeout_keep_alive=75,
         log_level="warning" if not args.verbose else "info",
+        log_config=None,  # uvicorn's loggers go to ours (JSON lines with the request id)
     )
     return 0
 
@@ -87,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--host")
     run.add_argument("--port", type=int)
     run.add_argument("-v", "--verbose", action="store_true")
+    run.add_argument(
+        "--demo-user", action="store_true", help="create and print the demo account even off loopback"
+    )
     run.set_defaults(func=serve)
     add = commands.add_parser("create-user", help="create a local account")
     add.add_argument("username")

@@ -9,37 +9,50 @@ purge of expired logins (at start, then hourly in the background).
 import asyncio
 import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.runtime.session_files import LocalSessionFiles
+from agent_orchestrator.runtime.mcp_tools import McpTools
+from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles, SessionFileStore
+from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.crypto import open_cipher
+from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
+from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.live import LiveHub
 from agent_orchestrator.sessions.live_notify import PostgresAnnouncements
+from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
     AuditLog,
     LeaseManager,
     LiveEventLog,
+    LoginThrottle,
     SessionCatalog,
+    UsageLedger,
     UserStore,
     make_engine,
     migrate,
 )
+from agent_orchestrator.sessions.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
+from agent_orchestrator.telemetry import SESSION_LEASES
+from agent_orchestrator.web import vendor
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
-from agent_orchestrator.web.housekeeping import purge_expired_logins_every
-from agent_orchestrator.web.routes import auth, live, messages, sessions
+from agent_orchestrator.web.housekeeping import start_chores
+from agent_orchestrator.web.observability import install_observability
+from agent_orchestrator.web.routes import auth, branching, exchange, live, messages, search, sessions, usage
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 256 * 1024
@@ -64,61 +77,83 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(web.database_url)
-        await asyncio.to_thread(migrate, engine)
-        if session_files is not None:
-            await session_files.open()
-        retail_mcp = None
-        if web.retail_dataset:
-            await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
-            retail_mcp = RetailMcpHttpServer(web.retail_db)
-            await asyncio.to_thread(retail_mcp.start)
-        runtime = CopilotRuntime(
-            runtime_settings,
-            retail_mcp=retail_mcp.copilot_config() if retail_mcp else None,
-            session_files=session_files,
-            streaming=True,
-        )
-        await runtime.start()
-        live = LiveHub(LiveEventLog(engine))
-        # Across servers, live events are announced through PostgreSQL (docs/architecture.md#live-sessions).
-        announcements = asyncio.create_task(PostgresAnnouncements(live).run()) if web.is_postgres else None
-        service = SessionService(
-            runtime=runtime,
-            catalog=SessionCatalog(engine),
-            audit=AuditLog(engine),
-            leases=LeaseManager(engine),
-            files=session_files or LocalSessionFiles(runtime_settings.copilot_home),
-            live=live,
-            server_id=web.server_id,
-            lease_ttl=web.lease_ttl,
-            warm_sessions=web.warm_sessions,
-            warm_idle=web.warm_idle,
-        )
-        if session_files is not None:
-            session_files.writer_check = service.may_write
-        users = UserStore(engine)
-        await asyncio.to_thread(users.purge_expired_logins)
-        purger = asyncio.create_task(purge_expired_logins_every(users))
-        sweeper = asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0)))
-        app.state.services = Services(settings=web, users=users, sessions=service)
-        if on_ready is not None:
-            on_ready()
-        try:
-            yield
-        finally:
-            purger.cancel()
-            sweeper.cancel()
-            if announcements is not None:
-                announcements.cancel()
-            await service.wait_for_turns()
-            await service.warm.close_all()
-            await runtime.stop()
-            if retail_mcp is not None:
-                await asyncio.to_thread(retail_mcp.stop)
+        async with AsyncExitStack() as stack:  # stops everything in the reverse order of starting
+            engine = make_engine(web.database_url)
+            stack.callback(engine.dispose)
+            await asyncio.to_thread(migrate, engine)
+            cipher = await asyncio.to_thread(open_cipher, web)
+            if cipher is not None:
+                stack.callback(cipher.close)
             if session_files is not None:
-                await session_files.close()
-            engine.dispose()
+                session_files.cipher = cipher
+                await session_files.open()
+                stack.push_async_callback(session_files.close)
+            retail_tools = None
+            if web.retail_dataset:
+                await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
+                retail_mcp = RetailMcpHttpServer(web.retail_db)
+                await asyncio.to_thread(retail_mcp.start)
+                stack.push_async_callback(asyncio.to_thread, retail_mcp.stop)
+                config = retail_mcp.copilot_config()
+                retail_tools = McpTools(SERVER_NAME, config["url"], config["headers"])
+                await stack.enter_async_context(retail_tools)
+            runtime_files: SessionFileStore | None = session_files
+            if cipher is not None and session_files is None:  # the runtime's files sealed on this disk too
+                runtime_files = SealedLocalSessionFiles(sealed_root(web.data_dir), cipher)
+            runtime = CopilotRuntime(
+                runtime_settings,
+                retail_tools=retail_tools.tools if retail_tools else None,
+                session_files=runtime_files,
+                streaming=True,
+            )
+            await runtime.start()
+            stack.push_async_callback(runtime.stop)
+            search_index = SearchIndex(engine)
+            live_hub = LiveHub(LiveEventLog(engine))
+            if web.is_postgres:  # across servers, live events are announced through PostgreSQL
+                announcer = asyncio.create_task(PostgresAnnouncements(live_hub).run())
+                stack.callback(announcer.cancel)
+            files: SessionFiles = runtime_files or LocalSessionFiles(runtime_settings.copilot_home)
+            usage_keeper = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
+            service = SessionService(
+                runtime=runtime,
+                catalog=SessionCatalog(engine, sealer=cipher),
+                audit=AuditLog(engine),
+                leases=LeaseManager(engine),
+                files=files,
+                live=live_hub,
+                server_id=web.server_id,
+                lease_ttl=web.lease_ttl,
+                warm_sessions=web.warm_sessions,
+                warm_idle=web.warm_idle,
+                search=search_index,
+                usage=usage_keeper,
+            )
+            stack.push_async_callback(service.warm.close_all)
+            stack.push_async_callback(service.wait_for_turns)
+            if session_files is not None:
+                session_files.writer_check = service.may_write
+            users = UserStore(engine)
+            throttle = LoginThrottle(engine, max_failures=web.login_max_failures, lockout=web.login_lockout)
+            await asyncio.to_thread(users.purge_expired_logins)
+            SESSION_LEASES.set_function(service.leases.count_live)
+            for chore in start_chores(
+                web, engine, users=users, throttle=throttle, files=files, evict=service.warm.evict
+            ):
+                stack.callback(chore.cancel)
+            stack.callback(asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0))).cancel)
+            app.state.services = Services(
+                settings=web,
+                users=users,
+                sessions=service,
+                branching=Branching(service, search_index),
+                exchange=Exchange(service, search_index),
+                throttle=throttle,
+                usage=usage_keeper,
+            )
+            if on_ready is not None:
+                on_ready()
+            yield
 
     app = FastAPI(
         title="AgentOrchestrator",
@@ -126,15 +161,21 @@ def create_app(
         lifespan=lifespan,
     )
     app.include_router(auth.router)
+    app.include_router(exchange.router)  # before sessions: /api/sessions/import is not a session id
     app.include_router(sessions.router)
     app.include_router(live.router)
     app.include_router(messages.router)
+    app.include_router(branching.router)
+    app.include_router(search.router)
+    app.include_router(usage.router)
+    app.include_router(vendor.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )
     app.dependency_overrides[get_retail_db_path] = lambda: web.retail_db
     install_error_handler(app)
     _install_middleware(app)
+    install_observability(app)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -166,3 +207,10 @@ def print_banner(web: WebSettings, credentials: tuple[str, str] | None) -> None:
     print(f"AgentOrchestrator is running at http://{web.host}:{web.port}/", file=sys.stderr, flush=True)
     if credentials:
         print(f"Demo login: {credentials[0]} / {credentials[1]}", file=sys.stderr, flush=True)
+    else:
+        print(
+            "No demo account on an address others can reach: add accounts with "
+            "`python -m agent_orchestrator.web create-user NAME`.",
+            file=sys.stderr,
+            flush=True,
+        )

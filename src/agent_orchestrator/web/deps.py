@@ -10,8 +10,11 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 
+from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.service import Actor, SessionService
-from agent_orchestrator.sessions.store import User, UserStore
+from agent_orchestrator.sessions.store import LoginThrottle, User, UserStore
+from agent_orchestrator.sessions.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
 
 COOKIE_NAME = "ao_session"
@@ -26,6 +29,10 @@ class Services:
     settings: WebSettings
     users: UserStore
     sessions: SessionService
+    throttle: LoginThrottle
+    usage: UsageKeeper
+    branching: Branching
+    exchange: Exchange
 
 
 def get_services(request: Request) -> Services:

@@ -26,7 +26,9 @@ from agent_orchestrator.errors import (
     SessionExistsError,
     SessionNotFoundError,
     StaleSessionError,
+    TooManyRequestsError,
 )
+from agent_orchestrator.telemetry import BUSY_REFUSALS
 from agent_orchestrator.web.markdown import render_markdown
 
 logger = logging.getLogger(__name__)
@@ -62,6 +64,7 @@ ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
     SessionBusyError: Answer(status.HTTP_409_CONFLICT),
     StaleSessionError: Answer(status.HTTP_409_CONFLICT, extra=_missed),
     EmptyDatasetError: Answer(status.HTTP_409_CONFLICT),
+    TooManyRequestsError: Answer(status.HTTP_429_TOO_MANY_REQUESTS),
     RuntimeFailure: Answer(status.HTTP_503_SERVICE_UNAVAILABLE),
     RetailDatabaseError: Answer(status.HTTP_503_SERVICE_UNAVAILABLE, "retail database unavailable"),
     # Anything else of ours (the shared file store failing, say) is a server fault: logged, not detailed.
@@ -80,10 +83,15 @@ def install_error_handler(app: FastAPI) -> None:
     @app.exception_handler(AgentOrchestratorError)
     async def answer_error(request: Request, error: AgentOrchestratorError) -> JSONResponse:
         answer = answer_for(error)
+        if isinstance(error, SessionBusyError):
+            BUSY_REFUSALS.inc()
         message = " ".join(str(error).split())
         if answer.status == status.HTTP_500_INTERNAL_SERVER_ERROR:
             logger.error("%s %s failed", request.method, request.url.path, exc_info=error)
         elif answer.status > status.HTTP_500_INTERNAL_SERVER_ERROR:  # the log keeps what a fixed detail hides
             logger.warning("%s %s: %s", request.method, request.url.path, message)
         extra = answer.extra(error) if answer.extra else {}
-        return JSONResponse({"detail": answer.detail or message, **extra}, status_code=answer.status)
+        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooManyRequestsError) else None
+        return JSONResponse(
+            {"detail": answer.detail or message, **extra}, status_code=answer.status, headers=headers
+        )

@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import Engine, inspect
 
 from agent_orchestrator.sessions.store import make_engine
+from agent_orchestrator.sessions.store.schema import NATIVE_SEARCH_NAMES
 from agent_orchestrator.testing.postgres import FreshSchema, terminate_connections
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
@@ -54,12 +55,13 @@ def fresh_db(request: pytest.FixtureRequest, tmp_path: Path) -> StoreDb:
 
 
 def describe_schema(engine: Engine) -> dict[str, Any]:
-    """Tables with their columns (name, nullable), primary key, foreign keys and indexes (name, unique)."""
+    """Tables with their columns (name, nullable), primary key, foreign keys and indexes (name, unique),
+    without the backends' own full-text objects (``NATIVE_SEARCH_NAMES``)."""
     inspector = inspect(engine)
     described: dict[str, Any] = {}
-    for table in sorted(inspector.get_table_names()):
+    for table in sorted(set(inspector.get_table_names()) - NATIVE_SEARCH_NAMES):
         described[table] = {
-            "columns": [(c["name"], c["nullable"]) for c in inspector.get_columns(table)],
+            "columns": columns(engine, table),
             "primary_key": inspector.get_pk_constraint(table)["constrained_columns"],
             "foreign_keys": sorted(
                 (tuple(fk["constrained_columns"]), fk["referred_table"], fk["options"].get("ondelete"))
@@ -68,6 +70,12 @@ def describe_schema(engine: Engine) -> dict[str, Any]:
             "indexes": indexes(engine, table),
         }
     return described
+
+
+def columns(engine: Engine, table: str) -> list[tuple[str, bool]]:
+    """(name, nullable) of the table's columns, without the native full-text column (``tsv``)."""
+    reflected = inspect(engine).get_columns(table)
+    return [(c["name"], c["nullable"]) for c in reflected if c["name"] not in NATIVE_SEARCH_NAMES]
 
 
 def indexes(engine: Engine, table: str) -> list[tuple[str, bool]]:
@@ -79,4 +87,5 @@ def indexes(engine: Engine, table: str) -> list[tuple[str, bool]]:
         with engine.connect() as conn:
             rows = conn.exec_driver_sql(f'PRAGMA index_list("{table}")').all()
         return sorted((row.name, bool(row.unique)) for row in rows if row.origin == "c")
-    return sorted((ix["name"], bool(ix["unique"])) for ix in inspect(engine).get_indexes(table))
+    found = inspect(engine).get_indexes(table)
+    return sorted((ix["name"], bool(ix["unique"])) for ix in found if ix["name"] not in NATIVE_SEARCH_NAMES)

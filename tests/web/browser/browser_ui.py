@@ -81,3 +81,26 @@ def api(page: Page, method: str, path: str, body: dict[str, Any] | None = None) 
         }""",
         [method, path, body],
     )
+
+
+def chart_points(figure: Locator) -> list[int]:
+    """How many points or bars Chart.js drew per dataset of a chart ``<figure>``, once it is drawn."""
+    canvas = figure.locator("canvas")
+    expect(canvas).to_be_visible()
+    canvas.page.wait_for_function(
+        "(canvas) => window.Chart.getChart(canvas) !== undefined", arg=canvas.element_handle()
+    )
+    return canvas.evaluate(
+        """(canvas) => {
+            const chart = window.Chart.getChart(canvas);
+            return chart.data.datasets.map((_, index) => chart.getDatasetMeta(index).data.length);
+        }"""
+    )
+
+
+def chart_values(figure: Locator) -> list[list[float]]:
+    """The values a drawn chart holds, per dataset."""
+    chart_points(figure)
+    return figure.locator("canvas").evaluate(
+        "(canvas) => window.Chart.getChart(canvas).data.datasets.map((dataset) => dataset.data)"
+    )

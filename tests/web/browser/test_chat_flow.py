@@ -23,11 +23,13 @@ def test_login_then_a_new_chat_streams_an_answer(page: Page, user: Callable[[str
 
     login(page, alice)
     expect(page.get_by_test_id("login-error")).not_to_be_visible()
+    expect(page.get_by_test_id("usage")).to_have_text("0 tokens today")
     session_id = new_chat(page)
 
     answer = send(page, "Hello, who are you?")
 
     expect(answer).to_have_text("OK")
+    expect(page.get_by_test_id("usage")).to_have_text(re.compile(r"^[1-9][\d,]* tokens today$"))
     expect(page.locator(USER_TEXT)).to_have_text(["Hello, who are you?"])
     expect(page.get_by_test_id("status-line")).to_have_text("")
     # The server names an untitled chat after its first message; the sidebar shows it.

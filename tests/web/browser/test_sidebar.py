@@ -27,7 +27,7 @@ def test_rename_search_and_delete(page: Page, user: Callable[[str], str]) -> Non
     expect(page.get_by_test_id("session-item")).to_have_attribute("data-session-id", ids[CHATS[1]])
     search.fill("nothing like this")
     expect(page.get_by_test_id("session-item")).to_have_count(0)
-    expect(page.locator("#session-list-empty")).to_have_text("No chats match your search.")
+    expect(page.locator("#session-list-empty")).to_have_text("No chat titles match your search.")
     search.fill("")
     expect(page.get_by_test_id("session-item")).to_have_count(3)
 

@@ -1,4 +1,5 @@
-"""``/customers``: pages of customers by revenue (filters: segment, country) and one customer's summary."""
+"""``/customers``: pages of customers by revenue (filters: segment, country), one customer's summary
+and their purchases per month."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.api.deps import RetailDb
-from agent_orchestrator.retail.models import MAX_PAGE, CustomerDetail, CustomerListItem, Page
+from agent_orchestrator.retail.models import MAX_PAGE, CustomerDetail, CustomerListItem, CustomerTrend, Page
 from agent_orchestrator.retail.segments import Segment
 
 router = APIRouter(prefix="/customers", tags=["retail: customers"])
@@ -50,3 +51,24 @@ def get_customer(db: RetailDb, customer_id: Annotated[int, Path(ge=1)]) -> Custo
     if customer is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"customer {customer_id} not found")
     return customer
+
+
+@router.get(
+    "/{customer_id}/trend",
+    response_model=CustomerTrend,
+    summary="A customer's purchases per month",
+    description="Revenue and orders per month for one customer, ending with the as-of month; months "
+    "without purchases are zeros (a purchase timeline).",
+    responses={404: {"description": "No customer has this id."}, 409: {"description": "No purchases yet."}},
+)
+def get_customer_trend(
+    db: RetailDb,
+    customer_id: Annotated[int, Path(ge=1)],
+    months: Annotated[
+        int, Query(ge=1, le=36, description="How many months, ending with the as-of month.")
+    ] = 24,
+) -> CustomerTrend:
+    trend = queries.customer_trend(db, customer_id, months)
+    if trend is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"customer {customer_id} not found")
+    return trend

@@ -23,7 +23,7 @@ directory always exist (the runtime ``stat``s its working directory on resume).
 import errno
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from copilot.generated.rpc import DebugCollectLogsEntryKind, SessionFSReaddirWithTypesEntry
 from copilot.session_fs_provider import SessionFsFileInfo, SessionFsProvider
@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 # Fold appended chunks into the base content once a file has this many: keeps a read of the log one
 # short aggregate, at the cost of rewriting the file once per this many appends.
 COMPACT_AFTER_CHUNKS = 1024
+# Sealed files compact sooner: each chunk is a frame to decrypt on every read (~10 us each), and the
+# re-sealing compaction costs one encryption of the file.
+SEALED_COMPACT_AFTER_CHUNKS = 64
 _EPOCH = datetime.fromtimestamp(0, UTC)
 
 STATEMENTS: dict[str, str] = {
@@ -87,6 +90,7 @@ UPDATE {files} SET chunks = 0, content = content || coalesce(
     (SELECT string_agg(data, ''::bytea ORDER BY seq) FROM {chunks} WHERE file_id = %(id)s), ''::bytea)
 WHERE id = %(id)s
 """,
+    "REWRITE": "UPDATE {files} SET chunks = 0, content = %s WHERE id = %s",
     "CREATE_DIR": "INSERT INTO {files} (session_id, path, parent, is_dir) VALUES (%s, %s, %s, true)",
     "LIST": """
 SELECT path, is_dir, path = %(path)s FROM {files}
@@ -138,7 +142,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
         is_dir, content, appended = row
         if is_dir:
             raise fs_error(errno.EISDIR, path)
-        return bytes(content) + bytes(appended) if appended else bytes(content)
+        return await self._store.unseal(self.session_id, bytes(content) + bytes(appended or b""))
 
     async def read_file(self, path: str) -> str:
         # Node's readFile(..., "utf8") replaces invalid sequences the same way.
@@ -171,10 +175,11 @@ class PostgresSessionFsProvider(SessionFsProvider):
         self._check_size(path, len(content))
         if self._implicit_dir(path):
             raise fs_error(errno.EISDIR, path)
+        stored = await self._store.seal(self.session_id, content)  # ``size`` stays the plaintext's
         async with self._store.connection("write", path) as conn, conn.transaction():
             await self._make_parents(conn, path)
             cur = await conn.execute(
-                self._sql["UPSERT_FILE"], (self.session_id, path, parent_of(path), content, len(content))
+                self._sql["UPSERT_FILE"], (self.session_id, path, parent_of(path), stored, len(content))
             )
             row = await cur.fetchone()
             if row is None:
@@ -193,18 +198,20 @@ class PostgresSessionFsProvider(SessionFsProvider):
         await self._store.check_writer(self.session_id, path)
         self._check_size(path, len(data))
         params = {"sid": self.session_id, "path": path, "n": len(data), "limit": self._store.max_file_bytes}
+        stored = await self._store.seal(self.session_id, data)  # sealed frames concatenate
         async with self._store.connection("append", path) as conn:
-            cur = await conn.execute(self._sql["APPEND"], {**params, "data": data})
+            cur = await conn.execute(self._sql["APPEND"], {**params, "data": stored})
             row = await cur.fetchone()
             if row is None:
-                row = await self._append_slowly(conn, path, data, params)
-            if row is not None and row[0] >= self._store.compact_after_chunks:
+                row = await self._append_slowly(conn, path, stored, params)
+            if row is not None and row[0] >= self._store.compact_threshold:
                 await self._compact(conn, path)
 
     async def _append_slowly(
-        self, conn: AsyncConnection, path: str, data: bytes, params: dict[str, object]
+        self, conn: AsyncConnection, path: str, data: bytes, params: dict[str, Any]
     ) -> tuple[int] | None:
-        """The file is missing, a directory or full: find out which, under the row lock."""
+        """The file is missing, a directory or full: find out which, under the row lock. ``data`` is
+        what is stored (sealed or not); ``params["n"]`` its plaintext size."""
         async with conn.transaction():
             cur = await conn.execute(self._sql["LOCK"], (self.session_id, path))
             current = await cur.fetchone()
@@ -212,7 +219,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
                 if self._implicit_dir(path):
                     raise fs_error(errno.EISDIR, path)
                 await self._make_parents(conn, path)
-                args = (self.session_id, path, parent_of(path), data, len(data))
+                args = (self.session_id, path, parent_of(path), data, params["n"])
                 cur = await conn.execute(self._sql["CREATE_FILE"], args)
                 if await cur.fetchone() is not None:
                     return None
@@ -223,7 +230,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
             _, is_dir, size = current
             if is_dir:
                 raise fs_error(errno.EISDIR, path)
-            self._check_size(path, size + len(data))
+            self._check_size(path, size + params["n"])
             cur = await conn.execute(self._sql["APPEND"], {**params, "data": data})
             return await cur.fetchone()
 
@@ -233,7 +240,16 @@ class PostgresSessionFsProvider(SessionFsProvider):
             current = await cur.fetchone()
             if current is None:
                 return
-            await conn.execute(self._sql["COMPACT"], {"id": current[0]})
+            if self._store.cipher is None:
+                await conn.execute(self._sql["COMPACT"], {"id": current[0]})
+            else:  # one frame for the whole file: a read then decrypts a few frames, not one per append
+                cur = await conn.execute(self._sql["READ"], (self.session_id, path))
+                row = await cur.fetchone()
+                assert row is not None  # locked above
+                _, content, appended = row
+                whole = await self._store.unseal(self.session_id, bytes(content) + bytes(appended or b""))
+                sealed = await self._store.seal(self.session_id, whole)
+                await conn.execute(self._sql["REWRITE"], (sealed, current[0]))
             await conn.execute(self._sql["DROP_CHUNKS"], (current[0],))
 
     async def mkdir(self, path: str, recursive: bool, mode: int | None = None) -> None:

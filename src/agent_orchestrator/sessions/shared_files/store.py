@@ -44,6 +44,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from agent_orchestrator.errors import SessionFileStoreError
+from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.shared_files import provider as provider_module
 from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
 from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
@@ -114,6 +115,9 @@ class PostgresSessionFiles:
         self._pool: AsyncConnectionPool | None = None
         self._open_lock: asyncio.Lock | None = None
         self.writer_check: Callable[[str], Awaitable[bool]] | None = None
+        # Encryption at rest (docs/architecture.md#encryption-at-rest): file contents are sealed with
+        # the session's data key; sizes, paths and times stay readable (``stat`` needs no key).
+        self.cipher: SessionCipher | None = None
 
     @classmethod
     def from_url(cls, url: str, *, schema: str | None = None, **options: Any) -> Self:
@@ -188,6 +192,20 @@ class PostgresSessionFiles:
                 errno.EACCES, f"Stale writer: this server no longer holds the lease of {session_id} ({path})"
             )
 
+    @property
+    def compact_threshold(self) -> int:
+        """Appended chunks after which a file is compacted (sooner when sealed: see the provider)."""
+        if self.cipher is None:
+            return self.compact_after_chunks
+        return min(self.compact_after_chunks, provider_module.SEALED_COMPACT_AFTER_CHUNKS)
+
+    async def seal(self, session_id: str, plaintext: bytes) -> bytes:
+        """What to store for ``plaintext``: sealed frames with a cipher, else the bytes themselves."""
+        return plaintext if self.cipher is None else await self.cipher.seal(session_id, plaintext)
+
+    async def unseal(self, session_id: str, stored: bytes) -> bytes:
+        return stored if self.cipher is None else await self.cipher.unseal(session_id, stored)
+
     @asynccontextmanager
     async def connection(self, operation: str, path: str) -> AsyncIterator[AsyncConnection]:
         """A pooled autocommit connection; database failures become one clear ``OSError`` (EIO)."""
@@ -217,7 +235,7 @@ class PostgresSessionFiles:
 
     def provider_for(self, session: CopilotSession) -> PostgresSessionFsProvider:
         """The provider for one session; synchronous and I/O-free (see the module docstring)."""
-        return PostgresSessionFsProvider(self, _check_session_id(session.session_id))
+        return PostgresSessionFsProvider(self, check_session_id(session.session_id))
 
     # -- whole sessions --------------------------------------------------------------------------
 
@@ -230,31 +248,40 @@ class PostgresSessionFiles:
         """Whether a resume would find the session: its ``events.jsonl`` is stored (the runtime
         answers "Session not found" without it)."""
         events = f"{SESSION_STATE_PATH}/events.jsonl"
-        rows = await self._fetch("has_session", "HAS_SESSION", (_check_session_id(session_id), events))
+        rows = await self._fetch("has_session", "HAS_SESSION", (check_session_id(session_id), events))
         return bool(rows[0][0])
 
     async def read_events(self, session_id: str) -> bytes | None:
         """The session's ``events.jsonl`` (appended chunks included), or ``None`` if not stored."""
-        provider = PostgresSessionFsProvider(self, _check_session_id(session_id))
+        provider = PostgresSessionFsProvider(self, check_session_id(session_id))
         try:
             return await provider.read_file_bytes(f"{SESSION_STATE_PATH}/events.jsonl")
         except FileNotFoundError:
             return None
 
+    async def write_events(self, session_id: str, events: bytes) -> None:
+        """Replace the session's ``events.jsonl`` in one transaction (fenced like any other write)."""
+        provider = PostgresSessionFsProvider(self, check_session_id(session_id))
+        await provider.write_file_bytes(f"{SESSION_STATE_PATH}/events.jsonl", events)
+
     async def delete_session(self, session_id: str) -> int:
         """Remove all of a session's files and directories; returns how many entries went."""
         async with self.connection("delete_session", session_id) as conn:
-            cur = await conn.execute(self._admin["DELETE_SESSION"], (_check_session_id(session_id),))
-            return cur.rowcount
+            cur = await conn.execute(self._admin["DELETE_SESSION"], (check_session_id(session_id),))
+        if self.cipher is not None:  # crypto-erasure: copies of the files elsewhere stay unreadable
+            await self.cipher.destroy(session_id)
+        return cur.rowcount
 
     async def export_files(self, session_id: str) -> dict[str, bytes]:
         """Every file of the session, path to exact bytes (appended chunks included), sorted by path."""
-        rows = await self._fetch("export_files", "EXPORT", (_check_session_id(session_id),))
-        return {path: bytes(base) + bytes(tail or b"") for path, base, tail in rows}
+        rows = await self._fetch("export_files", "EXPORT", (check_session_id(session_id),))
+        return {
+            path: await self.unseal(session_id, bytes(base) + bytes(tail or b"")) for path, base, tail in rows
+        }
 
     async def last_modified(self, session_id: str) -> datetime | None:
         """The newest ``mtime`` among the session's entries, or ``None`` if nothing is stored."""
-        rows = await self._fetch("last_modified", "LAST_MODIFIED", (_check_session_id(session_id),))
+        rows = await self._fetch("last_modified", "LAST_MODIFIED", (check_session_id(session_id),))
         return rows[0][0]
 
     async def _fetch(self, operation: str, statement: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
@@ -263,7 +290,7 @@ class PostgresSessionFiles:
             return await cur.fetchall()
 
 
-def _check_session_id(session_id: str) -> str:
+def check_session_id(session_id: str) -> str:
     if not isinstance(session_id, str) or not session_id or len(session_id) > MAX_SESSION_ID_CHARS:
         raise ValueError(f"A session id must be 1-{MAX_SESSION_ID_CHARS} characters, got {session_id!r:.80}")
     if "\x00" in session_id:

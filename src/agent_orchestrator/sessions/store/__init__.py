@@ -26,6 +26,8 @@ from agent_orchestrator.sessions.store.engine import make_engine, write_transact
 from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
 from agent_orchestrator.sessions.store.live_events import LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
+from agent_orchestrator.sessions.store.throttle import Charge, LoginThrottle, account_key, address_key
+from agent_orchestrator.sessions.store.usage import TokenTotals, UsageLedger
 from agent_orchestrator.sessions.store.users import LoginTicket, User, UserStore
 
 __all__ = [
@@ -34,17 +36,23 @@ __all__ = [
     "AuditAction",
     "AuditEvent",
     "AuditLog",
+    "Charge",
     "Lease",
     "LeaseManager",
     "LiveEvent",
     "LiveEventLog",
+    "LoginThrottle",
     "LoginTicket",
     "SessionCatalog",
     "SessionPage",
     "SessionRecord",
     "SessionStatus",
+    "TokenTotals",
+    "UsageLedger",
     "User",
     "UserStore",
+    "account_key",
+    "address_key",
     "applied_migrations",
     "make_engine",
     "make_holder_id",

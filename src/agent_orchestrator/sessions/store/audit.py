@@ -35,7 +35,12 @@ AuditAction = Literal[
     "denied",
     "login",
     "login_failed",
+    "login_locked",
     "logout",
+    "fork",
+    "rewind",
+    "export",
+    "import",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
 MAX_RECENT = 1_000

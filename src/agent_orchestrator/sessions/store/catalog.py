@@ -28,9 +28,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Literal, get_args
+from typing import Literal, Protocol, get_args
 
-from sqlalchemy import Engine, Integer, delete, exc, func, insert, literal, select, tuple_, update
+from sqlalchemy import Connection, Engine, Integer, delete, exc, func, insert, literal, select, tuple_, update
 from sqlalchemy.engine import Row
 
 from agent_orchestrator.errors import InvalidInputError, SessionExistsError
@@ -63,6 +63,8 @@ class SessionRecord:
     status: SessionStatus = "idle"
     turn_count: int = 0
     pending_prompt: str | None = None
+    parent_id: str | None = None  # a fork: the session it was branched from
+    parent_event_id: str | None = None  # ... and the message (the runtime's event id)
 
     @classmethod
     def new(
@@ -168,14 +170,34 @@ def _record(row: Row) -> SessionRecord:
         status=row.status,
         turn_count=row.turn_count,
         pending_prompt=row.pending_prompt,
+        parent_id=row.parent_id,
+        parent_event_id=row.parent_event_id,
     )
 
 
-class SessionCatalog:
-    """Catalog operations; each call is one short transaction."""
+class TextSealer(Protocol):
+    """Encrypts the conversation text the catalog keeps (docs/architecture.md#encryption-at-rest)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def seal_text(self, session_id: str, text: str) -> str: ...
+
+    def open_text(self, session_id: str, stored: str) -> str: ...
+
+
+class SessionCatalog:
+    """Catalog operations; each call is one short transaction. With a ``sealer``, the messages kept for
+    crash recovery (``pending_prompt``, interrupted turns) are stored encrypted."""
+
+    def __init__(self, engine: Engine, *, sealer: TextSealer | None = None) -> None:
         self._engine = engine
+        self._sealer = sealer
+
+    def _sealed(self, session_id: str, text: str | None) -> str | None:
+        return text if text is None or self._sealer is None else self._sealer.seal_text(session_id, text)
+
+    def _opened(self, record: SessionRecord) -> SessionRecord:
+        if record.pending_prompt is None or self._sealer is None:
+            return record
+        return replace(record, pending_prompt=self._sealer.open_text(record.id, record.pending_prompt))
 
     def create(self, record: SessionRecord, *, audit: AuditEvent | None = None) -> SessionRecord:
         """Catalogue a new session; :class:`SessionExistsError` if the id is taken by anyone.
@@ -206,7 +228,9 @@ class SessionCatalog:
                         preview=record.preview,
                         status=record.status,
                         turn_count=record.turn_count,
-                        pending_prompt=record.pending_prompt,
+                        pending_prompt=self._sealed(record.id, record.pending_prompt),
+                        parent_id=record.parent_id,
+                        parent_event_id=record.parent_event_id,
                     )
                 )
                 if audit is not None:
@@ -222,14 +246,14 @@ class SessionCatalog:
         """Any owner's session: for internal use (runtime, retention), never for a user's request."""
         with self._engine.connect() as conn:
             row = conn.execute(select(*_RECORD_COLUMNS).where(sessions.c.id == session_id)).first()
-        return _record(row) if row else None
+        return self._opened(_record(row)) if row else None
 
     def get_owned(self, session_id: str, owner_id: int) -> SessionRecord | None:
         """The session if ``owner_id`` owns it; ``None`` for another user's id, exactly as for unknown."""
         query = select(*_RECORD_COLUMNS).where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
         with self._engine.connect() as conn:
             row = conn.execute(query).first()
-        return _record(row) if row else None
+        return self._opened(_record(row)) if row else None
 
     def list_for_owner(
         self,
@@ -265,7 +289,7 @@ class SessionCatalog:
         query = select(*_RECORD_COLUMNS).where(sessions.c.id.in_(page_ids)).order_by(*newest_first)
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
-        items = tuple(_record(row) for row in rows[:limit])
+        items = tuple(self._opened(_record(row)) for row in rows[:limit])
         next_cursor = _encode_cursor(items[-1].updated_at, items[-1].id) if len(rows) > limit else None
         return SessionPage(items, next_cursor)
 
@@ -292,39 +316,64 @@ class SessionCatalog:
         status: SessionStatus,
         prompt: str | None = None,
         at: datetime | None = None,
+        audit: AuditEvent | None = None,
     ) -> bool:
-        """Note turn activity: bumps ``updated_at`` and sets ``status`` and (if given) ``preview``.
+        """Note turn activity (see :func:`write_turn`), with ``audit`` in the same transaction."""
+        sealed = self._sealed(session_id, prompt)  # first: a new data key is written by the key store
+        with write_transaction(self._engine) as conn:
+            found = write_turn(conn, session_id, preview=preview, status=status, prompt=sealed, at=at)
+            if audit is not None:
+                write_event(conn, audit)
+        return found
 
-        Call it twice per turn: at the start with ``status="busy"``, the user's message as preview and
-        the whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is recorded,
-        even if it never finishes), and at the end with ``"idle"`` (or ``"interrupted"``) and the answer
-        as preview (count unchanged; the pending prompt is cleared, the event log now holds it).
-        """
-        status = _validate_status(status)
-        values: dict[str, object] = {"updated_at": at or utcnow(), "status": status}
-        if preview is not None:
-            values["preview"] = make_preview(preview)
-        if status == "busy":
-            values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
-            values["pending_prompt"] = prompt
-        else:
-            values["pending_prompt"] = None
+    def set_history(
+        self,
+        session_id: str,
+        *,
+        turn_count: int,
+        preview: str,
+        parent: tuple[str, str] | None = None,
+        dropped_since: datetime | None = None,
+    ) -> bool:
+        """After the history changed wholesale (a fork, a rewind, an import): the turn count and
+        preview of what the log now holds, the session idle. ``parent`` (session id, event id) links a
+        fork to where it was branched; ``dropped_since`` also forgets the kept crash-interrupted
+        messages from that time on (they belonged to the rewound turns)."""
+        values: dict[str, object] = {
+            "turn_count": turn_count,
+            "preview": make_preview(preview),
+            "status": "idle",
+            "pending_prompt": None,
+            "updated_at": utcnow(),
+        }
+        if parent is not None:
+            values["parent_id"], values["parent_event_id"] = parent
         with write_transaction(self._engine) as conn:
             result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
+            if dropped_since is not None:
+                conn.execute(
+                    delete(interrupted_turns).where(
+                        interrupted_turns.c.session_id == session_id, interrupted_turns.c.at >= dropped_since
+                    )
+                )
         return result.rowcount == 1
 
     def save_interrupted(self, session_id: str, prompt: str, at: datetime) -> None:
         """Keep the message of a turn a crash cut off (and the runtime never logged), before the
         session's next turn replaces ``pending_prompt``."""
         with write_transaction(self._engine) as conn:
-            conn.execute(insert(interrupted_turns).values(session_id=session_id, prompt=prompt, at=at))
+            sealed = self._sealed(session_id, prompt)
+            conn.execute(insert(interrupted_turns).values(session_id=session_id, prompt=sealed, at=at))
 
     def interrupted(self, session_id: str) -> list[tuple[str, datetime]]:
         """The kept messages of crash-interrupted turns, oldest first."""
         t = interrupted_turns
         query = select(t.c.prompt, t.c.at).where(t.c.session_id == session_id).order_by(t.c.at, t.c.id)
         with self._engine.connect() as conn:
-            return [(row.prompt, row.at) for row in conn.execute(query)]
+            rows = conn.execute(query).all()
+        if self._sealer is None:
+            return [(row.prompt, row.at) for row in rows]
+        return [(self._sealer.open_text(session_id, row.prompt), row.at) for row in rows]
 
     def set_status(self, session_id: str, status: SessionStatus) -> bool:
         """Change only the status (e.g. ``interrupted`` after a crash); the list order is kept."""
@@ -356,6 +405,48 @@ class SessionCatalog:
         with self._engine.connect() as conn:
             return list(conn.scalars(query))
 
+    def owners(self, *, after: str = "", limit: int = 1_000) -> list[tuple[str, int]]:
+        """(id, owner id) of every session after ``after`` in id order: a keyset walk over the whole
+        catalog for maintenance (the search reindex), never for a user's request."""
+        query = (
+            select(sessions.c.id, sessions.c.owner_id)
+            .where(sessions.c.id > after)
+            .order_by(sessions.c.id)
+            .limit(limit)
+        )
+        with self._engine.connect() as conn:
+            return [(row.id, row.owner_id) for row in conn.execute(query)]
+
     def count_for_owner(self, owner_id: int) -> int:
         with self._engine.connect() as conn:
             return int(conn.scalar(select(func.count()).where(sessions.c.owner_id == owner_id)) or 0)
+
+
+def write_turn(
+    conn: Connection,
+    session_id: str,
+    *,
+    preview: str | None,
+    status: SessionStatus,
+    prompt: str | None = None,
+    at: datetime | None = None,
+) -> bool:
+    """Note turn activity in ``conn``'s transaction: bumps ``updated_at``, sets ``status`` and (if given)
+    ``preview``.
+
+    Written twice per turn: at the start with ``status="busy"``, the user's message as preview and the
+    whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is recorded, even if
+    it never finishes), and at the end with ``"idle"`` (or ``"interrupted"``) and the answer as preview
+    (count unchanged; the pending prompt is cleared, the event log now holds it).
+    """
+    status = _validate_status(status)
+    values: dict[str, object] = {"updated_at": at or utcnow(), "status": status}
+    if preview is not None:
+        values["preview"] = make_preview(preview)
+    if status == "busy":
+        values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
+        values["pending_prompt"] = prompt
+    else:
+        values["pending_prompt"] = None
+    result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
+    return result.rowcount == 1

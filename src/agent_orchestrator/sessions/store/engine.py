@@ -25,11 +25,14 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, func, select
 from sqlalchemy.engine import make_url
+
+from agent_orchestrator.sessions.store.schema import UTCDateTime, utcnow
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 PG_POOL_SIZE = 5
@@ -83,6 +86,10 @@ def _sqlite_engine(url: str) -> Engine:
         try:
             cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
             _enable_wal(cursor)
+            # In WAL mode NORMAL syncs at checkpoints, not at every commit: a killed process loses
+            # nothing, a power cut may lose the last commits but never corrupts the file. FULL's sync per
+            # commit was the largest cost of a busy server's turn (docs/architecture.md#warm-sessions).
+            cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
             cursor.close()
@@ -127,3 +134,12 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
             conn = conn.execution_options(**{_BEGIN_IMMEDIATE: True})
         with conn.begin():
             yield conn
+
+
+def database_now(conn: Connection) -> datetime:
+    """The time that decides expiries shared between servers (leases, login lockouts): the database
+    server's ``clock_timestamp()`` on PostgreSQL, so app servers with skewed clocks still agree; on
+    SQLite, whose users all run on one machine, Python's UTC clock."""
+    if conn.dialect.name == "postgresql":
+        return conn.execute(select(func.clock_timestamp(type_=UTCDateTime()))).scalar_one()
+    return utcnow()

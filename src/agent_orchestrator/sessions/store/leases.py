@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -29,7 +30,7 @@ from sqlalchemy import Connection, Engine, and_, case, func, literal, or_, selec
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
-from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.engine import database_now, write_transaction
 from agent_orchestrator.sessions.store.schema import UTCDateTime, session_leases, utcnow
 
 _HOLDER_MAX = 200
@@ -68,7 +69,7 @@ class LeaseManager:
         _check_ttl(ttl)
         t = session_leases
         with write_transaction(self._engine) as conn:
-            now = self._now(conn)
+            now = database_now(conn)
             expires_at = now + timedelta(seconds=ttl)
             dialect_insert = postgresql.insert if self._postgres else sqlite.insert
             insert = dialect_insert(t).values(
@@ -94,7 +95,7 @@ class LeaseManager:
         _check_ttl(ttl)
         t = session_leases
         with write_transaction(self._engine) as conn:
-            now = self._now(conn)
+            now = database_now(conn)
             result = conn.execute(
                 update(t)
                 .where(_is(lease), t.c.expires_at > now)
@@ -106,9 +107,27 @@ class LeaseManager:
         """Give the lease up if it is still ours (a no-op, ``False``, if someone else has it now)."""
         t = session_leases
         with write_transaction(self._engine) as conn:
-            now = self._now(conn)
+            now = database_now(conn)
             result = conn.execute(update(t).where(_is(lease)).values(holder=None, expires_at=now))
         return result.rowcount == 1
+
+    def finish(self, lease: Lease, last_write: Callable[[Connection], object]) -> bool:
+        """Run the holder's last fenced write and release the lease, in one transaction.
+
+        ``last_write`` runs only if the lease is still live (then ``True``); a lease that expired is
+        released all the same if no one took it since. One transaction instead of a check, a write
+        and a release: the end of every turn pays it (docs/architecture.md#warm-sessions).
+        """
+        t = session_leases
+        with write_transaction(self._engine) as conn:
+            now = database_now(conn)
+            released = update(t).where(_is(lease)).values(holder=None, expires_at=now)
+            live = conn.execute(released.where(t.c.expires_at > now)).rowcount == 1
+            if live:
+                last_write(conn)
+            else:
+                conn.execute(released)
+        return live
 
     def check(self, session_id: str, fencing_token: int) -> bool:
         """True only if ``fencing_token`` is the session's current, unexpired lease."""
@@ -122,6 +141,14 @@ class LeaseManager:
         with self._engine.connect() as conn:
             return conn.execute(query).first() is not None
 
+    def is_latest(self, session_id: str, fencing_token: int) -> bool:
+        """True if no lease was taken since the one with ``fencing_token`` (live or not): its holder's
+        copy of the session is still the newest."""
+        t = session_leases
+        query = select(literal(1)).where(t.c.session_id == session_id, t.c.fencing_token == fencing_token)
+        with self._engine.connect() as conn:
+            return conn.execute(query).first() is not None
+
     def current(self, session_id: str) -> Lease | None:
         """The live lease on ``session_id``, if any (to tell a second sender who is busy, and until when)."""
         t = session_leases
@@ -132,10 +159,12 @@ class LeaseManager:
             row = conn.execute(query).first()
         return Lease(row.session_id, row.holder, int(row.fencing_token), row.expires_at) if row else None
 
-    def _now(self, conn: Connection) -> datetime:
-        if self._postgres:
-            return conn.execute(select(func.clock_timestamp(type_=UTCDateTime()))).scalar_one()
-        return utcnow()
+    def count_live(self) -> int:
+        """How many sessions are leased right now, by any server (a metric)."""
+        t = session_leases
+        query = select(func.count()).where(t.c.holder.is_not(None), t.c.expires_at > self._now_sql())
+        with self._engine.connect() as conn:
+            return int(conn.execute(query).scalar_one())
 
     def _now_sql(self) -> ColumnElement[datetime]:
         if self._postgres:

@@ -98,6 +98,10 @@ sessions = Table(
     Column("pending_prompt", Text, nullable=True),
     # casefold(title), kept by the catalog: what search matches against (migration 0003).
     Column("title_folded", String(400), nullable=False, server_default=""),
+    # A fork names the session and the message (the runtime's event id) it was branched from
+    # (migration 0006; no foreign key: a branch outlives its parent).
+    Column("parent_id", String(64), nullable=True),
+    Column("parent_event_id", String(64), nullable=True),
     # The list page and its keyset cursor walk this index newest first; the title search too, and as
     # the index carries the folded title, it filters without touching the table (index-only).
     Index("ix_sessions_owner_updated_title", "owner_id", "updated_at", "id", "title_folded"),
@@ -117,6 +121,35 @@ interrupted_turns = Table(
     Column("prompt", Text, nullable=False),
     Column("at", UTCDateTime(), nullable=False),
     Index("ix_interrupted_turns_session", "session_id", "at"),
+)
+
+# What full-text search finds: one row per visible message, kept by ``sessions.search``. The text
+# index over it is each backend's own (FTS5 on SQLite, a tsvector column and GIN index on PostgreSQL)
+# and is created by migration 0006 outside this metadata (``sessions.search.NATIVE_SEARCH_OBJECTS``).
+search_messages = Table(
+    "search_messages",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("session_id", String(64), ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("owner_id", Integer, nullable=False),
+    Column("event_id", String(64), nullable=False),  # the runtime's event id: the link to the message
+    Column("role", String(20), nullable=False),
+    Column("at", String(40), nullable=False),  # the event's ISO-8601 timestamp, as logged
+    Column("body", Text, nullable=False),
+    Index("ux_search_messages_event", "session_id", "event_id", unique=True),
+    Index("ix_search_messages_owner", "owner_id", "id"),
+)
+
+# The backends' own text-index objects (migration 0006): FTS5's table and its shadow tables on SQLite,
+# the stored tsvector column and its GIN index on PostgreSQL. Alembic's comparison and the schema
+# tests skip exactly these names.
+NATIVE_SEARCH_NAMES = frozenset(
+    {
+        "search_messages_fts",
+        *(f"search_messages_fts_{shadow}" for shadow in ("data", "idx", "docsize", "config")),
+        "tsv",
+        "ix_search_messages_tsv",
+    }
 )
 
 audit_log = Table(
@@ -160,4 +193,32 @@ live_events = Table(
     Column("kind", String(20), nullable=False),
     Column("data", Text, nullable=False),
     Column("at", UTCDateTime(), nullable=False),
+)
+
+# Failed logins per key ("account:<name>" or "address:<ip>"), shared by every server on the database,
+# so a password cannot be guessed faster by spreading attempts over servers (migration 0007).
+login_throttle = Table(
+    "login_throttle",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("failures", Integer, nullable=False),  # attempts charged in the current window
+    Column("window_started_at", UTCDateTime(), nullable=False),
+    Column("locked_until", UTCDateTime(), nullable=True),
+    Index("ix_login_throttle_window", "window_started_at"),  # the hourly purge of stale rows
+)
+
+# Model tokens per turn (migration 0007). No foreign keys, like the audit log: a user's daily budget
+# must still count a session they deleted, and accounting outlives the conversation.
+turn_usage = Table(
+    "turn_usage",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("session_id", String(64), nullable=False),
+    Column("user_id", Integer, nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    Column("model", String(200), nullable=True),
+    Column("input_tokens", BigInteger, nullable=False),
+    Column("output_tokens", BigInteger, nullable=False),
+    Index("ix_turn_usage_user_at", "user_id", "at"),
+    Index("ix_turn_usage_session", "session_id", "at"),
 )

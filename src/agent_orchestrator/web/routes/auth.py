@@ -1,11 +1,17 @@
 """Log in and out. The cookie carries an opaque login token (HttpOnly, SameSite=Lax, Secure over HTTPS);
-the CSRF token travels in response bodies and comes back in a header, never in a cookie."""
+the CSRF token travels in response bodies and comes back in a header, never in a cookie.
+
+Every attempt is first charged to the account and the client address (docs/architecture.md#login-throttling):
+a locked one is refused with ``429`` and ``Retry-After`` before any password is checked.
+"""
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from agent_orchestrator.sessions.store import AuditEvent
+from agent_orchestrator.errors import LoginThrottledError
+from agent_orchestrator.sessions.store import AuditEvent, account_key, address_key
+from agent_orchestrator.telemetry import LOGIN_FAILURES
 from agent_orchestrator.web.deps import COOKIE_NAME, CurrentLogin, ServicesDep, client_addr
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
@@ -29,19 +35,36 @@ class LoginOut(BaseModel):
 
 @router.post("/login", summary="Log in with a username and password")
 async def login(body: LoginRequest, request: Request, response: Response, services: ServicesDep) -> LoginOut:
-    users = services.users
-    user = await run_in_threadpool(users.authenticate, body.username, body.password)
+    users, audit = services.users, services.sessions.audit
     addr = client_addr(request)
-    if user is None:
-        await run_in_threadpool(
-            services.sessions.audit.record,
-            AuditEvent(action="login_failed", user_id=None, username=body.username[:100], client_addr=addr),
+    account, address = account_key(body.username), address_key(addr)
+    charge = await run_in_threadpool(services.throttle.charge, (account, address))
+    if not charge.allowed:
+        LOGIN_FAILURES.labels("throttled").inc()
+        raise LoginThrottledError(
+            f"Too many failed logins; try again in {charge.retry_after} s.", retry_after=charge.retry_after
         )
+    user = await run_in_threadpool(users.authenticate, body.username, body.password)
+    if user is None:
+        LOGIN_FAILURES.labels("password").inc()
+        failed = AuditEvent(
+            action="login_failed", user_id=None, username=body.username[:100], client_addr=addr
+        )
+        await run_in_threadpool(audit.record, failed)
+        for key in charge.locking:
+            scope = "account" if key == account else "address"
+            locked = AuditEvent(
+                action="login_locked",
+                username=body.username[:100],
+                client_addr=addr,
+                details={"scope": scope, "seconds": services.settings.login_lockout},
+            )
+            await run_in_threadpool(audit.record, locked)
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "Wrong username or password.")
+    await run_in_threadpool(services.throttle.refund, account, address)
     ticket = await run_in_threadpool(users.open_login, user.id, services.settings.login_ttl)
     await run_in_threadpool(
-        services.sessions.audit.record,
-        AuditEvent(action="login", user_id=user.id, username=user.username, client_addr=addr),
+        audit.record, AuditEvent(action="login", user_id=user.id, username=user.username, client_addr=addr)
     )
     response.set_cookie(
         COOKIE_NAME,

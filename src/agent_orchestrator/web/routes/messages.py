@@ -1,8 +1,10 @@
 """A session's messages: the transcript, and sending a message with the answer streamed as SSE.
 
-Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html},
+Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html, charts},
 ``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the stream starts;
 so is a send whose ``last_event_id`` shows the sender missed messages (the body lists them).
+``charts`` (here, in the live feed and in the transcript) are drawn from what the turn's tools returned
+(``web/charts.py``).
 
 The transcript says where the session's live feed goes on from (``last_event_id``) and, mid-turn,
 what the turn has said so far (``live_turn``): docs/architecture.md#live-sessions.
@@ -17,9 +19,12 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.live import describe
+from agent_orchestrator.sessions.tool_results import ToolResult
 from agent_orchestrator.sessions.turns import TurnEvent
 from agent_orchestrator.sse import event_stream, frame
-from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.charts import Chart, charts_for
+from agent_orchestrator.web.customer_links import customer_ids
+from agent_orchestrator.web.deps import CurrentActor, Services, ServicesDep
 from agent_orchestrator.web.markdown import render_markdown
 from agent_orchestrator.web.routes.sessions import SessionOut
 
@@ -27,11 +32,13 @@ router = APIRouter(prefix="/api/sessions/{session_id}/messages", tags=["messages
 
 
 class MessageOut(BaseModel):
+    event_id: str
     role: str
     content: str
     html: str | None
     timestamp: str
     interrupted: bool
+    charts: list[Chart] = []
 
 
 class LiveTurnOut(BaseModel):
@@ -66,11 +73,13 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
         session=SessionOut.of(transcript.session),
         messages=[
             MessageOut(
+                event_id=m.event_id,
                 role=m.role,
                 content=m.content,
-                html=render_markdown(m.content) if m.role == "assistant" else None,
+                html=_html(m.content, m.tool_results) if m.role == "assistant" else None,
                 timestamp=m.timestamp,
                 interrupted=m.interrupted,
+                charts=charts_for(m.tool_results),
             )
             for m in joined.messages
         ],
@@ -89,21 +98,40 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
 async def send_message(
     session_id: str, body: SendMessage, actor: CurrentActor, services: ServicesDep
 ) -> StreamingResponse:
-    limit = services.settings.max_prompt_chars
-    if len(body.content) > limit:
-        raise HTTPException(
-            status.HTTP_413_CONTENT_TOO_LARGE, f"Messages are limited to {limit:,} characters."
-        )
-    if not body.content.strip():
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "The message is empty.")
+    check_message(body.content, services)
     events = await services.sessions.send(actor, session_id, body.content, seen=body.last_event_id)
-    return event_stream(_sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return turn_stream(events)
+
+
+def check_message(content: str, services: Services) -> None:
+    """A message the model may be sent: not empty, within ``AGENT_WEB_MAX_PROMPT_CHARS``."""
+    limit = services.settings.max_prompt_chars
+    if len(content) > limit:
+        detail = f"Messages are limited to {limit:,} characters."
+        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail)
+    if not content.strip():
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "The message is empty.")
+
+
+def turn_stream(events: AsyncIterator[TurnEvent], headers: dict[str, str] | None = None) -> StreamingResponse:
+    """A turn's events as the SSE response every turn route answers with."""
+    return event_stream(
+        _sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no", **(headers or {})}
+    )
+
+
+def _html(text: str, tool_results: tuple[ToolResult, ...]) -> str:
+    return render_markdown(text, customer_ids(tool_results))
 
 
 def feed_data(kind: str, data: dict[str, Any]) -> dict[str, Any]:
-    """An event's data as the browser gets it: an answer also as safe HTML (web/markdown.py)."""
+    """An event's data as the browser gets it: an answer also as safe HTML (web/markdown.py) with the
+    charts of what its tools returned (the feed stores the tool results, not the drawings)."""
     if kind == "done":
-        return {**data, "html": render_markdown(str(data.get("content", "")))}
+        results = tuple(ToolResult(**result) for result in data.get("tool_results", ()))
+        text = str(data.get("content", ""))
+        charts = [chart.model_dump() for chart in charts_for(results)]
+        return {"content": text, "html": _html(text, results), "charts": charts}
     return data
 
 

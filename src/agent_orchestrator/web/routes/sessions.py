@@ -5,9 +5,11 @@ from datetime import datetime
 
 from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from agent_orchestrator.sessions.store import SessionRecord
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.routes.usage import TokensOut
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
 
@@ -22,10 +24,18 @@ class SessionOut(BaseModel):
     preview: str
     status: str
     turn_count: int
+    parent_id: str | None = None
+    parent_event_id: str | None = None
 
     @classmethod
     def of(cls, record: SessionRecord) -> "SessionOut":
         return cls.model_validate(record, from_attributes=True)
+
+
+class SessionDetailOut(SessionOut):
+    """One session with the model tokens its turns used."""
+
+    usage: TokensOut
 
 
 class SessionPageOut(BaseModel):
@@ -67,8 +77,10 @@ async def create_session(body: CreateSession, actor: CurrentActor, services: Ser
 
 
 @router.get("/{session_id}", summary="One session's details")
-async def get_session(session_id: str, actor: CurrentActor, services: ServicesDep) -> SessionOut:
-    return SessionOut.of(await services.sessions.get(actor, session_id))
+async def get_session(session_id: str, actor: CurrentActor, services: ServicesDep) -> SessionDetailOut:
+    record = await services.sessions.get(actor, session_id)  # ownership first: 404 for another's id
+    tokens = await run_in_threadpool(services.usage.ledger.for_session, record.id)
+    return SessionDetailOut(**SessionOut.of(record).model_dump(), usage=TokensOut.of(tokens))
 
 
 @router.patch("/{session_id}", summary="Rename a session")

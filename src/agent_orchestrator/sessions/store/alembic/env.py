@@ -17,12 +17,18 @@ from sqlalchemy import Engine
 
 from agent_orchestrator.sessions.store.engine import make_engine
 from agent_orchestrator.sessions.store.migrations import VERSION_TABLE, migration_transaction
-from agent_orchestrator.sessions.store.schema import metadata
+from agent_orchestrator.sessions.store.schema import NATIVE_SEARCH_NAMES, metadata
 from agent_orchestrator.settings import load_settings
 
 
 def _engine_from_environment() -> Engine:
     return make_engine(load_settings().database_url)
+
+
+def _not_native_search(name: str | None, type_: Any, parent_names: Any) -> bool:
+    """Leave the backends' own full-text objects (FTS5 tables, the tsvector column) out of the
+    comparison with ``schema.metadata``, which cannot describe them."""
+    return name not in NATIVE_SEARCH_NAMES
 
 
 def _run(engine: Engine) -> None:
@@ -42,6 +48,7 @@ def _run(engine: Engine) -> None:
             target_metadata=metadata,
             version_table=VERSION_TABLE,
             on_version_apply=record,
+            include_name=_not_native_search,
         )
         with context.begin_transaction():  # ours is already open: Alembic joins it
             context.run_migrations()

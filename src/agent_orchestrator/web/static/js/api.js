@@ -55,19 +55,22 @@ function requestHeaders(method, path, hasBody, accept = "application/json") {
   return headers;
 }
 
-/** Raw fetch with cookie auth and CSRF; on a 403 for a stale token, refresh it once and retry. */
-export async function rawRequest(method, path, body, { accept, retried = false } = {}) {
+/**
+ * Raw fetch with cookie auth and CSRF; on a 403 for a stale token, refresh it once and retry.
+ * `body` is sent as JSON; with `asText` it is already JSON text (an uploaded file, sent as it is).
+ */
+export async function rawRequest(method, path, body, { accept, retried = false, asText = false } = {}) {
   const hasBody = body !== undefined;
   const response = await fetch(path, {
     method,
     headers: requestHeaders(method, path, hasBody, accept),
-    body: hasBody ? JSON.stringify(body) : undefined,
+    body: hasBody ? (asText ? body : JSON.stringify(body)) : undefined,
     credentials: "same-origin",
     signal: controller.signal,
   });
   if (response.status === 403 && !retried && !SAFE_METHODS.has(method) && path !== "/api/auth/login") {
     // Another tab may have logged out and in again, rotating the token: fetch the current one.
-    if (await refreshCsrfToken()) return rawRequest(method, path, body, { accept, retried: true });
+    if (await refreshCsrfToken()) return rawRequest(method, path, body, { accept, retried: true, asText });
   }
   if (response.status === 401 && !path.startsWith("/api/auth/")) signedOutHandler?.();
   return response;

@@ -3,6 +3,7 @@
 
 import { ApiError, abortRequests, api, errorMessage, fetchMe, onSignedOut } from "./api.js";
 import { clearChat, openInitialSession } from "./chat.js";
+import { clearCustomer, initialView } from "./customer.js";
 import { clearCustomers, restoreCustomerFilter } from "./customers.js";
 import { $, setText, show } from "./dom.js";
 import { clearSegments } from "./segments.js";
@@ -11,6 +12,7 @@ import { clearSidebar, loadSessions, onListEvent } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { storage } from "./storage.js";
 import { clearTurns } from "./turns.js";
+import { clearUsage, refreshUsage } from "./usage.js";
 import { setView } from "./views.js";
 
 function showPage(page) {
@@ -77,17 +79,20 @@ function handleSignedOut(message = "Your sign-in has expired. Please sign in aga
   clearTurns();
   clearSidebar();
   $("current-user").textContent = "";
+  clearUsage();
   clearSegments();
   clearCustomers();
+  clearCustomer();
   showLogin(message);
 }
 
 async function startApp(me) {
   update({ user: me.user, csrfToken: me.csrf_token });
   $("current-user").textContent = me.user.username;
+  refreshUsage();
   restoreCustomerFilter();
   showPage("app");
-  setView(storage.prefs().view);
+  setView(initialView(storage.prefs().view));
   await loadSessions();
   followList(onListEvent);
   await openInitialSession();

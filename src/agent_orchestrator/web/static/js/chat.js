@@ -2,6 +2,8 @@
 // its live feed from there on (renames, deletion, and every turn, handed to turns.js).
 
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
+import { exportLinks, messageActions, parentLink } from "./branching.js";
+import { destroyCharts } from "./charts.js";
 import { $, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { followSession, stopFollowingSession } from "./live.js";
@@ -81,7 +83,9 @@ export async function ensureSession() {
 }
 
 function clearConversation() {
+  destroyCharts($("messages"));
   $("messages").replaceChildren();
+  $("chat-actions").replaceChildren();
   $("chat-title").textContent = "New chat";
   show($("empty-state"), true);
   setStatus("");
@@ -91,9 +95,12 @@ function clearConversation() {
 function showConversation(data) {
   const id = data.session.id;
   $("chat-title").textContent = sessionTitle(data.session);
+  $("chat-actions").replaceChildren(...[parentLink(data.session), ...exportLinks(id)].filter(Boolean));
   const list = $("messages");
   dropTurn();
-  list.replaceChildren(...data.messages.map(transcriptItem));
+  destroyCharts(list);
+  const last = data.messages.length - 1;
+  list.replaceChildren(...data.messages.map((message, index) => transcriptItem(message, index === last)));
   show($("empty-state"), list.children.length === 0);
   // A turn in flight shows as far as it got; the feed brings the rest and its end ("idle").
   update({ answering: Boolean(data.live_turn) });
@@ -122,17 +129,22 @@ async function onSessionEvent(id, name, data) {
   }
 }
 
-/** A stored message; a prompt that never got its answer offers to send it again. */
-function transcriptItem(message) {
+/** A stored message with its actions; a prompt that never got its answer offers to send it again. */
+function transcriptItem(message, isLast) {
   const item = messageElement(message);
   if (message.role === "user" && message.interrupted) markInterrupted(item, message.content);
+  const actions = messageActions(message, { isLast });
+  if (actions) item.append(actions);
   return item;
 }
 
-export function scrollToBottom(force = false) {
+export function isNearBottom() {
   const box = $("conversation");
-  const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 120;
-  if (force || nearBottom) box.scrollTop = box.scrollHeight;
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 120;
+}
+
+export function scrollToBottom(force = false) {
+  if (force || isNearBottom()) $("conversation").scrollTop = $("conversation").scrollHeight;
 }
 
 export function setStatus(text, kind = "") {

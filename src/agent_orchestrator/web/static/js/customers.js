@@ -1,8 +1,8 @@
-// The Customers page: customers by net revenue, filtered by segment and country, paged, with one
-// customer's detail on demand. The segment filter is remembered as a preference (storage.js).
+// The Customers page: customers by net revenue, filtered by segment and country, paged; a customer's
+// id opens their page (customer.js). The segment filter is remembered as a preference (storage.js).
 
 import { api, isAbort, queryString } from "./api.js";
-import { $, SEARCH_DEBOUNCE_MS, debounce, el, setText, show } from "./dom.js";
+import { $, SEARCH_DEBOUNCE_MS, debounce, el, setText } from "./dom.js";
 import { DASH, fmtMoney, fmtNumber } from "./format.js";
 import { storage } from "./storage.js";
 import { setView, whenShown } from "./views.js";
@@ -49,12 +49,11 @@ async function loadCustomers() {
 }
 
 function customerRow(customer) {
-  const open = el("button", {
-    className: "link-btn",
+  const open = el("a", {
+    className: "customer-link",
     text: `#${customer.customer_id}`,
-    attrs: { type: "button", "aria-label": `Show customer ${customer.customer_id}` },
+    attrs: { href: `#customer/${customer.customer_id}`, "aria-label": `Show customer ${customer.customer_id}` },
   });
-  open.addEventListener("click", () => loadCustomerDetail(customer.customer_id));
   const rfm = customer.rfm ? `${customer.rfm.r}-${customer.rfm.f}-${customer.rfm.m}` : DASH;
   return el("tr", {}, [
     el("td", {}, [open]),
@@ -92,66 +91,9 @@ function onCustomerFiltersChanged() {
   loadCustomers();
 }
 
-async function loadCustomerDetail(id) {
-  const box = $("customer-detail");
-  show(box, true);
-  box.replaceChildren(el("p", { className: "muted", text: "Loading…" }));
-  try {
-    const customer = await api("GET", `/api/retail/customers/${encodeURIComponent(id)}`);
-    renderCustomerDetail(customer);
-  } catch (error) {
-    if (!isAbort(error)) box.replaceChildren(el("p", { className: "form-error", text: error.message }));
-  }
-}
-
-function renderCustomerDetail(c) {
-  const facts = [
-    ["Country", c.country],
-    ["Segment", c.segment],
-    ["Why", c.segment_reason],
-    ["Orders", fmtNumber(c.orders)],
-    ["Cancelled invoices", fmtNumber(c.cancellations)],
-    ["Revenue", fmtMoney(c.revenue)],
-    ["Average order", fmtMoney(c.avg_order_value)],
-    ["First purchase", c.first_purchase],
-    ["Last purchase", `${c.last_purchase} (${fmtNumber(c.recency_days)} days before the as-of date)`],
-    ["Tenure (days)", fmtNumber(c.tenure_days)],
-    ["RFM", c.rfm ? `R ${c.rfm.r} · F ${c.rfm.f} · M ${c.rfm.m}` : DASH],
-  ];
-  const list = el("dl", { className: "facts" });
-  for (const [term, value] of facts) list.append(el("dt", { text: term }), el("dd", { text: value ?? DASH }));
-  const products = (c.top_products || []).map((p) =>
-    el("tr", {}, [
-      el("td", { text: p.stock_code }),
-      el("td", { text: p.description }),
-      el("td", { className: "num", text: fmtNumber(p.quantity) }),
-      el("td", { className: "num", text: fmtMoney(p.revenue) }),
-    ]),
-  );
-  const close = el("button", { className: "btn btn-ghost btn-small", text: "Close", attrs: { type: "button" } });
-  close.addEventListener("click", () => show($("customer-detail"), false));
-  const heading = el("h3", { text: `Customer #${c.customer_id}`, attrs: { tabindex: "-1" } });
-  $("customer-detail").replaceChildren(
-    el("div", { className: "detail-header" }, [heading, close]),
-    list,
-    el("h4", { text: "Top products" }),
-    el("div", { className: "table-wrap" }, [
-      el("table", { className: "data-table" }, [
-        el("thead", {}, [
-          el("tr", {}, ["Code", "Description", "Quantity", "Revenue"].map((h, i) =>
-            el("th", { text: h, className: i >= 2 ? "num" : "", attrs: { scope: "col" } }))),
-        ]),
-        el("tbody", {}, products),
-      ]),
-    ]),
-  );
-  heading.focus();
-}
-
-/** On sign-out: the rows and the open customer go with the user. */
+/** On sign-out: the rows go with the user. */
 export function clearCustomers() {
   $("customers-table").tBodies[0].replaceChildren();
-  show($("customer-detail"), false);
 }
 
 export function bindCustomers() {

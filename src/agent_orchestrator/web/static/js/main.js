@@ -6,6 +6,8 @@
 // a transcript offers Retry, a rejected turn resets the chat) without any load-order concerns.
 
 import { bindAuth, boot } from "./auth.js";
+import { bindImport } from "./branching.js";
+import { bindCustomer } from "./customer.js";
 import { bindCustomers } from "./customers.js";
 import { refreshRelativeTimes } from "./format.js";
 import { bindSegments } from "./segments.js";
@@ -17,8 +19,10 @@ bindAuth();
 bindViews();
 bindSidebar();
 bindComposer();
+bindImport();
 bindSegments();
 bindCustomers();
+bindCustomer();
 // Relative times ("3 minutes ago") go stale: refresh their text once a minute, in place, so keyboard
 // focus and an open rename form are not disturbed.
 setInterval(refreshRelativeTimes, 60_000);

@@ -5,6 +5,7 @@
 // Everything else -- user text, titles, previews, streamed deltas, tool names, errors -- goes through
 // textContent / createElement.
 
+import { answerCharts } from "./charts.js";
 import { el } from "./dom.js";
 import { timeElement } from "./format.js";
 
@@ -22,8 +23,12 @@ export function messageShell(role) {
 export function messageElement(message) {
   const role = message.role === "user" ? "user" : "assistant";
   const { item, body } = messageShell(role);
-  if (role === "assistant") setAssistantBody(body, message);
-  else body.textContent = message.content || "";
+  if (role === "assistant") {
+    setAssistantBody(body, message);
+    showCharts(body, message.charts);
+  } else {
+    body.textContent = message.content || "";
+  }
   const time = timeElement(message.timestamp, "message-time");
   if (time) item.append(time);
   return item;
@@ -41,4 +46,10 @@ export function setAssistantBody(body, { html, content }) {
   } else {
     body.textContent = content || "";
   }
+}
+
+/** Charts of what the turn's tools returned, under the answer's text (none for most answers). */
+export function showCharts(body, charts) {
+  const box = answerCharts(charts);
+  if (box) body.after(box);
 }

@@ -1,21 +1,81 @@
-// The Segments page: revenue and retention per customer segment, and the rules that assign them.
-// Read-only and refetched each time the tab is shown; a segment's name opens its customers.
+// The Segments page: revenue and retention per customer segment, the shares as a chart beside the
+// table, a segment's monthly trend as a line chart, and the rules that assign them. Read-only and
+// refetched each time the tab is shown; a segment's name opens its customers.
 
-import { api, isAbort } from "./api.js";
+import { api, isAbort, queryString } from "./api.js";
+import { chartFigure, destroyCharts } from "./charts.js";
 import { showCustomersOf } from "./customers.js";
 import { $, el, setText } from "./dom.js";
 import { fmtDecimal, fmtMoney, fmtNumber, fmtPercent } from "./format.js";
 import { SEGMENTS } from "./storage.js";
 import { whenShown } from "./views.js";
 
+// Discards a trend that arrives after the segment or the months changed again.
+let trendSeq = 0;
+
 async function loadSegments() {
   setText($("segments-error"), "");
+  loadTrend();
   try {
     const data = await api("GET", "/api/retail/segments");
     renderSegments(data);
   } catch (error) {
     if (!isAbort(error)) setText($("segments-error"), `Could not load segments: ${error.message}`);
   }
+}
+
+/** Replace a chart container's figure (releasing the old chart's canvas). */
+function showChart(box, figure) {
+  destroyCharts(box);
+  box.replaceChildren(...(figure ? [figure] : []));
+}
+
+function shareChart(segments) {
+  // The table beside it has the same shares, so the figure needs no table of its own.
+  const spec = {
+    kind: "bar",
+    horizontal: false,
+    title: "Share of customers and of revenue",
+    category: "Segment",
+    labels: segments.map((s) => s.segment),
+    series: [
+      { label: "Customer share", unit: "share", values: segments.map((s) => s.customer_share ?? s.share) },
+      { label: "Revenue share", unit: "share", values: segments.map((s) => s.revenue_share) },
+    ],
+  };
+  return chartFigure(spec, { table: false, onPick: (index) => showCustomersOf(segments[index].segment) });
+}
+
+async function loadTrend() {
+  const seq = ++trendSeq;
+  const segment = $("trend-segment").value;
+  const months = $("trend-months").value;
+  setText($("trend-error"), "");
+  try {
+    const path = `/api/retail/segments/${encodeURIComponent(segment)}/trend${queryString({ months })}`;
+    const trend = await api("GET", path);
+    if (seq !== trendSeq) return;
+    $("trend-meta").textContent = `${fmtNumber(trend.customers)} customers are in ${trend.segment} now; `
+      + "their revenue, orders and active buyers per month.";
+    showChart($("segments-trend-chart"), trendChart(trend));
+  } catch (error) {
+    if (seq === trendSeq && !isAbort(error)) setText($("trend-error"), `Could not load the trend: ${error.message}`);
+  }
+}
+
+function trendChart(trend) {
+  const points = trend.months || [];
+  return chartFigure({
+    kind: "line",
+    title: `${trend.segment}: revenue, orders and buyers per month`,
+    category: "Month",
+    labels: points.map((p) => p.month),
+    series: [
+      { label: "Revenue", unit: "money", values: points.map((p) => p.revenue) },
+      { label: "Orders", unit: "count", values: points.map((p) => p.orders), axis: "right" },
+      { label: "Buyers", unit: "count", values: points.map((p) => p.active_customers), axis: "right" },
+    ],
+  });
 }
 
 function segmentRow(summary, { isTotal = false } = {}) {
@@ -48,6 +108,8 @@ function renderSegments(data) {
   const table = $("segments-table");
   table.tBodies[0].replaceChildren(...(data.segments || []).map((s) => segmentRow(s)));
   table.tFoot.replaceChildren(...(data.overall ? [segmentRow(data.overall, { isTotal: true })] : []));
+  const segments = data.segments || [];
+  showChart($("segments-share-chart"), segments.length ? shareChart(segments) : null);
   $("segments-meta").textContent = data.as_of
     ? `As of ${data.as_of} (the latest purchase in the data; recency is measured to this date).`
     : "No purchases in the dataset yet.";
@@ -75,8 +137,13 @@ function renderRules(rules) {
 /** On sign-out: the table rows go with the user. */
 export function clearSegments() {
   $("segments-table").tBodies[0].replaceChildren();
+  showChart($("segments-share-chart"), null);
+  showChart($("segments-trend-chart"), null);
 }
 
 export function bindSegments() {
   whenShown("segments", loadSegments);
+  $("trend-controls").addEventListener("submit", (event) => event.preventDefault());
+  $("trend-segment").addEventListener("change", loadTrend);
+  $("trend-months").addEventListener("change", loadTrend);
 }

@@ -3,6 +3,7 @@
 // created, renamed, deleted or answered on any device. Opening a chat is chat.js's job.
 
 import { ApiError, api, isAbort, queryString, sessionPath } from "./api.js";
+import { searchHitItem } from "./branching.js";
 import { forgetCurrentSession, openSession, setStatus } from "./chat.js";
 import { $, SEARCH_DEBOUNCE_MS, debounce, el, show } from "./dom.js";
 import { sessionTitle, timeElement } from "./format.js";
@@ -29,6 +30,7 @@ export async function loadSessions({ append = false } = {}) {
     update({ sessions: append ? state.sessions.concat(page.items) : page.items });
     nextCursor = page.next_cursor || null;
     renderSessionList();
+    if (!append) await loadSearchHits(seq);
     // The server may have titled the chat after its first turn.
     const current = state.sessions.find((s) => s.id === state.currentSessionId);
     if (current) $("chat-title").textContent = sessionTitle(current);
@@ -39,13 +41,20 @@ export async function loadSessions({ append = false } = {}) {
 
 /** The sessions list's live feed: list again (the server orders, titles and filters). */
 export const onListEvent = debounce(() => loadSessions(), LIST_REFRESH_MS);
+/** The search also looks inside the messages: their hits are listed under the matching titles. */
+async function loadSearchHits(seq) {
+  const hits = query ? (await api("GET", `/api/search${queryString({ q: query })}`)).messages : [];
+  if (seq !== listSeq) return;
+  $("search-hits").replaceChildren(...hits.map(searchHitItem));
+  show($("search-hits-section"), hits.length > 0);
+}
 
 export function renderSessionList() {
   if (renamingId !== null) return;
   const list = $("session-list");
   list.replaceChildren(...state.sessions.map(sessionItem));
   const empty = $("session-list-empty");
-  empty.textContent = query ? "No chats match your search." : "No chats yet.";
+  empty.textContent = query ? "No chat titles match your search." : "No chats yet.";
   show(empty, state.sessions.length === 0);
   show($("session-more"), Boolean(nextCursor));
 }
@@ -193,6 +202,8 @@ export function clearSidebar() {
   query = "";
   renamingId = null;
   $("session-list").replaceChildren();
+  $("search-hits").replaceChildren();
+  show($("search-hits-section"), false);
   $("session-search").value = "";
 }
 

@@ -7,12 +7,13 @@
 // turn mid-way (reload, another device) shows what the others show.
 
 import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { ensureSession, forgetCurrentSession, openSession, scrollToBottom, setStatus } from "./chat.js";
+import { ensureSession, forgetCurrentSession, isNearBottom, openSession, scrollToBottom, setStatus } from "./chat.js";
 import { $, el, show } from "./dom.js";
 import { seenEventId } from "./live.js";
-import { messageElement, messageShell, setAssistantBody } from "./messages.js";
+import { messageElement, messageShell, setAssistantBody, showCharts } from "./messages.js";
 import { loadSessions } from "./sidebar.js";
 import { state, update } from "./state.js";
+import { refreshUsage } from "./usage.js";
 
 // The turn of the open chat being answered: { userEl, assistantEl, body, tools, toolLines, text, streamed }.
 let turn = null;
@@ -55,7 +56,7 @@ async function onComposerSubmit(event) {
  * Send one prompt; the turn itself shows up through the live feed. Returns true once the server
  * accepted it. The typed text stays in the composer until then, so a 409/413/422 loses nothing.
  */
-async function sendTurn(text, { fromComposer }) {
+export async function sendTurn(text, { fromComposer }) {
   let sessionId;
   try {
     sessionId = await ensureSession();
@@ -140,9 +141,14 @@ export function onTurnEvent(name, data) {
     case "error":
       failTurn(current(), data.message || "The answer failed.");
       break;
-    case "idle":
+    case "idle": {
+      const answered = turn !== null && !turn.assistantEl.classList.contains("failed");
       endTurn();
+      refreshUsage();
+      // The stored transcript gives the new messages their ids, and with them their actions (branching.js).
+      if (answered && state.currentSessionId) openSession(state.currentSessionId, { reveal: false });
       break;
+    }
     default:
       break;
   }
@@ -186,6 +192,9 @@ function appendDelta(live, text) {
 
 function finishTurn(live, data) {
   setAssistantBody(live.body, { html: data.html, content: data.content ?? live.streamed });
+  const follow = isNearBottom();
+  showCharts(live.body, data.charts);
+  if (follow) scrollToBottom(true); // keep the new charts in view, as the text was
   live.assistantEl.removeAttribute("aria-busy");
   setStatus("");
 }

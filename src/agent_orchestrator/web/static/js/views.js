@@ -12,11 +12,18 @@ export function whenShown(view, load) {
   loaders.set(view, load);
 }
 
+// A customer's page belongs to the Customers tab.
+const TAB_OF = { customer: "customers" };
+
 export function setView(view) {
   update({ view: VIEWS.includes(view) ? view : "chat" });
   storage.setPref("view", state.view);
+  // Only a customer's page lives in the URL (#customer/<id>); leaving it drops that from the address.
+  if (state.view !== "customer" && window.location.hash) {
+    window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
   for (const tab of document.querySelectorAll(".tab")) {
-    const active = tab.dataset.view === state.view;
+    const active = tab.dataset.view === (TAB_OF[state.view] ?? state.view);
     tab.classList.toggle("active", active);
     if (active) tab.setAttribute("aria-current", "page");
     else tab.removeAttribute("aria-current");

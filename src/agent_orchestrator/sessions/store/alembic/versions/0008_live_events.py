@@ -1,14 +1,14 @@
 """The live feed's bounded event log (see ``schema.live_events``).
 
-Revision ID: 0005_live_events
+Revision ID: 0008_live_events
 Revises: 0004_interrupted_turns
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_live_events"
-down_revision = "0004_interrupted_turns"
+revision = "0008_live_events"
+down_revision = "0007_governance"
 branch_labels = None
 depends_on = None
 

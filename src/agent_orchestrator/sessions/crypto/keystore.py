@@ -1,0 +1,130 @@
+"""The per-session data keys, wrapped, in their own table (docs/architecture.md#encryption-at-rest).
+
+Why a store of its own (``AGENT_KEYSTORE_URL``, by default the catalog's database): crypto-erasure.
+Deleting a session deletes its key row, and a backup of the session data taken before the delete
+holds only ciphertext; that is only true of backups that do not also hold the key table, so a
+deployment that wants erasure to reach its backups keeps the key store in a database backed up
+separately (and briefly), or puts a KMS behind :class:`~agent_orchestrator.sessions.crypto.keys.KeyProvider`.
+The table is created here, idempotently (under an advisory lock on PostgreSQL), not by the catalog's
+migrations, because it may live in another database.
+
+Unwrapped keys are cached per process for ``cache_seconds``: a turn appends several times and each
+append must not cost a round trip. The cache entry of a deleted session is dropped at once on the
+deleting server; another server forgets it within ``cache_seconds``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from sqlalchemy import Column, Engine, LargeBinary, MetaData, String, Table, delete, select, text, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from agent_orchestrator.sessions.crypto.frames import KEY_BYTES
+from agent_orchestrator.sessions.crypto.keys import KeyProvider, WrappedKey
+from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.schema import UTCDateTime, utcnow
+
+_metadata = MetaData()
+session_keys = Table(
+    "session_keys",
+    _metadata,
+    Column("session_id", String(64), primary_key=True),
+    Column("key_id", String(64), nullable=False),  # the master key that wrapped it
+    Column("wrapped", LargeBinary, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+)
+_LOCK_KEY = "agent_orchestrator.sessions.crypto.keystore"
+
+
+class SessionKeys:
+    """Create, fetch, destroy and re-wrap the data keys of sessions."""
+
+    def __init__(self, engine: Engine, provider: KeyProvider, *, cache_seconds: float = 30.0) -> None:
+        self._engine = engine
+        self.provider = provider
+        self._cache_seconds = cache_seconds
+        self._cache: dict[str, tuple[bytes, float]] = {}
+        self._lock = threading.Lock()
+
+    def ensure_table(self) -> None:
+        """Create the key table if it is missing; safe from several servers at once."""
+        with write_transaction(self._engine) as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(
+                    text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": _LOCK_KEY}
+                )
+            _metadata.create_all(conn, checkfirst=True)
+
+    def cached(self, session_id: str) -> bytes | None:
+        """The session's data key if this process has it fresh in memory (no I/O: fine on an event loop)."""
+        with self._lock:
+            cached = self._cache.get(session_id)
+        return cached[0] if cached is not None and cached[1] > time.monotonic() else None
+
+    def key_for(self, session_id: str) -> bytes:
+        """The session's data key, made (and stored wrapped) on first use."""
+        if (key := self.cached(session_id)) is not None:
+            return key
+        key = self._stored(session_id)
+        if key is None:
+            wrapped = self.provider.wrap(os.urandom(KEY_BYTES), session_id)
+            insert = (postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert)(
+                session_keys
+            )
+            with write_transaction(self._engine) as conn:
+                conn.execute(
+                    insert.values(
+                        session_id=session_id,
+                        key_id=wrapped.key_id,
+                        wrapped=wrapped.blob,
+                        created_at=utcnow(),
+                    ).on_conflict_do_nothing(index_elements=[session_keys.c.session_id])
+                )
+            key = self._stored(session_id)  # ours, or the one another server stored first
+            assert key is not None
+        with self._lock:
+            self._cache[session_id] = (key, time.monotonic() + self._cache_seconds)
+        return key
+
+    def existing_key(self, session_id: str) -> bytes | None:
+        """The session's data key if it has one (a deleted session's is gone for good)."""
+        return self._stored(session_id)
+
+    def destroy(self, session_id: str) -> bool:
+        """Crypto-erasure: forget the session's key; whatever was sealed under it is unreadable."""
+        with self._lock:
+            self._cache.pop(session_id, None)
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(delete(session_keys).where(session_keys.c.session_id == session_id))
+        return result.rowcount == 1
+
+    def rotate(self) -> int:
+        """Re-wrap every data key not yet under the current master key; how many were."""
+        current = self.provider.current_id
+        query = select(session_keys).where(session_keys.c.key_id != current)
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        for row in rows:
+            data_key = self.provider.unwrap(WrappedKey(row.key_id, row.wrapped), row.session_id)
+            rewrapped = self.provider.wrap(data_key, row.session_id)
+            with write_transaction(self._engine) as conn:
+                conn.execute(
+                    update(session_keys)
+                    .where(session_keys.c.session_id == row.session_id, session_keys.c.key_id == row.key_id)
+                    .values(key_id=rewrapped.key_id, wrapped=rewrapped.blob)
+                )
+        return len(rows)
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def _stored(self, session_id: str) -> bytes | None:
+        query = select(session_keys.c.key_id, session_keys.c.wrapped).where(
+            session_keys.c.session_id == session_id
+        )
+        with self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else self.provider.unwrap(WrappedKey(row.key_id, row.wrapped), session_id)

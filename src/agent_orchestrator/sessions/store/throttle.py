@@ -1,0 +1,127 @@
+"""Login throttling shared by every server on the database (docs/architecture.md#login-throttling).
+
+Each login attempt is charged, *before* the password is checked, to two keys: the account (the name
+as typed, lower-cased, whether or not such a user exists) and the client address. A key that has been
+charged ``max_failures`` times in its window is locked for ``lockout`` seconds: attempts on it are
+refused without checking the password. Why this shape:
+
+* **Charge first, refund on success.** Counting only after a failed check would let attempts that run
+  at the same time on several servers all pass the "locked?" test before any of them is counted. A
+  charge is one row-locked update, so at most ``max_failures`` passwords are ever checked per key and
+  window, whichever servers are hit and however concurrently. A successful login refunds its charge:
+  the account's count starts again (the row goes), the address gives back one attempt.
+* **A success does not clear the address.** Otherwise an attacker with one account of their own could
+  reset their address between guesses at other accounts.
+* **No enumeration.** The account key is the typed name, so an unknown name is throttled exactly like
+  a real one; a refusal happens before any lookup; and an allowed attempt on an unknown name still
+  pays a full password hash (``UserStore.authenticate``).
+* Time is the database's (:func:`~agent_orchestrator.sessions.store.engine.database_now`), as for
+  leases, so servers with skewed clocks agree on when a lockout ends.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Row, delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from agent_orchestrator.sessions.store.engine import database_now, write_transaction
+from agent_orchestrator.sessions.store.schema import login_throttle, utcnow
+
+_KEY_MAX = 200
+
+
+def account_key(username: str) -> str:
+    return f"account:{username.strip().lower()}"[:_KEY_MAX]
+
+
+def address_key(client_addr: str) -> str:
+    return f"address:{client_addr}"[:_KEY_MAX]
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """The outcome of charging an attempt. ``allowed`` False: refused, retry in ``retry_after`` s.
+    ``locking``: the keys this attempt locks if it fails (its failure is their lockout)."""
+
+    allowed: bool
+    retry_after: int = 0
+    locking: tuple[str, ...] = ()
+
+
+class LoginThrottle:
+    """Charge, refund and purge login attempts; each call is one short transaction."""
+
+    def __init__(self, engine: Engine, *, max_failures: int, lockout: float) -> None:
+        if max_failures < 1 or lockout <= 0:
+            raise ValueError("Login throttling needs max_failures >= 1 and a positive lockout.")
+        self._engine = engine
+        self.max_failures = max_failures
+        self.lockout = timedelta(seconds=lockout)
+
+    def charge(self, keys: tuple[str, ...]) -> Charge:
+        """Count one attempt against every key, or refuse it (counting nothing) if any key is locked."""
+        with write_transaction(self._engine) as conn:
+            now = database_now(conn)
+            rows = {key: self._locked_row(conn, key, now) for key in sorted(keys)}  # one lock order
+            locked = [row.locked_until for row in rows.values() if _is_locked(row, now)]
+            if locked:
+                return Charge(False, retry_after=max(1, math.ceil((max(locked) - now).total_seconds())))
+            locking = []
+            for key, row in rows.items():
+                fresh = row.window_started_at + self.lockout <= now or row.locked_until is not None
+                failures = 1 if fresh else row.failures + 1
+                values: dict[str, object] = {"failures": failures}
+                if fresh:
+                    values |= {"window_started_at": now, "locked_until": None}
+                if failures >= self.max_failures:
+                    values["locked_until"] = now + self.lockout
+                    locking.append(key)
+                conn.execute(update(login_throttle).where(login_throttle.c.key == key).values(**values))
+        return Charge(True, locking=tuple(locking))
+
+    def refund(self, account: str, address: str) -> None:
+        """A login succeeded: the account starts afresh; the address gets its attempt back."""
+        t = login_throttle
+        with write_transaction(self._engine) as conn:
+            conn.execute(delete(t).where(t.c.key == account))
+            conn.execute(
+                update(t)
+                .where(t.c.key == address, t.c.failures > 0)
+                .values(failures=t.c.failures - 1, locked_until=None)
+            )
+
+    def purge_stale(self, now: datetime | None = None) -> int:
+        """Drop keys whose window and lockout are both over (the web app does, hourly); how many went."""
+        now = now or utcnow()
+        t = login_throttle
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(
+                delete(t).where(
+                    t.c.window_started_at <= now - self.lockout,
+                    (t.c.locked_until.is_(None)) | (t.c.locked_until <= now),
+                )
+            )
+        return result.rowcount
+
+    def _locked_row(self, conn: Connection, key: str, now: datetime) -> Row[Any]:
+        """The key's row, created if missing and locked until the transaction ends (on SQLite, the
+        ``BEGIN IMMEDIATE`` write lock already serialises every charge)."""
+        insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(login_throttle)
+        conn.execute(
+            insert.values(key=key, failures=0, window_started_at=now).on_conflict_do_nothing(
+                index_elements=[login_throttle.c.key]
+            )
+        )
+        query = select(login_throttle).where(login_throttle.c.key == key)
+        if conn.dialect.name == "postgresql":
+            query = query.with_for_update()
+        return conn.execute(query).one()
+
+
+def _is_locked(row: Row[Any], now: datetime) -> bool:
+    return row.locked_until is not None and row.locked_until > now

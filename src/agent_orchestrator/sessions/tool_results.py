@@ -1,0 +1,61 @@
+"""What the tools of a turn returned, kept with the answer they led to.
+
+A chart under an answer must show the data the tool returned, never numbers the model wrote, and it
+must survive a reload and show on another device. The runtime's event log already holds every tool
+call (``tool.execution_start``: name, server, arguments) and its result (``tool.execution_complete``:
+success, content), so the transcript pairs them up here instead of keeping a copy anywhere else
+(docs/architecture.md#charts). The live stream builds the same records from the SDK's events.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent_orchestrator.mcp_server.config import SERVER_NAME
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """One successful tool call: ``tool`` is the server's own name (``monthly_trend``), not the
+    runtime's ``<server>-<tool>`` id; ``content`` is the result text exactly as the tool answered."""
+
+    tool: str
+    server: str | None
+    arguments: dict[str, Any]
+    content: str
+
+
+@dataclass
+class ToolCalls:
+    """Pairs starts with completions by call id; the finished results wait for the answer they feed."""
+
+    _started: dict[str, tuple[str, str | None, dict[str, Any]]] = field(default_factory=dict)
+    _finished: list[ToolResult] = field(default_factory=list)
+
+    def started(self, call_id: str, tool: str, server: str | None, arguments: Any) -> None:
+        self._started[call_id] = (tool, server, arguments if isinstance(arguments, dict) else {})
+
+    def finished(self, call_id: str, success: bool, content: str | None) -> None:
+        """Keep a successful result with text; a failed call or an unknown id has nothing to show."""
+        start = self._started.pop(call_id, None)
+        if start is None or not success or not content:
+            return
+        tool, server, arguments = start
+        self._finished.append(ToolResult(tool, server, arguments, content))
+
+    def take(self) -> tuple[ToolResult, ...]:
+        """The results finished since the last take (they belong to the answer now being written)."""
+        taken = tuple(self._finished)
+        self._finished.clear()
+        return taken
+
+    def drop(self) -> None:
+        """A new prompt: anything unclaimed belonged to a turn that never answered."""
+        self._started.clear()
+        self._finished.clear()
+
+
+def tool_name(runtime_name: str, mcp_name: str | None) -> str:
+    """The tool's own name: the MCP name when the runtime gives one (an attached MCP server), else its
+    id without the retail server's prefix (the web app's tools over one MCP connection keep the
+    runtime's ``<server>-<tool>`` names)."""
+    return mcp_name or runtime_name.removeprefix(f"{SERVER_NAME}-")

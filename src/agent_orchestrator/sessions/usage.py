@@ -1,0 +1,134 @@
+"""What a turn costs and how it is watched: model tokens into the usage ledger and the daily budget,
+and the turn's metrics and trace spans (docs/architecture.md#usage-ledger, #observability).
+
+The runtime reports each model call as an ``assistant.usage`` event (input and output tokens, the
+model) and each MCP tool call as ``tool.execution_start`` / ``tool.execution_complete``. A
+:class:`TurnMeter` subscribed to the turn's session sums the first and turns the second into spans
+under the turn's span. :class:`UsageKeeper` refuses a turn once the user's tokens of the day (UTC)
+reach the budget, and writes each turn's sum to the ledger.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from datetime import datetime, timedelta
+from typing import Any
+
+from copilot import CopilotSession
+from copilot.session_events import AssistantUsageData, ToolExecutionCompleteData, ToolExecutionStartData
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.trace import Span, Status, StatusCode
+
+from agent_orchestrator.errors import TokenBudgetExceededError
+from agent_orchestrator.sessions.store import TokenTotals, UsageLedger
+from agent_orchestrator.sessions.store.schema import utcnow
+from agent_orchestrator.sessions.tool_results import tool_name
+from agent_orchestrator.telemetry import MODEL_TOKENS, TRACER, TURN_SECONDS, TURNS_IN_FLIGHT
+
+
+class TurnMeter:
+    """One turn's model tokens (summed over its model calls) and its tool-call spans."""
+
+    def __init__(self) -> None:
+        self.input_tokens = 0
+        self.output_tokens = 0
+        self.model: str | None = None
+        self._context = otel_context.get_current()  # the turn's span: parent of the tool spans
+        self._tools: dict[str, Span] = {}
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def attach(self, session: CopilotSession) -> None:
+        self._unsubscribe = session.on(self._on_event)
+
+    def detach(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for span in self._tools.values():  # calls the turn never finished (aborted, timed out)
+            span.set_status(Status(StatusCode.ERROR, "no completion reported"))
+            span.end()
+        self._tools.clear()
+
+    @property
+    def used_tokens(self) -> bool:
+        return bool(self.input_tokens or self.output_tokens)
+
+    def _on_event(self, event: Any) -> None:  # on the SDK's dispatch: must not block
+        match event.data:
+            case AssistantUsageData() as usage:  # sub-agents' calls cost tokens too: counted
+                self.input_tokens += usage.input_tokens or 0
+                self.output_tokens += usage.output_tokens or 0
+                self.model = usage.model or self.model
+                MODEL_TOKENS.labels("input").inc(usage.input_tokens or 0)
+                MODEL_TOKENS.labels("output").inc(usage.output_tokens or 0)
+            case ToolExecutionStartData() as start:
+                name = tool_name(start.tool_name, start.mcp_tool_name)
+                span = TRACER.start_span(
+                    f"tool {name}",
+                    context=self._context,
+                    kind=trace.SpanKind.CLIENT,
+                    attributes={"tool.name": name, "tool.call_id": start.tool_call_id},
+                )
+                self._tools[start.tool_call_id] = span
+            case ToolExecutionCompleteData() as done:
+                if done.tool_call_id in self._tools:
+                    span = self._tools.pop(done.tool_call_id)
+                    span.set_attribute("tool.success", bool(done.success))
+                    if not done.success:
+                        span.set_status(Status(StatusCode.ERROR))
+                    span.end()
+
+
+async def observed_turn(turn: Coroutine[Any, Any, None], session_id: str) -> None:
+    """Run ``turn`` inside its span, counted in flight and timed (wraps the service's turn task)."""
+    with TRACER.start_as_current_span("turn", attributes={"session.id": session_id}):
+        TURNS_IN_FLIGHT.inc()
+        started = time.monotonic()
+        try:
+            await turn
+        finally:
+            TURN_SECONDS.observe(time.monotonic() - started)
+            TURNS_IN_FLIGHT.dec()
+
+
+class UsageKeeper:
+    """The ledger plus the optional per-user daily budget (input + output tokens, UTC day)."""
+
+    def __init__(self, ledger: UsageLedger, *, daily_budget: int | None = None) -> None:
+        self.ledger = ledger
+        self.daily_budget = daily_budget
+
+    async def today(self, user_id: int) -> TokenTotals:
+        return await asyncio.to_thread(self.ledger.for_user, user_id, since=_start_of_day(utcnow()))
+
+    async def check(self, user_id: int) -> None:
+        """:class:`TokenBudgetExceededError` if the user has used up today's budget."""
+        if self.daily_budget is None:
+            return
+        used = (await self.today(user_id)).total_tokens
+        if used >= self.daily_budget:
+            now = utcnow()
+            renews = _start_of_day(now) + timedelta(days=1)
+            raise TokenBudgetExceededError(
+                f"Your daily budget of {self.daily_budget:,} model tokens is used up ({used:,} today); "
+                "it renews at midnight UTC.",
+                retry_after=int((renews - now).total_seconds()) + 1,
+            )
+
+    async def record(self, session_id: str, user_id: int, meter: TurnMeter) -> None:
+        if meter.used_tokens:
+            await asyncio.to_thread(
+                self.ledger.record,
+                session_id,
+                user_id,
+                input_tokens=meter.input_tokens,
+                output_tokens=meter.output_tokens,
+                model=meter.model,
+            )
+
+
+def _start_of_day(moment: datetime) -> datetime:
+    return moment.replace(hour=0, minute=0, second=0, microsecond=0)

@@ -1,0 +1,213 @@
+"""Charts of what a turn's tools returned: a series (monthly trend) or a ranking (top customers,
+top products, countries, the segment overview) becomes a chart under the answer.
+
+Drawn from the tool's own result, never from the model's text, so a chart cannot repeat a number the
+model invented. The browser draws the spec with Chart.js and shows the same figures as a table
+(docs/architecture.md#charts). A result that is not one of these shapes, or has fewer than two rows,
+gets no chart: one bar is not a picture worth the space.
+"""
+
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from agent_orchestrator.mcp_server.config import SERVER_NAME
+from agent_orchestrator.sessions.tool_results import ToolResult
+
+Unit = Literal["money", "count", "share"]
+
+
+class ChartSeries(BaseModel):
+    label: str
+    unit: Unit
+    values: list[float]
+    axis: Literal["left", "right"] = "left"
+
+
+class Chart(BaseModel):
+    """One chart: ``labels`` (what ``category`` names, e.g. months) along one axis, one value per
+    label in each series. ``customer_ids`` is set when the labels are customers, so the table can link
+    each row to its customer."""
+
+    kind: Literal["line", "bar"]
+    title: str
+    tool: str
+    category: str
+    labels: list[str]
+    series: list[ChartSeries]
+    customer_ids: list[int] | None = None
+
+
+# ------------------------------------------------------------------ the tools' result shapes we chart
+
+
+class _Result(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    filters: dict[str, object] = {}
+
+
+class _Month(BaseModel):
+    month: str
+    revenue: float
+    orders: int
+    buyers: int
+
+
+class _Trend(_Result):
+    months: list[_Month]
+
+
+class _Customer(BaseModel):
+    id: int
+    revenue: float
+
+
+class _Customers(_Result):
+    customers: list[_Customer]
+
+
+class _Product(BaseModel):
+    product: str
+    revenue: float
+    quantity: int
+
+
+class _Products(_Result):
+    by: Literal["revenue", "quantity"] = "revenue"
+    products: list[_Product]
+
+
+class _Country(BaseModel):
+    country: str
+    revenue: float
+
+
+class _Countries(_Result):
+    countries: list[_Country]
+
+
+class _Segment(BaseModel):
+    segment: str
+    share: float
+    revenue_share: float
+
+
+class _Segments(BaseModel):
+    segments: list[_Segment]
+
+
+def _scope(filters: dict[str, object]) -> str:
+    """``segment At Risk, country Germany`` for a title; empty when nothing was filtered."""
+    named = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in filters.items())
+    return f" ({named})" if named else ""
+
+
+def _ranking(
+    tool: str, title: str, category: str, labels: list[str], series: ChartSeries, **extra: list[int]
+) -> Chart:
+    """A ranking: one bar per row, biggest first, as the tool listed them."""
+    return Chart(
+        kind="bar", title=title, tool=tool, category=category, labels=labels, series=[series], **extra
+    )
+
+
+def _money(values: list[float]) -> ChartSeries:
+    return ChartSeries(label="Revenue", unit="money", values=values)
+
+
+def _trend(tool: str, content: str) -> Chart:
+    result = _Trend.model_validate_json(content)
+    rows = result.months
+    return Chart(
+        kind="line",
+        title=f"Revenue, orders and buyers per month{_scope(result.filters)}",
+        tool=tool,
+        category="Month",
+        labels=[m.month for m in rows],
+        series=[
+            _money([m.revenue for m in rows]),
+            ChartSeries(label="Orders", unit="count", values=[m.orders for m in rows], axis="right"),
+            ChartSeries(label="Buyers", unit="count", values=[m.buyers for m in rows], axis="right"),
+        ],
+    )
+
+
+def _customers(tool: str, content: str) -> Chart:
+    result = _Customers.model_validate_json(content)
+    title = "Top customers by revenue" if tool == "top_customers" else "Revenue of the customers listed"
+    rows = result.customers
+    labels = [f"#{c.id}" for c in rows]
+    series = _money([c.revenue for c in rows])
+    ids = [c.id for c in rows]
+    return _ranking(tool, f"{title}{_scope(result.filters)}", "Customer", labels, series, customer_ids=ids)
+
+
+def _products(tool: str, content: str) -> Chart:
+    result = _Products.model_validate_json(content)
+    rows = result.products
+    if result.by == "quantity":
+        by, series = "units", ChartSeries(label="Units", unit="count", values=[p.quantity for p in rows])
+    else:
+        by, series = "revenue", _money([p.revenue for p in rows])
+    title = f"Top products by {by}{_scope(result.filters)}"
+    return _ranking(tool, title, "Product", [p.product for p in rows], series)
+
+
+def _countries(tool: str, content: str) -> Chart:
+    result = _Countries.model_validate_json(content)
+    rows = result.countries
+    title = f"Revenue by country{_scope(result.filters)}"
+    return _ranking(tool, title, "Country", [c.country for c in rows], _money([c.revenue for c in rows]))
+
+
+def _segments(tool: str, content: str) -> Chart:
+    rows = _Segments.model_validate_json(content).segments
+    return Chart(
+        kind="bar",
+        title="Share of customers and of revenue per segment",
+        tool=tool,
+        category="Segment",
+        labels=[s.segment for s in rows],
+        series=[
+            ChartSeries(label="Customer share", unit="share", values=[s.share for s in rows]),
+            ChartSeries(label="Revenue share", unit="share", values=[s.revenue_share for s in rows]),
+        ],
+    )
+
+
+_CHARTS: dict[str, Callable[[str, str], Chart]] = {
+    "monthly_trend": _trend,
+    "top_customers": _customers,
+    "find_customers": _customers,
+    "top_products": _products,
+    "country_breakdown": _countries,
+    "list_segments": _segments,
+}
+
+
+@lru_cache(maxsize=4096)
+def _chart(tool: str, content: str) -> Chart | None:
+    """Cached: a transcript is read again on every reload and device switch, and its stored tool
+    results never change (``bench/bench_charts.py``)."""
+    make = _CHARTS.get(tool)
+    if make is None:
+        return None
+    try:
+        chart = make(tool, content)
+    except ValidationError:
+        return None  # not the shape this tool answers with (e.g. a tool error's text): nothing to draw
+    return chart if len(chart.labels) >= 2 else None
+
+
+def charts_for(results: Iterable[ToolResult]) -> list[Chart]:
+    """A chart per result of the retail tools that is a series or a ranking of two rows or more."""
+    charts: list[Chart] = []
+    for result in results:
+        if result.server not in (SERVER_NAME, None):
+            continue
+        chart = _chart(result.tool, result.content)
+        if chart is not None and chart not in charts:
+            charts.append(chart)
+    return charts

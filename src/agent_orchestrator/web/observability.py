@@ -1,0 +1,42 @@
+"""The web app's side of observability (docs/architecture.md#observability): a request id per HTTP
+request, and the Prometheus ``/metrics`` page. The request's trace span is FastAPI's own (its native
+OpenTelemetry support opens one per request once a tracer provider is installed, and continues an
+incoming ``traceparent``); the id is put on it.
+
+The request id is the caller's ``X-Request-ID`` when it is a short token (a proxy's), else a new one;
+it is answered in the same header and put on every log line of the request, including those of a
+turn it starts (the turn's task inherits the context, as it inherits the span).
+"""
+
+import re
+import uuid
+
+from fastapi import FastAPI, Request, Response
+from opentelemetry import trace
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from agent_orchestrator.telemetry import request_id
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_ACCEPTED_ID = re.compile(r"[A-Za-z0-9._-]{8,64}\Z")
+
+
+def install_observability(app: FastAPI) -> None:
+    """Add the request middleware and ``GET /metrics`` to ``app``."""
+
+    @app.middleware("http")
+    async def with_request_id(request: Request, call_next):
+        sent = request.headers.get(REQUEST_ID_HEADER, "")
+        rid = sent if _ACCEPTED_ID.match(sent) else uuid.uuid4().hex
+        token = request_id.set(rid)
+        trace.get_current_span().set_attribute("request.id", rid)  # FastAPI's own server span
+        try:
+            response = await call_next(request)
+        finally:
+            request_id.reset(token)
+        response.headers[REQUEST_ID_HEADER] = rid
+        return response
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

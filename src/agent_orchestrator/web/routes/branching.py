@@ -1,0 +1,63 @@
+"""Branching a conversation: fork at a message, edit and resend, regenerate, rewind. Each goes through
+:class:`~agent_orchestrator.sessions.branching.Branching` (ownership, audit, lease); another user's id
+answers 404 like an unknown one. Turns stream as the message route's SSE."""
+
+from fastapi import APIRouter, status
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from agent_orchestrator.sessions.branching import MAX_REWIND
+from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.routes.messages import SendMessage, check_message, turn_stream
+from agent_orchestrator.web.routes.sessions import SessionOut
+
+router = APIRouter(prefix="/api/sessions/{session_id}", tags=["branching"])
+# The fork that an edit created, for the client to switch to while the answer streams.
+FORK_HEADER = "X-Session-Id"
+
+
+class ForkSession(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    event_id: str = Field(min_length=1, max_length=64, description="the message to fork at")
+    before: bool = Field(default=False, description="keep only what came before the message")
+    title: str | None = Field(default=None, min_length=1, max_length=120)
+
+
+class RewindSession(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    turns: int = Field(default=1, ge=1, le=MAX_REWIND)
+
+
+@router.post("/fork", status_code=status.HTTP_201_CREATED, summary="Fork: the history up to a message")
+async def fork_session(
+    session_id: str, body: ForkSession, actor: CurrentActor, services: ServicesDep
+) -> SessionOut:
+    record = await services.branching.fork(
+        actor, session_id, body.event_id, before=body.before, title=body.title
+    )
+    return SessionOut.of(record)
+
+
+@router.post(
+    "/messages/{event_id}/edit",
+    summary="Fork before a message you sent and send the edited text there; the answer streams as SSE",
+    response_class=StreamingResponse,
+)
+async def edit_and_resend(
+    session_id: str, event_id: str, body: SendMessage, actor: CurrentActor, services: ServicesDep
+) -> StreamingResponse:
+    check_message(body.content, services)
+    fork, events = await services.branching.edit_and_resend(actor, session_id, event_id, body.content)
+    return turn_stream(events, headers={FORK_HEADER: fork.id})
+
+
+@router.post("/regenerate", summary="Answer the last question again (SSE)", response_class=StreamingResponse)
+async def regenerate(session_id: str, actor: CurrentActor, services: ServicesDep) -> StreamingResponse:
+    return turn_stream(await services.branching.regenerate(actor, session_id))
+
+
+@router.post("/rewind", summary="Remove the last turns of the session, in place")
+async def rewind(
+    session_id: str, body: RewindSession, actor: CurrentActor, services: ServicesDep
+) -> SessionOut:
+    return SessionOut.of(await services.branching.rewind(actor, session_id, body.turns))

@@ -1,0 +1,47 @@
+"""Export a session (our lossless JSON, or Markdown) and import a file (our JSON, or a ChatGPT
+``conversations.json``) as new sessions of the user. Both go through
+:class:`~agent_orchestrator.sessions.exchange.Exchange` (ownership, audit, all-or-nothing import)."""
+
+import json
+from typing import Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from pydantic import BaseModel
+
+from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.routes.sessions import SessionOut
+
+router = APIRouter(prefix="/api/sessions", tags=["export and import"])
+# A ChatGPT export of a long history is a few megabytes; the app's other bodies stay small.
+IMPORT_MAX_BYTES = 16 * 1024 * 1024
+
+
+class ImportedOut(BaseModel):
+    items: list[SessionOut]
+
+
+@router.get("/{session_id}/export", summary="Download the session as JSON (re-importable) or Markdown")
+async def export_session(
+    session_id: str,
+    actor: CurrentActor,
+    services: ServicesDep,
+    format: Literal["json", "markdown"] = Query("json"),
+) -> Response:
+    exported = await services.exchange.export(actor, session_id, markdown=format == "markdown")
+    if isinstance(exported, str):
+        body, media, suffix = exported, "text/markdown; charset=utf-8", "md"
+    else:
+        body, media, suffix = json.dumps(exported, indent=2, ensure_ascii=False), "application/json", "json"
+    disposition = f'attachment; filename="{session_id}.{suffix}"'  # ids are [A-Za-z0-9._-] only
+    return Response(
+        body, media_type=media, headers={"Content-Disposition": disposition, "Cache-Control": "no-store"}
+    )
+
+
+@router.post("/import", status_code=status.HTTP_201_CREATED, summary="Import an export file as new sessions")
+async def import_sessions(request: Request, actor: CurrentActor, services: ServicesDep) -> ImportedOut:
+    data = await request.body()
+    if len(data) > IMPORT_MAX_BYTES:
+        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, "Import files are limited to 16 MB.")
+    records = await services.exchange.import_file(actor, data)
+    return ImportedOut(items=[SessionOut.of(record) for record in records])

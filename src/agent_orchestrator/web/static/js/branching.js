@@ -1,0 +1,192 @@
+// Branching a conversation from its transcript: Branch here (fork at a message), Edit (fork before
+// one of your messages and send the edited text there; the original stays), Regenerate and Rewind
+// (the last turn, in place), the "Branched from" link to a fork's parent, and search hits in the
+// sidebar that open a chat at the message they found.
+//
+// Everything is built with textContent: message text and snippets are the user's and the model's.
+
+import { api, errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
+import { openSession, setStatus } from "./chat.js";
+import { $, el, show } from "./dom.js";
+import { sessionTitle } from "./format.js";
+import { loadSessions } from "./sidebar.js";
+import { state } from "./state.js";
+import { sendTurn } from "./turns.js";
+
+/** The actions under one stored message (only messages the runtime logged have an event id). */
+export function messageActions(message, { isLast }) {
+  if (!message.event_id) return null;
+  const actions = [actionButton("Branch here", "message-branch", () => branchAt(message))];
+  if (message.role === "user") actions.push(actionButton("Edit", "message-edit", (button) => startEdit(button, message)));
+  if (message.role === "assistant" && isLast) {
+    actions.push(actionButton("Regenerate", "message-regenerate", () => regenerate()));
+    actions.push(actionButton("Rewind", "message-rewind", () => rewindLastTurn()));
+  }
+  const bar = el("div", { className: "message-actions" }, actions);
+  bar.dataset.eventId = message.event_id;
+  return bar;
+}
+
+/** "Branched from …" above a fork's transcript, opening the parent at the message it was cut at. */
+export function parentLink(session) {
+  if (!session.parent_id) return null;
+  const parent = state.sessions.find((s) => s.id === session.parent_id);
+  const link = el("button", {
+    className: "btn btn-ghost btn-small parent-link",
+    text: `Branched from “${parent ? sessionTitle(parent) : "another chat"}”`,
+    testid: "parent-link",
+    attrs: { type: "button" },
+  });
+  link.addEventListener("click", () => openAtMessage(session.parent_id, session.parent_event_id));
+  return link;
+}
+
+function actionButton(text, testid, onClick) {
+  const button = el("button", { className: "btn btn-ghost btn-small", text, testid, attrs: { type: "button" } });
+  button.addEventListener("click", () => onClick(button));
+  return button;
+}
+
+async function branchAt(message) {
+  try {
+    const fork = await api("POST", sessionPath(state.currentSessionId, "/fork"), { event_id: message.event_id });
+    await loadSessions();
+    await openSession(fork.id);
+    setStatus("This is a new branch; the original chat is unchanged.");
+  } catch (error) {
+    if (!isAbort(error)) setStatus(`Could not branch the chat: ${error.message}`, "error");
+  }
+}
+
+/** An inline editor in place of the message's actions; sending forks before the message. */
+function startEdit(button, message) {
+  const bar = button.parentElement;
+  const input = el("textarea", {
+    className: "edit-input",
+    testid: "message-edit-input",
+    attrs: { rows: 2, "aria-label": "Edited message" },
+  });
+  input.value = message.content;
+  const send = el("button", { className: "btn btn-primary btn-small", text: "Send as a new branch", attrs: { type: "submit" } });
+  const cancel = el("button", { className: "btn btn-ghost btn-small", text: "Cancel", attrs: { type: "button" } });
+  const form = el("form", { className: "edit-form" }, [input, el("div", { className: "rename-buttons" }, [send, cancel])]);
+  const actions = [...bar.children];
+  cancel.addEventListener("click", () => bar.replaceChildren(...actions));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    send.disabled = true;
+    try {
+      const body = { event_id: message.event_id, before: true };
+      const fork = await api("POST", sessionPath(state.currentSessionId, "/fork"), body);
+      await loadSessions();
+      await openSession(fork.id);
+      await sendTurn(text, { fromComposer: false });
+    } catch (error) {
+      send.disabled = false;
+      if (!isAbort(error)) setStatus(`Could not send the edited message: ${error.message}`, "error");
+    }
+  });
+  bar.replaceChildren(form);
+  input.focus();
+}
+
+/** Rewind the last turn and ask its question again, streamed like any turn. */
+async function regenerate() {
+  const id = state.currentSessionId;
+  try {
+    const prompt = await rewind(id);
+    if (prompt !== null) await sendTurn(prompt, { fromComposer: false });
+  } catch (error) {
+    if (!isAbort(error)) setStatus(`Could not regenerate the answer: ${error.message}`, "error");
+  }
+}
+
+async function rewindLastTurn() {
+  if (!window.confirm("Remove the last question and its answer from this chat?")) return;
+  try {
+    await rewind(state.currentSessionId);
+    setStatus("The last turn was removed.");
+  } catch (error) {
+    if (!isAbort(error)) setStatus(`Could not rewind the chat: ${error.message}`, "error");
+  }
+}
+
+/** Remove the last turn; returns its question (read before, as the server is about to drop it). */
+async function rewind(id) {
+  const data = await api("GET", sessionPath(id, "/messages"));
+  const question = [...data.messages].reverse().find((m) => m.role === "user");
+  await api("POST", sessionPath(id, "/rewind"), { turns: 1 });
+  await openSession(id);
+  await loadSessions();
+  return question ? question.content : null;
+}
+
+/** Open a chat and bring one of its messages into view (a search hit, a fork's parent). */
+export async function openAtMessage(sessionId, eventId) {
+  if (!(await openSession(sessionId))) return;
+  if (!eventId) return;
+  const bar = $("messages").querySelector(`[data-event-id="${CSS.escape(eventId)}"]`);
+  const item = bar?.closest("li");
+  if (!item) return;
+  item.classList.add("highlighted");
+  item.scrollIntoView({ block: "center" });
+}
+
+/** Message hits of a sidebar search: title, role and the snippet with the found words marked. */
+export function searchHitItem(hit) {
+  const snippet = el(
+    "span",
+    { className: "hit-snippet" },
+    hit.snippet.map((part) => (part.hit ? el("mark", { text: part.text }) : document.createTextNode(part.text))),
+  );
+  const open = el("button", { className: "session-open", attrs: { type: "button" } }, [
+    el("span", { className: "session-title", text: hit.title }),
+    el("span", { className: "hit-role muted small", text: hit.role === "user" ? "You said" : "Assistant said" }),
+    snippet,
+  ]);
+  open.addEventListener("click", () => openAtMessage(hit.session_id, hit.event_id));
+  return el("li", { className: "session-item search-hit", testid: "search-hit" }, [open]);
+}
+
+/** Download links for the open chat: our JSON (re-importable) and Markdown. Plain GETs with the cookie. */
+export function exportLinks(sessionId) {
+  const link = (format, text) =>
+    el("a", {
+      className: "btn btn-ghost btn-small",
+      text,
+      testid: `export-${format}`,
+      attrs: { href: sessionPath(sessionId, `/export?format=${format}`), download: "" },
+    });
+  return [link("json", "Export JSON"), link("markdown", "Export Markdown")];
+}
+
+/** Import a file (our JSON export or ChatGPT's conversations.json); the server checks it whole. */
+async function importFile(file) {
+  setStatus(`Importing ${file.name}…`, "busy");
+  try {
+    const response = await rawRequest("POST", "/api/sessions/import", await file.text(), { asText: true });
+    if (!response.ok) {
+      setStatus(`Nothing was imported: ${await errorMessage(response)}`, "error");
+      return;
+    }
+    const { items } = await response.json();
+    await loadSessions();
+    if (items[0]) await openSession(items[0].id);
+    setStatus(`Imported ${items.length} chat${items.length === 1 ? "" : "s"}.`);
+  } catch (error) {
+    if (!isAbort(error)) setStatus(`Could not import the file: ${error.message}`, "error");
+  }
+}
+
+export function bindImport() {
+  const input = $("import-file");
+  $("import-chats").addEventListener("click", () => input.click());
+  input.addEventListener("change", () => {
+    const [file] = input.files;
+    input.value = "";
+    if (file) importFile(file);
+  });
+  show(input, false);
+}

@@ -1,0 +1,53 @@
+"""Helpers for the branching and exchange tests: a model with perfect memory, and three-fact chats."""
+
+import json
+from typing import Any
+
+import httpx
+
+from agent_orchestrator.sessions.store import AuditLog, make_engine
+from agent_orchestrator.testing.scripted_model import Reply, Text, user_messages
+
+FACTS = ["fact one: apple", "fact two: banana", "fact three: cherry"]
+
+
+def memory_rule(body: dict[str, Any]) -> Reply:
+    """A model with perfect memory: asked what was said, it lists the earlier facts it was sent."""
+    said = [text.strip().splitlines()[-1] for text in user_messages(body)]
+    if "what did i say" in said[-1].lower():
+        facts = [text for text in said[:-1] if text.startswith("fact")]
+        return Text("You said: " + "; ".join(facts) if facts else "You said nothing.")
+    return Text(f"Noted {said[-1].split(':')[-1].strip()}.")
+
+
+def events(response: httpx.Response) -> list[tuple[str, dict]]:
+    assert response.status_code == 200, response.text
+    frames = []
+    for block in response.text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        frames.append((lines["event"], json.loads(lines["data"])))
+    return frames
+
+
+def send(client: httpx.Client, session_id: str, content: str) -> httpx.Response:
+    return client.post(f"/api/sessions/{session_id}/messages", json={"content": content})
+
+
+def messages(client: httpx.Client, session_id: str) -> list[dict]:
+    return client.get(f"/api/sessions/{session_id}/messages").json()["messages"]
+
+
+def contents(client: httpx.Client, session_id: str) -> list[str]:
+    return [m["content"] for m in messages(client, session_id)]
+
+
+def answer(client: httpx.Client, session_id: str, content: str) -> str:
+    return events(send(client, session_id, content))[-1][1]["content"]
+
+
+def audit_actions(live_app, session_id: str) -> list[str]:
+    engine = make_engine(live_app.web.database_url)
+    try:
+        return [e.action for e in AuditLog(engine).recent(session_id=session_id)]
+    finally:
+        engine.dispose()

@@ -1,0 +1,109 @@
+"""Fork, edit and resend, regenerate, rewind and search, through the real runtime (scripted model), on
+the embedded default (SQLite, local files) and the shared store (PostgreSQL catalog and files)."""
+
+from chat_helpers import FACTS, answer, audit_actions, contents, events, messages
+
+from agent_orchestrator.testing.scripted_model import Text, user_messages
+
+
+def test_a_fork_remembers_what_was_said_before_the_fork_point_and_not_after(live_app, chat):
+    alice, session_id = chat
+    second_answer = messages(alice, session_id)[3]
+    assert second_answer["role"] == "assistant" and second_answer["event_id"]
+    response = alice.post(f"/api/sessions/{session_id}/fork", json={"event_id": second_answer["event_id"]})
+    assert response.status_code == 201
+    fork = response.json()
+    assert fork["id"] != session_id and fork["title"] == "Fruit facts (branch)"
+    assert (fork["parent_id"], fork["parent_event_id"]) == (session_id, second_answer["event_id"])
+    assert fork["turn_count"] == 2
+    assert contents(alice, fork["id"]) == contents(alice, session_id)[:4]
+
+    assert answer(alice, fork["id"], "What did I say?") == "You said: fact one: apple; fact two: banana"
+    assert answer(alice, session_id, "What did I say?") == "You said: " + "; ".join(FACTS)
+    assert len(messages(alice, session_id)) == 8  # the parent went on by itself
+    assert [s["id"] for s in alice.get("/api/sessions").json()["items"]][:2] == [session_id, fork["id"]]
+    assert "fork" in audit_actions(live_app, fork["id"])
+
+
+def test_edit_and_resend_forks_before_the_message_and_leaves_the_original_intact(live_app, chat):
+    alice, session_id = chat
+    before = contents(alice, session_id)
+    second_question = messages(alice, session_id)[2]
+    edited = alice.post(
+        f"/api/sessions/{session_id}/messages/{second_question['event_id']}/edit",
+        json={"content": "fact two: blueberry"},
+    )
+    fork_id = edited.headers["X-Session-Id"]
+    assert events(edited)[-1][1]["content"] == "Noted blueberry."
+    assert contents(alice, fork_id) == [*before[:2], "fact two: blueberry", "Noted blueberry."]
+    assert contents(alice, session_id) == before
+    assert answer(alice, fork_id, "What did I say?") == "You said: fact one: apple; fact two: blueberry"
+    first_answer = messages(alice, session_id)[1]["event_id"]
+    refused = alice.post(f"/api/sessions/{session_id}/messages/{first_answer}/edit", json={"content": "x"})
+    assert refused.status_code == 422
+
+
+def test_rewind_removes_the_last_turn_from_the_transcript_the_model_and_search(live_app, chat):
+    alice, session_id = chat
+    assert [hit["event_id"] for hit in alice.get("/api/search", params={"q": "cherry"}).json()["messages"]]
+    rewound = alice.post(f"/api/sessions/{session_id}/rewind", json={"turns": 1})
+    assert rewound.status_code == 200 and rewound.json()["turn_count"] == 2
+    assert contents(alice, session_id) == [FACTS[0], "Noted apple.", FACTS[1], "Noted banana."]
+    assert alice.get("/api/search", params={"q": "cherry"}).json()["messages"] == []
+    assert alice.get("/api/search", params={"q": "banana"}).json()["messages"]
+    assert answer(alice, session_id, "What did I say?") == "You said: fact one: apple; fact two: banana"
+    assert "rewind" in audit_actions(live_app, session_id)
+    too_far = alice.post(f"/api/sessions/{session_id}/rewind", json={"turns": 9})
+    assert too_far.status_code == 422 and "3 turn(s)" in too_far.json()["detail"]
+
+
+def test_regenerate_asks_the_last_question_again_in_place(live_app, chat):
+    alice, session_id = chat
+    live_app.model.script(Text("A fresh answer."))
+    regenerated = events(alice.post(f"/api/sessions/{session_id}/regenerate"))
+    assert regenerated[-1][1]["content"] == "A fresh answer."
+    now = contents(alice, session_id)
+    assert now[-2:] == ["fact three: cherry", "A fresh answer."] and len(now) == 6
+    assert user_messages(live_app.model.requests[-1])[-1].strip().endswith("fact three: cherry")
+
+
+def test_search_finds_titles_and_message_text_with_highlights_for_the_owner_only(live_app, chat):
+    alice, session_id = chat
+    bob = live_app.client("bob")
+    bob_session = bob.post("/api/sessions", json={"title": "Bob's banana plans"}).json()["id"]
+    answer(bob, bob_session, "fact bob: banana bread")
+
+    found = alice.get("/api/search", params={"q": "BANANA"}).json()
+    assert {hit["session_id"] for hit in found["messages"]} == {session_id}
+    question = next(hit for hit in found["messages"] if hit["role"] == "user")
+    assert question["title"] == "Fruit facts"
+    assert question["event_id"] == messages(alice, session_id)[2]["event_id"]
+    assert {"text": "banana", "hit": True} in question["snippet"]
+    assert "".join(part["text"] for part in question["snippet"]) == "fact two: banana"
+    titles = alice.get("/api/search", params={"q": "fruit"}).json()["sessions"]
+    assert [s["id"] for s in titles] == [session_id]
+    assert alice.get("/api/search", params={"q": "bread"}).json() == {"sessions": [], "messages": []}
+    assert alice.get("/api/search", params={"q": "plans"}).json()["sessions"] == []
+    stemmed = alice.get("/api/search", params={"q": "cherries"}).json()["messages"]
+    newest_first = [m["event_id"] for m in messages(alice, session_id)[5:3:-1]]
+    assert [hit["event_id"] for hit in stemmed] == newest_first
+    assert bob.get("/api/search", params={"q": "apple"}).json() == {"sessions": [], "messages": []}
+    assert alice.get("/api/search", params={"q": '"); DROP TABLE sessions; --'}).status_code == 200
+
+
+def test_another_users_session_cannot_be_forked_rewound_or_regenerated(live_app, chat):
+    alice, session_id = chat
+    bob = live_app.client("bob")
+    event_id = messages(alice, session_id)[1]["event_id"]
+    unknown = bob.post("/api/sessions/chat-00000000000000000/rewind", json={})
+    for attempt in (
+        bob.post(f"/api/sessions/{session_id}/fork", json={"event_id": event_id}),
+        bob.post(f"/api/sessions/{session_id}/messages/{event_id}/edit", json={"content": "mine"}),
+        bob.post(f"/api/sessions/{session_id}/rewind", json={}),
+        bob.post(f"/api/sessions/{session_id}/regenerate"),
+    ):
+        assert (attempt.status_code, attempt.json()) == (unknown.status_code, unknown.json())
+        assert attempt.status_code == 404
+    assert audit_actions(live_app, session_id).count("denied") == 4
+    assert len(messages(alice, session_id)) == 6
+    assert bob.get("/api/sessions").json()["items"] == []

@@ -1,0 +1,102 @@
+"""Charts under chat answers come from what the retail tools really return, and customer ids link.
+
+The tool results here are the real MCP server's answers over a generated dataset (called in process),
+so a change to a tool's result shape that the charts no longer read fails here, not in a browser.
+"""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_orchestrator.mcp_server.server import build_server
+from agent_orchestrator.retail import GeneratorConfig, generate_dataset
+from agent_orchestrator.sessions.tool_results import ToolResult
+from agent_orchestrator.web.charts import charts_for
+from agent_orchestrator.web.customer_links import customer_ids
+from agent_orchestrator.web.markdown import render_markdown
+
+
+@pytest.fixture(scope="module")
+def retail_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    config = GeneratorConfig(seed=5, customers=300, transactions=6_000, products=200)
+    return generate_dataset(tmp_path_factory.mktemp("charts") / "retail.sqlite", config)
+
+
+async def tool_result(db: Path, tool: str, arguments: dict[str, Any] | None = None) -> ToolResult:
+    answer = await build_server(db).call_tool(tool, arguments or {})
+    assert not answer.is_error
+    return ToolResult(tool, "retail-analytics", arguments or {}, answer.content[0].text)
+
+
+async def test_a_monthly_trend_is_a_line_chart_of_the_months_the_tool_returned(retail_db: Path) -> None:
+    result = await tool_result(retail_db, "monthly_trend", {"months": 9, "segment": "At Risk"})
+    months = json.loads(result.content)["months"]
+    (chart,) = charts_for([result])
+    assert (chart.kind, chart.tool, chart.category) == ("line", "monthly_trend", "Month")
+    assert "segment At Risk" in chart.title
+    assert chart.labels == [m["month"] for m in months] and len(chart.labels) == 9
+    assert [(s.label, s.unit, s.axis) for s in chart.series] == [
+        ("Revenue", "money", "left"),
+        ("Orders", "count", "right"),
+        ("Buyers", "count", "right"),
+    ]
+    assert chart.series[0].values == [m["revenue"] for m in months]
+    assert chart.series[2].values == [m["buyers"] for m in months]
+
+
+async def test_rankings_are_bar_charts_with_one_bar_per_row(retail_db: Path) -> None:
+    customers = await tool_result(retail_db, "top_customers", {"limit": 7})
+    products = await tool_result(retail_db, "top_products", {"sort_by": "quantity", "limit": 4})
+    countries = await tool_result(retail_db, "country_breakdown", {"limit": 5})
+    segments = await tool_result(retail_db, "list_segments")
+    by_tool = {chart.tool: chart for chart in charts_for([customers, products, countries, segments])}
+
+    rows = json.loads(customers.content)["customers"]
+    top = by_tool["top_customers"]
+    assert (top.kind, top.category) == ("bar", "Customer") and len(top.labels) == 7
+    assert top.customer_ids == [r["id"] for r in rows]
+    assert top.labels[0] == f"#{rows[0]['id']}" and top.series[0].values == [r["revenue"] for r in rows]
+
+    units = by_tool["top_products"]
+    assert units.title == "Top products by units" and units.series[0].unit == "count"
+    assert units.series[0].values == [p["quantity"] for p in json.loads(products.content)["products"]]
+    assert len(by_tool["country_breakdown"].labels) == 5
+    shares = by_tool["list_segments"]
+    assert shares.labels == ["High Value", "Regular", "At Risk", "New"]
+    assert [s.unit for s in shares.series] == ["share", "share"]
+    assert sum(shares.series[1].values) == pytest.approx(1, abs=0.01)
+
+
+async def test_no_chart_for_a_single_figure_a_single_row_an_error_or_another_server(retail_db: Path) -> None:
+    one = await tool_result(retail_db, "top_customers", {"limit": 1})
+    totals = await tool_result(retail_db, "sales_summary")
+    trend = await tool_result(retail_db, "monthly_trend", {"months": 3})
+    elsewhere = ToolResult("monthly_trend", "other-server", {}, trend.content)
+    broken = ToolResult("monthly_trend", "retail-analytics", {}, "no such month")
+    assert charts_for([one, totals, elsewhere, broken]) == []
+    assert len(charts_for([trend, trend])) == 1  # the same result twice is one chart
+
+
+async def test_customer_ids_the_tools_returned_link_to_the_customer_page(retail_db: Path) -> None:
+    ranking = await tool_result(retail_db, "top_customers", {"limit": 3})
+    first, second, third = (row["id"] for row in json.loads(ranking.content)["customers"])
+    summary = await tool_result(retail_db, "get_customer_summary", {"customer_id": first})
+    assert customer_ids([ranking]) == {first, second, third}
+    assert customer_ids([summary]) == {first}
+
+    html = render_markdown(
+        f"Top: {first}, {second} and #{third}; in 2025 we sold 2025 units.", customer_ids([ranking])
+    )
+    for number, text in ((first, str(first)), (second, str(second)), (third, f"#{third}")):
+        assert f'<a href="#customer/{number}" class="customer-link">{text}</a>' in html
+    assert "2025 units" in html and 'href="#customer/2025"' not in html
+
+
+def test_a_customer_named_in_words_links_even_without_tool_results_and_nothing_else_changes() -> None:
+    html = render_markdown("Customer 12345 spent 1,234.56; `customer 7` [x](javascript:alert(1)) <b>hi</b>")
+    assert '<a href="#customer/12345" class="customer-link">Customer 12345</a>' in html
+    assert "1,234.56" in html and "<code>customer 7</code>" in html  # code spans stay code
+    assert "javascript:" not in html.replace("[x](javascript:alert(1))", "")  # not made a link
+    assert "&lt;b&gt;hi&lt;/b&gt;" in html
