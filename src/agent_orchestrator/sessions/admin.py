@@ -220,7 +220,7 @@ async def import_for_user(
             audit=AuditLog(engine),
             leases=LeaseManager(engine),
             files=files,
-            # The import is announced on the user's feed like any new chat (docs/architecture.md#live-sessions).
+            # Announced on the user's feed like any new chat (docs/architecture.md#live-sessions).
             live=LiveHub(LiveEventLog(engine)),
             server_id=f"{IMPORT_USER}:{make_holder_id()}",
             search=SearchIndex(engine),
