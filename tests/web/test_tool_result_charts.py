@@ -94,6 +94,14 @@ async def test_customer_ids_the_tools_returned_link_to_the_customer_page(retail_
     assert "2025 units" in html and 'href="#customer/2025"' not in html
 
 
+async def test_every_tools_result_is_read_for_customer_ids_without_failing(retail_db: Path) -> None:
+    # sales_summary's "customers" is a count and country_breakdown's rows have no ids: no links, no error.
+    for tool in ("sales_summary", "country_breakdown", "list_segments", "monthly_trend", "top_products"):
+        result = await tool_result(retail_db, tool)
+        assert customer_ids([result]) == frozenset()
+        charts_for([result])
+
+
 def test_a_customer_named_in_words_links_even_without_tool_results_and_nothing_else_changes() -> None:
     html = render_markdown("Customer 12345 spent 1,234.56; `customer 7` [x](javascript:alert(1)) <b>hi</b>")
     assert '<a href="#customer/12345" class="customer-link">Customer 12345</a>' in html

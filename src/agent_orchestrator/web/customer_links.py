@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -40,7 +39,9 @@ def _ids(tool: str, content: str) -> frozenset[int]:
         return frozenset()
     if not isinstance(data, dict):
         return frozenset()
-    rows: list[Any] = [data] if tool == "get_customer_summary" else data.get("customers") or []
+    rows = [data] if tool == "get_customer_summary" else data.get("customers")
+    if not isinstance(rows, list):  # sales_summary's "customers" is a count, not a list
+        return frozenset()
     return frozenset(row["id"] for row in rows if isinstance(row, dict) and isinstance(row.get("id"), int))
 
 

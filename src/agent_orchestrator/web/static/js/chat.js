@@ -129,6 +129,32 @@ async function onSessionEvent(id, name, data) {
   }
 }
 
+/**
+ * After a turn: the stored transcript gives the turn's messages their ids, and with them their actions
+ * (branching.js). The rendered messages stay as they are (charts included); only when the page and
+ * the transcript are out of step is the conversation drawn again.
+ */
+export async function refreshMessageActions(id) {
+  let data;
+  try {
+    data = await api("GET", sessionPath(id, "/messages"));
+  } catch {
+    return; // the actions come with the next reload
+  }
+  const items = [...$("messages").children];
+  if (state.currentSessionId !== id || data.live_turn) return;
+  if (items.length !== data.messages.length) {
+    showConversation(data);
+    return;
+  }
+  const last = data.messages.length - 1;
+  items.forEach((item, index) => {
+    item.querySelector(":scope > .message-actions")?.remove();
+    const actions = messageActions(data.messages[index], { isLast: index === last });
+    if (actions) item.append(actions);
+  });
+}
+
 /** A stored message with its actions; a prompt that never got its answer offers to send it again. */
 function transcriptItem(message, isLast) {
   const item = messageElement(message);

@@ -7,7 +7,7 @@
 // turn mid-way (reload, another device) shows what the others show.
 
 import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { ensureSession, forgetCurrentSession, isNearBottom, openSession, scrollToBottom, setStatus } from "./chat.js";
+import { ensureSession, forgetCurrentSession, isNearBottom, openSession, refreshMessageActions, scrollToBottom, setStatus } from "./chat.js";
 import { $, el, show } from "./dom.js";
 import { seenEventId } from "./live.js";
 import { messageElement, messageShell, setAssistantBody, showCharts } from "./messages.js";
@@ -146,7 +146,7 @@ export function onTurnEvent(name, data) {
       endTurn();
       refreshUsage();
       // The stored transcript gives the new messages their ids, and with them their actions (branching.js).
-      if (answered && state.currentSessionId) openSession(state.currentSessionId, { reveal: false });
+      if (answered && state.currentSessionId) refreshMessageActions(state.currentSessionId);
       break;
     }
     default:
