@@ -1,26 +1,14 @@
 """The HTTP API end to end: real uvicorn, the real Copilot CLI, the scripted model behind it."""
 
-import json
 import threading
 
 import httpx
+from chat_helpers import events, send
 from sqlalchemy.exc import OperationalError
 
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.store import AuditLog, SessionCatalog, make_engine
 from agent_orchestrator.testing.scripted_model import Text, user_messages
-
-
-def _events(response: httpx.Response) -> list[tuple[str, dict]]:
-    frames = []
-    for block in response.text.strip().split("\n\n"):
-        lines = dict(line.split(": ", 1) for line in block.splitlines())
-        frames.append((lines["event"], json.loads(lines["data"])))
-    return frames
-
-
-def _send(client: httpx.Client, session_id: str, content: str) -> httpx.Response:
-    return client.post(f"/api/sessions/{session_id}/messages", json={"content": content})
 
 
 def test_login_sets_a_protected_cookie_and_wrong_passwords_are_refused(live_app):
@@ -62,16 +50,16 @@ def test_create_list_rename_delete(live_app):
 def test_chat_streams_and_the_conversation_continues_on_another_device(live_app):
     laptop = live_app.client("alice")
     session_id = laptop.post("/api/sessions", json={"title": "Favourites"}).json()["id"]
-    streamed = _send(laptop, session_id, "Remember this: my favourite retail segment is 'At Risk'. Reply OK.")
+    streamed = send(laptop, session_id, "Remember this: my favourite retail segment is 'At Risk'. Reply OK.")
     assert streamed.headers["content-type"].startswith("text/event-stream")
-    events = _events(streamed)
-    assert events[-1] == ("done", {"content": "OK", "html": "<p>OK</p>\n", "charts": []})
-    assert "".join(e[1]["text"] for e in events if e[0] == "delta") == "OK"
+    frames = events(streamed)
+    assert frames[-1] == ("done", {"content": "OK", "html": "<p>OK</p>\n", "charts": []})
+    assert "".join(e[1]["text"] for e in frames if e[0] == "delta") == "OK"
 
     phone = live_app.client("alice")  # a second device: its own login, same account
     transcript = phone.get(f"/api/sessions/{session_id}/messages").json()
     assert [(m["role"], m["content"]) for m in transcript["messages"]][1] == ("assistant", "OK")
-    answer = _events(_send(phone, session_id, "Which retail segment did I say was my favourite?"))[-1]
+    answer = events(send(phone, session_id, "Which retail segment did I say was my favourite?"))[-1]
     assert answer == (
         "done",
         {
@@ -95,7 +83,7 @@ def test_another_users_id_is_exactly_like_an_unknown_id_and_is_audited(live_app)
         bob.get(f"/api/sessions/{session_id}/messages"),
         bob.patch(f"/api/sessions/{session_id}", json={"title": "mine"}),
         bob.delete(f"/api/sessions/{session_id}"),
-        _send(bob, session_id, "hello"),
+        send(bob, session_id, "hello"),
     ):
         assert (
             (attempt.status_code, attempt.json())
@@ -114,17 +102,17 @@ def test_a_second_sender_is_told_busy_and_the_log_stays_linear(live_app):
     session_id = alice.post("/api/sessions", json={}).json()["id"]
     live_app.model.script(Text("first answer", delay=3))
     results: dict[str, httpx.Response] = {}
-    first = threading.Thread(target=lambda: results.setdefault("a", _send(alice, session_id, "one")))
+    first = threading.Thread(target=lambda: results.setdefault("a", send(alice, session_id, "one")))
     first.start()
     live_app.model.wait_for_requests(1, timeout=30)
     other_tab = live_app.client("alice")
-    busy = _send(other_tab, session_id, "two")
+    busy = send(other_tab, session_id, "two")
     first.join()
     assert busy.status_code == 409 and "answering another message" in busy.json()["detail"]
-    assert _events(results["a"])[-1][0] == "done"
+    assert events(results["a"])[-1][0] == "done"
     messages = alice.get(f"/api/sessions/{session_id}/messages").json()["messages"]
     assert [(m["role"], m["content"]) for m in messages] == [("user", "one"), ("assistant", "first answer")]
-    assert _events(_send(other_tab, session_id, "two"))[-1][0] == "done"  # free again afterwards
+    assert events(send(other_tab, session_id, "two"))[-1][0] == "done"  # free again afterwards
 
 
 def test_model_output_cannot_inject_script(live_app):
@@ -132,7 +120,7 @@ def test_model_output_cannot_inject_script(live_app):
     session_id = alice.post("/api/sessions", json={}).json()["id"]
     payload = '<script>alert("x")</script> <img src=x onerror=alert(1)> [link](javascript:alert(1))'
     live_app.model.script(Text(payload))
-    _, done = _events(_send(alice, session_id, "hi"))[-1]
+    _, done = events(send(alice, session_id, "hi"))[-1]
     assert "<script" not in done["html"] and "<img" not in done["html"]
     assert "href=" not in done["html"]  # the javascript: link is left as text, never a link
     assert "&lt;script&gt;" in done["html"]
@@ -143,9 +131,9 @@ def test_model_output_cannot_inject_script(live_app):
 def test_bad_input_gets_one_clear_error(live_app):
     alice = live_app.client("alice")
     session_id = alice.post("/api/sessions", json={}).json()["id"]
-    huge = _send(alice, session_id, "x" * 9000)
+    huge = send(alice, session_id, "x" * 9000)
     assert huge.status_code == 413 and "limited to 8,000 characters" in huge.json()["detail"]
-    assert _send(alice, session_id, "   ").status_code == 422
+    assert send(alice, session_id, "   ").status_code == 422
     assert alice.post(f"/api/sessions/{session_id}/messages", json={"message": "hi"}).status_code == 422
     secret = alice.get("/api/sessions/ghp_16C7e42F292c6912E7710c838347Ae178B4a")
     assert secret.status_code == 422 and "ghp_" not in secret.text
@@ -163,11 +151,11 @@ def test_bad_input_gets_one_clear_error(live_app):
 def test_a_first_message_with_control_characters_is_answered_and_names_the_chat(live_app):
     alice = live_app.client("alice")
     session_id = alice.post("/api/sessions", json={}).json()["id"]
-    first = _send(alice, session_id, "\x1b[31mhello\x1b[0m\tthere")
-    assert first.status_code == 200 and _events(first)[-1][0] == "done"
+    first = send(alice, session_id, "\x1b[31mhello\x1b[0m\tthere")
+    assert first.status_code == 200 and events(first)[-1][0] == "done"
     assert alice.get(f"/api/sessions/{session_id}").json()["title"] == "[31mhello [0m there"
-    again = _send(alice, session_id, "again")
-    assert again.status_code == 200 and _events(again)[-1][0] == "done"  # not locked: no 409
+    again = send(alice, session_id, "again")
+    assert again.status_code == 200 and events(again)[-1][0] == "done"  # not locked: no 409
 
 
 def test_a_step_failing_after_the_lease_is_taken_releases_it(live_app, monkeypatch):
@@ -179,15 +167,15 @@ def test_a_step_failing_after_the_lease_is_taken_releases_it(live_app, monkeypat
 
     with monkeypatch.context() as patch:  # the automatic title, the step between lease and turn
         patch.setattr(SessionCatalog, "rename", broken_rename)
-        assert _send(alice, session_id, "hello").status_code == 500
-    retry = _send(alice, session_id, "hello")
-    assert retry.status_code == 200 and _events(retry)[-1][0] == "done"  # not 409 until the lease expires
+        assert send(alice, session_id, "hello").status_code == 500
+    retry = send(alice, session_id, "hello")
+    assert retry.status_code == 200 and events(retry)[-1][0] == "done"  # not 409 until the lease expires
 
 
 def test_delete_leaves_nothing_of_the_session_in_the_runtime_state(live_app):
     alice = live_app.client("alice")
     session_id = alice.post("/api/sessions", json={}).json()["id"]
-    assert _events(_send(alice, session_id, "hello"))[-1][0] == "done"
+    assert events(send(alice, session_id, "hello"))[-1][0] == "done"
     state = RuntimeSettings(data_dir=live_app.web.data_dir).copilot_home
     if not live_app.web.is_postgres:  # shared mode keeps the session's files in PostgreSQL
         assert any(session_id in str(path) for path in state.rglob("*"))
