@@ -58,9 +58,6 @@ class Bench:
             AGENT_PROVIDER_BASE_URL=self.model.base_url,
             AGENT_MODEL="scripted-model",
             AGENT_WARM_SESSIONS=str(self.warm_setting),
-            # Every simulated user logs in from this one address, several at a time: above the
-            # per-address throttle meant for guessing (docs/architecture.md#login-throttling).
-            AGENT_LOGIN_MAX_FAILURES="100000",
             **extra,
         )
 

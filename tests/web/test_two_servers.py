@@ -25,6 +25,7 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_
 
 pytestmark = pytest.mark.postgres
 LEASE_TTL = 3.0
+ADDRESS_LIMIT = 8  # failed logins per client address (the account's limit stays the default 5)
 TELL = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
 ASK = "Which retail segment did I say was my favourite?"
 
@@ -41,6 +42,7 @@ class Servers:
                     AGENT_MODEL="scripted-model",
                     AGENT_WEB_LEASE_TTL=str(LEASE_TTL),
                     AGENT_SERVER_ID=f"server-{name}",
+                    AGENT_LOGIN_MAX_ADDRESS_FAILURES=str(ADDRESS_LIMIT),
                 )
             )
             for name in ("a", "b")
@@ -179,7 +181,30 @@ def test_login_throttling_holds_across_servers(servers, postgres_schema):
         )
     with psycopg.connect(postgres_schema.url) as conn:
         locks = conn.execute("SELECT details FROM audit_log WHERE action = 'login_locked'").fetchall()
-    assert sorted(json.loads(details)["scope"] for (details,) in locks) == ["account", "address"]
+    assert [json.loads(details)["scope"] for (details,) in locks] == ["account"]  # the address has 5 of 8
+
+
+def test_an_address_is_locked_after_its_limit_of_failures_over_many_accounts(servers, postgres_schema):
+    """One guess at each of many accounts, spread over both servers at once: at most the address's
+    limit get a password checked, then the address is locked for every account, the right one too."""
+    password = (servers.root / "a" / "demo-login.txt").read_text().strip()
+    clients = [httpx.Client(base_url=app.url, timeout=60) for app in servers.apps.values()]
+
+    def guess(index: int) -> httpx.Response:
+        return clients[index % 2].post(
+            "/api/auth/login", json={"username": f"someone{index}", "password": "guess"}
+        )
+
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(guess, range(ADDRESS_LIMIT + 6)))
+    assert sorted(r.status_code for r in answers) == [401] * ADDRESS_LIMIT + [429] * 6
+    for client in clients:
+        assert (
+            client.post("/api/auth/login", json={"username": "demo", "password": password}).status_code == 429
+        )
+    with psycopg.connect(postgres_schema.url) as conn:
+        locks = conn.execute("SELECT details FROM audit_log WHERE action = 'login_locked'").fetchall()
+    assert [json.loads(details)["scope"] for (details,) in locks] == ["address"]
 
 
 def test_a_warm_copy_is_reread_when_another_server_wrote_since(servers, scripted_model):

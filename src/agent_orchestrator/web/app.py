@@ -134,7 +134,12 @@ def create_app(
             if session_files is not None:
                 session_files.writer_check = service.may_write
             users = UserStore(engine)
-            throttle = LoginThrottle(engine, max_failures=web.login_max_failures, lockout=web.login_lockout)
+            throttle = LoginThrottle(
+                engine,
+                max_failures=web.login_max_failures,
+                max_address_failures=web.login_max_address_failures,
+                lockout=web.login_lockout,
+            )
             await asyncio.to_thread(users.purge_expired_logins)
             SESSION_LEASES.set_function(service.leases.count_live)
             for chore in start_chores(

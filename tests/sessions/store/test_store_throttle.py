@@ -1,4 +1,5 @@
-"""Login throttling in the store: charged before the check, refunded on success, strict under concurrency."""
+"""Login throttling in the store: charged before the check, refunded on success, strict under concurrency,
+with an account's limit and a (higher) address's limit."""
 
 from __future__ import annotations
 
@@ -7,40 +8,65 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import Engine, select
 
-from agent_orchestrator.sessions.store import LoginThrottle, account_key, address_key
+from agent_orchestrator.sessions.store import Charge, LoginThrottle, account_key, address_key
 from agent_orchestrator.sessions.store.schema import login_throttle, utcnow
 
 ALICE, HOME = account_key("Alice"), address_key("10.0.0.1")
 
 
-def test_the_nth_charge_locks_both_keys_and_later_attempts_are_refused_with_a_wait(
-    store_engine: Engine,
-) -> None:
-    throttle = LoginThrottle(store_engine, max_failures=3, lockout=60)
+def _failures(engine: Engine, key: str) -> int:
+    with engine.connect() as conn:
+        return conn.execute(select(login_throttle.c.failures).where(login_throttle.c.key == key)).scalar_one()
+
+
+def test_an_account_locks_at_its_limit_and_an_address_at_its_own(store_engine: Engine) -> None:
+    throttle = LoginThrottle(store_engine, max_failures=3, max_address_failures=5, lockout=60)
     charges = [throttle.charge((ALICE, HOME)) for _ in range(3)]
     assert [c.allowed for c in charges] == [True, True, True]
-    assert charges[0].locking == () and set(charges[2].locking) == {ALICE, HOME}
+    assert charges[0].locking == () and charges[2].locking == (ALICE,)
     refused = throttle.charge((ALICE, HOME))
     assert not refused.allowed and 55 <= refused.retry_after <= 60
-    # Either key alone is locked: another address for the account, another account from the address.
-    assert not throttle.charge((ALICE, address_key("10.0.0.2"))).allowed
-    assert not throttle.charge((account_key("bob"), HOME)).allowed
+    assert not throttle.charge((ALICE, address_key("10.0.0.2"))).allowed  # the account, from anywhere
+    # The address has 3 of its 5: two more accounts may be tried from it, the second locks it.
+    assert throttle.charge((account_key("bob"), HOME)).locking == ()
+    assert throttle.charge((account_key("carol"), HOME)).locking == (HOME,)
+    assert not throttle.charge((account_key("dave"), HOME)).allowed
+    assert throttle.charge((account_key("dave"), address_key("10.0.0.2"))).allowed
     assert account_key("ALICE ") == ALICE  # the typed name, whatever its letter case
 
 
-def test_a_success_refunds_the_account_but_only_one_attempt_of_the_address(store_engine: Engine) -> None:
-    throttle = LoginThrottle(store_engine, max_failures=3, lockout=60)
+def test_a_success_refunds_the_account_but_only_its_own_attempt_of_the_address(store_engine: Engine) -> None:
+    throttle = LoginThrottle(store_engine, max_failures=3, max_address_failures=3, lockout=60)
     for _ in range(2):
         throttle.charge((ALICE, HOME))
-    throttle.charge((ALICE, HOME))  # the third: would lock both, but it succeeds
-    throttle.refund(ALICE, HOME)
+    success = throttle.charge((ALICE, HOME))  # the third: would lock both, but it succeeds
+    assert set(success.locking) == {ALICE, HOME}
+    throttle.refund(success)
     assert throttle.charge((ALICE, address_key("10.0.0.9"))).allowed  # the account starts afresh
-    assert throttle.charge((account_key("bob"), HOME)).allowed  # the address got one attempt back...
-    assert not throttle.charge((account_key("carol"), HOME)).allowed  # ...and only one
+    assert throttle.charge((account_key("bob"), HOME)).allowed  # the address got its attempt back...
+    assert not throttle.charge((account_key("carol"), HOME)).allowed  # ...and only that one
+
+
+def test_successes_never_use_up_an_address(store_engine: Engine) -> None:
+    throttle = LoginThrottle(store_engine, max_failures=3, max_address_failures=2, lockout=60)
+    for number in range(10):
+        charge = throttle.charge((account_key(f"user{number}"), HOME))
+        assert charge.allowed
+        throttle.refund(charge)
+    assert _failures(store_engine, HOME) == 0
+
+
+def test_a_refund_gives_nothing_back_to_a_later_window(store_engine: Engine) -> None:
+    throttle = LoginThrottle(store_engine, max_failures=3, max_address_failures=3, lockout=0.5)
+    slow = throttle.charge((ALICE, HOME))  # a login whose password check outlasts the window
+    time.sleep(0.6)
+    assert throttle.charge((account_key("bob"), HOME)).allowed  # a failure in the new window
+    throttle.refund(slow)
+    assert _failures(store_engine, HOME) == 1  # still counted
 
 
 def test_the_lockout_ends_and_a_new_window_starts(store_engine: Engine) -> None:
-    throttle = LoginThrottle(store_engine, max_failures=2, lockout=0.5)
+    throttle = LoginThrottle(store_engine, max_failures=2, max_address_failures=2, lockout=0.5)
     assert throttle.charge((ALICE,)).allowed and throttle.charge((ALICE,)).allowed
     assert not throttle.charge((ALICE,)).allowed
     time.sleep(0.6)
@@ -52,7 +78,24 @@ def test_the_lockout_ends_and_a_new_window_starts(store_engine: Engine) -> None:
 
 
 def test_concurrent_attempts_never_get_more_than_the_limit(store_engine: Engine) -> None:
-    throttle = LoginThrottle(store_engine, max_failures=4, lockout=60)
+    throttle = LoginThrottle(store_engine, max_failures=4, max_address_failures=6, lockout=60)
     with ThreadPoolExecutor(8) as pool:
-        charges = list(pool.map(lambda _: throttle.charge((ALICE, HOME)), range(24)))
-    assert sum(c.allowed for c in charges) == 4
+        on_one_account = list(pool.map(lambda _: throttle.charge((ALICE, HOME)), range(24)))
+        elsewhere = address_key("10.0.0.2")
+        spread = list(pool.map(lambda n: throttle.charge((account_key(f"u{n}"), elsewhere)), range(24)))
+    assert sum(c.allowed for c in on_one_account) == 4
+    assert sum(c.allowed for c in spread) == 6
+
+
+def test_concurrent_successes_from_one_address_all_pass(store_engine: Engine) -> None:
+    throttle = LoginThrottle(store_engine, max_failures=3, max_address_failures=40, lockout=60)
+
+    def login(number: int) -> Charge:
+        charge = throttle.charge((account_key(f"user{number}"), HOME))
+        if charge.allowed:
+            throttle.refund(charge)
+        return charge
+
+    with ThreadPoolExecutor(8) as pool:
+        charges = list(pool.map(login, range(200)))  # ten times more logins than the limit
+    assert all(c.allowed for c in charges) and _failures(store_engine, HOME) == 0

@@ -2,14 +2,20 @@
 
 Each login attempt is charged, *before* the password is checked, to two keys: the account (the name
 as typed, lower-cased, whether or not such a user exists) and the client address. A key that has been
-charged ``max_failures`` times in its window is locked for ``lockout`` seconds: attempts on it are
-refused without checking the password. Why this shape:
+charged up to its limit in its window is locked for ``lockout`` seconds: attempts on it are refused
+without checking the password. Why this shape:
 
 * **Charge first, refund on success.** Counting only after a failed check would let attempts that run
   at the same time on several servers all pass the "locked?" test before any of them is counted. A
-  charge is one row-locked update, so at most ``max_failures`` passwords are ever checked per key and
-  window, whichever servers are hit and however concurrently. A successful login refunds its charge:
-  the account's count starts again (the row goes), the address gives back one attempt.
+  charge is one row-locked update, so at most ``limit`` passwords are ever checked per key and window,
+  whichever servers are hit and however concurrently. A successful login refunds its charge: the
+  account's count starts again (the row goes), the address gets back exactly the attempt it was
+  charged, so a success leaves the address as if it had never been tried.
+* **Two limits.** An account is guessed at by one person; an address is shared by everyone behind it
+  (an office's NAT, a proxy), and its charge is held while the password is checked, so attempts in
+  flight count against it. The address's limit (``max_address_failures``) is therefore much higher
+  than the account's (``max_failures``): it only has to stop one address from spraying guesses over
+  many accounts, each of which has its own small limit.
 * **A success does not clear the address.** Otherwise an attacker with one account of their own could
   reset their address between guesses at other accounts.
 * **No enumeration.** The account key is the typed name, so an unknown name is throttled exactly like
@@ -33,35 +39,45 @@ from agent_orchestrator.sessions.store.engine import database_now, write_transac
 from agent_orchestrator.sessions.store.schema import login_throttle, utcnow
 
 _KEY_MAX = 200
+_ACCOUNT, _ADDRESS = "account:", "address:"
 
 
 def account_key(username: str) -> str:
-    return f"account:{username.strip().lower()}"[:_KEY_MAX]
+    return f"{_ACCOUNT}{username.strip().lower()}"[:_KEY_MAX]
 
 
 def address_key(client_addr: str) -> str:
-    return f"address:{client_addr}"[:_KEY_MAX]
+    return f"{_ADDRESS}{client_addr}"[:_KEY_MAX]
 
 
 @dataclass(frozen=True, slots=True)
 class Charge:
     """The outcome of charging an attempt. ``allowed`` False: refused, retry in ``retry_after`` s.
-    ``locking``: the keys this attempt locks if it fails (its failure is their lockout)."""
+    ``locking``: the keys this attempt locks if it fails (its failure is their lockout). ``windows``:
+    each charged key with the start of the window it was charged in (what a refund gives back)."""
 
     allowed: bool
     retry_after: int = 0
     locking: tuple[str, ...] = ()
+    windows: tuple[tuple[str, datetime], ...] = ()
 
 
 class LoginThrottle:
     """Charge, refund and purge login attempts; each call is one short transaction."""
 
-    def __init__(self, engine: Engine, *, max_failures: int, lockout: float) -> None:
-        if max_failures < 1 or lockout <= 0:
-            raise ValueError("Login throttling needs max_failures >= 1 and a positive lockout.")
+    def __init__(
+        self, engine: Engine, *, max_failures: int, max_address_failures: int, lockout: float
+    ) -> None:
+        if min(max_failures, max_address_failures) < 1 or lockout <= 0:
+            raise ValueError("Login throttling needs limits >= 1 and a positive lockout.")
         self._engine = engine
         self.max_failures = max_failures
+        self.max_address_failures = max_address_failures
         self.lockout = timedelta(seconds=lockout)
+
+    def limit(self, key: str) -> int:
+        """How many attempts ``key`` may be charged per window: an address's limit, or an account's."""
+        return self.max_address_failures if key.startswith(_ADDRESS) else self.max_failures
 
     def charge(self, keys: tuple[str, ...]) -> Charge:
         """Count one attempt against every key, or refuse it (counting nothing) if any key is locked."""
@@ -71,29 +87,36 @@ class LoginThrottle:
             locked = [row.locked_until for row in rows.values() if _is_locked(row, now)]
             if locked:
                 return Charge(False, retry_after=max(1, math.ceil((max(locked) - now).total_seconds())))
-            locking = []
+            locking, windows = [], []
             for key, row in rows.items():
                 fresh = row.window_started_at + self.lockout <= now or row.locked_until is not None
                 failures = 1 if fresh else row.failures + 1
                 values: dict[str, object] = {"failures": failures}
                 if fresh:
                     values |= {"window_started_at": now, "locked_until": None}
-                if failures >= self.max_failures:
+                if failures >= self.limit(key):
                     values["locked_until"] = now + self.lockout
                     locking.append(key)
                 conn.execute(update(login_throttle).where(login_throttle.c.key == key).values(**values))
-        return Charge(True, locking=tuple(locking))
+                windows.append((key, now if fresh else row.window_started_at))
+        return Charge(True, locking=tuple(locking), windows=tuple(windows))
 
-    def refund(self, account: str, address: str) -> None:
-        """A login succeeded: the account starts afresh; the address gets its attempt back."""
+    def refund(self, charge: Charge) -> None:
+        """The attempt ``charge`` allowed has succeeded: its account starts afresh; its address gets
+        that one attempt back (and is unlocked if that attempt was what filled it), unless its window
+        has ended since, whose count no longer holds the attempt."""
         t = login_throttle
         with write_transaction(self._engine) as conn:
-            conn.execute(delete(t).where(t.c.key == account))
-            conn.execute(
-                update(t)
-                .where(t.c.key == address, t.c.failures > 0)
-                .values(failures=t.c.failures - 1, locked_until=None)
-            )
+            for key, window in charge.windows:
+                if key.startswith(_ACCOUNT):
+                    conn.execute(delete(t).where(t.c.key == key))
+                    continue
+                # Never above the limit (a locked key is not charged): one less is below it again.
+                conn.execute(
+                    update(t)
+                    .where(t.c.key == key, t.c.window_started_at == window, t.c.failures > 0)
+                    .values(failures=t.c.failures - 1, locked_until=None)
+                )
 
     def purge_stale(self, now: datetime | None = None) -> int:
         """Drop keys whose window and lockout are both over (the web app does, hourly); how many went."""

@@ -2,7 +2,8 @@
 the CSRF token travels in response bodies and comes back in a header, never in a cookie.
 
 Every attempt is first charged to the account and the client address (docs/architecture.md#login-throttling):
-a locked one is refused with ``429`` and ``Retry-After`` before any password is checked.
+a locked one is refused with ``429`` and ``Retry-After`` before any password is checked; a success gives
+the charge back.
 """
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
@@ -61,7 +62,7 @@ async def login(body: LoginRequest, request: Request, response: Response, servic
             )
             await run_in_threadpool(audit.record, locked)
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "Wrong username or password.")
-    await run_in_threadpool(services.throttle.refund, account, address)
+    await run_in_threadpool(services.throttle.refund, charge)
     ticket = await run_in_threadpool(users.open_login, user.id, services.settings.login_ttl)
     await run_in_threadpool(
         audit.record, AuditEvent(action="login", user_id=user.id, username=user.username, client_addr=addr)
