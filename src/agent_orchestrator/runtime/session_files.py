@@ -13,7 +13,7 @@ import asyncio
 import os
 import shutil
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from copilot import CopilotSession
 from copilot.session import SessionFsConfig
@@ -43,8 +43,10 @@ class SessionFiles(Protocol):
         ...
 
 
+@runtime_checkable
 class SessionFileStore(SessionFiles, Protocol):
-    """A shared backend for the runtime's session files, used through the SDK's ``session_fs``."""
+    """A backend for the runtime's session files, used through the SDK's ``session_fs`` (shared, or
+    sealed on local disk): give it to the runtime. Files without it are the runtime's own folders."""
 
     def client_config(self) -> SessionFsConfig:
         """The client-level ``session_fs`` option (virtual working dir and session-state path)."""
@@ -55,11 +57,30 @@ class SessionFileStore(SessionFiles, Protocol):
         ...
 
 
+def hook_store(files: SessionFiles) -> SessionFileStore | None:
+    """What to give the runtime for ``files``: the store itself when the runtime's files go through the
+    ``session_fs`` hook, ``None`` when they are the runtime's own folders (it writes those itself)."""
+    return files if isinstance(files, SessionFileStore) else None
+
+
 class LocalSessionFiles:
     """The runtime's own ``COPILOT_HOME/session-state/<id>/`` folders (one server)."""
 
     def __init__(self, copilot_home: Path) -> None:
         self._root = copilot_home / "session-state"
+
+    def folder(self, session_id: str) -> Path:
+        return self._root / session_id
+
+    async def session_ids(self) -> list[str]:
+        """Every session with a folder here, sorted (the runtime's own dot-folders are not sessions)."""
+
+        def names() -> list[str]:
+            if not self._root.is_dir():
+                return []
+            return sorted(p.name for p in self._root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+        return await asyncio.to_thread(names)
 
     async def has_session(self, session_id: str) -> bool:
         return await asyncio.to_thread((self._root / session_id / EVENTS_FILE).is_file)

@@ -6,6 +6,7 @@ python -m agent_orchestrator.sessions import FILE --user NAME     (our JSON or C
 python -m agent_orchestrator.sessions reindex                     (rebuild the search index from the logs)
 python -m agent_orchestrator.sessions purge --older-than DAYS [--dry-run]
 python -m agent_orchestrator.sessions rotate-keys                     (re-wrap data keys, current master key)
+python -m agent_orchestrator.sessions seal-existing          (seal what was stored before the master key)
 
 Where: ``AGENT_ORCHESTRATOR_HOME`` (data dir, default ``.data``) and ``DATABASE_URL`` (PostgreSQL: shared
 mode, files in the same database), as for the web app. Errors are one ``error: ...`` line, exit 1.
@@ -57,6 +58,36 @@ async def _rotate_keys(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         cipher.close()
     print(f"Re-wrapped {count} session key(s) under master key {cipher.keys.provider.current_id}.")
+    return 0
+
+
+async def _seal_existing(args: argparse.Namespace, settings: Settings) -> int:
+    from agent_orchestrator.errors import InvalidInputError
+    from agent_orchestrator.sessions.sealing import seal_existing
+
+    engine = await asyncio.to_thread(_open_store, settings)
+    try:
+        async with _files(settings) as (files, cipher):
+            if cipher is None:
+                raise InvalidInputError(
+                    "No master key is configured (AGENT_MASTER_KEY or AGENT_MASTER_KEY_FILE)."
+                )
+            report = await seal_existing(engine, files, cipher, data_dir=settings.data_dir)
+    finally:
+        engine.dispose()
+    for session_id in report.busy:
+        print(f"skipped {session_id}: a turn is running")
+    for session_id in report.conflicts:
+        print(f"skipped {session_id}: its clear and sealed copies differ; both left as they are")
+    summary = (
+        f"Sealed {len(report.sealed)} session(s); {len(report.already)} already sealed; "
+        f"skipped {len(report.busy)} busy"
+    )
+    if report.conflicts:
+        summary += f" and {len(report.conflicts)} in conflict"
+    if report.busy:
+        summary += "; run again for the skipped ones"
+    print(summary + ".")
     return 0
 
 
@@ -123,13 +154,13 @@ async def _open_export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _import(args: argparse.Namespace, settings: Settings) -> int:
-    from agent_orchestrator.sessions.admin import import_for_user, open_session_files
+    from agent_orchestrator.sessions.admin import import_for_user
 
     data = args.file.read_bytes()
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with open_session_files(settings.data_dir, settings.database_url) as files:
-            records = await import_for_user(engine, files, settings.runtime, args.user, data)
+        async with _files(settings) as (files, cipher):  # sealed, with a master key, as the web app's
+            records = await import_for_user(engine, files, settings.runtime, args.user, data, cipher=cipher)
     finally:
         engine.dispose()
     for record in records:
@@ -221,6 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         "rotate-keys", help="re-wrap every session's data key under the current master key"
     )
     rotate.set_defaults(func=_rotate_keys)
+    seal = commands.add_parser(
+        "seal-existing",
+        help="seal every session stored in clear before the master key was set (idempotent)",
+    )
+    seal.set_defaults(func=_seal_existing)
     args = parser.parse_args(argv)
 
     from sqlalchemy.exc import SQLAlchemyError

@@ -9,9 +9,10 @@ Usage (the CLI in ``__main__`` is a thin shell over this)::
 
 What shaped it:
 
-* **One backend switch.** :func:`open_session_files` picks the runtime's files the way the web app
-  does: PostgreSQL (shared mode) when the database URL is PostgreSQL, else this server's
-  ``COPILOT_HOME``. Catalog and files then always answer about the same sessions.
+* **One backend switch.** :func:`deployment_files` picks the runtime's files for the web app and for
+  every command here alike: PostgreSQL (shared mode) when the database URL is PostgreSQL, else this
+  server's disk, sealed when a master key is set. Catalog and files then always answer about the same
+  sessions, and a command writes them exactly as the web app would.
 * **Never under a running turn.** A purge takes the session's lease before deleting, instead of only
   asking whether one is held: between "nobody holds it" and the delete a turn could start and write to
   files that are going away. Holding the lease makes a concurrent send answer "busy" instead. A session
@@ -32,14 +33,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
 from agent_orchestrator.errors import NotFoundError, SessionNotFoundError
 from agent_orchestrator.runtime import CopilotRuntime
-from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
+from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles, hook_store
 from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
 from agent_orchestrator.sessions.exchange import Exchange, export_document, parse_import
@@ -62,6 +63,9 @@ from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.settings import RuntimeSettings
 
+if TYPE_CHECKING:
+    from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+
 RETENTION_USER = "retention"
 EXPORT_USER = "export"
 IMPORT_USER = "cli-import"
@@ -70,30 +74,42 @@ PURGE_LIMIT = 10_000
 _PURGE_LEASE_TTL = 120.0
 
 
+def deployment_files(
+    data_dir: Path, cipher: SessionCipher | None, shared: PostgresSessionFiles | None = None
+) -> SessionFiles:
+    """The deployment's session files, as the web app and every command here use them: the shared
+    PostgreSQL store when there is one, else this server's disk. ``cipher`` (encryption at rest,
+    docs/architecture.md#encryption-at-rest) seals the shared store's contents, and on a single server
+    moves the files below ``<data_dir>/sealed-sessions/``, written through the ``session_fs`` hook;
+    without it they are the runtime's own ``COPILOT_HOME`` folders. Give the runtime
+    :func:`~agent_orchestrator.runtime.session_files.hook_store` of the result."""
+    if shared is not None:
+        shared.cipher = cipher
+        return shared
+    if cipher is not None:
+        return SealedLocalSessionFiles(sealed_root(data_dir), cipher)
+    return LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
+
+
 @asynccontextmanager
 async def open_session_files(
     data_dir: Path, database_url: str | None, cipher: SessionCipher | None = None
 ) -> AsyncIterator[SessionFiles]:
-    """The runtime's session files for this deployment, open for the duration of the block.
+    """:func:`deployment_files`, open for the duration of the block.
 
     ``database_url`` is the catalog's (``Settings.database_url``): a PostgreSQL URL means
-    shared mode, whose files live in the same database (tables found through its ``search_path``);
-    anything else means this server's ``<data_dir>/copilot/session-state/``. ``cipher`` (encryption
-    at rest) applies to the shared store.
+    shared mode, whose files live in the same database (tables found through its ``search_path``).
     """
     if database_url and make_url(database_url).get_backend_name() == "postgresql":
         # Imported here: psycopg's pool is only needed in shared mode.
         from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 
         store = PostgresSessionFiles.from_url(database_url)
-        store.cipher = cipher
+        files = deployment_files(data_dir, cipher, store)
         async with store:
-            yield store
+            yield files
     else:
-        if cipher is None:
-            yield LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
-        else:  # the web app keeps them sealed (docs/architecture.md#encryption-at-rest)
-            yield SealedLocalSessionFiles(sealed_root(data_dir), cipher)
+        yield deployment_files(data_dir, cipher)
 
 
 async def export_session(
@@ -202,21 +218,26 @@ async def reindex_search(engine: Engine, files: SessionFiles) -> int:
 
 
 async def import_for_user(
-    engine: Engine, files: SessionFiles, settings: RuntimeSettings, username: str, data: bytes
+    engine: Engine,
+    files: SessionFiles,
+    settings: RuntimeSettings,
+    username: str,
+    data: bytes,
+    *,
+    cipher: SessionCipher | None = None,
 ) -> list[SessionRecord]:
     """Import a file (our JSON or a ChatGPT export) as sessions of ``username``, exactly as the web
-    app's import does: a runtime is started to create the sessions (on the configured model route)."""
+    app's import does: a runtime is started to create the sessions (on the configured model route),
+    on ``files`` (:func:`open_session_files`, with the deployment's ``cipher``: sealed as the web app
+    seals them)."""
     user = await asyncio.to_thread(UserStore(engine).get_by_username, username)
     if user is None:
         raise NotFoundError(f"No user named {username!r}.")
     parse_import(data)  # a bad file fails before any runtime starts
-    from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
-
-    store = files if isinstance(files, PostgresSessionFiles) else None
-    async with CopilotRuntime(settings, session_files=store) as runtime:
+    async with CopilotRuntime(settings, session_files=hook_store(files)) as runtime:
         service = SessionService(
             runtime=runtime,
-            catalog=SessionCatalog(engine),
+            catalog=SessionCatalog(engine, sealer=cipher),
             audit=AuditLog(engine),
             leases=LeaseManager(engine),
             files=files,

@@ -23,10 +23,10 @@ from agent_orchestrator.retail.api import create_retail_router, get_retail_db_pa
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
-from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles, SessionFileStore
+from agent_orchestrator.runtime.session_files import hook_store
+from agent_orchestrator.sessions.admin import deployment_files
 from agent_orchestrator.sessions.branching import Branching
 from agent_orchestrator.sessions.crypto import open_cipher
-from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
 from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.live import LiveHub
 from agent_orchestrator.sessions.live_notify import PostgresAnnouncements
@@ -84,8 +84,8 @@ def create_app(
             cipher = await asyncio.to_thread(open_cipher, web)
             if cipher is not None:
                 stack.callback(cipher.close)
+            files = deployment_files(web.data_dir, cipher, session_files)
             if session_files is not None:
-                session_files.cipher = cipher
                 await session_files.open()
                 stack.push_async_callback(session_files.close)
             retail_tools = None
@@ -97,13 +97,10 @@ def create_app(
                 config = retail_mcp.copilot_config()
                 retail_tools = McpTools(SERVER_NAME, config["url"], config["headers"])
                 await stack.enter_async_context(retail_tools)
-            runtime_files: SessionFileStore | None = session_files
-            if cipher is not None and session_files is None:  # the runtime's files sealed on this disk too
-                runtime_files = SealedLocalSessionFiles(sealed_root(web.data_dir), cipher)
             runtime = CopilotRuntime(
                 runtime_settings,
                 retail_tools=retail_tools.tools if retail_tools else None,
-                session_files=runtime_files,
+                session_files=hook_store(files),
                 streaming=True,
             )
             await runtime.start()
@@ -113,7 +110,6 @@ def create_app(
             if web.is_postgres:  # across servers, live events are announced through PostgreSQL
                 announcer = asyncio.create_task(PostgresAnnouncements(live_hub).run())
                 stack.callback(announcer.cancel)
-            files: SessionFiles = runtime_files or LocalSessionFiles(runtime_settings.copilot_home)
             usage_keeper = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
             service = SessionService(
                 runtime=runtime,

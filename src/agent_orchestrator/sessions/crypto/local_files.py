@@ -19,12 +19,14 @@ import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 from copilot import CopilotSession
 from copilot.generated.rpc import DebugCollectLogsEntryKind, SessionFSReaddirWithTypesEntry
 from copilot.session import SessionFsConfig
 from copilot.session_fs_provider import SessionFsFileInfo, SessionFsProvider
 
+from agent_orchestrator.runtime.session_files import EVENTS_FILE
 from agent_orchestrator.sessions.crypto import frames
 from agent_orchestrator.sessions.crypto.cipher import SessionCipher
 from agent_orchestrator.sessions.shared_files.paths import ROOT, fs_error, normalize
@@ -34,7 +36,9 @@ from agent_orchestrator.sessions.shared_files.store import (
     check_session_id,
 )
 
-EVENTS = f"{SESSION_STATE_PATH}/events.jsonl"
+EVENTS = f"{SESSION_STATE_PATH}/{EVENTS_FILE}"
+# What ``adopt_plain`` did: sealed it, found no clear folder, or found a different sealed copy.
+Adoption = Literal["sealed", "absent", "conflict"]
 
 
 def sealed_root(data_dir: Path) -> Path:
@@ -88,6 +92,40 @@ class SealedLocalSessionFiles:
         await asyncio.to_thread(shutil.rmtree, folder, ignore_errors=True)
         await self.cipher.destroy(session_id)
         return count
+
+    async def adopt_plain(self, session_id: str, plain: Path) -> Adoption:
+        """Seal into this store a session the runtime wrote itself, in clear, before the master key was
+        set (``plain``: its ``COPILOT_HOME/session-state/<id>/`` folder), then remove the clear folder
+        (docs/architecture.md#sealing-existing-sessions). Run it under the session's lease.
+
+        The sealed tree (``<root>/<id>/session-state/...``, where the runtime looks through the hook) is
+        built beside the store's folder, synced, and renamed into place in one step; only then does the
+        clear folder go. A crash leaves the clear session, or the sealed one with a clear leftover that
+        the next run recognises (same event log) and removes. A sealed copy whose log differs from the
+        clear one is a ``"conflict"``: both are left for the operator."""
+        target = self.folder(session_id)
+        if not await asyncio.to_thread(plain.is_dir):
+            return "absent"
+        if await asyncio.to_thread(target.exists):
+            clear_log = await asyncio.to_thread(_read_or_none, plain / EVENTS_FILE)
+            if clear_log != await self.read_events(session_id):
+                return "conflict"
+        else:
+            staging = target.with_name(f".adopting-{target.name}")
+            await asyncio.to_thread(shutil.rmtree, staging, ignore_errors=True)  # a crashed run's
+            state = staging / SESSION_STATE_PATH.lstrip("/")
+            await asyncio.to_thread(state.mkdir, parents=True)
+            for source, is_dir in await asyncio.to_thread(_tree, plain):
+                dest = state / source.relative_to(plain)
+                if is_dir:
+                    await asyncio.to_thread(dest.mkdir, parents=True, exist_ok=True)
+                    continue
+                content = await asyncio.to_thread(source.read_bytes)
+                sealed = await self.cipher.seal(session_id, content) if content else b""
+                await asyncio.to_thread(_write_synced, dest, sealed)
+            await asyncio.to_thread(_commit_dir, staging, target)
+        await asyncio.to_thread(shutil.rmtree, plain)
+        return "sealed"
 
 
 class SealedLocalFsProvider(SessionFsProvider):
@@ -171,6 +209,43 @@ def _replace(target: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _tree(root: Path) -> list[tuple[Path, bool]]:
+    """Every directory and regular file below ``root`` (symbolic links are not followed), parents first."""
+    return [
+        (path, path.is_dir())
+        for path in sorted(root.rglob("*"))
+        if not path.is_symlink() and (path.is_dir() or path.is_file())
+    ]
+
+
+def _write_synced(target: Path, data: bytes) -> None:
+    """Write a new owner-only file and flush it to disk (it is about to be committed by a rename)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _commit_dir(staging: Path, target: Path) -> None:
+    """Rename the finished ``staging`` tree to ``target`` (atomic), and make the rename durable."""
+    os.rename(staging, target)
+    fd = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _move(source: Path, target: Path) -> None:

@@ -44,7 +44,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from agent_orchestrator.errors import SessionFileStoreError
-from agent_orchestrator.sessions.crypto import SessionCipher
+from agent_orchestrator.sessions.crypto import SessionCipher, frames
 from agent_orchestrator.sessions.shared_files import provider as provider_module
 from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
 from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
@@ -60,6 +60,10 @@ _ADMIN = {
     "HAS_SESSION": "SELECT EXISTS (SELECT 1 FROM {files} WHERE session_id = %s AND path = %s AND NOT is_dir)",
     "DELETE_SESSION": "DELETE FROM {files} WHERE session_id = %s",
     "LAST_MODIFIED": "SELECT max(mtime) FROM {files} WHERE session_id = %s",
+    "LOCK_CONTENTS": """
+SELECT f.id, f.content, ARRAY(SELECT c.data FROM {chunks} c WHERE c.file_id = f.id ORDER BY c.seq)
+FROM {files} f WHERE f.session_id = %s AND NOT f.is_dir ORDER BY f.path FOR UPDATE OF f
+""",
     "EXPORT": """
 SELECT f.path, f.content,
        (SELECT string_agg(c.data, ''::bytea ORDER BY c.seq) FROM {chunks} c WHERE c.file_id = f.id)
@@ -271,6 +275,31 @@ class PostgresSessionFiles:
         if self.cipher is not None:  # crypto-erasure: copies of the files elsewhere stay unreadable
             await self.cipher.destroy(session_id)
         return cur.rowcount
+
+    async def seal_plain(self, session_id: str) -> int:
+        """Seal the session's files stored in clear before the master key was set; returns how many
+        files it sealed (docs/architecture.md#sealing-existing-sessions). Run it under the session's
+        lease. One transaction, with the files' rows locked (an append waits): each file holding clear
+        bytes -- in its base content or in any appended chunk, such as a key-less server's appends to
+        a file whose base is sealed, or a keyed server's sealed appends to a clear file -- is rewritten
+        as one frame of its whole plaintext. Sealed files are left as they are, so it is idempotent."""
+        if self.cipher is None:
+            raise ValueError("Sealing needs the store's cipher (a master key).")
+        session_id = check_session_id(session_id)
+        sealed = 0
+        async with self.connection("seal_plain", session_id) as conn, conn.transaction():
+            cur = await conn.execute(self._admin["LOCK_CONTENTS"], (session_id,))
+            for file_id, base, chunks in await cur.fetchall():
+                parts = [bytes(base), *(bytes(chunk) for chunk in chunks)]
+                if all(frames.is_sealed(part) for part in parts if part):
+                    continue
+                plaintext = b"".join([await self.cipher.unseal(session_id, part) for part in parts])
+                await conn.execute(
+                    self.statements["REWRITE"], (await self.cipher.seal(session_id, plaintext), file_id)
+                )
+                await conn.execute(self.statements["DROP_CHUNKS"], (file_id,))
+                sealed += 1
+        return sealed
 
     async def export_files(self, session_id: str) -> dict[str, bytes]:
         """Every file of the session, path to exact bytes (appended chunks included), sorted by path."""
