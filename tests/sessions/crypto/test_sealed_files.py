@@ -45,3 +45,23 @@ async def test_sealed_appends_compact_read_and_export_exactly(store, postgres_sc
     assert (await store.export_files("sess-sealed"))[EVENTS] == expected
     assert await store.delete_session("sess-sealed") > 0
     assert keys.existing_key("sess-sealed") is None
+
+
+async def test_seal_plain_seals_clear_and_mixed_files_once(store, postgres_schema) -> None:
+    fs = PostgresSessionFsProvider(store, "sess-legacy")
+    cipher, store.cipher = store.cipher, None  # written before the master key was set
+    await fs.append_file(EVENTS, "secret one\n")
+    await fs.append_file(EVENTS, "secret two\n")
+    await fs.write_file("/session-state/workspace.yaml", "cwd: /secret\n")
+    store.cipher = cipher
+    await fs.append_file(EVENTS, "secret three\n")  # a sealed append to the clear file: mixed
+    assert b"secret one" in await _stored(postgres_schema)
+
+    assert await store.seal_plain("sess-legacy") == 2
+    assert b"secret" not in await _stored(postgres_schema)
+    assert await fs.read_file(EVENTS) == "secret one\nsecret two\nsecret three\n"
+    assert (await fs.stat(EVENTS)).size == len("secret one\nsecret two\nsecret three\n")
+    assert await fs.read_file("/session-state/workspace.yaml") == "cwd: /secret\n"
+    assert await store.seal_plain("sess-legacy") == 0  # nothing left in clear
+    await fs.append_file(EVENTS, "secret four\n")  # and the runtime goes on appending
+    assert (await fs.read_file(EVENTS)).endswith("three\nsecret four\n")
