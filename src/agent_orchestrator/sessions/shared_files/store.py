@@ -60,9 +60,16 @@ _ADMIN = {
     "HAS_SESSION": "SELECT EXISTS (SELECT 1 FROM {files} WHERE session_id = %s AND path = %s AND NOT is_dir)",
     "DELETE_SESSION": "DELETE FROM {files} WHERE session_id = %s",
     "LAST_MODIFIED": "SELECT max(mtime) FROM {files} WHERE session_id = %s",
-    "LOCK_CONTENTS": """
+    # A session's files holding clear bytes (base content or a chunk not starting with the frame
+    # marker), locked, with their contents: only those are read, so a run over sealed data is cheap.
+    "LOCK_CLEAR": """
 SELECT f.id, f.content, ARRAY(SELECT c.data FROM {chunks} c WHERE c.file_id = f.id ORDER BY c.seq)
-FROM {files} f WHERE f.session_id = %s AND NOT f.is_dir ORDER BY f.path FOR UPDATE OF f
+FROM {files} f
+WHERE f.session_id = %(sid)s AND NOT f.is_dir AND (
+    (length(f.content) > 0 AND substring(f.content FROM 1 FOR %(n)s) <> %(magic)s)
+    OR EXISTS (SELECT 1 FROM {chunks} c WHERE c.file_id = f.id
+               AND length(c.data) > 0 AND substring(c.data FROM 1 FOR %(n)s) <> %(magic)s))
+ORDER BY f.path FOR UPDATE OF f
 """,
     "EXPORT": """
 SELECT f.path, f.content,
@@ -286,20 +293,18 @@ class PostgresSessionFiles:
         if self.cipher is None:
             raise ValueError("Sealing needs the store's cipher (a master key).")
         session_id = check_session_id(session_id)
-        sealed = 0
+        params = {"sid": session_id, "magic": frames.MAGIC, "n": len(frames.MAGIC)}
         async with self.connection("seal_plain", session_id) as conn, conn.transaction():
-            cur = await conn.execute(self._admin["LOCK_CONTENTS"], (session_id,))
-            for file_id, base, chunks in await cur.fetchall():
+            cur = await conn.execute(self._admin["LOCK_CLEAR"], params)
+            clear = await cur.fetchall()
+            for file_id, base, chunks in clear:
                 parts = [bytes(base), *(bytes(chunk) for chunk in chunks)]
-                if all(frames.is_sealed(part) for part in parts if part):
-                    continue
                 plaintext = b"".join([await self.cipher.unseal(session_id, part) for part in parts])
                 await conn.execute(
                     self.statements["REWRITE"], (await self.cipher.seal(session_id, plaintext), file_id)
                 )
                 await conn.execute(self.statements["DROP_CHUNKS"], (file_id,))
-                sealed += 1
-        return sealed
+        return len(clear)
 
     async def export_files(self, session_id: str) -> dict[str, bytes]:
         """Every file of the session, path to exact bytes (appended chunks included), sorted by path."""

@@ -75,7 +75,7 @@ class LoginThrottle:
         self.max_address_failures = max_address_failures
         self.lockout = timedelta(seconds=lockout)
 
-    def limit(self, key: str) -> int:
+    def _limit(self, key: str) -> int:
         """How many attempts ``key`` may be charged per window: an address's limit, or an account's."""
         return self.max_address_failures if key.startswith(_ADDRESS) else self.max_failures
 
@@ -94,7 +94,7 @@ class LoginThrottle:
                 values: dict[str, object] = {"failures": failures}
                 if fresh:
                     values |= {"window_started_at": now, "locked_until": None}
-                if failures >= self.limit(key):
+                if failures >= self._limit(key):
                     values["locked_until"] = now + self.lockout
                     locking.append(key)
                 conn.execute(update(login_throttle).where(login_throttle.c.key == key).values(**values))
@@ -103,15 +103,15 @@ class LoginThrottle:
 
     def refund(self, charge: Charge) -> None:
         """The attempt ``charge`` allowed has succeeded: its account starts afresh; its address gets
-        that one attempt back (and is unlocked if that attempt was what filled it), unless its window
-        has ended since, whose count no longer holds the attempt."""
+        that one attempt back, unless its window has ended since (the new count does not hold it)."""
         t = login_throttle
         with write_transaction(self._engine) as conn:
             for key, window in charge.windows:
                 if key.startswith(_ACCOUNT):
                     conn.execute(delete(t).where(t.c.key == key))
                     continue
-                # Never above the limit (a locked key is not charged): one less is below it again.
+                # A count never passes the limit (a locked key is not charged), so one less is below
+                # it: a lock filled by attempts in flight ends as they succeed.
                 conn.execute(
                     update(t)
                     .where(t.c.key == key, t.c.window_started_at == window, t.c.failures > 0)
