@@ -84,6 +84,9 @@ class LoginThrottle:
         with write_transaction(self._engine) as conn:
             now = database_now(conn)
             rows = {key: self._locked_row(conn, key, now) for key in sorted(keys)}  # one lock order
+            # Again, once the rows are ours: waiting for another charge's lock must not count as time
+            # that passed before it (a Retry-After longer than the lockout).
+            now = database_now(conn)
             locked = [row.locked_until for row in rows.values() if _is_locked(row, now)]
             if locked:
                 return Charge(False, retry_after=max(1, math.ceil((max(locked) - now).total_seconds())))
