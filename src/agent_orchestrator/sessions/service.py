@@ -63,7 +63,6 @@ from agent_orchestrator.sessions.store import (
     User,
     one_line,
 )
-from agent_orchestrator.sessions.store.catalog import write_turn
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
 from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
@@ -400,7 +399,9 @@ class SessionService:
             else:
                 preview, status = prompt, "interrupted"
             # The end of the turn in the catalog is fenced: written only while the lease is live.
-            end = functools.partial(write_turn, session_id=session_id, preview=preview, status=status)
+            end = await asyncio.to_thread(
+                self.catalog.turn_writer, session_id, preview=preview, status=status
+            )
             still_ours = await asyncio.to_thread(self.leases.finish, lease, end)
             released = True
             if still_ours:
