@@ -120,6 +120,27 @@ def populate(
     engine: Engine, args: argparse.Namespace, words: list[str], cipher: SessionCipher | None
 ) -> None:
     now = datetime.now(UTC)
+    rows: list[dict[str, object]] = [
+        {
+            "id": f"bench-{i:08d}",
+            "owner_id": i % args.users + 1,
+            "title": f"Bench chat {i}",
+            "title_folded": f"bench chat {i}",
+            "created_at": now,
+            "updated_at": now,
+            "preview": "",
+            "status": "idle",
+            "turn_count": args.messages_per_session // 2,
+        }
+        for i in range(args.sessions)
+    ]
+    if cipher is not None:  # each session's data key is made here, committed by the key store
+        for row in rows:
+            title, session_id, owner = str(row["title"]), str(row["id"]), int(str(row["owner_id"]))
+            row["title"], row["title_folded"] = (
+                cipher.seal_text(session_id, title),
+                cipher.title_terms(owner, title),
+            )
     with engine.begin() as conn:
         conn.execute(
             insert(users),
@@ -128,24 +149,6 @@ def populate(
                 for i in range(1, args.users + 1)
             ],
         )
-        rows = [
-            {
-                "id": f"bench-{i:08d}",
-                "owner_id": i % args.users + 1,
-                "title": f"Bench chat {i}",
-                "title_folded": f"bench chat {i}",
-                "created_at": now,
-                "updated_at": now,
-                "preview": "",
-                "status": "idle",
-                "turn_count": args.messages_per_session // 2,
-            }
-            for i in range(args.sessions)
-        ]
-        if cipher is not None:  # each session's data key is made here (the key store commits its own)
-            for row in rows:
-                row["title_folded"] = cipher.title_terms(row["owner_id"], row["title"])
-                row["title"] = cipher.seal_text(row["id"], row["title"])
         for start in range(0, len(rows), CHUNK):
             conn.execute(insert(sessions), rows[start : start + CHUNK])
     if engine.dialect.name == "postgresql":
@@ -219,7 +222,7 @@ def bench_search(name: str, engine: Engine, args: argparse.Namespace) -> None:
     migrate(engine)
     cipher = None
     if args.sealed:  # the key store in the catalog's database, as by default
-        keys = SessionKeys(engine, MasterKeys.from_text(MasterKeys.generate()))
+        keys = SessionKeys(engine, MasterKeys.from_text(MasterKeys.generate()), cache_seconds=3_600)
         keys.ensure_table()
         cipher = SessionCipher(keys)
         name += " sealed"
