@@ -68,6 +68,7 @@ from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_even
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
 from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.warm import WarmSessions
+from agent_orchestrator.telemetry import TURN_SESSIONS
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +80,9 @@ _NAME_LIMIT = 100
 _JOIN_ATTEMPTS = 5
 _SETTLE_SECONDS = 2.0
 _SETTLE_POLL = 0.02
+# The end of the lease holder's name while a server opens a copy ahead of a turn (see _acquire).
+_OPENING_AHEAD = "/ahead"
+_OPENING_POLL = 0.05
 
 
 @dataclass(frozen=True)
@@ -185,7 +189,7 @@ class SessionService:
             if exists is not None:
                 await asyncio.to_thread(self.audit.record, self._event("denied", actor, session_id))
             raise SessionNotFoundError("No such session.")
-        if record.status == "busy" and await asyncio.to_thread(self.leases.current, session_id) is None:
+        if record.status == "busy" and not await self._turn_running(session_id):
             # The server running the turn died (its lease expired): the turn is interrupted, and the
             # user's message, already in the event log, can be retried.
             await asyncio.to_thread(self.catalog.set_status, session_id, "interrupted")
@@ -226,7 +230,7 @@ class SessionService:
         messages = await self._logged_messages(session_id)
         kept = await asyncio.to_thread(self.catalog.interrupted, session_id)
         messages = _merge_by_time(messages, [_interrupted_message(p, at) for p, at in kept])
-        busy = await asyncio.to_thread(self.leases.current, session_id) is not None
+        busy = await self._turn_running(session_id)
         if record.pending_prompt is not None and not _ends_with_user(messages, record.pending_prompt):
             # The turn's message is not (yet) in the runtime's log: it flushes as the turn goes, and a
             # crash loses the tail. The catalog kept it.
@@ -235,6 +239,8 @@ class SessionService:
             # The turn is still running somewhere: its user message is pending, not interrupted.
             messages[-1] = replace(messages[-1], interrupted=False)
         await asyncio.to_thread(self.audit.record, self._event("read", actor, session_id))
+        if not busy and record.turn_count:  # its owner is reading it: a turn is likely to follow
+            self.warm.open_ahead(session_id, functools.partial(self._open_ahead, session_id))
         return Transcript(record, messages, busy)
 
     # -------------------------------------------------------------------------------- live side
@@ -265,7 +271,7 @@ class SessionService:
             turn = await asyncio.to_thread(self.live.log.current_turn, stream)
             if turn_boundary(turn) == 0 or turn[0].kind != "user" or time.monotonic() > deadline:
                 return turn
-            if not holding_lease and await asyncio.to_thread(self.leases.current, session_id) is not None:
+            if not holding_lease and await self._turn_running(session_id):
                 return turn  # really in flight
             await asyncio.sleep(_SETTLE_POLL)
 
@@ -326,10 +332,7 @@ class SessionService:
         record = await self.get(actor, session_id)
         if self.usage is not None:
             await self.usage.check(actor.user.id)
-        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
-        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
-        if lease is None:
-            raise SessionBusyError(BUSY)
+        lease = await self._acquire(session_id)
         try:
             if seen is not None:
                 await self._refuse_if_behind(session_id, seen)
@@ -434,10 +437,7 @@ class SessionService:
         renewed and fencing the shared store's writes exactly as during a turn; a warm copy of the
         session is closed first, as its history is about to change under it.
         :class:`SessionBusyError` if a turn holds the lease."""
-        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
-        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
-        if lease is None:
-            raise SessionBusyError(BUSY)
+        lease = await self._acquire(session_id)
         try:  # before our token is set: closing a warm copy sets (and clears) its own last token
             await self.warm.evict(session_id)
         except BaseException:
@@ -452,6 +452,49 @@ class SessionService:
             self._turn_tokens.pop(session_id, None)
             await asyncio.to_thread(self.leases.release, lease)
 
+    async def _turn_running(self, session_id: str) -> bool:
+        """Whether a turn (or a rewind) holds the session's lease: a copy opened ahead is not one."""
+        current = await asyncio.to_thread(self.leases.current, session_id)
+        return current is not None and not current.holder.endswith(_OPENING_AHEAD)
+
+    async def _acquire(self, session_id: str) -> Lease:
+        """The session's lease under a fresh holder (so the fencing token goes up by one), or
+        :class:`SessionBusyError`. A lease held to open a copy ahead (here or on another server) is
+        waited for: it lasts as long as a resume, and a turn must not be refused for it."""
+        await self.warm.settle(session_id)
+        deadline = time.monotonic() + self.lease_ttl
+        take = functools.partial(self.leases.acquire, session_id, f"{self.server_id}/{uuid.uuid4().hex[:12]}")
+        while (lease := await asyncio.to_thread(take, self.lease_ttl)) is None:
+            current = await asyncio.to_thread(self.leases.current, session_id)
+            worth_waiting = current is None or current.holder.endswith(_OPENING_AHEAD)  # None: just freed
+            if not worth_waiting or time.monotonic() > deadline:
+                raise SessionBusyError(BUSY)
+            await asyncio.sleep(_OPENING_POLL)
+        return lease
+
+    async def _open_ahead(self, session_id: str) -> None:
+        """Resume the session into the warm pool before a turn asks for it
+        (docs/architecture.md#warm-sessions): under a lease of its own like a turn's, so the next turn's
+        lease follows it and reuses the copy, exactly as after a turn. Gives up quietly if the session
+        is busy; a failure only means the turn resumes the session itself."""
+        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}{_OPENING_AHEAD}"
+        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
+        if lease is None:
+            return
+        try:
+            self._turn_tokens[session_id] = lease.fencing_token
+            try:
+                session = await self.runtime.resume_session(session_id)
+            except Exception as error:
+                logger.info("Opening %s ahead failed: %s", session_id, error)
+                return
+            finally:
+                self._turn_tokens.pop(session_id, None)
+            self._idle_tokens[session_id] = lease.fencing_token
+            self.warm.keep(session_id, session, lease.fencing_token, ahead=True)
+        finally:
+            await asyncio.to_thread(self.leases.release, lease)
+
     async def _answer(
         self, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
     ) -> tuple[TurnEvent, TurnMeter]:
@@ -461,11 +504,14 @@ class SessionService:
         session: CopilotSession | None = None
         meter = TurnMeter()
         try:
-            session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
+            warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
             self._idle_tokens.pop(session_id, None)
             self._turn_tokens[session_id] = lease.fencing_token
-            if session is None:
+            TURN_SESSIONS.labels("resumed" if warm is None else "ahead" if warm.ahead else "warm").inc()
+            if warm is None:
                 session = await self.runtime.resume_session(session_id)
+            else:
+                session = warm.session
             meter.attach(session)
             time_limit = self.runtime.settings.turn_timeout
             async for event in stream_turn(session, prompt, time_limit=time_limit):
