@@ -32,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -49,7 +50,8 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel
 
 RUNTIME_WORKER = Path(__file__).with_name("runtime_load.py")
 COLD_SESSIONS = 3  # long sessions per way of reaching them; the figures are their medians
-THINK_SECONDS = 2.0  # between opening a chat and sending: reading it and typing
+THINK_SECONDS = 2.0
+IDLE_SECONDS = 5.0  # between opening a chat and sending: reading it and typing
 SOAK_PROMPT = "What is our best segment?"
 SOAK_RSS_EVERY = 50
 MB = 1024 * 1024
@@ -267,13 +269,19 @@ async def _cold_then_warm(
             async def chat() -> None:
                 await user.send(await user.new_session("warm"))
 
+            started = time.perf_counter()
             await bounded([chat] * warm)
-            after = rss(_pid(app))
-            print(f"\n== {warm} more sessions with one turn each (SQLite) ==")
+            elapsed, after = time.perf_counter() - started, rss(_pid(app))
+            cpu = tree_cpu_seconds(_pid(app))
+            await asyncio.sleep(IDLE_SECONDS)
+            idle_cpu = (tree_cpu_seconds(_pid(app)) - cpu) / IDLE_SECONDS
+            print(f"\n== {warm} more sessions with one turn each, all kept warm (SQLite) ==")
             print(
                 f"app process tree RSS {before / MB:.0f} -> {after / MB:.0f} MB "
-                f"({(after - before) / MB:+.0f} MB): {(after - before) / warm / 1024:.0f} KiB per session"
+                f"({(after - before) / MB:+.0f} MB): {(after - before) / warm / 1024:.0f} KiB per session; "
+                f"{elapsed / warm * 1000:.0f} ms per session to get there"
             )
+            print(f"CPU of the idle server with them open: {idle_cpu:.0%} of a core")
     finally:
         await user.close()
 
