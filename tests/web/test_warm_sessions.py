@@ -65,8 +65,8 @@ def test_turns_reuse_the_open_session_instead_of_resuming_it(warm_app, scripted_
     for content in (TELL, "and another thing", ASK):
         app.send(session_id, content)
     assert "Your favourite retail segment is 'At Risk'." in app.send(session_id, ASK)
-    # Created (and closed), resumed once for the first turn, then open for the other three.
-    assert app.lifecycle(session_id) == ["shutdown", "resume", "user", "user", "user", "user"]
+    # Created, saved and kept open: no resume and no shutdown between its turns.
+    assert app.lifecycle(session_id) == ["user", "user", "user", "user"]
     assert len(user_messages(scripted_model.requests[-1])) == 4
 
 
@@ -104,12 +104,17 @@ def test_reading_a_session_opens_it_ahead_and_the_next_turn_reuses_that_copy(war
     assert app.turn_sessions() - before == Counter(ahead=1)
 
 
-def test_a_session_with_no_turns_is_not_opened_ahead(warm_app):
-    app = warm_app(10)
+def test_a_new_session_is_stored_at_once_and_one_with_no_turns_is_not_opened_ahead(warm_app):
+    app = warm_app(1)
     session_id = app.new_session()
+    assert app.lifecycle(session_id) == []  # stored (the log exists) and still open
+    app.new_session()  # the pool holds one: the first is closed
+    assert app.lifecycle_becomes(session_id, ["shutdown"])
+    before = app.turn_sessions()
     app.client.get(f"/api/sessions/{session_id}/messages")
-    time.sleep(0.5)
-    assert app.lifecycle(session_id) == ["shutdown"]
+    app.send(session_id, "hello")
+    assert app.lifecycle(session_id) == ["shutdown", "resume", "user"]
+    assert app.turn_sessions() - before == Counter(resumed=1)
 
 
 def test_a_send_waits_for_a_copy_being_opened_ahead_elsewhere_instead_of_answering_busy(start_app):

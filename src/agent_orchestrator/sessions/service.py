@@ -148,16 +148,22 @@ class SessionService:
             sid, actor.user.id, (title or DEFAULT_TITLE).strip(), case_key=case_key, model=model
         )
         await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, sid))
+        session: CopilotSession | None = None
         try:
-            # Closed at once: the runtime writes a new session's files only then, and a session must be
-            # stored (resumable, known to every server) before its first turn.
+            # Saved at once (the runtime writes a new session's files only when asked or closed): a
+            # session must be stored, resumable and known to every server, before its first turn. It
+            # stays open for that turn, as if a turn had just ended before any lease (token 0).
             session = await self.runtime.create_session(sid, name=_runtime_name(record.title))
-            await session.disconnect()
+            await self.runtime.save_session(sid)
         except BaseException as error:
+            if session is not None:
+                await _close_quietly(session)
             # The row goes, and the trail says so: its "create" is followed by this outcome.
             failed = self._event("create_failed", actor, sid, details={"error": type(error).__name__})
             await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
             raise
+        self._idle_tokens[sid] = 0
+        self.warm.keep(sid, session, 0)
         await self._announce(session_stream(sid), "created", {"title": record.title}, restart=True)
         await self._announce(user_stream(actor.user.id), "created", {"id": sid})
         return record
