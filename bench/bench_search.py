@@ -2,7 +2,7 @@
 messages on SQLite (FTS5) and PostgreSQL (tsvector + GIN), the per-turn index upkeep, and forking a
 1,000-turn conversation through the real runtime.
 
-    uv run python bench/bench_search.py [--sessions N] [--messages-per-session M] [--users U]
+    uv run python bench/bench_search.py [--sessions N] [--messages-per-session M] [--users U] [--sealed]
                                         [--runs R] [--fork-turns T] [--no-sqlite] [--no-postgres] [--no-fork]
 
 Setup: U users (1,000) own N sessions (100,000) round-robin, each with M messages (20), alternating
@@ -18,6 +18,11 @@ printed against the 30 ms target. Upkeep: indexing one new turn of a 1,000-turn 
 tail of the log and inserting its two rows) against 5 ms. Fork: ``Branching.fork`` of a T-turn
 session (created by importing it) through a started runtime with a scripted model, against 1 s.
 Machines are noisy: everything is compared within one run.
+
+``--sealed``: the same with a master key (docs/architecture.md#encryption-at-rest): titles and bodies
+stored sealed with a data key per session, the index over blind terms, snippets cut in Python from the
+page's decrypted bodies; the upkeep then includes stemming, hashing and sealing the turn's messages.
+Loading seals every row in Python: run it at a smaller size.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from timing import median_seconds
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.session_files import LocalSessionFiles
 from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
 from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.search import SearchIndex, latest_turn
 from agent_orchestrator.sessions.service import Actor, SessionService
@@ -78,7 +84,9 @@ def vocabulary() -> list[str]:
     return words
 
 
-def message_rows(args: argparse.Namespace, words: list[str]) -> Iterator[dict[str, object]]:
+def message_rows(
+    args: argparse.Namespace, words: list[str], cipher: SessionCipher | None
+) -> Iterator[dict[str, object]]:
     rng = random.Random(42)
     weights = [1 / (rank + 1) for rank in range(len(words))]  # Zipf
     cumulative = list(_accumulate(weights))
@@ -86,14 +94,19 @@ def message_rows(args: argparse.Namespace, words: list[str]) -> Iterator[dict[st
         session_id, owner = f"bench-{index:08d}", index % args.users + 1
         for position in range(args.messages_per_session):
             body = " ".join(rng.choices(words, cum_weights=cumulative, k=rng.randint(8, 30)))
-            yield {
+            row: dict[str, object] = {
                 "session_id": session_id,
                 "owner_id": owner,
                 "event_id": f"{session_id}-{position:04d}",
                 "role": "user" if position % 2 == 0 else "assistant",
                 "at": f"2026-06-{1 + position % 28:02d}T10:{position % 60:02d}:00.000Z",
                 "body": body,
+                "terms": None,
             }
+            if cipher is not None:
+                row["body"] = cipher.seal_text(session_id, body)
+                row["terms"] = " ".join(cipher.message_terms(owner, body))
+            yield row
 
 
 def _accumulate(values: list[float]) -> Iterator[float]:
@@ -103,8 +116,31 @@ def _accumulate(values: list[float]) -> Iterator[float]:
         yield total
 
 
-def populate(engine: Engine, args: argparse.Namespace, words: list[str]) -> None:
+def populate(
+    engine: Engine, args: argparse.Namespace, words: list[str], cipher: SessionCipher | None
+) -> None:
     now = datetime.now(UTC)
+    rows: list[dict[str, object]] = [
+        {
+            "id": f"bench-{i:08d}",
+            "owner_id": i % args.users + 1,
+            "title": f"Bench chat {i}",
+            "title_folded": f"bench chat {i}",
+            "created_at": now,
+            "updated_at": now,
+            "preview": "",
+            "status": "idle",
+            "turn_count": args.messages_per_session // 2,
+        }
+        for i in range(args.sessions)
+    ]
+    if cipher is not None:  # each session's data key is made here, committed by the key store
+        for row in rows:
+            title, session_id, owner = str(row["title"]), str(row["id"]), int(str(row["owner_id"]))
+            row["title"], row["title_folded"] = (
+                cipher.seal_text(session_id, title),
+                cipher.title_terms(owner, title),
+            )
     with engine.begin() as conn:
         conn.execute(
             insert(users),
@@ -113,24 +149,10 @@ def populate(engine: Engine, args: argparse.Namespace, words: list[str]) -> None
                 for i in range(1, args.users + 1)
             ],
         )
-        rows = [
-            {
-                "id": f"bench-{i:08d}",
-                "owner_id": i % args.users + 1,
-                "title": f"Bench chat {i}",
-                "title_folded": f"bench chat {i}",
-                "created_at": now,
-                "updated_at": now,
-                "preview": "",
-                "status": "idle",
-                "turn_count": args.messages_per_session // 2,
-            }
-            for i in range(args.sessions)
-        ]
         for start in range(0, len(rows), CHUNK):
             conn.execute(insert(sessions), rows[start : start + CHUNK])
     if engine.dialect.name == "postgresql":
-        _copy_messages_postgres(engine, message_rows(args, words))
+        _copy_messages_postgres(engine, message_rows(args, words, cipher))
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.execute(text("VACUUM ANALYZE"))
     else:
@@ -139,11 +161,11 @@ def populate(engine: Engine, args: argparse.Namespace, words: list[str]) -> None
             cursor = raw.cursor()
             cursor.execute("BEGIN")
             statement = (
-                "INSERT INTO search_messages (session_id, owner_id, event_id, role, at, body) "
-                "VALUES (:session_id, :owner_id, :event_id, :role, :at, :body)"
+                "INSERT INTO search_messages (session_id, owner_id, event_id, role, at, body, terms) "
+                "VALUES (:session_id, :owner_id, :event_id, :role, :at, :body, :terms)"
             )
             batch: list[dict[str, object]] = []
-            for row in message_rows(args, words):
+            for row in message_rows(args, words, cipher):
                 batch.append(row)
                 if len(batch) == CHUNK:
                     cursor.executemany(statement, batch)
@@ -161,7 +183,7 @@ def _copy_messages_postgres(engine: Engine, rows: Iterator[dict[str, object]]) -
     try:
         cursor = raw.cursor()
         cursor.execute("DROP INDEX ix_search_messages_tsv")
-        columns = ("session_id", "owner_id", "event_id", "role", "at", "body")
+        columns = ("session_id", "owner_id", "event_id", "role", "at", "body", "terms")
         with cursor.copy(f"COPY search_messages ({', '.join(columns)}) FROM STDIN") as copy:  # type: ignore[attr-defined]
             for row in rows:
                 copy.write_row([row[c] for c in columns])
@@ -198,13 +220,19 @@ def bench_search(name: str, engine: Engine, args: argparse.Namespace) -> None:
     words = vocabulary()
     start = time.perf_counter()
     migrate(engine)
-    populate(engine, args, words)
+    cipher = None
+    if args.sealed:  # the key store in the catalog's database, as by default
+        keys = SessionKeys(engine, MasterKeys.from_text(MasterKeys.generate()), cache_seconds=3_600)
+        keys.ensure_table()
+        cipher = SessionCipher(keys)
+        name += " sealed"
+    populate(engine, args, words, cipher)
     total = args.sessions * args.messages_per_session
     print(
         f"{name} setup: {time.perf_counter() - start:.0f} s ({args.users} users, {args.sessions} sessions, "
         f"{total} messages)"
     )
-    index = SearchIndex(engine)
+    index = SearchIndex(engine, cipher)
     rng = random.Random(1)
     queries = {
         "common word": lambda: words[3],
@@ -295,6 +323,7 @@ def main() -> None:
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--no-sqlite", action="store_true")
     parser.add_argument("--no-fork", action="store_true")
+    parser.add_argument("--sealed", action="store_true", help="with a master key: sealed rows, blind terms")
     args = parser.parse_args()
 
     if not args.no_fork:

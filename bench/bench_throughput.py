@@ -11,9 +11,15 @@ so every figure is the server's and the runtime's own overhead:
 * per store (SQLite, one server; PostgreSQL, shared mode on a fresh schema): one turn alone,
   ``--users`` concurrent users with one turn each, and the same users sending ``--turns`` turns each
   (sequential per user), as p50/p95/max with the app/runtime ratio, and CPU per turn of the process tree;
-* on SQLite: a ``--soak``-turn chat in one session (first vs last turns, memory every 50 turns); a cold
-  resume of a ``--cold-turns``-turn session in a restarted server vs a fresh session's first turn; the
-  server's memory for ``--warm`` more sessions with one turn each.
+* on SQLite: a ``--soak``-turn chat in one session (first vs last turns, memory every 50 turns), and the
+  same chat straight on the runtime; the first turn of a ``--cold-turns``-turn session in a restarted
+  server vs a fresh session's first turn, sent straight away (a cold resume) and sent after opening the
+  chat and ``THINK_SECONDS`` of reading and typing (the copy opened ahead); the server's memory for
+  ``--warm`` more sessions with one turn each.
+
+The scripted model announces a context window of ``--context-tokens`` (default: the embedded model's
+8,192), so long chats are compacted by the runtime as they would be on a real model; without a window
+the runtime would send a 300-turn history with every turn.
 
 The app is driven through its public HTTP API only. Every server gets ``AGENT_WARM_SESSIONS`` large
 enough to keep all of the run's sessions warm (docs/architecture.md#performance-budgets).
@@ -26,9 +32,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from event_log import grow_event_log
 from load_stats import LoadFigures, Send, bounded, ms, percentile, run_load, summary, timed, tree_cpu_seconds
@@ -41,7 +49,10 @@ from agent_orchestrator.testing.postgres import display_url, fresh_schema, postg
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 
 RUNTIME_WORKER = Path(__file__).with_name("runtime_load.py")
-COLD_SESSIONS = 3  # long sessions resumed cold; the figure is their median
+COLD_SESSIONS = 3  # long sessions per way of reaching them; the figures are their medians
+THINK_SECONDS = 2.0
+IDLE_SECONDS = 5.0  # between opening a chat and sending: reading it and typing
+SOAK_PROMPT = "What is our best segment?"
 SOAK_RSS_EVERY = 50
 MB = 1024 * 1024
 
@@ -51,6 +62,7 @@ class Bench:
     model: ScriptedModel
     root: Path
     warm_setting: int
+    context_tokens: int
 
     def env(self, home: Path, **extra: str) -> dict[str, str]:
         return clean_environment(
@@ -58,6 +70,7 @@ class Bench:
             AGENT_PROVIDER_BASE_URL=self.model.base_url,
             AGENT_MODEL="scripted-model",
             AGENT_WARM_SESSIONS=str(self.warm_setting),
+            AGENT_PROVIDER_MAX_PROMPT_TOKENS=str(self.context_tokens),
             **extra,
         )
 
@@ -67,11 +80,17 @@ class Bench:
 
 def runtime_figures(bench: Bench, users: int, turns: int) -> LoadFigures:
     """The yardstick, in a process of its own (see ``runtime_load.py``)."""
-    command = [sys.executable, str(RUNTIME_WORKER), "--users", str(users), "--turns", str(turns)]
-    done = subprocess.run(command, env=bench.env(bench.root / "runtime"), capture_output=True, text=True)
+    return LoadFigures(**_runtime_worker(bench, "load", "--users", str(users), "--turns", str(turns)))
+
+
+def _runtime_worker(bench: Bench, home: str, *args: str) -> dict[str, Any]:
+    command = [sys.executable, str(RUNTIME_WORKER), *args]
+    done = subprocess.run(
+        command, env=bench.env(bench.root / f"runtime-{home}"), capture_output=True, text=True
+    )
     if done.returncode != 0:
-        raise RuntimeError(f"the runtime-alone load failed:\n{done.stderr[-2000:]}")
-    return LoadFigures(**json.loads(done.stdout.splitlines()[-1]))
+        raise RuntimeError(f"the runtime-alone {home} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def app_figures(
@@ -156,9 +175,12 @@ def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) 
     home = bench.root / "single"
     app = AppProcess(bench.env(home)).start()
     try:
-        long_ids = asyncio.run(_soak(app, home, soak, COLD_SESSIONS if cold_turns else 0))
+        long_ids = asyncio.run(_soak(app, home, soak, 2 * COLD_SESSIONS if cold_turns else 0))
     finally:
         app.stop()
+    if soak:
+        args = ("--soak", str(soak), "--prompt", SOAK_PROMPT, "--rss-every", str(SOAK_RSS_EVERY))
+        report_soak("straight on the runtime", **_runtime_worker(bench, "soak", *args))
     if not (cold_turns or warm):
         return
     for session_id in long_ids:
@@ -190,27 +212,27 @@ async def _soak(app: AppProcess, home: Path, turns: int, long_sessions: int) -> 
             samples = [(0, rss(_pid(app)))]
             times = []
             for turn in range(1, turns + 1):
-                times.append(await timed(partial(user.send, session_id)))
+                times.append(await timed(partial(user.send, session_id, SOAK_PROMPT)))
                 if turn % SOAK_RSS_EVERY == 0 or turn == turns:
                     samples.append((turn, rss(_pid(app))))
-            report_soak(times, samples)
+            report_soak("through the app (SQLite)", times, samples)
         return long_ids
     finally:
         await user.close()
 
 
-def report_soak(times: list[float], samples: list[tuple[int, int]]) -> None:
+def report_soak(label: str, times: list[float], samples: list[tuple[int, int]]) -> None:
     turns = len(times)
     window = min(50, max(1, turns // 6))
     first, last = statistics.median(times[:window]), statistics.median(times[-window:])
-    print(f"\n== one session, {turns} turns (SQLite) ==")
+    print(f"\n== one session, {turns} turns, {label} ==")
     print(
         f"turns 1-{window} p50 {ms(first)}, turns {turns - window + 1}-{turns} p50 {ms(last)}: "
         f"ratio {last / first:.2f} (target <= 1.2)"
     )
     memory = ", ".join(f"{turn}: {size / MB:.0f}" for turn, size in samples)
     growth = (samples[-1][1] - samples[0][1]) / MB
-    print(f"app process tree RSS (MB) after turn {memory}; growth {growth:+.0f} MB")
+    print(f"process tree RSS (MB) after turn {memory}; growth {growth:+.0f} MB")
 
 
 async def _cold_then_warm(
@@ -219,15 +241,24 @@ async def _cold_then_warm(
     user = await _demo_user(app, home)
     try:
         if long_ids:
-            fresh, cold = [], []
-            for session_id in long_ids:
-                fresh.append(await timed(partial(user.send, await user.new_session("fresh"))))
-                cold.append(await timed(partial(user.send, session_id)))
-            print(f"\n== cold resume (SQLite, restarted server, median of {len(long_ids)}) ==")
+            fresh, cold, ahead = [], [], []
+            for straight, opened in zip(long_ids[::2], long_ids[1::2], strict=True):
+                fresh.append(await timed(partial(user.send, await user.new_session("fresh"), SOAK_PROMPT)))
+                cold.append(await timed(partial(user.send, straight, SOAK_PROMPT)))
+                await user.open(opened)
+                await asyncio.sleep(THINK_SECONDS)
+                ahead.append(await timed(partial(user.send, opened, SOAK_PROMPT)))
+            base = statistics.median(fresh)
+            print(f"\n== first turn of a {cold_turns}-turn session, restarted server (SQLite) ==")
+            print(f"a fresh session's first turn {ms(base)}")
             print(
-                f"first turn of a {cold_turns}-turn session {ms(statistics.median(cold))}, "
-                f"of a fresh session {ms(statistics.median(fresh))}: "
-                f"ratio {statistics.median(cold) / statistics.median(fresh):.2f} (target <= 2)"
+                f"sent straight away (cold resume) {ms(statistics.median(cold))}: "
+                f"ratio {statistics.median(cold) / base:.2f}"
+            )
+            print(
+                f"sent {THINK_SECONDS:.0f} s after opening the chat (opened ahead) "
+                f"{ms(statistics.median(ahead))}: "
+                f"ratio {statistics.median(ahead) / base:.2f} (target <= 2)"
             )
         if warm:
             before = rss(_pid(app))
@@ -235,13 +266,19 @@ async def _cold_then_warm(
             async def chat() -> None:
                 await user.send(await user.new_session("warm"))
 
+            started = time.perf_counter()
             await bounded([chat] * warm)
-            after = rss(_pid(app))
-            print(f"\n== {warm} more sessions with one turn each (SQLite) ==")
+            elapsed, after = time.perf_counter() - started, rss(_pid(app))
+            cpu = tree_cpu_seconds(_pid(app))
+            await asyncio.sleep(IDLE_SECONDS)
+            idle_cpu = (tree_cpu_seconds(_pid(app)) - cpu) / IDLE_SECONDS
+            print(f"\n== {warm} more sessions with one turn each, all kept warm (SQLite) ==")
             print(
                 f"app process tree RSS {before / MB:.0f} -> {after / MB:.0f} MB "
-                f"({(after - before) / MB:+.0f} MB): {(after - before) / warm / 1024:.0f} KiB per session"
+                f"({(after - before) / MB:+.0f} MB): {(after - before) / warm / 1024:.0f} KiB per session; "
+                f"{elapsed / warm * 1000:.0f} ms per session to get there"
             )
+            print(f"CPU of the idle server with them open: {idle_cpu:.0%} of a core")
     finally:
         await user.close()
 
@@ -257,6 +294,7 @@ def main() -> None:
     parser.add_argument("--soak", type=int, default=300, help="turns of the one-session soak (0: skip)")
     parser.add_argument("--warm", type=int, default=1000, help="sessions for the memory figure (0: skip)")
     parser.add_argument("--cold-turns", type=int, default=1000, help="turns of the cold-resumed session")
+    parser.add_argument("--context-tokens", type=int, default=8192, help="the model's announced window")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
     stores = ("sqlite", "postgres") if args.store == "both" else (args.store,)
@@ -264,8 +302,13 @@ def main() -> None:
         sys.exit(f"PostgreSQL unreachable at {display_url(server_url())}: {problem}")
 
     with tempfile.TemporaryDirectory(prefix="bench-throughput-") as tmp, ScriptedModel() as model:
-        bench = Bench(model, Path(tmp), warm_setting=max(args.users, args.warm) + COLD_SESSIONS + 2)
-        print(f"AGENT_WARM_SESSIONS={bench.warm_setting} for every server of this run")
+        warm_setting = max(args.users, args.warm) + 2 * COLD_SESSIONS + 2
+        bench = Bench(model, Path(tmp), warm_setting, args.context_tokens)
+        print(
+            f"AGENT_WARM_SESSIONS={bench.warm_setting}, "
+            f"AGENT_PROVIDER_MAX_PROMPT_TOKENS={bench.context_tokens} "
+            f"for every server of this run; medians of {COLD_SESSIONS} for each first-turn figure"
+        )
         runtime = runtime_figures(bench, args.users, args.turns)
         sqlite = None
         if "sqlite" in stores:

@@ -50,5 +50,10 @@ class WebUser:
         if "event: done" not in response.text:
             raise RuntimeError(f"turn failed ({response.status_code}): {response.text[-300:]}")
 
+    async def open(self, session_id: str) -> None:
+        """Open the chat as the UI does: read its transcript."""
+        response = await self.http.get(f"/api/sessions/{session_id}/messages")
+        response.raise_for_status()
+
     async def close(self) -> None:
         await self.http.aclose()

@@ -40,6 +40,12 @@ TURNS_IN_FLIGHT = Gauge("agent_turns_in_flight", "Chat turns running in this pro
 SESSION_LEASES = Gauge("agent_session_leases", "Live session leases in the database (all servers).")
 BUSY_REFUSALS = Counter("agent_busy_refusals", "Requests refused with 409 because the session was busy.")
 LOGIN_FAILURES = Counter("agent_login_failures", "Refused logins.", ["reason"])
+TURN_SESSIONS = Counter(
+    "agent_turn_sessions",
+    "How turns found their runtime session: kept open after a turn (warm), opened ahead while its "
+    "owner read it (ahead), or resumed from the store (resumed).",
+    ["source"],
+)
 MODEL_TOKENS = Counter("agent_model_tokens", "Model tokens, as the runtime reports them.", ["direction"])
 
 TRACER = trace.get_tracer("agent_orchestrator")

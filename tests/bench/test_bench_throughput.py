@@ -77,8 +77,12 @@ def test_a_tiny_run_prints_every_figure() -> None:
         "CPU per turn (one turn each, process tree)",
         "CPU per turn (2 turns each, process tree)",
         "turns 1-1 p50",
-        "app process tree RSS (MB) after turn 0:",
+        "one session, 3 turns, through the app (SQLite)",
+        "one session, 3 turns, straight on the runtime",
+        "process tree RSS (MB) after turn 0:",
         "first turn of a 5-turn session",
+        "sent straight away (cold resume)",
+        "(opened ahead)",
         "KiB per session",
     ):
         assert figure in done.stdout, done.stdout

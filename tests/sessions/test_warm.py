@@ -27,7 +27,8 @@ def _session(name: str) -> CopilotSession:
 async def test_a_copy_is_handed_back_only_to_the_next_lease_of_its_server():
     pool = Pool()
     pool.warm.keep("s1", _session("copy"), fencing_token=4)
-    assert await pool.warm.take("s1", fencing_token=5) == "copy"
+    copy = await pool.warm.take("s1", fencing_token=5)
+    assert copy is not None and copy.session == "copy" and not copy.ahead
     assert pool.closed == [] and "s1" not in pool.warm
 
 
@@ -43,7 +44,7 @@ async def test_the_least_recently_used_copy_goes_when_the_pool_is_full():
     pool = Pool(capacity=2)
     for number in (1, 2):
         pool.warm.keep(f"s{number}", _session(f"copy{number}"), fencing_token=1)
-    assert await pool.warm.take("s1", fencing_token=2) == "copy1"
+    assert (copy := await pool.warm.take("s1", fencing_token=2)) is not None and copy.session == "copy1"
     pool.warm.keep("s1", _session("copy1"), fencing_token=2)  # s1 is now the most recently used
     pool.warm.keep("s3", _session("copy3"), fencing_token=1)
     await pool.warm.close_all()
@@ -67,3 +68,25 @@ async def test_evict_closes_at_once_and_a_pool_of_size_zero_keeps_nothing():
     pool.warm.keep("s1", _session("copy"), fencing_token=1)
     await pool.warm.evict("s1")
     assert pool.closed == [("s1", 1)] and len(pool.warm) == 0
+
+
+async def test_opening_ahead_runs_at_most_two_at_once_and_a_take_or_evict_waits_for_it():
+    pool = Pool()
+    release = asyncio.Event()
+
+    def opener(session_id: str):
+        async def open_copy() -> None:
+            await release.wait()  # a resume in progress
+            pool.warm.keep(session_id, _session(f"copy-{session_id}"), fencing_token=3, ahead=True)
+
+        return open_copy
+
+    assert pool.warm.open_ahead("s1", opener("s1")) and pool.warm.open_ahead("s2", opener("s2"))
+    assert not pool.warm.open_ahead("s3", opener("s3"))  # two are opening already
+    assert not pool.warm.open_ahead("s1", opener("s1"))  # and s1 is one of them
+    asyncio.get_running_loop().call_later(0.05, release.set)
+    copy = await pool.warm.take("s1", fencing_token=4)  # waits for the opening, then takes its copy
+    assert copy is not None and copy.session == "copy-s1" and copy.ahead
+    await pool.warm.evict("s2")
+    assert pool.closed == [("s2", 3)]
+    assert Pool(capacity=0).warm.open_ahead("s9", opener("s9")) is False

@@ -10,7 +10,8 @@ import httpx
 import psycopg
 import pytest
 
-from agent_orchestrator.sessions.crypto import MasterKeys, SessionKeys
+from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
+from agent_orchestrator.sessions.crypto.cipher import ERASED, SEALED_TEXT
 from agent_orchestrator.sessions.crypto.frames import MAGIC
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import make_engine
@@ -109,3 +110,46 @@ def test_stored_files_hold_no_readable_text_and_a_deleted_session_stays_unreadab
             for row in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
         }
     assert "session_keys" not in tables and "session_fs_files" in tables
+
+
+def test_titles_previews_and_the_search_index_hold_no_readable_text(
+    app: EncryptedApp, scripted_model: ScriptedModel
+) -> None:
+    """The catalog and the search index, through the app: searching works on blind terms, the rows
+    hold none of the words, and a pre-delete copy of them stays unreadable."""
+    scripted_model.default = lambda body: Text(SECRET_ANSWER)
+    session_id = app.client.post("/api/sessions", json={}).json()["id"]  # named after its first message
+    sent = app.client.post(f"/api/sessions/{session_id}/messages", json={"content": SECRET_QUESTION})
+    assert "event: done" in sent.text
+    found = app.client.get("/api/search", params={"q": "plans quokka"}).json()  # stemmed: "plan"
+    assert [hit["event_id"] for hit in found["messages"]] and found["messages"][0]["title"] == SECRET_QUESTION
+    assert [part["text"] for part in found["messages"][0]["snippet"] if part["hit"]] == ["plan", "Quokka"]
+    assert [s["id"] for s in app.client.get("/api/search", params={"q": "secr"}).json()["sessions"]] == [
+        session_id
+    ]
+    listed = app.client.get("/api/sessions").json()["items"]
+    assert [(s["title"], s["preview"]) for s in listed] == [(SECRET_QUESTION, SECRET_ANSWER)]
+
+    with psycopg.connect(app.data.url) as conn:
+        copied = [
+            *conn.execute("SELECT title, preview, title_folded FROM sessions").fetchone(),
+            *(
+                cell
+                for row in conn.execute("SELECT body, terms, tsv::text FROM search_messages")
+                for cell in row
+            ),
+        ]
+    for word in ("quokka", "wombat", "secret"):
+        assert not any(word in cell.lower() for cell in copied), word
+
+    assert app.client.delete(f"/api/sessions/{session_id}").status_code == 204
+    engine = make_engine(app.keys.sqlalchemy_url)
+    try:
+        keys = SessionKeys(engine, app.master)
+        assert keys.existing_key(session_id) is None
+        opened = [
+            SessionCipher(keys).open_text(session_id, cell) for cell in copied if cell.startswith(SEALED_TEXT)
+        ]
+    finally:
+        engine.dispose()
+    assert len(opened) == 4 and set(opened) == {ERASED}  # title, preview, question and answer

@@ -4,13 +4,16 @@ on rename and on delete. The runtime's own event log shows which happened: every
 ``session.resume`` record and every close a ``session.shutdown``."""
 
 import json
+import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
+from agent_orchestrator.sessions.store import LeaseManager, make_engine
 from agent_orchestrator.testing.scripted_model import Text, ToolCall, user_messages
 
 TELL = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
@@ -37,6 +40,13 @@ class WarmApp:
         keep = {"session.resume": "resume", "session.shutdown": "shutdown", "user.message": "user"}
         return [keep[kind] for kind in kinds if kind in keep]
 
+    def turn_sessions(self) -> Counter[str]:
+        """How this process's turns found their session so far (the ``agent_turn_sessions`` metric)."""
+        found = re.findall(
+            r'^agent_turn_sessions_total\{source="(\w+)"\} (\S+)$', self.client.get("/metrics").text, re.M
+        )
+        return Counter({source: int(float(count)) for source, count in found})
+
     def lifecycle_becomes(self, session_id: str, expected: list[str], timeout: float = 10.0) -> bool:
         deadline = time.monotonic() + timeout
         while self.lifecycle(session_id) != expected and time.monotonic() < deadline:
@@ -55,8 +65,8 @@ def test_turns_reuse_the_open_session_instead_of_resuming_it(warm_app, scripted_
     for content in (TELL, "and another thing", ASK):
         app.send(session_id, content)
     assert "Your favourite retail segment is 'At Risk'." in app.send(session_id, ASK)
-    # Created (and closed), resumed once for the first turn, then open for the other three.
-    assert app.lifecycle(session_id) == ["shutdown", "resume", "user", "user", "user", "user"]
+    # Created, saved and kept open: no resume and no shutdown between its turns.
+    assert app.lifecycle(session_id) == ["user", "user", "user", "user"]
     assert len(user_messages(scripted_model.requests[-1])) == 4
 
 
@@ -77,6 +87,51 @@ def test_rename_closes_the_open_session(warm_app):
     assert app.client.patch(f"/api/sessions/{session_id}", json={"title": "Renamed"}).status_code == 200
     assert app.lifecycle(session_id)[-1] == "shutdown"
     assert "Your favourite retail segment is 'At Risk'." in app.send(session_id, ASK)
+
+
+def test_reading_a_session_opens_it_ahead_and_the_next_turn_reuses_that_copy(warm_app):
+    app = warm_app(1)
+    first, second = app.new_session(), app.new_session()
+    app.send(first, TELL)
+    app.send(second, "hello")  # the pool holds one: the first session is closed
+    assert app.lifecycle_becomes(first, ["shutdown", "resume", "user", "shutdown"])
+    before = app.turn_sessions()
+    # Its owner opens it again: the replay of its log starts now, not when they send.
+    assert app.client.get(f"/api/sessions/{first}/messages").json()["busy"] is False
+    assert "Your favourite retail segment is 'At Risk'." in app.send(first, ASK)
+    # The runtime writes the copy's resume record with the turn: one resume, no second one.
+    assert app.lifecycle(first) == ["shutdown", "resume", "user", "shutdown", "resume", "user"]
+    assert app.turn_sessions() - before == Counter(ahead=1)
+
+
+def test_a_new_session_is_stored_at_once_and_one_with_no_turns_is_not_opened_ahead(warm_app):
+    app = warm_app(1)
+    session_id = app.new_session()
+    assert app.lifecycle(session_id) == []  # stored (the log exists) and still open
+    app.new_session()  # the pool holds one: the first is closed
+    assert app.lifecycle_becomes(session_id, ["shutdown"])
+    before = app.turn_sessions()
+    app.client.get(f"/api/sessions/{session_id}/messages")
+    app.send(session_id, "hello")
+    assert app.lifecycle(session_id) == ["shutdown", "resume", "user"]
+    assert app.turn_sessions() - before == Counter(resumed=1)
+
+
+def test_a_send_waits_for_a_copy_being_opened_ahead_elsewhere_instead_of_answering_busy(start_app):
+    live = start_app(warm_sessions=10)
+    app = WarmApp(live)
+    session_id = app.new_session()
+    app.send(session_id, TELL)
+    # Another server holds the lease to open the session ahead (its holder name says so), for 1 s.
+    leases = LeaseManager(make_engine(live.web.database_url))
+    assert leases.acquire(session_id, "other-server/0123456789ab/ahead", ttl=1.0) is not None
+    started = time.monotonic()
+    assert "Your favourite retail segment is 'At Risk'." in app.send(session_id, ASK)
+    assert time.monotonic() - started >= 0.9
+    # A turn's lease is different: that one is busy at once.
+    assert leases.acquire(session_id, "other-server/0123456789ab", ttl=5.0) is not None
+    response = app.client.post(f"/api/sessions/{session_id}/messages", json={"content": ASK})
+    assert response.status_code == 409
 
 
 def test_sessions_share_the_servers_one_mcp_connection_for_their_tools(start_app, scripted_model, tmp_path):

@@ -174,8 +174,8 @@ async def _reindex(args: argparse.Namespace, settings: Settings) -> int:
 
     engine = await asyncio.to_thread(_open_store, settings)
     try:
-        async with _files(settings) as (files, _):
-            count = await reindex_search(engine, files)
+        async with _files(settings) as (files, cipher):
+            count = await reindex_search(engine, files, cipher)
     finally:
         engine.dispose()
     print(f"Indexed {count} session(s) for search.")

@@ -203,13 +203,17 @@ async def purge_sessions(
     return report
 
 
-async def reindex_search(engine: Engine, files: SessionFiles) -> int:
+async def reindex_search(engine: Engine, files: SessionFiles, cipher: SessionCipher | None = None) -> int:
     """Rebuild every session's search rows from its event log (after upgrading to migration 0006, or
-    to repair); returns how many sessions were indexed."""
-    catalog, index = SessionCatalog(engine), SearchIndex(engine)
+    to repair); returns how many sessions were indexed. With a ``cipher`` (a master key is set) the
+    rows are written sealed with their blind terms, and the catalog's titles and previews sealed too:
+    run it once after turning encryption on (docs/architecture.md#encryption-at-rest)."""
+    catalog, index = SessionCatalog(engine, sealer=cipher), SearchIndex(engine, cipher)
     done, after = 0, ""
     while page := await asyncio.to_thread(catalog.owners, after=after):
         for session_id, owner_id in page:
+            if cipher is not None:
+                await asyncio.to_thread(catalog.reseal, session_id)
             raw = await files.read_events(session_id) or b""
             await asyncio.to_thread(index.replace, session_id, owner_id, parse_events(raw.splitlines()))
             done += 1

@@ -61,7 +61,8 @@ class Branching:
         child = await self.service.create(actor, title=name, case_key=parent.case_key)
         try:
             log = forked_log(raw, cut, child.id)
-            await self.service.files.write_events(child.id, log)
+            async with self.service.hold_lease(child.id):  # closes the new session's open copy
+                await self.service.files.write_events(child.id, log)
             messages = parse_events(log.splitlines())
             await record_history(
                 self.service, self.search_index, child.id, actor, messages, parent=(session_id, event_id)

@@ -76,7 +76,8 @@ class Exchange:
                 created.append(record)
                 start = (await self.service.files.read_events(record.id) or b"").split(b"\n", 1)[0]
                 log = imported_log(start, conversation)
-                await self.service.files.write_events(record.id, log)
+                async with self.service.hold_lease(record.id):  # closes the new session's open copy
+                    await self.service.files.write_events(record.id, log)
                 messages = parse_events(log.splitlines())
                 await record_history(self.service, self.search_index, record.id, actor, messages)
                 details = {"source": conversation.source}

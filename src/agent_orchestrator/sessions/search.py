@@ -23,6 +23,14 @@ transaction; deleting a session deletes its rows (foreign key, cascading, trigge
 
 Owner scoping is in every query, twice on SQLite (FTS column and the row's ``owner_id``): another
 user's text can never come back. Titles are searched by the catalog (``SessionCatalog.list_for_owner``).
+
+**Sealed** (a master key is set, docs/architecture.md#encryption-at-rest): a row's body is stored sealed
+with the session's data key, and its ``terms`` column holds the blind terms of the body's stemmed
+words (``crypto/blind_index.py``, stemmed in Python by ``words.py``), which the engines index instead:
+an FTS5 table of its own with the plain ``ascii`` tokenizer and no positions, or the same ``tsv``
+column in the 'simple' configuration. A query is the same terms, all of them, newest first as in
+clear; the terms carry the owner, so a term's doclist is the owner's rows alone. The snippets are cut
+here from the page's decrypted bodies, hits marked where a word's stem is one of the query's.
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ from sqlalchemy import Engine, delete, insert, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from agent_orchestrator.sessions import words
+from agent_orchestrator.sessions.crypto.cipher import SessionCipher
 from agent_orchestrator.sessions.store import write_transaction
 from agent_orchestrator.sessions.store.schema import search_messages
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
@@ -85,8 +95,38 @@ FROM page JOIN search_messages m ON m.id = page.id JOIN sessions s ON s.id = m.s
 ORDER BY m.id DESC
 """
 )
+# Sealed: the same shapes over the blind terms, bodies (sealed) instead of engine-made snippets.
+_SQLITE_SEALED_SEARCH = text(
+    """
+WITH hits AS (
+    SELECT rowid AS id FROM search_terms_fts WHERE search_terms_fts MATCH :match
+    ORDER BY rowid DESC
+    LIMIT :limit
+)
+SELECT m.session_id, s.title, m.event_id, m.role, m.at, m.body
+FROM hits JOIN search_messages m ON m.id = hits.id JOIN sessions s ON s.id = m.session_id
+WHERE m.owner_id = :owner
+ORDER BY hits.id DESC
+"""
+)
+_POSTGRESQL_SEALED_SEARCH = text(
+    """
+WITH page AS (
+    SELECT m.id FROM search_messages m
+    WHERE m.owner_id = :owner AND m.tsv @@ to_tsquery('simple', :match)
+    ORDER BY m.id DESC
+    LIMIT :limit
+)
+SELECT m.session_id, s.title, m.event_id, m.role, m.at, m.body
+FROM page JOIN search_messages m ON m.id = page.id JOIN sessions s ON s.id = m.session_id
+ORDER BY m.id DESC
+"""
+)
 _CUSTOM_PLAN = text("SET LOCAL plan_cache_mode = force_custom_plan")
 _HEADLINE = f'StartSel="{HIT_START}", StopSel="{HIT_END}", MaxWords=24, MinWords=8, MaxFragments=1'
+# Sealed snippets: this many words, the first hit after at most ``_SNIPPET_LEAD`` others.
+_SNIPPET_WORDS = 16
+_SNIPPET_LEAD = 3
 
 
 @dataclass(frozen=True)
@@ -107,24 +147,28 @@ def query_words(query: str) -> list[str]:
     return _WORD.findall(query.casefold())[:MAX_QUERY_WORDS]
 
 
-def latest_turn(raw: bytes) -> list[TranscriptMessage]:
-    """The visible messages of the log's last turn, read from its tail only (from the last user
+def latest_turn(raw: bytes, turns: int = 1) -> list[TranscriptMessage]:
+    """The visible messages of the log's last ``turns`` turns, read from its tail only (from that user
     message on), so indexing a turn costs the same in a 1,000-turn conversation as in a new one."""
-    start = raw.rfind(b"\n" + _USER_MESSAGE)
+    start = len(raw)
+    for _ in range(turns):
+        start = raw.rfind(b"\n" + _USER_MESSAGE, 0, max(start, 0))
     tail = raw[start + 1 :] if start >= 0 else raw
     return parse_events(tail.splitlines())
 
 
 class SearchIndex:
-    """Keeps ``search_messages`` and answers owner-scoped searches; each call one short transaction."""
+    """Keeps ``search_messages`` and answers owner-scoped searches; each call one short transaction.
+    With a ``cipher``, rows are sealed and indexed by blind terms."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, cipher: SessionCipher | None = None) -> None:
         self._engine = engine
         self._dialect = engine.dialect.name
+        self._cipher = cipher
 
     def add(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
         """Index messages not indexed yet (by event id; an indexed one is left as it is)."""
-        rows = _rows(session_id, owner_id, messages)
+        rows = self._rows(session_id, owner_id, messages)
         if not rows:
             return
         upsert = pg_insert if self._dialect == "postgresql" else sqlite_insert
@@ -134,7 +178,7 @@ class SearchIndex:
 
     def replace(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
         """Make the session's rows exactly ``messages`` (after a fork, rewind or import)."""
-        rows = _rows(session_id, owner_id, messages)
+        rows = self._rows(session_id, owner_id, messages)
         with write_transaction(self._engine) as conn:
             conn.execute(delete(search_messages).where(search_messages.c.session_id == session_id))
             if rows:
@@ -142,15 +186,17 @@ class SearchIndex:
 
     def search(self, owner_id: int, query: str, *, limit: int = DEFAULT_LIMIT) -> list[SearchHit]:
         """The owner's messages that contain every word (stemmed), newest first."""
-        words = query_words(query)
-        if not words:
-            return []
         limit = max(1, min(limit, MAX_LIMIT))
+        if self._cipher is not None:
+            return self._sealed_search(self._cipher, owner_id, query, limit)
+        found = query_words(query)
+        if not found:
+            return []
         if self._dialect == "postgresql":
-            match = " & ".join(words)
+            match = " & ".join(found)
             statement, params = _POSTGRESQL_SEARCH, {"match": match, "headline": _HEADLINE}
         else:
-            terms = " ".join(f'"{word}"' for word in words)
+            terms = " ".join(f'"{word}"' for word in found)
             match = f'{{owner_id}}: "{owner_id}" AND {{body}}: ({terms})'
             statement, params = _SQLITE_SEARCH, {"match": match}
         with self._engine.connect() as conn:
@@ -162,20 +208,92 @@ class SearchIndex:
             for row in rows
         ]
 
+    def _sealed_search(self, cipher: SessionCipher, owner_id: int, query: str, limit: int) -> list[SearchHit]:
+        stems = {words.stem(word) for word in words.words(query)[:MAX_QUERY_WORDS]}
+        if not stems:
+            return []
+        terms = cipher.query_terms(owner_id, stems)
+        if self._dialect == "postgresql":
+            statement, match = _POSTGRESQL_SEALED_SEARCH, " & ".join(terms)
+        else:
+            statement, match = _SQLITE_SEALED_SEARCH, " ".join(terms)
+        with self._engine.connect() as conn:
+            if self._dialect == "postgresql":
+                conn.execute(_CUSTOM_PLAN)
+            rows = conn.execute(statement, {"match": match, "owner": owner_id, "limit": limit}).all()
+        cipher.prefetch(row.session_id for row in rows)  # the page's keys, in one query
+        return [
+            SearchHit(
+                row.session_id,
+                cipher.open_text(row.session_id, row.title),
+                row.event_id,
+                row.role,
+                row.at,
+                snippet(cipher.open_text(row.session_id, row.body), stems),
+            )
+            for row in rows
+        ]
 
-def _rows(session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> list[dict[str, object]]:
-    return [
-        {
-            "session_id": session_id,
-            "owner_id": owner_id,
-            "event_id": message.event_id,
-            "role": message.role,
-            "at": message.timestamp,
-            "body": message.content.translate(_MARKERS),
-        }
-        for message in messages
-        if message.event_id and message.content.strip()
-    ]
+    def _rows(
+        self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]
+    ) -> list[dict[str, object]]:
+        rows: list[dict[str, object]] = []
+        for message in messages:
+            if not (message.event_id and message.content.strip()):
+                continue
+            body = message.content.translate(_MARKERS)
+            row: dict[str, object] = {
+                "session_id": session_id,
+                "owner_id": owner_id,
+                "event_id": message.event_id,
+                "role": message.role,
+                "at": message.timestamp,
+                "body": body,
+            }
+            if self._cipher is not None:
+                row["body"] = self._cipher.seal_text(session_id, body)
+                row["terms"] = " ".join(self._cipher.message_terms(owner_id, body))
+            rows.append(row)
+        return rows
+
+
+def snippet(text: str, stems: set[str]) -> tuple[tuple[str, bool], ...]:
+    """Up to 16 words of ``text`` around the most hits (words whose stem is one of ``stems``), as
+    ``(text, is_hit)`` parts, with an ellipsis where the text goes on: what FTS5's ``snippet`` makes
+    of a clear row."""
+    found = list(words.spans(text))
+    hits = [i for i, (_, _, word) in enumerate(found) if words.stem(word) in stems]
+    if not found:
+        return ((text, False),) if text else ()
+    starts = sorted({max(0, min(i - _SNIPPET_LEAD, len(found) - _SNIPPET_WORDS)) for i in hits}) or [0]
+    first = max(starts, key=lambda start: sum(start <= i < start + _SNIPPET_WORDS for i in hits))
+    last = min(first + _SNIPPET_WORDS, len(found)) - 1
+    parts: list[tuple[str, bool]] = []
+    position = 0 if first == 0 else found[first][0]
+    for index in (i for i in hits if first <= i <= last):
+        start, end, _ = found[index]
+        parts.append((text[position:start], False))
+        parts.append((text[start:end], True))
+        position = end
+    parts.append((text[position : len(text) if last == len(found) - 1 else found[last][1]], False))
+    if first > 0:
+        parts.insert(0, ("…", False))
+    if last < len(found) - 1:
+        parts.append(("…", False))
+    return _merged(parts)
+
+
+def _merged(parts: list[tuple[str, bool]]) -> tuple[tuple[str, bool], ...]:
+    """Adjacent parts of the same kind joined, empty ones dropped."""
+    merged: list[tuple[str, bool]] = []
+    for piece, is_hit in parts:
+        if not piece:
+            continue
+        if merged and merged[-1][1] == is_hit:
+            merged[-1] = (merged[-1][0] + piece, is_hit)
+        else:
+            merged.append((piece, is_hit))
+    return tuple(merged)
 
 
 def _parts(snippet: str) -> tuple[tuple[str, bool], ...]:

@@ -63,11 +63,11 @@ from agent_orchestrator.sessions.store import (
     User,
     one_line,
 )
-from agent_orchestrator.sessions.store.catalog import write_turn
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
 from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.warm import WarmSessions
+from agent_orchestrator.telemetry import TURN_SESSIONS
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +79,9 @@ _NAME_LIMIT = 100
 _JOIN_ATTEMPTS = 5
 _SETTLE_SECONDS = 2.0
 _SETTLE_POLL = 0.02
+# The end of the lease holder's name while a server opens a copy ahead of a turn (see _acquire).
+_OPENING_AHEAD = "/ahead"
+_OPENING_POLL = 0.05
 
 
 @dataclass(frozen=True)
@@ -144,16 +147,22 @@ class SessionService:
             sid, actor.user.id, (title or DEFAULT_TITLE).strip(), case_key=case_key, model=model
         )
         await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, sid))
+        session: CopilotSession | None = None
         try:
-            # Closed at once: the runtime writes a new session's files only then, and a session must be
-            # stored (resumable, known to every server) before its first turn.
+            # Saved at once (the runtime writes a new session's files only when asked or closed): a
+            # session must be stored, resumable and known to every server, before its first turn. It
+            # stays open for that turn, as if a turn had just ended before any lease (token 0).
             session = await self.runtime.create_session(sid, name=_runtime_name(record.title))
-            await session.disconnect()
+            await self.runtime.save_session(sid)
         except BaseException as error:
+            if session is not None:
+                await _close_quietly(session)
             # The row goes, and the trail says so: its "create" is followed by this outcome.
             failed = self._event("create_failed", actor, sid, details={"error": type(error).__name__})
             await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
             raise
+        self._idle_tokens[sid] = 0
+        self.warm.keep(sid, session, 0)
         await self._announce(session_stream(sid), "created", {"title": record.title}, restart=True)
         await self._announce(user_stream(actor.user.id), "created", {"id": sid})
         return record
@@ -185,7 +194,7 @@ class SessionService:
             if exists is not None:
                 await asyncio.to_thread(self.audit.record, self._event("denied", actor, session_id))
             raise SessionNotFoundError("No such session.")
-        if record.status == "busy" and await asyncio.to_thread(self.leases.current, session_id) is None:
+        if record.status == "busy" and not await self._turn_running(session_id):
             # The server running the turn died (its lease expired): the turn is interrupted, and the
             # user's message, already in the event log, can be retried.
             await asyncio.to_thread(self.catalog.set_status, session_id, "interrupted")
@@ -226,7 +235,7 @@ class SessionService:
         messages = await self._logged_messages(session_id)
         kept = await asyncio.to_thread(self.catalog.interrupted, session_id)
         messages = _merge_by_time(messages, [_interrupted_message(p, at) for p, at in kept])
-        busy = await asyncio.to_thread(self.leases.current, session_id) is not None
+        busy = await self._turn_running(session_id)
         if record.pending_prompt is not None and not _ends_with_user(messages, record.pending_prompt):
             # The turn's message is not (yet) in the runtime's log: it flushes as the turn goes, and a
             # crash loses the tail. The catalog kept it.
@@ -235,6 +244,8 @@ class SessionService:
             # The turn is still running somewhere: its user message is pending, not interrupted.
             messages[-1] = replace(messages[-1], interrupted=False)
         await asyncio.to_thread(self.audit.record, self._event("read", actor, session_id))
+        if not busy and record.turn_count:  # its owner is reading it: a turn is likely to follow
+            self.warm.open_ahead(session_id, functools.partial(self._open_ahead, session_id))
         return Transcript(record, messages, busy)
 
     # -------------------------------------------------------------------------------- live side
@@ -265,7 +276,7 @@ class SessionService:
             turn = await asyncio.to_thread(self.live.log.current_turn, stream)
             if turn_boundary(turn) == 0 or turn[0].kind != "user" or time.monotonic() > deadline:
                 return turn
-            if not holding_lease and await asyncio.to_thread(self.leases.current, session_id) is not None:
+            if not holding_lease and await self._turn_running(session_id):
                 return turn  # really in flight
             await asyncio.sleep(_SETTLE_POLL)
 
@@ -326,10 +337,7 @@ class SessionService:
         record = await self.get(actor, session_id)
         if self.usage is not None:
             await self.usage.check(actor.user.id)
-        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
-        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
-        if lease is None:
-            raise SessionBusyError(BUSY)
+        lease = await self._acquire(session_id)
         try:
             if seen is not None:
                 await self._refuse_if_behind(session_id, seen)
@@ -385,7 +393,7 @@ class SessionService:
         self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
     ) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
-        released = False
+        released = still_ours = False
         try:
             # The turn's start and its audit record, in one transaction.
             begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
@@ -400,12 +408,12 @@ class SessionService:
             else:
                 preview, status = prompt, "interrupted"
             # The end of the turn in the catalog is fenced: written only while the lease is live.
-            end = functools.partial(write_turn, session_id=session_id, preview=preview, status=status)
+            end = await asyncio.to_thread(
+                self.catalog.turn_writer, session_id, preview=preview, status=status
+            )
             still_ours = await asyncio.to_thread(self.leases.finish, lease, end)
             released = True
-            if still_ours:
-                await self._index_turn(session_id, actor.user.id)
-            else:
+            if not still_ours:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
                 await self.warm.evict(session_id)
         finally:
@@ -415,16 +423,20 @@ class SessionService:
                     await asyncio.to_thread(self.leases.release, lease)
             finally:
                 queue.put_nowait(None)
+        if still_ours:  # after the stream's end: nobody waits for the search index
+            await self._index_turn(session_id, actor.user.id)
 
     async def _index_turn(self, session_id: str, owner_id: int) -> None:
         """Search upkeep: the turn's messages, read from the log's tail
         (docs/architecture.md#branching-and-search). A failure costs search rows, never the answer
-        (``python -m agent_orchestrator.sessions reindex`` refills them)."""
+        (``python -m agent_orchestrator.sessions reindex`` refills them). It runs once the answer's
+        stream has ended, so the next turn's message may already be in the log: the last two turns
+        are indexed (a message indexed already is left as it is)."""
         if self.search is None:
             return
         try:
             raw = await self.files.read_events(session_id) or b""
-            await asyncio.to_thread(self.search.add, session_id, owner_id, latest_turn(raw))
+            await asyncio.to_thread(self.search.add, session_id, owner_id, latest_turn(raw, turns=2))
         except Exception:
             logger.exception("Indexing the turn of %s for search failed", session_id)
 
@@ -434,10 +446,7 @@ class SessionService:
         renewed and fencing the shared store's writes exactly as during a turn; a warm copy of the
         session is closed first, as its history is about to change under it.
         :class:`SessionBusyError` if a turn holds the lease."""
-        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}"
-        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
-        if lease is None:
-            raise SessionBusyError(BUSY)
+        lease = await self._acquire(session_id)
         try:  # before our token is set: closing a warm copy sets (and clears) its own last token
             await self.warm.evict(session_id)
         except BaseException:
@@ -452,6 +461,49 @@ class SessionService:
             self._turn_tokens.pop(session_id, None)
             await asyncio.to_thread(self.leases.release, lease)
 
+    async def _turn_running(self, session_id: str) -> bool:
+        """Whether a turn (or a rewind) holds the session's lease: a copy opened ahead is not one."""
+        current = await asyncio.to_thread(self.leases.current, session_id)
+        return current is not None and not current.holder.endswith(_OPENING_AHEAD)
+
+    async def _acquire(self, session_id: str) -> Lease:
+        """The session's lease under a fresh holder (so the fencing token goes up by one), or
+        :class:`SessionBusyError`. A lease held to open a copy ahead (here or on another server) is
+        waited for: it lasts as long as a resume, and a turn must not be refused for it."""
+        await self.warm.settle(session_id)
+        deadline = time.monotonic() + self.lease_ttl
+        take = functools.partial(self.leases.acquire, session_id, f"{self.server_id}/{uuid.uuid4().hex[:12]}")
+        while (lease := await asyncio.to_thread(take, self.lease_ttl)) is None:
+            current = await asyncio.to_thread(self.leases.current, session_id)
+            worth_waiting = current is None or current.holder.endswith(_OPENING_AHEAD)  # None: just freed
+            if not worth_waiting or time.monotonic() > deadline:
+                raise SessionBusyError(BUSY)
+            await asyncio.sleep(_OPENING_POLL)
+        return lease
+
+    async def _open_ahead(self, session_id: str) -> None:
+        """Resume the session into the warm pool before a turn asks for it
+        (docs/architecture.md#warm-sessions): under a lease of its own like a turn's, so the next turn's
+        lease follows it and reuses the copy, exactly as after a turn. Gives up quietly if the session
+        is busy; a failure only means the turn resumes the session itself."""
+        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}{_OPENING_AHEAD}"
+        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
+        if lease is None:
+            return
+        try:
+            self._turn_tokens[session_id] = lease.fencing_token
+            try:
+                session = await self.runtime.resume_session(session_id)
+            except Exception as error:
+                logger.info("Opening %s ahead failed: %s", session_id, error)
+                return
+            finally:
+                self._turn_tokens.pop(session_id, None)
+            self._idle_tokens[session_id] = lease.fencing_token
+            self.warm.keep(session_id, session, lease.fencing_token, ahead=True)
+        finally:
+            await asyncio.to_thread(self.leases.release, lease)
+
     async def _answer(
         self, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
     ) -> tuple[TurnEvent, TurnMeter]:
@@ -461,11 +513,14 @@ class SessionService:
         session: CopilotSession | None = None
         meter = TurnMeter()
         try:
-            session = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
+            warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
             self._idle_tokens.pop(session_id, None)
             self._turn_tokens[session_id] = lease.fencing_token
-            if session is None:
+            TURN_SESSIONS.labels("resumed" if warm is None else "ahead" if warm.ahead else "warm").inc()
+            if warm is None:
                 session = await self.runtime.resume_session(session_id)
+            else:
+                session = warm.session
             meter.attach(session)
             time_limit = self.runtime.settings.turn_timeout
             async for event in stream_turn(session, prompt, time_limit=time_limit):

@@ -13,6 +13,10 @@ and the turn resumes the session fresh from the store.
 
 The pool is bounded twice, both from settings: at most ``capacity`` sessions (least recently used
 goes first), and none idle for longer than ``idle_timeout`` (a background sweep closes them).
+
+A copy can also be opened ahead of a turn, while the session's owner reads it (``open_ahead``): the
+replay of a long log then happens while they type, not after they send. At most ``MAX_OPENING`` at once,
+so that a user paging through old chats cannot keep the runtime busy replaying them.
 """
 
 from __future__ import annotations
@@ -31,13 +35,19 @@ logger = logging.getLogger(__name__)
 
 # Called to close a copy that leaves the pool: (session id, session, fencing token of its last lease).
 CloseWarm = Callable[[str, CopilotSession, int], Coroutine[Any, Any, None]]
+# Opens a copy ahead of a turn and ``keep``s it if it could (see ``open_ahead``).
+OpenWarm = Callable[[], Coroutine[Any, Any, None]]
+MAX_OPENING = 2
 
 
 @dataclass(slots=True)
-class _Warm:
+class WarmCopy:
+    """An open runtime session; ``ahead`` if it was opened ahead of a turn rather than kept after one."""
+
     session: CopilotSession
     fencing_token: int
     last_used: float
+    ahead: bool = False
 
 
 class WarmSessions:
@@ -47,8 +57,9 @@ class WarmSessions:
         self.capacity = capacity
         self.idle_timeout = idle_timeout
         self._close = close
-        self._open: OrderedDict[str, _Warm] = OrderedDict()
+        self._open: OrderedDict[str, WarmCopy] = OrderedDict()
         self._closing: dict[str, asyncio.Task[None]] = {}
+        self._opening: dict[str, asyncio.Task[None]] = {}
 
     def __len__(self) -> int:
         return len(self._open)
@@ -56,34 +67,55 @@ class WarmSessions:
     def __contains__(self, session_id: object) -> bool:
         return session_id in self._open
 
-    async def take(self, session_id: str, fencing_token: int) -> CopilotSession | None:
+    async def take(self, session_id: str, fencing_token: int) -> WarmCopy | None:
         """The warm copy if it is current for a turn holding ``fencing_token``, else ``None``.
 
         A stale copy is closed before this returns, and so is one that an eviction is still closing:
         the caller resumes the session next, on the same runtime, which must not have it open twice.
         """
-        await self._finish_closing(session_id)
+        await self.settle(session_id)
         warm = self._open.pop(session_id, None)
         if warm is None:
             return None
         if warm.fencing_token + 1 == fencing_token:
-            return warm.session
+            return warm
         logger.info("Warm copy of %s is stale (%d, now %d)", session_id, warm.fencing_token, fencing_token)
         await self._close(session_id, warm.session, warm.fencing_token)
         return None
 
-    def keep(self, session_id: str, session: CopilotSession, fencing_token: int) -> None:
-        """Keep ``session`` open after a turn that held ``fencing_token``."""
-        self._open[session_id] = _Warm(session, fencing_token, time.monotonic())
+    def keep(
+        self, session_id: str, session: CopilotSession, fencing_token: int, *, ahead: bool = False
+    ) -> None:
+        """Keep ``session`` open after a turn (or an opening ahead) that held ``fencing_token``."""
+        self._open[session_id] = WarmCopy(session, fencing_token, time.monotonic(), ahead)
         self._open.move_to_end(session_id)
         while len(self._open) > self.capacity:
             oldest = next(iter(self._open))
             self._start_closing(oldest)
 
+    def open_ahead(self, session_id: str, opener: OpenWarm) -> bool:
+        """Run ``opener`` in the background unless the session is open, opening or closing here, or
+        ``MAX_OPENING`` copies are being opened already; ``opener`` calls :meth:`keep` if it opened one."""
+        busy = session_id in self._open or session_id in self._opening or session_id in self._closing
+        if busy or self.capacity == 0 or len(self._opening) >= MAX_OPENING:
+            return False
+        task = asyncio.create_task(opener())
+        self._opening[session_id] = task
+        task.add_done_callback(lambda done: self._forget(self._opening, session_id, done))
+        return True
+
+    async def settle(self, session_id: str) -> None:
+        """Wait until the session is neither being opened nor closed here."""
+        for tasks in (self._opening, self._closing):
+            if (task := tasks.get(session_id)) is not None:
+                await asyncio.gather(task, return_exceptions=True)
+
     async def evict(self, session_id: str) -> None:
-        """Close the warm copy now (delete, rename, a lost lease), and wait until it is closed."""
+        """Close the warm copy now (delete, rename, a lost lease), and wait until it is closed; a copy
+        being opened is waited for, then closed."""
+        await self.settle(session_id)
         self._start_closing(session_id)
-        await self._finish_closing(session_id)
+        await self.settle(session_id)
 
     async def sweep_every(self, interval: float) -> None:
         """Close copies idle for longer than ``idle_timeout``, every ``interval`` seconds (a task)."""
@@ -98,6 +130,8 @@ class WarmSessions:
 
     async def close_all(self) -> None:
         """Close every copy (server shutdown)."""
+        if self._opening:
+            await asyncio.gather(*self._opening.values(), return_exceptions=True)
         for session_id in list(self._open):
             self._start_closing(session_id)
         if self._closing:
@@ -109,14 +143,11 @@ class WarmSessions:
             return
         task = asyncio.create_task(self._close(session_id, warm.session, warm.fencing_token))
         self._closing[session_id] = task
-        task.add_done_callback(lambda done: self._forget(session_id, done))
+        task.add_done_callback(lambda done: self._forget(self._closing, session_id, done))
 
-    def _forget(self, session_id: str, task: asyncio.Task[None]) -> None:
-        if self._closing.get(session_id) is task:
-            del self._closing[session_id]
+    @staticmethod
+    def _forget(tasks: dict[str, asyncio.Task[None]], session_id: str, task: asyncio.Task[None]) -> None:
+        if tasks.get(session_id) is task:
+            del tasks[session_id]
         if not task.cancelled() and task.exception() is not None:
-            logger.warning("Closing warm session %s failed: %s", session_id, task.exception())
-
-    async def _finish_closing(self, session_id: str) -> None:
-        if (task := self._closing.get(session_id)) is not None:
-            await asyncio.gather(task, return_exceptions=True)
+            logger.warning("Opening or closing warm session %s failed: %s", session_id, task.exception())

@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from agent_orchestrator.errors import DecryptionError, InvalidInputError
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
+from agent_orchestrator.sessions.crypto.cipher import ERASED
 from agent_orchestrator.sessions.crypto.frames import seal, unseal
 from agent_orchestrator.sessions.store import SessionCatalog, SessionRecord, UserStore, make_engine, migrate
 from agent_orchestrator.sessions.store.schema import interrupted_turns, sessions, utcnow
@@ -73,6 +74,10 @@ def test_the_catalog_keeps_crash_recovery_messages_sealed(tmp_path: Path) -> Non
     assert record is not None and record.pending_prompt == "My plan is Quokka-42"
     assert [text for text, _ in catalog.interrupted("sess-1")] == ["Earlier: Wombat-77"]
     keys.destroy("sess-1")
-    with pytest.raises(DecryptionError):  # a new key was made for the id: the old text stays sealed
-        SessionCatalog(engine, sealer=SessionCipher(keys)).interrupted("sess-1")
+    # Crypto-erased: the texts read as erased (a session being deleted), and reading makes no new key.
+    after = SessionCatalog(engine, sealer=SessionCipher(keys))
+    assert [text for text, _ in after.interrupted("sess-1")] == [ERASED]
+    record = after.get("sess-1")
+    assert record is not None and (record.title, record.pending_prompt) == (ERASED, ERASED)
+    assert keys.existing_key("sess-1") is None
     engine.dispose()

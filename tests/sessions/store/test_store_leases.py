@@ -72,8 +72,10 @@ def test_finish_writes_last_and_releases_in_one_go_only_while_the_lease_is_live(
 
 def test_a_released_lease_is_the_latest_until_someone_takes_the_session(store_engine: Engine) -> None:
     leases = LeaseManager(store_engine)
+    assert leases.is_latest("sess-1", 0)  # never leased: the copy that created it may write
     mine = leases.acquire("sess-1", "turn-1", ttl=30)
     assert mine is not None and leases.release(mine)
+    assert not leases.is_latest("sess-1", 0)
     assert leases.is_latest("sess-1", mine.fencing_token)  # a warm copy may still write
     other = leases.acquire("sess-1", "turn-2", ttl=30)
     assert other is not None and leases.release(other)

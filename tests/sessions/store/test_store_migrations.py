@@ -101,6 +101,7 @@ EXPECTED_SCHEMA = {
             ("role", False),
             ("at", False),
             ("body", False),
+            ("terms", True),
         ],
         "primary_key": ["id"],
         "foreign_keys": [(("session_id",), "sessions", "CASCADE")],

@@ -1,14 +1,17 @@
-"""Sealing a session's stored bytes with its data key, for the async file stores
-(docs/architecture.md#encryption-at-rest)."""
+"""Sealing a session's stored bytes with its data key, for the async file stores, and its texts in the
+catalog and the search index, with their blind terms (docs/architecture.md#encryption-at-rest)."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
 import binascii
+from collections.abc import Iterable
 
 from agent_orchestrator.errors import DecryptionError
+from agent_orchestrator.sessions import words
 from agent_orchestrator.sessions.crypto import frames
+from agent_orchestrator.sessions.crypto.blind_index import MESSAGE_SCOPE, TITLE_SCOPE, BlindIndex
 from agent_orchestrator.sessions.crypto.keys import MasterKeys
 from agent_orchestrator.sessions.crypto.keystore import SessionKeys
 from agent_orchestrator.sessions.store import make_engine
@@ -16,6 +19,8 @@ from agent_orchestrator.settings import WebSettings
 
 # Marks a sealed text column value: base64 of one frame follows.
 SEALED_TEXT = "sealed:v1:"
+# What a sealed text reads as once its session's key is gone.
+ERASED = "(erased)"
 
 
 class SessionCipher:
@@ -24,6 +29,7 @@ class SessionCipher:
 
     def __init__(self, keys: SessionKeys) -> None:
         self.keys = keys
+        self._blind: BlindIndex | None = None
 
     async def seal(self, session_id: str, plaintext: bytes) -> bytes:
         return frames.seal(await self._key(session_id), plaintext, session_id.encode())
@@ -41,21 +47,52 @@ class SessionCipher:
         key = self.keys.cached(session_id)
         return key if key is not None else await asyncio.to_thread(self.keys.key_for, session_id)
 
-    # The catalog's text columns (``TextSealer``): sync, since the catalog runs in a thread already.
+    # The catalog's and the search index's texts (``TextSealer``): sync, as both run in a thread already.
 
     def seal_text(self, session_id: str, text: str) -> str:
         frame = frames.seal(self.keys.key_for(session_id), text.encode(), session_id.encode())
         return SEALED_TEXT + base64.b64encode(frame).decode()
 
     def open_text(self, session_id: str, stored: str) -> str:
-        """The text of ``stored``; text written before encryption was on is returned as it is."""
+        """The text of ``stored``; text written before encryption was on is returned as it is, and the
+        text of a session whose key is gone (being deleted, or left by a crash midway) as ``ERASED``."""
         if not stored.startswith(SEALED_TEXT):
             return stored
         try:
             frame = base64.b64decode(stored.removeprefix(SEALED_TEXT), validate=True)
         except binascii.Error:
             raise DecryptionError("A sealed catalog text is damaged.") from None
-        return frames.unseal(self.keys.key_for(session_id), frame, session_id.encode()).decode()
+        key = self.keys.known_key(session_id)
+        return ERASED if key is None else frames.unseal(key, frame, session_id.encode()).decode()
+
+    def prefetch(self, session_ids: Iterable[str]) -> None:
+        """Fetch the keys of many sessions in one query, before opening their texts."""
+        self.keys.load(session_ids)
+
+    def title_terms(self, owner_id: int, title: str) -> str:
+        """The blind terms of every word prefix of a title, space-separated with a space at each
+        end, so a ``LIKE '% term %'`` finds one (docs/architecture.md#encryption-at-rest)."""
+        terms = self.blind_index().terms(TITLE_SCOPE, owner_id, words.prefixes(title))
+        return f" {' '.join(terms)} " if terms else ""
+
+    def title_query(self, owner_id: int, query: str) -> list[str]:
+        """The blind terms a title must all hold to match ``query``: one per word of at least two
+        characters, as a word prefix."""
+        typed = [word for word in words.words(query) if len(word) >= words.SHORTEST_PREFIX]
+        return self.blind_index().terms(TITLE_SCOPE, owner_id, typed)
+
+    def message_terms(self, owner_id: int, text: str) -> list[str]:
+        """The blind terms of a message's stemmed words."""
+        return self.blind_index().terms(MESSAGE_SCOPE, owner_id, words.stems(text))
+
+    def query_terms(self, owner_id: int, stems: Iterable[str]) -> list[str]:
+        return self.blind_index().terms(MESSAGE_SCOPE, owner_id, stems)
+
+    def blind_index(self) -> BlindIndex:
+        """The index key, from the key store once per process (it never changes: rotation re-wraps it)."""
+        if self._blind is None:
+            self._blind = BlindIndex(self.keys.index_key())
+        return self._blind
 
     async def destroy(self, session_id: str) -> None:
         await asyncio.to_thread(self.keys.destroy, session_id)

@@ -11,6 +11,10 @@ migrations, because it may live in another database.
 Unwrapped keys are cached per process for ``cache_seconds``: a turn appends several times and each
 append must not cost a round trip. The cache entry of a deleted session is dropped at once on the
 deleting server; another server forgets it within ``cache_seconds``.
+
+The table also keeps the key of the blind search index (``index_key``, see
+docs/architecture.md#encryption-at-rest) under a name no session id can take, so ``rotate`` re-wraps it
+with the rest; it is never destroyed.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterable
 
 from sqlalchemy import Column, Engine, LargeBinary, MetaData, String, Table, delete, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -37,6 +42,8 @@ session_keys = Table(
     Column("created_at", UTCDateTime(), nullable=False),
 )
 _LOCK_KEY = "agent_orchestrator.sessions.crypto.keystore"
+# Session ids start with a letter or digit (sessions/ids.py), so no session can own this row.
+INDEX_KEY_NAME = "~search-index"
 
 
 class SessionKeys:
@@ -85,13 +92,40 @@ class SessionKeys:
                 )
             key = self._stored(session_id)  # ours, or the one another server stored first
             assert key is not None
-        with self._lock:
-            self._cache[session_id] = (key, time.monotonic() + self._cache_seconds)
+        self._remember(session_id, key)
         return key
 
     def existing_key(self, session_id: str) -> bytes | None:
         """The session's data key if it has one (a deleted session's is gone for good)."""
         return self._stored(session_id)
+
+    def known_key(self, session_id: str) -> bytes | None:
+        """The session's data key from the cache or the store, never made: reading a deleted
+        session's text must not give it a new key."""
+        if (key := self.cached(session_id)) is not None:
+            return key
+        key = self._stored(session_id)
+        if key is not None:
+            self._remember(session_id, key)
+        return key
+
+    def load(self, session_ids: Iterable[str]) -> None:
+        """Fetch the keys of the sessions not in the cache in one query (a page of a list opens
+        many sessions' titles)."""
+        missing = sorted({sid for sid in session_ids if self.cached(sid) is None})
+        if not missing:
+            return
+        query = select(session_keys).where(session_keys.c.session_id.in_(missing))
+        with self._engine.connect() as conn:
+            rows = conn.execute(query).all()
+        for row in rows:
+            self._remember(
+                row.session_id, self.provider.unwrap(WrappedKey(row.key_id, row.wrapped), row.session_id)
+            )
+
+    def index_key(self) -> bytes:
+        """The key of the blind search index: made on first use, kept wrapped like a data key."""
+        return self.key_for(INDEX_KEY_NAME)
 
     def destroy(self, session_id: str) -> bool:
         """Crypto-erasure: forget the session's key; whatever was sealed under it is unreadable."""
@@ -128,3 +162,7 @@ class SessionKeys:
         with self._engine.connect() as conn:
             row = conn.execute(query).first()
         return None if row is None else self.provider.unwrap(WrappedKey(row.key_id, row.wrapped), session_id)
+
+    def _remember(self, session_id: str, key: bytes) -> None:
+        with self._lock:
+            self._cache[session_id] = (key, time.monotonic() + self._cache_seconds)

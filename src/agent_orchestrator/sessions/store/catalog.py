@@ -15,6 +15,11 @@ Why it looks like this:
   "50%" means fifty percent, not a wildcard. It matches ``title_folded`` (``str.casefold`` of the
   title, written with it), which the list index carries: a search that rejects most rows still reads
   the index only, and case folding is Unicode-aware and identical on both backends.
+* **Sealed texts.** With a ``sealer`` (a master key is set: docs/architecture.md#encryption-at-rest),
+  the title, the preview and the messages kept for crash recovery are stored encrypted with the
+  session's data key, and ``title_folded`` holds the blind terms of the title's word prefixes
+  instead: search then matches word prefixes ("germ" finds "Germany", "erman" does not), one
+  ``LIKE '% term %'`` per word, still on the index alone.
 * **Audit in the same transaction**: ``create``, ``rename`` and ``delete`` take an optional
   :class:`AuditEvent`, written only if the change is.
 """
@@ -23,9 +28,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import re
 import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, Protocol, get_args
@@ -176,16 +183,24 @@ def _record(row: Row) -> SessionRecord:
 
 
 class TextSealer(Protocol):
-    """Encrypts the conversation text the catalog keeps (docs/architecture.md#encryption-at-rest)."""
+    """Encrypts the conversation text the catalog keeps and makes the blind terms its title search
+    matches (docs/architecture.md#encryption-at-rest)."""
 
     def seal_text(self, session_id: str, text: str) -> str: ...
 
     def open_text(self, session_id: str, stored: str) -> str: ...
 
+    def prefetch(self, session_ids: Iterable[str]) -> None: ...
+
+    def title_terms(self, owner_id: int, title: str) -> str: ...
+
+    def title_query(self, owner_id: int, query: str) -> list[str]: ...
+
 
 class SessionCatalog:
-    """Catalog operations; each call is one short transaction. With a ``sealer``, the messages kept for
-    crash recovery (``pending_prompt``, interrupted turns) are stored encrypted."""
+    """Catalog operations; each call is one short transaction. With a ``sealer``, the title, the
+    preview and the messages kept for crash recovery (``pending_prompt``, interrupted turns) are
+    stored encrypted."""
 
     def __init__(self, engine: Engine, *, sealer: TextSealer | None = None) -> None:
         self._engine = engine
@@ -194,10 +209,31 @@ class SessionCatalog:
     def _sealed(self, session_id: str, text: str | None) -> str | None:
         return text if text is None or self._sealer is None else self._sealer.seal_text(session_id, text)
 
+    def _title_values(self, session_id: str, owner_id: int, title: str) -> dict[str, str]:
+        """The stored title and what its search matches: clear and folded, or sealed and blind terms."""
+        if self._sealer is None:
+            return {"title": title, "title_folded": fold_title(title)}
+        return {
+            "title": self._sealer.seal_text(session_id, title),
+            "title_folded": self._sealer.title_terms(owner_id, title),
+        }
+
     def _opened(self, record: SessionRecord) -> SessionRecord:
-        if record.pending_prompt is None or self._sealer is None:
+        if self._sealer is None:
             return record
-        return replace(record, pending_prompt=self._sealer.open_text(record.id, record.pending_prompt))
+        open_text = functools.partial(self._sealer.open_text, record.id)
+        pending = record.pending_prompt
+        return replace(
+            record,
+            title=open_text(record.title),
+            preview=open_text(record.preview),
+            pending_prompt=None if pending is None else open_text(pending),
+        )
+
+    def _opened_all(self, rows: Sequence[Row]) -> list[SessionRecord]:
+        if self._sealer is not None:
+            self._sealer.prefetch(row.id for row in rows)
+        return [self._opened(_record(row)) for row in rows]
 
     def create(self, record: SessionRecord, *, audit: AuditEvent | None = None) -> SessionRecord:
         """Catalogue a new session; :class:`SessionExistsError` if the id is taken by anyone.
@@ -213,24 +249,27 @@ class SessionCatalog:
             preview=make_preview(record.preview),
             status=_validate_status(record.status),
         )
+        # Sealed before the transaction: a new data key is written by the key store.
+        values = {
+            **self._title_values(record.id, record.owner_id, record.title),
+            "preview": self._sealed(record.id, record.preview),
+            "pending_prompt": self._sealed(record.id, record.pending_prompt),
+        }
         try:
             with write_transaction(self._engine) as conn:
                 conn.execute(
                     insert(sessions).values(
                         id=record.id,
                         owner_id=record.owner_id,
-                        title=record.title,
-                        title_folded=fold_title(record.title),
                         case_key=record.case_key,
                         model=record.model,
                         created_at=record.created_at,
                         updated_at=record.updated_at,
-                        preview=record.preview,
                         status=record.status,
                         turn_count=record.turn_count,
-                        pending_prompt=self._sealed(record.id, record.pending_prompt),
                         parent_id=record.parent_id,
                         parent_event_id=record.parent_event_id,
+                        **values,
                     )
                 )
                 if audit is not None:
@@ -277,8 +316,14 @@ class SessionCatalog:
         if case_key is not None:
             page_ids = page_ids.where(sessions.c.case_key == case_key)
         if search is not None and search.strip():
-            pattern = f"%{_escape_like(fold_title(search.strip()))}%"
-            page_ids = page_ids.where(sessions.c.title_folded.like(pattern, escape=_LIKE_ESCAPE))
+            if self._sealer is None:
+                pattern = f"%{_escape_like(fold_title(search.strip()))}%"
+                page_ids = page_ids.where(sessions.c.title_folded.like(pattern, escape=_LIKE_ESCAPE))
+            else:  # every word a prefix of a word of the title; blind terms are letters only
+                terms = self._sealer.title_query(owner_id, search)
+                if not terms:  # no word of two characters yet
+                    return SessionPage((), None)
+                page_ids = page_ids.where(*(sessions.c.title_folded.like(f"% {term} %") for term in terms))
         if cursor is not None:
             updated_at, session_id = _decode_cursor(cursor)
             page_ids = page_ids.where(
@@ -289,24 +334,46 @@ class SessionCatalog:
         query = select(*_RECORD_COLUMNS).where(sessions.c.id.in_(page_ids)).order_by(*newest_first)
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
-        items = tuple(self._opened(_record(row)) for row in rows[:limit])
+        items = tuple(self._opened_all(rows[:limit]))
         next_cursor = _encode_cursor(items[-1].updated_at, items[-1].id) if len(rows) > limit else None
         return SessionPage(items, next_cursor)
 
     def rename(self, session_id: str, owner_id: int, title: str, *, audit: AuditEvent | None = None) -> bool:
         """Retitle an owned session (``updated_at`` is left alone: renaming is not activity)."""
         title = validate_title(title)
+        values = self._title_values(session_id, owner_id, title)
         with write_transaction(self._engine) as conn:
             result = conn.execute(
                 update(sessions)
                 .where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
-                .values(title=title, title_folded=fold_title(title))
+                .values(**values)
             )
             if result.rowcount != 1:
                 return False
             if audit is not None:
                 write_event(conn, audit)
         return True
+
+    def reseal(self, session_id: str) -> bool:
+        """Store the session's title and preview again in this catalog's mode: sealed, with the title's
+        blind terms, once a master key is set (``reindex``). A title or preview changed meanwhile is
+        left as its writer stored it (then ``False``)."""
+        query = select(*_RECORD_COLUMNS).where(sessions.c.id == session_id)
+        with self._engine.connect() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            return False
+        record = self._opened(_record(row))
+        values = {
+            **self._title_values(session_id, record.owner_id, record.title),
+            "preview": self._sealed(session_id, record.preview),
+        }
+        unchanged = (sessions.c.title == row.title, sessions.c.preview == row.preview)
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(
+                update(sessions).where(sessions.c.id == session_id, *unchanged).values(**values)
+            )
+        return result.rowcount == 1
 
     def record_turn(
         self,
@@ -318,13 +385,44 @@ class SessionCatalog:
         at: datetime | None = None,
         audit: AuditEvent | None = None,
     ) -> bool:
-        """Note turn activity (see :func:`write_turn`), with ``audit`` in the same transaction."""
-        sealed = self._sealed(session_id, prompt)  # first: a new data key is written by the key store
+        """Note turn activity (see :meth:`turn_writer`), with ``audit`` in the same transaction."""
+        write = self.turn_writer(session_id, preview=preview, status=status, prompt=prompt, at=at)
         with write_transaction(self._engine) as conn:
-            found = write_turn(conn, session_id, preview=preview, status=status, prompt=sealed, at=at)
+            found = write(conn)
             if audit is not None:
                 write_event(conn, audit)
         return found
+
+    def turn_writer(
+        self,
+        session_id: str,
+        *,
+        preview: str | None,
+        status: SessionStatus,
+        prompt: str | None = None,
+        at: datetime | None = None,
+    ) -> Callable[[Connection], bool]:
+        """The write of turn activity, to run in the caller's transaction (the end of a turn is fenced
+        by its lease, ``LeaseManager.finish``): bumps ``updated_at``, sets ``status`` and (if given)
+        ``preview``.
+
+        Written twice per turn: at the start with ``status="busy"``, the user's message as preview and
+        the whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is
+        recorded, even if it never finishes), and at the end with ``"idle"`` (or ``"interrupted"``)
+        and the answer as preview (count unchanged; the pending prompt is cleared, the event log now
+        holds it). The texts are sealed here, before any transaction: a new data key is written by the
+        key store.
+        """
+        values: dict[str, object] = {"updated_at": at or utcnow(), "status": _validate_status(status)}
+        if preview is not None:
+            values["preview"] = self._sealed(session_id, make_preview(preview))
+        if status == "busy":
+            values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
+            values["pending_prompt"] = self._sealed(session_id, prompt)
+        else:
+            values["pending_prompt"] = None
+        statement = update(sessions).where(sessions.c.id == session_id).values(**values)
+        return lambda conn: conn.execute(statement).rowcount == 1
 
     def set_history(
         self,
@@ -341,7 +439,7 @@ class SessionCatalog:
         messages from that time on (they belonged to the rewound turns)."""
         values: dict[str, object] = {
             "turn_count": turn_count,
-            "preview": make_preview(preview),
+            "preview": self._sealed(session_id, make_preview(preview)),
             "status": "idle",
             "pending_prompt": None,
             "updated_at": utcnow(),
@@ -420,33 +518,3 @@ class SessionCatalog:
     def count_for_owner(self, owner_id: int) -> int:
         with self._engine.connect() as conn:
             return int(conn.scalar(select(func.count()).where(sessions.c.owner_id == owner_id)) or 0)
-
-
-def write_turn(
-    conn: Connection,
-    session_id: str,
-    *,
-    preview: str | None,
-    status: SessionStatus,
-    prompt: str | None = None,
-    at: datetime | None = None,
-) -> bool:
-    """Note turn activity in ``conn``'s transaction: bumps ``updated_at``, sets ``status`` and (if given)
-    ``preview``.
-
-    Written twice per turn: at the start with ``status="busy"``, the user's message as preview and the
-    whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is recorded, even if
-    it never finishes), and at the end with ``"idle"`` (or ``"interrupted"``) and the answer as preview
-    (count unchanged; the pending prompt is cleared, the event log now holds it).
-    """
-    status = _validate_status(status)
-    values: dict[str, object] = {"updated_at": at or utcnow(), "status": status}
-    if preview is not None:
-        values["preview"] = make_preview(preview)
-    if status == "busy":
-        values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
-        values["pending_prompt"] = prompt
-    else:
-        values["pending_prompt"] = None
-    result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(**values))
-    return result.rowcount == 1

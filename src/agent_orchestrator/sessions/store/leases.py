@@ -143,11 +143,13 @@ class LeaseManager:
 
     def is_latest(self, session_id: str, fencing_token: int) -> bool:
         """True if no lease was taken since the one with ``fencing_token`` (live or not): its holder's
-        copy of the session is still the newest."""
+        copy of the session is still the newest. Token 0 stands for "before any lease" (the copy that
+        created the session): true while the session has never been leased."""
         t = session_leases
-        query = select(literal(1)).where(t.c.session_id == session_id, t.c.fencing_token == fencing_token)
+        query = select(t.c.fencing_token).where(t.c.session_id == session_id)
         with self._engine.connect() as conn:
-            return conn.execute(query).first() is not None
+            latest = conn.execute(query).scalar_one_or_none()
+        return latest == fencing_token if fencing_token else latest is None
 
     def current(self, session_id: str) -> Lease | None:
         """The live lease on ``session_id``, if any (to tell a second sender who is busy, and until when)."""

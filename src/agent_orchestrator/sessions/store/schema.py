@@ -85,19 +85,21 @@ sessions = Table(
     metadata,
     Column("id", String(64), primary_key=True),  # the Copilot session id
     Column("owner_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
-    Column("title", String(120), nullable=False),
+    # Title and preview are Text: sealed, they are longer than what they hold (migration 0009).
+    Column("title", Text, nullable=False),
     Column("case_key", String(120), nullable=True),
     Column("model", String(200), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("updated_at", UTCDateTime(), nullable=False),
-    Column("preview", String(200), nullable=False),
+    Column("preview", Text, nullable=False),
     Column("status", String(20), nullable=False),
     Column("turn_count", Integer, nullable=False),
     # The message of the turn in flight. The runtime flushes its event log only as a turn progresses,
     # so after a crash mid-turn this is the only record of what the user asked (migration 0002).
     Column("pending_prompt", Text, nullable=True),
-    # casefold(title), kept by the catalog: what search matches against (migration 0003).
-    Column("title_folded", String(400), nullable=False, server_default=""),
+    # casefold(title), kept by the catalog: what search matches against (migration 0003); with a
+    # master key, the blind terms of the title's word prefixes instead (migration 0009).
+    Column("title_folded", Text, nullable=False, server_default=""),
     # A fork names the session and the message (the runtime's event id) it was branched from
     # (migration 0006; no foreign key: a branch outlives its parent).
     Column("parent_id", String(64), nullable=True),
@@ -135,18 +137,24 @@ search_messages = Table(
     Column("event_id", String(64), nullable=False),  # the runtime's event id: the link to the message
     Column("role", String(20), nullable=False),
     Column("at", String(40), nullable=False),  # the event's ISO-8601 timestamp, as logged
-    Column("body", Text, nullable=False),
+    Column("body", Text, nullable=False),  # sealed when ``terms`` is set
+    # With a master key: the blind terms of the body's stemmed words, which the native index indexes
+    # instead of the body (migration 0009); NULL for a row in clear.
+    Column("terms", Text, nullable=True),
     Index("ux_search_messages_event", "session_id", "event_id", unique=True),
     Index("ix_search_messages_owner", "owner_id", "id"),
 )
 
-# The backends' own text-index objects (migration 0006): FTS5's table and its shadow tables on SQLite,
-# the stored tsvector column and its GIN index on PostgreSQL. Alembic's comparison and the schema
-# tests skip exactly these names.
+# The backends' own text-index objects (migrations 0006 and 0009): the FTS5 tables (clear bodies,
+# blind terms) and their shadow tables on SQLite, the stored tsvector column and its GIN index on
+# PostgreSQL. Alembic's comparison and the schema tests skip exactly these names.
 NATIVE_SEARCH_NAMES = frozenset(
     {
-        "search_messages_fts",
-        *(f"search_messages_fts_{shadow}" for shadow in ("data", "idx", "docsize", "config")),
+        *(
+            f"{table}{shadow}"
+            for table in ("search_messages_fts", "search_terms_fts")
+            for shadow in ("", "_data", "_idx", "_docsize", "_config")
+        ),
         "tsv",
         "ix_search_messages_tsv",
     }

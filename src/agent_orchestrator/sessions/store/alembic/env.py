@@ -13,7 +13,7 @@ from typing import Any
 
 from alembic import context
 from alembic.runtime.migration import MigrationContext, MigrationInfo
-from sqlalchemy import Engine
+from sqlalchemy import Column, Engine, String
 
 from agent_orchestrator.sessions.store.engine import make_engine
 from agent_orchestrator.sessions.store.migrations import VERSION_TABLE, migration_transaction
@@ -29,6 +29,17 @@ def _not_native_search(name: str | None, type_: Any, parent_names: Any) -> bool:
     """Leave the backends' own full-text objects (FTS5 tables, the tsvector column) out of the
     comparison with ``schema.metadata``, which cannot describe them."""
     return name not in NATIVE_SEARCH_NAMES
+
+
+def _compare_type(
+    ctx: MigrationContext, inspected: Column[Any], metadata: Column[Any], found: Any, declared: Any
+) -> bool | None:
+    """SQLite stores text alike whatever length or text type a column declares, and cannot change a
+    declared type in place (a table rebuild would cascade deletes): only PostgreSQL, which enforces
+    them, compares them. Alembic's own comparison otherwise (``None``)."""
+    if ctx.dialect.name == "sqlite" and isinstance(found, String) and isinstance(declared, String):
+        return False
+    return None
 
 
 def _run(engine: Engine) -> None:
@@ -49,6 +60,7 @@ def _run(engine: Engine) -> None:
             version_table=VERSION_TABLE,
             on_version_apply=record,
             include_name=_not_native_search,
+            compare_type=_compare_type,
         )
         with context.begin_transaction():  # ours is already open: Alembic joins it
             context.run_migrations()
