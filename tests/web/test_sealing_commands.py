@@ -167,22 +167,37 @@ def test_seal_existing_seals_clear_sessions_under_their_lease_once(deployment: D
         assert busy.stdout == (
             f"skipped {second}: a turn is running\n"
             "Sealed 1 session(s); 0 already sealed; skipped 1 busy; run again for the skipped ones.\n"
+            "Titles, previews and search rows of 2 session(s) sealed.\n"
         )
         LeaseManager(engine).release(lease)
         done = deployment.cli("seal-existing")
-        assert done.stdout == "Sealed 1 session(s); 1 already sealed; skipped 0 busy.\n", done.stderr
+        assert (
+            done.stdout
+            == "Sealed 1 session(s); 1 already sealed; skipped 0 busy.\n"
+            + "Titles, previews and search rows of 2 session(s) sealed.\n"
+        ), done.stderr
         again = deployment.cli("seal-existing")
-        assert again.stdout == "Sealed 0 session(s); 2 already sealed; skipped 0 busy.\n", again.stderr
+        assert (
+            again.stdout
+            == "Sealed 0 session(s); 2 already sealed; skipped 0 busy.\n"
+            + "Titles, previews and search rows of 2 session(s) sealed.\n"
+        ), again.stderr
 
         _nothing_in_clear(deployment, b"Quokka", b"Wombat", b"user.message")
         with engine.connect() as conn:
             kept = [conn.scalar(select(sessions.c.pending_prompt).where(sessions.c.id == first))]
             kept += conn.scalars(select(interrupted_turns.c.prompt)).all()
         assert len(kept) == 2 and all(text.startswith("sealed:v1:") and "Koala" not in text for text in kept)
+        with engine.connect() as conn:  # the catalog's own copies of the conversation
+            titles = conn.execute(select(sessions.c.title, sessions.c.preview)).all()
+        assert titles and all(text.startswith("sealed:v1:") for row in titles for text in row)
     finally:
         engine.dispose()
 
     with deployment.app(sealed=True) as client:
+        found = client.get("/api/search", params={"q": "quokka"}).json()["messages"]  # blind terms now
+        assert sorted({hit["session_id"] for hit in found}) == sorted(ids)
+        assert [s["title"] for s in client.get("/api/sessions").json()["items"]] == ["Chat 2", "Chat 1"]
         assert _messages(client, first) == [
             ("user", SECRET, False),
             ("assistant", ANSWER, False),

@@ -63,6 +63,7 @@ async def _rotate_keys(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _seal_existing(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.errors import InvalidInputError
+    from agent_orchestrator.sessions.admin import reindex_search
     from agent_orchestrator.sessions.sealing import seal_existing
 
     engine = await asyncio.to_thread(_open_store, settings)
@@ -73,6 +74,8 @@ async def _seal_existing(args: argparse.Namespace, settings: Settings) -> int:
                     "No master key is configured (AGENT_MASTER_KEY or AGENT_MASTER_KEY_FILE)."
                 )
             report = await seal_existing(engine, files, cipher, data_dir=settings.data_dir)
+            # Titles, previews and search rows kept in clear: sealed, and the index rebuilt blind.
+            indexed = await reindex_search(engine, files, cipher)
     finally:
         engine.dispose()
     for session_id in report.busy:
@@ -88,6 +91,7 @@ async def _seal_existing(args: argparse.Namespace, settings: Settings) -> int:
     if report.busy:
         summary += "; run again for the skipped ones"
     print(summary + ".")
+    print(f"Titles, previews and search rows of {indexed} session(s) sealed.")
     return 0
 
 
