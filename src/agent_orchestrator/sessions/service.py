@@ -490,18 +490,26 @@ class SessionService:
         lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
         if lease is None:
             return
+        renewer = asyncio.create_task(self._keep_lease(lease))
         try:
             self._turn_tokens[session_id] = lease.fencing_token
             try:
                 session = await self.runtime.resume_session(session_id)
+                # A write refused during the resume (the lease lost in a stall) leaves a copy that
+                # is not whole: only a copy opened under a lease still live is kept.
+                live = await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token)
             except Exception as error:
                 logger.info("Opening %s ahead failed: %s", session_id, error)
                 return
             finally:
                 self._turn_tokens.pop(session_id, None)
+            if not live:
+                await self._close_warm(session_id, session, lease.fencing_token)
+                return
             self._idle_tokens[session_id] = lease.fencing_token
             self.warm.keep(session_id, session, lease.fencing_token, ahead=True)
         finally:
+            renewer.cancel()
             await asyncio.to_thread(self.leases.release, lease)
 
     async def _answer(
