@@ -246,7 +246,7 @@ async def import_for_user(
             leases=LeaseManager(engine),
             files=files,
             # Announced on the user's feed like any new chat (docs/architecture.md#live-sessions).
-            live=LiveHub(LiveEventLog(engine)),
+            live=LiveHub(LiveEventLog(engine, sealer=cipher)),
             server_id=f"{IMPORT_USER}:{make_holder_id()}",
             search=SearchIndex(engine),
         )

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from agent_orchestrator.sessions.store import LiveEvent, LiveEventLog
-from agent_orchestrator.sessions.store.live_events import BOUNDARY_KINDS, KEEP
+from agent_orchestrator.sessions.store.live_events import BOUNDARY_KINDS, KEEP, session_stream, user_stream
 from agent_orchestrator.sessions.transcript import TranscriptMessage
 from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
 
@@ -31,14 +31,6 @@ logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
 IDLE_SECONDS = 10.0  # a follower hears ``None`` (time for a keep-alive) after this much quiet
 RECENT = 1024  # events a stream's channel keeps in memory for followers that fall a little behind
-
-
-def session_stream(session_id: str) -> str:
-    return f"s:{session_id}"
-
-
-def user_stream(user_id: int) -> str:
-    return f"u:{user_id}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,7 +106,7 @@ def create_app(
             await runtime.start()
             stack.push_async_callback(runtime.stop)
             search_index = SearchIndex(engine, cipher)
-            live_hub = LiveHub(LiveEventLog(engine))
+            live_hub = LiveHub(LiveEventLog(engine, sealer=cipher))
             if web.is_postgres:  # across servers, live events are announced through PostgreSQL
                 announcer = asyncio.create_task(PostgresAnnouncements(live_hub).run())
                 stack.callback(announcer.cancel)

@@ -10,6 +10,13 @@ with a tiny payload, ``"<stream> <seq>"``; the listening servers read the bodies
 Bounded in two ways: when a turn ends the deltas of the turns before it go (each ``done`` holds its
 whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`. A client that
 is further behind is told to reload (:meth:`LiveEventLog.covers`).
+
+Sealed bodies (docs/architecture.md#encryption-at-rest): with a ``sealer`` (a master key is set), the
+body of a session stream's event (prompts, answers, tool results, titles) is stored encrypted with that
+session's data key, so deleting the session (its key) leaves any copy of its rows unreadable; such a
+row reads as :data:`ERASED_EVENT`. Sealing happens before the stream's lock is taken (the key may have
+to be fetched or made). A user's stream carries session ids only, and stays in clear; so do empty
+bodies (``idle``, ``deleted``), which need no key lookup.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select, text
 
@@ -32,6 +39,27 @@ _TRIM_EVERY = 100
 _PG_LOCK_CLASS = 0x11FE
 # Where a turn starts or ends: what a client joining a conversation must not see half of.
 BOUNDARY_KINDS = ("created", "user", "done", "error", "idle", "deleted")
+_SESSION_STREAM = "s:"
+# What an event sealed under a destroyed key reads as.
+ERASED_EVENT: dict[str, Any] = {"erased": True}
+
+
+def session_stream(session_id: str) -> str:
+    return f"{_SESSION_STREAM}{session_id}"
+
+
+def user_stream(user_id: int) -> str:
+    return f"u:{user_id}"
+
+
+class EventSealer(Protocol):
+    """Encrypts a text with a session's data key (``SessionCipher``: docs/architecture.md#encryption-at-rest).
+    ``open_text`` gives text stored in clear as it is, and a fixed marker that is not a JSON object
+    for text whose key is gone."""
+
+    def seal_text(self, session_id: str, text: str) -> str: ...
+
+    def open_text(self, session_id: str, stored: str) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +72,9 @@ class LiveEvent:
 class LiveEventLog:
     """Append and read a stream's events; every call is one short transaction."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, sealer: EventSealer | None = None) -> None:
         self._engine = engine
+        self._sealer = sealer
         self.postgres = engine.dialect.name == "postgresql"
         self._channel: str | None = None
 
@@ -73,6 +102,8 @@ class LiveEventLog:
     def end_open_turn(self, stream: str, message: str) -> list[LiveEvent]:
         """If the stream's last turn never ended (its server died), end it: ``error``, then ``idle``.
         Checked and written under the stream's lock, so several servers noticing at once end it once."""
+        error = {"message": message, "code": "turn_interrupted"}
+        error_body = self._body(stream, error)
         with self._locked(stream) as conn:
             boundary = conn.execute(
                 select(live_events.c.kind)
@@ -82,15 +113,32 @@ class LiveEventLog:
             ).scalar_one_or_none()
             if boundary != "user":
                 return []
-            failed = self._insert(conn, stream, "error", {"message": message, "code": "turn_interrupted"})
-            return [failed, self._insert(conn, stream, "idle", {})]
+            failed = self._insert(conn, stream, "error", error, error_body)
+            return [failed, self._insert(conn, stream, "idle", {}, self._body(stream, {}))]
 
     def _write(self, stream: str, kind: str, data: dict[str, Any], *, restart: bool) -> LiveEvent:
+        body = self._body(stream, data)
         with self._locked(stream) as conn:
             seq = _latest(conn, stream) + 1  # before a restart's delete: the numbering goes on
             if restart:
                 conn.execute(delete(live_events).where(live_events.c.stream == stream))
-            return self._insert(conn, stream, kind, data, seq)
+            return self._insert(conn, stream, kind, data, body, seq)
+
+    def _body(self, stream: str, data: dict[str, Any]) -> str:
+        """What the ``data`` column stores: the JSON of ``data``, sealed if it may hold text."""
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        session_id = _session_of(stream)
+        if self._sealer is None or session_id is None or not data:
+            return body
+        return self._sealer.seal_text(session_id, body)
+
+    def _event(self, stream: str, seq: int, kind: str, body: str) -> LiveEvent:
+        session_id = _session_of(stream)
+        if self._sealer is not None and session_id is not None:
+            body = self._sealer.open_text(session_id, body)
+            if not body.startswith("{"):  # its key is gone
+                return LiveEvent(seq, kind, dict(ERASED_EVENT))
+        return LiveEvent(seq, kind, json.loads(body))
 
     @contextmanager
     def _locked(self, stream: str) -> Iterator[Connection]:
@@ -101,10 +149,15 @@ class LiveEventLog:
             yield conn
 
     def _insert(
-        self, conn: Connection, stream: str, kind: str, data: dict[str, Any], seq: int | None = None
+        self,
+        conn: Connection,
+        stream: str,
+        kind: str,
+        data: dict[str, Any],
+        body: str,
+        seq: int | None = None,
     ) -> LiveEvent:
         t = live_events
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         seq = seq or _latest(conn, stream) + 1
         conn.execute(insert(t).values(stream=stream, seq=seq, kind=kind, data=body, at=utcnow()))
         if seq % _TRIM_EVERY == 0:
@@ -124,7 +177,7 @@ class LiveEventLog:
         )
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [LiveEvent(int(r.seq), r.kind, json.loads(r.data)) for r in rows]
+        return [self._event(stream, int(r.seq), r.kind, r.data) for r in rows]
 
     def latest(self, stream: str) -> int:
         """The number of the stream's last event (0: none yet)."""
@@ -158,13 +211,18 @@ class LiveEventLog:
         )
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [LiveEvent(int(r.seq), r.kind, json.loads(r.data)) for r in rows]
+        return [self._event(stream, int(r.seq), r.kind, r.data) for r in rows]
 
     def drop_deltas(self, stream: str, before: int) -> None:
         """Forget the deltas numbered below ``before`` (a finished turn's: its ``done`` has the text)."""
         t = live_events
         with write_transaction(self._engine) as conn:
             conn.execute(delete(t).where(t.c.stream == stream, t.c.kind == "delta", t.c.seq < before))
+
+
+def _session_of(stream: str) -> str | None:
+    """The session a stream is the conversation of (``None``: a user's stream)."""
+    return stream.removeprefix(_SESSION_STREAM) if stream.startswith(_SESSION_STREAM) else None
 
 
 def _latest(conn: Connection, stream: str) -> int:
