@@ -19,7 +19,7 @@ from sqlalchemy import Engine, select, update
 from agent_orchestrator.sessions.crypto import MasterKeys
 from agent_orchestrator.sessions.crypto.frames import MAGIC
 from agent_orchestrator.sessions.store import LeaseManager, SessionCatalog, make_engine
-from agent_orchestrator.sessions.store.schema import interrupted_turns, sessions, utcnow
+from agent_orchestrator.sessions.store.schema import interrupted_turns, live_events, sessions, utcnow
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.postgres import FreshSchema
@@ -191,6 +191,10 @@ def test_seal_existing_seals_clear_sessions_under_their_lease_once(deployment: D
         with engine.connect() as conn:  # the catalog's own copies of the conversation
             titles = conn.execute(select(sessions.c.title, sessions.c.preview)).all()
         assert titles and all(text.startswith("sealed:v1:") for row in titles for text in row)
+        with engine.connect() as conn:  # the live feed's copies: prompts, answers, titles
+            feed = conn.scalars(select(live_events.c.data).where(live_events.c.stream.like("s:%"))).all()
+        assert feed and all(body == "{}" or body.startswith("sealed:v1:") for body in feed)
+        assert not any(word in body for body in feed for word in ("Quokka", "Wombat", "Chat 1"))
     finally:
         engine.dispose()
 

@@ -17,8 +17,9 @@ What shaped it:
 * **Crash-safe per session.** On a single server the sealed copy is built beside the store and
   renamed into place before the clear folder goes; in PostgreSQL a session's files are rewritten in
   one transaction; the catalog's texts in another. Whatever a crash interrupts, the next run finishes.
-* **The catalog's kept prompts** (``pending_prompt``, crash-interrupted turns) are sealed with the
-  session's key through the cipher's ``seal_text``, exactly as the catalog seals new ones.
+* **The catalog's kept prompts** (``pending_prompt``, crash-interrupted turns) and the session's live
+  feed rows (``live_events``) are sealed with the session's key through the cipher's ``seal_text``,
+  exactly as the catalog and the feed seal new ones.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFil
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import LeaseManager, SessionCatalog, make_holder_id
 from agent_orchestrator.sessions.store.engine import write_transaction
-from agent_orchestrator.sessions.store.schema import interrupted_turns, sessions
+from agent_orchestrator.sessions.store.live_events import session_stream
+from agent_orchestrator.sessions.store.schema import interrupted_turns, live_events, sessions
 from agent_orchestrator.settings import RuntimeSettings
 
 SEAL_USER = "seal-existing"
@@ -108,7 +110,8 @@ def _catalogued(engine: Engine) -> list[str]:
 
 
 def _seal_catalog_texts(engine: Engine, cipher: SessionCipher, session_id: str) -> int:
-    """Seal the session's kept prompts still in clear, in one transaction; how many there were."""
+    """Seal the session's kept prompts and live feed rows still in clear, in one transaction; how many
+    there were."""
     done = 0
     with write_transaction(engine) as conn:
         pending = conn.scalar(select(sessions.c.pending_prompt).where(sessions.c.id == session_id))
@@ -121,5 +124,13 @@ def _seal_catalog_texts(engine: Engine, cipher: SessionCipher, session_id: str) 
             if not row.prompt.startswith(SEALED_TEXT):
                 sealed = cipher.seal_text(session_id, row.prompt)
                 conn.execute(update(t).where(t.c.id == row.id).values(prompt=sealed))
+                done += 1
+        feed, stream = live_events, session_stream(session_id)
+        for row in conn.execute(select(feed.c.seq, feed.c.data).where(feed.c.stream == stream)).all():
+            if row.data != "{}" and not row.data.startswith(SEALED_TEXT):  # as the feed writes them
+                sealed = cipher.seal_text(session_id, row.data)
+                conn.execute(
+                    update(feed).where(feed.c.stream == stream, feed.c.seq == row.seq).values(data=sealed)
+                )
                 done += 1
     return done
