@@ -19,7 +19,13 @@ from sqlalchemy import Engine, select, update
 from agent_orchestrator.sessions.crypto import MasterKeys
 from agent_orchestrator.sessions.crypto.frames import MAGIC
 from agent_orchestrator.sessions.store import LeaseManager, SessionCatalog, make_engine
-from agent_orchestrator.sessions.store.schema import interrupted_turns, live_events, sessions, utcnow
+from agent_orchestrator.sessions.store.schema import (
+    interrupted_turns,
+    live_events,
+    search_messages,
+    sessions,
+    utcnow,
+)
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.postgres import FreshSchema
@@ -136,6 +142,15 @@ def test_an_imported_session_is_stored_sealed_and_resumes_in_the_app(deployment:
     )
     assert imported.returncode == 0, imported.stderr
     _nothing_in_clear(deployment, b"Quokka", b"Wombat")
+    engine = deployment.engine()
+    try:
+        with engine.connect() as conn:  # the search rows and the live feed's "created" (the title)
+            bodies = conn.scalars(select(search_messages.c.body)).all()
+            feed = conn.scalars(select(live_events.c.data)).all()
+    finally:
+        engine.dispose()
+    assert bodies and all(body.startswith("sealed:v1:") for body in bodies)
+    assert feed and not any("Quokka" in body or "Plans" in body for body in feed)
 
     with deployment.app(sealed=True) as client:
         [listed] = client.get("/api/sessions").json()["items"]

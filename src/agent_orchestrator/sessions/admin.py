@@ -238,6 +238,7 @@ async def import_for_user(
     if user is None:
         raise NotFoundError(f"No user named {username!r}.")
     parse_import(data)  # a bad file fails before any runtime starts
+    search = SearchIndex(engine, cipher)  # its rows sealed too, with blind terms, as the app writes them
     async with CopilotRuntime(settings, session_files=hook_store(files)) as runtime:
         service = SessionService(
             runtime=runtime,
@@ -248,9 +249,9 @@ async def import_for_user(
             # Announced on the user's feed like any new chat (docs/architecture.md#live-sessions).
             live=LiveHub(LiveEventLog(engine, sealer=cipher)),
             server_id=f"{IMPORT_USER}:{make_holder_id()}",
-            search=SearchIndex(engine),
+            search=search,
         )
-        return await Exchange(service, SearchIndex(engine)).import_file(Actor(user, IMPORT_USER), data)
+        return await Exchange(service, search).import_file(Actor(user, IMPORT_USER), data)
 
 
 def export_json(document: dict[str, Any]) -> str:
