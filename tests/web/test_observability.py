@@ -55,7 +55,8 @@ def test_a_trace_spans_the_request_the_turn_the_runtime_and_the_tool_call(
     start_app: Callable, scripted_model: ScriptedModel, spans: InMemorySpanExporter, tmp_path
 ) -> None:
     generate_dataset(tmp_path / "retail.sqlite", SMALL_RETAIL)
-    client = start_app(retail_dataset=True).client("alice")
+    # No warm copies: the turn resumes its session, so the runtime's resume is in the trace too.
+    client = start_app(retail_dataset=True, warm_sessions=0).client("alice")
     session_id = client.post("/api/sessions", json={}).json()["id"]
     spans.clear()
     scripted_model.script(ToolCall("retail-analytics-list_segments", {}), Text("Four segments."))
