@@ -147,12 +147,10 @@ def query_words(query: str) -> list[str]:
     return _WORD.findall(query.casefold())[:MAX_QUERY_WORDS]
 
 
-def latest_turn(raw: bytes, turns: int = 1) -> list[TranscriptMessage]:
-    """The visible messages of the log's last ``turns`` turns, read from its tail only (from that user
+def latest_turn(raw: bytes) -> list[TranscriptMessage]:
+    """The visible messages of the log's last turn, read from its tail only (from the last user
     message on), so indexing a turn costs the same in a 1,000-turn conversation as in a new one."""
-    start = len(raw)
-    for _ in range(turns):
-        start = raw.rfind(b"\n" + _USER_MESSAGE, 0, max(start, 0))
+    start = raw.rfind(b"\n" + _USER_MESSAGE)
     tail = raw[start + 1 :] if start >= 0 else raw
     return parse_events(tail.splitlines())
 

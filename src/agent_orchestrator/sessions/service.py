@@ -393,7 +393,7 @@ class SessionService:
         self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
     ) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
-        released = still_ours = False
+        released = False
         try:
             # The turn's start and its audit record, in one transaction.
             begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
@@ -413,7 +413,9 @@ class SessionService:
             )
             still_ours = await asyncio.to_thread(self.leases.finish, lease, end)
             released = True
-            if not still_ours:
+            if still_ours:
+                await self._index_turn(session_id, actor.user.id)
+            else:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
                 await self.warm.evict(session_id)
         finally:
@@ -423,20 +425,16 @@ class SessionService:
                     await asyncio.to_thread(self.leases.release, lease)
             finally:
                 queue.put_nowait(None)
-        if still_ours:  # after the stream's end: nobody waits for the search index
-            await self._index_turn(session_id, actor.user.id)
 
     async def _index_turn(self, session_id: str, owner_id: int) -> None:
         """Search upkeep: the turn's messages, read from the log's tail
         (docs/architecture.md#branching-and-search). A failure costs search rows, never the answer
-        (``python -m agent_orchestrator.sessions reindex`` refills them). It runs once the answer's
-        stream has ended, so the next turn's message may already be in the log: the last two turns
-        are indexed (a message indexed already is left as it is)."""
+        (``python -m agent_orchestrator.sessions reindex`` refills them)."""
         if self.search is None:
             return
         try:
             raw = await self.files.read_events(session_id) or b""
-            await asyncio.to_thread(self.search.add, session_id, owner_id, latest_turn(raw, turns=2))
+            await asyncio.to_thread(self.search.add, session_id, owner_id, latest_turn(raw))
         except Exception:
             logger.exception("Indexing the turn of %s for search failed", session_id)
 
