@@ -39,7 +39,18 @@ from pathlib import Path
 from typing import Any
 
 from event_log import grow_event_log
-from load_stats import LoadFigures, Send, bounded, ms, percentile, run_load, summary, timed, tree_cpu_seconds
+from load_stats import (
+    LoadFigures,
+    Send,
+    bounded,
+    cpu_reader,
+    ms,
+    percentile,
+    run_load,
+    summary,
+    timed,
+    tree_cpu_seconds,
+)
 from load_stats import tree_rss_bytes as rss
 from web_users import WebUser, create_users, demo_password
 
@@ -117,7 +128,7 @@ async def _drive(app: AppProcess, names: list[str], turns: int) -> LoadFigures:
     try:
         await bounded([partial(sign_in, i) for i in range(len(names))])
         senders: list[Send] = [partial(people[i].send, sessions[i]) for i in range(len(names))]
-        return await run_load(senders, turns, partial(tree_cpu_seconds, _pid(app)))
+        return await run_load(senders, turns, cpu_reader(_pid(app)))
     finally:
         await asyncio.gather(*(person.close() for person in people))
 
@@ -149,13 +160,29 @@ def report_load(
         print(f"  app     {summary(through_app)}")
         print(f"  runtime {summary(on_runtime)}")
         print(f"  app/runtime p95 ratio {_p95(through_app) / _p95(on_runtime):.2f}{target}")
-    for name, app_cpu, runtime_cpu, count in (
-        ("one turn each", app.one_turn_cpu, runtime.one_turn_cpu, users),
-        (f"{turns} turns each", app.multi_cpu, runtime.multi_cpu, users * turns),
+    for name, count, app_cpu, runtime_cpu, app_python, runtime_python in (
+        (
+            "one turn each",
+            users,
+            app.one_turn_cpu,
+            runtime.one_turn_cpu,
+            app.one_turn_python_cpu,
+            runtime.one_turn_python_cpu,
+        ),
+        (
+            f"{turns} turns each",
+            users * turns,
+            app.multi_cpu,
+            runtime.multi_cpu,
+            app.multi_python_cpu,
+            runtime.multi_python_cpu,
+        ),
     ):
         print(
             f"CPU per turn ({name}, process tree): app {ms(app_cpu / count)}, "
-            f"runtime {ms(runtime_cpu / count)}, ratio {app_cpu / runtime_cpu:.2f}"
+            f"runtime {ms(runtime_cpu / count)}, ratio {app_cpu / runtime_cpu:.2f}; "
+            f"of which the Python process: app {ms(app_python / count).strip()}, "
+            f"runtime's driver {ms(runtime_python / count).strip()}"
         )
     if sqlite is not None:
         print(

@@ -19,6 +19,8 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 # At most this many turns at once while preparing (untimed), so preparing does not become a load test.
 PREPARE_CONCURRENCY = 8
+# One turn alone is a small figure on a noisy machine: its median is taken over this many.
+ALONE_TURNS = 15
 
 Send = Callable[[], Awaitable[None]]
 
@@ -73,6 +75,17 @@ def tree_cpu_seconds(root: int) -> float:
     return ticks / _TICKS
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the one process ``pid`` (its own threads, not its children): the
+    Python side of a tree whose other part is the runtime's Node process."""
+    return sum(int(value) for value in _stat_fields(pid)[11:13]) / _TICKS
+
+
+def cpu_reader(root: int) -> Callable[[], tuple[float, float]]:
+    """CPU seconds so far of the tree under ``root`` and of ``root`` alone (see :func:`run_load`)."""
+    return lambda: (tree_cpu_seconds(root), process_cpu_seconds(root))
+
+
 def tree_rss_bytes(root: int) -> int:
     """Resident memory of the tree (shared pages counted in every process that maps them)."""
     total = 0
@@ -86,13 +99,16 @@ def tree_rss_bytes(root: int) -> int:
 
 @dataclass
 class LoadFigures:
-    """What :func:`run_load` measured: latencies in seconds, CPU in seconds for the whole phase."""
+    """What :func:`run_load` measured: latencies in seconds, CPU in seconds for the whole phase, of the
+    process tree and of its root (the Python process) alone."""
 
     alone: list[float]
     one_turn: list[float]
     one_turn_cpu: float
+    one_turn_python_cpu: float
     multi: list[float]
     multi_cpu: float
+    multi_python_cpu: float
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -115,23 +131,31 @@ async def bounded(sends: list[Send], limit: int = PREPARE_CONCURRENCY) -> None:
     await asyncio.gather(*(one(send) for send in sends))
 
 
-async def run_load(senders: list[Send], turns: int, cpu_seconds: Callable[[], float]) -> LoadFigures:
+async def run_load(
+    senders: list[Send], turns: int, cpu_seconds: Callable[[], tuple[float, float]]
+) -> LoadFigures:
     """The same load on any target: ``senders[i]()`` sends one turn on user ``i``'s session.
 
     Every session first gets one untimed turn (so each one has history, as a busy server's sessions
-    do); then one turn alone (p50 of five), all users at once with one turn each, and all users at
-    once with ``turns`` turns each (sequential per user). CPU is the target's, over each concurrent phase.
+    do); then one turn alone (``ALONE_TURNS`` times, after one to warm up), all users at once with one
+    turn each, and all users at once with ``turns`` turns each (sequential per user). CPU is the
+    target's, over each concurrent phase: ``cpu_seconds()`` gives (whole tree, Python process) so far.
     """
     await bounded(senders)
-    alone = [await timed(senders[0]) for _ in range(6)][1:]
-    before = cpu_seconds()
+    alone = [await timed(senders[0]) for _ in range(ALONE_TURNS + 1)][1:]
+    start = cpu_seconds()
     one_turn = list(await asyncio.gather(*(timed(send) for send in senders)))
-    one_turn_cpu = cpu_seconds() - before
+    one_tree, one_python = _spent(cpu_seconds, start)
 
     async def conversation(send: Send) -> list[float]:
         return [await timed(send) for _ in range(turns)]
 
-    before = cpu_seconds()
+    start = cpu_seconds()
     multi = [t for user in await asyncio.gather(*(conversation(s) for s in senders)) for t in user]
-    multi_cpu = cpu_seconds() - before
-    return LoadFigures(alone, one_turn, one_turn_cpu, multi, multi_cpu)
+    multi_tree, multi_python = _spent(cpu_seconds, start)
+    return LoadFigures(alone, one_turn, one_tree, one_python, multi, multi_tree, multi_python)
+
+
+def _spent(cpu_seconds: Callable[[], tuple[float, float]], start: tuple[float, float]) -> tuple[float, float]:
+    tree, python = cpu_seconds()
+    return tree - start[0], python - start[1]

@@ -21,7 +21,7 @@ import os
 from collections.abc import AsyncIterator
 
 from copilot import CopilotSession
-from load_stats import Send, bounded, run_load, timed, tree_cpu_seconds, tree_rss_bytes
+from load_stats import Send, bounded, cpu_reader, run_load, timed, tree_rss_bytes
 
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
@@ -45,7 +45,7 @@ async def measure(users: int, turns: int) -> dict[str, object]:
             return send
 
         pid = os.getpid()
-        figures = await run_load([sender(s) for s in sessions], turns, lambda: tree_cpu_seconds(pid))
+        figures = await run_load([sender(s) for s in sessions], turns, cpu_reader(pid))
         for session in sessions:
             await session.disconnect()
     return figures.to_dict()

@@ -7,7 +7,8 @@ from fastapi.testclient import TestClient
 
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.settings import WebSettings
-from agent_orchestrator.web.app import SECURITY_HEADERS, STATIC_DIR, create_app
+from agent_orchestrator.web.app import STATIC_DIR, create_app
+from agent_orchestrator.web.guard import SECURITY_HEADERS
 
 # Browsers refuse a module script served with any other type (X-Content-Type-Options is nosniff).
 JAVASCRIPT_TYPES = {"text/javascript", "application/javascript"}

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.mcp_server.config import SERVER_NAME
@@ -31,15 +32,25 @@ def build_http_app(db_path: Path, token: str) -> Starlette:
 
     app.router.routes.append(Route("/health", health))
 
-    async def require_token(request: Request, call_next: Any) -> Response:
-        if request.url.path != "/health" and not secrets.compare_digest(
-            request.headers.get("authorization", ""), f"Bearer {token}"
-        ):
-            return JSONResponse({"error": "unauthorized"}, status_code=401)
-        return await call_next(request)
-
-    app.add_middleware(BaseHTTPMiddleware, dispatch=require_token)
+    app.add_middleware(RequireToken, token=token)
     return app
+
+
+class RequireToken:
+    """401 for any request but ``/health`` without the bearer token (plain ASGI: no task and no
+    memory stream per tool call, unlike ``BaseHTTPMiddleware``)."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] != "/health":
+            sent = Headers(scope=scope).get("authorization", "").encode("latin-1")
+            if not secrets.compare_digest(sent, self._expected):
+                await JSONResponse({"error": "unauthorized"}, status_code=401)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class RetailMcpHttpServer:

@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
-from fastapi import Depends, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import Depends, FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from agent_orchestrator.mcp_server import SERVER_NAME
@@ -50,20 +50,12 @@ from agent_orchestrator.telemetry import SESSION_LEASES
 from agent_orchestrator.web import vendor
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
+from agent_orchestrator.web.guard import GuardMiddleware
 from agent_orchestrator.web.housekeeping import start_chores
 from agent_orchestrator.web.observability import install_observability
 from agent_orchestrator.web.routes import auth, branching, exchange, live, messages, search, sessions, usage
 
 STATIC_DIR = Path(__file__).parent / "static"
-MAX_BODY_BYTES = 256 * 1024
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-}
 
 
 def create_app(
@@ -175,8 +167,8 @@ def create_app(
     )
     app.dependency_overrides[get_retail_db_path] = lambda: web.retail_db
     install_error_handler(app)
-    _install_middleware(app)
-    install_observability(app)
+    app.add_middleware(GuardMiddleware)
+    install_observability(app)  # added last: outermost, so a refused request has its id too
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -189,18 +181,6 @@ def create_app(
         return FileResponse(STATIC_DIR / "index.html")
 
     return app
-
-
-def _install_middleware(app: FastAPI) -> None:
-    @app.middleware("http")
-    async def guard(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return JSONResponse({"detail": "Request body too large."}, status_code=413)
-        response = await call_next(request)
-        for name, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
-        return response
 
 
 def print_banner(web: WebSettings, credentials: tuple[str, str] | None) -> None:

@@ -5,15 +5,18 @@ incoming ``traceparent``); the id is put on it.
 
 The request id is the caller's ``X-Request-ID`` when it is a short token (a proxy's), else a new one;
 it is answered in the same header and put on every log line of the request, including those of a
-turn it starts (the turn's task inherits the context, as it inherits the span).
+turn it starts (the turn's task inherits the context, as it inherits the span). A plain ASGI
+middleware, not ``@app.middleware``: see :mod:`agent_orchestrator.web.guard` for why.
 """
 
 import re
 import uuid
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Response
 from opentelemetry import trace
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agent_orchestrator.telemetry import request_id
 
@@ -23,20 +26,34 @@ _ACCEPTED_ID = re.compile(r"[A-Za-z0-9._-]{8,64}\Z")
 
 def install_observability(app: FastAPI) -> None:
     """Add the request middleware and ``GET /metrics`` to ``app``."""
-
-    @app.middleware("http")
-    async def with_request_id(request: Request, call_next):
-        sent = request.headers.get(REQUEST_ID_HEADER, "")
-        rid = sent if _ACCEPTED_ID.match(sent) else uuid.uuid4().hex
-        token = request_id.set(rid)
-        trace.get_current_span().set_attribute("request.id", rid)  # FastAPI's own server span
-        try:
-            response = await call_next(request)
-        finally:
-            request_id.reset(token)
-        response.headers[REQUEST_ID_HEADER] = rid
-        return response
+    app.add_middleware(RequestIdMiddleware)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+
+class RequestIdMiddleware:
+    """Set the request id for the request's context (logs, the turn it starts) and answer it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        sent = Headers(scope=scope).get(REQUEST_ID_HEADER, "")
+        rid = sent if _ACCEPTED_ID.match(sent) else uuid.uuid4().hex
+        trace.get_current_span().set_attribute("request.id", rid)  # FastAPI's own server span
+
+        async def answering(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message)[REQUEST_ID_HEADER] = rid
+            await send(message)
+
+        token = request_id.set(rid)
+        try:
+            await self.app(scope, receive, answering)
+        finally:
+            request_id.reset(token)
