@@ -105,6 +105,17 @@ class LiveHub:
         await self.heard(stream, event.seq, event)
         return event
 
+    async def publish_all(
+        self, stream: str, events: list[tuple[str, dict[str, Any]]], *, ends_turn_from: int | None = None
+    ) -> list[LiveEvent]:
+        """Publish ``events`` together (``LiveEventLog.append_all``, which says what ends a turn)."""
+        published = await asyncio.to_thread(
+            self.log.append_all, stream, events, ends_turn_from=ends_turn_from
+        )
+        for event in published:
+            await self.heard(stream, event.seq, event)
+        return published
+
     async def end_open_turn(self, stream: str, message: str) -> None:
         """End a turn whose server died mid-way, so its followers stop waiting (see the log's method)."""
         for event in await asyncio.to_thread(self.log.end_open_turn, stream, message):
@@ -198,9 +209,10 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     """A turn's event queue (what the turn fills and its HTTP response drains) that also publishes
     every event to the session's live feed, in order, without ever blocking or failing the turn.
 
-    ``None``, the end of the turn (the lease is released by then), is published as ``idle``; then the
-    deltas of earlier turns are dropped from the log (this turn's stay until the next one ends, for
-    followers that lag behind) and the owner's sessions list hears the session is idle.
+    Events that queue up while the previous ones are being written are published together, in one
+    transaction. ``None``, the end of the turn (the lease is released by then), is published as
+    ``idle``, together with dropping the deltas of earlier turns (this turn's stay until the next one
+    ends, for followers that lag behind); then the owner's sessions list hears the session is idle.
     """
 
     def __init__(self, hub: LiveHub, session_id: str, owner_id: int) -> None:
@@ -217,14 +229,22 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
 
     async def _publish_all(self) -> None:
         stream = session_stream(self._session_id)
-        first: LiveEvent | None = None
-        while (item := await self._outbox.get()) is not None:
-            published = await self._quietly(self._hub.publish(stream, *describe(item)))
-            first = first or published
-        end = await self._quietly(self._hub.publish(stream, "idle", {}))
-        if end is not None:
-            before = first.seq if first else end.seq
-            await self._quietly(asyncio.to_thread(self._hub.log.drop_deltas, stream, before))
+        first: int | None = None  # the number of the turn's first event in the feed
+        ended = False
+        while not ended:
+            items = [await self._outbox.get()]
+            while not self._outbox.empty():
+                items.append(self._outbox.get_nowait())
+            ended = items[-1] is None  # nothing is put after the end
+            events = [describe(item) for item in items if item is not None]
+            if ended:
+                events.append(("idle", {}))
+            ends_turn_from = (first or 0) if ended else None
+            published = await self._quietly(
+                self._hub.publish_all(stream, events, ends_turn_from=ends_turn_from)
+            )
+            if published and first is None:
+                first = published[0].seq
         await self._quietly(self._hub.publish(user_stream(self._owner_id), "idle", {"id": self._session_id}))
 
     async def _quietly(self, step: Awaitable[_T]) -> _T | None:

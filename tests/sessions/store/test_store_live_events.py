@@ -21,9 +21,36 @@ def test_events_are_numbered_per_stream_and_read_back_in_order(store_engine: Eng
     log.append("s:a", "done", {"content": "Hello"})
     assert [(e.seq, e.kind) for e in log.after("s:a", 1)] == [(2, "delta"), (3, "done")]
     assert [e.seq for e in log.current_turn("s:a")] == [3]
-    log.drop_deltas("s:a", before=3)
-    assert [e.kind for e in log.after("s:a", 0)] == ["user", "done"]
     assert log.covers("s:a", 1) and not log.covers("s:a", 4)  # a client ahead of the log is lost
+
+
+def test_a_turns_events_written_together_end_it_and_drop_earlier_turns_deltas(store_engine: Engine) -> None:
+    log = LiveEventLog(store_engine)
+    log.append_all("s:t", [("user", {"content": "one"}), ("delta", {"text": "A"})])
+    assert [
+        e.seq for e in log.append_all("s:t", [("done", {"content": "A"}), ("idle", {})], ends_turn_from=1)
+    ] == [
+        3,
+        4,
+    ]
+    assert [e.kind for e in log.after("s:t", 0)] == ["user", "delta", "done", "idle"]  # its own deltas stay
+    second = [
+        ("user", {"content": "two"}),
+        ("delta", {"text": "B"}),
+        ("done", {"content": "B"}),
+        ("idle", {}),
+    ]
+    assert [e.seq for e in log.append_all("s:t", second, ends_turn_from=0)] == [5, 6, 7, 8]
+    assert [(e.seq, e.kind) for e in log.after("s:t", 0)] == [
+        (1, "user"),
+        (3, "done"),
+        (4, "idle"),
+        (5, "user"),
+        (6, "delta"),
+        (7, "done"),
+        (8, "idle"),
+    ]
+    assert log.append_all("s:t", []) == [] and log.latest("s:t") == 8
 
 
 def test_concurrent_writers_take_consecutive_numbers(store_db) -> None:
@@ -62,10 +89,12 @@ def test_the_log_keeps_only_the_latest_events(store_engine: Engine) -> None:
     kept = log.after("u:1", 0, limit=10 * KEEP)
     assert len(kept) == KEEP and kept[-1].seq == KEEP + 100
     assert not log.covers("u:1", 50) and log.covers("u:1", 100)
+    log.append_all("u:1", [("idle", {"id": "chat"})] * 150)  # written together past a hundred: trimmed too
+    assert len(log.after("u:1", 0, limit=10 * KEEP)) == KEEP
 
 
 @pytest.mark.postgres
-def test_postgresql_announces_each_event_on_commit(postgres_schema) -> None:
+def test_postgresql_announces_each_write_on_commit(postgres_schema) -> None:
     from agent_orchestrator.sessions.store import make_engine, migrate
 
     engine = make_engine(postgres_schema.sqlalchemy_url)
@@ -76,10 +105,12 @@ def test_postgresql_announces_each_event_on_commit(postgres_schema) -> None:
             listener.execute(f'LISTEN "{log.channel()}"')
             log.append("s:chat-1", "user", {"content": "a long body that stays out of the payload"})
             log.restart("s:chat-1", "deleted", {})
-            payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=2)]
+            log.append_all("s:chat-1", [("delta", {"text": "a"}), ("delta", {"text": "b"})])  # one for both
+            log.append("s:chat-1", "idle", {})
+            payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=4)]
     finally:
         engine.dispose()
-    assert payloads == ["s:chat-1 1", "s:chat-1 2"]
+    assert payloads == ["s:chat-1 1", "s:chat-1 2", "s:chat-1 4", "s:chat-1 5"]
 
 
 def test_a_turn_left_open_by_a_dead_server_is_ended_once(store_engine: Engine) -> None:

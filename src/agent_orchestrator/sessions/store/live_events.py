@@ -8,7 +8,11 @@ has seen every event before it that still exists. On PostgreSQL the same transac
 with a tiny payload, ``"<stream> <seq>"``; the listening servers read the bodies from here.
 
 Bounded in two ways: when a turn ends the deltas of the turns before it go (each ``done`` holds its
-whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`. A client that
+whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`.
+
+A turn's events come faster than one transaction each can keep up with on a busy server: those that
+queued up meanwhile are written together (:meth:`LiveEventLog.append_all`), under one lock, with one
+``NOTIFY`` for the last of them (a listener reads everything up to it from the log). A client that
 is further behind is told to reload (:meth:`LiveEventLog.covers`).
 
 Sealed bodies (docs/architecture.md#encryption-at-rest): with a ``sealer`` (a master key is set), the
@@ -23,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -94,6 +98,36 @@ class LiveEventLog:
         """Add an event as the stream's next one."""
         return self._write(stream, kind, data, restart=False)
 
+    def append_all(
+        self, stream: str, events: Sequence[tuple[str, dict[str, Any]]], *, ends_turn_from: int | None = None
+    ) -> list[LiveEvent]:
+        """Add ``events`` (kind, data) as the stream's next ones, in one transaction. With
+        ``ends_turn_from`` they end a turn whose first event has that number (0: the first of these):
+        the deltas of the turns before it go, in the same transaction."""
+        bodies = [self._body(stream, data) for _, data in events]
+        with self._locked(stream) as conn:
+            first = _latest(conn, stream) + 1
+            added = [LiveEvent(first + i, kind, data) for i, (kind, data) in enumerate(events)]
+            if not added:
+                return added
+            at = utcnow()
+            rows = [
+                {"stream": stream, "seq": e.seq, "kind": e.kind, "data": body, "at": at}
+                for e, body in zip(added, bodies, strict=True)
+            ]
+            conn.execute(insert(live_events), rows)
+            last = added[-1].seq
+            if last // _TRIM_EVERY > (first - 1) // _TRIM_EVERY:
+                conn.execute(
+                    delete(live_events).where(
+                        live_events.c.stream == stream, live_events.c.seq <= last - KEEP
+                    )
+                )
+            if ends_turn_from is not None:
+                self._drop_deltas(conn, stream, ends_turn_from or first)
+            self._announce(conn, stream, last)
+        return added
+
     def restart(self, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
         """Forget the stream's events and add this one, numbered on from the last (a created or deleted
         session: nothing of an earlier conversation under the same id can be replayed)."""
@@ -162,9 +196,12 @@ class LiveEventLog:
         conn.execute(insert(t).values(stream=stream, seq=seq, kind=kind, data=body, at=utcnow()))
         if seq % _TRIM_EVERY == 0:
             conn.execute(delete(t).where(t.c.stream == stream, t.c.seq <= seq - KEEP))
+        self._announce(conn, stream, seq)
+        return LiveEvent(seq, kind, data)
+
+    def _announce(self, conn: Connection, stream: str, seq: int) -> None:
         if self.postgres:  # delivered on commit, in commit order
             conn.execute(select(func.pg_notify(self.channel(), f"{stream} {seq}")))
-        return LiveEvent(seq, kind, data)
 
     def after(self, stream: str, seq: int, *, limit: int = KEEP) -> list[LiveEvent]:
         """The stream's events numbered above ``seq``, oldest first (at most ``limit``)."""
@@ -213,11 +250,11 @@ class LiveEventLog:
             rows = conn.execute(query).all()
         return [self._event(stream, int(r.seq), r.kind, r.data) for r in rows]
 
-    def drop_deltas(self, stream: str, before: int) -> None:
+    @staticmethod
+    def _drop_deltas(conn: Connection, stream: str, before: int) -> None:
         """Forget the deltas numbered below ``before`` (a finished turn's: its ``done`` has the text)."""
         t = live_events
-        with write_transaction(self._engine) as conn:
-            conn.execute(delete(t).where(t.c.stream == stream, t.c.kind == "delta", t.c.seq < before))
+        conn.execute(delete(t).where(t.c.stream == stream, t.c.kind == "delta", t.c.seq < before))
 
 
 def _session_of(stream: str) -> str | None:
