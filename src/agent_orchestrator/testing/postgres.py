@@ -129,11 +129,14 @@ def _admin(url: str, statement: sql.Composed) -> list[tuple[Any, ...]]:
 
 
 def terminate_connections(name: str, url: str | None = None) -> int:
-    """End every backend tagged with schema ``name`` (as a server restart would); how many there were.
+    """End every backend tagged with schema ``name`` (as a server restart would: each is gone when
+    this returns); how many there were.
 
     :func:`fresh_schema` does it before the drop, which a lingering connection would otherwise hold up.
     """
-    query = sql.SQL("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = {}")
+    query = sql.SQL(
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = {}"
+    )
     return len(_admin(url or server_url(), query.format(sql.Literal(name))))
 
 

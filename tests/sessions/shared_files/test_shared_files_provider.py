@@ -12,7 +12,7 @@ from psycopg import sql
 
 from agent_orchestrator.errors import SessionFileStoreError
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
-from agent_orchestrator.testing.postgres import fresh_schema
+from agent_orchestrator.testing.postgres import fresh_schema, terminate_connections
 
 pytestmark = pytest.mark.postgres
 
@@ -250,6 +250,14 @@ async def test_sessions_are_isolated_and_managed_as_a_whole(store):
     assert not await first.exists(EVENTS)
     assert "iso-one" not in await store.session_ids()
     assert await second.read_file("/session-state/workspace.yaml") == "two"
+
+
+async def test_connections_the_database_ended_are_replaced_at_checkout_without_an_error(store, pg_schema):
+    provider = _provider(store)
+    await provider.write_file(EVENTS, "before\n")
+    assert await asyncio.to_thread(terminate_connections, pg_schema) >= 1  # as a restart would
+    await provider.append_file(EVENTS, "after\n")
+    assert await provider.read_file(EVENTS) == "before\nafter\n"
 
 
 async def test_servers_starting_together_create_the_schema_once(postgres_url):

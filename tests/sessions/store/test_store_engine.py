@@ -53,15 +53,14 @@ def test_unsupported_urls_are_refused(url: str) -> None:
         make_engine(url)
 
 
-def test_postgres_engine_is_pooled_with_pre_ping() -> None:
+def test_postgres_engine_is_pooled() -> None:
     engine = make_engine("postgresql+psycopg://u@localhost/db")  # no connection made
-    assert engine.pool._pre_ping  # type: ignore[attr-defined]
     assert engine.pool.size() == 5  # type: ignore[attr-defined]
 
 
 @pytest.mark.postgres
 def test_a_dropped_postgres_connection_is_survived(postgres_schema: FreshSchema) -> None:
-    """A PostgreSQL restart kills every backend; the pool's pre-ping swaps the dead connections."""
+    """A PostgreSQL restart kills every backend; the pool's checkout check swaps the dead connections."""
     db = postgres_db(postgres_schema)
     engine: Engine = db.engine()
     try:

@@ -49,6 +49,7 @@ from agent_orchestrator.sessions.shared_files import provider as provider_module
 from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
 from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
 from agent_orchestrator.sessions.shared_files.schema import Tables, ensure_schema
+from agent_orchestrator.sessions.store import liveness
 
 SESSION_STATE_PATH = "/session-state"
 WORKING_DIRECTORY = "/workspace"
@@ -156,7 +157,7 @@ class PostgresSessionFiles:
                 max_size=max_size,
                 kwargs={"autocommit": True},
                 # A restarted PostgreSQL leaves dead connections in the pool: test each one on checkout.
-                check=AsyncConnectionPool.check_connection,
+                check=_check_connection,
                 open=False,
                 name="session-files",
             )
@@ -330,3 +331,11 @@ def check_session_id(session_id: str) -> str:
     if "\x00" in session_id:
         raise ValueError("A session id must not contain NUL characters")
     return session_id
+
+
+async def _check_connection(conn: AsyncConnection) -> None:
+    """The pool's checkout check, with no round trip unless the server has ended the connection
+    (``agent_orchestrator.sessions.store.liveness``); raises if it has."""
+    if not conn.closed and liveness.quiet(conn.fileno()):
+        return
+    await AsyncConnectionPool.check_connection(conn)

@@ -14,9 +14,9 @@ Why these settings:
   another process wrote in between (its snapshot is stale). So we switch the driver to autocommit and
   emit ``BEGIN`` ourselves: :func:`write_transaction` emits ``BEGIN IMMEDIATE``, which takes the write
   lock up front (waiting up to ``busy_timeout``), so writers queue instead of failing.
-* PostgreSQL is shared by many app servers: a bounded pool per process, ``pool_pre_ping`` so a
-  restarted server (or a killed backend) costs one reconnect instead of an error, and a recycle age
-  under typical proxy idle timeouts.
+* PostgreSQL is shared by many app servers: a bounded pool per process, a check at checkout so a
+  restarted server (or a killed backend) costs one reconnect instead of an error (``liveness``: no
+  round trip unless the server has said goodbye), and a recycle age under typical proxy idle timeouts.
 """
 
 from __future__ import annotations
@@ -26,12 +26,15 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, func, select
+from sqlalchemy import Connection, Dialect, Engine, create_engine, event, func, select
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 
+from agent_orchestrator.sessions.store import liveness
 from agent_orchestrator.sessions.store.schema import UTCDateTime, utcnow
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
@@ -55,16 +58,27 @@ def make_engine(url: str, *, pool_size: int = PG_POOL_SIZE, max_overflow: int = 
     if backend == "postgresql":
         if parsed.get_driver_name() != "psycopg":
             raise ValueError("PostgreSQL URLs must use the psycopg 3 driver: postgresql+psycopg://...")
-        return create_engine(
+        engine = create_engine(
             url,
             pool_size=pool_size,
             max_overflow=max_overflow,
-            pool_pre_ping=True,
             pool_recycle=PG_POOL_RECYCLE_S,
             pool_timeout=30,
             connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S},
         )
+        event.listen(engine, "checkout", partial(_check_on_checkout, engine.dialect))
+        return engine
     raise ValueError(f"Unsupported database {backend!r}: use sqlite:///PATH or postgresql+psycopg://...")
+
+
+def _check_on_checkout(dialect: Dialect, dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """Hand out only a live connection: ``DisconnectionError`` makes the pool replace this one."""
+    if not dbapi_connection.closed and liveness.quiet(dbapi_connection.fileno()):
+        return
+    try:
+        dialect.do_ping(dbapi_connection)
+    except Exception as error:
+        raise DisconnectionError("The database ended this pooled connection.") from error
 
 
 def _sqlite_engine(url: str) -> Engine:
@@ -134,6 +148,17 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
             conn = conn.execution_options(**{_BEGIN_IMMEDIATE: True})
         with conn.begin():
             yield conn
+
+
+@contextmanager
+def read_connection(engine: Engine) -> Iterator[Connection]:
+    """A connection for reads. On PostgreSQL in autocommit: a read is its statement alone, not
+    ``BEGIN``, the statement and ``ROLLBACK`` (three round trips); under READ COMMITTED each statement
+    sees the latest commits either way. SQLite's local ``BEGIN`` costs no round trip."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "postgresql":
+            conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+        yield conn
 
 
 def database_now(conn: Connection) -> datetime:
