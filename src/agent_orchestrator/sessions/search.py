@@ -45,7 +45,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from agent_orchestrator.sessions import words
 from agent_orchestrator.sessions.crypto.cipher import SessionCipher
-from agent_orchestrator.sessions.store import write_transaction
+from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import search_messages
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 
@@ -197,7 +197,7 @@ class SearchIndex:
             terms = " ".join(f'"{word}"' for word in found)
             match = f'{{owner_id}}: "{owner_id}" AND {{body}}: ({terms})'
             statement, params = _SQLITE_SEARCH, {"match": match}
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             if self._dialect == "postgresql":
                 conn.execute(_CUSTOM_PLAN)  # for this transaction only
             rows = conn.execute(statement, {**params, "owner": owner_id, "limit": limit}).all()
@@ -215,7 +215,7 @@ class SearchIndex:
             statement, match = _POSTGRESQL_SEALED_SEARCH, " & ".join(terms)
         else:
             statement, match = _SQLITE_SEALED_SEARCH, " ".join(terms)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             if self._dialect == "postgresql":
                 conn.execute(_CUSTOM_PLAN)
             rows = conn.execute(statement, {"match": match, "owner": owner_id, "limit": limit}).all()

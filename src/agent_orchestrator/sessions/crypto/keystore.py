@@ -29,7 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from agent_orchestrator.sessions.crypto.frames import KEY_BYTES
 from agent_orchestrator.sessions.crypto.keys import KeyProvider, WrappedKey
-from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import UTCDateTime, utcnow
 
 _metadata = MetaData()
@@ -116,7 +116,7 @@ class SessionKeys:
         if not missing:
             return
         query = select(session_keys).where(session_keys.c.session_id.in_(missing))
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         for row in rows:
             self._remember(
@@ -139,7 +139,7 @@ class SessionKeys:
         """Re-wrap every data key not yet under the current master key; how many were."""
         current = self.provider.current_id
         query = select(session_keys).where(session_keys.c.key_id != current)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         for row in rows:
             data_key = self.provider.unwrap(WrappedKey(row.key_id, row.wrapped), row.session_id)
@@ -159,7 +159,7 @@ class SessionKeys:
         query = select(session_keys.c.key_id, session_keys.c.wrapped).where(
             session_keys.c.session_id == session_id
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
         return None if row is None else self.provider.unwrap(WrappedKey(row.key_id, row.wrapped), session_id)
 

@@ -22,7 +22,7 @@ from typing import Any, Literal, get_args
 
 from sqlalchemy import Connection, Engine, insert, select
 
-from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import audit_log, utcnow
 
 AuditAction = Literal[
@@ -118,7 +118,7 @@ class AuditLog:
             query = query.where(audit_log.c.session_id == session_id)
         if user_id is not None:
             query = query.where(audit_log.c.user_id == user_id)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         return [
             AuditEvent(

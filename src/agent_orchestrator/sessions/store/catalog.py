@@ -43,7 +43,7 @@ from sqlalchemy.engine import Row
 from agent_orchestrator.errors import InvalidInputError, SessionExistsError
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.store.audit import AuditEvent, write_event
-from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import UTCDateTime, interrupted_turns, sessions, utcnow
 
 SessionStatus = Literal["idle", "busy", "interrupted"]
@@ -283,14 +283,14 @@ class SessionCatalog:
 
     def get(self, session_id: str) -> SessionRecord | None:
         """Any owner's session: for internal use (runtime, retention), never for a user's request."""
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             row = conn.execute(select(*_RECORD_COLUMNS).where(sessions.c.id == session_id)).first()
         return self._opened(_record(row)) if row else None
 
     def get_owned(self, session_id: str, owner_id: int) -> SessionRecord | None:
         """The session if ``owner_id`` owns it; ``None`` for another user's id, exactly as for unknown."""
         query = select(*_RECORD_COLUMNS).where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
         return self._opened(_record(row)) if row else None
 
@@ -332,7 +332,7 @@ class SessionCatalog:
             )
         page_ids = page_ids.order_by(*newest_first).limit(limit + 1)
         query = select(*_RECORD_COLUMNS).where(sessions.c.id.in_(page_ids)).order_by(*newest_first)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         items = tuple(self._opened_all(rows[:limit]))
         next_cursor = _encode_cursor(items[-1].updated_at, items[-1].id) if len(rows) > limit else None
@@ -359,7 +359,7 @@ class SessionCatalog:
         blind terms, once a master key is set (``reindex``). A title or preview changed meanwhile is
         left as its writer stored it (then ``False``)."""
         query = select(*_RECORD_COLUMNS).where(sessions.c.id == session_id)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
         if row is None:
             return False
@@ -467,7 +467,7 @@ class SessionCatalog:
         """The kept messages of crash-interrupted turns, oldest first."""
         t = interrupted_turns
         query = select(t.c.prompt, t.c.at).where(t.c.session_id == session_id).order_by(t.c.at, t.c.id)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         if self._sealer is None:
             return [(row.prompt, row.at) for row in rows]
@@ -500,7 +500,7 @@ class SessionCatalog:
             .order_by(sessions.c.updated_at, sessions.c.id)
             .limit(limit)
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             return list(conn.scalars(query))
 
     def owners(self, *, after: str = "", limit: int = 1_000) -> list[tuple[str, int]]:
@@ -512,9 +512,9 @@ class SessionCatalog:
             .order_by(sessions.c.id)
             .limit(limit)
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             return [(row.id, row.owner_id) for row in conn.execute(query)]
 
     def count_for_owner(self, owner_id: int) -> int:
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             return int(conn.scalar(select(func.count()).where(sessions.c.owner_id == owner_id)) or 0)

@@ -30,7 +30,7 @@ from sqlalchemy import Connection, Engine, and_, case, func, literal, or_, selec
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
-from agent_orchestrator.sessions.store.engine import database_now, write_transaction
+from agent_orchestrator.sessions.store.engine import database_now, read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import UTCDateTime, session_leases, utcnow
 
 _HOLDER_MAX = 200
@@ -138,7 +138,7 @@ class LeaseManager:
             t.c.holder.is_not(None),
             t.c.expires_at > self._now_sql(),
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             return conn.execute(query).first() is not None
 
     def is_latest(self, session_id: str, fencing_token: int) -> bool:
@@ -147,7 +147,7 @@ class LeaseManager:
         created the session): true while the session has never been leased."""
         t = session_leases
         query = select(t.c.fencing_token).where(t.c.session_id == session_id)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             latest = conn.execute(query).scalar_one_or_none()
         return latest == fencing_token if fencing_token else latest is None
 
@@ -157,7 +157,7 @@ class LeaseManager:
         query = select(t).where(
             t.c.session_id == session_id, t.c.holder.is_not(None), t.c.expires_at > self._now_sql()
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
         return Lease(row.session_id, row.holder, int(row.fencing_token), row.expires_at) if row else None
 
@@ -165,7 +165,7 @@ class LeaseManager:
         """How many sessions are leased right now, by any server (a metric)."""
         t = session_leases
         query = select(func.count()).where(t.c.holder.is_not(None), t.c.expires_at > self._now_sql())
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             return int(conn.execute(query).scalar_one())
 
     def _now_sql(self) -> ColumnElement[datetime]:

@@ -1,18 +1,24 @@
 """The live feed's event log: numbered events per stream, bounded, and announced across servers.
 
 A stream is one session's conversation or one user's list of sessions (docs/architecture.md#live-sessions).
-Each event gets the stream's next number, ``max(seq) + 1``, in a transaction that writers of the same
-stream take turns on (PostgreSQL: an advisory lock per stream, held to commit; SQLite: the write lock
-of ``BEGIN IMMEDIATE``). So numbers are consecutive and commit in order: a reader that saw event N
-has seen every event before it that still exists. On PostgreSQL the same transaction sends ``NOTIFY``
-with a tiny payload, ``"<stream> <seq>"``; the listening servers read the bodies from here.
+Each event gets the stream's next number, ``max(seq) + 1``, and numbers are consecutive and commit in
+order: a reader that saw event N has seen every event before it that still exists.
+
+* SQLite: writers take turns on the write lock of ``BEGIN IMMEDIATE``.
+* PostgreSQL: an append is one statement in autocommit (the busiest write of a turn, so one round
+  trip instead of six): it inserts ``max(seq) + 1`` on and sends ``NOTIFY`` with a tiny payload,
+  ``"<stream> <seq>"`` (the listening servers read the bodies from here). The primary key keeps the
+  order: a second writer that computed the same number waits for the first one's commit, fails with a
+  unique violation and tries again with the next. Writes that must check before they write (ending a
+  dead server's turn, restarting a stream) take an advisory lock per stream for that, and retry the
+  same way against plain appends.
 
 Bounded in two ways: when a turn ends the deltas of the turns before it go (each ``done`` holds its
 whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`.
 
 A turn's events come faster than one transaction each can keep up with on a busy server: those that
-queued up meanwhile are written together (:meth:`LiveEventLog.append_all`), under one lock, with one
-``NOTIFY`` for the last of them (a listener reads everything up to it from the log). A client that
+queued up meanwhile are written together (:meth:`LiveEventLog.append_all`), with one ``NOTIFY`` for
+the last of them (a listener reads everything up to it from the log). A client that
 is further behind is told to reload (:meth:`LiveEventLog.covers`).
 
 Sealed bodies (docs/architecture.md#encryption-at-rest): with a ``sealer`` (a master key is set), the
@@ -27,14 +33,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Connection, Engine, delete, func, insert, select, text
+from sqlalchemy.exc import IntegrityError
 
-from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import live_events, utcnow
 
 KEEP = 500
@@ -89,55 +96,76 @@ class LiveEventLog:
     def channel(self) -> str:
         """The ``NOTIFY`` channel: one per schema, so apps on other schemas of a database stay apart."""
         if self._channel is None:
-            with self._engine.connect() as conn:
+            with read_connection(self._engine) as conn:
                 schema = conn.execute(text("SELECT current_schema()")).scalar_one()
             self._channel = "ao_live_" + hashlib.sha256(str(schema).encode()).hexdigest()[:16]
         return self._channel
 
     def append(self, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
         """Add an event as the stream's next one."""
-        return self._write(stream, kind, data, restart=False)
+        return self.append_all(stream, [(kind, data)])[0]
 
     def append_all(
         self, stream: str, events: Sequence[tuple[str, dict[str, Any]]], *, ends_turn_from: int | None = None
     ) -> list[LiveEvent]:
-        """Add ``events`` (kind, data) as the stream's next ones, in one transaction. With
-        ``ends_turn_from`` they end a turn whose first event has that number (0: the first of these):
-        the deltas of the turns before it go, in the same transaction."""
+        """Add ``events`` (kind, data) as the stream's next ones, together. With ``ends_turn_from`` they
+        end a turn whose first event has that number (0: the first of these): the deltas of the turns
+        before it go."""
+        if not events:
+            return []
         bodies = [self._body(stream, data) for _, data in events]
-        with self._locked(stream) as conn:
-            first = _latest(conn, stream) + 1
-            added = [LiveEvent(first + i, kind, data) for i, (kind, data) in enumerate(events)]
-            if not added:
-                return added
-            at = utcnow()
-            rows = [
-                {"stream": stream, "seq": e.seq, "kind": e.kind, "data": body, "at": at}
-                for e, body in zip(added, bodies, strict=True)
-            ]
-            conn.execute(insert(live_events), rows)
-            last = added[-1].seq
-            if last // _TRIM_EVERY > (first - 1) // _TRIM_EVERY:
-                conn.execute(
-                    delete(live_events).where(
-                        live_events.c.stream == stream, live_events.c.seq <= last - KEEP
-                    )
-                )
-            if ends_turn_from is not None:
-                self._drop_deltas(conn, stream, ends_turn_from or first)
-            self._announce(conn, stream, last)
-        return added
+        if self.postgres:
+            with read_connection(self._engine) as conn:  # autocommit: each statement commits
+                first = _unique(lambda: self._pg_append(conn, stream, [kind for kind, _ in events], bodies))
+                self._tidy(conn, stream, first, first + len(events) - 1, ends_turn_from)
+        else:
+            with self._locked(stream) as conn:
+                first = _latest(conn, stream) + 1
+                at = utcnow()
+                rows = [
+                    {"stream": stream, "seq": first + i, "kind": kind, "data": body, "at": at}
+                    for i, ((kind, _), body) in enumerate(zip(events, bodies, strict=True))
+                ]
+                conn.execute(insert(live_events), rows)
+                self._tidy(conn, stream, first, first + len(events) - 1, ends_turn_from)
+        return [LiveEvent(first + i, kind, data) for i, (kind, data) in enumerate(events)]
+
+    def _pg_append(self, conn: Connection, stream: str, kinds: list[str], bodies: list[str]) -> int:
+        """The one-statement append (see the module docstring); the first number it took."""
+        params = {
+            "stream": stream,
+            "kinds": kinds,
+            "bodies": bodies,
+            "at": utcnow(),
+            "channel": self.channel(),
+        }
+        return int(conn.execute(_PG_APPEND, params).scalar_one())
+
+    def _tidy(self, conn: Connection, stream: str, first: int, last: int, ends_turn_from: int | None) -> None:
+        """Bound the stream after ``first``..``last`` were added (see the module docstring)."""
+        if last // _TRIM_EVERY > (first - 1) // _TRIM_EVERY:
+            conn.execute(
+                delete(live_events).where(live_events.c.stream == stream, live_events.c.seq <= last - KEEP)
+            )
+        if ends_turn_from is not None:
+            t = live_events
+            before = ends_turn_from or first
+            conn.execute(delete(t).where(t.c.stream == stream, t.c.kind == "delta", t.c.seq < before))
 
     def restart(self, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
         """Forget the stream's events and add this one, numbered on from the last (a created or deleted
         session: nothing of an earlier conversation under the same id can be replayed)."""
-        return self._write(stream, kind, data, restart=True)
+        body = self._body(stream, data)
+        return _unique(lambda: self._restart(stream, kind, data, body))
 
     def end_open_turn(self, stream: str, message: str) -> list[LiveEvent]:
         """If the stream's last turn never ended (its server died), end it: ``error``, then ``idle``.
         Checked and written under the stream's lock, so several servers noticing at once end it once."""
         error = {"message": message, "code": "turn_interrupted"}
         error_body = self._body(stream, error)
+        return _unique(lambda: self._end_open_turn(stream, error, error_body))
+
+    def _end_open_turn(self, stream: str, error: dict[str, Any], error_body: str) -> list[LiveEvent]:
         with self._locked(stream) as conn:
             boundary = conn.execute(
                 select(live_events.c.kind)
@@ -150,12 +178,10 @@ class LiveEventLog:
             failed = self._insert(conn, stream, "error", error, error_body)
             return [failed, self._insert(conn, stream, "idle", {}, self._body(stream, {}))]
 
-    def _write(self, stream: str, kind: str, data: dict[str, Any], *, restart: bool) -> LiveEvent:
-        body = self._body(stream, data)
+    def _restart(self, stream: str, kind: str, data: dict[str, Any], body: str) -> LiveEvent:
         with self._locked(stream) as conn:
-            seq = _latest(conn, stream) + 1  # before a restart's delete: the numbering goes on
-            if restart:
-                conn.execute(delete(live_events).where(live_events.c.stream == stream))
+            seq = _latest(conn, stream) + 1  # before the delete: the numbering goes on
+            conn.execute(delete(live_events).where(live_events.c.stream == stream))
             return self._insert(conn, stream, kind, data, body, seq)
 
     def _body(self, stream: str, data: dict[str, Any]) -> str:
@@ -212,20 +238,20 @@ class LiveEventLog:
             .order_by(t.c.seq)
             .limit(limit)
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         return [self._event(stream, int(r.seq), r.kind, r.data) for r in rows]
 
     def latest(self, stream: str) -> int:
         """The number of the stream's last event (0: none yet)."""
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             return _latest(conn, stream)
 
     def covers(self, stream: str, seq: int) -> bool:
         """Whether a client that has seen up to ``seq`` can be caught up from what is kept: the events
         after it are all here, bar deltas of finished turns (their ``done`` replaces them)."""
         t = live_events
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             oldest, last = conn.execute(
                 select(func.min(t.c.seq), func.max(t.c.seq)).where(t.c.stream == stream)
             ).one()
@@ -246,15 +272,9 @@ class LiveEventLog:
             .where(t.c.stream == stream, t.c.seq >= start)
             .order_by(t.c.seq)
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         return [self._event(stream, int(r.seq), r.kind, r.data) for r in rows]
-
-    @staticmethod
-    def _drop_deltas(conn: Connection, stream: str, before: int) -> None:
-        """Forget the deltas numbered below ``before`` (a finished turn's: its ``done`` has the text)."""
-        t = live_events
-        conn.execute(delete(t).where(t.c.stream == stream, t.c.kind == "delta", t.c.seq < before))
 
 
 def _session_of(stream: str) -> str | None:
@@ -267,3 +287,31 @@ def _latest(conn: Connection, stream: str) -> int:
     return int(
         conn.execute(select(func.coalesce(func.max(t.c.seq), 0)).where(t.c.stream == stream)).scalar_one()
     )
+
+
+_T = TypeVar("_T")
+_PG_APPEND = text("""
+WITH base AS (SELECT coalesce(max(seq), 0) AS n FROM live_events WHERE stream = :stream),
+added AS (
+    INSERT INTO live_events (stream, seq, kind, data, at)
+    SELECT :stream, base.n + e.ord, e.kind, e.data, :at
+    FROM base,
+         unnest(CAST(:kinds AS varchar[]), CAST(:bodies AS text[])) WITH ORDINALITY AS e(kind, data, ord)
+    RETURNING seq
+)
+SELECT min(seq), pg_notify(:channel, :stream || ' ' || max(seq)) FROM added
+""")
+_UNIQUE_RETRIES = 100
+_UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
+
+
+def _unique(write: Callable[[], _T]) -> _T:
+    """Run ``write`` again while it loses a race for a number (a unique violation on PostgreSQL:
+    another writer committed that number while this one computed it)."""
+    for _ in range(_UNIQUE_RETRIES - 1):
+        try:
+            return write()
+        except IntegrityError as error:
+            if getattr(error.orig, "sqlstate", None) != _UNIQUE_VIOLATION:
+                raise
+    return write()

@@ -14,7 +14,7 @@ from datetime import datetime
 from sqlalchemy import Engine, func, insert, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import turn_usage, utcnow
 
 
@@ -73,6 +73,6 @@ class UsageLedger:
             func.coalesce(func.sum(t.c.output_tokens), 0),
             func.count(),
         ).where(condition)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             tokens_in, tokens_out, turns = conn.execute(query).one()
         return TokenTotals(int(tokens_in), int(tokens_out), int(turns))

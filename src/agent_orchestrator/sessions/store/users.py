@@ -28,7 +28,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine, delete, exc, func, insert, select, update
 
 from agent_orchestrator.errors import AlreadyExistsError, InvalidInputError, NotFoundError
-from agent_orchestrator.sessions.store.engine import write_transaction
+from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import logins, users, utcnow
 
 USERNAME_PATTERN = re.compile(r"[A-Za-z0-9._-]{3,40}\Z")
@@ -97,7 +97,7 @@ class UserStore:
 
     def get(self, user_id: int) -> User | None:
         query = select(users.c.id, users.c.username, users.c.created_at).where(users.c.id == user_id)
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
         return User(row.id, row.username, row.created_at) if row else None
 
@@ -105,7 +105,7 @@ class UserStore:
         query = select(users.c.id, users.c.username, users.c.created_at).where(
             func.lower(users.c.username) == username.lower()
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
         return User(row.id, row.username, row.created_at) if row else None
 
@@ -114,7 +114,7 @@ class UserStore:
         row = None
         if USERNAME_PATTERN.match(username):
             query = select(users).where(func.lower(users.c.username) == username.lower())
-            with self._engine.connect() as conn:
+            with read_connection(self._engine) as conn:
                 row = conn.execute(query).first()
         if row is None:
             self._verify(self._dummy(), password)  # same work as a real check; result ignored
@@ -158,7 +158,7 @@ class UserStore:
             .join(users, users.c.id == logins.c.user_id)
             .where(logins.c.token_hash == hash_token(token), logins.c.expires_at > utcnow())
         )
-        with self._engine.connect() as conn:
+        with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
         return (User(row.id, row.username, row.created_at), row.csrf_token) if row else None
 
