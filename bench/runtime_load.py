@@ -3,10 +3,10 @@
     uv run python bench/runtime_load.py --users 100 --turns 5     (bench_throughput.py runs it)
     uv run python bench/runtime_load.py --soak 300                  (one session, turn after turn)
 
-Sessions are configured exactly as the app configures them (``CopilotRuntime`` with streaming and the
-retail MCP server attached) and kept open: each is created once, then every turn is a plain send on
-the open session. That is the fastest a server could answer, so the app's figures are divided by these
-(docs/architecture.md#performance-budgets).
+Sessions are configured exactly as the app configures them (``CopilotRuntime`` with streaming, and the
+retail MCP server's tools served through one MCP connection of this process) and kept open: each is
+created once, then every turn is a plain send on the open session. That is the fastest a server
+could answer, so the app's figures are divided by these (docs/architecture.md#performance-budgets).
 
 It runs in a process of its own so that its CPU and memory are measured like the app's (a process tree
 apart from the benchmark's scripted model). Settings come from the environment (model route, home);
@@ -23,9 +23,11 @@ from collections.abc import AsyncIterator
 from copilot import CopilotSession
 from load_stats import Send, bounded, cpu_reader, run_load, timed, tree_rss_bytes
 
+from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.runtime import CopilotRuntime
+from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.settings import load_settings
 
 
@@ -73,10 +75,12 @@ async def _runtime() -> AsyncIterator[CopilotRuntime]:
     await asyncio.to_thread(ensure_dataset, retail_db)
     retail_mcp = RetailMcpHttpServer(retail_db)
     await asyncio.to_thread(retail_mcp.start)
+    config = retail_mcp.copilot_config()
     try:
-        async with CopilotRuntime(
-            settings.runtime, retail_mcp=retail_mcp.copilot_config(), streaming=True
-        ) as rt:
+        async with (
+            McpTools(SERVER_NAME, config["url"], config["headers"]) as tools,
+            CopilotRuntime(settings.runtime, retail_tools=tools.tools, streaming=True) as rt,
+        ):
             yield rt
     finally:
         await asyncio.to_thread(retail_mcp.stop)
