@@ -37,7 +37,21 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, Protocol, get_args
 
-from sqlalchemy import Connection, Engine, Integer, delete, exc, func, insert, literal, select, tuple_, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Integer,
+    Update,
+    bindparam,
+    delete,
+    exc,
+    func,
+    insert,
+    literal,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.engine import Row
 
 from agent_orchestrator.errors import InvalidInputError, SessionExistsError
@@ -180,6 +194,22 @@ def _record(row: Row) -> SessionRecord:
         parent_id=row.parent_id,
         parent_event_id=row.parent_event_id,
     )
+
+
+@functools.cache
+def _turn_update(*, busy: bool, preview: bool) -> Update:
+    """:meth:`SessionCatalog.turn_writer`'s statement, built once per shape: twice a turn, and a
+    statement built per call costs more Python than the query."""
+    values: dict[str, object] = {
+        "updated_at": bindparam("p_updated_at"),
+        "status": bindparam("p_status"),
+        "pending_prompt": bindparam("p_pending_prompt"),
+    }
+    if preview:
+        values["preview"] = bindparam("p_preview")
+    if busy:
+        values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
+    return update(sessions).where(sessions.c.id == bindparam("p_id")).values(**values)
 
 
 class TextSealer(Protocol):
@@ -413,16 +443,17 @@ class SessionCatalog:
         holds it). The texts are sealed here, before any transaction: a new data key is written by the
         key store.
         """
-        values: dict[str, object] = {"updated_at": at or utcnow(), "status": _validate_status(status)}
+        busy = _validate_status(status) == "busy"
+        params = {
+            "p_id": session_id,
+            "p_updated_at": at or utcnow(),
+            "p_status": status,
+            "p_pending_prompt": self._sealed(session_id, prompt) if busy else None,
+        }
         if preview is not None:
-            values["preview"] = self._sealed(session_id, make_preview(preview))
-        if status == "busy":
-            values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
-            values["pending_prompt"] = self._sealed(session_id, prompt)
-        else:
-            values["pending_prompt"] = None
-        statement = update(sessions).where(sessions.c.id == session_id).values(**values)
-        return lambda conn: conn.execute(statement).rowcount == 1
+            params["p_preview"] = self._sealed(session_id, make_preview(preview))
+        statement = _turn_update(busy=busy, preview=preview is not None)
+        return lambda conn: conn.execute(statement, params).rowcount == 1
 
     def set_history(
         self,

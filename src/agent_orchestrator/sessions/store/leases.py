@@ -25,10 +25,12 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, case, func, literal, or_, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, case, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.dml import ReturningInsert
+from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from agent_orchestrator.sessions.store.engine import database_now, read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import UTCDateTime, session_leases, utcnow
@@ -57,6 +59,7 @@ class LeaseManager:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._postgres = engine.dialect.name == "postgresql"
+        self._acquire = _acquire_statement(self._postgres)
 
     def acquire(self, session_id: str, holder: str, ttl: float) -> Lease | None:
         """Take the lease for ``ttl`` seconds, or ``None`` if someone else holds an unexpired one.
@@ -67,25 +70,11 @@ class LeaseManager:
         if not 0 < len(holder) <= _HOLDER_MAX:
             raise ValueError(f"Lease holders have 1 to {_HOLDER_MAX} characters.")
         _check_ttl(ttl)
-        t = session_leases
         with write_transaction(self._engine) as conn:
             now = database_now(conn)
             expires_at = now + timedelta(seconds=ttl)
-            dialect_insert = postgresql.insert if self._postgres else sqlite.insert
-            insert = dialect_insert(t).values(
-                session_id=session_id, holder=holder, fencing_token=1, expires_at=expires_at
-            )
-            still_ours = and_(t.c.holder == holder, t.c.expires_at > now)
-            upsert = insert.on_conflict_do_update(
-                index_elements=[t.c.session_id],
-                set_={
-                    "holder": insert.excluded.holder,
-                    "expires_at": insert.excluded.expires_at,
-                    "fencing_token": case((still_ours, t.c.fencing_token), else_=t.c.fencing_token + 1),
-                },
-                where=or_(t.c.holder == holder, t.c.holder.is_(None), t.c.expires_at <= now),
-            ).returning(t.c.fencing_token)
-            token = conn.execute(upsert).scalar_one_or_none()
+            params = {"session_id": session_id, "holder": holder, "expires_at": expires_at, "now": now}
+            token = conn.execute(self._acquire, params).scalar_one_or_none()
         if token is None:
             return None
         return Lease(session_id, holder, int(token), expires_at)
@@ -172,6 +161,28 @@ class LeaseManager:
         if self._postgres:
             return func.clock_timestamp(type_=UTCDateTime())
         return literal(utcnow(), UTCDateTime())
+
+
+def _acquire_statement(postgres: bool) -> ReturningInsert[Any]:
+    """The upsert of :meth:`LeaseManager.acquire`, built once (every turn takes a lease; a statement
+    built per call costs more Python than the query): parameters ``session_id``, ``holder``,
+    ``expires_at`` and ``now``."""
+    t = session_leases
+    holder: BindParameter[str] = bindparam("holder")
+    now = bindparam("now", type_=UTCDateTime())
+    insert = (postgresql.insert if postgres else sqlite.insert)(t).values(
+        session_id=bindparam("session_id"), holder=holder, fencing_token=1, expires_at=bindparam("expires_at")
+    )
+    still_ours = and_(t.c.holder == holder, t.c.expires_at > now)
+    return insert.on_conflict_do_update(
+        index_elements=[t.c.session_id],
+        set_={
+            "holder": insert.excluded.holder,
+            "expires_at": insert.excluded.expires_at,
+            "fencing_token": case((still_ours, t.c.fencing_token), else_=t.c.fencing_token + 1),
+        },
+        where=or_(t.c.holder == holder, t.c.holder.is_(None), t.c.expires_at <= now),
+    ).returning(t.c.fencing_token)
 
 
 def _is(lease: Lease) -> ColumnElement[bool]:

@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, text
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, text
 from sqlalchemy.exc import IntegrityError
 
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
@@ -283,13 +283,14 @@ def _session_of(stream: str) -> str | None:
 
 
 def _latest(conn: Connection, stream: str) -> int:
-    t = live_events
-    return int(
-        conn.execute(select(func.coalesce(func.max(t.c.seq), 0)).where(t.c.stream == stream)).scalar_one()
-    )
+    return int(conn.execute(_LATEST, {"stream": stream}).scalar_one())
 
 
 _T = TypeVar("_T")
+# Built once: a statement built per call costs more Python than the query (its cache key is rebuilt).
+_LATEST = select(func.coalesce(func.max(live_events.c.seq), 0)).where(
+    live_events.c.stream == bindparam("stream")
+)
 _PG_APPEND = text("""
 WITH base AS (SELECT coalesce(max(seq), 0) AS n FROM live_events WHERE stream = :stream),
 added AS (
