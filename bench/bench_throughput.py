@@ -1,8 +1,8 @@
 """Throughput of the web app against the runtime's own speed (issue 11), measured in one run.
 
     uv run python bench/bench_throughput.py [--users 100] [--turns 5] [--store both|sqlite|postgres]
-        [--soak 300] [--warm 1000] [--cold-turns 1000]
-    uv run python bench/bench_throughput.py --users 10 --soak 60 --warm 50      (a quick run)
+        [--rounds 3] [--soak 300] [--warm 1000] [--cold-turns 1000]
+    uv run python bench/bench_throughput.py --users 10 --rounds 1 --soak 60 --warm 50      (a quick run)
 
 Everything runs for real (uvicorn, the Copilot CLI, SQLite or PostgreSQL) on the instant scripted model,
 so every figure is the server's and the runtime's own overhead:
@@ -10,7 +10,9 @@ so every figure is the server's and the runtime's own overhead:
 * the yardstick: the same load straight on the runtime, sessions kept open (``runtime_load.py``);
 * per store (SQLite, one server; PostgreSQL, shared mode on a fresh schema): one turn alone,
   ``--users`` concurrent users with one turn each, and the same users sending ``--turns`` turns each
-  (sequential per user), as p50/p95/max with the app/runtime ratio, and CPU per turn of the process tree;
+  (sequential per user), as p50/p95/max with the app/runtime ratio, and CPU per turn of the process tree
+  (and of its Python process); ``--rounds`` times over, yardstick included, with each budgeted figure's
+  median over the rounds at the end (a shared machine's speed drifts between minutes);
 * on SQLite: a ``--soak``-turn chat in one session (first vs last turns, memory every 50 turns), and the
   same chat straight on the runtime; the first turn of a ``--cold-turns``-turn session in a restarted
   server vs a fresh session's first turn, sent straight away (a cold resume) and sent after opening the
@@ -89,9 +91,9 @@ class Bench:
 # ------------------------------------------------------------------------------------------ loads
 
 
-def runtime_figures(bench: Bench, users: int, turns: int) -> LoadFigures:
-    """The yardstick, in a process of its own (see ``runtime_load.py``)."""
-    return LoadFigures(**_runtime_worker(bench, "load", "--users", str(users), "--turns", str(turns)))
+def runtime_figures(bench: Bench, users: int, turns: int, home: str) -> LoadFigures:
+    """The yardstick, in a process of its own (see ``runtime_load.py``), on a fresh ``home``."""
+    return LoadFigures(**_runtime_worker(bench, home, "--users", str(users), "--turns", str(turns)))
 
 
 def _runtime_worker(bench: Bench, home: str, *args: str) -> dict[str, Any]:
@@ -144,7 +146,8 @@ def _p95(values: list[float]) -> float:
 
 def report_load(
     label: str, app: LoadFigures, runtime: LoadFigures, users: int, turns: int, sqlite: LoadFigures | None
-) -> None:
+) -> dict[str, float]:
+    """Print one store's figures against the yardstick; return the budgeted ones (by name)."""
     print(f"\n== {label} ==")
     alone, yardstick = statistics.median(app.alone), statistics.median(runtime.alone)
     print(
@@ -184,11 +187,63 @@ def report_load(
             f"of which the Python process: app {ms(app_python / count).strip()}, "
             f"runtime's driver {ms(runtime_python / count).strip()}"
         )
+    budgeted = {
+        "one turn alone, ms above the runtime (target <= 60)": (alone - yardstick) * 1000,
+        "one turn each, app/runtime p95 (target <= 1.3)": _p95(app.one_turn) / _p95(runtime.one_turn),
+        f"{turns} turns each, app/runtime p95": _p95(app.multi) / _p95(runtime.multi),
+    }
     if sqlite is not None:
+        budgeted["one turn each, PostgreSQL/SQLite p95 (target <= 1.2)"] = _p95(app.one_turn) / _p95(
+            sqlite.one_turn
+        )
+        budgeted[f"{turns} turns each, PostgreSQL/SQLite p95 (target <= 1.2)"] = _p95(app.multi) / _p95(
+            sqlite.multi
+        )
         print(
             f"PostgreSQL/SQLite p95 ratio: one turn each {_p95(app.one_turn) / _p95(sqlite.one_turn):.2f}, "
             f"{turns} turns each {_p95(app.multi) / _p95(sqlite.multi):.2f} (target <= 1.2)"
         )
+    return budgeted
+
+
+def loads_in_rounds(bench: Bench, args: argparse.Namespace, stores: tuple[str, ...]) -> None:
+    """The loads, ``args.rounds`` times over: the yardstick, then each store, in every round, so that a
+    machine that slows down for a while slows a round's figures together; then each budgeted figure's
+    median over the rounds."""
+    budgeted: dict[str, list[float]] = {}
+    for number in range(1, args.rounds + 1):
+        tag = f", round {number} of {args.rounds}"
+        runtime = runtime_figures(bench, args.users, args.turns, f"load-{number}")
+        sqlite = None
+        figures: dict[str, float] = {}
+        if "sqlite" in stores:
+            home = bench.root / f"sqlite-{number}"
+            catalog = f"sqlite:///{home / 'catalog.sqlite'}"
+            home.mkdir()
+            sqlite = app_figures(bench, home, catalog, args.users, args.turns)
+            figures |= _labelled(
+                "SQLite",
+                report_load(f"SQLite, one server{tag}", sqlite, runtime, args.users, args.turns, None),
+            )
+        if "postgres" in stores:
+            with fresh_schema("bench") as schema:
+                home = bench.root / f"postgres-{number}"
+                postgres = app_figures(
+                    bench, home, schema.sqlalchemy_url, args.users, args.turns, DATABASE_URL=schema.url
+                )
+            label = f"PostgreSQL, shared mode{tag}"
+            figures |= _labelled(
+                "PostgreSQL", report_load(label, postgres, runtime, args.users, args.turns, sqlite)
+            )
+        for name, value in figures.items():
+            budgeted.setdefault(name, []).append(value)
+    print(f"\n== medians over {args.rounds} round(s) ==")
+    for name, values in budgeted.items():
+        print(f"{name}: {statistics.median(values):.2f}  (rounds: {', '.join(f'{v:.2f}' for v in values)})")
+
+
+def _labelled(store: str, figures: dict[str, float]) -> dict[str, float]:
+    return {f"{store}: {name}": value for name, value in figures.items()}
 
 
 # -------------------------------------------------------------------------------- one session
@@ -318,6 +373,7 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=100, help="concurrent users (default 100)")
     parser.add_argument("--turns", type=int, default=5, help="turns per user in the second load")
     parser.add_argument("--store", choices=("both", "sqlite", "postgres"), default="both")
+    parser.add_argument("--rounds", type=int, default=3, help="times the loads run (medians are reported)")
     parser.add_argument("--soak", type=int, default=300, help="turns of the one-session soak (0: skip)")
     parser.add_argument("--warm", type=int, default=1000, help="sessions for the memory figure (0: skip)")
     parser.add_argument("--cold-turns", type=int, default=1000, help="turns of the cold-resumed session")
@@ -336,21 +392,7 @@ def main() -> None:
             f"AGENT_PROVIDER_MAX_PROMPT_TOKENS={bench.context_tokens} "
             f"for every server of this run; medians of {COLD_SESSIONS} for each first-turn figure"
         )
-        runtime = runtime_figures(bench, args.users, args.turns)
-        sqlite = None
-        if "sqlite" in stores:
-            home = bench.root / "sqlite"
-            catalog = f"sqlite:///{home / 'catalog.sqlite'}"
-            home.mkdir()
-            sqlite = app_figures(bench, home, catalog, args.users, args.turns)
-            report_load("SQLite, one server", sqlite, runtime, args.users, args.turns, None)
-        if "postgres" in stores:
-            with fresh_schema("bench") as schema:
-                home = bench.root / "postgres"
-                postgres = app_figures(
-                    bench, home, schema.sqlalchemy_url, args.users, args.turns, DATABASE_URL=schema.url
-                )
-            report_load("PostgreSQL, shared mode", postgres, runtime, args.users, args.turns, sqlite)
+        loads_in_rounds(bench, args, stores)
         single_session_figures(bench, args.soak, args.cold_turns, args.warm)
 
 
