@@ -29,6 +29,10 @@ class TokenTotals:
         return self.input_tokens + self.output_tokens
 
 
+# Built once (every turn records one): a statement built per call costs more Python than the insert.
+_INSERT = insert(turn_usage)
+
+
 class UsageLedger:
     """Record a turn's tokens; sum them for a session or a user (since a time)."""
 
@@ -45,17 +49,16 @@ class UsageLedger:
         model: str | None,
         at: datetime | None = None,
     ) -> None:
+        row = {
+            "session_id": session_id,
+            "user_id": user_id,
+            "at": at or utcnow(),
+            "model": model[:200] if model else None,
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+        }
         with write_transaction(self._engine) as conn:
-            conn.execute(
-                insert(turn_usage).values(
-                    session_id=session_id,
-                    user_id=user_id,
-                    at=at or utcnow(),
-                    model=model[:200] if model else None,
-                    input_tokens=input_tokens,
-                    output_tokens=output_tokens,
-                )
-            )
+            conn.execute(_INSERT, row)
 
     def for_session(self, session_id: str) -> TokenTotals:
         return self._totals(turn_usage.c.session_id == session_id)
