@@ -210,7 +210,7 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     every event to the session's live feed, in order, without ever blocking or failing the turn.
 
     Events that queue up while the previous ones are being written are published together, in one
-    transaction. ``None``, the end of the turn (the lease is released by then), is published as
+    write. ``None``, the end of the turn (the lease is released by then), is published as
     ``idle``, together with dropping the deltas of earlier turns (this turn's stay until the next one
     ends, for followers that lag behind); then the owner's sessions list hears the session is idle.
     """

@@ -14,12 +14,12 @@ order: a reader that saw event N has seen every event before it that still exist
   same way against plain appends.
 
 Bounded in two ways: when a turn ends the deltas of the turns before it go (each ``done`` holds its
-whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`.
-
-A turn's events come faster than one transaction each can keep up with on a busy server: those that
-queued up meanwhile are written together (:meth:`LiveEventLog.append_all`), with one ``NOTIFY`` for
-the last of them (a listener reads everything up to it from the log). A client that
+whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`. A client that
 is further behind is told to reload (:meth:`LiveEventLog.covers`).
+
+A turn's events come faster than one write each can keep up with on a busy server: those that queued
+up meanwhile are written together (:meth:`LiveEventLog.append_all`), with one ``NOTIFY`` for the last
+of them (a listener reads everything up to it from the log).
 
 Sealed bodies (docs/architecture.md#encryption-at-rest): with a ``sealer`` (a master key is set), the
 body of a session stream's event (prompts, answers, tool results, titles) is stored encrypted with that
