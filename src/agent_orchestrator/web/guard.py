@@ -1,13 +1,11 @@
-"""Every response's security headers, and the request body limit, as one plain ASGI middleware.
-
-Plain ASGI rather than ``@app.middleware("http")``: Starlette's ``BaseHTTPMiddleware`` runs the rest
-of the app in a task of its own and passes every chunk of a streamed answer through a memory stream,
-which was a measurable part of a busy server's turn (docs/architecture.md#warm-sessions).
-"""
+"""Every response's security headers, and the request body limit, as one plain ASGI middleware
+(see :mod:`agent_orchestrator.web.asgi` for why plain)."""
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
+
+from agent_orchestrator.web.asgi import HttpMiddleware, editing_headers
 
 MAX_BODY_BYTES = 256 * 1024
 SECURITY_HEADERS = {
@@ -20,31 +18,20 @@ SECURITY_HEADERS = {
 }
 
 
-class GuardMiddleware:
+class GuardMiddleware(HttpMiddleware):
     """Refuse a body declared larger than :data:`MAX_BODY_BYTES` (413) before any route reads it, and
     add :data:`SECURITY_HEADERS` to every response that does not set its own."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        send = editing_headers(send, _add_security_headers)
         length = Headers(scope=scope).get("content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
             too_large = JSONResponse({"detail": "Request body too large."}, status_code=413)
-            await too_large(scope, receive, _with_security_headers(send))
+            await too_large(scope, receive, send)
             return
-        await self.app(scope, receive, _with_security_headers(send))
+        await self.app(scope, receive, send)
 
 
-def _with_security_headers(send: Send) -> Send:
-    async def sending(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            headers = MutableHeaders(scope=message)
-            for name, value in SECURITY_HEADERS.items():
-                headers.setdefault(name, value)
-        await send(message)
-
-    return sending
+def _add_security_headers(headers: MutableHeaders) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        headers.setdefault(name, value)

@@ -6,7 +6,7 @@ incoming ``traceparent``); the id is put on it.
 The request id is the caller's ``X-Request-ID`` when it is a short token (a proxy's), else a new one;
 it is answered in the same header and put on every log line of the request, including those of a
 turn it starts (the turn's task inherits the context, as it inherits the span). A plain ASGI
-middleware, not ``@app.middleware``: see :mod:`agent_orchestrator.web.guard` for why.
+middleware, not ``@app.middleware``: see :mod:`agent_orchestrator.web.asgi` for why.
 """
 
 import re
@@ -16,9 +16,10 @@ from fastapi import FastAPI, Response
 from opentelemetry import trace
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.datastructures import Headers, MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from agent_orchestrator.telemetry import request_id
+from agent_orchestrator.web.asgi import HttpMiddleware, editing_headers
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _ACCEPTED_ID = re.compile(r"[A-Za-z0-9._-]{8,64}\Z")
@@ -33,27 +34,19 @@ def install_observability(app: FastAPI) -> None:
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 
-class RequestIdMiddleware:
+class RequestIdMiddleware(HttpMiddleware):
     """Set the request id for the request's context (logs, the turn it starts) and answer it."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         sent = Headers(scope=scope).get(REQUEST_ID_HEADER, "")
         rid = sent if _ACCEPTED_ID.match(sent) else uuid.uuid4().hex
         trace.get_current_span().set_attribute("request.id", rid)  # FastAPI's own server span
-
-        async def answering(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                MutableHeaders(scope=message)[REQUEST_ID_HEADER] = rid
-            await send(message)
-
         token = request_id.set(rid)
         try:
-            await self.app(scope, receive, answering)
+            await self.app(scope, receive, editing_headers(send, lambda headers: _answer_id(headers, rid)))
         finally:
             request_id.reset(token)
+
+
+def _answer_id(headers: MutableHeaders, rid: str) -> None:
+    headers[REQUEST_ID_HEADER] = rid

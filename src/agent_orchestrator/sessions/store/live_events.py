@@ -220,8 +220,7 @@ class LiveEventLog:
         t = live_events
         seq = seq or _latest(conn, stream) + 1
         conn.execute(insert(t).values(stream=stream, seq=seq, kind=kind, data=body, at=utcnow()))
-        if seq % _TRIM_EVERY == 0:
-            conn.execute(delete(t).where(t.c.stream == stream, t.c.seq <= seq - KEEP))
+        self._tidy(conn, stream, seq, seq, None)
         self._announce(conn, stream, seq)
         return LiveEvent(seq, kind, data)
 
