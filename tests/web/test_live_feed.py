@@ -2,7 +2,9 @@
 device sees a conversation as it happens, a reconnect resumes where it stopped, a device that is
 behind cannot send over messages it has not seen, and the sessions list follows along."""
 
+import contextlib
 import threading
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -30,17 +32,35 @@ def _messages(client: httpx.Client, session_id: str) -> dict:
     return response.json()
 
 
-def test_a_second_device_follows_a_turn_and_resumes_after_a_reconnect(live_app):
+@contextlib.contextmanager
+def _two_devices_on_a_new_chat(
+    live_app, title: str
+) -> Iterator[tuple[httpx.Client, httpx.Client, str, int, Feed]]:
+    """Alice's phone and laptop, a new chat, and the laptop's feed of it from its first event on."""
     phone, laptop = live_app.client("alice"), live_app.client("alice")
-    session_id = phone.post("/api/sessions", json={"title": "Live"}).json()["id"]
+    session_id = phone.post("/api/sessions", json={"title": title}).json()["id"]
     start = _messages(laptop, session_id)["last_event_id"]
     feed = Feed(laptop, f"/api/sessions/{session_id}/events?after={start}")
     try:
+        yield phone, laptop, session_id, start, feed
+    finally:
+        feed.close()
+
+
+def _reconnect(client: httpx.Client, session_id: str, last_event_id: int, *, until: str) -> list:
+    """What a reconnect with ``Last-Event-ID`` gets, up to the first ``until`` event."""
+    again = Feed(client, f"/api/sessions/{session_id}/events", last_event_id=last_event_id)
+    try:
+        return again.take_until(until)
+    finally:
+        again.close()
+
+
+def test_a_second_device_follows_a_turn_and_resumes_after_a_reconnect(live_app):
+    with _two_devices_on_a_new_chat(live_app, "Live") as (phone, laptop, session_id, start, feed):
         live_app.model.script(Text("Revenue is up 12 % this quarter.", pace=0.05))
         assert "event: done" in _send(phone, session_id, "How is revenue?", seen=start).text
         turn = feed.take_until("idle")
-    finally:
-        feed.close()
     kinds = [e.kind for e in turn]
     assert kinds[0] == "user" and turn[0].data == {"content": "How is revenue?"}
     assert kinds[-2:] == ["done", "idle"] and "delta" in kinds
@@ -52,11 +72,7 @@ def test_a_second_device_follows_a_turn_and_resumes_after_a_reconnect(live_app):
 
     # A reconnect with Last-Event-ID gets what came after it, nothing before: the deltas only if
     # they are still at hand (the log drops a finished turn's deltas; its "done" has the answer).
-    again = Feed(laptop, f"/api/sessions/{session_id}/events", last_event_id=turn[0].id)
-    try:
-        replay = again.take_until("idle")
-    finally:
-        again.close()
+    replay = _reconnect(laptop, session_id, turn[0].id, until="idle")
     assert [e for e in replay if e.kind != "delta"] == turn[-2:]
     assert [e for e in turn[1:] if e in replay] == replay
 
@@ -181,26 +197,16 @@ def test_with_a_master_key_the_feed_is_stored_sealed_and_delivered_in_clear(seal
     follower (and a reconnect) gets them in clear, and a copy of the rows taken before the delete stays
     unreadable once the session's key is gone."""
     live_app, master_key = sealed_live_app
-    phone, laptop = live_app.client("alice"), live_app.client("alice")
-    session_id = phone.post("/api/sessions", json={"title": "Quokka plans"}).json()["id"]
-    start = _messages(laptop, session_id)["last_event_id"]
-    feed = Feed(laptop, f"/api/sessions/{session_id}/events?after={start}")
-    try:
+    with _two_devices_on_a_new_chat(live_app, "Quokka plans") as (phone, laptop, session_id, start, feed):
         live_app.model.script(Text("Zanzibar joins Wombat in the plan.", pace=0.05))
         assert "event: done" in _send(phone, session_id, "Is Pelican-7 ready?", seen=start).text
         turn = feed.take_until("idle")
         phone.patch(f"/api/sessions/{session_id}", json={"title": "Koala route"})
         assert feed.take_until("renamed")[-1].data == {"title": "Koala route"}
-    finally:
-        feed.close()
     assert turn[0].data == {"content": "Is Pelican-7 ready?"}
     assert turn[-2].data["content"] == "Zanzibar joins Wombat in the plan."
     assert "".join(e.data["text"] for e in turn if e.kind == "delta") == "Zanzibar joins Wombat in the plan."
-    again = Feed(laptop, f"/api/sessions/{session_id}/events", last_event_id=turn[0].id)
-    try:
-        replay = again.take_until("renamed")
-    finally:
-        again.close()
+    replay = _reconnect(laptop, session_id, turn[0].id, until="renamed")
     assert [e for e in replay if e.kind != "delta"][:2] == turn[-2:]
 
     engine = make_engine(live_app.web.database_url)
