@@ -32,6 +32,7 @@ from agent_orchestrator.errors import (
     TurnTimeoutError,
 )
 from agent_orchestrator.mcp_server import SERVER_NAME
+from agent_orchestrator.runtime import sdk_timestamps
 from agent_orchestrator.runtime.cli_path import find_copilot_cli
 from agent_orchestrator.runtime.permissions import RETAIL_TOOL_IDS, retail_tools_only
 from agent_orchestrator.runtime.routes import (
@@ -106,6 +107,7 @@ class CopilotRuntime:
     async def start(self) -> None:
         """Resolve the route, start what it needs, and connect to the CLI."""
         cli = self._cli_path or find_copilot_cli(self.settings.copilot_cli_path)
+        sdk_timestamps.install()
         self.route = await self._start_route()
         self.settings.copilot_home.mkdir(parents=True, exist_ok=True)
         self.client = CopilotClient(
