@@ -4,6 +4,7 @@ Route signatures read like prose (``actor: CurrentActor``); ownership itself is 
 service, which every session route goes through.
 """
 
+import asyncio
 import secrets
 from dataclasses import dataclass
 from typing import Annotated
@@ -35,7 +36,8 @@ class Services:
     exchange: Exchange
 
 
-def get_services(request: Request) -> Services:
+async def get_services(request: Request) -> Services:
+    """Async although it awaits nothing: FastAPI runs a plain function dependency in a worker thread."""
     return request.app.state.services
 
 
@@ -48,10 +50,8 @@ def client_addr(request: Request) -> str:
 
 async def current_login(request: Request, services: ServicesDep) -> tuple[User, str]:
     """The user behind the session cookie and their CSRF token, or 401."""
-    from starlette.concurrency import run_in_threadpool
-
     token = request.cookies.get(COOKIE_NAME)
-    login = await run_in_threadpool(services.users.login_for_token, token) if token else None
+    login = await asyncio.to_thread(services.users.login_for_token, token) if token else None
     if login is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "Please log in.")
     user, csrf = login

@@ -42,6 +42,10 @@ PG_POOL_SIZE = 5
 PG_MAX_OVERFLOW = 10
 PG_POOL_RECYCLE_S = 1_800
 PG_CONNECT_TIMEOUT_S = 10
+# As many SQLite connections kept as threads may use the store at once (asyncio's default executor has
+# at most 32): a connection opened beyond the pool is closed after one call, and opening one costs its
+# pragmas each time. An idle connection to a file costs little memory.
+SQLITE_POOL_SIZE = 32
 _BEGIN_IMMEDIATE = "agent_orchestrator_begin_immediate"
 
 
@@ -90,7 +94,9 @@ def _sqlite_engine(url: str) -> Engine:
     if not database.startswith("file:"):
         Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(
-        url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+        url,
+        pool_size=SQLITE_POOL_SIZE,
+        connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
     )
 
     @event.listens_for(engine, "connect")

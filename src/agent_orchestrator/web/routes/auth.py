@@ -6,9 +6,10 @@ a locked one is refused with ``429`` and ``Retry-After`` before any password is 
 the charge back.
 """
 
+import asyncio
+
 from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.concurrency import run_in_threadpool
 
 from agent_orchestrator.errors import LoginThrottledError
 from agent_orchestrator.sessions.store import AuditEvent, account_key, address_key
@@ -39,19 +40,19 @@ async def login(body: LoginRequest, request: Request, response: Response, servic
     users, audit = services.users, services.sessions.audit
     addr = client_addr(request)
     account, address = account_key(body.username), address_key(addr)
-    charge = await run_in_threadpool(services.throttle.charge, (account, address))
+    charge = await asyncio.to_thread(services.throttle.charge, (account, address))
     if not charge.allowed:
         LOGIN_FAILURES.labels("throttled").inc()
         raise LoginThrottledError(
             f"Too many failed logins; try again in {charge.retry_after} s.", retry_after=charge.retry_after
         )
-    user = await run_in_threadpool(users.authenticate, body.username, body.password)
+    user = await asyncio.to_thread(users.authenticate, body.username, body.password)
     if user is None:
         LOGIN_FAILURES.labels("password").inc()
         failed = AuditEvent(
             action="login_failed", user_id=None, username=body.username[:100], client_addr=addr
         )
-        await run_in_threadpool(audit.record, failed)
+        await asyncio.to_thread(audit.record, failed)
         for key in charge.locking:
             scope = "account" if key == account else "address"
             locked = AuditEvent(
@@ -60,11 +61,11 @@ async def login(body: LoginRequest, request: Request, response: Response, servic
                 client_addr=addr,
                 details={"scope": scope, "seconds": services.settings.login_lockout},
             )
-            await run_in_threadpool(audit.record, locked)
+            await asyncio.to_thread(audit.record, locked)
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "Wrong username or password.")
-    await run_in_threadpool(services.throttle.refund, charge)
-    ticket = await run_in_threadpool(users.open_login, user.id, services.settings.login_ttl)
-    await run_in_threadpool(
+    await asyncio.to_thread(services.throttle.refund, charge)
+    ticket = await asyncio.to_thread(users.open_login, user.id, services.settings.login_ttl)
+    await asyncio.to_thread(
         audit.record, AuditEvent(action="login", user_id=user.id, username=user.username, client_addr=addr)
     )
     response.set_cookie(
@@ -87,8 +88,8 @@ async def me(login: CurrentLogin) -> LoginOut:
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT, summary="Log out")
 async def logout(request: Request, login: CurrentLogin, services: ServicesDep) -> Response:
-    await run_in_threadpool(services.users.close_login, request.cookies[COOKIE_NAME])
-    await run_in_threadpool(
+    await asyncio.to_thread(services.users.close_login, request.cookies[COOKIE_NAME])
+    await asyncio.to_thread(
         services.sessions.audit.record,
         AuditEvent(
             action="logout", user_id=login[0].id, username=login[0].username, client_addr=client_addr(request)

@@ -1,11 +1,11 @@
 """The user's sessions: list, create, read, rename, delete. Another user's id answers 404, like an
 unknown one (the session service checks and audits it)."""
 
+import asyncio
 from datetime import datetime
 
 from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.concurrency import run_in_threadpool
 
 from agent_orchestrator.sessions.store import SessionRecord
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
@@ -79,7 +79,7 @@ async def create_session(body: CreateSession, actor: CurrentActor, services: Ser
 @router.get("/{session_id}", summary="One session's details")
 async def get_session(session_id: str, actor: CurrentActor, services: ServicesDep) -> SessionDetailOut:
     record = await services.sessions.get(actor, session_id)  # ownership first: 404 for another's id
-    tokens = await run_in_threadpool(services.usage.ledger.for_session, record.id)
+    tokens = await asyncio.to_thread(services.usage.ledger.for_session, record.id)
     return SessionDetailOut(**SessionOut.of(record).model_dump(), usage=TokensOut.of(tokens))
 
 

@@ -1,9 +1,10 @@
 """The caller's model-token usage: today (UTC) against the optional daily budget, and all time
 (docs/architecture.md#usage-ledger). A session's own usage is part of its details."""
 
+import asyncio
+
 from fastapi import APIRouter
 from pydantic import BaseModel
-from starlette.concurrency import run_in_threadpool
 
 from agent_orchestrator.sessions.store import TokenTotals
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
@@ -38,7 +39,7 @@ class UsageOut(BaseModel):
 async def my_usage(actor: CurrentActor, services: ServicesDep) -> UsageOut:
     keeper = services.usage
     today = await keeper.today(actor.user.id)
-    all_time = await run_in_threadpool(keeper.ledger.for_user, actor.user.id)
+    all_time = await asyncio.to_thread(keeper.ledger.for_user, actor.user.id)
     budget = keeper.daily_budget
     return UsageOut(
         today=TokensOut.of(today),
