@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from agent_orchestrator.sessions.store import LiveEvent, LiveEventLog
+from agent_orchestrator.sessions.store import Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.live_events import BOUNDARY_KINDS, KEEP, session_stream, user_stream
 from agent_orchestrator.sessions.transcript import TranscriptMessage
 from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
@@ -31,6 +31,9 @@ logger = logging.getLogger(__name__)
 _T = TypeVar("_T")
 IDLE_SECONDS = 10.0  # a follower hears ``None`` (time for a keep-alive) after this much quiet
 RECENT = 1024  # events a stream's channel keeps in memory for followers that fall a little behind
+# How long a turn's answer waits to be written with the end of the turn (see PublishingQueue): the
+# turn's bookkeeping between the two is a transaction or two.
+END_WAIT = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,23 +100,18 @@ class LiveHub:
         self.log = log
         self._channels: dict[str, _Channel] = {}
 
-    async def publish(
-        self, stream: str, kind: str, data: dict[str, Any], *, restart: bool = False
-    ) -> LiveEvent:
-        write = self.log.restart if restart else self.log.append
-        event = await asyncio.to_thread(write, stream, kind, data)
+    async def restart(self, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
+        """Start the stream over with this event (``LiveEventLog.restart``)."""
+        event = await asyncio.to_thread(self.log.restart, stream, kind, data)
         await self.heard(stream, event.seq, event)
         return event
 
-    async def publish_all(
-        self, stream: str, events: list[tuple[str, dict[str, Any]]], *, ends_turn_from: int | None = None
-    ) -> list[LiveEvent]:
-        """Publish ``events`` together (``LiveEventLog.append_all``, which says what ends a turn)."""
-        published = await asyncio.to_thread(
-            self.log.append_all, stream, events, ends_turn_from=ends_turn_from
-        )
-        for event in published:
-            await self.heard(stream, event.seq, event)
+    async def publish_all(self, batches: list[Batch]) -> list[list[LiveEvent]]:
+        """Publish each batch to its stream, all in one write (``LiveEventLog.append_each``)."""
+        published = await asyncio.to_thread(self.log.append_each, batches)
+        for batch, events in zip(batches, published, strict=True):
+            for event in events:
+                await self.heard(batch.stream, event.seq, event)
         return published
 
     async def end_open_turn(self, stream: str, message: str) -> None:
@@ -210,9 +208,10 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     every event to the session's live feed, in order, without ever blocking or failing the turn.
 
     Events that queue up while the previous ones are being written are published together, in one
-    write. ``None``, the end of the turn (the lease is released by then), is published as
-    ``idle``, together with dropping the deltas of earlier turns (this turn's stay until the next one
-    ends, for followers that lag behind); then the owner's sessions list hears the session is idle.
+    write. The answer (``done`` or ``error``) waits up to :data:`END_WAIT` for the end of the turn
+    (``None``: the lease is released by then), so that both go in one write, with ``idle``, the
+    dropping of the deltas of earlier turns (this turn's stay until the next one ends, for followers
+    that lag behind) and the owner's sessions list hearing the session is idle.
     """
 
     def __init__(self, hub: LiveHub, session_id: str, owner_id: int) -> None:
@@ -232,20 +231,32 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
         first: int | None = None  # the number of the turn's first event in the feed
         ended = False
         while not ended:
-            items = [await self._outbox.get()]
-            while not self._outbox.empty():
-                items.append(self._outbox.get_nowait())
+            items = await self._next_items()
             ended = items[-1] is None  # nothing is put after the end
             events = [describe(item) for item in items if item is not None]
+            batches = [Batch(stream, events)]
             if ended:
                 events.append(("idle", {}))
-            ends_turn_from = (first or 0) if ended else None
-            published = await self._quietly(
-                self._hub.publish_all(stream, events, ends_turn_from=ends_turn_from)
-            )
-            if published and first is None:
-                first = published[0].seq
-        await self._quietly(self._hub.publish(user_stream(self._owner_id), "idle", {"id": self._session_id}))
+                batches = [
+                    Batch(stream, events, ends_turn_from=first or 0),
+                    Batch(user_stream(self._owner_id), [("idle", {"id": self._session_id})]),
+                ]
+            published = await self._quietly(self._hub.publish_all(batches))
+            if published and published[0] and first is None:
+                first = published[0][0].seq
+
+    async def _next_items(self) -> list[TurnEvent | None]:
+        """What is queued (at least one item); an answer waits a little for the end of the turn."""
+        items = [await self._outbox.get()]
+        while True:
+            while not self._outbox.empty():
+                items.append(self._outbox.get_nowait())
+            if not isinstance(items[-1], Done | Failed):
+                return items
+            try:
+                items.append(await asyncio.wait_for(self._outbox.get(), END_WAIT))
+            except TimeoutError:
+                return items
 
     async def _quietly(self, step: Awaitable[_T]) -> _T | None:
         try:

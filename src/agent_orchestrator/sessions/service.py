@@ -53,6 +53,7 @@ from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
     AuditLog,
+    Batch,
     Lease,
     LeaseManager,
     LiveEvent,
@@ -163,8 +164,8 @@ class SessionService:
             raise
         self._idle_tokens[sid] = 0
         self.warm.keep(sid, session, 0)
-        await self._announce(session_stream(sid), "created", {"title": record.title}, restart=True)
-        await self._announce(user_stream(actor.user.id), "created", {"id": sid})
+        await self._restart_feed(session_stream(sid), "created", {"title": record.title})
+        await self._announce(Batch(user_stream(actor.user.id), [("created", {"id": sid})]))
         return record
 
     async def list(
@@ -213,8 +214,10 @@ class SessionService:
             audit=self._event("rename", actor, session_id),
         )
         record = await self.get(actor, session_id)
-        await self._announce(session_stream(session_id), "renamed", {"title": record.title})
-        await self._announce(user_stream(actor.user.id), "renamed", {"id": session_id})
+        await self._announce(
+            Batch(session_stream(session_id), [("renamed", {"title": record.title})]),
+            Batch(user_stream(actor.user.id), [("renamed", {"id": session_id})]),
+        )
         return record
 
     async def delete(self, actor: Actor, session_id: str) -> None:
@@ -227,8 +230,8 @@ class SessionService:
         await asyncio.to_thread(
             self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
         )
-        await self._announce(session_stream(session_id), "deleted", {}, restart=True)
-        await self._announce(user_stream(actor.user.id), "deleted", {"id": session_id})
+        await self._restart_feed(session_stream(session_id), "deleted", {})
+        await self._announce(Batch(user_stream(actor.user.id), [("deleted", {"id": session_id})]))
 
     async def transcript(self, actor: Actor, session_id: str) -> Transcript:
         record = await self.get(actor, session_id)
@@ -299,12 +302,19 @@ class SessionService:
         """Where the sessions list's feed stands now (a client that just listed follows from here)."""
         return await asyncio.to_thread(self.live.log.latest, user_stream(actor.user.id))
 
-    async def _announce(
-        self, stream: str, kind: str, data: dict[str, object], *, restart: bool = False
-    ) -> None:
+    async def _announce(self, *batches: Batch) -> None:
+        """Tell the feeds, in one write; a failure is logged: the feed is a view of what happened, and
+        must not undo or fail the change."""
         try:
-            await self.live.publish(stream, kind, data, restart=restart)
-        except Exception:  # the feed is a view of what happened; it must not undo or fail the change
+            await self.live.publish_all(list(batches))
+        except Exception:
+            logger.exception("Live feed %s: publishing failed", ", ".join(batch.stream for batch in batches))
+
+    async def _restart_feed(self, stream: str, kind: str, data: dict[str, object]) -> None:
+        """Start the stream over with this event (``LiveEventLog.restart``), failing quietly likewise."""
+        try:
+            await self.live.restart(stream, kind, data)
+        except Exception:
             logger.exception("Live feed %s: publishing %s failed", stream, kind)
 
     async def _end_interrupted_turn(self, session_id: str) -> None:
@@ -351,8 +361,10 @@ class SessionService:
             # No turn will run to release it: without this, the session answers "busy" until expiry.
             await asyncio.to_thread(self.leases.release, lease)
             raise
-        await self._announce(session_stream(session_id), "user", {"content": prompt})
-        await self._announce(user_stream(actor.user.id), "busy", {"id": session_id})
+        await self._announce(
+            Batch(session_stream(session_id), [("user", {"content": prompt})]),
+            Batch(user_stream(actor.user.id), [("busy", {"id": session_id})]),
+        )
         queue = PublishingQueue(self.live, session_id, actor.user.id)
         task = asyncio.create_task(
             observed_turn(self._run_turn(actor, session_id, prompt, lease, queue), session_id)
@@ -400,18 +412,9 @@ class SessionService:
             await asyncio.to_thread(begin, session_id, audit=self._event("resume", actor, session_id))
             outcome, meter = await self._answer(session_id, prompt, lease, queue)
             renewer.cancel()
-            if self.usage is not None:  # the tokens were spent, whatever became of the turn
-                await self.usage.record(session_id, actor.user.id, meter)
-            status: SessionStatus
-            if isinstance(outcome, Done):
-                preview, status = outcome.text, "idle"
-            else:
-                preview, status = prompt, "interrupted"
-            # The end of the turn in the catalog is fenced: written only while the lease is live.
-            end = await asyncio.to_thread(
-                self.catalog.turn_writer, session_id, preview=preview, status=status
+            still_ours = await asyncio.to_thread(
+                self._finish_turn, lease, actor.user.id, prompt, outcome, meter
             )
-            still_ours = await asyncio.to_thread(self.leases.finish, lease, end)
             released = True
             if still_ours:
                 await self._index_turn(session_id, actor.user.id)
@@ -425,6 +428,18 @@ class SessionService:
                     await asyncio.to_thread(self.leases.release, lease)
             finally:
                 queue.put_nowait(None)
+
+    def _finish_turn(
+        self, lease: Lease, owner_id: int, prompt: str, outcome: TurnEvent, meter: TurnMeter
+    ) -> bool:
+        """The end of the turn, in one transaction (in a worker thread): the tokens it spent (recorded
+        whatever became of the turn), the catalog's record of it (fenced: written only while the lease
+        is live) and the lease's release. Whether the lease was still live."""
+        status: SessionStatus
+        preview, status = (outcome.text, "idle") if isinstance(outcome, Done) else (prompt, "interrupted")
+        end = self.catalog.turn_writer(lease.session_id, preview=preview, status=status)
+        spent = self.usage.writer(lease.session_id, owner_id, meter) if self.usage is not None else None
+        return self.leases.finish(lease, end, unfenced=spent)
 
     async def _index_turn(self, session_id: str, owner_id: int) -> None:
         """Search upkeep: the turn's messages, read from the log's tail

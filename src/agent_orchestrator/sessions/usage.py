@@ -21,6 +21,7 @@ from copilot.session_events import AssistantUsageData, ToolExecutionCompleteData
 from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import Span, Status, StatusCode
+from sqlalchemy import Connection
 
 from agent_orchestrator.errors import TokenBudgetExceededError
 from agent_orchestrator.sessions.store import TokenTotals, UsageLedger
@@ -118,16 +119,18 @@ class UsageKeeper:
                 retry_after=int((renews - now).total_seconds()) + 1,
             )
 
-    async def record(self, session_id: str, user_id: int, meter: TurnMeter) -> None:
-        if meter.used_tokens:
-            await asyncio.to_thread(
-                self.ledger.record,
-                session_id,
-                user_id,
-                input_tokens=meter.input_tokens,
-                output_tokens=meter.output_tokens,
-                model=meter.model,
-            )
+    def writer(self, session_id: str, user_id: int, meter: TurnMeter) -> Callable[[Connection], None] | None:
+        """The ledger row of a turn's tokens, to write in the transaction that ends the turn (``None``:
+        the turn spent none)."""
+        if not meter.used_tokens:
+            return None
+        return self.ledger.writer(
+            session_id,
+            user_id,
+            input_tokens=meter.input_tokens,
+            output_tokens=meter.output_tokens,
+            model=meter.model,
+        )
 
 
 def _start_of_day(moment: datetime) -> datetime:

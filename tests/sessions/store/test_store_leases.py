@@ -63,11 +63,13 @@ def test_finish_writes_last_and_releases_in_one_go_only_while_the_lease_is_live(
     late = leases.acquire("sess-1", "turn-2", ttl=0.2)
     assert late is not None
     time.sleep(0.3)
-    assert leases.finish(late, bump) is False  # expired: its last write is refused, the row is freed
-    assert probe_counter(store_engine) == 1
+    # Expired: its last write is refused, the row is freed; what it did regardless is written.
+    assert leases.finish(late, bump, unfenced=bump) is False
+    assert probe_counter(store_engine) == 2
     taken = leases.acquire("sess-1", "turn-3", ttl=30)
     assert taken is not None and taken.fencing_token == late.fencing_token + 1
     assert leases.finish(late, bump) is False and leases.check("sess-1", taken.fencing_token)
+    assert probe_counter(store_engine) == 2
 
 
 def test_a_released_lease_is_the_latest_until_someone_takes_the_session(store_engine: Engine) -> None:

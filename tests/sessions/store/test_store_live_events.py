@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from sqlalchemy import Engine
 
-from agent_orchestrator.sessions.store import LiveEvent, LiveEventLog
+from agent_orchestrator.sessions.store import Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.live_events import KEEP
 
 
@@ -51,6 +51,20 @@ def test_a_turns_events_written_together_end_it_and_drop_earlier_turns_deltas(st
         (8, "idle"),
     ]
     assert log.append_all("s:t", []) == [] and log.latest("s:t") == 8
+
+
+def test_one_write_adds_to_several_streams(store_engine: Engine) -> None:
+    log = LiveEventLog(store_engine)
+    log.append("s:t", "user", {"content": "one"})
+    turn_end = Batch("s:t", [("done", {"content": "A"}), ("idle", {})], ends_turn_from=1)
+    listed = Batch("u:7", [("idle", {"id": "t"})])
+    assert log.append_each([turn_end, listed, Batch("u:8", [])]) == [
+        [LiveEvent(2, "done", {"content": "A"}), LiveEvent(3, "idle", {})],
+        [LiveEvent(1, "idle", {"id": "t"})],
+        [],
+    ]
+    assert [e.kind for e in log.after("s:t", 0)] == ["user", "done", "idle"]
+    assert log.latest("u:7") == 1 and log.latest("u:8") == 0
 
 
 def test_concurrent_writers_take_consecutive_numbers(store_db) -> None:

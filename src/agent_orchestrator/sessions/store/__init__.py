@@ -24,7 +24,7 @@ from agent_orchestrator.sessions.store.catalog import (
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
 from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
-from agent_orchestrator.sessions.store.live_events import LiveEvent, LiveEventLog
+from agent_orchestrator.sessions.store.live_events import Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
 from agent_orchestrator.sessions.store.throttle import Charge, LoginThrottle, account_key, address_key
 from agent_orchestrator.sessions.store.usage import TokenTotals, UsageLedger
@@ -36,6 +36,7 @@ __all__ = [
     "AuditAction",
     "AuditEvent",
     "AuditLog",
+    "Batch",
     "Charge",
     "Lease",
     "LeaseManager",

@@ -100,11 +100,18 @@ class LeaseManager:
             result = conn.execute(update(t).where(_is(lease)).values(holder=None, expires_at=now))
         return result.rowcount == 1
 
-    def finish(self, lease: Lease, last_write: Callable[[Connection], object]) -> bool:
+    def finish(
+        self,
+        lease: Lease,
+        last_write: Callable[[Connection], object],
+        *,
+        unfenced: Callable[[Connection], object] | None = None,
+    ) -> bool:
         """Run the holder's last fenced write and release the lease, in one transaction.
 
-        ``last_write`` runs only if the lease is still live (then ``True``); a lease that expired is
-        released all the same if no one took it since. One transaction instead of a check, a write
+        ``last_write`` runs only if the lease is still live (then ``True``); ``unfenced`` runs either
+        way (what happened regardless of the lease, such as tokens spent); a lease that expired is
+        released all the same if no one took it since. One transaction instead of a check, writes
         and a release: the end of every turn pays it (docs/architecture.md#warm-sessions).
         """
         t = session_leases
@@ -116,6 +123,8 @@ class LeaseManager:
                 last_write(conn)
             else:
                 conn.execute(released)
+            if unfenced is not None:
+                unfenced(conn)
         return live
 
     def check(self, session_id: str, fencing_token: int) -> bool:

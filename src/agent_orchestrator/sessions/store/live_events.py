@@ -4,7 +4,8 @@ A stream is one session's conversation or one user's list of sessions (docs/arch
 Each event gets the stream's next number, ``max(seq) + 1``, and numbers are consecutive and commit in
 order: a reader that saw event N has seen every event before it that still exists.
 
-* SQLite: writers take turns on the write lock of ``BEGIN IMMEDIATE``.
+* SQLite: writers take turns on the write lock of ``BEGIN IMMEDIATE``; one write may add to several
+  streams.
 * PostgreSQL: an append is one statement in autocommit (the busiest write of a turn, so one round
   trip instead of six): it inserts ``max(seq) + 1`` on and sends ``NOTIFY`` with a tiny payload,
   ``"<stream> <seq>"`` (the listening servers read the bodies from here). The primary key keeps the
@@ -80,6 +81,19 @@ class LiveEvent:
     data: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Events (kind, data) to add to one stream together. With ``ends_turn_from`` they end a turn whose
+    first event has that number (0: the first of these), and the deltas of the turns before it go."""
+
+    stream: str
+    events: Sequence[tuple[str, dict[str, Any]]]
+    ends_turn_from: int | None = None
+
+    def numbered(self, first: int) -> list[LiveEvent]:
+        return [LiveEvent(first + i, kind, data) for i, (kind, data) in enumerate(self.events)]
+
+
 class LiveEventLog:
     """Append and read a stream's events; every call is one short transaction."""
 
@@ -108,27 +122,44 @@ class LiveEventLog:
     def append_all(
         self, stream: str, events: Sequence[tuple[str, dict[str, Any]]], *, ends_turn_from: int | None = None
     ) -> list[LiveEvent]:
-        """Add ``events`` (kind, data) as the stream's next ones, together. With ``ends_turn_from`` they
-        end a turn whose first event has that number (0: the first of these): the deltas of the turns
-        before it go."""
-        if not events:
-            return []
-        bodies = [self._body(stream, data) for _, data in events]
+        """Add ``events`` (kind, data) as the stream's next ones, together (see :class:`Batch`)."""
+        return self.append_each([Batch(stream, events, ends_turn_from)])[0]
+
+    def append_each(self, batches: Sequence[Batch]) -> list[list[LiveEvent]]:
+        """Add each batch's events to its stream, in one write: a turn's start (its message, and its
+        owner's list hearing the session is busy) and its end are one each. Returns each batch's events
+        as numbered."""
+        bodies = [[self._body(batch.stream, data) for _, data in batch.events] for batch in batches]
         if self.postgres:
             with read_connection(self._engine) as conn:  # autocommit: each statement commits
-                first = _unique(lambda: self._pg_append(conn, stream, [kind for kind, _ in events], bodies))
-                self._tidy(conn, stream, first, first + len(events) - 1, ends_turn_from)
-        else:
-            with self._locked(stream) as conn:
-                first = _latest(conn, stream) + 1
-                at = utcnow()
-                rows = [
-                    {"stream": stream, "seq": first + i, "kind": kind, "data": body, "at": at}
-                    for i, ((kind, _), body) in enumerate(zip(events, bodies, strict=True))
+                return [
+                    self._pg_batch(conn, batch, sealed) for batch, sealed in zip(batches, bodies, strict=True)
                 ]
-                conn.execute(insert(live_events), rows)
-                self._tidy(conn, stream, first, first + len(events) - 1, ends_turn_from)
-        return [LiveEvent(first + i, kind, data) for i, (kind, data) in enumerate(events)]
+        with write_transaction(self._engine) as conn:
+            return [
+                self._sqlite_batch(conn, batch, sealed) for batch, sealed in zip(batches, bodies, strict=True)
+            ]
+
+    def _pg_batch(self, conn: Connection, batch: Batch, bodies: list[str]) -> list[LiveEvent]:
+        if not bodies:
+            return []
+        kinds = [kind for kind, _ in batch.events]
+        first = _unique(lambda: self._pg_append(conn, batch.stream, kinds, bodies))
+        self._tidy(conn, batch.stream, first, first + len(bodies) - 1, batch.ends_turn_from)
+        return batch.numbered(first)
+
+    def _sqlite_batch(self, conn: Connection, batch: Batch, bodies: list[str]) -> list[LiveEvent]:
+        if not bodies:
+            return []
+        first = _latest(conn, batch.stream) + 1
+        at = utcnow()
+        rows = [
+            {"stream": batch.stream, "seq": first + i, "kind": kind, "data": body, "at": at}
+            for i, ((kind, _), body) in enumerate(zip(batch.events, bodies, strict=True))
+        ]
+        conn.execute(insert(live_events), rows)
+        self._tidy(conn, batch.stream, first, first + len(rows) - 1, batch.ends_turn_from)
+        return batch.numbered(first)
 
     def _pg_append(self, conn: Connection, stream: str, kinds: list[str], bodies: list[str]) -> int:
         """The one-statement append (see the module docstring); the first number it took."""

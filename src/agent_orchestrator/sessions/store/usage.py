@@ -8,13 +8,14 @@ deleted since, and cost accounting outlives the conversation (the rows hold no c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Engine, func, insert, select
+from sqlalchemy import Connection, Engine, func, insert, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
+from agent_orchestrator.sessions.store.engine import read_connection
 from agent_orchestrator.sessions.store.schema import turn_usage, utcnow
 
 
@@ -39,7 +40,7 @@ class UsageLedger:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
 
-    def record(
+    def writer(
         self,
         session_id: str,
         user_id: int,
@@ -48,7 +49,8 @@ class UsageLedger:
         output_tokens: int,
         model: str | None,
         at: datetime | None = None,
-    ) -> None:
+    ) -> Callable[[Connection], None]:
+        """A turn's row, to write in the caller's transaction: the one that ends the turn."""
         row = {
             "session_id": session_id,
             "user_id": user_id,
@@ -57,8 +59,11 @@ class UsageLedger:
             "input_tokens": input_tokens,
             "output_tokens": output_tokens,
         }
-        with write_transaction(self._engine) as conn:
+
+        def write(conn: Connection) -> None:
             conn.execute(_INSERT, row)
+
+        return write
 
     def for_session(self, session_id: str) -> TokenTotals:
         return self._totals(turn_usage.c.session_id == session_id)

@@ -1,0 +1,63 @@
+"""A turn's events reach the live feed in few writes: what queued up together, and the answer with the
+end of the turn (on both backends)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import Engine
+
+from agent_orchestrator.sessions import live
+from agent_orchestrator.sessions.live import LiveHub, PublishingQueue
+from agent_orchestrator.sessions.store import Batch, LiveEventLog
+from agent_orchestrator.sessions.turns import Delta, Done
+
+
+class CountingLog(LiveEventLog):
+    """The real log, recording what each write carried: (stream, kinds) per batch."""
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__(engine)
+        self.writes: list[list[tuple[str, list[str]]]] = []
+
+    def append_each(self, batches):
+        self.writes.append([(batch.stream, [kind for kind, _ in batch.events]) for batch in batches])
+        return super().append_each(batches)
+
+
+async def test_the_answer_is_written_with_the_end_of_the_turn(store_engine: Engine) -> None:
+    log = CountingLog(store_engine)
+    queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
+    queue.put_nowait(Delta("Hel"))
+    await asyncio.sleep(0.05)
+    queue.put_nowait(Done("Hello"))
+    await asyncio.sleep(0.05)  # the turn's bookkeeping: the answer waits for the end
+    queue.put_nowait(None)
+    await queue.published
+    assert log.writes == [
+        [("s:chat-1", ["delta"])],
+        [("s:chat-1", ["done", "idle"]), ("u:7", ["idle"])],
+    ]
+    assert [e.kind for e in log.after("s:chat-1", 0)] == ["delta", "done", "idle"]
+
+
+async def test_an_answer_whose_end_is_late_is_not_held_back(store_engine, monkeypatch) -> None:
+    monkeypatch.setattr(live, "END_WAIT", 0.05)
+    log = CountingLog(store_engine)
+    queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
+    queue.put_nowait(Done("Hello"))
+    await asyncio.sleep(0.3)
+    assert log.writes == [[("s:chat-1", ["done"])]]
+    queue.put_nowait(None)
+    await queue.published
+    assert log.writes[1] == [("s:chat-1", ["idle"]), ("u:7", ["idle"])]
+
+
+@pytest.mark.parametrize("kinds", [["user"], ["user", "delta"]])
+async def test_a_hub_publishes_to_several_streams_at_once(store_engine: Engine, kinds) -> None:
+    hub = LiveHub(CountingLog(store_engine))
+    published = await hub.publish_all(
+        [Batch("s:chat-1", [(kind, {}) for kind in kinds]), Batch("u:7", [("busy", {"id": "chat-1"})])]
+    )
+    assert [[e.seq for e in events] for events in published] == [list(range(1, len(kinds) + 1)), [1]]
