@@ -56,7 +56,7 @@ MAX_QUERY_WORDS = 12
 HIT_START, HIT_END = "\x02", "\x03"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MARKERS = str.maketrans("", "", HIT_START + HIT_END)
-_USER_MESSAGE = b'{"type":"user.message"'
+USER_MESSAGE = b'{"type":"user.message"'
 
 # Newest first, straight from FTS5's rowid order: ``ORDER BY rank`` (bm25) would first count every
 # row in the whole index holding each word (2M rows: ~300 ms for a common word), whoever owns them.
@@ -150,7 +150,7 @@ def query_words(query: str) -> list[str]:
 def latest_turn(raw: bytes) -> list[TranscriptMessage]:
     """The visible messages of the log's last turn, read from its tail only (from the last user
     message on), so indexing a turn costs the same in a 1,000-turn conversation as in a new one."""
-    start = raw.rfind(b"\n" + _USER_MESSAGE)
+    start = raw.rfind(b"\n" + USER_MESSAGE)
     tail = raw[start + 1 :] if start >= 0 else raw
     return parse_events(tail.splitlines())
 

@@ -48,7 +48,7 @@ from agent_orchestrator.sessions.live import (
     turn_boundary,
     user_stream,
 )
-from agent_orchestrator.sessions.search import SearchIndex, latest_turn
+from agent_orchestrator.sessions.search import USER_MESSAGE, SearchIndex, latest_turn
 from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
@@ -448,7 +448,7 @@ class SessionService:
         if self.search is None:
             return
         try:
-            raw = await self.files.read_events(session_id) or b""
+            raw = await self.files.read_events_tail(session_id, USER_MESSAGE) or b""
             await asyncio.to_thread(self.search.add, session_id, owner_id, latest_turn(raw))
         except Exception:
             logger.exception("Indexing the turn of %s for search failed", session_id)

@@ -27,7 +27,20 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, case, func, literal, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Float,
+    and_,
+    bindparam,
+    case,
+    func,
+    literal,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.dml import ReturningInsert
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
@@ -59,7 +72,14 @@ class LeaseManager:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._postgres = engine.dialect.name == "postgresql"
+        # Built once: the fencing check runs for every write to a session's shared files.
         self._acquire = _acquire_statement(self._postgres)
+        t = session_leases
+        live = and_(t.c.holder.is_not(None), t.c.expires_at > _now(self._postgres))
+        self._check = select(literal(1)).where(
+            t.c.session_id == bindparam("session_id"), t.c.fencing_token == bindparam("fencing_token"), live
+        )
+        self._current = select(t).where(t.c.session_id == bindparam("session_id"), live)
 
     def acquire(self, session_id: str, holder: str, ttl: float) -> Lease | None:
         """Take the lease for ``ttl`` seconds, or ``None`` if someone else holds an unexpired one.
@@ -70,14 +90,18 @@ class LeaseManager:
         if not 0 < len(holder) <= _HOLDER_MAX:
             raise ValueError(f"Lease holders have 1 to {_HOLDER_MAX} characters.")
         _check_ttl(ttl)
-        with write_transaction(self._engine) as conn:
-            now = database_now(conn)
-            expires_at = now + timedelta(seconds=ttl)
-            params = {"session_id": session_id, "holder": holder, "expires_at": expires_at, "now": now}
-            token = conn.execute(self._acquire, params).scalar_one_or_none()
-        if token is None:
+        params: dict[str, Any] = {"session_id": session_id, "holder": holder, "ttl": ttl}
+        if self._postgres:  # one statement, in autocommit: its own transaction, on the server's clock
+            with read_connection(self._engine) as conn:
+                row = conn.execute(self._acquire, params).first()
+        else:
+            now = utcnow()
+            params |= {"now": now, "expires_at": now + timedelta(seconds=ttl)}
+            with write_transaction(self._engine) as conn:
+                row = conn.execute(self._acquire, params).first()
+        if row is None:
             return None
-        return Lease(session_id, holder, int(token), expires_at)
+        return Lease(session_id, holder, int(row.fencing_token), row.expires_at)
 
     def renew(self, lease: Lease, ttl: float) -> bool:
         """Extend a lease we still hold; ``False`` if it expired or was taken (acquire again then)."""
@@ -115,72 +139,75 @@ class LeaseManager:
         and a release: the end of every turn pays it (docs/architecture.md#warm-sessions).
         """
         t = session_leases
+        now = _now(self._postgres)
+        released = update(t).where(_is(lease)).values(holder=None, expires_at=now)
         with write_transaction(self._engine) as conn:
-            now = database_now(conn)
-            released = update(t).where(_is(lease)).values(holder=None, expires_at=now)
-            live = conn.execute(released.where(t.c.expires_at > now)).rowcount == 1
+            live = conn.execute(released.where(t.c.expires_at > now), {"now": utcnow()}).rowcount == 1
             if live:
                 last_write(conn)
             else:
-                conn.execute(released)
+                conn.execute(released, {"now": utcnow()})
             if unfenced is not None:
                 unfenced(conn)
         return live
 
     def check(self, session_id: str, fencing_token: int) -> bool:
         """True only if ``fencing_token`` is the session's current, unexpired lease."""
-        t = session_leases
-        query = select(literal(1)).where(
-            t.c.session_id == session_id,
-            t.c.fencing_token == fencing_token,
-            t.c.holder.is_not(None),
-            t.c.expires_at > self._now_sql(),
-        )
+        params = {"session_id": session_id, "fencing_token": fencing_token, "now": utcnow()}
         with read_connection(self._engine) as conn:
-            return conn.execute(query).first() is not None
+            return conn.execute(self._check, params).first() is not None
 
     def is_latest(self, session_id: str, fencing_token: int) -> bool:
         """True if no lease was taken since the one with ``fencing_token`` (live or not): its holder's
         copy of the session is still the newest. Token 0 stands for "before any lease" (the copy that
         created the session): true while the session has never been leased."""
-        t = session_leases
-        query = select(t.c.fencing_token).where(t.c.session_id == session_id)
         with read_connection(self._engine) as conn:
-            latest = conn.execute(query).scalar_one_or_none()
+            latest = conn.execute(_LATEST_TOKEN, {"session_id": session_id}).scalar_one_or_none()
         return latest == fencing_token if fencing_token else latest is None
 
     def current(self, session_id: str) -> Lease | None:
         """The live lease on ``session_id``, if any (to tell a second sender who is busy, and until when)."""
-        t = session_leases
-        query = select(t).where(
-            t.c.session_id == session_id, t.c.holder.is_not(None), t.c.expires_at > self._now_sql()
-        )
         with read_connection(self._engine) as conn:
-            row = conn.execute(query).first()
+            row = conn.execute(self._current, {"session_id": session_id, "now": utcnow()}).first()
         return Lease(row.session_id, row.holder, int(row.fencing_token), row.expires_at) if row else None
 
     def count_live(self) -> int:
         """How many sessions are leased right now, by any server (a metric)."""
         t = session_leases
-        query = select(func.count()).where(t.c.holder.is_not(None), t.c.expires_at > self._now_sql())
+        query = select(func.count()).where(t.c.holder.is_not(None), t.c.expires_at > _now(self._postgres))
         with read_connection(self._engine) as conn:
-            return int(conn.execute(query).scalar_one())
+            return int(conn.execute(query, {"now": utcnow()}).scalar_one())
 
-    def _now_sql(self) -> ColumnElement[datetime]:
-        if self._postgres:
-            return func.clock_timestamp(type_=UTCDateTime())
-        return literal(utcnow(), UTCDateTime())
+
+# Built once (see LeaseManager.__init__).
+_LATEST_TOKEN = select(session_leases.c.fencing_token).where(
+    session_leases.c.session_id == bindparam("session_id")
+)
+
+
+def _now(postgres: bool) -> ColumnElement[datetime]:
+    """The time that decides expiry (see the module docstring): the database server's on PostgreSQL,
+    else the ``now`` parameter (Python's UTC clock)."""
+    if postgres:
+        return func.clock_timestamp(type_=UTCDateTime())
+    return bindparam("now", type_=UTCDateTime())
 
 
 def _acquire_statement(postgres: bool) -> ReturningInsert[Any]:
     """The upsert of :meth:`LeaseManager.acquire`, built once (every turn takes a lease; a statement
-    built per call costs more Python than the query): parameters ``session_id``, ``holder``,
-    ``expires_at`` and ``now``."""
+    built per call costs more Python than the query): parameters ``session_id``, ``holder`` and ``ttl``
+    (seconds), and on SQLite ``now`` and ``expires_at``. On PostgreSQL the time is the statement's on
+    the server, so taking a lease is one round trip."""
     t = session_leases
     holder: BindParameter[str] = bindparam("holder")
-    now = bindparam("now", type_=UTCDateTime())
+    now: ColumnElement[datetime]
+    if postgres:
+        now = func.statement_timestamp(type_=UTCDateTime())
+        expires_at = now + literal_column("interval '1 second'") * bindparam("ttl", type_=Float())
+    else:
+        now, expires_at = bindparam("now", type_=UTCDateTime()), bindparam("expires_at", type_=UTCDateTime())
     insert = (postgresql.insert if postgres else sqlite.insert)(t).values(
-        session_id=bindparam("session_id"), holder=holder, fencing_token=1, expires_at=bindparam("expires_at")
+        session_id=bindparam("session_id"), holder=holder, fencing_token=1, expires_at=expires_at
     )
     still_ours = and_(t.c.holder == holder, t.c.expires_at > now)
     return insert.on_conflict_do_update(
@@ -191,7 +218,7 @@ def _acquire_statement(postgres: bool) -> ReturningInsert[Any]:
             "fencing_token": case((still_ours, t.c.fencing_token), else_=t.c.fencing_token + 1),
         },
         where=or_(t.c.holder == holder, t.c.holder.is_(None), t.c.expires_at <= now),
-    ).returning(t.c.fencing_token)
+    ).returning(t.c.fencing_token, t.c.expires_at)
 
 
 def _is(lease: Lease) -> ColumnElement[bool]:
