@@ -11,8 +11,10 @@ so every figure is the server's and the runtime's own overhead:
 * per store (SQLite, one server; PostgreSQL, shared mode on a fresh schema): one turn alone,
   ``--users`` concurrent users with one turn each, and the same users sending ``--turns`` turns each
   (sequential per user), as p50/p95/max with the app/runtime ratio, and CPU per turn of the process tree
-  (and of its Python process); ``--rounds`` times over, yardstick included, with each budgeted figure's
-  median over the rounds at the end (a shared machine's speed drifts between minutes);
+  (and of its Python process); ``--rounds`` times over, with each budgeted figure's median over the
+  rounds at the end. The yardstick and the servers are all up at once and take turns load by load
+  (their order turning every round), so the figures that are divided were taken seconds apart: a
+  shared machine's speed drifts between minutes;
 * on SQLite: a ``--soak``-turn chat in one session (first vs last turns, memory every 50 turns), and the
   same chat straight on the runtime; the first turn of a ``--cold-turns``-turn session in a restarted
   server vs a fresh session's first turn, sent straight away (a cold resume) and sent after opening the
@@ -29,6 +31,7 @@ enough to keep all of the run's sessions warm (docs/architecture.md#performance-
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import subprocess
@@ -42,13 +45,17 @@ from typing import Any
 
 from event_log import grow_event_log
 from load_stats import (
-    LoadFigures,
+    ALONE,
+    ALONE_TURNS,
+    BURST,
+    CONVERSATIONS,
+    Phase,
     Send,
     bounded,
     cpu_reader,
     ms,
     percentile,
-    run_load,
+    run_phase,
     summary,
     timed,
     tree_cpu_seconds,
@@ -91,9 +98,79 @@ class Bench:
 # ------------------------------------------------------------------------------------------ loads
 
 
-def runtime_figures(bench: Bench, users: int, turns: int, home: str) -> LoadFigures:
-    """The yardstick, in a process of its own (see ``runtime_load.py``), on a fresh ``home``."""
-    return LoadFigures(**_runtime_worker(bench, home, "--users", str(users), "--turns", str(turns)))
+class RuntimeTarget:
+    """The yardstick: ``runtime_load.py`` in a process of its own, on a home of its own, with its
+    sessions prepared; it runs each load when asked (see its docstring)."""
+
+    name = "runtime"
+
+    def __init__(self, bench: Bench, users: int) -> None:
+        command = [sys.executable, str(RUNTIME_WORKER), "--users", str(users)]
+        env = bench.env(bench.root / "runtime-load")
+        self._process = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        self._answer()  # ready
+
+    def _answer(self) -> dict[str, Any]:
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the runtime-alone worker ended (exit code {self._process.wait()})")
+        return json.loads(line)
+
+    async def phase(self, kind: str, turns: int) -> Phase:
+        assert self._process.stdin is not None
+        self._process.stdin.write(json.dumps({"kind": kind, "turns": turns}) + "\n")
+        self._process.stdin.flush()
+        return Phase(**await asyncio.to_thread(self._answer))
+
+    async def close(self) -> None:
+        assert self._process.stdin is not None
+        self._process.stdin.close()
+        await asyncio.to_thread(self._process.wait)
+
+
+class AppTarget:
+    """A server of the app, driven through its HTTP API: ``users`` accounts with one session each, all
+    with one answered turn."""
+
+    def __init__(self, name: str, app: AppProcess, people: list[WebUser], senders: list[Send]) -> None:
+        self.name, self._app, self._people, self._senders = name, app, people, senders
+
+    @classmethod
+    async def start(
+        cls, name: str, bench: Bench, home: Path, catalog_url: str, users: int, **env: str
+    ) -> "AppTarget":
+        names = [f"user{i:04d}" for i in range(users)]
+        create_users(catalog_url, names)
+        app = AppProcess(bench.env(home, **env)).start()
+        people = [WebUser(app.url) for _ in names]
+        sessions: dict[int, str] = {}
+
+        async def sign_in(i: int) -> None:
+            await people[i].login(names[i])
+            sessions[i] = await people[i].new_session()
+
+        await bounded([partial(sign_in, i) for i in range(users)])
+        senders: list[Send] = [partial(people[i].send, sessions[i]) for i in range(users)]
+        await bounded(senders)
+        return cls(name, app, people, senders)
+
+    async def phase(self, kind: str, turns: int) -> Phase:
+        return await run_phase(self._senders, kind, turns, cpu_reader(_pid(self._app)))
+
+    async def close(self) -> None:
+        await asyncio.gather(*(person.close() for person in self._people))
+        self._app.stop()
+
+
+Target = RuntimeTarget | AppTarget
 
 
 def _runtime_worker(bench: Bench, home: str, *args: str) -> dict[str, Any]:
@@ -106,35 +183,6 @@ def _runtime_worker(bench: Bench, home: str, *args: str) -> dict[str, Any]:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def app_figures(
-    bench: Bench, home: Path, catalog_url: str, users: int, turns: int, **env: str
-) -> LoadFigures:
-    """The load through the app: ``users`` accounts, each with one session, all on one server."""
-    names = [f"user{i:04d}" for i in range(users)]
-    create_users(catalog_url, names)
-    app = AppProcess(bench.env(home, **env)).start()
-    try:
-        return asyncio.run(_drive(app, names, turns))
-    finally:
-        app.stop()
-
-
-async def _drive(app: AppProcess, names: list[str], turns: int) -> LoadFigures:
-    people = [WebUser(app.url) for _ in names]
-    sessions: dict[int, str] = {}
-
-    async def sign_in(i: int) -> None:
-        await people[i].login(names[i])
-        sessions[i] = await people[i].new_session()
-
-    try:
-        await bounded([partial(sign_in, i) for i in range(len(names))])
-        senders: list[Send] = [partial(people[i].send, sessions[i]) for i in range(len(names))]
-        return await run_load(senders, turns, cpu_reader(_pid(app)))
-    finally:
-        await asyncio.gather(*(person.close() for person in people))
-
-
 def _pid(app: AppProcess) -> int:
     assert app.proc is not None, "start() first"
     return app.proc.pid
@@ -144,106 +192,91 @@ def _p95(values: list[float]) -> float:
     return percentile(values, 0.95)
 
 
-def report_load(
-    label: str, app: LoadFigures, runtime: LoadFigures, users: int, turns: int, sqlite: LoadFigures | None
-) -> dict[str, float]:
-    """Print one store's figures against the yardstick; return the budgeted ones (by name)."""
-    print(f"\n== {label} ==")
-    alone, yardstick = statistics.median(app.alone), statistics.median(runtime.alone)
-    print(
-        f"one turn alone: app p50 {ms(alone)}, runtime {ms(yardstick)}: "
-        f"{ms(alone - yardstick).strip()} above (target <= 60 ms)"
-    )
-    loads = (
-        (f"{users} concurrent users, one turn each", app.one_turn, runtime.one_turn, " (target <= 1.3)"),
-        (f"{users} users, {turns} turns each", app.multi, runtime.multi, ""),
-    )
-    for name, through_app, on_runtime, target in loads:
-        print(f"{name}:")
-        print(f"  app     {summary(through_app)}")
-        print(f"  runtime {summary(on_runtime)}")
-        print(f"  app/runtime p95 ratio {_p95(through_app) / _p95(on_runtime):.2f}{target}")
-    for name, count, app_cpu, runtime_cpu, app_python, runtime_python in (
-        (
-            "one turn each",
-            users,
-            app.one_turn_cpu,
-            runtime.one_turn_cpu,
-            app.one_turn_python_cpu,
-            runtime.one_turn_python_cpu,
-        ),
-        (
-            f"{turns} turns each",
-            users * turns,
-            app.multi_cpu,
-            runtime.multi_cpu,
-            app.multi_python_cpu,
-            runtime.multi_python_cpu,
-        ),
-    ):
-        print(
-            f"CPU per turn ({name}, process tree): app {ms(app_cpu / count)}, "
-            f"runtime {ms(runtime_cpu / count)}, ratio {app_cpu / runtime_cpu:.2f}; "
-            f"of which the Python process: app {ms(app_python / count).strip()}, "
-            f"runtime's driver {ms(runtime_python / count).strip()}"
-        )
-    budgeted = {
-        "one turn alone, ms above the runtime (target <= 60)": (alone - yardstick) * 1000,
-        "one turn each, app/runtime p95 (target <= 1.3)": _p95(app.one_turn) / _p95(runtime.one_turn),
-        f"{turns} turns each, app/runtime p95": _p95(app.multi) / _p95(runtime.multi),
-    }
-    if sqlite is not None:
-        budgeted["one turn each, PostgreSQL/SQLite p95 (target <= 1.2)"] = _p95(app.one_turn) / _p95(
-            sqlite.one_turn
-        )
-        budgeted[f"{turns} turns each, PostgreSQL/SQLite p95 (target <= 1.2)"] = _p95(app.multi) / _p95(
-            sqlite.multi
-        )
-        print(
-            f"PostgreSQL/SQLite p95 ratio: one turn each {_p95(app.one_turn) / _p95(sqlite.one_turn):.2f}, "
-            f"{turns} turns each {_p95(app.multi) / _p95(sqlite.multi):.2f} (target <= 1.2)"
-        )
-    return budgeted
-
-
-def loads_in_rounds(bench: Bench, args: argparse.Namespace, stores: tuple[str, ...]) -> None:
-    """The loads, ``args.rounds`` times over: the yardstick, then each store, in every round, so that a
-    machine that slows down for a while slows a round's figures together; then each budgeted figure's
-    median over the rounds."""
-    budgeted: dict[str, list[float]] = {}
-    for number in range(1, args.rounds + 1):
-        tag = f", round {number} of {args.rounds}"
-        runtime = runtime_figures(bench, args.users, args.turns, f"load-{number}")
-        sqlite = None
-        figures: dict[str, float] = {}
-        if "sqlite" in stores:
-            home = bench.root / f"sqlite-{number}"
-            catalog = f"sqlite:///{home / 'catalog.sqlite'}"
-            home.mkdir()
-            sqlite = app_figures(bench, home, catalog, args.users, args.turns)
-            figures |= _labelled(
-                "SQLite",
-                report_load(f"SQLite, one server{tag}", sqlite, runtime, args.users, args.turns, None),
-            )
-        if "postgres" in stores:
-            with fresh_schema("bench") as schema:
-                home = bench.root / f"postgres-{number}"
-                postgres = app_figures(
-                    bench, home, schema.sqlalchemy_url, args.users, args.turns, DATABASE_URL=schema.url
+async def loads_in_rounds(bench: Bench, args: argparse.Namespace, stores: tuple[str, ...]) -> None:
+    """The loads on every target, interleaved: the runtime alone and each store's server are all up,
+    with their sessions prepared, and each load runs on one target after the other (their order turning
+    every round), so a machine that slows down for a while slows every target's figures alike; each
+    budgeted figure is reported per round and as its median over the rounds."""
+    targets: list[Target] = [RuntimeTarget(bench, args.users)]
+    with contextlib.ExitStack() as schemas:
+        try:
+            if "sqlite" in stores:
+                home = bench.root / "sqlite"
+                home.mkdir()
+                catalog = f"sqlite:///{home / 'catalog.sqlite'}"
+                targets.append(await AppTarget.start("SQLite", bench, home, catalog, args.users))
+            if "postgres" in stores:
+                schema = schemas.enter_context(fresh_schema("bench"))
+                home = bench.root / "postgres"
+                targets.append(
+                    await AppTarget.start(
+                        "PostgreSQL", bench, home, schema.sqlalchemy_url, args.users, DATABASE_URL=schema.url
+                    )
                 )
-            label = f"PostgreSQL, shared mode{tag}"
-            figures |= _labelled(
-                "PostgreSQL", report_load(label, postgres, runtime, args.users, args.turns, sqlite)
-            )
-        for name, value in figures.items():
+            await _rounds(targets, args)
+        finally:
+            for target in targets:
+                await target.close()
+
+
+async def _rounds(targets: list[Target], args: argparse.Namespace) -> None:
+    loads = ((ALONE, ALONE_TURNS), (BURST, 1), (CONVERSATIONS, args.turns))
+    budgeted: dict[str, list[float]] = {}
+    for number in range(args.rounds):
+        order = targets[number % len(targets) :] + targets[: number % len(targets)]
+        figures: dict[str, dict[str, Phase]] = {target.name: {} for target in targets}
+        for kind, turns in loads:
+            for target in order:
+                figures[target.name][kind] = await target.phase(kind, turns)
+        print(f"\n== round {number + 1} of {args.rounds} (order: {', '.join(t.name for t in order)}) ==")
+        for name, value in report_round(figures, args.users, args.turns).items():
             budgeted.setdefault(name, []).append(value)
     print(f"\n== medians over {args.rounds} round(s) ==")
     for name, values in budgeted.items():
         print(f"{name}: {statistics.median(values):.2f}  (rounds: {', '.join(f'{v:.2f}' for v in values)})")
 
 
-def _labelled(store: str, figures: dict[str, float]) -> dict[str, float]:
-    return {f"{store}: {name}": value for name, value in figures.items()}
+def report_round(figures: dict[str, dict[str, Phase]], users: int, turns: int) -> dict[str, float]:
+    """Print one round's figures against the yardstick; return the budgeted ones (by name)."""
+    runtime = figures["runtime"]
+    yardstick = statistics.median(runtime[ALONE].times)
+    print(f"one turn alone, p50: runtime {ms(yardstick).strip()}")
+    for kind, label in (
+        (BURST, f"{users} users at once, one turn each"),
+        (CONVERSATIONS, f"{users} users, {turns} turns each"),
+    ):
+        print(f"{label}: runtime {summary(runtime[kind].times)}")
+    budgeted: dict[str, float] = {}
+    for name, phases in figures.items():
+        if name == "runtime":
+            continue
+        alone = statistics.median(phases[ALONE].times)
+        above = ms(alone - yardstick).strip()
+        print(f"-- {name}: one turn alone p50 {ms(alone).strip()}, {above} above (target <= 60 ms)")
+        budgeted[f"{name}: one turn alone, ms above the runtime (target <= 60)"] = (alone - yardstick) * 1000
+        for kind, label, target in (
+            (BURST, "one turn each", " (target <= 1.3)"),
+            (CONVERSATIONS, f"{turns} turns each", ""),
+        ):
+            app, bare = phases[kind], runtime[kind]
+            ratio = _p95(app.times) / _p95(bare.times)
+            count = len(app.times)
+
+            def per_turn(seconds: float, count: int = count) -> str:
+                return ms(seconds / count).strip()
+
+            print(
+                f"   {label}: {summary(app.times)}; app/runtime p95 {ratio:.2f}{target}; "
+                f"CPU per turn {per_turn(app.cpu)} (runtime {per_turn(bare.cpu)}), "
+                f"of which Python {per_turn(app.python_cpu)} (runtime's driver {per_turn(bare.python_cpu)})"
+            )
+            budgeted[f"{name}: {label}, app/runtime p95{target}"] = ratio
+    if "SQLite" in figures and "PostgreSQL" in figures:
+        for kind, label in ((BURST, "one turn each"), (CONVERSATIONS, f"{turns} turns each")):
+            ratio = _p95(figures["PostgreSQL"][kind].times) / _p95(figures["SQLite"][kind].times)
+            print(f"PostgreSQL/SQLite p95, {label}: {ratio:.2f} (target <= 1.2)")
+            budgeted[f"PostgreSQL/SQLite p95, {label} (target <= 1.2)"] = ratio
+    return budgeted
 
 
 # -------------------------------------------------------------------------------- one session
@@ -392,7 +425,7 @@ def main() -> None:
             f"AGENT_PROVIDER_MAX_PROMPT_TOKENS={bench.context_tokens} "
             f"for every server of this run; medians of {COLD_SESSIONS} for each first-turn figure"
         )
-        loads_in_rounds(bench, args, stores)
+        asyncio.run(loads_in_rounds(bench, args, stores))
         single_session_figures(bench, args.soak, args.cold_turns, args.warm)
 
 

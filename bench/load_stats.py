@@ -12,7 +12,7 @@ import asyncio
 import os
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -82,7 +82,7 @@ def process_cpu_seconds(pid: int) -> float:
 
 
 def cpu_reader(root: int) -> Callable[[], tuple[float, float]]:
-    """CPU seconds so far of the tree under ``root`` and of ``root`` alone (see :func:`run_load`)."""
+    """CPU seconds so far of the tree under ``root`` and of ``root`` alone (see :func:`run_phase`)."""
     return lambda: (tree_cpu_seconds(root), process_cpu_seconds(root))
 
 
@@ -98,20 +98,17 @@ def tree_rss_bytes(root: int) -> int:
 
 
 @dataclass
-class LoadFigures:
-    """What :func:`run_load` measured: latencies in seconds, CPU in seconds for the whole phase, of the
-    process tree and of its root (the Python process) alone."""
+class Phase:
+    """One load on one target: each turn's time (seconds), and the CPU seconds the phase cost the
+    target's process tree and its root (the Python process) alone."""
 
-    alone: list[float]
-    one_turn: list[float]
-    one_turn_cpu: float
-    one_turn_python_cpu: float
-    multi: list[float]
-    multi_cpu: float
-    multi_python_cpu: float
+    times: list[float]
+    cpu: float
+    python_cpu: float
 
-    def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+
+# The kinds of load :func:`run_phase` runs.
+ALONE, BURST, CONVERSATIONS = "alone", "burst", "conversations"
 
 
 async def timed(send: Send) -> float:
@@ -131,29 +128,24 @@ async def bounded(sends: list[Send], limit: int = PREPARE_CONCURRENCY) -> None:
     await asyncio.gather(*(one(send) for send in sends))
 
 
-async def run_load(
-    senders: list[Send], turns: int, cpu_seconds: Callable[[], tuple[float, float]]
-) -> LoadFigures:
-    """The same load on any target: ``senders[i]()`` sends one turn on user ``i``'s session.
-
-    Every session first gets one untimed turn (so each one has history, as a busy server's sessions
-    do); then one turn alone (``ALONE_TURNS`` times, after one to warm up), all users at once with one
-    turn each, and all users at once with ``turns`` turns each (sequential per user). CPU is the
-    target's, over each concurrent phase: ``cpu_seconds()`` gives (whole tree, Python process) so far.
-    """
-    await bounded(senders)
-    alone = [await timed(senders[0]) for _ in range(ALONE_TURNS + 1)][1:]
+async def run_phase(
+    senders: list[Send], kind: str, turns: int, cpu_seconds: Callable[[], tuple[float, float]]
+) -> Phase:
+    """One load on any target (``senders[i]()`` sends one turn on user ``i``'s session, which already
+    has history): ``alone``, ``turns`` turns of user 0 one after the other; ``burst``, every user at
+    once with one turn each; ``conversations``, every user at once with ``turns`` turns each (sequential
+    per user). ``cpu_seconds()`` gives the target's (whole tree, Python process) CPU so far."""
     start = cpu_seconds()
-    one_turn = list(await asyncio.gather(*(timed(send) for send in senders)))
-    one_tree, one_python = _spent(cpu_seconds, start)
+    if kind == ALONE:
+        times = [await timed(senders[0]) for _ in range(turns)]
+    else:
 
-    async def conversation(send: Send) -> list[float]:
-        return [await timed(send) for _ in range(turns)]
+        async def conversation(send: Send) -> list[float]:
+            return [await timed(send) for _ in range(turns if kind == CONVERSATIONS else 1)]
 
-    start = cpu_seconds()
-    multi = [t for user in await asyncio.gather(*(conversation(s) for s in senders)) for t in user]
-    multi_tree, multi_python = _spent(cpu_seconds, start)
-    return LoadFigures(alone, one_turn, one_tree, one_python, multi, multi_tree, multi_python)
+        times = [t for user in await asyncio.gather(*(conversation(s) for s in senders)) for t in user]
+    tree, python = _spent(cpu_seconds, start)
+    return Phase(times, tree, python)
 
 
 def _spent(cpu_seconds: Callable[[], tuple[float, float]], start: tuple[float, float]) -> tuple[float, float]:

@@ -1,7 +1,7 @@
 """The throughput benchmark's yardstick: the same load straight on the runtime, no app.
 
-    uv run python bench/runtime_load.py --users 100 --turns 5     (bench_throughput.py runs it)
-    uv run python bench/runtime_load.py --soak 300                  (one session, turn after turn)
+    uv run python bench/runtime_load.py --users 100        (bench_throughput.py runs it and talks to it)
+    uv run python bench/runtime_load.py --soak 300           (one session, turn after turn)
 
 Sessions are configured exactly as the app configures them (``CopilotRuntime`` with streaming, and the
 retail MCP server's tools served through one MCP connection of this process) and kept open: each is
@@ -9,8 +9,11 @@ created once, then every turn is a plain send on the open session. That is the f
 could answer, so the app's figures are divided by these (docs/architecture.md#performance-budgets).
 
 It runs in a process of its own so that its CPU and memory are measured like the app's (a process tree
-apart from the benchmark's scripted model). Settings come from the environment (model route, home);
-the figures go to stdout as one JSON object.
+apart from the benchmark's scripted model). Settings come from the environment (model route, home).
+With ``--users`` it prepares that many sessions, prints ``{"ready": true}``, then runs one load per
+line read from stdin (``{"kind": "burst", "turns": 1}``: see ``load_stats.run_phase``) and answers each
+with its figures as one JSON line, so the benchmark can run the same load on the runtime and on the
+app within seconds of each other. The soak's figures go to stdout as one JSON object.
 """
 
 import argparse
@@ -18,10 +21,12 @@ import asyncio
 import contextlib
 import json
 import os
+import sys
 from collections.abc import AsyncIterator
+from dataclasses import asdict
 
 from copilot import CopilotSession
-from load_stats import Send, bounded, cpu_reader, run_load, timed, tree_rss_bytes
+from load_stats import Send, bounded, cpu_reader, run_phase, timed, tree_rss_bytes
 
 from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
@@ -31,7 +36,8 @@ from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.settings import load_settings
 
 
-async def measure(users: int, turns: int) -> dict[str, object]:
+async def serve(users: int) -> None:
+    """Prepared sessions, then the loads the benchmark asks for (see the module docstring)."""
     async with _runtime() as runtime:
         sessions: list[CopilotSession] = []
 
@@ -46,11 +52,17 @@ async def measure(users: int, turns: int) -> dict[str, object]:
 
             return send
 
-        pid = os.getpid()
-        figures = await run_load([sender(s) for s in sessions], turns, cpu_reader(pid))
+        senders = [sender(s) for s in sessions]
+        await bounded(senders)  # every session has history, as a busy server's have
+        cpu = cpu_reader(os.getpid())
+        print(json.dumps({"ready": True}), flush=True)
+        loop = asyncio.get_running_loop()
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            load = json.loads(line)
+            phase = await run_phase(senders, load["kind"], load["turns"], cpu)
+            print(json.dumps(asdict(phase)), flush=True)
         for session in sessions:
             await session.disconnect()
-    return figures.to_dict()
 
 
 async def soak(turns: int, prompt: str, rss_every: int) -> dict[str, object]:
@@ -89,7 +101,6 @@ async def _runtime() -> AsyncIterator[CopilotRuntime]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=100)
-    parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--soak", type=int, default=0, help="instead: one session with this many turns")
     parser.add_argument("--prompt", default="hi", help="what the soak sends")
     parser.add_argument("--rss-every", type=int, default=50)
@@ -97,7 +108,7 @@ def main() -> None:
     if args.soak:
         print(json.dumps(asyncio.run(soak(args.soak, args.prompt, args.rss_every))))
     else:
-        print(json.dumps(asyncio.run(measure(args.users, args.turns))))
+        asyncio.run(serve(args.users))
 
 
 if __name__ == "__main__":
