@@ -73,9 +73,12 @@ def test_a_tiny_run_prints_every_figure() -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     for figure in (
-        "app/runtime p95 ratio",
-        "CPU per turn (one turn each, process tree)",
-        "CPU per turn (2 turns each, process tree)",
+        "one turn each: p50",
+        "2 turns each: p50",
+        "app/runtime p95",
+        "CPU per turn",
+        "of which Python",
+        "== medians over 3 round(s) ==",
         "turns 1-1 p50",
         "one session, 3 turns, through the app (SQLite)",
         "one session, 3 turns, straight on the runtime",
