@@ -42,7 +42,10 @@ def contents(client: httpx.Client, session_id: str) -> list[str]:
 
 
 def answer(client: httpx.Client, session_id: str, content: str) -> str:
-    return events(send(client, session_id, content))[-1][1]["content"]
+    """The turn's answer; a turn that ended otherwise fails the test with what it said instead."""
+    said = events(send(client, session_id, content))
+    assert said and said[-1][0] == "done", f"the turn did not answer: {said}"
+    return said[-1][1]["content"]
 
 
 def audit_actions(live_app, session_id: str) -> list[str]:
