@@ -95,9 +95,9 @@ class LeaseManager:
             with read_connection(self._engine) as conn:
                 row = conn.execute(self._acquire, params).first()
         else:
-            now = utcnow()
-            params |= {"now": now, "expires_at": now + timedelta(seconds=ttl)}
-            with write_transaction(self._engine) as conn:
+            with write_transaction(self._engine) as conn:  # the time once the write lock is ours
+                now = utcnow()
+                params |= {"now": now, "expires_at": now + timedelta(seconds=ttl)}
                 row = conn.execute(self._acquire, params).first()
         if row is None:
             return None

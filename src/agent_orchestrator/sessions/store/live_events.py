@@ -129,6 +129,8 @@ class LiveEventLog:
         """Add each batch's events to its stream, in one write: a turn's start (its message, and its
         owner's list hearing the session is busy) and its end are one each. Returns each batch's events
         as numbered."""
+        if not any(batch.events for batch in batches):
+            return [[] for _ in batches]
         bodies = [[self._body(batch.stream, data) for _, data in batch.events] for batch in batches]
         if self.postgres:
             with read_connection(self._engine) as conn:  # autocommit: each statement commits
