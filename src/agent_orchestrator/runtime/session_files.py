@@ -124,6 +124,11 @@ def from_last_line(data: bytes, marker: bytes, *, whole: bool = True) -> bytes |
     return data if whole and data.startswith(marker) else None
 
 
+def tail_of(raw: bytes | None, marker: bytes) -> bytes | None:
+    """What ``read_events_tail`` answers when it has read the whole log ``raw``."""
+    return None if raw is None else from_last_line(raw, marker) or raw
+
+
 def _read_tail(path: Path, marker: bytes) -> bytes | None:
     try:
         with path.open("rb") as file:

@@ -44,7 +44,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from agent_orchestrator.errors import SessionFileStoreError
-from agent_orchestrator.runtime.session_files import from_last_line
+from agent_orchestrator.runtime.session_files import from_last_line, tail_of
 from agent_orchestrator.sessions.crypto import SessionCipher, frames
 from agent_orchestrator.sessions.shared_files import provider as provider_module
 from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
@@ -292,8 +292,7 @@ class PostgresSessionFiles:
             appended = await self.unseal(session_id, b"".join(reversed(chunks)))
             if (tail := from_last_line(appended, marker, whole=False)) is not None:
                 return tail
-        raw = await self.read_events(session_id)
-        return None if raw is None else from_last_line(raw, marker) or raw
+        return tail_of(await self.read_events(session_id), marker)
 
     async def write_events(self, session_id: str, events: bytes) -> None:
         """Replace the session's ``events.jsonl`` in one transaction (fenced like any other write)."""
@@ -360,6 +359,6 @@ def check_session_id(session_id: str) -> str:
 async def _check_connection(conn: AsyncConnection) -> None:
     """The pool's checkout check, with no round trip unless the server has ended the connection
     (``agent_orchestrator.sessions.store.liveness``); raises if it has."""
-    if not conn.closed and liveness.quiet(conn.fileno()):
+    if liveness.surely_alive(conn):
         return
     await AsyncConnectionPool.check_connection(conn)

@@ -77,7 +77,7 @@ def make_engine(url: str, *, pool_size: int = PG_POOL_SIZE, max_overflow: int = 
 
 def _check_on_checkout(dialect: Dialect, dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
     """Hand out only a live connection: ``DisconnectionError`` makes the pool replace this one."""
-    if not dbapi_connection.closed and liveness.quiet(dbapi_connection.fileno()):
+    if liveness.surely_alive(dbapi_connection):
         return
     try:
         dialect.do_ping(dbapi_connection)

@@ -31,6 +31,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Float,
+    Update,
     and_,
     bindparam,
     case,
@@ -118,11 +119,8 @@ class LeaseManager:
 
     def release(self, lease: Lease) -> bool:
         """Give the lease up if it is still ours (a no-op, ``False``, if someone else has it now)."""
-        t = session_leases
         with write_transaction(self._engine) as conn:
-            now = database_now(conn)
-            result = conn.execute(update(t).where(_is(lease)).values(holder=None, expires_at=now))
-        return result.rowcount == 1
+            return conn.execute(self._released(lease), {"now": utcnow()}).rowcount == 1
 
     def finish(
         self,
@@ -138,11 +136,10 @@ class LeaseManager:
         released all the same if no one took it since. One transaction instead of a check, writes
         and a release: the end of every turn pays it (docs/architecture.md#warm-sessions).
         """
-        t = session_leases
-        now = _now(self._postgres)
-        released = update(t).where(_is(lease)).values(holder=None, expires_at=now)
+        released = self._released(lease)
+        while_live = released.where(session_leases.c.expires_at > _now(self._postgres))
         with write_transaction(self._engine) as conn:
-            live = conn.execute(released.where(t.c.expires_at > now), {"now": utcnow()}).rowcount == 1
+            live = conn.execute(while_live, {"now": utcnow()}).rowcount == 1
             if live:
                 last_write(conn)
             else:
@@ -150,6 +147,10 @@ class LeaseManager:
             if unfenced is not None:
                 unfenced(conn)
         return live
+
+    def _released(self, lease: Lease) -> Update:
+        """The lease's row given up as of now (holder cleared, expired), if it is still ``lease``."""
+        return update(session_leases).where(_is(lease)).values(holder=None, expires_at=_now(self._postgres))
 
     def check(self, session_id: str, fencing_token: int) -> bool:
         """True only if ``fencing_token`` is the session's current, unexpired lease."""

@@ -12,6 +12,21 @@ timeout, so it is no worse: the query fails and the pool replaces the connection
 """
 
 import select
+from typing import Protocol
+
+
+class PooledConnection(Protocol):
+    """What both pools' connections offer: psycopg's, sync (SQLAlchemy's pool) and async alike."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    def fileno(self) -> int: ...
+
+
+def surely_alive(conn: PooledConnection) -> bool:
+    """Whether ``conn`` needs no ping before it is handed out: open, and sent nothing while idle."""
+    return not conn.closed and quiet(conn.fileno())
 
 
 def quiet(fileno: int) -> bool:
