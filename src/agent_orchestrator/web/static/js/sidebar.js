@@ -7,6 +7,7 @@ import { searchHitItem } from "./branching.js";
 import { forgetCurrentSession, openSession, setStatus } from "./chat.js";
 import { $, SEARCH_DEBOUNCE_MS, debounce, el, show } from "./dom.js";
 import { sessionTitle, timeElement } from "./format.js";
+import { stopFollowingSession } from "./live.js";
 import { state, update } from "./state.js";
 import { setView } from "./views.js";
 
@@ -143,18 +144,22 @@ function startRename(item, session) {
 async function deleteSession(session) {
   // window.confirm is allowed by the CSP (it is not script injection) and is keyboard-accessible.
   if (!window.confirm(`Delete “${sessionTitle(session)}”? This cannot be undone.`)) return;
+  // This tab is the one deleting the open chat: the feed's "deleted" would race the answer below and
+  // read as a deletion on another device, so the feed stops first (and resumes if nothing was deleted).
+  const open = session.id === state.currentSessionId;
+  if (open) stopFollowingSession();
   try {
     await api("DELETE", sessionPath(session.id));
   } catch (error) {
-    if (isAbort(error)) return;
     if (!(error instanceof ApiError && error.status === 404)) {
-      setStatus(`Could not delete the chat: ${error.message}`, "error");
+      if (!isAbort(error)) setStatus(`Could not delete the chat: ${error.message}`, "error");
+      if (open && state.currentSessionId === session.id) await openSession(session.id, { reveal: false });
       return;
     }
   }
   update({ sessions: state.sessions.filter((s) => s.id !== session.id) });
   renderSessionList();
-  if (session.id === state.currentSessionId) {
+  if (open && session.id === state.currentSessionId) {
     forgetCurrentSession();
     const next = state.sessions[0];
     if (next) await openSession(next.id);
