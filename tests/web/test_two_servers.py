@@ -6,6 +6,8 @@ only until its lease expires; a PostgreSQL restart is survived without restartin
 
 import contextlib
 import json
+import os
+import signal
 import subprocess
 import threading
 import time
@@ -140,6 +142,36 @@ def test_a_server_killed_mid_turn_blocks_the_session_only_until_its_lease_expire
         ("user", ASK, False),
         ("assistant", "Your favourite retail segment is 'At Risk'.", False),
     ]
+
+
+def test_a_server_paused_past_its_lease_writes_nothing_after_it_wakes(servers, scripted_model):
+    """Fencing across servers: A stalls mid-turn (SIGSTOP, as a long GC pause or a frozen VM would)
+    until its lease runs out, B takes the session over, and then A wakes up with its model's answer.
+    A counts on its lease without asking only for half its ttl after each renewal, and its renewer,
+    overdue, finds the lease gone at once: either way its late answer never lands in B's log."""
+    a, b = servers.client("a"), servers.client("b")
+    session_id = a.post("/api/sessions", json={}).json()["id"]
+    assert "event: done" in _send(a, session_id, TELL).text
+    scripted_model.script(Text("late answer", delay=1.0))
+    late = _send_in_background(a, session_id, "a slow question")
+    scripted_model.wait_for_requests(2, timeout=30)
+    server_a = servers.apps["a"].proc
+    assert server_a is not None
+    os.kill(server_a.pid, signal.SIGSTOP)  # the Python process only: its runtime keeps running
+    try:
+        time.sleep(LEASE_TTL + 0.5)
+        assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
+    finally:
+        os.kill(server_a.pid, signal.SIGCONT)
+    late.join(timeout=60)
+    messages = _conversation(b, session_id)
+    assert all("late answer" not in content for _, content, _ in messages)
+    assert messages[-2:] == [
+        ("user", ASK, False),
+        ("assistant", "Your favourite retail segment is 'At Risk'.", False),
+    ]
+    assert "event: done" in _send(a, session_id, "and now?").text  # A resumes B's log and goes on
+    assert _conversation(a, session_id)[-2][:2] == ("user", "and now?")
 
 
 def test_both_servers_recover_from_a_postgresql_restart_without_restarting(servers):

@@ -54,6 +54,7 @@ from agent_orchestrator.sessions.store import (
     AuditEvent,
     AuditLog,
     Batch,
+    Fence,
     Lease,
     LeaseManager,
     LiveEvent,
@@ -62,6 +63,7 @@ from agent_orchestrator.sessions.store import (
     SessionRecord,
     SessionStatus,
     User,
+    lease_clock,
     one_line,
 )
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
@@ -132,7 +134,7 @@ class SessionService:
         self._turns: set[asyncio.Task[None]] = set()
         # Fencing tokens of the sessions this server has open (see may_write): the live lease's of each
         # running turn, and the last lease's of each warm copy.
-        self._turn_tokens: dict[str, int] = {}
+        self._turn_fences: dict[str, Fence] = {}
         self._idle_tokens: dict[str, int] = {}
         self.warm = WarmSessions(capacity=warm_sessions, idle_timeout=warm_idle, close=self._close_warm)
 
@@ -395,8 +397,10 @@ class SessionService:
         since: once another server's turn has, the copy is stale and its writes are refused. Writes
         outside both (creating a session) are not leased.
         """
-        if (token := self._turn_tokens.get(session_id)) is not None:
-            return await asyncio.to_thread(self.leases.check, session_id, token)
+        if (fence := self._turn_fences.get(session_id)) is not None:
+            if fence.surely_live():  # no one can have taken it yet: no need to ask
+                return True
+            return await asyncio.to_thread(self.leases.check, session_id, fence.token)
         if (token := self._idle_tokens.get(session_id)) is not None:
             return await asyncio.to_thread(self.leases.is_latest, session_id, token)
         return True
@@ -466,12 +470,12 @@ class SessionService:
             await asyncio.to_thread(self.leases.release, lease)
             raise
         renewer = asyncio.create_task(self._keep_lease(lease))
-        self._turn_tokens[session_id] = lease.fencing_token
+        self._turn_fences[session_id] = Fence.of(lease)
         try:
             yield lease
         finally:
             renewer.cancel()
-            self._turn_tokens.pop(session_id, None)
+            self._turn_fences.pop(session_id, None)
             await asyncio.to_thread(self.leases.release, lease)
 
     async def _turn_running(self, session_id: str) -> bool:
@@ -505,7 +509,7 @@ class SessionService:
             return
         renewer = asyncio.create_task(self._keep_lease(lease))
         try:
-            self._turn_tokens[session_id] = lease.fencing_token
+            self._turn_fences[session_id] = Fence.of(lease)
             try:
                 session = await self.runtime.resume_session(session_id)
                 # A write refused during the resume (the lease lost in a stall) leaves a copy that
@@ -515,7 +519,7 @@ class SessionService:
                 logger.info("Opening %s ahead failed: %s", session_id, error)
                 return
             finally:
-                self._turn_tokens.pop(session_id, None)
+                self._turn_fences.pop(session_id, None)
             if not live:
                 await self._close_warm(session_id, session, lease.fencing_token)
                 return
@@ -536,7 +540,7 @@ class SessionService:
         try:
             warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
             self._idle_tokens.pop(session_id, None)
-            self._turn_tokens[session_id] = lease.fencing_token
+            self._turn_fences[session_id] = Fence.of(lease)
             TURN_SESSIONS.labels("resumed" if warm is None else "ahead" if warm.ahead else "warm").inc()
             if warm is None:
                 session = await self.runtime.resume_session(session_id)
@@ -565,13 +569,19 @@ class SessionService:
                 self.warm.keep(session_id, session, lease.fencing_token)
             elif session is not None:  # a failed or cancelled turn leaves no copy to trust
                 await _close_quietly(session)
-            self._turn_tokens.pop(session_id, None)
+            self._turn_fences.pop(session_id, None)
         return outcome, meter
 
     async def _keep_lease(self, lease: Lease) -> None:
+        """Renew the lease every third of its ttl; each renewal moves what its fence counts on."""
         while True:
             await asyncio.sleep(self.lease_ttl / 3)
-            if not await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl):
+            sent = lease_clock()
+            renewed = await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl)
+            fence = self._turn_fences.get(lease.session_id)
+            if fence is not None and fence.token == lease.fencing_token:
+                fence.renewed(sent, self.lease_ttl, renewed)
+            if not renewed:
                 logger.warning("Lost the lease of session %s", lease.session_id)
                 return
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from sqlalchemy import Engine, text
 from store_helpers import StoreDb
 from store_worker import critical_sections
 
-from agent_orchestrator.sessions.store import LeaseManager, make_holder_id
+from agent_orchestrator.sessions.store import Fence, LeaseManager, lease_clock, make_holder_id
 
 WORKER = Path(__file__).with_name("store_worker.py")
 
@@ -196,3 +197,26 @@ def test_two_processes_taking_turns_never_overlap(store_db: StoreDb, store_engin
     tokens = [json.loads(out) for out in outputs]
     assert probe_counter(store_engine) == 30
     assert sorted(tokens[0] + tokens[1]) == list(range(1, 31))
+
+
+def test_a_holder_counts_on_half_its_lease_without_asking_then_asks(store_engine: Engine) -> None:
+    """``Fence``: right after taking (or renewing) a lease its holder knows it is live without a query,
+    for half the ttl, counted from before the statement went out; the database agrees all along."""
+    leases = LeaseManager(store_engine)
+    before = lease_clock()
+    lease = leases.acquire("sess-1", "server-a", ttl=0.4)
+    assert lease is not None and before + 0.2 <= lease.sure_until <= lease_clock() + 0.2
+    fence = Fence.of(lease)
+    assert fence.surely_live() and leases.check("sess-1", fence.token)
+    while fence.surely_live():
+        time.sleep(0.01)
+    assert leases.check("sess-1", fence.token)  # the half it did not count on is still to come
+    sent = lease_clock()
+    assert leases.renew(lease, ttl=0.4)
+    fence.renewed(sent, 0.4, ok=True)
+    assert fence.surely_live()
+    time.sleep(0.5)
+    assert not leases.renew(lease, ttl=0.4)  # lapsed: from now on the holder asks
+    fence.renewed(lease_clock(), 0.4, ok=False)
+    assert not fence.surely_live() and not leases.check("sess-1", fence.token)
+    assert leases.current("sess-1") is None and lease == replace(lease, sure_until=0.0)  # local knowledge

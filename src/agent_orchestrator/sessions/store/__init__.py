@@ -23,7 +23,7 @@ from agent_orchestrator.sessions.store.catalog import (
     validate_title,
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
-from agent_orchestrator.sessions.store.leases import Lease, LeaseManager, make_holder_id
+from agent_orchestrator.sessions.store.leases import Fence, Lease, LeaseManager, lease_clock, make_holder_id
 from agent_orchestrator.sessions.store.live_events import Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
 from agent_orchestrator.sessions.store.throttle import Charge, LoginThrottle, account_key, address_key
@@ -38,6 +38,7 @@ __all__ = [
     "AuditLog",
     "Batch",
     "Charge",
+    "Fence",
     "Lease",
     "LeaseManager",
     "LiveEvent",
@@ -55,6 +56,7 @@ __all__ = [
     "account_key",
     "address_key",
     "applied_migrations",
+    "lease_clock",
     "make_engine",
     "make_holder_id",
     "make_preview",

@@ -15,6 +15,12 @@ backends: the row lock (PostgreSQL) or the write lock (SQLite ``BEGIN IMMEDIATE`
 Time: expiry is decided by *one* clock per backend. PostgreSQL: the database server's
 ``clock_timestamp()``, so app servers with skewed clocks still agree. SQLite: Python's UTC clock, since
 every process using the file runs on the same machine. Catalog timestamps, by contrast, are app time.
+
+A holder may also know, without asking, that its lease is still live: the expiry counts from a moment
+after the statement that took (or renewed) the lease was sent, so until ``sent + ttl`` on any steady
+clock nobody else can have it. :attr:`Lease.sure_until` is half of that span, on :func:`lease_clock`
+(a clock that keeps counting while the machine sleeps): the other half absorbs clocks running at
+different rates. Past it, ask the database (:meth:`LeaseManager.check`).
 """
 
 from __future__ import annotations
@@ -22,8 +28,9 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -50,16 +57,54 @@ from agent_orchestrator.sessions.store.engine import database_now, read_connecti
 from agent_orchestrator.sessions.store.schema import UTCDateTime, session_leases, utcnow
 
 _HOLDER_MAX = 200
+# The share of a lease's ttl that its holder counts on without asking (see the module docstring).
+_SURE_SHARE = 0.5
+_CLOCK = getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC)
+
+
+def lease_clock() -> float:
+    """Seconds on the clock that times :attr:`Lease.sure_until`: steady, and (on Linux) still
+    counting while the machine is suspended, so a server that slept never trusts a lapsed lease."""
+    return time.clock_gettime(_CLOCK)
+
+
+def _sure_until(sent: float, ttl: float) -> float:
+    """Until when a lease taken or renewed for ``ttl`` seconds by a statement sent at ``sent`` (on
+    :func:`lease_clock`) is surely still its holder's."""
+    return sent + ttl * _SURE_SHARE
 
 
 @dataclass(frozen=True, slots=True)
 class Lease:
-    """A held lease. ``expires_at`` is as of acquisition (``renew`` extends the row, not this object)."""
+    """A held lease. ``expires_at`` is as of acquisition (``renew`` extends the row, not this object);
+    ``sure_until`` (on :func:`lease_clock`; 0 when unknown) is until when it is surely live, as of
+    acquisition too."""
 
     session_id: str
     holder: str
     fencing_token: int
     expires_at: datetime
+    sure_until: float = field(default=0.0, compare=False)  # what this process knows, not the lease
+
+
+@dataclass(slots=True)
+class Fence:
+    """What a holder writing under a lease knows of it: the token its writes pass, and until when
+    (on :func:`lease_clock`) the lease is surely live without asking, moved on by each renewal."""
+
+    token: int
+    sure_until: float
+
+    @classmethod
+    def of(cls, lease: Lease) -> Fence:
+        return cls(lease.fencing_token, lease.sure_until)
+
+    def surely_live(self) -> bool:
+        return lease_clock() < self.sure_until
+
+    def renewed(self, sent: float, ttl: float, ok: bool) -> None:
+        """Account for a renewal for ``ttl`` seconds sent at ``sent``: a failed one means ask from now."""
+        self.sure_until = _sure_until(sent, ttl) if ok else 0.0
 
 
 def make_holder_id() -> str:
@@ -92,6 +137,7 @@ class LeaseManager:
             raise ValueError(f"Lease holders have 1 to {_HOLDER_MAX} characters.")
         _check_ttl(ttl)
         params: dict[str, Any] = {"session_id": session_id, "holder": holder, "ttl": ttl}
+        sent = lease_clock()
         if self._postgres:  # one statement, in autocommit: its own transaction, on the server's clock
             with read_connection(self._engine) as conn:
                 row = conn.execute(self._acquire, params).first()
@@ -102,7 +148,7 @@ class LeaseManager:
                 row = conn.execute(self._acquire, params).first()
         if row is None:
             return None
-        return Lease(session_id, holder, int(row.fencing_token), row.expires_at)
+        return Lease(session_id, holder, int(row.fencing_token), row.expires_at, _sure_until(sent, ttl))
 
     def renew(self, lease: Lease, ttl: float) -> bool:
         """Extend a lease we still hold; ``False`` if it expired or was taken (acquire again then)."""
