@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, event, text
 from store_helpers import postgres_db, terminate_backends
 
 from agent_orchestrator.sessions.store import SessionCatalog, make_engine, migrate
+from agent_orchestrator.sessions.store.engine import PG_POOL_SIZE, read_connection
 from agent_orchestrator.settings import load_settings
 from agent_orchestrator.testing.postgres import FreshSchema
 
@@ -55,7 +57,27 @@ def test_unsupported_urls_are_refused(url: str) -> None:
 
 def test_postgres_engine_is_pooled() -> None:
     engine = make_engine("postgresql+psycopg://u@localhost/db")  # no connection made
-    assert engine.pool.size() == 5  # type: ignore[attr-defined]
+    assert engine.pool.size() == PG_POOL_SIZE  # type: ignore[attr-defined]
+
+
+@pytest.mark.postgres
+async def test_a_busy_server_keeps_its_postgres_connections(postgres_schema: FreshSchema) -> None:
+    """The app runs every store call on asyncio's default executor: with a pooled connection per
+    thread of it, calls as many at once as it runs never open a connection beyond the first few."""
+    engine = make_engine(postgres_schema.sqlalchemy_url)
+    opened: list[object] = []
+    event.listen(engine, "connect", lambda *_: opened.append(None))
+
+    def read() -> None:
+        with read_connection(engine) as conn:
+            conn.execute(text("SELECT pg_sleep(0.005)"))
+
+    try:
+        for _ in range(5):
+            await asyncio.gather(*(asyncio.to_thread(read) for _ in range(40)))
+        assert len(opened) <= PG_POOL_SIZE
+    finally:
+        engine.dispose()
 
 
 @pytest.mark.postgres

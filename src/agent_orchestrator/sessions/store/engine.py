@@ -21,6 +21,7 @@ Why these settings:
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -38,7 +39,11 @@ from agent_orchestrator.sessions.store import liveness
 from agent_orchestrator.sessions.store.schema import UTCDateTime, utcnow
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
-PG_POOL_SIZE = 5
+# One pooled connection per thread of asyncio's default executor (``min(32, cores + 4)``), which is
+# where the app runs every store call: a connection beyond the pool is closed when returned, so a
+# smaller pool made a busy server open (a PostgreSQL backend forked, authenticated and warmed) and
+# close a connection over and over.
+PG_POOL_SIZE = min(32, (os.cpu_count() or 1) + 4)
 PG_MAX_OVERFLOW = 10
 PG_POOL_RECYCLE_S = 1_800
 PG_CONNECT_TIMEOUT_S = 10
