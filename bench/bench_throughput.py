@@ -19,7 +19,8 @@ so every figure is the server's and the runtime's own overhead:
   same chat straight on the runtime; the first turn of a ``--cold-turns``-turn session in a restarted
   server vs a fresh session's first turn, sent straight away (a cold resume) and sent after opening the
   chat and ``THINK_SECONDS`` of reading and typing (the copy opened ahead); the server's memory for
-  ``--warm`` more sessions with one turn each.
+  ``--warm`` more sessions with one turn each. The long sessions get the log of a chat of that length
+  run for real straight on the runtime first, with the compactions the runtime made along the way.
 
 The scripted model announces a context window of ``--context-tokens`` (default: the embedded model's
 8,192), so long chats are compacted by the runtime as they would be on a real model; without a window
@@ -43,7 +44,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from event_log import grow_event_log
+from event_log import transplant_session
 from load_stats import (
     ALONE,
     ALONE_TURNS,
@@ -69,6 +70,7 @@ from agent_orchestrator.testing.postgres import display_url, fresh_schema, postg
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 
 RUNTIME_WORKER = Path(__file__).with_name("runtime_load.py")
+RUNTIME_SOAK_SESSION = "bench-runtime-soak"  # the session runtime_load.py's soak chats in
 COLD_SESSIONS = 3  # long sessions per way of reaching them; the figures are their medians
 THINK_SECONDS = 2.0
 IDLE_SECONDS = 5.0  # between opening a chat and sending: reading it and typing
@@ -298,8 +300,12 @@ def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) 
         report_soak("straight on the runtime", **_runtime_worker(bench, "soak", *args))
     if not (cold_turns or warm):
         return
-    for session_id in long_ids:
-        grow_event_log(home / "copilot" / "session-state" / session_id / "events.jsonl", cold_turns)
+    if long_ids:  # a real chat of that length, straight on the runtime (compactions and all)
+        args = ("--soak", str(cold_turns), "--prompt", SOAK_PROMPT, "--rss-every", str(cold_turns))
+        _runtime_worker(bench, "long", *args)
+        source = bench.root / "runtime-long" / "copilot" / "session-state" / RUNTIME_SOAK_SESSION
+        for session_id in long_ids:
+            transplant_session(source, home / "copilot" / "session-state" / session_id)
     app = AppProcess(bench.env(home)).start()
     try:
         asyncio.run(_cold_then_warm(app, home, long_ids, cold_turns, warm))
@@ -364,7 +370,11 @@ async def _cold_then_warm(
                 await asyncio.sleep(THINK_SECONDS)
                 ahead.append(await timed(partial(user.send, opened, SOAK_PROMPT)))
             base = statistics.median(fresh)
-            print(f"\n== first turn of a {cold_turns}-turn session, restarted server (SQLite) ==")
+            size = (home / "copilot" / "session-state" / long_ids[0] / "events.jsonl").stat().st_size
+            print(
+                f"\n== first turn of a {cold_turns}-turn session ({size / MB:.1f} MB of log), "
+                "restarted server (SQLite) =="
+            )
             print(f"a fresh session's first turn {ms(base)}")
             print(
                 f"sent straight away (cold resume) {ms(statistics.median(cold))}: "

@@ -51,6 +51,22 @@ def test_a_grown_log_repeats_its_turn_block_between_the_same_head_and_tail(tmp_p
     assert events.read_bytes() == head + turn * 3 + tail
 
 
+def test_a_transplanted_session_names_its_new_folder_and_id(tmp_path: Path) -> None:
+    source, dest = tmp_path / "runtime" / "chat-a", tmp_path / "app" / "chat-b"
+    (source / "checkpoints").mkdir(parents=True)
+    dest.mkdir(parents=True)
+    (source / "checkpoints" / "001-session-chat-a.md").write_text("summary")
+    start = '{"type":"session.start","data":{"sessionId":"chat-a"}}\n'
+    checkpoint = f"{source}/checkpoints/001.md"
+    done = f'{{"type":"session.compaction_complete","data":{{"checkpointPath":"{checkpoint}"}}}}\n'
+    (source / "events.jsonl").write_text(start + done)
+    event_log.transplant_session(source, dest)
+    assert (dest / "events.jsonl").read_text() == start.replace("chat-a", "chat-b") + done.replace(
+        str(source), str(dest)
+    )
+    assert (dest / "checkpoints" / "001-session-chat-a.md").read_text() == "summary"
+
+
 def test_a_tiny_run_prints_every_figure() -> None:
     command = [
         sys.executable,
