@@ -72,8 +72,8 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel
 RUNTIME_WORKER = Path(__file__).with_name("runtime_load.py")
 RUNTIME_SOAK_SESSION = "bench-runtime-soak"  # the session runtime_load.py's soak chats in
 COLD_SESSIONS = 3  # long sessions per way of reaching them; the figures are their medians
-THINK_SECONDS = 2.0
-IDLE_SECONDS = 5.0  # between opening a chat and sending: reading it and typing
+THINK_SECONDS = 2.0  # between opening a chat and sending: reading it and typing
+IDLE_SECONDS = 5.0  # each window the CPU of a server with its warm sessions open is measured over
 SOAK_PROMPT = "What is our best segment?"
 SOAK_RSS_EVERY = 50
 MB = 1024 * 1024
@@ -183,6 +183,13 @@ def _runtime_worker(bench: Bench, home: str, *args: str) -> dict[str, Any]:
     if done.returncode != 0:
         raise RuntimeError(f"the runtime-alone {home} failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.splitlines()[-1])
+
+
+async def _cpu_share(app: AppProcess, seconds: float) -> float:
+    """The share of a core the app's process tree uses over the next ``seconds``."""
+    before = tree_cpu_seconds(_pid(app))
+    await asyncio.sleep(seconds)
+    return (tree_cpu_seconds(_pid(app)) - before) / seconds
 
 
 def _pid(app: AppProcess) -> int:
@@ -394,16 +401,17 @@ async def _cold_then_warm(
             started = time.perf_counter()
             await bounded([chat] * warm)
             elapsed, after = time.perf_counter() - started, rss(_pid(app))
-            cpu = tree_cpu_seconds(_pid(app))
-            await asyncio.sleep(IDLE_SECONDS)
-            idle_cpu = (tree_cpu_seconds(_pid(app)) - cpu) / IDLE_SECONDS
+            settling, idle = [await _cpu_share(app, IDLE_SECONDS) for _ in range(2)]
             print(f"\n== {warm} more sessions with one turn each, all kept warm (SQLite) ==")
             print(
                 f"app process tree RSS {before / MB:.0f} -> {after / MB:.0f} MB "
                 f"({(after - before) / MB:+.0f} MB): {(after - before) / warm / 1024:.0f} KiB per session; "
                 f"{elapsed / warm * 1000:.0f} ms per session to get there"
             )
-            print(f"CPU of the idle server with them open: {idle_cpu:.0%} of a core")
+            print(
+                f"CPU of the server with them open, in the {IDLE_SECONDS:.0f} s after the last turn: "
+                f"{settling:.0%} of a core; in the {IDLE_SECONDS:.0f} s after that (idle): {idle:.0%}"
+            )
     finally:
         await user.close()
 
