@@ -63,7 +63,6 @@ from agent_orchestrator.sessions.store import (
     SessionRecord,
     SessionStatus,
     User,
-    lease_clock,
     one_line,
 )
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
@@ -576,12 +575,9 @@ class SessionService:
         """Renew the lease every third of its ttl; each renewal moves what its fence counts on."""
         while True:
             await asyncio.sleep(self.lease_ttl / 3)
-            sent = lease_clock()
-            renewed = await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl)
             fence = self._turn_fences.get(lease.session_id)
-            if fence is not None and fence.token == lease.fencing_token:
-                fence.renewed(sent, self.lease_ttl, renewed)
-            if not renewed:
+            mine = fence if fence is not None and fence.token == lease.fencing_token else None
+            if not await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl, fence=mine):
                 logger.warning("Lost the lease of session %s", lease.session_id)
                 return
 

@@ -150,9 +150,11 @@ class LeaseManager:
             return None
         return Lease(session_id, holder, int(row.fencing_token), row.expires_at, _sure_until(sent, ttl))
 
-    def renew(self, lease: Lease, ttl: float) -> bool:
-        """Extend a lease we still hold; ``False`` if it expired or was taken (acquire again then)."""
+    def renew(self, lease: Lease, ttl: float, *, fence: Fence | None = None) -> bool:
+        """Extend a lease we still hold; ``False`` if it expired or was taken (acquire again then).
+        ``fence``, the holder's of this lease, learns until when the renewal surely holds."""
         _check_ttl(ttl)
+        sent = lease_clock()
         t = session_leases
         with write_transaction(self._engine) as conn:
             now = database_now(conn)
@@ -161,7 +163,10 @@ class LeaseManager:
                 .where(_is(lease), t.c.expires_at > now)
                 .values(expires_at=now + timedelta(seconds=ttl))
             )
-        return result.rowcount == 1
+        renewed = result.rowcount == 1
+        if fence is not None:
+            fence.renewed(sent, ttl, renewed)
+        return renewed
 
     def release(self, lease: Lease) -> bool:
         """Give the lease up if it is still ours (a no-op, ``False``, if someone else has it now)."""
