@@ -8,6 +8,8 @@ Everything runs for real (uvicorn, the Copilot CLI, SQLite or PostgreSQL) on the
 so every figure is the server's and the runtime's own overhead:
 
 * the yardstick: the same load straight on the runtime, sessions kept open (``runtime_load.py``);
+  with PostgreSQL, also the runtime alone with its files in the shared store (``session_fs``, on a
+  fresh schema), which tells what the runtime itself spends in that mode from what the app adds;
 * per store (SQLite, one server; PostgreSQL, shared mode on a fresh schema): one turn alone,
   ``--users`` concurrent users with one turn each, and the same users sending ``--turns`` turns each
   (sequential per user), as p50/p95/max with the app/runtime ratio, and CPU per turn of the process tree
@@ -70,6 +72,8 @@ from agent_orchestrator.testing.postgres import display_url, fresh_schema, postg
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 
 RUNTIME_WORKER = Path(__file__).with_name("runtime_load.py")
+RUNTIME = "runtime"
+RUNTIME_SHARED = "runtime, files in PostgreSQL"  # the yardstick's twin in shared mode
 RUNTIME_SOAK_SESSION = "bench-runtime-soak"  # the session runtime_load.py's soak chats in
 COLD_SESSIONS = 3  # long sessions per way of reaching them; the figures are their medians
 THINK_SECONDS = 2.0  # between opening a chat and sending: reading it and typing
@@ -104,11 +108,10 @@ class RuntimeTarget:
     """The yardstick: ``runtime_load.py`` in a process of its own, on a home of its own, with its
     sessions prepared; it runs each load when asked (see its docstring)."""
 
-    name = "runtime"
-
-    def __init__(self, bench: Bench, users: int) -> None:
+    def __init__(self, bench: Bench, users: int, name: str = RUNTIME, **env: str) -> None:
+        self.name = name
         command = [sys.executable, str(RUNTIME_WORKER), "--users", str(users)]
-        env = bench.env(bench.root / "runtime-load")
+        env = bench.env(bench.root / name.replace(" ", "-").replace(",", ""), **env)
         self._process = subprocess.Popen(
             command,
             env=env,
@@ -215,6 +218,8 @@ async def loads_in_rounds(bench: Bench, args: argparse.Namespace, stores: tuple[
                 catalog = f"sqlite:///{home / 'catalog.sqlite'}"
                 targets.append(await AppTarget.start("SQLite", bench, home, catalog, args.users))
             if "postgres" in stores:
+                files = schemas.enter_context(fresh_schema("bench_runtime"))
+                targets.append(RuntimeTarget(bench, args.users, RUNTIME_SHARED, DATABASE_URL=files.url))
                 schema = schemas.enter_context(fresh_schema("bench"))
                 home = bench.root / "postgres"
                 targets.append(
@@ -247,7 +252,7 @@ async def _rounds(targets: list[Target], args: argparse.Namespace) -> None:
 
 def report_round(figures: dict[str, dict[str, Phase]], users: int, turns: int) -> dict[str, float]:
     """Print one round's figures against the yardstick; return the budgeted ones (by name)."""
-    runtime = figures["runtime"]
+    runtime = figures[RUNTIME]
     yardstick = statistics.median(runtime[ALONE].times)
     print(f"one turn alone, p50: runtime {ms(yardstick).strip()}")
     for kind, label in (
@@ -256,8 +261,16 @@ def report_round(figures: dict[str, dict[str, Phase]], users: int, turns: int) -
     ):
         print(f"{label}: runtime {summary(runtime[kind].times)}")
     budgeted: dict[str, float] = {}
+    if (shared := figures.get(RUNTIME_SHARED)) is not None:
+        for kind, label in ((BURST, "one turn each"), (CONVERSATIONS, f"{turns} turns each")):
+            ratio = _p95(shared[kind].times) / _p95(runtime[kind].times)
+            print(
+                f"{RUNTIME_SHARED}, {label}: {summary(shared[kind].times)}; /runtime p95 {ratio:.2f}, "
+                f"CPU per turn {ms(shared[kind].cpu / len(shared[kind].times)).strip()}"
+            )
+            budgeted[f"{RUNTIME_SHARED}/runtime p95, {label}"] = ratio
     for name, phases in figures.items():
-        if name == "runtime":
+        if name in (RUNTIME, RUNTIME_SHARED):
             continue
         alone = statistics.median(phases[ALONE].times)
         above = ms(alone - yardstick).strip()
@@ -280,6 +293,10 @@ def report_round(figures: dict[str, dict[str, Phase]], users: int, turns: int) -
                 f"of which Python {per_turn(app.python_cpu)} (runtime's driver {per_turn(bare.python_cpu)})"
             )
             budgeted[f"{name}: {label}, app/runtime p95{target}"] = ratio
+            if name == "PostgreSQL" and shared is not None:
+                mode = _p95(app.times) / _p95(shared[kind].times)
+                print(f"   {label}: app/({RUNTIME_SHARED}) p95 {mode:.2f}")
+                budgeted[f"{name}: {label}, app/({RUNTIME_SHARED}) p95"] = mode
     if "SQLite" in figures and "PostgreSQL" in figures:
         for kind, label in ((BURST, "one turn each"), (CONVERSATIONS, f"{turns} turns each")):
             ratio = _p95(figures["PostgreSQL"][kind].times) / _p95(figures["SQLite"][kind].times)

@@ -10,6 +10,9 @@ could answer, so the app's figures are divided by these (docs/architecture.md#pe
 
 It runs in a process of its own so that its CPU and memory are measured like the app's (a process tree
 apart from the benchmark's scripted model). Settings come from the environment (model route, home).
+With ``DATABASE_URL`` set to a PostgreSQL database, the sessions' files go through the shared store
+(``session_fs``), as a PostgreSQL-mode server's do: the yardstick of what the runtime itself costs in
+that mode, apart from anything the app adds.
 With ``--users`` it prepares that many sessions, prints ``{"ready": true}``, then runs one load per
 line read from stdin (``{"kind": "burst", "turns": 1}``: see ``load_stats.run_phase``) and answers each
 with its figures as one JSON line, so the benchmark can run the same load on the runtime and on the
@@ -33,6 +36,7 @@ from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.mcp_tools import McpTools
+from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.settings import load_settings
 
 
@@ -88,12 +92,16 @@ async def _runtime() -> AsyncIterator[CopilotRuntime]:
     retail_mcp = RetailMcpHttpServer(retail_db)
     await asyncio.to_thread(retail_mcp.start)
     config = retail_mcp.copilot_config()
+    shared = PostgresSessionFiles.from_url(settings.web.database_url) if settings.web.is_postgres else None
     try:
-        async with (
-            McpTools(SERVER_NAME, config["url"], config["headers"]) as tools,
-            CopilotRuntime(settings.runtime, retail_tools=tools.tools, streaming=True) as rt,
-        ):
-            yield rt
+        async with contextlib.AsyncExitStack() as stack:
+            if shared is not None:
+                await stack.enter_async_context(shared)
+            tools = await stack.enter_async_context(McpTools(SERVER_NAME, config["url"], config["headers"]))
+            runtime = CopilotRuntime(
+                settings.runtime, retail_tools=tools.tools, session_files=shared, streaming=True
+            )
+            yield await stack.enter_async_context(runtime)
     finally:
         await asyncio.to_thread(retail_mcp.stop)
 
