@@ -2,8 +2,11 @@
 the embedded default (SQLite, local files) and the shared store (PostgreSQL catalog and files)."""
 
 from chat_helpers import FACTS, answer, audit_actions, contents, events, messages
+from sqlalchemy import select
 
-from agent_orchestrator.testing.scripted_model import Text, user_messages
+from agent_orchestrator.sessions.store import make_engine
+from agent_orchestrator.sessions.store.schema import search_messages
+from agent_orchestrator.testing.scripted_model import Text, ToolCall, user_messages
 
 
 def test_a_fork_remembers_what_was_said_before_the_fork_point_and_not_after(live_app, chat):
@@ -89,6 +92,26 @@ def test_search_finds_titles_and_message_text_with_highlights_for_the_owner_only
     assert [hit["event_id"] for hit in stemmed] == newest_first
     assert bob.get("/api/search", params={"q": "apple"}).json() == {"sessions": [], "messages": []}
     assert alice.get("/api/search", params={"q": '"); DROP TABLE sessions; --'}).status_code == 200
+
+
+def test_each_turn_indexes_its_messages_exactly_as_the_log_holds_them(live_app, chat):
+    """The end of a turn indexes what the runtime reported as it logged it; it must be what a reindex
+    would read from the log: the same event ids, roles, times and texts (a tool call's empty message
+    left out), on both stores."""
+    alice, session_id = chat
+    live_app.model.script(ToolCall("retail-analytics-list_segments", {}), Text("Four segments."))
+    assert answer(alice, session_id, "Which segments are there?") == "Four segments."
+    logged = [(m["event_id"], m["role"], m["timestamp"], m["content"]) for m in messages(alice, session_id)]
+    assert len(logged) == 8
+    engine = make_engine(live_app.web.database_url)
+    try:
+        with engine.connect() as conn:
+            t = search_messages
+            query = select(t.c.event_id, t.c.role, t.c.at, t.c.body).where(t.c.session_id == session_id)
+            indexed = sorted(tuple(row) for row in conn.execute(query))
+    finally:
+        engine.dispose()
+    assert indexed == sorted(logged)
 
 
 def test_another_users_session_cannot_be_forked_rewound_or_regenerated(live_app, chat):

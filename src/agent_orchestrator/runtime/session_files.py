@@ -20,8 +20,6 @@ from copilot.session import SessionFsConfig
 from copilot.session_fs_provider import SessionFsProvider
 
 EVENTS_FILE = "events.jsonl"
-# How much of a local log's end a tail read looks at first (four times more each time it falls short).
-TAIL_BYTES = 64 * 1024
 
 
 class SessionFiles(Protocol):
@@ -33,13 +31,6 @@ class SessionFiles(Protocol):
 
     async def read_events(self, session_id: str) -> bytes | None:
         """The session's raw ``events.jsonl``, or ``None`` if it has none."""
-        ...
-
-    async def read_events_tail(self, session_id: str, marker: bytes) -> bytes | None:
-        """The end of the session's ``events.jsonl`` from its last line that starts with ``marker``,
-        reading as little of a long log as the backend allows (what a turn's search upkeep reads, so a
-        turn costs the same in a long chat as in a new one); the whole log if no line starts so, and
-        ``None`` if it has none."""
         ...
 
     async def write_events(self, session_id: str, events: bytes) -> None:
@@ -100,9 +91,6 @@ class LocalSessionFiles:
         except FileNotFoundError:
             return None
 
-    async def read_events_tail(self, session_id: str, marker: bytes) -> bytes | None:
-        return await asyncio.to_thread(_read_tail, self._root / session_id / EVENTS_FILE, marker)
-
     async def write_events(self, session_id: str, events: bytes) -> None:
         await asyncio.to_thread(_replace_file, self._root / session_id / EVENTS_FILE, events)
 
@@ -113,36 +101,6 @@ class LocalSessionFiles:
         count = sum(1 for _ in folder.rglob("*")) + 1
         await asyncio.to_thread(shutil.rmtree, folder, ignore_errors=True)
         return count
-
-
-def from_last_line(data: bytes, marker: bytes, *, whole: bool = True) -> bytes | None:
-    """``data`` from its last line that starts with ``marker`` (``None``: no such line). ``whole=False``
-    for a piece cut from the middle of a log: its first line may be the end of a longer one."""
-    found = data.rfind(b"\n" + marker)
-    if found >= 0:
-        return data[found + 1 :]
-    return data if whole and data.startswith(marker) else None
-
-
-def tail_of(raw: bytes | None, marker: bytes) -> bytes | None:
-    """What ``read_events_tail`` answers when it has read the whole log ``raw``."""
-    return None if raw is None else from_last_line(raw, marker) or raw
-
-
-def _read_tail(path: Path, marker: bytes) -> bytes | None:
-    try:
-        with path.open("rb") as file:
-            size = file.seek(0, os.SEEK_END)
-            block = TAIL_BYTES
-            while block < size:
-                file.seek(size - block)
-                if (tail := from_last_line(file.read(block), marker, whole=False)) is not None:
-                    return tail
-                block *= 4
-            file.seek(0)
-            return file.read()
-    except FileNotFoundError:
-        return None
 
 
 def _replace_file(target: Path, content: bytes) -> None:

@@ -17,9 +17,10 @@ Not ranked by relevance: bm25 in FTS5 first counts the rows holding each word in
 users' (~300 ms for a common word at 2M messages), and both backends should order alike. Not prefix
 matches either: a prefix expands to every indexed word that starts with it, across all users.
 
-Upkeep: after each turn the service indexes the turn's messages (parsed from the log's tail, so the
-cost does not grow with the conversation); forks, rewinds and imports replace a session's rows in one
-transaction; deleting a session deletes its rows (foreign key, cascading, triggers included).
+Upkeep: each turn indexes its own messages, as the runtime reported them while logging them, in the
+transaction that ends the turn (:meth:`SearchIndex.writer`; nothing is read back, so the cost does not
+grow with the conversation); forks, rewinds and imports replace a session's rows in one transaction;
+deleting a session deletes its rows (foreign key, cascading, triggers included).
 
 Owner scoping is in every query, twice on SQLite (FTS column and the row's ``owner_id``): another
 user's text can never come back. Titles are searched by the catalog (``SessionCatalog.list_for_owner``).
@@ -36,10 +37,10 @@ here from the page's decrypted bodies, hits marked where a word's stem is one of
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, delete, insert, text
+from sqlalchemy import Connection, Engine, delete, insert, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -47,7 +48,7 @@ from agent_orchestrator.sessions import words
 from agent_orchestrator.sessions.crypto.cipher import SessionCipher
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import search_messages
-from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
+from agent_orchestrator.sessions.transcript import TranscriptMessage
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -56,7 +57,6 @@ MAX_QUERY_WORDS = 12
 HIT_START, HIT_END = "\x02", "\x03"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MARKERS = str.maketrans("", "", HIT_START + HIT_END)
-USER_MESSAGE = b'{"type":"user.message"'
 
 # Newest first, straight from FTS5's rowid order: ``ORDER BY rank`` (bm25) would first count every
 # row in the whole index holding each word (2M rows: ~300 ms for a common word), whoever owns them.
@@ -147,14 +147,6 @@ def query_words(query: str) -> list[str]:
     return _WORD.findall(query.casefold())[:MAX_QUERY_WORDS]
 
 
-def latest_turn(raw: bytes) -> list[TranscriptMessage]:
-    """The visible messages of the log's last turn, read from its tail only (from the last user
-    message on), so indexing a turn costs the same in a 1,000-turn conversation as in a new one."""
-    start = raw.rfind(b"\n" + USER_MESSAGE)
-    tail = raw[start + 1 :] if start >= 0 else raw
-    return parse_events(tail.splitlines())
-
-
 class SearchIndex:
     """Keeps ``search_messages`` and answers owner-scoped searches; each call one short transaction.
     With a ``cipher``, rows are sealed and indexed by blind terms."""
@@ -166,13 +158,25 @@ class SearchIndex:
 
     def add(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
         """Index messages not indexed yet (by event id; an indexed one is left as it is)."""
+        if (write := self.writer(session_id, owner_id, messages)) is not None:
+            with write_transaction(self._engine) as conn:
+                write(conn)
+
+    def writer(
+        self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]
+    ) -> Callable[[Connection], None] | None:
+        """:meth:`add` as a write to run in the caller's transaction (the one that ends a turn), with
+        the rows built (and sealed) before it; ``None`` if there is nothing to index."""
         rows = self._rows(session_id, owner_id, messages)
         if not rows:
-            return
+            return None
         upsert = pg_insert if self._dialect == "postgresql" else sqlite_insert
         statement = upsert(search_messages).on_conflict_do_nothing(index_elements=["session_id", "event_id"])
-        with write_transaction(self._engine) as conn:
+
+        def write(conn: Connection) -> None:
             conn.execute(statement, rows)
+
+        return write
 
     def replace(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
         """Make the session's rows exactly ``messages`` (after a fork, rewind or import)."""

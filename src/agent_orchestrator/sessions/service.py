@@ -22,11 +22,12 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 
 from copilot import CopilotSession
+from sqlalchemy import Connection
 
 from agent_orchestrator.errors import (
     AgentOrchestratorError,
@@ -48,7 +49,7 @@ from agent_orchestrator.sessions.live import (
     turn_boundary,
     user_stream,
 )
-from agent_orchestrator.sessions.search import USER_MESSAGE, SearchIndex, latest_turn
+from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
@@ -65,8 +66,8 @@ from agent_orchestrator.sessions.store import (
     User,
     one_line,
 )
-from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
-from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, stream_turn
+from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timestamp, parse_events
+from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, TurnMessages, stream_turn
 from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.warm import WarmSessions
 from agent_orchestrator.telemetry import TURN_SESSIONS
@@ -413,15 +414,14 @@ class SessionService:
             # The turn's start and its audit record, in one transaction.
             begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
             await asyncio.to_thread(begin, session_id, audit=self._event("resume", actor, session_id))
-            outcome, meter = await self._answer(session_id, prompt, lease, queue)
+            said = TurnMessages()
+            outcome, meter = await self._answer(session_id, prompt, lease, queue, said)
             renewer.cancel()
             still_ours = await asyncio.to_thread(
-                self._finish_turn, lease, actor.user.id, prompt, outcome, meter
+                self._finish_turn, lease, actor.user.id, prompt, outcome, meter, said
             )
             released = True
-            if still_ours:
-                await self._index_turn(session_id, actor.user.id)
-            else:
+            if not still_ours:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
                 await self.warm.evict(session_id)
         finally:
@@ -433,28 +433,39 @@ class SessionService:
                 queue.put_nowait(None)
 
     def _finish_turn(
-        self, lease: Lease, owner_id: int, prompt: str, outcome: TurnEvent, meter: TurnMeter
+        self,
+        lease: Lease,
+        owner_id: int,
+        prompt: str,
+        outcome: TurnEvent,
+        meter: TurnMeter,
+        said: TurnMessages,
     ) -> bool:
         """The end of the turn, in one transaction (in a worker thread): the tokens it spent (recorded
-        whatever became of the turn), the catalog's record of it (fenced: written only while the lease
-        is live) and the lease's release. Whether the lease was still live."""
+        whatever became of the turn), the catalog's record of it and the search rows of its messages
+        (docs/architecture.md#branching-and-search), both fenced: written only while the lease is live,
+        the rows only while the session exists (a delete takes no lease); and the lease's release.
+        Whether the lease was still live."""
         status: SessionStatus
         preview, status = (outcome.text, "idle") if isinstance(outcome, Done) else (prompt, "interrupted")
-        end = self.catalog.turn_writer(lease.session_id, preview=preview, status=status)
+        index = self._index_writer(lease.session_id, owner_id, said)
+        end = self.catalog.turn_writer(lease.session_id, preview=preview, status=status, then=index)
         spent = self.usage.writer(lease.session_id, owner_id, meter) if self.usage is not None else None
         return self.leases.finish(lease, end, unfenced=spent)
 
-    async def _index_turn(self, session_id: str, owner_id: int) -> None:
-        """Search upkeep: the turn's messages, read from the log's tail
-        (docs/architecture.md#branching-and-search). A failure costs search rows, never the answer
+    def _index_writer(
+        self, session_id: str, owner_id: int, said: TurnMessages
+    ) -> Callable[[Connection], None] | None:
+        """The search rows of the turn's messages, built before the turn's last transaction; a failure
+        to build them (sealing) costs search rows, never the turn's end
         (``python -m agent_orchestrator.sessions reindex`` refills them)."""
         if self.search is None:
-            return
+            return None
         try:
-            raw = await self.files.read_events_tail(session_id, USER_MESSAGE) or b""
-            await asyncio.to_thread(self.search.add, session_id, owner_id, latest_turn(raw))
+            return self.search.writer(session_id, owner_id, said)
         except Exception:
             logger.exception("Indexing the turn of %s for search failed", session_id)
+            return None
 
     @contextlib.asynccontextmanager
     async def hold_lease(self, session_id: str) -> AsyncIterator[Lease]:
@@ -529,10 +540,15 @@ class SessionService:
             await asyncio.to_thread(self.leases.release, lease)
 
     async def _answer(
-        self, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
+        self,
+        session_id: str,
+        prompt: str,
+        lease: Lease,
+        queue: asyncio.Queue[TurnEvent | None],
+        said: TurnMessages,
     ) -> tuple[TurnEvent, TurnMeter]:
         """Run the turn on the warm copy or a fresh resume; the session stays open if it answered.
-        The meter counts the model tokens this turn spent."""
+        The meter counts the model tokens this turn spent; ``said`` collects its messages."""
         outcome: TurnEvent = Failed("The turn ended without an answer.")
         session: CopilotSession | None = None
         meter = TurnMeter()
@@ -547,7 +563,7 @@ class SessionService:
                 session = warm.session
             meter.attach(session)
             time_limit = self.runtime.settings.turn_timeout
-            async for event in stream_turn(session, prompt, time_limit=time_limit):
+            async for event in stream_turn(session, prompt, time_limit=time_limit, said=said):
                 if isinstance(event, Done):  # stored before anyone hears it is done
                     await self.runtime.save_session(session_id)
                 queue.put_nowait(event)
@@ -624,8 +640,7 @@ def _ends_with_user(messages: list[TranscriptMessage], prompt: str) -> bool:
 
 
 def _interrupted_message(prompt: str, at: datetime) -> TranscriptMessage:
-    stamp = at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    return TranscriptMessage("user", prompt, stamp, interrupted=True)
+    return TranscriptMessage("user", prompt, log_timestamp(at), interrupted=True)
 
 
 def _merge_by_time(logged: list[TranscriptMessage], kept: list[TranscriptMessage]) -> list[TranscriptMessage]:

@@ -14,6 +14,7 @@ the web app can chart what a tool returned (docs/architecture.md#charts).
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Literal
 
 from agent_orchestrator.sessions.tool_results import ToolCalls, ToolResult, tool_name
@@ -94,3 +95,9 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
 
 def _interrupted(message: TranscriptMessage) -> TranscriptMessage:
     return replace(message, interrupted=True)
+
+
+def log_timestamp(at: datetime) -> str:
+    """A time as the runtime writes it in the log (ISO 8601, UTC, milliseconds, ``Z``), so messages
+    from elsewhere sort among logged ones as text."""
+    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -3,6 +3,10 @@
 The SDK delivers events on callbacks; they are bridged into an ``asyncio.Queue`` so the caller can
 consume a turn as an async iterator (an SSE response, a test). Events of sub-agents (``agent_id`` set)
 are ignored, as ``send_and_wait`` does.
+
+The turn's messages are also kept as the event log will hold them (:class:`TurnMessages`): search
+upkeep indexes them at the end of the turn without reading the log back
+(docs/architecture.md#branching-and-search).
 """
 
 import asyncio
@@ -15,12 +19,15 @@ from copilot.session_events import (
     AssistantMessageData,
     AssistantMessageDeltaData,
     SessionErrorData,
+    SessionEvent,
     SessionIdleData,
     ToolExecutionCompleteData,
     ToolExecutionStartData,
+    UserMessageData,
 )
 
 from agent_orchestrator.sessions.tool_results import ToolCalls, ToolResult, tool_name
+from agent_orchestrator.sessions.transcript import Role, TranscriptMessage, log_timestamp
 
 
 @dataclass(frozen=True)
@@ -56,13 +63,35 @@ class Failed:
 TurnEvent = Delta | ToolStarted | ToolFinished | Done | Failed
 
 
-async def stream_turn(session: CopilotSession, prompt: str, *, time_limit: float) -> AsyncIterator[TurnEvent]:
-    """Yield the turn's events, ending with exactly one :class:`Done` or :class:`Failed`."""
+class TurnMessages(list[TranscriptMessage]):
+    """The user and assistant messages a turn added to the log, as ``parse_events`` reads them back
+    (same event ids, texts and timestamps; answers that only call tools are left out): what search
+    indexes. Sub-agents' messages count, as they do in the log."""
+
+    def heard(self, event: SessionEvent) -> None:
+        role: Role
+        match event.data:
+            case UserMessageData(content=text):
+                role = "user"
+            case AssistantMessageData(content=text) if text:
+                role = "assistant"
+            case _:
+                return
+        self.append(TranscriptMessage(role, text, log_timestamp(event.timestamp), event_id=str(event.id)))
+
+
+async def stream_turn(
+    session: CopilotSession, prompt: str, *, time_limit: float, said: TurnMessages | None = None
+) -> AsyncIterator[TurnEvent]:
+    """Yield the turn's events, ending with exactly one :class:`Done` or :class:`Failed`; ``said``
+    collects the turn's messages as they are logged."""
     queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
     final_text: list[str] = []
     tools = ToolCalls()
 
-    def on_event(event) -> None:  # runs on the SDK's dispatch; must not block
+    def on_event(event: SessionEvent) -> None:  # runs on the SDK's dispatch; must not block
+        if said is not None:
+            said.heard(event)
         if event.agent_id:
             return
         match event.data:

@@ -286,21 +286,3 @@ def test_only_postgresql_urls_are_accepted():
         PostgresSessionFiles.from_url("mysql://db/x")
     PostgresSessionFiles.from_url("postgresql+psycopg://u@h/db")
     PostgresSessionFiles.from_url("postgres://u@h/db")
-
-
-async def test_a_tail_read_takes_the_last_appends_and_the_whole_log_only_when_it_must(store):
-    fs = _provider(store)
-    turn = [b'{"type":"user.message","n":%d}\n', b'{"type":"assistant.message","n":%d}\n']
-    for n in range(30):
-        for line in turn:
-            await fs.append_file_bytes(EVENTS, line % n)
-    tail = await store.read_events_tail(fs.session_id, b'{"type":"user.message"')
-    assert tail == b'{"type":"user.message","n":29}\n{"type":"assistant.message","n":29}\n'
-    assert await store.read_events_tail(fs.session_id, b'{"type":"none"') == await store.read_events(
-        fs.session_id
-    )
-    for n in range(20):  # a turn longer than the appends a tail read looks at
-        await fs.append_file_bytes(EVENTS, b'{"type":"tool","n":%d}\n' % n)
-    tail = await store.read_events_tail(fs.session_id, b'{"type":"user.message"')
-    assert tail is not None and tail.startswith(b'{"type":"user.message","n":29}') and tail.count(b"\n") == 22
-    assert await store.read_events_tail("sess-none", b"{") is None

@@ -2,11 +2,9 @@
 with marked hits, rows replaced wholesale and deleted with their session, the last turn read from the
 log's tail."""
 
-import json
-
 from sqlalchemy import Engine
 
-from agent_orchestrator.sessions.search import SearchIndex, latest_turn
+from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.store import SessionCatalog, SessionRecord, UserStore
 from agent_orchestrator.sessions.transcript import TranscriptMessage
 
@@ -68,21 +66,3 @@ def test_rows_are_added_once_replaced_wholesale_and_deleted_with_the_session(
     assert [hit.event_id for hit in index.search(alice, "pricing")] == ["e-09"]
     assert SessionCatalog(store_engine).delete("s-alice", alice)
     assert index.search(alice, "pricing") == []
-
-
-def test_the_last_turn_is_read_from_the_tail_of_the_log() -> None:
-    def line(kind: str, event_id: str, **data: object) -> str:
-        return json.dumps(
-            {"type": kind, "data": data, "id": event_id, "timestamp": "t"}, separators=(",", ":")
-        )
-
-    lines = [
-        line("session.start", "s"),
-        line("user.message", "u1", content="first"),
-        line("assistant.message", "a1", content="one"),
-        line("assistant.turn_end", "t1"),
-        line("user.message", "u2", content="second"),
-        line("assistant.message", "a2", content="two"),
-    ]
-    raw = ("\n".join(lines) + "\n").encode()
-    assert [(m.event_id, m.content) for m in latest_turn(raw)] == [("u2", "second"), ("a2", "two")]

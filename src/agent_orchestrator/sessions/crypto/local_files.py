@@ -26,7 +26,7 @@ from copilot.generated.rpc import DebugCollectLogsEntryKind, SessionFSReaddirWit
 from copilot.session import SessionFsConfig
 from copilot.session_fs_provider import SessionFsFileInfo, SessionFsProvider
 
-from agent_orchestrator.runtime.session_files import EVENTS_FILE, tail_of
+from agent_orchestrator.runtime.session_files import EVENTS_FILE
 from agent_orchestrator.sessions.crypto import frames
 from agent_orchestrator.sessions.crypto.cipher import SessionCipher
 from agent_orchestrator.sessions.shared_files.paths import ROOT, fs_error, normalize
@@ -76,10 +76,6 @@ class SealedLocalSessionFiles:
             return await SealedLocalFsProvider(self, session_id).read_file_bytes(EVENTS)
         except FileNotFoundError:
             return None
-
-    async def read_events_tail(self, session_id: str, marker: bytes) -> bytes | None:
-        """The whole log is read (sealed frames are opened from the start), then cut."""
-        return tail_of(await self.read_events(session_id), marker)
 
     async def write_events(self, session_id: str, events: bytes) -> None:
         """Replace the session's log at once (a fork, an import), sealed like every write."""

@@ -44,7 +44,6 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from agent_orchestrator.errors import SessionFileStoreError
-from agent_orchestrator.runtime.session_files import from_last_line, tail_of
 from agent_orchestrator.sessions.crypto import SessionCipher, frames
 from agent_orchestrator.sessions.shared_files import provider as provider_module
 from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
@@ -55,8 +54,6 @@ from agent_orchestrator.sessions.store import liveness
 SESSION_STATE_PATH = "/session-state"
 WORKING_DIRECTORY = "/workspace"
 MAX_FILE_BYTES = 64 * 1024 * 1024
-# The appends a tail read of a log looks at (a turn makes two or three) before it reads the whole log.
-TAIL_CHUNKS = 16
 _SCHEMES = ("postgresql", "postgres")
 
 _ADMIN = {
@@ -64,11 +61,6 @@ _ADMIN = {
     "HAS_SESSION": "SELECT EXISTS (SELECT 1 FROM {files} WHERE session_id = %s AND path = %s AND NOT is_dir)",
     "DELETE_SESSION": "DELETE FROM {files} WHERE session_id = %s",
     "LAST_MODIFIED": "SELECT max(mtime) FROM {files} WHERE session_id = %s",
-    "READ_TAIL": """
-SELECT c.data FROM {chunks} c
-WHERE c.file_id = (SELECT id FROM {files} WHERE session_id = %s AND path = %s AND NOT is_dir)
-ORDER BY c.seq DESC LIMIT %s
-""",
     # A session's files holding clear bytes (base content or a chunk not starting with the frame
     # marker), locked, with their contents: only those are read, so a run over sealed data is cheap.
     "LOCK_CLEAR": """
@@ -278,21 +270,6 @@ class PostgresSessionFiles:
             return await provider.read_file_bytes(f"{SESSION_STATE_PATH}/events.jsonl")
         except FileNotFoundError:
             return None
-
-    async def read_events_tail(self, session_id: str, marker: bytes) -> bytes | None:
-        """The log's last :data:`TAIL_CHUNKS` appends first (an append is whole lines), the whole log
-        only if the marker is not among them."""
-        path = f"{SESSION_STATE_PATH}/events.jsonl"
-        async with self.connection("read", path) as conn:
-            cur = await conn.execute(
-                self._admin["READ_TAIL"], (check_session_id(session_id), path, TAIL_CHUNKS)
-            )
-            chunks = [bytes(row[0]) for row in await cur.fetchall()]
-        if chunks:
-            appended = await self.unseal(session_id, b"".join(reversed(chunks)))
-            if (tail := from_last_line(appended, marker, whole=False)) is not None:
-                return tail
-        return tail_of(await self.read_events(session_id), marker)
 
     async def write_events(self, session_id: str, events: bytes) -> None:
         """Replace the session's ``events.jsonl`` in one transaction (fenced like any other write)."""

@@ -431,10 +431,13 @@ class SessionCatalog:
         status: SessionStatus,
         prompt: str | None = None,
         at: datetime | None = None,
+        then: Callable[[Connection], object] | None = None,
     ) -> Callable[[Connection], bool]:
         """The write of turn activity, to run in the caller's transaction (the end of a turn is fenced
         by its lease, ``LeaseManager.finish``): bumps ``updated_at``, sets ``status`` and (if given)
-        ``preview``.
+        ``preview``. ``then`` runs after it, only if the session exists: its row, just updated, stays
+        locked (on SQLite the write lock is held) until the transaction ends, so rows that refer to it
+        (the turn's search rows) cannot lose it to a delete in between.
 
         Written twice per turn: at the start with ``status="busy"``, the user's message as preview and
         the whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is
@@ -453,7 +456,14 @@ class SessionCatalog:
         if preview is not None:
             params["p_preview"] = self._sealed(session_id, make_preview(preview))
         statement = _turn_update(busy=busy, preview=preview is not None)
-        return lambda conn: conn.execute(statement, params).rowcount == 1
+
+        def write(conn: Connection) -> bool:
+            found = conn.execute(statement, params).rowcount == 1
+            if found and then is not None:
+                then(conn)
+            return found
+
+        return write
 
     def set_history(
         self,
