@@ -108,10 +108,12 @@ class RuntimeTarget:
     """The yardstick: ``runtime_load.py`` in a process of its own, on a home of its own, with its
     sessions prepared; it runs each load when asked (see its docstring)."""
 
-    def __init__(self, bench: Bench, users: int, name: str = RUNTIME, **env: str) -> None:
+    def __init__(
+        self, bench: Bench, users: int, name: str = RUNTIME, home: Path | None = None, **env: str
+    ) -> None:
         self.name = name
         command = [sys.executable, str(RUNTIME_WORKER), "--users", str(users)]
-        env = bench.env(bench.root / name.replace(" ", "-").replace(",", ""), **env)
+        env = bench.env(home or bench.root / "runtime-load", **env)
         self._process = subprocess.Popen(
             command,
             env=env,
@@ -219,7 +221,8 @@ async def loads_in_rounds(bench: Bench, args: argparse.Namespace, stores: tuple[
                 targets.append(await AppTarget.start("SQLite", bench, home, catalog, args.users))
             if "postgres" in stores:
                 files = schemas.enter_context(fresh_schema("bench_runtime"))
-                targets.append(RuntimeTarget(bench, args.users, RUNTIME_SHARED, DATABASE_URL=files.url))
+                home = bench.root / "runtime-shared"
+                targets.append(RuntimeTarget(bench, args.users, RUNTIME_SHARED, home, DATABASE_URL=files.url))
                 schema = schemas.enter_context(fresh_schema("bench"))
                 home = bench.root / "postgres"
                 targets.append(
