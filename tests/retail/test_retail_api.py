@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from retail_fixtures import HEADER
 
 from agent_orchestrator.retail import import_online_retail_csv
-from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
+from agent_orchestrator.retail.api import create_retail_router
 from agent_orchestrator.web.errors import install_error_handler
 
 PREFIX = "/api/retail"
@@ -22,7 +22,7 @@ def _app(db_path: Path | None) -> FastAPI:
     app.include_router(create_retail_router(), prefix=PREFIX)
     install_error_handler(app)
     if db_path is not None:
-        app.dependency_overrides[get_retail_db_path] = lambda: db_path
+        app.state.retail_db = db_path
     return app
 
 

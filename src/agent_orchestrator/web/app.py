@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.retail import ensure_dataset
-from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
+from agent_orchestrator.retail.api import create_retail_router
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
@@ -165,7 +165,7 @@ def create_app(
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )
-    app.dependency_overrides[get_retail_db_path] = lambda: web.retail_db
+    app.state.retail_db = web.retail_db
     install_error_handler(app)
     app.add_middleware(GuardMiddleware)
     install_observability(app)  # added last: outermost, so a refused request has its id too

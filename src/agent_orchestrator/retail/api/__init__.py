@@ -1,9 +1,9 @@
 """REST API of the retail data, for the web app to mount under ``/api/retail``::
 
-    from agent_orchestrator.retail.api import create_retail_router, get_retail_db_path
+    from agent_orchestrator.retail.api import create_retail_router
 
     app.include_router(create_retail_router(), prefix="/api/retail")
-    app.dependency_overrides[get_retail_db_path] = lambda: data_dir / "retail.sqlite"
+    app.state.retail_db = data_dir / "retail.sqlite"
     install_error_handler(app)  # agent_orchestrator.web.errors: 503 without a database, 409 if empty
 
 All routes are GET and use a read-only connection. Layout: one module per resource

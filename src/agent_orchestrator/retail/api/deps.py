@@ -1,10 +1,14 @@
 """FastAPI dependencies: where the retail database is, and a read-only connection per request.
 
-The app decides the path (``<data dir>/retail.sqlite``) and overrides ``get_retail_db_path``::
+The app decides the path (``<data dir>/retail.sqlite``) and keeps it in its state::
 
-    app.dependency_overrides[get_retail_db_path] = lambda: settings.data_dir / "retail.sqlite"
+    app.state.retail_db = settings.data_dir / "retail.sqlite"
 
-Nothing is opened at import time; without an override the path comes from ``RETAIL_DB`` (the
+Not ``app.dependency_overrides``, which FastAPI meant for tests: while any override is set, it
+analyses every dependency of every request again, a cost every chat message paid
+(docs/architecture.md#performance-budgets).
+
+Nothing is opened at import time; without the state the path comes from ``RETAIL_DB`` (the
 settings' ``retail_db``, handy for ``uvicorn`` experiments). Without a usable database the dependencies
 raise :class:`~agent_orchestrator.errors.RetailDatabaseError`, which the app answers with a 503 (whose
 detail names no server path: see ``agent_orchestrator.web.errors``).
@@ -17,19 +21,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 
 from agent_orchestrator.errors import RetailDatabaseError
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.settings import load_settings
 
 
-def get_retail_db_path() -> Path:
-    """Default: ``$RETAIL_DB``. Override this dependency in the app."""
-    path = load_settings().retail_db
+def get_retail_db_path(request: Request) -> Path:
+    """The app's ``state.retail_db``, or else ``$RETAIL_DB``."""
+    path: Path | None = getattr(request.app.state, "retail_db", None) or load_settings().retail_db
     if path is None:
         raise RetailDatabaseError(
-            "retail API used without a database path: override get_retail_db_path or set RETAIL_DB"
+            "retail API used without a database path: set the app's state.retail_db or RETAIL_DB"
         )
     return path
 
