@@ -167,7 +167,9 @@ def test_a_step_failing_after_the_lease_is_taken_releases_it(live_app, monkeypat
 
     with monkeypatch.context() as patch:  # the automatic title, the step between lease and turn
         patch.setattr(SessionCatalog, "rename", broken_rename)
-        assert send(alice, session_id, "hello").status_code == 500
+        failed = send(alice, session_id, "hello")
+    assert (failed.status_code, failed.json()) == (500, {"detail": "Internal Server Error"})
+    assert failed.headers["connection"] == "close"  # the server closes it: the retry needs another
     retry = send(alice, session_id, "hello")
     assert retry.status_code == 200 and events(retry)[-1][0] == "done"  # not 409 until the lease expires
 

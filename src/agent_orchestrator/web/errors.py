@@ -78,7 +78,19 @@ def answer_for(error: AgentOrchestratorError) -> Answer:
 
 
 def install_error_handler(app: FastAPI) -> None:
-    """Make ``app`` answer every error of ours through :data:`ANSWERS`."""
+    """Make ``app`` answer every error of ours through :data:`ANSWERS`, and any other exception with a
+    plain 500 that closes the connection."""
+
+    @app.exception_handler(Exception)
+    async def answer_fault(request: Request, error: Exception) -> JSONResponse:
+        # The server logs it with its traceback and then closes the connection (the exception goes on
+        # up to it): saying so keeps a client from sending its next request down a connection being
+        # closed, which fails with a reset instead of an answer.
+        return JSONResponse(
+            {"detail": "Internal Server Error"},
+            status_code=status.HTTP_500_INTERNAL_SERVER_ERROR,
+            headers={"Connection": "close"},
+        )
 
     @app.exception_handler(AgentOrchestratorError)
     async def answer_error(request: Request, error: AgentOrchestratorError) -> JSONResponse:
