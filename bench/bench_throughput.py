@@ -28,7 +28,8 @@ The scripted model announces a context window of ``--context-tokens`` (default: 
 8,192), so long chats are compacted by the runtime as they would be on a real model; without a window
 the runtime would send a 300-turn history with every turn.
 
-The app is driven through its public HTTP API only. Every server gets ``AGENT_WARM_SESSIONS`` large
+The app is driven through its public HTTP API only, by clients on uvloop (the load they put on the
+machine's cores is not the server's). Every server gets ``AGENT_WARM_SESSIONS`` large
 enough to keep all of the run's sessions warm (docs/architecture.md#performance-budgets).
 """
 
@@ -46,6 +47,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import uvloop
 from event_log import transplant_session
 from load_stats import (
     ALONE,
@@ -319,7 +321,7 @@ def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) 
     home = bench.root / "single"
     app = AppProcess(bench.env(home)).start()
     try:
-        long_ids = asyncio.run(_soak(app, home, soak, 2 * COLD_SESSIONS if cold_turns else 0))
+        long_ids = uvloop.run(_soak(app, home, soak, 2 * COLD_SESSIONS if cold_turns else 0))
     finally:
         app.stop()
     if soak:
@@ -335,7 +337,7 @@ def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) 
             transplant_session(source, home / "copilot" / "session-state" / session_id)
     app = AppProcess(bench.env(home)).start()
     try:
-        asyncio.run(_cold_then_warm(app, home, long_ids, cold_turns, warm))
+        uvloop.run(_cold_then_warm(app, home, long_ids, cold_turns, warm))
     finally:
         app.stop()
 
@@ -463,7 +465,7 @@ def main() -> None:
             f"AGENT_PROVIDER_MAX_PROMPT_TOKENS={bench.context_tokens} "
             f"for every server of this run; medians of {COLD_SESSIONS} for each first-turn figure"
         )
-        asyncio.run(loads_in_rounds(bench, args, stores))
+        uvloop.run(loads_in_rounds(bench, args, stores))
         single_session_figures(bench, args.soak, args.cold_turns, args.warm)
 
 

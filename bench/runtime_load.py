@@ -4,9 +4,10 @@
     uv run python bench/runtime_load.py --soak 300           (one session, turn after turn)
 
 Sessions are configured exactly as the app configures them (``CopilotRuntime`` with streaming, and the
-retail MCP server's tools served through one MCP connection of this process) and kept open: each is
-created once, then every turn is a plain send on the open session. That is the fastest a server
-could answer, so the app's figures are divided by these (docs/architecture.md#performance-budgets).
+retail MCP server's tools served through one MCP connection of this process), on the app's event loop
+(uvloop), and kept open: each is created once, then every turn is a plain send on the open session.
+That is the fastest a server could answer, so the app's figures are divided by these
+(docs/architecture.md#performance-budgets).
 
 It runs in a process of its own so that its CPU and memory are measured like the app's (a process tree
 apart from the benchmark's scripted model). Settings come from the environment (model route, home).
@@ -28,6 +29,7 @@ import sys
 from collections.abc import AsyncIterator
 from dataclasses import asdict
 
+import uvloop
 from copilot import CopilotSession
 from load_stats import Send, bounded, cpu_reader, run_phase, timed, tree_rss_bytes
 
@@ -114,9 +116,9 @@ def main() -> None:
     parser.add_argument("--rss-every", type=int, default=50)
     args = parser.parse_args()
     if args.soak:
-        print(json.dumps(asyncio.run(soak(args.soak, args.prompt, args.rss_every))))
+        print(json.dumps(uvloop.run(soak(args.soak, args.prompt, args.rss_every))))
     else:
-        asyncio.run(serve(args.users))
+        uvloop.run(serve(args.users))
 
 
 if __name__ == "__main__":

@@ -71,11 +71,15 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         web, settings.runtime, session_files=shared, on_ready=lambda: print_banner(web, credentials)
     )
     # Idle keep-alive connections outlive a load balancer's (typically 60 s) so that the balancer, not
-    # this server, closes them: otherwise a request can race the close and fail.
+    # this server, closes them: otherwise a request can race the close and fail. uvloop and httptools
+    # are named so that a missing one fails here rather than slowing every turn down unnoticed (a busy
+    # server's CPU per turn is its throughput: docs/architecture.md#performance-budgets).
     uvicorn.run(
         app,
         host=web.host,
         port=web.port,
+        loop="uvloop",
+        http="httptools",
         timeout_keep_alive=75,
         log_level="warning" if not args.verbose else "info",
         log_config=None,  # uvicorn's loggers go to ours (JSON lines with the request id)
