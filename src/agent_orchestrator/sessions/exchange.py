@@ -32,7 +32,7 @@ from agent_orchestrator.sessions.branching import record_history
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, validate_title
-from agent_orchestrator.sessions.transcript import parse_events
+from agent_orchestrator.sessions.transcript import log_timestamp, parse_events
 
 EXPORT_FORMAT = 1
 IMPORTED_TITLE = "Imported chat"
@@ -257,8 +257,7 @@ def _event(kind: str, data: dict[str, Any], at: str) -> dict[str, Any]:
 
 
 def _iso(stamp: float | None) -> str:
-    moment = datetime.fromtimestamp(stamp, UTC) if stamp is not None else datetime.now(UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return log_timestamp(datetime.fromtimestamp(stamp, UTC) if stamp is not None else datetime.now(UTC))
 
 
 def _title(value: Any) -> str:

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from agent_orchestrator.sessions.store import Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.live_events import BOUNDARY_KINDS, KEEP, session_stream, user_stream
-from agent_orchestrator.sessions.transcript import TranscriptMessage
+from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timestamp
 from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
 
 logger = logging.getLogger(__name__)
@@ -306,7 +306,7 @@ def join(messages: list[TranscriptMessage], turn: list[LiveEvent], *, busy: bool
     while shown and shown[-1].role != "user":
         shown.pop()
     if not shown or shown[-1].content != prompt:  # not yet in the runtime's log nor in the catalog
-        shown = [*messages, TranscriptMessage("user", prompt, _now_stamp())]
+        shown = [*messages, TranscriptMessage("user", prompt, log_timestamp(datetime.now(UTC)))]
     tools: dict[str, dict[str, Any]] = {}
     for event in turn[1:]:
         if event.kind == "tool":
@@ -333,7 +333,3 @@ def missed_messages(log: LiveEventLog, stream: str, seen: int) -> tuple[list[dic
         if e.kind in roles
     ]
     return missed, events[-1].seq
-
-
-def _now_stamp() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
