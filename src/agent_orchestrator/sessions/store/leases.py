@@ -38,7 +38,6 @@ from sqlalchemy import (
     Connection,
     Engine,
     Float,
-    Update,
     and_,
     bindparam,
     case,
@@ -126,6 +125,10 @@ class LeaseManager:
             t.c.session_id == bindparam("session_id"), t.c.fencing_token == bindparam("fencing_token"), live
         )
         self._current = select(t).where(t.c.session_id == bindparam("session_id"), live)
+        # The end of every turn releases its lease: built with the held lease as parameters
+        # (:func:`_lease_params`), not its values, which would rebuild the statement per call.
+        self._release = update(t).where(_HELD).values(holder=None, expires_at=_now(self._postgres))
+        self._release_while_live = self._release.where(t.c.expires_at > _now(self._postgres))
 
     def acquire(self, session_id: str, holder: str, ttl: float) -> Lease | None:
         """Take the lease for ``ttl`` seconds, or ``None`` if someone else holds an unexpired one.
@@ -159,9 +162,8 @@ class LeaseManager:
         with write_transaction(self._engine) as conn:
             now = database_now(conn)
             result = conn.execute(
-                update(t)
-                .where(_is(lease), t.c.expires_at > now)
-                .values(expires_at=now + timedelta(seconds=ttl))
+                update(t).where(_HELD, t.c.expires_at > now).values(expires_at=now + timedelta(seconds=ttl)),
+                _lease_params(lease),
             )
         renewed = result.rowcount == 1
         if fence is not None:
@@ -171,7 +173,7 @@ class LeaseManager:
     def release(self, lease: Lease) -> bool:
         """Give the lease up if it is still ours (a no-op, ``False``, if someone else has it now)."""
         with write_transaction(self._engine) as conn:
-            return conn.execute(self._released(lease), {"now": utcnow()}).rowcount == 1
+            return conn.execute(self._release, _lease_params(lease, now=utcnow())).rowcount == 1
 
     def finish(
         self,
@@ -187,21 +189,15 @@ class LeaseManager:
         released all the same if no one took it since. One transaction instead of a check, writes
         and a release: the end of every turn pays it (docs/architecture.md#warm-sessions).
         """
-        released = self._released(lease)
-        while_live = released.where(session_leases.c.expires_at > _now(self._postgres))
         with write_transaction(self._engine) as conn:
-            live = conn.execute(while_live, {"now": utcnow()}).rowcount == 1
+            live = conn.execute(self._release_while_live, _lease_params(lease, now=utcnow())).rowcount == 1
             if live:
                 last_write(conn)
             else:
-                conn.execute(released, {"now": utcnow()})
+                conn.execute(self._release, _lease_params(lease, now=utcnow()))
             if unfenced is not None:
                 unfenced(conn)
         return live
-
-    def _released(self, lease: Lease) -> Update:
-        """The lease's row given up as of now (holder cleared, expired), if it is still ``lease``."""
-        return update(session_leases).where(_is(lease)).values(holder=None, expires_at=_now(self._postgres))
 
     def check(self, session_id: str, fencing_token: int) -> bool:
         """True only if ``fencing_token`` is the session's current, unexpired lease."""
@@ -273,13 +269,22 @@ def _acquire_statement(postgres: bool) -> ReturningInsert[Any]:
     ).returning(t.c.fencing_token, t.c.expires_at)
 
 
-def _is(lease: Lease) -> ColumnElement[bool]:
-    t = session_leases
-    return and_(
-        t.c.session_id == lease.session_id,
-        t.c.holder == lease.holder,
-        t.c.fencing_token == lease.fencing_token,
-    )
+# The row of a held lease, still held as it was (:func:`_lease_params` gives the parameters; their
+# names differ from the columns', which name the parameters of an UPDATE's new values).
+_HELD = and_(
+    session_leases.c.session_id == bindparam("held_session_id"),
+    session_leases.c.holder == bindparam("held_holder"),
+    session_leases.c.fencing_token == bindparam("held_token"),
+)
+
+
+def _lease_params(lease: Lease, **more: Any) -> dict[str, Any]:
+    return {
+        "held_session_id": lease.session_id,
+        "held_holder": lease.holder,
+        "held_token": lease.fencing_token,
+        **more,
+    }
 
 
 def _check_ttl(ttl: float) -> None:
