@@ -127,6 +127,25 @@ def test_postgresql_announces_each_write_on_commit(postgres_schema) -> None:
     assert payloads == ["s:chat-1 1", "s:chat-1 2", "s:chat-1 4", "s:chat-1 5"]
 
 
+@pytest.mark.postgres
+def test_one_write_to_several_streams_announces_each_streams_last_event(postgres_schema) -> None:
+    from agent_orchestrator.sessions.store import make_engine, migrate
+
+    engine = make_engine(postgres_schema.sqlalchemy_url)
+    try:
+        migrate(engine)
+        log = LiveEventLog(engine)
+        log.append("u:7", "busy", {"id": "t"})
+        with psycopg.connect(postgres_schema.url, autocommit=True) as listener:
+            listener.execute(f'LISTEN "{log.channel()}"')
+            turn_end = Batch("s:t", [("done", {"content": "A"}), ("idle", {})], ends_turn_from=0)
+            log.append_each([turn_end, Batch("u:7", [("idle", {"id": "t"})])])
+            payloads = sorted(n.payload for n in listener.notifies(timeout=5, stop_after=2))
+    finally:
+        engine.dispose()
+    assert payloads == ["s:t 2", "u:7 2"]
+
+
 def test_a_turn_left_open_by_a_dead_server_is_ended_once(store_engine: Engine) -> None:
     log = LiveEventLog(store_engine)
     log.append("s:c", "user", {"content": "cut off"})

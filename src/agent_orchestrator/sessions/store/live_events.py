@@ -6,13 +6,14 @@ order: a reader that saw event N has seen every event before it that still exist
 
 * SQLite: writers take turns on the write lock of ``BEGIN IMMEDIATE``; one write may add to several
   streams.
-* PostgreSQL: an append is one statement in autocommit (the busiest write of a turn, so one round
-  trip instead of six): it inserts ``max(seq) + 1`` on and sends ``NOTIFY`` with a tiny payload,
-  ``"<stream> <seq>"`` (the listening servers read the bodies from here). The primary key keeps the
-  order: a second writer that computed the same number waits for the first one's commit, fails with a
-  unique violation and tries again with the next. Writes that must check before they write (ending a
-  dead server's turn, restarting a stream) take an advisory lock per stream for that, and retry the
-  same way against plain appends.
+* PostgreSQL: an append is one statement in autocommit, whatever it adds to how many streams (the
+  busiest write of a turn: its start and its end each add to two streams, and the end drops earlier
+  turns' deltas too): it inserts ``max(seq) + 1`` on and sends ``NOTIFY`` with a tiny payload,
+  ``"<stream> <seq>"``, per stream (the listening servers read the bodies from here). The primary
+  key keeps the order: a second writer that computed the same number waits for the first one's
+  commit, fails with a unique violation and tries again with the next. Writes that must check before
+  they write (ending a dead server's turn, restarting a stream) take an advisory lock per stream for
+  that, and retry the same way against plain appends.
 
 Bounded in two ways: when a turn ends the deltas of the turns before it go (each ``done`` holds its
 whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`. A client that
@@ -133,22 +134,42 @@ class LiveEventLog:
             return [[] for _ in batches]
         bodies = [[self._body(batch.stream, data) for _, data in batch.events] for batch in batches]
         if self.postgres:
-            with read_connection(self._engine) as conn:  # autocommit: each statement commits
-                return [
-                    self._pg_batch(conn, batch, sealed) for batch, sealed in zip(batches, bodies, strict=True)
-                ]
+            with read_connection(self._engine) as conn:  # autocommit: the statement commits
+                return _unique(lambda: self._pg_append_each(conn, batches, bodies))
         with write_transaction(self._engine) as conn:
             return [
                 self._sqlite_batch(conn, batch, sealed) for batch, sealed in zip(batches, bodies, strict=True)
             ]
 
-    def _pg_batch(self, conn: Connection, batch: Batch, bodies: list[str]) -> list[LiveEvent]:
-        if not bodies:
-            return []
-        kinds = [kind for kind, _ in batch.events]
-        first = _unique(lambda: self._pg_append(conn, batch.stream, kinds, bodies))
-        self._tidy(conn, batch.stream, first, first + len(bodies) - 1, batch.ends_turn_from)
-        return batch.numbered(first)
+    def _pg_append_each(
+        self, conn: Connection, batches: Sequence[Batch], bodies: list[list[str]]
+    ) -> list[list[LiveEvent]]:
+        """The one-statement append (see the module docstring) of every batch; trimming, when a stream
+        passes a hundred, is a second one."""
+        flat = [
+            (batch.stream, kind, body)
+            for batch, sealed in zip(batches, bodies, strict=True)
+            for (kind, _), body in zip(batch.events, sealed, strict=True)
+        ]
+        ends = [(batch.stream, batch.ends_turn_from) for batch in batches if batch.ends_turn_from is not None]
+        params = {
+            "streams": [stream for stream, _, _ in flat],
+            "kinds": [kind for _, kind, _ in flat],
+            "bodies": [body for _, _, body in flat],
+            "end_streams": [stream for stream, _ in ends],
+            "end_befores": [before for _, before in ends],
+            "at": utcnow(),
+            "channel": self.channel(),
+        }
+        firsts = {stream: int(first) for stream, first, _ in conn.execute(_PG_APPEND_EACH, params).all()}
+        numbered: list[list[LiveEvent]] = []
+        for batch in batches:  # a stream's batches took its numbers in their order
+            first = firsts.get(batch.stream, 0)
+            if batch.events:
+                firsts[batch.stream] = first + len(batch.events)
+                self._trim(conn, batch.stream, first, first + len(batch.events) - 1)
+            numbered.append(batch.numbered(first))
+        return numbered
 
     def _sqlite_batch(self, conn: Connection, batch: Batch, bodies: list[str]) -> list[LiveEvent]:
         if not bodies:
@@ -163,27 +184,16 @@ class LiveEventLog:
         self._tidy(conn, batch.stream, first, first + len(rows) - 1, batch.ends_turn_from)
         return batch.numbered(first)
 
-    def _pg_append(self, conn: Connection, stream: str, kinds: list[str], bodies: list[str]) -> int:
-        """The one-statement append (see the module docstring); the first number it took."""
-        params = {
-            "stream": stream,
-            "kinds": kinds,
-            "bodies": bodies,
-            "at": utcnow(),
-            "channel": self.channel(),
-        }
-        return int(conn.execute(_PG_APPEND, params).scalar_one())
-
     def _tidy(self, conn: Connection, stream: str, first: int, last: int, ends_turn_from: int | None) -> None:
         """Bound the stream after ``first``..``last`` were added (see the module docstring)."""
-        if last // _TRIM_EVERY > (first - 1) // _TRIM_EVERY:
-            conn.execute(
-                delete(live_events).where(live_events.c.stream == stream, live_events.c.seq <= last - KEEP)
-            )
+        self._trim(conn, stream, first, last)
         if ends_turn_from is not None:
-            t = live_events
-            before = ends_turn_from or first
-            conn.execute(delete(t).where(t.c.stream == stream, t.c.kind == "delta", t.c.seq < before))
+            conn.execute(_DROP_DELTAS, {"stream": stream, "before": ends_turn_from or first})
+
+    def _trim(self, conn: Connection, stream: str, first: int, last: int) -> None:
+        """Keep the stream's latest :data:`KEEP` events, once every hundred."""
+        if last // _TRIM_EVERY > (first - 1) // _TRIM_EVERY:
+            conn.execute(_TRIM, {"stream": stream, "upto": last - KEEP})
 
     def restart(self, stream: str, kind: str, data: dict[str, Any]) -> LiveEvent:
         """Forget the stream's events and add this one, numbered on from the last (a created or deleted
@@ -323,16 +333,40 @@ _T = TypeVar("_T")
 _LATEST = select(func.coalesce(func.max(live_events.c.seq), 0)).where(
     live_events.c.stream == bindparam("stream")
 )
-_PG_APPEND = text("""
-WITH base AS (SELECT coalesce(max(seq), 0) AS n FROM live_events WHERE stream = :stream),
+_TRIM = delete(live_events).where(
+    live_events.c.stream == bindparam("stream"), live_events.c.seq <= bindparam("upto")
+)
+_DROP_DELTAS = delete(live_events).where(
+    live_events.c.stream == bindparam("stream"),
+    live_events.c.kind == "delta",
+    live_events.c.seq < bindparam("before"),
+)
+# Events of several streams in one statement: each stream's next numbers, the deltas of the turns
+# before the one each ``end_streams`` entry ends (from the event ``end_befores`` names; 0: the first of
+# these), and one NOTIFY per stream for its last new event. The DELETE sees the table as it was before
+# the INSERT, so it cannot take an event added here.
+_PG_APPEND_EACH = text("""
+WITH e AS (
+    SELECT * FROM unnest(CAST(:streams AS varchar[]), CAST(:kinds AS varchar[]), CAST(:bodies AS text[]))
+        WITH ORDINALITY AS e(stream, kind, data, ord)
+),
+base AS (
+    SELECT s.stream, (SELECT coalesce(max(l.seq), 0) FROM live_events l WHERE l.stream = s.stream) AS n
+    FROM (SELECT DISTINCT stream FROM e) s
+),
 added AS (
     INSERT INTO live_events (stream, seq, kind, data, at)
-    SELECT :stream, base.n + e.ord, e.kind, e.data, :at
-    FROM base,
-         unnest(CAST(:kinds AS varchar[]), CAST(:bodies AS text[])) WITH ORDINALITY AS e(kind, data, ord)
-    RETURNING seq
+    SELECT e.stream, base.n + row_number() OVER (PARTITION BY e.stream ORDER BY e.ord), e.kind, e.data, :at
+    FROM e JOIN base USING (stream)
+    RETURNING stream, seq
+),
+dropped AS (
+    DELETE FROM live_events d
+    USING base, unnest(CAST(:end_streams AS varchar[]), CAST(:end_befores AS bigint[])) AS t(stream, before)
+    WHERE base.stream = t.stream AND d.stream = t.stream AND d.kind = 'delta'
+      AND d.seq < CASE WHEN t.before > 0 THEN t.before ELSE base.n + 1 END
 )
-SELECT min(seq), pg_notify(:channel, :stream || ' ' || max(seq)) FROM added
+SELECT stream, min(seq), pg_notify(:channel, stream || ' ' || max(seq)) FROM added GROUP BY stream
 """)
 _UNIQUE_RETRIES = 100
 _UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
