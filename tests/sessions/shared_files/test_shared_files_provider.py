@@ -72,6 +72,47 @@ async def test_compaction_folds_chunks_back_without_losing_a_byte(pg_url, pg_sch
         assert await _chunk_rows(store, fs.session_id) < 3
 
 
+class _CountingStatements(dict[str, str]):
+    """The store's statements, counting which ones are looked up to run."""
+
+    def __init__(self, statements: dict[str, str]) -> None:
+        super().__init__(statements)
+        self.used: list[str] = []
+
+    def __getitem__(self, name: str) -> str:
+        self.used.append(name)
+        return super().__getitem__(name)
+
+
+async def test_appends_arriving_together_are_written_together_and_each_hears_its_outcome(pg_url, pg_schema):
+    async with PostgresSessionFiles.from_url(pg_url, schema=pg_schema, max_file_bytes=100) as store:
+        sessions = [_provider(store) for _ in range(6)]
+        for fs in sessions:
+            await fs.append_file(EVENTS, "start\n")
+        full = sessions[-1]
+        await full.append_file(EVENTS, "x" * 90)
+        store.statements = counted = _CountingStatements(store.statements)
+        for fs in sessions:
+            fs._sql = counted
+        # Every session appends twice at once, and one appends to a file that does not exist yet.
+        lines = [[f"{fs.session_id} {n}\n" for n in range(2)] for fs in sessions]
+        calls = [fs.append_file(EVENTS, line) for fs, mine in zip(sessions, lines) for line in mine]
+        calls.append(sessions[0].append_file("/session-state/new.log", "created\n"))
+        outcomes = await asyncio.gather(*calls, return_exceptions=True)
+        refused = [o for o in outcomes if isinstance(o, BaseException)]
+        assert len(refused) == 2 and all(_errno_of(o) == errno.EFBIG for o in refused)  # the full file's
+        for fs, mine in zip(sessions[:-1], lines[:-1]):
+            assert await fs.read_file(EVENTS) == "start\n" + "".join(mine)  # each file's in its order
+        assert await full.read_file(EVENTS) == "start\n" + "x" * 90  # unchanged
+        assert await sessions[0].read_file("/session-state/new.log") == "created\n"
+        # A file's appends wait for each other, the files' for no one: two batches took the twelve.
+        assert counted.used.count("APPEND_MANY") == 2, counted.used
+
+
+def _errno_of(error: BaseException) -> int | None:
+    return error.errno if isinstance(error, OSError) else None
+
+
 async def test_writing_over_an_appended_file_replaces_base_and_chunks(store):
     fs = _provider(store)
     for part in ("a", "b", "c"):

@@ -10,8 +10,9 @@ and reads the whole ``events.jsonl`` once. So: appends must be cheap, reads of t
 query, and rename must replace atomically.
 
 Appends are one statement on the fast path (bump ``size``/``chunks`` on the file row, which also
-row-locks it, and insert the chunk); the rare cases -- file missing, a directory, over the size
-limit -- fall to a transaction that finds out which. Concurrent appends to one file are ordered by
+row-locks it, and insert the chunk), shared with the other sessions' appends that wait meanwhile
+(``appends.py``); the rare cases -- file missing, a directory, over the size limit -- fall to a
+transaction that finds out which. Concurrent appends to one file are ordered by
 that row lock: a chunk's ``seq`` is drawn while the lock is held. ``mode`` is accepted and ignored
 (no one reads it back; the store is not a POSIX file system).
 
@@ -84,6 +85,22 @@ WITH f AS (
     RETURNING id, chunks
 )
 INSERT INTO {chunks} (file_id, data) SELECT id, %(data)s FROM f RETURNING (SELECT chunks FROM f)
+""",
+    # Appends to many files at once (``appends.py``): the same two steps per file, numbered in their
+    # order in the arrays; those not returned found their file missing, a directory or full.
+    "APPEND_MANY": """
+WITH a AS (
+    SELECT * FROM unnest(%(sids)s::text[], %(paths)s::text[], %(sizes)s::bigint[], %(datas)s::bytea[])
+        WITH ORDINALITY AS a(sid, path, n, data, number)
+),
+f AS (
+    UPDATE {files} AS f SET size = f.size + a.n, chunks = f.chunks + 1, mtime = now()
+    FROM a
+    WHERE f.session_id = a.sid AND f.path = a.path AND NOT f.is_dir AND f.size + a.n <= %(limit)s
+    RETURNING f.id, f.chunks, a.number, a.data
+),
+added AS (INSERT INTO {chunks} (file_id, data) SELECT id, data FROM f)
+SELECT number, chunks FROM f
 """,
     "COMPACT": """
 UPDATE {files} SET chunks = 0, content = content || coalesce(
@@ -193,18 +210,21 @@ class PostgresSessionFsProvider(SessionFsProvider):
         await self.append_file_bytes(path, content.encode("utf-8"))
 
     async def append_file_bytes(self, path: str, data: bytes) -> None:
-        """Append ``data``; one statement when the file exists (the usual case for ``events.jsonl``)."""
+        """Append ``data``; in one statement with the appends waiting meanwhile when the file exists (the
+        usual case for ``events.jsonl``)."""
         path = self._path(path)
         await self._store.check_writer(self.session_id, path)
         self._check_size(path, len(data))
-        params = {"sid": self.session_id, "path": path, "n": len(data), "limit": self._store.max_file_bytes}
         stored = await self._store.seal(self.session_id, data)  # sealed frames concatenate
+        chunks = await self._store.appends.append(self.session_id, path, len(data), stored)
+        if chunks is not None and chunks < self._store.compact_threshold:
+            return
+        params = {"sid": self.session_id, "path": path, "n": len(data), "limit": self._store.max_file_bytes}
         async with self._store.connection("append", path) as conn:
-            cur = await conn.execute(self._sql["APPEND"], {**params, "data": stored})
-            row = await cur.fetchone()
-            if row is None:
+            if chunks is None:
                 row = await self._append_slowly(conn, path, stored, params)
-            if row is not None and row[0] >= self._store.compact_threshold:
+                chunks = None if row is None else row[0]
+            if chunks is not None and chunks >= self._store.compact_threshold:
                 await self._compact(conn, path)
 
     async def _append_slowly(

@@ -46,6 +46,7 @@ from psycopg_pool import AsyncConnectionPool
 from agent_orchestrator.errors import SessionFileStoreError
 from agent_orchestrator.sessions.crypto import SessionCipher, frames
 from agent_orchestrator.sessions.shared_files import provider as provider_module
+from agent_orchestrator.sessions.shared_files.appends import GroupedAppends
 from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
 from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
 from agent_orchestrator.sessions.shared_files.schema import Tables, ensure_schema
@@ -127,6 +128,7 @@ class PostgresSessionFiles:
         self._pool: AsyncConnectionPool | None = None
         self._open_lock: asyncio.Lock | None = None
         self.writer_check: Callable[[str], Awaitable[bool]] | None = None
+        self.appends = GroupedAppends(self)
         # Encryption at rest (docs/architecture.md#encryption-at-rest): file contents are sealed with
         # the session's data key; sizes, paths and times stay readable (``stat`` needs no key).
         self.cipher: SessionCipher | None = None
@@ -175,6 +177,7 @@ class PostgresSessionFiles:
 
     async def close(self) -> None:
         """Release the pool's connections; a later call opens a new pool."""
+        await self.appends.wait_idle()
         pool, self._pool = self._pool, None
         self._open_lock = None
         if pool is not None:
