@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -92,6 +93,23 @@ def test_a_refused_create_writes_no_audit_record(
     assert [(e.action, e.username) for e in AuditLog(store_engine).recent(session_id="sess-x")] == [
         ("create", "alice")
     ]
+
+
+def test_a_turns_start_and_its_audit_record_are_written_together(
+    catalog: SessionCatalog, store_engine: Engine, alice: User
+) -> None:
+    catalog.create(new("sess-t", alice))
+    audit = AuditEvent("resume", "alice", alice.id, "sess-t", "10.0.0.1", {"via": "web"}, at=T0)
+    assert catalog.record_turn("sess-t", preview="Hello", status="busy", prompt="Hello there", audit=audit)
+    record = catalog.get("sess-t")
+    assert record is not None
+    assert (record.status, record.turn_count, record.pending_prompt) == ("busy", 1, "Hello there")
+    [logged] = AuditLog(store_engine).recent(session_id="sess-t")
+    assert logged == replace(audit, id=logged.id)
+    # A session deleted meanwhile: nothing to update, and the attempt is on the record all the same.
+    gone = AuditEvent("resume", "alice", alice.id, "sess-gone")
+    assert not catalog.record_turn("sess-gone", preview="Hi", status="busy", prompt="Hi", audit=gone)
+    assert [e.session_id for e in AuditLog(store_engine).recent(user_id=alice.id)] == ["sess-gone", "sess-t"]
 
 
 def test_ids_titles_and_statuses_are_validated(catalog: SessionCatalog, alice: User) -> None:

@@ -85,7 +85,12 @@ _INSERT = insert(audit_log).returning(audit_log.c.id)
 
 def write_event(conn: Connection, event: AuditEvent) -> int:
     """Insert ``event`` using ``conn``'s transaction (for callers that change data in the same one)."""
-    row = {
+    return int(conn.execute(_INSERT, event_row(event)).scalar_one())
+
+
+def event_row(event: AuditEvent) -> dict[str, Any]:
+    """``event`` as the ``audit_log`` row's values, by column name (all but ``id``)."""
+    return {
         "at": event.at,
         "user_id": event.user_id,
         "username": event.username,
@@ -94,7 +99,6 @@ def write_event(conn: Connection, event: AuditEvent) -> int:
         "client_addr": event.client_addr,
         "details": json.dumps(dict(event.details), sort_keys=True, separators=(",", ":")),
     }
-    return int(conn.execute(_INSERT, row).scalar_one())
 
 
 class AuditLog:

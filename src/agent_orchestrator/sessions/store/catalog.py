@@ -41,6 +41,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Integer,
+    Select,
     Update,
     bindparam,
     delete,
@@ -56,9 +57,15 @@ from sqlalchemy.engine import Row
 
 from agent_orchestrator.errors import InvalidInputError, SessionExistsError
 from agent_orchestrator.sessions.ids import validate_session_id
-from agent_orchestrator.sessions.store.audit import AuditEvent, write_event
+from agent_orchestrator.sessions.store.audit import AuditEvent, event_row, write_event
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
-from agent_orchestrator.sessions.store.schema import UTCDateTime, interrupted_turns, sessions, utcnow
+from agent_orchestrator.sessions.store.schema import (
+    UTCDateTime,
+    audit_log,
+    interrupted_turns,
+    sessions,
+    utcnow,
+)
 
 SessionStatus = Literal["idle", "busy", "interrupted"]
 SESSION_STATUSES: frozenset[str] = frozenset(get_args(SessionStatus))
@@ -210,6 +217,16 @@ def _turn_update(*, busy: bool, preview: bool) -> Update:
     if busy:
         values["turn_count"] = sessions.c.turn_count + literal(1, Integer)
     return update(sessions).where(sessions.c.id == bindparam("p_id")).values(**values)
+
+
+@functools.cache
+def _audited_turn_update(*, busy: bool, preview: bool) -> Select[int]:
+    """:func:`_turn_update` and an audit row in one PostgreSQL statement (the audit row's values are
+    its columns' names prefixed ``a_``); it answers how many sessions it updated (0 or 1)."""
+    turn = _turn_update(busy=busy, preview=preview).returning(sessions.c.id).cte("turn")
+    columns = [column for column in audit_log.c if column.name != "id"]
+    audited = insert(audit_log).values({c: bindparam(f"a_{c.name}", type_=c.type) for c in columns})
+    return select(func.count()).select_from(turn).add_cte(audited.cte("audited"))
 
 
 class TextSealer(Protocol):
@@ -415,7 +432,15 @@ class SessionCatalog:
         at: datetime | None = None,
         audit: AuditEvent | None = None,
     ) -> bool:
-        """Note turn activity (see :meth:`turn_writer`), with ``audit`` in the same transaction."""
+        """Note turn activity (see :meth:`turn_writer`), with ``audit`` in the same transaction: on
+        PostgreSQL one statement in autocommit (every turn's start is one: a transaction around two
+        statements is four round trips)."""
+        if audit is not None and self._engine.dialect.name == "postgresql":
+            busy, params = self._turn_params(session_id, preview=preview, status=status, prompt=prompt, at=at)
+            audited = {f"a_{name}": value for name, value in event_row(audit).items()}
+            statement = _audited_turn_update(busy=busy, preview=preview is not None)
+            with read_connection(self._engine) as conn:
+                return bool(conn.execute(statement, params | audited).scalar_one())
         write = self.turn_writer(session_id, preview=preview, status=status, prompt=prompt, at=at)
         with write_transaction(self._engine) as conn:
             found = write(conn)
@@ -446,15 +471,7 @@ class SessionCatalog:
         holds it). The texts are sealed here, before any transaction: a new data key is written by the
         key store.
         """
-        busy = _validate_status(status) == "busy"
-        params = {
-            "p_id": session_id,
-            "p_updated_at": at or utcnow(),
-            "p_status": status,
-            "p_pending_prompt": self._sealed(session_id, prompt) if busy else None,
-        }
-        if preview is not None:
-            params["p_preview"] = self._sealed(session_id, make_preview(preview))
+        busy, params = self._turn_params(session_id, preview=preview, status=status, prompt=prompt, at=at)
         statement = _turn_update(busy=busy, preview=preview is not None)
 
         def write(conn: Connection) -> bool:
@@ -464,6 +481,27 @@ class SessionCatalog:
             return found
 
         return write
+
+    def _turn_params(
+        self,
+        session_id: str,
+        *,
+        preview: str | None,
+        status: SessionStatus,
+        prompt: str | None,
+        at: datetime | None,
+    ) -> tuple[bool, dict[str, object]]:
+        """Whether the turn starts (``busy``), and the parameters of :func:`_turn_update`."""
+        busy = _validate_status(status) == "busy"
+        params: dict[str, object] = {
+            "p_id": session_id,
+            "p_updated_at": at or utcnow(),
+            "p_status": status,
+            "p_pending_prompt": self._sealed(session_id, prompt) if busy else None,
+        }
+        if preview is not None:
+            params["p_preview"] = self._sealed(session_id, make_preview(preview))
+        return busy, params
 
     def set_history(
         self,
