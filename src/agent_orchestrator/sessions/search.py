@@ -155,6 +155,10 @@ class SearchIndex:
         self._engine = engine
         self._dialect = engine.dialect.name
         self._cipher = cipher
+        # Built once: every turn's end runs it (a statement built per call costs more than the insert).
+        upsert = pg_insert if self._dialect == "postgresql" else sqlite_insert
+        indexed = ["session_id", "event_id"]
+        self._upsert = upsert(search_messages).on_conflict_do_nothing(index_elements=indexed)
 
     def add(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
         """Index messages not indexed yet (by event id; an indexed one is left as it is)."""
@@ -170,11 +174,9 @@ class SearchIndex:
         rows = self._rows(session_id, owner_id, messages)
         if not rows:
             return None
-        upsert = pg_insert if self._dialect == "postgresql" else sqlite_insert
-        statement = upsert(search_messages).on_conflict_do_nothing(index_elements=["session_id", "event_id"])
 
         def write(conn: Connection) -> None:
-            conn.execute(statement, rows)
+            conn.execute(self._upsert, rows)
 
         return write
 
