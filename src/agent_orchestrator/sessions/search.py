@@ -37,17 +37,16 @@ here from the page's decrypted bodies, hits marked where a word's stem is one of
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, delete, insert, text
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import Engine, delete, insert, text
 
 from agent_orchestrator.sessions import words
 from agent_orchestrator.sessions.crypto.cipher import SessionCipher
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import search_messages
+from agent_orchestrator.sessions.store.turn_end import search_upsert
 from agent_orchestrator.sessions.transcript import TranscriptMessage
 
 DEFAULT_LIMIT = 20
@@ -155,34 +154,17 @@ class SearchIndex:
         self._engine = engine
         self._dialect = engine.dialect.name
         self._cipher = cipher
-        # Built once: every turn's end runs it (a statement built per call costs more than the insert).
-        upsert = pg_insert if self._dialect == "postgresql" else sqlite_insert
-        indexed = ["session_id", "event_id"]
-        self._upsert = upsert(search_messages).on_conflict_do_nothing(index_elements=indexed)
 
     def add(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
-        """Index messages not indexed yet (by event id; an indexed one is left as it is)."""
-        if (write := self.writer(session_id, owner_id, messages)) is not None:
+        """Index messages not indexed yet (by event id; an indexed one is left as it is). A turn's own
+        messages are indexed by the write that ends the turn instead (:meth:`rows`)."""
+        if rows := self.rows(session_id, owner_id, messages):
             with write_transaction(self._engine) as conn:
-                write(conn)
-
-    def writer(
-        self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]
-    ) -> Callable[[Connection], None] | None:
-        """:meth:`add` as a write to run in the caller's transaction (the one that ends a turn), with
-        the rows built (and sealed) before it; ``None`` if there is nothing to index."""
-        rows = self._rows(session_id, owner_id, messages)
-        if not rows:
-            return None
-
-        def write(conn: Connection) -> None:
-            conn.execute(self._upsert, rows)
-
-        return write
+                conn.execute(search_upsert(self._dialect), rows)
 
     def replace(self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]) -> None:
         """Make the session's rows exactly ``messages`` (after a fork, rewind or import)."""
-        rows = self._rows(session_id, owner_id, messages)
+        rows = self.rows(session_id, owner_id, messages)
         with write_transaction(self._engine) as conn:
             conn.execute(delete(search_messages).where(search_messages.c.session_id == session_id))
             if rows:
@@ -238,9 +220,12 @@ class SearchIndex:
             for row in rows
         ]
 
-    def _rows(
+    def rows(
         self, session_id: str, owner_id: int, messages: Sequence[TranscriptMessage]
     ) -> list[dict[str, object]]:
+        """The search rows of ``messages`` (sealed, with their blind terms, under a cipher): what the
+        end of their turn writes (``store.turn_end.TurnEnd``); built before that write, which a failure
+        to build them must not stop."""
         rows: list[dict[str, object]] = []
         for message in messages:
             if not (message.event_id and message.content.strip()):

@@ -22,12 +22,11 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from copilot import CopilotSession
-from sqlalchemy import Connection
 
 from agent_orchestrator.errors import (
     AgentOrchestratorError,
@@ -63,6 +62,7 @@ from agent_orchestrator.sessions.store import (
     SessionPage,
     SessionRecord,
     SessionStatus,
+    TurnEnd,
     User,
     one_line,
 )
@@ -441,31 +441,34 @@ class SessionService:
         meter: TurnMeter,
         said: TurnMessages,
     ) -> bool:
-        """The end of the turn, in one transaction (in a worker thread): the tokens it spent (recorded
-        whatever became of the turn), the catalog's record of it and the search rows of its messages
-        (docs/architecture.md#branching-and-search), both fenced: written only while the lease is live,
-        the rows only while the session exists (a delete takes no lease); and the lease's release.
-        Whether the lease was still live."""
+        """The end of the turn, as one write (in a worker thread; ``store/turn_end.py``): the tokens it
+        spent (recorded whatever became of the turn), the catalog's record of it and the search rows
+        of its messages (docs/architecture.md#branching-and-search), both fenced: written only while
+        the lease is live, the rows only while the session exists (a delete takes no lease); and the
+        lease's release. Whether the lease was still live."""
         status: SessionStatus
         preview, status = (outcome.text, "idle") if isinstance(outcome, Done) else (prompt, "interrupted")
-        index = self._index_writer(lease.session_id, owner_id, said)
-        end = self.catalog.turn_writer(lease.session_id, preview=preview, status=status, then=index)
-        spent = self.usage.writer(lease.session_id, owner_id, meter) if self.usage is not None else None
-        return self.leases.finish(lease, end, unfenced=spent)
+        session_id = lease.session_id
+        end = TurnEnd(
+            self.catalog.turn_end_params(session_id, preview=preview, status=status),
+            self._search_rows(session_id, owner_id, said),
+            self.usage.row(session_id, owner_id, meter) if self.usage is not None else None,
+        )
+        return self.leases.finish(lease, end)
 
-    def _index_writer(
+    def _search_rows(
         self, session_id: str, owner_id: int, said: TurnMessages
-    ) -> Callable[[Connection], None] | None:
-        """The search rows of the turn's messages, built before the turn's last transaction; a failure
-        to build them (sealing) costs search rows, never the turn's end
+    ) -> builtins.list[dict[str, object]]:
+        """The search rows of the turn's messages, built before the turn's last write; a failure to
+        build them (sealing) costs search rows, never the turn's end
         (``python -m agent_orchestrator.sessions reindex`` refills them)."""
         if self.search is None:
-            return None
+            return []
         try:
-            return self.search.writer(session_id, owner_id, said)
+            return self.search.rows(session_id, owner_id, said)
         except Exception:
             logger.exception("Indexing the turn of %s for search failed", session_id)
-            return None
+            return []
 
     @contextlib.asynccontextmanager
     async def hold_lease(self, session_id: str) -> AsyncIterator[Lease]:

@@ -21,7 +21,6 @@ from copilot.session_events import AssistantUsageData, ToolExecutionCompleteData
 from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import Span, Status, StatusCode
-from sqlalchemy import Connection
 
 from agent_orchestrator.errors import TokenBudgetExceededError
 from agent_orchestrator.sessions.store import TokenTotals, UsageLedger
@@ -119,12 +118,12 @@ class UsageKeeper:
                 retry_after=int((renews - now).total_seconds()) + 1,
             )
 
-    def writer(self, session_id: str, user_id: int, meter: TurnMeter) -> Callable[[Connection], None] | None:
-        """The ledger row of a turn's tokens, to write in the transaction that ends the turn (``None``:
-        the turn spent none)."""
+    def row(self, session_id: str, user_id: int, meter: TurnMeter) -> dict[str, object] | None:
+        """The ledger row of a turn's tokens, for the write that ends the turn (``None``: the turn
+        spent none)."""
         if not meter.used_tokens:
             return None
-        return self.ledger.writer(
+        return self.ledger.row(
             session_id,
             user_id,
             input_tokens=meter.input_tokens,

@@ -50,29 +50,6 @@ def test_the_same_holder_renews_by_acquiring_again_and_keeps_its_token(store_eng
     assert again.fencing_token == first.fencing_token and again.expires_at > first.expires_at
 
 
-def test_finish_writes_last_and_releases_in_one_go_only_while_the_lease_is_live(store_engine: Engine) -> None:
-    leases = LeaseManager(store_engine)
-    create_probe(store_engine)
-
-    def bump(conn) -> None:
-        conn.execute(text("UPDATE probe SET counter = counter + 1 WHERE id = 1"))
-
-    lease = leases.acquire("sess-1", "turn-1", ttl=30)
-    assert lease is not None and leases.finish(lease, bump) is True
-    assert probe_counter(store_engine) == 1 and leases.current("sess-1") is None
-
-    late = leases.acquire("sess-1", "turn-2", ttl=0.2)
-    assert late is not None
-    time.sleep(0.3)
-    # Expired: its last write is refused, the row is freed; what it did regardless is written.
-    assert leases.finish(late, bump, unfenced=bump) is False
-    assert probe_counter(store_engine) == 2
-    taken = leases.acquire("sess-1", "turn-3", ttl=30)
-    assert taken is not None and taken.fencing_token == late.fencing_token + 1
-    assert leases.finish(late, bump) is False and leases.check("sess-1", taken.fencing_token)
-    assert probe_counter(store_engine) == 2
-
-
 def test_a_released_lease_is_the_latest_until_someone_takes_the_session(store_engine: Engine) -> None:
     leases = LeaseManager(store_engine)
     assert leases.is_latest("sess-1", 0)  # never leased: the copy that created it may write

@@ -27,6 +27,7 @@ from agent_orchestrator.sessions.store.leases import Fence, Lease, LeaseManager,
 from agent_orchestrator.sessions.store.live_events import Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
 from agent_orchestrator.sessions.store.throttle import Charge, LoginThrottle, account_key, address_key
+from agent_orchestrator.sessions.store.turn_end import TurnEnd
 from agent_orchestrator.sessions.store.usage import TokenTotals, UsageLedger
 from agent_orchestrator.sessions.store.users import LoginTicket, User, UserStore
 
@@ -50,6 +51,7 @@ __all__ = [
     "SessionRecord",
     "SessionStatus",
     "TokenTotals",
+    "TurnEnd",
     "UsageLedger",
     "User",
     "UserStore",

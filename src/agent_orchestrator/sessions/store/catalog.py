@@ -32,13 +32,12 @@ import functools
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, Protocol, get_args
 
 from sqlalchemy import (
-    Connection,
     Engine,
     Integer,
     Select,
@@ -204,9 +203,10 @@ def _record(row: Row) -> SessionRecord:
 
 
 @functools.cache
-def _turn_update(*, busy: bool, preview: bool) -> Update:
-    """:meth:`SessionCatalog.turn_writer`'s statement, built once per shape: twice a turn, and a
-    statement built per call costs more Python than the query."""
+def turn_update(*, busy: bool, preview: bool) -> Update:
+    """The catalog's record of turn activity (:meth:`SessionCatalog.record_turn`, and the end of a
+    turn in ``turn_end``), built once per shape: twice a turn, and a statement built per call costs
+    more Python than the query."""
     values: dict[str, object] = {
         "updated_at": bindparam("p_updated_at"),
         "status": bindparam("p_status"),
@@ -221,9 +221,9 @@ def _turn_update(*, busy: bool, preview: bool) -> Update:
 
 @functools.cache
 def _audited_turn_update(*, busy: bool, preview: bool) -> Select[int]:
-    """:func:`_turn_update` and an audit row in one PostgreSQL statement (the audit row's values are
+    """:func:`turn_update` and an audit row in one PostgreSQL statement (the audit row's values are
     its columns' names prefixed ``a_``); it answers how many sessions it updated (0 or 1)."""
-    turn = _turn_update(busy=busy, preview=preview).returning(sessions.c.id).cte("turn")
+    turn = turn_update(busy=busy, preview=preview).returning(sessions.c.id).cte("turn")
     columns = [column for column in audit_log.c if column.name != "id"]
     audited = insert(audit_log).values({c: bindparam(f"a_{c.name}", type_=c.type) for c in columns})
     return select(func.count()).select_from(turn).add_cte(audited.cte("audited"))
@@ -432,55 +432,38 @@ class SessionCatalog:
         at: datetime | None = None,
         audit: AuditEvent | None = None,
     ) -> bool:
-        """Note turn activity (see :meth:`turn_writer`), with ``audit`` in the same transaction: on
-        PostgreSQL one statement in autocommit (every turn's start is one: a transaction around two
-        statements is four round trips)."""
+        """Note turn activity, with ``audit`` in the same transaction: bumps ``updated_at``, sets
+        ``status`` and (if given) ``preview``; whether the session exists. On PostgreSQL one statement
+        in autocommit (every turn's start is one: a transaction around two statements is four round
+        trips).
+
+        A turn's start writes ``status="busy"``, the user's message as preview and the whole message
+        as ``prompt`` (``turn_count`` + 1: a turn counts once its message is recorded, even if it
+        never finishes); its end, written with the lease's release (:meth:`turn_end_params`), the
+        answer as preview, the count unchanged and the pending prompt cleared (the event log now holds
+        it). The texts are sealed here, before any transaction: a new data key is written by the key
+        store.
+        """
+        busy, params = self._turn_params(session_id, preview=preview, status=status, prompt=prompt, at=at)
         if audit is not None and self._engine.dialect.name == "postgresql":
-            busy, params = self._turn_params(session_id, preview=preview, status=status, prompt=prompt, at=at)
             audited = {f"a_{name}": value for name, value in event_row(audit).items()}
             statement = _audited_turn_update(busy=busy, preview=preview is not None)
             with read_connection(self._engine) as conn:
                 return bool(conn.execute(statement, params | audited).scalar_one())
-        write = self.turn_writer(session_id, preview=preview, status=status, prompt=prompt, at=at)
         with write_transaction(self._engine) as conn:
-            found = write(conn)
+            found = conn.execute(turn_update(busy=busy, preview=preview is not None), params).rowcount == 1
             if audit is not None:
                 write_event(conn, audit)
         return found
 
-    def turn_writer(
-        self,
-        session_id: str,
-        *,
-        preview: str | None,
-        status: SessionStatus,
-        prompt: str | None = None,
-        at: datetime | None = None,
-        then: Callable[[Connection], object] | None = None,
-    ) -> Callable[[Connection], bool]:
-        """The write of turn activity, to run in the caller's transaction (the end of a turn is fenced
-        by its lease, ``LeaseManager.finish``): bumps ``updated_at``, sets ``status`` and (if given)
-        ``preview``. ``then`` runs after it, only if the session exists: its row, just updated, stays
-        locked (on SQLite the write lock is held) until the transaction ends, so rows that refer to it
-        (the turn's search rows) cannot lose it to a delete in between.
-
-        Written twice per turn: at the start with ``status="busy"``, the user's message as preview and
-        the whole message as ``prompt`` (``turn_count`` + 1: a turn counts once its message is
-        recorded, even if it never finishes), and at the end with ``"idle"`` (or ``"interrupted"``)
-        and the answer as preview (count unchanged; the pending prompt is cleared, the event log now
-        holds it). The texts are sealed here, before any transaction: a new data key is written by the
-        key store.
-        """
-        busy, params = self._turn_params(session_id, preview=preview, status=status, prompt=prompt, at=at)
-        statement = _turn_update(busy=busy, preview=preview is not None)
-
-        def write(conn: Connection) -> bool:
-            found = conn.execute(statement, params).rowcount == 1
-            if found and then is not None:
-                then(conn)
-            return found
-
-        return write
+    def turn_end_params(self, session_id: str, *, preview: str, status: SessionStatus) -> dict[str, object]:
+        """The catalog's part of a turn's end (``turn_end.TurnEnd.session``): the parameters of
+        ``turn_update(busy=False, preview=True)``, the answer (or, for an interrupted turn, the
+        message) sealed as the preview."""
+        busy, params = self._turn_params(session_id, preview=preview, status=status, prompt=None, at=None)
+        if busy:
+            raise ValueError("A turn ends idle or interrupted, not busy.")
+        return params
 
     def _turn_params(
         self,
@@ -491,7 +474,7 @@ class SessionCatalog:
         prompt: str | None,
         at: datetime | None,
     ) -> tuple[bool, dict[str, object]]:
-        """Whether the turn starts (``busy``), and the parameters of :func:`_turn_update`."""
+        """Whether the turn starts (``busy``), and the parameters of :func:`turn_update`."""
         busy = _validate_status(status) == "busy"
         params: dict[str, object] = {
             "p_id": session_id,

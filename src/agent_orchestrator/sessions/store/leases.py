@@ -29,13 +29,11 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
-    Connection,
     Engine,
     Float,
     and_,
@@ -54,6 +52,12 @@ from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from agent_orchestrator.sessions.store.engine import database_now, read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import UTCDateTime, session_leases, utcnow
+from agent_orchestrator.sessions.store.turn_end import (
+    POSTGRES_TURN_END,
+    TurnEnd,
+    postgres_params,
+    write_in_transaction,
+)
 
 _HOLDER_MAX = 200
 # The share of a lease's ttl that its holder counts on without asking (see the module docstring).
@@ -175,28 +179,22 @@ class LeaseManager:
         with write_transaction(self._engine) as conn:
             return conn.execute(self._release, _lease_params(lease, now=utcnow())).rowcount == 1
 
-    def finish(
-        self,
-        lease: Lease,
-        last_write: Callable[[Connection], object],
-        *,
-        unfenced: Callable[[Connection], object] | None = None,
-    ) -> bool:
-        """Run the holder's last fenced write and release the lease, in one transaction.
-
-        ``last_write`` runs only if the lease is still live (then ``True``); ``unfenced`` runs either
-        way (what happened regardless of the lease, such as tokens spent); a lease that expired is
-        released all the same if no one took it since. One transaction instead of a check, writes
-        and a release: the end of every turn pays it (docs/architecture.md#warm-sessions).
-        """
+    def finish(self, lease: Lease, end: TurnEnd) -> bool:
+        """End a turn: write what it leaves behind and release the lease, as one write
+        (:mod:`~agent_orchestrator.sessions.store.turn_end`: a transaction on SQLite, one statement on
+        PostgreSQL). The fenced part of ``end`` is written only if the lease is still live (then
+        ``True``); its tokens either way; a lease that expired is released all the same if no one took
+        it since."""
+        if self._postgres:
+            with read_connection(self._engine) as conn:  # autocommit: the statement commits
+                return bool(
+                    conn.execute(POSTGRES_TURN_END, postgres_params(_lease_params(lease), end)).scalar()
+                )
         with write_transaction(self._engine) as conn:
             live = conn.execute(self._release_while_live, _lease_params(lease, now=utcnow())).rowcount == 1
-            if live:
-                last_write(conn)
-            else:
+            if not live:
                 conn.execute(self._release, _lease_params(lease, now=utcnow()))
-            if unfenced is not None:
-                unfenced(conn)
+            write_in_transaction(conn, end, live=live)
         return live
 
     def check(self, session_id: str, fencing_token: int) -> bool:

@@ -8,11 +8,10 @@ deleted since, and cost accounting outlives the conversation (the rows hold no c
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, Engine, func, insert, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from agent_orchestrator.sessions.store.engine import read_connection
@@ -30,18 +29,14 @@ class TokenTotals:
         return self.input_tokens + self.output_tokens
 
 
-# Built once (every turn records one): a statement built per call costs more Python than the insert.
-_INSERT = insert(turn_usage)
-
-
 class UsageLedger:
     """Record a turn's tokens; sum them for a session or a user (since a time)."""
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
 
-    def writer(
-        self,
+    @staticmethod
+    def row(
         session_id: str,
         user_id: int,
         *,
@@ -49,9 +44,9 @@ class UsageLedger:
         output_tokens: int,
         model: str | None,
         at: datetime | None = None,
-    ) -> Callable[[Connection], None]:
-        """A turn's row, to write in the caller's transaction: the one that ends the turn."""
-        row = {
+    ) -> dict[str, object]:
+        """A turn's row, for the write that ends the turn (``turn_end.TurnEnd.usage``)."""
+        return {
             "session_id": session_id,
             "user_id": user_id,
             "at": at or utcnow(),
@@ -59,11 +54,6 @@ class UsageLedger:
             "input_tokens": input_tokens,
             "output_tokens": output_tokens,
         }
-
-        def write(conn: Connection) -> None:
-            conn.execute(_INSERT, row)
-
-        return write
 
     def for_session(self, session_id: str) -> TokenTotals:
         return self._totals(turn_usage.c.session_id == session_id)
