@@ -96,12 +96,13 @@ async def test_appends_arriving_together_are_written_together_and_each_hears_its
             fs._sql = counted
         # Every session appends twice at once, and one appends to a file that does not exist yet.
         lines = [[f"{fs.session_id} {n}\n" for n in range(2)] for fs in sessions]
-        calls = [fs.append_file(EVENTS, line) for fs, mine in zip(sessions, lines) for line in mine]
+        pairs = zip(sessions, lines, strict=True)
+        calls = [fs.append_file(EVENTS, line) for fs, mine in pairs for line in mine]
         calls.append(sessions[0].append_file("/session-state/new.log", "created\n"))
         outcomes = await asyncio.gather(*calls, return_exceptions=True)
         refused = [o for o in outcomes if isinstance(o, BaseException)]
         assert len(refused) == 2 and all(_errno_of(o) == errno.EFBIG for o in refused)  # the full file's
-        for fs, mine in zip(sessions[:-1], lines[:-1]):
+        for fs, mine in zip(sessions[:-1], lines[:-1], strict=True):
             assert await fs.read_file(EVENTS) == "start\n" + "".join(mine)  # each file's in its order
         assert await full.read_file(EVENTS) == "start\n" + "x" * 90  # unchanged
         assert await sessions[0].read_file("/session-state/new.log") == "created\n"
