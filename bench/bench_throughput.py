@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import uvloop
-from event_log import transplant_session
+from event_log import copy_session, transplant_session
 from load_stats import (
     ALONE,
     ALONE_TURNS,
@@ -329,15 +329,22 @@ def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) 
         report_soak("straight on the runtime", **_runtime_worker(bench, "soak", *args))
     if not (cold_turns or warm):
         return
+    runtime_cold: dict[str, Any] = {}
     if long_ids:  # a real chat of that length, straight on the runtime (compactions and all)
         args = ("--soak", str(cold_turns), "--prompt", SOAK_PROMPT, "--rss-every", str(cold_turns))
         _runtime_worker(bench, "long", *args)
         source = bench.root / "runtime-long" / "copilot" / "session-state" / RUNTIME_SOAK_SESSION
         for session_id in long_ids:
             transplant_session(source, home / "copilot" / "session-state" / session_id)
+        # The same first turns straight on the runtime, in a process that never opened them.
+        cold_ids = [f"bench-runtime-cold-{i:02d}" for i in range(COLD_SESSIONS)]
+        for session_id in cold_ids:
+            copy_session(source, bench.root / "runtime-cold" / "copilot" / "session-state" / session_id)
+        args = ("--cold", ",".join(cold_ids), "--prompt", SOAK_PROMPT)
+        runtime_cold = _runtime_worker(bench, "cold", *args)
     app = AppProcess(bench.env(home)).start()
     try:
-        uvloop.run(_cold_then_warm(app, home, long_ids, cold_turns, warm))
+        uvloop.run(_cold_then_warm(app, home, long_ids, cold_turns, warm, runtime_cold))
     finally:
         app.stop()
 
@@ -386,7 +393,7 @@ def report_soak(label: str, times: list[float], samples: list[tuple[int, int]]) 
 
 
 async def _cold_then_warm(
-    app: AppProcess, home: Path, long_ids: list[str], cold_turns: int, warm: int
+    app: AppProcess, home: Path, long_ids: list[str], cold_turns: int, warm: int, runtime: dict[str, Any]
 ) -> None:
     user = await _demo_user(app, home)
     try:
@@ -413,6 +420,12 @@ async def _cold_then_warm(
                 f"sent {THINK_SECONDS:.0f} s after opening the chat (opened ahead) "
                 f"{ms(statistics.median(ahead))}: "
                 f"ratio {statistics.median(ahead) / base:.2f} (target <= 2)"
+            )
+            bare_fresh, bare_cold = statistics.median(runtime["fresh"]), statistics.median(runtime["cold"])
+            print(
+                f"straight on the runtime: a fresh session's first turn {ms(bare_fresh).strip()}, "
+                f"a cold resume and its turn {ms(bare_cold).strip()}: ratio {bare_cold / bare_fresh:.2f}; "
+                f"the app's cold resume / the runtime's {statistics.median(cold) / bare_cold:.2f}"
             )
         if warm:
             before = rss(_pid(app))

@@ -26,3 +26,14 @@ def transplant_session(source: Path, dest: Path) -> None:
     if (source / "checkpoints").is_dir():
         shutil.copytree(source / "checkpoints", dest / "checkpoints", dirs_exist_ok=True)
     (dest / "events.jsonl").write_bytes(log)
+
+
+def copy_session(source: Path, dest: Path) -> None:
+    """A stored session of its own at ``dest`` (another id, in any home) with the whole history of the
+    one in ``source``: its workspace record under the new id and folder, then what
+    :func:`transplant_session` gives."""
+    dest.mkdir(parents=True)
+    workspace = (source / "workspace.yaml").read_text()
+    workspace = workspace.replace(f"id: {source.name}\n", f"id: {dest.name}\n")
+    (dest / "workspace.yaml").write_text(workspace.replace(str(source), str(dest)))
+    transplant_session(source, dest)

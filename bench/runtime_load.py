@@ -2,6 +2,7 @@
 
     uv run python bench/runtime_load.py --users 100        (bench_throughput.py runs it and talks to it)
     uv run python bench/runtime_load.py --soak 300           (one session, turn after turn)
+    uv run python bench/runtime_load.py --cold ID,ID         (stored sessions resumed cold, one turn each)
 
 Sessions are configured exactly as the app configures them (``CopilotRuntime`` with streaming, and the
 retail MCP server's tools served through one MCP connection of this process), on the app's event loop
@@ -17,7 +18,9 @@ that mode, apart from anything the app adds.
 With ``--users`` it prepares that many sessions, prints ``{"ready": true}``, then runs one load per
 line read from stdin (``{"kind": "burst", "turns": 1}``: see ``load_stats.run_phase``) and answers each
 with its figures as one JSON line, so the benchmark can run the same load on the runtime and on the
-app within seconds of each other. The soak's figures go to stdout as one JSON object.
+app within seconds of each other. The soak's figures go to stdout as one JSON object, and so do
+``--cold``'s: each stored session of the home resumed in this new process and sent one turn, against a
+fresh session's first turn (created first, as the app's new chats are), one of each in turn.
 """
 
 import argparse
@@ -85,6 +88,24 @@ async def soak(turns: int, prompt: str, rss_every: int) -> dict[str, object]:
     return {"times": times, "samples": samples}
 
 
+async def cold(session_ids: list[str], prompt: str) -> dict[str, object]:
+    """The first turn of each stored session in a runtime that has never opened it (resume, then
+    send), beside a fresh session's first turn (send only: created and opened before), alternated."""
+    async with _runtime() as runtime:
+        warm_up = await runtime.create_session("bench-runtime-cold-warm-up")
+        await runtime.ask(warm_up, prompt)  # the process's one-time costs are out of the figures
+        fresh, resumed = [], []
+        for index, session_id in enumerate(session_ids):
+            new = await runtime.create_session(f"bench-runtime-fresh-{index:05d}")
+            fresh.append(await timed(lambda new=new: runtime.ask(new, prompt)))
+
+            async def resume_and_send(session_id: str = session_id) -> None:
+                await runtime.ask(await runtime.resume_session(session_id), prompt)
+
+            resumed.append(await timed(resume_and_send))
+    return {"fresh": fresh, "cold": resumed}
+
+
 @contextlib.asynccontextmanager
 async def _runtime() -> AsyncIterator[CopilotRuntime]:
     settings = load_settings()
@@ -112,11 +133,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=100)
     parser.add_argument("--soak", type=int, default=0, help="instead: one session with this many turns")
-    parser.add_argument("--prompt", default="hi", help="what the soak sends")
+    parser.add_argument("--cold", default="", help="instead: resume these stored sessions (comma-separated)")
+    parser.add_argument("--prompt", default="hi", help="what the soak and --cold send")
     parser.add_argument("--rss-every", type=int, default=50)
     args = parser.parse_args()
     if args.soak:
         print(json.dumps(uvloop.run(soak(args.soak, args.prompt, args.rss_every))))
+    elif args.cold:
+        print(json.dumps(uvloop.run(cold(args.cold.split(","), args.prompt))))
     else:
         uvloop.run(serve(args.users))
 

@@ -102,6 +102,7 @@ def test_a_tiny_run_prints_every_figure() -> None:
         "first turn of a 5-turn session",
         "sent straight away (cold resume)",
         "(opened ahead)",
+        "straight on the runtime: a fresh session's first turn",
         "KiB per session",
     ):
         assert figure in done.stdout, done.stdout
