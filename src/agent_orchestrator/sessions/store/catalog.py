@@ -182,6 +182,10 @@ def _escape_like(text: str) -> str:
 
 
 _RECORD_COLUMNS = [column for column in sessions.c if column.name != "title_folded"]
+# Built once: every turn and every read of a session runs it (see turn_update).
+_GET_OWNED = select(*_RECORD_COLUMNS).where(
+    sessions.c.id == bindparam("id"), sessions.c.owner_id == bindparam("owner_id")
+)
 
 
 def _record(row: Row) -> SessionRecord:
@@ -336,9 +340,8 @@ class SessionCatalog:
 
     def get_owned(self, session_id: str, owner_id: int) -> SessionRecord | None:
         """The session if ``owner_id`` owns it; ``None`` for another user's id, exactly as for unknown."""
-        query = select(*_RECORD_COLUMNS).where(sessions.c.id == session_id, sessions.c.owner_id == owner_id)
         with read_connection(self._engine) as conn:
-            row = conn.execute(query).first()
+            row = conn.execute(_GET_OWNED, {"id": session_id, "owner_id": owner_id}).first()
         return self._opened(_record(row)) if row else None
 
     def list_for_owner(

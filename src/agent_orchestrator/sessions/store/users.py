@@ -25,16 +25,26 @@ from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Engine, delete, exc, func, insert, select, update
+from sqlalchemy import Engine, bindparam, delete, exc, func, insert, select, update
 
 from agent_orchestrator.errors import AlreadyExistsError, InvalidInputError, NotFoundError
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
-from agent_orchestrator.sessions.store.schema import logins, users, utcnow
+from agent_orchestrator.sessions.store.schema import UTCDateTime, logins, users, utcnow
 
 USERNAME_PATTERN = re.compile(r"[A-Za-z0-9._-]{3,40}\Z")
 PASSWORD_MIN = 8
 PASSWORD_MAX = 1_024
 DEMO_USERNAME = "demo"
+# Built once: every request of a logged-in user runs it (a statement built per call costs more Python
+# than the query).
+_LOGIN_FOR_TOKEN = (
+    select(users.c.id, users.c.username, users.c.created_at, logins.c.csrf_token)
+    .join(users, users.c.id == logins.c.user_id)
+    .where(
+        logins.c.token_hash == bindparam("token_hash"),
+        logins.c.expires_at > bindparam("now", type_=UTCDateTime()),
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +163,9 @@ class UserStore:
 
     def login_for_token(self, token: str) -> tuple[User, str] | None:
         """The logged-in user and the login's CSRF token; ``None`` if unknown, closed or expired."""
-        query = (
-            select(users.c.id, users.c.username, users.c.created_at, logins.c.csrf_token)
-            .join(users, users.c.id == logins.c.user_id)
-            .where(logins.c.token_hash == hash_token(token), logins.c.expires_at > utcnow())
-        )
+        params = {"token_hash": hash_token(token), "now": utcnow()}
         with read_connection(self._engine) as conn:
-            row = conn.execute(query).first()
+            row = conn.execute(_LOGIN_FOR_TOKEN, params).first()
         return (User(row.id, row.username, row.created_at), row.csrf_token) if row else None
 
     def close_login(self, token: str) -> bool:
