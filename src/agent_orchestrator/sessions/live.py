@@ -34,6 +34,11 @@ RECENT = 1024  # events a stream's channel keeps in memory for followers that fa
 # How long a turn's answer waits to be written with the end of the turn (see PublishingQueue): the
 # turn's bookkeeping between the two is a transaction or two.
 END_WAIT = 1.0
+# How long an answer's first delta waits for the ones after it before they are written together: a
+# streaming model sends a delta per token, and each write is a statement and a NOTIFY on PostgreSQL (a
+# 500-token answer was up to 500). Followers on other tabs and devices see the answer in steps this
+# long at most; the sender's own stream is not delayed.
+DELTA_WINDOW = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +213,9 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     every event to the session's live feed, in order, without ever blocking or failing the turn.
 
     Events that queue up while the previous ones are being written are published together, in one
-    write. The answer (``done`` or ``error``) waits up to :data:`END_WAIT` for the end of the turn
+    write; a delta waits up to :data:`DELTA_WINDOW` for those after it, which are joined into one
+    (anything else ends the wait). The answer (``done`` or ``error``) waits up to :data:`END_WAIT` for
+    the end of the turn
     (``None``: the lease is released by then), so that both go in one write, with ``idle``, the
     dropping of the deltas of earlier turns (this turn's stay until the next one ends, for followers
     that lag behind) and the owner's sessions list hearing the session is idle.
@@ -233,7 +240,7 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
         while not ended:
             items = await self._next_items()
             ended = items[-1] is None  # nothing is put after the end
-            events = [describe(item) for item in items if item is not None]
+            events = [describe(item) for item in _joined_deltas(items) if item is not None]
             batches = [Batch(stream, events)]
             if ended:
                 events.append(("idle", {}))
@@ -248,6 +255,14 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     async def _next_items(self) -> list[TurnEvent | None]:
         """What is queued (at least one item); an answer waits a little for the end of the turn."""
         items = [await self._outbox.get()]
+        if isinstance(items[0], Delta):  # the deltas of the next DELTA_WINDOW, up to anything else
+            deadline = asyncio.get_running_loop().time() + DELTA_WINDOW
+            while isinstance(items[-1], Delta):
+                try:
+                    timeout = deadline - asyncio.get_running_loop().time()
+                    items.append(await asyncio.wait_for(self._outbox.get(), max(timeout, 0)))
+                except TimeoutError:
+                    break
         while True:
             while not self._outbox.empty():
                 items.append(self._outbox.get_nowait())
@@ -264,6 +279,17 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
         except Exception:  # the feed is a view: a failed write must not stop the turn or its answer
             logger.exception("Live feed of session %s: publishing failed", self._session_id)
             return None
+
+
+def _joined_deltas(items: list[TurnEvent | None]) -> list[TurnEvent | None]:
+    """``items`` with each run of deltas as one delta (followers append them all the same)."""
+    joined: list[TurnEvent | None] = []
+    for item in items:
+        if isinstance(item, Delta) and joined and isinstance(last := joined[-1], Delta):
+            joined[-1] = Delta(last.text + item.text)
+        else:
+            joined.append(item)
+    return joined
 
 
 @dataclass(frozen=True)

@@ -653,9 +653,12 @@ def _merge_by_time(logged: list[TranscriptMessage], kept: list[TranscriptMessage
     return sorted(logged + kept, key=lambda m: m.timestamp)
 
 
-async def _drain(queue: asyncio.Queue[TurnEvent | None]) -> AsyncIterator[TurnEvent]:
+async def _drain(queue: PublishingQueue) -> AsyncIterator[TurnEvent]:
+    """The turn's events for its sender; the stream ends once the live feed has the turn's end too, so
+    the sender's next request (another message, a delete) never overtakes the feed's last write."""
     while (event := await queue.get()) is not None:
         yield event
+    await asyncio.shield(queue.published)  # a sender gone by then does not cancel the feed's write
 
 
 def _runtime_name(title: str) -> str:

@@ -1,5 +1,5 @@
-"""A turn's events reach the live feed in few writes: what queued up together, and the answer with the
-end of the turn (on both backends)."""
+"""A turn's events reach the live feed in few writes: what queued up together, an answer's deltas a
+short window at a time, and the answer with the end of the turn (on both backends)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ async def test_the_answer_is_written_with_the_end_of_the_turn(store_engine: Engi
     log = CountingLog(store_engine)
     queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
     queue.put_nowait(Delta("Hel"))
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(live.DELTA_WINDOW + 0.1)
     queue.put_nowait(Done("Hello"))
     await asyncio.sleep(0.05)  # the turn's bookkeeping: the answer waits for the end
     queue.put_nowait(None)
@@ -40,6 +40,39 @@ async def test_the_answer_is_written_with_the_end_of_the_turn(store_engine: Engi
         [("s:chat-1", ["done", "idle"]), ("u:7", ["idle"])],
     ]
     assert [e.kind for e in log.after("s:chat-1", 0)] == ["delta", "done", "idle"]
+
+
+async def test_deltas_within_the_window_are_one_delta_in_one_write(store_engine: Engine) -> None:
+    log = CountingLog(store_engine)
+    queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
+    for piece in ("Reve", "nue ", "is up"):  # a model streaming token by token
+        queue.put_nowait(Delta(piece))
+        await asyncio.sleep(0.005)
+    await asyncio.sleep(live.DELTA_WINDOW + 0.1)
+    queue.put_nowait(Delta("."))  # after the window: the next write
+    await asyncio.sleep(live.DELTA_WINDOW + 0.1)
+    queue.put_nowait(None)
+    await queue.published
+    assert log.writes[:2] == [[("s:chat-1", ["delta"])], [("s:chat-1", ["delta"])]]
+    deltas = [e.data["text"] for e in log.after("s:chat-1", 0) if e.kind == "delta"]
+    assert deltas == ["Revenue is up", "."]
+    # The sender's own stream is not held back or joined: it drains every event as it was put.
+    assert [queue.get_nowait() for _ in range(5)] == [
+        Delta("Reve"),
+        Delta("nue "),
+        Delta("is up"),
+        Delta("."),
+        None,
+    ]
+
+
+async def test_a_short_answer_streamed_with_its_end_is_one_write(store_engine: Engine) -> None:
+    log = CountingLog(store_engine)
+    queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
+    for item in (Delta("O"), Delta("K"), Done("OK"), None):  # what an instant model's turn puts
+        queue.put_nowait(item)
+    await queue.published
+    assert log.writes == [[("s:chat-1", ["delta", "done", "idle"]), ("u:7", ["idle"])]]
 
 
 async def test_an_answer_whose_end_is_late_is_not_held_back(store_engine, monkeypatch) -> None:
