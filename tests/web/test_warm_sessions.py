@@ -104,6 +104,26 @@ def test_reading_a_session_opens_it_ahead_and_the_next_turn_reuses_that_copy(war
     assert app.turn_sessions() - before == Counter(ahead=1)
 
 
+def test_writing_in_a_chat_whose_copy_was_closed_opens_it_ahead_again(warm_app):
+    app = warm_app(1)
+    first, second = app.new_session(), app.new_session()
+    app.send(first, TELL)
+    app.client.get(f"/api/sessions/{first}/messages")  # the chat is open in a tab...
+    app.send(second, "hello")  # ...when its copy leaves the pool (it holds one)
+    assert app.lifecycle_becomes(first, ["shutdown", "resume", "user", "shutdown"])
+    before = app.turn_sessions()
+    # The user types in the open chat: the tab says so, and the replay starts before the send.
+    assert app.client.post(f"/api/sessions/{first}/composing").status_code == 204
+    assert "Your favourite retail segment is 'At Risk'." in app.send(first, ASK)
+    assert app.lifecycle(first) == ["shutdown", "resume", "user", "shutdown", "resume", "user"]
+    assert app.turn_sessions() - before == Counter(ahead=1)
+    # Said again of a copy that is open: nothing to do. Of an unknown id: as everywhere, 404.
+    assert app.client.post(f"/api/sessions/{first}/composing").status_code == 204
+    assert app.client.post("/api/sessions/chat-0000000000000000/composing").status_code == 404
+    app.send(first, "and now?")
+    assert app.turn_sessions() - before == Counter(ahead=1, warm=1)
+
+
 def test_a_new_session_is_stored_at_once_and_one_with_no_turns_is_not_opened_ahead(warm_app):
     app = warm_app(1)
     session_id = app.new_session()

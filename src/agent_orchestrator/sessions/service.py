@@ -253,6 +253,16 @@ class SessionService:
             self.warm.open_ahead(session_id, functools.partial(self._open_ahead, session_id))
         return Transcript(record, messages, busy)
 
+    async def composing(self, actor: Actor, session_id: str) -> None:
+        """Its owner is writing a message in the chat: a copy that left the warm pool since the chat
+        was opened (idle past ``AGENT_WARM_IDLE``, a full pool, another server's turn) is opened ahead
+        again, so the send that follows does not wait for the runtime's replay of the log
+        (docs/architecture.md#warm-sessions). Nothing to do for a copy open here, a busy session or
+        one without turns."""
+        record = await self.get(actor, session_id)
+        if record.turn_count and record.status != "busy":
+            self.warm.open_ahead(session_id, functools.partial(self._open_ahead, session_id))
+
     # -------------------------------------------------------------------------------- live side
 
     async def join(self, actor: Actor, session_id: str) -> tuple[Transcript, Joined]:

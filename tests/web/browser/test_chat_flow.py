@@ -83,3 +83,20 @@ def test_second_device_continues_the_same_conversation(
     # And the first device sees the phone's turn when it reloads.
     page.reload()
     expect(page.locator(USER_TEXT)).to_have_text([REMEMBER, ASK])
+
+
+def test_typing_in_a_chat_tells_the_server_once_a_minute(page: Page, user: Callable[[str], str]) -> None:
+    login(page, user("alice"))
+    session_id = new_chat(page)
+    composer = page.get_by_test_id("composer-input")
+    # The first keystroke says a message is being written (the server opens a chat's copy ahead)...
+    with page.expect_request(f"**/api/sessions/{session_id}/composing") as hint:
+        composer.press_sequentially("Fir")
+    response = hint.value.response()
+    assert hint.value.method == "POST" and response is not None and response.status == 204
+    # ...and the next ones, within the minute, say nothing more.
+    hints: list[str] = []
+    page.on("request", lambda request: hints.append(request.url) if "/composing" in request.url else None)
+    composer.press_sequentially("st question")
+    expect(send(page, None)).to_have_text("OK")
+    assert hints == []

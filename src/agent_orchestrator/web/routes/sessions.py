@@ -94,3 +94,13 @@ async def rename_session(
 async def delete_session(session_id: str, actor: CurrentActor, services: ServicesDep) -> Response:
     await services.sessions.delete(actor, session_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/{session_id}/composing",
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Say the user is writing a message: the server gets the session ready for it",
+)
+async def composing(session_id: str, actor: CurrentActor, services: ServicesDep) -> Response:
+    await services.sessions.composing(actor, session_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -19,6 +19,20 @@ import { refreshUsage } from "./usage.js";
 let turn = null;
 // True while this tab's POST of a message is in flight (before the server accepted or refused it).
 let sending = false;
+// When this tab last told the server that a message is being written in which chat: at most once a
+// minute per chat, so that a chat left open past the server's warm-session idle time is resumed while
+// the user types, not when they send.
+const COMPOSING_EVERY_MS = 60_000;
+let composingHint = { sessionId: null, at: 0 };
+
+function onComposerInput() {
+  autosize();
+  const sessionId = state.currentSessionId;
+  const now = Date.now();
+  if (!sessionId || (composingHint.sessionId === sessionId && now - composingHint.at < COMPOSING_EVERY_MS)) return;
+  composingHint = { sessionId, at: now };
+  rawRequest("POST", sessionPath(sessionId, "/composing")).catch(() => {}); // only a hint
+}
 
 function composerLocked() {
   return sending || state.answering;
@@ -281,5 +295,5 @@ export function clearTurns() {
 export function bindComposer() {
   $("composer").addEventListener("submit", onComposerSubmit);
   $("composer-input").addEventListener("keydown", onComposerKeydown);
-  $("composer-input").addEventListener("input", autosize);
+  $("composer-input").addEventListener("input", onComposerInput);
 }
