@@ -215,10 +215,9 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     Events that queue up while the previous ones are being written are published together, in one
     write; a delta waits up to :data:`DELTA_WINDOW` for those after it, which are joined into one
     (anything else ends the wait). The answer (``done`` or ``error``) waits up to :data:`END_WAIT` for
-    the end of the turn
-    (``None``: the lease is released by then), so that both go in one write, with ``idle``, the
-    dropping of the deltas of earlier turns (this turn's stay until the next one ends, for followers
-    that lag behind) and the owner's sessions list hearing the session is idle.
+    the end of the turn (``None``: the lease is released by then), so that both go in one write, with
+    ``idle``, the dropping of the deltas of earlier turns (this turn's stay until the next one ends,
+    for followers that lag behind) and the owner's sessions list hearing the session is idle.
     """
 
     def __init__(self, hub: LiveHub, session_id: str, owner_id: int) -> None:

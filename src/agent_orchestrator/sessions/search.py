@@ -18,9 +18,9 @@ users' (~300 ms for a common word at 2M messages), and both backends should orde
 matches either: a prefix expands to every indexed word that starts with it, across all users.
 
 Upkeep: each turn indexes its own messages, as the runtime reported them while logging them, in the
-transaction that ends the turn (:meth:`SearchIndex.writer`; nothing is read back, so the cost does not
-grow with the conversation); forks, rewinds and imports replace a session's rows in one transaction;
-deleting a session deletes its rows (foreign key, cascading, triggers included).
+write that ends the turn (:meth:`SearchIndex.rows`, ``store/turn_end.py``; nothing is read back, so the
+cost does not grow with the conversation); forks, rewinds and imports replace a session's rows in one
+transaction; deleting a session deletes its rows (foreign key, cascading, triggers included).
 
 Owner scoping is in every query, twice on SQLite (FTS column and the row's ``owner_id``): another
 user's text can never come back. Titles are searched by the catalog (``SessionCatalog.list_for_owner``).

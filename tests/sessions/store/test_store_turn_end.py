@@ -11,6 +11,7 @@ from argon2 import PasswordHasher
 from sqlalchemy import Engine, func, select
 
 from agent_orchestrator.sessions.store import (
+    Lease,
     LeaseManager,
     SessionCatalog,
     SessionRecord,
@@ -70,6 +71,20 @@ def usage_turns(engine: Engine, owner: User) -> int:
     return UsageLedger(engine).for_user(owner.id).turns
 
 
+def lapsed_lease(leases: LeaseManager) -> Lease:
+    """A turn's lease that expired while the turn ran."""
+    lease = leases.acquire("sess-1", "turn-1", ttl=0.2)
+    assert lease is not None
+    time.sleep(0.3)
+    return lease
+
+
+def assert_only_the_tokens_were_written(engine: Engine, catalog: SessionCatalog, owner: User) -> None:
+    record = catalog.get("sess-1")
+    assert record is not None and (record.status, record.preview) == ("busy", "Best segment?")
+    assert indexed(engine) == [] and usage_turns(engine, owner) == 1  # spent all the same
+
+
 def test_a_live_lease_records_the_turn_indexes_it_counts_its_tokens_and_is_released(
     store_engine: Engine, catalog: SessionCatalog, alice: User
 ) -> None:
@@ -95,13 +110,9 @@ def test_an_expired_lease_writes_only_the_tokens_and_is_freed_if_no_one_took_it(
     store_engine: Engine, catalog: SessionCatalog, alice: User
 ) -> None:
     leases = LeaseManager(store_engine)
-    late = leases.acquire("sess-1", "turn-1", ttl=0.2)
-    assert late is not None
-    time.sleep(0.3)
+    late = lapsed_lease(leases)
     assert leases.finish(late, end_of_turn(catalog, alice)) is False
-    record = catalog.get("sess-1")
-    assert record is not None and (record.status, record.preview) == ("busy", "Best segment?")
-    assert indexed(store_engine) == [] and usage_turns(store_engine, alice) == 1
+    assert_only_the_tokens_were_written(store_engine, catalog, alice)
     taken = leases.acquire("sess-1", "turn-2", ttl=30)  # freed: the next turn takes it at once
     assert taken is not None and taken.fencing_token == late.fencing_token + 1
 
@@ -110,16 +121,12 @@ def test_a_lease_someone_else_took_is_left_to_them(
     store_engine: Engine, catalog: SessionCatalog, alice: User
 ) -> None:
     leases = LeaseManager(store_engine)
-    late = leases.acquire("sess-1", "turn-1", ttl=0.2)
-    assert late is not None
-    time.sleep(0.3)
+    late = lapsed_lease(leases)
     taken = leases.acquire("sess-1", "turn-2", ttl=30)
     assert taken is not None
     assert leases.finish(late, end_of_turn(catalog, alice)) is False
     assert leases.current("sess-1") == taken and leases.check("sess-1", taken.fencing_token)
-    record = catalog.get("sess-1")
-    assert record is not None and record.status == "busy" and indexed(store_engine) == []
-    assert usage_turns(store_engine, alice) == 1  # spent all the same
+    assert_only_the_tokens_were_written(store_engine, catalog, alice)
 
 
 def test_a_session_deleted_during_the_turn_gets_no_rows_and_the_turn_still_ends(

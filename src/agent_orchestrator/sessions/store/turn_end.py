@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sqlalchemy import Connection, Insert, TextClause, bindparam, insert, text
 from sqlalchemy.dialects import postgresql, sqlite
@@ -39,7 +39,7 @@ class TurnEnd:
 
     session: Mapping[str, object]
     search_rows: Sequence[Mapping[str, object]] = ()
-    usage: Mapping[str, object] | None = field(default=None)
+    usage: Mapping[str, object] | None = None
 
 
 @functools.cache
