@@ -20,7 +20,9 @@ so every figure is the server's and the runtime's own overhead:
 * on SQLite: a ``--soak``-turn chat in one session (first vs last turns, memory every 50 turns), and the
   same chat straight on the runtime; the first turn of a ``--cold-turns``-turn session in a restarted
   server vs a fresh session's first turn, sent straight away (a cold resume) and sent after opening the
-  chat and ``THINK_SECONDS`` of reading and typing (the copy opened ahead); the server's memory for
+  chat and ``THINK_SECONDS`` of reading and typing (the copy opened ahead), and the same cold resume
+  straight on the runtime (``runtime_load.py --cold``) against its own fresh first turn; the server's
+  memory for
   ``--warm`` more sessions with one turn each. The long sessions get the log of a chat of that length
   run for real straight on the runtime first, with the compactions the runtime made along the way.
 
