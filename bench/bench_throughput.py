@@ -22,9 +22,9 @@ so every figure is the server's and the runtime's own overhead:
   server vs a fresh session's first turn, sent straight away (a cold resume) and sent after opening the
   chat and ``THINK_SECONDS`` of reading and typing (the copy opened ahead), and the same cold resume
   straight on the runtime (``runtime_load.py --cold``) against its own fresh first turn; the server's
-  memory for
-  ``--warm`` more sessions with one turn each. The long sessions get the log of a chat of that length
-  run for real straight on the runtime first, with the compactions the runtime made along the way.
+  memory for ``--warm`` more sessions with one turn each. The long sessions get the log of a chat of
+  that length run for real straight on the runtime first, with the compactions the runtime made along
+  the way.
 
 The scripted model announces a context window of ``--context-tokens`` (default: the embedded model's
 8,192), so long chats are compacted by the runtime as they would be on a real model; without a window

@@ -14,6 +14,7 @@ deletion) and a user's (sessions created, renamed, deleted, busy, idle) for the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable
@@ -255,13 +256,10 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
         """What is queued (at least one item); an answer waits a little for the end of the turn."""
         items = [await self._outbox.get()]
         if isinstance(items[0], Delta):  # the deltas of the next DELTA_WINDOW, up to anything else
-            deadline = asyncio.get_running_loop().time() + DELTA_WINDOW
-            while isinstance(items[-1], Delta):
-                try:
-                    timeout = deadline - asyncio.get_running_loop().time()
-                    items.append(await asyncio.wait_for(self._outbox.get(), max(timeout, 0)))
-                except TimeoutError:
-                    break
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(DELTA_WINDOW):  # one timer; a cancelled get loses no item
+                    while isinstance(items[-1], Delta):
+                        items.append(await self._outbox.get())
         while True:
             while not self._outbox.empty():
                 items.append(self._outbox.get_nowait())

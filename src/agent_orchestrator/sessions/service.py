@@ -250,7 +250,7 @@ class SessionService:
             messages[-1] = replace(messages[-1], interrupted=False)
         await asyncio.to_thread(self.audit.record, self._event("read", actor, session_id))
         if not busy and record.turn_count:  # its owner is reading it: a turn is likely to follow
-            self.warm.open_ahead(session_id, functools.partial(self._open_ahead, session_id))
+            self._start_opening_ahead(session_id)
         return Transcript(record, messages, busy)
 
     async def composing(self, actor: Actor, session_id: str) -> None:
@@ -261,7 +261,12 @@ class SessionService:
         one without turns."""
         record = await self.get(actor, session_id)
         if record.turn_count and record.status != "busy":
-            self.warm.open_ahead(session_id, functools.partial(self._open_ahead, session_id))
+            self._start_opening_ahead(session_id)
+
+    def _start_opening_ahead(self, session_id: str) -> None:
+        """Resume the session into the warm pool in the background (:meth:`_open_ahead`), unless the
+        pool has it open or opening already."""
+        self.warm.open_ahead(session_id, functools.partial(self._open_ahead, session_id))
 
     # -------------------------------------------------------------------------------- live side
 

@@ -71,6 +71,18 @@ def usage_turns(engine: Engine, owner: User) -> int:
     return UsageLedger(engine).for_user(owner.id).turns
 
 
+@pytest.fixture
+def leases(store_engine: Engine) -> LeaseManager:
+    return LeaseManager(store_engine)
+
+
+def held_lease(leases: LeaseManager) -> Lease:
+    """A turn's lease, live."""
+    lease = leases.acquire("sess-1", "turn-1", ttl=30)
+    assert lease is not None
+    return lease
+
+
 def lapsed_lease(leases: LeaseManager) -> Lease:
     """A turn's lease that expired while the turn ran."""
     lease = leases.acquire("sess-1", "turn-1", ttl=0.2)
@@ -86,11 +98,9 @@ def assert_only_the_tokens_were_written(engine: Engine, catalog: SessionCatalog,
 
 
 def test_a_live_lease_records_the_turn_indexes_it_counts_its_tokens_and_is_released(
-    store_engine: Engine, catalog: SessionCatalog, alice: User
+    store_engine: Engine, catalog: SessionCatalog, alice: User, leases: LeaseManager
 ) -> None:
-    leases = LeaseManager(store_engine)
-    lease = leases.acquire("sess-1", "turn-1", ttl=30)
-    assert lease is not None
+    lease = held_lease(leases)
     assert leases.finish(lease, end_of_turn(catalog, alice)) is True
     record = catalog.get("sess-1")
     assert record is not None
@@ -107,9 +117,8 @@ def test_a_live_lease_records_the_turn_indexes_it_counts_its_tokens_and_is_relea
 
 
 def test_an_expired_lease_writes_only_the_tokens_and_is_freed_if_no_one_took_it(
-    store_engine: Engine, catalog: SessionCatalog, alice: User
+    store_engine: Engine, catalog: SessionCatalog, alice: User, leases: LeaseManager
 ) -> None:
-    leases = LeaseManager(store_engine)
     late = lapsed_lease(leases)
     assert leases.finish(late, end_of_turn(catalog, alice)) is False
     assert_only_the_tokens_were_written(store_engine, catalog, alice)
@@ -118,9 +127,8 @@ def test_an_expired_lease_writes_only_the_tokens_and_is_freed_if_no_one_took_it(
 
 
 def test_a_lease_someone_else_took_is_left_to_them(
-    store_engine: Engine, catalog: SessionCatalog, alice: User
+    store_engine: Engine, catalog: SessionCatalog, alice: User, leases: LeaseManager
 ) -> None:
-    leases = LeaseManager(store_engine)
     late = lapsed_lease(leases)
     taken = leases.acquire("sess-1", "turn-2", ttl=30)
     assert taken is not None
@@ -130,11 +138,9 @@ def test_a_lease_someone_else_took_is_left_to_them(
 
 
 def test_a_session_deleted_during_the_turn_gets_no_rows_and_the_turn_still_ends(
-    store_engine: Engine, catalog: SessionCatalog, alice: User
+    store_engine: Engine, catalog: SessionCatalog, alice: User, leases: LeaseManager
 ) -> None:
-    leases = LeaseManager(store_engine)
-    lease = leases.acquire("sess-1", "turn-1", ttl=30)
-    assert lease is not None
+    lease = held_lease(leases)
     end = end_of_turn(catalog, alice)
     catalog.delete("sess-1", alice.id)  # a delete takes no lease
     assert leases.finish(lease, end) is True
@@ -143,11 +149,9 @@ def test_a_session_deleted_during_the_turn_gets_no_rows_and_the_turn_still_ends(
 
 
 def test_a_turn_that_spent_no_tokens_and_said_nothing_indexable_ends_too(
-    store_engine: Engine, catalog: SessionCatalog
+    store_engine: Engine, catalog: SessionCatalog, leases: LeaseManager
 ) -> None:
-    leases = LeaseManager(store_engine)
-    lease = leases.acquire("sess-1", "turn-1", ttl=30)
-    assert lease is not None
+    lease = held_lease(leases)
     end = TurnEnd(catalog.turn_end_params("sess-1", preview="Best segment?", status="interrupted"))
     assert leases.finish(lease, end) is True
     record = catalog.get("sess-1")

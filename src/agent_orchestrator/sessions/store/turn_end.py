@@ -28,7 +28,7 @@ from agent_orchestrator.sessions.store.catalog import turn_update
 from agent_orchestrator.sessions.store.schema import UTCDateTime, search_messages, turn_usage
 
 # The search rows' columns, as :meth:`SearchIndex.rows` gives them (``terms`` only when sealed).
-SEARCH_COLUMNS = ("session_id", "owner_id", "event_id", "role", "at", "body", "terms")
+_SEARCH_COLUMNS = ("session_id", "owner_id", "event_id", "role", "at", "body", "terms")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +58,7 @@ def write_in_transaction(conn: Connection, end: TurnEnd, *, live: bool) -> None:
     which has judged and released the lease (``LeaseManager.finish``)."""
     found = live and conn.execute(turn_update(busy=False, preview=True), dict(end.session)).rowcount == 1
     if found and end.search_rows:
-        rows = [{name: row.get(name) for name in SEARCH_COLUMNS} for row in end.search_rows]
+        rows = [{name: row.get(name) for name in _SEARCH_COLUMNS} for row in end.search_rows]
         conn.execute(search_upsert(conn.dialect.name), rows)
     if end.usage is not None:
         conn.execute(_USAGE_INSERT, dict(end.usage))
@@ -71,7 +71,7 @@ def postgres_params(lease_params: Mapping[str, object], end: TurnEnd) -> dict[st
     params: dict[str, object] = {
         **lease_params,
         **end.session,
-        **{f"s_{name}": [row.get(name) for row in rows] for name in SEARCH_COLUMNS},
+        **{f"s_{name}": [row.get(name) for row in rows] for name in _SEARCH_COLUMNS},
         "u_spent": end.usage is not None,
     }
     for name in ("user_id", "at", "model", "input_tokens", "output_tokens"):
