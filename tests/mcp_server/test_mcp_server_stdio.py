@@ -172,6 +172,7 @@ EVERY_TOOL = {
     "country_breakdown": {"segment": HOSTILE},
     "list_transactions": {"country": HOSTILE},
     "get_transaction": {"transaction_id": 1},
+    "analyze_sales": {"countries": [HOSTILE]},  # answers "not in the data" as a result, not an error
 }
 
 

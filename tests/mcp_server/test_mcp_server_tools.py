@@ -51,11 +51,15 @@ async def test_schemas_are_small_and_advertise_exact_choices(retail_db: Path, db
         properties = schema["properties"]
         for argument, spec in properties.items():
             assert spec.get("description"), (name, argument)
-            assert spec.get("type") in {"string", "integer", "number"}, (name, argument)
+            # lists and flags only as exact choices: arrays of an enum, booleans (the typed query)
+            simple = spec.get("type") in {"string", "integer", "number", "boolean"}
+            assert simple or spec["items"].get("enum"), (name, argument)
         if "segment" in properties:
             assert properties["segment"]["enum"] == SEGMENTS, name
         if "country" in properties:
             assert properties["country"]["enum"] == countries, name
+        if "countries" in properties:
+            assert properties["countries"]["items"]["enum"] == countries, name
     assert {n for n, t in tools.items() if "country" in t.input_schema["properties"]} == {
         "find_customers",
         "top_customers",

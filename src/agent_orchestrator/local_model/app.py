@@ -36,10 +36,12 @@ from agent_orchestrator.sse import DONE, event_stream, frame
 from .chat_format import (
     ChatFormatError,
     ChatTemplate,
+    ToolCall,
     normalize_messages,
     validate_tools,
 )
 from .engine import ContextLengthExceeded, Engine, EngineError, GenerationParams, GenerationStats
+from .guide import Guide, GuidedAnswer, GuidedCall
 from .protocol import ChatCompletionRequest, ChunkFactory, completion, error_body, model_card, usage
 from .tool_policy import CALL_PREFIX, Plan, ToolPolicy
 from .tool_turns import TurnResult, run_plan
@@ -171,6 +173,7 @@ def create_app(
     max_waiting: int = 4,
     max_output_tokens: int | None = None,
     default_temperature: float = 0.0,
+    guide: Guide | None = None,
 ) -> FastAPI:
     """Build the app around an already loaded engine (no globals: each call is independent).
 
@@ -178,6 +181,7 @@ def create_app(
     model answers markedly better greedy, and the Copilot runtime does not choose a temperature.
     A request that offers tools goes through ``tool_policy`` and ``tool_turns``: the server decides
     whether the turn calls a tool, constrains the call, and checks the answer against the data.
+    ``guide`` (``local_model.guide``) is asked first and may take the step without the model.
     """
     policy = ToolPolicy(
         count_tokens=lambda message: len(engine.tokenize(str(message.get("content") or ""))) + 4,
@@ -245,6 +249,9 @@ def create_app(
     async def chat_completions(
         body: ChatCompletionRequest, request: Request
     ) -> JSONResponse | StreamingResponse:
+        guided = _guided(body)
+        if guided is not None:
+            return _respond(guided, body, f"chatcmpl-{secrets.token_hex(12)}")
         tokens, params, plan = await _prepare(body)
         queue.admit()
         cancel = threading.Event()
@@ -285,6 +292,31 @@ def create_app(
             watcher.cancel()
         if not result.grounded:
             logger.warning("Answer not grounded in the tool results (%s mode); fell back", plan.mode)
+        return _respond(result, body, completion_id)
+
+    def _guided(body: ChatCompletionRequest) -> TurnResult | None:
+        """The guide's step, when it takes one: a call it read from the question, or the answer the
+        tool rendered (no model, so no tokens)."""
+        if guide is None or not body.tools or body.tool_choice not in (None, "auto"):
+            return None
+        try:
+            tools = validate_tools(body.tools)
+            messages = normalize_messages(body.messages)
+        except ChatFormatError:
+            return None  # _prepare reports it
+        step = guide.step(messages, tools or [])
+        if isinstance(step, GuidedCall):
+            call = ToolCall(
+                f"call_{secrets.token_hex(12)}", step.name, json.dumps(step.arguments, ensure_ascii=False)
+            )
+            return TurnResult(None, [call], finish_reason="tool_calls")
+        if isinstance(step, GuidedAnswer):
+            return TurnResult(step.text)
+        return None
+
+    def _respond(
+        result: TurnResult, body: ChatCompletionRequest, completion_id: str
+    ) -> JSONResponse | StreamingResponse:
         calls = [c.to_openai() for c in result.tool_calls]
         stats = usage(result.prompt_tokens, result.completion_tokens, result.cached_tokens)
         finish = "tool_calls" if calls else ("length" if result.finish_reason == "length" else "stop")

@@ -17,6 +17,7 @@ from agent_orchestrator.errors import AgentOrchestratorError
 
 from .app import DEFAULT_MODEL_ID, create_app, default_output_limit
 from .engine import EngineError, LocalEngine
+from .guide import Guide
 
 __all__ = ["LocalModelServer", "LocalModelServerError", "create_app"]
 
@@ -48,6 +49,7 @@ class LocalModelServer:
         port: int = 0,
         max_waiting: int = 4,
         n_threads: int | None = None,
+        guide: Guide | None = None,
     ) -> None:
         self._model_path = Path(model_path)
         self._model_id = model_id
@@ -55,6 +57,7 @@ class LocalModelServer:
         self._host, self._port = host, port
         self._max_waiting = max_waiting
         self._n_threads = n_threads
+        self._guide = guide
         self._engine: LocalEngine | None = None
         self._http: BackgroundServer | None = None
         self._base_url: str | None = None
@@ -96,6 +99,7 @@ class LocalModelServer:
             self._engine,
             model_id=self._model_id,
             max_waiting=self._max_waiting,
+            guide=self._guide,
         )
         self._http = BackgroundServer(app, host=self._host, port=self._port)
         try:

@@ -215,9 +215,11 @@ class ToolPolicy:
             return base
         question = said[-1]
         previous = said[-2] if len(said) > 1 else ""
-        if tool_choice != "required" and not self._asks_for_data(
-            question, previous, messages, last_user, tools
-        ):
+        named = _named_tool(tool_choice, tools)
+        if named is not None:
+            tools = [named]
+        must_call = tool_choice == "required" or named is not None
+        if not must_call and not self._asks_for_data(question, previous, messages, last_user, tools):
             base.reply = fixed_reply(question) or recall(question, messages[:last_user])
             # Not offered, but a call the model writes anyway (it judged the data needed) still counts.
             mentions, earlier = _mentions(said)
@@ -230,6 +232,8 @@ class ToolPolicy:
             said,
             _last_tool(messages[:last_user]) if is_follow_up(question) else None,
         )
+        if not offered and must_call:  # the client insists on a call: the best-ranked, as they are
+            offered = [dict(tool) for _, tool in self._ranker(tools).rank(question, previous)][:MAX_OFFERED]
         if not offered:
             return base
         block = {"role": "system", "content": _TOOL_BLOCK.format(tools=_render_tools(offered))}
@@ -306,6 +310,14 @@ class ToolPolicy:
             return []
         best = scored[0][0]
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
+
+
+def _named_tool(tool_choice: Any, tools: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The tool a ``{"type": "function", "function": {"name": …}}`` choice names, if offered."""
+    if not isinstance(tool_choice, Mapping):
+        return None
+    name = (tool_choice.get("function") or {}).get("name")
+    return next((t for t in tools if (t.get("function") or {}).get("name") == name), None)
 
 
 def _names_by_parameter(tools: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:

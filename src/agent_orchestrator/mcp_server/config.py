@@ -17,6 +17,7 @@ MAX_COUNTRY_ROWS = 40
 """Most rows of ``country_breakdown``: one per country, and a dataset has a few dozen."""
 MAX_MONTHS = 24
 TOOL_NAMES = (
+    "analyze_sales",
     "list_segments",
     "find_customers",
     "top_customers",

@@ -34,7 +34,13 @@ from mcp.types import Tool as MCPTool
 from pydantic import ValidationError
 
 from agent_orchestrator.errors import RetailDatabaseError
-from agent_orchestrator.mcp_server import tools_customers, tools_sales, tools_segments, tools_transactions
+from agent_orchestrator.mcp_server import (
+    tools_analysis,
+    tools_customers,
+    tools_sales,
+    tools_segments,
+    tools_transactions,
+)
 from agent_orchestrator.mcp_server.arguments import compact_validation_error
 from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.mcp_server.toolkit import ToolKit
@@ -109,6 +115,6 @@ def build_server(db_path: Path) -> MCPServer:
     """The server with its tools bound to ``db_path`` (which may not exist yet)."""
     server = RetailMCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS)
     kit = ToolKit(server, db_path, _countries_for_schema(db_path))
-    for module in (tools_segments, tools_customers, tools_sales, tools_transactions):
+    for module in (tools_analysis, tools_segments, tools_customers, tools_sales, tools_transactions):
         module.register(kit)
     return server

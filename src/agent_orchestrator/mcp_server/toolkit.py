@@ -20,7 +20,7 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel
 
 from agent_orchestrator.errors import EmptyDatasetError, RetailDatabaseError
-from agent_orchestrator.mcp_server.arguments import country_arg, is_no_filter
+from agent_orchestrator.mcp_server.arguments import SEGMENT_CHOICES, country_arg, is_no_filter
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.countries import match_country
 from agent_orchestrator.retail.db import open_readonly
@@ -51,6 +51,8 @@ class ToolKit:
     def __init__(self, server: MCPServer, db_path: Path, countries: Sequence[str]) -> None:
         self.server = server
         self.db_path = db_path
+        self.countries = list(countries)
+        self.segments = list(SEGMENT_CHOICES)
         self.country_type = country_arg(countries)
         """Type of every ``country`` argument (with the countries known at build time as its enum)."""
 

@@ -3,6 +3,7 @@
     generate --db PATH [--seed N --customers N --transactions N] [--force]
     import CSV --db PATH
     summary --db PATH
+    currency [CODE | --clear] --db PATH
 
 A thin dispatcher over the package functions; progress and errors go to stderr.
 """
@@ -15,7 +16,8 @@ import sys
 from pathlib import Path
 
 from agent_orchestrator.errors import AgentOrchestratorError
-from agent_orchestrator.retail.db import open_readonly
+from agent_orchestrator.retail.analysis import dataset_currency, set_currency
+from agent_orchestrator.retail.db import open_readonly, open_readwrite
 from agent_orchestrator.retail.generator import GeneratorConfig, ensure_dataset, generate_dataset
 from agent_orchestrator.retail.importer import import_online_retail_csv
 from agent_orchestrator.retail.progress import StderrProgress
@@ -40,6 +42,10 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--db", type=Path, required=True)
     summary = commands.add_parser("summary", help="print the segment summaries as JSON")
     summary.add_argument("--db", type=Path, required=True)
+    currency = commands.add_parser("currency", help="show or declare the currency the data's amounts are in")
+    currency.add_argument("code", nargs="?", help="three-letter ISO code, e.g. GBP")
+    currency.add_argument("--clear", action="store_true", help="the data names no currency")
+    currency.add_argument("--db", type=Path, required=True)
     return parser
 
 
@@ -63,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"({result.new_transactions} new, {result.cancellations} cancellation lines), "
                 f"skipped {result.skipped}"
             )
+        elif args.command == "currency":
+            _currency(args.db, None if args.clear else args.code, change=args.clear or args.code is not None)
         else:
             conn = open_readonly(args.db)
             try:
@@ -73,6 +81,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _currency(db: Path, code: str | None, *, change: bool) -> None:
+    conn = open_readwrite(db)
+    try:
+        if change:
+            with conn:
+                set_currency(conn, code)
+        print(dataset_currency(conn) or "none")
+    finally:
+        conn.close()
 
 
 if __name__ == "__main__":

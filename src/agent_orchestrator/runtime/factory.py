@@ -15,13 +15,16 @@ see docs/architecture.md#copilot-sdk-and-runtime-facts):
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMetadata
 from copilot._jsonrpc import JsonRpcError, ProcessExitedError
 from copilot.generated.rpc import HistoryTruncateRequest, SessionsSaveRequest
 from copilot.session_events import AssistantMessageData
 from copilot.tools import Tool
+
+if TYPE_CHECKING:
+    from agent_orchestrator.local_model.guide import Guide
 
 from agent_orchestrator.errors import (
     ModelUnavailableError,
@@ -160,7 +163,9 @@ class CopilotRuntime:
                 explicit_path=self.settings.local_model_path,
                 hub=self.settings.hub,
             )
-            server = LocalModelServer(weights, model_id=choice.model_id, n_ctx=self.settings.local_model_ctx)
+            server = LocalModelServer(
+                weights, model_id=choice.model_id, n_ctx=self.settings.local_model_ctx, guide=self._guide()
+            )
             base_url = await asyncio.to_thread(server.start)
         except (WeightsError, LocalModelServerError) as error:
             raise ModelUnavailableError(f"The embedded model could not start: {error}") from error
@@ -185,6 +190,15 @@ class CopilotRuntime:
                 COPILOT_MODEL=route.model,
             )
         return env
+
+    def _guide(self) -> "Guide | None":
+        """Sessions with the retail tools get the query guide (``planner``): the small model then
+        never has to read a data question or type a figure itself."""
+        if self.retail_mcp is None and not self.retail_tools:
+            return None
+        from agent_orchestrator.planner import QueryGuide
+
+        return QueryGuide()
 
     def session_options(self) -> dict[str, Any]:
         """The configuration every create *and* resume passes, identical each time."""

@@ -1,0 +1,184 @@
+"""``analyze_sales``: any sales question as one typed query, answered by code.
+
+The arguments are the reading of the question (``retail.analysis.Query``); the result's ``answer``
+states what was computed and every figure (docs/architecture.md#answers-by-construction). The schema
+carries the domain's vocabulary so that any client can read questions into it: each choice of
+``measure``, ``group_by``, ``order`` and ``compare`` is listed in its description with the words
+analysts use for it (``name = word, word``), and the countries are the data's own (with the spellings
+people type for them). No ``from __future__ import annotations``: see ``tools_customers``.
+"""
+
+from typing import Annotated, Any
+
+from pydantic import Field, ValidationError
+
+from agent_orchestrator.mcp_server.arguments import compact_validation_error
+from agent_orchestrator.mcp_server.toolkit import ToolKit, to_json
+from agent_orchestrator.retail.analysis import Dimension, Measure, Query, answer_query
+from agent_orchestrator.retail.analysis.query import MAX_ROWS
+from agent_orchestrator.retail.analysis.render import cannot_answer
+from agent_orchestrator.retail.countries import ALIAS_GROUPS
+
+MEASURES = (
+    "revenue = revenue, sales, sold for, turnover, takings, income, money, spend, spent, earned, made, "
+    "value; "
+    "orders = orders, invoices, purchases, transactions, baskets; "
+    "customers = customers, buyers, clients, shoppers, people, accounts; "
+    "units = units, quantity, items, pieces, volume, sold, sell, sells, selling, seller, sellers; "
+    "avg_order_value = average order value, aov, average basket, basket size, average order, per order, "
+    "average spend per order, order value; "
+    "products = how many products, how many different products, how many items, range, catalogue; "
+    "countries = how many countries, how many markets; "
+    "overview = tell me about, overview, summary, summarise, summarize, figures, performance, doing, "
+    "key figures, snapshot"
+)
+DIMENSIONS = (
+    "country = country, countries, market, markets, where; "
+    "product = product, products, item, items, stock code, sku, article, seller, sellers; "
+    "customer = customer, customers, buyer, buyers, client, clients, spender, spenders, who; "
+    "segment = segment, segments, group; "
+    "month = month, months, monthly, per month, each month, by month; "
+    "day = day, days, daily, date, per day, each day; "
+    "year = year, years, yearly, annual, annually, per year"
+)
+ORDERS = (
+    "highest = top, best, most, highest, biggest, largest, greatest, strongest, leading, max, maximum; "
+    "lowest = bottom, worst, least, lowest, smallest, fewest, weakest, min, minimum"
+)
+COMPARES = (
+    "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth; "
+    "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
+    "yoy"
+)
+NOT_IN_DATA = (
+    "Not in the data: profit, margin, cost, stock levels, inventory, returns reasons, staff, marketing, "
+    "web traffic, weather, forecasts."
+)
+
+
+def _country_note(countries: list[str]) -> str:
+    """The spellings people type for the data's countries ("UK = United Kingdom"), from the alias table."""
+    keys = {c.lower().replace(" ", ""): c for c in countries}
+    pairs = []
+    for group in ALIAS_GROUPS:
+        stored = next((keys[k] for k in group if k in keys), None)
+        if stored is not None:
+            pairs += [f"{alias} = {stored}" for alias in group if alias not in keys and len(alias) <= 3]
+    return f"; aliases: {', '.join(pairs)}" if pairs else ""
+
+
+def register(kit: ToolKit) -> None:
+    countries = kit.countries
+    names: dict[str, Any] = {"type": "string"}
+    if countries:
+        names["enum"] = countries
+    Countries = Annotated[
+        list[str],
+        Field(
+            max_length=12,
+            description=f"Only these countries{_country_note(countries)}",
+            json_schema_extra={"items": names},
+        ),
+    ]
+    Excluded = Annotated[
+        list[str],
+        Field(
+            max_length=12,
+            description="Leave out these countries (apart from, excluding, outside, except)",
+            json_schema_extra={"items": names},
+        ),
+    ]
+
+    @kit.tool(
+        "Any sales question as one query: a measure for countries, segments, a product or a customer in a "
+        "period, ranked, compared with an earlier period or as a share. Quote the result's 'answer' as it is."
+    )
+    def analyze_sales(
+        measure: Annotated[
+            str,
+            Field(
+                description=f"What to compute. {MEASURES}. {NOT_IN_DATA}",
+                json_schema_extra={"enum": [m.value for m in Measure]},
+            ),
+        ] = "revenue",
+        group_by: Annotated[
+            str | None,
+            Field(
+                description=f"Rank or list by. {DIMENSIONS}",
+                json_schema_extra={"enum": [d.value for d in Dimension]},
+            ),
+        ] = None,
+        countries: Countries = [],  # noqa: B006  # pydantic copies defaults
+        exclude_countries: Excluded = [],  # noqa: B006
+        segments: Annotated[
+            list[str],
+            Field(
+                max_length=4,
+                description="Only these customer segments",
+                json_schema_extra={"items": {"type": "string", "enum": kit.segments}},
+            ),
+        ] = [],  # noqa: B006
+        exclude_segments: Annotated[
+            list[str],
+            Field(
+                max_length=4,
+                description="Leave out these segments",
+                json_schema_extra={"items": {"type": "string", "enum": kit.segments}},
+            ),
+        ] = [],  # noqa: B006
+        product: Annotated[
+            str | None, Field(max_length=80, description="Stock code or words of the product's name")
+        ] = None,
+        customer_id: Annotated[int | None, Field(ge=1, description="Only this customer id")] = None,
+        period: Annotated[
+            str | None,
+            Field(
+                max_length=40,
+                description=(
+                    "YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD, FIRST..LAST, or relative to the data's last day: "
+                    "'last N days|weeks|months|years', 'latest month|quarter|year'"
+                ),
+            ),
+        ] = None,
+        compare: Annotated[
+            str | None,
+            Field(
+                description=f"Compare with. {COMPARES}",
+                json_schema_extra={"enum": ["previous_period", "year_before"]},
+            ),
+        ] = None,
+        order: Annotated[
+            str,
+            Field(
+                description=f"Ranking direction. {ORDERS}", json_schema_extra={"enum": ["highest", "lowest"]}
+            ),
+        ] = "highest",
+        limit: Annotated[
+            int | None, Field(ge=1, le=MAX_ROWS, description=f"Rows of a ranking, 1-{MAX_ROWS}")
+        ] = None,
+        share: Annotated[
+            bool, Field(description="Also the share of the total (share, percentage, proportion, %)")
+        ] = False,
+    ) -> str:
+        arguments = {
+            "measure": measure,
+            "group_by": group_by,
+            "countries": countries,
+            "exclude_countries": exclude_countries,
+            "segments": segments,
+            "exclude_segments": exclude_segments,
+            "product": product,
+            "customer_id": customer_id,
+            "period": period,
+            "compare": compare,
+            "order": order,
+            "limit": limit,
+            "share": share,
+        }
+        try:
+            query = Query(**arguments)
+        except ValidationError as exc:
+            given = {k: v for k, v in arguments.items() if v not in (None, [], False)}
+            return to_json(cannot_answer(given, compact_validation_error(exc)))
+        with kit.connect() as conn:
+            return to_json(answer_query(conn, query))

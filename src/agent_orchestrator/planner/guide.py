@@ -1,0 +1,155 @@
+"""``QueryGuide``: the guide the embedded model server consults for every request that offers tools.
+
+* The turn has its query tool's result: the answer is the result's ``answer``, as the tool wrote it.
+* The question is a data question the reading covers: the call is made with the reading's arguments
+  (a follow-up starts from the previous call's arguments: this turn's evidence only, plus what the
+  question refers back to).
+* It names something the tool says the data does not hold (profit), or words the reading does not
+  understand and no other tool knows: "I can't answer that from this data", with what can be asked.
+* Anything else (small talk, a customer's segment, a prediction) is left to the server's pipeline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
+
+from .reader import COMMON, read
+from .vocabulary import Vocabulary
+
+_RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
+_LABELS = {"avg_order_value": "average order value", "units": "units sold", "overview": "an overview"}
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        content = " ".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return _RUNTIME_TAG.sub("", str(content or "")).strip()
+
+
+def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in message.get("tool_calls") or () if isinstance(c, dict)]
+
+
+def _name(call: dict[str, Any]) -> str:
+    return str((call.get("function") or {}).get("name") or "")
+
+
+def _arguments(call: dict[str, Any]) -> dict[str, Any] | None:
+    raw = (call.get("function") or {}).get("arguments")
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else raw
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def can_ask(tool: dict[str, Any]) -> str:
+    """What the query tool computes, from its own enums: the "what you can ask instead"."""
+    props = ((tool.get("function") or {}).get("parameters") or {}).get("properties") or {}
+    measures = [_LABELS.get(m, m) for m in props.get("measure", {}).get("enum", []) if m != "overview"]
+    groups = list(props.get("group_by", {}).get("enum", []))
+    text = "I can give " + ", ".join(measures)
+    if groups:
+        text += " — in total or by " + ", ".join(groups)
+    return text + ", for any period, compared with an earlier one or as a share of the total."
+
+
+class QueryGuide:
+    """Plans the steps a query tool can answer; stateless (everything is in the request)."""
+
+    def __init__(self) -> None:
+        self._vocabularies: dict[str, tuple[Vocabulary | None, frozenset[str]]] = {}
+
+    def _vocabulary(
+        self, tools: Sequence[dict[str, Any]]
+    ) -> tuple[Vocabulary | None, dict[str, Any], frozenset[str]]:
+        key = json.dumps(tools, sort_keys=True)
+        cached = self._vocabularies.get(key)
+        query_tool: dict[str, Any] = {}
+        for tool in tools:
+            if Vocabulary.of(tool) is not None:
+                query_tool = tool
+                break
+        if cached is None:
+            vocabulary = Vocabulary.of(query_tool) if query_tool else None
+            others = frozenset(
+                word
+                for tool in tools
+                if tool is not query_tool
+                for word in re.findall(r"[a-z]+", json.dumps(tool.get("function") or {}).lower())
+                if word not in COMMON and len(word) > 3
+            )
+            if len(self._vocabularies) > 16:
+                self._vocabularies.clear()
+            cached = self._vocabularies[key] = (vocabulary, others)
+        return cached[0], query_tool, cached[1]
+
+    def step(
+        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]
+    ) -> GuidedCall | GuidedAnswer | None:
+        vocabulary, query_tool, others = self._vocabulary(tools)
+        if vocabulary is None:
+            return None
+        users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
+        if not users:
+            return None
+        last = users[-1]
+        turn = messages[last + 1 :]
+        if any(m.get("role") == "tool" for m in turn):
+            return self._answer(turn, vocabulary)
+        previous = self._previous(messages[:last], vocabulary)
+        reading = read(_text(messages[last]), vocabulary, previous)
+        if reading.not_in_data:
+            subject = ", ".join(dict.fromkeys(reading.not_in_data))
+            return GuidedAnswer(
+                f"I can't answer that from this data: it holds no {subject} figures. {can_ask(query_tool)}"
+            )
+        if not reading.asks:
+            return None
+        args = reading.arguments
+        if reading.not_understood:
+            if set(reading.not_understood) & others or _stem_overlap(reading.not_understood, others):
+                return None
+            words = " ".join(reading.not_understood)
+            return GuidedAnswer(
+                f'I can\'t answer that from this data: I could not read "{words}" in your question. '
+                f"{can_ask(query_tool)}"
+            )
+        if any(k.endswith("_id") for k in args) and "measure" not in args and not reading.follow_up:
+            return None  # one customer's details: the customer tools answer those
+        return GuidedCall(vocabulary.tool, args)
+
+    def _previous(self, earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary) -> dict[str, Any] | None:
+        """The arguments of the last query call, if the last tool turn was one (a follow-up's base)."""
+        for message in reversed(earlier):
+            calls = _calls(message)
+            if calls:
+                call = calls[-1]
+                return _arguments(call) if _name(call) == vocabulary.tool else None
+        return None
+
+    def _answer(self, turn: Sequence[dict[str, Any]], vocabulary: Vocabulary) -> GuidedAnswer | None:
+        names = {str(c.get("id")): _name(c) for m in turn for c in _calls(m)}
+        results = [m for m in turn if m.get("role") == "tool"]
+        ours = [m for m in results if names.get(str(m.get("tool_call_id"))) == vocabulary.tool]
+        if not ours or len(ours) != len(results):
+            return None
+        try:
+            data = json.loads(_text(ours[-1]))
+        except json.JSONDecodeError:
+            return GuidedAnswer(
+                "I can't answer that from this data: the lookup failed. Please rephrase the question."
+            )
+        if isinstance(data, dict) and isinstance(data.get("answer"), str):
+            return GuidedAnswer(data["answer"])
+        return None
+
+
+def _stem_overlap(words: Sequence[str], others: frozenset[str]) -> bool:
+    return any(re.sub(r"s$", "", w) in others or f"{w}s" in others for w in words)

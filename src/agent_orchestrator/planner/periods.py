@@ -1,0 +1,162 @@
+"""Periods as people write them, read into the query tool's period forms.
+
+``YYYY``, ``YYYY-Qn``, ``YYYY-MM``, ``YYYY-MM-DD``, ``FIRST..LAST`` and the relative forms ``last N
+months`` / ``latest month``, which the tool places on the data's own calendar. Calendar words only:
+no domain. Each reader returns the text span it used, so the question's coverage can be judged.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS |= {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
+_MONTHS["sept"] = 9
+_MONTH = (
+    r"(january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+)
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"((?:19|20)\d{2})"
+_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "a": 1,
+}
+_ORDINAL_QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+
+
+@dataclass(frozen=True)
+class Found:
+    period: str
+    span: tuple[int, int]
+
+
+def _iso(year: str, month: int, day: str) -> str | None:
+    y, d = int(year), int(day)
+    if not 1 <= month <= 12 or not 1 <= d <= calendar.monthrange(y, month)[1]:
+        return None
+    return f"{y:04d}-{month:02d}-{d:02d}"
+
+
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
+    (re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b"), "day_month_year"),
+    (re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b"), "month_day_year"),
+    (re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"), "slash_day"),
+    (re.compile(r"\b(\d{4})-(\d{2})\b"), "iso_month"),
+    (re.compile(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b"), "month_year"),
+    (re.compile(rf"\bq([1-4])\s+(?:of\s+)?{_YEAR}\b|\b{_YEAR}\s*-?\s*q([1-4])\b"), "quarter"),
+    (
+        re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+)?{_YEAR}\b"),
+        "quarter_words",
+    ),
+    (
+        re.compile(
+            r"\b(?:the\s+)?(?:last|past|previous)\s+(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(day|week|month|year)s?\b"
+        ),
+        "relative",
+    ),
+    (
+        re.compile(r"\b(?:the\s+)?(?:latest|last|this|current|most recent)\s+(day|month|quarter|year)\b"),
+        "latest",
+    ),
+    (re.compile(r"\b(?:in\s+|during\s+|for\s+|of\s+)?(?:the\s+)?(?:year\s+)?((?:19|20)\d{2})\b"), "year"),
+]
+
+
+def find_periods(text: str) -> list[Found]:
+    """Every period in ``text`` (lower-cased), in order, spans not overlapping."""
+    taken: list[tuple[int, int]] = []
+    found: list[Found] = []
+    for pattern, kind in _PATTERNS:
+        for match in pattern.finditer(text):
+            span = match.span()
+            if any(span[0] < end and start < span[1] for start, end in taken):
+                continue
+            period = _read(kind, match)
+            if period is not None:
+                taken.append(span)
+                found.append(Found(period, span))
+    found.sort(key=lambda f: f.span)
+    return found
+
+
+def _read(kind: str, m: re.Match[str]) -> str | None:
+    if kind == "iso_day":
+        return _iso(m[1], int(m[2]), m[3])
+    if kind == "day_month_year":
+        return _iso(m[3], _MONTHS[m[2]], m[1])
+    if kind == "month_day_year":
+        return _iso(m[3], _MONTHS[m[1]], m[2])
+    if kind == "slash_day":  # day first, as in most of the world; an impossible day is not a date
+        return _iso(m[3], int(m[2]), m[1])
+    if kind == "iso_month":
+        return f"{m[1]}-{m[2]}" if 1 <= int(m[2]) <= 12 else None
+    if kind == "month_year":
+        return f"{m[2]}-{_MONTHS[m[1]]:02d}"
+    if kind == "quarter":
+        return f"{m[2]}-Q{m[1]}" if m[1] else f"{m[3]}-Q{m[4]}"
+    if kind == "quarter_words":
+        return f"{m[2]}-Q{_ORDINAL_QUARTERS[m[1]]}"
+    if kind == "relative":
+        count = int(m[1]) if m[1].isdigit() else _NUMBERS[m[1]]
+        return f"last {count} {m[2]}s"
+    if kind == "latest":
+        return f"latest {m[1]}"
+    return m[1]
+
+
+def before(period: str) -> str | None:
+    """The period just before ``period`` in the same form (``2025-03`` -> ``2025-02``)."""
+    if re.fullmatch(r"\d{4}", period):
+        return str(int(period) - 1)
+    if found := re.fullmatch(r"(\d{4})-Q([1-4])", period):
+        year, quarter = int(found[1]), int(found[2])
+        return f"{year - 1}-Q4" if quarter == 1 else f"{year}-Q{quarter - 1}"
+    if found := re.fullmatch(r"(\d{4})-(\d{2})", period):
+        year, month = int(found[1]), int(found[2])
+        return f"{year - 1}-12" if month == 1 else f"{year}-{month - 1:02d}"
+    if found := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", period):
+        year, month, day = int(found[1]), int(found[2]), int(found[3])
+        if day > 1:
+            return f"{year}-{month:02d}-{day - 1:02d}"
+        year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        return f"{year}-{month:02d}-{calendar.monthrange(year, month)[1]:02d}"
+    if found := re.fullmatch(r"latest (day|month|quarter|year)", period):
+        return f"previous {found[1]}"
+    return None
+
+
+def year_before(period: str) -> str | None:
+    """The same period one year earlier."""
+    if found := re.fullmatch(r"(\d{4})(.*)", period):
+        rest = found[2]
+        if rest.endswith("-02-29"):
+            rest = "-02-28"
+        return f"{int(found[1]) - 1}{rest}"
+    return None
+
+
+def unit(period: str) -> str:
+    """``day``, ``month``, ``quarter``, ``year`` or ``range``: what "the one before" steps by."""
+    if re.fullmatch(r"\d{4}", period) or period.endswith("year"):
+        return "year"
+    if "Q" in period or period.endswith("quarter"):
+        return "quarter"
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", period) or period.endswith("day"):
+        return "day"
+    if re.fullmatch(r"\d{4}-\d{2}", period) or period.endswith("month"):
+        return "month"
+    return "range"

@@ -1,0 +1,419 @@
+"""Read a question into the arguments of a query tool, and say what of it was not understood.
+
+The reader marks every part of the question it used: periods (``periods``), the tool's entity names
+(countries as stored, with their aliases), ids ("customer 12345"), quoted names, and the words the
+schema lists for each choice of ``measure``, ``group_by``, ``order`` and ``compare``
+(``vocabulary``). What is left, less common English, is either the words of a product (handed to the
+tool, which matches it against the data) or not understood: then the reading does not cover the
+question, and the guide says so instead of guessing. A follow-up ("and in France?", "how many
+orders was that?") starts from the previous reading and changes only what it names.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .periods import before, find_periods, unit, year_before
+from .vocabulary import Vocabulary
+
+COMMON = frozenset(
+    """a an the of in on at to for from by with and or but than then so as is are was were be been being am
+    do does did done have has had what which who whom whose how many much when where why there here this
+    that these those it its they them their our ours we us you your i me my mine please show give tell
+    list let know get got see find look want need can could would should will shall may might about over
+    under into out up down all any some each every total overall whole entire number count amount figure
+    figures so far ever time times since during between across among per vs also just only again same
+    other another more most less least very really quite overall grand sum ok okay thanks hi hello now
+    compared compare comparison against versus change changed difference performed perform did make made
+    bring brought bringing brings generate generated generates come comes came account contribute
+    contributed contributes place placed put buy bought purchase purchased spend spent sold sell selling
+    value level whats what's hows how's rank ranked ranking biggest largest number one top bottom best
+    worst first last previous prior preceding before after earlier ago year years month months day days
+    week weeks quarter quarters date period data shop store business company us our customers' like look
+    looking break breakdown split""".split()  # noqa: SIM905
+)
+"""Common English and calendar words: never a product's words, never a sign of a misreading."""
+
+_FOLLOW_UP = re.compile(
+    r"^\s*(?:and|what about|how about|same|now|also|then|ok|okay|so|but|what if|and what about)\b"
+    r"|\b(?:that|those|it|them|then|instead|same|there)\b\W*$",
+    re.IGNORECASE,
+)
+_SHIFT_BACK = re.compile(
+    r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(?:day|month|quarter|year)\b|\b(?:the\s+)?(?:day|month|quarter|year)\s+before\b"
+    r"|\bbefore that\b"
+)
+_YEAR_BACK = re.compile(
+    r"\b(?:a|one|the)\s+year\s+(?:earlier|before|ago)\b|\bsame\s+(?:day|month|quarter)\s+last\s+year\b"
+)
+_RANGE = re.compile(r"\b(?:from|between)\b(.+?)\b(?:to|and|until|through)\b(.+)")
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "fifteen": 15,
+    "twenty": 20,
+}
+_GROUP_CUES = (
+    r"(?:which|what|top|bottom|best|worst|biggest|largest|smallest|leading|highest|lowest|most|least|by|per"
+    r"|each|every|rank|ranked|strongest|weakest|busiest|quietest|who)"
+)
+
+
+@dataclass
+class Reading:
+    arguments: dict[str, Any] = field(default_factory=dict)
+    not_understood: list[str] = field(default_factory=list)
+    not_in_data: list[str] = field(default_factory=list)
+    asks: bool = False
+    """The question names something to compute (a measure, a ranking, a share, a comparison)."""
+    follow_up: bool = False
+
+
+class _Marks:
+    """Which characters of the question a reading used."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.used = [False] * len(text)
+
+    def take(self, start: int, end: int) -> None:
+        for i in range(start, end):
+            self.used[i] = True
+
+    def free(self, start: int, end: int) -> bool:
+        return not any(self.used[start:end])
+
+    def find(self, phrase: str) -> list[tuple[int, int]]:
+        pattern = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")
+        return [m.span() for m in pattern.finditer(self.text) if self.free(*m.span())]
+
+    def left(self) -> list[tuple[str, int]]:
+        """Words not used, with their positions."""
+        return [
+            (m[0], m.start())
+            for m in re.finditer(r"[a-z0-9][a-z0-9'&.-]*", self.text)
+            if self.free(*m.span())
+        ]
+
+
+def normalize(question: str) -> str:
+    text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"[?!,;:()]", " ", text)
+    text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
+    text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest)-(?=[a-z])", r"\1 ", text)  # best-selling
+    return re.sub(r"\s+", " ", text).strip().rstrip(".")
+
+
+def _spelled(text: str, vocabulary: Vocabulary) -> str:
+    """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
+    or more, only to a known word that is close (difflib ratio 0.8), never a word already known."""
+    known = set(COMMON) | {w for terms in vocabulary.terms.values() for t in terms for w in t.split()}
+    known |= {w for names in vocabulary.entities.values() for n in names for w in n.split()}
+    targets = sorted(w for w in known if len(w) >= 5)
+    words = []
+    for word in text.split(" "):
+        if len(word) >= 5 and word.isalpha() and word not in known:
+            close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8)
+            word = close[0] if close else word
+        words.append(word)
+    return " ".join(words)
+
+
+_TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "teh": "the", "revnue": "revenue"}
+"""Short transpositions difflib's length rule leaves alone (four letters or fewer)."""
+
+
+def read(question: str, vocabulary: Vocabulary, previous: dict[str, Any] | None = None) -> Reading:
+    original = question
+    text = normalize(question)
+    text = " ".join(_TYPO_PRONE.get(w, w) for w in text.split(" "))
+    text = _spelled(text, vocabulary)
+    marks = _Marks(text)
+    reading = Reading()
+    args = reading.arguments
+    quoted = re.findall(r"[\"“]([^\"”]{2,80})[\"”]", original)
+    for phrase in quoted:
+        for span in marks.find(phrase.lower()):
+            marks.take(*span)
+    if quoted and vocabulary.free_text:
+        args[vocabulary.free_text] = quoted[0].strip()
+    if previous is not None:  # "the month before" steps the previous reading's period back
+        for pattern in (_SHIFT_BACK, _YEAR_BACK):
+            for found in pattern.finditer(text):
+                marks.take(*found.span())
+    _read_periods(text, marks, args, vocabulary)
+    _read_entities(marks, args, vocabulary)
+    _read_ids(text, marks, args, vocabulary)
+    choices = _read_choices(text, marks, vocabulary)
+    args.update({k: v for k, v in choices.items() if k not in args})  # two periods say which comparison
+    _read_flags(marks, args, vocabulary)
+    _read_limit(text, marks, args)
+    reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
+    _leftovers(marks, reading, vocabulary)
+    reading.follow_up = previous is not None and (
+        bool(_FOLLOW_UP.search(text)) or ("measure" not in args and "group_by" not in args)
+    )
+    if reading.follow_up and previous is not None:
+        reading.arguments = _merge(previous, args, text)
+        reading.asks = True
+    return reading
+
+
+def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    found = find_periods(text)
+    for item in found:
+        marks.take(*item.span)
+    if not found:
+        return
+    first = found[0].period
+    if len(found) >= 2 and (ranged := _RANGE.search(text)) and ranged.start(1) <= found[0].span[0]:
+        bounds = _bounds(found[0].period), _bounds(found[1].period)
+        if bounds[0] and bounds[1]:
+            args["period"] = f"{bounds[0][0]}..{bounds[1][1]}"
+            for span in marks.find(ranged[0][: ranged.start(1) - ranged.start(0)].strip()):
+                marks.take(*span)
+            return
+    args["period"] = first
+    if len(found) >= 2:
+        second = found[1].period
+        if second == before(first):
+            args["compare"] = "previous_period"
+        elif second == year_before(first):
+            args["compare"] = "year_before"
+        elif before(second) == first or year_before(second) == first:
+            args["period"] = second
+            args["compare"] = "previous_period" if before(second) == first else "year_before"
+        else:
+            marks.used = [
+                u and not (found[1].span[0] <= i < found[1].span[1]) for i, u in enumerate(marks.used)
+            ]
+
+
+def _bounds(period: str) -> tuple[str, str] | None:
+    import calendar
+
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", period):
+        return period, period
+    if found := re.fullmatch(r"(\d{4})-(\d{2})", period):
+        year, month = int(found[1]), int(found[2])
+        return f"{period}-01", f"{period}-{calendar.monthrange(year, month)[1]:02d}"
+    if re.fullmatch(r"\d{4}", period):
+        return f"{period}-01-01", f"{period}-12-31"
+    return None
+
+
+def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    for parameter, names in vocabulary.entities.items():
+        excluded = vocabulary.excluded_of.get(parameter)
+        cues = vocabulary.cues.get(excluded or "", [])
+        for name in sorted(names, key=len, reverse=True):
+            for start, end in marks.find(name):
+                stored = names[name]
+                cue = _cue_before(marks, start, cues)
+                target = excluded if cue is not None and excluded else parameter
+                if cue is not None:
+                    marks.take(cue, start)
+                # "the At Risk segment": the noun of the list's own name goes with the entity
+                noun = re.match(rf"\s+{re.escape(parameter.rstrip('s'))}s?\b", marks.text[end:])
+                marks.take(start, end + (noun.end() if noun else 0))
+                if stored not in args.setdefault(target, []):
+                    args[target].append(stored)
+
+
+def _cue_before(marks: _Marks, start: int, cues: list[str]) -> int | None:
+    """Where an exclusion cue ends right before ``start`` ("apart from the UK"), if one does."""
+    head = marks.text[:start]
+    for cue in sorted(cues, key=len, reverse=True):
+        found = re.search(rf"(?<!\w){re.escape(cue)}(?:\s+(?:of|for|in))?(?:\s+the)?\s*$", head)
+        if found:
+            return found.start()
+    return None
+
+
+def _read_ids(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    for word, parameter in vocabulary.ids.items():
+        for found in re.finditer(rf"\b{re.escape(word)}s?\s*(?:id|number|no\.?|#)?\s*#?(\d{{3,12}})\b", text):
+            if marks.free(found.start(1), found.end(1)):
+                args[parameter] = int(found[1])
+                marks.take(*found.span())
+
+
+def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str, Any]:
+    """measure, group_by, order, compare from the schema's words; a word that names both a measure
+    and a dimension ("customers") is the dimension after a ranking cue ("top 5 customers")."""
+    chosen: dict[str, Any] = {}
+    hits: dict[str, list[tuple[int, str, str]]] = {}
+    for parameter in ("group_by", "measure", "order", "compare"):
+        terms = vocabulary.choices(parameter)
+        for term in sorted(terms, key=len, reverse=True):
+            for start, _end in marks.find(term):
+                hits.setdefault(parameter, []).append((start, term, terms[term]))
+    groups = [
+        (start, term, value)
+        for start, term, value in hits.get("group_by", [])
+        if re.search(rf"{_GROUP_CUES}\W+(?:\w+\W+){{0,3}}$", text[:start])
+        or re.match(
+            r"\s*(?:ranked|ranking|by|with the|had the|has the|have the|is the|was the|sold the|bought the"
+            r"|spent the|did the|brings the|brought the)\b",
+            text[start + len(term) :],
+        )
+        or term
+        in {
+            "monthly",
+            "daily",
+            "yearly",
+            "annual",
+            "annually",
+            "per month",
+            "each month",
+            "by month",
+            "per day",
+            "each day",
+            "per year",
+            "who",
+            "where",
+        }
+    ]
+    group_starts = set()
+    if groups:
+        start, term, value = min(groups)
+        chosen["group_by"] = value
+        group_starts = {s for s, _, v in groups if v == value}
+        for s, t, v in groups:
+            if v == value:
+                marks.take(s, s + len(t))
+    measures = [
+        h for h in hits.get("measure", []) if h[0] not in group_starts and marks.free(h[0], h[0] + len(h[1]))
+    ]
+    if measures:
+        how_many = [
+            h
+            for h in measures
+            if re.search(r"(?:how many|number of|count of|how much)\s+(?:\w+\s+)?$", text[: h[0]])
+        ]
+        ranked = sorted(how_many or measures, key=lambda h: (-len(h[1]), h[0]))
+        chosen["measure"] = ranked[0][2]
+        for s, t, _ in measures:
+            marks.take(s, s + len(t))
+    for parameter in ("order", "compare"):
+        found = [h for h in hits.get(parameter, []) if marks.free(h[0], h[0] + len(h[1]))]
+        if found:
+            chosen[parameter] = min(found)[2]
+            for s, t, _ in found:
+                marks.take(s, s + len(t))
+    if "order" in chosen and "group_by" not in chosen and "measure" in chosen:
+        # "the lowest revenue" with nothing to rank: keep the order only once something is ranked
+        pass
+    return chosen
+
+
+def _read_flags(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    for parameter, cues in vocabulary.cues.items():
+        if parameter.startswith("exclude_"):
+            continue
+        for cue in cues:
+            spans = (
+                marks.find(cue)
+                if cue != "%"
+                else [(m.start(), m.end()) for m in re.finditer("%", marks.text)]
+            )
+            if spans:
+                args[parameter] = True
+                for span in spans:
+                    marks.take(*span)
+
+
+def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
+    if "group_by" not in args:
+        return
+    words = "|".join(_NUMBER_WORDS)
+    found = re.search(
+        rf"\b(?:top|bottom|best|worst|first|last|biggest|largest|smallest|leading)?\s*(\d{{1,2}}|{words})\b(?!\s*(?:days?|weeks?|months?|years?|%))",
+        text,
+    )
+    if found and marks.free(*found.span(1)):
+        value = found[1]
+        number = int(value) if value.isdigit() else _NUMBER_WORDS[value]
+        if 1 <= number <= 20:
+            args["limit"] = number
+            marks.take(*found.span())
+            return
+    group = args["group_by"]
+    singular = re.search(
+        rf"\b(?:which|what)\s+(?:\w+\s+){{0,2}}{re.escape(group)}\b(?!s)", text
+    ) or re.search(
+        rf"\bthe\s+(?:\w+est|most|least|top|best|worst|number one)\s+(?:\w+\s+){{0,2}}"
+        rf"{re.escape(group)}\b(?!s)",
+        text,
+    )
+    if (
+        (singular and group not in {"month", "day", "year"})
+        or (
+            group in {"month", "day", "year"}
+            and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{group}\b(?!s)", text)
+        )
+    ) or (group in {"month", "day", "year"} and args.get("order") == "lowest"):
+        args["limit"] = 1
+
+
+def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> None:
+    left = [(w, at) for w, at in marks.left() if w not in COMMON and not w.isdigit()]
+    subjects = set(vocabulary.not_in_data)
+    for word, _ in left:
+        stem = re.sub(r"s$", "", word)
+        if word in subjects or stem in subjects:
+            reading.not_in_data.append(word)
+    if reading.not_in_data:
+        return
+    if not left:
+        return
+    free = vocabulary.free_text
+    if free is not None and free not in reading.arguments and (reading.asks or _names_a_thing(marks.text)):
+        reading.arguments[free] = " ".join(w for w, _ in left)
+        reading.asks = reading.asks or True
+        return
+    reading.not_understood = [w for w, _ in left]
+
+
+def _names_a_thing(text: str) -> bool:
+    return bool(re.search(r"\b(?:of|for|about)\b", text))
+
+
+def _merge(previous: dict[str, Any], new: dict[str, Any], text: str) -> dict[str, Any]:
+    """The previous reading with what the follow-up changes: named slots replace, the rest stays."""
+    merged = dict(previous)
+    if "countries" in new or "exclude_countries" in new:
+        merged.pop("countries", None)
+        merged.pop("exclude_countries", None)
+    if "group_by" in new:
+        merged.pop("limit", None)
+        merged.pop("order", None)
+    merged.update(new)
+    period = previous.get("period")
+    if "period" not in new and isinstance(period, str):
+        shifted = None
+        if _YEAR_BACK.search(text):
+            shifted = year_before(period)
+        elif _SHIFT_BACK.search(text):
+            shifted = before(period)
+        if shifted is not None:
+            merged["period"] = shifted
+            if not re.search(r"compar|\bvs\b|versus|change|growth|differ", text):
+                merged.pop("compare", None)
+    if "period" in new and "compare" not in new:
+        merged.pop("compare", None)
+    return {k: v for k, v in merged.items() if v not in (None, [], "")}
+
+
+__all__ = ["Reading", "read", "unit"]

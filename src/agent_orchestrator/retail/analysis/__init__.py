@@ -1,0 +1,57 @@
+"""Sales questions as typed queries, computed deterministically and answered in words by code.
+
+    result = answer_query(conn, Query(measure="revenue", countries=["France"], period="2011"))
+    result["answer"]  # "Revenue, France, 2011: 187,137.48."
+
+``query`` is the reading (what to compute), ``execute`` computes it on the retail file, ``render``
+writes the answer (docs/architecture.md#answers-by-construction).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from agent_orchestrator.retail.analysis.execute import CannotAnswer, run
+from agent_orchestrator.retail.analysis.query import Dimension, Measure, Query
+from agent_orchestrator.retail.analysis.render import cannot_answer, result
+from agent_orchestrator.retail.schema import get_meta, set_meta
+
+__all__ = [
+    "CURRENCY_KEY",
+    "Dimension",
+    "Measure",
+    "Query",
+    "answer_query",
+    "dataset_currency",
+    "set_currency",
+]
+
+CURRENCY_KEY = "currency"
+"""The dataset's currency (an ISO code, e.g. GBP) in its ``meta`` table; unset means none is
+printed, because neither the generator nor the Online Retail files name one."""
+
+
+def dataset_currency(conn: sqlite3.Connection) -> str | None:
+    value = get_meta(conn, CURRENCY_KEY)
+    return value or None
+
+
+def set_currency(conn: sqlite3.Connection, code: str | None) -> None:
+    """Declare (or, with ``None``, clear) the currency every figure of the dataset is in."""
+    if code is None:
+        conn.execute("DELETE FROM meta WHERE key = ?", (CURRENCY_KEY,))
+        return
+    cleaned = code.strip().upper()
+    if not (len(cleaned) == 3 and cleaned.isalpha()):
+        raise ValueError(f"a currency is a three-letter ISO code such as GBP, not {code!r}")
+    set_meta(conn, CURRENCY_KEY, cleaned)
+
+
+def answer_query(conn: sqlite3.Connection, query: Query) -> dict[str, Any]:
+    """The query's answer and figures, or what the data lacks to answer it (``answered`` false)."""
+    try:
+        outcome = run(conn, query)
+    except CannotAnswer as exc:
+        return cannot_answer(query.model_dump(mode="json", exclude_defaults=True), str(exc))
+    return result(outcome, dataset_currency(conn))

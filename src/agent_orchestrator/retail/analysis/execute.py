@@ -1,0 +1,325 @@
+"""Run a :class:`Query` on the retail SQLite file: one deterministic computation per reading.
+
+Every name in the query is matched against the data first (countries as stored, "UK" for "United
+Kingdom"; products by stock code or by the words of their description; segments by name), so an
+entity that is not in the data is reported as such instead of being computed as zero. The figures
+come back as numbers; ``render`` turns them into the answer's words.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from agent_orchestrator.retail import queries
+from agent_orchestrator.retail.analysis.query import (
+    Dimension,
+    Measure,
+    Period,
+    PeriodError,
+    Query,
+    day_period,
+    month_period,
+    parse_period,
+)
+from agent_orchestrator.retail.countries import match_country
+from agent_orchestrator.retail.segments import SEGMENT_ORDER
+from agent_orchestrator.retail.stats import load_as_of
+
+DEFAULT_RANKING = 5
+TIME_DIMENSIONS = {Dimension.month: 7, Dimension.day: 10, Dimension.year: 4}
+"""Time groupings and the length of the timestamp prefix that keys them."""
+
+
+class CannotAnswer(Exception):
+    """The query names something the data does not hold (a country, a product), or a period it
+    cannot place; ``str()`` says what, in the analyst's terms."""
+
+
+@dataclass(frozen=True)
+class Figures:
+    revenue: float
+    orders: int
+    customers: int
+    units: int
+    products: int = 0
+    countries: int = 0
+
+    def get(self, measure: Measure) -> float:
+        if measure is Measure.avg_order_value:
+            return round(self.revenue / self.orders, 2) if self.orders else 0.0
+        if measure is Measure.overview:
+            return self.revenue
+        return float(getattr(self, measure.value))
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    label: str
+    figures: Figures
+    previous: Figures | None = None
+
+
+@dataclass
+class Scope:
+    """The query's filters as the data names them."""
+
+    countries: list[str] = field(default_factory=list)
+    exclude_countries: list[str] = field(default_factory=list)
+    segments: list[str] = field(default_factory=list)
+    exclude_segments: list[str] = field(default_factory=list)
+    product_codes: list[str] | None = None
+    product_label: str | None = None
+    customer_id: int | None = None
+
+
+@dataclass
+class Outcome:
+    query: Query
+    scope: Scope
+    period: Period | None
+    compared: Period | None
+    total: Figures
+    previous: Figures | None
+    rows: list[Row]
+    groups: int
+    """How many groups there were before the ranking was cut to ``limit``."""
+    whole: Figures | None
+    """The same period without the included entities: the denominator of a share."""
+    data_first: date | None
+    data_last: date | None
+
+
+def run(conn: sqlite3.Connection, query: Query) -> Outcome:
+    """Resolve the query's names against the data and compute it (raises :class:`CannotAnswer`)."""
+    data_first, data_last = _data_range(conn)
+    if data_last is None:
+        raise CannotAnswer("there are no sales in the data yet")
+    period = _period(query, data_last)
+    if period is not None and (period.last < data_first or period.first > data_last):  # type: ignore[operator]
+        raise CannotAnswer(
+            f"there are no sales in {period.label}: the data covers {_day(data_first)} to {_day(data_last)}"
+        )
+    scope = _scope(conn, query)
+    compared = None
+    if query.compare == "previous_period" and period is not None:
+        compared = period.before()
+    elif query.compare == "year_before" and period is not None:
+        compared = period.year_before()
+    total = _figures(conn, scope, period)
+    previous = _figures(conn, scope, compared) if compared is not None else None
+    whole = None
+    if query.share:
+        whole = _figures(
+            conn,
+            Scope(exclude_countries=scope.exclude_countries, exclude_segments=scope.exclude_segments),
+            period,
+        )
+    rows: list[Row] = []
+    groups = 0
+    if query.group_by is not None:
+        rows, groups = _grouped(conn, query, scope, period, compared)
+    return Outcome(
+        query, scope, period, compared, total, previous, rows, groups, whole, data_first, data_last
+    )
+
+
+def _day(value: date | None) -> str:
+    return "" if value is None else f"{value.day} {value.strftime('%B')} {value.year}"
+
+
+def _data_range(conn: sqlite3.Connection) -> tuple[date | None, date | None]:
+    first, last = conn.execute("SELECT MIN(invoiced_at), MAX(invoiced_at) FROM transactions").fetchone()
+    if first is None:
+        return None, None
+    return date.fromisoformat(first[:10]), load_as_of(conn) or date.fromisoformat(last[:10])
+
+
+def _period(query: Query, as_of: date) -> Period | None:
+    text = query.period or ("latest month" if query.compare else None)
+    if text is None:
+        return None
+    try:
+        return parse_period(text, as_of)
+    except PeriodError as exc:
+        raise CannotAnswer(str(exc)) from exc
+
+
+def _scope(conn: sqlite3.Connection, query: Query) -> Scope:
+    known = queries.country_names(conn)
+
+    def country(name: str) -> str:
+        found = match_country(name, known)
+        if found is None:
+            raise CannotAnswer(f"there is no country named {name!r} in the data")
+        return found
+
+    scope = Scope(
+        countries=[country(c) for c in query.countries],
+        exclude_countries=[country(c) for c in query.exclude_countries],
+        segments=[_segment(s) for s in query.segments],
+        exclude_segments=[_segment(s) for s in query.exclude_segments],
+        customer_id=query.customer_id,
+    )
+    if query.customer_id is not None and not queries.customer_exists(conn, query.customer_id):
+        raise CannotAnswer(f"there is no customer with id {query.customer_id} in the data")
+    if query.product is not None and query.product.strip():
+        scope.product_codes, scope.product_label = _products(conn, query.product.strip())
+    return scope
+
+
+def _segment(name: str) -> str:
+    wanted = re.sub(r"[^a-z]", "", name.lower())
+    for segment in SEGMENT_ORDER:
+        if re.sub(r"[^a-z]", "", segment.value.lower()) == wanted:
+            return segment.value
+    raise CannotAnswer(
+        f"there is no segment named {name!r}; the segments are " + ", ".join(s.value for s in SEGMENT_ORDER)
+    )
+
+
+def _products(conn: sqlite3.Connection, text: str) -> tuple[list[str], str]:
+    """The products a name or stock code means: the code itself, the description containing the
+    text, or else every word of it (a plural's singular allowed). Raises when nothing matches."""
+    rows = conn.execute(
+        "SELECT stock_code, description FROM products WHERE stock_code = ? COLLATE NOCASE", [text]
+    ).fetchall()
+    if not rows:
+        rows = conn.execute(
+            "SELECT stock_code, description FROM products WHERE description LIKE ? ESCAPE '\\'",
+            [f"%{_like(text)}%"],
+        ).fetchall()
+    if not rows:
+        words = [re.sub(r"(?<=[a-z])s$", "", w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+        if words:
+            clause = " AND ".join("description LIKE ? ESCAPE '\\'" for _ in words)
+            rows = conn.execute(
+                f"SELECT stock_code, description FROM products WHERE {clause}",
+                [f"%{_like(w)}%" for w in words],
+            ).fetchall()
+    if not rows:
+        raise CannotAnswer(
+            f"nothing in the data matches {text!r} (no product, stock code or country of that name)"
+        )
+    if len(rows) == 1:
+        code, description = rows[0]
+        return [code], f"{description} ({code})"
+    return [code for code, _ in rows], f"products matching '{text}' ({len(rows)} products)"
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+_COLUMNS = (
+    "COALESCE(SUM(t.amount), 0), COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.invoice END), "
+    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.customer_id END), COALESCE(SUM(t.quantity), 0), "
+    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.stock_code END), "
+    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.country END)"
+)
+
+
+def _where(scope: Scope, period: Period | None) -> tuple[str, list[object]]:
+    clauses: list[str] = []
+    params: list[object] = []
+
+    def among(column: str, values: list[str], negate: bool = False) -> None:
+        if values:
+            marks = ", ".join("?" for _ in values)
+            clauses.append(f"{column} {'NOT IN' if negate else 'IN'} ({marks})")
+            params.extend(values)
+
+    among("t.country", scope.countries)
+    among("t.country", scope.exclude_countries, negate=True)
+    for values, negate in ((scope.segments, False), (scope.exclude_segments, True)):
+        if values:
+            marks = ", ".join("?" for _ in values)
+            clauses.append(
+                f"t.customer_id {'NOT IN' if negate else 'IN'} "
+                f"(SELECT customer_id FROM customer_stats WHERE segment IN ({marks}))"
+            )
+            params.extend(values)
+    if scope.product_codes is not None:
+        among("t.stock_code", scope.product_codes)
+    if scope.customer_id is not None:
+        clauses.append("t.customer_id = ?")
+        params.append(scope.customer_id)
+    if period is not None:
+        clauses.append("t.invoiced_at >= ? AND t.invoiced_at < ?")
+        params += [period.first.isoformat(), (period.last + timedelta(days=1)).isoformat()]
+    return (f"WHERE {' AND '.join(clauses)}" if clauses else ""), params
+
+
+def _figures(conn: sqlite3.Connection, scope: Scope, period: Period | None) -> Figures:
+    clause, params = _where(scope, period)
+    revenue, *counts = conn.execute(f"SELECT {_COLUMNS} FROM transactions AS t {clause}", params).fetchone()
+    return Figures(round(revenue, 2), *counts)
+
+
+def _group_key(dimension: Dimension) -> tuple[str, str]:
+    """The SQL that keys a group, and the join it needs."""
+    if dimension in TIME_DIMENSIONS:
+        return f"substr(t.invoiced_at, 1, {TIME_DIMENSIONS[dimension]})", ""
+    if dimension is Dimension.segment:
+        return "cs.segment", "JOIN customer_stats AS cs ON cs.customer_id = t.customer_id"
+    column = {
+        Dimension.country: "t.country",
+        Dimension.product: "t.stock_code",
+        Dimension.customer: "t.customer_id",
+    }
+    return column[dimension], ""
+
+
+def _grouped_figures(
+    conn: sqlite3.Connection, dimension: Dimension, scope: Scope, period: Period | None
+) -> dict[str, Figures]:
+    key, join = _group_key(dimension)
+    clause, params = _where(scope, period)
+    rows = conn.execute(
+        f"SELECT {key}, {_COLUMNS} FROM transactions AS t {join} {clause} GROUP BY 1", params
+    ).fetchall()
+    return {str(key): Figures(round(revenue, 2), *counts) for key, revenue, *counts in rows}
+
+
+def _grouped(
+    conn: sqlite3.Connection, query: Query, scope: Scope, period: Period | None, compared: Period | None
+) -> tuple[list[Row], int]:
+    assert query.group_by is not None
+    dimension = query.group_by
+    groups = _grouped_figures(conn, dimension, scope, period)
+    measure = query.measure
+    if dimension in TIME_DIMENSIONS and query.limit is None and query.order == "highest":
+        keys = sorted(groups)  # a series: in time order, every period shown
+    else:
+        descending = query.order == "highest"
+        keys = sorted(
+            groups, key=lambda k: (-groups[k].get(measure) if descending else groups[k].get(measure), k)
+        )
+        keys = keys[: query.limit or DEFAULT_RANKING]
+    previous = _grouped_figures(conn, dimension, scope, compared) if compared is not None else {}
+    labels = _labels(conn, dimension, keys)
+    empty = Figures(0.0, 0, 0, 0)
+    rows = [
+        Row(k, labels.get(k, k), groups[k], previous.get(k, empty) if compared is not None else None)
+        for k in keys
+    ]
+    return rows, len(groups)
+
+
+def _labels(conn: sqlite3.Connection, dimension: Dimension, keys: list[str]) -> dict[str, str]:
+    if dimension is Dimension.product and keys:
+        marks = ", ".join("?" for _ in keys)
+        found = conn.execute(
+            f"SELECT stock_code, description FROM products WHERE stock_code IN ({marks})", keys
+        )
+        return {code: f"{description} ({code})" for code, description in found}
+    if dimension is Dimension.customer:
+        return {k: f"customer {k}" for k in keys}
+    if dimension is Dimension.month:
+        return {k: month_period(int(k[:4]), int(k[5:7])).label for k in keys}
+    if dimension is Dimension.day:
+        return {k: day_period(date.fromisoformat(k)).label for k in keys}
+    return {}

@@ -1,0 +1,214 @@
+"""The typed reading of a sales question: what to compute, over what, for which period.
+
+A question such as "France's revenue in 2011 compared with 2010" is read into one :class:`Query`
+(measure ``revenue``, country ``France``, period ``2011``, compared with the period before) before
+anything is computed, so what was computed can be stated in the answer and changed by the user
+(docs/architecture.md#answers-by-construction). Every field has a closed set of values or is matched
+against the data when it runs; nothing here knows the question's wording.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Measure(StrEnum):
+    revenue = "revenue"
+    orders = "orders"
+    customers = "customers"
+    units = "units"
+    avg_order_value = "avg_order_value"
+    products = "products"
+    countries = "countries"
+    overview = "overview"
+    """Every figure at once: "tell me about France"."""
+
+
+class Dimension(StrEnum):
+    country = "country"
+    product = "product"
+    customer = "customer"
+    segment = "segment"
+    month = "month"
+    day = "day"
+    year = "year"
+
+
+Compare = Literal["previous_period", "year_before"]
+Order = Literal["highest", "lowest"]
+
+MAX_ROWS = 20
+"""Rows of a ranking at most: a chat answer, not an export."""
+
+Names = Annotated[list[Annotated[str, Field(max_length=80)]], Field(max_length=12)]
+
+
+class Query(BaseModel):
+    """One question about sales, as data. ``period`` is one of ``YYYY``, ``YYYY-Qn``, ``YYYY-MM``,
+    ``YYYY-MM-DD``, ``FIRST..LAST`` (days) or, relative to the data's last day, ``last N
+    days|weeks|months|years``, ``latest day|month|quarter|year``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    measure: Measure = Measure.revenue
+    group_by: Dimension | None = None
+    countries: Names = []
+    exclude_countries: Names = []
+    segments: Names = []
+    exclude_segments: Names = []
+    product: Annotated[str | None, Field(max_length=80)] = None
+    customer_id: Annotated[int | None, Field(ge=1, le=2**53)] = None
+    period: Annotated[str | None, Field(max_length=40)] = None
+    compare: Compare | None = None
+    order: Order = "highest"
+    limit: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
+    share: bool = False
+
+
+@dataclass(frozen=True)
+class Period:
+    first: date
+    last: date
+    label: str
+    unit: Literal["day", "month", "quarter", "year", "range"]
+
+    def before(self) -> Period:
+        """The period of the same length just before this one (a month: the month before)."""
+        if self.unit == "day":
+            return day_period(self.first - timedelta(days=1))
+        if self.unit == "month":
+            return month_period(*_step_month(self.first.year, self.first.month, -1))
+        if self.unit == "quarter":
+            year, month = _step_month(self.first.year, self.first.month, -3)
+            return quarter_period(year, (month - 1) // 3 + 1)
+        if self.unit == "year":
+            return year_period(self.first.year - 1)
+        length = self.last - self.first
+        last = self.first - timedelta(days=1)
+        return range_period(last - length, last)
+
+    def year_before(self) -> Period:
+        """The same days one year earlier (29 February becomes the 28th)."""
+        if self.unit == "month":
+            return month_period(self.first.year - 1, self.first.month)
+        if self.unit == "quarter":
+            return quarter_period(self.first.year - 1, (self.first.month - 1) // 3 + 1)
+        if self.unit == "year":
+            return year_period(self.first.year - 1)
+        first, last = _year_earlier(self.first), _year_earlier(self.last)
+        return day_period(first) if self.unit == "day" else range_period(first, last)
+
+
+class PeriodError(ValueError):
+    """A period that cannot be read; the message says which forms are understood."""
+
+
+def _step_month(year: int, month: int, by: int) -> tuple[int, int]:
+    index = year * 12 + month - 1 + by
+    return index // 12, index % 12 + 1
+
+
+def _year_earlier(day: date) -> date:
+    return day.replace(year=day.year - 1, day=min(day.day, calendar.monthrange(day.year - 1, day.month)[1]))
+
+
+def day_period(day: date) -> Period:
+    return Period(day, day, f"{day.day} {calendar.month_name[day.month]} {day.year}", "day")
+
+
+def month_period(year: int, month: int) -> Period:
+    last = date(year, month, calendar.monthrange(year, month)[1])
+    return Period(date(year, month, 1), last, f"{calendar.month_name[month]} {year}", "month")
+
+
+def quarter_period(year: int, quarter: int) -> Period:
+    first = date(year, 3 * quarter - 2, 1)
+    end_month = 3 * quarter
+    return Period(
+        first, date(year, end_month, calendar.monthrange(year, end_month)[1]), f"Q{quarter} {year}", "quarter"
+    )
+
+
+def year_period(year: int) -> Period:
+    return Period(date(year, 1, 1), date(year, 12, 31), str(year), "year")
+
+
+def range_period(first: date, last: date) -> Period:
+    return Period(first, last, f"{_short(first)} to {_short(last)}", "range")
+
+
+def _short(day: date) -> str:
+    return f"{day.day} {calendar.month_abbr[day.month]} {day.year}"
+
+
+_RELATIVE = re.compile(r"(?:last|past)\s+(\d{1,3})\s+(day|week|month|year)s?")
+_LATEST = re.compile(r"(?:latest|last|this|current)\s+(day|month|quarter|year)")
+_PREVIOUS = re.compile(r"(?:previous|prior)\s+(day|month|quarter|year)")
+
+
+def parse_period(text: str, as_of: date | None) -> Period:
+    """Read ``Query.period``; relative forms count back from ``as_of``, the data's last day."""
+    value = text.strip().lower()
+    try:
+        if re.fullmatch(r"\d{4}", value):
+            return year_period(int(value))
+        if found := re.fullmatch(r"(\d{4})-q([1-4])", value):
+            return quarter_period(int(found[1]), int(found[2]))
+        if found := re.fullmatch(r"(\d{4})-(\d{2})", value):
+            return month_period(int(found[1]), int(found[2]))
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return day_period(date.fromisoformat(value))
+        if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\s*\.\.\s*(\d{4}-\d{2}-\d{2})", value):
+            first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
+            if first > last:
+                raise PeriodError(f"the period {text!r} ends before it starts")
+            return range_period(first, last)
+    except ValueError as exc:  # month 13, 30 February
+        raise PeriodError(f"{text!r} is not a date") from exc
+    if as_of is None and (
+        _RELATIVE.fullmatch(value) or _LATEST.fullmatch(value) or _PREVIOUS.fullmatch(value)
+    ):
+        raise PeriodError("the data has no sales yet, so a relative period cannot be placed")
+    if found := _RELATIVE.fullmatch(value):
+        assert as_of is not None
+        count, unit = int(found[1]), found[2]
+        first = _count_back(as_of, count, unit)
+        return Period(first, as_of, f"the last {count} {unit}{'s' if count != 1 else ''}", "range")
+    if found := _LATEST.fullmatch(value):
+        assert as_of is not None
+        return _containing(as_of, found[1])
+    if found := _PREVIOUS.fullmatch(value):
+        assert as_of is not None
+        return _containing(as_of, found[1]).before()
+    raise PeriodError(
+        f"cannot read the period {text!r}; use YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD, FIRST..LAST, "
+        "'last N months' or 'latest month'"
+    )
+
+
+def _count_back(as_of: date, count: int, unit: str) -> date:
+    if unit == "day":
+        return as_of - timedelta(days=count - 1)
+    if unit == "week":
+        return as_of - timedelta(days=7 * count - 1)
+    if unit == "month":
+        year, month = _step_month(as_of.year, as_of.month, -(count - 1))
+        return date(year, month, 1)
+    return date(as_of.year - count + 1, 1, 1)
+
+
+def _containing(day: date, unit: str) -> Period:
+    if unit == "day":
+        return day_period(day)
+    if unit == "month":
+        return month_period(day.year, day.month)
+    if unit == "quarter":
+        return quarter_period(day.year, (day.month - 1) // 3 + 1)
+    return year_period(day.year)

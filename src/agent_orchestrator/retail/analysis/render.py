@@ -1,0 +1,265 @@
+"""The answer to a query, in words, with every figure, name and date written by this code.
+
+The answer opens with the reading ("Revenue, France, 2011: 187,137.48."), so a misread question
+shows itself; the figures follow the dataset's conventions: money with two decimals and a currency
+symbol only when the dataset declares one, counts as whole numbers with their noun, shares in
+percent. A model may put words around this text; it never has to type a number
+(docs/architecture.md#answers-by-construction).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS, Figures, Outcome, Row
+from agent_orchestrator.retail.analysis.query import Dimension, Measure
+
+MEASURE_LABELS = {
+    Measure.revenue: "Revenue",
+    Measure.orders: "Orders",
+    Measure.customers: "Customers",
+    Measure.units: "Units sold",
+    Measure.avg_order_value: "Average order value",
+    Measure.products: "Products sold",
+    Measure.countries: "Countries",
+    Measure.overview: "Sales",
+}
+_NOUNS = {
+    Measure.orders: ("order", "orders"),
+    Measure.customers: ("customer", "customers"),
+    Measure.units: ("unit", "units"),
+    Measure.products: ("product", "products"),
+    Measure.countries: ("country", "countries"),
+}
+_PLURALS = {
+    Dimension.country: "countries",
+    Dimension.product: "products",
+    Dimension.customer: "customers",
+    Dimension.segment: "segments",
+    Dimension.month: "months",
+    Dimension.day: "days",
+    Dimension.year: "years",
+}
+_SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"}
+
+
+class Figure:
+    """Formats one measure's values the same way everywhere in an answer."""
+
+    def __init__(self, measure: Measure, currency: str | None) -> None:
+        self.measure = measure
+        self.currency = currency
+
+    def __call__(self, value: float) -> str:
+        if self.measure in _NOUNS:
+            singular, plural = _NOUNS[self.measure]
+            return f"{int(value):,} {singular if int(value) == 1 else plural}"
+        text = f"{abs(value):,.2f}"
+        if self.currency:
+            symbol = _SYMBOLS.get(self.currency.upper())
+            text = f"{symbol}{text}" if symbol else f"{text} {self.currency.upper()}"
+        return f"-{text}" if value < 0 else text
+
+    def change(self, now: float, before: float) -> str:
+        delta = now - before
+        if delta == 0:
+            return "unchanged"
+        direction = "up" if delta > 0 else "down"
+        pct = f" ({abs(delta) / abs(before):.1%})" if before else ""
+        return f"{direction} {self(abs(delta))}{pct}"
+
+
+def percent(part: float, whole: float) -> str:
+    return f"{part / whole:.1%}" if whole else "n/a"
+
+
+def chips(outcome: Outcome) -> list[dict[str, str]]:
+    """The reading as separate parts (measure, filters, period, comparison, ranking), each one a
+    field of the query the user can change."""
+    query, scope = outcome.query, outcome.scope
+    parts = [{"field": "measure", "value": query.measure.value, "label": MEASURE_LABELS[query.measure]}]
+    for country in scope.countries:
+        parts.append({"field": "countries", "value": country, "label": country})
+    for country in scope.exclude_countries:
+        parts.append({"field": "exclude_countries", "value": country, "label": f"excluding {country}"})
+    for segment in scope.segments:
+        parts.append({"field": "segments", "value": segment, "label": f"{segment} segment"})
+    for segment in scope.exclude_segments:
+        parts.append(
+            {"field": "exclude_segments", "value": segment, "label": f"excluding the {segment} segment"}
+        )
+    if scope.product_label is not None:
+        parts.append({"field": "product", "value": query.product or "", "label": scope.product_label})
+    if scope.customer_id is not None:
+        parts.append(
+            {
+                "field": "customer_id",
+                "value": str(scope.customer_id),
+                "label": f"customer {scope.customer_id}",
+            }
+        )
+    parts.append(
+        {
+            "field": "period",
+            "value": query.period or "",
+            "label": outcome.period.label if outcome.period else "all time",
+        }
+    )
+    if outcome.compared is not None:
+        parts.append(
+            {"field": "compare", "value": query.compare or "", "label": f"vs {outcome.compared.label}"}
+        )
+    if query.group_by is not None:
+        parts.append({"field": "group_by", "value": query.group_by.value, "label": _ranking_label(outcome)})
+    if query.share:
+        parts.append({"field": "share", "value": "true", "label": "share of total"})
+    return parts
+
+
+def _ranking_label(outcome: Outcome) -> str:
+    query = outcome.query
+    assert query.group_by is not None
+    noun = _PLURALS[query.group_by]
+    if _is_series(outcome):
+        return f"by {query.group_by.value}"
+    count = len(outcome.rows)
+    if count == 1:
+        return f"{'highest' if query.order == 'highest' else 'lowest'} {query.group_by.value}"
+    return f"{'top' if query.order == 'highest' else 'bottom'} {count} {noun}"
+
+
+def _is_series(outcome: Outcome) -> bool:
+    query = outcome.query
+    return query.group_by in TIME_DIMENSIONS and query.limit is None and query.order == "highest"
+
+
+def reading(outcome: Outcome) -> str:
+    """ "Revenue, France, 2011": the measure, then the filters and the period, in plain words."""
+    parts = [
+        chip["label"] for chip in chips(outcome) if chip["field"] not in {"measure", "group_by", "share"}
+    ]
+    head = MEASURE_LABELS[outcome.query.measure]
+    if outcome.query.group_by is not None:
+        head = f"{head}, {_ranking_label(outcome)}"
+    return ", ".join([head, *parts])
+
+
+def answer(outcome: Outcome, currency: str | None) -> str:
+    """The whole answer: the reading, then the figures."""
+    figure = Figure(outcome.query.measure, currency)
+    measure = outcome.query.measure
+    stated = reading(outcome)
+    if measure is Measure.overview:
+        return f"{stated}: {overview(outcome.total, currency)}."
+    if outcome.query.group_by is None:
+        text = f"{stated}: {figure(outcome.total.get(measure))}"
+        if outcome.previous is not None and outcome.compared is not None:
+            before = outcome.previous.get(measure)
+            text += (
+                f"; {outcome.compared.label}: {figure(before)}; "
+                f"{figure.change(outcome.total.get(measure), before)}"
+            )
+        if outcome.whole is not None:
+            part, whole = outcome.total.get(measure), outcome.whole.get(measure)
+            text += f", {percent(part, whole)} of the total {figure(whole)}"
+        return text + "."
+    if not outcome.rows:
+        return f"{stated}: no sales in that scope."
+    lines = [_row_line(i, row, outcome, figure) for i, row in enumerate(outcome.rows, 1)]
+    if len(lines) == 1 and not _is_series(outcome):
+        of = f"{outcome.groups:,} {_PLURALS[outcome.query.group_by]}"
+        return f"{stated}: {lines[0].removeprefix('1. ')} (of {of})."
+    body = "\n".join(lines)
+    text = f"{stated}:\n{body}"
+    if _is_series(outcome) and len(outcome.rows) > 1:
+        best = max(outcome.rows, key=lambda r: r.figures.get(measure))
+        worst = min(outcome.rows, key=lambda r: r.figures.get(measure))
+        high, low = figure(best.figures.get(measure)), figure(worst.figures.get(measure))
+        text += f"\nHighest: {best.label} ({high}); lowest: {worst.label} ({low})."
+    elif outcome.groups > len(outcome.rows):
+        text += f"\n({len(outcome.rows)} of {outcome.groups:,} {_PLURALS[outcome.query.group_by]}.)"
+    return text
+
+
+def overview(figures: Figures, currency: str | None) -> str:
+    """Every figure of a scope in one line ("tell me about France")."""
+    money = Figure(Measure.revenue, currency)
+    parts = [
+        f"revenue {money(figures.revenue)}",
+        Figure(Measure.orders, None)(figures.orders),
+        Figure(Measure.customers, None)(figures.customers),
+        Figure(Measure.units, None)(figures.units),
+        f"average order value {money(figures.get(Measure.avg_order_value))}",
+    ]
+    return "; ".join(parts)
+
+
+def _row_line(index: int, row: Row, outcome: Outcome, figure: Figure) -> str:
+    measure = outcome.query.measure
+    value = row.figures.get(measure)
+    marker = "-" if _is_series(outcome) else f"{index}."
+    shown = overview(row.figures, figure.currency) if measure is Measure.overview else figure(value)
+    line = f"{marker} {row.label}: {shown}"
+    if outcome.query.share:
+        line += f" ({percent(value, outcome.total.get(measure))})"
+    if row.previous is not None and outcome.compared is not None:
+        before = row.previous.get(measure)
+        line += f"; {outcome.compared.label}: {figure(before)}, {figure.change(value, before)}"
+    return line
+
+
+def _figures(figures: Figures) -> dict[str, Any]:
+    return {
+        "revenue": figures.revenue,
+        "orders": figures.orders,
+        "customers": figures.customers,
+        "units": figures.units,
+        "avg_order_value": figures.get(Measure.avg_order_value),
+        "products": figures.products,
+        "countries": figures.countries,
+    }
+
+
+def result(outcome: Outcome, currency: str | None) -> dict[str, Any]:
+    """The tool's whole result: the answer, the reading, and the figures behind them."""
+    data: dict[str, Any] = {
+        "answer": answer(outcome, currency),
+        "answered": True,
+        "reading": reading(outcome),
+        "chips": chips(outcome),
+        "query": outcome.query.model_dump(mode="json", exclude_defaults=True),
+        "total": _figures(outcome.total),
+    }
+    if outcome.period is not None:
+        data["period"] = {
+            "first": outcome.period.first,
+            "last": outcome.period.last,
+            "label": outcome.period.label,
+        }
+    if outcome.previous is not None and outcome.compared is not None:
+        data["compared"] = {"label": outcome.compared.label, **_figures(outcome.previous)}
+    if outcome.whole is not None:
+        data["whole"] = _figures(outcome.whole)
+    if outcome.query.group_by is not None:
+        data["rows"] = [
+            {
+                "key": row.key,
+                "label": row.label,
+                **_figures(row.figures),
+                **({"previous": _figures(row.previous)} if row.previous is not None else {}),
+            }
+            for row in outcome.rows
+        ]
+        data["groups"] = outcome.groups
+    if currency:
+        data["currency"] = currency
+    return data
+
+
+def cannot_answer(query: dict[str, Any], reason: str) -> dict[str, Any]:
+    """The result of a query the data cannot answer: what is missing, and what can be asked."""
+    return {
+        "answer": f"I can't answer that from this data: {reason}.",
+        "answered": False,
+        "query": query,
+    }

@@ -1,0 +1,173 @@
+"""The query guide on the real retail tools' schema: questions read into arguments, answers taken
+from the tool's own text, and what cannot be read said instead of guessed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
+from agent_orchestrator.mcp_server.server import build_server
+from agent_orchestrator.planner import QueryGuide
+from agent_orchestrator.retail.analysis import Query, answer_query
+from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
+
+TOOL = "retail-analytics-analyze_sales"
+
+
+@pytest.fixture(scope="module")
+def retail_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate_dataset(
+        tmp_path_factory.mktemp("planner") / "retail.sqlite",
+        GeneratorConfig(customers=300, transactions=3000),
+    )
+
+
+@pytest.fixture(scope="module")
+def tools(retail_db: Path) -> list[dict[str, Any]]:
+    """The tools as the runtime offers them to the model (OpenAI function tools)."""
+    listed = asyncio.run(build_server(retail_db).list_tools())
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": f"retail-analytics-{t.name}",
+                "description": t.description,
+                "parameters": t.input_schema,
+            },
+        }
+        for t in listed
+    ]
+
+
+class Chat:
+    """A conversation driven by the guide and the real tool function, as the runtime would run it."""
+
+    def __init__(self, guide: QueryGuide, tools: list[dict[str, Any]], db: Path) -> None:
+        self.guide, self.tools, self.db = guide, tools, db
+        self.messages: list[dict[str, Any]] = []
+
+    def ask(self, question: str) -> tuple[dict[str, Any] | None, str | None]:
+        self.messages.append({"role": "user", "content": question})
+        step = self.guide.step(self.messages, self.tools)
+        if isinstance(step, GuidedAnswer):
+            self.messages.append({"role": "assistant", "content": step.text})
+            return None, step.text
+        if step is None:
+            self.messages.append({"role": "assistant", "content": "(the model's own answer)"})
+            return None, None
+        assert isinstance(step, GuidedCall) and step.name == TOOL
+        with sqlite3.connect(self.db) as conn:
+            result = answer_query(conn, Query(**step.arguments))
+        call = {"id": f"c{len(self.messages)}", "type": "function",
+                "function": {"name": step.name, "arguments": json.dumps(step.arguments)}}  # fmt: skip
+        self.messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        self.messages.append(
+            {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(result, default=str)}
+        )
+        answer = self.guide.step(self.messages, self.tools)
+        assert isinstance(answer, GuidedAnswer)
+        self.messages.append({"role": "assistant", "content": answer.text})
+        return step.arguments, answer.text
+
+
+@pytest.fixture
+def chat(tools, retail_db) -> Chat:
+    return Chat(QueryGuide(), tools, retail_db)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "What was France's revenue in 2025?",
+            {"measure": "revenue", "countries": ["France"], "period": "2025"},
+        ),
+        ("revenue germany 2025", {"measure": "revenue", "countries": ["Germany"], "period": "2025"}),
+        ("how mnay custmers in canada", {"measure": "customers", "countries": ["Canada"]}),
+        (
+            "Revenue apart from the UK in March 2025",
+            {"exclude_countries": ["United Kingdom"], "period": "2025-03"},
+        ),
+        ("Which country has the lowest revenue?", {"group_by": "country", "order": "lowest", "limit": 1}),
+        ("revenue on the 14th of March 2025", {"period": "2025-03-14"}),
+        ("What share of revenue comes from France?", {"countries": ["France"], "share": True}),
+        (
+            "Revenue in March 2025 compared with February 2025",
+            {"period": "2025-03", "compare": "previous_period"},
+        ),
+        ("December 2025 vs December 2024 sales", {"period": "2025-12", "compare": "year_before"}),
+        ("top 5 products by units in Germany", {"group_by": "product", "measure": "units", "limit": 5}),
+        ("best-selling product", {"group_by": "product", "measure": "units", "order": "highest"}),
+        ("Which segment brings the most revenue?", {"group_by": "segment", "measure": "revenue", "limit": 1}),
+        ("How many customers are in the At Risk segment?", {"measure": "customers", "segments": ["At Risk"]}),
+        ("How many countries do we sell to?", {"measure": "countries"}),
+        (
+            "monthly orders for the last 6 months",
+            {"group_by": "month", "measure": "orders", "period": "last 6 months"},
+        ),
+        ("tell me about France", {"measure": "overview", "countries": ["France"]}),
+    ],
+)
+def test_questions_are_read_into_the_tools_arguments(chat, question, expected):
+    arguments, answer = chat.ask(question)
+    assert arguments is not None, answer
+    assert {k: arguments.get(k) for k in expected} == expected
+
+
+def test_the_answer_is_the_tools_own_text_opening_with_what_was_computed(chat, retail_db):
+    _, answer = chat.ask("What was France's revenue in 2025?")
+    with sqlite3.connect(retail_db) as conn:
+        truth = conn.execute(
+            "SELECT SUM(amount) FROM transactions WHERE country = 'France' AND invoiced_at LIKE '2025%'"
+        ).fetchone()[0]
+    assert answer == f"Revenue, France, 2025: {truth:,.2f}."
+
+
+def test_a_follow_up_changes_only_what_it_names(chat):
+    chat.ask("What was France's revenue in March 2025?")
+    assert chat.ask("And in Germany?")[0] == {
+        "measure": "revenue",
+        "countries": ["Germany"],
+        "period": "2025-03",
+    }
+    assert chat.ask("How many orders was that?")[0] == {
+        "measure": "orders",
+        "countries": ["Germany"],
+        "period": "2025-03",
+    }
+    assert chat.ask("What about the month before?")[0]["period"] == "2025-02"  # type: ignore[index]
+
+
+def test_a_new_question_takes_nothing_from_the_one_before(chat):
+    chat.ask("What was France's revenue in March 2025?")
+    arguments, answer = chat.ask("Which segment brings the most revenue?")
+    assert arguments == {"group_by": "segment", "measure": "revenue", "order": "highest", "limit": 1}
+    assert "France" not in (answer or "")
+
+
+def test_what_the_data_does_not_hold_is_said_with_what_can_be_asked(chat):
+    arguments, answer = chat.ask("What was our profit in 2025?")
+    assert arguments is None
+    assert answer is not None and answer.startswith(
+        "I can't answer that from this data: it holds no profit figures."
+    )
+    assert "revenue" in answer and "by country" in answer
+    _, missing = chat.ask("What is the revenue of Atlantis?")
+    assert missing is not None and "nothing in the data matches 'atlantis'" in missing
+
+
+def test_questions_for_other_tools_and_small_talk_are_left_to_the_server(chat):
+    assert chat.ask("What is customer 20017's segment?") == (None, None)
+    assert chat.ask("hello") == (None, None)
+
+
+def test_a_client_without_a_query_tool_is_not_guided():
+    weather = [{"type": "function", "function": {"name": "get_weather", "description": "Weather for a city",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]  # fmt: skip
+    assert QueryGuide().step([{"role": "user", "content": "hi"}], weather) is None

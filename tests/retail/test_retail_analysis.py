@@ -1,0 +1,112 @@
+"""Typed queries on the hand-built dataset: every figure checked by hand, every answer's wording."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from agent_orchestrator.retail.analysis import Query, answer_query, dataset_currency, set_currency
+from agent_orchestrator.retail.analysis.query import PeriodError, parse_period
+
+
+@pytest.fixture
+def conn(known_db: Path) -> Iterator[sqlite3.Connection]:
+    connection = sqlite3.connect(known_db)
+    yield connection
+    connection.close()
+
+
+def ask(conn: sqlite3.Connection, **fields: object) -> dict:
+    return answer_query(conn, Query(**fields))  # type: ignore[arg-type]
+
+
+def test_a_total_states_its_reading_and_its_figure(conn):
+    result = ask(conn, measure="revenue", countries=["france"], period="2025")
+    assert result["answer"] == "Revenue, France, 2025: 170.00."
+    assert [c["label"] for c in result["chips"]] == ["Revenue", "France", "2025"]
+
+
+def test_exclusions_single_days_and_counts_with_their_nouns(conn):
+    assert ask(conn, measure="orders", exclude_countries=["UK"])["answer"] == (
+        "Orders, excluding United Kingdom, all time: 12 orders."
+    )
+    assert ask(conn, period="2025-12-01")["answer"] == "Revenue, 1 December 2025: 4,040.00."
+    # customer 8's only line is a cancellation: not a buyer
+    assert ask(conn, measure="customers", countries=["Spain"])["answer"].endswith(": 1 customer.")
+
+
+def test_rankings_go_both_ways_and_say_how_many_there_were(conn):
+    top = ask(conn, group_by="country", limit=1)  # Italy and the UK tie at 8,000: by name
+    assert top["answer"] == "Revenue, highest country, all time: Italy: 8,000.00 (of 5 countries)."
+    bottom = ask(conn, group_by="country", order="lowest", limit=1)
+    assert bottom["answer"] == "Revenue, lowest country, all time: Spain: 70.00 (of 5 countries)."
+
+
+def test_a_share_and_a_comparison_are_computed_not_estimated(conn):
+    share = ask(conn, countries=["Italy"], share=True)
+    assert share["answer"] == "Revenue, Italy, all time: 8,000.00, 48.5% of the total 16,490.00."
+    compared = ask(conn, period="2025-12", compare="previous_period")
+    assert compared["answer"] == (
+        "Revenue, December 2025, vs November 2025: 9,640.00; November 2025: 150.00; up 9,490.00 (6326.7%)."
+    )
+
+
+def test_a_series_lists_every_month_in_order(conn):
+    result = ask(conn, group_by="month", period="2025-Q4", measure="orders")
+    assert result["answer"].splitlines()[1:4] == [
+        "- October 2025: 3 orders",
+        "- November 2025: 2 orders",
+        "- December 2025: 6 orders",
+    ]
+
+
+def test_what_the_data_does_not_hold_is_said_not_computed_as_zero(conn):
+    assert ask(conn, countries=["Mexico"]) == {
+        "answer": "I can't answer that from this data: there is no country named 'Mexico' in the data.",
+        "answered": False,
+        "query": {"countries": ["Mexico"]},
+    }
+    assert "no sales in 2030" in ask(conn, period="2030")["answer"]
+    assert "nothing in the data matches 'teapot'" in ask(conn, product="teapot")["answer"]
+    assert "no customer with id 424242" in ask(conn, customer_id=424242)["answer"]
+
+
+def test_no_currency_symbol_unless_the_dataset_declares_one(known_db: Path, tmp_path: Path):
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(known_db.read_bytes())
+    with sqlite3.connect(copy) as conn:
+        assert dataset_currency(conn) is None
+        set_currency(conn, "gbp")
+        assert ask(conn, countries=["France"], period="2025")["answer"] == "Revenue, France, 2025: £170.00."
+        set_currency(conn, "CHF")
+        assert ask(conn, countries=["France"], period="2025")["answer"].endswith(": 170.00 CHF.")
+        with pytest.raises(ValueError, match="three-letter"):
+            set_currency(conn, "pounds")
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "last"),
+    [
+        ("2024", date(2024, 1, 1), date(2024, 12, 31)),
+        ("2024-Q2", date(2024, 4, 1), date(2024, 6, 30)),
+        ("2024-02", date(2024, 2, 1), date(2024, 2, 29)),
+        ("2024-02-10..2024-03-05", date(2024, 2, 10), date(2024, 3, 5)),
+        ("last 3 months", date(2025, 10, 1), date(2025, 12, 31)),
+        ("latest quarter", date(2025, 10, 1), date(2025, 12, 31)),
+        ("previous month", date(2025, 11, 1), date(2025, 11, 30)),
+    ],
+)
+def test_periods_absolute_and_relative_to_the_data(text, first, last):
+    period = parse_period(text, date(2025, 12, 31))
+    assert (period.first, period.last) == (first, last)
+
+
+def test_a_period_that_is_not_one_is_refused_with_the_forms_understood():
+    with pytest.raises(PeriodError, match="YYYY-MM"):
+        parse_period("soon", date(2025, 12, 31))
+    with pytest.raises(PeriodError, match="not a date"):
+        parse_period("2025-02-30", date(2025, 12, 31))
