@@ -81,7 +81,6 @@ from typing import Any
 
 import httpx
 from eval_assistant_questions import (
-    CATEGORIES,
     WORLD_COUNTRIES,
     AnyOf,
     Chat,
@@ -98,6 +97,7 @@ from eval_assistant_questions import (
     build_chats,
     load_oracle,
 )
+from eval_heldout import build_heldout_chats
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS_DIR = ROOT / ".data" / "models"
@@ -712,16 +712,41 @@ def provider_route(url: str, model: str | None) -> Route:
     return Route(env, f"BYOK provider {url}")
 
 
-def generate(home: Path, seed: int) -> Path:
-    """The retail dataset the app will serve (the app's own generator, with ``seed``)."""
+def generate(home: Path, seed: int, dataset: Path | None = None) -> Path:
+    """The retail dataset the app will serve: the app's own generator with ``seed``, or a copy of
+    ``dataset`` (e.g. a real file brought in with ``python -m agent_orchestrator.retail import``)."""
     from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
 
+    if dataset is not None:
+        target = home / "retail.sqlite"
+        target.write_bytes(dataset.read_bytes())
+        return target
     return generate_dataset(home / "retail.sqlite", GeneratorConfig(seed=seed))
 
 
-def prepare_home(home: Path, seed: int, env: dict[str, str]) -> Path:
+def bank(oracle: Oracle, db: Path, seed: int, which: str) -> list[Chat]:
+    """The tuned chats, the held-out ones (written without reading the code: never tuned on; their
+    categories are reported apart as ``heldout:<category>``), or both."""
+    chats = build_chats(oracle, seed) if which in ("tuned", "both") else []
+    if which in ("heldout", "both"):
+        for chat in build_heldout_chats(db, seed):
+            turns = tuple(
+                Turn(
+                    t.text,
+                    f"heldout:{t.category}" if t.category else None,
+                    t.checks,
+                    t.needs_previous,
+                    t.restart_before,
+                )
+                for t in chat.turns
+            )
+            chats.append(Chat(f"held out: {chat.title}", turns))
+    return chats
+
+
+def prepare_home(home: Path, seed: int, env: dict[str, str], dataset: Path | None = None) -> Path:
     """The retail dataset and the analyst's account in a fresh data directory."""
-    db = generate(home, seed)
+    db = generate(home, seed, dataset)
     subprocess.run(
         [sys.executable, "-m", "agent_orchestrator.web", "create-user", USERNAME],
         input=PASSWORD + "\n",
@@ -809,15 +834,22 @@ def evaluate(
 
 
 def run_eval(
-    route: Route, seed: int, categories: list[str], limit: int | None, verbose: bool, home: Path
+    route: Route,
+    seed: int,
+    categories: list[str],
+    limit: int | None,
+    verbose: bool,
+    home: Path,
+    which: str = "both",
+    dataset: Path | None = None,
 ) -> Run:
     from agent_orchestrator.testing.app_process import AppProcess
     from agent_orchestrator.testing.environment import clean_environment
 
     env = clean_environment(AGENT_ORCHESTRATOR_HOME=str(home), **route.env)
-    db = prepare_home(home, seed, env)
+    db = prepare_home(home, seed, env, dataset)
     oracle = load_oracle(db)
-    chats = build_chats(oracle, seed)
+    chats = bank(oracle, db, seed, which)
     plan = plan_turns(chats, categories, limit)
     vocab = Vocabulary.of(oracle.all_customer_ids, oracle.countries, oracle.products)
     print(_dataset_line(oracle, seed), flush=True)
@@ -940,7 +972,12 @@ def summary(run: Run) -> dict[str, Any]:
             "first_day": o.first_day.isoformat(),
             "as_of": o.as_of.isoformat(),
         },
-        "categories": {c: {"passed": sum(per[c]), "total": len(per[c])} for c in CATEGORIES if per.get(c)},
+        "categories": {
+            c: {"passed": sum(per[c]), "total": len(per[c])}
+            for c in sorted(per, key=lambda c: (c.startswith("heldout:"), c))
+        },
+        "tuned": _part(per, heldout=False),
+        "heldout": _part(per, heldout=True),
         "passed": sum(passed),
         "scored": len(passed),
         "invented_entities": sum(len(r.invented) for r in run.results),
@@ -955,15 +992,24 @@ def summary(run: Run) -> dict[str, Any]:
     }
 
 
+def _part(per: dict[str, list[bool]], *, heldout: bool) -> dict[str, int]:
+    oks = [ok for c, v in per.items() if c.startswith("heldout:") == heldout for ok in v]
+    return {"passed": sum(oks), "total": len(oks)}
+
+
 def print_report(s: dict[str, Any], results: list[TurnResult]) -> None:
     print(f"\nroute: {s['route']}, model {s['model']}")
     d = s["dataset"]
     print(f"dataset: {d['customers']:,} customers, {d['invoice_lines']:,} invoice lines, as of {d['as_of']}")
     print(f"{'category':16} {'pass':>7}")
     for name, c in s["categories"].items():
-        print(f"{name:16} {c['passed']:3}/{c['total']:<3} {c['passed'] / c['total']:5.0%}")
+        print(f"{name:24} {c['passed']:3}/{c['total']:<3} {c['passed'] / c['total']:5.0%}")
     rate = s["passed"] / s["scored"] if s["scored"] else 0.0
     print(f"{'overall':16} {s['passed']:3}/{s['scored']:<3} {rate:5.0%}")
+    for part in ("tuned", "heldout"):
+        if s[part]["total"]:
+            p = s[part]
+            print(f"{part:16} {p['passed']:3}/{p['total']:<3} {p['passed'] / p['total']:5.0%}")
     print(f"invented entities: {s['invented_entities']} (target 0)")
     for r in results:
         for entity in r.invented:
@@ -979,7 +1025,9 @@ def print_report(s: dict[str, Any], results: list[TurnResult]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="at most N scored questions")
-    parser.add_argument("--category", action="append", default=[], choices=CATEGORIES)
+    parser.add_argument("--category", action="append", default=[], help="e.g. lookup, heldout:share")
+    parser.add_argument("--bank", default="both", choices=("tuned", "heldout", "both"), help="question bank")
+    parser.add_argument("--dataset", type=Path, default=None, help="a retail SQLite file instead of --seed's")
     parser.add_argument("--model", default="0.5b", choices=("0.5b", "1.5b"), help="embedded model")
     parser.add_argument("--model-path", type=Path, default=None, help="a GGUF file for the embedded model")
     parser.add_argument("--provider-url", default=None, help="an OpenAI-compatible endpoint (BYOK route)")
@@ -1004,7 +1052,9 @@ def main() -> int:
         return 0
     print(f"route: {route.description}", flush=True)
     with tempfile.TemporaryDirectory(prefix="eval-assistant-") as tmp:
-        run = run_eval(route, args.seed, args.category, args.limit, args.verbose, Path(tmp))
+        run = run_eval(
+            route, args.seed, args.category, args.limit, args.verbose, Path(tmp), args.bank, args.dataset
+        )
     return report(run, args.json)
 
 

@@ -17,6 +17,7 @@ import pytest
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.local_model.app import create_app
 from agent_orchestrator.local_model.engine import ContextLengthExceeded, GenerationParams, GenerationStats
+from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 
 TEMPLATE = (
     "{% if tools %}[tools:{% for t in tools %}{{ t.function.name }}{% endfor %}]{% endif %}"
@@ -715,3 +716,88 @@ async def test_the_engine_warms_up_and_generates_on_one_thread(
 
     assert len(engine.threads) == 1 and threading.get_ident() not in engine.threads
     assert engine.warmed_up
+
+
+# --- a guide (local_model.guide) planning steps for the model ---
+
+
+class _RegionGuide:
+    """A guide for one tool: calls it for "North", answers from its result; leaves the rest alone."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def step(self, messages: Any, tools: Any) -> GuidedCall | GuidedAnswer | None:
+        self.asked += 1
+        if messages[-1]["role"] == "tool":
+            return GuidedAnswer(f"From the tool: {json.loads(messages[-1]['content'])['sales']}.")
+        if "North" in str(messages[-1]["content"]):
+            return GuidedCall("get_sales", {"region": "North"})
+        return None
+
+    def owns(self, tool: Any) -> bool:
+        return False
+
+
+@pytest.fixture
+async def guided(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
+    guide = _RegionGuide()
+    app = create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100, guide=guide)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://local/v1") as client,
+    ):
+        client.guide = guide  # type: ignore[attr-defined]
+        yield client
+
+
+async def test_a_guide_makes_the_call_and_gives_the_answer_without_the_model(
+    guided: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    body = (await guided.post("/chat/completions", json={"messages": QUESTION, "tools": [SALES]})).json()
+    call = body["choices"][0]["message"]["tool_calls"][0]["function"]
+    assert (call["name"], json.loads(call["arguments"])) == ("get_sales", {"region": "North"})
+    stream = await guided.post(
+        "/chat/completions",
+        json={"messages": _answered('{"sales": 48213.5}'), "tools": [SALES], "stream": True},
+    )
+    deltas = [c["choices"][0]["delta"].get("content") for c in sse_events(stream.text) if c.get("choices")]
+    assert "".join(d for d in deltas if d) == "From the tool: 48213.5."
+    assert engine.prompts == []  # the model was never asked
+
+
+async def test_what_the_guide_leaves_and_a_required_choice_go_to_the_model(
+    guided: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    elsewhere = [{"role": "user", "content": "What were the sales in the South region?"}]
+    body = (await guided.post("/chat/completions", json={"messages": elsewhere, "tools": [SALES]})).json()
+    arguments = body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"]
+    assert json.loads(arguments) == {"region": "South"}  # the server's own pipeline
+    asked = guided.guide.asked  # type: ignore[attr-defined]
+    required = {"messages": QUESTION, "tools": [SALES], "tool_choice": "required"}
+    await guided.post("/chat/completions", json=required)
+    assert guided.guide.asked == asked  # type: ignore[attr-defined]  # the client's choice wins
+
+
+async def test_a_named_tool_choice_is_called_even_for_small_talk(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    weather = {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Weather in a city",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+    }
+    named = {"type": "function", "function": {"name": "get_weather"}}
+    hello = [{"role": "user", "content": "hello"}]
+    await client.post(
+        "/chat/completions", json={"messages": hello, "tools": [SALES, weather], "tool_choice": named}
+    )
+    assert engine.prompts[-1].endswith("<assistant><tool_call>\n")  # the model starts inside a call
+    assert "[tools:get_weather]" in engine.prompts[-1] or "get_weather" in engine.prompts[-1]

@@ -334,6 +334,8 @@ def create_app(
             raise ApiError(400, problem[1], "invalid_request_error", problem[0])
         try:
             tools = validate_tools(body.tools) if body.tool_choice != "none" else None
+            if tools and guide is not None and body.tool_choice in (None, "auto"):
+                tools = [t for t in tools if not guide.owns(t)] or None
             messages = normalize_messages(body.messages)
             planned = policy.plan(messages, tools, body.tool_choice)
             prompt = template.render(planned.messages) + (CALL_PREFIX if planned.mode == "call" else "")

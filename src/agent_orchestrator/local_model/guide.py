@@ -32,3 +32,7 @@ class Guide(Protocol):
     ) -> GuidedCall | GuidedAnswer | None:
         """``messages`` normalized, ``tools`` validated (OpenAI function tools)."""
         ...
+
+    def owns(self, tool: dict[str, Any]) -> bool:
+        """A tool only the guide calls: not offered to the model when the guide left the step."""
+        ...

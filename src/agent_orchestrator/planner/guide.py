@@ -18,7 +18,7 @@ from typing import Any
 
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 
-from .reader import COMMON, read
+from .reader import read
 from .vocabulary import Vocabulary
 
 _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
@@ -64,36 +64,25 @@ class QueryGuide:
     """Plans the steps a query tool can answer; stateless (everything is in the request)."""
 
     def __init__(self) -> None:
-        self._vocabularies: dict[str, tuple[Vocabulary | None, frozenset[str]]] = {}
+        self._vocabularies: dict[str, tuple[Vocabulary | None, dict[str, Any]]] = {}
 
-    def _vocabulary(
-        self, tools: Sequence[dict[str, Any]]
-    ) -> tuple[Vocabulary | None, dict[str, Any], frozenset[str]]:
+    def _vocabulary(self, tools: Sequence[dict[str, Any]]) -> tuple[Vocabulary | None, dict[str, Any]]:
+        """The request's query tool and its words (cached per distinct tool list)."""
         key = json.dumps(tools, sort_keys=True)
         cached = self._vocabularies.get(key)
-        query_tool: dict[str, Any] = {}
-        for tool in tools:
-            if Vocabulary.of(tool) is not None:
-                query_tool = tool
-                break
         if cached is None:
-            vocabulary = Vocabulary.of(query_tool) if query_tool else None
-            others = frozenset(
-                word
-                for tool in tools
-                if tool is not query_tool
-                for word in re.findall(r"[a-z]+", json.dumps(tool.get("function") or {}).lower())
-                if word not in COMMON and len(word) > 3
+            found: tuple[Vocabulary | None, dict[str, Any]] = next(
+                ((v, dict(t)) for t in tools if (v := Vocabulary.of(t)) is not None), (None, {})
             )
             if len(self._vocabularies) > 16:
                 self._vocabularies.clear()
-            cached = self._vocabularies[key] = (vocabulary, others)
-        return cached[0], query_tool, cached[1]
+            cached = self._vocabularies[key] = found
+        return cached
 
     def step(
         self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]
     ) -> GuidedCall | GuidedAnswer | None:
-        vocabulary, query_tool, others = self._vocabulary(tools)
+        vocabulary, query_tool = self._vocabulary(tools)
         if vocabulary is None:
             return None
         users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
@@ -114,16 +103,14 @@ class QueryGuide:
             return None
         args = reading.arguments
         if reading.not_understood:
-            if set(reading.not_understood) & others or _stem_overlap(reading.not_understood, others):
-                return None
-            words = " ".join(reading.not_understood)
-            return GuidedAnswer(
-                f'I can\'t answer that from this data: I could not read "{words}" in your question. '
-                f"{can_ask(query_tool)}"
-            )
+            return None  # not read whole: the server's own pipeline, with the other tools
         if any(k.endswith("_id") for k in args) and "measure" not in args and not reading.follow_up:
             return None  # one customer's details: the customer tools answer those
         return GuidedCall(vocabulary.tool, args)
+
+    def owns(self, tool: dict[str, Any]) -> bool:
+        """The query tool is only ever called with a reading; a step the guide left is not for it."""
+        return Vocabulary.of(tool) is not None
 
     def _previous(self, earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary) -> dict[str, Any] | None:
         """The arguments of the last query call, if the last tool turn was one (a follow-up's base)."""
@@ -149,7 +136,3 @@ class QueryGuide:
         if isinstance(data, dict) and isinstance(data.get("answer"), str):
             return GuidedAnswer(data["answer"])
         return None
-
-
-def _stem_overlap(words: Sequence[str], others: frozenset[str]) -> bool:
-    return any(re.sub(r"s$", "", w) in others or f"{w}s" in others for w in words)

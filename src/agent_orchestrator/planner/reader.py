@@ -153,7 +153,7 @@ def read(question: str, vocabulary: Vocabulary, previous: dict[str, Any] | None 
             for found in pattern.finditer(text):
                 marks.take(*found.span())
     _read_periods(text, marks, args, vocabulary)
-    _read_entities(marks, args, vocabulary)
+    _read_entities(marks, args, vocabulary, original)
     _read_ids(text, marks, args, vocabulary)
     choices = _read_choices(text, marks, vocabulary)
     args.update({k: v for k, v in choices.items() if k not in args})  # two periods say which comparison
@@ -213,11 +213,13 @@ def _bounds(period: str) -> tuple[str, str] | None:
     return None
 
 
-def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, original: str) -> None:
     for parameter, names in vocabulary.entities.items():
         excluded = vocabulary.excluded_of.get(parameter)
         cues = vocabulary.cues.get(excluded or "", [])
         for name in sorted(names, key=len, reverse=True):
+            if name in COMMON and not re.search(rf"\b{re.escape(name.upper())}\b", original):
+                continue  # "us" is a country only when written "US"
             for start, end in marks.find(name):
                 stored = names[name]
                 cue = _cue_before(marks, start, cues)
@@ -368,26 +370,32 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
 
 
 def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> None:
-    left = [(w, at) for w, at in marks.left() if w not in COMMON and not w.isdigit()]
+    """Words the reading did not use: a subject the tool says the data lacks, a product's words
+    (only after the word "product" or the like: a guess would turn any misread word into a product
+    lookup), or not understood. A number left over (an id without its label) is not understood."""
+    free = vocabulary.free_text
+    cues = [t for t, v in vocabulary.choices("group_by").items() if v == free]
+    left = [(w, at) for w, at in marks.left() if w not in COMMON and not (w.isdigit() and len(w) < 3)]
+    if free in reading.arguments:  # a quoted name: "the product" before it is part of it
+        left = [(w, at) for w, at in left if w not in cues]
     subjects = set(vocabulary.not_in_data)
     for word, _ in left:
         stem = re.sub(r"s$", "", word)
         if word in subjects or stem in subjects:
             reading.not_in_data.append(word)
-    if reading.not_in_data:
+    if reading.not_in_data or not left:
         return
-    if not left:
-        return
-    free = vocabulary.free_text
-    if free is not None and free not in reading.arguments and (reading.asks or _names_a_thing(marks.text)):
+    first = left[0][1]
+    cued = any(
+        re.search(rf"\b{re.escape(cue)}\s+(?:called\s+|named\s+)?$", marks.text[:first]) for cue in cues
+    )
+    code = len(left) == 1 and re.fullmatch(r"\d{4,6}[a-z]{1,2}|[a-z]\d{3,}", left[0][0])
+    if free is not None and free not in reading.arguments and (cued or code):
         reading.arguments[free] = " ".join(w for w, _ in left)
-        reading.asks = reading.asks or True
+        if reading.arguments.get("group_by") == free:
+            del reading.arguments["group_by"]
         return
     reading.not_understood = [w for w, _ in left]
-
-
-def _names_a_thing(text: str) -> bool:
-    return bool(re.search(r"\b(?:of|for|about)\b", text))
 
 
 def _merge(previous: dict[str, Any], new: dict[str, Any], text: str) -> dict[str, Any]:
