@@ -249,10 +249,11 @@ def create_app(
     async def chat_completions(
         body: ChatCompletionRequest, request: Request
     ) -> JSONResponse | StreamingResponse:
-        guided = _guided(body)
+        messages, tools = _read(body)
+        guided = _guided(body, messages, tools)
         if guided is not None:
             return _respond(guided, body, f"chatcmpl-{secrets.token_hex(12)}")
-        tokens, params, plan = await _prepare(body)
+        tokens, params, plan = await _prepare(body, messages, tools)
         queue.admit()
         cancel = threading.Event()
         watcher = asyncio.create_task(_watch_disconnect(request, cancel))
@@ -294,22 +295,32 @@ def create_app(
             logger.warning("Answer not grounded in the tool results (%s mode); fell back", plan.mode)
         return _respond(result, body, completion_id)
 
-    def _guided(body: ChatCompletionRequest) -> TurnResult | None:
+    def _read(body: ChatCompletionRequest) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
+        """The request's messages and tools, checked once for the guide and the pipeline."""
+        problem = body.unsupported()
+        if problem:
+            raise ApiError(400, problem[1], "invalid_request_error", problem[0])
+        try:
+            tools = validate_tools(body.tools) if body.tool_choice != "none" else None
+            return normalize_messages(body.messages), tools
+        except ChatFormatError as exc:
+            raise ApiError(400, str(exc), "invalid_request_error", exc.param) from exc
+
+    def _guided(
+        body: ChatCompletionRequest, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
+    ) -> TurnResult | None:
         """The guide's step, when it takes one: a call it read from the question, or the answer the
         tool rendered (no model, so no tokens)."""
-        if guide is None or not body.tools or body.tool_choice not in (None, "auto"):
+        if guide is None or not tools or body.tool_choice not in (None, "auto"):
             return None
-        try:
-            tools = validate_tools(body.tools)
-            messages = normalize_messages(body.messages)
-        except ChatFormatError:
-            return None  # _prepare reports it
-        step = guide.step(messages, tools or [])
+        step = guide.step(messages, tools)
         if isinstance(step, GuidedCall):
-            call = ToolCall(
-                f"call_{secrets.token_hex(12)}", step.name, json.dumps(step.arguments, ensure_ascii=False)
+            arguments = json.dumps(step.arguments, ensure_ascii=False)
+            return TurnResult(
+                None,
+                [ToolCall(f"call_{secrets.token_hex(12)}", step.name, arguments)],
+                finish_reason="tool_calls",
             )
-            return TurnResult(None, [call], finish_reason="tool_calls")
         if isinstance(step, GuidedAnswer):
             return TurnResult(step.text)
         return None
@@ -327,22 +338,17 @@ def create_app(
         return event_stream(_replay(result, chunks, finish, stats), headers={"Cache-Control": "no-cache"})
 
     async def _prepare(
-        body: ChatCompletionRequest,
+        body: ChatCompletionRequest, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
     ) -> tuple[list[int], GenerationParams, Plan | None]:
-        problem = body.unsupported()
-        if problem:
-            raise ApiError(400, problem[1], "invalid_request_error", problem[0])
+        if tools and guide is not None and body.tool_choice in (None, "auto"):
+            tools = [t for t in tools if not guide.owns(t)] or None
+        planned = policy.plan(messages, tools, body.tool_choice)
         try:
-            tools = validate_tools(body.tools) if body.tool_choice != "none" else None
-            if tools and guide is not None and body.tool_choice in (None, "auto"):
-                tools = [t for t in tools if not guide.owns(t)] or None
-            messages = normalize_messages(body.messages)
-            planned = policy.plan(messages, tools, body.tool_choice)
             prompt = template.render(planned.messages) + (CALL_PREFIX if planned.mode == "call" else "")
-            # Plain chat (the labs) has no plan: streamed as generated, nothing to check against.
-            plan = None if planned.mode == "chat" and not tools else planned
         except ChatFormatError as exc:
             raise ApiError(400, str(exc), "invalid_request_error", exc.param) from exc
+        # Plain chat (the labs) has no plan: streamed as generated, nothing to check against.
+        plan = None if planned.mode == "chat" and not tools else planned
         tokens = await asyncio.to_thread(engine.tokenize, prompt)
         requested = body.max_completion_tokens or body.max_tokens
         max_tokens = requested or min(output_limit, engine.n_ctx - len(tokens))

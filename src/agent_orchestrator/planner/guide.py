@@ -19,7 +19,7 @@ from typing import Any
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 
 from .reader import read
-from .vocabulary import Vocabulary
+from .vocabulary import Vocabulary, is_query_tool
 
 _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
 _LABELS = {"avg_order_value": "average order value", "units": "units sold", "overview": "an overview"}
@@ -110,7 +110,7 @@ class QueryGuide:
 
     def owns(self, tool: dict[str, Any]) -> bool:
         """The query tool is only ever called with a reading; a step the guide left is not for it."""
-        return Vocabulary.of(tool) is not None
+        return is_query_tool(tool)
 
     def _previous(self, earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary) -> dict[str, Any] | None:
         """The arguments of the last query call, if the last tool turn was one (a follow-up's base)."""

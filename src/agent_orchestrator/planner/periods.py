@@ -20,20 +20,9 @@ _MONTH = (
 )
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d{2})"
-_NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-    "a": 1,
-}
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}  # fmt: skip
+"""Counts written as words ("the last three months", "top five products")."""
 _ORDINAL_QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 
@@ -64,7 +53,9 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(
-            r"\b(?:the\s+)?(?:last|past|previous)\s+(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(day|week|month|year)s?\b"
+            r"\b(?:the\s+)?(?:last|past|previous)\s+(\d{1,3}|"
+            + "|".join(NUMBER_WORDS)
+            + r")\s+(day|week|month|year)s?\b"
         ),
         "relative",
     ),
@@ -111,7 +102,7 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
     if kind == "quarter_words":
         return f"{m[2]}-Q{_ORDINAL_QUARTERS[m[1]]}"
     if kind == "relative":
-        count = int(m[1]) if m[1].isdigit() else _NUMBERS[m[1]]
+        count = int(m[1]) if m[1].isdigit() else NUMBER_WORDS[m[1]]
         return f"last {count} {m[2]}s"
     if kind == "latest":
         return f"latest {m[1]}"
@@ -149,14 +140,13 @@ def year_before(period: str) -> str | None:
     return None
 
 
-def unit(period: str) -> str:
-    """``day``, ``month``, ``quarter``, ``year`` or ``range``: what "the one before" steps by."""
-    if re.fullmatch(r"\d{4}", period) or period.endswith("year"):
-        return "year"
-    if "Q" in period or period.endswith("quarter"):
-        return "quarter"
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", period) or period.endswith("day"):
-        return "day"
-    if re.fullmatch(r"\d{4}-\d{2}", period) or period.endswith("month"):
-        return "month"
-    return "range"
+def day_bounds(period: str) -> tuple[str, str] | None:
+    """The first and last day of a day, month or year period (``2025-02`` -> 1 to 28 February)."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", period):
+        return period, period
+    if found := re.fullmatch(r"(\d{4})-(\d{2})", period):
+        year, month = int(found[1]), int(found[2])
+        return f"{period}-01", f"{period}-{calendar.monthrange(year, month)[1]:02d}"
+    if re.fullmatch(r"\d{4}", period):
+        return f"{period}-01-01", f"{period}-12-31"
+    return None

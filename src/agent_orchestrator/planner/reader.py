@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .periods import before, find_periods, unit, year_before
+from .periods import NUMBER_WORDS, before, day_bounds, find_periods, year_before
 from .vocabulary import Vocabulary
 
 COMMON = frozenset(
@@ -50,20 +50,6 @@ _YEAR_BACK = re.compile(
     r"\b(?:a|one|the)\s+year\s+(?:earlier|before|ago)\b|\bsame\s+(?:day|month|quarter)\s+last\s+year\b"
 )
 _RANGE = re.compile(r"\b(?:from|between)\b(.+?)\b(?:to|and|until|through)\b(.+)")
-_NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "fifteen": 15,
-    "twenty": 20,
-}
 _GROUP_CUES = (
     r"(?:which|what|top|bottom|best|worst|biggest|largest|smallest|leading|highest|lowest|most|least|by|per"
     r"|each|every|rank|ranked|strongest|weakest|busiest|quietest|who)"
@@ -178,7 +164,7 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
         return
     first = found[0].period
     if len(found) >= 2 and (ranged := _RANGE.search(text)) and ranged.start(1) <= found[0].span[0]:
-        bounds = _bounds(found[0].period), _bounds(found[1].period)
+        bounds = day_bounds(found[0].period), day_bounds(found[1].period)
         if bounds[0] and bounds[1]:
             args["period"] = f"{bounds[0][0]}..{bounds[1][1]}"
             for span in marks.find(ranged[0][: ranged.start(1) - ranged.start(0)].strip()):
@@ -198,19 +184,6 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
             marks.used = [
                 u and not (found[1].span[0] <= i < found[1].span[1]) for i, u in enumerate(marks.used)
             ]
-
-
-def _bounds(period: str) -> tuple[str, str] | None:
-    import calendar
-
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", period):
-        return period, period
-    if found := re.fullmatch(r"(\d{4})-(\d{2})", period):
-        year, month = int(found[1]), int(found[2])
-        return f"{period}-01", f"{period}-{calendar.monthrange(year, month)[1]:02d}"
-    if re.fullmatch(r"\d{4}", period):
-        return f"{period}-01-01", f"{period}-12-31"
-    return None
 
 
 def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, original: str) -> None:
@@ -314,9 +287,6 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str,
             chosen[parameter] = min(found)[2]
             for s, t, _ in found:
                 marks.take(s, s + len(t))
-    if "order" in chosen and "group_by" not in chosen and "measure" in chosen:
-        # "the lowest revenue" with nothing to rank: keep the order only once something is ranked
-        pass
     return chosen
 
 
@@ -339,14 +309,14 @@ def _read_flags(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> 
 def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
     if "group_by" not in args:
         return
-    words = "|".join(_NUMBER_WORDS)
+    words = "|".join(NUMBER_WORDS)
     found = re.search(
         rf"\b(?:top|bottom|best|worst|first|last|biggest|largest|smallest|leading)?\s*(\d{{1,2}}|{words})\b(?!\s*(?:days?|weeks?|months?|years?|%))",
         text,
     )
     if found and marks.free(*found.span(1)):
         value = found[1]
-        number = int(value) if value.isdigit() else _NUMBER_WORDS[value]
+        number = int(value) if value.isdigit() else NUMBER_WORDS[value]
         if 1 <= number <= 20:
             args["limit"] = number
             marks.take(*found.span())
@@ -424,4 +394,4 @@ def _merge(previous: dict[str, Any], new: dict[str, Any], text: str) -> dict[str
     return {k: v for k, v in merged.items() if v not in (None, [], "")}
 
 
-__all__ = ["Reading", "read", "unit"]
+__all__ = ["Reading", "read"]

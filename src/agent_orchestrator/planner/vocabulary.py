@@ -31,6 +31,14 @@ def _terms(description: str, choices: list[str]) -> dict[str, str]:
     return found
 
 
+def is_query_tool(tool: Mapping[str, Any]) -> bool:
+    """A tool whose ``measure`` and ``group_by`` parameters are enums: the shape the guide reads."""
+    params = ((tool.get("function") or {}).get("parameters") or {}).get("properties") or {}
+    return all(
+        isinstance(params.get(name), dict) and params[name].get("enum") for name in ("measure", "group_by")
+    )
+
+
 @dataclass
 class Vocabulary:
     """What a question's words can mean for one query tool."""
@@ -54,13 +62,10 @@ class Vocabulary:
 
     @classmethod
     def of(cls, tool: Mapping[str, Any]) -> Vocabulary | None:
+        if not is_query_tool(tool):
+            return None
         function = tool.get("function") or {}
         params = (function.get("parameters") or {}).get("properties") or {}
-        if not all(
-            isinstance(params.get(name), dict) and params[name].get("enum")
-            for name in ("measure", "group_by")
-        ):
-            return None
         vocabulary = cls(str(function.get("name") or ""))
         for name, prop in params.items():
             text = str(prop.get("description") or "")
