@@ -115,6 +115,36 @@ def chat(tools, retail_db) -> Chat:
             {"group_by": "month", "measure": "orders", "period": "last 6 months"},
         ),
         ("tell me about France", {"measure": "overview", "countries": ["France"]}),
+        # the measure asked for, not the one that qualifies it; a count of what is ranked means nothing
+        (
+            "What percentage of revenue comes from High Value customers?",
+            {"measure": "revenue", "share": True},
+        ),
+        ("What share of our customers is New?", {"measure": "customers", "group_by": None, "share": True}),
+        (
+            "three biggest spenders among the At Risk customers",
+            {"group_by": "customer", "measure": None, "limit": 3},
+        ),
+        ("What fraction of orders came from EIRE?", {"countries": ["Ireland"], "share": True}),
+        (
+            "what percent of sales is from outside the uk",
+            {"exclude_countries": ["United Kingdom"], "share": True},
+        ),
+        ("Revenue excluding Germany and France", {"exclude_countries": ["Germany", "France"]}),
+        (
+            "sales in france vs germany",
+            {"group_by": "country", "countries": ["France", "Germany"], "compare": None},
+        ),
+        ("How much did we sell on 5 March 2025?", {"measure": "revenue", "period": "2025-03-05"}),
+        # a day or a month without its year: the data's latest one
+        ("how did december do compared with november", {"period": "--12", "compare": "previous_period"}),
+        ("what were sales on christmas day", {"period": "--12-25"}),
+        (
+            "what's the trend of orders over the last 12 months",
+            {"group_by": "month", "period": "last 12 months"},
+        ),
+        ("avg order value per country", {"measure": "avg_order_value", "group_by": "country"}),
+        ("wat was the revenu in germany in 2025", {"measure": "revenue", "countries": ["Germany"]}),
     ],
 )
 def test_questions_are_read_into_the_tools_arguments(chat, question, expected):
@@ -145,6 +175,49 @@ def test_a_follow_up_changes_only_what_it_names(chat):
         "period": "2025-03",
     }
     assert chat.ask("What about the month before?")[0]["period"] == "2025-02"  # type: ignore[index]
+
+
+def test_a_follow_up_steps_back_from_the_period_the_tool_placed(chat):
+    chat.ask("Revenue in Germany last year")
+    assert chat.ask("what about the year before?")[0]["period"] == "2024"  # type: ignore[index]
+    chat.ask("Show me the last 6 months of revenue")
+    arguments, answer = chat.ask("Which of those months was the strongest?")
+    assert arguments is not None and arguments["period"] == "last 6 months"
+    assert arguments["group_by"] == "month" and arguments["limit"] == 1, answer
+
+
+def test_a_place_in_a_ranking_fresh_or_as_a_follow_up(chat):
+    chat.ask("Which country brought in the most revenue?")
+    second, answer = chat.ask("Which one comes second?")
+    assert second is not None and second["group_by"] == "country" and second["rank"] == 2
+    assert answer is not None and answer.startswith("Revenue, 2nd highest country, all time: ")
+    third, _ = chat.ask("and the third?")
+    assert third is not None and third["rank"] == 3
+    product, _ = chat.ask("What is our second best-selling product?")
+    assert product is not None and (product["group_by"], product["rank"]) == ("product", 2)
+
+
+def test_a_comparison_with_an_earlier_period_from_a_follow_up_keeps_both(chat):
+    chat.ask("How many orders did we get in March 2025?")
+    arguments, answer = chat.ask("How does that compare with the same month a year earlier?")
+    assert arguments == {"period": "2025-03", "measure": "orders", "compare": "year_before"}
+    assert answer is not None and answer.startswith("Orders, March 2025, vs March 2024: ")
+
+
+def test_a_question_the_reading_does_not_cover_and_no_tool_knows_is_refused(chat):
+    for question, word in [
+        ("what is the capital of france", "capital"),
+        ("Which salesperson sold the most?", "salesperson"),
+    ]:
+        arguments, answer = chat.ask(question)
+        assert arguments is None
+        assert answer is not None and answer.startswith(
+            f"I can't answer that from this data: I don't know what '{word}'"
+        )
+    _, missing = chat.ask("What are the sales figures for Mexico?")
+    assert missing is not None and "nothing in the data matches 'Mexico'" in missing
+    _, stock = chat.ask("How many units are in stock?")
+    assert stock is not None and "it holds no stock figures" in stock
 
 
 def test_a_new_question_takes_nothing_from_the_one_before(chat):

@@ -55,6 +55,18 @@ def test_a_share_and_a_comparison_are_computed_not_estimated(conn):
     )
 
 
+def test_a_comparison_outside_the_data_keeps_the_figure_and_says_why(conn):
+    result = ask(conn, period="2024-01", compare="previous_period")  # the data starts in January 2024
+    first, note = result["answer"].splitlines()
+    assert first.startswith("Revenue, January 2024: ")
+    assert note.startswith("There are no sales in December 2023 to compare with: the data covers")
+
+
+def test_a_share_of_what_an_exclusion_leaves_is_of_everything(conn):
+    outside = ask(conn, exclude_countries=["UK"], share=True)["answer"]
+    assert outside.endswith("of the total 16,490.00.")
+
+
 def test_a_series_lists_every_month_in_order(conn):
     result = ask(conn, group_by="month", period="2025-Q4", measure="orders")
     assert result["answer"].splitlines()[1:4] == [
@@ -98,11 +110,18 @@ def test_no_currency_symbol_unless_the_dataset_declares_one(known_db: Path, tmp_
         ("last 3 months", date(2025, 10, 1), date(2025, 12, 31)),
         ("latest quarter", date(2025, 10, 1), date(2025, 12, 31)),
         ("previous month", date(2025, 11, 1), date(2025, 11, 30)),
+        ("--11", date(2025, 11, 1), date(2025, 11, 30)),  # a month without its year: the latest one
+        ("--12-25", date(2025, 12, 25), date(2025, 12, 25)),
     ],
 )
 def test_periods_absolute_and_relative_to_the_data(text, first, last):
     period = parse_period(text, date(2025, 12, 31))
     assert (period.first, period.last) == (first, last)
+
+
+def test_a_day_without_its_year_not_yet_reached_this_year_is_last_years():
+    period = parse_period("--06-15", date(2025, 3, 1))
+    assert (period.first, period.last) == (date(2024, 6, 15), date(2024, 6, 15))
 
 
 def test_a_period_that_is_not_one_is_refused_with_the_forms_understood():

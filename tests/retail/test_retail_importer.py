@@ -142,3 +142,21 @@ def test_error_list_is_capped_but_counts_are_complete(
         RowError(6, "missing Customer ID"),
     ]
     assert result.skipped == 8 and result.errors_truncated
+
+
+def test_every_name_a_product_was_sold_under_can_find_it(tmp_path: Path) -> None:
+    from agent_orchestrator.retail.analysis import Query, answer_query
+
+    renamed = (
+        HEADER
+        + "489434,85123A,WHITE HANGING HEART T-LIGHT HOLDER,6,2010-12-01 08:26:00,2.55,17850,United Kingdom\n"
+        + "489435,85123A,CREAM HANGING HEART T-LIGHT HOLDER,4,2011-06-01 08:26:00,2.95,17850,United Kingdom\n"
+    )
+    db = tmp_path / "retail.sqlite"
+    import_online_retail_csv(db, _write(tmp_path, renamed))
+    conn = sqlite3.connect(db)
+    try:
+        result = answer_query(conn, Query(measure="units", product="white hanging heart"))  # type: ignore[arg-type]
+    finally:
+        conn.close()
+    assert result["answer"] == "Units sold, WHITE HANGING HEART T-LIGHT HOLDER (85123A), all time: 10 units."

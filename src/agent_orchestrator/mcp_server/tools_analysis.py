@@ -21,12 +21,16 @@ from agent_orchestrator.retail.countries import ALIAS_GROUPS
 
 MEASURES = (
     "revenue = revenue, sales, sold for, turnover, takings, income, money, spend, spent, earned, made, "
-    "value; "
+    "value, net revenue, net sales, how much did we sell, how much we sold, how much was sold, "
+    "how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets; "
     "customers = customers, buyers, clients, shoppers, people, accounts; "
-    "units = units, quantity, items, pieces, volume, sold, sell, sells, selling, seller, sellers; "
+    "units = units, quantity, items, pieces, volume, sold, sell, sells, selling, seller, sellers, popular; "
     "avg_order_value = average order value, aov, average basket, basket size, average order, per order, "
+    "avg order value, avg order, avg basket, "
     "average spend per order, order value; "
+    "revenue_per_customer = revenue per customer, average revenue per customer, spend per customer, "
+    "average spend per customer, arpu, customer value, average customer value, per customer; "
     "products = how many products, how many different products, how many items, range, catalogue; "
     "countries = how many countries, how many markets; "
     "overview = tell me about, overview, summary, summarise, summarize, figures, performance, doing, "
@@ -37,7 +41,7 @@ DIMENSIONS = (
     "product = product, products, item, items, stock code, sku, article, seller, sellers; "
     "customer = customer, customers, buyer, buyers, client, clients, spender, spenders, who; "
     "segment = segment, segments, group; "
-    "month = month, months, monthly, per month, each month, by month; "
+    "month = month, months, monthly, per month, each month, by month, trend, over time, month by month; "
     "day = day, days, daily, date, per day, each day; "
     "year = year, years, yearly, annual, annually, per year"
 )
@@ -50,6 +54,7 @@ COMPARES = (
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
     "yoy"
 )
+SHARES = "Also the share of the total (share, percentage, percent, proportion, fraction, %)"
 NOT_IN_DATA = (
     "Not in the data: profit, margin, cost, stock levels, inventory, returns reasons, staff, marketing, "
     "web traffic, weather, forecasts."
@@ -63,7 +68,7 @@ def _country_note(countries: list[str]) -> str:
     for group in ALIAS_GROUPS:
         stored = next((keys[k] for k in group if k in keys), None)
         if stored is not None:
-            pairs += [f"{alias} = {stored}" for alias in group if alias not in keys and len(alias) <= 3]
+            pairs += [f"{alias} = {stored}" for alias in group if alias not in keys and len(alias) <= 8]
     return f"; aliases: {', '.join(pairs)}" if pairs else ""
 
 
@@ -136,7 +141,8 @@ def register(kit: ToolKit) -> None:
                 max_length=40,
                 description=(
                     "YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD, FIRST..LAST, or relative to the data's last day: "
-                    "'last N days|weeks|months|years', 'latest month|quarter|year'"
+                    "--MM or --MM-DD (the latest such month or day), 'last N days|weeks|months|years', "
+                    "'latest month|quarter|year'"
                 ),
             ),
         ] = None,
@@ -156,8 +162,13 @@ def register(kit: ToolKit) -> None:
         limit: Annotated[
             int | None, Field(ge=1, le=MAX_ROWS, description=f"Rows of a ranking, 1-{MAX_ROWS}")
         ] = None,
+        rank: Annotated[
+            int | None,
+            Field(ge=1, le=MAX_ROWS, description="Only the row at this place of the ranking (second = 2)"),
+        ] = None,
         share: Annotated[
-            bool, Field(description="Also the share of the total (share, percentage, proportion, %)")
+            bool,
+            Field(description=SHARES),
         ] = False,
     ) -> str:
         arguments = {
@@ -173,6 +184,7 @@ def register(kit: ToolKit) -> None:
             "compare": compare,
             "order": order,
             "limit": limit,
+            "rank": rank,
             "share": share,
         }
         try:

@@ -18,11 +18,23 @@ from typing import Any
 
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 
+from .periods import absolute
 from .reader import read
 from .vocabulary import Vocabulary, is_query_tool
 
+_QUESTION = re.compile(
+    r"\?\s*$|^\s*(?:what|which|who|whom|whose|how|when|where|why|is|are|was|were|do|does|did|can|could"
+    r"|will|would|should|has|have|had|show|give|tell|list)\b",
+    re.IGNORECASE,
+)
+"""A question or a request, not a statement ("My focus today is the At Risk segment.")."""
 _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
-_LABELS = {"avg_order_value": "average order value", "units": "units sold", "overview": "an overview"}
+_LABELS = {
+    "avg_order_value": "average order value",
+    "revenue_per_customer": "revenue per customer",
+    "units": "units sold",
+    "overview": "an overview",
+}
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -49,6 +61,15 @@ def _arguments(call: dict[str, Any]) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def _stem(word: str) -> str:
+    return re.sub(r"(?:ing|ed|es|s)$", "", word.lower())
+
+
+def _words(tool: dict[str, Any]) -> str:
+    """Everything a tool's schema says, as lower-case text ("find_customers" -> "find customers")."""
+    return json.dumps(tool).lower().replace("_", " ")
+
+
 def can_ask(tool: dict[str, Any]) -> str:
     """What the query tool computes, from its own enums: the "what you can ask instead"."""
     props = ((tool.get("function") or {}).get("parameters") or {}).get("properties") or {}
@@ -60,29 +81,70 @@ def can_ask(tool: dict[str, Any]) -> str:
     return text + ", for any period, compared with an earlier one or as a share of the total."
 
 
+def _previous(
+    earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The arguments of the last query call, if the last tool turn was one (a follow-up's base), and
+    its period as the tool placed it ("latest year" -> ``2025``: "the year before" steps from there)."""
+    for at in range(len(earlier) - 1, -1, -1):
+        calls = _calls(earlier[at])
+        if not calls:
+            continue
+        call = calls[-1]
+        arguments = _arguments(call) if _name(call) == vocabulary.tool else None
+        placed = None
+        if arguments is not None and isinstance(arguments.get("period"), str):
+            placed = _placed_period(earlier[at + 1 :], str(call.get("id")))
+        return arguments, placed
+    return None, None
+
+
+def _placed_period(after: Sequence[dict[str, Any]], call_id: str) -> str | None:
+    result = next(
+        (m for m in after if m.get("role") == "tool" and str(m.get("tool_call_id")) == call_id), None
+    )
+    try:
+        data = json.loads(_text(result)) if result is not None else None
+    except json.JSONDecodeError:
+        return None
+    period = data.get("period") if isinstance(data, dict) else None
+    if (
+        isinstance(period, dict)
+        and isinstance(period.get("first"), str)
+        and isinstance(period.get("last"), str)
+    ):
+        return absolute(period["first"], period["last"])
+    return None
+
+
 class QueryGuide:
     """Plans the steps a query tool can answer; stateless (everything is in the request)."""
 
     def __init__(self) -> None:
-        self._vocabularies: dict[str, tuple[Vocabulary | None, dict[str, Any]]] = {}
+        self._vocabularies: dict[str, tuple[Vocabulary | None, dict[str, Any], frozenset[str]]] = {}
 
-    def _vocabulary(self, tools: Sequence[dict[str, Any]]) -> tuple[Vocabulary | None, dict[str, Any]]:
-        """The request's query tool and its words (cached per distinct tool list)."""
+    def _vocabulary(
+        self, tools: Sequence[dict[str, Any]]
+    ) -> tuple[Vocabulary | None, dict[str, Any], frozenset[str]]:
+        """The request's query tool, its words, and the other tools' words (cached per tool list)."""
         key = json.dumps(tools, sort_keys=True)
         cached = self._vocabularies.get(key)
         if cached is None:
-            found: tuple[Vocabulary | None, dict[str, Any]] = next(
+            vocabulary, query_tool = next(
                 ((v, dict(t)) for t in tools if (v := Vocabulary.of(t)) is not None), (None, {})
+            )
+            others = frozenset(
+                _stem(w) for t in tools if not is_query_tool(t) for w in re.findall(r"[a-z]+", _words(t))
             )
             if len(self._vocabularies) > 16:
                 self._vocabularies.clear()
-            cached = self._vocabularies[key] = found
+            cached = self._vocabularies[key] = (vocabulary, query_tool, others)
         return cached
 
     def step(
         self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]
     ) -> GuidedCall | GuidedAnswer | None:
-        vocabulary, query_tool = self._vocabulary(tools)
+        vocabulary, query_tool, others = self._vocabulary(tools)
         if vocabulary is None:
             return None
         users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
@@ -92,18 +154,38 @@ class QueryGuide:
         turn = messages[last + 1 :]
         if any(m.get("role") == "tool" for m in turn):
             return self._answer(turn, vocabulary)
-        previous = self._previous(messages[:last], vocabulary)
-        reading = read(_text(messages[last]), vocabulary, previous)
+        previous, placed = _previous(messages[:last], vocabulary)
+        reading = read(_text(messages[last]), vocabulary, previous, placed)
         if reading.not_in_data:
             subject = ", ".join(dict.fromkeys(reading.not_in_data))
             return GuidedAnswer(
                 f"I can't answer that from this data: it holds no {subject} figures. {can_ask(query_tool)}"
             )
-        if not reading.asks:
-            return None
+        question = _text(messages[last])
+        if (
+            reading.not_understood
+            and (reading.asks or _QUESTION.search(question))
+            and not reading.follow_up  # "which one comes second?": the pipeline reads the rows before
+            and not any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
+        ):
+            # a bare number may be an id another tool takes ("How much has 20017 spent?")
+            said = {
+                _stem(w)
+                for m in messages[:last]
+                if m.get("role") == "user"
+                for w in re.findall(r"[a-z]+", _text(m).lower())
+            }
+            # known to no tool and not from earlier in the chat ("when is my deadline?" is the chat's)
+            unknown = [w for w in reading.not_understood if _stem(w) not in others | said and not w.isdigit()]
+            if unknown and len(unknown) == len(reading.not_understood):
+                words = ", ".join(f"'{w}'" for w in dict.fromkeys(unknown))
+                return GuidedAnswer(
+                    f"I can't answer that from this data: I don't know what {words} means here. "
+                    f"{can_ask(query_tool)}"
+                )
+        if not reading.asks or reading.not_understood:
+            return None  # small talk, or not read whole but another tool may know it: the server's own
         args = reading.arguments
-        if reading.not_understood:
-            return None  # not read whole: the server's own pipeline, with the other tools
         if any(k.endswith("_id") for k in args) and "measure" not in args and not reading.follow_up:
             return None  # one customer's details: the customer tools answer those
         return GuidedCall(vocabulary.tool, args)
@@ -111,15 +193,6 @@ class QueryGuide:
     def owns(self, tool: dict[str, Any]) -> bool:
         """The query tool is only ever called with a reading; a step the guide left is not for it."""
         return is_query_tool(tool)
-
-    def _previous(self, earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary) -> dict[str, Any] | None:
-        """The arguments of the last query call, if the last tool turn was one (a follow-up's base)."""
-        for message in reversed(earlier):
-            calls = _calls(message)
-            if calls:
-                call = calls[-1]
-                return _arguments(call) if _name(call) == vocabulary.tool else None
-        return None
 
     def _answer(self, turn: Sequence[dict[str, Any]], vocabulary: Vocabulary) -> GuidedAnswer | None:
         names = {str(c.get("id")): _name(c) for m in turn for c in _calls(m)}

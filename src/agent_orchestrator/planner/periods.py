@@ -10,6 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS |= {name.lower(): i for i, name in enumerate(calendar.month_abbr) if name}
@@ -18,11 +19,18 @@ _MONTH = (
     r"(january|february|march|april|may|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
+_UNAMBIGUOUS_MONTH = (
+    r"(january|february|march|april|june|july|august|september|october|november|december"
+    r"|jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+)
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d{2})"
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}  # fmt: skip
 """Counts written as words ("the last three months", "top five products")."""
+ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+            "ninth": 9, "tenth": 10}  # fmt: skip
+"""Places written as words ("the second best-selling product")."""
 _ORDINAL_QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 
@@ -39,7 +47,14 @@ def _iso(year: str, month: int, day: str) -> str | None:
     return f"{y:04d}-{month:02d}-{d:02d}"
 
 
+_HOLIDAYS = {"christmas eve": "12-24", "christmas day": "12-25", "christmas": "12-25", "boxing day": "12-26",
+             "new year eve": "12-31", "new years eve": "12-31", "new year day": "01-01",
+             "new years day": "01-01", "valentine day": "02-14", "valentines day": "02-14"}  # fmt: skip
+"""Fixed-date days people name instead of writing the date (as ``normalize`` leaves them: no "'s")."""
+_HOLIDAY = "(" + "|".join(sorted(map(re.escape, _HOLIDAYS), key=len, reverse=True)) + ")"
+
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"\b(?:on\s+)?{_HOLIDAY}(?:\s+(?:of\s+)?{_YEAR})?"), "holiday"),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
     (re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b"), "day_month_year"),
     (re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b"), "month_day_year"),
@@ -64,6 +79,17 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         "latest",
     ),
     (re.compile(r"\b(?:in\s+|during\s+|for\s+|of\s+)?(?:the\s+)?(?:year\s+)?((?:19|20)\d{2})\b"), "year"),
+    # No year: the tool places it at the latest such day or month of the data ("on 5 March").
+    (re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?!\w)"), "day_month"),
+    (re.compile(rf"\b{_MONTH}\s+{_DAY}(?!\w)"), "month_day"),
+    (re.compile(rf"\b{_UNAMBIGUOUS_MONTH}(?!\w)"), "month"),
+    # "may" and "mar" are words too: a month only after a preposition ("in May", "vs May")
+    (
+        re.compile(
+            rf"\b(?:in|on|during|for|of|from|to|and|vs|versus|than|between|with|since)\s+{_MONTH}(?!\w)"
+        ),
+        "month",
+    ),
 ]
 
 
@@ -97,6 +123,14 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
         return f"{m[1]}-{m[2]}" if 1 <= int(m[2]) <= 12 else None
     if kind == "month_year":
         return f"{m[2]}-{_MONTHS[m[1]]:02d}"
+    if kind == "holiday":
+        return f"{m[2]}-{_HOLIDAYS[m[1]]}" if m[2] else f"--{_HOLIDAYS[m[1]]}"
+    if kind in ("day_month", "month_day"):
+        day, month = (m[1], _MONTHS[m[2]]) if kind == "day_month" else (m[2], _MONTHS[m[1]])
+        iso = _iso("2000", month, day)  # a leap year: 29 February is a day
+        return f"--{iso[5:]}" if iso else None
+    if kind == "month":
+        return f"--{_MONTHS[m[1]]:02d}"
     if kind == "quarter":
         return f"{m[2]}-Q{m[1]}" if m[1] else f"{m[3]}-Q{m[4]}"
     if kind == "quarter_words":
@@ -127,17 +161,41 @@ def before(period: str) -> str | None:
         return f"{year}-{month:02d}-{calendar.monthrange(year, month)[1]:02d}"
     if found := re.fullmatch(r"latest (day|month|quarter|year)", period):
         return f"previous {found[1]}"
+    if found := re.fullmatch(r"--(\d{2})", period):
+        return f"--{int(found[1]) - 1:02d}" if found[1] != "01" else None
+    if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", period):
+        first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
+        return f"{first - (last - first) - timedelta(days=1)}..{first - timedelta(days=1)}"
     return None
 
 
 def year_before(period: str) -> str | None:
     """The same period one year earlier."""
+    if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", period):
+        return "..".join(str(year_before(day)) for day in found.groups())
     if found := re.fullmatch(r"(\d{4})(.*)", period):
         rest = found[2]
         if rest.endswith("-02-29"):
             rest = "-02-28"
         return f"{int(found[1]) - 1}{rest}"
     return None
+
+
+def absolute(first: str, last: str) -> str:
+    """The period from ``first`` to ``last`` (ISO days) in its shortest form: a placed "latest
+    year" becomes ``2025``, so that "the year before" can step back from it."""
+    start, end = date.fromisoformat(first), date.fromisoformat(last)
+    month_end = calendar.monthrange(end.year, end.month)[1]
+    if start == end:
+        return first
+    if start.day == 1 and end.day == month_end and start.year == end.year:
+        if start.month == 1 and end.month == 12:
+            return str(start.year)
+        if start.month == end.month:
+            return first[:7]
+        if start.month % 3 == 1 and end.month == start.month + 2:
+            return f"{start.year}-Q{start.month // 3 + 1}"
+    return f"{first}..{last}"
 
 
 def day_bounds(period: str) -> tuple[str, str] | None:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .periods import NUMBER_WORDS, before, day_bounds, find_periods, year_before
+from .periods import NUMBER_WORDS, ORDINALS, before, day_bounds, find_periods, year_before
 from .vocabulary import Vocabulary
 
 COMMON = frozenset(
@@ -33,13 +33,17 @@ COMMON = frozenset(
     value level whats what's hows how's rank ranked ranking biggest largest number one top bottom best
     worst first last previous prior preceding before after earlier ago year years month months day days
     week weeks quarter quarters date period data shop store business company us our customers' like look
-    looking break breakdown split""".split()  # noqa: SIM905
+    looking break breakdown split something anything everything someone anyone stuff thing things
+    ask asked tell told say said mention mentioned remember recall conversation chat question questions
+    answer answered""".split()  # noqa: SIM905
 )
 """Common English and calendar words: never a product's words, never a sign of a misreading."""
 
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and|what about|how about|same|now|also|then|ok|okay|so|but|what if|and what about)\b"
-    r"|\b(?:that|those|it|them|then|instead|same|there)\b\W*$",
+    r"|\b(?:that|those|it|them|then|instead|same|there)\b\W*$"
+    r"|\b(?:of|among|from|in|for)\s+(?:those|these|them)\b"
+    r"|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b|\bthat\s+compares?\b",
     re.IGNORECASE,
 )
 _SHIFT_BACK = re.compile(
@@ -104,7 +108,8 @@ def normalize(question: str) -> str:
 def _spelled(text: str, vocabulary: Vocabulary) -> str:
     """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
     or more, only to a known word that is close (difflib ratio 0.8), never a word already known."""
-    known = set(COMMON) | {w for terms in vocabulary.terms.values() for t in terms for w in t.split()}
+    known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
+    known |= {w for terms in vocabulary.terms.values() for t in terms for w in t.split()}
     known |= {w for names in vocabulary.entities.values() for n in names for w in n.split()}
     targets = sorted(w for w in known if len(w) >= 5)
     words = []
@@ -116,11 +121,16 @@ def _spelled(text: str, vocabulary: Vocabulary) -> str:
     return " ".join(words)
 
 
-_TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "teh": "the", "revnue": "revenue"}
+_TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "wat": "what", "wht": "what", "teh": "the",
+               "hw": "how", "revnue": "revenue"}  # fmt: skip
 """Short transpositions difflib's length rule leaves alone (four letters or fewer)."""
 
 
-def read(question: str, vocabulary: Vocabulary, previous: dict[str, Any] | None = None) -> Reading:
+def read(
+    question: str, vocabulary: Vocabulary, previous: dict[str, Any] | None = None, placed: str | None = None
+) -> Reading:
+    """The reading of ``question``; ``previous`` is the last query's arguments (a follow-up's base) and
+    ``placed`` its period as the tool placed it on the data's calendar (``2025`` for "latest year")."""
     original = question
     text = normalize(question)
     text = " ".join(_TYPO_PRONE.get(w, w) for w in text.split(" "))
@@ -143,15 +153,19 @@ def read(question: str, vocabulary: Vocabulary, previous: dict[str, Any] | None 
     _read_ids(text, marks, args, vocabulary)
     choices = _read_choices(text, marks, vocabulary)
     args.update({k: v for k, v in choices.items() if k not in args})  # two periods say which comparison
+    _side_by_side(args, vocabulary)
     _read_flags(marks, args, vocabulary)
     _read_limit(text, marks, args)
+    _read_rank(text, marks, args, vocabulary)
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
-    _leftovers(marks, reading, vocabulary)
-    reading.follow_up = previous is not None and (
-        bool(_FOLLOW_UP.search(text)) or ("measure" not in args and "group_by" not in args)
-    )
+    _leftovers(marks, reading, vocabulary, original)
+    # "And in France?", "how many orders was that?", or nothing of its own ("Which one?"); a question
+    # that names its own period or place without referring back is a new one
+    shifted = "period" not in args and any(p.search(text) for p in (_SHIFT_BACK, _YEAR_BACK))
+    own = set(args) - {"rank", "order", "limit"}  # "which one comes second?" has no subject of its own
+    reading.follow_up = previous is not None and (bool(_FOLLOW_UP.search(text)) or not own or shifted)
     if reading.follow_up and previous is not None:
-        reading.arguments = _merge(previous, args, text)
+        reading.arguments = _merge(previous, args, text, placed)
         reading.asks = True
     return reading
 
@@ -190,20 +204,28 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
     for parameter, names in vocabulary.entities.items():
         excluded = vocabulary.excluded_of.get(parameter)
         cues = vocabulary.cues.get(excluded or "", [])
+        found: list[tuple[int, int, str]] = []
         for name in sorted(names, key=len, reverse=True):
             if name in COMMON and not re.search(rf"\b{re.escape(name.upper())}\b", original):
                 continue  # "us" is a country only when written "US"
             for start, end in marks.find(name):
-                stored = names[name]
-                cue = _cue_before(marks, start, cues)
-                target = excluded if cue is not None and excluded else parameter
-                if cue is not None:
-                    marks.take(cue, start)
-                # "the At Risk segment": the noun of the list's own name goes with the entity
-                noun = re.match(rf"\s+{re.escape(parameter.rstrip('s'))}s?\b", marks.text[end:])
-                marks.take(start, end + (noun.end() if noun else 0))
-                if stored not in args.setdefault(target, []):
-                    args[target].append(stored)
+                marks.take(start, end)
+                found.append((start, end, names[name]))
+        excluding_until: int | None = None  # "excluding Germany and France": the list goes on
+        for start, end, stored in sorted(found):
+            cue = _cue_before(marks, start, cues)
+            listed = excluding_until is not None and re.fullmatch(
+                r"\s*(?:,|and|or|nor|&)?\s*(?:the\s+)?", marks.text[excluding_until:start]
+            )
+            target = excluded if excluded and (cue is not None or listed) else parameter
+            if cue is not None:
+                marks.take(cue, start)
+            excluding_until = end if target == excluded else None
+            # "the At Risk segment": the noun of the list's own name goes with the entity
+            if noun := re.match(rf"\s+{re.escape(parameter.rstrip('s'))}s?\b", marks.text[end:]):
+                marks.take(end, end + noun.end())
+            if stored not in args.setdefault(target, []):
+                args[target].append(stored)
 
 
 def _cue_before(marks: _Marks, start: int, cues: list[str]) -> int | None:
@@ -224,6 +246,35 @@ def _read_ids(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabu
                 marks.take(*found.span())
 
 
+_SERIES = frozenset(
+    {
+        *("monthly", "daily", "yearly", "annual", "annually", "trend", "who", "where"),
+        *("per month", "each month", "by month", "per day", "each day", "per year", "over time"),
+        "month by month",
+    }
+)
+"""Dimension words that ask for a breakdown on their own ("monthly revenue", "who bought most")."""
+_RANKED_AFTER = re.compile(
+    r"\s*(?:ranked|ranking|by|with the|had the|has the|have the|is the|was the|sold the|bought the"
+    r"|spent the|did the|brings the|brought the)\b"
+)
+
+
+def _groups_by(text: str, start: int, term: str) -> bool:
+    """Whether a dimension word at ``start`` asks for a breakdown: after a ranking cue ("top 5
+    customers", "which country"), before one ("countries ranked by"), or a series word; not after
+    "how many" or "share of" ("what share of our customers": counted, not ranked)."""
+    head = text[:start]
+    if term in _SERIES:
+        return True
+    if _ASKED_FOR.search(head):
+        return False
+    return bool(
+        re.search(rf"{_GROUP_CUES}\W+(?:\w+\W+){{0,3}}$", head)
+        or _RANKED_AFTER.match(text[start + len(term) :])
+    )
+
+
 def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str, Any]:
     """measure, group_by, order, compare from the schema's words; a word that names both a measure
     and a dimension ("customers") is the dimension after a ranking cue ("top 5 customers")."""
@@ -234,31 +285,16 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str,
         for term in sorted(terms, key=len, reverse=True):
             for start, _end in marks.find(term):
                 hits.setdefault(parameter, []).append((start, term, terms[term]))
+    spans = [(s, s + len(t)) for s, t, _ in hits.get("measure", [])]
+    inside = {  # "revenue per customer" is a measure, not a ranking of customers
+        (start, term)
+        for start, term, _ in hits.get("group_by", [])
+        if any(a <= start and start + len(term) <= b and b - a > len(term) for a, b in spans)
+    }
     groups = [
         (start, term, value)
         for start, term, value in hits.get("group_by", [])
-        if re.search(rf"{_GROUP_CUES}\W+(?:\w+\W+){{0,3}}$", text[:start])
-        or re.match(
-            r"\s*(?:ranked|ranking|by|with the|had the|has the|have the|is the|was the|sold the|bought the"
-            r"|spent the|did the|brings the|brought the)\b",
-            text[start + len(term) :],
-        )
-        or term
-        in {
-            "monthly",
-            "daily",
-            "yearly",
-            "annual",
-            "annually",
-            "per month",
-            "each month",
-            "by month",
-            "per day",
-            "each day",
-            "per year",
-            "who",
-            "where",
-        }
+        if (start, term) not in inside and _groups_by(text, start, term)
     ]
     group_starts = set()
     if groups:
@@ -271,16 +307,14 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str,
     measures = [
         h for h in hits.get("measure", []) if h[0] not in group_starts and marks.free(h[0], h[0] + len(h[1]))
     ]
+    for s, t, _ in measures:
+        marks.take(s, s + len(t))
+    # "spenders": ranking customers by a count of customers means nothing; the default measure does
+    measures = [h for h in measures if h[2] != f"{chosen.get('group_by')}s"]
     if measures:
-        how_many = [
-            h
-            for h in measures
-            if re.search(r"(?:how many|number of|count of|how much)\s+(?:\w+\s+)?$", text[: h[0]])
-        ]
-        ranked = sorted(how_many or measures, key=lambda h: (-len(h[1]), h[0]))
-        chosen["measure"] = ranked[0][2]
-        for s, t, _ in measures:
-            marks.take(s, s + len(t))
+        chosen["measure"] = min(
+            measures, key=lambda h: (_measure_rank(text, h, vocabulary), -len(h[1]), h[0])
+        )[2]
     for parameter in ("order", "compare"):
         found = [h for h in hits.get(parameter, []) if marks.free(h[0], h[0] + len(h[1]))]
         if found:
@@ -288,6 +322,42 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str,
             for s, t, _ in found:
                 marks.take(s, s + len(t))
     return chosen
+
+
+_ASKED_FOR = re.compile(
+    r"(?:how many|number of|count of|how much|share of|percentage of|percent of|proportion of|fraction of"
+    r"|% of|total|amount of|in terms of)\s+(?:(?:our|the|all|different|distinct|unique)\s+)?$"
+)
+_QUALIFYING = re.compile(
+    r"\b(?:from|among|by|to|for|of|with)\s+(?:(?:our|the|all|those|these)\s+)?(?:\S+\s+){0,2}$"
+)
+
+
+def _measure_rank(text: str, hit: tuple[int, str, str], vocabulary: Vocabulary) -> int:
+    """Which of several measure words the question asks for: the one after "how many", "share of"
+    (0) before a plain one (1) before one that only qualifies another: "revenue from High Value
+    customers", "orders among our customers" (2)."""
+    head = text[: hit[0]]
+    if _ASKED_FOR.search(head):
+        return 0
+    names = (n for entities in vocabulary.entities.values() for n in entities)
+    if _QUALIFYING.search(head) or any(head.endswith(f"{n} ") for n in names):
+        return 2
+    return 1
+
+
+def _side_by_side(args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "France vs Germany": a comparison of two names, not of two periods, is a breakdown by their
+    dimension, limited to them."""
+    if args.get("compare") != "previous_period" or "group_by" in args or "period" in args:
+        return
+    dimensions = set(vocabulary.choices("group_by").values())
+    for parameter in vocabulary.entities:
+        dimension = re.sub(r"ies$", "y", parameter).removesuffix("s")
+        if len(args.get(parameter, ())) >= 2 and dimension in dimensions:
+            args["group_by"] = dimension
+            del args["compare"]
+            return
 
 
 def _read_flags(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
@@ -330,16 +400,43 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
         text,
     )
     if (
-        (singular and group not in {"month", "day", "year"})
-        or (
-            group in {"month", "day", "year"}
-            and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{group}\b(?!s)", text)
+        (
+            (singular and group not in {"month", "day", "year"})
+            or (
+                group in {"month", "day", "year"}
+                and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{group}\b(?!s)", text)
+            )
         )
-    ) or (group in {"month", "day", "year"} and args.get("order") == "lowest"):
+        or (group in {"month", "day", "year"} and args.get("order") == "lowest")
+        or re.search(r"\bthe\s+(?:\w+est|best|worst|top|number one)\s*$", text)
+    ):
         args["limit"] = 1
 
 
-def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> None:
+def _named(left: list[tuple[str, int]], original: str) -> bool:
+    """The words left are one name, capitalised as names are ("sales figures for Mexico", "the
+    Lunch Bag Red"), not the question's first word: the tool looks it up and says if the data has none."""
+    words = re.findall(r"[A-Za-z0-9][\w'&.-]*", original)
+    capitalised = {w.lower() for w in words[1:] if w[0].isupper()}
+    return all(w in capitalised for w, _ in left) and len(left) <= 8
+
+
+def _read_rank(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "The second best-selling product", "which one comes 3rd?": one place of a ranking."""
+    if "rank" not in vocabulary.parameters:
+        return
+    words = "|".join(ORDINALS)
+    for found in re.finditer(rf"\b({words}|(\d{{1,2}})(?:st|nd|rd|th))\b", text):
+        if marks.free(*found.span()):
+            place = int(found[2]) if found[2] else ORDINALS[found[1]]
+            if 2 <= place <= 20:
+                args["rank"] = place
+                args.pop("limit", None)
+                marks.take(*found.span())
+            return
+
+
+def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original: str) -> None:
     """Words the reading did not use: a subject the tool says the data lacks, a product's words
     (only after the word "product" or the like: a guess would turn any misread word into a product
     lookup), or not understood. A number left over (an id without its label) is not understood."""
@@ -348,28 +445,32 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> None:
     left = [(w, at) for w, at in marks.left() if w not in COMMON and not (w.isdigit() and len(w) < 3)]
     if free in reading.arguments:  # a quoted name: "the product" before it is part of it
         left = [(w, at) for w, at in left if w not in cues]
-    subjects = set(vocabulary.not_in_data)
+    subjects = set(vocabulary.not_in_data) | {s.split()[0] for s in vocabulary.not_in_data}  # "stock"
     for word, _ in left:
         stem = re.sub(r"s$", "", word)
         if word in subjects or stem in subjects:
             reading.not_in_data.append(word)
     if reading.not_in_data or not left:
         return
+    if len(left) > 1 and left[0][0] in cues:  # "tell me about product 85123A": the cue is no word of it
+        left = left[1:]
     first = left[0][1]
     cued = any(
         re.search(rf"\b{re.escape(cue)}\s+(?:called\s+|named\s+)?$", marks.text[:first]) for cue in cues
     )
     code = len(left) == 1 and re.fullmatch(r"\d{4,6}[a-z]{1,2}|[a-z]\d{3,}", left[0][0])
-    if free is not None and free not in reading.arguments and (cued or code):
-        reading.arguments[free] = " ".join(w for w, _ in left)
+    if free is not None and free not in reading.arguments and (cued or code or _named(left, original)):
+        as_written = {w.lower(): w for w in re.findall(r"[A-Za-z0-9][\w'&.-]*", original)}
+        reading.arguments[free] = " ".join(as_written.get(w, w) for w, _ in left)
         if reading.arguments.get("group_by") == free:
             del reading.arguments["group_by"]
         return
     reading.not_understood = [w for w, _ in left]
 
 
-def _merge(previous: dict[str, Any], new: dict[str, Any], text: str) -> dict[str, Any]:
-    """The previous reading with what the follow-up changes: named slots replace, the rest stays."""
+def _merge(previous: dict[str, Any], new: dict[str, Any], text: str, placed: str | None) -> dict[str, Any]:
+    """The previous reading with what the follow-up changes: named slots replace, the rest stays; a
+    step back ("the year before") is taken from where the previous period was placed."""
     merged = dict(previous)
     if "countries" in new or "exclude_countries" in new:
         merged.pop("countries", None)
@@ -380,15 +481,20 @@ def _merge(previous: dict[str, Any], new: dict[str, Any], text: str) -> dict[str
     merged.update(new)
     period = previous.get("period")
     if "period" not in new and isinstance(period, str):
-        shifted = None
-        if _YEAR_BACK.search(text):
-            shifted = year_before(period)
-        elif _SHIFT_BACK.search(text):
-            shifted = before(period)
-        if shifted is not None:
+        back = (
+            "year_before"
+            if _YEAR_BACK.search(text)
+            else "previous_period"
+            if _SHIFT_BACK.search(text)
+            else None
+        )
+        step = year_before if back == "year_before" else before
+        shifted = (step(period) or (step(placed) if placed else None)) if back else None
+        if back and re.search(r"compar|\bvs\b|versus|change|growth|differ", text):
+            merged["compare"] = back  # "how does that compare with a year earlier?": both periods
+        elif shifted is not None:
             merged["period"] = shifted
-            if not re.search(r"compar|\bvs\b|versus|change|growth|differ", text):
-                merged.pop("compare", None)
+            merged.pop("compare", None)
     if "period" in new and "compare" not in new:
         merged.pop("compare", None)
     return {k: v for k, v in merged.items() if v not in (None, [], "")}

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-_PAIR = re.compile(r"([A-Za-z_]+)\s*=\s*([^;]+)")
+_PAIR = re.compile(r"([A-Za-z_]+)\s*=\s*([^;]+?)\.?(?=;|$|\.\s)")
 _ALIASES = re.compile(r"aliases:\s*(.+)$", re.IGNORECASE)
 _NOT_IN_DATA = re.compile(r"Not in the data:\s*([^.]+)", re.IGNORECASE)
 
@@ -59,6 +59,8 @@ class Vocabulary:
     description ("Leave out these countries (apart from, excluding, outside)")."""
     ids: dict[str, str] = field(default_factory=dict)
     """Word that labels an id -> its integer parameter (customer -> customer_id)."""
+    parameters: frozenset[str] = frozenset()
+    """Every parameter's name: a reading fills only what the tool takes."""
 
     @classmethod
     def of(cls, tool: Mapping[str, Any]) -> Vocabulary | None:
@@ -66,13 +68,14 @@ class Vocabulary:
             return None
         function = tool.get("function") or {}
         params = (function.get("parameters") or {}).get("properties") or {}
-        vocabulary = cls(str(function.get("name") or ""))
+        vocabulary = cls(str(function.get("name") or ""), parameters=frozenset(params))
         for name, prop in params.items():
             text = str(prop.get("description") or "")
             if found := _NOT_IN_DATA.search(text):
                 vocabulary.not_in_data += [w.strip().lower() for w in found[1].split(",") if w.strip()]
             if prop.get("enum"):
-                vocabulary.terms[name] = _terms(text, [str(c) for c in prop["enum"]])
+                words = _NOT_IN_DATA.sub("", text)  # the subjects the data lacks are no choice's words
+                vocabulary.terms[name] = _terms(words, [str(c) for c in prop["enum"]])
             items = prop.get("items") or {}
             if prop.get("type") == "array" and items.get("enum") and not name.startswith("exclude_"):
                 names = {str(v).lower(): str(v) for v in items["enum"]}

@@ -254,6 +254,10 @@ def _flush(
         "ELSE excluded.description END",
         [(code, desc, price) for code, (desc, price) in products.items()],
     )
+    conn.executemany(
+        "INSERT OR IGNORE INTO product_names (stock_code, description) VALUES (?, ?)",
+        {(line.stock_code, line.description) for line in batch if line.description},
+    )
     rows = []
     for line in batch:
         key = (line.invoice, line.stock_code)

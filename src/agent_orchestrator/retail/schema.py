@@ -8,6 +8,9 @@ and an imported file look the same to every query:
   numbers repeated lines of the same product on one invoice (the real data has such duplicates).
   ``is_cancellation`` marks lines of cancelled invoices ("C...") and other negative lines;
   ``amount`` (quantity * unit_price, negative for those) is stored so the amount filters use it.
+- ``product_names``: every description a stock code was sold under (real files rename products:
+  85123A is both "WHITE HANGING HEART T-LIGHT HOLDER" and "CREAM …"); ``products`` keeps the latest.
+  Added without a schema version change: a file without it is matched on ``products`` alone.
 - ``customer_stats``: per-customer aggregates, RFM scores and segment, rebuilt after every
   generation/import (``stats.refresh_customer_stats``) so segment queries never scan transactions.
 
@@ -34,6 +37,11 @@ CREATE TABLE IF NOT EXISTS products (
     description TEXT NOT NULL,
     unit_price  REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS product_names (
+    stock_code  TEXT NOT NULL,
+    description TEXT NOT NULL,
+    PRIMARY KEY (stock_code, description)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS transactions (
     transaction_id  INTEGER PRIMARY KEY,
     invoice         TEXT NOT NULL,

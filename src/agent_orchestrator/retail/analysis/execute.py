@@ -50,6 +50,8 @@ class Figures:
     def get(self, measure: Measure) -> float:
         if measure is Measure.avg_order_value:
             return round(self.revenue / self.orders, 2) if self.orders else 0.0
+        if measure is Measure.revenue_per_customer:
+            return round(self.revenue / self.customers, 2) if self.customers else 0.0
         if measure is Measure.overview:
             return self.revenue
         return float(getattr(self, measure.value))
@@ -91,6 +93,8 @@ class Outcome:
     """The same period without the included entities: the denominator of a share."""
     data_first: date | None
     data_last: date | None
+    note: str | None = None
+    """A sentence the answer ends with: why a comparison asked for is missing."""
 
 
 def run(conn: sqlite3.Connection, query: Query) -> Outcome:
@@ -109,21 +113,31 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         compared = period.before()
     elif query.compare == "year_before" and period is not None:
         compared = period.year_before()
+    note = None
+    if compared is not None and (compared.last < data_first or compared.first > data_last):  # type: ignore[operator]
+        note = (  # the figure asked for still stands; only the comparison has nothing to stand on
+            f"There are no sales in {compared.label} to compare with: the data covers "
+            f"{_day(data_first)} to {_day(data_last)}."
+        )
+        compared = None
     total = _figures(conn, scope, period)
     previous = _figures(conn, scope, compared) if compared is not None else None
     whole = None
     if query.share:
-        whole = _figures(
-            conn,
-            Scope(exclude_countries=scope.exclude_countries, exclude_segments=scope.exclude_segments),
-            period,
+        included = scope.countries or scope.segments or scope.product_codes is not None or scope.customer_id
+        # "Germany's share outside the UK" is of the rest; "the share from outside the UK" of everything
+        kept = (
+            Scope(exclude_countries=scope.exclude_countries, exclude_segments=scope.exclude_segments)
+            if included
+            else Scope()
         )
+        whole = _figures(conn, kept, period)
     rows: list[Row] = []
     groups = 0
     if query.group_by is not None:
         rows, groups = _grouped(conn, query, scope, period, compared)
     return Outcome(
-        query, scope, period, compared, total, previous, rows, groups, whole, data_first, data_last
+        query, scope, period, compared, total, previous, rows, groups, whole, data_first, data_last, note
     )
 
 
@@ -181,15 +195,29 @@ def _segment(name: str) -> str:
     )
 
 
+def _names(conn: sqlite3.Connection) -> str:
+    """Every (stock code, description) pair to match names in: all the names a product was sold
+    under where the file records them (``schema``: ``product_names``), else the current ones."""
+    listed = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'product_names'")
+    if listed.fetchone() is None:
+        return "products"
+    return (
+        "(SELECT stock_code, description FROM products "
+        "UNION SELECT stock_code, description FROM product_names)"
+    )
+
+
 def _products(conn: sqlite3.Connection, text: str) -> tuple[list[str], str]:
-    """The products a name or stock code means: the code itself, the description containing the
+    """The products a name or stock code means: the code itself, a description containing the
     text, or else every word of it (a plural's singular allowed). Raises when nothing matches."""
     rows = conn.execute(
         "SELECT stock_code, description FROM products WHERE stock_code = ? COLLATE NOCASE", [text]
     ).fetchall()
+    names = _names(conn)
     if not rows:
         rows = conn.execute(
-            "SELECT stock_code, description FROM products WHERE description LIKE ? ESCAPE '\\'",
+            f"SELECT stock_code, MIN(description) FROM {names} WHERE description LIKE ? ESCAPE '\\' "
+            "GROUP BY stock_code",
             [f"%{_like(text)}%"],
         ).fetchall()
     if not rows:
@@ -197,7 +225,7 @@ def _products(conn: sqlite3.Connection, text: str) -> tuple[list[str], str]:
         if words:
             clause = " AND ".join("description LIKE ? ESCAPE '\\'" for _ in words)
             rows = conn.execute(
-                f"SELECT stock_code, description FROM products WHERE {clause}",
+                f"SELECT stock_code, MIN(description) FROM {names} WHERE {clause} GROUP BY stock_code",
                 [f"%{_like(w)}%" for w in words],
             ).fetchall()
     if not rows:
@@ -291,14 +319,19 @@ def _grouped(
     dimension = query.group_by
     groups = _grouped_figures(conn, dimension, scope, period)
     measure = query.measure
-    if dimension in TIME_DIMENSIONS and query.limit is None and query.order == "highest":
+    if (
+        dimension in TIME_DIMENSIONS
+        and query.limit is None
+        and query.rank is None
+        and query.order == "highest"
+    ):
         keys = sorted(groups)  # a series: in time order, every period shown
     else:
         descending = query.order == "highest"
         keys = sorted(
             groups, key=lambda k: (-groups[k].get(measure) if descending else groups[k].get(measure), k)
         )
-        keys = keys[: query.limit or DEFAULT_RANKING]
+        keys = keys[query.rank - 1 : query.rank] if query.rank else keys[: query.limit or DEFAULT_RANKING]
     previous = _grouped_figures(conn, dimension, scope, compared) if compared is not None else {}
     labels = _labels(conn, dimension, keys)
     empty = Figures(0.0, 0, 0, 0)

@@ -25,6 +25,7 @@ class Measure(StrEnum):
     customers = "customers"
     units = "units"
     avg_order_value = "avg_order_value"
+    revenue_per_customer = "revenue_per_customer"
     products = "products"
     countries = "countries"
     overview = "overview"
@@ -69,6 +70,8 @@ class Query(BaseModel):
     compare: Compare | None = None
     order: Order = "highest"
     limit: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
+    rank: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
+    """Only the row at this place of the ranking ("which one comes second?")."""
     share: bool = False
 
 
@@ -165,6 +168,10 @@ def parse_period(text: str, as_of: date | None) -> Period:
             return month_period(int(found[1]), int(found[2]))
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
             return day_period(date.fromisoformat(value))
+        if found := re.fullmatch(r"--(\d{2})(?:-(\d{2}))?", value):  # ISO 8601's month or day, no year
+            if as_of is None:
+                raise PeriodError("the data has no sales yet, so a month without its year cannot be placed")
+            return _latest_of(int(found[1]), int(found[2]) if found[2] else None, as_of)
         if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\s*\.\.\s*(\d{4}-\d{2}-\d{2})", value):
             first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
             if first > last:
@@ -188,9 +195,16 @@ def parse_period(text: str, as_of: date | None) -> Period:
         assert as_of is not None
         return _containing(as_of, found[1]).before()
     raise PeriodError(
-        f"cannot read the period {text!r}; use YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD, FIRST..LAST, "
+        f"cannot read the period {text!r}; use YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD, --MM, --MM-DD, "
+        "FIRST..LAST, "
         "'last N months' or 'latest month'"
     )
+
+
+def _latest_of(month: int, day: int | None, as_of: date) -> Period:
+    """ "March", "5 March": the latest one on or before the data's last day."""
+    year = as_of.year if (month, day or 1) <= (as_of.month, as_of.day) else as_of.year - 1
+    return month_period(year, month) if day is None else day_period(date(year, month, day))
 
 
 def _count_back(as_of: date, count: int, unit: str) -> date:

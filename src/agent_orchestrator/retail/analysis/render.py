@@ -20,6 +20,7 @@ MEASURE_LABELS = {
     Measure.customers: "Customers",
     Measure.units: "Units sold",
     Measure.avg_order_value: "Average order value",
+    Measure.revenue_per_customer: "Revenue per customer",
     Measure.products: "Products sold",
     Measure.countries: "Countries",
     Measure.overview: "Sales",
@@ -123,21 +124,42 @@ def _ranking_label(outcome: Outcome) -> str:
     if _is_series(outcome):
         return f"by {query.group_by.value}"
     count = len(outcome.rows)
+    if query.rank is not None and query.rank > 1:
+        direction = "highest" if query.order == "highest" else "lowest"
+        return f"{_ordinal(query.rank)} {direction} {query.group_by.value}"
     if count == 1:
         return f"{'highest' if query.order == 'highest' else 'lowest'} {query.group_by.value}"
     return f"{'top' if query.order == 'highest' else 'bottom'} {count} {noun}"
 
 
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _is_series(outcome: Outcome) -> bool:
     query = outcome.query
-    return query.group_by in TIME_DIMENSIONS and query.limit is None and query.order == "highest"
+    return (
+        query.group_by in TIME_DIMENSIONS
+        and query.limit is None
+        and query.rank is None
+        and query.order == "highest"
+    )
 
 
 def reading(outcome: Outcome) -> str:
     """ "Revenue, France, 2011": the measure, then the filters and the period, in plain words."""
-    parts = [
-        chip["label"] for chip in chips(outcome) if chip["field"] not in {"measure", "group_by", "share"}
-    ]
+    parts: list[str] = []
+    excluded: dict[str, list[str]] = {}
+    for chip in chips(outcome):
+        if chip["field"].startswith("exclude_"):  # "excluding Germany and France", one part
+            if chip["field"] not in excluded:
+                excluded[chip["field"]] = []
+                parts.append(chip["field"])
+            excluded[chip["field"]].append(chip["label"].removeprefix("excluding "))
+        elif chip["field"] not in {"measure", "group_by", "share"}:
+            parts.append(chip["label"])
+    parts = [f"excluding {' and '.join(excluded[p])}" if p in excluded else p for p in parts]
     head = MEASURE_LABELS[outcome.query.measure]
     if outcome.query.group_by is not None:
         head = f"{head}, {_ranking_label(outcome)}"
@@ -145,7 +167,12 @@ def reading(outcome: Outcome) -> str:
 
 
 def answer(outcome: Outcome, currency: str | None) -> str:
-    """The whole answer: the reading, then the figures."""
+    """The whole answer: the reading, then the figures, then why a comparison is missing."""
+    text = _figures_text(outcome, currency)
+    return f"{text}\n{outcome.note}" if outcome.note else text
+
+
+def _figures_text(outcome: Outcome, currency: str | None) -> str:
     figure = Figure(outcome.query.measure, currency)
     measure = outcome.query.measure
     stated = reading(outcome)
