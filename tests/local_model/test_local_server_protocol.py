@@ -5,6 +5,7 @@ overload and cancellation, which need control over timing that a real model cann
 """
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -13,11 +14,14 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
+from tool_fixtures import RETAIL_TOOLS, answered
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.local_model.app import create_app
 from agent_orchestrator.local_model.engine import ContextLengthExceeded, GenerationParams, GenerationStats
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
+from agent_orchestrator.mcp_server.lexicon import RETAIL
 
 TEMPLATE = (
     "{% if tools %}[tools:{% for t in tools %}{{ t.function.name }}{% endfor %}]{% endif %}"
@@ -96,9 +100,8 @@ def engine() -> Iterator[ScriptedEngine]:
     engine.gate.set()  # never leave a worker thread blocked at exit
 
 
-@pytest.fixture
-async def client(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100)
+@contextlib.asynccontextmanager
+async def serving(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),  # the transport runs no lifespan; the server does
@@ -106,6 +109,21 @@ async def client(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
     ):
         client.app = app  # type: ignore[attr-defined]
         yield client
+
+
+@pytest.fixture
+async def client(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
+    """A server as ``python -m agent_orchestrator.local_model serve`` runs it: no domain's words."""
+    async with serving(create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100)) as c:
+        yield c
+
+
+@pytest.fixture
+async def retail(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
+    """A server as the retail app starts it: with the retail tools' words (``mcp_server.lexicon``)."""
+    app = create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100, lexicon=RETAIL)
+    async with serving(app) as c:
+        yield c
 
 
 def wait_until(predicate: Any, timeout: float = 5.0) -> None:
@@ -429,9 +447,9 @@ async def test_a_name_the_results_do_not_contain_is_not_found(
 
 
 async def test_small_talk_is_answered_without_the_model(
-    client: httpx.AsyncClient, engine: ScriptedEngine
+    retail: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
-    body = (await client.post("/chat/completions", json={"messages": USER, "tools": [SALES]})).json()
+    body = (await retail.post("/chat/completions", json={"messages": USER, "tools": RETAIL_TOOLS})).json()
 
     assert body["choices"][0]["message"]["content"].startswith("Hello! Ask me about")
     assert engine.prompts == []
@@ -743,10 +761,7 @@ class _RegionGuide:
 async def guided(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
     guide = _RegionGuide()
     app = create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100, guide=guide)
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://local/v1") as client,
-    ):
+    async with serving(app) as client:
         client.guide = guide  # type: ignore[attr-defined]
         yield client
 
@@ -779,25 +794,160 @@ async def test_what_the_guide_leaves_and_a_required_choice_go_to_the_model(
     assert guided.guide.asked == asked  # type: ignore[attr-defined]  # the client's choice wins
 
 
+# --- any client's tools: the server knows no domain unless it is given a lexicon ---
+
+
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather in a city",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    },
+}
+HELLO = [{"role": "user", "content": "hello"}]
+
+
 async def test_a_named_tool_choice_is_called_even_for_small_talk(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
-    weather = {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Weather in a city",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
     named = {"type": "function", "function": {"name": "get_weather"}}
-    hello = [{"role": "user", "content": "hello"}]
     await client.post(
-        "/chat/completions", json={"messages": hello, "tools": [SALES, weather], "tool_choice": named}
+        "/chat/completions", json={"messages": HELLO, "tools": [SALES, WEATHER], "tool_choice": named}
     )
     assert engine.prompts[-1].endswith("<assistant><tool_call>\n")  # the model starts inside a call
-    assert "[tools:get_weather]" in engine.prompts[-1] or "get_weather" in engine.prompts[-1]
+    assert "get_weather" in engine.params[-1].grammar and "get_sales" not in engine.params[-1].grammar
+
+
+async def test_a_required_tool_choice_is_a_call_for_a_greeting_and_after_results(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ['{"name": "get_weather", "arguments": {"city": "Paris"}}']
+    after = [
+        *HELLO,
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "w1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "w1", "content": '{"sky": "clear"}'},
+    ]
+    for messages in (HELLO, after):
+        body = {"messages": messages, "tools": [WEATHER], "tool_choice": "required"}
+        choice = (await client.post("/chat/completions", json=body)).json()["choices"][0]
+        assert choice["finish_reason"] == "tool_calls"
+        assert choice["message"]["tool_calls"][0]["function"]["name"] == "get_weather"
+        assert engine.prompts[-1].endswith("<assistant><tool_call>\n")
+
+
+async def test_a_greeting_with_no_lexicon_is_the_models_own_without_tools(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["Hello! How can I help you today?"]
+    hi = [{"role": "system", "content": "You answer questions about the weather."}, *USER]
+
+    body = (await client.post("/chat/completions", json={"messages": hi, "tools": [WEATHER]})).json()
+
+    message = body["choices"][0]["message"]
+    assert message["content"] == "Hello! How can I help you today?" and not message.get("tool_calls")
+    assert engine.params[-1].grammar is None and "get_weather" not in engine.prompts[-1]
+    assert not any(
+        word in message["content"].lower() for word in ("retail", "customer", "segment", "product")
+    )
+
+
+async def test_a_greeting_the_model_garbles_gets_a_plain_hello(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["Hi! I am Qwen, made by Alibaba Cloud."]  # names nobody in the conversation said
+
+    body = (await client.post("/chat/completions", json={"messages": USER, "tools": [WEATHER]})).json()
+
+    assert body["choices"][0]["message"]["content"] == "Hello! How can I help?"
+
+
+async def test_any_clients_tool_is_called_with_what_the_question_names(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    question = [{"role": "user", "content": "What's the weather in Paris?"}]
+
+    body = (await client.post("/chat/completions", json={"messages": question, "tools": [WEATHER]})).json()
+
+    [call] = body["choices"][0]["message"]["tool_calls"]
+    assert (call["function"]["name"], json.loads(call["function"]["arguments"])) == (
+        "get_weather",
+        {"city": "Paris"},
+    )
+
+
+# --- this turn's evidence only ---
+
+
+CUSTOMER_20017 = json.dumps(
+    {
+        "headline": "Customer 20017 is in the Regular segment.",
+        "id": 20017,
+        "segment": "Regular",
+        "revenue": 1441.68,
+    }
+)
+SEGMENT_ROWS = json.dumps(
+    {
+        "headline": "4 segments; High Value brings the most revenue.",
+        "segments": [
+            {"segment": "High Value", "customers": 1000, "revenue": 2332509.07},
+            {"segment": "Regular", "customers": 1383, "revenue": 733656.57},
+        ],
+    }
+)
+
+
+def _two_turns(second: str, result: str, tool: str = "list_segments") -> list[dict[str, Any]]:
+    first = answered(
+        "What is customer 20017's revenue?",
+        "retail-analytics-get_customer_summary",
+        '{"customer_id": 20017}',
+        CUSTOMER_20017,
+    )
+    return [
+        *first,
+        {"role": "assistant", "content": "Customer 20017 has a revenue of 1,441.68."},
+        *answered(second, f"retail-analytics-{tool}", "{}", result, call_id="c2"),
+    ]
+
+
+async def test_an_earlier_turns_customer_in_an_unrelated_answer_is_not_grounded(
+    retail: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    """The reported failure: a checked answer of turn 1 let its customer into turn 2's answer."""
+    engine.pieces = ["Customer 20017 brings the most revenue."]
+    messages = _two_turns("Which segment brings the most revenue?", SEGMENT_ROWS)
+
+    body = (await retail.post("/chat/completions", json={"messages": messages, "tools": RETAIL_TOOLS})).json()
+
+    assert len(engine.prompts) == 2 and '"20017"' in engine.prompts[-1]  # retried, naming the claim
+    content = body["choices"][0]["message"]["content"]
+    assert "20017" not in content and "High Value" in content  # the data itself instead
+
+
+async def test_a_follow_up_may_state_what_it_refers_back_to(
+    retail: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    engine.pieces = ["That is 12 orders from customer 20017, who spent 1,441.68."]
+    orders = json.dumps({"headline": "Customer 20017: 12 orders.", "orders": 12})
+    messages = _two_turns("And their orders?", orders, tool="sales_summary")
+
+    body = (await retail.post("/chat/completions", json={"messages": messages, "tools": RETAIL_TOOLS})).json()
+
+    assert len(engine.prompts) == 1  # no retry: 1,441.68 is the answer the question leans on
+    assert body["choices"][0]["message"]["content"] == engine.pieces[0]

@@ -204,3 +204,42 @@ def test_unloadable_model_is_a_clear_start_error(tmp_path: Path) -> None:
         LocalModelServer(bad).start()
 
     assert "\n" not in str(info.value)
+
+
+WEATHER = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Current weather in a city",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+    }
+]
+HELPFUL = {"role": "system", "content": "You are a helpful assistant."}
+
+
+def test_any_clients_tools_with_no_domain_of_ours(api: httpx.Client) -> None:
+    """The server started without a lexicon: a weather client is greeted as itself, not as a retail
+    assistant, its tool is called with the question's city, and a required choice calls it for "hello"."""
+    hi = chat(api, [HELPFUL, {"role": "user", "content": "hi"}], tools=WEATHER, max_tokens=40)["choices"][0]
+    assert not hi["message"].get("tool_calls") and hi["message"]["content"].strip()
+    assert not any(
+        w in hi["message"]["content"].lower() for w in ("retail", "customer", "segment", "product")
+    )
+
+    asked = [HELPFUL, {"role": "user", "content": "What's the weather in Paris?"}]
+    [call] = chat(api, asked, tools=WEATHER, max_tokens=60)["choices"][0]["message"]["tool_calls"]
+    assert (call["function"]["name"], json.loads(call["function"]["arguments"])) == (
+        "get_weather",
+        {"city": "Paris"},
+    )
+
+    hello = [HELPFUL, {"role": "user", "content": "hello"}]
+    forced = chat(api, hello, tools=WEATHER, tool_choice="required", max_tokens=60)["choices"][0]
+    assert forced["finish_reason"] == "tool_calls"
+    assert forced["message"]["tool_calls"][0]["function"]["name"] == "get_weather"

@@ -6,8 +6,18 @@ import json
 
 import pytest
 
-from agent_orchestrator.local_model.tool_focus import focus
+from agent_orchestrator.local_model.lexicon import NEUTRAL, Lexicon
+from agent_orchestrator.local_model.tool_focus import Focus
+from agent_orchestrator.local_model.tool_focus import focus as find_focus
 from agent_orchestrator.local_model.tool_results import render_result
+from agent_orchestrator.mcp_server.lexicon import RETAIL
+
+
+def focus(
+    question: str, content: str, context: str = "", names: dict | None = None, lexicon: Lexicon = RETAIL
+) -> Focus | None:
+    """The lookup as the retail app's server makes it: with the retail tools' words."""
+    return find_focus(question, content, context, names, lexicon)
 
 
 def _segment(name: str, customers: int, share: float, revenue: float, per_customer: float) -> dict:
@@ -63,6 +73,15 @@ TREND = json.dumps(
 def test_the_named_row_and_the_column_the_question_uses(question: str, line: str) -> None:
     assert (found := focus(question, SEGMENTS)) is not None
     assert found.line == line
+
+
+def test_a_columns_synonyms_come_from_the_lexicon() -> None:
+    """Without the retail words "spend" names no column; the field's own words and arithmetic do."""
+    assert focus("What did the High Value segment spend in total?", SEGMENTS, lexicon=NEUTRAL) is None
+    found = focus(
+        "What's the average revenue per customer in the Regular segment?", SEGMENTS, lexicon=NEUTRAL
+    )
+    assert found is not None and found.line == "Regular: revenue per customer 530.48"
 
 
 @pytest.mark.parametrize(

@@ -6,15 +6,18 @@ import pytest
 from tool_fixtures import COUNTRIES, RETAIL_TOOLS, SEGMENTS, answered, optional, tool, user
 
 from agent_orchestrator.local_model.chat_format import normalize_messages
+from agent_orchestrator.local_model.grounding import Sources, unsupported_claims
 from agent_orchestrator.local_model.tool_arguments import Mentions, narrow_tool
 from agent_orchestrator.local_model.tool_policy import CALL_PREFIX, ToolPolicy
 from agent_orchestrator.local_model.tool_ranking import ToolRanker
+from agent_orchestrator.mcp_server.lexicon import RETAIL
 
 SYSTEM = {"role": "system", "content": "You are a retail assistant."}
 
 
 def plan(*messages, tools=RETAIL_TOOLS, tool_choice=None):
-    return ToolPolicy().plan(normalize_messages([SYSTEM, *messages]), tools, tool_choice)
+    """The plan the retail app's server makes: with the retail tools' words."""
+    return ToolPolicy(lexicon=RETAIL).plan(normalize_messages([SYSTEM, *messages]), tools, tool_choice)
 
 
 def names(tools) -> list[str]:
@@ -54,7 +57,7 @@ def test_arguments_are_narrowed_to_what_the_user_said() -> None:
 
 
 def narrowed(tool: dict, said: str) -> dict | None:
-    found = narrow_tool(tool, Mentions.of([said]))
+    found = narrow_tool(tool, Mentions.of([said], RETAIL))
     return None if found is None else found.tool["function"]["parameters"]["properties"]
 
 
@@ -180,8 +183,11 @@ def test_an_id_the_user_called_a_customers_fills_no_transaction_id() -> None:
         {"transaction_id": {"type": "integer", "minimum": 1, "description": "Transaction id"}},
         ["transaction_id"],
     )
-    assert narrow_tool(transaction, Mentions.of(["Show me the transactions of customer 22952"])) is None
-    found = narrow_tool(transaction, Mentions.of(["What was in transaction 536365?"]))
+    words = RETAIL.for_tools([transaction])
+    assert (
+        narrow_tool(transaction, Mentions.of(["Show me the transactions of customer 22952"], words)) is None
+    )
+    found = narrow_tool(transaction, Mentions.of(["What was in transaction 536365?"], words))
     assert found is not None
     assert found.tool["function"]["parameters"]["properties"]["transaction_id"]["enum"] == [536365]
 
@@ -314,3 +320,56 @@ def test_the_model_does_not_see_fixed_replies_it_would_repeat() -> None:
     p = plan(user("My name is Priya."), {"role": "assistant", "content": "Noted."}, user("What did you say?"))
     assert p.mode == "chat" and p.reply is None
     assert [m["role"] for m in p.messages] == ["system", "user", "user"]
+
+
+# --- the evidence an answer is checked against: this turn's, and what the question refers back to ---
+
+CUSTOMER_TURN = [
+    *answered(
+        "What is customer 20017's revenue?",
+        "retail-analytics-get_customer_summary",
+        '{"customer_id": 20017}',
+        json.dumps({"id": 20017, "segment": "Regular", "revenue": 1441.68}),
+    ),
+    {"role": "assistant", "content": "Customer 20017 has a revenue of 1,441.68."},
+]
+SEGMENTS_RESULT = json.dumps({"segments": [{"segment": "High Value", "revenue": 2332509.07}]})
+
+
+def unsupported(p, answer: str) -> list[str]:
+    return unsupported_claims(answer, Sources.of(p.sources), p.terms)
+
+
+def test_an_earlier_turns_customer_is_no_evidence_for_an_unrelated_answer() -> None:
+    p = plan(
+        *CUSTOMER_TURN,
+        *answered(
+            "Which segment brings the most revenue?", "retail-analytics-list_segments", "{}", SEGMENTS_RESULT
+        ),
+    )
+    assert p.mode == "answer"
+    assert unsupported(p, "Customer 20017 brings the most revenue.") == ["20017"]
+    assert unsupported(p, "The High Value Customers bring 2,332,509.07.") == []  # "Customers" is a term
+
+
+def test_a_follow_up_may_state_the_turn_it_leans_on_and_this_turns_calls() -> None:
+    orders = json.dumps({"orders": 12})
+    that = plan(*CUSTOMER_TURN, *answered("How many orders was that?", "retail-analytics-x", "{}", orders))
+    assert unsupported(that, "Customer 20017 placed 12 orders.") == []
+    p = plan(
+        *CUSTOMER_TURN,
+        *answered("And their orders?", "retail-analytics-top_customers", '{"limit": 3}', orders),
+    )
+    assert unsupported(p, "Customer 20017, with revenue 1,441.68, placed 12 orders (top 3).") == []
+
+
+def test_a_question_about_the_conversation_may_state_the_conversation() -> None:
+    p = plan(*CUSTOMER_TURN, user("What did you tell me about that customer before?"))
+    assert p.mode == "chat" and unsupported(p, "I told you customer 20017 has a revenue of 1,441.68.") == []
+    unrelated = plan(*CUSTOMER_TURN, user("Tell me a joke about accountants."))
+    assert unsupported(unrelated, "Customer 20017 walks into a bar.") == ["20017"]
+
+
+def test_the_clients_system_message_is_evidence() -> None:
+    p = plan(user("Who are you, really?"))
+    assert unsupported(p, "I am a Retail assistant.") == []  # SYSTEM: "You are a retail assistant."

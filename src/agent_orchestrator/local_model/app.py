@@ -42,6 +42,7 @@ from .chat_format import (
 )
 from .engine import ContextLengthExceeded, Engine, EngineError, GenerationParams, GenerationStats
 from .guide import Guide, GuidedAnswer, GuidedCall
+from .lexicon import NEUTRAL, Lexicon
 from .protocol import ChatCompletionRequest, ChunkFactory, completion, error_body, model_card, usage
 from .tool_policy import CALL_PREFIX, Plan, ToolPolicy
 from .tool_turns import TurnResult, run_plan
@@ -174,6 +175,7 @@ def create_app(
     max_output_tokens: int | None = None,
     default_temperature: float = 0.0,
     guide: Guide | None = None,
+    lexicon: Lexicon = NEUTRAL,
 ) -> FastAPI:
     """Build the app around an already loaded engine (no globals: each call is independent).
 
@@ -182,10 +184,13 @@ def create_app(
     A request that offers tools goes through ``tool_policy`` and ``tool_turns``: the server decides
     whether the turn calls a tool, constrains the call, and checks the answer against the data.
     ``guide`` (``local_model.guide``) is asked first and may take the step without the model.
+    ``lexicon`` (``local_model.lexicon``) gives the pipeline the domain's words; the default knows
+    none, so any client's tools work as they describe themselves.
     """
     policy = ToolPolicy(
         count_tokens=lambda message: len(engine.tokenize(str(message.get("content") or ""))) + 4,
         history_budget=history_budget(engine.n_ctx),
+        lexicon=lexicon,
     )
     queue = InferenceQueue(engine, max_waiting)
     output_limit = max_output_tokens or default_output_limit(engine.n_ctx)

@@ -1,10 +1,11 @@
-"""The grounding check: every id, name, date and figure in an answer must come from the conversation.
+"""The grounding check: every id, name, date and figure in an answer must come from its evidence.
 
 A wrong number is worse than no answer. Before the server releases an answer it extracts the claims a
-reader would take as data and looks each one up in what the conversation actually holds: the tool
-results (the only source of truth for data), the user's own words, and earlier answers (which passed
-this check themselves). Unsupported claims make the caller retry or answer plainly that it could not
-verify (``tool_turns``).
+reader would take as data and looks each one up in the answer's evidence, which the policy gathers
+(``tool_policy``, docs/architecture.md#grounded-tool-turns): this turn's tool results (the only
+source of truth for data) and calls, the question itself, the client's system message, and what a
+follow-up refers back to. An earlier turn's entity in an unrelated answer is unsupported. Unsupported
+claims make the caller retry or answer plainly that it could not verify (``tool_turns``).
 
 What counts as a claim:
 
@@ -13,8 +14,9 @@ What counts as a claim:
   claims.
 * **dates**: ``YYYY-MM-DD`` and ``YYYY-MM`` must appear as written.
 * **names**: runs of two or more capitalised words ("Florian Osteral", "At Risk"), capitalised words
-  inside a sentence ("Germany"), and upper-case product names ("WHITE HANGING HEART"), matched
-  case-insensitively against the sources' words.
+  inside a sentence ("Germany"), and upper-case names ("WHITE HANGING HEART"), matched
+  case-insensitively against the sources' words. The tools' terms (``Lexicon.terms``: "Customer",
+  "Segments") name kinds of thing, not one, and are no claims.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .tool_ranking import normalized
+from .tool_ranking import normalized, stem
 
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
 _FIGURE = re.compile(
@@ -41,15 +43,13 @@ _CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'&-]*(?:\s+(?:of|and|&|de|la|the)?\s*[
 _CAPITALISED = re.compile(r"\b[A-Z][a-z][\w'-]*\b")
 _UPPER_RUN = re.compile(r"\b[A-Z]{3,}(?:[ \-/][A-Z0-9]{2,})*\b")
 _SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
-# Capitalised words that carry no data: pronouns, greetings, and the assistant's own vocabulary.
+# Capitalised words that carry no data: pronouns, greetings, and the words of answering itself.
 _COMMON = frozenset(
     re.findall(
         r"\S+",
         "i i'm i've i'd ok okay yes no hello hi thanks thank sure here there this that these those "
         "the a an it its in on at for of and or but if so as based according sorry unfortunately "
-        "however note total customer customers segment segments revenue orders order products product "
-        "country countries id json data tool tools result results answer question retail analytics "
-        "agentorchestrator ",
+        "however note total id json data tool tools result results answer question ",
     ),
 )
 
@@ -92,8 +92,9 @@ class Sources:
         return bool(needle.strip()) and needle in self.text
 
 
-def unsupported_claims(answer: str, sources: Sources) -> list[str]:
-    """The claims of ``answer`` that ``sources`` do not back, in order of appearance (empty: grounded)."""
+def unsupported_claims(answer: str, sources: Sources, terms: frozenset[str] = frozenset()) -> list[str]:
+    """The claims of ``answer`` that ``sources`` do not back, in order of appearance (empty: grounded).
+    ``terms``: stemmed words that are no claim when capitalised (``Lexicon.terms``)."""
     text = _MARKUP.sub(" ", _LIST_MARKER.sub(" ", answer))
     missing: list[str] = []
     for date in _DATE.findall(text):
@@ -108,18 +109,18 @@ def unsupported_claims(answer: str, sources: Sources) -> list[str]:
         scale = _SCALES.get(unit, 1.0)
         if not sources.supports_number(value, decimals, percent, scale):
             missing.append(match.group(0).strip())
-    for name in _names(text):
+    for name in _names(text, terms):
         if not sources.supports_text(name) and name not in missing:
             missing.append(name)
     return missing
 
 
-def has_claims(answer: str) -> bool:
+def has_claims(answer: str, terms: frozenset[str] = frozenset()) -> bool:
     """Whether the answer states anything checkable at all (against no sources, every claim fails)."""
-    return bool(unsupported_claims(answer, Sources(frozenset(), "  ")))
+    return bool(unsupported_claims(answer, Sources(frozenset(), "  "), terms))
 
 
-def _names(text: str) -> list[str]:
+def _names(text: str, terms: frozenset[str]) -> list[str]:
     starts = {m.start(1) for m in _SENTENCE_START.finditer(text)}
     found: list[str] = []
     covered: list[tuple[int, int]] = []
@@ -129,27 +130,30 @@ def _names(text: str) -> list[str]:
     for match in _CAPITALISED_RUN.finditer(text):
         if any(a <= match.start() < b for a, b in covered):
             continue
-        run = _strip_common(match.group(0))
+        run = _strip_common(match.group(0), terms)
         if run:
             found.append(run)
         covered.append(match.span())
     for match in _CAPITALISED.finditer(text):
         if match.start() in starts or any(a <= match.start() < b for a, b in covered):
             continue
-        if match.group(0).lower() not in _COMMON:
+        if not _common(match.group(0), terms):
             found.append(match.group(0))
     return found
 
 
-def _strip_common(run: str) -> str:
+def _common(word: str, terms: frozenset[str]) -> bool:
+    lower = word.lower()
+    return lower in _COMMON or stem(lower.removesuffix("'s")) in terms
+
+
+def _strip_common(run: str, terms: frozenset[str]) -> str:
     """Drop leading/trailing common words ("The At Risk" -> "At Risk"); empty if nothing is left."""
     parts = run.split()
-    while parts and parts[0].lower() in _COMMON:
+    while parts and _common(parts[0], terms):
         parts.pop(0)
-    while parts and parts[-1].lower() in _COMMON:
+    while parts and _common(parts[-1], terms):
         parts.pop()
-    if len(parts) == 1 and parts[0].lower() in _COMMON:
-        return ""
     return " ".join(parts)
 
 

@@ -18,6 +18,7 @@ from agent_orchestrator.errors import AgentOrchestratorError
 from .app import DEFAULT_MODEL_ID, create_app, default_output_limit
 from .engine import EngineError, LocalEngine
 from .guide import Guide
+from .lexicon import NEUTRAL, Lexicon
 
 __all__ = ["LocalModelServer", "LocalModelServerError", "create_app"]
 
@@ -34,7 +35,8 @@ class LocalModelServer:
 
     ``start()`` loads the model (a few seconds), binds ``host:port`` (0 = any free port) and returns
     the base URL (``…/v1``) once ``/health`` answers; it raises :class:`LocalModelServerError` with a
-    one-line reason if the model cannot be loaded or the port bound. ``max_prompt_tokens`` and
+    one-line reason if the model cannot be loaded or the port bound. ``guide`` and ``lexicon`` are
+    the domain's, from whoever starts the model (``create_app``). ``max_prompt_tokens`` and
     ``max_output_tokens`` are the limits to give the runtime; the server windows the history itself
     (``history_window``), so a completion within the second always fits the context window.
     """
@@ -50,6 +52,7 @@ class LocalModelServer:
         max_waiting: int = 4,
         n_threads: int | None = None,
         guide: Guide | None = None,
+        lexicon: Lexicon = NEUTRAL,
     ) -> None:
         self._model_path = Path(model_path)
         self._model_id = model_id
@@ -58,6 +61,7 @@ class LocalModelServer:
         self._max_waiting = max_waiting
         self._n_threads = n_threads
         self._guide = guide
+        self._lexicon = lexicon
         self._engine: LocalEngine | None = None
         self._http: BackgroundServer | None = None
         self._base_url: str | None = None
@@ -100,6 +104,7 @@ class LocalModelServer:
             model_id=self._model_id,
             max_waiting=self._max_waiting,
             guide=self._guide,
+            lexicon=self._lexicon,
         )
         self._http = BackgroundServer(app, host=self._host, port=self._port)
         try:

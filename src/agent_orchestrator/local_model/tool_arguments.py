@@ -1,23 +1,25 @@
 """Narrow a tool's parameters to the values the user actually mentioned.
 
-A 0.5B model filling a tool call invents what it was not told: ``customer_id: 12345`` for "our best
-customer", ``segment: "High Value"`` for a question that named no segment, the runtime's timestamp as
-``date_from``, ``product: "your_product_name"``. The grammar can only produce what the schema allows,
-so before it is built each parameter is limited to what the user's words support:
+A 0.5B model filling a tool call invents what it was not told: an id of 12345 for "our best one",
+an enum value for a question that named none, the runtime's timestamp as ``date_from``, ``name:
+"your_product_name"``. The grammar can only produce what the schema allows, so before it is built
+each parameter is limited to what the user's words support:
 
-* **enums** (segment, country, sort order): only the values the user named; a keyword choice the user
-  described in other words ("units sold" for ``sort_by``'s "quantity") keeps all its choices;
-* **ids** (``customer_id``, ``…_id``): only numbers the user wrote as ids ("customer 12345", "#7")
-  or bare numbers of five digits and more;
-* **other numbers**: a number the user wrote next to the parameter's own words ("more than 20 orders"
-  -> ``min_orders``, "top 3" -> ``limit``), durations in days ("6 months" -> 180) for day parameters;
+* **enums**: only the values the user named; a keyword choice the user described in other words
+  (the lexicon's synonyms, or the enum's own gloss: ``lexicon``) is taken alone, and when they
+  describe it only loosely the choices stay open;
+* **ids** (``…_id``): only numbers the user wrote as ids ("id 12345", "#7", a label word such as the
+  id's own kind: "order 7" for ``order_id``) or bare numbers of five digits and more; an id labelled
+  as one kind fills no id parameter of another;
+* **other numbers**: a number the user wrote next to the parameter's own words ("more than 20 visits"
+  -> ``min_visits``, "top 3" -> ``limit``), durations in days ("6 months" -> 180) for day parameters;
 * **dates**: the periods the user wrote ("March 2024" -> ``2024-03``, "2024", "2024-03-15");
-* **free text** (a product name): only phrases the user quoted, capitalised or wrote in upper case.
+* **free text** (a name): only phrases the user quoted, capitalised or wrote in upper case.
 
 A parameter with nothing to take is left out (the tool's default applies); a *required* one makes the
 tool uncallable for this question, unless it is an enum or a plain number (the model chooses then).
 How many parameters the user's words filled also ranks the tools (``tool_policy``): a question that
-names a customer id belongs to a tool that takes one.
+names an id belongs to a tool that takes one.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from .lexicon import NEUTRAL, Lexicon
 from .tool_grammar import arguments_schema
-from .tool_ranking import normalized, words
+from .tool_ranking import normalized, stem, words
 
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k|m|million|thousand)?(?![\w])", re.IGNORECASE)
 _DURATION = re.compile(r"\b(\d+)\s*(day|week|month|year)s?\b", re.IGNORECASE)
@@ -52,35 +55,17 @@ _QUOTED = re.compile(r"[\"“]([^\"”]{2,60})[\"”]|(?<!\w)'([^']{2,60})'(?!\w
 _UPPER_RUN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[ \-/][A-Z0-9]{2,})*\b")
 _CAPITALISED_RUN = re.compile(r"(?<=[a-z,] )[A-Z][\w-]*(?: [A-Z][\w-]*)*")
 _NOT_A_NAME = re.compile(rf"(?:{_MONTH_ALTERNATIVES})\.?|Q[1-4]|(?:19|20)\d\d|I|OK", re.IGNORECASE)
-_ID_LABEL = re.compile(r"\b(customer|client|id|transaction|invoice|no\.?|number)\s*#?\s*$", re.IGNORECASE)
-# An id the user called a customer's fits no other kind of id parameter, and the other way round.
-_ID_KINDS = {
-    "customer": "customer",
-    "client": "customer",
-    "transaction": "transaction",
-    "invoice": "transaction",
-}
 _AT_LEAST = re.compile(r"\b(?:more|over|above|greater|least|exceed\w*|min\w*)\b[^.?!]*$")
 _AT_MOST = re.compile(r"\b(?:less|fewer|under|below|most|max\w*|up to)\b[^.?!]*$")
 _NEGATION = re.compile(r"\b(?:not|no|never|haven't|hasn't|didn't|without|inactive|idle|since)\b[^.?!]*$")
 _LIMIT_WORDS = frozenset(
     {"top", "first", "best", "biggest", "largest", "bottom", "last", "row", "show", "list"}
 )
-# Keyword choices of our tools' enums (sort keys) and the words people use for them, stemmed
-# (``tool_ranking.words``): analysts say "best sellers" and "biggest spenders", not "quantity".
-_KEYWORDS = {
-    "quantity": frozenset({"unit", "sell", "seller", "volume", "popular", "quantity", "many"}),
-    "revenue": frozenset({"revenue", "spend", "spender", "sale", "money", "earn", "turnover", "valuable"}),
-    "orders": frozenset({"order", "frequent", "often", "purchase"}),
-    "recency": frozenset({"recent", "recently", "lately"}),
-}
 _WORD_NUMBERS = {"a single": 1, "single": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _WORD_NUMBERS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
-# "a single order", "two orders", "three months": a number word counting what follows it.
-_NUMBER_WORD = re.compile(
-    rf"\b({'|'.join(_WORD_NUMBERS)})\b(?=\s+(?:orders?|purchases?|visits?|times?|days?|weeks?|months?|years?)\b)",
-    re.IGNORECASE,
-)
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(_WORD_NUMBERS)})(\s+)([a-z]+)\b", re.IGNORECASE)
+_COUNTED = frozenset({"time", "day", "week", "month", "year"})
+"""What a number word counts besides the tools' own terms: "three times", "two months"."""
 _DATE_QUALIFIERS = frozenset({"first", "last", "latest", "earliest"})
 _DURATION_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6}
@@ -101,18 +86,21 @@ class Mentions:
 
     text: str  # normalised words, space-padded, for enum matching
     numbers: tuple[float, ...]
-    quantities: tuple[Quantity, ...]  # numbers that are not ids ("customer 12345") or years
+    quantities: tuple[Quantity, ...]  # numbers that are not ids ("id 12345") or years
     ids: tuple[int, ...]
-    id_kinds: dict[int, str]  # what the user called an id ("customer 123" -> "customer"), if anything
+    id_kinds: dict[int, str]  # the kind of id the user called it ("client 123" -> "customer"), if any
     days: tuple[Quantity, ...]  # durations, in days
     durations: tuple[Quantity, ...]  # durations as written ("12 months" -> 12, context "month")
     starts: tuple[str, ...]  # periods' first values, for date_from-like parameters
     ends: tuple[str, ...]  # periods' last values, for date_to-like parameters
     phrases: tuple[str, ...]
+    lexicon: Lexicon = field(default=NEUTRAL, compare=False, repr=False)
+    """The words the messages were read with; narrowing reads choices' synonyms and id kinds there."""
 
     @classmethod
-    def of(cls, said: Sequence[str]) -> Mentions:
-        raw = _NUMBER_WORD.sub(lambda m: str(_WORD_NUMBERS[m.group(1).lower()]), "\n".join(said))
+    def of(cls, said: Sequence[str], lexicon: Lexicon = NEUTRAL) -> Mentions:
+        """``lexicon``: the domain's words joined with the tools' (``Lexicon.for_tools``)."""
+        raw = _NUMBER_WORD.sub(lambda m: _counted(m, lexicon), "\n".join(said))
         starts, ends, years_in_dates = _periods(raw)
         if said and _YEAR_EARLIER.search(said[-1]) and starts:
             # "the same month a year earlier": the periods named, a year back; a follow-up that
@@ -130,9 +118,9 @@ class Mentions:
         undated = _ISO_DAY.sub(" ", _ISO_MONTH.sub(" ", raw))
         for match in _NUMBER.finditer(undated):
             number = _number(match)
-            if label := _ID_LABEL.search(undated[: match.start()]):
+            if label := lexicon.id_label.search(undated[: match.start()]):
                 labelled.add(number)
-                kinds.setdefault(number, label.group(1).lower())
+                kinds.setdefault(number, lexicon.id_kind(label.group(1)))
             if number not in numbers:
                 numbers.append(number)
         ids = tuple(
@@ -163,13 +151,22 @@ class Mentions:
             numbers=tuple(numbers),
             quantities=quantities,
             ids=ids,
-            id_kinds={i: kinds[i] for i in ids if i in kinds},
+            id_kinds={i: kinds[i] for i in ids if kinds.get(i)},
             days=days,
             durations=durations,
             starts=tuple(dict.fromkeys(starts)),
             ends=tuple(dict.fromkeys(ends)),
             phrases=tuple(dict.fromkeys(p.strip() for p in phrases)),
+            lexicon=lexicon,
         )
+
+
+def _counted(match: re.Match[str], lexicon: Lexicon) -> str:
+    """ "a single visit", "two orders", "three months": a number word counting what follows it, when
+    that is time or one of the tools' terms; "which one" stays a word."""
+    if stem(match.group(3).lower()) not in _COUNTED | lexicon.terms:
+        return match.group(0)
+    return f"{_WORD_NUMBERS[match.group(1).lower()]}{match.group(2)}{match.group(3)}"
 
 
 def _periods(raw: str) -> tuple[list[str], list[str], set[int]]:
@@ -376,9 +373,9 @@ def _narrow(
         return (dict(spec), False) if required else (None, False)
     if kind in {"integer", "number"}:
         if _is_id(name):
-            wanted = _ID_KINDS.get(name.removesuffix("_id"))
+            wanted = mentions.lexicon.id_kind(name.removesuffix("_id").replace("_", " "))
             candidates: Sequence[float] = [
-                i for i in mentions.ids if _ID_KINDS.get(mentions.id_kinds.get(i, ""), wanted) == wanted
+                i for i in mentions.ids if mentions.id_kinds.get(i, wanted) in {wanted, ""}
             ]
         else:
             unit = next((u for u in ("day", "week", "month", "year") if u in name), None)
@@ -445,12 +442,11 @@ def _names_entities(choices: Sequence[Any]) -> bool:
 
 
 def _described(choices: Sequence[Any], mentions: Mentions) -> list[Any]:
-    """The one keyword choice the user's words describe without naming it ("best-selling" ->
-    ``quantity``), or nothing when they describe none or several (the model picks then)."""
+    """The one keyword choice the user's words describe without naming it (in the lexicon's words:
+    "best sellers" for ``quantity``), or nothing when they describe none or several (the model
+    picks then)."""
     said = set(words(mentions.text))
-    fitting = [
-        c for c in choices if isinstance(c, str) and not _KEYWORDS.get(c, frozenset()).isdisjoint(said)
-    ]
+    fitting = [c for c in choices if isinstance(c, str) and mentions.lexicon.describes(c, said)]
     return fitting if len(fitting) == 1 else []
 
 

@@ -4,11 +4,12 @@ Given the four segments' rows and "What's the average revenue per customer in th
 segment?", a 0.5B model answers with the Regular row's *revenue*, or another row's; asked what the
 High Value segment spent, it quotes a customer's revenue from further down (``bench/eval_assistant.py``).
 The lookup itself is mechanical: the row is the one whose name the question says ("Regular", "Germany",
-a product, a month), the column the one whose words the question uses ("revenue per customer");
-for "which month was the strongest?" it is the row that leads that column (the result's own ranking
-key when the question names none). :func:`focus` does it; the rendered result opens with the line
-("Regular: revenue per customer 530.48"), which the model copies like it copies a headline, and an
-answer that does not state it is replaced by it (``tool_turns``).
+a product, a month), the column the one whose words the question uses ("revenue per customer"), or
+their synonyms in the lexicon (``lexicon``: "spend" for ``revenue`` in the retail app's); for "which
+month was the strongest?" it is the row that leads that column (when the question names none, the
+result's own ranking key ``by``, else the rows' first figure). :func:`focus` does it; the rendered
+result opens with the line ("Regular: revenue per customer 530.48"), which the model copies like it
+copies a headline, and an answer that does not state it is replaced by it (``tool_turns``).
 
 Nothing is computed but a maximum: the line holds values of the result as they are, so the
 grounding check and the figures the model may state are unchanged. When no row or no column is
@@ -24,37 +25,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .lexicon import NEUTRAL, Lexicon
 from .tool_ranking import normalized, stem, words
-from .tool_results import asks_for_every_row, figures, requested_count, scalar_text
+from .tool_results import asks_for_every_row, figures, requested_count, row_kinds, scalar_text
 
-# Question words -> the words our tools' field names use for the same thing.
-_FIELD_WORDS = {
-    "spend": {"revenue"},
-    "sale": {"revenue"},
-    "earn": {"revenue"},
-    "income": {"revenue"},
-    "turnover": {"revenue"},
-    "money": {"revenue"},
-    "average": {"avg"},
-    "mean": {"avg"},
-    "typical": {"avg"},
-    "aov": {"avg", "order", "value"},
-    "percent": {"share"},
-    "percentage": {"share"},
-    "proportion": {"share"},
-    "fraction": {"share"},
-    "customer": {"buyer"},
-    "buyer": {"customer"},
-    "purchase": {"order"},
-    "unit": {"quantity"},
-    "quantity": {"unit"},
-    "item": {"quantity", "unit"},
-    "recent": {"recency"},
-    "since": {"recency"},
-    "ago": {"recency"},
-    "retain": {"retention"},
-    "repeat": {"repeat"},
-}
 # Field names that are labels or bookkeeping, never the figure asked for.
 _NOT_FIGURES = frozenset({"id", "code", "offset", "month", "year", "limit"})
 _OVERALL = frozenset({"all", "overall", "total", "totals", "summary"})
@@ -84,6 +58,9 @@ class Focus:
     extreme: str = ""
     attribute: bool = False
     """The figure is a name (``segment Regular``), not a number."""
+    key: str = ""
+    """With ``extreme``: the leading row's own name or id, which an answer may state alone
+    ("20017" for the label "customer 20017")."""
 
     @property
     def line(self) -> str:
@@ -96,20 +73,25 @@ class Focus:
         asked attribute's value ("Regular")."""
         said = normalized(answer)
         if self.extreme:
-            return _names(self.label, said) or normalized(self.label.removeprefix("customer ")) in said
+            return _names(self.label, said) or normalized(self.key) in said
         if self.attribute:
             return normalized(self.figures[0].split(" ", 1)[1]) in said
         return any(figures(figure) & figures(answer) for figure in self.figures)
 
 
 def focus(
-    question: str, content: str, context: str = "", names: Mapping[str, Sequence[str]] | None = None
+    question: str,
+    content: str,
+    context: str = "",
+    names: Mapping[str, Sequence[str]] | None = None,
+    lexicon: Lexicon = NEUTRAL,
 ) -> Focus | None:
     """What ``question`` asks of ``content`` (a tool's JSON result), or None.
 
     ``context`` (the previous question) supplies the column when ``question`` names none, as in a
     follow-up ("And for the Regular segment?"). ``names``: the values the tools know per parameter
     (``segment``: High Value, Regular…), so "Is customer 7 High Value?" asks for the ``segment``.
+    ``lexicon``: the synonyms by which a question names a column.
     """
     try:
         data = json.loads(content)
@@ -120,12 +102,12 @@ def focus(
     attribute = _attribute(question, data, names or {})
     if attribute is not None:
         return attribute
-    if _figure_count(data) < 3 or _YES_NO.match(question) or asks_for_every_row(question):
+    if _figure_count(data) < 3 or _YES_NO.match(question) or asks_for_every_row(question, row_kinds(data)):
         return None  # nothing to look up; yes or no; "for each month": a list, not one figure
     if _HIGHEST.search(question):
-        return _leader(question, context, data, "highest")
+        return _leader(question, context, data, "highest", lexicon)
     if _LOWEST.search(question):
-        return _leader(question, context, data, "lowest")
+        return _leader(question, context, data, "lowest", lexicon)
     if _WHICH.search(question):
         return None  # "which country is customer 7 in?": the answer is a name, not a figure
     said = normalized(question)
@@ -139,7 +121,7 @@ def focus(
                 continue
             if not label and _dated(said) and not _dated(normalized(json.dumps(data.get("filters")))):
                 continue  # "revenue in April" is not the all-time total of a result about no period
-            scored = _columns(asked, label, record)
+            scored = _columns(asked, label, record, lexicon)
             if scored:
                 found.append(((bool(label), *scored[0]), label, scored[1]))
         if found:
@@ -167,7 +149,9 @@ def _attribute(question: str, data: Mapping[str, Any], names: Mapping[str, Seque
     return None
 
 
-def _leader(question: str, context: str, data: Mapping[str, Any], extreme: str) -> Focus | None:
+def _leader(
+    question: str, context: str, data: Mapping[str, Any], extreme: str, lexicon: Lexicon
+) -> Focus | None:
     """The row that leads the column the question (or the result's own ranking key) names."""
     listed = next(
         (
@@ -184,16 +168,38 @@ def _leader(question: str, context: str, data: Mapping[str, Any], extreme: str) 
         return None  # the question is not about these rows ("most recent purchase" vs top_products)
     if re.search(rf"{_SUPERLATIVE}[\w\s-]{{0,16}}?\b{re.escape(kind)}\b", question, re.IGNORECASE):
         return None  # "our best-selling products": several are asked for
-    scored = _columns(question, "", rows[0]) or (_columns(context, "", rows[0]) if context else None)
-    ranked_by = str(data.get("by") or "revenue")
-    column = scored[1][0][0] if scored else ranked_by if ranked_by in rows[0] else None
+    scored = _columns(question, "", rows[0], lexicon) or (
+        _columns(context, "", rows[0], lexicon) if context else None
+    )
+    column = scored[1][0][0] if scored else _ranked_by(data, rows[0])
     if column is None or not all(isinstance(r.get(column), int | float) for r in rows):
         return None
     pick = max if extreme == "highest" else min
     row = pick(rows, key=lambda r: r[column])
     name_key, name = next(iter(row.items()))
-    label = f"customer {name}" if name_key == "id" else str(name)
-    return Focus(label, (_figure(column, row[column]),), extreme)
+    # A row named by a bare id is called by what the rows are: "customers" -> "customer 20017".
+    label = f"{stem(kind.lower())} {name}" if name_key == "id" else str(name)
+    return Focus(label, (_figure(column, row[column]),), extreme, key=str(name))
+
+
+def _ranked_by(data: Mapping[str, Any], row: Mapping[str, Any]) -> str | None:
+    """The column a ranking is by when the question names none: the result's own ``by``, else the
+    rows' first figure (a table leads with its main one)."""
+    by = data.get("by")
+    if isinstance(by, str) and by in row:
+        return by
+    return next(
+        (
+            k
+            for k, v in row.items()
+            if isinstance(v, int | float) and not isinstance(v, bool) and not _bookkeeping(k)
+        ),
+        None,
+    )
+
+
+def _bookkeeping(key: str) -> bool:
+    return key in _NOT_FIGURES or key.endswith("_id")
 
 
 def _records(data: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -241,18 +247,19 @@ def _names(label: str, said: str) -> bool:
 
 
 def _columns(
-    asked: str, label: str, record: Mapping[str, Any]
+    asked: str, label: str, record: Mapping[str, Any], lexicon: Lexicon
 ) -> tuple[tuple[int, float], list[tuple[str, Any]]] | None:
-    """The record's figures that ``asked`` names best, with their score (words matched, share of
-    the field's words matched); None when the question names none of them."""
+    """The record's figures that ``asked`` names best, in its words or their synonyms, with their
+    score (words matched, share of the field's words matched); None when it names none of them."""
     # Names are not column words: "the High Value segment" asks nothing of ``avg_order_value``.
-    said = set(words(asked)) - set(words(label)) - set(words(" ".join(_TITLE_RUN.findall(asked))))
-    said |= {alias for word in said for alias in _FIELD_WORDS.get(word, ())}
+    said = lexicon.alike(
+        set(words(asked)) - set(words(label)) - set(words(" ".join(_TITLE_RUN.findall(asked))))
+    )
     # "How many days since …": the noun after "how many" names the column outright.
     counted = {stem(m.lower()) for m in _HOW_MANY.findall(asked)}
     ranked: list[tuple[tuple[int, float], str]] = []
     for key, value in record.items():
-        if key in _NOT_FIGURES or key.endswith("_id") or isinstance(value, bool):
+        if _bookkeeping(key) or isinstance(value, bool):
             continue
         if not isinstance(value, int | float):
             continue

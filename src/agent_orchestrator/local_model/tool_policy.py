@@ -5,18 +5,21 @@ nothing (counts, names, a segment for a customer that does not exist). So the se
 conversation, and the model only fills in what it is good at:
 
 * **answer**: the current turn already holds tool results. No tools are offered (single-step tool use,
-  see :func:`chat_format.answer_after_tool_results`); the answer is checked by ``grounding``.
+  see :func:`chat_format.answer_after_tool_results`); the answer is checked by ``grounding`` against
+  this turn's evidence (:func:`evidence`).
 * **call**: the last user message asks for data (anything but a statement about the user or small
-  talk, using the tools' own words: customers, revenue, segment, products…) and nothing of this turn
-  answered it yet. The model *must* call a tool: only the few best-ranked tools are offered
-  (``tool_ranking``) and decoding is constrained to a call of one of them (``tool_grammar``).
+  talk, using the tools' own words) and nothing of this turn answered it yet, or the client's
+  ``tool_choice`` is ``"required"`` or names a tool, whatever the message. The model *must* call a
+  tool: only the few best-ranked tools are offered (``tool_ranking``) and decoding is constrained to
+  a call of one of them (``tool_grammar``).
 * **chat**: anything else: a question about what the user told earlier is answered with the user's
-  own words (``recall``), other questions about the conversation by the model without tools; a
-  greeting, thanks or a statement to remember gets a fixed short reply (``fixed_reply``).
+  own words (``recall``), other questions about the conversation by the model without tools; thanks
+  or a statement to remember gets a fixed short reply (``fixed_reply``), a greeting the lexicon's
+  (``lexicon``), or the model's own without tools when the lexicon has none.
 
 Arguments are narrowed to what the user's words support before the grammar is built
-(``tool_arguments``): a 0.5B model otherwise fills ``customer_id`` with 12345 and adds
-``segment: "High Value"`` to a question that named no segment.
+(``tool_arguments``): a 0.5B model otherwise fills an id with 12345 and adds an enum value to a
+question that named none. The domain's words come from the tools and the server's ``Lexicon``.
 
 The conversation's history is rendered the same way in every mode and the tool block sits just before
 the last user message, so the KV cache keeps the whole history across the call and answer steps and
@@ -29,10 +32,11 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from .chat_format import answer_after_tool_results
 from .history_window import window
+from .lexicon import NEUTRAL, Lexicon
 from .tool_arguments import Mentions, narrow_tool
 from .tool_focus import Focus, focus
 from .tool_grammar import tool_call_grammar
@@ -40,6 +44,7 @@ from .tool_ranking import ToolRanker, normalized, words
 from .tool_results import render_result
 
 Mode = Literal["call", "answer", "chat"]
+T = TypeVar("T")
 
 MAX_OFFERED = 3
 """Tools offered in a call step: enough to hold the right one, few enough to keep prefill short."""
@@ -70,12 +75,18 @@ _FOLLOW_UP = re.compile(
     r"|\b(?:same (?:month|period|quarter|year|time)|that (?:month|period|quarter|year)|compare\w*)\b",
     re.IGNORECASE,
 )
+# Beyond an elliptic follow-up, what refers back to the previous answer ("How many orders was that?",
+# "Which of those are in France?"): the same cues as the planner's follow-ups.
+_REFERS_BACK = re.compile(
+    r"\b(?:that|those|these|it|them|there)\b\W*$|\b(?:of|among|from|in|for)\s+(?:those|these|them)\b",
+    re.IGNORECASE,
+)
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[\s!.,]*$", re.IGNORECASE)
 _THANKS = re.compile(r"^\s*(?:thanks|thank you|cheers|great|perfect|ok|okay)\b[^?]*$", re.IGNORECASE)
-GREETING_REPLY = "Hello! Ask me about customers, segments, products, sales or trends in the retail data."
 THANKS_REPLY = "You're welcome."
 NOTED_REPLY = "Noted."
-FIXED_REPLIES = frozenset({GREETING_REPLY, THANKS_REPLY, NOTED_REPLY})
+HELLO = "Hello! How can I help?"
+"""A greeting when the lexicon has none and the model's own cannot be verified."""
 _TOOL_ERROR = re.compile(r"^MCP server '[^']*': Error executing tool (\S+): (.*)$", re.DOTALL)
 _TOOL_BLOCK = (
     "# Tools\n\nYou may call one of these functions to get the data for the user's question.\n\n"
@@ -109,8 +120,9 @@ class Plan:
     every tool the conversation can fill, for a call the model writes as text anyway."""
     grammar: str | None = None
     sources: list[str] = field(default_factory=list)
-    """What an answer may state: every tool result, the user's words (runtime tags removed) and
-    earlier answers (which passed the grounding check themselves)."""
+    """What an answer may state: this turn's evidence (:func:`evidence`)."""
+    terms: frozenset[str] = frozenset()
+    """The tools' and the lexicon's terms: capitalised in an answer, no claim (``grounding``)."""
     turn_results: list[ToolResult] = field(default_factory=list)
     """Answer mode: the tool results of the current turn."""
     question: str = ""
@@ -123,6 +135,8 @@ class Plan:
     answer must state."""
     reply: str | None = None
     """Chat mode: the whole answer, given without the model (small talk, a statement to note)."""
+    fallback: str | None = None
+    """Chat mode: the answer when the model's cannot be verified (a greeting's); None: "I don't know"."""
 
     @property
     def errors(self) -> list[str]:
@@ -152,29 +166,33 @@ def _tool_names(messages: Sequence[Mapping[str, Any]]) -> dict[str, str]:
 
 
 class ToolPolicy:
-    """Plans requests for one server; caches a ranker per distinct tool list.
+    """Plans requests for one server; caches a ranker and the lexicon's words per distinct tool list.
 
     With ``count_tokens`` and ``history_budget`` the history the model reads is windowed
-    (``history_window``); without them it is rendered whole.
+    (``history_window``); without them it is rendered whole. ``lexicon``: the domain's words, from
+    whoever starts the server (``local_model.lexicon``); the default knows no domain.
     """
 
     def __init__(
         self,
         count_tokens: Callable[[dict[str, Any]], int] | None = None,
         history_budget: int | None = None,
+        lexicon: Lexicon = NEUTRAL,
     ) -> None:
         self._rankers: dict[str, ToolRanker] = {}
+        self._lexicons: dict[str, Lexicon] = {}
         self._count_tokens = count_tokens
         self._history_budget = history_budget
+        self._lexicon = lexicon
+        greeting = {lexicon.greeting} if lexicon.greeting else set()
+        self._fixed = frozenset({THANKS_REPLY, NOTED_REPLY, HELLO, *greeting})
 
     def _ranker(self, tools: Sequence[Mapping[str, Any]]) -> ToolRanker:
-        key = json.dumps(tools, sort_keys=True)
-        ranker = self._rankers.get(key)
-        if ranker is None:
-            if len(self._rankers) > 16:
-                self._rankers.clear()
-            ranker = self._rankers[key] = ToolRanker(tools)
-        return ranker
+        return _cached(self._rankers, tools, ToolRanker)
+
+    def _words(self, tools: Sequence[Mapping[str, Any]]) -> Lexicon:
+        """The server's lexicon joined with what ``tools`` say about themselves."""
+        return _cached(self._lexicons, tools, self._lexicon.for_tools)
 
     def plan(
         self,
@@ -186,43 +204,45 @@ class ToolPolicy:
         users = [i for i, m in enumerate(messages) if m["role"] == "user"]
         last_user = users[-1] if users else -1
         said = [user_text(messages[i]) for i in users]
-        sources = [
-            user_text(m) if m["role"] == "user" else str(m["content"])
-            for m in messages
-            if m["role"] in {"tool", "user", "assistant"} and m["content"]
-        ]
+        lexicon = self._words(tools or ())
         history, _ = answer_after_tool_results(messages, None)
-        history = _model_view(history)
+        history = _model_view(history, lexicon, self._fixed)
         if self._count_tokens is not None and self._history_budget is not None:
             history = window(history, self._count_tokens, self._history_budget)
-        base = Plan("chat", history, sources=sources, question=said[-1] if said else "")
+        question = said[-1] if said else ""
+        sources = evidence(messages, last_user)
+        base = Plan("chat", history, sources=sources, terms=lexicon.terms, question=question)
         turn = messages[last_user + 1 :]
-        if any(m["role"] == "tool" for m in turn):
+        named = _named_tool(tool_choice, tools or ())
+        must_call = bool(tools) and last_user >= 0 and (tool_choice == "required" or named is not None)
+        if any(m["role"] == "tool" for m in turn) and not must_call:
             names = _tool_names(messages)
             base.mode = "answer"
             base.turn_results = [
-                tool_result(str(m["content"]), names.get(str(m.get("tool_call_id")), "retail"))
+                tool_result(str(m["content"]), names.get(str(m.get("tool_call_id")), ""))
                 for m in turn
                 if m["role"] == "tool"
             ]
-            base.unmatched = _unmatched_names(said[-1] if said else "", turn, tools or ())
+            base.unmatched = _unmatched_names(question, turn, tools or ())
             good = [r for r in base.turn_results if r.error is None]
             if good and said:
-                context = said[-2] if len(said) > 1 and is_follow_up(said[-1]) else ""
-                base.focus = focus(said[-1], good[-1].content, context, _names_by_parameter(tools or ()))
+                context = said[-2] if len(said) > 1 and is_follow_up(question) else ""
+                names_known = _names_by_parameter(tools or ())
+                base.focus = focus(question, good[-1].content, context, names_known, lexicon)
             return base
         if not tools or tool_choice == "none" or last_user < 0:
             return base
-        question = said[-1]
         previous = said[-2] if len(said) > 1 else ""
-        named = _named_tool(tool_choice, tools)
         if named is not None:
             tools = [named]
-        must_call = tool_choice == "required" or named is not None
         if not must_call and not self._asks_for_data(question, previous, messages, last_user, tools):
+            if is_greeting(question):
+                # Nothing to look up or to call: the lexicon's greeting, or the model's own.
+                base.reply, base.fallback = self._lexicon.greeting, HELLO
+                return base
             base.reply = fixed_reply(question) or recall(question, messages[:last_user])
             # Not offered, but a call the model writes anyway (it judged the data needed) still counts.
-            mentions, earlier = _mentions(said)
+            mentions, earlier = _mentions(said, lexicon)
             base.tools = [n.tool for t in tools if (n := narrow_tool(t, mentions, earlier)) is not None]
             return base
         offered = self._candidates(
@@ -231,6 +251,7 @@ class ToolPolicy:
             previous,
             said,
             _last_tool(messages[:last_user]) if is_follow_up(question) else None,
+            lexicon,
         )
         if not offered and must_call:  # the client insists on a call: the best-ranked, as they are
             offered = [dict(tool) for _, tool in self._ranker(tools).rank(question, previous)][:MAX_OFFERED]
@@ -246,6 +267,7 @@ class ToolPolicy:
             tools=offered,
             grammar=tool_call_grammar(offered),
             sources=sources,
+            terms=lexicon.terms,
         )
 
     def _asks_for_data(
@@ -274,6 +296,7 @@ class ToolPolicy:
         previous: str,
         said: Sequence[str],
         previous_tool: str | None,
+        lexicon: Lexicon,
     ) -> list[dict[str, Any]]:
         """The tools to offer, best first: BM25 relevance plus the parameters the user's words fill;
         a follow-up ("And in France?") leans to the tool that answered the question before.
@@ -281,7 +304,7 @@ class ToolPolicy:
         When one tool leads clearly it is offered alone: measured on 0.5B, the model picks a worse
         second tool more often than the ranking is wrong (``bench/eval_assistant.py``).
         """
-        mentions, earlier = _mentions(said)
+        mentions, earlier = _mentions(said, lexicon)
         # "in April 2025" names a period without the word: say it, so tools for periods rank.
         query = f"{question} period month" if mentions.starts else question
         ranked = [
@@ -312,6 +335,17 @@ class ToolPolicy:
         return [tool for score, _, tool in scored[:MAX_OFFERED] if score >= best / LEAD_RATIO]
 
 
+def _cached(cache: dict[str, T], tools: Sequence[Mapping[str, Any]], build: Callable[[Any], T]) -> T:
+    """``build(tools)``, once per distinct tool list (the runtime sends the same list every time)."""
+    key = json.dumps(tools, sort_keys=True)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 16:
+            cache.clear()
+        found = cache[key] = build(tools)
+    return found
+
+
 def _named_tool(tool_choice: Any, tools: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     """The tool a ``{"type": "function", "function": {"name": …}}`` choice names, if offered."""
     if not isinstance(tool_choice, Mapping):
@@ -331,15 +365,53 @@ def _names_by_parameter(tools: Sequence[Mapping[str, Any]]) -> dict[str, list[st
     return found
 
 
-def _mentions(said: Sequence[str]) -> tuple[Mentions, Mentions | None]:
+def _mentions(said: Sequence[str], lexicon: Lexicon) -> tuple[Mentions, Mentions | None]:
     """What the last question names, and for a follow-up what it and the one before name together."""
     if len(said) > 1 and is_follow_up(said[-1]):
-        return Mentions.of(said[-1:]), Mentions.of(said[-2:])
-    return Mentions.of(said[-1:]), None
+        return Mentions.of(said[-1:], lexicon), Mentions.of(said[-2:], lexicon)
+    return Mentions.of(said[-1:], lexicon), None
+
+
+def evidence(messages: Sequence[Mapping[str, Any]], last_user: int) -> list[str]:
+    """What an answer may state (docs/architecture.md#grounded-tool-turns): the client's system
+    messages, this turn's question, calls and results, and what the question refers back to: for a
+    follow-up (:func:`is_follow_up`, "…was that?") the question and the answer before it, for a
+    question about the conversation (``_MEMORY``: "what did you tell me…") the conversation. An
+    earlier turn's entity in an unrelated answer has no evidence, however well that turn was checked."""
+    found = [str(m["content"]) for m in messages if m["role"] == "system" and m["content"]]
+    if last_user < 0:
+        return found
+    question = user_text(messages[last_user])
+    if _MEMORY.search(question):
+        return found + [
+            user_text(m) if m["role"] == "user" else str(m["content"])
+            for m in messages
+            if m["role"] in {"tool", "user", "assistant"} and m["content"]
+        ]
+    found.append(question)
+    for message in messages[last_user + 1 :]:
+        if message["role"] == "tool" and message["content"]:
+            found.append(str(message["content"]))
+        for call in message.get("tool_calls") or ():
+            found.append(json.dumps(call["function"].get("arguments"), ensure_ascii=False))
+    if is_follow_up(question) or _REFERS_BACK.search(question):
+        found += _turn_before(messages[:last_user])
+    return found
+
+
+def _turn_before(earlier: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The previous turn's question and final answer, which a follow-up leans on."""
+    answer: list[str] = []
+    for message in reversed(earlier):
+        if message["role"] == "user":
+            return [user_text(message), *answer]
+        if message["role"] == "assistant" and message["content"] and not answer:
+            answer = [str(message["content"])]
+    return []
 
 
 def _short_name(tool_or_call: Mapping[str, Any]) -> str:
-    """ "retail-analytics-top_products" -> "top_products" (the runtime prefixes the MCP server's name)."""
+    """ "<server>-<tool>" -> "<tool>" (the runtime prefixes the MCP server's name)."""
     return str(tool_or_call["function"]["name"]).rsplit("-", 1)[-1]
 
 
@@ -365,21 +437,23 @@ def _unmatched_names(
     return [p for p in Mentions.of([question]).phrases if normalized(p) not in seen]
 
 
-def _model_view(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _model_view(
+    history: list[dict[str, Any]], lexicon: Lexicon, fixed: frozenset[str]
+) -> list[dict[str, Any]]:
     """The history as the model reads it: tool results as text lines (``tool_results``) led by the
-    figure their question asked for (``tool_focus``), and without the fixed replies ("Noted."),
-    which a 0.5B model otherwise repeats as its next answer. A pure function of the history, so
-    every request renders the same prefix (the KV cache stays valid)."""
+    figure their question asked for (``tool_focus``), and without the ``fixed`` replies ("Noted."),
+    which a 0.5B model otherwise repeats as its next answer. A pure function of the history (and of
+    the server's lexicon), so every request renders the same prefix (the KV cache stays valid)."""
     view: list[dict[str, Any]] = []
     asked = ["", ""]  # the last two user questions: a follow-up takes its column from the one before
     for m in history:
         if m["role"] == "user":
             asked = [asked[1], user_text(m)]
-        if m["role"] == "assistant" and m["content"] in FIXED_REPLIES:
+        if m["role"] == "assistant" and m["content"] in fixed:
             continue
         if m["role"] == "tool":
             context = asked[0] if is_follow_up(asked[1]) else ""
-            asked_for = focus(asked[1], m["content"], context)
+            asked_for = focus(asked[1], m["content"], context, lexicon=lexicon)
             m = {**m, "content": render_result(m["content"], asked_for.line if asked_for else None)}
         view.append(m)
     return view
@@ -397,12 +471,15 @@ def is_statement(text: str) -> bool:
     return bool(_STATEMENT.match(text)) and not text.rstrip().endswith("?")
 
 
+def is_greeting(text: str) -> bool:
+    """ "hi", "Good morning!": nothing to look up, nothing to remember."""
+    return bool(_GREETING.match(text))
+
+
 def fixed_reply(text: str) -> str | None:
-    """The reply to small talk and to a statement, without the model: a 0.5B model "acknowledges"
+    """The reply to thanks and to a statement, without the model: a 0.5B model "acknowledges"
     "My name is Priya" with an invented biography. The statement stays in the conversation, so
     later questions about it are answered from there."""
-    if _GREETING.match(text):
-        return GREETING_REPLY
     if _THANKS.match(text):
         return THANKS_REPLY
     return NOTED_REPLY if is_statement(text) else None

@@ -5,7 +5,7 @@ pays for every schema in prefill time. BM25+ (never negative, unlike plain Okapi
 of documents that share most words) over each tool's name, description, parameter names and
 enum values puts the two or three tools that share the question's words first; the policy offers only
 those. BM25+ (``rank_bm25``) rather than embeddings: no model download, microseconds per question, and
-analysts' questions name what they want ("top products", "monthly revenue", "customers in France").
+a question to a tool mostly names what it wants in the tool's own words.
 """
 
 from __future__ import annotations
@@ -27,21 +27,19 @@ _STOP = frozenset(
 )
 
 
+# English forms the suffix rules below miss: irregular pasts, -ed forms, one compound.
 _IRREGULAR = {
     "spent": "spend",
     "bought": "buy",
     "sold": "sell",
     "ordered": "order",
-    "buying": "buy",
-    "selling": "sell",
-    "spending": "spend",
     "purchased": "purchase",
     "bestselling": "best",
 }
 
 
 def stem(word: str) -> str:
-    """Crude English stemming: enough that "customers" meets "customer" and "spent" meets "spend"."""
+    """Crude English stemming: enough that a plural meets its singular and "spent" meets "spend"."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
     if len(word) > 5 and word.endswith("ing"):
@@ -82,10 +80,10 @@ def _schema_words(schema: Any, *, enums: bool) -> Iterable[str]:
 
 def tool_document(tool: Mapping[str, Any], *, enums: bool = False) -> list[str]:
     """The words BM25 ranks a tool by: its name and description (twice: they say what it is for)
-    and its parameters. Enum values (two dozen countries) are left out: every tool with a country
-    filter would match every country; which tool takes a named value is ``tool_arguments``' job."""
+    and its parameters. Enum values (two dozen names) are left out: every tool with the same filter
+    would match every one of them; which tool takes a named value is ``tool_arguments``' job."""
     fn = tool["function"]
-    short_name = str(fn["name"]).rsplit("-", 1)[-1]  # "retail-analytics-top_products" -> "top_products"
+    short_name = str(fn["name"]).rsplit("-", 1)[-1]  # "<server>-<tool>" -> "<tool>" (the runtime's prefix)
     description = str(fn.get("description", ""))
     parts = [
         short_name,

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
+
+from .tool_ranking import stem, words
 
 MAX_ROWS = 10
 
@@ -75,7 +78,7 @@ def scalar_text(key: str, value: Any) -> str:
 
 
 def _is_identifier(key: str) -> bool:
-    return key in {"id", "code", "invoice", "month", "year"} or key.endswith("_id")
+    return key in {"id", "code", "month", "year"} or key.endswith("_id")
 
 
 _COUNT_WORDS = {
@@ -99,16 +102,31 @@ _REQUESTED = re.compile(
 )
 
 
-_EVERY_ROW = re.compile(
-    r"\b(?:each|every|breakdown|(?:by|per) (?:month|week|day|year|quarter|country|segment|product))\b",
-    re.IGNORECASE,
-)
+_EVERY_ROW = re.compile(r"\b(?:each|every|breakdown)\b", re.IGNORECASE)
+_BY_ROW = re.compile(r"\b(?:by|per) ([a-z]+)", re.IGNORECASE)
+_TIME_ROWS = frozenset({"month", "week", "day", "year", "quarter"})
 _FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
-def asks_for_every_row(question: str) -> bool:
-    """ "… for each month", "a breakdown by country": every row of the result, not one figure."""
-    return bool(_EVERY_ROW.search(question))
+def asks_for_every_row(question: str, kinds: Iterable[str] = ()) -> bool:
+    """ "… for each month", "a breakdown", or "by"/"per" what the result's rows are (``row_kinds``:
+    "by country" of a result listing countries): every row of the result, not one figure."""
+    if _EVERY_ROW.search(question):
+        return True
+    rows = _TIME_ROWS | set(kinds)
+    return any(stem(word.lower()) in rows for word in _BY_ROW.findall(question))
+
+
+def row_kinds(data: Any) -> set[str]:
+    """What a result's lists of rows are, stemmed: ``{"countries": [{…}]}`` -> {"country"}."""
+    if not isinstance(data, dict):
+        return set()
+    return {
+        word
+        for key, value in data.items()
+        if isinstance(value, list) and value and all(isinstance(row, dict) for row in value)
+        for word in words(key)
+    }
 
 
 def figures(text: str) -> set[str]:
@@ -177,8 +195,10 @@ def _names(clause: str) -> list[str]:
 
 
 def describe_result(content: str, tool: str) -> str:
-    """The answer of last resort: the tool's result, verbatim in substance, with a plain preface."""
+    """The answer of last resort: the tool's result, verbatim in substance, with a plain preface
+    (``tool``: its short name, "" when the call that asked for it is not in the conversation)."""
+    named = f"the {tool} tool" if tool else "the tool"
     return (
-        f"I could not word an answer that I can verify against the data, so here is exactly what the "
-        f"{tool} tool returned:\n\n{render_result(content)}"
+        f"I could not word an answer that I can verify against the data, so here is exactly what "
+        f"{named} returned:\n\n{render_result(content)}"
     )

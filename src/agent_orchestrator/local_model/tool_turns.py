@@ -12,9 +12,9 @@ an answer is only released after the grounding check: a streamed token cannot be
   into a segment). Otherwise the model answers and ``grounding`` checks it; an unsupported claim gets
   one retry with the claims named, then the answer of last resort: what the tool returned.
 * chat: small talk and statements get the plan's fixed reply; otherwise the model answers, and a
-  claim the conversation does not support gets an honest "I don't know". A call the model writes as
-  text anyway (tags, bare JSON, or the 1.5B model's "I would call `…` with ```json …```") becomes a
-  real call when it fits an offered tool's schema.
+  claim its evidence does not support gets an honest "I don't know" (a greeting, a plain hello). A
+  call the model writes as text anyway (tags, bare JSON, or the 1.5B model's "I would call `…` with
+  ```json …```") becomes a real call when it fits an offered tool's schema.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import re
 import secrets
 import threading
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .chat_format import ChatTemplate, ToolCall, split_tool_calls
 from .engine import Engine, GenerationParams, GenerationStats
@@ -38,6 +39,7 @@ from .tool_results import (
     headline_of,
     requested_count,
     result_rows,
+    row_kinds,
     stated_count,
 )
 
@@ -49,7 +51,7 @@ MAX_CALL_TOKENS = 160
 NOT_FOUND = "I could not find that in the data: {reasons}."
 UNKNOWN = "I don't know: that is not in the data I have looked up or in our conversation."
 _RETRY_NOTE = (
-    "Your previous draft stated {claims}, which do not appear in the tool results or the conversation. "
+    "Your previous draft stated {claims}, which do not appear in the tool results for this question. "
     "Answer again in one or two sentences using only names and numbers copied exactly from the tool "
     "results above. If they do not answer the question, say that you could not find it."
 )
@@ -135,13 +137,13 @@ def _answer(
         if calls:
             result.tool_calls, result.finish_reason = calls[:1], "tool_calls"
             return result
-    missing = unsupported_claims(text, sources)
+    missing = unsupported_claims(text, sources, plan.terms)
     if not missing or result.finish_reason == "cancelled":
         result.text = _with_requested_rows(_checked(text.strip(), plan), plan)
         return result
     if plan.mode == "chat":  # nothing to copy from: a second draft only apologises at length
         logger.warning("Unsupported claims in a chat answer: %s", missing)
-        result.text, result.grounded = UNKNOWN, False
+        result.text, result.grounded = plan.fallback or UNKNOWN, False
         return result
     logger.warning("Unsupported claims in a draft answer (%s mode): %s", plan.mode, missing)
     note = {"role": "system", "content": _RETRY_NOTE.format(claims=", ".join(f'"{c}"' for c in missing[:5]))}
@@ -150,7 +152,7 @@ def _answer(
     result.completion_tokens += retry.completion_tokens
     result.cached_tokens = retry.cached_tokens
     # A retry that only says "I could not find it" is no answer: the data itself is a better one.
-    if not unsupported_claims(retry_text, sources) and has_claims(retry_text):
+    if not unsupported_claims(retry_text, sources, plan.terms) and has_claims(retry_text, plan.terms):
         result.text = _with_requested_rows(_checked(retry_text.strip(), plan), plan)
         return result
     result.grounded = False
@@ -210,8 +212,11 @@ def _with_requested_rows(text: str, plan: Plan) -> str:
     first (or a total) and stops. The rows are in the
     tool result, in order: list the ones the answer left out (deterministic, so nothing is invented).
     """
-    rows = [r for result in plan.turn_results if result.error is None for r in result_rows(result.content)]
-    wanted = requested_count(plan.question) or (len(rows) if asks_for_every_row(plan.question) else 0)
+    good = [result.content for result in plan.turn_results if result.error is None]
+    rows = [r for content in good for r in result_rows(content)]
+    kinds = {kind for content in good for kind in row_kinds(_parsed(content))}
+    every_row = asks_for_every_row(plan.question, kinds)
+    wanted = requested_count(plan.question) or (len(rows) if every_row else 0)
     if plan.mode != "answer" or wanted < 2 or not rows:
         return text
     leading = rows[:wanted]
@@ -219,6 +224,13 @@ def _with_requested_rows(text: str, plan: Plan) -> str:
         return text
     listed = "\n".join(f"{i}. {line}" for i, (_, line) in enumerate(leading, 1))
     return f"{text}\n\n{listed}"
+
+
+def _parsed(content: str) -> Any:
+    try:
+        return json.loads(content)
+    except ValueError:
+        return None
 
 
 def _generate(

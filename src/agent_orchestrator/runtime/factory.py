@@ -25,6 +25,7 @@ from copilot.tools import Tool
 
 if TYPE_CHECKING:
     from agent_orchestrator.local_model.guide import Guide
+    from agent_orchestrator.local_model.lexicon import Lexicon
 
 from agent_orchestrator.errors import (
     ModelUnavailableError,
@@ -164,7 +165,11 @@ class CopilotRuntime:
                 hub=self.settings.hub,
             )
             server = LocalModelServer(
-                weights, model_id=choice.model_id, n_ctx=self.settings.local_model_ctx, guide=self._guide()
+                weights,
+                model_id=choice.model_id,
+                n_ctx=self.settings.local_model_ctx,
+                guide=self._guide(),
+                lexicon=self._lexicon(),
             )
             base_url = await asyncio.to_thread(server.start)
         except (WeightsError, LocalModelServerError) as error:
@@ -199,6 +204,17 @@ class CopilotRuntime:
         from agent_orchestrator.planner import QueryGuide
 
         return QueryGuide()
+
+    def _lexicon(self) -> "Lexicon":
+        """Sessions with the retail tools get the retail tools' words (``mcp_server.lexicon``) for
+        the server's own pipeline; without them the embedded model knows no domain."""
+        from agent_orchestrator.local_model.lexicon import NEUTRAL
+
+        if self.retail_mcp is None and not self.retail_tools:
+            return NEUTRAL
+        from agent_orchestrator.mcp_server.lexicon import RETAIL
+
+        return RETAIL
 
     def session_options(self) -> dict[str, Any]:
         """The configuration every create *and* resume passes, identical each time."""
