@@ -3,8 +3,8 @@ back from the event log and turning them into charts costs, against the 100 ms t
 
 The log is the real runtime's (Copilot CLI, the retail MCP server, the scripted model calling
 ``monthly_trend`` for 12 months), its turn repeated 1,000 times. Measured in process: parsing the log
-(``parse_events``, tool results included) and the route's work per message (charts, customer links,
-markdown), uncached as on the first read of each turn and cached as on a reload.
+(``parse_events``, tool results included) and the route's work per message (charts, readings,
+customer links, markdown), uncached as on the first read of each turn and cached as on a reload.
 
     uv run python bench/bench_charts.py
 """
@@ -23,6 +23,7 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel, ToolCall
 from agent_orchestrator.web.charts import _chart, charts_for
 from agent_orchestrator.web.customer_links import _ids, customer_ids
 from agent_orchestrator.web.markdown import render_markdown
+from agent_orchestrator.web.readings import readings_for
 
 TURNS = 1_000
 BUDGET = 0.1
@@ -52,6 +53,7 @@ def route_work(messages: list[TranscriptMessage]) -> None:
     for message in messages:
         if message.role == "assistant":
             charts_for(message.tool_results)
+            readings_for(message.tool_results, message.content)
             render_markdown(message.content, customer_ids(message.tool_results))
 
 

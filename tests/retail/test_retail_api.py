@@ -137,6 +137,18 @@ def test_trend_and_predict(client: TestClient) -> None:
     assert client.get(predict, params={"recency_days": 1, "frequency": 0, "monetary": 1}).status_code == 422
 
 
+def test_analysis_options_are_the_datas_own_choices(client: TestClient) -> None:
+    options = client.get(f"{PREFIX}/analysis/options").json()
+    assert options["measures"][0] == {"value": "revenue", "label": "Revenue"}
+    assert {"value": "avg_order_value", "label": "Average order value"} in options["measures"]
+    assert options["countries"] == sorted(options["countries"]) and "Germany" in options["countries"]
+    assert options["segments"] == ["High Value", "Regular", "At Risk", "New"]
+    periods = [p["value"] for p in options["periods"]]
+    assert periods[:3] == ["2025", "2025-12", "2025-11"] and periods[-1] == "2024-01"
+    assert {"value": "2024-06", "label": "June 2024"} in options["periods"]
+    assert len(periods) == 2 + 24 and options["max_rows"] == 20
+
+
 def test_unconfigured_or_missing_database_is_503(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RETAIL_DB", raising=False)
     with TestClient(_app(None)) as unconfigured:
@@ -179,6 +191,7 @@ def test_openapi_documents_every_route(client: TestClient) -> None:
         f"{PREFIX}/customers/{{customer_id}}/trend",
         f"{PREFIX}/transactions",
         f"{PREFIX}/transactions/{{transaction_id}}",
+        f"{PREFIX}/analysis/options",
     }
     for operation in routes.values():
         assert operation["summary"]

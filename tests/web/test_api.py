@@ -53,7 +53,7 @@ def test_chat_streams_and_the_conversation_continues_on_another_device(live_app)
     streamed = send(laptop, session_id, "Remember this: my favourite retail segment is 'At Risk'. Reply OK.")
     assert streamed.headers["content-type"].startswith("text/event-stream")
     frames = events(streamed)
-    assert frames[-1] == ("done", {"content": "OK", "html": "<p>OK</p>\n", "charts": []})
+    assert frames[-1] == ("done", {"content": "OK", "html": "<p>OK</p>\n", "charts": [], "readings": []})
     assert "".join(e[1]["text"] for e in frames if e[0] == "delta") == "OK"
 
     phone = live_app.client("alice")  # a second device: its own login, same account
@@ -66,6 +66,7 @@ def test_chat_streams_and_the_conversation_continues_on_another_device(live_app)
             "content": "Your favourite retail segment is 'At Risk'.",
             "html": "<p>Your favourite retail segment is 'At Risk'.</p>\n",
             "charts": [],
+            "readings": [],
         },
     )
     assert len(user_messages(live_app.model.requests[-1])) == 2

@@ -69,6 +69,39 @@ async def test_rankings_are_bar_charts_with_one_bar_per_row(retail_db: Path) -> 
     assert sum(shares.series[1].values) == pytest.approx(1, abs=0.01)
 
 
+async def test_a_grouped_sales_query_is_charted_a_series_as_a_line_and_a_ranking_as_bars(
+    retail_db: Path,
+) -> None:
+    by_month = await tool_result(retail_db, "analyze_sales", {"measure": "orders", "group_by": "month"})
+    ranking = await tool_result(
+        retail_db,
+        "analyze_sales",
+        {"group_by": "customer", "order": "lowest", "limit": 4, "period": "2025", "compare": "year_before"},
+    )
+    single = await tool_result(retail_db, "analyze_sales", {"countries": ["Germany"], "period": "2025"})
+    unanswered = await tool_result(retail_db, "analyze_sales", {"group_by": "month", "period": "1990"})
+    series, bars = charts_for([by_month, ranking, single, unanswered])
+
+    months = json.loads(by_month.content)
+    assert (series.kind, series.tool, series.category, series.title) == (
+        "line",
+        "analyze_sales",
+        "Month",
+        months["reading"],
+    )
+    assert series.labels == [row["label"] for row in months["rows"]] and len(series.labels) == 24
+    assert [(s.label, s.unit, s.values) for s in series.series] == [
+        ("Orders", "count", [row["orders"] for row in months["rows"]])
+    ]
+
+    rows = json.loads(ranking.content)["rows"]
+    assert (bars.kind, bars.category) == ("bar", "Customer")
+    assert bars.customer_ids == [int(row["key"]) for row in rows] and bars.labels[0] == f"#{rows[0]['key']}"
+    revenue, before = bars.series
+    assert (revenue.label, revenue.unit, revenue.values) == ("Revenue", "money", [r["revenue"] for r in rows])
+    assert before.label == "Revenue, 2024" and before.values == [r["previous"]["revenue"] for r in rows]
+
+
 async def test_no_chart_for_a_single_figure_a_single_row_an_error_or_another_server(retail_db: Path) -> None:
     one = await tool_result(retail_db, "top_customers", {"limit": 1})
     totals = await tool_result(retail_db, "sales_summary")

@@ -30,6 +30,7 @@ from agent_orchestrator.sessions.crypto import open_cipher
 from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.live import LiveHub
 from agent_orchestrator.sessions.live_notify import PostgresAnnouncements
+from agent_orchestrator.sessions.readings import Readings
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
@@ -53,7 +54,17 @@ from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.guard import GuardMiddleware
 from agent_orchestrator.web.housekeeping import start_chores
 from agent_orchestrator.web.observability import install_observability
-from agent_orchestrator.web.routes import auth, branching, exchange, live, messages, search, sessions, usage
+from agent_orchestrator.web.routes import (
+    auth,
+    branching,
+    exchange,
+    live,
+    messages,
+    readings,
+    search,
+    sessions,
+    usage,
+)
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -141,6 +152,7 @@ def create_app(
                 sessions=service,
                 branching=Branching(service, search_index),
                 exchange=Exchange(service, search_index),
+                readings=Readings(service, search_index),
                 throttle=throttle,
                 usage=usage_keeper,
             )
@@ -159,6 +171,7 @@ def create_app(
     app.include_router(live.router)
     app.include_router(messages.router)
     app.include_router(branching.router)
+    app.include_router(readings.router)
     app.include_router(search.router)
     app.include_router(usage.router)
     app.include_router(vendor.router)

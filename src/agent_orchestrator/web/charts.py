@@ -1,5 +1,6 @@
-"""Charts of what a turn's tools returned: a series (monthly trend) or a ranking (top customers,
-top products, countries, the segment overview) becomes a chart under the answer.
+"""Charts of what a turn's tools returned: a series (monthly trend, a sales query by month) or a
+ranking (top customers, top products, countries, the segment overview, a ranked sales query) becomes
+a chart under the answer.
 
 Drawn from the tool's own result, never from the model's text, so a chart cannot repeat a number the
 model invented. The browser draws the spec with Chart.js and shows the same figures as a table
@@ -14,6 +15,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from agent_orchestrator.mcp_server.config import SERVER_NAME
+from agent_orchestrator.retail.analysis import Dimension, Measure, Query
+from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS
+from agent_orchestrator.retail.analysis.render import MEASURE_LABELS, is_money
 from agent_orchestrator.sessions.tool_results import ToolResult
 
 Unit = Literal["money", "count", "share"]
@@ -162,6 +166,63 @@ def _countries(tool: str, content: str) -> Chart:
     return _ranking(tool, title, "Country", [c.country for c in rows], _money([c.revenue for c in rows]))
 
 
+class _AnalysisRow(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    key: str
+    label: str
+    revenue: float
+    orders: int
+    customers: int
+    units: int
+    avg_order_value: float
+    products: int
+    countries: int
+    previous: dict[str, float] | None = None
+
+
+class _Compared(BaseModel):
+    label: str
+
+
+class _GroupedQuery(Query):
+    group_by: Dimension
+
+
+class _Analysis(BaseModel):
+    """``analyze_sales``' result; only a grouped one (``rows``) is charted."""
+
+    model_config = ConfigDict(extra="ignore")
+    reading: str
+    query: _GroupedQuery
+    rows: list[_AnalysisRow]
+    compared: _Compared | None = None
+
+
+def _analysis(tool: str, content: str) -> Chart:
+    """A grouped sales query: a line in time order for a series of months, days or years, bars for a
+    ranking; the period compared with, if any, as a second series."""
+    result = _Analysis.model_validate_json(content)
+    query, rows = result.query, result.rows
+    measure = Measure.revenue if query.measure is Measure.overview else query.measure
+    unit: Unit = "money" if is_money(measure) else "count"
+    label = MEASURE_LABELS[measure]
+    series = [ChartSeries(label=label, unit=unit, values=[getattr(row, measure.value) for row in rows])]
+    if result.compared is not None:
+        before = [(row.previous or {}).get(measure.value, 0.0) for row in rows]
+        series.append(ChartSeries(label=f"{label}, {result.compared.label}", unit=unit, values=before))
+    customers = query.group_by is Dimension.customer
+    series_in_time = query.group_by in TIME_DIMENSIONS and query.limit is None and query.order == "highest"
+    return Chart(
+        kind="line" if series_in_time else "bar",
+        title=result.reading,
+        tool=tool,
+        category=query.group_by.value.capitalize(),
+        labels=[f"#{row.key}" if customers else row.label for row in rows],
+        series=series,
+        customer_ids=[int(row.key) for row in rows] if customers else None,
+    )
+
+
 def _segments(tool: str, content: str) -> Chart:
     rows = _Segments.model_validate_json(content).segments
     return Chart(
@@ -184,6 +245,7 @@ _CHARTS: dict[str, Callable[[str, str], Chart]] = {
     "top_products": _products,
     "country_breakdown": _countries,
     "list_segments": _segments,
+    "analyze_sales": _analysis,
 }
 
 

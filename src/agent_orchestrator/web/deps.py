@@ -13,6 +13,7 @@ from fastapi import Depends, HTTPException, Request, status
 
 from agent_orchestrator.sessions.branching import Branching
 from agent_orchestrator.sessions.exchange import Exchange
+from agent_orchestrator.sessions.readings import Readings
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import LoginThrottle, User, UserStore
 from agent_orchestrator.sessions.usage import UsageKeeper
@@ -34,6 +35,7 @@ class Services:
     usage: UsageKeeper
     branching: Branching
     exchange: Exchange
+    readings: Readings
 
 
 async def get_services(request: Request) -> Services:

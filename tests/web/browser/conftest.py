@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from browser_ui import PASSWORD
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, ConsoleMessage, Page
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
@@ -152,3 +152,16 @@ def fresh_model(scripted_model: ScriptedModel) -> ScriptedModel:
 def user(browser_app: BrowserApp) -> Callable[[str], str]:
     """``user("alice")`` makes a fresh account named alice<N>."""
     return browser_app.new_user
+
+
+@pytest.fixture
+def csp_violations(page: Page) -> Iterator[list[str]]:
+    """Console errors about the Content Security Policy, collected while the test runs."""
+    seen: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text:
+            seen.append(message.text)
+
+    page.on("console", on_console)
+    yield seen

@@ -7,31 +7,17 @@ would show up in the console, which the tests watch.
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import pytest
 from browser_ui import ASSISTANT, api, chart_points, chart_values, login, new_chat, send
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall, message_text
 
 TREND_QUESTION = "How did revenue develop over the last 6 months?"
 # A figure the model makes up: the chart must not show it, because it is drawn from the tool's data.
 INVENTED = 999_999.99
-
-
-@pytest.fixture
-def csp_violations(page: Page) -> Iterator[list[str]]:
-    """Console errors about the Content Security Policy, collected while the test runs."""
-    seen: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if "Content Security Policy" in message.text:
-            seen.append(message.text)
-
-    page.on("console", on_console)
-    yield seen
 
 
 def last_tool_result(model: ScriptedModel) -> dict[str, Any]:

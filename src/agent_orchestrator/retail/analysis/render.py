@@ -44,6 +44,11 @@ _PLURALS = {
 _SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"}
 
 
+def is_money(measure: Measure) -> bool:
+    """Revenue, average order value, revenue per customer: amounts, not counts."""
+    return measure not in _NOUNS and measure is not Measure.overview
+
+
 class Figure:
     """Formats one measure's values the same way everywhere in an answer."""
 
@@ -177,7 +182,8 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
     measure = outcome.query.measure
     stated = reading(outcome)
     if measure is Measure.overview:
-        return f"{stated}: {overview(outcome.total, currency)}."
+        one_customer = outcome.scope.customer_id is not None
+        return f"{stated}: {overview(outcome.total, currency, customers=not one_customer)}."
     if outcome.query.group_by is None:
         text = f"{stated}: {figure(outcome.total.get(measure))}"
         if outcome.previous is not None and outcome.compared is not None:
@@ -202,19 +208,20 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         best = max(outcome.rows, key=lambda r: r.figures.get(measure))
         worst = min(outcome.rows, key=lambda r: r.figures.get(measure))
         high, low = figure(best.figures.get(measure)), figure(worst.figures.get(measure))
-        text += f"\nHighest: {best.label} ({high}); lowest: {worst.label} ({low})."
-    elif outcome.groups > len(outcome.rows):
-        text += f"\n({len(outcome.rows)} of {outcome.groups:,} {_PLURALS[outcome.query.group_by]}.)"
+        text += f"\n\nHighest: {best.label} ({high}); lowest: {worst.label} ({low})."
+    elif outcome.groups > len(outcome.rows):  # a paragraph of its own: Markdown would end the list with it
+        text += f"\n\n({len(outcome.rows)} of {outcome.groups:,} {_PLURALS[outcome.query.group_by]}.)"
     return text
 
 
-def overview(figures: Figures, currency: str | None) -> str:
-    """Every figure of a scope in one line ("tell me about France")."""
+def overview(figures: Figures, currency: str | None, *, customers: bool = True) -> str:
+    """Every figure of a scope in one line ("tell me about France"); one customer's has no count of
+    customers."""
     money = Figure(Measure.revenue, currency)
     parts = [
         f"revenue {money(figures.revenue)}",
         Figure(Measure.orders, None)(figures.orders),
-        Figure(Measure.customers, None)(figures.customers),
+        *([Figure(Measure.customers, None)(figures.customers)] if customers else []),
         Figure(Measure.units, None)(figures.units),
         f"average order value {money(figures.get(Measure.avg_order_value))}",
     ]

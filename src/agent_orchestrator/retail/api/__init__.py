@@ -7,12 +7,12 @@
     install_error_handler(app)  # agent_orchestrator.web.errors: 503 without a database, 409 if empty
 
 All routes are GET and use a read-only connection. Layout: one module per resource
-(``segments``, ``customers``, ``transactions``) and ``deps`` for the database dependency.
+(``segments``, ``customers``, ``transactions``, ``analysis``) and ``deps`` for the database dependency.
 """
 
 from fastapi import APIRouter
 
-from agent_orchestrator.retail.api import customers, segments, transactions
+from agent_orchestrator.retail.api import analysis, customers, segments, transactions
 from agent_orchestrator.retail.api.deps import RetailDb, get_retail_db, get_retail_db_path
 
 
@@ -22,6 +22,7 @@ def create_retail_router() -> APIRouter:
     router.include_router(segments.router)
     router.include_router(customers.router)
     router.include_router(transactions.router)
+    router.include_router(analysis.router)
     return router
 
 

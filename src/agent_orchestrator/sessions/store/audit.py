@@ -41,6 +41,7 @@ AuditAction = Literal[
     "rewind",
     "export",
     "import",
+    "reading",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
 MAX_RECENT = 1_000

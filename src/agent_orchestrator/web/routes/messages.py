@@ -1,10 +1,11 @@
 """A session's messages: the transcript, and sending a message with the answer streamed as SSE.
 
-Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html, charts},
-``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the stream starts;
-so is a send whose ``last_event_id`` shows the sender missed messages (the body lists them).
-``charts`` (here, in the live feed and in the transcript) are drawn from what the turn's tools returned
-(``web/charts.py``).
+Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html, charts,
+readings}, ``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the
+stream starts; so is a send whose ``last_event_id`` shows the sender missed messages (the body lists
+them).
+``charts`` and ``readings`` (here, in the live feed and in the transcript) are drawn from what the
+turn's tools returned (``web/charts.py``, ``web/readings.py``).
 
 The transcript says where the session's live feed goes on from (``last_event_id``) and, mid-turn,
 what the turn has said so far (``live_turn``): docs/architecture.md#live-sessions.
@@ -12,7 +13,7 @@ what the turn has said so far (``live_turn``): docs/architecture.md#live-session
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Self
 
 from fastapi import APIRouter, HTTPException, status
 from fastapi.responses import StreamingResponse
@@ -20,12 +21,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.live import describe
 from agent_orchestrator.sessions.tool_results import ToolResult
+from agent_orchestrator.sessions.transcript import TranscriptMessage
 from agent_orchestrator.sessions.turns import TurnEvent
 from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.charts import Chart, charts_for
 from agent_orchestrator.web.customer_links import customer_ids
 from agent_orchestrator.web.deps import CurrentActor, Services, ServicesDep
 from agent_orchestrator.web.markdown import render_markdown
+from agent_orchestrator.web.readings import Reading, readings_for
 from agent_orchestrator.web.routes.sessions import SessionOut
 
 router = APIRouter(prefix="/api/sessions/{session_id}/messages", tags=["messages"])
@@ -39,6 +42,21 @@ class MessageOut(BaseModel):
     timestamp: str
     interrupted: bool
     charts: list[Chart] = []
+    readings: list[Reading] = []
+
+    @classmethod
+    def of(cls, message: TranscriptMessage) -> Self:
+        assistant = message.role == "assistant"
+        return cls(
+            event_id=message.event_id,
+            role=message.role,
+            content=message.content,
+            html=_html(message.content, message.tool_results) if assistant else None,
+            timestamp=message.timestamp,
+            interrupted=message.interrupted,
+            charts=charts_for(message.tool_results),
+            readings=readings_for(message.tool_results, message.content),
+        )
 
 
 class LiveTurnOut(BaseModel):
@@ -71,18 +89,7 @@ async def get_messages(session_id: str, actor: CurrentActor, services: ServicesD
     live = joined.live_turn
     return TranscriptOut(
         session=SessionOut.of(transcript.session),
-        messages=[
-            MessageOut(
-                event_id=m.event_id,
-                role=m.role,
-                content=m.content,
-                html=_html(m.content, m.tool_results) if m.role == "assistant" else None,
-                timestamp=m.timestamp,
-                interrupted=m.interrupted,
-                charts=charts_for(m.tool_results),
-            )
-            for m in joined.messages
-        ],
+        messages=[MessageOut.of(m) for m in joined.messages],
         busy=transcript.busy,
         last_event_id=joined.last_event_id,
         live_turn=LiveTurnOut(prompt=live.prompt, text=live.text, tools=live.tools) if live else None,
@@ -126,12 +133,14 @@ def _html(text: str, tool_results: tuple[ToolResult, ...]) -> str:
 
 def feed_data(kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """An event's data as the browser gets it: an answer also as safe HTML (web/markdown.py) with the
-    charts of what its tools returned (the feed stores the tool results, not the drawings)."""
+    charts and readings of what its tools returned (the feed stores the tool results, not the
+    drawings)."""
     if kind == "done":
         results = tuple(ToolResult(**result) for result in data.get("tool_results", ()))
         text = str(data.get("content", ""))
         charts = [chart.model_dump() for chart in charts_for(results)]
-        return {"content": text, "html": _html(text, results), "charts": charts}
+        readings = [reading.model_dump() for reading in readings_for(results, text)]
+        return {"content": text, "html": _html(text, results), "charts": charts, "readings": readings}
     return data
 
 

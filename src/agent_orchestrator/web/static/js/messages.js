@@ -8,6 +8,7 @@
 import { answerCharts } from "./charts.js";
 import { el } from "./dom.js";
 import { timeElement } from "./format.js";
+import { answerReadings } from "./readings.js";
 
 export function messageShell(role) {
   const who = role === "user" ? "You" : "Assistant";
@@ -25,7 +26,7 @@ export function messageElement(message) {
   const { item, body } = messageShell(role);
   if (role === "assistant") {
     setAssistantBody(body, message);
-    showCharts(body, message.charts);
+    showToolData(body, message);
   } else {
     body.textContent = message.content || "";
   }
@@ -48,8 +49,10 @@ export function setAssistantBody(body, { html, content }) {
   }
 }
 
-/** Charts of what the turn's tools returned, under the answer's text (none for most answers). */
-export function showCharts(body, charts) {
-  const box = answerCharts(charts);
-  if (box) body.after(box);
+/**
+ * What the turn's tools returned, under the answer's text (nothing for most answers): a computed
+ * reading with its chips right under it, then the charts.
+ */
+export function showToolData(body, { charts, readings }) {
+  for (const box of [answerCharts(charts), answerReadings(readings)]) if (box) body.after(box);
 }

@@ -10,7 +10,7 @@ import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
 import { ensureSession, forgetCurrentSession, isNearBottom, openSession, refreshMessageActions, scrollToBottom, setStatus } from "./chat.js";
 import { $, el, show } from "./dom.js";
 import { seenEventId } from "./live.js";
-import { messageElement, messageShell, setAssistantBody, showCharts } from "./messages.js";
+import { messageElement, messageShell, setAssistantBody, showToolData } from "./messages.js";
 import { loadSessions } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { refreshUsage } from "./usage.js";
@@ -207,8 +207,8 @@ function appendDelta(live, text) {
 function finishTurn(live, data) {
   setAssistantBody(live.body, { html: data.html, content: data.content ?? live.streamed });
   const follow = isNearBottom();
-  showCharts(live.body, data.charts);
-  if (follow) scrollToBottom(true); // keep the new charts in view, as the text was
+  showToolData(live.body, data);
+  if (follow) scrollToBottom(true); // keep the new charts and readings in view, as the text was
   live.assistantEl.removeAttribute("aria-busy");
   setStatus("");
 }

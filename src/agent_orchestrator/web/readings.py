@@ -1,0 +1,105 @@
+"""Sales readings under chat answers, and a changed reading computed again without the model.
+
+When a turn's ``analyze_sales`` call was answered, the answer shows the tool's reading as chips
+(measure · filters · period · comparison · ranking) and the tool's own answer text, so the figures an
+analyst reads were written by code whichever model answered. Changing a chip sends the edited query
+back; it is computed here with ``retail.analysis`` directly, and the session service records it as a
+turn of the conversation (docs/architecture.md#editing-a-reading).
+"""
+
+import json
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.mcp_server.config import SERVER_NAME
+from agent_orchestrator.mcp_server.toolkit import to_json
+from agent_orchestrator.retail.analysis import Query, answer_query
+from agent_orchestrator.retail.db import open_readonly
+from agent_orchestrator.sessions.readings import ToolAnswer
+from agent_orchestrator.sessions.tool_results import ToolResult
+
+TOOL = "analyze_sales"
+CHANGED = "Reading changed: "
+
+
+class Chip(BaseModel):
+    """One part of the reading: the query field it stands for, its value and how it reads."""
+
+    model_config = ConfigDict(extra="ignore")
+    field: str
+    value: str
+    label: str
+
+
+class Reading(BaseModel):
+    """What the tool computed, for the UI: ``answer`` is the tool's own text (``None`` when the message
+    already is that text), ``query`` what a changed chip edits and sends back."""
+
+    model_config = ConfigDict(extra="ignore")
+    reading: str
+    chips: list[Chip]
+    query: dict[str, Any]
+    answer: str | None
+
+
+def readings_for(results: Iterable[ToolResult], shown: str) -> list[Reading]:
+    """The readings of the answered ``analyze_sales`` calls among a message's tool results."""
+    found: list[Reading] = []
+    for result in results:
+        if result.tool != TOOL or result.server not in (SERVER_NAME, None):
+            continue
+        reading = _reading(result.content)
+        if reading is None or reading in found:
+            continue
+        if reading.answer is not None and reading.answer.strip() == shown.strip():
+            reading = reading.model_copy(update={"answer": None})
+        found.append(reading)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _reading(content: str) -> Reading | None:
+    """Cached like the charts: a stored result is read again on every reload."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("answered") is not True:
+        return None  # "I can't answer that from this data": nothing to change
+    try:
+        return Reading.model_validate(data)
+    except ValidationError:
+        return None
+
+
+def parse_query(value: dict[str, Any]) -> Query:
+    """The edited reading as a query, or one line naming each field that is wrong."""
+    try:
+        return Query.model_validate(value)
+    except ValidationError as error:
+        problems = (
+            f"{'.'.join(str(part) for part in e['loc']) or 'query'}: {e['msg'].removeprefix('Value error, ')}"
+            for e in error.errors()
+        )
+        raise InvalidInputError("The reading is not valid: " + "; ".join(problems) + ".") from None
+
+
+def compute(retail_db: Path, query: Query) -> ToolAnswer:
+    """The query answered as the tool answers it (the same result text), with the line the user is
+    shown as having asked; blocking (run it in a thread). A reading the data cannot answer is an
+    :class:`InvalidInputError` with the tool's reason, and nothing is recorded."""
+    conn = open_readonly(retail_db)
+    try:
+        result = answer_query(conn, query)
+    finally:
+        conn.close()
+    if not result["answered"]:
+        raise InvalidInputError(result["answer"])
+    prompt = CHANGED + " · ".join(chip["label"] for chip in result["chips"])
+    arguments = query.model_dump(mode="json", exclude_defaults=True)
+    return ToolAnswer(prompt, f"{SERVER_NAME}-{TOOL}", arguments, to_json(result), result["answer"])

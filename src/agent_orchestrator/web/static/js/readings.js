@@ -1,0 +1,174 @@
+// The reading under an answer computed by the analyze_sales tool: the tool's own answer text (its
+// figures are written by code, whichever model wrote the words above) and the reading's parts as chips
+// (measure · countries · period · comparison · ranking), each that can be changed a control. A change
+// sends the edited query (POST /api/sessions/{id}/readings): the server computes it again without the
+// model and adds it to the conversation, and the live feed shows the new turn in this tab and on every
+// other device (docs/architecture.md#editing-a-reading). The answer the chips belong to stays as it was.
+//
+// Built from text only (textContent, <option> text): chip labels and answers are the tool's text.
+
+import { api, isAbort, sessionPath } from "./api.js";
+import { setStatus } from "./chat.js";
+import { el } from "./dom.js";
+import { state } from "./state.js";
+
+const TIME_GROUPS = new Set(["month", "day", "year"]);
+const DEFAULT_RANKING = 5;
+const COMPARISONS = [
+  ["", "no comparison"],
+  ["previous_period", "vs the period before"],
+  ["year_before", "vs a year before"],
+];
+
+// The choices of /api/retail/analysis/options (the data's measures, countries, segments, periods),
+// fetched once per page; a failed fetch is tried again with the next reading.
+let choices = null;
+
+function loadChoices() {
+  choices ??= api("GET", "/api/retail/analysis/options").catch((error) => {
+    choices = null;
+    throw error;
+  });
+  return choices;
+}
+
+/** The readings under an answer, or null when its tools computed none. */
+export function answerReadings(readings) {
+  if (!Array.isArray(readings) || readings.length === 0) return null;
+  return el("div", { className: "answer-readings" }, readings.map(readingBlock));
+}
+
+function readingBlock(reading) {
+  const chips = el("div", {
+    className: "reading-chips",
+    attrs: { role: "group", "aria-label": `Reading: ${reading.reading}. Change a part to compute the answer again.` },
+  });
+  const block = el("section", { className: "reading", testid: "reading" }, [
+    reading.answer ? el("p", { className: "reading-answer", testid: "reading-answer", text: reading.answer }) : null,
+    chips,
+  ]);
+  // Plain chips until the choices arrive (or if they cannot be had): the reading is shown either way.
+  chips.replaceChildren(...reading.chips.map((chip) => chipElement(chip.label)));
+  const editable = () =>
+    loadChoices().then((options) => chips.replaceChildren(...editableChips(reading, options, send)));
+  const send = (query) => change(query, chips).finally(() => editable().catch(() => {}));
+  editable().catch(() => {});
+  return block;
+}
+
+function chipElement(label, controls = []) {
+  const text = label ? el("span", { text: label }) : null;
+  return el("span", { className: "chip", testid: "reading-chip" }, [text, ...controls]);
+}
+
+function select(testid, name, items, value, onChange) {
+  const control = el(
+    "select",
+    { testid, attrs: { "aria-label": name } },
+    items.map(([optionValue, text]) => el("option", { text, attrs: { value: optionValue } })),
+  );
+  control.value = value;
+  control.addEventListener("change", () => onChange(control.value));
+  return control;
+}
+
+/**
+ * Every chip of the reading, in its order, as a control where the part can be changed; a reading
+ * without a country filter or a comparison gets a control to add one too ("and in Germany?").
+ */
+function editableChips(reading, options, send) {
+  const query = reading.query;
+  const edited = (changes) => send(cleaned({ ...query, ...changes }));
+  const valuesOf = (field) => reading.chips.filter((chip) => chip.field === field).map((chip) => chip.value);
+  // The countries (or segments) with the index-th one changed, added, or removed ("").
+  const listed = (field, index) => (value) => {
+    const values = valuesOf(field);
+    values[index] = value;
+    edited({ [field]: values.filter(Boolean) });
+  };
+  const countries = [["", "all countries"], ...options.countries.map((c) => [c, c])];
+  const segments = [["", "all segments"], ...options.segments.map((s) => [s, `${s} segment`])];
+  const countryChip = (value, index) =>
+    control(select("reading-country", "Country", countries, value, listed("countries", index)));
+  const seen = { countries: 0, segments: 0 };
+  const chips = [];
+  for (const chip of reading.chips) {
+    if (chip.field === "measure") {
+      const measures = options.measures.map((m) => [m.value, m.label]);
+      chips.push(control(select("reading-measure", "Measure", measures, chip.value, (v) => edited({ measure: v }))));
+      if (!valuesOf("countries").length && query.group_by !== "country") chips.push(countryChip("", 0));
+    } else if (chip.field === "countries") {
+      chips.push(countryChip(chip.value, seen.countries++));
+    } else if (chip.field === "segments") {
+      const index = seen.segments++;
+      chips.push(control(select("reading-segment", "Segment", segments, chip.value, listed("segments", index))));
+    } else if (chip.field === "period") {
+      // The comparison follows the period it compares, whether the reading has one or not.
+      chips.push(
+        periodChip(chip, options, (v) => edited({ period: v })),
+        comparisonChip(reading, (v) => edited({ compare: v })),
+      );
+    } else if (chip.field === "group_by") {
+      chips.push(rankingChip(chip, query, options, edited));
+    } else if (chip.field !== "compare") {
+      chips.push(chipElement(chip.label)); // shown, not changed here (a product, an excluded country…)
+    }
+  }
+  return chips;
+}
+
+const control = (widget) => chipElement("", [widget]);
+
+function periodChip(chip, options, onChange) {
+  const items = [["", "all time"], ...options.periods.map((p) => [p.value, p.label])];
+  if (!items.some(([value]) => value === chip.value)) items.splice(1, 0, [chip.value, chip.label]); // "last 3 months"
+  return control(select("reading-period", "Period", items, chip.value, onChange));
+}
+
+/** The query's comparison (its chip names the period compared with, when there was one to compare). */
+function comparisonChip(reading, onChange) {
+  const compared = reading.chips.find((chip) => chip.field === "compare");
+  const items = COMPARISONS.map(([value, text]) => [value, value === compared?.value ? compared.label : text]);
+  return control(select("reading-compare", "Comparison", items, reading.query.compare || "", onChange));
+}
+
+/** "top 5 countries": highest ↔ lowest, and how many rows (a series in time may show them all). */
+function rankingChip(chip, query, options, edited) {
+  const order = query.order === "lowest" ? "lowest" : "highest";
+  const other = order === "highest" ? "lowest" : "highest";
+  const toggle = el("button", {
+    className: "btn btn-ghost btn-small chip-toggle",
+    text: `${order} first`,
+    testid: "reading-order",
+    attrs: { type: "button", "aria-label": `Order: ${order} first. Switch to ${other} first.` },
+  });
+  toggle.addEventListener("click", () => edited({ order: other }));
+  const inTime = TIME_GROUPS.has(query.group_by);
+  const rows = Array.from({ length: options.max_rows }, (_, i) => [String(i + 1), String(i + 1)]);
+  const items = inTime ? [["", "all"], ...rows] : rows;
+  const current = query.limit ? String(query.limit) : inTime ? "" : String(DEFAULT_RANKING);
+  const limit = select("reading-limit", "Rows", items, current, (v) => edited({ limit: v ? Number(v) : null }));
+  return chipElement(chip.label, [toggle, limit]);
+}
+
+/** The query without the parts set back to nothing (the server's defaults stand for them). */
+function cleaned(query) {
+  return Object.fromEntries(
+    Object.entries(query).filter(
+      ([, value]) => value !== "" && value !== null && !(Array.isArray(value) && value.length === 0),
+    ),
+  );
+}
+
+async function change(query, chips) {
+  const sessionId = state.currentSessionId;
+  if (!sessionId) return;
+  for (const control of chips.querySelectorAll("select, button")) control.disabled = true;
+  setStatus("Computing the changed reading…", "busy");
+  try {
+    await api("POST", sessionPath(sessionId, "/readings"), { query });
+    setStatus(""); // the new turn comes on the live feed, like any turn
+  } catch (error) {
+    if (!isAbort(error)) setStatus(`The reading was not changed: ${error.message}`, "error");
+  }
+}

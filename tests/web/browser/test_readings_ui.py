@@ -1,0 +1,106 @@
+"""Readings in real Chromium (docs/architecture.md#editing-a-reading): under an answer computed by
+analyze_sales, the tool's own answer and its reading as chips; changing a chip computes the answer
+again without the model, and the new turn shows live on another device and after a reload."""
+
+from collections.abc import Callable
+from typing import Any
+
+from browser_ui import ASSISTANT, ASSISTANT_TEXT, USER_TEXT, chart_values, login, new_chat, send
+from playwright.sync_api import BrowserContext, Locator, Page, expect
+
+from agent_orchestrator.retail.analysis import Query, answer_query
+from agent_orchestrator.retail.db import open_readonly
+from agent_orchestrator.testing.scripted_model import ScriptedModel, ToolCall
+
+ASKED = {"measure": "revenue", "countries": ["Germany"], "period": "2025"}
+MODEL_WORDS = "Germany had a good 2025."
+
+
+def computed(app: Any, query: dict[str, Any]) -> dict[str, Any]:
+    conn = open_readonly(app.web.retail_db)
+    try:
+        return answer_query(conn, Query(**query))
+    finally:
+        conn.close()
+
+
+def expect_changed_turn(page: Page, answer: str, prompt: str) -> Locator:
+    """The chat ends with the changed reading's line and its answer, whose country chip says France."""
+    expect(page.locator(USER_TEXT).last).to_have_text(prompt)
+    expect(page.locator(ASSISTANT_TEXT).last).to_have_text(answer)
+    reading = page.locator(ASSISTANT).last.get_by_test_id("reading")
+    expect(reading.get_by_test_id("reading-country")).to_have_value("France")
+    expect(reading.get_by_test_id("reading-answer")).to_have_count(0)  # the answer is the tool's text
+    return reading
+
+
+def test_a_reading_shown_as_chips_is_changed_and_the_answer_recomputed_on_every_device(
+    page: Page,
+    new_context: Callable[..., BrowserContext],
+    user: Callable[[str], str],
+    browser_app: Any,
+    scripted_model: ScriptedModel,
+    csp_violations: list[str],
+) -> None:
+    alice = user("alice")
+    login(page, alice)
+    new_chat(page)
+    scripted_model.script(ToolCall("retail-analytics-analyze_sales", ASKED), MODEL_WORDS)
+    expect(send(page, "How much did Germany sell in 2025?")).to_have_text(MODEL_WORDS)
+    asked = computed(browser_app, ASKED)
+    reading = page.locator(ASSISTANT).last.get_by_test_id("reading")
+    expect(reading.get_by_test_id("reading-answer")).to_have_text(asked["answer"])  # under the model's words
+    expect(reading.get_by_test_id("reading-chip")).to_have_count(4)  # measure, country, period, comparison
+    expect(reading.get_by_test_id("reading-measure")).to_have_value("revenue")
+    expect(reading.get_by_test_id("reading-period")).to_have_value("2025")
+    expect(reading.get_by_test_id("reading-compare")).to_have_value("")
+    country = reading.get_by_test_id("reading-country")
+    expect(country).to_have_value("Germany")
+    expect(country).to_be_enabled()  # once the data's countries are in
+
+    laptop = new_context().new_page()  # a second device, with the chat open
+    login(laptop, alice)
+    expect(laptop.locator(ASSISTANT_TEXT)).to_have_text([MODEL_WORDS])
+
+    model_calls = len(scripted_model.requests)
+    country.select_option("France")
+    changed = computed(browser_app, {**ASKED, "countries": ["France"]})
+    prompt = "Reading changed: Revenue · France · 2025"
+    expect_changed_turn(page, changed["answer"], prompt)
+    expect_changed_turn(laptop, changed["answer"], prompt)  # live, from the feed
+    assert len(scripted_model.requests) == model_calls  # recomputed by code, not by the model
+    # The answer it was changed from stays as it was.
+    expect(page.locator(ASSISTANT).first.get_by_test_id("reading-country")).to_have_value("Germany")
+
+    page.reload()  # from the stored conversation
+    expect(page.locator(ASSISTANT_TEXT)).to_have_text([MODEL_WORDS, changed["answer"]])
+    expect_changed_turn(page, changed["answer"], prompt)
+
+    # The reloaded chips change again, as any.
+    page.locator(ASSISTANT).last.get_by_test_id("reading-measure").select_option("orders")
+    orders = computed(browser_app, {**ASKED, "measure": "orders", "countries": ["France"]})
+    expect(page.locator(ASSISTANT_TEXT).last).to_have_text(orders["answer"])
+    assert csp_violations == []
+
+
+def test_a_ranking_turns_from_highest_to_lowest_and_its_chart_follows(
+    page: Page, user: Callable[[str], str], browser_app: Any, scripted_model: ScriptedModel
+) -> None:
+    login(page, user("alice"))
+    new_chat(page)
+    top = {"measure": "revenue", "group_by": "country", "limit": 3}
+    scripted_model.script(ToolCall("retail-analytics-analyze_sales", top), "The top three countries.")
+    send(page, "Which three countries bring the most revenue?")
+    reading = page.locator(ASSISTANT).last.get_by_test_id("reading")
+    expect(reading.get_by_test_id("reading-limit")).to_have_value("3")
+    order = reading.get_by_test_id("reading-order")
+    expect(order).to_have_text("highest first")
+    order.click()
+    bottom = computed(browser_app, {**top, "order": "lowest"})
+    answer = page.locator(ASSISTANT_TEXT).last  # the tool's ranking, one row a list item
+    expect(answer).to_contain_text("Revenue, bottom 3 countries, all time:")
+    rows = [f"{row['label']}: {row['revenue']:,.2f}" for row in bottom["rows"]]
+    expect(answer.locator("li")).to_contain_text(rows)
+    expect(page.locator(ASSISTANT).last.get_by_test_id("reading-order")).to_have_text("lowest first")
+    chart = page.locator(ASSISTANT).last.get_by_test_id("chart")
+    assert chart_values(chart) == [[row["revenue"] for row in bottom["rows"]]]
