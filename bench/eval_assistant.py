@@ -1,7 +1,9 @@
-"""Answer-quality eval of the assistant through the real web API: ~65 analyst questions in chats.
+"""Answer-quality eval of the assistant through the real web API: ~250 analyst questions in chats.
 
     uv run python bench/eval_assistant.py                       # embedded 0.5B model, everything
     uv run python bench/eval_assistant.py --limit 6 --category unknown --category lookup -v
+    uv run python bench/eval_assistant.py --list --dataset /work/evaldata/real.sqlite   # the plan only
+    uv run python bench/eval_assistant.py --long-chat --category exclusion    # one chat per category
     uv run python bench/eval_assistant.py --model 1.5b --json /tmp/eval.json
     uv run python bench/eval_assistant.py --provider-url http://127.0.0.1:11434/v1 --provider-model qwen2.5:7b
 
@@ -11,7 +13,18 @@ downloaded: a model that is not installed is skipped with a message), ``--model-
 ``--provider-url URL`` (+ ``--provider-model``; ``AGENT_PROVIDER_API_KEY`` is passed on) for any
 OpenAI-compatible model, ``--seed`` (dataset and question parameters), ``--json PATH``, ``-v``,
 ``--rescore PATH`` (check the answers a ``--json`` file recorded again with the current checks,
-without the app or a model: for improving a checker).
+without the app or a model: for improving a checker), ``--bank tuned|heldout|both``, ``--dataset
+SQLITE`` (a real file brought in with ``python -m agent_orchestrator.retail import``), ``--list``
+(print the planned questions and the number per bank and category; no app, no model; ``-v`` adds
+the checks), ``--long-chat`` (every question of a category in ONE chat, in bank order: a follow-up
+brings the turns of its own chat that it refers back to as a block, asked but scored only in their
+own category's chat; the test of whether a long conversation bleeds one question into the next).
+
+Two banks: the tuned one (``eval_assistant_questions.py``: lookups, aggregates, rankings, filters,
+trends, predictions, unknown entities, follow-ups, memory, and analyst phrasings: paraphrase,
+exclusion, minimum, single_day, share, comparison, tell_me_about, unanswerable, ranking) and the
+held-out one (``eval_heldout.py``, reported as ``heldout:<category>``). Both build on the generated
+data and on an imported file (a question the file cannot give a truth for is left out on it).
 
 How it runs: a fresh ``AGENT_ORCHESTRATOR_HOME`` in a temporary directory with the retail dataset
 generated (``--seed``), a user made with the ``create-user`` CLI, the app started as a real process
@@ -54,6 +67,20 @@ What is measured:
   * a country name (from a list of world countries) that is not in the data;
   * for an unknown entity: a segment named, or a figure given without saying it was not found.
   Ids, names, countries, segments and figures that the user wrote in the chat are never counted.
+- foreign entities (each fails its answer, counted beside 'invented'): a customer id, country,
+  product or segment that a scored answer names although neither its question (with, for a
+  follow-up, the earlier questions of its chat that it refers back to) nor the truth names it. The
+  truth is what the checks name plus the turn's ``related`` entities (the rest of a ranking's head,
+  a country's top products for "tell me about"), and an asked or true customer's own country and
+  segment. In a long chat the other questions of the chat are not "asked": naming Germany in the
+  answer about Spain because Germany came up three questions earlier is a foreign entity.
+- wrong units (each fails its answer, counted too): the expected figure shown only with a unit of
+  another kind: "13,332.33 units" for revenue, "1,987 customers" for orders, "34,204 units in stock"
+  for units sold, a currency the dataset does not declare ("£1,234" when ``python -m
+  agent_orchestrator.retail currency`` says none, unless the user wrote £ in the chat; "$" when it
+  says GBP). The kind of a figure is the check's ``unit`` or read from its label.
+- questions the data cannot answer (profit, stock, weather, staff): the answer must say it cannot
+  answer from this data, offer what it can answer instead, and give no made-up figure for it.
 - turn time: p50/p95 over all turns, p50 over turns that used a tool (an SSE ``tool`` event).
 
 Expect a low score from the 0.5B model: the eval is meant to be honest, not flattering.
@@ -72,17 +99,20 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import httpx
 from eval_assistant_questions import (
+    PLACEHOLDER_COUNTRIES,
+    UNIT_KINDS,
     WORLD_COUNTRIES,
     AnyOf,
+    CannotAnswer,
     Chat,
     Check,
     IdsIn,
@@ -92,10 +122,12 @@ from eval_assistant_questions import (
     Nums,
     OnlySegments,
     Oracle,
+    Ranked,
     Turn,
     YesNo,
     build_chats,
     load_oracle,
+    unit_of,
 )
 from eval_heldout import build_heldout_chats
 
@@ -129,22 +161,27 @@ _DATE_OR_TIME = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}:\d{2}(?::\d{2}
 
 def shown_numbers(text: str) -> list[Shown]:
     """Every number in ``text`` (ISO dates and clock times left out)."""
-    out = []
-    for match in _NUMBER.finditer(_DATE_OR_TIME.sub(" ", text)):
-        digits, decimals, percent, suffix = match.groups()
-        digits = digits.replace(",", "")
-        scale = _SCALE[suffix.lower()] if suffix else 1.0
-        if decimals:
-            unit = 10.0 ** -len(decimals)
-        else:
-            trailing = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
-            unit = 10.0**trailing
-        value = float(f"{digits}.{decimals or 0}") * scale
-        if percent:
-            out.append(Shown(value / 100, unit * scale / 100, True, bool(decimals)))
-        else:
-            out.append(Shown(value, unit * scale, False, bool(decimals)))
-    return out
+    return [_shown(match) for match in _number_matches(text)]
+
+
+def _number_matches(text: str) -> Iterator[re.Match[str]]:
+    """The numbers of ``text`` as matches at their places in it (dates and times blanked out)."""
+    return _NUMBER.finditer(_DATE_OR_TIME.sub(lambda m: " " * len(m.group(0)), text))
+
+
+def _shown(match: re.Match[str]) -> Shown:
+    digits, decimals, percent, suffix = match.groups()
+    digits = digits.replace(",", "")
+    scale = _SCALE[suffix.lower()] if suffix else 1.0
+    if decimals:
+        unit = 10.0 ** -len(decimals)
+    else:
+        trailing = len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+        unit = 10.0**trailing
+    value = float(f"{digits}.{decimals or 0}") * scale
+    if percent:
+        return Shown(value / 100, unit * scale / 100, True, bool(decimals))
+    return Shown(value, unit * scale, False, bool(decimals))
 
 
 def figure_matches(expected: float, shown: Shown) -> bool:
@@ -198,6 +235,8 @@ _NOT_FOUND = re.compile(
     r"product|information|result|match|entr)|not (?:in|part of) (?:the|our) (?:data|records|catalog)|"
     r"(?:is|are)(?: not|n't) (?:in|present|listed|available)|there (?:is|are) no|doesn't appear|"
     r"does not appear|not appear|unknown (?:customer|product|country)|"
+    # the wording the assistant is asked to use for what the data cannot answer
+    r"can(?:no|')?t answer (?:that|this|it) from (?:this|the|our) data|holds? no|nothing in the data matches|"
     r"\b(?:zero|none)\b|(?<![\d.,])0(?![\d.,%])",
     re.IGNORECASE,
 )
@@ -317,10 +356,10 @@ def _check_one(answer: str, check: Check, said: str) -> str | None:
                 return None
             return f"{label}: expected {_MONTHS[wanted - 1].title()} named first"
         case Names(label=label, kind=kind, items=items, need=need):
-            found = [item for item in items if names_item(answer, kind, item)]
-            if len(found) >= need:
+            named = [item for item in items if names_item(answer, kind, item)]
+            if len(named) >= need:
                 return None
-            return f"{label}: named {len(found)} of {need} needed from {list(items)}"
+            return f"{label}: named {len(named)} of {need} needed from {list(items)}"
         case AnyOf(label=label, options=options):
             if any(_check_one(answer, option, said) is None for option in options):
                 return None
@@ -336,13 +375,45 @@ def _check_one(answer: str, check: Check, said: str) -> str | None:
                 return f"{label}: names customers not in it {wrong[:5]}"
             return None if len(right) >= need else f"{label}: named {len(right)} of {need} needed"
         case YesNo(yes=yes, segment=segment):
-            said = answer_polarity(answer, segment)
-            if said is not None and said != yes:
-                return f"answers {'yes' if said else 'no'}, expected {'yes' if yes else 'no'}"
+            polarity = answer_polarity(answer, segment)
+            if polarity is not None and polarity != yes:
+                return f"answers {'yes' if polarity else 'no'}, expected {'yes' if yes else 'no'}"
             return None
         case NotFound(entity=entity):
             return unknown_entity_failure(answer, said, entity)
+        case Ranked(label=label, kind=kind, items=items):
+            places = [first_place(answer, kind, item) for item in items]
+            missing = [item for item, place in zip(items, places, strict=True) if place is None]
+            if missing:
+                return f"{label}: named {len(items) - len(missing)} of {len(items)} needed from {list(items)}"
+            at = [place for place in places if place is not None]
+            if at != sorted(at):
+                order = [item for _, item in sorted(zip(at, items, strict=True))]
+                return f"{label}: named in the order {order}, expected {list(items)}"
+            return None
+        case CannotAnswer():
+            return cannot_answer_failure(answer, said, check)
     raise TypeError(f"unknown check {check!r}")
+
+
+def first_place(text: str, kind: str, item: str) -> int | None:
+    """Where ``item`` is first named in ``text`` (None: not named), for checking an order."""
+    if kind == "customer":
+        digits = str(item)
+        spaced = digits if len(digits) <= 3 else f"{digits[:-3]},?{digits[-3:]}"
+        patterns = [(rf"(?<![\d.,]){spaced}(?![\d]|[.,]\d)", 0)]
+    elif kind == "country":
+        aliases = _COUNTRY_ALIASES.get(item, (re.escape(item),))
+        patterns = [(rf"\b{a}", 0 if a.startswith(r"\bU") else re.IGNORECASE) for a in aliases]
+    elif kind == "segment":
+        patterns = [(_SEGMENT_PATTERNS[item].pattern, _SEGMENT_PATTERNS[item].flags)]
+    elif kind == "product":
+        words = [re.escape(w) + "S?" for w in _words(item).split()]
+        patterns = [(r"(?<![A-Za-z0-9])" + r"[^A-Za-z0-9']+".join(words) + r"(?![A-Za-z0-9])", re.IGNORECASE)]
+    else:
+        return 0 if names_item(text, kind, item) else None
+    found = [m.start() for pattern, flags in patterns if (m := re.search(pattern, text, flags))]
+    return min(found) if found else None
 
 
 def _format_value(value: float, percent: bool) -> str:
@@ -364,6 +435,52 @@ def answer_polarity(answer: str, segment: str) -> bool | None:
     if re.search(negated, answer, re.IGNORECASE):
         return False
     return None
+
+
+_CANNOT = re.compile(
+    r"can(?:no|')?t\b|cannot|unable to|not able to|no way to|"
+    r"(?:do|does|did)(?: not|n't) (?:have|hold|contain|include|record|track|cover|know|store|keep)|"
+    r"(?:is|are|was|were)(?: not|n't) (?:available|recorded|tracked|included|stored|kept|part of|"
+    r"in (?:the|this|our|your) (?:data|dataset|records))|"
+    r"\bno (?:\w+ ){0,2}(?:data|information|records?|figures?|details)\b|"
+    r"not (?:in|part of|covered by) (?:the|this|our|your) (?:data|dataset)|outside (?:the|this|what)|"
+    r"only (?:has|have|holds|contains|covers|includes|records|tracks)|there(?: is|'s) no|"
+    r"beyond (?:the|this|what)",
+    re.IGNORECASE,
+)
+_OFFER = re.compile(
+    r"\b(?:(?:i|you|we) (?:can|could)(?!n?'t|not)|instead|try asking|ask (?:me )?(?:about|for)|"
+    r"what i (?:can|do)|happy to|would you like)\b",
+    re.IGNORECASE,
+)
+_MEASURE_WORD = re.compile(
+    r"\b(?:revenue|sales|orders?|units?|customers?|buyers?|segments?|products?|quantit(?:y|ies)|"
+    r"countr(?:y|ies)|invoices?|transactions?)\b",
+    re.IGNORECASE,
+)
+
+
+def cannot_answer_failure(answer: str, said: str, check: CannotAnswer) -> str | None:
+    """A question the data cannot answer: the answer says so, offers what it can answer instead (an
+    offer, or a measure the data has that the question did not name), and puts no figure the user
+    did not write in a sentence (or clause: "..., but the margin is 35%") about the topic unless that
+    clause says it cannot."""
+    problems = []
+    if not _CANNOT.search(answer):
+        problems.append("does not say the data cannot answer it")
+    asked = said.lower()
+    offers = _OFFER.search(answer) or any(
+        m.group(0).lower() not in asked for m in _MEASURE_WORD.finditer(answer)
+    )
+    if not offers:
+        problems.append("offers nothing it can answer instead")
+    topic = re.compile(check.pattern, re.IGNORECASE)
+    for clause in re.split(r"(?<=[.!?])\s+|\n+|[;:]|,?\s+\b(?:but|however|though|although)\b", answer):
+        figures = invented_figures(clause, said) if topic.search(clause) else []
+        if figures and not _CANNOT.search(clause):
+            problems.append(f"gives {figures[:3]} for {check.topic}")
+            break
+    return f"cannot answer {check.topic}: " + "; ".join(problems) if problems else None
 
 
 def unknown_entity_failure(answer: str, said: str, entity: str) -> str | None:
@@ -412,18 +529,44 @@ class Vocabulary:
     product_phrases: frozenset[str]  # every contiguous word run of every product name, upper case
     product_words: frozenset[str]
     head_nouns: frozenset[str]  # last words of product names: MUG, BAG, CANDLE...
+    country_names: tuple[str, ...] = ()  # the data's countries as it spells them (EIRE, USA, RSA...)
+    customer_facts: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> (country, segment)
+    currency: str | None = None  # the ISO code the dataset declares, None: it declares none
 
     @classmethod
-    def of(cls, customer_ids: Iterable[int], countries: Iterable[str], products: Iterable[str]) -> Vocabulary:
+    def of(
+        cls,
+        customer_ids: Iterable[int],
+        countries: Iterable[str],
+        products: Iterable[str],
+        *,
+        customer_facts: dict[int, tuple[str, str]] | None = None,
+        currency: str | None = None,
+    ) -> Vocabulary:
         names = [_words(p).split() for p in products]
         phrases = {" ".join(w[i:j]) for w in names for i in range(len(w)) for j in range(i + 1, len(w) + 1)}
+        countries = sorted(countries)
         return cls(
             customer_ids=frozenset(customer_ids),
             countries=frozenset(c.lower() for c in countries),
             product_phrases=frozenset(phrases),
             product_words=frozenset(word for w in names for word in w),
             head_nouns=frozenset(w[-1] for w in names if w),
+            country_names=tuple(countries),
+            customer_facts=dict(customer_facts or {}),
+            currency=currency,
         )
+
+
+def vocabulary(oracle: Oracle) -> Vocabulary:
+    """What ``oracle``'s dataset holds, for the entity and unit checks."""
+    return Vocabulary.of(
+        oracle.all_customer_ids,
+        oracle.countries,
+        oracle.products,
+        customer_facts={c.customer_id: (c.country, c.segment) for c in oracle.customers.values()},
+        currency=oracle.currency,
+    )
 
 
 # "customer 20345", "Customer ID: 20345", "customer_id": 20345, "customers 20345, 20346 and 20347"
@@ -529,6 +672,230 @@ def unknown_entity_inventions(answer: str, said: str, check: NotFound) -> list[s
     return out
 
 
+# ----------------------------------------------------------------------------- foreign entities
+
+
+@dataclass
+class Entities:
+    """Entities a question is about: customer ids, countries, product names and segments."""
+
+    customers: set[int] = field(default_factory=set)
+    countries: set[str] = field(default_factory=set)
+    products: set[str] = field(default_factory=set)
+    segments: set[str] = field(default_factory=set)
+
+    def add(self, kind: str, item: str) -> None:
+        if kind == "customer" and str(item).isdigit():
+            self.customers.add(int(item))
+        elif kind == "country":
+            self.countries.add(item)
+        elif kind == "product":
+            self.products.add(item)
+        elif kind == "segment":
+            self.segments.add(item)
+
+
+def truth_entities(turns: Iterable[Turn]) -> Entities:
+    """The entities named by the truths of ``turns``: their checks' items (ranked, listed, valid ids,
+    allowed segments, the unknown entity itself) and what each turn lists as ``related``."""
+    out = Entities()
+
+    def walk(check: Check) -> None:
+        match check:
+            case Names(kind=kind, items=items) | Ranked(kind=kind, items=items):
+                for item in items:
+                    out.add(kind, item)
+            case AnyOf(options=options):
+                for option in options:
+                    walk(option)
+            case IdsIn(valid=valid):
+                out.customers.update(valid)
+            case OnlySegments(allowed=allowed):
+                out.segments.update(allowed)
+            case YesNo(segment=segment):
+                out.segments.add(segment)
+            case NotFound(entity=entity):
+                if entity.isdigit():
+                    out.customers.add(int(entity))
+                else:
+                    out.countries.add(entity)
+                    out.products.add(entity)
+
+    for turn in turns:
+        for check in turn.checks:
+            walk(check)
+        for kind, item in turn.related:
+            out.add(kind, item)
+    return out
+
+
+def same_country(a: str, b: str) -> bool:
+    """One country in two spellings: United Kingdom / UK, USA / United States, Czechia / Czech Republic."""
+    return a.lower() == b.lower() or names_country(a, b) or names_country(b, a)
+
+
+def countries_named(text: str, vocab: Vocabulary) -> list[str]:
+    """Countries ``text`` names as written with capitals (world countries and the data's own: EIRE,
+    RSA, Channel Islands...), UK / USA aliases included, each country once."""
+    found: list[str] = []
+    for name in dict.fromkeys((*vocab.country_names, *WORLD_COUNTRIES)):
+        if name in PLACEHOLDER_COUNTRIES:
+            continue
+        patterns = _COUNTRY_ALIASES.get(name, (re.escape(name) + r"\b",))
+        named = any(re.search(rf"\b{pattern}", text) for pattern in patterns)
+        if named and not any(same_country(name, other) for other in found):
+            found.append(name)
+    return found
+
+
+def foreign_entities(answer: str, asked: str, turns: Iterable[Turn], vocab: Vocabulary) -> list[str]:
+    """Customer ids, countries, products and segments that ``answer`` names although neither ``asked``
+    (the question and those it follows up on) nor the truth of ``turns`` (it and those) names them.
+    A customer asked about or in the truth brings its own country and segment along ("customer 12346
+    (United Kingdom) is At Risk"). An invented entity is foreign too."""
+    truth = truth_entities(turns)
+    asked_numbers = {int(n) for n in re.findall(r"\d+", asked.replace(",", ""))}
+    known = truth.customers | (asked_numbers & set(vocab.customer_facts))
+    facts = [vocab.customer_facts[c] for c in known if c in vocab.customer_facts]
+    countries = truth.countries | {country for country, _ in facts}
+    segments = truth.segments | {segment for _, segment in facts} | segments_named(asked)
+    out = []
+    for cid in dict.fromkeys(mentioned_customer_ids(answer)):
+        if cid not in known and cid not in asked_numbers:
+            out.append(f"customer {cid}")
+    for country in countries_named(answer, vocab):
+        if not names_country(asked, country) and not any(same_country(country, c) for c in countries):
+            out.append(f"country {country!r}")
+    asked_words = f" {_words(asked)} "
+    truth_words = [f" {_words(p)} " for p in truth.products]
+    for phrase in dict.fromkeys(mentioned_products(answer, vocab)):
+        if f" {phrase} " not in asked_words and not any(f" {phrase} " in t for t in truth_words):
+            out.append(f"product {phrase!r}")
+    out += [f"segment {s!r}" for s in sorted(segments_named(answer) - segments)]
+    return out
+
+
+# ----------------------------------------------------------------------------------- wrong units
+
+_CURRENCY_CODES = {"£": "GBP", "$": "USD", "€": "EUR", "pound": "GBP", "quid": "GBP", "sterling": "GBP"}
+_CURRENCY_CODES |= {"dollar": "USD", "euro": "EUR", "gbp": "GBP", "usd": "USD", "eur": "EUR"}
+_CURRENCY_BEFORE = re.compile(r"([£$€]|\b(?:GBP|USD|EUR))\s*$", re.IGNORECASE)
+_UNIT_AFTER = {
+    "stock": r"in stock|on hand|in inventory|in the warehouse",
+    "units": r"units?|items?|pieces?|pcs",
+    "orders": r"orders?|invoices?|transactions?",
+    "customers": r"customers?|buyers?|clients?|shoppers?|accounts?",
+    "days": r"days?",
+    "time": r"weeks?|months?|years?|hours?",
+    "money": r"pounds?|quid|sterling|dollars?|euros?|GBP|USD|EUR",
+}
+_AFTER_NUMBER = re.compile(
+    r"\s*((?:[A-Za-z][\w'-]*\s+){0,2}?)("
+    + "|".join(f"(?P<{k}>{v})" for k, v in _UNIT_AFTER.items())
+    + r")\b",
+    re.IGNORECASE,
+)
+_STOCK_AFTER = re.compile(r"\s+(?:" + _UNIT_AFTER["stock"] + r"|left|remaining)\b", re.IGNORECASE)
+_NOT_A_QUALIFIER = frozenset(
+    re.findall(
+        r"\w+",
+        "in on of from at by for to and or the a an per over across with than vs versus was were is are "
+        "which that who this these those after before since during between into out up down",
+    )
+)
+_COMPATIBLE = {  # the unit words a figure of each kind may carry
+    "money": {"money"},
+    "units": {"units"},
+    "orders": {"orders"},
+    "customers": {"customers"},
+    "days": {"days"},
+}
+
+
+def unit_shown(text: str, match: re.Match[str]) -> tuple[str | None, str | None]:
+    """(currency code or sign, unit word kind) that the number ``match`` of ``text`` carries: "£1,234"
+    is (GBP, None), "34,204 units in stock" (None, stock), "2,489 customers" (None, customers). Up to
+    two qualifying words may stand between ("12 High Value customers"), not a preposition or a number."""
+    sign = _CURRENCY_BEFORE.search(text[max(0, match.start() - 6) : match.start()])
+    currency = _CURRENCY_CODES.get(sign.group(1).lower()) if sign else None
+    after = _AFTER_NUMBER.match(text, match.end())
+    kind = None
+    if after:
+        qualifiers = after.group(1).split()
+        if not any(q in _NOT_A_QUALIFIER for q in qualifiers):  # "At Risk" (capitalised) may qualify
+            kind = next(k for k in _UNIT_AFTER if after.group(k))
+            if kind == "money":
+                currency = _CURRENCY_CODES.get(after.group(kind).lower().rstrip("s"), currency)
+            elif kind == "units" and _STOCK_AFTER.match(text, after.end()):
+                kind = "stock"
+    return currency, kind
+
+
+def unit_problem(
+    expected: str, currency: str | None, kind: str | None, declared: str | None, said: str
+) -> str | None:
+    """Why a figure of ``expected`` kind shown with this currency and unit word is mislabelled."""
+    if kind == "stock":
+        return "labelled as stock"
+    if expected == "money":
+        if kind is not None and kind != "money":
+            return f"labelled as {kind}"
+        if currency and declared and currency != declared:
+            return f"shown in {currency}, the data is in {declared}"
+        if currency and not declared and not _user_wrote_currency(said, currency):
+            return f"shown in {currency}, the data declares no currency"
+        return None
+    if currency:
+        return f"shown as money ({currency})"
+    if kind is not None and kind not in _COMPATIBLE.get(expected, {kind}):
+        return f"labelled as {kind}"
+    return None
+
+
+def _user_wrote_currency(said: str, code: str) -> bool:
+    signs = [s for s, c in _CURRENCY_CODES.items() if c == code]
+    return any((s in said) if len(s) == 1 else re.search(rf"\b{s}", said, re.IGNORECASE) for s in signs)
+
+
+def _figure_checks(checks: Iterable[Check]) -> Iterator[tuple[str, str, tuple[float, ...]]]:
+    """(label, unit kind, accepted values) of every figure the checks want, AnyOf options included."""
+    for check in checks:
+        match check:
+            case Num(label=label, values=values, percent=False):
+                if kind := unit_of(check):
+                    yield label, kind, values
+            case Nums(label=label, figures=figures):
+                if kind := unit_of(check):
+                    for values in figures:
+                        yield label, kind, values
+            case AnyOf(options=options):
+                yield from _figure_checks(options)
+
+
+def wrong_units(answer: str, checks: Iterable[Check], said: str, currency: str | None) -> list[str]:
+    """An expected figure that the answer shows only with a wrong unit: "13,332.33 units" for
+    revenue, "34,204 units in stock" for units sold, "£1,234" when the dataset declares no currency
+    (unless the user wrote £ in the chat). Shown once right and once wrong, it is not counted (two
+    quantities can share a number)."""
+    out = []
+    matches = [(m, _shown(m)) for m in _number_matches(answer)]
+    for label, kind, values in _figure_checks(checks):
+        if kind not in UNIT_KINDS:
+            continue
+        wrong, right = [], False
+        for match, shown in matches:
+            if shown.percent or not any(figure_matches(v, shown) for v in values):
+                continue
+            problem = unit_problem(kind, *unit_shown(answer, match), currency, said)
+            if problem:
+                wrong.append(f"{match.group(0).strip()} {problem} (expected {kind}: {label})")
+            else:
+                right = True
+        if wrong and not right:
+            out.append(wrong[0])
+    return list(dict.fromkeys(out))
+
+
 # ------------------------------------------------------------------------------------ selection
 
 
@@ -559,7 +926,7 @@ def plan_turns(chats: list[Chat], categories: Iterable[str] = (), limit: int | N
         keep = set(chosen)
         for i in chosen:
             if chat.turns[i].needs_previous:
-                keep.update(range(i))
+                keep.update(range(chat.block_start(i), i))
         pending_restart = False
         for i, turn in enumerate(chat.turns):
             pending_restart = pending_restart or turn.restart_before
@@ -568,6 +935,28 @@ def plan_turns(chats: list[Chat], categories: Iterable[str] = (), limit: int | N
                 pending_restart = False
         scored_total += len(chosen)
     return plan
+
+
+def long_chats(chats: list[Chat]) -> list[Chat]:
+    """``--long-chat``: one chat per category holding every question of that category, in bank
+    order. A question that follows up on earlier turns brings its chat's turns before it along as one
+    block, in their order (the other categories' turns of the block are asked, not scored, and keep
+    their truths: what a follow-up may refer back to)."""
+    parts: dict[str, list[Turn]] = {}
+    starts: dict[str, list[int]] = {}
+    for chat in chats:
+        for category in dict.fromkeys(t.category for t in chat.turns if t.category):
+            chosen = {i for i, t in enumerate(chat.turns) if t.category == category}
+            keep = set(chosen)
+            for i in chosen:
+                keep.update(chat.followed(i))
+            turns, begin = parts.setdefault(category, []), starts.setdefault(category, [])
+            first = len(turns)
+            for i in sorted(keep):
+                turn = chat.turns[i]
+                turns.append(turn if turn.category == category else replace(turn, category=None))
+                begin.append(first)
+    return [Chat(f"long chat: {c}", tuple(turns), tuple(starts[c])) for c, turns in parts.items()]
 
 
 # ------------------------------------------------------------------------------------- web API
@@ -589,11 +978,13 @@ class TurnResult:
     error: str | None
     invented: list[str]
     after_restart: bool = False
+    foreign: list[str] = field(default_factory=list)  # named, neither asked about nor in the truth
+    wrong_units: list[str] = field(default_factory=list)  # the right figure with a wrong unit
 
 
 def parse_sse(lines: Iterable[str]) -> Iterator[tuple[str, dict[str, Any]]]:
     """(event, data) pairs of a server-sent event stream."""
-    event, data = "message", []
+    event, data = "message", list[str]()
     for line in lines:
         if not line:
             if data:
@@ -770,6 +1161,9 @@ class Run:
     seconds: float
     restarts: int
     seed: int
+    bank: str = "both"
+    long_chat: bool = False
+    dataset: str | None = None  # the --dataset file, None: generated from the seed
 
 
 def describe(check: Check) -> str:
@@ -790,6 +1184,10 @@ def describe(check: Check) -> str:
             return "yes" if yes else "no"
         case NotFound(entity=entity):
             return f"says {entity} is not found; no segment, no figure"
+        case Ranked(label=label, items=items):
+            return f"{label}: {list(items)} in this order"
+        case CannotAnswer(topic=topic):
+            return f"says the data cannot answer {topic}, offers what it can; no figure for {topic}"
     return repr(check)
 
 
@@ -815,6 +1213,15 @@ def evaluate(
     for check in turn.checks:
         if isinstance(check, NotFound):
             invented += unknown_entity_inventions(answer.text, said, check)
+    foreign: list[str] = []
+    units: list[str] = []
+    if planned.scored:
+        followed = [chat.turns[i] for i in chat.followed(planned.index, turn)]
+        asked = "\n".join([*(t.text for t in followed), turn.text])
+        text = answer.text.replace(turn.text.strip(), " ") if turn.text.strip() else answer.text
+        foreign = foreign_entities(text, asked, [*followed, turn], vocab)
+        units = wrong_units(text, turn.checks, asked, vocab.currency)
+        failures += [f"foreign entity {e}" for e in foreign] + [f"wrong unit: {u}" for u in units]
     return TurnResult(
         chat=chat.title,
         turn=planned.index + 1,
@@ -830,6 +1237,8 @@ def evaluate(
         error=answer.error,
         invented=invented,
         after_restart=planned.restart,
+        foreign=foreign,
+        wrong_units=units,
     )
 
 
@@ -842,6 +1251,7 @@ def run_eval(
     home: Path,
     which: str = "both",
     dataset: Path | None = None,
+    long_chat: bool = False,
 ) -> Run:
     from agent_orchestrator.testing.app_process import AppProcess
     from agent_orchestrator.testing.environment import clean_environment
@@ -850,8 +1260,10 @@ def run_eval(
     db = prepare_home(home, seed, env, dataset)
     oracle = load_oracle(db)
     chats = bank(oracle, db, seed, which)
+    if long_chat:
+        chats = long_chats(chats)
     plan = plan_turns(chats, categories, limit)
-    vocab = Vocabulary.of(oracle.all_customer_ids, oracle.countries, oracle.products)
+    vocab = vocabulary(oracle)
     print(_dataset_line(oracle, seed), flush=True)
     scored = sum(p.scored for p in plan)
     print(f"plan: {len(plan)} turns ({scored} scored) in {len({p.chat for p in plan})} chats", flush=True)
@@ -886,7 +1298,9 @@ def run_eval(
     finally:
         client.close()
         app.stop()
-    return Run(results, model, route.description, oracle, time.perf_counter() - started, restarts, seed)
+    seconds = time.perf_counter() - started
+    where = str(dataset) if dataset else None
+    return Run(results, model, route.description, oracle, seconds, restarts, seed, which, long_chat, where)
 
 
 def rescore(path: Path, seed: int, home: Path) -> Run:
@@ -895,12 +1309,16 @@ def rescore(path: Path, seed: int, home: Path) -> Run:
     recorded = json.loads(path.read_text())
     s = recorded["summary"]
     seed = s.get("seed", seed)
-    oracle = load_oracle(generate(home, seed))
-    chats = build_chats(oracle, seed)
-    vocab = Vocabulary.of(oracle.all_customer_ids, oracle.countries, oracle.products)
+    which, long_chat, dataset = s.get("bank", "tuned"), bool(s.get("long_chat")), s.get("dataset_path")
+    db = generate(home, seed, Path(dataset) if dataset else None)
+    oracle = load_oracle(db)
+    chats = bank(oracle, db, seed, which)
+    if long_chat:
+        chats = long_chats(chats)
+    vocab = vocabulary(oracle)
     where = {(chat.title, i + 1): (c, i) for c, chat in enumerate(chats) for i in range(len(chat.turns))}
     said: dict[int, list[str]] = defaultdict(list)
-    results = []
+    results: list[TurnResult] = []
     for t in recorded["turns"]:
         c, i = where[(t["chat"], t["turn"])]
         turn = chats[c].turns[i]
@@ -911,7 +1329,8 @@ def rescore(path: Path, seed: int, home: Path) -> Run:
         answer = Answer(t["answer"], t["seconds"], t["tools"], t["error"])
         earlier = [r.answer for r in results if r.chat == chats[c].title]
         results.append(evaluate(planned, chats[c], answer, vocab, "\n".join(said[c]), earlier))
-    return Run(results, s["model"], s["route"], oracle, s["wall_seconds"], s["restarts"], seed)
+    seconds, restarts = s["wall_seconds"], s["restarts"]
+    return Run(results, s["model"], s["route"], oracle, seconds, restarts, seed, which, long_chat, dataset)
 
 
 def _dataset_line(o: Oracle, seed: int) -> str:
@@ -963,6 +1382,9 @@ def summary(run: Run) -> dict[str, Any]:
         "route": run.route,
         "model": run.model,
         "seed": run.seed,
+        "bank": run.bank,
+        "long_chat": run.long_chat,
+        "dataset_path": run.dataset,
         "dataset": {
             "customers": len(o.all_customer_ids),
             "countries": len(o.countries),
@@ -981,6 +1403,8 @@ def summary(run: Run) -> dict[str, Any]:
         "passed": sum(passed),
         "scored": len(passed),
         "invented_entities": sum(len(r.invented) for r in run.results),
+        "foreign_entities": sum(len(r.foreign) for r in run.results),
+        "wrong_units": sum(len(r.wrong_units) for r in run.results),
         "turns": len(times),
         "turns_with_tools": len(tool_times),
         "errors": sum(1 for r in run.results if r.error),
@@ -998,7 +1422,8 @@ def _part(per: dict[str, list[bool]], *, heldout: bool) -> dict[str, int]:
 
 
 def print_report(s: dict[str, Any], results: list[TurnResult]) -> None:
-    print(f"\nroute: {s['route']}, model {s['model']}")
+    mode = ", long chats (one per category)" if s.get("long_chat") else ""
+    print(f"\nroute: {s['route']}, model {s['model']}{mode}")
     d = s["dataset"]
     print(f"dataset: {d['customers']:,} customers, {d['invoice_lines']:,} invoice lines, as of {d['as_of']}")
     print(f"{'category':16} {'pass':>7}")
@@ -1014,6 +1439,15 @@ def print_report(s: dict[str, Any], results: list[TurnResult]) -> None:
     for r in results:
         for entity in r.invented:
             print(f"  - {entity}  <- {r.question!r}")
+    print(
+        f"foreign entities: {s['foreign_entities']}, wrong units: {s['wrong_units']} "
+        "(target 0; each fails its answer)"
+    )
+    for r in results:
+        for entity in r.foreign:
+            print(f"  - foreign {entity}  <- {r.question!r}")
+        for unit in r.wrong_units:
+            print(f"  - wrong unit {unit}  <- {r.question!r}")
     tool_p50 = "n/a" if s["p50_tool_seconds"] is None else f"{s['p50_tool_seconds']:.1f}s"
     print(
         f"turn time: p50 {s['p50_seconds']:.1f}s, p95 {s['p95_seconds']:.1f}s over {s['turns']} turns; "
@@ -1036,9 +1470,29 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="write every detail here")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer")
     parser.add_argument("--rescore", type=Path, default=None, help="check a --json file's answers again")
+    parser.add_argument(
+        "--long-chat",
+        action="store_true",
+        help="every question of a category in one chat (one chat per category)",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="print the planned questions per bank and category; no app, no model",
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the app is stopped too
 
+    if args.list:
+        with tempfile.TemporaryDirectory(prefix="eval-assistant-") as tmp:
+            db = generate(Path(tmp), args.seed, args.dataset)
+            oracle = load_oracle(db)
+            print(_dataset_line(oracle, args.seed))
+            chats = bank(oracle, db, args.seed, args.bank)
+            if args.long_chat:
+                chats = long_chats(chats)
+            print_plan(chats, plan_turns(chats, args.category, args.limit), verbose=args.verbose)
+        return 0
     if args.rescore:
         with tempfile.TemporaryDirectory(prefix="eval-assistant-") as tmp:
             run = rescore(args.rescore, args.seed, Path(tmp))
@@ -1053,9 +1507,46 @@ def main() -> int:
     print(f"route: {route.description}", flush=True)
     with tempfile.TemporaryDirectory(prefix="eval-assistant-") as tmp:
         run = run_eval(
-            route, args.seed, args.category, args.limit, args.verbose, Path(tmp), args.bank, args.dataset
+            route,
+            args.seed,
+            args.category,
+            args.limit,
+            args.verbose,
+            Path(tmp),
+            args.bank,
+            args.dataset,
+            args.long_chat,
         )
     return report(run, args.json)
+
+
+def print_plan(chats: list[Chat], plan: list[Planned], *, verbose: bool = False) -> dict[str, Counter[str]]:
+    """The planned turns chat by chat, then how many scored questions each bank has per category."""
+    counts: dict[str, Counter[str]] = {"tuned": Counter(), "heldout": Counter()}
+    current = None
+    for p in plan:
+        chat = chats[p.chat]
+        if p.chat != current:
+            print(f"== {chat.title}")
+            current = p.chat
+        flags = (" [follows up]" if p.turn.needs_previous else "") + (
+            " [after a restart]" if p.restart else ""
+        )
+        print(f"  [{p.turn.category if p.scored else 'context'}]{flags} {p.turn.text}")
+        if verbose:
+            for check in p.turn.checks:
+                print(f"      - {describe(check)}")
+        if p.scored and p.turn.category:
+            part, _, name = p.turn.category.rpartition(":")
+            counts["heldout" if part else "tuned"][name] += 1
+    print(f"\n{'bank':8} {'category':16} {'questions':>9}")
+    for part, counter in counts.items():
+        for name, n in sorted(counter.items()):
+            print(f"{part:8} {name:16} {n:9}")
+        if counter:
+            print(f"{part:8} {'(all)':16} {sum(counter.values()):9}")
+    print(f"{'total':25} {sum(sum(c.values()) for c in counts.values()):9} scored, {len(plan)} turns")
+    return counts
 
 
 def report(run: Run, json_path: Path | None) -> int:
