@@ -25,15 +25,19 @@ MEASURES = (
     "how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets; "
     "customers = customers, buyers, clients, shoppers, people, accounts; "
-    "units = units, quantity, items, pieces, volume, sold, sell, sells, selling, seller, sellers, popular; "
+    "units = units, quantity, items, pieces, volume, sold, sell, sells, selling, seller, sellers, popular, "
+    "shipped, ship, dispatched, delivered; "
     "avg_order_value = average order value, aov, average basket, basket size, average order, per order, "
     "avg order value, avg order, avg basket, "
     "average spend per order, order value; "
     "revenue_per_customer = revenue per customer, average revenue per customer, spend per customer, "
     "average spend per customer, arpu, customer value, average customer value, per customer; "
-    "products = how many products, how many different products, how many items, range, catalogue; "
+    "products = how many products, how many different products, how many distinct products, "
+    "number of products, how many items, range, catalogue; "
     "countries = how many countries, how many markets; "
     "overview = tell me about, overview, summary, summarise, summarize, figures, performance, doing, "
+    "rundown, run-down, profile, know about, information about, information on, info on, details on, "
+    "details about, picture, "
     "key figures, snapshot"
 )
 DIMENSIONS = (
@@ -46,8 +50,10 @@ DIMENSIONS = (
     "year = year, years, yearly, annual, annually, per year"
 )
 ORDERS = (
-    "highest = top, best, most, highest, biggest, largest, greatest, strongest, leading, max, maximum; "
-    "lowest = bottom, worst, least, lowest, smallest, fewest, weakest, min, minimum"
+    "highest = top, best, most, highest, biggest, largest, greatest, strongest, leading, max, maximum, "
+    "busiest, peak, best performing, top performing; "
+    "lowest = bottom, worst, least, lowest, smallest, fewest, weakest, min, minimum, quietest, slowest, "
+    "poorest, worst performing"
 )
 COMPARES = (
     "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth; "
@@ -89,7 +95,10 @@ def register(kit: ToolKit) -> None:
         list[str],
         Field(
             max_length=12,
-            description="Leave out these countries (apart from, excluding, outside, except)",
+            description=(
+                "Leave out these countries (apart from, excluding, outside, except, except for, not, "
+                "other than, besides, aside from, without)"
+            ),
             json_schema_extra={"items": names},
         ),
     ]
@@ -127,7 +136,7 @@ def register(kit: ToolKit) -> None:
             list[str],
             Field(
                 max_length=4,
-                description="Leave out these segments",
+                description="Leave out these segments (apart from, excluding, except, not, other than)",
                 json_schema_extra={"items": {"type": "string", "enum": kit.segments}},
             ),
         ] = [],  # noqa: B006

@@ -178,7 +178,7 @@ class QueryGuide:
             # known to no tool and not from earlier in the chat ("when is my deadline?" is the chat's)
             unknown = [w for w in reading.not_understood if _stem(w) not in others | said and not w.isdigit()]
             if unknown and len(unknown) == len(reading.not_understood):
-                words = ", ".join(f"'{w}'" for w in dict.fromkeys(unknown))
+                words = " or ".join(f"'{w}'" for w in dict.fromkeys(unknown))
                 return GuidedAnswer(
                     f"I can't answer that from this data: I don't know what {words} means here. "
                     f"{can_ask(query_tool)}"
@@ -186,8 +186,14 @@ class QueryGuide:
         if not reading.asks or reading.not_understood:
             return None  # small talk, or not read whole but another tool may know it: the server's own
         args = reading.arguments
-        if any(k.endswith("_id") for k in args) and "measure" not in args and not reading.follow_up:
-            return None  # one customer's details: the customer tools answer those
+        ranked = "group_by" in args and ("order" in args or "limit" in args or "rank" in args)
+        if (
+            any(k.endswith("_id") for k in args)
+            and "measure" not in args
+            and not ranked
+            and not reading.follow_up
+        ):
+            return None  # one customer's details ("customer 7's segment?"): the customer tools answer those
         return GuidedCall(vocabulary.tool, args)
 
     def owns(self, tool: dict[str, Any]) -> bool:

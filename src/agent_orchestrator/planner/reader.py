@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .periods import NUMBER_WORDS, ORDINALS, before, day_bounds, find_periods, year_before
+from .periods import NUMBER_WORDS, ORDINALS, Found, before, day_bounds, find_periods, year_before
 from .vocabulary import Vocabulary
 
 COMMON = frozenset(
@@ -35,7 +35,8 @@ COMMON = frozenset(
     week weeks quarter quarters date period data shop store business company us our customers' like look
     looking break breakdown split something anything everything someone anyone stuff thing things
     ask asked tell told say said mention mentioned remember recall conversation chat question questions
-    answer answered""".split()  # noqa: SIM905
+    answer answered different distinct unique individual separate big large small together combined
+    altogether jointly buys buying purchasing spends spending ordered ordering""".split()  # noqa: SIM905
 )
 """Common English and calendar words: never a product's words, never a sign of a misreading."""
 
@@ -101,7 +102,8 @@ def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"[?!,;:()]", " ", text)
     text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
-    text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest)-(?=[a-z])", r"\1 ", text)  # best-selling
+    # "best-selling", "lowest-revenue": the superlative and its word
+    text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest|\w+est)-(?=[a-z])", r"\1 ", text)
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
 
 
@@ -162,7 +164,8 @@ def read(
     # "And in France?", "how many orders was that?", or nothing of its own ("Which one?"); a question
     # that names its own period or place without referring back is a new one
     shifted = "period" not in args and any(p.search(text) for p in (_SHIFT_BACK, _YEAR_BACK))
-    own = set(args) - {"rank", "order", "limit"}  # "which one comes second?" has no subject of its own
+    # "which one comes second?" has no subject of its own; "how many employees?" has one, not understood
+    own = set(args) - {"rank", "order", "limit"} or reading.not_understood
     reading.follow_up = previous is not None and (bool(_FOLLOW_UP.search(text)) or not own or shifted)
     if reading.follow_up and previous is not None:
         reading.arguments = _merge(previous, args, text, placed)
@@ -176,8 +179,17 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
         marks.take(*item.span)
     if not found:
         return
+    years = [f.period[:4] for f in found if f.period[:4].isdigit()]
+    if years:  # "from October to November 2025": the month without a year takes the year written
+        found = [Found(years[0] + f.period[1:], f.span) if f.period.startswith("--") else f for f in found]
     first = found[0].period
-    if len(found) >= 2 and (ranged := _RANGE.search(text)) and ranged.start(1) <= found[0].span[0]:
+    comparing = any(re.search(rf"\b{re.escape(t)}\b", text) for t in vocabulary.choices("compare"))
+    if (
+        len(found) >= 2
+        and not comparing  # "how did orders change from October to November?": two periods, compared
+        and (ranged := _RANGE.search(text))
+        and ranged.start(1) <= found[0].span[0]
+    ):
         bounds = day_bounds(found[0].period), day_bounds(found[1].period)
         if bounds[0] and bounds[1]:
             args["period"] = f"{bounds[0][0]}..{bounds[1][1]}"
@@ -304,6 +316,11 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str,
         for s, t, v in groups:
             if v == value:
                 marks.take(s, s + len(t))
+    for s, t, _ in hits.get("group_by", []):  # "revenue for all countries except the UK": the scope
+        if s not in group_starts and re.search(
+            r"\b(?:all|every|the other|other)\s+(?:of\s+)?(?:our\s+)?$", text[:s]
+        ):
+            marks.take(s, s + len(t))
     measures = [
         h for h in hits.get("measure", []) if h[0] not in group_starts and marks.free(h[0], h[0] + len(h[1]))
     ]
@@ -380,10 +397,10 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
     if "group_by" not in args:
         return
     words = "|".join(NUMBER_WORDS)
+    # "top 3 months" is a ranking; "3 months" alone a length of time ("last 3 months" is a period)
     found = re.search(
-        rf"\b(?:top|bottom|best|worst|first|last|biggest|largest|smallest|leading)?\s*(\d{{1,2}}|{words})\b(?!\s*(?:days?|weeks?|months?|years?|%))",
-        text,
-    )
+        rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|leading)\s+(\d{{1,2}}|{words})\b", text
+    ) or re.search(rf"\b(\d{{1,2}}|{words})\b(?!\s*(?:days?|weeks?|months?|years?|%))", text)
     if found and marks.free(*found.span(1)):
         value = found[1]
         number = int(value) if value.isdigit() else NUMBER_WORDS[value]
@@ -392,22 +409,20 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
             marks.take(*found.span())
             return
     group = args["group_by"]
-    singular = re.search(
-        rf"\b(?:which|what)\s+(?:\w+\s+){{0,2}}{re.escape(group)}\b(?!s)", text
-    ) or re.search(
-        rf"\bthe\s+(?:\w+est|most|least|top|best|worst|number one)\s+(?:\w+\s+){{0,2}}"
+    time = group in {"month", "day", "year"}
+    # "which country", "the best day", "our busiest month": one; "which months", "by month": all
+    which = re.search(
+        rf"\b(?:which|what)\s+(?:\w+\s+){{0,{1 if time else 2}}}{re.escape(group)}\b(?!s)", text
+    )
+    best = re.search(
+        rf"\b(?:the|our|its|my)\s+(?:\w+est|most|least|top|best|worst|number one)\s+(?:\w+\s+){{0,2}}"
         rf"{re.escape(group)}\b(?!s)",
         text,
     )
     if (
-        (
-            (singular and group not in {"month", "day", "year"})
-            or (
-                group in {"month", "day", "year"}
-                and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{group}\b(?!s)", text)
-            )
-        )
-        or (group in {"month", "day", "year"} and args.get("order") == "lowest")
+        which
+        or best
+        or (time and args.get("order") == "lowest")
         or re.search(r"\bthe\s+(?:\w+est|best|worst|top|number one)\s*$", text)
     ):
         args["limit"] = 1
@@ -445,7 +460,8 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     left = [(w, at) for w, at in marks.left() if w not in COMMON and not (w.isdigit() and len(w) < 3)]
     if free in reading.arguments:  # a quoted name: "the product" before it is part of it
         left = [(w, at) for w, at in left if w not in cues]
-    subjects = set(vocabulary.not_in_data) | {s.split()[0] for s in vocabulary.not_in_data}  # "stock"
+    heads = set(vocabulary.not_in_data) | {s.split()[0] for s in vocabulary.not_in_data}  # "stock"
+    subjects = heads | {re.sub(r"s$", "", s) for s in heads}  # "forecast" for "forecasts"
     for word, _ in left:
         stem = re.sub(r"s$", "", word)
         if word in subjects or stem in subjects:
@@ -461,7 +477,11 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     code = len(left) == 1 and re.fullmatch(r"\d{4,6}[a-z]{1,2}|[a-z]\d{3,}", left[0][0])
     if free is not None and free not in reading.arguments and (cued or code or _named(left, original)):
         as_written = {w.lower(): w for w in re.findall(r"[A-Za-z0-9][\w'&.-]*", original)}
-        reading.arguments[free] = " ".join(as_written.get(w, w) for w, _ in left)
+        # the name as written, small numbers inside it too ("REGENCY CAKESTAND 3 TIER")
+        inside = marks.text[left[0][1] : left[-1][1] + len(left[-1][0])].split()
+        words = {w for w, _ in left}
+        name = [w for w in inside if w in words or (w.isdigit() and len(w) < 3)]
+        reading.arguments[free] = " ".join(as_written.get(w, w) for w in name)
         if reading.arguments.get("group_by") == free:
             del reading.arguments["group_by"]
         return
