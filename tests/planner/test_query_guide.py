@@ -145,6 +145,23 @@ def chat(tools, retail_db) -> Chat:
         ),
         ("avg order value per country", {"measure": "avg_order_value", "group_by": "country"}),
         ("wat was the revenu in germany in 2025", {"measure": "revenue", "countries": ["Germany"]}),
+        # periods analysts name without dates: halves, to-date, the last week, since, one over another
+        ("How much revenue did we make in H1 2025?", {"period": "2025-01-01..2025-06-30"}),
+        ("units sold in the second half of 2025", {"period": "2025-07-01..2025-12-31"}),
+        ("YTD sales in the UK", {"period": "latest year", "countries": ["United Kingdom"]}),
+        ("orders last week", {"period": "last 7 days", "measure": "orders"}),
+        ("revenue since March 2025", {"period": "2025-03-01.."}),
+        ("revenue this quarter vs last quarter", {"period": "latest quarter", "compare": "previous_period"}),
+        ("month over month orders change", {"period": "latest month", "compare": "previous_period"}),
+        (
+            "how did orders change from October to November 2025",
+            {"period": "2025-11", "compare": "previous_period"},
+        ),
+        (
+            "what are the 3 least popular countries by orders",
+            {"measure": "orders", "order": "lowest", "limit": 3},
+        ),
+        ("Which is bigger, Spain or Italy?", {"group_by": "country", "countries": ["Spain", "Italy"]}),
     ],
 )
 def test_questions_are_read_into_the_tools_arguments(chat, question, expected):
@@ -202,6 +219,11 @@ def test_a_comparison_with_an_earlier_period_from_a_follow_up_keeps_both(chat):
     arguments, answer = chat.ask("How does that compare with the same month a year earlier?")
     assert arguments == {"period": "2025-03", "measure": "orders", "compare": "year_before"}
     assert answer is not None and answer.startswith("Orders, March 2025, vs March 2024: ")
+
+
+def test_a_calendar_word_the_reading_did_not_use_is_not_dropped_silently(chat):
+    assert chat.ask("revenue before 2025")[0] == {"measure": "revenue", "period": "..2024-12-31"}
+    assert chat.ask("orders 3 weeks ago")[0] is None  # not read as all time
 
 
 def test_a_question_the_reading_does_not_cover_and_no_tool_knows_is_refused(chat):

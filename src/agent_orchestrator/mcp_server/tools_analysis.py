@@ -28,7 +28,8 @@ MEASURES = (
     "units = units, quantity, items, pieces, volume, sold, sell, sells, selling, seller, sellers, popular, "
     "shipped, ship, dispatched, delivered; "
     "avg_order_value = average order value, aov, average basket, basket size, average order, per order, "
-    "avg order value, avg order, avg basket, "
+    "avg order value, avg order, avg basket, revenue per order, average revenue per order, "
+    "average sale, "
     "average spend per order, order value; "
     "revenue_per_customer = revenue per customer, average revenue per customer, spend per customer, "
     "average spend per customer, arpu, customer value, average customer value, per customer; "
@@ -56,7 +57,8 @@ ORDERS = (
     "poorest, worst performing"
 )
 COMPARES = (
-    "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth; "
+    "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth, "
+    "month over month, mom, quarter over quarter, qoq, week over week, day over day; "
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
     "yoy"
 )

@@ -54,6 +54,11 @@ _HOLIDAYS = {"christmas eve": "12-24", "christmas day": "12-25", "christmas": "1
 _HOLIDAY = "(" + "|".join(sorted(map(re.escape, _HOLIDAYS), key=len, reverse=True)) + ")"
 
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"\bh([12])\s+(?:of\s+)?{_YEAR}\b|\b{_YEAR}\s*-?\s*h([12])\b"), "half"),
+    (re.compile(rf"\b(first|second)\s+half\s+(?:of\s+)?(?:the\s+year\s+)?{_YEAR}\b"), "half_words"),
+    (re.compile(r"\b(year|month|quarter)\s+to\s+date\b|\b(ytd|mtd|qtd)\b"), "to_date"),
+    (re.compile(r"\b(today|yesterday)\b"), "today"),
+    (re.compile(r"\b(?:the\s+)?(?:last|past|this|previous|latest)\s+week\b"), "week"),
     (re.compile(rf"\b(?:on\s+)?{_HOLIDAY}(?:\s+(?:of\s+)?{_YEAR})?"), "holiday"),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
     (re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b"), "day_month_year"),
@@ -123,6 +128,19 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
         return f"{m[1]}-{m[2]}" if 1 <= int(m[2]) <= 12 else None
     if kind == "month_year":
         return f"{m[2]}-{_MONTHS[m[1]]:02d}"
+    if kind in ("half", "half_words"):
+        if kind == "half_words":
+            year, first = m[2], m[1] == "first"
+        else:  # "H1 2025" or "2025 H1"
+            year, first = (m[2], m[1] == "1") if m[1] else (m[3], m[4] == "1")
+        return f"{year}-01-01..{year}-06-30" if first else f"{year}-07-01..{year}-12-31"
+    if kind == "to_date":  # the data's latest year (month, quarter) up to its last day
+        unit = m[1] or {"ytd": "year", "mtd": "month", "qtd": "quarter"}[m[2]]
+        return f"latest {unit}"
+    if kind == "today":  # the data's last day: it has no later one
+        return "latest day" if m[1] == "today" else "previous day"
+    if kind == "week":
+        return "last 7 days"
     if kind == "holiday":
         return f"{m[2]}-{_HOLIDAYS[m[1]]}" if m[2] else f"--{_HOLIDAYS[m[1]]}"
     if kind in ("day_month", "month_day"):

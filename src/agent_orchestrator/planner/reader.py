@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any
 
 from .periods import NUMBER_WORDS, ORDINALS, Found, before, day_bounds, find_periods, year_before
@@ -25,20 +26,22 @@ COMMON = frozenset(
     that these those it its they them their our ours we us you your i me my mine please show give tell
     list let know get got see find look want need can could would should will shall may might about over
     under into out up down all any some each every total overall whole entire number count amount figure
-    figures so far ever time times since during between across among per vs also just only again same
+    figures so far ever time times during between across among per vs also just only again same
     other another more most less least very really quite overall grand sum ok okay thanks hi hello now
     compared compare comparison against versus change changed difference performed perform did make made
     bring brought bringing brings generate generated generates come comes came account contribute
     contributed contributes place placed put buy bought purchase purchased spend spent sold sell selling
     value level whats what's hows how's rank ranked ranking biggest largest number one top bottom best
-    worst first last previous prior preceding before after earlier ago year years month months day days
-    week weeks quarter quarters date period data shop store business company us our customers' like look
+    worst first last previous prior preceding data shop store business company us our customers' like look
     looking break breakdown split something anything everything someone anyone stuff thing things
     ask asked tell told say said mention mentioned remember recall conversation chat question questions
     answer answered different distinct unique individual separate big large small together combined
-    altogether jointly buys buying purchasing spends spending ordered ordering""".split()  # noqa: SIM905
+    altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
+    lower greater better worse""".split()  # noqa: SIM905
 )
-"""Common English and calendar words: never a product's words, never a sign of a misreading."""
+"""Common English: never a product's words, never a sign of a misreading. Calendar words are not
+among them: "orders last week" or "revenue since 2024" read without their period would be a silent
+misreading, so a calendar word the periods did not use leaves the question not understood."""
 
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and|what about|how about|same|now|also|then|ok|okay|so|but|what if|and what about)\b"
@@ -48,11 +51,14 @@ _FOLLOW_UP = re.compile(
     re.IGNORECASE,
 )
 _SHIFT_BACK = re.compile(
-    r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(?:day|month|quarter|year)\b|\b(?:the\s+)?(?:day|month|quarter|year)\s+before\b"
-    r"|\bbefore that\b"
+    r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(?:day|week|month|quarter|period)\b"
+    r"|\b(?:the\s+)?(?:day|week|month|quarter|period)\s+before\b|\bbefore that\b"
 )
+"""A step back by the previous period's own length; a step back by a year is ``_YEAR_BACK``."""
 _YEAR_BACK = re.compile(
-    r"\b(?:a|one|the)\s+year\s+(?:earlier|before|ago)\b|\bsame\s+(?:day|month|quarter)\s+last\s+year\b"
+    r"\b(?:(?:the\s+)?same\s+(?:day|week|month|quarter|period|time)\s+)?(?:a|one|the)\s+year\s+(?:earlier|before|ago)\b"
+    r"|\b(?:the\s+)?same\s+(?:day|week|month|quarter|period|time)\s+(?:of\s+)?(?:last|the\s+previous|the\s+prior)\s+year\b"
+    r"|\b(?:the\s+)?(?:previous|prior|preceding)\s+year\b|\b(?:the\s+)?year\s+before\b"
 )
 _RANGE = re.compile(r"\b(?:from|between)\b(.+?)\b(?:to|and|until|through)\b(.+)")
 _GROUP_CUES = (
@@ -101,6 +107,7 @@ class _Marks:
 def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"[?!,;:()]", " ", text)
+    text = re.sub(r"\bper cent\b", "percent", text)
     text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
     # "best-selling", "lowest-revenue": the superlative and its word
     text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest|\w+est)-(?=[a-z])", r"\1 ", text)
@@ -155,7 +162,11 @@ def read(
     _read_ids(text, marks, args, vocabulary)
     choices = _read_choices(text, marks, vocabulary)
     args.update({k: v for k, v in choices.items() if k not in args})  # two periods say which comparison
-    _side_by_side(args, vocabulary)
+    over = re.search(r"\b(day|week|month|quarter|year) over \1\b|\b(yoy|mom|qoq)\b", text)
+    if over and "period" not in args:  # "quarter over quarter": the latest quarter against the one before
+        unit = over[1] or {"yoy": "year", "mom": "month", "qoq": "quarter"}[over[2]]
+        args["period"] = "last 7 days" if unit == "week" else f"latest {unit}"
+    _side_by_side(text, args, vocabulary)
     _read_flags(marks, args, vocabulary)
     _read_limit(text, marks, args)
     _read_rank(text, marks, args, vocabulary)
@@ -182,6 +193,32 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
     years = [f.period[:4] for f in found if f.period[:4].isdigit()]
     if years:  # "from October to November 2025": the month without a year takes the year written
         found = [Found(years[0] + f.period[1:], f.span) if f.period.startswith("--") else f for f in found]
+    since = re.search(
+        r"\b(?:since|from|starting)\s+(?:the\s+)?(?:start\s+of\s+|beginning\s+of\s+)?$",
+        text[: found[0].span[0]],
+    )
+    if len(found) == 1 and since and (bounds := day_bounds(found[0].period)):
+        if since[0].startswith("from") and not re.search(r"\bon(?:wards)?\b", text[found[0].span[1] :]):
+            pass  # "revenue from France in 2025" is no "from" of time
+        else:  # "since March 2025": to the data's last day
+            args["period"] = f"{bounds[0]}.."
+            marks.take(since.start(), found[0].span[0])
+            for onwards in re.finditer(r"\bon(?:wards)?\b", text[found[0].span[1] :]):
+                marks.take(found[0].span[1] + onwards.start(), found[0].span[1] + onwards.end())
+            return
+    until = re.search(
+        r"\b(before|prior to|until|till|up to|through)\s+(?:the\s+)?(?:end\s+of\s+)?$",
+        text[: found[0].span[0]],
+    )
+    if len(found) == 1 and until and (bounds := day_bounds(found[0].period)):
+        last = (
+            date.fromisoformat(bounds[0]) - timedelta(days=1)
+            if until[1] in ("before", "prior to")
+            else bounds[1]
+        )
+        args["period"] = f"..{last}"  # "revenue before 2025": from the data's start
+        marks.take(until.start(), found[0].span[0])
+        return
     first = found[0].period
     comparing = any(re.search(rf"\b{re.escape(t)}\b", text) for t in vocabulary.choices("compare"))
     if (
@@ -199,8 +236,8 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
     args["period"] = first
     if len(found) >= 2:
         second = found[1].period
-        if second == before(first):
-            args["compare"] = "previous_period"
+        if second == before(first) or (second == first and first.startswith("latest ")):
+            args["compare"] = "previous_period"  # "this quarter vs last quarter" reads both as the latest
         elif second == year_before(first):
             args["compare"] = "year_before"
         elif before(second) == first or year_before(second) == first:
@@ -355,25 +392,30 @@ def _measure_rank(text: str, hit: tuple[int, str, str], vocabulary: Vocabulary) 
     (0) before a plain one (1) before one that only qualifies another: "revenue from High Value
     customers", "orders among our customers" (2)."""
     head = text[: hit[0]]
-    if _ASKED_FOR.search(head):
-        return 0
+    if _ASKED_FOR.search(head) or re.search(r"\b(?:by|in terms of)\s+(?:the\s+)?(?:number of\s+)?$", head):
+        return 0  # "the least popular countries by orders": the measure named after "by"
     names = (n for entities in vocabulary.entities.values() for n in entities)
     if _QUALIFYING.search(head) or any(head.endswith(f"{n} ") for n in names):
         return 2
     return 1
 
 
-def _side_by_side(args: dict[str, Any], vocabulary: Vocabulary) -> None:
+_BETWEEN_NAMES = re.compile(r"\b(?:or|than|versus|vs|compared to|compared with|against)\b")
+
+
+def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "France vs Germany": a comparison of two names, not of two periods, is a breakdown by their
     dimension, limited to them."""
-    if args.get("compare") != "previous_period" or "group_by" in args or "period" in args:
+    if "group_by" in args or (args.get("compare") != "previous_period" and not _BETWEEN_NAMES.search(text)):
         return
+    if "period" in args and args.get("compare"):
+        return  # "France vs Germany" needs no period; "France, 2025 vs 2024" is of periods
     dimensions = set(vocabulary.choices("group_by").values())
     for parameter in vocabulary.entities:
         dimension = re.sub(r"ies$", "y", parameter).removesuffix("s")
         if len(args.get(parameter, ())) >= 2 and dimension in dimensions:
             args["group_by"] = dimension
-            del args["compare"]
+            args.pop("compare", None)
             return
 
 

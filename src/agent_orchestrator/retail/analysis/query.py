@@ -172,6 +172,12 @@ def parse_period(text: str, as_of: date | None) -> Period:
             if as_of is None:
                 raise PeriodError("the data has no sales yet, so a month without its year cannot be placed")
             return _latest_of(int(found[1]), int(found[2]) if found[2] else None, as_of)
+        if found := re.fullmatch(r"\.\.\s*(\d{4}-\d{2}-\d{2})", value):  # "before 2025": from the start
+            last = date.fromisoformat(found[1])
+            return Period(date.min, last, f"until {_short(last)}", "range")
+        if (found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\s*\.\.", value)) and as_of is not None:
+            first = date.fromisoformat(found[1])  # "since 1 March 2025": to the data's last day
+            return Period(first, max(first, as_of), f"since {_short(first)}", "range")
         if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\s*\.\.\s*(\d{4}-\d{2}-\d{2})", value):
             first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
             if first > last:
