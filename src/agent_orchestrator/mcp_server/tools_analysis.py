@@ -23,7 +23,8 @@ MEASURES = (
     "revenue = revenue, sales, sold for, turnover, takings, income, money, spend, spent, earned, made, "
     "value, net revenue, net sales, how much did we sell, how much we sold, how much was sold, "
     "how much have we sold; "
-    "orders = orders, invoices, purchases, transactions, baskets; "
+    "orders = orders, invoices, purchases, transactions, baskets, order count, number of orders, "
+    "order volume, frequent, frequently, often; "
     "customers = customers, buyers, clients, shoppers, people, accounts; "
     "units = units, quantity, items, pieces, volume, sold, sell, sells, selling, seller, sellers, popular, "
     "shipped, ship, dispatched, delivered; "
@@ -99,7 +100,7 @@ def register(kit: ToolKit) -> None:
             max_length=12,
             description=(
                 "Leave out these countries (apart from, excluding, outside, except, except for, not, "
-                "other than, besides, aside from, without)"
+                "other than, besides, aside from, without, leaving, leave out, not counting, ignoring)"
             ),
             json_schema_extra={"items": names},
         ),
@@ -181,6 +182,13 @@ def register(kit: ToolKit) -> None:
             bool,
             Field(description=SHARES),
         ] = False,
+        share_of: Annotated[
+            str | None,
+            Field(
+                max_length=40,
+                description="The larger period the share is of (as period: 2011 for October's share of 2011)",
+            ),
+        ] = None,
     ) -> str:
         arguments = {
             "measure": measure,
@@ -197,6 +205,7 @@ def register(kit: ToolKit) -> None:
             "limit": limit,
             "rank": rank,
             "share": share,
+            "share_of": share_of,
         }
         try:
             query = Query(**arguments)

@@ -83,38 +83,43 @@ def can_ask(tool: dict[str, Any]) -> str:
 
 def _previous(
     earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary
-) -> tuple[dict[str, Any] | None, str | None]:
-    """The arguments of the last query call, if the last tool turn was one (a follow-up's base), and
-    its period as the tool placed it ("latest year" -> ``2025``: "the year before" steps from there)."""
+) -> tuple[dict[str, Any] | None, str | None, tuple[str, str] | None]:
+    """The arguments of the last query call, if the last tool turn was one (a follow-up's base); its
+    period as the tool placed it ("latest year" -> ``2025``: "the year before" steps from there); and
+    the one row it answered with, if one (what "they" in the next question is)."""
     for at in range(len(earlier) - 1, -1, -1):
         calls = _calls(earlier[at])
         if not calls:
             continue
         call = calls[-1]
-        arguments = _arguments(call) if _name(call) == vocabulary.tool else None
+        if _name(call) != vocabulary.tool or (arguments := _arguments(call)) is None:
+            return None, None, None
+        result = _result(earlier[at + 1 :], str(call.get("id")))
+        period, rows = result.get("period"), result.get("rows")
         placed = None
-        if arguments is not None and isinstance(arguments.get("period"), str):
-            placed = _placed_period(earlier[at + 1 :], str(call.get("id")))
-        return arguments, placed
-    return None, None
+        if (
+            isinstance(period, dict)
+            and isinstance(period.get("first"), str)
+            and isinstance(period.get("last"), str)
+        ):
+            placed = absolute(period["first"], period["last"])
+        one = None
+        if isinstance(rows, list) and len(rows) == 1 and isinstance(rows[0], dict) and "key" in rows[0]:
+            one = (str(arguments.get("group_by") or ""), str(rows[0]["key"]))
+        return arguments, placed, one
+    return None, None, None
 
 
-def _placed_period(after: Sequence[dict[str, Any]], call_id: str) -> str | None:
+def _result(after: Sequence[dict[str, Any]], call_id: str) -> dict[str, Any]:
+    """The query call's result as the tool returned it (empty if it is missing or not JSON)."""
     result = next(
         (m for m in after if m.get("role") == "tool" and str(m.get("tool_call_id")) == call_id), None
     )
     try:
         data = json.loads(_text(result)) if result is not None else None
     except json.JSONDecodeError:
-        return None
-    period = data.get("period") if isinstance(data, dict) else None
-    if (
-        isinstance(period, dict)
-        and isinstance(period.get("first"), str)
-        and isinstance(period.get("last"), str)
-    ):
-        return absolute(period["first"], period["last"])
-    return None
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 class QueryGuide:
@@ -154,8 +159,8 @@ class QueryGuide:
         turn = messages[last + 1 :]
         if any(m.get("role") == "tool" for m in turn):
             return self._answer(turn, vocabulary)
-        previous, placed = _previous(messages[:last], vocabulary)
-        reading = read(_text(messages[last]), vocabulary, previous, placed)
+        previous, placed, one = _previous(messages[:last], vocabulary)
+        reading = read(_text(messages[last]), vocabulary, previous, placed, one)
         if reading.not_in_data:
             subject = ", ".join(dict.fromkeys(reading.not_in_data))
             return GuidedAnswer(
@@ -186,7 +191,8 @@ class QueryGuide:
         if not reading.asks or reading.not_understood:
             return None  # small talk, or not read whole but another tool may know it: the server's own
         args = reading.arguments
-        ranked = "group_by" in args and ("order" in args or "limit" in args or "rank" in args)
+        # "which products did customer 7 buy most?" ranks; "which segment is customer 7 in?" looks up
+        ranked = "group_by" in args and ("order" in args or "rank" in args)
         if (
             any(k.endswith("_id") for k in args)
             and "measure" not in args

@@ -23,6 +23,8 @@ _UNAMBIGUOUS_MONTH = (
     r"(january|february|march|april|june|july|august|september|october|november|december"
     r"|jan|feb|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
+_WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?)?"
+"""A weekday written before a date ("Thursday 25 April 2024") says nothing the date does not."""
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d{2})"
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -59,10 +61,11 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(year|month|quarter)\s+to\s+date\b|\b(ytd|mtd|qtd)\b"), "to_date"),
     (re.compile(r"\b(today|yesterday)\b"), "today"),
     (re.compile(r"\b(?:the\s+)?(?:last|past|this|previous|latest)\s+week\b"), "week"),
+    (re.compile(r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(day|month|quarter|year)\b"), "previous"),
     (re.compile(rf"\b(?:on\s+)?{_HOLIDAY}(?:\s+(?:of\s+)?{_YEAR})?"), "holiday"),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
-    (re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b"), "day_month_year"),
-    (re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b"), "month_day_year"),
+    (re.compile(rf"\b{_WEEKDAY}(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b"), "day_month_year"),
+    (re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY},?\s+{_YEAR}\b"), "month_day_year"),
     (re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"), "slash_day"),
     (re.compile(r"\b(\d{4})-(\d{2})\b"), "iso_month"),
     (re.compile(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b"), "month_year"),
@@ -139,6 +142,8 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
         return f"latest {unit}"
     if kind == "today":  # the data's last day: it has no later one
         return "latest day" if m[1] == "today" else "previous day"
+    if kind == "previous":
+        return f"previous {m[1]}"
     if kind == "week":
         return "last 7 days"
     if kind == "holiday":

@@ -11,6 +11,7 @@ orders was that?") starts from the previous reading and changes only what it nam
 
 from __future__ import annotations
 
+import calendar
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ COMMON = frozenset(
     ask asked tell told say said mention mentioned remember recall conversation chat question questions
     answer answered different distinct unique individual separate big large small together combined
     altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
-    lower greater better worse""".split()  # noqa: SIM905
+    lower greater better worse take took taken receive received one ones""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -47,8 +48,15 @@ _FOLLOW_UP = re.compile(
     r"^\s*(?:and|what about|how about|same|now|also|then|ok|okay|so|but|what if|and what about)\b"
     r"|\b(?:that|those|it|them|then|instead|same|there)\b\W*$"
     r"|\b(?:of|among|from|in|for)\s+(?:those|these|them)\b"
-    r"|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b|\bthat\s+compares?\b",
+    r"|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b|\bthat\s+compares?\b"
+    r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones)\b",
     re.IGNORECASE,
+)
+_PRONOUN = re.compile(r"\b(?:they|them|their|theirs|he|she|him|his|her|hers|it|its|that one|this one)\b")
+"""A word for the one row the previous answer named ("how much have they spent?")."""
+_ALL_TIME = re.compile(
+    r"\b(?:(?:over|for|in|during|across)\s+)?(?:the\s+)?(?:whole|entire|full)\s+(?:period|time|history|data(?:set)?)\b"
+    r"|\ball[- ]time\b|\bso far\b|\bto date\b|\bever\b"
 )
 _SHIFT_BACK = re.compile(
     r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(?:day|week|month|quarter|period)\b"
@@ -60,6 +68,38 @@ _YEAR_BACK = re.compile(
     r"|\b(?:the\s+)?same\s+(?:day|week|month|quarter|period|time)\s+(?:of\s+)?(?:last|the\s+previous|the\s+prior)\s+year\b"
     r"|\b(?:the\s+)?(?:previous|prior|preceding)\s+year\b|\b(?:the\s+)?year\s+before\b"
 )
+_STEPS = ((_YEAR_BACK, "year_before"), (_SHIFT_BACK, "previous_period"))
+_CALENDAR_NAMES = frozenset(
+    m.lower()
+    for m in (*calendar.month_name, *calendar.month_abbr, *calendar.day_name, *calendar.day_abbr)
+    if m
+)
+"""Capitalised, but never a product's name ("What share of 2024 came in July?")."""
+
+
+def _about(arguments: dict[str, Any], one: tuple[str, str], vocabulary: Vocabulary) -> dict[str, Any]:
+    """The follow-up's reading about the previous answer's one row instead of its ranking: the
+    customer, country, product, segment or period that row is."""
+    dimension, key = one
+    about = {k: v for k, v in arguments.items() if k not in ("group_by", "order", "limit", "rank")}
+    if f"{dimension}_id" in vocabulary.parameters and key.isdigit():
+        about[f"{dimension}_id"] = int(key)
+    elif plural := next((p for p in vocabulary.entities if _singular(p) == dimension), None):
+        about[plural] = [key]
+    elif dimension == vocabulary.free_text:
+        about[dimension] = key
+    elif dimension in ("month", "day", "year"):
+        about["period"] = key
+    else:
+        return arguments
+    return about
+
+
+def _singular(parameter: str) -> str:
+    """ "countries" -> "country", "segments" -> "segment": a list parameter's dimension."""
+    return re.sub(r"ies$", "y", parameter).removesuffix("s")
+
+
 _RANGE = re.compile(r"\b(?:from|between)\b(.+?)\b(?:to|and|until|through)\b(.+)")
 _GROUP_CUES = (
     r"(?:which|what|top|bottom|best|worst|biggest|largest|smallest|leading|highest|lowest|most|least|by|per"
@@ -99,7 +139,7 @@ class _Marks:
         """Words not used, with their positions."""
         return [
             (m[0], m.start())
-            for m in re.finditer(r"[a-z0-9][a-z0-9'&.-]*", self.text)
+            for m in re.finditer(r"[a-z0-9][a-z0-9'&.+-]*", self.text)
             if self.free(*m.span())
         ]
 
@@ -114,13 +154,16 @@ def normalize(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
 
 
-def _spelled(text: str, vocabulary: Vocabulary) -> str:
+def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> str:
     """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
     or more, only to a known word that is close (difflib ratio 0.8), never a word already known."""
     known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
     known |= {w for terms in vocabulary.terms.values() for t in terms for w in t.split()}
+    known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
     known |= {w for names in vocabulary.entities.values() for n in names for w in n.split()}
     targets = sorted(w for w in known if len(w) >= 5)
+    if not original.isupper():  # a name in capitals ("CHARLIE+LOLA LUNCH BOX") is no typo
+        known |= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", original)}
     words = []
     for word in text.split(" "):
         if len(word) >= 5 and word.isalpha() and word not in known:
@@ -136,14 +179,20 @@ _TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "wat": "what", "wht
 
 
 def read(
-    question: str, vocabulary: Vocabulary, previous: dict[str, Any] | None = None, placed: str | None = None
+    question: str,
+    vocabulary: Vocabulary,
+    previous: dict[str, Any] | None = None,
+    placed: str | None = None,
+    one: tuple[str, str] | None = None,
 ) -> Reading:
-    """The reading of ``question``; ``previous`` is the last query's arguments (a follow-up's base) and
-    ``placed`` its period as the tool placed it on the data's calendar (``2025`` for "latest year")."""
+    """The reading of ``question``; ``previous`` is the last query's arguments (a follow-up's base),
+    ``placed`` its period as the tool placed it on the data's calendar (``2025`` for "latest year")
+    and ``one`` the single row it answered with, if it did (``("customer", "22353")``): what "they"
+    in "how much have they spent?" is."""
     original = question
     text = normalize(question)
     text = " ".join(_TYPO_PRONE.get(w, w) for w in text.split(" "))
-    text = _spelled(text, vocabulary)
+    text = _spelled(text, vocabulary, original)
     marks = _Marks(text)
     reading = Reading()
     args = reading.arguments
@@ -153,14 +202,25 @@ def read(
             marks.take(*span)
     if quoted and vocabulary.free_text:
         args[vocabulary.free_text] = quoted[0].strip()
-    if previous is not None:  # "the month before" steps the previous reading's period back
-        for pattern in (_SHIFT_BACK, _YEAR_BACK):
-            for found in pattern.finditer(text):
-                marks.take(*found.span())
-    _read_periods(text, marks, args, vocabulary)
+    # "the month before": a step back from this question's period, or from the previous reading's
+    steps = [(f, back) for pattern, back in _STEPS for f in pattern.finditer(text)]
+    others = [
+        p
+        for p in find_periods(text)
+        if not any(p.span[0] < f.end() and f.start() < p.span[1] for f, _ in steps)
+    ]
+    if previous is None and not others:
+        steps = []  # "revenue in the previous year": a period of its own, nothing to step back from
+    for found, _ in steps:
+        marks.take(*found.span())
+    for found in _ALL_TIME.finditer(text):  # "over the whole period": all time, which is no period
+        marks.take(*found.span())
+    unplaced = _read_periods(text, marks, args, vocabulary)
+    if steps and "period" in args and "compare" not in args:  # "April 2025 vs the same month last year"
+        args["compare"] = steps[0][1]
     _read_entities(marks, args, vocabulary, original)
     _read_ids(text, marks, args, vocabulary)
-    choices = _read_choices(text, marks, vocabulary)
+    choices = _read_choices(text, marks, vocabulary, reading)
     args.update({k: v for k, v in choices.items() if k not in args})  # two periods say which comparison
     over = re.search(r"\b(day|week|month|quarter|year) over \1\b|\b(yoy|mom|qoq)\b", text)
     if over and "period" not in args:  # "quarter over quarter": the latest quarter against the one before
@@ -168,6 +228,8 @@ def read(
         args["period"] = "last 7 days" if unit == "week" else f"latest {unit}"
     _side_by_side(text, args, vocabulary)
     _read_flags(marks, args, vocabulary)
+    if unplaced is not None and args.get("share") and "share_of" in vocabulary.parameters:
+        _share_of(args, unplaced, marks)
     _read_limit(text, marks, args)
     _read_rank(text, marks, args, vocabulary)
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
@@ -180,16 +242,20 @@ def read(
     reading.follow_up = previous is not None and (bool(_FOLLOW_UP.search(text)) or not own or shifted)
     if reading.follow_up and previous is not None:
         reading.arguments = _merge(previous, args, text, placed)
+        if one is not None and _PRONOUN.search(text) and "group_by" not in args:
+            reading.arguments = _about(reading.arguments, one, vocabulary)
         reading.asks = True
     return reading
 
 
-def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> Found | None:
+    """The period, or a range or a comparison of two; a second period it could not place is returned
+    (a share may be of it: "what % of 2011's revenue came in October?")."""
     found = find_periods(text)
     for item in found:
         marks.take(*item.span)
     if not found:
-        return
+        return None
     years = [f.period[:4] for f in found if f.period[:4].isdigit()]
     if years:  # "from October to November 2025": the month without a year takes the year written
         found = [Found(years[0] + f.period[1:], f.span) if f.period.startswith("--") else f for f in found]
@@ -205,7 +271,7 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
             marks.take(since.start(), found[0].span[0])
             for onwards in re.finditer(r"\bon(?:wards)?\b", text[found[0].span[1] :]):
                 marks.take(found[0].span[1] + onwards.start(), found[0].span[1] + onwards.end())
-            return
+            return None
     until = re.search(
         r"\b(before|prior to|until|till|up to|through)\s+(?:the\s+)?(?:end\s+of\s+)?$",
         text[: found[0].span[0]],
@@ -218,7 +284,7 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
         )
         args["period"] = f"..{last}"  # "revenue before 2025": from the data's start
         marks.take(until.start(), found[0].span[0])
-        return
+        return None
     first = found[0].period
     comparing = any(re.search(rf"\b{re.escape(t)}\b", text) for t in vocabulary.choices("compare"))
     if (
@@ -227,12 +293,12 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
         and (ranged := _RANGE.search(text))
         and ranged.start(1) <= found[0].span[0]
     ):
-        bounds = day_bounds(found[0].period), day_bounds(found[1].period)
-        if bounds[0] and bounds[1]:
-            args["period"] = f"{bounds[0][0]}..{bounds[1][1]}"
+        start, end = day_bounds(found[0].period), day_bounds(found[1].period)
+        if start and end and start[0] <= end[1]:  # "between July and June" compares the two
+            args["period"] = f"{start[0]}..{end[1]}"
             for span in marks.find(ranged[0][: ranged.start(1) - ranged.start(0)].strip()):
                 marks.take(*span)
-            return
+            return None
     args["period"] = first
     if len(found) >= 2:
         second = found[1].period
@@ -247,6 +313,8 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
             marks.used = [
                 u and not (found[1].span[0] <= i < found[1].span[1]) for i, u in enumerate(marks.used)
             ]
+            return found[1]
+    return None
 
 
 def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, original: str) -> None:
@@ -258,6 +326,8 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
             if name in COMMON and not re.search(rf"\b{re.escape(name.upper())}\b", original):
                 continue  # "us" is a country only when written "US"
             for start, end in marks.find(name):
+                if _longer_name(name, original):
+                    continue  # "New Zealand" is no "New" segment
                 marks.take(start, end)
                 found.append((start, end, names[name]))
         excluding_until: int | None = None  # "excluding Germany and France": the list goes on
@@ -275,6 +345,15 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
                 marks.take(end, end + noun.end())
             if stored not in args.setdefault(target, []):
                 args[target].append(stored)
+
+
+def _longer_name(name: str, original: str) -> bool:
+    """The name is written as the start of a longer capitalised one ("New Zealand", "New York")."""
+    pattern = rf"(?i:\b{re.escape(name)})\s+[A-Z][a-z]"
+    written = re.search(pattern, original)
+    return written is not None and not re.search(
+        rf"(?i:\b{re.escape(name)})\s+(?:[A-Z]{{2,}}|[a-z])", original
+    )
 
 
 def _cue_before(marks: _Marks, start: int, cues: list[str]) -> int | None:
@@ -324,7 +403,7 @@ def _groups_by(text: str, start: int, term: str) -> bool:
     )
 
 
-def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str, Any]:
+def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Reading) -> dict[str, Any]:
     """measure, group_by, order, compare from the schema's words; a word that names both a measure
     and a dimension ("customers") is the dimension after a ranking cue ("top 5 customers")."""
     chosen: dict[str, Any] = {}
@@ -340,10 +419,13 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str,
         for start, term, _ in hits.get("group_by", [])
         if any(a <= start and start + len(term) <= b and b - a > len(term) for a, b in spans)
     }
+    heads = {s for s, _, _ in hits.get("group_by", [])}
     groups = [
         (start, term, value)
         for start, term, value in hits.get("group_by", [])
-        if (start, term) not in inside and _groups_by(text, start, term)
+        if (start, term) not in inside
+        and start + len(term) + 1 not in heads  # "the customer segments": the last noun is the dimension
+        and _groups_by(text, start, term)
     ]
     group_starts = set()
     if groups:
@@ -353,6 +435,9 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str,
         for s, t, v in groups:
             if v == value:
                 marks.take(s, s + len(t))
+    for s, t, _ in hits.get("group_by", []):
+        if s + len(t) + 1 in group_starts:  # "customer" of "the customer segments" goes with its noun
+            marks.take(s, s + len(t))
     for s, t, _ in hits.get("group_by", []):  # "revenue for all countries except the UK": the scope
         if s not in group_starts and re.search(
             r"\b(?:all|every|the other|other)\s+(?:of\s+)?(?:our\s+)?$", text[:s]
@@ -375,12 +460,15 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary) -> dict[str,
             chosen[parameter] = min(found)[2]
             for s, t, _ in found:
                 marks.take(s, s + len(t))
+        if parameter == "order" and len({v for _, _, v in found}) > 1:
+            # "of our ten biggest countries, which placed the fewest orders?": two rankings in one
+            reading.not_understood += [t for _, t, v in found if v != chosen[parameter]]
     return chosen
 
 
 _ASKED_FOR = re.compile(
     r"(?:how many|number of|count of|how much|share of|percentage of|percent of|proportion of|fraction of"
-    r"|% of|total|amount of|in terms of)\s+(?:(?:our|the|all|different|distinct|unique)\s+)?$"
+    r"|% of|total|amount of|in terms of)\s+(?:(?:our|the|all|different|distinct|unique)\s+){0,3}$"
 )
 _QUALIFYING = re.compile(
     r"\b(?:from|among|by|to|for|of|with)\s+(?:(?:our|the|all|those|these)\s+)?(?:\S+\s+){0,2}$"
@@ -412,11 +500,25 @@ def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> No
         return  # "France vs Germany" needs no period; "France, 2025 vs 2024" is of periods
     dimensions = set(vocabulary.choices("group_by").values())
     for parameter in vocabulary.entities:
-        dimension = re.sub(r"ies$", "y", parameter).removesuffix("s")
+        dimension = _singular(parameter)
         if len(args.get(parameter, ())) >= 2 and dimension in dimensions:
             args["group_by"] = dimension
             args.pop("compare", None)
             return
+
+
+def _share_of(args: dict[str, Any], other: Found, marks: _Marks) -> None:
+    """Of two periods, a share of the smaller in the larger ("October's share of 2011")."""
+    inner, outer = day_bounds(str(args.get("period"))), day_bounds(other.period)
+    if not (inner and outer):
+        return
+    if outer[0] <= inner[0] and inner[1] <= outer[1]:
+        args["share_of"] = other.period
+    elif inner[0] <= outer[0] and outer[1] <= inner[1]:
+        args["share_of"], args["period"] = args["period"], other.period
+    else:
+        return
+    marks.take(*other.span)
 
 
 def _read_flags(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
@@ -473,8 +575,8 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
 def _named(left: list[tuple[str, int]], original: str) -> bool:
     """The words left are one name, capitalised as names are ("sales figures for Mexico", "the
     Lunch Bag Red"), not the question's first word: the tool looks it up and says if the data has none."""
-    words = re.findall(r"[A-Za-z0-9][\w'&.-]*", original)
-    capitalised = {w.lower() for w in words[1:] if w[0].isupper()}
+    words = [w.rstrip(".") for w in re.findall(r"[A-Za-z0-9][\w'&.+-]*", original)]
+    capitalised = {w.lower() for w in words[1:] if w[0].isupper()} - _CALENDAR_NAMES
     return all(w in capitalised for w, _ in left) and len(left) <= 8
 
 
@@ -518,11 +620,11 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     )
     code = len(left) == 1 and re.fullmatch(r"\d{4,6}[a-z]{1,2}|[a-z]\d{3,}", left[0][0])
     if free is not None and free not in reading.arguments and (cued or code or _named(left, original)):
-        as_written = {w.lower(): w for w in re.findall(r"[A-Za-z0-9][\w'&.-]*", original)}
+        as_written = {w.lower(): w for w in re.findall(r"[A-Za-z0-9][\w'&+-]*", original)}
         # the name as written, small numbers inside it too ("REGENCY CAKESTAND 3 TIER")
         inside = marks.text[left[0][1] : left[-1][1] + len(left[-1][0])].split()
         words = {w for w, _ in left}
-        name = [w for w in inside if w in words or (w.isdigit() and len(w) < 3)]
+        name = [w for w in inside if w in words or w.isdigit() or as_written.get(w, w)[:1].isupper()]
         reading.arguments[free] = " ".join(as_written.get(w, w) for w in name)
         if reading.arguments.get("group_by") == free:
             del reading.arguments["group_by"]

@@ -95,6 +95,8 @@ class Outcome:
     data_last: date | None
     note: str | None = None
     """A sentence the answer ends with: why a comparison asked for is missing."""
+    whole_period: Period | None = None
+    """The larger period a share is of, when the query names one (``share_of``)."""
 
 
 def run(conn: sqlite3.Connection, query: Query) -> Outcome:
@@ -122,8 +124,11 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         compared = None
     total = _figures(conn, scope, period)
     previous = _figures(conn, scope, compared) if compared is not None else None
-    whole = None
-    if query.share:
+    whole = whole_period = None
+    if query.share_of is not None:  # "what % of 2011's revenue came in October": of 2011, same filters
+        whole_period = _period(query.model_copy(update={"period": query.share_of}), data_last)
+        whole = _figures(conn, scope, whole_period)
+    elif query.share:
         included = scope.countries or scope.segments or scope.product_codes is not None or scope.customer_id
         # "Germany's share outside the UK" is of the rest; "the share from outside the UK" of everything
         kept = (
@@ -137,7 +142,19 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
     if query.group_by is not None:
         rows, groups = _grouped(conn, query, scope, period, compared)
     return Outcome(
-        query, scope, period, compared, total, previous, rows, groups, whole, data_first, data_last, note
+        query,
+        scope,
+        period,
+        compared,
+        total,
+        previous,
+        rows,
+        groups,
+        whole,
+        data_first,
+        data_last,
+        note,
+        whole_period,
     )
 
 
@@ -214,6 +231,12 @@ def _products(conn: sqlite3.Connection, text: str) -> tuple[list[str], str]:
         "SELECT stock_code, description FROM products WHERE stock_code = ? COLLATE NOCASE", [text]
     ).fetchall()
     names = _names(conn)
+    if not rows:  # a name as it is written wins over the longer names containing it
+        rows = conn.execute(
+            f"SELECT stock_code, MIN(description) FROM {names} WHERE description = ? COLLATE NOCASE "
+            "GROUP BY stock_code",
+            [text],
+        ).fetchall()
     if not rows:
         rows = conn.execute(
             f"SELECT stock_code, MIN(description) FROM {names} WHERE description LIKE ? ESCAPE '\\' "

@@ -73,6 +73,9 @@ class Query(BaseModel):
     rank: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
     """Only the row at this place of the ranking ("which one comes second?")."""
     share: bool = False
+    share_of: Annotated[str | None, Field(max_length=40)] = None
+    """The larger period a share is of ("what % of 2011's revenue came in October": ``2011``); the
+    same filters, so it is the period's share, not the filters'."""
 
 
 @dataclass(frozen=True)

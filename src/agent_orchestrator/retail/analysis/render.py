@@ -117,7 +117,11 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
         )
     if query.group_by is not None:
         parts.append({"field": "group_by", "value": query.group_by.value, "label": _ranking_label(outcome)})
-    if query.share:
+    if query.share_of is not None and outcome.whole_period is not None:
+        parts.append(
+            {"field": "share_of", "value": query.share_of, "label": f"share of {outcome.whole_period.label}"}
+        )
+    elif query.share:
         parts.append({"field": "share", "value": "true", "label": "share of total"})
     return parts
 
@@ -162,7 +166,7 @@ def reading(outcome: Outcome) -> str:
                 excluded[chip["field"]] = []
                 parts.append(chip["field"])
             excluded[chip["field"]].append(chip["label"].removeprefix("excluding "))
-        elif chip["field"] not in {"measure", "group_by", "share"}:
+        elif chip["field"] not in {"measure", "group_by", "share", "share_of"}:
             parts.append(chip["label"])
     parts = [f"excluding {' and '.join(excluded[p])}" if p in excluded else p for p in parts]
     head = MEASURE_LABELS[outcome.query.measure]
@@ -194,7 +198,8 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
             )
         if outcome.whole is not None:
             part, whole = outcome.total.get(measure), outcome.whole.get(measure)
-            text += f", {percent(part, whole)} of the total {figure(whole)}"
+            of = f"the {outcome.whole_period.label} total" if outcome.whole_period else "the total"
+            text += f", {percent(part, whole)} of {of} {figure(whole)}"
         return text + "."
     if not outcome.rows:
         return f"{stated}: no sales in that scope."
