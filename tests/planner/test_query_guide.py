@@ -162,6 +162,18 @@ def chat(tools, retail_db) -> Chat:
             {"measure": "orders", "order": "lowest", "limit": 3},
         ),
         ("Which is bigger, Spain or Italy?", {"group_by": "country", "countries": ["Spain", "Italy"]}),
+        (
+            "Revenue in April 2025 vs the same month last year?",
+            {"period": "2025-04", "compare": "year_before"},
+        ),
+        ("What percentage of 2025's revenue came in October?", {"period": "2025-10", "share_of": "2025"}),
+        ("How many customers bought from us on Thursday 25 April 2024?", {"period": "2024-04-25"}),
+        ("Rank the customer segments by revenue, biggest first.", {"group_by": "segment"}),
+        ("Leaving the UK out, what's our best-selling product?", {"exclude_countries": ["United Kingdom"]}),
+        (
+            "What was our total revenue from France over the whole period?",
+            {"countries": ["France"], "period": None},
+        ),
     ],
 )
 def test_questions_are_read_into_the_tools_arguments(chat, question, expected):
@@ -212,6 +224,20 @@ def test_a_place_in_a_ranking_fresh_or_as_a_follow_up(chat):
     assert third is not None and third["rank"] == 3
     product, _ = chat.ask("What is our second best-selling product?")
     assert product is not None and (product["group_by"], product["rank"]) == ("product", 2)
+
+
+def test_they_in_a_follow_up_is_the_one_row_the_answer_before_named(chat):
+    top, answer = chat.ask("Who's our top customer in Germany?")
+    assert top is not None and answer is not None
+    customer = int(answer.split("customer ")[1].split(":")[0])
+    spent, _ = chat.ask("How much have they spent in total?")
+    assert spent is not None and spent["customer_id"] == customer and "group_by" not in spent
+
+
+def test_a_longer_name_is_not_the_entity_it_starts_with(chat):
+    arguments, answer = chat.ask("How much revenue did we make in New Zealand?")
+    assert arguments is not None and "segments" not in arguments
+    assert answer is not None and "nothing in the data matches 'New Zealand'" in answer
 
 
 def test_a_comparison_with_an_earlier_period_from_a_follow_up_keeps_both(chat):
