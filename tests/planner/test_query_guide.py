@@ -292,6 +292,21 @@ def test_questions_for_other_tools_and_small_talk_are_left_to_the_server(chat):
     assert chat.ask("How much has 20017 spent with us?") == (None, None)  # an id without its label
 
 
+def test_the_runtimes_constraint_lines_do_not_hide_the_aliases(tools):
+    """The Copilot runtime appends a schema's constraints to descriptions ("\n\n{maxItems: 12}")."""
+    as_sent = json.loads(json.dumps(tools))
+    for tool in as_sent:
+        for prop in tool["function"]["parameters"]["properties"].values():
+            if "description" in prop:
+                prop["description"] += "\n\n{maxItems: 12}"
+    chat = Chat(QueryGuide(), as_sent, Path())
+    step = chat.guide.step(
+        [{"role": "user", "content": "What share of our orders come from the UK?"}], as_sent
+    )
+    assert isinstance(step, GuidedCall)
+    assert step.arguments["countries"] == ["United Kingdom"] and step.arguments["measure"] == "orders"
+
+
 def test_a_client_without_a_query_tool_is_not_guided():
     weather = [
         {

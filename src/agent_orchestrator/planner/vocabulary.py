@@ -15,8 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-_PAIR = re.compile(r"([A-Za-z_]+)\s*=\s*([^;]+?)\.?(?=;|$|\.\s)")
-_ALIASES = re.compile(r"aliases:\s*(.+)$", re.IGNORECASE)
+# Up to a line's end: the Copilot runtime appends a schema's constraints to its description on lines
+# of their own ("…; aliases: uk = United Kingdom\n\n{maxItems: 12}").
+_PAIR = re.compile(r"([A-Za-z_]+)\s*=\s*([^;\n]+?)\.?(?=;|\n|\.\s|$)")
+_ALIASES = re.compile(r"aliases:\s*([^\n]+)", re.IGNORECASE)
 _NOT_IN_DATA = re.compile(r"Not in the data:\s*([^.]+)", re.IGNORECASE)
 
 
