@@ -10,6 +10,7 @@ import pytest
 from agent_orchestrator.settings import (
     SettingsError,
     WebSettings,
+    allowed_environment,
     child_environment,
     load_settings,
 )
@@ -165,6 +166,16 @@ def test_child_environment_drops_what_it_is_told(monkeypatch: pytest.MonkeyPatch
 
     assert "GH_TOKEN" not in env and "AGENT_MODEL" not in env
     assert env["KEEP_ME"] == "k" and env["EXTRA"] == "e"
+
+
+def test_allowed_environment_keeps_only_what_it_is_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KEEP_ME", "k")
+    monkeypatch.setenv("KEPT_BY_PREFIX", "p")
+    monkeypatch.setenv("AGENT_MASTER_KEY", "secret")
+
+    env = allowed_environment(("KEEP_ME", "NOT_SET"), ("KEPT_BY_",), EXTRA="e")
+
+    assert env == {"KEEP_ME": "k", "KEPT_BY_PREFIX": "p", "EXTRA": "e"}
 
 
 def test_only_the_settings_module_reads_the_environment() -> None:
