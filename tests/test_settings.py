@@ -29,6 +29,7 @@ EVERY_VARIABLE = {
     "AGENT_LOCAL_MODEL": "1.5b",
     "AGENT_MODEL_PATH": "/models/mine.gguf",
     "AGENT_LOCAL_MODEL_CTX": "4096",
+    "AGENT_LOCAL_MODEL_TOKEN": "model-token",
     "AGENT_TURN_TIMEOUT": "90",
     "COPILOT_CLI_PATH": "/opt/copilot",
     "HF_HUB_OFFLINE": "1",
@@ -66,6 +67,7 @@ def test_a_given_mapping_is_honoured_for_every_field(monkeypatch: pytest.MonkeyP
     assert runtime.github_token == "token"
     assert runtime.local_model == "1.5b" and runtime.local_model_path == Path("/models/mine.gguf")
     assert runtime.local_model_ctx == 4096 and runtime.turn_timeout == 90.0
+    assert runtime.local_model_token == "model-token"
     assert runtime.copilot_cli_path == Path("/opt/copilot")
     assert runtime.hub.offline and runtime.hub.endpoint == "http://hub.internal"
     web = settings.web
@@ -153,7 +155,9 @@ def test_sections_built_by_keyword_read_no_environment(
 
 
 def test_secrets_stay_out_of_the_settings_repr() -> None:
-    settings = load_settings({"AGENT_PROVIDER_API_KEY": "sk-secret", "GH_TOKEN": "ghp-secret"})
+    settings = load_settings(
+        {"AGENT_PROVIDER_API_KEY": "sk-secret", "GH_TOKEN": "ghp-secret", "AGENT_LOCAL_MODEL_TOKEN": "secret"}
+    )
     assert "secret" not in repr(settings)
 
 

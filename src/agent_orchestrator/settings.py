@@ -136,6 +136,9 @@ class RuntimeSettings(_Section):
     local_model: str = Field("0.5b", validation_alias="AGENT_LOCAL_MODEL")
     local_model_path: Path | None = Field(None, validation_alias="AGENT_MODEL_PATH")
     local_model_ctx: int = Field(8192, validation_alias="AGENT_LOCAL_MODEL_CTX")
+    # The API key the embedded model server wants (docs/architecture.md#offline-route); unset: a new
+    # random one each time it starts.
+    local_model_token: str | None = Field(None, validation_alias="AGENT_LOCAL_MODEL_TOKEN", repr=False)
     turn_timeout: float = Field(DEFAULT_TURN_TIMEOUT, validation_alias="AGENT_TURN_TIMEOUT")
     copilot_cli_path: Path | None = Field(None, validation_alias="COPILOT_CLI_PATH")
     hub: HubSettings = HubSettings()

@@ -152,7 +152,8 @@ class CopilotRuntime:
         return await self._start_embedded_model()
 
     async def _start_embedded_model(self) -> ModelRoute:
-        """Assemble/verify weights, start the loopback server, wait until it is healthy."""
+        """Assemble/verify weights, start the loopback server, wait until it is healthy. Its token
+        (``AGENT_LOCAL_MODEL_TOKEN``, else a new random one) becomes the sessions' provider key."""
         from agent_orchestrator.local_model.server import LocalModelServer, LocalModelServerError
         from agent_orchestrator.local_model.weights import WeightsError, get_choice, resolve_weights
 
@@ -171,6 +172,7 @@ class CopilotRuntime:
                 n_ctx=self.settings.local_model_ctx,
                 guide=self._guide(),
                 lexicon=self._lexicon(),
+                token=self.settings.local_model_token,
             )
             base_url = await asyncio.to_thread(server.start)
         except (WeightsError, LocalModelServerError) as error:
@@ -178,6 +180,7 @@ class CopilotRuntime:
         self._local_server = server
         provider = provider_config(
             base_url,
+            api_key=server.token,  # the server answers no one else (docs/architecture.md#offline-route)
             max_prompt_tokens=server.max_prompt_tokens,
             max_output_tokens=server.max_output_tokens,
         )
