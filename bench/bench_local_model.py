@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import resource
+import secrets
 import socket
 import statistics
 import subprocess
@@ -33,6 +34,7 @@ import httpx
 from agent_orchestrator.local_model.engine import GenerationParams, LocalEngine
 
 ROOT = Path(__file__).resolve().parents[1]
+TOKEN = secrets.token_urlsafe(32)  # the server's API key: it answers no one without it
 SYSTEM = (
     "You are a retail-analytics assistant for a UK online shop. You answer questions about customers, "
     "segments (Champions, Loyal, At Risk, Hibernating, Lost), orders and revenue. Be precise, show "
@@ -133,7 +135,7 @@ class RawRunner:
 def start_server(model_path: Path, ctx: int) -> tuple[subprocess.Popen, str, dict]:
     port = free_port()
     cmd = [sys.executable, "-m", "agent_orchestrator.local_model", "serve", "--model-path", str(model_path)]
-    cmd += ["--port", str(port), "--ctx", str(ctx)]
+    cmd += ["--port", str(port), "--ctx", str(ctx), "--token", TOKEN]
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True)
     root = f"http://127.0.0.1:{port}"
@@ -238,7 +240,8 @@ def main() -> None:
         engine.warm_up()  # on this thread, which runs its generations too
         conv = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TURN1}]
         s_t1, s_t2, s_cold, s_tps, r_t1, r_tps, e_tps = [], [], [], [], [], [], []
-        with httpx.Client(base_url=f"{root}/v1", timeout=600) as client:
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        with httpx.Client(base_url=f"{root}/v1", headers=auth, timeout=600) as client:
             # Server and raw runs alternate, so a noisy neighbour hits both alike.
             for i in range(args.repeats):
                 # Raw first on odd rounds, and a pause between the two: llama.cpp's worker threads

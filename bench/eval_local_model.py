@@ -1,6 +1,7 @@
 """Behaviour eval of the embedded model through the local server, at temperature 0.
 
-    uv run python bench/eval_local_model.py [--model 0.5b|1.5b] [--model-path P] [--base-url URL]
+    uv run python bench/eval_local_model.py [--model 0.5b|1.5b] [--model-path P]
+                                            [--base-url URL --api-key TOKEN]
                                             [--cases bench/eval_cases.json] [--only ID] [-v]
 
 The cases (bench/eval_cases.json) are data: conversations plus case-insensitive substring checks on
@@ -104,6 +105,7 @@ def main() -> int:
     parser.add_argument("--model", default="0.5b")
     parser.add_argument("--model-path", type=Path, default=None)
     parser.add_argument("--base-url", default=None, help="use a running server instead of starting one")
+    parser.add_argument("--api-key", default=None, help="the running server's token (serve prints it)")
     parser.add_argument("--cases", type=Path, default=ROOT / "bench" / "eval_cases.json")
     parser.add_argument("--only", action="append", default=[], help="run only these case ids")
     parser.add_argument("--max-tokens", type=int, default=80)
@@ -114,7 +116,7 @@ def main() -> int:
     spec = json.loads(args.cases.read_text())
     cases = [c for c in spec["cases"] if not args.only or c["id"] in args.only]
     with ExitStack() as stack:
-        base_url = args.base_url
+        base_url, api_key = args.base_url, args.api_key
         if base_url is None:
             from agent_orchestrator.local_model.server import LocalModelServer
             from agent_orchestrator.local_model.weights import get_choice, resolve_weights
@@ -122,9 +124,10 @@ def main() -> int:
             choice = get_choice(args.model)
             path = resolve_weights(choice, cache_dir=ROOT / ".data" / "models", explicit_path=args.model_path)
             server = stack.enter_context(LocalModelServer(path, model_id=choice.model_id))
-            base_url = server.base_url
+            base_url, api_key = server.base_url, server.token
             print(f"model {path.name}")
-        client = stack.enter_context(httpx.Client(base_url=base_url, timeout=600))
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        client = stack.enter_context(httpx.Client(base_url=base_url, headers=headers, timeout=600))
         per_category: dict[str, list[bool]] = defaultdict(list)
         started = time.perf_counter()
         for case in cases:

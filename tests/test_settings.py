@@ -10,6 +10,7 @@ import pytest
 from agent_orchestrator.settings import (
     SettingsError,
     WebSettings,
+    allowed_environment,
     child_environment,
     load_settings,
 )
@@ -28,6 +29,7 @@ EVERY_VARIABLE = {
     "AGENT_LOCAL_MODEL": "1.5b",
     "AGENT_MODEL_PATH": "/models/mine.gguf",
     "AGENT_LOCAL_MODEL_CTX": "4096",
+    "AGENT_LOCAL_MODEL_TOKEN": "model-token",
     "AGENT_TURN_TIMEOUT": "90",
     "COPILOT_CLI_PATH": "/opt/copilot",
     "HF_HUB_OFFLINE": "1",
@@ -65,6 +67,7 @@ def test_a_given_mapping_is_honoured_for_every_field(monkeypatch: pytest.MonkeyP
     assert runtime.github_token == "token"
     assert runtime.local_model == "1.5b" and runtime.local_model_path == Path("/models/mine.gguf")
     assert runtime.local_model_ctx == 4096 and runtime.turn_timeout == 90.0
+    assert runtime.local_model_token == "model-token"
     assert runtime.copilot_cli_path == Path("/opt/copilot")
     assert runtime.hub.offline and runtime.hub.endpoint == "http://hub.internal"
     web = settings.web
@@ -152,7 +155,9 @@ def test_sections_built_by_keyword_read_no_environment(
 
 
 def test_secrets_stay_out_of_the_settings_repr() -> None:
-    settings = load_settings({"AGENT_PROVIDER_API_KEY": "sk-secret", "GH_TOKEN": "ghp-secret"})
+    settings = load_settings(
+        {"AGENT_PROVIDER_API_KEY": "sk-secret", "GH_TOKEN": "ghp-secret", "AGENT_LOCAL_MODEL_TOKEN": "secret"}
+    )
     assert "secret" not in repr(settings)
 
 
@@ -165,6 +170,16 @@ def test_child_environment_drops_what_it_is_told(monkeypatch: pytest.MonkeyPatch
 
     assert "GH_TOKEN" not in env and "AGENT_MODEL" not in env
     assert env["KEEP_ME"] == "k" and env["EXTRA"] == "e"
+
+
+def test_allowed_environment_keeps_only_what_it_is_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KEEP_ME", "k")
+    monkeypatch.setenv("KEPT_BY_PREFIX", "p")
+    monkeypatch.setenv("AGENT_MASTER_KEY", "secret")
+
+    env = allowed_environment(("KEEP_ME", "NOT_SET"), ("KEPT_BY_",), EXTRA="e")
+
+    assert env == {"KEEP_ME": "k", "KEPT_BY_PREFIX": "p", "EXTRA": "e"}
 
 
 def test_only_the_settings_module_reads_the_environment() -> None:

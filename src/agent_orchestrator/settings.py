@@ -4,7 +4,8 @@ Every entry point (web app, labs, CLIs) calls :func:`load_settings` once at star
 down (``settings.runtime`` to the Copilot runtime, ``settings.web`` to the web app, ...). Nothing else
 reads ``os.environ``: a test hands :func:`load_settings` a mapping and every field comes from that
 mapping, or it constructs a section by keyword (``RuntimeSettings(data_dir=tmp_path)``), which reads
-nothing at all. Child processes get their environment from :func:`child_environment`, also here.
+nothing at all. Child processes get their environment from :func:`child_environment` (all but some
+variables) or :func:`allowed_environment` (only some), also here.
 
 Each section is a pydantic-settings class whose fields name their variable (``validation_alias``), with
 the default that applies when it is unset or empty; fields without a variable are filled by
@@ -135,6 +136,9 @@ class RuntimeSettings(_Section):
     local_model: str = Field("0.5b", validation_alias="AGENT_LOCAL_MODEL")
     local_model_path: Path | None = Field(None, validation_alias="AGENT_MODEL_PATH")
     local_model_ctx: int = Field(8192, validation_alias="AGENT_LOCAL_MODEL_CTX")
+    # The API key the embedded model server wants (docs/architecture.md#offline-route); unset: a new
+    # random one each time it starts.
+    local_model_token: str | None = Field(None, validation_alias="AGENT_LOCAL_MODEL_TOKEN", repr=False)
     turn_timeout: float = Field(DEFAULT_TURN_TIMEOUT, validation_alias="AGENT_TURN_TIMEOUT")
     copilot_cli_path: Path | None = Field(None, validation_alias="COPILOT_CLI_PATH")
     hub: HubSettings = HubSettings()
@@ -312,5 +316,17 @@ def child_environment(
         name: value
         for name, value in os.environ.items()
         if name not in drop and not name.startswith(drop_prefixes)
+    }
+    return inherited | extra
+
+
+def allowed_environment(
+    keep: Collection[str], keep_prefixes: tuple[str, ...] = (), **extra: str
+) -> dict[str, str]:
+    """Only the ``keep`` variables of this process's environment, and those starting with one of
+    ``keep_prefixes``, plus ``extra``: for a child that must not see the rest, since whatever it is
+    given is readable from its ``/proc/<pid>/environ`` and passed on to its own children."""
+    inherited = {
+        name: value for name, value in os.environ.items() if name in keep or name.startswith(keep_prefixes)
     }
     return inherited | extra

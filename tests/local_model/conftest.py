@@ -17,5 +17,6 @@ def local_server(model_weights: Path) -> Iterator[LocalModelServer]:
 
 @pytest.fixture
 def api(local_server: LocalModelServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=local_server.base_url, timeout=120) as client:
+    headers = {"Authorization": f"Bearer {local_server.token}"}
+    with httpx.Client(base_url=local_server.base_url, headers=headers, timeout=120) as client:
         yield client

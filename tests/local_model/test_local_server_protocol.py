@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from tool_fixtures import RETAIL_TOOLS, answered
 
 from agent_orchestrator.background_server import BackgroundServer
+from agent_orchestrator.local_model.access import host_allowed
 from agent_orchestrator.local_model.app import create_app
 from agent_orchestrator.local_model.engine import ContextLengthExceeded, GenerationParams, GenerationStats
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
@@ -28,6 +29,8 @@ TEMPLATE = (
     "{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}<assistant>"
 )
 USER = [{"role": "user", "content": "hi"}]
+TOKEN = "test-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 class ScriptedEngine:
@@ -105,7 +108,7 @@ async def serving(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),  # the transport runs no lifespan; the server does
-        httpx.AsyncClient(transport=transport, base_url="http://local/v1") as client,
+        httpx.AsyncClient(transport=transport, base_url="http://localhost/v1", headers=AUTH) as client,
     ):
         client.app = app  # type: ignore[attr-defined]
         yield client
@@ -114,14 +117,18 @@ async def serving(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 async def client(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
     """A server as ``python -m agent_orchestrator.local_model serve`` runs it: no domain's words."""
-    async with serving(create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100)) as c:
+    async with serving(
+        create_app(engine, token=TOKEN, model_id="local-test", max_waiting=2, max_output_tokens=100)
+    ) as c:
         yield c
 
 
 @pytest.fixture
 async def retail(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
     """A server as the retail app starts it: with the retail tools' words (``mcp_server.lexicon``)."""
-    app = create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100, lexicon=RETAIL)
+    app = create_app(
+        engine, token=TOKEN, model_id="local-test", max_waiting=2, max_output_tokens=100, lexicon=RETAIL
+    )
     async with serving(app) as c:
         yield c
 
@@ -143,7 +150,7 @@ def sse_events(text: str) -> list[Any]:
 
 
 async def test_models_report_the_served_model(client: httpx.AsyncClient) -> None:
-    for path in ("/models", "http://local/models"):
+    for path in ("/models", "http://localhost/models"):
         body = (await client.get(path)).json()
         assert body["object"] == "list"
         assert [m["id"] for m in body["data"]] == ["local-test"]
@@ -151,8 +158,93 @@ async def test_models_report_the_served_model(client: httpx.AsyncClient) -> None
 
 
 async def test_health(client: httpx.AsyncClient) -> None:
-    body = (await client.get("http://local/health")).json()
+    body = (await client.get("http://localhost/health")).json()
     assert body["status"] == "ok" and body["model"] == "local-test" and body["n_ctx"] == 1000
+
+
+# --- access: the token and the Host check ---
+
+
+def _without_token(client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> httpx.Request:
+    request = client.build_request(method, url, **kw)
+    del request.headers["Authorization"]
+    return request
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer wrong", TOKEN, f"Basic {TOKEN}", f"Bearer {TOKEN}x"])
+async def test_a_request_without_the_token_is_refused_before_the_model(
+    client: httpx.AsyncClient, engine: ScriptedEngine, authorization: str | None
+) -> None:
+    if authorization is None:
+        request = _without_token(client, "POST", "/chat/completions", json={"messages": USER})
+    else:
+        headers = {"Authorization": authorization}
+        request = client.build_request("POST", "/chat/completions", json={"messages": USER}, headers=headers)
+
+    r = await client.send(request)
+
+    assert r.status_code == 401
+    error = r.json()["error"]
+    assert (error["type"], error["param"], error["code"]) == (
+        "invalid_request_error",
+        None,
+        "invalid_api_key",
+    )
+    assert "Authorization: Bearer" in error["message"]
+    assert engine.prompts == []
+
+
+async def test_health_needs_no_token(client: httpx.AsyncClient) -> None:
+    r = await client.send(_without_token(client, "GET", "http://localhost/health"))
+    assert r.status_code == 200 and r.json()["status"] == "ok"
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "rebind.attacker.example",  # a page's own name, made to resolve to 127.0.0.1
+        "rebind.attacker.example:8765",
+        "127.0.0.1.nip.io",
+        "localhost.attacker.example",
+        "0.0.0.0:8765",
+        "10.0.0.5",
+        "",
+    ],
+)
+async def test_a_host_that_is_not_this_machine_is_misdirected_even_with_the_token(
+    client: httpx.AsyncClient, engine: ScriptedEngine, host: str
+) -> None:
+    for method, url in (("POST", "/chat/completions"), ("GET", "http://localhost/health")):
+        r = await client.request(method, url, json={"messages": USER}, headers={"Host": host})
+        assert r.status_code == 421, (url, r.text)
+        error = r.json()["error"]
+        assert (error["type"], error["code"]) == ("invalid_request_error", "misdirected_request")
+    assert engine.prompts == []
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["localhost", "localhost:8765", "LOCALHOST.", "127.0.0.1:8765", "127.9.9.9", "[::1]:8765", "[::1]"],
+)
+async def test_loopback_names_and_addresses_are_served(client: httpx.AsyncClient, host: str) -> None:
+    r = await client.post("/chat/completions", json={"messages": USER}, headers={"Host": host})
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize(
+    ("host", "bind", "allowed"),
+    [
+        ("192.168.7.7:8765", "192.168.7.7", True),
+        ("192.168.7.8:8765", "192.168.7.7", False),
+        ("gpu-box.internal:8765", "gpu-box.internal", True),
+        ("[fd00::1]:8765", "fd00::1", True),
+        ("10.1.2.3:8765", "0.0.0.0", True),  # a wildcard bind: other machines use its addresses
+        ("[fd00::2]:8765", "::", True),
+        ("gpu-box.internal:8765", "0.0.0.0", False),  # but no name: that is what rebinding needs
+    ],
+)
+def test_the_bind_address_is_a_name_of_this_machine_too(host: str, bind: str, allowed: bool) -> None:
+    assert host_allowed(host, bind) is allowed
 
 
 async def test_non_streaming_completion_with_usage(client: httpx.AsyncClient) -> None:
@@ -174,7 +266,7 @@ async def test_non_streaming_completion_with_usage(client: httpx.AsyncClient) ->
 
 
 async def test_also_served_without_v1_prefix(client: httpx.AsyncClient) -> None:
-    r = await client.post("http://local/chat/completions", json={"messages": USER})
+    r = await client.post("http://localhost/chat/completions", json={"messages": USER})
     assert r.json()["choices"][0]["message"]["content"] == "Hello, world"
 
 
@@ -639,7 +731,7 @@ async def test_event_loop_stays_responsive_during_generation(
     running = asyncio.create_task(client.post("/chat/completions", json={"messages": USER}))
     await asyncio.to_thread(wait_until, lambda: engine.running == 1)
 
-    assert (await client.get("http://local/health")).json()["in_flight"] == 1
+    assert (await client.get("http://localhost/health")).json()["in_flight"] == 1
     engine.gate.set()
     assert (await running).status_code == 200
 
@@ -649,7 +741,7 @@ async def test_event_loop_stays_responsive_during_generation(
 
 @pytest.fixture
 def http_server(engine: ScriptedEngine) -> Iterator[tuple[str, Any]]:
-    app = create_app(engine, model_id="local-test", max_waiting=2)
+    app = create_app(engine, token=TOKEN, model_id="local-test", max_waiting=2)
     server = BackgroundServer(app)
     root = server.start()
     yield root, app
@@ -662,7 +754,7 @@ def test_stream_disconnect_cancels_generation(http_server: tuple[str, Any], engi
     engine.pieces = ["tok "] * 2000
     engine.delay = 0.01
     with (
-        httpx.Client(base_url=root, timeout=10) as client,
+        httpx.Client(base_url=root, headers=AUTH, timeout=10) as client,
         client.stream("POST", "/v1/chat/completions", json={"messages": USER, "stream": True}) as r,
     ):
         lines = r.iter_lines()
@@ -680,7 +772,9 @@ def _occupy_the_model(root: str, engine: ScriptedEngine) -> threading.Thread:
     """Start a request that holds the (gated) model, so the next one has to queue behind it."""
     engine.gate.clear()
     first = threading.Thread(
-        target=lambda: httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, timeout=10)
+        target=lambda: httpx.post(
+            f"{root}/v1/chat/completions", json={"messages": USER}, headers=AUTH, timeout=10
+        )
     )
     first.start()
     wait_until(lambda: engine.running == 1)
@@ -693,7 +787,7 @@ def test_queued_request_whose_client_left_is_skipped(
     root, app = http_server
     first = _occupy_the_model(root, engine)
     with pytest.raises(httpx.ReadTimeout):  # gives up while queued behind the first request
-        httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, timeout=0.5)
+        httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, headers=AUTH, timeout=0.5)
     time.sleep(0.5)  # the disconnect watcher polls every 0.25 s
 
     engine.gate.set()
@@ -712,7 +806,7 @@ def test_queued_stream_whose_client_left_frees_its_slot(
     first = _occupy_the_model(root, engine)
     body = {"messages": USER, "stream": True}
     with (
-        httpx.Client(timeout=10) as client,
+        httpx.Client(headers=AUTH, timeout=10) as client,
         client.stream("POST", f"{root}/v1/chat/completions", json=body) as r,
     ):
         next(r.iter_lines())  # the role chunk arrives at once; then the client gives up
@@ -760,7 +854,9 @@ class _RegionGuide:
 @pytest.fixture
 async def guided(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
     guide = _RegionGuide()
-    app = create_app(engine, model_id="local-test", max_waiting=2, max_output_tokens=100, guide=guide)
+    app = create_app(
+        engine, token=TOKEN, model_id="local-test", max_waiting=2, max_output_tokens=100, guide=guide
+    )
     async with serving(app) as client:
         client.guide = guide  # type: ignore[attr-defined]
         yield client

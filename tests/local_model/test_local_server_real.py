@@ -54,6 +54,23 @@ def test_server_facts(local_server: LocalModelServer, api: httpx.Client) -> None
     assert api.get("/models").json()["data"][0]["id"] == local_server.model_id
 
 
+def test_only_a_client_with_the_token_and_a_name_of_this_machine_is_served(
+    local_server: LocalModelServer, api: httpx.Client
+) -> None:
+    """Any local process, and any web page through DNS rebinding (its own name resolving to
+    127.0.0.1), can reach a loopback port: the token and the Host check keep them out."""
+    models = f"{local_server.base_url}/models"
+    anonymous = httpx.get(models)
+    assert anonymous.status_code == 401, anonymous.text
+    assert anonymous.json()["error"]["code"] == "invalid_api_key"
+    wrong = httpx.get(models, headers={"Authorization": "Bearer not-the-token"})
+    assert wrong.status_code == 401
+    rebound = api.get("/models", headers={"Host": "rebind.attacker.example"})
+    assert rebound.status_code == 421, rebound.text
+    assert set(rebound.json()["error"]) == {"message", "type", "param", "code"}
+    assert api.get("/models").status_code == 200
+
+
 def test_remembers_across_turns_and_reuses_the_prefix(api: httpx.Client) -> None:
     """The issue's quality check: a fact from turn 1 is recalled in turn 2; turn 2 prefills only the new
     message because the KV cache still holds turn 1 (prompt plus the generated reply)."""

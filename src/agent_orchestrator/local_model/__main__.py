@@ -1,10 +1,13 @@
 """``python -m agent_orchestrator.local_model serve|fetch`` — run the local model server, or get its weights.
 
     serve [--model 0.5b|1.5b] [--model-path P] [--host 127.0.0.1] [--port 8765] [--ctx N] [--threads N]
+          [--token T]
     fetch [--model 0.5b|1.5b] [--cache-dir D]   # assemble/verify the weights, print the path
 
 Unless a flag says otherwise, the cache directory (``$AGENT_ORCHESTRATOR_HOME/models``), the model file
-(``$AGENT_MODEL_PATH``) and the hub (``HF_*``) come from ``agent_orchestrator.settings``. Errors are one
+(``$AGENT_MODEL_PATH``), the server's token (``$AGENT_LOCAL_MODEL_TOKEN``) and the hub (``HF_*``) come
+from ``agent_orchestrator.settings``. Clients send the token as their API key (``access``); without one,
+``serve`` makes one up and prints it on stderr (no client could use the server otherwise). Errors are one
 line on stderr and a non-zero exit, never a traceback.
 """
 
@@ -45,6 +48,11 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument(
                 "--max-waiting", type=int, default=4, help="requests queued behind the running one"
             )
+            p.add_argument(
+                "--token",
+                default=None,
+                help="the API key clients must send (default: $AGENT_LOCAL_MODEL_TOKEN, else a new one)",
+            )
     return parser
 
 
@@ -67,15 +75,22 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         import uvicorn
 
+        from .access import new_token
         from .app import create_app
 
+        token = args.token or settings.local_model_token
         engine = LocalEngine(path, n_ctx=args.ctx, n_threads=args.threads)
         print(
             f"local model {choice.model_id} loaded in {engine.load_seconds:.1f}s; "
             f"serving http://{args.host}:{args.port}/v1",
             file=sys.stderr,
         )
-        app = create_app(engine, model_id=choice.model_id, max_waiting=args.max_waiting)
+        if token is None:
+            token = new_token()
+            print(f"API key (send as 'Authorization: Bearer ...'): {token}", file=sys.stderr)
+        app = create_app(
+            engine, token=token, bind_host=args.host, model_id=choice.model_id, max_waiting=args.max_waiting
+        )
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
         return 0
     except (SettingsError, WeightsError, EngineError) as exc:

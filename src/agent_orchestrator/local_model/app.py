@@ -1,11 +1,12 @@
 """The OpenAI-compatible FastAPI app around a loaded engine (``server.LocalModelServer`` runs it).
 
-    app = create_app(LocalEngine(path), model_id="qwen2.5-coder-0.5b-instruct")
+    app = create_app(LocalEngine(path), token=token, model_id="qwen2.5-coder-0.5b-instruct")
 
 Endpoints: ``GET /v1/models`` (and ``/models``), ``POST /v1/chat/completions`` (and without ``/v1``),
 streaming (SSE ``chat.completion.chunk`` … ``[DONE]``) or not, tool calls in the OpenAI format, and
-``GET /health``. Errors use OpenAI's body ``{"error": {"message", "type", "param", "code"}}``; request
-validation failures are 400 (not FastAPI's 422), like OpenAI.
+``GET /health``; all but ``/health`` want the server's token as the API key (``access``). Errors use
+OpenAI's body ``{"error": {"message", "type", "param", "code"}}``; request validation failures are 400
+(not FastAPI's 422), like OpenAI.
 
 Scheduling: one model, one generation at a time, on a dedicated worker thread so the event loop keeps
 answering (health checks, 429s, disconnects) while the model computes. At most ``max_waiting``
@@ -33,6 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agent_orchestrator.sse import DONE, event_stream, frame
 
+from .access import RequireAccess
 from .chat_format import (
     ChatFormatError,
     ChatTemplate,
@@ -170,6 +172,8 @@ async def _drain(
 def create_app(
     engine: Engine,
     *,
+    token: str,
+    bind_host: str = "127.0.0.1",
     model_id: str = DEFAULT_MODEL_ID,
     max_waiting: int = 4,
     max_output_tokens: int | None = None,
@@ -178,6 +182,9 @@ def create_app(
     lexicon: Lexicon = NEUTRAL,
 ) -> FastAPI:
     """Build the app around an already loaded engine (no globals: each call is independent).
+
+    Only clients sending ``token`` as their API key, and naming a loopback host or ``bind_host`` (the
+    address the server listens on), are answered (``access``: why both).
 
     ``default_temperature`` applies when the client sends none. It is 0 (greedy) because the small
     model answers markedly better greedy, and the Copilot runtime does not choose a temperature.
@@ -206,6 +213,7 @@ def create_app(
 
     app = FastAPI(title="local model (OpenAI-compatible)", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.queue = queue
+    app.add_middleware(RequireAccess, token=token, bind_host=bind_host)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:

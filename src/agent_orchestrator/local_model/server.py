@@ -2,6 +2,7 @@
 
     with LocalModelServer(resolve_weights("0.5b", cache_dir=data_dir / "models")) as server:
         base_url = server.base_url        # http://127.0.0.1:<port>/v1, provider type "openai"
+        api_key = server.token            # every request but /health sends it (``access``)
         ...
 
 The app itself (routes, scheduling, wire format) is in ``app.py``; this module owns the process-level
@@ -15,6 +16,7 @@ from pathlib import Path
 from agent_orchestrator.background_server import BackgroundServer, BackgroundServerError
 from agent_orchestrator.errors import AgentOrchestratorError
 
+from .access import new_token
 from .app import DEFAULT_MODEL_ID, create_app, default_output_limit
 from .engine import EngineError, LocalEngine
 from .guide import Guide
@@ -36,7 +38,8 @@ class LocalModelServer:
     ``start()`` loads the model (a few seconds), binds ``host:port`` (0 = any free port) and returns
     the base URL (``…/v1``) once ``/health`` answers; it raises :class:`LocalModelServerError` with a
     one-line reason if the model cannot be loaded or the port bound. ``guide`` and ``lexicon`` are
-    the domain's, from whoever starts the model (``create_app``). ``max_prompt_tokens`` and
+    the domain's, from whoever starts the model (``create_app``). ``token`` is the API key clients must
+    send (default: a new random one, :attr:`token`). ``max_prompt_tokens`` and
     ``max_output_tokens`` are the limits to give the runtime; the server windows the history itself
     (``history_window``), so a completion within the second always fits the context window.
     """
@@ -53,6 +56,7 @@ class LocalModelServer:
         n_threads: int | None = None,
         guide: Guide | None = None,
         lexicon: Lexicon = NEUTRAL,
+        token: str | None = None,
     ) -> None:
         self._model_path = Path(model_path)
         self._model_id = model_id
@@ -62,6 +66,7 @@ class LocalModelServer:
         self._n_threads = n_threads
         self._guide = guide
         self._lexicon = lexicon
+        self._token = token or new_token()
         self._engine: LocalEngine | None = None
         self._http: BackgroundServer | None = None
         self._base_url: str | None = None
@@ -69,6 +74,11 @@ class LocalModelServer:
     @property
     def model_id(self) -> str:
         return self._model_id
+
+    @property
+    def token(self) -> str:
+        """The API key every request but ``/health`` must carry (``Authorization: Bearer``)."""
+        return self._token
 
     @property
     def base_url(self) -> str:
@@ -101,6 +111,8 @@ class LocalModelServer:
             raise LocalModelServerError(f"local model failed to load: {exc}") from exc
         app = create_app(
             self._engine,
+            token=self._token,
+            bind_host=self._host,
             model_id=self._model_id,
             max_waiting=self._max_waiting,
             guide=self._guide,

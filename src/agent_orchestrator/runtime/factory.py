@@ -37,6 +37,7 @@ from agent_orchestrator.errors import (
 )
 from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.runtime import sdk_timestamps
+from agent_orchestrator.runtime.cli_environment import cli_environment
 from agent_orchestrator.runtime.cli_path import find_copilot_cli
 from agent_orchestrator.runtime.permissions import RETAIL_TOOL_IDS, retail_tools_only
 from agent_orchestrator.runtime.routes import (
@@ -47,7 +48,7 @@ from agent_orchestrator.runtime.routes import (
     provider_config,
 )
 from agent_orchestrator.runtime.session_files import SessionFileStore
-from agent_orchestrator.settings import TOKEN_VARIABLES, RuntimeSettings, child_environment
+from agent_orchestrator.settings import RuntimeSettings
 from agent_orchestrator.telemetry import TRACER
 
 logger = logging.getLogger(__name__)
@@ -118,7 +119,7 @@ class CopilotRuntime:
             connection=RuntimeConnection.for_stdio(path=str(cli)),
             base_directory=str(self.settings.copilot_home),
             working_directory=str(self.settings.data_dir),
-            env=self._cli_environment(self.route),
+            env=cli_environment(self.route),
             github_token=self.route.github_token,
             use_logged_in_user=False,
             session_fs=self.session_files.client_config() if self.session_files else None,
@@ -151,7 +152,8 @@ class CopilotRuntime:
         return await self._start_embedded_model()
 
     async def _start_embedded_model(self) -> ModelRoute:
-        """Assemble/verify weights, start the loopback server, wait until it is healthy."""
+        """Assemble/verify weights, start the loopback server, wait until it is healthy. Its token
+        (``AGENT_LOCAL_MODEL_TOKEN``, else a new random one) becomes the sessions' provider key."""
         from agent_orchestrator.local_model.server import LocalModelServer, LocalModelServerError
         from agent_orchestrator.local_model.weights import WeightsError, get_choice, resolve_weights
 
@@ -170,6 +172,7 @@ class CopilotRuntime:
                 n_ctx=self.settings.local_model_ctx,
                 guide=self._guide(),
                 lexicon=self._lexicon(),
+                token=self.settings.local_model_token,
             )
             base_url = await asyncio.to_thread(server.start)
         except (WeightsError, LocalModelServerError) as error:
@@ -177,24 +180,11 @@ class CopilotRuntime:
         self._local_server = server
         provider = provider_config(
             base_url,
+            api_key=server.token,  # the server answers no one else (docs/architecture.md#offline-route)
             max_prompt_tokens=server.max_prompt_tokens,
             max_output_tokens=server.max_output_tokens,
         )
         return ModelRoute("embedded", self.settings.model or server.model_id, provider)
-
-    @staticmethod
-    def _cli_environment(route: ModelRoute) -> dict[str, str]:
-        """The CLI's environment: offline recipe for provider routes, no stray tokens either way."""
-        env = child_environment(drop=TOKEN_VARIABLES)
-        if route.offline and route.provider is not None:
-            # Offline mode refuses to start without both variables, even though each session also
-            # carries its provider block.
-            env.update(
-                COPILOT_OFFLINE="true",
-                COPILOT_PROVIDER_BASE_URL=route.provider["base_url"],
-                COPILOT_MODEL=route.model,
-            )
-        return env
 
     def _guide(self) -> "Guide | None":
         """Sessions with the retail tools get the query guide (``planner``): the small model then

@@ -13,7 +13,8 @@ from agent_orchestrator.settings import RuntimeSettings
 
 RouteKind = Literal["byok", "copilot", "embedded"]
 
-# The runtime requires some key for OpenAI-style providers; loopback servers ignore it.
+# The runtime requires some key for OpenAI-style providers: what a BYOK endpoint without keys (a
+# local Ollama or vLLM) is sent. The embedded model has a key of its own, its server's token.
 LOOPBACK_API_KEY = "local-no-key"
 DEFAULT_COPILOT_MODEL = "claude-haiku-4.5"
 
