@@ -186,7 +186,8 @@ _UNIT_WORDS = (  # the first that a label names, as a word, wins: "revenue per c
     ("money", r"\b(?:revenues?|spend|spent|spending|sales value|order value|budget|amount|price)\b"),
     ("units", r"\b(?:units?|quantity|items?)\b"),
     ("orders", r"\b(?:orders?|invoices?)\b"),
-    ("customers", r"\b(?:customers?|buyers?|shoppers?|clients?)\b"),
+    # "customer 21918 figures" names one customer, not a count of them
+    ("customers", r"\b(?:customers?|buyers?|shoppers?|clients?)\b(?!\s*#?\d)"),
     ("days", r"\b(?:days|recency)\b"),
 )
 

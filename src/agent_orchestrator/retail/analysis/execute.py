@@ -76,6 +76,8 @@ class Scope:
     product_codes: list[str] | None = None
     product_label: str | None = None
     customer_id: int | None = None
+    customer_facts: str | None = None
+    """The customer's country and segment ("France, High Value segment"): who "customer 7" is."""
 
 
 @dataclass
@@ -195,8 +197,14 @@ def _scope(conn: sqlite3.Connection, query: Query) -> Scope:
         exclude_segments=[_segment(s) for s in query.exclude_segments],
         customer_id=query.customer_id,
     )
-    if query.customer_id is not None and not queries.customer_exists(conn, query.customer_id):
-        raise CannotAnswer(f"there is no customer with id {query.customer_id} in the data")
+    if query.customer_id is not None:
+        if not queries.customer_exists(conn, query.customer_id):
+            raise CannotAnswer(f"there is no customer with id {query.customer_id} in the data")
+        facts = conn.execute(
+            "SELECT country, segment FROM customer_stats WHERE customer_id = ?", (query.customer_id,)
+        ).fetchone()
+        if facts is not None:
+            scope.customer_facts = f"{facts[0]}, {facts[1]} segment"
     if query.product is not None and query.product.strip():
         scope.product_codes, scope.product_label = _products(conn, query.product.strip())
     return scope

@@ -101,7 +101,8 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
             {
                 "field": "customer_id",
                 "value": str(scope.customer_id),
-                "label": f"customer {scope.customer_id}",
+                "label": f"customer {scope.customer_id}"
+                + (f" ({scope.customer_facts})" if scope.customer_facts else ""),
             }
         )
     parts.append(
