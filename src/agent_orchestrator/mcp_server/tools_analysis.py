@@ -34,12 +34,14 @@ MEASURES = (
     "average spend per order, order value; "
     "revenue_per_customer = revenue per customer, average revenue per customer, spend per customer, "
     "average spend per customer, arpu, customer value, average customer value, per customer; "
+    "cancellations = cancellations, cancelled orders, cancelled, canceled, cancelled invoices, returns, "
+    "refunds, returned; "
     "products = how many products, how many different products, how many distinct products, "
     "number of products, how many items, range, catalogue; "
     "countries = how many countries, how many markets; "
     "overview = tell me about, overview, summary, summarise, summarize, figures, performance, doing, "
     "rundown, run-down, profile, know about, information about, information on, info on, details on, "
-    "details about, picture, "
+    "details about, picture, numbers, stats, statistics, kpis, metrics, "
     "key figures, snapshot"
 )
 DIMENSIONS = (
@@ -65,7 +67,7 @@ COMPARES = (
 )
 SHARES = "Also the share of the total (share, percentage, percent, proportion, fraction, %)"
 NOT_IN_DATA = (
-    "Not in the data: profit, margin, cost, stock levels, inventory, returns reasons, staff, marketing, "
+    "Not in the data: profit, margin, cost, stock levels, inventory, reasons for returns, staff, marketing, "
     "web traffic, weather, forecasts."
 )
 

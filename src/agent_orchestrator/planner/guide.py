@@ -32,6 +32,7 @@ _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOT
 _LABELS = {
     "avg_order_value": "average order value",
     "revenue_per_customer": "revenue per customer",
+    "cancellations": "cancelled orders",
     "units": "units sold",
     "overview": "an overview",
 }

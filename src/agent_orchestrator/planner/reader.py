@@ -230,7 +230,7 @@ def read(
     _read_flags(marks, args, vocabulary)
     if unplaced is not None and args.get("share") and "share_of" in vocabulary.parameters:
         _share_of(args, unplaced, marks)
-    _read_limit(text, marks, args)
+    _read_limit(text, marks, args, vocabulary)
     _read_rank(text, marks, args, vocabulary)
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
     _leftovers(marks, reading, vocabulary, original)
@@ -537,7 +537,7 @@ def _read_flags(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> 
                     marks.take(*span)
 
 
-def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
+def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     if "group_by" not in args:
         return
     words = "|".join(NUMBER_WORDS)
@@ -554,13 +554,14 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any]) -> None:
             return
     group = args["group_by"]
     time = group in {"month", "day", "year"}
-    # "which country", "the best day", "our busiest month": one; "which months", "by month": all
-    which = re.search(
-        rf"\b(?:which|what)\s+(?:\w+\s+){{0,{1 if time else 2}}}{re.escape(group)}\b(?!s)", text
-    )
+    # "which country", "the best day", "our busiest month", "the best-selling item": one; "which
+    # months", "by month": all. The dimension by any of its single names (an item is a product).
+    names = [t for t, v in vocabulary.choices("group_by").items() if v == group and not t.endswith("s")]
+    noun = "(?:" + "|".join(re.escape(n) for n in names or [group]) + ")"
+    which = re.search(rf"\b(?:which|what)\s+(?:\w+\s+){{0,{1 if time else 2}}}{noun}\b(?!s)", text)
     best = re.search(
         rf"\b(?:the|our|its|my)\s+(?:\w+est|most|least|top|best|worst|number one)\s+(?:\w+\s+){{0,2}}"
-        rf"{re.escape(group)}\b(?!s)",
+        rf"{noun}\b(?!s)",
         text,
     )
     if (

@@ -46,6 +46,7 @@ class Figures:
     units: int
     products: int = 0
     countries: int = 0
+    cancellations: int = 0
 
     def get(self, measure: Measure) -> float:
         if measure is Measure.avg_order_value:
@@ -277,7 +278,8 @@ _COLUMNS = (
     "COALESCE(SUM(t.amount), 0), COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.invoice END), "
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.customer_id END), COALESCE(SUM(t.quantity), 0), "
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.stock_code END), "
-    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.country END)"
+    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.country END), "
+    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 1 THEN t.invoice END)"
 )
 
 

@@ -26,6 +26,8 @@ class Measure(StrEnum):
     units = "units"
     avg_order_value = "avg_order_value"
     revenue_per_customer = "revenue_per_customer"
+    cancellations = "cancellations"
+    """Cancelled invoices ("C…" in the Online Retail files): their revenue is already netted out."""
     products = "products"
     countries = "countries"
     overview = "overview"

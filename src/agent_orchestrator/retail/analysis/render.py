@@ -21,6 +21,7 @@ MEASURE_LABELS = {
     Measure.units: "Units sold",
     Measure.avg_order_value: "Average order value",
     Measure.revenue_per_customer: "Revenue per customer",
+    Measure.cancellations: "Cancelled orders",
     Measure.products: "Products sold",
     Measure.countries: "Countries",
     Measure.overview: "Sales",
@@ -31,6 +32,7 @@ _NOUNS = {
     Measure.units: ("unit", "units"),
     Measure.products: ("product", "products"),
     Measure.countries: ("country", "countries"),
+    Measure.cancellations: ("cancelled order", "cancelled orders"),
 }
 _PLURALS = {
     Dimension.country: "countries",
