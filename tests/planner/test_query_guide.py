@@ -286,8 +286,18 @@ def test_what_the_data_does_not_hold_is_said_with_what_can_be_asked(chat):
     assert missing is not None and "nothing in the data matches 'Atlantis'" in missing
 
 
+def test_a_customers_segment_or_country_is_in_their_figures(chat, retail_db):
+    arguments, answer = chat.ask("What is customer 20017's segment?")
+    assert arguments == {"customer_id": 20017, "measure": "overview"}
+    with sqlite3.connect(retail_db) as conn:
+        country, segment = conn.execute(
+            "SELECT country, segment FROM customer_stats WHERE customer_id = 20017"
+        ).fetchone()
+    assert answer is not None and f"customer 20017 ({country}, {segment} segment)" in answer
+
+
 def test_questions_for_other_tools_and_small_talk_are_left_to_the_server(chat):
-    assert chat.ask("What is customer 20017's segment?") == (None, None)
+    assert chat.ask("When did customer 20017 last buy?") == (None, None)
     assert chat.ask("hello") == (None, None)
     assert chat.ask("How much has 20017 spent with us?") == (None, None)  # an id without its label
 

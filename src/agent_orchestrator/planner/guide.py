@@ -200,7 +200,13 @@ class QueryGuide:
             and not ranked
             and not reading.follow_up
         ):
-            return None  # one customer's details ("customer 7's segment?"): the customer tools answer those
+            if "group_by" in args:  # "which segment is customer 7 in?": the customer's figures say it
+                return GuidedCall(
+                    vocabulary.tool,
+                    {k: v for k, v in args.items() if k not in ("group_by", "limit")}
+                    | {"measure": "overview"},
+                )
+            return None  # one customer's other details (last purchase, a prediction): the customer tools
         return GuidedCall(vocabulary.tool, args)
 
     def owns(self, tool: dict[str, Any]) -> bool:

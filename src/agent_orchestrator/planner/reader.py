@@ -439,8 +439,10 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         if s + len(t) + 1 in group_starts:  # "customer" of "the customer segments" goes with its noun
             marks.take(s, s + len(t))
     for s, t, _ in hits.get("group_by", []):  # "revenue for all countries except the UK": the scope
-        if s not in group_starts and re.search(
-            r"\b(?:all|every|the other|other)\s+(?:of\s+)?(?:our\s+)?$", text[:s]
+        if (
+            s not in group_starts
+            and not _ASKED_FOR.search(text[:s])
+            and re.search(r"\b(?:all|every|the other|other)\s+(?:of\s+)?(?:our\s+)?$", text[:s])
         ):
             marks.take(s, s + len(t))
     measures = [
