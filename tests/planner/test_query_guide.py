@@ -296,8 +296,14 @@ def test_a_customers_segment_or_country_is_in_their_figures(chat, retail_db):
     assert answer is not None and f"customer 20017 ({country}, {segment} segment)" in answer
 
 
+def test_when_a_customer_last_bought_is_a_day_of_their_figures(chat):
+    arguments, answer = chat.ask("When did customer 20017 last buy?")
+    assert arguments == {"customer_id": 20017, "measure": "last_purchase"}
+    assert answer is not None and answer.startswith("Last purchase, customer 20017 (")
+
+
 def test_questions_for_other_tools_and_small_talk_are_left_to_the_server(chat):
-    assert chat.ask("When did customer 20017 last buy?") == (None, None)
+    assert chat.ask("Would a customer with 8 orders and 1,900 spent be High Value?") == (None, None)
     assert chat.ask("hello") == (None, None)
     assert chat.ask("How much has 20017 spent with us?") == (None, None)  # an id without its label
 

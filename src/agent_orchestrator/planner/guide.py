@@ -33,6 +33,8 @@ _LABELS = {
     "avg_order_value": "average order value",
     "revenue_per_customer": "revenue per customer",
     "cancellations": "cancelled orders",
+    "last_purchase": "the last purchase",
+    "first_purchase": "the first purchase",
     "units": "units sold",
     "overview": "an overview",
 }

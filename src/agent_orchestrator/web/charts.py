@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.retail.analysis import Dimension, Measure, Query
 from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS
-from agent_orchestrator.retail.analysis.render import MEASURE_LABELS, is_money
+from agent_orchestrator.retail.analysis.render import DAYS, MEASURE_LABELS, is_money
 from agent_orchestrator.sessions.tool_results import ToolResult
 
 Unit = Literal["money", "count", "share"]
@@ -177,7 +177,9 @@ class _AnalysisRow(BaseModel):
     avg_order_value: float
     products: int
     countries: int
-    previous: dict[str, float] | None = None
+    revenue_per_customer: float = 0.0
+    cancellations: int = 0
+    previous: dict[str, float | str | None] | None = None
 
 
 class _Compared(BaseModel):
@@ -198,12 +200,14 @@ class _Analysis(BaseModel):
     compared: _Compared | None = None
 
 
-def _analysis(tool: str, content: str) -> Chart:
+def _analysis(tool: str, content: str) -> Chart | None:
     """A grouped sales query: a line in time order for a series of months, days or years, bars for a
     ranking; the period compared with, if any, as a second series."""
     result = _Analysis.model_validate_json(content)
     query, rows = result.query, result.rows
     measure = Measure.revenue if query.measure is Measure.overview else query.measure
+    if measure in DAYS:
+        return None  # a day per row ("when did each country last buy?") reads as the answer's list
     unit: Unit = "money" if is_money(measure) else "count"
     label = MEASURE_LABELS[measure]
     series = [ChartSeries(label=label, unit=unit, values=[getattr(row, measure.value) for row in rows])]
@@ -238,7 +242,7 @@ def _segments(tool: str, content: str) -> Chart:
     )
 
 
-_CHARTS: dict[str, Callable[[str, str], Chart]] = {
+_CHARTS: dict[str, Callable[[str, str], Chart | None]] = {
     "monthly_trend": _trend,
     "top_customers": _customers,
     "find_customers": _customers,
@@ -260,7 +264,7 @@ def _chart(tool: str, content: str) -> Chart | None:
         chart = make(tool, content)
     except ValidationError:
         return None  # not the shape this tool answers with (e.g. a tool error's text): nothing to draw
-    return chart if len(chart.labels) >= 2 else None
+    return chart if chart is not None and len(chart.labels) >= 2 else None
 
 
 def charts_for(results: Iterable[ToolResult]) -> list[Chart]:

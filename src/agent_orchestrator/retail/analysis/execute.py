@@ -47,8 +47,15 @@ class Figures:
     products: int = 0
     countries: int = 0
     cancellations: int = 0
+    first: str | None = None
+    last: str | None = None
+    """The first and the last day with a purchase (ISO), for the date measures."""
 
     def get(self, measure: Measure) -> float:
+        """The measure as a number; a day as its ordinal, so that days rank like figures."""
+        if measure in (Measure.first_purchase, Measure.last_purchase):
+            day = self.first if measure is Measure.first_purchase else self.last
+            return float(date.fromisoformat(day).toordinal()) if day else 0.0
         if measure is Measure.avg_order_value:
             return round(self.revenue / self.orders, 2) if self.orders else 0.0
         if measure is Measure.revenue_per_customer:
@@ -279,7 +286,9 @@ _COLUMNS = (
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.customer_id END), COALESCE(SUM(t.quantity), 0), "
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.stock_code END), "
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.country END), "
-    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 1 THEN t.invoice END)"
+    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 1 THEN t.invoice END), "
+    "substr(MIN(CASE WHEN t.is_cancellation = 0 THEN t.invoiced_at END), 1, 10), "
+    "substr(MAX(CASE WHEN t.is_cancellation = 0 THEN t.invoiced_at END), 1, 10)"
 )
 
 

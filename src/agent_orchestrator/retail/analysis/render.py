@@ -9,6 +9,8 @@ percent. A model may put words around this text; it never has to type a number
 
 from __future__ import annotations
 
+import calendar
+from datetime import date
 from typing import Any
 
 from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS, Figures, Outcome, Row
@@ -22,6 +24,8 @@ MEASURE_LABELS = {
     Measure.avg_order_value: "Average order value",
     Measure.revenue_per_customer: "Revenue per customer",
     Measure.cancellations: "Cancelled orders",
+    Measure.last_purchase: "Last purchase",
+    Measure.first_purchase: "First purchase",
     Measure.products: "Products sold",
     Measure.countries: "Countries",
     Measure.overview: "Sales",
@@ -46,9 +50,17 @@ _PLURALS = {
 _SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"}
 
 
+DAYS = frozenset({Measure.first_purchase, Measure.last_purchase})
+"""Measures whose value is a day, not a figure."""
+
+
 def is_money(measure: Measure) -> bool:
-    """Revenue, average order value, revenue per customer: amounts, not counts."""
-    return measure not in _NOUNS and measure is not Measure.overview
+    """Revenue, average order value, revenue per customer: amounts, not counts or days."""
+    return measure not in _NOUNS and measure not in DAYS and measure is not Measure.overview
+
+
+def _long_day(day: date) -> str:
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
 class Figure:
@@ -59,6 +71,8 @@ class Figure:
         self.currency = currency
 
     def __call__(self, value: float) -> str:
+        if self.measure in DAYS:
+            return _long_day(date.fromordinal(int(value))) if value else "no purchase"
         if self.measure in _NOUNS:
             singular, plural = _NOUNS[self.measure]
             return f"{int(value):,} {singular if int(value) == 1 else plural}"
@@ -69,6 +83,8 @@ class Figure:
         return f"-{text}" if value < 0 else text
 
     def change(self, now: float, before: float) -> str:
+        if self.measure in DAYS:
+            return f"{abs(int(now - before)):,} days {'later' if now >= before else 'earlier'}"
         delta = now - before
         if delta == 0:
             return "unchanged"
@@ -199,7 +215,7 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
                 f"; {outcome.compared.label}: {figure(before)}; "
                 f"{figure.change(outcome.total.get(measure), before)}"
             )
-        if outcome.whole is not None:
+        if outcome.whole is not None and measure not in DAYS:
             part, whole = outcome.total.get(measure), outcome.whole.get(measure)
             of = f"the {outcome.whole_period.label} total" if outcome.whole_period else "the total"
             text += f", {percent(part, whole)} of {of} {figure(whole)}"
@@ -242,7 +258,7 @@ def _row_line(index: int, row: Row, outcome: Outcome, figure: Figure) -> str:
     marker = "-" if _is_series(outcome) else f"{index}."
     shown = overview(row.figures, figure.currency) if measure is Measure.overview else figure(value)
     line = f"{marker} {row.label}: {shown}"
-    if outcome.query.share:
+    if outcome.query.share and measure not in DAYS:
         line += f" ({percent(value, outcome.total.get(measure))})"
     if row.previous is not None and outcome.compared is not None:
         before = row.previous.get(measure)
@@ -251,15 +267,12 @@ def _row_line(index: int, row: Row, outcome: Outcome, figure: Figure) -> str:
 
 
 def _figures(figures: Figures) -> dict[str, Any]:
-    return {
-        "revenue": figures.revenue,
-        "orders": figures.orders,
-        "customers": figures.customers,
-        "units": figures.units,
-        "avg_order_value": figures.get(Measure.avg_order_value),
-        "products": figures.products,
-        "countries": figures.countries,
+    """Every measure's value (a day as ISO text), so a chart or a client can use any of them."""
+    values: dict[str, Any] = {
+        m.value: figures.get(m) for m in Measure if m is not Measure.overview and m not in DAYS
     }
+    values.update(first_purchase=figures.first, last_purchase=figures.last)
+    return values
 
 
 def result(outcome: Outcome, currency: str | None) -> dict[str, Any]:
