@@ -234,6 +234,14 @@ def test_they_in_a_follow_up_is_the_one_row_the_answer_before_named(chat):
     assert spent is not None and spent["customer_id"] == customer and "group_by" not in spent
 
 
+def test_two_rankings_in_one_question_are_said_not_guessed(chat):
+    arguments, answer = chat.ask(
+        "Of our ten biggest countries by revenue, which one placed the fewest orders?"
+    )
+    assert arguments is None
+    assert answer is not None and answer.startswith("I can't answer that from this data in one step")
+
+
 def test_a_longer_name_is_not_the_entity_it_starts_with(chat):
     arguments, answer = chat.ask("How much revenue did we make in New Zealand?")
     assert arguments is not None and "segments" not in arguments

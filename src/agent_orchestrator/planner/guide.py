@@ -169,6 +169,12 @@ class QueryGuide:
             return GuidedAnswer(
                 f"I can't answer that from this data: it holds no {subject} figures. {can_ask(query_tool)}"
             )
+        if reading.conflicts:
+            words = " and ".join(f"'{w}'" for w in dict.fromkeys(reading.conflicts))
+            return GuidedAnswer(
+                f"I can't answer that from this data in one step: it ranks two ways at once ({words}). "
+                f"Ask for one ranking, then the other. {can_ask(query_tool)}"
+            )
         question = _text(messages[last])
         if (
             reading.not_understood

@@ -115,6 +115,9 @@ class Reading:
     asks: bool = False
     """The question names something to compute (a measure, a ranking, a share, a comparison)."""
     follow_up: bool = False
+    conflicts: list[str] = field(default_factory=list)
+    """Words that rank two ways at once ("of our ten biggest countries, which placed the fewest
+    orders?"): one query cannot read them."""
 
 
 class _Marks:
@@ -464,7 +467,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
                 marks.take(s, s + len(t))
         if parameter == "order" and len({v for _, _, v in found}) > 1:
             # "of our ten biggest countries, which placed the fewest orders?": two rankings in one
-            reading.not_understood += [t for _, t, v in found if v != chosen[parameter]]
+            reading.conflicts = [t for _, t, _ in sorted(found)]
     return chosen
 
 
