@@ -38,7 +38,8 @@ COMMON = frozenset(
     ask asked tell told say said mention mentioned remember recall conversation chat question questions
     answer answered different distinct unique individual separate big large small together combined
     altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
-    lower greater better worse take took taken receive received one ones""".split()  # noqa: SIM905
+    lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
+    quick quickly brief briefly short instead rather""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -543,7 +544,11 @@ def _read_flags(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> 
 
 
 def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
-    if "group_by" not in args:
+    if "group_by" not in args:  # "show me the top 3 instead": a follow-up's ranking, cut anew
+        if found := re.search(r"\b(top|bottom)\s+(\d{1,2})\b", text):
+            args["limit"] = max(1, min(20, int(found[2])))
+            args["order"] = "highest" if found[1] == "top" else "lowest"
+            marks.take(*found.span())
         return
     words = "|".join(NUMBER_WORDS)
     # "top 3 months" is a ranking; "3 months" alone a length of time ("last 3 months" is a period)
