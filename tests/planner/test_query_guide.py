@@ -174,6 +174,9 @@ def chat(tools, retail_db) -> Chat:
             "What was our total revenue from France over the whole period?",
             {"countries": ["France"], "period": None},
         ),
+        ("How did we do in March 2025?", {"measure": "overview", "period": "2025-03"}),
+        ("I'd like a quick profile of the PINK LANTERN", {"measure": "overview", "product": "PINK LANTERN"}),
+        ("Tell me more about the Regular customers", {"measure": "overview", "segments": ["Regular"]}),
     ],
 )
 def test_questions_are_read_into_the_tools_arguments(chat, question, expected):
@@ -232,6 +235,13 @@ def test_they_in_a_follow_up_is_the_one_row_the_answer_before_named(chat):
     customer = int(answer.split("customer ")[1].split(":")[0])
     spent, _ = chat.ask("How much have they spent in total?")
     assert spent is not None and spent["customer_id"] == customer and "group_by" not in spent
+
+
+def test_a_follow_up_can_cut_the_ranking_anew(chat):
+    chat.ask("Which product sold best in Germany in 2025?")
+    arguments, _ = chat.ask("show me the top 3 instead")
+    assert arguments is not None and (arguments["group_by"], arguments["limit"]) == ("product", 3)
+    assert arguments["countries"] == ["Germany"] and arguments["period"] == "2025"
 
 
 def test_two_rankings_in_one_question_are_said_not_guessed(chat):
