@@ -35,8 +35,11 @@ def test_exclusions_single_days_and_counts_with_their_nouns(conn):
         "Orders, excluding United Kingdom, all time: 12 orders."
     )
     assert ask(conn, period="2025-12-01")["answer"] == "Revenue, 1 December 2025: 4,040.00."
-    # customer 8's only line is a cancellation: not a buyer
-    assert ask(conn, measure="customers", countries=["Spain"])["answer"].endswith(": 1 customer.")
+    # customer 8's only line is a cancellation: a customer of Spain, but no buyer in 2025
+    assert ask(conn, measure="customers", countries=["Spain"])["answer"].endswith(": 2 customers.")
+    assert ask(conn, measure="customers", countries=["Spain"], period="2025")["answer"].endswith(
+        ": 1 customer."
+    )
 
 
 def test_rankings_go_both_ways_and_say_how_many_there_were(conn):

@@ -283,7 +283,7 @@ def _like(text: str) -> str:
 
 _COLUMNS = (
     "COALESCE(SUM(t.amount), 0), COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.invoice END), "
-    "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.customer_id END), COALESCE(SUM(t.quantity), 0), "
+    "{customers}, COALESCE(SUM(t.quantity), 0), "
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.stock_code END), "
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.country END), "
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 1 THEN t.invoice END), "
@@ -323,9 +323,18 @@ def _where(scope: Scope, period: Period | None) -> tuple[str, list[object]]:
     return (f"WHERE {' AND '.join(clauses)}" if clauses else ""), params
 
 
+def _columns(period: Period | None) -> str:
+    """The figures' SQL. Customers of all time are everyone who has an invoice line, a cancelled one
+    too ("how many customers do we have in Spain?"); in a period, those who bought in it."""
+    bought = "CASE WHEN t.is_cancellation = 0 THEN t.customer_id END"
+    return _COLUMNS.format(customers=f"COUNT(DISTINCT {bought if period is not None else 't.customer_id'})")
+
+
 def _figures(conn: sqlite3.Connection, scope: Scope, period: Period | None) -> Figures:
     clause, params = _where(scope, period)
-    revenue, *counts = conn.execute(f"SELECT {_COLUMNS} FROM transactions AS t {clause}", params).fetchone()
+    revenue, *counts = conn.execute(
+        f"SELECT {_columns(period)} FROM transactions AS t {clause}", params
+    ).fetchone()
     return Figures(round(revenue, 2), *counts)
 
 
@@ -349,7 +358,7 @@ def _grouped_figures(
     key, join = _group_key(dimension)
     clause, params = _where(scope, period)
     rows = conn.execute(
-        f"SELECT {key}, {_COLUMNS} FROM transactions AS t {join} {clause} GROUP BY 1", params
+        f"SELECT {key}, {_columns(period)} FROM transactions AS t {join} {clause} GROUP BY 1", params
     ).fetchall()
     return {str(key): Figures(round(revenue, 2), *counts) for key, revenue, *counts in rows}
 
