@@ -78,7 +78,7 @@ def can_ask(tool: dict[str, Any]) -> str:
     props = ((tool.get("function") or {}).get("parameters") or {}).get("properties") or {}
     measures = [_LABELS.get(m, m) for m in props.get("measure", {}).get("enum", []) if m != "overview"]
     groups = list(props.get("group_by", {}).get("enum", []))
-    text = "I can give " + ", ".join(measures)
+    text = "You can ask for " + ", ".join(measures)
     if groups:
         text += " — in total or by " + ", ".join(groups)
     return text + ", for any period, compared with an earlier one or as a share of the total."
