@@ -19,7 +19,7 @@ from typing import Any
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 
 from .periods import absolute
-from .reader import read
+from .reader import Reading, read
 from .vocabulary import Vocabulary, is_query_tool
 
 _QUESTION = re.compile(
@@ -125,6 +125,61 @@ def _result(after: Sequence[dict[str, Any]], call_id: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def _refusal(reading: Reading, chat: Sequence[dict[str, Any]], others: frozenset[str]) -> str | None:
+    """Why the data cannot answer, when the reading shows it: a subject the tool says it lacks, two
+    rankings at once, or words that neither the reading, another tool nor the chat so far knows."""
+    if reading.not_in_data:
+        subjects = ", ".join(dict.fromkeys(reading.not_in_data))
+        return f"I can't answer that from this data: it holds no {subjects} figures."
+    if reading.conflicts:
+        words = " and ".join(f"'{w}'" for w in dict.fromkeys(reading.conflicts))
+        return (
+            f"I can't answer that from this data in one step: it ranks two ways at once ({words}). "
+            "Ask for one ranking, then the other."
+        )
+    question = _text(chat[-1])
+    if (
+        not reading.not_understood
+        or not (reading.asks or _QUESTION.search(question))
+        or reading.follow_up  # "which one comes second?": the pipeline reads the rows before
+        or any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
+    ):
+        return None
+    said = {
+        _stem(w)
+        for m in chat[:-1]
+        if m.get("role") == "user"
+        for w in re.findall(r"[a-z]+", _text(m).lower())
+    }
+    # a bare number may be an id another tool takes ("How much has 20017 spent?"); a word said before
+    # is the chat's ("when is my deadline?")
+    unknown = [w for w in reading.not_understood if _stem(w) not in others | said and not w.isdigit()]
+    if not unknown or len(unknown) != len(reading.not_understood):
+        return None
+    words = " or ".join(f"'{w}'" for w in dict.fromkeys(unknown))
+    return f"I can't answer that from this data: I don't know what {words} means here."
+
+
+def _call(reading: Reading, vocabulary: Vocabulary) -> GuidedCall | None:
+    """The query call for a reading, or None for one customer's details the customer tools answer."""
+    args = reading.arguments
+    # "which products did customer 7 buy most?" ranks; "which segment is customer 7 in?" looks up
+    ranked = "group_by" in args and ("order" in args or "rank" in args)
+    if (
+        any(k.endswith("_id") for k in args)
+        and "measure" not in args
+        and not ranked
+        and not reading.follow_up
+    ):
+        if "group_by" in args:  # "which segment is customer 7 in?": the customer's figures say it
+            return GuidedCall(
+                vocabulary.tool,
+                {k: v for k, v in args.items() if k not in ("group_by", "limit")} | {"measure": "overview"},
+            )
+        return None  # one customer's other details (a prediction, the reasons for a segment)
+    return GuidedCall(vocabulary.tool, args)
+
+
 class QueryGuide:
     """Plans the steps a query tool can answer; stateless (everything is in the request)."""
 
@@ -164,58 +219,12 @@ class QueryGuide:
             return self._answer(turn, vocabulary)
         previous, placed, one = _previous(messages[:last], vocabulary)
         reading = read(_text(messages[last]), vocabulary, previous, placed, one)
-        if reading.not_in_data:
-            subject = ", ".join(dict.fromkeys(reading.not_in_data))
-            return GuidedAnswer(
-                f"I can't answer that from this data: it holds no {subject} figures. {can_ask(query_tool)}"
-            )
-        if reading.conflicts:
-            words = " and ".join(f"'{w}'" for w in dict.fromkeys(reading.conflicts))
-            return GuidedAnswer(
-                f"I can't answer that from this data in one step: it ranks two ways at once ({words}). "
-                f"Ask for one ranking, then the other. {can_ask(query_tool)}"
-            )
-        question = _text(messages[last])
-        if (
-            reading.not_understood
-            and (reading.asks or _QUESTION.search(question))
-            and not reading.follow_up  # "which one comes second?": the pipeline reads the rows before
-            and not any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
-        ):
-            # a bare number may be an id another tool takes ("How much has 20017 spent?")
-            said = {
-                _stem(w)
-                for m in messages[:last]
-                if m.get("role") == "user"
-                for w in re.findall(r"[a-z]+", _text(m).lower())
-            }
-            # known to no tool and not from earlier in the chat ("when is my deadline?" is the chat's)
-            unknown = [w for w in reading.not_understood if _stem(w) not in others | said and not w.isdigit()]
-            if unknown and len(unknown) == len(reading.not_understood):
-                words = " or ".join(f"'{w}'" for w in dict.fromkeys(unknown))
-                return GuidedAnswer(
-                    f"I can't answer that from this data: I don't know what {words} means here. "
-                    f"{can_ask(query_tool)}"
-                )
+        refusal = _refusal(reading, messages[: last + 1], others)
+        if refusal is not None:
+            return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")
         if not reading.asks or reading.not_understood:
             return None  # small talk, or not read whole but another tool may know it: the server's own
-        args = reading.arguments
-        # "which products did customer 7 buy most?" ranks; "which segment is customer 7 in?" looks up
-        ranked = "group_by" in args and ("order" in args or "rank" in args)
-        if (
-            any(k.endswith("_id") for k in args)
-            and "measure" not in args
-            and not ranked
-            and not reading.follow_up
-        ):
-            if "group_by" in args:  # "which segment is customer 7 in?": the customer's figures say it
-                return GuidedCall(
-                    vocabulary.tool,
-                    {k: v for k, v in args.items() if k not in ("group_by", "limit")}
-                    | {"measure": "overview"},
-                )
-            return None  # one customer's other details (last purchase, a prediction): the customer tools
-        return GuidedCall(vocabulary.tool, args)
+        return _call(reading, vocabulary)
 
     def owns(self, tool: dict[str, Any]) -> bool:
         """The query tool is only ever called with a reading; a step the guide left is not for it."""
