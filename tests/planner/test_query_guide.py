@@ -177,6 +177,10 @@ def chat(tools, retail_db) -> Chat:
         ("How did we do in March 2025?", {"measure": "overview", "period": "2025-03"}),
         ("I'd like a quick profile of the PINK LANTERN", {"measure": "overview", "product": "PINK LANTERN"}),
         ("Tell me more about the Regular customers", {"measure": "overview", "segments": ["Regular"]}),
+        ("total sales, 2025, uk excluded", {"exclude_countries": ["United Kingdom"], "period": "2025"}),
+        ("Germany vs France revenue in 2025", {"group_by": "country", "countries": ["Germany", "France"]}),
+        ("Has revenue grown since last year?", {"period": "latest year", "compare": "previous_period"}),
+        ("What part of our 2025 orders came from Germany?", {"share": True, "measure": "orders"}),
     ],
 )
 def test_questions_are_read_into_the_tools_arguments(chat, question, expected):

@@ -66,12 +66,13 @@ ORDERS = (
     "poorest, worst performing"
 )
 COMPARES = (
-    "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth, "
+    "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth, grown, "
+    "grow, increased, decreased, declined, dropped, difference, differ, "
     "month over month, mom, quarter over quarter, qoq, week over week, day over day; "
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
     "yoy"
 )
-SHARES = "Also the share of the total (share, percentage, percent, proportion, fraction, %)"
+SHARES = "Also the share of the total (share, percentage, percent, proportion, fraction, portion, part of, %)"
 NOT_IN_DATA = (
     "Not in the data: profit, margin, cost, stock levels, inventory, reasons for returns, staff, marketing, "
     "web traffic, weather, forecasts."

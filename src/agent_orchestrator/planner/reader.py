@@ -39,7 +39,7 @@ COMMON = frozenset(
     answer answered different distinct unique individual separate big large small together combined
     altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
     lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
-    quick quickly brief briefly short instead rather""".split()  # noqa: SIM905
+    quick quickly brief briefly short instead rather nr num""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -267,7 +267,10 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
         r"\b(?:since|from|starting)\s+(?:the\s+)?(?:start\s+of\s+|beginning\s+of\s+)?$",
         text[: found[0].span[0]],
     )
-    if len(found) == 1 and since and (bounds := day_bounds(found[0].period)):
+    comparing = any(re.search(rf"\b{re.escape(t)}\b", text) for t in vocabulary.choices("compare"))
+    if since and comparing:  # "has revenue grown since last year?": compared with it
+        marks.take(since.start(), found[0].span[0])
+    elif len(found) == 1 and since and (bounds := day_bounds(found[0].period)):
         if since[0].startswith("from") and not re.search(r"\bon(?:wards)?\b", text[found[0].span[1] :]):
             pass  # "revenue from France in 2025" is no "from" of time
         else:  # "since March 2025": to the data's last day
@@ -290,7 +293,6 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
         marks.take(until.start(), found[0].span[0])
         return None
     first = found[0].period
-    comparing = any(re.search(rf"\b{re.escape(t)}\b", text) for t in vocabulary.choices("compare"))
     if (
         len(found) >= 2
         and not comparing  # "how did orders change from October to November?": two periods, compared
@@ -337,10 +339,17 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
         excluding_until: int | None = None  # "excluding Germany and France": the list goes on
         for start, end, stored in sorted(found):
             cue = _cue_before(marks, start, cues)
+            after = (
+                re.match(r"\s+(?:excluded|not included|left out|aside)\b", marks.text[end:])
+                if excluded
+                else None
+            )
+            if after:  # "total sales, 2025, uk excluded"
+                marks.take(end, end + after.end())
             listed = excluding_until is not None and re.fullmatch(
                 r"\s*(?:,|and|or|nor|&)?\s*(?:the\s+)?", marks.text[excluding_until:start]
             )
-            target = excluded if excluded and (cue is not None or listed) else parameter
+            target = excluded if excluded and (cue is not None or listed or after) else parameter
             if cue is not None:
                 marks.take(cue, start)
             excluding_until = end if target == excluded else None
@@ -502,8 +511,8 @@ def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> No
     dimension, limited to them."""
     if "group_by" in args or (args.get("compare") != "previous_period" and not _BETWEEN_NAMES.search(text)):
         return
-    if "period" in args and args.get("compare"):
-        return  # "France vs Germany" needs no period; "France, 2025 vs 2024" is of periods
+    if len(find_periods(text)) >= 2:
+        return  # "France, 2025 vs 2024" compares periods; "Germany vs France in 2025" compares names
     dimensions = set(vocabulary.choices("group_by").values())
     for parameter in vocabulary.entities:
         dimension = _singular(parameter)
