@@ -248,6 +248,22 @@ def test_a_follow_up_can_cut_the_ranking_anew(chat):
     assert arguments["countries"] == ["Germany"] and arguments["period"] == "2025"
 
 
+def test_follow_ups_narrow_cut_and_point_into_the_answer_before(chat):
+    chat.ask("Top 5 countries by orders")
+    only, _ = chat.ask("Only for 2025")
+    assert only is not None and (only["group_by"], only["period"], only["limit"]) == ("country", "2025", 5)
+    bottom, answer = chat.ask("and just the bottom 3")
+    assert bottom is not None and (bottom["order"], bottom["limit"]) == ("lowest", 3)
+    first = answer.splitlines()[1].split(". ", 1)[1].split(":")[0] if answer else ""
+    share, _ = chat.ask("What share of total revenue does the first one have?")
+    assert share is not None and share["countries"] == [first] and share["share"] is True
+    chat.ask("Revenue in Q3 2025")
+    chat.ask("break it down by month")
+    highest, _ = chat.ask("which was highest?")
+    assert highest is not None and (highest["group_by"], highest["limit"]) == ("month", 1)
+    assert highest["period"] == "2025-Q3"
+
+
 def test_two_rankings_in_one_question_are_said_not_guessed(chat):
     arguments, answer = chat.ask(
         "Of our ten biggest countries by revenue, which one placed the fewest orders?"

@@ -86,17 +86,17 @@ def can_ask(tool: dict[str, Any]) -> str:
 
 def _previous(
     earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary
-) -> tuple[dict[str, Any] | None, str | None, tuple[str, str] | None]:
+) -> tuple[dict[str, Any] | None, str | None, list[tuple[str, str]]]:
     """The arguments of the last query call, if the last tool turn was one (a follow-up's base); its
     period as the tool placed it ("latest year" -> ``2025``: "the year before" steps from there); and
-    the one row it answered with, if one (what "they" in the next question is)."""
+    the rows it answered with (what "they" or "the first one" in the next question is)."""
     for at in range(len(earlier) - 1, -1, -1):
         calls = _calls(earlier[at])
         if not calls:
             continue
         call = calls[-1]
         if _name(call) != vocabulary.tool or (arguments := _arguments(call)) is None:
-            return None, None, None
+            return None, None, []
         result = _result(earlier[at + 1 :], str(call.get("id")))
         period, rows = result.get("period"), result.get("rows")
         placed = None
@@ -106,11 +106,14 @@ def _previous(
             and isinstance(period.get("last"), str)
         ):
             placed = absolute(period["first"], period["last"])
-        one = None
-        if isinstance(rows, list) and len(rows) == 1 and isinstance(rows[0], dict) and "key" in rows[0]:
-            one = (str(arguments.get("group_by") or ""), str(rows[0]["key"]))
-        return arguments, placed, one
-    return None, None, None
+        dimension = str(arguments.get("group_by") or "")
+        listed = (
+            [(dimension, str(r["key"])) for r in rows if isinstance(r, dict) and "key" in r]
+            if isinstance(rows, list)
+            else []
+        )
+        return arguments, placed, listed
+    return None, None, []
 
 
 def _result(after: Sequence[dict[str, Any]], call_id: str) -> dict[str, Any]:
@@ -217,8 +220,8 @@ class QueryGuide:
         turn = messages[last + 1 :]
         if any(m.get("role") == "tool" for m in turn):
             return self._answer(turn, vocabulary)
-        previous, placed, one = _previous(messages[:last], vocabulary)
-        reading = read(_text(messages[last]), vocabulary, previous, placed, one)
+        previous, placed, listed = _previous(messages[:last], vocabulary)
+        reading = read(_text(messages[last]), vocabulary, previous, placed, listed)
         refusal = _refusal(reading, messages[: last + 1], others)
         if refusal is not None:
             return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")

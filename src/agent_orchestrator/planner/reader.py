@@ -14,6 +14,7 @@ from __future__ import annotations
 import calendar
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -50,7 +51,8 @@ _FOLLOW_UP = re.compile(
     r"|\b(?:that|those|it|them|then|instead|same|there)\b\W*$"
     r"|\b(?:of|among|from|in|for)\s+(?:those|these|them)\b"
     r"|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b|\bthat\s+compares?\b"
-    r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones)\b",
+    r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones|it|its)\b"
+    r"|\bthe\s+(?:first|second|third|fourth|fifth|last|top|bottom)\s+one\b",
     re.IGNORECASE,
 )
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|he|she|him|his|her|hers|it|its|that one|this one)\b")
@@ -187,12 +189,12 @@ def read(
     vocabulary: Vocabulary,
     previous: dict[str, Any] | None = None,
     placed: str | None = None,
-    one: tuple[str, str] | None = None,
+    listed: Sequence[tuple[str, str]] = (),
 ) -> Reading:
     """The reading of ``question``; ``previous`` is the last query's arguments (a follow-up's base),
     ``placed`` its period as the tool placed it on the data's calendar (``2025`` for "latest year")
-    and ``one`` the single row it answered with, if it did (``("customer", "22353")``): what "they"
-    in "how much have they spent?" is."""
+    and ``listed`` the rows it answered with (``[("customer", "22353")]``): what "they" in "how much
+    have they spent?" or "the first one" is."""
     original = question
     text = normalize(question)
     text = " ".join(_TYPO_PRONE.get(w, w) for w in text.split(" "))
@@ -243,19 +245,40 @@ def read(
     shifted = "period" not in args and any(p.search(text) for p in (_SHIFT_BACK, _YEAR_BACK))
     # "which one comes second?" has no subject of its own; "how many employees?" has one, not understood
     own = set(args) - {"rank", "order", "limit"} or reading.not_understood
-    reading.follow_up = previous is not None and (bool(_FOLLOW_UP.search(text)) or not own or shifted)
+    # "Only for 2025", "In France?": a filter alone narrows the question before
+    bare = not reading.asks and not reading.not_understood
+    reading.follow_up = previous is not None and (bool(_FOLLOW_UP.search(text)) or not own or shifted or bare)
     if reading.follow_up and previous is not None:
         reading.arguments = _merge(previous, args, text, placed)
-        if one is not None and _PRONOUN.search(text) and "group_by" not in args:
-            reading.arguments = _about(reading.arguments, one, vocabulary)
+        row = _referred_row(text, listed)
+        if row is not None and "group_by" not in args:
+            reading.arguments = _about(reading.arguments, row, vocabulary)
+        elif "group_by" in reading.arguments and "limit" not in args and "rank" not in args:
+            _read_limit(text, _Marks(text), reading.arguments, vocabulary)
+            if re.search(r"\b(?:which|what|who)\s+(?:one\s+)?(?:was|is|had|has|did|came)\b", text):
+                reading.arguments["limit"] = 1  # "which was highest?": one of the rows before
         reading.asks = True
     return reading
+
+
+_ORDINAL_ONE = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last|top|bottom)\s+one\b")
+
+
+def _referred_row(text: str, listed: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    """The row of the previous answer a follow-up points at: "they" when it named one, "the first
+    one" / "the last one" of a list."""
+    if not listed:
+        return None
+    if found := _ORDINAL_ONE.search(text):
+        place = {"first": 0, "top": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}.get(found[1], -1)
+        return listed[place] if -len(listed) <= place < len(listed) else None
+    return listed[0] if len(listed) == 1 and _PRONOUN.search(text) else None
 
 
 def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> Found | None:
     """The period, or a range or a comparison of two; a second period it could not place is returned
     (a share may be of it: "what % of 2011's revenue came in October?")."""
-    found = find_periods(text)
+    found = [f for f in find_periods(text) if marks.free(*f.span)]  # not a step back already read
     for item in found:
         marks.take(*item.span)
     if not found:
@@ -659,9 +682,9 @@ def _merge(previous: dict[str, Any], new: dict[str, Any], text: str, placed: str
     if "countries" in new or "exclude_countries" in new:
         merged.pop("countries", None)
         merged.pop("exclude_countries", None)
-    if "group_by" in new:
-        merged.pop("limit", None)
-        merged.pop("order", None)
+    if "group_by" in new:  # a new ranking: its own length, direction and comparison
+        for key in ("limit", "order", "rank", "compare"):
+            merged.pop(key, None)
     merged.update(new)
     period = previous.get("period")
     if "period" not in new and isinstance(period, str):
