@@ -181,6 +181,9 @@ def chat(tools, retail_db) -> Chat:
         ("Germany vs France revenue in 2025", {"group_by": "country", "countries": ["Germany", "France"]}),
         ("Has revenue grown since last year?", {"period": "latest year", "compare": "previous_period"}),
         ("What part of our 2025 orders came from Germany?", {"share": True, "measure": "orders"}),
+        ("whch country has the most oders", {"group_by": "country", "measure": "orders", "limit": 1}),
+        ("totl ordrs 2024", {"measure": "orders", "period": "2024"}),
+        ("revenue for Q4 2025 in the UK compared to Q3", {"period": "2025-Q4", "compare": "previous_period"}),
     ],
 )
 def test_questions_are_read_into_the_tools_arguments(chat, question, expected):

@@ -70,6 +70,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(\d{4})-(\d{2})\b"), "iso_month"),
     (re.compile(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b"), "month_year"),
     (re.compile(rf"\bq([1-4])\s+(?:of\s+)?{_YEAR}\b|\b{_YEAR}\s*-?\s*q([1-4])\b"), "quarter"),
+    (re.compile(r"\bq([1-4])\b"), "quarter_alone"),
     (
         re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+)?{_YEAR}\b"),
         "quarter_words",
@@ -156,6 +157,8 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
         return f"--{_MONTHS[m[1]]:02d}"
     if kind == "quarter":
         return f"{m[2]}-Q{m[1]}" if m[1] else f"{m[3]}-Q{m[4]}"
+    if kind == "quarter_alone":  # "compared to Q3": the year written beside it, or the latest Q3
+        return f"--Q{m[1]}"
     if kind == "quarter_words":
         return f"{m[2]}-Q{_ORDINAL_QUARTERS[m[1]]}"
     if kind == "relative":

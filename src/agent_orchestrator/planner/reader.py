@@ -40,7 +40,7 @@ COMMON = frozenset(
     answer answered different distinct unique individual separate big large small together combined
     altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
     lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
-    quick quickly brief briefly short instead rather nr num""".split()  # noqa: SIM905
+    quick quickly brief briefly short instead rather nr num pls plz thx thanks""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -162,18 +162,20 @@ def normalize(question: str) -> str:
 
 def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> str:
     """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
-    or more, only to a known word that is close (difflib ratio 0.8), never a word already known."""
+    or more, only to a known word that is close (difflib ratio 0.8, 0.85 for words of three or four
+    letters), never a word already known."""
     known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
     known |= {w for terms in vocabulary.terms.values() for t in terms for w in t.split()}
     known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
     known |= {w for names in vocabulary.entities.values() for n in names for w in n.split()}
-    targets = sorted(w for w in known if len(w) >= 5)
+    targets = sorted(w for w in known if len(w) >= 3)
     if not original.isupper():  # a name in capitals ("CHARLIE+LOLA LUNCH BOX") is no typo
         known |= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", original)}
     words = []
     for word in text.split(" "):
-        if len(word) >= 5 and word.isalpha() and word not in known:
-            close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8)
+        if len(word) >= 3 and word.isalpha() and word not in known:
+            # a short word needs a closer match: "whch" is "which", "totl" "total", "mny" "many"
+            close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8 if len(word) >= 5 else 0.85)
             word = close[0] if close else word
         words.append(word)
     return " ".join(words)

@@ -176,6 +176,12 @@ def parse_period(text: str, as_of: date | None) -> Period:
             return month_period(int(found[1]), int(found[2]))
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
             return day_period(date.fromisoformat(value))
+        if found := re.fullmatch(r"--q([1-4])", value):  # a quarter without its year: the latest one
+            if as_of is None:
+                raise PeriodError("the data has no sales yet, so a quarter without its year cannot be placed")
+            quarter = int(found[1])
+            year = as_of.year if (quarter - 1) * 3 + 1 <= as_of.month else as_of.year - 1
+            return quarter_period(year, quarter)
         if found := re.fullmatch(r"--(\d{2})(?:-(\d{2}))?", value):  # ISO 8601's month or day, no year
             if as_of is None:
                 raise PeriodError("the data has no sales yet, so a month without its year cannot be placed")
