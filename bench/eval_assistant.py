@@ -1198,13 +1198,23 @@ def quotes_the_user(answer: str, said: str) -> bool:
 
 
 def evaluate(
-    planned: Planned, chat: Chat, answer: Answer, vocab: Vocabulary, said: str, earlier: Iterable[str] = ()
+    planned: Planned,
+    chat: Chat,
+    answer: Answer,
+    vocab: Vocabulary,
+    said: str,
+    earlier: Iterable[tuple[str, list[str]]] = (),
 ) -> TurnResult:
     """Score one answer; ``said`` is everything the user wrote in this chat up to this question,
-    ``earlier`` the chat's earlier answers (repeating one word for word answers nothing new)."""
+    ``earlier`` the chat's earlier answers with what their questions expected (repeating one word
+    for word answers nothing new, unless that question expected the same: "How many At Risk
+    customers are there?" after "How many customers are in the At Risk segment?")."""
     turn = planned.turn
     failures = check_failures(answer.text, turn.checks, turn.text, said) if planned.scored else []
-    repeated = answer.text.strip() and answer.text.strip() in {e.strip() for e in earlier}
+    expected = [describe(c) for c in turn.checks]
+    repeated = answer.text.strip() and any(
+        answer.text.strip() == e.strip() and wanted != expected for e, wanted in earlier
+    )
     if planned.scored and repeated and not quotes_the_user(answer.text, said):
         failures.insert(0, "repeats an earlier answer of this chat word for word")
     if answer.error:
@@ -1291,7 +1301,7 @@ def run_eval(
                 model = model or client.session_model(sessions[planned.chat])
             answer = client.ask(sessions[planned.chat], planned.turn.text)
             said[planned.chat].append(planned.turn.text)
-            earlier = [r.answer for r in results if r.chat == chat.title]
+            earlier = [(r.answer, r.expected) for r in results if r.chat == chat.title]
             result = evaluate(planned, chat, answer, vocab, "\n".join(said[planned.chat]), earlier)
             results.append(result)
             _print_progress(n, len(plan), result, verbose)
@@ -1327,7 +1337,7 @@ def rescore(path: Path, seed: int, home: Path) -> Run:
         said[c].append(turn.text)
         planned = Planned(c, i, turn, t["scored"], t["after_restart"])
         answer = Answer(t["answer"], t["seconds"], t["tools"], t["error"])
-        earlier = [r.answer for r in results if r.chat == chats[c].title]
+        earlier = [(r.answer, r.expected) for r in results if r.chat == chats[c].title]
         results.append(evaluate(planned, chats[c], answer, vocab, "\n".join(said[c]), earlier))
     seconds, restarts = s["wall_seconds"], s["restarts"]
     return Run(results, s["model"], s["route"], oracle, seconds, restarts, seed, which, long_chat, dataset)

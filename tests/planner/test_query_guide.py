@@ -267,6 +267,12 @@ def test_follow_ups_narrow_cut_and_point_into_the_answer_before(chat):
     assert highest["period"] == "2025-Q3"
 
 
+def test_a_question_with_its_own_scope_is_new_even_when_it_ends_with_it(chat):
+    chat.ask("top 5 products units sold")
+    arguments, _ = chat.ask("Germany 2025 revenue, how much was it")
+    assert arguments == {"period": "2025", "countries": ["Germany"], "measure": "revenue"}
+
+
 def test_two_rankings_in_one_question_are_said_not_guessed(chat):
     arguments, answer = chat.ask(
         "Of our ten biggest countries by revenue, which one placed the fewest orders?"

@@ -48,13 +48,18 @@ misreading, so a calendar word the periods did not use leaves the question not u
 
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and|what about|how about|same|now|also|then|ok|okay|so|but|what if|and what about)\b"
-    r"|\b(?:that|those|it|them|then|instead|same|there)\b\W*$"
     r"|\b(?:of|among|from|in|for)\s+(?:those|these|them)\b"
-    r"|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b|\bthat\s+compares?\b"
-    r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones|it|its)\b"
+    r"|\bthat\s+compares?\b"
+    r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones|its)\b|\bbreak\s+(?:it|that|this)\s+down\b"
     r"|\bthe\s+(?:first|second|third|fourth|fifth|last|top|bottom)\s+one\b",
     re.IGNORECASE,
 )
+_ENDS_REFERRING = re.compile(
+    r"\b(?:that|those|it|them|then|instead|same|there)\b\W*$|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b",
+    re.IGNORECASE,
+)
+"""'How many orders was that?' refers back, unless the question names its own scope: in 'Germany 2025
+revenue, how much was it' the 'it' is its own."""
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|he|she|him|his|her|hers|it|its|that one|this one)\b")
 """A word for the one row the previous answer named ("how much have they spent?")."""
 _ALL_TIME = re.compile(
@@ -249,7 +254,9 @@ def read(
     own = set(args) - {"rank", "order", "limit"} or reading.not_understood
     # "Only for 2025", "In France?": a filter alone narrows the question before
     bare = not reading.asks and not reading.not_understood
-    reading.follow_up = previous is not None and (bool(_FOLLOW_UP.search(text)) or not own or shifted or bare)
+    scoped = any(k in args for k in ("period", "customer_id", vocabulary.free_text, *vocabulary.entities))
+    referring = bool(_FOLLOW_UP.search(text)) or (bool(_ENDS_REFERRING.search(text)) and not scoped)
+    reading.follow_up = previous is not None and (referring or not own or shifted or bare)
     if reading.follow_up and previous is not None:
         reading.arguments = _merge(previous, args, text, placed)
         row = _referred_row(text, listed)
