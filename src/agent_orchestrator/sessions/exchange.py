@@ -68,7 +68,7 @@ class Exchange:
 
     async def import_file(self, actor: Actor, data: bytes) -> list[SessionRecord]:
         """New sessions for every conversation in the file; nothing at all if any of it is bad."""
-        conversations = parse_import(data)
+        conversations = await asyncio.to_thread(parse_import, data)  # 16 MB of JSON takes a while
         created: list[SessionRecord] = []
         try:
             for conversation in conversations:

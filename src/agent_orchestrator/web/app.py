@@ -180,7 +180,7 @@ def create_app(
     )
     app.state.retail_db = web.retail_db
     install_error_handler(app)
-    app.add_middleware(GuardMiddleware)
+    app.add_middleware(GuardMiddleware, body_limits={exchange.IMPORT_PATH: exchange.IMPORT_MAX_BYTES})
     install_observability(app)  # added last: outermost, so a refused request has its id too
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
