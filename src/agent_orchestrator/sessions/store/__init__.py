@@ -24,7 +24,7 @@ from agent_orchestrator.sessions.store.catalog import (
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
 from agent_orchestrator.sessions.store.leases import Fence, Lease, LeaseManager, lease_clock, make_holder_id
-from agent_orchestrator.sessions.store.live_events import Batch, LiveEvent, LiveEventLog
+from agent_orchestrator.sessions.store.live_events import MAX_SEQ, Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
 from agent_orchestrator.sessions.store.throttle import Charge, LoginThrottle, account_key, address_key
 from agent_orchestrator.sessions.store.turn_end import TurnEnd
@@ -33,6 +33,7 @@ from agent_orchestrator.sessions.store.users import LoginTicket, User, UserStore
 
 __all__ = [
     "AUDIT_ACTIONS",
+    "MAX_SEQ",
     "SESSION_STATUSES",
     "AuditAction",
     "AuditEvent",

@@ -20,6 +20,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.live import describe
+from agent_orchestrator.sessions.store import MAX_SEQ
 from agent_orchestrator.sessions.tool_results import ToolResult
 from agent_orchestrator.sessions.transcript import TranscriptMessage
 from agent_orchestrator.sessions.turns import TurnEvent
@@ -79,6 +80,7 @@ class SendMessage(BaseModel):
     last_event_id: int | None = Field(
         default=None,
         ge=0,
+        le=MAX_SEQ,
         description="The last live event the sender saw; a send that missed messages is refused (409).",
     )
 
