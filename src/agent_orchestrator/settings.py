@@ -14,6 +14,7 @@ ones the README lists; an invalid value is one :class:`SettingsError` line namin
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 from collections.abc import Collection, Mapping
@@ -154,6 +155,20 @@ class RuntimeSettings(_Section):
         return self.data_dir / "models"
 
 
+def _proxy_list(value: str) -> str:
+    """``AGENT_WEB_TRUSTED_PROXIES``: comma-separated addresses and networks (``*``: any peer), as
+    uvicorn's forwarded-allow list takes them; a host name is refused, since uvicorn compares the
+    peer's address with each entry."""
+    entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+    for entry in entries:
+        if entry != "*":
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"{entry!r} is not an IP address or network") from None
+    return ",".join(entries)
+
+
 def _default_server_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -168,6 +183,11 @@ class WebSettings(_Section):
     # Secure cookies need HTTPS; behind a TLS-terminating proxy set AGENT_WEB_SECURE_COOKIES=1.
     secure_cookies: Annotated[bool, _on_when("1", "true", "yes")] = Field(
         False, validation_alias="AGENT_WEB_SECURE_COOKIES"
+    )
+    # The proxies (load balancers) whose X-Forwarded-For and X-Forwarded-Proto are believed; without
+    # any, the client is the TCP peer (docs/architecture.md#login-throttling).
+    trusted_proxies: Annotated[str, AfterValidator(_proxy_list)] = Field(
+        "", validation_alias="AGENT_WEB_TRUSTED_PROXIES"
     )
     login_ttl: float = 12 * 3600
     lease_ttl: float = Field(30.0, validation_alias="AGENT_WEB_LEASE_TTL")

@@ -73,13 +73,17 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     # Idle keep-alive connections outlive a load balancer's (typically 60 s) so that the balancer, not
     # this server, closes them: otherwise a request can race the close and fail. uvloop and httptools
     # are named so that a missing one fails here rather than slowing every turn down unnoticed (a busy
-    # server's CPU per turn is its throughput: docs/architecture.md#performance-budgets).
+    # server's CPU per turn is its throughput: docs/architecture.md#performance-budgets). Forwarded
+    # headers are read only from the trusted proxies: uvicorn's own default believes 127.0.0.1, so any
+    # process on this machine could claim to be any client.
     uvicorn.run(
         app,
         host=web.host,
         port=web.port,
         loop="uvloop",
         http="httptools",
+        proxy_headers=bool(web.trusted_proxies),
+        forwarded_allow_ips=web.trusted_proxies or None,
         timeout_keep_alive=75,
         log_level="warning" if not args.verbose else "info",
         log_config=None,  # uvicorn's loggers go to ours (JSON lines with the request id)

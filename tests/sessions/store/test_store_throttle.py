@@ -99,3 +99,14 @@ def test_concurrent_successes_from_one_address_all_pass(store_engine: Engine) ->
     with ThreadPoolExecutor(8) as pool:
         charges = list(pool.map(login, range(200)))  # ten times more logins than the limit
     assert all(c.allowed for c in charges) and _failures(store_engine, HOME) == 0
+
+
+def test_an_ipv6_client_is_one_address_per_64_bit_prefix() -> None:
+    """A single IPv6 host is handed a whole /64 and picks any address in it: per address, it would
+    have 2^64 allowances."""
+    assert (
+        address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9") == "address:2001:db8:1:2::/64"
+    )
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:10.0.0.1") == address_key("10.0.0.1") == "address:10.0.0.1"
+    assert address_key("unknown") == "address:unknown"

@@ -27,6 +27,7 @@ without checking the password. Why this shape:
 
 from __future__ import annotations
 
+import ipaddress
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -47,7 +48,21 @@ def account_key(username: str) -> str:
 
 
 def address_key(client_addr: str) -> str:
-    return f"{_ADDRESS}{client_addr}"[:_KEY_MAX]
+    return f"{_ADDRESS}{client_network(client_addr)}"[:_KEY_MAX]
+
+
+def client_network(client_addr: str) -> str:
+    """The client an address stands for: an IPv4 address (also written IPv4-mapped), or an IPv6
+    address's /64, since one IPv6 host is routinely handed a whole /64 and may use any address in it."""
+    try:
+        address = ipaddress.ip_address(client_addr)
+    except ValueError:
+        return client_addr  # not an address (a proxy forwarding "unknown"): kept as it is
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 @dataclass(frozen=True, slots=True)
