@@ -203,10 +203,12 @@ class WebSettings(_Section):
     retail_dataset: Annotated[bool, _off_when("0", "false", "no")] = Field(
         True, validation_alias="AGENT_WEB_RETAIL"
     )
-    # Login throttling (docs/architecture.md#login-throttling): this many failed logins per account, or
-    # per client address (shared by everyone behind one NAT or proxy, and counting logins in flight),
-    # lock it for the lockout, on every server sharing the database.
+    # Login throttling (docs/architecture.md#login-throttling): this many failed logins at an account
+    # from one address, at an account from all addresses together, or from one client address (shared
+    # by everyone behind one NAT or proxy, and counting logins in flight), lock it for the lockout, on
+    # every server sharing the database.
     login_max_failures: int = Field(5, ge=1, validation_alias="AGENT_LOGIN_MAX_FAILURES")
+    login_max_account_failures: int = Field(50, ge=1, validation_alias="AGENT_LOGIN_MAX_ACCOUNT_FAILURES")
     login_max_address_failures: int = Field(100, ge=1, validation_alias="AGENT_LOGIN_MAX_ADDRESS_FAILURES")
     login_lockout: float = Field(900.0, gt=0, validation_alias="AGENT_LOGIN_LOCKOUT")
     # Sessions not updated for this many days are purged, by one server at a time (off when unset).

@@ -136,6 +136,7 @@ def create_app(
             throttle = LoginThrottle(
                 engine,
                 max_failures=web.login_max_failures,
+                max_account_failures=web.login_max_account_failures,
                 max_address_failures=web.login_max_address_failures,
                 lockout=web.login_lockout,
             )

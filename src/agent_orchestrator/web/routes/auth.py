@@ -1,9 +1,9 @@
 """Log in and out. The cookie carries an opaque login token (HttpOnly, SameSite=Lax, Secure over HTTPS);
 the CSRF token travels in response bodies and comes back in a header, never in a cookie.
 
-Every attempt is first charged to the account and the client address (docs/architecture.md#login-throttling):
-a locked one is refused with ``429`` and ``Retry-After`` before any password is checked; a success gives
-the charge back.
+Every attempt is first charged to the account from the client's address, the account and the address
+(docs/architecture.md#login-throttling): a locked one is refused with ``429`` and ``Retry-After``
+before any password is checked; a success gives the charge back.
 """
 
 import asyncio
@@ -12,7 +12,7 @@ from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.errors import LoginThrottledError
-from agent_orchestrator.sessions.store import AuditEvent, account_key, address_key
+from agent_orchestrator.sessions.store import AuditEvent, login_keys, scope_of
 from agent_orchestrator.telemetry import LOGIN_FAILURES
 from agent_orchestrator.web.deps import COOKIE_NAME, CurrentLogin, ServicesDep, client_addr
 
@@ -39,8 +39,7 @@ class LoginOut(BaseModel):
 async def login(body: LoginRequest, request: Request, response: Response, services: ServicesDep) -> LoginOut:
     users, audit = services.users, services.sessions.audit
     addr = client_addr(request)
-    account, address = account_key(body.username), address_key(addr)
-    charge = await asyncio.to_thread(services.throttle.charge, (account, address))
+    charge = await asyncio.to_thread(services.throttle.charge, login_keys(body.username, addr))
     if not charge.allowed:
         LOGIN_FAILURES.labels("throttled").inc()
         raise LoginThrottledError(
@@ -54,12 +53,11 @@ async def login(body: LoginRequest, request: Request, response: Response, servic
         )
         await asyncio.to_thread(audit.record, failed)
         for key in charge.locking:
-            scope = "account" if key == account else "address"
             locked = AuditEvent(
                 action="login_locked",
                 username=body.username[:100],
                 client_addr=addr,
-                details={"scope": scope, "seconds": services.settings.login_lockout},
+                details={"scope": scope_of(key), "seconds": services.settings.login_lockout},
             )
             await asyncio.to_thread(audit.record, locked)
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "Wrong username or password.")
