@@ -220,6 +220,8 @@ class WebSettings(_Section):
     # standard OpenTelemetry endpoint variable is set; logs are JSON lines unless asked for text.
     otlp_endpoint: str | None = Field(None, validation_alias="OTEL_EXPORTER_OTLP_ENDPOINT")
     log_format: Literal["json", "text"] = Field("json", validation_alias="AGENT_LOG_FORMAT")
+    # ``GET /metrics`` is served only with this bearer token set, and only to requests bearing it.
+    metrics_token: str | None = Field(None, min_length=16, validation_alias="AGENT_METRICS_TOKEN", repr=False)
     # Encryption at rest (docs/architecture.md#encryption-at-rest): on when a master key is given, as
     # base64 or as a key file (``ID BASE64`` lines, the last current); data keys live in the key store
     # (default: the catalog's database).

@@ -35,6 +35,8 @@ USERNAME_PATTERN = re.compile(r"[A-Za-z0-9._-]{3,40}\Z")
 PASSWORD_MIN = 8
 PASSWORD_MAX = 1_024
 DEMO_USERNAME = "demo"
+# A disabled account's stored "hash": not an argon2 hash, so every password check fails.
+DISABLED_HASH = "!disabled"
 # Built once: every request of a logged-in user runs it (a statement built per call costs more Python
 # than the query).
 _LOGIN_FOR_TOKEN = (
@@ -181,18 +183,44 @@ class UserStore:
         return result.rowcount
 
     def ensure_demo_user(self) -> tuple[User, str | None]:
-        """The ``demo`` user, created with a random password on first call; the password is returned
-        only by the call that created it (print it once; it is not stored anywhere readable)."""
-        existing = self.get_by_username(DEMO_USERNAME)
-        if existing is not None:
-            return existing, None
+        """The ``demo`` user, created with a random password on first call, or given a new one if it
+        was disabled (:meth:`disable_demo_user`); the password is returned only by the call that set
+        it (print it once; it is not stored anywhere readable)."""
+        query = select(users).where(func.lower(users.c.username) == DEMO_USERNAME)
+        with read_connection(self._engine) as conn:
+            row = conn.execute(query).first()
         password = secrets.token_urlsafe(12)
+        if row is not None:
+            existing = User(row.id, row.username, row.created_at)
+            if row.password_hash != DISABLED_HASH:
+                return existing, None
+            with write_transaction(self._engine) as conn:
+                renewed = conn.execute(
+                    update(users)
+                    .where(users.c.id == row.id, users.c.password_hash == DISABLED_HASH)
+                    .values(password_hash=self._hasher.hash(password))
+                ).rowcount
+            return existing, password if renewed else None  # not renewed: another server did
         try:
             return self.create(DEMO_USERNAME, password), password
         except AlreadyExistsError:  # another server created it in between
             user = self.get_by_username(DEMO_USERNAME)
             assert user is not None
             return user, None
+
+    def disable_demo_user(self) -> bool:
+        """Make the ``demo`` user's password unusable and end its logins (its chats stay); whether
+        it was usable until now."""
+        with write_transaction(self._engine) as conn:
+            demo = conn.execute(
+                update(users)
+                .where(func.lower(users.c.username) == DEMO_USERNAME, users.c.password_hash != DISABLED_HASH)
+                .values(password_hash=DISABLED_HASH)
+                .returning(users.c.id)
+            ).scalar_one_or_none()
+            if demo is not None:
+                conn.execute(delete(logins).where(logins.c.user_id == demo))
+        return demo is not None
 
     def _dummy(self) -> str:
         if self._dummy_hash is None:
