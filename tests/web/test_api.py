@@ -95,7 +95,7 @@ def test_another_users_id_is_exactly_like_an_unknown_id_and_is_audited(live_app)
     engine = make_engine(live_app.web.database_url)
     denied = [e for e in AuditLog(engine).recent(session_id=session_id) if e.action == "denied"]
     engine.dispose()
-    assert len(denied) == 5 and {e.username for e in denied} == {"bob"}
+    assert [e.username for e in denied] == ["bob"]  # once an hour, however often bob tries
 
 
 def test_a_second_sender_is_told_busy_and_the_log_stays_linear(live_app):

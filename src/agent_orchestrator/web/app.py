@@ -181,7 +181,11 @@ def create_app(
     )
     app.state.retail_db = web.retail_db
     install_error_handler(app)
-    app.add_middleware(GuardMiddleware, body_limits={exchange.IMPORT_PATH: exchange.IMPORT_MAX_BYTES})
+    app.add_middleware(
+        GuardMiddleware,
+        body_limits={exchange.IMPORT_PATH: exchange.IMPORT_MAX_BYTES},
+        https_only=web.secure_cookies,
+    )
     # Last: its middleware is then the outermost, so a refused request has its id too.
     install_observability(app, metrics_token=web.metrics_token)
     if STATIC_DIR.is_dir():

@@ -25,18 +25,25 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
+# A year; no includeSubDomains: the other hosts of the domain are not this app's to decide for.
+HSTS = "max-age=31536000"
 
 
 class GuardMiddleware(HttpMiddleware):
     """Refuse a body larger than its path's limit (``body_limits``, else :data:`MAX_BODY_BYTES`) with
-    413, and add :data:`SECURITY_HEADERS` to every response that does not set its own."""
+    413, and add :data:`SECURITY_HEADERS` to every response that does not set its own, with HSTS
+    over HTTPS or when TLS ends in front of the app (``https_only``: the cookies are Secure then)."""
 
-    def __init__(self, app: ASGIApp, *, body_limits: Mapping[str, int] | None = None) -> None:
+    def __init__(
+        self, app: ASGIApp, *, body_limits: Mapping[str, int] | None = None, https_only: bool = False
+    ) -> None:
         super().__init__(app)
         self.body_limits = dict(body_limits or {})
+        self.https_only = https_only
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        send = editing_headers(send, _add_security_headers)
+        hsts = self.https_only or scope["scheme"] == "https"
+        send = editing_headers(send, _add_secure_headers if hsts else _add_security_headers)
         limit = self.body_limits.get(scope["path"], MAX_BODY_BYTES)
         length = Headers(scope=scope).get("content-length")
         if length is not None and not _within(length, limit):
@@ -82,3 +89,8 @@ def too_large(limit: int) -> str:
 def _add_security_headers(headers: MutableHeaders) -> None:
     for name, value in SECURITY_HEADERS.items():
         headers.setdefault(name, value)
+
+
+def _add_secure_headers(headers: MutableHeaders) -> None:
+    _add_security_headers(headers)
+    headers.setdefault("Strict-Transport-Security", HSTS)

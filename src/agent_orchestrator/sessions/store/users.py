@@ -57,6 +57,20 @@ class User:
 
 
 @dataclass(frozen=True, slots=True)
+class PasswordCheck:
+    """A password check's outcome: ``account`` is the account the name names (``None``: there is
+    none), whether or not the password was ``right``."""
+
+    account: User | None
+    right: bool
+
+    @property
+    def user(self) -> User | None:
+        """The account, if the password was right."""
+        return self.account if self.right else None
+
+
+@dataclass(frozen=True, slots=True)
 class LoginTicket:
     """What a successful login hands to the browser: the cookie token and the CSRF token."""
 
@@ -123,6 +137,11 @@ class UserStore:
 
     def authenticate(self, username: str, password: str) -> User | None:
         """The user if the password is right; ``None`` otherwise, in the same time for unknown names."""
+        return self.check_password(username, password).user
+
+    def check_password(self, username: str, password: str) -> PasswordCheck:
+        """Whether ``password`` is the named account's, and which account the name names (for the
+        audit trail of a failure), in the same time for unknown names."""
         row = None
         if USERNAME_PATTERN.match(username):
             query = select(users).where(func.lower(users.c.username) == username.lower())
@@ -130,9 +149,10 @@ class UserStore:
                 row = conn.execute(query).first()
         if row is None:
             self._verify(self._dummy(), password)  # same work as a real check; result ignored
-            return None
+            return PasswordCheck(None, right=False)
+        account = User(row.id, row.username, row.created_at)
         if not self._verify(row.password_hash, password):
-            return None
+            return PasswordCheck(account, right=False)
         if self._hasher.check_needs_rehash(row.password_hash):
             with write_transaction(self._engine) as conn:
                 conn.execute(
@@ -140,7 +160,7 @@ class UserStore:
                     .where(users.c.id == row.id, users.c.password_hash == row.password_hash)
                     .values(password_hash=self._hasher.hash(password))
                 )
-        return User(row.id, row.username, row.created_at)
+        return PasswordCheck(account, right=True)
 
     def open_login(self, user_id: int, ttl_seconds: float) -> LoginTicket:
         """Start a login session; only the sha256 of the returned token is stored."""
