@@ -75,6 +75,11 @@ def _user(**changes: object) -> dict:
             _ours(_user(data={"content": 7})),
             "Event log line 2 is not a runtime event (data.content is not a string)",
         ),
+        (
+            _ours(_user(data={"content": "a\x00b"})),
+            "Event log line 2 is not a runtime event (data.content contains a NUL character (U+0000))",
+        ),
+        (_chatgpt(_tree(_message(text="a\x00b"))), "node 'b' has text with a NUL character (U+0000)"),
         (_ours(_user(timestamp=7)), "Event log line 2 is not a runtime event (timestamp is not a string)"),
         (_ours(_user(id=7)), "Event log line 2 is not a runtime event (no type or id)"),
         (

@@ -193,7 +193,8 @@ def _ours(document: dict[str, Any]) -> Conversation:
 
 # What the transcript reader (``transcript.parse_events``) and the pages built on it take from an
 # event, with the types the runtime writes (the first one named in an error): an imported log is read
-# like the runtime's own, so a field of another type would fail every later read of the session.
+# like the runtime's own, so a field of another type would fail every later read of the session. No
+# text may hold U+0000, which PostgreSQL cannot store (its search rows and preview are text).
 _EVENT_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "user.message": {"content": (str,)},
     "assistant.message": {"content": (str,)},
@@ -222,6 +223,8 @@ def _event_problem(event: Any) -> str | None:
     for name, types in _EVENT_FIELDS.get(event["type"], {}).items():
         if name in data and not isinstance(data[name], types):
             return f"data.{name} is not {_TYPE_NAMES[types[0]]}"
+        if isinstance(data.get(name), str) and "\x00" in data[name]:
+            return f"data.{name} contains a NUL character (U+0000)"
     result = data.get("result") or {}
     if event["type"] == "tool.execution_complete" and not isinstance(result.get("content", ""), str):
         return "data.result.content is not a string"
@@ -274,6 +277,8 @@ def _chatgpt_path(mapping: dict[str, Any], current: Any) -> Iterator[tuple[str, 
         if not isinstance(parts, list):
             raise ValueError(f"node {key!r} has parts that are not a list")
         text = "\n".join(part for part in parts if isinstance(part, str)).strip()
+        if "\x00" in text:
+            raise ValueError(f"node {key!r} has text with a NUL character (U+0000)")
         if text:
             yield author["role"], text, _create_time(message.get("create_time"), key)
 

@@ -23,6 +23,7 @@ from agent_orchestrator.web.deps import (
     cookie_name,
     secure_cookies,
 )
+from agent_orchestrator.web.fields import NulFree
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 # What the audit trail names a failed login at no account by (not a possible username).
@@ -31,7 +32,7 @@ UNKNOWN = "(no such account)"
 
 class LoginRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    username: str = Field(min_length=1, max_length=100)
+    username: NulFree = Field(min_length=1, max_length=100)
     password: str = Field(min_length=1, max_length=1000)
 
 

@@ -28,6 +28,7 @@ from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.charts import Chart, charts_for
 from agent_orchestrator.web.customer_links import customer_ids
 from agent_orchestrator.web.deps import CurrentActor, Services, ServicesDep
+from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.markdown import render_markdown
 from agent_orchestrator.web.readings import Reading, readings_for
 from agent_orchestrator.web.routes.sessions import SessionOut
@@ -76,7 +77,7 @@ class TranscriptOut(BaseModel):
 
 class SendMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    content: str = Field(min_length=1)
+    content: NulFree = Field(min_length=1)
     last_event_id: int | None = Field(
         default=None,
         ge=0,
