@@ -18,6 +18,45 @@ IMPORT_PATH = f"{router.prefix}/import"
 IMPORT_MAX_BYTES = 16 * 1024 * 1024
 
 
+# The body is read raw (its parser names the bad line or conversation), so the OpenAPI document is told
+# its shape here: clients, the docs page and the API fuzzer see what an import takes.
+IMPORT_BODY = {
+    "required": True,
+    "description": "An AgentOrchestrator export (JSON) or a ChatGPT conversations.json, up to 16 MB.",
+    "content": {
+        "application/json": {
+            "schema": {
+                "oneOf": [
+                    {
+                        "title": "AgentOrchestrator export",
+                        "type": "object",
+                        "required": ["format", "events"],
+                        "properties": {
+                            "format": {"const": 1},
+                            "session": {"type": "object"},
+                            "events": {"type": "string", "description": "the runtime's events.jsonl"},
+                        },
+                    },
+                    {
+                        "title": "ChatGPT conversations.json",
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["mapping"],
+                            "properties": {
+                                "title": {"type": "string"},
+                                "mapping": {"type": "object"},
+                                "current_node": {"type": ["string", "null"]},
+                            },
+                        },
+                    },
+                ]
+            }
+        }
+    },
+}
+
+
 class ImportedOut(BaseModel):
     items: list[SessionOut]
 
@@ -40,7 +79,12 @@ async def export_session(
     )
 
 
-@router.post("/import", status_code=status.HTTP_201_CREATED, summary="Import an export file as new sessions")
+@router.post(
+    "/import",
+    status_code=status.HTTP_201_CREATED,
+    summary="Import an export file as new sessions",
+    openapi_extra={"requestBody": IMPORT_BODY},
+)
 async def import_sessions(request: Request, actor: CurrentActor, services: ServicesDep) -> ImportedOut:
     data = await request.body()
     records = await services.exchange.import_file(actor, data)
