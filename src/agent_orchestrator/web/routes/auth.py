@@ -1,6 +1,6 @@
 """Log in and out. The cookie carries an opaque login token (HttpOnly, SameSite=Lax; over HTTPS Secure
-and named ``__Host-ao_session``);
-the CSRF token travels in response bodies and comes back in a header, never in a cookie.
+and named ``__Host-ao_session``); the CSRF token travels in response bodies and comes back in a header,
+never in a cookie.
 
 Every attempt is first charged to the account from the client's address, the account and the address
 (docs/architecture.md#login-throttling): a locked one is refused with ``429`` and ``Retry-After``
