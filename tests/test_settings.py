@@ -144,6 +144,15 @@ def test_a_bad_value_is_one_line_naming_the_variable() -> None:
     assert "AGENT_WEB_PORT='eighty'" in str(info.value)
 
 
+def test_trusted_proxies_are_addresses_or_networks_and_none_by_default() -> None:
+    assert load_settings({}).web.trusted_proxies == ""
+    given = load_settings({"AGENT_WEB_TRUSTED_PROXIES": " 10.0.0.0/8, 2001:db8::1 "}).web.trusted_proxies
+    assert given == "10.0.0.0/8,2001:db8::1"
+    with pytest.raises(SettingsError) as info:
+        load_settings({"AGENT_WEB_TRUSTED_PROXIES": "10.0.0.0/8, balancer.internal"})
+    assert "AGENT_WEB_TRUSTED_PROXIES" in str(info.value) and "balancer.internal" in str(info.value)
+
+
 def test_sections_built_by_keyword_read_no_environment(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

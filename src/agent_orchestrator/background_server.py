@@ -42,7 +42,10 @@ class BackgroundServer:
                 f"cannot listen on {self._host}:{self._port}: {exc.strerror}"
             ) from exc
         port = sock.getsockname()[1]
-        config = uvicorn.Config(self._app, log_level="warning", access_log=False, lifespan="on")
+        # No forwarded headers: a client is its TCP peer, as with ``serve`` unless proxies are trusted.
+        config = uvicorn.Config(
+            self._app, log_level="warning", access_log=False, lifespan="on", proxy_headers=False
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [sock]}, name=f"http-{port}", daemon=True

@@ -15,6 +15,7 @@ ones the README lists; an invalid value is one :class:`SettingsError` line namin
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 from collections.abc import Collection, Mapping
@@ -158,6 +159,20 @@ class RuntimeSettings(_Section):
         return self.data_dir / "models"
 
 
+def _proxy_list(value: str) -> str:
+    """``AGENT_WEB_TRUSTED_PROXIES``: comma-separated addresses and networks (``*``: any peer), as
+    uvicorn's forwarded-allow list takes them; a host name is refused, since uvicorn compares the
+    peer's address with each entry."""
+    entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+    for entry in entries:
+        if entry != "*":
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"{entry!r} is not an IP address or network") from None
+    return ",".join(entries)
+
+
 def _default_server_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -173,6 +188,11 @@ class WebSettings(_Section):
     secure_cookies: Annotated[bool, _on_when("1", "true", "yes")] = Field(
         False, validation_alias="AGENT_WEB_SECURE_COOKIES"
     )
+    # The proxies (load balancers) whose X-Forwarded-For and X-Forwarded-Proto are believed; without
+    # any, the client is the TCP peer (docs/architecture.md#login-throttling).
+    trusted_proxies: Annotated[str, AfterValidator(_proxy_list)] = Field(
+        "", validation_alias="AGENT_WEB_TRUSTED_PROXIES"
+    )
     login_ttl: float = 12 * 3600
     lease_ttl: float = Field(30.0, validation_alias="AGENT_WEB_LEASE_TTL")
     # Runtime sessions kept open between turns (docs/architecture.md#warm-sessions): how many at most,
@@ -187,10 +207,12 @@ class WebSettings(_Section):
     retail_dataset: Annotated[bool, _off_when("0", "false", "no")] = Field(
         True, validation_alias="AGENT_WEB_RETAIL"
     )
-    # Login throttling (docs/architecture.md#login-throttling): this many failed logins per account, or
-    # per client address (shared by everyone behind one NAT or proxy, and counting logins in flight),
-    # lock it for the lockout, on every server sharing the database.
+    # Login throttling (docs/architecture.md#login-throttling): this many failed logins at an account
+    # from one address, at an account from all addresses together, or from one client address (shared
+    # by everyone behind one NAT or proxy, and counting logins in flight), lock it for the lockout, on
+    # every server sharing the database.
     login_max_failures: int = Field(5, ge=1, validation_alias="AGENT_LOGIN_MAX_FAILURES")
+    login_max_account_failures: int = Field(50, ge=1, validation_alias="AGENT_LOGIN_MAX_ACCOUNT_FAILURES")
     login_max_address_failures: int = Field(100, ge=1, validation_alias="AGENT_LOGIN_MAX_ADDRESS_FAILURES")
     login_lockout: float = Field(900.0, gt=0, validation_alias="AGENT_LOGIN_LOCKOUT")
     # Sessions not updated for this many days are purged, by one server at a time (off when unset).
@@ -202,6 +224,8 @@ class WebSettings(_Section):
     # standard OpenTelemetry endpoint variable is set; logs are JSON lines unless asked for text.
     otlp_endpoint: str | None = Field(None, validation_alias="OTEL_EXPORTER_OTLP_ENDPOINT")
     log_format: Literal["json", "text"] = Field("json", validation_alias="AGENT_LOG_FORMAT")
+    # ``GET /metrics`` is served only with this bearer token set, and only to requests bearing it.
+    metrics_token: str | None = Field(None, min_length=16, validation_alias="AGENT_METRICS_TOKEN", repr=False)
     # Encryption at rest (docs/architecture.md#encryption-at-rest): on when a master key is given, as
     # base64 or as a key file (``ID BASE64`` lines, the last current); data keys live in the key store
     # (default: the catalog's database).

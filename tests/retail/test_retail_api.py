@@ -76,6 +76,8 @@ def test_customer_detail_and_404(client: TestClient) -> None:
     assert client.get(f"{PREFIX}/customers/999999").status_code == 404
     assert client.get(f"{PREFIX}/customers/0").status_code == 422
     assert client.get(f"{PREFIX}/customers/abc").status_code == 422
+    for path in (f"customers/{2**63}", f"customers/{2**63}/trend", f"transactions/{2**63}"):
+        assert client.get(f"{PREFIX}/{path}").status_code == 422
 
 
 def test_customer_trend_is_a_timeline_from_the_first_purchase_with_404_for_an_unknown_id(
@@ -118,6 +120,7 @@ def test_transactions_filters_and_paging(client: TestClient) -> None:
         {"min_amount": 10, "max_amount": 5},
         {"date_from": "yesterday"},
         {"customer_id": 0},
+        {"customer_id": 2**63},  # SQLite's integers are 64-bit: past them is no id, not an overflow
         {"limit": 10_000},
         {"amount": 5},
     ],

@@ -95,7 +95,7 @@ def test_another_users_id_is_exactly_like_an_unknown_id_and_is_audited(live_app)
     engine = make_engine(live_app.web.database_url)
     denied = [e for e in AuditLog(engine).recent(session_id=session_id) if e.action == "denied"]
     engine.dispose()
-    assert len(denied) == 5 and {e.username for e in denied} == {"bob"}
+    assert [e.username for e in denied] == ["bob"]  # once an hour, however often bob tries
 
 
 def test_a_second_sender_is_told_busy_and_the_log_stays_linear(live_app):
@@ -147,6 +147,41 @@ def test_bad_input_gets_one_clear_error(live_app):
         ).status_code
         == 413
     )
+
+
+def test_text_with_a_nul_character_is_refused_alike_on_every_store(live_app):
+    """PostgreSQL cannot store U+0000 in text, SQLite can: the API refuses it either way (422)."""
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    assert events(send(alice, session_id, "hello"))[-1][0] == "done"
+    event_id = alice.get(f"/api/sessions/{session_id}/messages").json()["messages"][0]["event_id"]
+    chatgpt = [
+        {
+            "title": "t",
+            "mapping": {
+                "a": {
+                    "message": {
+                        "author": {"role": "user"},
+                        "content": {"content_type": "text", "parts": ["a\x00b"]},
+                    },
+                    "parent": None,
+                    "children": [],
+                }
+            },
+        }
+    ]
+    for response in (
+        alice.post("/api/auth/login", json={"username": "ali\x00ce", "password": "wrong password"}),
+        alice.get("/api/sessions", params={"q": "a\x00b"}),
+        alice.get("/api/sessions", params={"case": "a\x00b"}),
+        alice.get("/api/search", params={"q": "a\x00b"}),
+        send(alice, session_id, "hello\x00there"),
+        alice.post(f"/api/sessions/{session_id}/messages/{event_id}/edit", json={"content": "a\x00b"}),
+        alice.post(f"/api/sessions/{session_id}/fork", json={"event_id": "a\x00b"}),
+        alice.post("/api/sessions/import", json=chatgpt),
+    ):
+        assert response.status_code == 422, (response.request.url, response.text)
+        assert "NUL" in str(response.json()["detail"]), response.text
 
 
 def test_a_first_message_with_control_characters_is_answered_and_names_the_chat(live_app):

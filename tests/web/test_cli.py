@@ -76,3 +76,30 @@ def test_loopback_or_the_flag_creates_and_prints_the_demo_account(
     assert demo and f"Demo login: demo / {password}" in log
     log, demo = _serve(tmp_path / "flagged", scripted_model, "--host", "0.0.0.0", "--demo-user")
     assert demo and "Demo login: demo / " in log
+
+
+def _demo_can_log_in(data_dir: Path, password: str) -> bool:
+    engine = make_engine(f"sqlite:///{data_dir / 'catalog.sqlite'}")
+    try:
+        return UserStore(engine).authenticate("demo", password) is not None
+    finally:
+        engine.dispose()
+
+
+def test_the_demo_password_is_printed_once_and_the_account_disabled_off_loopback(
+    tmp_path: Path, scripted_model: ScriptedModel
+) -> None:
+    first, _ = _serve(tmp_path, scripted_model, "--host", "127.0.0.1")
+    password = (tmp_path / "demo-login.txt").read_text().strip()
+    assert f"Demo login: demo / {password}" in first
+    again, _ = _serve(tmp_path, scripted_model, "--host", "127.0.0.1")
+    assert password not in again and f"Demo login: demo (password in {tmp_path / 'demo-login.txt'})" in again
+    # Moved to an address others can reach: the known password stops working, and is not kept.
+    public, _ = _serve(tmp_path, scripted_model, "--host", "0.0.0.0")
+    assert password not in public and "demo account is disabled" in public
+    assert not _demo_can_log_in(tmp_path, password) and not (tmp_path / "demo-login.txt").exists()
+    # Back on loopback: a new password, printed once.
+    back, _ = _serve(tmp_path, scripted_model, "--host", "127.0.0.1")
+    renewed = (tmp_path / "demo-login.txt").read_text().strip()
+    assert renewed != password and f"Demo login: demo / {renewed}" in back
+    assert _demo_can_log_in(tmp_path, renewed)

@@ -105,6 +105,7 @@ def test_a_malformed_file_is_one_clear_error_and_imports_nothing(live_app, chat)
         (torn, "Event log line 6 is not valid JSON"),
         ([good, bad], "Conversation 2 ('Broken one') is malformed"),
         (b"{not json", "The file is not valid JSON (line 1"),
+        (b"[" * 100_000, "The file nests too deeply"),
         ({"hello": "world"}, "Expected an AgentOrchestrator export"),
     ):
         response = _import(alice, payload)

@@ -84,8 +84,29 @@ def test_the_feed_is_the_owners_only(live_app):
         response = bob.get(path)
         assert (response.status_code, response.json()) == (404, {"detail": "No such session."})
     assert live_app.client().get(f"/api/sessions/{session_id}/events").status_code == 401
-    bad = alice.get(f"/api/sessions/{session_id}/events", headers={"Last-Event-ID": "x"})
-    assert bad.status_code == 422
+
+
+@pytest.mark.parametrize(
+    "position", [b"x", b"\xb2", b"\xb9\xb3", "١٢".encode(), b"-1", b"%d" % 2**63, b"9" * 5000]
+)
+def test_a_feed_position_that_is_no_event_number_is_one_400(live_app, position):
+    """Digits that are not ASCII (headers are read as Latin-1: ``\xb2`` is ``²``) and numbers past the
+    log's 64-bit event numbers included."""
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    for path in (f"/api/sessions/{session_id}/events", "/api/events"):
+        bad = alice.get(path, headers={"Last-Event-ID": position})
+        assert (bad.status_code, bad.json()) == (400, {"detail": "Last-Event-ID must be an event number."})
+
+
+def test_event_numbers_past_64_bits_are_refused_as_invalid(live_app):
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    for path in (f"/api/sessions/{session_id}/events", "/api/events"):
+        bad = alice.get(path, params={"after": 2**63})
+        assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", "after"]
+    bad = _send(alice, session_id, "hello", seen=2**63)
+    assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["body", "last_event_id"]
 
 
 def test_a_stale_sender_is_refused_with_what_it_missed_then_sends_once_caught_up(live_app):

@@ -1,6 +1,7 @@
 """Login throttling as a client sees it: the same answers for a real and an unknown account, 429 with
-Retry-After once locked (even for the right password), a success that resets the account and gives the
-address its attempt back, and many right passwords from one address at once all let in."""
+Retry-After once locked (even for the right password), a guesser locked out but not the owner elsewhere,
+a success that starts the guesses afresh and gives the address its attempt back, and many right
+passwords from one address at once all let in."""
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -12,13 +13,18 @@ from sqlalchemy import select
 from agent_orchestrator.sessions.store import UserStore, address_key, make_engine
 from agent_orchestrator.sessions.store.schema import login_throttle
 
-LIMIT, ADDRESS_LIMIT = 3, 6
+LIMIT, ACCOUNT_LIMIT, ADDRESS_LIMIT = 3, 5, 6
 PASSWORD = "correct horse battery"  # the conftest's users'
 
 
 @pytest.fixture
 def app_url(start_app: Callable) -> str:
-    return start_app(login_max_failures=LIMIT, login_max_address_failures=ADDRESS_LIMIT, login_lockout=60).url
+    return start_app(
+        login_max_failures=LIMIT,
+        login_max_account_failures=ACCOUNT_LIMIT,
+        login_max_address_failures=ADDRESS_LIMIT,
+        login_lockout=60,
+    ).url
 
 
 def _login(url: str, username: str, password: str, *, source: str = "127.0.0.1") -> httpx.Response:
@@ -37,16 +43,28 @@ def test_a_real_and_an_unknown_account_are_throttled_alike(app_url: str, usernam
     assert _login(app_url, "bob", PASSWORD).status_code == 200  # the address is not
 
 
-def test_a_successful_login_resets_the_account_but_not_the_address(app_url: str) -> None:
+def test_wrong_passwords_from_elsewhere_do_not_lock_the_owner_out(app_url: str) -> None:
+    """Anyone knowing a name could otherwise keep its owner out, a few guesses per lockout."""
+    guesses = [_login(app_url, "alice", "wrong-password", source="127.0.0.2") for _ in range(LIMIT + 1)]
+    assert [r.status_code for r in guesses] == [401] * LIMIT + [429]
+    assert _login(app_url, "alice", PASSWORD, source="127.0.0.2").status_code == 429  # the guesser's
+    assert _login(app_url, "alice", PASSWORD).status_code == 200  # the owner, from their own address
+    # Guesses from several addresses meet the account's own ceiling (then nobody gets in).
+    more = [_login(app_url, "alice", "wrong-password", source="127.0.0.3") for _ in range(LIMIT)]
+    assert [r.status_code for r in more] == [401] * (ACCOUNT_LIMIT - LIMIT) + [429]
+    assert _login(app_url, "alice", PASSWORD, source="127.0.0.4").status_code == 429
+
+
+def test_a_successful_login_starts_its_guesses_afresh_but_not_the_address(app_url: str) -> None:
     for _ in range(LIMIT - 1):
         assert _login(app_url, "alice", "wrong-password").status_code == 401
     assert _login(app_url, "alice", PASSWORD).status_code == 200
-    # The account starts afresh (seen from another address: otherwise it would be locked by now)...
-    again = [_login(app_url, "alice", "wrong-password", source="127.0.0.2").status_code for _ in range(LIMIT)]
+    # The account from this address starts afresh (otherwise the next guess would lock it)...
+    again = [_login(app_url, "alice", "wrong-password").status_code for _ in range(LIMIT)]
     assert again == [401] * LIMIT
-    # ...while this address keeps its failures: one guess at each of a few more accounts locks it.
-    others = [_login(app_url, f"guess{n}", "wrong-password").status_code for n in range(ADDRESS_LIMIT - 1)]
-    assert others == [401] * (ADDRESS_LIMIT - LIMIT + 1) + [429] * (LIMIT - 2)
+    # ...while the address keeps its failures (5 of 6): one more guess, at any account, locks it.
+    others = [_login(app_url, f"guess{n}", "wrong-password").status_code for n in range(2)]
+    assert others == [401, 429]
     assert _login(app_url, "bob", PASSWORD).status_code == 429
     assert _login(app_url, "bob", PASSWORD, source="127.0.0.2").status_code == 200
 

@@ -1,6 +1,7 @@
 """Observability end to end: one trace from the HTTP request through the turn, the runtime and the MCP
 tool call; the Prometheus metrics; JSON log lines carrying the request id."""
 
+import asyncio
 import json
 import logging
 import threading
@@ -15,7 +16,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from prometheus_client.parser import text_string_to_metric_families
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
-from agent_orchestrator.telemetry import JsonFormatter, configure_tracing, request_id
+from agent_orchestrator.telemetry import SESSION_LEASES, JsonFormatter, configure_tracing, request_id
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall
 
 SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
@@ -76,8 +77,12 @@ def test_a_trace_spans_the_request_the_turn_the_runtime_and_the_tool_call(
     assert turn.start_time is not None and tool.start_time is not None and turn.start_time <= tool.start_time
 
 
+METRICS_TOKEN = "scraper-token-0123456789"
+SCRAPER = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+
+
 def _samples(client: httpx.Client) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    text = client.get("/metrics").text
+    text = client.get("/metrics", headers=SCRAPER).text
     return {
         (sample.name, tuple(sorted(sample.labels.items()))): sample.value
         for family in text_string_to_metric_families(text)
@@ -88,7 +93,7 @@ def _samples(client: httpx.Client) -> dict[tuple[str, tuple[tuple[str, str], ...
 def test_metrics_count_turns_tokens_busy_refusals_and_login_failures(
     start_app: Callable, scripted_model: ScriptedModel
 ) -> None:
-    app = start_app()
+    app = start_app(metrics_token=METRICS_TOKEN)
     client, anonymous = app.client("alice"), app.client()
     session_id = client.post("/api/sessions", json={}).json()["id"]
     before = _samples(anonymous)
@@ -112,6 +117,33 @@ def test_metrics_count_turns_tokens_busy_refusals_and_login_failures(
     assert grew("agent_login_failures_total", ("reason", "password")) == 1
     assert grew("agent_model_tokens_total", ("direction", "input")) > 0
     assert grew("agent_model_tokens_total", ("direction", "output")) > 0
+
+
+def test_metrics_are_not_served_without_a_token_set(start_app: Callable) -> None:
+    """Nobody outside should see them: a public port is only the app's."""
+    answer = start_app().client().get("/metrics", headers=SCRAPER)
+    assert (answer.status_code, answer.json()) == (404, {"detail": "Not Found"})
+
+
+def test_metrics_need_the_bearer_token_and_are_computed_off_the_event_loop(start_app: Callable) -> None:
+    client = start_app(metrics_token=METRICS_TOKEN).client()
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": METRICS_TOKEN}):
+        refused = client.get("/metrics", headers=headers)
+        assert (refused.status_code, refused.json()) == (401, {"detail": "A metrics token is needed."})
+        assert refused.headers["WWW-Authenticate"] == "Bearer"
+    on_loop: list[bool] = []
+
+    def count_leases() -> int:  # the scrape's database read, as the app's own gauge does it
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return 0
+
+    SESSION_LEASES.set_function(count_leases)
+    assert client.get("/metrics", headers=SCRAPER).status_code == 200
+    assert on_loop == [False]
 
 
 def test_log_lines_are_json_with_the_request_id() -> None:

@@ -27,7 +27,7 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_
 
 pytestmark = pytest.mark.postgres
 LEASE_TTL = 3.0
-ADDRESS_LIMIT = 8  # failed logins per client address (the account's limit stays the default 5)
+ADDRESS_LIMIT = 8  # failed logins per client address (an account's from one address stays the default 5)
 TELL = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
 ASK = "Which retail segment did I say was my favourite?"
 
@@ -217,7 +217,8 @@ def test_login_throttling_holds_across_servers(servers, postgres_schema):
         )
     with psycopg.connect(postgres_schema.url) as conn:
         locks = conn.execute("SELECT details FROM audit_log WHERE action = 'login_locked'").fetchall()
-    assert [json.loads(details)["scope"] for (details,) in locks] == ["account"]  # the address has 5 of 8
+    # Locked for guesses from this address; the account's ceiling (50) and the address (5 of 8) are not.
+    assert [json.loads(details)["scope"] for (details,) in locks] == ["account_from_address"]
 
 
 def test_an_address_is_locked_after_its_limit_of_failures_over_many_accounts(servers, postgres_schema):

@@ -18,6 +18,8 @@ from agent_orchestrator.testing.scripted_model import Text, ToolCall, user_messa
 
 TELL = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
 ASK = "Which retail segment did I say was my favourite?"
+METRICS_TOKEN = "scraper-token-0123456789"
+SCRAPER = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 
 
 class WarmApp:
@@ -43,7 +45,9 @@ class WarmApp:
     def turn_sessions(self) -> Counter[str]:
         """How this process's turns found their session so far (the ``agent_turn_sessions`` metric)."""
         found = re.findall(
-            r'^agent_turn_sessions_total\{source="(\w+)"\} (\S+)$', self.client.get("/metrics").text, re.M
+            r'^agent_turn_sessions_total\{source="(\w+)"\} (\S+)$',
+            self.client.get("/metrics", headers=SCRAPER).text,
+            re.M,
         )
         return Counter({source: int(float(count)) for source, count in found})
 
@@ -56,7 +60,7 @@ class WarmApp:
 
 @pytest.fixture
 def warm_app(start_app: Callable[..., Any]) -> Callable[[int], WarmApp]:
-    return lambda capacity: WarmApp(start_app(warm_sessions=capacity))
+    return lambda capacity: WarmApp(start_app(warm_sessions=capacity, metrics_token=METRICS_TOKEN))
 
 
 def test_turns_reuse_the_open_session_instead_of_resuming_it(warm_app, scripted_model):

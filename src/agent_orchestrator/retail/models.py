@@ -17,6 +17,9 @@ from agent_orchestrator.retail.segments import Segment
 
 MAX_PAGE = 500
 """Largest page the REST API serves; the MCP server has its own, smaller MAX_LIMIT."""
+MAX_ID = 2**63 - 1
+"""Largest id the REST API looks up: SQLite's integers are 64-bit signed, so a larger one cannot be in
+the data, and binding it would fail."""
 
 Money = Annotated[float, Field(description="Amount in the shop's currency, 2 decimals.")]
 
@@ -236,7 +239,7 @@ class TransactionFilter(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    customer_id: int | None = Field(default=None, ge=1, description="Only this customer's lines.")
+    customer_id: int | None = Field(default=None, ge=1, le=MAX_ID, description="Only this customer's lines.")
     date_from: date | None = Field(default=None, description="First day included (YYYY-MM-DD).")
     date_to: date | None = Field(default=None, description="Last day included (YYYY-MM-DD).")
     min_amount: float | None = Field(default=None, description="Smallest line amount included.")

@@ -68,7 +68,7 @@ class Exchange:
 
     async def import_file(self, actor: Actor, data: bytes) -> list[SessionRecord]:
         """New sessions for every conversation in the file; nothing at all if any of it is bad."""
-        conversations = parse_import(data)
+        conversations = await asyncio.to_thread(parse_import, data)  # 16 MB of JSON takes a while
         created: list[SessionRecord] = []
         try:
             for conversation in conversations:
@@ -136,6 +136,8 @@ def parse_import(data: bytes) -> list[Conversation]:
         raise InvalidInputError("The file is not UTF-8 text.") from None
     except json.JSONDecodeError as error:
         raise InvalidInputError(f"The file is not valid JSON (line {error.lineno}: {error.msg}).") from None
+    except RecursionError:  # the parser recurses per bracket: "[[[[…" would otherwise be a 500
+        raise InvalidInputError("The file nests too deeply to be an export.") from None
     if isinstance(document, dict) and "events" in document:
         return [_ours(document)]
     if isinstance(document, list):
@@ -175,8 +177,10 @@ def _ours(document: dict[str, Any]) -> Conversation:
             event = json.loads(line)
         except json.JSONDecodeError as error:
             raise InvalidInputError(f"Event log line {number} is not valid JSON ({error.msg}).") from None
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not event.get("id"):
-            raise InvalidInputError(f"Event log line {number} is not a runtime event (no type or id).")
+        except RecursionError:
+            raise InvalidInputError(f"Event log line {number} nests too deeply.") from None
+        if problem := _event_problem(event):
+            raise InvalidInputError(f"Event log line {number} is not a runtime event ({problem}).")
         if number == 1 and event["type"] != "session.start":
             raise InvalidInputError("Event log line 1 must be the session.start event.")
         events.append(event)
@@ -185,6 +189,46 @@ def _ours(document: dict[str, Any]) -> Conversation:
     session = document.get("session")
     title = session.get("title") if isinstance(session, dict) else None
     return Conversation(_title(title), events[1:], "agent-orchestrator")
+
+
+# What the transcript reader (``transcript.parse_events``) and the pages built on it take from an
+# event, with the types the runtime writes (the first one named in an error): an imported log is read
+# like the runtime's own, so a field of another type would fail every later read of the session. No
+# text may hold U+0000, which PostgreSQL cannot store (its search rows and preview are text).
+_EVENT_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "user.message": {"content": (str,)},
+    "assistant.message": {"content": (str,)},
+    "tool.execution_start": {
+        "toolCallId": (str,),
+        "toolName": (str,),
+        "mcpToolName": (str, type(None)),
+        "mcpServerName": (str, type(None)),
+    },
+    "tool.execution_complete": {"toolCallId": (str,), "result": (dict, type(None))},
+}
+_TYPE_NAMES: dict[type, str] = {str: "a string", dict: "an object"}
+
+
+def _event_problem(event: Any) -> str | None:
+    """What keeps ``event`` from being read as a runtime event, if anything."""
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        return "no type or id"
+    if not isinstance(event.get("id"), str) or not event["id"]:
+        return "no type or id"
+    if not isinstance(event.get("timestamp", ""), str):
+        return "timestamp is not a string"
+    data = event.get("data", {})
+    if not isinstance(data, dict):
+        return "its data is not an object"
+    for name, types in _EVENT_FIELDS.get(event["type"], {}).items():
+        if name in data and not isinstance(data[name], types):
+            return f"data.{name} is not {_TYPE_NAMES[types[0]]}"
+        if isinstance(data.get(name), str) and "\x00" in data[name]:
+            return f"data.{name} contains a NUL character (U+0000)"
+    result = data.get("result") or {}
+    if event["type"] == "tool.execution_complete" and not isinstance(result.get("content", ""), str):
+        return "data.result.content is not a string"
+    return None
 
 
 def _chatgpt(items: list[Any]) -> Iterator[Conversation]:
@@ -203,31 +247,61 @@ def _chatgpt(items: list[Any]) -> Iterator[Conversation]:
 
 
 def _chatgpt_path(mapping: dict[str, Any], current: Any) -> Iterator[tuple[str, str, float | None]]:
-    """(role, text, time) of the conversation shown: from the current node up to the root, reversed."""
+    """(role, text, time) of the conversation shown: from the current node up to the root, reversed.
+    Anything of the wrong type is a :class:`ValueError` naming the node."""
+    for key, node in mapping.items():
+        if not isinstance(node, dict):
+            raise ValueError(f"node {key!r} is not an object")
     if current is None:  # older exports: the last node without children
         current = next((key for key, node in mapping.items() if not node.get("children")), None)
-    path, seen = [], set()
+    if not isinstance(current, str | None):
+        raise ValueError("its current_node is not a node id")
+    path: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
     while current is not None:
         if current in seen:
             raise ValueError("its message tree has a cycle")
         seen.add(current)
         node = mapping[current]
-        if not isinstance(node, dict):
-            raise ValueError(f"node {current!r} is not an object")
-        path.append(node)
+        path.append((current, node))
         current = node.get("parent")
-    for node in reversed(path):
-        message = node.get("message")
-        if not message:
+        if not isinstance(current, str | None):
+            raise ValueError(f"node {path[-1][0]!r} has a parent that is not a node id")
+    for key, node in reversed(path):
+        message = _object(node.get("message"), f"node {key!r} has a message")
+        author = _object(message.get("author"), f"node {key!r} has an author")
+        content = _object(message.get("content"), f"node {key!r} has content")
+        if author.get("role") not in ("user", "assistant") or content.get("content_type") not in _TEXT_TYPES:
             continue
-        role = (message.get("author") or {}).get("role")
-        content = message.get("content") or {}
-        if role not in ("user", "assistant") or content.get("content_type") not in _TEXT_TYPES:
-            continue
-        text = "\n".join(part for part in content.get("parts") or [] if isinstance(part, str)).strip()
+        parts = content.get("parts") or []
+        if not isinstance(parts, list):
+            raise ValueError(f"node {key!r} has parts that are not a list")
+        text = "\n".join(part for part in parts if isinstance(part, str)).strip()
+        if "\x00" in text:
+            raise ValueError(f"node {key!r} has text with a NUL character (U+0000)")
         if text:
-            stamp = message.get("create_time")
-            yield role, text, float(stamp) if isinstance(stamp, int | float) else None
+            yield author["role"], text, _create_time(message.get("create_time"), key)
+
+
+def _object(value: Any, what: str) -> dict[str, Any]:
+    """``value`` if it is an object, ``{}`` if it is missing or empty; else a :class:`ValueError`."""
+    if not value:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} that is not an object")
+    return value
+
+
+def _create_time(stamp: Any, key: str) -> float | None:
+    """A message's ``create_time`` (Unix seconds) if it has one, checked to be a time we can write:
+    JSON may hold ``NaN`` or ``1e300``, which no date is."""
+    if stamp is None or isinstance(stamp, bool) or not isinstance(stamp, int | float):
+        return None
+    try:
+        datetime.fromtimestamp(stamp, UTC)
+    except (OverflowError, OSError, ValueError):
+        raise ValueError(f"node {key!r} has a create_time that is no time ({stamp!r})") from None
+    return float(stamp)
 
 
 def _turn_events(messages: list[tuple[str, str, float | None]]) -> list[dict[str, Any]]:

@@ -5,7 +5,8 @@ client address, because every one of them is checked for ownership and audited
 (docs/architecture.md#session-contract):
 
 * an id owned by someone else behaves exactly like an unknown id (:class:`SessionNotFoundError`), and
-  the attempt is recorded as ``denied``;
+  the attempt is recorded as ``denied`` (once an hour per user and session: a client can repeat it
+  at will);
 * a turn holds the session's lease for its whole duration, so a second sender — another tab, another
   device, another server — gets :class:`SessionBusyError` instead of a forked event log;
 * a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload;
@@ -24,7 +25,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from copilot import CopilotSession
 
@@ -70,13 +71,15 @@ from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timest
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, TurnMessages, stream_turn
 from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.warm import WarmSessions
-from agent_orchestrator.telemetry import TURN_SESSIONS
+from agent_orchestrator.telemetry import ACCESS_DENIED, TURN_SESSIONS
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_TITLE = "New chat"
 BUSY = "This session is answering another message; try again when it is done."
 TITLE_FROM_PROMPT = 60
+# Asking for another user's session again and again is one ``denied`` row per this period.
+DENIED_AUDIT_PERIOD = timedelta(hours=1)
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
 _JOIN_ATTEMPTS = 5
@@ -195,7 +198,9 @@ class SessionService:
         if record is None:
             exists = await asyncio.to_thread(self.catalog.get, session_id)
             if exists is not None:
-                await asyncio.to_thread(self.audit.record, self._event("denied", actor, session_id))
+                ACCESS_DENIED.inc()  # every one counted; audited once an hour per user and session
+                denied = self._event("denied", actor, session_id)
+                await asyncio.to_thread(self.audit.record_once_per, denied, DENIED_AUDIT_PERIOD)
             raise SessionNotFoundError("No such session.")
         if record.status == "busy" and not await self._turn_running(session_id):
             # The server running the turn died (its lease expired): the turn is interrupted, and the

@@ -18,25 +18,39 @@ from agent_orchestrator.settings import Settings, WebSettings, load_settings
 DEMO_FILE = "demo-login.txt"
 
 
-def _demo_credentials(web: WebSettings) -> tuple[str, str] | None:
-    """Create the demo user on first start; keep its password (owner-only file) to print every start."""
+def _demo_account(web: WebSettings, *, enabled: bool) -> str:
+    """Make the demo account usable (``enabled``) or not, and say so in one line for the banner.
+
+    Usable: created, or given a new password if it was disabled; that password is printed this once
+    and kept owner-only in ``<data>/demo-login.txt`` (later starts name the file, so the password is
+    not in every start's log). Not usable (a server others can reach): an account made by an earlier
+    loopback start would keep its known password, so its password is made unusable, its logins
+    ended and the file removed."""
     from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 
     engine = make_engine(web.database_url)
+    path = web.data_dir / DEMO_FILE
     try:
         migrate(engine)
-        user, password = UserStore(engine).ensure_demo_user()
+        users = UserStore(engine)
+        if not enabled:
+            disabled = users.disable_demo_user()
+            path.unlink(missing_ok=True)
+            hint = "add accounts with `python -m agent_orchestrator.web create-user NAME`."
+            if disabled:
+                return f"The demo account is disabled: others can reach this server; {hint}"
+            return f"No demo account on an address others can reach: {hint}"
+        user, password = users.ensure_demo_user()
     finally:
         engine.dispose()
-    path = web.data_dir / DEMO_FILE
-    if password is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(password)
-    if path.exists():
-        return user.username, path.read_text().strip()
-    return None
+    if password is None:
+        where = f"password in {path}" if path.exists() else "password printed when it was set"
+        return f"Demo login: {user.username} ({where})"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(password)
+    return f"Demo login: {user.username} / {password}"
 
 
 def is_loopback(host: str) -> bool:
@@ -63,23 +77,25 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     # others can reach gets its first account from create-user, unless --demo-user asks otherwise.
     configure_logging(web.log_format, verbose=args.verbose)
     configure_tracing(web.otlp_endpoint)
-    credentials = _demo_credentials(web) if args.demo_user or is_loopback(web.host) else None
+    demo = _demo_account(web, enabled=args.demo_user or is_loopback(web.host))
     # One PostgreSQL for everything: catalog, audit, leases and the runtime's session files, so any
     # server can resume any session. SQLite (the default) keeps the files on this server's disk.
     shared = PostgresSessionFiles.from_url(web.database_url) if web.is_postgres else None
-    app = create_app(
-        web, settings.runtime, session_files=shared, on_ready=lambda: print_banner(web, credentials)
-    )
+    app = create_app(web, settings.runtime, session_files=shared, on_ready=lambda: print_banner(web, demo))
     # Idle keep-alive connections outlive a load balancer's (typically 60 s) so that the balancer, not
     # this server, closes them: otherwise a request can race the close and fail. uvloop and httptools
     # are named so that a missing one fails here rather than slowing every turn down unnoticed (a busy
-    # server's CPU per turn is its throughput: docs/architecture.md#performance-budgets).
+    # server's CPU per turn is its throughput: docs/architecture.md#performance-budgets). Forwarded
+    # headers are read only from the trusted proxies: uvicorn's own default believes 127.0.0.1, so any
+    # process on this machine could claim to be any client.
     uvicorn.run(
         app,
         host=web.host,
         port=web.port,
         loop="uvloop",
         http="httptools",
+        proxy_headers=bool(web.trusted_proxies),
+        forwarded_allow_ips=web.trusted_proxies or None,
         timeout_keep_alive=75,
         log_level="warning" if not args.verbose else "info",
         log_config=None,  # uvicorn's loggers go to ours (JSON lines with the request id)

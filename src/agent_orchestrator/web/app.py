@@ -136,6 +136,7 @@ def create_app(
             throttle = LoginThrottle(
                 engine,
                 max_failures=web.login_max_failures,
+                max_account_failures=web.login_max_account_failures,
                 max_address_failures=web.login_max_address_failures,
                 lockout=web.login_lockout,
             )
@@ -180,8 +181,13 @@ def create_app(
     )
     app.state.retail_db = web.retail_db
     install_error_handler(app)
-    app.add_middleware(GuardMiddleware)
-    install_observability(app)  # added last: outermost, so a refused request has its id too
+    app.add_middleware(
+        GuardMiddleware,
+        body_limits={exchange.IMPORT_PATH: exchange.IMPORT_MAX_BYTES},
+        https_only=web.secure_cookies,
+    )
+    # Last: its middleware is then the outermost, so a refused request has its id too.
+    install_observability(app, metrics_token=web.metrics_token)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -196,15 +202,7 @@ def create_app(
     return app
 
 
-def print_banner(web: WebSettings, credentials: tuple[str, str] | None) -> None:
-    """What the main command prints once the app is ready."""
+def print_banner(web: WebSettings, demo: str) -> None:
+    """What the main command prints once the app is ready: where it runs, and the demo account's line."""
     print(f"AgentOrchestrator is running at http://{web.host}:{web.port}/", file=sys.stderr, flush=True)
-    if credentials:
-        print(f"Demo login: {credentials[0]} / {credentials[1]}", file=sys.stderr, flush=True)
-    else:
-        print(
-            "No demo account on an address others can reach: add accounts with "
-            "`python -m agent_orchestrator.web create-user NAME`.",
-            file=sys.stderr,
-            flush=True,
-        )
+    print(demo, file=sys.stderr, flush=True)

@@ -20,6 +20,10 @@ from agent_orchestrator.sessions.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
 
 COOKIE_NAME = "ao_session"
+# A Secure login cookie is a ``__Host-`` one: browsers then accept it only Secure, for the whole site
+# (``Path=/``) and from this host alone (no ``Domain``), so neither a sibling subdomain nor a page on
+# plain HTTP can plant or overwrite it.
+SECURE_COOKIE_NAME = f"__Host-{COOKIE_NAME}"
 CSRF_HEADER = "X-CSRF-Token"
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
@@ -50,9 +54,19 @@ def client_addr(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def secure_cookies(request: Request, settings: WebSettings) -> bool:
+    """Whether the login cookie is Secure: over HTTPS (forwarded by a trusted proxy too), or when
+    ``AGENT_WEB_SECURE_COOKIES`` says TLS ends in front of the app."""
+    return settings.secure_cookies or request.url.scheme == "https"
+
+
+def cookie_name(request: Request, settings: WebSettings) -> str:
+    return SECURE_COOKIE_NAME if secure_cookies(request, settings) else COOKIE_NAME
+
+
 async def current_login(request: Request, services: ServicesDep) -> tuple[User, str]:
     """The user behind the session cookie and their CSRF token, or 401."""
-    token = request.cookies.get(COOKIE_NAME)
+    token = request.cookies.get(cookie_name(request, services.settings))
     login = await asyncio.to_thread(services.users.login_for_token, token) if token else None
     if login is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "Please log in.")

@@ -1,9 +1,18 @@
 """Every response's security headers, and the request body limit, as one plain ASGI middleware
-(see :mod:`agent_orchestrator.web.asgi` for why plain)."""
+(see :mod:`agent_orchestrator.web.asgi` for why plain).
 
+The body limit counts bytes as they arrive: a declared ``Content-Length`` past the limit is refused
+before any route runs, and a body without one (``Transfer-Encoding: chunked``) is cut off at the
+limit while the route reads it, so nothing larger is ever buffered. Each path may have a limit of its
+own (the import's 16 MB); every other body is small.
+"""
+
+from collections.abc import Mapping
+
+from fastapi import HTTPException, status
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import JSONResponse
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agent_orchestrator.web.asgi import HttpMiddleware, editing_headers
 
@@ -16,22 +25,72 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
+# A year; no includeSubDomains: the other hosts of the domain are not this app's to decide for.
+HSTS = "max-age=31536000"
 
 
 class GuardMiddleware(HttpMiddleware):
-    """Refuse a body declared larger than :data:`MAX_BODY_BYTES` (413) before any route reads it, and
-    add :data:`SECURITY_HEADERS` to every response that does not set its own."""
+    """Refuse a body larger than its path's limit (``body_limits``, else :data:`MAX_BODY_BYTES`) with
+    413, and add :data:`SECURITY_HEADERS` to every response that does not set its own, with HSTS
+    over HTTPS or when TLS ends in front of the app (``https_only``: the cookies are Secure then)."""
+
+    def __init__(
+        self, app: ASGIApp, *, body_limits: Mapping[str, int] | None = None, https_only: bool = False
+    ) -> None:
+        super().__init__(app)
+        self.body_limits = dict(body_limits or {})
+        self.https_only = https_only
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        send = editing_headers(send, _add_security_headers)
+        hsts = self.https_only or scope["scheme"] == "https"
+        send = editing_headers(send, _add_secure_headers if hsts else _add_security_headers)
+        limit = self.body_limits.get(scope["path"], MAX_BODY_BYTES)
         length = Headers(scope=scope).get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            too_large = JSONResponse({"detail": "Request body too large."}, status_code=413)
-            await too_large(scope, receive, send)
+        if length is not None and not _within(length, limit):
+            response = JSONResponse(
+                {"detail": too_large(limit)}, status_code=413, headers={"Connection": "close"}
+            )
+            await response(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, _counting(receive, limit), send)
+
+
+def _within(length: str, limit: int) -> bool:
+    """Whether a declared ``Content-Length`` is a number of at most ``limit`` (ASCII digits only:
+    ``int`` also reads other scripts' digits, and refuses numbers of thousands of digits)."""
+    return length.isascii() and length.isdigit() and len(length) <= len(str(limit)) and int(length) <= limit
+
+
+def _counting(receive: Receive, limit: int) -> Receive:
+    """``receive``, raising 413 (answered by the app's error handler) once the body passes ``limit``."""
+    received = 0
+
+    async def receiving() -> Message:
+        nonlocal received
+        message = await receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > limit:
+                # The rest of the body is not read: the connection is closed after the answer.
+                raise HTTPException(
+                    status.HTTP_413_CONTENT_TOO_LARGE, too_large(limit), headers={"Connection": "close"}
+                )
+        return message
+
+    return receiving
+
+
+def too_large(limit: int) -> str:
+    """The 413's detail, naming the limit (in the units people use for file sizes)."""
+    size = f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 2**10} KB"
+    return f"Request body too large: at most {size} here."
 
 
 def _add_security_headers(headers: MutableHeaders) -> None:
     for name, value in SECURITY_HEADERS.items():
         headers.setdefault(name, value)
+
+
+def _add_secure_headers(headers: MutableHeaders) -> None:
+    _add_security_headers(headers)
+    headers.setdefault("Strict-Transport-Security", HSTS)

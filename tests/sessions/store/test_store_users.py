@@ -116,3 +116,15 @@ def test_the_demo_user_is_created_once(user_store: UserStore) -> None:
     assert user_store.authenticate("demo", password) == user
     again, no_password = user_store.ensure_demo_user()
     assert again == user and no_password is None
+
+
+def test_a_disabled_demo_user_cannot_log_in_until_it_gets_a_new_password(user_store: UserStore) -> None:
+    user, password = user_store.ensure_demo_user()
+    assert password is not None
+    ticket = user_store.open_login(user.id, ttl_seconds=60)
+    assert user_store.disable_demo_user() is True and user_store.disable_demo_user() is False
+    assert user_store.authenticate("demo", password) is None
+    assert user_store.login_for_token(ticket.token) is None  # its logins ended too
+    again, renewed = user_store.ensure_demo_user()
+    assert again == user and renewed is not None and renewed != password
+    assert user_store.authenticate("demo", renewed) == user

@@ -10,7 +10,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.api.deps import RetailDb
-from agent_orchestrator.retail.models import MAX_PAGE, CustomerDetail, CustomerListItem, CustomerTrend, Page
+from agent_orchestrator.retail.models import (
+    MAX_ID,
+    MAX_PAGE,
+    CustomerDetail,
+    CustomerListItem,
+    CustomerTrend,
+    Page,
+)
 from agent_orchestrator.retail.segments import Segment
 
 router = APIRouter(prefix="/customers", tags=["retail: customers"])
@@ -46,7 +53,7 @@ def list_customers(db: RetailDb, query: Annotated[CustomerQuery, Query()]) -> Pa
     description="Orders, revenue, recency, RFM scores, segment (and the rule that applied), top products.",
     responses={404: {"description": "No customer with purchases has this id."}},
 )
-def get_customer(db: RetailDb, customer_id: Annotated[int, Path(ge=1)]) -> CustomerDetail:
+def get_customer(db: RetailDb, customer_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> CustomerDetail:
     customer = queries.get_customer(db, customer_id)
     if customer is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"customer {customer_id} not found")
@@ -63,7 +70,7 @@ def get_customer(db: RetailDb, customer_id: Annotated[int, Path(ge=1)]) -> Custo
 )
 def get_customer_trend(
     db: RetailDb,
-    customer_id: Annotated[int, Path(ge=1)],
+    customer_id: Annotated[int, Path(ge=1, le=MAX_ID)],
     months: Annotated[
         int, Query(ge=1, le=36, description="How many months, ending with the as-of month.")
     ] = 24,

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.api.deps import RetailDb
-from agent_orchestrator.retail.models import MAX_PAGE, Page, Transaction, TransactionFilter
+from agent_orchestrator.retail.models import MAX_ID, MAX_PAGE, Page, Transaction, TransactionFilter
 
 router = APIRouter(prefix="/transactions", tags=["retail: transactions"])
 
@@ -39,7 +39,7 @@ def list_transactions(db: RetailDb, query: Annotated[TransactionQuery, Query()])
     summary="One transaction",
     responses={404: {"description": "No transaction has this id."}},
 )
-def get_transaction(db: RetailDb, transaction_id: Annotated[int, Path(ge=1)]) -> Transaction:
+def get_transaction(db: RetailDb, transaction_id: Annotated[int, Path(ge=1, le=MAX_ID)]) -> Transaction:
     transaction = queries.get_transaction(db, transaction_id)
     if transaction is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"transaction {transaction_id} not found")

@@ -24,15 +24,23 @@ from agent_orchestrator.sessions.store.catalog import (
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
 from agent_orchestrator.sessions.store.leases import Fence, Lease, LeaseManager, lease_clock, make_holder_id
-from agent_orchestrator.sessions.store.live_events import Batch, LiveEvent, LiveEventLog
+from agent_orchestrator.sessions.store.live_events import MAX_SEQ, Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
-from agent_orchestrator.sessions.store.throttle import Charge, LoginThrottle, account_key, address_key
+from agent_orchestrator.sessions.store.throttle import (
+    Charge,
+    LoginThrottle,
+    account_key,
+    address_key,
+    login_keys,
+    scope_of,
+)
 from agent_orchestrator.sessions.store.turn_end import TurnEnd
 from agent_orchestrator.sessions.store.usage import TokenTotals, UsageLedger
 from agent_orchestrator.sessions.store.users import LoginTicket, User, UserStore
 
 __all__ = [
     "AUDIT_ACTIONS",
+    "MAX_SEQ",
     "SESSION_STATUSES",
     "AuditAction",
     "AuditEvent",
@@ -59,12 +67,14 @@ __all__ = [
     "address_key",
     "applied_migrations",
     "lease_clock",
+    "login_keys",
     "make_engine",
     "make_holder_id",
     "make_preview",
     "migrate",
     "migration_names",
     "one_line",
+    "scope_of",
     "validate_title",
     "write_transaction",
 ]

@@ -4,9 +4,10 @@ Events are typed (:class:`AuditEvent` with a ``Literal`` action checked at const
 an action name fails where it is made, not in a report months later. The catalog writes the event of a
 create, rename or delete in the *same transaction* as the change (see ``SessionCatalog``): either both
 happen or neither, so the trail can never claim a change that was rolled back, nor miss one that
-happened. Refused attempts (another user's id, a bad password) are recorded with :meth:`AuditLog.record`
-as ``denied`` / ``login_failed``. A create whose runtime step fails is undone, and its row's deletion
-is recorded as ``create_failed``: no ``create`` in the trail is left without its outcome.
+happened. Refused attempts are recorded too: another user's id as ``denied`` (once per user, session
+and hour: :meth:`AuditLog.record_once_per`), a bad password as ``login_failed`` (naming the account
+only if there is one). A create whose runtime step fails is undone, and its row's deletion is recorded
+as ``create_failed``: no ``create`` in the trail is left without its outcome.
 
 Rows have no foreign keys: the trail must outlive the users and sessions it mentions.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
@@ -52,7 +53,8 @@ _CLIENT_ADDR_MAX = 64
 @dataclass(frozen=True, slots=True)
 class AuditEvent:
     """One audited action. ``username`` is kept as text so the record survives the user's deletion;
-    for ``login_failed`` it is the name that was typed. ``details`` must be JSON-serialisable.
+    for ``login_failed`` of a name that is no account's, it is a fixed placeholder (what was typed may
+    be a password). ``details`` must be JSON-serialisable.
 
     ``id`` is ``None`` until the event is read back from the log.
     """
@@ -112,6 +114,26 @@ class AuditLog:
         """Write ``event`` in its own transaction; return its id."""
         with write_transaction(self._engine) as conn:
             return write_event(conn, event)
+
+    def record_once_per(self, event: AuditEvent, period: timedelta) -> int | None:
+        """Write ``event`` unless the same action by the same user on the same session was recorded
+        within ``period`` before it; its id, or ``None`` when it was one of those repeats.
+
+        For refusals a client can repeat at will (``denied``): the trail says who tried what, and
+        when, without one row per attempt. Two servers refusing at the same moment may both write."""
+        t = audit_log
+        with write_transaction(self._engine) as conn:
+            earlier = conn.execute(
+                select(t.c.id)
+                .where(
+                    t.c.session_id == event.session_id,
+                    t.c.user_id == event.user_id,
+                    t.c.action == event.action,
+                    t.c.at > event.at - period,
+                )
+                .limit(1)
+            ).first()
+            return None if earlier else write_event(conn, event)
 
     def recent(
         self, *, session_id: str | None = None, user_id: int | None = None, limit: int = 100

@@ -47,6 +47,9 @@ from agent_orchestrator.sessions.store.engine import read_connection, write_tran
 from agent_orchestrator.sessions.store.schema import live_events, utcnow
 
 KEEP = 500
+# The largest event number: ``seq`` is a 64-bit signed integer on both backends, so a position a
+# client sends must be refused past it rather than overflow the query.
+MAX_SEQ = 2**63 - 1
 _TRIM_EVERY = 100
 # First half of the two-int advisory lock key ("11FE" for live); the second is the stream's hash.
 _PG_LOCK_CLASS = 0x11FE

@@ -167,7 +167,7 @@ audit_log = Table(
     Column("at", UTCDateTime(), nullable=False),
     # No foreign keys: the audit trail outlives the users and sessions it mentions.
     Column("user_id", Integer, nullable=True),
-    Column("username", String(200), nullable=False),  # as typed, for login_failed
+    Column("username", String(200), nullable=False),  # a placeholder for a login_failed at no account
     Column("action", String(20), nullable=False),
     Column("session_id", String(64), nullable=True),
     Column("client_addr", String(64), nullable=True),

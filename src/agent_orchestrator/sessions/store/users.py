@@ -35,6 +35,8 @@ USERNAME_PATTERN = re.compile(r"[A-Za-z0-9._-]{3,40}\Z")
 PASSWORD_MIN = 8
 PASSWORD_MAX = 1_024
 DEMO_USERNAME = "demo"
+# A disabled account's stored "hash": not an argon2 hash, so every password check fails.
+DISABLED_HASH = "!disabled"
 # Built once: every request of a logged-in user runs it (a statement built per call costs more Python
 # than the query).
 _LOGIN_FOR_TOKEN = (
@@ -52,6 +54,20 @@ class User:
     id: int
     username: str
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordCheck:
+    """A password check's outcome: ``account`` is the account the name names (``None``: there is
+    none), whether or not the password was ``right``."""
+
+    account: User | None
+    right: bool
+
+    @property
+    def user(self) -> User | None:
+        """The account, if the password was right."""
+        return self.account if self.right else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +137,11 @@ class UserStore:
 
     def authenticate(self, username: str, password: str) -> User | None:
         """The user if the password is right; ``None`` otherwise, in the same time for unknown names."""
+        return self.check_password(username, password).user
+
+    def check_password(self, username: str, password: str) -> PasswordCheck:
+        """Whether ``password`` is the named account's, and which account the name names (for the
+        audit trail of a failure), in the same time for unknown names."""
         row = None
         if USERNAME_PATTERN.match(username):
             query = select(users).where(func.lower(users.c.username) == username.lower())
@@ -128,9 +149,10 @@ class UserStore:
                 row = conn.execute(query).first()
         if row is None:
             self._verify(self._dummy(), password)  # same work as a real check; result ignored
-            return None
+            return PasswordCheck(None, right=False)
+        account = User(row.id, row.username, row.created_at)
         if not self._verify(row.password_hash, password):
-            return None
+            return PasswordCheck(account, right=False)
         if self._hasher.check_needs_rehash(row.password_hash):
             with write_transaction(self._engine) as conn:
                 conn.execute(
@@ -138,7 +160,7 @@ class UserStore:
                     .where(users.c.id == row.id, users.c.password_hash == row.password_hash)
                     .values(password_hash=self._hasher.hash(password))
                 )
-        return User(row.id, row.username, row.created_at)
+        return PasswordCheck(account, right=True)
 
     def open_login(self, user_id: int, ttl_seconds: float) -> LoginTicket:
         """Start a login session; only the sha256 of the returned token is stored."""
@@ -181,18 +203,44 @@ class UserStore:
         return result.rowcount
 
     def ensure_demo_user(self) -> tuple[User, str | None]:
-        """The ``demo`` user, created with a random password on first call; the password is returned
-        only by the call that created it (print it once; it is not stored anywhere readable)."""
-        existing = self.get_by_username(DEMO_USERNAME)
-        if existing is not None:
-            return existing, None
+        """The ``demo`` user, created with a random password on first call, or given a new one if it
+        was disabled (:meth:`disable_demo_user`); the password is returned only by the call that set
+        it (print it once; it is not stored anywhere readable)."""
+        query = select(users).where(func.lower(users.c.username) == DEMO_USERNAME)
+        with read_connection(self._engine) as conn:
+            row = conn.execute(query).first()
         password = secrets.token_urlsafe(12)
+        if row is not None:
+            existing = User(row.id, row.username, row.created_at)
+            if row.password_hash != DISABLED_HASH:
+                return existing, None
+            with write_transaction(self._engine) as conn:
+                renewed = conn.execute(
+                    update(users)
+                    .where(users.c.id == row.id, users.c.password_hash == DISABLED_HASH)
+                    .values(password_hash=self._hasher.hash(password))
+                ).rowcount
+            return existing, password if renewed else None  # not renewed: another server did
         try:
             return self.create(DEMO_USERNAME, password), password
         except AlreadyExistsError:  # another server created it in between
             user = self.get_by_username(DEMO_USERNAME)
             assert user is not None
             return user, None
+
+    def disable_demo_user(self) -> bool:
+        """Make the ``demo`` user's password unusable and end its logins (its chats stay); whether
+        it was usable until now."""
+        with write_transaction(self._engine) as conn:
+            demo = conn.execute(
+                update(users)
+                .where(func.lower(users.c.username) == DEMO_USERNAME, users.c.password_hash != DISABLED_HASH)
+                .values(password_hash=DISABLED_HASH)
+                .returning(users.c.id)
+            ).scalar_one_or_none()
+            if demo is not None:
+                conn.execute(delete(logins).where(logins.c.user_id == demo))
+        return demo is not None
 
     def _dummy(self) -> str:
         if self._dummy_hash is None:

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.branching import MAX_REWIND
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.routes.messages import SendMessage, check_message, turn_stream
 from agent_orchestrator.web.routes.sessions import SessionOut
 
@@ -18,7 +19,7 @@ FORK_HEADER = "X-Session-Id"
 
 class ForkSession(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    event_id: str = Field(min_length=1, max_length=64, description="the message to fork at")
+    event_id: NulFree = Field(min_length=1, max_length=64, description="the message to fork at")
     before: bool = Field(default=False, description="keep only what came before the message")
     title: str | None = Field(default=None, min_length=1, max_length=120)
 

@@ -5,15 +5,56 @@
 import json
 from typing import Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 from pydantic import BaseModel
 
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.routes.sessions import SessionOut
 
 router = APIRouter(prefix="/api/sessions", tags=["export and import"])
-# A ChatGPT export of a long history is a few megabytes; the app's other bodies stay small.
+# A ChatGPT export of a long history is a few megabytes; the app's other bodies stay small. The
+# limit is enforced by the guard as the body arrives (web/guard.py), declared length or not.
+IMPORT_PATH = f"{router.prefix}/import"
 IMPORT_MAX_BYTES = 16 * 1024 * 1024
+
+
+# The body is read raw (its parser names the bad line or conversation), so the OpenAPI document is told
+# its shape here: clients, the docs page and the API fuzzer see what an import takes.
+IMPORT_BODY = {
+    "required": True,
+    "description": "An AgentOrchestrator export (JSON) or a ChatGPT conversations.json, up to 16 MB.",
+    "content": {
+        "application/json": {
+            "schema": {
+                "oneOf": [
+                    {
+                        "title": "AgentOrchestrator export",
+                        "type": "object",
+                        "required": ["format", "events"],
+                        "properties": {
+                            "format": {"const": 1},
+                            "session": {"type": "object"},
+                            "events": {"type": "string", "description": "the runtime's events.jsonl"},
+                        },
+                    },
+                    {
+                        "title": "ChatGPT conversations.json",
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["mapping"],
+                            "properties": {
+                                "title": {"type": "string"},
+                                "mapping": {"type": "object"},
+                                "current_node": {"type": ["string", "null"]},
+                            },
+                        },
+                    },
+                ]
+            }
+        }
+    },
+}
 
 
 class ImportedOut(BaseModel):
@@ -38,10 +79,13 @@ async def export_session(
     )
 
 
-@router.post("/import", status_code=status.HTTP_201_CREATED, summary="Import an export file as new sessions")
+@router.post(
+    "/import",
+    status_code=status.HTTP_201_CREATED,
+    summary="Import an export file as new sessions",
+    openapi_extra={"requestBody": IMPORT_BODY},
+)
 async def import_sessions(request: Request, actor: CurrentActor, services: ServicesDep) -> ImportedOut:
     data = await request.body()
-    if len(data) > IMPORT_MAX_BYTES:
-        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, "Import files are limited to 16 MB.")
     records = await services.exchange.import_file(actor, data)
     return ImportedOut(items=[SessionOut.of(record) for record in records])

@@ -23,7 +23,7 @@ from fastapi import APIRouter, Header, HTTPException, Query, status
 from fastapi.responses import StreamingResponse
 
 from agent_orchestrator.sessions.live import Reset
-from agent_orchestrator.sessions.store import LiveEvent
+from agent_orchestrator.sessions.store import MAX_SEQ, LiveEvent
 from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.routes.messages import feed_data
@@ -33,7 +33,9 @@ router = APIRouter(tags=["live"])
 RETRY_MS = 1000
 _HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
-AfterQuery = Annotated[int | None, Query(ge=0, description="Follow on after this event (first connection).")]
+AfterQuery = Annotated[
+    int | None, Query(ge=0, le=MAX_SEQ, description="Follow on after this event (first connection).")
+]
 LastEventId = Annotated[str | None, Header(description="Follow on after this event (reconnection).")]
 
 
@@ -67,12 +69,16 @@ async def list_events(
 
 
 def _position(last_event_id: str | None, after: int | None) -> int | None:
-    """Where to follow on from: a reconnection's ``Last-Event-ID`` wins over the first URL's ``after``."""
+    """Where to follow on from: a reconnection's ``Last-Event-ID`` wins over the first URL's ``after``.
+
+    The header is ours to parse (400 when it is not an event number): only ASCII digits, since
+    ``int`` also reads other scripts' (a header is Latin-1, so ``²`` arrives), and within ``MAX_SEQ``."""
     if last_event_id is None or not last_event_id.strip():
         return after
-    if not last_event_id.strip().isdigit():
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "Last-Event-ID must be an event number.")
-    return int(last_event_id)
+    sent = last_event_id.strip()
+    if not (sent.isascii() and sent.isdigit() and len(sent) <= len(str(MAX_SEQ)) and int(sent) <= MAX_SEQ):
+        raise HTTPException(status.HTTP_400_BAD_REQUEST, "Last-Event-ID must be an event number.")
+    return int(sent)
 
 
 async def _frames(events: AsyncIterator[LiveEvent | Reset | None], lifetime: float) -> AsyncIterator[str]:

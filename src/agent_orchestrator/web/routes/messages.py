@@ -20,6 +20,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.live import describe
+from agent_orchestrator.sessions.store import MAX_SEQ
 from agent_orchestrator.sessions.tool_results import ToolResult
 from agent_orchestrator.sessions.transcript import TranscriptMessage
 from agent_orchestrator.sessions.turns import TurnEvent
@@ -27,6 +28,7 @@ from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.charts import Chart, charts_for
 from agent_orchestrator.web.customer_links import customer_ids
 from agent_orchestrator.web.deps import CurrentActor, Services, ServicesDep
+from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.markdown import render_markdown
 from agent_orchestrator.web.readings import Reading, readings_for
 from agent_orchestrator.web.routes.sessions import SessionOut
@@ -75,10 +77,11 @@ class TranscriptOut(BaseModel):
 
 class SendMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    content: str = Field(min_length=1)
+    content: NulFree = Field(min_length=1)
     last_event_id: int | None = Field(
         default=None,
         ge=0,
+        le=MAX_SEQ,
         description="The last live event the sender saw; a send that missed messages is refused (409).",
     )
 

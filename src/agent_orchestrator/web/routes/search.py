@@ -1,10 +1,13 @@
 """Search across the user's conversations: titles and message text, the user's own only."""
 
+from typing import Annotated
+
 from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
 from agent_orchestrator.sessions.search import MAX_LIMIT
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.routes.sessions import SessionOut
 
 router = APIRouter(prefix="/api/search", tags=["search"])
@@ -33,7 +36,9 @@ class SearchOut(BaseModel):
 async def search(
     actor: CurrentActor,
     services: ServicesDep,
-    q: str = Query(max_length=200, description="words to find (the last may be the start of a word)"),
+    q: Annotated[
+        NulFree, Query(max_length=200, description="words to find (the last may be the start of a word)")
+    ],
     limit: int = Query(20, ge=1, le=MAX_LIMIT),
 ) -> SearchOut:
     results = await services.branching.search(actor, q, limit=limit)

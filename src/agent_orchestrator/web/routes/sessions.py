@@ -3,12 +3,14 @@ unknown one (the session service checks and audits it)."""
 
 import asyncio
 from datetime import datetime
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.store import SessionRecord
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
+from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.routes.usage import TokensOut
 
 router = APIRouter(prefix="/api/sessions", tags=["sessions"])
@@ -60,9 +62,9 @@ async def list_sessions(
     actor: CurrentActor,
     services: ServicesDep,
     limit: int = Query(50, ge=1, le=200),
-    cursor: str | None = Query(None, max_length=200),
-    q: str | None = Query(None, max_length=120, description="search in titles"),
-    case: str | None = Query(None, max_length=80, description="only this case/workflow key"),
+    cursor: Annotated[NulFree | None, Query(max_length=200)] = None,
+    q: Annotated[NulFree | None, Query(max_length=120, description="search in titles")] = None,
+    case: Annotated[NulFree | None, Query(max_length=80, description="only this case/workflow key")] = None,
 ) -> SessionPageOut:
     page = await services.sessions.list(actor, limit=limit, cursor=cursor, case_key=case, search=q or None)
     return SessionPageOut(items=[SessionOut.of(r) for r in page.items], next_cursor=page.next_cursor)
