@@ -9,6 +9,7 @@ client address, because every one of them is checked for ownership and audited
 * a turn holds the session's lease for its whole duration, so a second sender — another tab, another
   device, another server — gets :class:`SessionBusyError` instead of a forked event log;
 * a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload;
+  deleting the session stops it (:mod:`agent_orchestrator.sessions.holds`);
 * between turns the runtime session stays open (:mod:`agent_orchestrator.sessions.warm`), and is reused
   only while no other writer can have touched it.
 """
@@ -36,6 +37,7 @@ from agent_orchestrator.errors import (
 )
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles
+from agent_orchestrator.sessions.holds import Hold, Holds
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
 from agent_orchestrator.sessions.live import (
     Joined,
@@ -76,6 +78,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_TITLE = "New chat"
 BUSY = "This session is answering another message; try again when it is done."
+DELETED = "This chat was deleted."
 TITLE_FROM_PROMPT = 60
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
@@ -85,6 +88,9 @@ _SETTLE_POLL = 0.02
 # The end of the lease holder's name while a server opens a copy ahead of a turn (see _acquire).
 _OPENING_AHEAD = "/ahead"
 _OPENING_POLL = 0.05
+# The end of the lease holder's name while a session is deleted (see delete).
+_DELETING = "/deleting"
+_ABORT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -132,6 +138,7 @@ class SessionService:
         self.usage = usage
         self.search = search
         self._turns: set[asyncio.Task[None]] = set()
+        self._holds = Holds()
         # Fencing tokens of the sessions this server has open (see may_write): the live lease's of each
         # running turn, and the last lease's of each warm copy.
         self._turn_fences: dict[str, Fence] = {}
@@ -223,16 +230,30 @@ class SessionService:
         return record
 
     async def delete(self, actor: Actor, session_id: str) -> None:
-        """Remove the session everywhere: runtime files, shared store, catalog (audit kept)."""
+        """Remove the session everywhere, for good: runtime files, shared store, key, live feed, catalog
+        (audit kept). A turn running meanwhile is stopped first, here or on another server, so that
+        nothing it would still write outlives the delete
+        (docs/architecture.md#crash-safety-and-restart-recovery)."""
         await self.get(actor, session_id)
-        await self.warm.evict(session_id)
-        with contextlib.suppress(SessionNotFoundError):  # lets the runtime drop what it holds in memory
-            await self.runtime.delete_session(session_id)
-        await self.files.delete_session(session_id)
-        await asyncio.to_thread(
-            self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
-        )
-        await self._restart_feed(session_stream(session_id), "deleted", {})
+        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}{_DELETING}"
+        revoked = await asyncio.to_thread(self.leases.revoke, session_id, holder, self.lease_ttl)
+        try:
+            await self._holds.stop(session_id, DELETED)  # this server's turn: cancelled and over
+            elsewhere = revoked.previous_holder
+            if elsewhere is not None and not elsewhere.startswith(f"{self.server_id}/"):
+                # Another server's turn fails its next renewal and stops; until its lease would have
+                # run out it may still write without asking, and that is deleted with the rest.
+                await asyncio.sleep(min(revoked.remaining, self.lease_ttl))
+            await self.warm.evict(session_id)
+            with contextlib.suppress(SessionNotFoundError):  # the runtime drops what it holds in memory
+                await self.runtime.delete_session(session_id)
+            await self.files.delete_session(session_id)
+            await asyncio.to_thread(
+                self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
+            )
+            await self._restart_feed(session_stream(session_id), "deleted", {})  # its last event
+        finally:
+            await asyncio.to_thread(self.leases.release, revoked.lease)
         await self._announce(Batch(user_stream(actor.user.id), [("deleted", {"id": session_id})]))
 
     async def transcript(self, actor: Actor, session_id: str) -> Transcript:
@@ -383,9 +404,11 @@ class SessionService:
             Batch(user_stream(actor.user.id), [("busy", {"id": session_id})]),
         )
         queue = PublishingQueue(self.live, session_id, actor.user.id)
+        hold = Hold()
         task = asyncio.create_task(
-            observed_turn(self._run_turn(actor, session_id, prompt, lease, queue), session_id)
+            observed_turn(self._run_turn(actor, session_id, prompt, lease, queue, hold), session_id)
         )
+        self._holds.add(session_id, hold, task, queue.published)
         for running in (task, queue.published):  # a shutdown waits for the feed's last events too
             self._turns.add(running)
             running.add_done_callback(self._turns.discard)
@@ -421,7 +444,13 @@ class SessionService:
         return True
 
     async def _run_turn(
-        self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
+        self,
+        actor: Actor,
+        session_id: str,
+        prompt: str,
+        lease: Lease,
+        queue: asyncio.Queue[TurnEvent | None],
+        hold: Hold,
     ) -> None:
         renewer = asyncio.create_task(self._keep_lease(lease))
         released = False
@@ -430,13 +459,13 @@ class SessionService:
             begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
             await asyncio.to_thread(begin, session_id, audit=self._event("resume", actor, session_id))
             said = TurnMessages()
-            outcome, meter = await self._answer(session_id, prompt, lease, queue, said)
+            outcome, meter = await self._answer(session_id, prompt, lease, queue, said, hold)
             renewer.cancel()
             still_ours = await asyncio.to_thread(
                 self._finish_turn, lease, actor.user.id, prompt, outcome, meter, said
             )
             released = True
-            if not still_ours:
+            if not still_ours and hold.stopped is None:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
                 await self.warm.evict(session_id)
         finally:
@@ -499,12 +528,17 @@ class SessionService:
             raise
         renewer = asyncio.create_task(self._keep_lease(lease))
         self._turn_fences[session_id] = Fence.of(lease)
+        over = asyncio.get_running_loop().create_future()
+        self._holds.add(session_id, Hold(), over)  # a delete waits for the change to be written
         try:
             yield lease
         finally:
             renewer.cancel()
             self._turn_fences.pop(session_id, None)
-            await asyncio.to_thread(self.leases.release, lease)
+            try:
+                await asyncio.to_thread(self.leases.release, lease)
+            finally:
+                over.set_result(None)
 
     async def _turn_running(self, session_id: str) -> bool:
         """Whether a turn (or a rewind) holds the session's lease: a copy opened ahead is not one."""
@@ -564,13 +598,17 @@ class SessionService:
         lease: Lease,
         queue: asyncio.Queue[TurnEvent | None],
         said: TurnMessages,
+        hold: Hold,
     ) -> tuple[TurnEvent, TurnMeter]:
         """Run the turn on the warm copy or a fresh resume; the session stays open if it answered.
-        The meter counts the model tokens this turn spent; ``said`` collects its messages."""
+        The meter counts the model tokens this turn spent; ``said`` collects its messages. A turn
+        stopped meanwhile (its session deleted: ``hold``) is aborted in the runtime and fails."""
         outcome: TurnEvent = Failed("The turn ended without an answer.")
         session: CopilotSession | None = None
         meter = TurnMeter()
+        task = asyncio.current_task()
         try:
+            hold.answering(task)
             warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
             self._idle_tokens.pop(session_id, None)
             self._turn_fences[session_id] = Fence.of(lease)
@@ -593,7 +631,17 @@ class SessionService:
             logger.exception("Turn failed in session %s", session_id)
             outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
             queue.put_nowait(outcome)
+        except asyncio.CancelledError:
+            if hold.stopped is None or task is None:
+                raise
+            task.uncancel()  # stopped on purpose: the turn ends, as a failed one
+            outcome = Failed(hold.stopped)
+            queue.put_nowait(outcome)
+            if session is not None:
+                with contextlib.suppress(Exception):  # the runtime stops asking the model
+                    await asyncio.wait_for(session.abort(), _ABORT_SECONDS)
         finally:
+            hold.answering(None)
             meter.detach()
             if session is not None and isinstance(outcome, Done):
                 # Kept before the lease goes, so that the next turn finds it; from now on its writes
@@ -613,6 +661,13 @@ class SessionService:
             mine = fence if fence is not None and fence.token == lease.fencing_token else None
             if not await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl, fence=mine):
                 logger.warning("Lost the lease of session %s", lease.session_id)
+                current = await asyncio.to_thread(self.leases.current, lease.session_id)
+                if (
+                    current is not None
+                    and current.holder.endswith(_DELETING)
+                    and (hold := self._holds.get(lease.session_id))
+                ):
+                    hold.stop(DELETED)  # deleted on another server
                 return
 
     async def wait_for_turns(self) -> None:
