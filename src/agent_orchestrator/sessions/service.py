@@ -32,6 +32,7 @@ from copilot import CopilotSession
 from agent_orchestrator.errors import (
     AgentOrchestratorError,
     SessionBusyError,
+    SessionExistsError,
     SessionNotFoundError,
     StaleSessionError,
 )
@@ -67,6 +68,7 @@ from agent_orchestrator.sessions.store import (
     TurnEnd,
     User,
     one_line,
+    validate_title,
 )
 from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timestamp, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, TurnMessages, stream_turn
@@ -154,8 +156,17 @@ class SessionService:
         sid = validate_session_id(session_id) if session_id else new_session_id("chat")
         model = self.runtime.route.model if self.runtime.route else None
         record = SessionRecord.new(
-            sid, actor.user.id, (title or DEFAULT_TITLE).strip(), case_key=case_key, model=model
+            sid,
+            actor.user.id,
+            validate_title((title or DEFAULT_TITLE).strip()),
+            case_key=case_key,
+            model=model,
         )
+        if await asyncio.to_thread(self.catalog.get, sid) is not None:
+            raise SessionExistsError(f"Session {sid} already exists.")
+        # Started over before the session can be seen, so that not even its first follower gets
+        # anything an earlier session of the id left in the stream (docs/architecture.md#live-sessions).
+        await self.live.restart(session_stream(sid), "created", {})
         await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, sid))
         session: CopilotSession | None = None
         try:
@@ -170,10 +181,10 @@ class SessionService:
             # The row goes, and the trail says so: its "create" is followed by this outcome.
             failed = self._event("create_failed", actor, sid, details={"error": type(error).__name__})
             await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
+            await self._restart_feed(session_stream(sid), "deleted", {})
             raise
         self._idle_tokens[sid] = 0
         self.warm.keep(sid, session, 0)
-        await self._restart_feed(session_stream(sid), "created", {"title": record.title})
         await self._announce(Batch(user_stream(actor.user.id), [("created", {"id": sid})]))
         return record
 
@@ -248,10 +259,12 @@ class SessionService:
             with contextlib.suppress(SessionNotFoundError):  # the runtime drops what it holds in memory
                 await self.runtime.delete_session(session_id)
             await self.files.delete_session(session_id)
+            # Before the row goes, so that a failure leaves the session to delete again, not a feed that
+            # keeps its conversation; ``deleted`` is the stream's last event.
+            await self.live.restart(session_stream(session_id), "deleted", {})
             await asyncio.to_thread(
                 self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
             )
-            await self._restart_feed(session_stream(session_id), "deleted", {})  # its last event
         finally:
             await asyncio.to_thread(self.leases.release, revoked.lease)
         await self._announce(Batch(user_stream(actor.user.id), [("deleted", {"id": session_id})]))
