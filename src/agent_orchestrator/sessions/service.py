@@ -23,7 +23,7 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -395,6 +395,27 @@ class SessionService:
     ) -> AsyncIterator[TurnEvent]:
         """Start a turn and return its event stream; raises before streaming if busy or unknown, or
         if ``seen`` (the last live event the sender saw) shows the sender has missed messages."""
+        return await self._start_turn(actor, session_id, prompt, seen=seen)
+
+    async def send_prepared(
+        self, actor: Actor, session_id: str, prepare: Callable[[], Awaitable[str]]
+    ) -> AsyncIterator[TurnEvent]:
+        """Start a turn whose message ``prepare`` gives, after changing the session's history under the
+        turn's own lease (a regenerate: the last turn rewound, its question asked again). Refused as a
+        send is (unknown, over the budget, busy) before ``prepare`` changes anything, and no other
+        writer can come between the change and the turn. ``prepare`` runs as under
+        :meth:`hold_lease`: the warm copy closed, the shared store's writes fenced."""
+        return await self._start_turn(actor, session_id, None, prepare=prepare)
+
+    async def _start_turn(
+        self,
+        actor: Actor,
+        session_id: str,
+        prompt: str | None,
+        *,
+        seen: int | None = None,
+        prepare: Callable[[], Awaitable[str]] | None = None,
+    ) -> AsyncIterator[TurnEvent]:
         record = await self.get(actor, session_id)
         if self.usage is not None:
             await self.usage.check(actor.user.id)
@@ -402,6 +423,14 @@ class SessionService:
         try:
             if seen is not None:
                 await self._refuse_if_behind(session_id, seen)
+            if prepare is not None:
+                async with self._fenced(lease):
+                    prompt = await prepare()
+                changed = await asyncio.to_thread(self.catalog.get_owned, session_id, actor.user.id)
+                if changed is None:  # deleted meanwhile
+                    raise SessionNotFoundError("No such session.")
+                record = changed
+            assert prompt is not None
             if record.pending_prompt is not None:
                 await self._keep_interrupted_prompt(record)
             if record.turn_count == 0 and record.title == DEFAULT_TITLE:
@@ -534,24 +563,30 @@ class SessionService:
         session is closed first, as its history is about to change under it.
         :class:`SessionBusyError` if a turn holds the lease."""
         lease = await self._acquire(session_id)
-        try:  # before our token is set: closing a warm copy sets (and clears) its own last token
-            await self.warm.evict(session_id)
-        except BaseException:
+        try:
+            async with self._fenced(lease):
+                yield lease
+        finally:
             await asyncio.to_thread(self.leases.release, lease)
-            raise
+
+    @contextlib.asynccontextmanager
+    async def _fenced(self, lease: Lease) -> AsyncIterator[None]:
+        """Change the history of the session under ``lease`` (held, not yet a turn's): its warm copy
+        closed first, the lease renewed and fencing the shared store's writes as during a turn, and a
+        delete waiting until the change is written."""
+        session_id = lease.session_id
+        # Before our token is set: closing a warm copy sets (and clears) its own last token.
+        await self.warm.evict(session_id)
         renewer = asyncio.create_task(self._keep_lease(lease))
         self._turn_fences[session_id] = Fence.of(lease)
         over = asyncio.get_running_loop().create_future()
-        self._holds.add(session_id, Hold(), over)  # a delete waits for the change to be written
+        self._holds.add(session_id, Hold(), over)
         try:
-            yield lease
+            yield
         finally:
             renewer.cancel()
             self._turn_fences.pop(session_id, None)
-            try:
-                await asyncio.to_thread(self.leases.release, lease)
-            finally:
-                over.set_result(None)
+            over.set_result(None)
 
     async def _turn_running(self, session_id: str) -> bool:
         """Whether a turn (or a rewind) holds the session's lease: a copy opened ahead is not one."""
