@@ -104,6 +104,17 @@ class Actor:
 
 
 @dataclass(frozen=True)
+class _Turn:
+    """A turn as it starts: who sends what, under which lease, holding which usage reservation."""
+
+    actor: Actor
+    session_id: str
+    prompt: str
+    lease: Lease
+    reservation: int | None
+
+
+@dataclass(frozen=True)
 class Transcript:
     session: SessionRecord
     messages: list[TranscriptMessage]
@@ -417,9 +428,13 @@ class SessionService:
         prepare: Callable[[], Awaitable[str]] | None = None,
     ) -> AsyncIterator[TurnEvent]:
         record = await self.get(actor, session_id)
-        if self.usage is not None:
-            await self.usage.check(actor.user.id)
-        lease = await self._acquire(session_id)
+        # Under a daily budget, the turn's estimated cost is held against it from now on.
+        reservation = await self.usage.reserve(actor.user.id, session_id) if self.usage is not None else None
+        try:
+            lease = await self._acquire(session_id)
+        except BaseException:
+            await self._release_reservation(reservation)
+            raise
         try:
             if seen is not None:
                 await self._refuse_if_behind(session_id, seen)
@@ -440,6 +455,7 @@ class SessionService:
         except BaseException:
             # No turn will run to release it: without this, the session answers "busy" until expiry.
             await asyncio.to_thread(self.leases.release, lease)
+            await self._release_reservation(reservation)
             raise
         await self._announce(
             Batch(session_stream(session_id), [("user", {"content": prompt})]),
@@ -447,9 +463,8 @@ class SessionService:
         )
         queue = PublishingQueue(self.live, session_id, actor.user.id)
         hold = Hold()
-        task = asyncio.create_task(
-            observed_turn(self._run_turn(actor, session_id, prompt, lease, queue, hold), session_id)
-        )
+        turn = _Turn(actor, session_id, prompt, lease, reservation)
+        task = asyncio.create_task(observed_turn(self._run_turn(turn, queue, hold), session_id))
         self._holds.add(session_id, hold, task, queue.published)
         for running in (task, queue.published):  # a shutdown waits for the feed's last events too
             self._turns.add(running)
@@ -485,27 +500,20 @@ class SessionService:
             return await asyncio.to_thread(self.leases.is_latest, session_id, token)
         return True
 
-    async def _run_turn(
-        self,
-        actor: Actor,
-        session_id: str,
-        prompt: str,
-        lease: Lease,
-        queue: asyncio.Queue[TurnEvent | None],
-        hold: Hold,
-    ) -> None:
+    async def _run_turn(self, turn: _Turn, queue: asyncio.Queue[TurnEvent | None], hold: Hold) -> None:
+        session_id, lease = turn.session_id, turn.lease
         renewer = asyncio.create_task(self._keep_lease(lease))
         released = False
         try:
             # The turn's start and its audit record, in one transaction.
-            begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
-            await asyncio.to_thread(begin, session_id, audit=self._event("resume", actor, session_id))
-            said = TurnMessages()
-            outcome, meter = await self._answer(session_id, prompt, lease, queue, said, hold)
-            renewer.cancel()
-            still_ours = await asyncio.to_thread(
-                self._finish_turn, lease, actor.user.id, prompt, outcome, meter, said
+            begin = functools.partial(
+                self.catalog.record_turn, preview=turn.prompt, status="busy", prompt=turn.prompt
             )
+            await asyncio.to_thread(begin, session_id, audit=self._event("resume", turn.actor, session_id))
+            said = TurnMessages()
+            outcome, meter = await self._answer(session_id, turn.prompt, lease, queue, said, hold)
+            renewer.cancel()
+            still_ours = await asyncio.to_thread(self._finish_turn, turn, outcome, meter, said)
             released = True
             if not still_ours and hold.stopped is None:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
@@ -515,32 +523,38 @@ class SessionService:
             try:  # free the session before the stream ends, so the client's next send is not "busy"
                 if not released:
                     await asyncio.to_thread(self.leases.release, lease)
+                    await self._release_reservation(turn.reservation)
             finally:
                 queue.put_nowait(None)
 
-    def _finish_turn(
-        self,
-        lease: Lease,
-        owner_id: int,
-        prompt: str,
-        outcome: TurnEvent,
-        meter: TurnMeter,
-        said: TurnMessages,
-    ) -> bool:
+    def _finish_turn(self, turn: _Turn, outcome: TurnEvent, meter: TurnMeter, said: TurnMessages) -> bool:
         """The end of the turn, as one write (in a worker thread; ``store/turn_end.py``): the tokens it
-        spent (recorded whatever became of the turn), the catalog's record of it and the search rows
-        of its messages (docs/architecture.md#branching-and-search), both fenced: written only while
-        the lease is live, the rows only while the session exists (a delete takes no lease); and the
-        lease's release. Whether the lease was still live."""
+        spent (recorded whatever became of the turn, settling its reservation), the catalog's record
+        of it and the search rows of its messages (docs/architecture.md#branching-and-search), both
+        fenced: written only while the lease is live, the rows only while the session exists; and
+        the lease's release. Whether the lease was still live."""
         status: SessionStatus
-        preview, status = (outcome.text, "idle") if isinstance(outcome, Done) else (prompt, "interrupted")
-        session_id = lease.session_id
+        preview, status = (
+            (outcome.text, "idle") if isinstance(outcome, Done) else (turn.prompt, "interrupted")
+        )
+        session_id, owner_id = turn.session_id, turn.actor.user.id
         end = TurnEnd(
             self.catalog.turn_end_params(session_id, preview=preview, status=status),
             self._search_rows(session_id, owner_id, said),
             self.usage.row(session_id, owner_id, meter) if self.usage is not None else None,
+            turn.reservation,
         )
-        return self.leases.finish(lease, end)
+        return self.leases.finish(turn.lease, end)
+
+    async def _release_reservation(self, reservation: int | None) -> None:
+        """A turn that will not settle its reservation gives it up; failing that, it stays held for the
+        rest of the day (logged): the budget errs on the side of what may have been spent."""
+        if self.usage is None:
+            return
+        try:
+            await self.usage.release(reservation)
+        except Exception:
+            logger.exception("Releasing the usage reservation %s failed", reservation)
 
     def _search_rows(
         self, session_id: str, owner_id: int, said: TurnMessages
