@@ -1,7 +1,7 @@
 """Fork, edit and resend, regenerate, rewind and search, through the real runtime (scripted model), on
 the embedded default (SQLite, local files) and the shared store (PostgreSQL catalog and files)."""
 
-from chat_helpers import FACTS, answer, audit_actions, contents, events, messages
+from chat_helpers import FACTS, answer, audit_actions, contents, events, memory_rule, messages
 from sqlalchemy import select
 
 from agent_orchestrator.sessions.store import make_engine
@@ -68,6 +68,22 @@ def test_regenerate_asks_the_last_question_again_in_place(live_app, chat):
     now = contents(alice, session_id)
     assert now[-2:] == ["fact three: cherry", "A fresh answer."] and len(now) == 6
     assert user_messages(live_app.model.requests[-1])[-1].strip().endswith("fact three: cherry")
+
+
+def test_a_regenerate_that_may_not_send_leaves_the_last_turn_as_it_was(start_app):
+    """The daily budget is checked, and the lease taken, before the rewind: a refused regenerate
+    changes nothing (it used to rewind first and lose the last answer to the refused send)."""
+    app = start_app(daily_token_budget=50)
+    app.model.default = memory_rule
+    alice = app.client("alice")
+    session_id = alice.post("/api/sessions", json={"title": "Budget"}).json()["id"]
+    answer(alice, session_id, FACTS[0])  # under budget: runs, and uses it up
+    before = messages(alice, session_id)
+    refused = alice.post(f"/api/sessions/{session_id}/regenerate")
+    assert refused.status_code == 429 and "daily budget" in refused.json()["detail"]
+    assert messages(alice, session_id) == before
+    assert "rewind" not in audit_actions(app, session_id)
+    assert alice.get(f"/api/sessions/{session_id}").json()["turn_count"] == 1
 
 
 def test_search_finds_titles_and_message_text_with_highlights_for_the_owner_only(live_app, chat):

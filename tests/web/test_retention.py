@@ -1,14 +1,17 @@
 """The retention policy on a running server: sessions past AGENT_RETENTION_DAYS go on schedule, audited,
 except one whose turn is running (its lease is held)."""
 
+import threading
 import time
 from collections.abc import Callable
 from datetime import timedelta
 
-from sqlalchemy import Engine, update
+import httpx
+from live_feed import Feed
+from sqlalchemy import Engine, insert, select, update
 
 from agent_orchestrator.sessions.store import AuditLog, LeaseManager, SessionCatalog, make_engine
-from agent_orchestrator.sessions.store.schema import sessions, utcnow
+from agent_orchestrator.sessions.store.schema import live_events, sessions, utcnow
 
 
 def _backdate(engine: Engine, session_id: str, days: float) -> None:
@@ -45,3 +48,80 @@ def test_sessions_past_retention_are_purged_on_schedule_but_not_under_a_running_
         assert deleted.details["reason"] == "retention"
     finally:
         engine.dispose()
+
+
+def _feed_kinds(engine: Engine, session_id: str) -> list[str]:
+    with engine.connect() as conn:
+        query = select(live_events.c.kind).where(live_events.c.stream == f"s:{session_id}")
+        return list(conn.scalars(query.order_by(live_events.c.seq)))
+
+
+def test_a_purged_sessions_live_feed_goes_with_it(start_app: Callable) -> None:
+    """The feed kept up to 500 events of the conversation, prompts and answers: a purge leaves only the
+    stream's ``deleted``, and the owner's sessions list hears of it."""
+    app = start_app(retention_days=30, retention_interval=0.3)
+    client = app.client("alice")
+    session_id = client.post("/api/sessions", json={"id": "old-plans"}).json()["id"]
+    assert (
+        "event: done"
+        in client.post(
+            f"/api/sessions/{session_id}/messages", json={"content": "My secret plan is Quokka-42."}
+        ).text
+    )
+    engine = make_engine(app.web.database_url)
+    try:
+        position = client.get("/api/sessions").json()  # the list as a tab shows it, then its feed
+        assert [s["id"] for s in position["items"]] == [session_id]
+        sessions_list = Feed(client, "/api/events")
+        try:
+            _backdate(engine, session_id, 31)
+            assert [(e.kind, e.data) for e in sessions_list.take_until("deleted")] == [
+                ("deleted", {"id": session_id})
+            ]
+        finally:
+            sessions_list.close()
+        assert SessionCatalog(engine).get(session_id) is None
+        assert _feed_kinds(engine, session_id) == ["deleted"]
+    finally:
+        engine.dispose()
+
+
+def test_a_session_becomes_visible_with_its_own_feed_only(start_app: Callable) -> None:
+    """A stream left with events of an earlier conversation under the id (a purge before its feed went
+    with it) is started over before the new session can be seen: its first follower, however quick,
+    gets nothing of the earlier one."""
+    app = start_app()
+    alice = app.client("alice")
+    engine = make_engine(app.web.database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                insert(live_events),
+                [
+                    {"stream": "s:left-over", "seq": seq, "kind": kind, "data": data, "at": utcnow()}
+                    for seq, kind, data in [
+                        (1, "user", '{"content": "My secret plan is Quokka-42."}'),
+                        (2, "done", '{"content": "Quokka-42 it is."}'),
+                    ]
+                ],
+            )
+    finally:
+        engine.dispose()
+    created = threading.Thread(target=lambda: alice.post("/api/sessions", json={"id": "left-over"}))
+    follower = app.client("alice")
+    created.start()
+    try:
+        while (first := _first_event(follower, "/api/sessions/left-over/events?after=0")) is None:
+            pass
+    finally:
+        created.join()
+    assert first in ("event: reset", "event: created"), first  # not the earlier conversation's "user"
+
+
+def _first_event(client: httpx.Client, path: str) -> str | None:
+    """The first event line of the feed at ``path`` (``None`` while it answers 404)."""
+    with client.stream("GET", path) as response:
+        if response.status_code == 404:
+            return None
+        assert response.status_code == 200
+        return next(line for line in response.iter_lines() if line.startswith("event:"))

@@ -144,7 +144,7 @@ def test_an_imported_session_is_stored_sealed_and_resumes_in_the_app(deployment:
     _nothing_in_clear(deployment, b"Quokka", b"Wombat")
     engine = deployment.engine()
     try:
-        with engine.connect() as conn:  # the search rows and the live feed's "created" (the title)
+        with engine.connect() as conn:  # the search rows and the live feed
             bodies = conn.scalars(select(search_messages.c.body)).all()
             feed = conn.scalars(select(live_events.c.data)).all()
     finally:

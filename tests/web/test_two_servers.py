@@ -255,3 +255,29 @@ def test_a_warm_copy_is_reread_when_another_server_wrote_since(servers, scripted
     asked = user_messages(scripted_model.requests[-1])
     assert [text.endswith(sent) for text, sent in zip(asked, ["hello", TELL, ASK], strict=True)] == [True] * 3
     assert [m[0] for m in _conversation(b, session_id)] == ["user", "assistant"] * 3
+
+
+def test_a_chat_deleted_on_one_server_while_another_answers_it_is_gone_for_good(
+    servers, scripted_model, postgres_schema
+):
+    """The delete takes the lease from A's running turn: A's next renewal fails and it stops the turn,
+    and B waits out what A could still have written without asking before removing everything."""
+    a, b = servers.client("a"), servers.client("b")
+    session_id = a.post("/api/sessions", json={"id": "doomed-chat"}).json()["id"]
+    assert "event: done" in _send(a, session_id, TELL).text
+    scripted_model.script(Text("An answer nobody should keep.", delay=LEASE_TTL * 2, pace=0.5))
+    answered: dict[str, httpx.Response] = {}
+    turn = threading.Thread(target=lambda: answered.setdefault("a", _send(a, session_id, "go on")))
+    turn.start()
+    scripted_model.wait_for_requests(2, timeout=30)
+    assert b.delete(f"/api/sessions/{session_id}").status_code == 204
+    turn.join(60)
+    assert 'data: {"message": "This chat was deleted.", "code": "turn_failed"}' in answered["a"].text
+    time.sleep(LEASE_TTL * 2)  # until A's model would have answered
+    with psycopg.connect(postgres_schema.url) as conn:
+        files = conn.execute("SELECT path FROM session_fs_files WHERE session_id = %s", (session_id,))
+        assert files.fetchall() == []
+        feed = conn.execute("SELECT kind FROM live_events WHERE stream = %s", (f"s:{session_id}",))
+        assert feed.fetchall() == [("deleted",)]
+    assert a.post("/api/sessions", json={"id": session_id}).status_code == 201
+    assert _conversation(b, session_id) == []

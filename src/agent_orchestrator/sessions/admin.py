@@ -17,9 +17,11 @@ What shaped it:
   asking whether one is held: between "nobody holds it" and the delete a turn could start and write to
   files that are going away. Holding the lease makes a concurrent send answer "busy" instead. A session
   whose lease is held is skipped and reported; the next run picks it up.
-* **Files first, then the catalog row** (with its audit event, in the same transaction). A crash in
-  between leaves a catalog row whose files are gone, which the next run deletes; the other order would
-  leave files no run could find again.
+* **Files first, then the live feed, then the catalog row** (with its audit event, in the same
+  transaction). The feed kept up to 500 of the conversation's events, prompts and answers: it is
+  started over with only its ``deleted`` (docs/architecture.md#live-sessions), which also tells the
+  session's followers. A crash in between leaves a catalog row whose files (or feed) are gone, which
+  the next run deletes; the other order would leave files and events no run could find again.
 * **Re-checked under the lease.** A turn that finished between listing and deleting made the session
   recent again: it is left alone.
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -45,12 +48,13 @@ from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
 from agent_orchestrator.sessions.exchange import Exchange, export_document, parse_import
 from agent_orchestrator.sessions.ids import validate_session_id
-from agent_orchestrator.sessions.live import LiveHub
+from agent_orchestrator.sessions.live import LiveHub, session_stream, user_stream
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import (
     AuditEvent,
     AuditLog,
+    Batch,
     LeaseManager,
     LiveEventLog,
     SessionCatalog,
@@ -65,6 +69,8 @@ from agent_orchestrator.settings import RuntimeSettings
 
 if TYPE_CHECKING:
     from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+
+logger = logging.getLogger(__name__)
 
 RETENTION_USER = "retention"
 EXPORT_USER = "export"
@@ -156,17 +162,21 @@ async def purge_sessions(
     dry_run: bool = False,
     limit: int = PURGE_LIMIT,
     before_delete: Callable[[str], Awaitable[None]] | None = None,
+    live: LiveHub | None = None,
 ) -> PurgeReport:
     """Delete every session (any owner) not updated for ``older_than_days`` days, oldest first.
 
-    Each goes from the files backend and the catalog, audited as a ``delete`` by ``retention``. A
-    session with a running turn is skipped and listed in ``busy``. At most ``limit`` sessions are
-    considered per run (``limit_reached`` then says to run again). ``before_delete`` runs under the
-    session's lease first (the web app closes its warm copy: docs/architecture.md#warm-sessions).
+    Each goes from the files backend, the live feed and the catalog, audited as a ``delete`` by
+    ``retention``, and its owner's sessions list hears it went. A session with a running turn is
+    skipped and listed in ``busy``. At most ``limit`` sessions are considered per run
+    (``limit_reached`` then says to run again). ``before_delete`` runs under the session's lease first
+    (the web app closes its warm copy: docs/architecture.md#warm-sessions); ``live`` is the web app's
+    hub, so that its own followers hear it too.
     """
     if older_than_days < 1:
         raise ValueError("--older-than is a whole number of days, at least 1.")
     catalog, leases = SessionCatalog(engine), LeaseManager(engine)
+    live = live or LiveHub(LiveEventLog(engine))
     cutoff = utcnow() - timedelta(days=older_than_days)
     candidates = await asyncio.to_thread(catalog.list_older_than, cutoff, limit=limit)
     report = PurgeReport(cutoff, older_than_days, dry_run, limit_reached=len(candidates) >= limit)
@@ -183,6 +193,7 @@ async def purge_sessions(
         if lease is None:
             report.busy.append(record)
             continue
+        gone = False
         try:
             record = await asyncio.to_thread(catalog.get, session_id)
             if record is None or record.updated_at >= cutoff:
@@ -190,17 +201,30 @@ async def purge_sessions(
             if before_delete is not None:
                 await before_delete(session_id)
             await files.delete_session(session_id)
+            await live.restart(session_stream(session_id), "deleted", {})
             event = AuditEvent(
                 action="delete",
                 username=RETENTION_USER,
                 session_id=session_id,
                 details={"reason": "retention", "older_than_days": older_than_days},
             )
-            if await asyncio.to_thread(catalog.delete, session_id, record.owner_id, audit=event):
-                report.deleted.append(record)
+            gone = await asyncio.to_thread(catalog.delete, session_id, record.owner_id, audit=event)
         finally:
             await asyncio.to_thread(leases.release, lease)
+        if gone:
+            report.deleted.append(record)
+            await _announce_gone(live, record)
     return report
+
+
+async def _announce_gone(live: LiveHub, record: SessionRecord) -> None:
+    """Tell the owner's sessions list; a failure is logged only: the session is gone all the same."""
+    try:
+        await live.publish_all([Batch(user_stream(record.owner_id), [("deleted", {"id": record.id})])])
+    except Exception:
+        logger.exception(
+            "Live feed of user %d: announcing the purge of %s failed", record.owner_id, record.id
+        )
 
 
 async def reindex_search(engine: Engine, files: SessionFiles, cipher: SessionCipher | None = None) -> int:

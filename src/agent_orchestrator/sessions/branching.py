@@ -18,6 +18,7 @@ turn does.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -89,9 +90,11 @@ class Branching:
         return await self.service.get(actor, session_id)
 
     async def regenerate(self, actor: Actor, session_id: str) -> AsyncIterator[TurnEvent]:
-        """Ask the last question again for a new answer: the last turn is rewound, then re-sent."""
-        prompt = await self._rewind(actor, session_id, 1)
-        return await self.service.send(actor, session_id, prompt)
+        """Ask the last question again for a new answer: the last turn is rewound and its question
+        sent under one lease, taken like a send's (ownership, the daily budget, busy) before the rewind,
+        so a refused regenerate changes nothing and no other writer comes between."""
+        rewind = functools.partial(self._truncate, actor, session_id, 1)
+        return await self.service.send_prepared(actor, session_id, rewind)
 
     async def search(self, actor: Actor, query: str, *, limit: int = 20) -> SearchResults:
         """The caller's sessions whose title contains ``query`` and messages that contain its words."""
@@ -107,23 +110,28 @@ class Branching:
             raise InvalidInputError(f"Rewind 1 to {MAX_REWIND} turns.")
         await self.service.get(actor, session_id)
         async with self.service.hold_lease(session_id):  # also closes a warm copy of the session
-            questions = [m for m in await self._messages(session_id) if m.role == "user" and m.event_id]
-            if turns > len(questions):
-                raise InvalidInputError(f"This conversation has {len(questions)} turn(s) to rewind.")
-            first = questions[-turns]
-            session = await self.service.runtime.resume_session(session_id)
-            try:
-                removed = await self.service.runtime.truncate_history(session, first.event_id)
-            finally:
-                await _close_quietly(session)
-            messages = await self._messages(session_id)
-            dropped_since = _parse_time(first.timestamp)
-            await record_history(
-                self.service, self.search_index, session_id, actor, messages, dropped_since=dropped_since
-            )
-            details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
-            event = self.service._event("rewind", actor, session_id, details=details)
-            await asyncio.to_thread(self.service.audit.record, event)
+            return await self._truncate(actor, session_id, turns)
+
+    async def _truncate(self, actor: Actor, session_id: str, turns: int) -> str:
+        """Remove the last ``turns`` turns, the session's lease held (its warm copy closed); returns
+        the first removed question."""
+        questions = [m for m in await self._messages(session_id) if m.role == "user" and m.event_id]
+        if turns > len(questions):
+            raise InvalidInputError(f"This conversation has {len(questions)} turn(s) to rewind.")
+        first = questions[-turns]
+        session = await self.service.runtime.resume_session(session_id)
+        try:
+            removed = await self.service.runtime.truncate_history(session, first.event_id)
+        finally:
+            await _close_quietly(session)
+        messages = await self._messages(session_id)
+        dropped_since = _parse_time(first.timestamp)
+        await record_history(
+            self.service, self.search_index, session_id, actor, messages, dropped_since=dropped_since
+        )
+        details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
+        event = self.service._event("rewind", actor, session_id, details=details)
+        await asyncio.to_thread(self.service.audit.record, event)
         return first.content
 
     async def _messages(self, session_id: str) -> list[TranscriptMessage]:

@@ -10,6 +10,7 @@ client address, because every one of them is checked for ownership and audited
 * a turn holds the session's lease for its whole duration, so a second sender — another tab, another
   device, another server — gets :class:`SessionBusyError` instead of a forked event log;
 * a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload;
+  deleting the session stops it (:mod:`agent_orchestrator.sessions.holds`);
 * between turns the runtime session stays open (:mod:`agent_orchestrator.sessions.warm`), and is reused
   only while no other writer can have touched it.
 """
@@ -23,7 +24,7 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -32,11 +33,13 @@ from copilot import CopilotSession
 from agent_orchestrator.errors import (
     AgentOrchestratorError,
     SessionBusyError,
+    SessionExistsError,
     SessionNotFoundError,
     StaleSessionError,
 )
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles
+from agent_orchestrator.sessions.holds import Hold, Holds
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
 from agent_orchestrator.sessions.live import (
     Joined,
@@ -66,6 +69,7 @@ from agent_orchestrator.sessions.store import (
     TurnEnd,
     User,
     one_line,
+    validate_title,
 )
 from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timestamp, parse_events
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, TurnMessages, stream_turn
@@ -77,6 +81,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_TITLE = "New chat"
 BUSY = "This session is answering another message; try again when it is done."
+DELETED = "This chat was deleted."
 TITLE_FROM_PROMPT = 60
 # Asking for another user's session again and again is one ``denied`` row per this period.
 DENIED_AUDIT_PERIOD = timedelta(hours=1)
@@ -88,6 +93,9 @@ _SETTLE_POLL = 0.02
 # The end of the lease holder's name while a server opens a copy ahead of a turn (see _acquire).
 _OPENING_AHEAD = "/ahead"
 _OPENING_POLL = 0.05
+# The end of the lease holder's name while a session is deleted (see delete).
+_DELETING = "/deleting"
+_ABORT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +104,17 @@ class Actor:
 
     user: User
     client_addr: str
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """A turn as it starts: who sends what, under which lease, holding which usage reservation."""
+
+    actor: Actor
+    session_id: str
+    prompt: str
+    lease: Lease
+    reservation: int | None
 
 
 @dataclass(frozen=True)
@@ -135,6 +154,7 @@ class SessionService:
         self.usage = usage
         self.search = search
         self._turns: set[asyncio.Task[None]] = set()
+        self._holds = Holds()
         # Fencing tokens of the sessions this server has open (see may_write): the live lease's of each
         # running turn, and the last lease's of each warm copy.
         self._turn_fences: dict[str, Fence] = {}
@@ -150,8 +170,17 @@ class SessionService:
         sid = validate_session_id(session_id) if session_id else new_session_id("chat")
         model = self.runtime.route.model if self.runtime.route else None
         record = SessionRecord.new(
-            sid, actor.user.id, (title or DEFAULT_TITLE).strip(), case_key=case_key, model=model
+            sid,
+            actor.user.id,
+            validate_title((title or DEFAULT_TITLE).strip()),
+            case_key=case_key,
+            model=model,
         )
+        if await asyncio.to_thread(self.catalog.get, sid) is not None:
+            raise SessionExistsError(f"Session {sid} already exists.")
+        # Started over before the session can be seen, so that not even its first follower gets
+        # anything an earlier session of the id left in the stream (docs/architecture.md#live-sessions).
+        await self.live.restart(session_stream(sid), "created", {})
         await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, sid))
         session: CopilotSession | None = None
         try:
@@ -166,10 +195,10 @@ class SessionService:
             # The row goes, and the trail says so: its "create" is followed by this outcome.
             failed = self._event("create_failed", actor, sid, details={"error": type(error).__name__})
             await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
+            await self._restart_feed(session_stream(sid), "deleted", {})
             raise
         self._idle_tokens[sid] = 0
         self.warm.keep(sid, session, 0)
-        await self._restart_feed(session_stream(sid), "created", {"title": record.title})
         await self._announce(Batch(user_stream(actor.user.id), [("created", {"id": sid})]))
         return record
 
@@ -228,16 +257,32 @@ class SessionService:
         return record
 
     async def delete(self, actor: Actor, session_id: str) -> None:
-        """Remove the session everywhere: runtime files, shared store, catalog (audit kept)."""
+        """Remove the session everywhere, for good: runtime files, shared store, key, live feed, catalog
+        (audit kept). A turn running meanwhile is stopped first, here or on another server, so that
+        nothing it would still write outlives the delete
+        (docs/architecture.md#crash-safety-and-restart-recovery)."""
         await self.get(actor, session_id)
-        await self.warm.evict(session_id)
-        with contextlib.suppress(SessionNotFoundError):  # lets the runtime drop what it holds in memory
-            await self.runtime.delete_session(session_id)
-        await self.files.delete_session(session_id)
-        await asyncio.to_thread(
-            self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
-        )
-        await self._restart_feed(session_stream(session_id), "deleted", {})
+        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}{_DELETING}"
+        revoked = await asyncio.to_thread(self.leases.revoke, session_id, holder, self.lease_ttl)
+        try:
+            await self._holds.stop(session_id, DELETED)  # this server's turn: cancelled and over
+            elsewhere = revoked.previous_holder
+            if elsewhere is not None and not elsewhere.startswith(f"{self.server_id}/"):
+                # Another server's turn fails its next renewal and stops; until its lease would have
+                # run out it may still write without asking, and that is deleted with the rest.
+                await asyncio.sleep(min(revoked.remaining, self.lease_ttl))
+            await self.warm.evict(session_id)
+            with contextlib.suppress(SessionNotFoundError):  # the runtime drops what it holds in memory
+                await self.runtime.delete_session(session_id)
+            await self.files.delete_session(session_id)
+            # Before the row goes, so that a failure leaves the session to delete again, not a feed that
+            # keeps its conversation; ``deleted`` is the stream's last event.
+            await self.live.restart(session_stream(session_id), "deleted", {})
+            await asyncio.to_thread(
+                self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
+            )
+        finally:
+            await asyncio.to_thread(self.leases.release, revoked.lease)
         await self._announce(Batch(user_stream(actor.user.id), [("deleted", {"id": session_id})]))
 
     async def transcript(self, actor: Actor, session_id: str) -> Transcript:
@@ -366,13 +411,46 @@ class SessionService:
     ) -> AsyncIterator[TurnEvent]:
         """Start a turn and return its event stream; raises before streaming if busy or unknown, or
         if ``seen`` (the last live event the sender saw) shows the sender has missed messages."""
+        return await self._start_turn(actor, session_id, prompt, seen=seen)
+
+    async def send_prepared(
+        self, actor: Actor, session_id: str, prepare: Callable[[], Awaitable[str]]
+    ) -> AsyncIterator[TurnEvent]:
+        """Start a turn whose message ``prepare`` gives, after changing the session's history under the
+        turn's own lease (a regenerate: the last turn rewound, its question asked again). Refused as a
+        send is (unknown, over the budget, busy) before ``prepare`` changes anything, and no other
+        writer can come between the change and the turn. ``prepare`` runs as under
+        :meth:`hold_lease`: the warm copy closed, the shared store's writes fenced."""
+        return await self._start_turn(actor, session_id, None, prepare=prepare)
+
+    async def _start_turn(
+        self,
+        actor: Actor,
+        session_id: str,
+        prompt: str | None,
+        *,
+        seen: int | None = None,
+        prepare: Callable[[], Awaitable[str]] | None = None,
+    ) -> AsyncIterator[TurnEvent]:
         record = await self.get(actor, session_id)
-        if self.usage is not None:
-            await self.usage.check(actor.user.id)
-        lease = await self._acquire(session_id)
+        # Under a daily budget, the turn's estimated cost is held against it from now on.
+        reservation = await self.usage.reserve(actor.user.id, session_id) if self.usage is not None else None
+        try:
+            lease = await self._acquire(session_id)
+        except BaseException:
+            await self._release_reservation(reservation)
+            raise
         try:
             if seen is not None:
                 await self._refuse_if_behind(session_id, seen)
+            if prepare is not None:
+                async with self._fenced(lease):
+                    prompt = await prepare()
+                changed = await asyncio.to_thread(self.catalog.get_owned, session_id, actor.user.id)
+                if changed is None:  # deleted meanwhile
+                    raise SessionNotFoundError("No such session.")
+                record = changed
+            assert prompt is not None
             if record.pending_prompt is not None:
                 await self._keep_interrupted_prompt(record)
             if record.turn_count == 0 and record.title == DEFAULT_TITLE:
@@ -382,15 +460,17 @@ class SessionService:
         except BaseException:
             # No turn will run to release it: without this, the session answers "busy" until expiry.
             await asyncio.to_thread(self.leases.release, lease)
+            await self._release_reservation(reservation)
             raise
         await self._announce(
             Batch(session_stream(session_id), [("user", {"content": prompt})]),
             Batch(user_stream(actor.user.id), [("busy", {"id": session_id})]),
         )
         queue = PublishingQueue(self.live, session_id, actor.user.id)
-        task = asyncio.create_task(
-            observed_turn(self._run_turn(actor, session_id, prompt, lease, queue), session_id)
-        )
+        hold = Hold()
+        turn = _Turn(actor, session_id, prompt, lease, reservation)
+        task = asyncio.create_task(observed_turn(self._run_turn(turn, queue, hold), session_id))
+        self._holds.add(session_id, hold, task, queue.published)
         for running in (task, queue.published):  # a shutdown waits for the feed's last events too
             self._turns.add(running)
             running.add_done_callback(self._turns.discard)
@@ -425,23 +505,22 @@ class SessionService:
             return await asyncio.to_thread(self.leases.is_latest, session_id, token)
         return True
 
-    async def _run_turn(
-        self, actor: Actor, session_id: str, prompt: str, lease: Lease, queue: asyncio.Queue[TurnEvent | None]
-    ) -> None:
+    async def _run_turn(self, turn: _Turn, queue: asyncio.Queue[TurnEvent | None], hold: Hold) -> None:
+        session_id, lease = turn.session_id, turn.lease
         renewer = asyncio.create_task(self._keep_lease(lease))
         released = False
         try:
             # The turn's start and its audit record, in one transaction.
-            begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
-            await asyncio.to_thread(begin, session_id, audit=self._event("resume", actor, session_id))
-            said = TurnMessages()
-            outcome, meter = await self._answer(session_id, prompt, lease, queue, said)
-            renewer.cancel()
-            still_ours = await asyncio.to_thread(
-                self._finish_turn, lease, actor.user.id, prompt, outcome, meter, said
+            begin = functools.partial(
+                self.catalog.record_turn, preview=turn.prompt, status="busy", prompt=turn.prompt
             )
+            await asyncio.to_thread(begin, session_id, audit=self._event("resume", turn.actor, session_id))
+            said = TurnMessages()
+            outcome, meter = await self._answer(session_id, turn.prompt, lease, queue, said, hold)
+            renewer.cancel()
+            still_ours = await asyncio.to_thread(self._finish_turn, turn, outcome, meter, said)
             released = True
-            if not still_ours:
+            if not still_ours and hold.stopped is None:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
                 await self.warm.evict(session_id)
         finally:
@@ -449,32 +528,38 @@ class SessionService:
             try:  # free the session before the stream ends, so the client's next send is not "busy"
                 if not released:
                     await asyncio.to_thread(self.leases.release, lease)
+                    await self._release_reservation(turn.reservation)
             finally:
                 queue.put_nowait(None)
 
-    def _finish_turn(
-        self,
-        lease: Lease,
-        owner_id: int,
-        prompt: str,
-        outcome: TurnEvent,
-        meter: TurnMeter,
-        said: TurnMessages,
-    ) -> bool:
+    def _finish_turn(self, turn: _Turn, outcome: TurnEvent, meter: TurnMeter, said: TurnMessages) -> bool:
         """The end of the turn, as one write (in a worker thread; ``store/turn_end.py``): the tokens it
-        spent (recorded whatever became of the turn), the catalog's record of it and the search rows
-        of its messages (docs/architecture.md#branching-and-search), both fenced: written only while
-        the lease is live, the rows only while the session exists (a delete takes no lease); and the
-        lease's release. Whether the lease was still live."""
+        spent (recorded whatever became of the turn, settling its reservation), the catalog's record
+        of it and the search rows of its messages (docs/architecture.md#branching-and-search), both
+        fenced: written only while the lease is live, the rows only while the session exists; and
+        the lease's release. Whether the lease was still live."""
         status: SessionStatus
-        preview, status = (outcome.text, "idle") if isinstance(outcome, Done) else (prompt, "interrupted")
-        session_id = lease.session_id
+        preview, status = (
+            (outcome.text, "idle") if isinstance(outcome, Done) else (turn.prompt, "interrupted")
+        )
+        session_id, owner_id = turn.session_id, turn.actor.user.id
         end = TurnEnd(
             self.catalog.turn_end_params(session_id, preview=preview, status=status),
             self._search_rows(session_id, owner_id, said),
             self.usage.row(session_id, owner_id, meter) if self.usage is not None else None,
+            turn.reservation,
         )
-        return self.leases.finish(lease, end)
+        return self.leases.finish(turn.lease, end)
+
+    async def _release_reservation(self, reservation: int | None) -> None:
+        """A turn that will not settle its reservation gives it up; failing that, it stays held for the
+        rest of the day (logged): the budget errs on the side of what may have been spent."""
+        if self.usage is None:
+            return
+        try:
+            await self.usage.release(reservation)
+        except Exception:
+            logger.exception("Releasing the usage reservation %s failed", reservation)
 
     def _search_rows(
         self, session_id: str, owner_id: int, said: TurnMessages
@@ -497,19 +582,30 @@ class SessionService:
         session is closed first, as its history is about to change under it.
         :class:`SessionBusyError` if a turn holds the lease."""
         lease = await self._acquire(session_id)
-        try:  # before our token is set: closing a warm copy sets (and clears) its own last token
-            await self.warm.evict(session_id)
-        except BaseException:
+        try:
+            async with self._fenced(lease):
+                yield lease
+        finally:
             await asyncio.to_thread(self.leases.release, lease)
-            raise
+
+    @contextlib.asynccontextmanager
+    async def _fenced(self, lease: Lease) -> AsyncIterator[None]:
+        """Change the history of the session under ``lease`` (held, not yet a turn's): its warm copy
+        closed first, the lease renewed and fencing the shared store's writes as during a turn, and a
+        delete waiting until the change is written."""
+        session_id = lease.session_id
+        # Before our token is set: closing a warm copy sets (and clears) its own last token.
+        await self.warm.evict(session_id)
         renewer = asyncio.create_task(self._keep_lease(lease))
         self._turn_fences[session_id] = Fence.of(lease)
+        over = asyncio.get_running_loop().create_future()
+        self._holds.add(session_id, Hold(), over)
         try:
-            yield lease
+            yield
         finally:
             renewer.cancel()
             self._turn_fences.pop(session_id, None)
-            await asyncio.to_thread(self.leases.release, lease)
+            over.set_result(None)
 
     async def _turn_running(self, session_id: str) -> bool:
         """Whether a turn (or a rewind) holds the session's lease: a copy opened ahead is not one."""
@@ -569,13 +665,17 @@ class SessionService:
         lease: Lease,
         queue: asyncio.Queue[TurnEvent | None],
         said: TurnMessages,
+        hold: Hold,
     ) -> tuple[TurnEvent, TurnMeter]:
         """Run the turn on the warm copy or a fresh resume; the session stays open if it answered.
-        The meter counts the model tokens this turn spent; ``said`` collects its messages."""
+        The meter counts the model tokens this turn spent; ``said`` collects its messages. A turn
+        stopped meanwhile (its session deleted: ``hold``) is aborted in the runtime and fails."""
         outcome: TurnEvent = Failed("The turn ended without an answer.")
         session: CopilotSession | None = None
         meter = TurnMeter()
+        task = asyncio.current_task()
         try:
+            hold.answering(task)
             warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
             self._idle_tokens.pop(session_id, None)
             self._turn_fences[session_id] = Fence.of(lease)
@@ -598,7 +698,17 @@ class SessionService:
             logger.exception("Turn failed in session %s", session_id)
             outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
             queue.put_nowait(outcome)
+        except asyncio.CancelledError:
+            if hold.stopped is None or task is None:
+                raise
+            task.uncancel()  # stopped on purpose: the turn ends, as a failed one
+            outcome = Failed(hold.stopped)
+            queue.put_nowait(outcome)
+            if session is not None:
+                with contextlib.suppress(Exception):  # the runtime stops asking the model
+                    await asyncio.wait_for(session.abort(), _ABORT_SECONDS)
         finally:
+            hold.answering(None)
             meter.detach()
             if session is not None and isinstance(outcome, Done):
                 # Kept before the lease goes, so that the next turn finds it; from now on its writes
@@ -618,6 +728,13 @@ class SessionService:
             mine = fence if fence is not None and fence.token == lease.fencing_token else None
             if not await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl, fence=mine):
                 logger.warning("Lost the lease of session %s", lease.session_id)
+                current = await asyncio.to_thread(self.leases.current, lease.session_id)
+                if (
+                    current is not None
+                    and current.holder.endswith(_DELETING)
+                    and (hold := self._holds.get(lease.session_id))
+                ):
+                    hold.stop(DELETED)  # deleted on another server
                 return
 
     async def wait_for_turns(self) -> None:

@@ -4,8 +4,9 @@ and the turn's metrics and trace spans (docs/architecture.md#usage-ledger, #obse
 The runtime reports each model call as an ``assistant.usage`` event (input and output tokens, the
 model) and each MCP tool call as ``tool.execution_start`` / ``tool.execution_complete``. A
 :class:`TurnMeter` subscribed to the turn's session sums the first and turns the second into spans
-under the turn's span. :class:`UsageKeeper` refuses a turn once the user's tokens of the day (UTC)
-reach the budget, and writes each turn's sum to the ledger.
+under the turn's span. :class:`UsageKeeper` refuses a turn once the user's tokens of the day (UTC),
+with what the turns running now are estimated to spend, reach the budget; a turn that starts holds its
+estimate until its end writes what it spent.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from agent_orchestrator.sessions.store import TokenTotals, UsageLedger
 from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.sessions.tool_results import tool_name
 from agent_orchestrator.telemetry import MODEL_TOKENS, TRACER, TURN_SECONDS, TURNS_IN_FLIGHT
+
+# What a user's first turn is held to cost before anything of theirs was measured: about a turn of the
+# app's own sessions (system prompt, the retail tools' schemas, a question and a short answer).
+FIRST_TURN_ESTIMATE = 2_000
 
 
 class TurnMeter:
@@ -104,19 +109,34 @@ class UsageKeeper:
     async def today(self, user_id: int) -> TokenTotals:
         return await asyncio.to_thread(self.ledger.for_user, user_id, since=_start_of_day(utcnow()))
 
-    async def check(self, user_id: int) -> None:
-        """:class:`TokenBudgetExceededError` if the user has used up today's budget."""
+    async def reserve(self, user_id: int, session_id: str) -> int | None:
+        """Before a turn: :class:`TokenBudgetExceededError` if the user's tokens of the day, with those
+        held by the turns running now, reach the budget; else the reservation that holds this turn's
+        estimate until its end settles it (``TurnEnd.reservation``). ``None`` without a budget."""
         if self.daily_budget is None:
-            return
-        used = (await self.today(user_id)).total_tokens
-        if used >= self.daily_budget:
-            now = utcnow()
+            return None
+        now = utcnow()
+        reservation, used = await asyncio.to_thread(
+            self.ledger.reserve,
+            user_id,
+            session_id,
+            budget=self.daily_budget,
+            since=_start_of_day(now),
+            default=FIRST_TURN_ESTIMATE,
+        )
+        if reservation is None:
             renews = _start_of_day(now) + timedelta(days=1)
             raise TokenBudgetExceededError(
-                f"Your daily budget of {self.daily_budget:,} model tokens is used up ({used:,} today); "
-                "it renews at midnight UTC.",
+                f"Your daily budget of {self.daily_budget:,} model tokens is used up ({used:,} today, "
+                "with the answers in progress); it renews at midnight UTC.",
                 retry_after=int((renews - now).total_seconds()) + 1,
             )
+        return reservation
+
+    async def release(self, reservation: int | None) -> None:
+        """Give a reservation up whose turn will not settle it (refused after all, or its end failed)."""
+        if reservation is not None:
+            await asyncio.to_thread(self.ledger.release, reservation)
 
     def row(self, session_id: str, user_id: int, meter: TurnMeter) -> dict[str, object] | None:
         """The ledger row of a turn's tokens, for the write that ends the turn (``None``: the turn

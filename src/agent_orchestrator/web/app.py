@@ -143,7 +143,13 @@ def create_app(
             await asyncio.to_thread(users.purge_expired_logins)
             SESSION_LEASES.set_function(service.leases.count_live)
             for chore in start_chores(
-                web, engine, users=users, throttle=throttle, files=files, evict=service.warm.evict
+                web,
+                engine,
+                users=users,
+                throttle=throttle,
+                files=files,
+                evict=service.warm.evict,
+                live=service.live,
             ):
                 stack.callback(chore.cancel)
             stack.callback(asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0))).cancel)

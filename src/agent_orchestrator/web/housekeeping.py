@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 
 from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.admin import purge_sessions
+from agent_orchestrator.sessions.live import LiveHub
 from agent_orchestrator.sessions.store import LoginThrottle, UserStore
 from agent_orchestrator.sessions.store.job_lock import JobLock
 from agent_orchestrator.settings import WebSettings
@@ -47,7 +48,11 @@ async def purge_expired_logins_every(users: UserStore, interval: float = LOGIN_P
 
 
 async def purge_past_retention(
-    engine: Engine, files: SessionFiles, days: int, evict: Callable[[str], Awaitable[None]] | None = None
+    engine: Engine,
+    files: SessionFiles,
+    days: int,
+    evict: Callable[[str], Awaitable[None]] | None = None,
+    live: LiveHub | None = None,
 ) -> str:
     """One retention run: on the one server that gets the job lock, delete the sessions not updated
     for ``days`` days (each audited as a ``delete`` by ``retention``; those with a running turn are
@@ -56,7 +61,7 @@ async def purge_past_retention(
     if not await asyncio.to_thread(lock.acquire):
         return "another server is purging"
     try:
-        report = await purge_sessions(engine, files, days, before_delete=evict)
+        report = await purge_sessions(engine, files, days, before_delete=evict, live=live)
     finally:
         await asyncio.to_thread(lock.release)
     if report.deleted:
@@ -72,9 +77,11 @@ def start_chores(
     throttle: LoginThrottle,
     files: SessionFiles,
     evict: Callable[[str], Awaitable[None]] | None = None,
+    live: LiveHub | None = None,
 ) -> list[asyncio.Task[None]]:
     """Start this server's periodic upkeep; the caller cancels the tasks at shutdown. ``evict`` closes
-    this server's warm copy of a session that retention deletes."""
+    this server's warm copy of a session that retention deletes, and ``live`` (its live feeds' hub)
+    tells this server's followers."""
     chores = [
         purge_expired_logins_every(users),
         every(
@@ -85,7 +92,9 @@ def start_chores(
         days = web.retention_days
         chores.append(
             every(
-                web.retention_interval, lambda: purge_past_retention(engine, files, days, evict), "Retention"
+                web.retention_interval,
+                lambda: purge_past_retention(engine, files, days, evict, live),
+                "Retention",
             )
         )
     return [asyncio.create_task(chore) for chore in chores]

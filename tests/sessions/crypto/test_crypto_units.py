@@ -52,6 +52,10 @@ def test_rotation_rewraps_data_keys_and_destroying_one_is_final(tmp_path: Path) 
     assert after.rotate() == 2 and after.rotate() == 0
     assert SessionKeys(engine, MasterKeys.from_text(f"new {new}")).existing_key("sess-1") == data_key
     assert after.destroy("sess-1") and after.existing_key("sess-1") is None
+    with pytest.raises(DecryptionError):  # a late write for a deleted session gets no new key
+        after.key_for("sess-1")
+    assert after.existing_key("sess-1") is None and after.rotate() == 0 and not after.destroy("sess-1")
+    after.new_session("sess-1")
     assert after.key_for("sess-1") != data_key  # a re-created id gets a new key
     engine.dispose()
 

@@ -42,6 +42,22 @@ def test_first_acquire_wins_and_others_are_refused(store_engine: Engine) -> None
     assert other is not None and other.fencing_token == 1
 
 
+def test_a_revoke_takes_the_lease_whose_holder_then_fails_the_fence(store_engine: Engine) -> None:
+    leases = LeaseManager(store_engine)
+    held = leases.acquire("sess-1", "server-a/turn", ttl=30)
+    assert held is not None
+    revoked = leases.revoke("sess-1", "server-b/deleting", ttl=30)
+    assert revoked.previous_holder == "server-a/turn" and 25 < revoked.remaining <= 30
+    assert revoked.lease.fencing_token == held.fencing_token + 1
+    assert leases.current("sess-1") == replace(revoked.lease, sure_until=0.0)
+    assert not leases.renew(held, 30) and not leases.check("sess-1", held.fencing_token)
+    assert not leases.release(held) and leases.check("sess-1", revoked.lease.fencing_token)
+    assert leases.release(revoked.lease)
+    free = leases.revoke("sess-1", "server-b/deleting", ttl=30)  # from no one: nothing to wait out
+    assert (free.previous_holder, free.remaining) == (None, 0.0)
+    assert leases.revoke("sess-2", "server-b/deleting", ttl=30).lease.fencing_token == 1
+
+
 def test_the_same_holder_renews_by_acquiring_again_and_keeps_its_token(store_engine: Engine) -> None:
     leases = LeaseManager(store_engine)
     first = leases.acquire("sess-1", "server-a", ttl=30)

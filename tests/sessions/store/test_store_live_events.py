@@ -96,6 +96,21 @@ def test_a_restart_forgets_the_stream_but_numbers_on(store_engine: Engine) -> No
     assert not log.covers("s:x", 0) and log.covers("s:x", 2)  # an old client must reload
 
 
+def test_a_deleted_session_stream_takes_no_more_events_until_created_again(store_engine: Engine) -> None:
+    """A turn still running when its session was deleted writes its answer after the ``deleted``: it is
+    dropped, on its own or beside another stream's events; a user's list goes on after a ``deleted``."""
+    log = LiveEventLog(store_engine)
+    log.append("s:x", "user", {"content": "hello"})
+    log.restart("s:x", "deleted", {})
+    log.append("u:1", "deleted", {"id": "x"})
+    late = [Batch("s:x", [("done", {"content": "late"}), ("idle", {})]), Batch("u:1", [("idle", {})])]
+    assert [[e.kind for e in events] for events in log.append_each(late)] == [[], ["idle"]]
+    assert log.append_all("s:x", [("error", {"message": "late"})]) == []
+    assert [e.kind for e in log.after("s:x", 0)] == ["deleted"]
+    assert log.restart("s:x", "created", {}).seq == 3
+    assert log.append("s:x", "user", {"content": "a new start"}).seq == 4
+
+
 def test_the_log_keeps_only_the_latest_events(store_engine: Engine) -> None:
     log = LiveEventLog(store_engine)
     for _ in range(KEEP + 100):
@@ -118,7 +133,7 @@ def test_postgresql_announces_each_write_on_commit(postgres_schema) -> None:
         with psycopg.connect(postgres_schema.url, autocommit=True) as listener:
             listener.execute(f'LISTEN "{log.channel()}"')
             log.append("s:chat-1", "user", {"content": "a long body that stays out of the payload"})
-            log.restart("s:chat-1", "deleted", {})
+            log.restart("s:chat-1", "created", {})
             log.append_all("s:chat-1", [("delta", {"text": "a"}), ("delta", {"text": "b"})])  # one for both
             log.append("s:chat-1", "idle", {})
             payloads = [n.payload for n in listener.notifies(timeout=5, stop_after=4)]

@@ -147,6 +147,7 @@ EXPECTED_SCHEMA = {
             ("model", True),
             ("input_tokens", False),
             ("output_tokens", False),
+            ("reserved_tokens", False),
         ],
         "primary_key": ["id"],
         "foreign_keys": [],

@@ -4,7 +4,10 @@ tokens whatever became of the lease, and the lease released unless someone else 
 
 from __future__ import annotations
 
+import functools
 import time
+from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 from argon2 import PasswordHasher
@@ -15,12 +18,13 @@ from agent_orchestrator.sessions.store import (
     LeaseManager,
     SessionCatalog,
     SessionRecord,
+    TokenTotals,
     TurnEnd,
     UsageLedger,
     User,
     UserStore,
 )
-from agent_orchestrator.sessions.store.schema import search_messages
+from agent_orchestrator.sessions.store.schema import search_messages, turn_usage
 
 
 @pytest.fixture
@@ -160,3 +164,34 @@ def test_a_turn_that_spent_no_tokens_and_said_nothing_indexable_ends_too(
         assert conn.execute(select(func.count()).select_from(search_messages)).scalar_one() == 0
     with pytest.raises(ValueError, match="idle or interrupted"):
         catalog.turn_end_params("sess-1", preview="x", status="busy")
+
+
+def test_a_reservation_holds_a_turns_estimate_against_the_budget_until_its_end_settles_it(
+    store_engine: Engine, catalog: SessionCatalog, alice: User, leases: LeaseManager
+) -> None:
+    ledger = UsageLedger(store_engine)
+    today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    reserve = functools.partial(ledger.reserve, alice.id, "sess-1", budget=300, since=today, default=200)
+    first, held = reserve()
+    assert first is not None and held == 0  # a first turn: the default estimate
+    second_at_once, held = reserve()
+    assert second_at_once is not None and held == 200  # 200 held, under 300: one more may start
+    assert reserve() == (None, 400)  # 400 held: the budget is reached
+    ledger.release(second_at_once)
+    assert ledger.for_user(alice.id).turns == 0  # reservations are no turns
+    end = replace(end_of_turn(catalog, alice), reservation=first)
+    assert leases.finish(held_lease(leases), end) is True
+    assert ledger.for_user(alice.id) == TokenTotals(120, 8, 1)  # settled with what it spent
+    second, held = reserve()
+    assert second is not None and held == 128  # estimated at what the session's last turn cost
+    third, held = reserve()
+    assert third is not None and held == 256
+    assert reserve() == (None, 384)
+    spent_nothing = replace(end_of_turn(catalog, alice), usage=None, reservation=second)
+    assert leases.finish(held_lease(leases), spent_nothing) is True  # a failed turn gives it back
+    ledger.release(third)  # a turn refused after all (busy)
+    fourth, held = reserve()
+    assert fourth is not None and held == 128
+    ledger.release(fourth)
+    with store_engine.connect() as conn:
+        assert conn.scalar(select(func.count()).select_from(turn_usage)) == 1  # the settled turn only

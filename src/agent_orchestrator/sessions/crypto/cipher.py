@@ -49,6 +49,10 @@ class SessionCipher:
 
     # The catalog's and the search index's texts (``TextSealer``): sync, as both run in a thread already.
 
+    def new_session(self, session_id: str) -> None:
+        """A session is created with this id: its own key, whatever a deleted one of the id left."""
+        self.keys.new_session(session_id)
+
     def seal_text(self, session_id: str, text: str) -> str:
         frame = frames.seal(self.keys.key_for(session_id), text.encode(), session_id.encode())
         return SEALED_TEXT + base64.b64encode(frame).decode()

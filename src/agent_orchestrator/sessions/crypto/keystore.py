@@ -12,6 +12,12 @@ Unwrapped keys are cached per process for ``cache_seconds``: a turn appends seve
 append must not cost a round trip. The cache entry of a deleted session is dropped at once on the
 deleting server; another server forgets it within ``cache_seconds``.
 
+A destroyed key leaves a tombstone (its row with no key material), so that nothing written late for a
+deleted session (a turn still running on another server, a stray append) gets a new key, which would
+outlive the delete and keep what it sealed readable: a first use makes a key only for an id that never
+had one, and only the creation of a new session of that id (:meth:`SessionKeys.new_session`) replaces
+a tombstone.
+
 The table also keeps the key of the blind search index (``index_key``, see
 docs/architecture.md#encryption-at-rest) under a name no session id can take, so ``rotate`` re-wraps it
 with the rest; it is never destroyed.
@@ -24,9 +30,10 @@ import threading
 import time
 from collections.abc import Iterable
 
-from sqlalchemy import Column, Engine, LargeBinary, MetaData, String, Table, delete, select, text, update
+from sqlalchemy import Column, Engine, LargeBinary, MetaData, String, Table, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from agent_orchestrator.errors import DecryptionError
 from agent_orchestrator.sessions.crypto.frames import KEY_BYTES
 from agent_orchestrator.sessions.crypto.keys import KeyProvider, WrappedKey
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
@@ -44,6 +51,9 @@ session_keys = Table(
 _LOCK_KEY = "agent_orchestrator.sessions.crypto.keystore"
 # Session ids start with a letter or digit (sessions/ids.py), so no session can own this row.
 INDEX_KEY_NAME = "~search-index"
+_SESSION_ID = session_keys.c.session_id
+# The ``key_id`` of a destroyed key's tombstone (no master key has an id starting with "~").
+DESTROYED = "~destroyed"
 
 
 class SessionKeys:
@@ -72,28 +82,40 @@ class SessionKeys:
         return cached[0] if cached is not None and cached[1] > time.monotonic() else None
 
     def key_for(self, session_id: str) -> bytes:
-        """The session's data key, made (and stored wrapped) on first use."""
+        """The session's data key, made (and stored wrapped) on first use; :class:`DecryptionError`
+        for a session whose key was destroyed: it never gets another."""
         if (key := self.cached(session_id)) is not None:
             return key
         key = self._stored(session_id)
         if key is None:
-            wrapped = self.provider.wrap(os.urandom(KEY_BYTES), session_id)
-            insert = (postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert)(
-                session_keys
-            )
             with write_transaction(self._engine) as conn:
-                conn.execute(
-                    insert.values(
-                        session_id=session_id,
-                        key_id=wrapped.key_id,
-                        wrapped=wrapped.blob,
-                        created_at=utcnow(),
-                    ).on_conflict_do_nothing(index_elements=[session_keys.c.session_id])
-                )
+                conn.execute(self._new_row(session_id).on_conflict_do_nothing(index_elements=[_SESSION_ID]))
             key = self._stored(session_id)  # ours, or the one another server stored first
-            assert key is not None
+            if key is None:  # the row is a tombstone
+                raise DecryptionError(f"Session {session_id} was deleted: its key is gone for good.")
         self._remember(session_id, key)
         return key
+
+    def new_session(self, session_id: str) -> None:
+        """A session is being created with this id: it gets a key, also where an earlier session of
+        the id, deleted since, left its key's tombstone."""
+        with write_transaction(self._engine) as conn:
+            insert = self._new_row(session_id)
+            conn.execute(
+                insert.on_conflict_do_update(
+                    index_elements=[_SESSION_ID],
+                    set_={name: insert.excluded[name] for name in ("key_id", "wrapped", "created_at")},
+                    where=session_keys.c.key_id == DESTROYED,
+                )
+            )
+
+    def _new_row(self, session_id: str) -> postgresql.Insert | sqlite.Insert:
+        """The insert of a new random data key for ``session_id``, wrapped, on either backend."""
+        wrapped = self.provider.wrap(os.urandom(KEY_BYTES), session_id)
+        postgres = self._engine.dialect.name == "postgresql"
+        return (postgresql.insert if postgres else sqlite.insert)(session_keys).values(
+            session_id=session_id, key_id=wrapped.key_id, wrapped=wrapped.blob, created_at=utcnow()
+        )
 
     def existing_key(self, session_id: str) -> bytes | None:
         """The session's data key if it has one (a deleted session's is gone for good)."""
@@ -115,7 +137,9 @@ class SessionKeys:
         missing = sorted({sid for sid in session_ids if self.cached(sid) is None})
         if not missing:
             return
-        query = select(session_keys).where(session_keys.c.session_id.in_(missing))
+        query = select(session_keys).where(
+            session_keys.c.session_id.in_(missing), session_keys.c.key_id != DESTROYED
+        )
         with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         for row in rows:
@@ -128,17 +152,31 @@ class SessionKeys:
         return self.key_for(INDEX_KEY_NAME)
 
     def destroy(self, session_id: str) -> bool:
-        """Crypto-erasure: forget the session's key; whatever was sealed under it is unreadable."""
+        """Crypto-erasure: forget the session's key (its row becomes a tombstone); whatever was sealed
+        under it is unreadable. Whether there was a key to destroy."""
         with self._lock:
             self._cache.pop(session_id, None)
+        t = session_keys
+        tombstone = {"key_id": DESTROYED, "wrapped": b"", "created_at": utcnow()}
+        insert = (postgresql.insert if self._engine.dialect.name == "postgresql" else sqlite.insert)(t)
         with write_transaction(self._engine) as conn:
-            result = conn.execute(delete(session_keys).where(session_keys.c.session_id == session_id))
-        return result.rowcount == 1
+            had_key = conn.execute(
+                update(t).where(t.c.session_id == session_id, t.c.key_id != DESTROYED).values(**tombstone)
+            ).rowcount
+            if not had_key:
+                conn.execute(
+                    insert.values(session_id=session_id, **tombstone).on_conflict_do_nothing(
+                        index_elements=[t.c.session_id]
+                    )
+                )
+        return had_key == 1
 
     def rotate(self) -> int:
         """Re-wrap every data key not yet under the current master key; how many were."""
         current = self.provider.current_id
-        query = select(session_keys).where(session_keys.c.key_id != current)
+        query = select(session_keys).where(
+            session_keys.c.key_id != current, session_keys.c.key_id != DESTROYED
+        )
         with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         for row in rows:
@@ -161,7 +199,9 @@ class SessionKeys:
         )
         with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
-        return None if row is None else self.provider.unwrap(WrappedKey(row.key_id, row.wrapped), session_id)
+        if row is None or row.key_id == DESTROYED:
+            return None
+        return self.provider.unwrap(WrappedKey(row.key_id, row.wrapped), session_id)
 
     def _remember(self, session_id: str, key: bytes) -> None:
         with self._lock:

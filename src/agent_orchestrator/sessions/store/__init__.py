@@ -23,7 +23,14 @@ from agent_orchestrator.sessions.store.catalog import (
     validate_title,
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
-from agent_orchestrator.sessions.store.leases import Fence, Lease, LeaseManager, lease_clock, make_holder_id
+from agent_orchestrator.sessions.store.leases import (
+    Fence,
+    Lease,
+    LeaseManager,
+    Revoked,
+    lease_clock,
+    make_holder_id,
+)
 from agent_orchestrator.sessions.store.live_events import MAX_SEQ, Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.migrations import applied_migrations, migrate, migration_names
 from agent_orchestrator.sessions.store.throttle import (
@@ -54,6 +61,7 @@ __all__ = [
     "LiveEventLog",
     "LoginThrottle",
     "LoginTicket",
+    "Revoked",
     "SessionCatalog",
     "SessionPage",
     "SessionRecord",

@@ -237,6 +237,8 @@ class TextSealer(Protocol):
     """Encrypts the conversation text the catalog keeps and makes the blind terms its title search
     matches (docs/architecture.md#encryption-at-rest)."""
 
+    def new_session(self, session_id: str) -> None: ...
+
     def seal_text(self, session_id: str, text: str) -> str: ...
 
     def open_text(self, session_id: str, stored: str) -> str: ...
@@ -300,7 +302,9 @@ class SessionCatalog:
             preview=make_preview(record.preview),
             status=_validate_status(record.status),
         )
-        # Sealed before the transaction: a new data key is written by the key store.
+        # Sealed before the transaction: the new session's data key is written by the key store.
+        if self._sealer is not None:
+            self._sealer.new_session(record.id)
         values = {
             **self._title_values(record.id, record.owner_id, record.title),
             "preview": self._sealed(record.id, record.preview),

@@ -90,6 +90,17 @@ class Lease:
     sure_until: float = field(default=0.0, compare=False)  # what this process knows, not the lease
 
 
+@dataclass(frozen=True, slots=True)
+class Revoked:
+    """A lease taken from whoever held it (:meth:`LeaseManager.revoke`): the new ``lease``, and the
+    holder it was taken from (``None``: it was free) with the seconds its lease still had to run, during
+    which that holder may still write without asking (docs/architecture.md#leases-and-fencing)."""
+
+    lease: Lease
+    previous_holder: str | None
+    remaining: float
+
+
 @dataclass(slots=True)
 class Fence:
     """What a holder writing under a lease knows of it: the token its writes pass, and until when
@@ -156,6 +167,33 @@ class LeaseManager:
         if row is None:
             return None
         return Lease(session_id, holder, int(row.fencing_token), row.expires_at, _sure_until(sent, ttl))
+
+    def revoke(self, session_id: str, holder: str, ttl: float) -> Revoked:
+        """Take the lease for ``ttl`` seconds whoever holds it (a delete, which must not wait for a
+        turn to end): the token goes up, so the holder it is taken from fails its next renewal and,
+        from the moment it asks, every fencing check."""
+        _check_ttl(ttl)
+        t = session_leases
+        sent = lease_clock()
+        upsert = (postgresql.insert if self._postgres else sqlite.insert)(t)
+        with write_transaction(self._engine) as conn:
+            now = database_now(conn)
+            held = conn.execute(
+                select(t.c.holder, t.c.expires_at).where(t.c.session_id == session_id).with_for_update()
+            ).first()
+            expires_at = now + timedelta(seconds=ttl)
+            token = conn.execute(
+                upsert.values(session_id=session_id, holder=holder, fencing_token=1, expires_at=expires_at)
+                .on_conflict_do_update(
+                    index_elements=[t.c.session_id],
+                    set_={"holder": holder, "expires_at": expires_at, "fencing_token": t.c.fencing_token + 1},
+                )
+                .returning(t.c.fencing_token)
+            ).scalar_one()
+        lease = Lease(session_id, holder, int(token), expires_at, _sure_until(sent, ttl))
+        if held is None or held.holder is None or held.expires_at <= now:
+            return Revoked(lease, None, 0.0)
+        return Revoked(lease, held.holder, (held.expires_at - now).total_seconds())
 
     def renew(self, lease: Lease, ttl: float, *, fence: Fence | None = None) -> bool:
         """Extend a lease we still hold; ``False`` if it expired or was taken (acquire again then).

@@ -15,6 +15,10 @@ order: a reader that saw event N has seen every event before it that still exist
   they write (ending a dead server's turn, restarting a stream) take an advisory lock per stream for
   that, and retry the same way against plain appends.
 
+A session stream's ``deleted`` is its last event: appends after it are dropped (a turn that was still
+running somewhere when its session was deleted must leave nothing for a later reader), and only
+:meth:`LiveEventLog.restart` (a session created under that id) starts it again.
+
 Bounded in two ways: when a turn ends the deltas of the turns before it go (each ``done`` holds its
 whole answer), and every hundredth event trims the stream to its latest :data:`KEEP`. A client that
 is further behind is told to reload (:meth:`LiveEventLog.covers`).
@@ -132,7 +136,7 @@ class LiveEventLog:
     def append_each(self, batches: Sequence[Batch]) -> list[list[LiveEvent]]:
         """Add each batch's events to its stream, in one write: a turn's start (its message, and its
         owner's list hearing the session is busy) and its end are one each. Returns each batch's events
-        as numbered."""
+        as numbered; none for a session stream that ended with ``deleted`` (see the module docstring)."""
         if not any(batch.events for batch in batches):
             return [[] for _ in batches]
         bodies = [[self._body(batch.stream, data) for _, data in batch.events] for batch in batches]
@@ -167,17 +171,22 @@ class LiveEventLog:
         firsts = {stream: int(first) for stream, first, _ in conn.execute(_PG_APPEND_EACH, params).all()}
         numbered: list[list[LiveEvent]] = []
         for batch in batches:  # a stream's batches took its numbers in their order
-            first = firsts.get(batch.stream, 0)
-            if batch.events:
-                firsts[batch.stream] = first + len(batch.events)
-                self._trim(conn, batch.stream, first, first + len(batch.events) - 1)
+            first = firsts.get(batch.stream)
+            if first is None or not batch.events:  # nothing to add, or the stream ended with ``deleted``
+                numbered.append([])
+                continue
+            firsts[batch.stream] = first + len(batch.events)
+            self._trim(conn, batch.stream, first, first + len(batch.events) - 1)
             numbered.append(batch.numbered(first))
         return numbered
 
     def _sqlite_batch(self, conn: Connection, batch: Batch, bodies: list[str]) -> list[LiveEvent]:
         if not bodies:
             return []
-        first = _latest(conn, batch.stream) + 1
+        head = conn.execute(_HEAD, {"stream": batch.stream}).first()
+        if head is not None and head.kind == "deleted" and _session_of(batch.stream) is not None:
+            return []
+        first = (head.seq if head is not None else 0) + 1
         at = utcnow()
         rows = [
             {"stream": batch.stream, "seq": first + i, "kind": kind, "data": body, "at": at}
@@ -336,6 +345,12 @@ _T = TypeVar("_T")
 _LATEST = select(func.coalesce(func.max(live_events.c.seq), 0)).where(
     live_events.c.stream == bindparam("stream")
 )
+_HEAD = (
+    select(live_events.c.seq, live_events.c.kind)
+    .where(live_events.c.stream == bindparam("stream"))
+    .order_by(live_events.c.seq.desc())
+    .limit(1)
+)
 _TRIM = delete(live_events).where(
     live_events.c.stream == bindparam("stream"), live_events.c.seq <= bindparam("upto")
 )
@@ -344,18 +359,25 @@ _DROP_DELTAS = delete(live_events).where(
     live_events.c.kind == "delta",
     live_events.c.seq < bindparam("before"),
 )
-# Events of several streams in one statement: each stream's next numbers, the deltas of the turns
-# before the one each ``end_streams`` entry ends (from the event ``end_befores`` names; 0: the first of
-# these), and one NOTIFY per stream for its last new event. The DELETE sees the table as it was before
-# the INSERT, so it cannot take an event added here.
+# Events of several streams in one statement: each stream's next numbers (none for a session stream
+# that ended with ``deleted``), the deltas of the turns before the one each ``end_streams`` entry ends
+# (from the event ``end_befores`` names; 0: the first of these), and one NOTIFY per stream for its last
+# new event. The DELETE sees the table as it was before the INSERT, so it cannot take an event added
+# here.
 _PG_APPEND_EACH = text("""
 WITH e AS (
     SELECT * FROM unnest(CAST(:streams AS varchar[]), CAST(:kinds AS varchar[]), CAST(:bodies AS text[]))
         WITH ORDINALITY AS e(stream, kind, data, ord)
 ),
-base AS (
-    SELECT s.stream, (SELECT coalesce(max(l.seq), 0) FROM live_events l WHERE l.stream = s.stream) AS n
+head AS (
+    SELECT s.stream, coalesce(h.seq, 0) AS n, h.kind
     FROM (SELECT DISTINCT stream FROM e) s
+    LEFT JOIN LATERAL (
+        SELECT l.seq, l.kind FROM live_events l WHERE l.stream = s.stream ORDER BY l.seq DESC LIMIT 1
+    ) h ON true
+),
+base AS (
+    SELECT stream, n FROM head WHERE left(stream, 2) <> 's:' OR kind IS DISTINCT FROM 'deleted'
 ),
 added AS (
     INSERT INTO live_events (stream, seq, kind, data, at)

@@ -216,7 +216,8 @@ login_throttle = Table(
 )
 
 # Model tokens per turn (migration 0007). No foreign keys, like the audit log: a user's daily budget
-# must still count a session they deleted, and accounting outlives the conversation.
+# must still count a session they deleted, and accounting outlives the conversation. A running turn's
+# row holds its estimated cost in ``reserved_tokens`` until its end settles it (migration 0010).
 turn_usage = Table(
     "turn_usage",
     metadata,
@@ -227,6 +228,7 @@ turn_usage = Table(
     Column("model", String(200), nullable=True),
     Column("input_tokens", BigInteger, nullable=False),
     Column("output_tokens", BigInteger, nullable=False),
+    Column("reserved_tokens", BigInteger, nullable=False, server_default="0"),
     Index("ix_turn_usage_user_at", "user_id", "at"),
     Index("ix_turn_usage_session", "session_id", "at"),
 )
