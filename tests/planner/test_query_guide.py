@@ -382,3 +382,63 @@ def test_a_client_without_a_query_tool_is_not_guided():
         }
     ]
     assert QueryGuide().step([{"role": "user", "content": "hi"}], weather) is None
+
+
+def test_a_follow_up_compares_with_the_period_or_the_name_it_names(chat):
+    chat.ask("Revenue in Germany in 2025")
+    arguments, answer = chat.ask("Compare that with 2024")
+    assert arguments == {
+        "period": "2025",
+        "countries": ["Germany"],
+        "measure": "revenue",
+        "compare": "previous_period",
+    }
+    assert answer is not None and answer.startswith("Revenue, Germany, 2025, vs 2024: ")
+    same, _ = chat.ask("How did France do in the same period?")
+    assert same is not None and (same["countries"], same["period"]) == (["France"], "2025")
+    chat.ask("What is the average order value in Germany?")
+    both, answer = chat.ask("How does that compare to France?")
+    assert both is not None and (both["countries"], both["group_by"]) == (["Germany", "France"], "country")
+    assert answer is not None and answer.startswith(
+        "Average order value, by country, Germany, France, all time:"
+    )
+    assert " is ahead of " in answer  # two names side by side: how far apart they are
+    higher, _ = chat.ask("Which is higher?")
+    assert higher is not None and (higher["limit"], higher["order"]) == (1, "highest")
+
+
+def test_a_name_the_data_lacks_is_not_carried_into_the_next_question(chat):
+    _, answer = chat.ask("What share of revenue comes from Champions?")
+    assert answer is not None and "nothing in the data matches 'Champions'" in answer
+    arguments, _ = chat.ask("And from At Risk customers?")
+    assert arguments == {"measure": "revenue", "share": True, "segments": ["At Risk"]}  # still revenue
+
+
+def test_an_unknown_name_of_a_list_is_refused_with_the_names_there_are(chat):
+    arguments, answer = chat.ask("Which fraction of customers are in the Champions segment?")
+    assert arguments is None and answer is not None
+    assert answer.startswith("I can't answer that from this data: I don't know what 'champions' means here.")
+    assert "The segments in this data are At Risk, High Value, New, Regular." in answer
+
+
+def test_share_and_kind_words_analysts_use(chat):
+    assert chat.ask("How many orders were cancelled in 2025?")[0] == {
+        "period": "2025",
+        "measure": "cancellations",
+    }
+    share, _ = chat.ask("How much of our total sales is the United Kingdom responsible for?")
+    assert share == {"countries": ["United Kingdom"], "measure": "revenue", "share": True}
+
+
+def test_a_product_can_be_left_out(chat, retail_db):
+    with sqlite3.connect(retail_db) as conn:
+        code, name = conn.execute("SELECT stock_code, description FROM products LIMIT 1").fetchone()
+    arguments, answer = chat.ask(f"Top 5 products, ignoring {code}")
+    assert (
+        arguments is not None and arguments["exclude_product"] == code and arguments["group_by"] == "product"
+    )
+    assert (
+        answer is not None
+        and f"excluding {name} ({code})" in answer
+        and f"({code})" not in answer.split(":", 1)[1]
+    )

@@ -84,9 +84,12 @@ def test_what_the_data_does_not_hold_is_said_not_computed_as_zero(conn):
         "answer": "I can't answer that from this data: there is no country named 'Mexico' in the data.",
         "answered": False,
         "query": {"countries": ["Mexico"]},
+        "unmatched": "countries",  # a follow-up does not carry the name on
     }
     assert "no sales in 2030" in ask(conn, period="2030")["answer"]
+    assert ask(conn, product="teapot")["unmatched"] == "product"
     assert "nothing in the data matches 'teapot'" in ask(conn, product="teapot")["answer"]
+    assert ask(conn, exclude_product="teapot")["unmatched"] == "exclude_product"
     assert "no customer with id 424242" in ask(conn, customer_id=424242)["answer"]
 
 

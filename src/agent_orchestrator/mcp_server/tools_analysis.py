@@ -72,7 +72,11 @@ COMPARES = (
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
     "yoy"
 )
-SHARES = "Also the share of the total (share, percentage, percent, proportion, fraction, portion, part of, %)"
+SHARES = (
+    "Also the share of the total (share, percentage, percent, proportion, fraction, portion, part of, %, "
+    "of the total, of our total, of total, responsible for, account for, accounts for, accounted for, "
+    "contribution)"
+)
 NOT_IN_DATA = (
     "Not in the data: profit, margin, cost, stock levels, inventory, reasons for returns, staff, marketing, "
     "web traffic, weather, forecasts."
@@ -155,6 +159,16 @@ def register(kit: ToolKit) -> None:
         product: Annotated[
             str | None, Field(max_length=80, description="Stock code or words of the product's name")
         ] = None,
+        exclude_product: Annotated[
+            str | None,
+            Field(
+                max_length=80,
+                description=(
+                    "Leave out the products matching this stock code or these words (excluding, except, "
+                    "without, not counting, ignoring, apart from, other than, leaving out, minus)"
+                ),
+            ),
+        ] = None,
         customer_id: Annotated[int | None, Field(ge=1, description="Only this customer id")] = None,
         period: Annotated[
             str | None,
@@ -207,6 +221,7 @@ def register(kit: ToolKit) -> None:
             "segments": segments,
             "exclude_segments": exclude_segments,
             "product": product,
+            "exclude_product": exclude_product,
             "customer_id": customer_id,
             "period": period,
             "compare": compare,

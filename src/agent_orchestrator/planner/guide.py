@@ -87,7 +87,8 @@ def can_ask(tool: dict[str, Any]) -> str:
 def _previous(
     earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary
 ) -> tuple[dict[str, Any] | None, str | None, list[tuple[str, str]]]:
-    """The arguments of the last query call, if the last tool turn was one (a follow-up's base); its
+    """The arguments of the last query call, if the last tool turn was one (a follow-up's base, less
+    a name the data turned out not to hold); its
     period as the tool placed it ("latest year" -> ``2025``: "the year before" steps from there); and
     the rows it answered with (what "they" or "the first one" in the next question is)."""
     for at in range(len(earlier) - 1, -1, -1):
@@ -98,6 +99,8 @@ def _previous(
         if _name(call) != vocabulary.tool or (arguments := _arguments(call)) is None:
             return None, None, []
         result = _result(earlier[at + 1 :], str(call.get("id")))
+        if isinstance(unmatched := result.get("unmatched"), str):  # a name the data lacks is no base
+            arguments = {k: v for k, v in arguments.items() if k != unmatched}
         period, rows = result.get("period"), result.get("rows")
         placed = None
         if (
@@ -128,7 +131,9 @@ def _result(after: Sequence[dict[str, Any]], call_id: str) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _refusal(reading: Reading, chat: Sequence[dict[str, Any]], others: frozenset[str]) -> str | None:
+def _refusal(
+    reading: Reading, chat: Sequence[dict[str, Any]], others: frozenset[str], vocabulary: Vocabulary
+) -> str | None:
     """Why the data cannot answer, when the reading shows it: a subject the tool says it lacks, two
     rankings at once, or words that neither the reading, another tool nor the chat so far knows."""
     if reading.not_in_data:
@@ -160,7 +165,11 @@ def _refusal(reading: Reading, chat: Sequence[dict[str, Any]], others: frozenset
     if not unknown or len(unknown) != len(reading.not_understood):
         return None
     words = " or ".join(f"'{w}'" for w in dict.fromkeys(unknown))
-    return f"I can't answer that from this data: I don't know what {words} means here."
+    refusal = f"I can't answer that from this data: I don't know what {words} means here."
+    names = sorted(set(vocabulary.entities.get(reading.unknown_kind or "", {}).values()))
+    if names and len(names) <= 12:  # "the Champions segment": the segments there are
+        refusal += f" The {reading.unknown_kind} in this data are {', '.join(names)}."
+    return refusal
 
 
 def _call(reading: Reading, vocabulary: Vocabulary) -> GuidedCall | None:
@@ -222,7 +231,7 @@ class QueryGuide:
             return self._answer(turn, vocabulary)
         previous, placed, listed = _previous(messages[:last], vocabulary)
         reading = read(_text(messages[last]), vocabulary, previous, placed, listed)
-        refusal = _refusal(reading, messages[: last + 1], others)
+        refusal = _refusal(reading, messages[: last + 1], others, vocabulary)
         if refusal is not None:
             return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")
         if not reading.asks or reading.not_understood:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import calendar
 import difflib
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,12 @@ _YEAR_BACK = re.compile(
     r"|\b(?:the\s+)?(?:previous|prior|preceding)\s+year\b|\b(?:the\s+)?year\s+before\b"
 )
 _STEPS = ((_YEAR_BACK, "year_before"), (_SHIFT_BACK, "previous_period"))
+_SAME_PERIOD = re.compile(
+    r"\b(?:(?:in|for|over|during|across|on)\s+)?(?:the\s+)?same\s+"
+    r"(?:period|time\s*frame|time|months?|years?|quarters?|weeks?|days?|dates?|dates?\s+range)\b"
+)
+"""'How did France do in the same period?': the period of the answer before (a step back by a year,
+'the same month last year', is read first)."""
 _CALENDAR_NAMES = frozenset(
     m.lower()
     for m in (*calendar.month_name, *calendar.month_abbr, *calendar.day_name, *calendar.day_abbr)
@@ -123,6 +130,11 @@ class Reading:
     asks: bool = False
     """The question names something to compute (a measure, a ranking, a share, a comparison)."""
     follow_up: bool = False
+    qualifying: bool = False
+    """The measure word only qualifies a name ("and from At Risk customers?"): a follow-up keeps the
+    measure it had."""
+    unknown_kind: str | None = None
+    """The list an unknown name was called one of ("the Champions segment": ``segments``)."""
     conflicts: list[str] = field(default_factory=list)
     """Words that rank two ways at once ("of our ten biggest countries, which placed the fewest
     orders?"): one query cannot read them."""
@@ -228,6 +240,9 @@ def read(
         marks.take(*found.span())
     for found in _ALL_TIME.finditer(text):  # "over the whole period": all time, which is no period
         marks.take(*found.span())
+    same = [m.span() for m in _SAME_PERIOD.finditer(text) if marks.free(*m.span())]
+    for span in same:
+        marks.take(*span)
     unplaced = _read_periods(text, marks, args, vocabulary)
     if steps and "period" in args and "compare" not in args:  # "April 2025 vs the same month last year"
         args["compare"] = steps[0][1]
@@ -255,10 +270,13 @@ def read(
     # "Only for 2025", "In France?": a filter alone narrows the question before
     bare = not reading.asks and not reading.not_understood
     scoped = any(k in args for k in ("period", "customer_id", vocabulary.free_text, *vocabulary.entities))
-    referring = bool(_FOLLOW_UP.search(text)) or (bool(_ENDS_REFERRING.search(text)) and not scoped)
+    referring = (
+        bool(same) or bool(_FOLLOW_UP.search(text)) or (bool(_ENDS_REFERRING.search(text)) and not scoped)
+    )
     reading.follow_up = previous is not None and (referring or not own or shifted or bare)
     if reading.follow_up and previous is not None:
-        reading.arguments = _merge(previous, args, text, placed)
+        reading.arguments = _merge(previous, args, text, placed, qualifying=reading.qualifying)
+        _beside(previous, args, reading.arguments, text, vocabulary)
         row = _referred_row(text, listed)
         if row is not None and "group_by" not in args:
             reading.arguments = _about(reading.arguments, row, vocabulary)
@@ -266,8 +284,39 @@ def read(
             _read_limit(text, _Marks(text), reading.arguments, vocabulary)
             if re.search(r"\b(?:which|what|who)\s+(?:one\s+)?(?:was|is|had|has|did|came)\b", text):
                 reading.arguments["limit"] = 1  # "which was highest?": one of the rows before
+                if "order" not in args and (direction := _COMPARATIVE.search(text)):
+                    reading.arguments["order"] = "lowest" if direction[1] else "highest"
         reading.asks = True
     return reading
+
+
+_COMPARING = re.compile(r"compar|\bvs\b|versus|\bagainst\b|\bchange|growth|\bgr[eo]w|\bdiffer")
+_COMPARATIVE = re.compile(
+    r"\b(?:(lower|smaller|fewer|less|worse|weaker)|higher|bigger|larger|greater|more|better|stronger)\b"
+)
+"""'Which is higher?' of two rows side by side: the direction of a one-row ranking."""
+
+
+def _beside(
+    previous: dict[str, Any],
+    new: dict[str, Any],
+    merged: dict[str, Any],
+    text: str,
+    vocabulary: Vocabulary,
+) -> None:
+    """ "How does that compare to France?": the one name the answer before was about, beside the one
+    the follow-up names, as a breakdown of the two (a comparison of names, not of periods)."""
+    if "group_by" in previous or not (_COMPARING.search(text) or _BETWEEN_NAMES.search(text)):
+        return
+    dimensions = set(vocabulary.choices("group_by").values())
+    for parameter in vocabulary.entities:
+        before_, named = previous.get(parameter) or [], new.get(parameter) or []
+        if len(before_) == 1 and len(named) == 1 and before_ != named and _singular(parameter) in dimensions:
+            merged[parameter] = before_ + named
+            merged["group_by"] = _singular(parameter)
+            if "period" not in new:
+                merged.pop("compare", None)
+            return
 
 
 _ORDINAL_ONE = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last|top|bottom)\s+one\b")
@@ -495,12 +544,18 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     ]
     for s, t, _ in measures:
         marks.take(s, s + len(t))
+    # "how many orders were cancelled": the participle names the kind of the noun before it
+    measures = [
+        h
+        for h in measures
+        if not any(re.fullmatch(_PASSIVE, text[h[0] + len(h[1]) : o[0]]) for o in measures if o[0] > h[0])
+    ]
     # "spenders": ranking customers by a count of customers means nothing; the default measure does
     measures = [h for h in measures if h[2] != f"{chosen.get('group_by')}s"]
     if measures:
-        chosen["measure"] = min(
-            measures, key=lambda h: (_measure_rank(text, h, vocabulary), -len(h[1]), h[0])
-        )[2]
+        ranked = sorted((_measure_rank(text, h, vocabulary), -len(h[1]), h[0], h[2]) for h in measures)
+        chosen["measure"] = ranked[0][3]
+        reading.qualifying = ranked[0][0] == 2
     for parameter in ("order", "compare"):
         found = [h for h in hits.get(parameter, []) if marks.free(h[0], h[0] + len(h[1]))]
         if found:
@@ -513,6 +568,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     return chosen
 
 
+_PASSIVE = r"\s+(?:that\s+|which\s+)?(?:were|was|got|been|have been|had been|are|is|being)\s+"
 _ASKED_FOR = re.compile(
     r"(?:how many|number of|count of|how much|share of|percentage of|percent of|proportion of|fraction of"
     r"|% of|total|amount of|in terms of)\s+(?:(?:our|the|all|different|distinct|unique)\s+){0,3}$"
@@ -656,6 +712,7 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     left = [(w, at) for w, at in marks.left() if w not in COMMON and not (w.isdigit() and len(w) < 3)]
     if free in reading.arguments:  # a quoted name: "the product" before it is part of it
         left = [(w, at) for w, at in left if w not in cues]
+    left = _excluded_name(marks, left, reading, vocabulary, original)
     heads = set(vocabulary.not_in_data) | {s.split()[0] for s in vocabulary.not_in_data}  # "stock"
     subjects = heads | {re.sub(r"s$", "", s) for s in heads}  # "forecast" for "forecasts"
     for word, _ in left:
@@ -681,13 +738,54 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
         if reading.arguments.get("group_by") == free:
             del reading.arguments["group_by"]
         return
-    reading.not_understood = [w for w, _ in left]
+    # "the Champions segment": the dimension's noun after an unknown name only says what it was meant as
+    dimensions = vocabulary.choices("group_by")
+    nouns = [
+        (w, at)
+        for (prev, before_at), (w, at) in itertools.pairwise(left)
+        if w in dimensions and before_at + len(prev) + 1 == at
+    ]
+    reading.not_understood = [w for w, at in left if (w, at) not in nouns]
+    kinds = {_singular(dimensions[w]) for w, _ in nouns} | {dimensions[w] for w, _ in nouns}
+    reading.unknown_kind = next((p for p in vocabulary.entities if _singular(p) in kinds), None)
 
 
-def _merge(previous: dict[str, Any], new: dict[str, Any], text: str, placed: str | None) -> dict[str, Any]:
+def _excluded_name(
+    marks: _Marks, left: list[tuple[str, int]], reading: Reading, vocabulary: Vocabulary, original: str
+) -> list[tuple[str, int]]:
+    """ "Top 5 products, ignoring postage": the words after an exclusion cue of the tool's free-text
+    parameter (``exclude_product``) are the name it leaves out; the words left without them."""
+    excluded = f"exclude_{vocabulary.free_text}"
+    if excluded not in vocabulary.parameters or excluded in reading.arguments:
+        return left
+    for cue in sorted(vocabulary.cues.get(excluded, []), key=len, reverse=True):
+        for found in re.finditer(rf"(?<![\w-]){re.escape(cue)}\s+(?:(?:the|all|any|our)\s+)?", marks.text):
+            if not marks.free(*found.span()):
+                continue
+            run, at = [], found.end()
+            for word, start in left:
+                if start == at:
+                    run.append((word, start))
+                    at = start + len(word) + 1
+            if not run:
+                continue
+            as_written = {w.lower(): w for w in re.findall(r"[A-Za-z0-9][\w'&+-]*", original)}
+            reading.arguments[excluded] = " ".join(as_written.get(w, w) for w, _ in run)
+            marks.take(found.start(), run[-1][1] + len(run[-1][0]))
+            cue_words = {(m[0], found.start() + m.start()) for m in re.finditer(r"\S+", found[0])}
+            return [item for item in left if item not in run and item not in cue_words]
+    return left
+
+
+def _merge(
+    previous: dict[str, Any], new: dict[str, Any], text: str, placed: str | None, *, qualifying: bool = False
+) -> dict[str, Any]:
     """The previous reading with what the follow-up changes: named slots replace, the rest stays; a
-    step back ("the year before") is taken from where the previous period was placed."""
+    step back ("the year before") is taken from where the previous period was placed; a period to
+    compare with ("compare that with 2010") keeps the previous one as the period compared."""
     merged = dict(previous)
+    if qualifying and "measure" in previous:
+        new = {k: v for k, v in new.items() if k != "measure"}
     if "countries" in new or "exclude_countries" in new:
         merged.pop("countries", None)
         merged.pop("exclude_countries", None)
@@ -706,14 +804,32 @@ def _merge(previous: dict[str, Any], new: dict[str, Any], text: str, placed: str
         )
         step = year_before if back == "year_before" else before
         shifted = (step(period) or (step(placed) if placed else None)) if back else None
-        if back and re.search(r"compar|\bvs\b|versus|change|growth|differ", text):
+        if back and _COMPARING.search(text):
             merged["compare"] = back  # "how does that compare with a year earlier?": both periods
         elif shifted is not None:
             merged["period"] = shifted
             merged.pop("compare", None)
-    if "period" in new and "compare" not in new:
+    reached = (
+        _compared_with(period, placed, new["period"]) if "period" in new and isinstance(period, str) else None
+    )
+    if reached is not None and _COMPARING.search(text):
+        merged["period"], merged["compare"] = reached
+    elif "period" in new and "compare" not in new:
         merged.pop("compare", None)
     return {k: v for k, v in merged.items() if v not in (None, [], "")}
+
+
+def _compared_with(period: str, placed: str | None, other: str) -> tuple[str, str] | None:
+    """The previous period and the comparison that reaches ``other`` from it: "compare that with
+    2010" after 2011 is 2011 against the period before; None if ``other`` is no step back from it."""
+    for base in (period, placed):
+        if base is None or base == other:
+            continue
+        if before(base) == other:
+            return base, "previous_period"
+        if year_before(base) == other:
+            return base, "year_before"
+    return None
 
 
 __all__ = ["Reading", "read"]

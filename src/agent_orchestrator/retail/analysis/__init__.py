@@ -53,5 +53,7 @@ def answer_query(conn: sqlite3.Connection, query: Query) -> dict[str, Any]:
     try:
         outcome = run(conn, query)
     except CannotAnswer as exc:
-        return cannot_answer(query.model_dump(mode="json", exclude_defaults=True), str(exc))
+        return cannot_answer(
+            query.model_dump(mode="json", exclude_defaults=True), str(exc), unmatched=exc.unmatched
+        )
     return result(outcome, dataset_currency(conn))

@@ -35,7 +35,12 @@ TIME_DIMENSIONS = {Dimension.month: 7, Dimension.day: 10, Dimension.year: 4}
 
 class CannotAnswer(Exception):
     """The query names something the data does not hold (a country, a product), or a period it
-    cannot place; ``str()`` says what, in the analyst's terms."""
+    cannot place; ``str()`` says what, in the analyst's terms, and ``unmatched`` which argument (a
+    follow-up does not carry a name the data lacks into its next question)."""
+
+    def __init__(self, reason: str, *, unmatched: str | None = None) -> None:
+        super().__init__(reason)
+        self.unmatched = unmatched
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,8 @@ class Scope:
     exclude_segments: list[str] = field(default_factory=list)
     product_codes: list[str] | None = None
     product_label: str | None = None
+    exclude_product_codes: list[str] = field(default_factory=list)
+    exclude_product_label: str | None = None
     customer_id: int | None = None
     customer_facts: str | None = None
     """The customer's country and segment ("France, High Value segment"): who "customer 7" is."""
@@ -142,7 +149,11 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         included = scope.countries or scope.segments or scope.product_codes is not None or scope.customer_id
         # "Germany's share outside the UK" is of the rest; "the share from outside the UK" of everything
         kept = (
-            Scope(exclude_countries=scope.exclude_countries, exclude_segments=scope.exclude_segments)
+            Scope(
+                exclude_countries=scope.exclude_countries,
+                exclude_segments=scope.exclude_segments,
+                exclude_product_codes=scope.exclude_product_codes,
+            )
             if included
             else Scope()
         )
@@ -195,7 +206,8 @@ def _scope(conn: sqlite3.Connection, query: Query) -> Scope:
     def country(name: str) -> str:
         found = match_country(name, known)
         if found is None:
-            raise CannotAnswer(f"there is no country named {name!r} in the data")
+            unmatched = "exclude_countries" if name in query.exclude_countries else "countries"
+            raise CannotAnswer(f"there is no country named {name!r} in the data", unmatched=unmatched)
         return found
 
     scope = Scope(
@@ -207,7 +219,9 @@ def _scope(conn: sqlite3.Connection, query: Query) -> Scope:
     )
     if query.customer_id is not None:
         if not queries.customer_exists(conn, query.customer_id):
-            raise CannotAnswer(f"there is no customer with id {query.customer_id} in the data")
+            raise CannotAnswer(
+                f"there is no customer with id {query.customer_id} in the data", unmatched="customer_id"
+            )
         facts = conn.execute(
             "SELECT country, segment FROM customer_stats WHERE customer_id = ?", (query.customer_id,)
         ).fetchone()
@@ -215,6 +229,10 @@ def _scope(conn: sqlite3.Connection, query: Query) -> Scope:
             scope.customer_facts = f"{facts[0]}, {facts[1]} segment"
     if query.product is not None and query.product.strip():
         scope.product_codes, scope.product_label = _products(conn, query.product.strip())
+    if query.exclude_product is not None and query.exclude_product.strip():
+        scope.exclude_product_codes, scope.exclude_product_label = _products(
+            conn, query.exclude_product.strip(), unmatched="exclude_product"
+        )
     return scope
 
 
@@ -224,7 +242,8 @@ def _segment(name: str) -> str:
         if re.sub(r"[^a-z]", "", segment.value.lower()) == wanted:
             return segment.value
     raise CannotAnswer(
-        f"there is no segment named {name!r}; the segments are " + ", ".join(s.value for s in SEGMENT_ORDER)
+        f"there is no segment named {name!r}; the segments are " + ", ".join(s.value for s in SEGMENT_ORDER),
+        unmatched="segments",
     )
 
 
@@ -240,7 +259,7 @@ def _names(conn: sqlite3.Connection) -> str:
     )
 
 
-def _products(conn: sqlite3.Connection, text: str) -> tuple[list[str], str]:
+def _products(conn: sqlite3.Connection, text: str, *, unmatched: str = "product") -> tuple[list[str], str]:
     """The products a name or stock code means: the code itself, a description containing the
     text, or else every word of it (a plural's singular allowed). Raises when nothing matches."""
     rows = conn.execute(
@@ -269,7 +288,8 @@ def _products(conn: sqlite3.Connection, text: str) -> tuple[list[str], str]:
             ).fetchall()
     if not rows:
         raise CannotAnswer(
-            f"nothing in the data matches {text!r} (no product, stock code or country of that name)"
+            f"nothing in the data matches {text!r} (no product, stock code or country of that name)",
+            unmatched=unmatched,
         )
     if len(rows) == 1:
         code, description = rows[0]
@@ -314,6 +334,7 @@ def _where(scope: Scope, period: Period | None) -> tuple[str, list[object]]:
             params.extend(values)
     if scope.product_codes is not None:
         among("t.stock_code", scope.product_codes)
+    among("t.stock_code", scope.exclude_product_codes, negate=True)
     if scope.customer_id is not None:
         clauses.append("t.customer_id = ?")
         params.append(scope.customer_id)

@@ -70,6 +70,8 @@ class Query(BaseModel):
     segments: Names = []
     exclude_segments: Names = []
     product: Annotated[str | None, Field(max_length=80)] = None
+    exclude_product: Annotated[str | None, Field(max_length=80)] = None
+    """Products to leave out, by stock code or words of the name ("excluding postage")."""
     customer_id: Annotated[int | None, Field(ge=1, le=2**53)] = None
     period: Annotated[str | None, Field(max_length=40)] = None
     compare: Compare | None = None

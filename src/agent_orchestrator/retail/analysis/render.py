@@ -114,6 +114,14 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
         )
     if scope.product_label is not None:
         parts.append({"field": "product", "value": query.product or "", "label": scope.product_label})
+    if scope.exclude_product_label is not None:
+        parts.append(
+            {
+                "field": "exclude_product",
+                "value": query.exclude_product or "",
+                "label": f"excluding {scope.exclude_product_label}",
+            }
+        )
     if scope.customer_id is not None:
         parts.append(
             {
@@ -145,11 +153,24 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
     return parts
 
 
+def _named_side_by_side(outcome: Outcome) -> bool:
+    """ "Germany vs France": a breakdown of exactly the names the query lists, all of them shown."""
+    query, scope = outcome.query, outcome.scope
+    named = {Dimension.country: scope.countries, Dimension.segment: scope.segments}.get(query.group_by)  # type: ignore[arg-type]
+    return (
+        bool(named)
+        and len(named or ()) >= 2
+        and query.rank is None
+        and len(outcome.rows) == len(named or ())
+        and outcome.groups == len(outcome.rows)
+    )
+
+
 def _ranking_label(outcome: Outcome) -> str:
     query = outcome.query
     assert query.group_by is not None
     noun = _PLURALS[query.group_by]
-    if _is_series(outcome):
+    if _is_series(outcome) or (_named_side_by_side(outcome) and len(outcome.rows) > 1):
         return f"by {query.group_by.value}"
     count = len(outcome.rows)
     if query.rank is not None and query.rank > 1:
@@ -233,9 +254,27 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         worst = min(outcome.rows, key=lambda r: r.figures.get(measure))
         high, low = figure(best.figures.get(measure)), figure(worst.figures.get(measure))
         text += f"\n\nHighest: {best.label} ({high}); lowest: {worst.label} ({low})."
+    elif _named_side_by_side(outcome) and len(outcome.rows) == 2:
+        text += f"\n\n{_difference(outcome.rows[0], outcome.rows[1], measure, figure)}"
     elif outcome.groups > len(outcome.rows):  # a paragraph of its own: Markdown would end the list with it
         text += f"\n\n({len(outcome.rows)} of {outcome.groups:,} {_PLURALS[outcome.query.group_by]}.)"
     return text
+
+
+def _difference(first: Row, second: Row, measure: Measure, figure: Figure) -> str:
+    """How far apart two names side by side are ("Germany vs France"), in the measure's own unit."""
+    a, b = first.figures.get(measure), second.figures.get(measure)
+    if measure is Measure.overview:
+        a, b, figure = first.figures.revenue, second.figures.revenue, Figure(Measure.revenue, figure.currency)
+    if a == b:
+        return f"{first.label} and {second.label}: {'the same day' if measure in DAYS else 'level'}."
+    high, low = (first, second) if a > b else (second, first)
+    if measure in DAYS:
+        return f"{high.label}'s is {abs(int(a - b)):,} days later than {low.label}'s."
+    more = abs(a - b) / min(a, b) if min(a, b) > 0 else None
+    relative = f" ({more:.1%} more)" if more is not None else ""
+    what = " in revenue" if measure is Measure.overview else ""
+    return f"{high.label} is ahead of {low.label} by {figure(abs(a - b))}{relative}{what}."
 
 
 def overview(figures: Figures, currency: str | None, *, customers: bool = True) -> str:
@@ -311,10 +350,10 @@ def result(outcome: Outcome, currency: str | None) -> dict[str, Any]:
     return data
 
 
-def cannot_answer(query: dict[str, Any], reason: str) -> dict[str, Any]:
-    """The result of a query the data cannot answer: what is missing, and what can be asked."""
-    return {
-        "answer": f"I can't answer that from this data: {reason}.",
-        "answered": False,
-        "query": query,
-    }
+def cannot_answer(query: dict[str, Any], reason: str, *, unmatched: str | None = None) -> dict[str, Any]:
+    """The result of a query the data cannot answer: what is missing (``unmatched``: the argument
+    whose name the data lacks), and what can be asked."""
+    result = {"answer": f"I can't answer that from this data: {reason}.", "answered": False, "query": query}
+    if unmatched is not None:
+        result["unmatched"] = unmatched
+    return result
