@@ -60,3 +60,31 @@ def test_every_page_fits_a_phone_with_the_chats_in_a_drawer(
     page.get_by_test_id("customers-table").locator("tbody a.customer-link").first.click()
     expect(page.get_by_test_id("customer-body").get_by_test_id("chart")).to_have_count(2)
     expect_fits_the_phone(page, tmp_path / "customer.png")
+
+
+def test_a_reading_with_every_kind_of_chip_fits_a_phone(
+    page: Page, user: Callable[[str], str], scripted_model: ScriptedModel, tmp_path: Path
+) -> None:
+    login(page, user("alice"))
+    new_chat(page)
+    page.set_viewport_size(PHONE)
+    query = {
+        "measure": "units",
+        "group_by": "country",
+        "exclude_countries": ["United Kingdom"],
+        "segments": ["At Risk"],
+        "period": "2025-Q2",
+        "compare": "year_before",
+        "share": True,
+        "limit": 5,
+    }
+    scripted_model.script(ToolCall("retail-analytics-analyze_sales", query), "Here is the breakdown.")
+    send(page, "Units by country outside the UK for At Risk customers, Q2 2025 vs a year before, as shares")
+    reading = page.locator(ASSISTANT).last.get_by_test_id("reading")
+    expect(reading.get_by_test_id("reading-limit")).to_have_value("5")
+    for chip in ("reading-measure", "reading-period", "reading-compare", "reading-order"):
+        expect(reading.get_by_test_id(chip)).to_be_in_viewport()
+    shot = Path(__import__("os").environ.get("AGENT_SHOTS", tmp_path)) / "reading-phone.png"
+    expect_fits_the_phone(page, shot)
+    box = reading.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
