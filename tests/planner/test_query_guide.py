@@ -442,3 +442,42 @@ def test_a_product_can_be_left_out(chat, retail_db):
         and f"excluding {name} ({code})" in answer
         and f"({code})" not in answer.split(":", 1)[1]
     )
+
+
+def test_measures_analysts_ask_for_beyond_the_totals(chat):
+    assert chat.ask("How many new customers did we get in 2025?")[0] == {
+        "period": "2025",
+        "measure": "new_customers",
+    }
+    assert chat.ask("New customers by month in 2025")[0] == {
+        "period": "2025",
+        "group_by": "month",
+        "measure": "new_customers",
+    }
+    segment, _ = chat.ask("How many New customers do we have?")  # written as the segment's name
+    assert segment == {"segments": ["New"], "measure": "customers"}
+    assert chat.ask("What's the average number of orders per customer?")[0] == {
+        "measure": "orders_per_customer"
+    }
+
+
+def test_a_period_next_to_a_named_one(chat):
+    assert chat.ask("How many orders did we have in the week before Christmas 2025?")[0] == {
+        "period": "2025-12-18..2025-12-24",
+        "measure": "orders",
+    }
+    assert chat.ask("Revenue the day after Christmas 2024")[0] == {
+        "period": "2024-12-26",
+        "measure": "revenue",
+    }
+
+
+def test_a_ranking_of_the_rows_just_shown_keeps_their_period(chat):
+    chat.ask("Show me monthly revenue for 2025")
+    weakest, answer = chat.ask("Which month was weakest?")
+    assert weakest is not None and (weakest["period"], weakest["order"], weakest["limit"]) == (
+        "2025",
+        "lowest",
+        1,
+    )
+    assert answer is not None and answer.startswith("Revenue, lowest month, 2025: ")

@@ -135,3 +135,45 @@ def test_a_period_that_is_not_one_is_refused_with_the_forms_understood():
         parse_period("soon", date(2025, 12, 31))
     with pytest.raises(PeriodError, match="not a date"):
         parse_period("2025-02-30", date(2025, 12, 31))
+
+
+def test_new_customers_are_counted_where_and_when_they_first_bought(conn):
+    assert (
+        ask(conn, measure="new_customers", period="2025")["answer"] == "New customers, 2025: 7 new customers."
+    )
+    assert ask(conn, measure="new_customers", period="2024")["total"]["new_customers"] == 1
+    germany = ask(conn, measure="new_customers", countries=["Germany"], period="2025")
+    assert germany["total"]["new_customers"] == 2
+    by_month = ask(conn, measure="new_customers", group_by="month", period="2025-Q4")
+    assert [(r["label"], r["new_customers"]) for r in by_month["rows"]] == [
+        ("October 2025", 1),
+        ("November 2025", 2),
+        ("December 2025", 2),
+    ]
+    assert "new_customers" not in ask(conn, measure="revenue")["total"]  # counted only when asked
+
+
+def test_orders_per_customer_is_a_ratio_with_its_unit(conn):
+    result = ask(conn, measure="orders_per_customer", period="2025")
+    assert result["answer"] == "Orders per customer, 2025: 1.88 orders per customer."
+
+
+def test_a_product_left_out_is_named_and_its_lines_are_not_counted(conn):
+    everything, without = ask(conn, period="2025"), ask(conn, period="2025", exclude_product="D")
+    assert without["total"]["revenue"] == everything["total"]["revenue"] - 8000
+    assert without["answer"].startswith("Revenue, excluding ITEM D (D), 2025: ")
+    assert {"field": "exclude_product", "value": "D", "label": "excluding ITEM D (D)"} in without["chips"]
+
+
+def test_two_names_side_by_side_say_how_far_apart_they_are(conn):
+    result = ask(conn, group_by="country", countries=["France", "Spain"])
+    assert result["answer"] == (
+        "Revenue, by country, France, Spain, all time:\n1. France: 170.00\n2. Spain: 70.00\n\n"
+        "France is ahead of Spain by 100.00 (142.9% more)."
+    )
+
+
+def test_an_open_ended_period_has_nothing_earlier_to_compare_with(conn):
+    result = ask(conn, period="..2025-06-30", compare="previous_period")
+    assert result["answered"] is True
+    assert result["answer"].endswith("starts with the data: there is no earlier period to compare with.")

@@ -5,6 +5,8 @@ from typing import Any
 
 import httpx
 
+from agent_orchestrator.retail.analysis import Query, answer_query
+from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.sessions.store import AuditLog, make_engine
 from agent_orchestrator.testing.scripted_model import Reply, Text, user_messages
 
@@ -54,3 +56,12 @@ def audit_actions(live_app, session_id: str) -> list[str]:
         return [e.action for e in AuditLog(engine).recent(session_id=session_id)]
     finally:
         engine.dispose()
+
+
+def computed(app: Any, query: dict[str, Any]) -> dict[str, Any]:
+    """What analyze_sales answers for ``query`` on the app's retail data, straight from retail.analysis."""
+    conn = open_readonly(app.web.retail_db)
+    try:
+        return answer_query(conn, Query(**query))
+    finally:
+        conn.close()

@@ -10,12 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
-from chat_helpers import audit_actions, events, messages, send
+from chat_helpers import audit_actions, computed, events, messages, send
 from live_feed import Feed
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
-from agent_orchestrator.retail.analysis import Query, answer_query
-from agent_orchestrator.retail.db import open_readonly
+from agent_orchestrator.retail.analysis import Query
 from agent_orchestrator.sessions.crypto import MasterKeys
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import LeaseManager, make_engine
@@ -26,15 +25,6 @@ TOOL = "retail-analytics-analyze_sales"
 ASKED = {"measure": "revenue", "countries": ["Germany"], "period": "2025"}
 CHANGED = {"measure": "orders", "countries": ["France"], "period": "2024-06"}
 MODEL_WORDS = "Here are the figures you asked for."
-
-
-def computed(app: Any, query: dict[str, Any]) -> dict[str, Any]:
-    """What analyze_sales answers for ``query``, straight from retail.analysis."""
-    conn = open_readonly(app.web.retail_db)
-    try:
-        return answer_query(conn, Query(**query))
-    finally:
-        conn.close()
 
 
 @pytest.fixture

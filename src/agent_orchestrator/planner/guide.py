@@ -33,6 +33,8 @@ _LABELS = {
     "avg_order_value": "average order value",
     "revenue_per_customer": "revenue per customer",
     "cancellations": "cancelled orders",
+    "new_customers": "new customers",
+    "orders_per_customer": "orders per customer",
     "last_purchase": "the last purchase",
     "first_purchase": "the first purchase",
     "units": "units sold",

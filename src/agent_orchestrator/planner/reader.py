@@ -228,7 +228,13 @@ def read(
     if quoted and vocabulary.free_text:
         args[vocabulary.free_text] = quoted[0].strip()
     # "the month before": a step back from this question's period, or from the previous reading's
-    steps = [(f, back) for pattern, back in _STEPS for f in pattern.finditer(text)]
+    starts = {p.span[0] for p in find_periods(text)}
+    steps = [  # "the week before Christmas 2011" is a period of its own (``_LEAD``), not a step back
+        (f, back)
+        for pattern, back in _STEPS
+        for f in pattern.finditer(text)
+        if f.end() + len(re.match(r"\s*(?:the\s+)?", text[f.end() :])[0]) not in starts  # type: ignore[index]
+    ]
     others = [
         p
         for p in find_periods(text)
@@ -273,7 +279,14 @@ def read(
     referring = (
         bool(same) or bool(_FOLLOW_UP.search(text)) or (bool(_ENDS_REFERRING.search(text)) and not scoped)
     )
-    reading.follow_up = previous is not None and (referring or not own or shifted or bare)
+    # "Which month was weakest?" after the months of 2011: a ranking of the rows just shown
+    narrowing = (
+        previous is not None
+        and args.get("group_by") == previous.get("group_by")
+        and set(args) <= {"group_by", "order", "limit", "rank"}
+        and not reading.not_understood
+    )
+    reading.follow_up = previous is not None and (referring or not own or shifted or bare or narrowing)
     if reading.follow_up and previous is not None:
         reading.arguments = _merge(previous, args, text, placed, qualifying=reading.qualifying)
         _beside(previous, args, reading.arguments, text, vocabulary)
@@ -360,6 +373,18 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
             for onwards in re.finditer(r"\bon(?:wards)?\b", text[found[0].span[1] :]):
                 marks.take(found[0].span[1] + onwards.start(), found[0].span[1] + onwards.end())
             return None
+    lead = _LEAD.search(text[: found[0].span[0]])
+    if len(found) == 1 and lead and (bounds := day_bounds(found[0].period)):
+        length = timedelta(days=_LEAD_DAYS[lead[1]] - 1)
+        if lead[2] in ("after", "following"):
+            opens = date.fromisoformat(bounds[1]) + timedelta(days=1)
+            closes = opens + length
+        else:
+            closes = date.fromisoformat(bounds[0]) - timedelta(days=1)
+            opens = closes - length
+        args["period"] = f"{opens}..{closes}" if opens < closes else str(opens)
+        marks.take(lead.start(), found[0].span[0])
+        return None
     until = re.search(
         r"\b(before|prior to|until|till|up to|through)\s+(?:the\s+)?(?:end\s+of\s+)?$",
         text[: found[0].span[0]],
@@ -404,6 +429,30 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
     return None
 
 
+def _in_measure_words(marks: _Marks, start: int, end: int, vocabulary: Vocabulary, original: str) -> bool:
+    """ "How many new customers did we win?": a name inside a measure's words ("new customers") is
+    part of them, unless it is written as a name, capitalised inside the sentence ("New customers" as
+    the question's first words is the measure; "our New customers" the segment)."""
+    name = marks.text[start:end]
+    written = [m.start() for m in re.finditer(rf"\b{re.escape(name)}\b", original, re.IGNORECASE)]
+    if any(at > 0 and original[at].isupper() for at in written):
+        return False
+    return any(
+        s <= start and end <= s + len(term) and len(term) > end - start
+        for term in vocabulary.choices("measure")
+        if " " in term
+        for s, _ in marks.find(term)
+    )
+
+
+_LEAD = re.compile(
+    r"\b(?:(?:in|during|over|for)\s+)?(?:the\s+)?(day|week|fortnight|month)\s+"
+    r"(before|prior to|leading up to|ahead of|after|following)\s+(?:the\s+)?$"
+)
+"""'The week before Christmas 2011': the days of that length next to the period named."""
+_LEAD_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30}
+
+
 def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, original: str) -> None:
     for parameter, names in vocabulary.entities.items():
         excluded = vocabulary.excluded_of.get(parameter)
@@ -413,8 +462,8 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
             if name in COMMON and not re.search(rf"\b{re.escape(name.upper())}\b", original):
                 continue  # "us" is a country only when written "US"
             for start, end in marks.find(name):
-                if _longer_name(name, original):
-                    continue  # "New Zealand" is no "New" segment
+                if _longer_name(name, original) or _in_measure_words(marks, start, end, vocabulary, original):
+                    continue  # "New Zealand" is no "New" segment, nor are "new customers"
                 marks.take(start, end)
                 found.append((start, end, names[name]))
         excluding_until: int | None = None  # "excluding Germany and France": the list goes on
@@ -513,7 +562,8 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         for start, term, _ in hits.get("group_by", [])
         if any(a <= start and start + len(term) <= b and b - a > len(term) for a, b in spans)
     }
-    heads = {s for s, _, _ in hits.get("group_by", [])}
+    # nouns only: "customers by month" is no "customer segments"
+    heads = {s for s, t, _ in hits.get("group_by", []) if not re.match(r"(?:by|per|each|over)\b", t)}
     groups = [
         (start, term, value)
         for start, term, value in hits.get("group_by", [])
@@ -530,7 +580,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
             if v == value:
                 marks.take(s, s + len(t))
     for s, t, _ in hits.get("group_by", []):
-        if s + len(t) + 1 in group_starts:  # "customer" of "the customer segments" goes with its noun
+        if s + len(t) + 1 in group_starts & heads:  # "customer" of "the customer segments" goes with its noun
             marks.take(s, s + len(t))
     for s, t, _ in hits.get("group_by", []):  # "revenue for all countries except the UK": the scope
         if (

@@ -179,6 +179,8 @@ class _AnalysisRow(BaseModel):
     countries: int
     revenue_per_customer: float = 0.0
     cancellations: int = 0
+    orders_per_customer: float = 0.0
+    new_customers: int = 0
     previous: dict[str, float | str | None] | None = None
 
 

@@ -6,22 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from browser_ui import ASSISTANT, ASSISTANT_TEXT, USER_TEXT, chart_values, login, new_chat, send
+from chat_helpers import computed
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from agent_orchestrator.retail.analysis import Query, answer_query
-from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.testing.scripted_model import ScriptedModel, ToolCall
 
 ASKED = {"measure": "revenue", "countries": ["Germany"], "period": "2025"}
 MODEL_WORDS = "Germany had a good 2025."
-
-
-def computed(app: Any, query: dict[str, Any]) -> dict[str, Any]:
-    conn = open_readonly(app.web.retail_db)
-    try:
-        return answer_query(conn, Query(**query))
-    finally:
-        conn.close()
 
 
 def expect_changed_turn(page: Page, answer: str, prompt: str) -> Locator:

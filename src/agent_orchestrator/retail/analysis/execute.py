@@ -55,6 +55,8 @@ class Figures:
     first: str | None = None
     last: str | None = None
     """The first and the last day with a purchase (ISO), for the date measures."""
+    new_customers: int = 0
+    """Counted only when asked for: it joins every line to its customer's first purchase."""
 
     def get(self, measure: Measure) -> float:
         """The measure as a number; a day as its ordinal, so that days rank like figures."""
@@ -65,6 +67,8 @@ class Figures:
             return round(self.revenue / self.orders, 2) if self.orders else 0.0
         if measure is Measure.revenue_per_customer:
             return round(self.revenue / self.customers, 2) if self.customers else 0.0
+        if measure is Measure.orders_per_customer:
+            return round(self.orders / self.customers, 2) if self.customers else 0.0
         if measure is Measure.overview:
             return self.revenue
         return float(getattr(self, measure.value))
@@ -128,23 +132,28 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         )
     scope = _scope(conn, query)
     compared = None
-    if query.compare == "previous_period" and period is not None:
+    note = None
+    if query.compare is not None and period is not None and period.first == date.min:
+        note = (
+            f"{period.label.capitalize()} starts with the data: there is no earlier period to compare with."
+        )
+    elif query.compare == "previous_period" and period is not None:
         compared = period.before()
     elif query.compare == "year_before" and period is not None:
         compared = period.year_before()
-    note = None
     if compared is not None and (compared.last < data_first or compared.first > data_last):  # type: ignore[operator]
         note = (  # the figure asked for still stands; only the comparison has nothing to stand on
             f"There are no sales in {compared.label} to compare with: the data covers "
             f"{_day(data_first)} to {_day(data_last)}."
         )
         compared = None
-    total = _figures(conn, scope, period)
-    previous = _figures(conn, scope, compared) if compared is not None else None
+    measure = query.measure
+    total = _figures(conn, scope, period, measure)
+    previous = _figures(conn, scope, compared, measure) if compared is not None else None
     whole = whole_period = None
     if query.share_of is not None:  # "what % of 2011's revenue came in October": of 2011, same filters
         whole_period = _period(query.model_copy(update={"period": query.share_of}), data_last)
-        whole = _figures(conn, scope, whole_period)
+        whole = _figures(conn, scope, whole_period, measure)
     elif query.share:
         included = scope.countries or scope.segments or scope.product_codes is not None or scope.customer_id
         # "Germany's share outside the UK" is of the rest; "the share from outside the UK" of everything
@@ -157,7 +166,7 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
             if included
             else Scope()
         )
-        whole = _figures(conn, kept, period)
+        whole = _figures(conn, kept, period, measure)
     rows: list[Row] = []
     groups = 0
     if query.group_by is not None:
@@ -344,17 +353,33 @@ def _where(scope: Scope, period: Period | None) -> tuple[str, list[object]]:
     return (f"WHERE {' AND '.join(clauses)}" if clauses else ""), params
 
 
-def _columns(period: Period | None) -> str:
-    """The figures' SQL. Customers of all time are everyone who has an invoice line, a cancelled one
-    too ("how many customers do we have in Spain?"); in a period, those who bought in it."""
+_FIRST_PURCHASE = "LEFT JOIN customer_stats AS fp ON fp.customer_id = t.customer_id"
+_NEW_CUSTOMERS = (
+    ", COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 AND t.invoiced_at = fp.first_purchase "
+    "THEN t.customer_id END)"
+)
+"""A new customer is one whose first purchase ever is a line in scope: first bought in the period
+(and the country, the product … asked about)."""
+
+
+def _columns(period: Period | None, measure: Measure) -> tuple[str, str]:
+    """The figures' SQL and the join it needs. Customers of all time are everyone who has an invoice
+    line, a cancelled one too ("how many customers do we have in Spain?"); in a period, those who
+    bought in it."""
     bought = "CASE WHEN t.is_cancellation = 0 THEN t.customer_id END"
-    return _COLUMNS.format(customers=f"COUNT(DISTINCT {bought if period is not None else 't.customer_id'})")
+    columns = _COLUMNS.format(
+        customers=f"COUNT(DISTINCT {bought if period is not None else 't.customer_id'})"
+    )
+    if measure is Measure.new_customers:
+        return columns + _NEW_CUSTOMERS, _FIRST_PURCHASE
+    return columns, ""
 
 
-def _figures(conn: sqlite3.Connection, scope: Scope, period: Period | None) -> Figures:
+def _figures(conn: sqlite3.Connection, scope: Scope, period: Period | None, measure: Measure) -> Figures:
     clause, params = _where(scope, period)
+    columns, join = _columns(period, measure)
     revenue, *counts = conn.execute(
-        f"SELECT {_columns(period)} FROM transactions AS t {clause}", params
+        f"SELECT {columns} FROM transactions AS t {join} {clause}", params
     ).fetchone()
     return Figures(round(revenue, 2), *counts)
 
@@ -374,12 +399,13 @@ def _group_key(dimension: Dimension) -> tuple[str, str]:
 
 
 def _grouped_figures(
-    conn: sqlite3.Connection, dimension: Dimension, scope: Scope, period: Period | None
+    conn: sqlite3.Connection, dimension: Dimension, scope: Scope, period: Period | None, measure: Measure
 ) -> dict[str, Figures]:
     key, join = _group_key(dimension)
     clause, params = _where(scope, period)
+    columns, first = _columns(period, measure)
     rows = conn.execute(
-        f"SELECT {key}, {_columns(period)} FROM transactions AS t {join} {clause} GROUP BY 1", params
+        f"SELECT {key}, {columns} FROM transactions AS t {join} {first} {clause} GROUP BY 1", params
     ).fetchall()
     return {str(key): Figures(round(revenue, 2), *counts) for key, revenue, *counts in rows}
 
@@ -389,8 +415,8 @@ def _grouped(
 ) -> tuple[list[Row], int]:
     assert query.group_by is not None
     dimension = query.group_by
-    groups = _grouped_figures(conn, dimension, scope, period)
     measure = query.measure
+    groups = _grouped_figures(conn, dimension, scope, period, measure)
     if (
         dimension in TIME_DIMENSIONS
         and query.limit is None
@@ -404,7 +430,7 @@ def _grouped(
             groups, key=lambda k: (-groups[k].get(measure) if descending else groups[k].get(measure), k)
         )
         keys = keys[query.rank - 1 : query.rank] if query.rank else keys[: query.limit or DEFAULT_RANKING]
-    previous = _grouped_figures(conn, dimension, scope, compared) if compared is not None else {}
+    previous = _grouped_figures(conn, dimension, scope, compared, measure) if compared is not None else {}
     labels = _labels(conn, dimension, keys)
     empty = Figures(0.0, 0, 0, 0)
     rows = [

@@ -23,7 +23,9 @@ MEASURE_LABELS = {
     Measure.units: "Units sold",
     Measure.avg_order_value: "Average order value",
     Measure.revenue_per_customer: "Revenue per customer",
+    Measure.orders_per_customer: "Orders per customer",
     Measure.cancellations: "Cancelled orders",
+    Measure.new_customers: "New customers",
     Measure.last_purchase: "Last purchase",
     Measure.first_purchase: "First purchase",
     Measure.products: "Products sold",
@@ -37,6 +39,7 @@ _NOUNS = {
     Measure.products: ("product", "products"),
     Measure.countries: ("country", "countries"),
     Measure.cancellations: ("cancelled order", "cancelled orders"),
+    Measure.new_customers: ("new customer", "new customers"),
 }
 _PLURALS = {
     Dimension.country: "countries",
@@ -52,11 +55,18 @@ _SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"}
 
 DAYS = frozenset({Measure.first_purchase, Measure.last_purchase})
 """Measures whose value is a day, not a figure."""
+RATIOS = {Measure.orders_per_customer: "orders per customer"}
+"""Measures whose value is a ratio of counts, with two decimals and its unit."""
 
 
 def is_money(measure: Measure) -> bool:
-    """Revenue, average order value, revenue per customer: amounts, not counts or days."""
-    return measure not in _NOUNS and measure not in DAYS and measure is not Measure.overview
+    """Revenue, average order value, revenue per customer: amounts, not counts, ratios or days."""
+    return (
+        measure not in _NOUNS
+        and measure not in DAYS
+        and measure not in RATIOS
+        and measure is not Measure.overview
+    )
 
 
 def _long_day(day: date) -> str:
@@ -76,6 +86,8 @@ class Figure:
         if self.measure in _NOUNS:
             singular, plural = _NOUNS[self.measure]
             return f"{int(value):,} {singular if int(value) == 1 else plural}"
+        if self.measure in RATIOS:
+            return f"{value:,.2f} {RATIOS[self.measure]}"
         text = f"{abs(value):,.2f}"
         if self.currency:
             symbol = _SYMBOLS.get(self.currency.upper())
@@ -305,10 +317,13 @@ def _row_line(index: int, row: Row, outcome: Outcome, figure: Figure) -> str:
     return line
 
 
-def _figures(figures: Figures) -> dict[str, Any]:
-    """Every measure's value (a day as ISO text), so a chart or a client can use any of them."""
+def _figures(figures: Figures, measure: Measure) -> dict[str, Any]:
+    """Every measure's value (a day as ISO text), so a chart or a client can use any of them; new
+    customers only when asked for (they are counted only then)."""
     values: dict[str, Any] = {
-        m.value: figures.get(m) for m in Measure if m is not Measure.overview and m not in DAYS
+        m.value: figures.get(m)
+        for m in Measure
+        if m is not Measure.overview and m not in DAYS and (m is not Measure.new_customers or m is measure)
     }
     values.update(first_purchase=figures.first, last_purchase=figures.last)
     return values
@@ -316,13 +331,14 @@ def _figures(figures: Figures) -> dict[str, Any]:
 
 def result(outcome: Outcome, currency: str | None) -> dict[str, Any]:
     """The tool's whole result: the answer, the reading, and the figures behind them."""
+    measure = outcome.query.measure
     data: dict[str, Any] = {
         "answer": answer(outcome, currency),
         "answered": True,
         "reading": reading(outcome),
         "chips": chips(outcome),
         "query": outcome.query.model_dump(mode="json", exclude_defaults=True),
-        "total": _figures(outcome.total),
+        "total": _figures(outcome.total, measure),
     }
     if outcome.period is not None:
         data["period"] = {
@@ -331,16 +347,16 @@ def result(outcome: Outcome, currency: str | None) -> dict[str, Any]:
             "label": outcome.period.label,
         }
     if outcome.previous is not None and outcome.compared is not None:
-        data["compared"] = {"label": outcome.compared.label, **_figures(outcome.previous)}
+        data["compared"] = {"label": outcome.compared.label, **_figures(outcome.previous, measure)}
     if outcome.whole is not None:
-        data["whole"] = _figures(outcome.whole)
+        data["whole"] = _figures(outcome.whole, measure)
     if outcome.query.group_by is not None:
         data["rows"] = [
             {
                 "key": row.key,
                 "label": row.label,
-                **_figures(row.figures),
-                **({"previous": _figures(row.previous)} if row.previous is not None else {}),
+                **_figures(row.figures, measure),
+                **({"previous": _figures(row.previous, measure)} if row.previous is not None else {}),
             }
             for row in outcome.rows
         ]
