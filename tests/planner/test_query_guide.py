@@ -481,3 +481,11 @@ def test_a_ranking_of_the_rows_just_shown_keeps_their_period(chat):
         1,
     )
     assert answer is not None and answer.startswith("Revenue, lowest month, 2025: ")
+
+
+def test_a_dimension_counted_is_its_count_measure(chat):
+    assert chat.ask("How many unique products were sold in December 2025?")[0] == {
+        "period": "2025-12",
+        "measure": "products",
+    }
+    assert chat.ask("How many different countries do we sell to?")[0] == {"measure": "countries"}

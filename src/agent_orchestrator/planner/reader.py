@@ -600,6 +600,15 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         for h in measures
         if not any(re.fullmatch(_PASSIVE, text[h[0] + len(h[1]) : o[0]]) for o in measures if o[0] > h[0])
     ]
+    # "how many unique products were sold?": a dimension counted is the measure of the same name
+    counts = {_singular(m): m for m in vocabulary.choices("measure").values()}
+    measures += [
+        (s, t, counts[v])
+        for s, t, v in hits.get("group_by", [])
+        if v in counts and marks.free(s, s + len(t)) and _ASKED_FOR.search(text[:s])
+    ]
+    for s, t, _ in measures:
+        marks.take(s, s + len(t))
     # "spenders": ranking customers by a count of customers means nothing; the default measure does
     measures = [h for h in measures if h[2] != f"{chosen.get('group_by')}s"]
     if measures:
