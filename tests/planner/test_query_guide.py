@@ -489,3 +489,13 @@ def test_a_dimension_counted_is_its_count_measure(chat):
         "measure": "products",
     }
     assert chat.ask("How many different countries do we sell to?")[0] == {"measure": "countries"}
+
+
+def test_a_kind_of_customers_named_with_them_is_the_measure(chat):
+    assert chat.ask("How many customers bought more than once?")[0] == {"measure": "repeat_customers"}
+    assert chat.ask("Returning customers by country, top 5")[0] == {
+        "group_by": "country",
+        "measure": "repeat_customers",
+        "order": "highest",
+        "limit": 5,
+    }

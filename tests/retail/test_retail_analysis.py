@@ -177,3 +177,11 @@ def test_an_open_ended_period_has_nothing_earlier_to_compare_with(conn):
     result = ask(conn, period="..2025-06-30", compare="previous_period")
     assert result["answered"] is True
     assert result["answer"].endswith("starts with the data: there is no earlier period to compare with.")
+
+
+def test_repeat_customers_have_more_than_one_order_and_their_share_is_of_the_customers(conn):
+    assert ask(conn, measure="repeat_customers")["total"]["repeat_customers"] == 7
+    result = ask(conn, measure="repeat_customers", period="2025", share=True)
+    assert result["answer"] == ("Repeat customers, 2025: 6 repeat customers, 75.0% of the total 8 customers.")
+    by_country = ask(conn, measure="repeat_customers", group_by="country", period="2025")
+    assert {r["label"]: r["repeat_customers"] for r in by_country["rows"]}["Germany"] == 2

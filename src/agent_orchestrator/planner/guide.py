@@ -34,6 +34,7 @@ _LABELS = {
     "revenue_per_customer": "revenue per customer",
     "cancellations": "cancelled orders",
     "new_customers": "new customers",
+    "repeat_customers": "repeat customers",
     "orders_per_customer": "orders per customer",
     "last_purchase": "the last purchase",
     "first_purchase": "the first purchase",

@@ -615,6 +615,11 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         ranked = sorted((_measure_rank(text, h, vocabulary), -len(h[1]), h[0], h[2]) for h in measures)
         chosen["measure"] = ranked[0][3]
         reading.qualifying = ranked[0][0] == 2
+        # "how many customers bought more than once?": a kind of the measure ("repeat_customers" of
+        # "customers") named too is the one asked for
+        kinds = [m for *_, m in ranked if m.endswith(f"_{chosen['measure']}")]
+        if kinds:
+            chosen["measure"], reading.qualifying = kinds[0], False
     for parameter in ("order", "compare"):
         found = [h for h in hits.get(parameter, []) if marks.free(h[0], h[0] + len(h[1]))]
         if found:

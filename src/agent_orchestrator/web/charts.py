@@ -181,6 +181,7 @@ class _AnalysisRow(BaseModel):
     cancellations: int = 0
     orders_per_customer: float = 0.0
     new_customers: int = 0
+    repeat_customers: int = 0
     previous: dict[str, float | str | None] | None = None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from agent_orchestrator.retail import queries
@@ -57,6 +57,8 @@ class Figures:
     """The first and the last day with a purchase (ISO), for the date measures."""
     new_customers: int = 0
     """Counted only when asked for: it joins every line to its customer's first purchase."""
+    repeat_customers: int = 0
+    """Counted only when asked for: a second pass over the scope's orders per customer."""
 
     def get(self, measure: Measure) -> float:
         """The measure as a number; a day as its ordinal, so that days rank like figures."""
@@ -381,7 +383,21 @@ def _figures(conn: sqlite3.Connection, scope: Scope, period: Period | None, meas
     revenue, *counts = conn.execute(
         f"SELECT {columns} FROM transactions AS t {join} {clause}", params
     ).fetchone()
-    return Figures(round(revenue, 2), *counts)
+    figures = Figures(round(revenue, 2), *counts)
+    if measure is Measure.repeat_customers:
+        (repeat,) = conn.execute(
+            f"SELECT COUNT(*) FROM (SELECT 1 FROM transactions AS t {_bought(clause)} "
+            "GROUP BY t.customer_id HAVING COUNT(DISTINCT t.invoice) > 1)",
+            params,
+        ).fetchone()
+        figures = replace(figures, repeat_customers=repeat)
+    return figures
+
+
+def _bought(clause: str) -> str:
+    """The scope's WHERE clause, narrowed to purchases (not cancellations) by known customers."""
+    bought = "t.is_cancellation = 0 AND t.customer_id IS NOT NULL"
+    return f"{clause} AND {bought}" if clause else f"WHERE {bought}"
 
 
 def _group_key(dimension: Dimension) -> tuple[str, str]:
@@ -407,7 +423,16 @@ def _grouped_figures(
     rows = conn.execute(
         f"SELECT {key}, {columns} FROM transactions AS t {join} {first} {clause} GROUP BY 1", params
     ).fetchall()
-    return {str(key): Figures(round(revenue, 2), *counts) for key, revenue, *counts in rows}
+    groups = {str(key): Figures(round(revenue, 2), *counts) for key, revenue, *counts in rows}
+    if measure is Measure.repeat_customers:
+        repeat = conn.execute(
+            f"SELECT k, COUNT(*) FROM (SELECT {key} AS k FROM transactions AS t {join} {_bought(clause)} "
+            "GROUP BY 1, t.customer_id HAVING COUNT(DISTINCT t.invoice) > 1) GROUP BY k",
+            params,
+        ).fetchall()
+        for k, n in repeat:
+            groups[str(k)] = replace(groups[str(k)], repeat_customers=n)
+    return groups
 
 
 def _grouped(

@@ -30,6 +30,8 @@ class Measure(StrEnum):
     """Cancelled invoices ("C…" in the Online Retail files): their revenue is already netted out."""
     orders_per_customer = "orders_per_customer"
     """How often customers order: orders divided by customers (in a period, those who bought in it)."""
+    repeat_customers = "repeat_customers"
+    """Customers with more than one order in the period and scope ("who bought more than once")."""
     new_customers = "new_customers"
     """Customers whose first purchase ever falls in the period and scope ("new customers in 2011")."""
     last_purchase = "last_purchase"

@@ -26,6 +26,7 @@ MEASURE_LABELS = {
     Measure.orders_per_customer: "Orders per customer",
     Measure.cancellations: "Cancelled orders",
     Measure.new_customers: "New customers",
+    Measure.repeat_customers: "Repeat customers",
     Measure.last_purchase: "Last purchase",
     Measure.first_purchase: "First purchase",
     Measure.products: "Products sold",
@@ -40,6 +41,7 @@ _NOUNS = {
     Measure.countries: ("country", "countries"),
     Measure.cancellations: ("cancelled order", "cancelled orders"),
     Measure.new_customers: ("new customer", "new customers"),
+    Measure.repeat_customers: ("repeat customer", "repeat customers"),
 }
 _PLURALS = {
     Dimension.country: "countries",
@@ -56,6 +58,7 @@ _SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"}
 DAYS = frozenset({Measure.first_purchase, Measure.last_purchase})
 """Measures whose value is a day, not a figure."""
 RATIOS = {Measure.orders_per_customer: "orders per customer"}
+COUNTED_WHEN_ASKED = frozenset({Measure.new_customers, Measure.repeat_customers})
 """Measures whose value is a ratio of counts, with two decimals and its unit."""
 
 
@@ -251,6 +254,9 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         if outcome.whole is not None and measure not in DAYS:
             part, whole = outcome.total.get(measure), outcome.whole.get(measure)
             of = f"the {outcome.whole_period.label} total" if outcome.whole_period else "the total"
+            if measure in COUNTED_WHEN_ASKED and outcome.whole == outcome.total:
+                # "what share of customers came back?": of the customers, not of itself
+                whole, figure = outcome.whole.customers, Figure(Measure.customers, None)
             text += f", {percent(part, whole)} of {of} {figure(whole)}"
         return text + "."
     if not outcome.rows:
@@ -318,12 +324,12 @@ def _row_line(index: int, row: Row, outcome: Outcome, figure: Figure) -> str:
 
 
 def _figures(figures: Figures, measure: Measure) -> dict[str, Any]:
-    """Every measure's value (a day as ISO text), so a chart or a client can use any of them; new
-    customers only when asked for (they are counted only then)."""
+    """Every measure's value (a day as ISO text), so a chart or a client can use any of them; new and
+    repeat customers only when asked for (they are counted only then)."""
     values: dict[str, Any] = {
         m.value: figures.get(m)
         for m in Measure
-        if m is not Measure.overview and m not in DAYS and (m is not Measure.new_customers or m is measure)
+        if m is not Measure.overview and m not in DAYS and (m not in COUNTED_WHEN_ASKED or m is measure)
     }
     values.update(first_purchase=figures.first, last_purchase=figures.last)
     return values
