@@ -499,3 +499,44 @@ def test_a_kind_of_customers_named_with_them_is_the_measure(chat):
         "order": "highest",
         "limit": 5,
     }
+
+
+def test_growth_and_decline_rank_by_the_change_a_plain_grow_compares(chat):
+    grew, _ = chat.ask("Which country grew the most from 2024 to 2025?")
+    assert grew is not None and (grew["period"], grew["compare"], grew["rank_by"], grew["limit"]) == (
+        "2025",
+        "previous_period",
+        "growth",
+        1,
+    )
+    fell, _ = chat.ask("Which 3 products declined the most last month?")
+    assert fell is not None and (fell["rank_by"], fell["limit"], fell["compare"]) == (
+        "decline",
+        3,
+        "previous_period",
+    )
+    assert chat.ask("Did revenue grow in 2025?")[0] == {
+        "period": "2025",
+        "measure": "revenue",
+        "compare": "previous_period",
+    }
+    chat.ask("Revenue by country in 2025")
+    faster, _ = chat.ask("Which one grew faster?")
+    assert faster is not None and (faster["group_by"], faster["rank_by"], faster["limit"]) == (
+        "country",
+        "growth",
+        1,
+    )
+
+
+def test_names_compared_side_by_side_and_names_that_qualify_customers(chat):
+    both, _ = chat.ask("Compare Germany and France by orders in 2025")
+    assert both is not None and (both["group_by"], both["countries"]) == ("country", ["Germany", "France"])
+    assert chat.ask("Revenue from non-UK customers by month in 2025")[0] == {
+        "period": "2025",
+        "exclude_countries": ["United Kingdom"],
+        "group_by": "month",
+        "measure": "revenue",
+    }
+    top, _ = chat.ask("Top 5 UK customers by revenue")
+    assert top is not None and (top["group_by"], top["countries"]) == ("customer", ["United Kingdom"])

@@ -185,3 +185,17 @@ def test_repeat_customers_have_more_than_one_order_and_their_share_is_of_the_cus
     assert result["answer"] == ("Repeat customers, 2025: 6 repeat customers, 75.0% of the total 8 customers.")
     by_country = ask(conn, measure="repeat_customers", group_by="country", period="2025")
     assert {r["label"]: r["repeat_customers"] for r in by_country["rows"]}["Germany"] == 2
+
+
+def test_a_ranking_by_growth_or_decline_orders_by_the_change(conn):
+    grown = ask(conn, group_by="country", period="2025-12", compare="previous_period", rank_by="growth")
+    changes = [r["revenue"] - r["previous"]["revenue"] for r in grown["rows"]]
+    assert changes == sorted(changes, reverse=True)
+    assert grown["answer"].startswith("Revenue, top ")
+    assert " by growth, December 2025, vs November 2025:" in grown["answer"]
+    declined = ask(conn, group_by="country", period="2025-12", compare="previous_period", rank_by="decline")
+    assert [r["revenue"] - r["previous"]["revenue"] for r in declined["rows"]] == sorted(changes)[
+        : len(declined["rows"])
+    ]
+    alone = ask(conn, group_by="country", rank_by="growth")
+    assert alone["answered"] is False and "needs a period to compare" in alone["answer"]

@@ -81,6 +81,12 @@ COMPARES = (
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
     "yoy"
 )
+RANK_BY = (
+    "growth = growth, grew, grown, grow, grows, growing, increase, increased, increases, rise, rose, risen, "
+    "gain, gained, gains, improved, improvement, faster, fastest, fastest growing, up the most; "
+    "decline = decline, declined, declines, declining, drop, dropped, drops, fell, fall, falls, shrank, "
+    "shrink, shrunk, down the most, lost the most, worst decline"
+)
 SHARES = (
     "Also the share of the total (share, percentage, percent, proportion, fraction, portion, part of, %, "
     "of the total, of our total, of total, responsible for, account for, accounts for, accounted for, "
@@ -121,7 +127,7 @@ def register(kit: ToolKit) -> None:
         Field(
             max_length=12,
             description=(
-                "Leave out these countries (apart from, excluding, outside, except, except for, not, "
+                "Leave out these countries (apart from, excluding, outside, except, except for, not, non, "
                 "other than, besides, aside from, without, leaving, leave out, not counting, ignoring)"
             ),
             json_schema_extra={"items": names},
@@ -161,7 +167,7 @@ def register(kit: ToolKit) -> None:
             list[str],
             Field(
                 max_length=4,
-                description="Leave out these segments (apart from, excluding, except, not, other than)",
+                description="Leave out these segments (apart from, excluding, except, not, non, other than)",
                 json_schema_extra={"items": {"type": "string", "enum": kit.segments}},
             ),
         ] = [],  # noqa: B006
@@ -203,6 +209,13 @@ def register(kit: ToolKit) -> None:
                 description=f"Ranking direction. {ORDERS}", json_schema_extra={"enum": ["highest", "lowest"]}
             ),
         ] = "highest",
+        rank_by: Annotated[
+            str | None,
+            Field(
+                description=f"Rank by the change against the period compared with, not the value. {RANK_BY}",
+                json_schema_extra={"enum": ["growth", "decline"]},
+            ),
+        ] = None,
         limit: Annotated[
             int | None, Field(ge=1, le=MAX_ROWS, description=f"Rows of a ranking, 1-{MAX_ROWS}")
         ] = None,
@@ -235,6 +248,7 @@ def register(kit: ToolKit) -> None:
             "period": period,
             "compare": compare,
             "order": order,
+            "rank_by": rank_by,
             "limit": limit,
             "rank": rank,
             "share": share,

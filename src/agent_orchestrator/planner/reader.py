@@ -146,6 +146,8 @@ class _Marks:
     def __init__(self, text: str) -> None:
         self.text = text
         self.used = [False] * len(text)
+        self.qualifiers: set[int] = set()
+        """Where a noun says whose a name is ("UK customers"): never a breakdown by it."""
 
     def take(self, start: int, end: int) -> None:
         for i in range(start, end):
@@ -171,6 +173,7 @@ def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"[?!,;:()]", " ", text)
     text = re.sub(r"\bper cent\b", "percent", text)
+    text = re.sub(r"\bnon-(?=\w)", "non ", text)  # "non-UK customers": "non" is an exclusion cue
     text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
     # "best-selling", "lowest-revenue": the superlative and its word
     text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest|\w+est)-(?=[a-z])", r"\1 ", text)
@@ -272,7 +275,7 @@ def read(
     # that names its own period or place without referring back is a new one
     shifted = "period" not in args and any(p.search(text) for p in (_SHIFT_BACK, _YEAR_BACK))
     # "which one comes second?" has no subject of its own; "how many employees?" has one, not understood
-    own = set(args) - {"rank", "order", "limit"} or reading.not_understood
+    own = set(args) - {"rank", "order", "limit", "rank_by"} or reading.not_understood
     # "Only for 2025", "In France?": a filter alone narrows the question before
     bare = not reading.asks and not reading.not_understood
     scoped = any(k in args for k in ("period", "customer_id", vocabulary.free_text, *vocabulary.entities))
@@ -295,11 +298,19 @@ def read(
             reading.arguments = _about(reading.arguments, row, vocabulary)
         elif "group_by" in reading.arguments and "limit" not in args and "rank" not in args:
             _read_limit(text, _Marks(text), reading.arguments, vocabulary)
-            if re.search(r"\b(?:which|what|who)\s+(?:one\s+)?(?:was|is|had|has|did|came)\b", text):
+            if re.search(
+                r"\b(?:which|what|who)\s+(?:one\s+)?(?:was|is|had|has|did|came|grew|rose|fell|declined|dropped)\b",
+                text,
+            ):
                 reading.arguments["limit"] = 1  # "which was highest?": one of the rows before
                 if "order" not in args and (direction := _COMPARATIVE.search(text)):
                     reading.arguments["order"] = "lowest" if direction[1] else "highest"
         reading.asks = True
+    final = reading.arguments
+    if "rank_by" in final:  # "which products grew most last month?": against the month before
+        final.setdefault("compare", "previous_period")
+        if "group_by" not in final:
+            del final["rank_by"]  # "did revenue grow?" is a comparison, not a ranking
     return reading
 
 
@@ -361,7 +372,10 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
         r"\b(?:since|from|starting)\s+(?:the\s+)?(?:start\s+of\s+|beginning\s+of\s+)?$",
         text[: found[0].span[0]],
     )
-    comparing = any(re.search(rf"\b{re.escape(t)}\b", text) for t in vocabulary.choices("compare"))
+    comparing = any(
+        re.search(rf"\b{re.escape(t)}\b", text)
+        for t in (*vocabulary.choices("compare"), *vocabulary.choices("rank_by"))
+    )
     if since and comparing:  # "has revenue grown since last year?": compared with it
         marks.take(since.start(), found[0].span[0])
     elif len(found) == 1 and since and (bounds := day_bounds(found[0].period)):
@@ -483,11 +497,24 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
             if cue is not None:
                 marks.take(cue, start)
             excluding_until = end if target == excluded else None
-            # "the At Risk segment": the noun of the list's own name goes with the entity
+            # "the At Risk segment": the noun of the list's own name goes with the entity; so does the
+            # noun of what it describes ("UK customers", "non-UK buyers")
             if noun := re.match(rf"\s+{re.escape(parameter.rstrip('s'))}s?\b", marks.text[end:]):
                 marks.take(end, end + noun.end())
+            elif (
+                (noun := re.match(r"\s+([a-z]+)\b", marks.text[end:]))
+                and _describes(noun[1], vocabulary)
+                and not re.search(rf"{_GROUP_CUES}\W+(?:\w+\W+){{0,3}}$", marks.text[:start])
+            ):  # "top 5 UK customers" ranks the customers; "how many UK customers" counts them
+                marks.qualifiers.add(end + noun.start(1))
             if stored not in args.setdefault(target, []):
                 args[target].append(stored)
+
+
+def _describes(word: str, vocabulary: Vocabulary) -> bool:
+    """The word names the things an id labels ("customers", "buyers" for ``customer_id``): after a
+    country or a segment it says whose, not what to count or rank."""
+    return vocabulary.choices("group_by").get(word) in vocabulary.ids
 
 
 def _longer_name(name: str, original: str) -> bool:
@@ -551,7 +578,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     and a dimension ("customers") is the dimension after a ranking cue ("top 5 customers")."""
     chosen: dict[str, Any] = {}
     hits: dict[str, list[tuple[int, str, str]]] = {}
-    for parameter in ("group_by", "measure", "order", "compare"):
+    for parameter in ("group_by", "measure", "order", "rank_by", "compare"):
         terms = vocabulary.choices(parameter)
         for term in sorted(terms, key=len, reverse=True):
             for start, _end in marks.find(term):
@@ -568,6 +595,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         (start, term, value)
         for start, term, value in hits.get("group_by", [])
         if (start, term) not in inside
+        and start not in marks.qualifiers
         and start + len(term) + 1 not in heads  # "the customer segments": the last noun is the dimension
         and _groups_by(text, start, term)
     ]
@@ -620,7 +648,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         kinds = [m for *_, m in ranked if m.endswith(f"_{chosen['measure']}")]
         if kinds:
             chosen["measure"], reading.qualifying = kinds[0], False
-    for parameter in ("order", "compare"):
+    for parameter in ("order", "rank_by", "compare"):
         found = [h for h in hits.get(parameter, []) if marks.free(h[0], h[0] + len(h[1]))]
         if found:
             chosen[parameter] = min(found)[2]
@@ -661,8 +689,12 @@ _BETWEEN_NAMES = re.compile(r"\b(?:or|than|versus|vs|compared to|compared with|a
 def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "France vs Germany": a comparison of two names, not of two periods, is a breakdown by their
     dimension, limited to them."""
-    if "group_by" in args or (args.get("compare") != "previous_period" and not _BETWEEN_NAMES.search(text)):
-        return
+    if "group_by" in args or (
+        args.get("compare") != "previous_period"
+        and not _BETWEEN_NAMES.search(text)
+        and not _COMPARING.search(text)
+    ):
+        return  # "Compare Germany and France", "Germany vs France": the names side by side
     if len(find_periods(text)) >= 2:
         return  # "France, 2025 vs 2024" compares periods; "Germany vs France in 2025" compares names
     dimensions = set(vocabulary.choices("group_by").values())
@@ -854,7 +886,7 @@ def _merge(
         merged.pop("countries", None)
         merged.pop("exclude_countries", None)
     if "group_by" in new:  # a new ranking: its own length, direction and comparison
-        for key in ("limit", "order", "rank", "compare"):
+        for key in ("limit", "order", "rank", "rank_by", "compare"):
             merged.pop(key, None)
     merged.update(new)
     period = previous.get("period")

@@ -449,15 +449,33 @@ def _grouped(
         and query.order == "highest"
     ):
         keys = sorted(groups)  # a series: in time order, every period shown
-    else:
-        descending = query.order == "highest"
-        keys = sorted(
-            groups, key=lambda k: (-groups[k].get(measure) if descending else groups[k].get(measure), k)
-        )
-        keys = keys[query.rank - 1 : query.rank] if query.rank else keys[: query.limit or DEFAULT_RANKING]
     previous = _grouped_figures(conn, dimension, scope, compared, measure) if compared is not None else {}
-    labels = _labels(conn, dimension, keys)
     empty = Figures(0.0, 0, 0, 0)
+    if query.rank_by is not None and compared is None:
+        raise CannotAnswer("a ranking by growth needs a period to compare with the one before")
+    if query.rank_by is None and (
+        dimension in TIME_DIMENSIONS
+        and query.limit is None
+        and query.rank is None
+        and query.order == "highest"
+    ):
+        keys = sorted(groups)  # a series: in time order, every period shown
+    else:
+        if query.rank_by is not None:  # the change against the period before, most growth or decline first
+
+            def value(k: str) -> float:
+                return groups[k].get(measure) - previous.get(k, empty).get(measure)
+
+            descending = (query.rank_by == "growth") == (query.order == "highest")
+        else:
+
+            def value(k: str) -> float:
+                return groups[k].get(measure)
+
+            descending = query.order == "highest"
+        keys = sorted(groups, key=lambda k: (-value(k) if descending else value(k), k))
+        keys = keys[query.rank - 1 : query.rank] if query.rank else keys[: query.limit or DEFAULT_RANKING]
+    labels = _labels(conn, dimension, keys)
     rows = [
         Row(k, labels.get(k, k), groups[k], previous.get(k, empty) if compared is not None else None)
         for k in keys

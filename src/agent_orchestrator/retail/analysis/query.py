@@ -82,6 +82,9 @@ class Query(BaseModel):
     period: Annotated[str | None, Field(max_length=40)] = None
     compare: Compare | None = None
     order: Order = "highest"
+    rank_by: Literal["growth", "decline"] | None = None
+    """Rank by the change against the period compared with ("which country grew most?"), not by the
+    value; needs a comparison."""
     limit: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
     rank: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
     """Only the row at this place of the ranking ("which one comes second?")."""

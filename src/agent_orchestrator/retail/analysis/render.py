@@ -182,6 +182,11 @@ def _named_side_by_side(outcome: Outcome) -> bool:
 
 
 def _ranking_label(outcome: Outcome) -> str:
+    label = _ranked(outcome)
+    return f"{label} by {outcome.query.rank_by}" if outcome.query.rank_by else label
+
+
+def _ranked(outcome: Outcome) -> str:
     query = outcome.query
     assert query.group_by is not None
     noun = _PLURALS[query.group_by]
@@ -204,7 +209,8 @@ def _ordinal(n: int) -> str:
 def _is_series(outcome: Outcome) -> bool:
     query = outcome.query
     return (
-        query.group_by in TIME_DIMENSIONS
+        query.rank_by is None
+        and query.group_by in TIME_DIMENSIONS
         and query.limit is None
         and query.rank is None
         and query.order == "highest"
