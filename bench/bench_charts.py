@@ -16,6 +16,7 @@ from pathlib import Path
 from timing import median_seconds
 
 from agent_orchestrator.mcp_server import copilot_mcp_config
+from agent_orchestrator.mcp_server.profile import retail_profile
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
@@ -34,7 +35,7 @@ async def one_tool_turn(data: Path, model: ScriptedModel) -> bytes:
     model.script(ToolCall("retail-analytics-monthly_trend", {"months": 12}), "Revenue peaked in November.")
     settings = RuntimeSettings(data_dir=data, provider_base_url=model.base_url, model="scripted-model")
     async with (
-        CopilotRuntime(settings, retail_mcp=copilot_mcp_config(db)) as runtime,
+        CopilotRuntime(settings, profile=retail_profile(mcp=copilot_mcp_config(db))) as runtime,
         await runtime.create_session("bench-charts") as session,
     ):
         await runtime.ask(session, "How did revenue develop over the last 12 months?")

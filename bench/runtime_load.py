@@ -38,6 +38,7 @@ from load_stats import Send, bounded, cpu_reader, run_phase, timed, tree_rss_byt
 
 from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
+from agent_orchestrator.mcp_server.profile import retail_profile
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.mcp_tools import McpTools
@@ -122,7 +123,10 @@ async def _runtime() -> AsyncIterator[CopilotRuntime]:
                 await stack.enter_async_context(shared)
             tools = await stack.enter_async_context(McpTools(SERVER_NAME, config["url"], config["headers"]))
             runtime = CopilotRuntime(
-                settings.runtime, retail_tools=tools.tools, session_files=shared, streaming=True
+                settings.runtime,
+                profile=retail_profile(tools=tools.tools),
+                session_files=shared,
+                streaming=True,
             )
             yield await stack.enter_async_context(runtime)
     finally:

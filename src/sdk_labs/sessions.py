@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agent_orchestrator.errors import AgentOrchestratorError, SessionNotFoundError
+from agent_orchestrator.mcp_server.profile import analyst_profile
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
 from agent_orchestrator.settings import load_settings
@@ -110,7 +111,7 @@ async def run_lab(options: LabOptions, settings: RuntimeSettings) -> None:
     for given in (options.resume, options.session_id, options.delete):
         if given is not None:
             validate_session_id(given)
-    async with CopilotRuntime(settings) as runtime:
+    async with CopilotRuntime(settings, profile=analyst_profile()) as runtime:
         route = runtime.route
         assert route is not None
         print(route.describe(), file=sys.stderr, flush=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from agent_orchestrator.mcp_server import copilot_mcp_config
+from agent_orchestrator.mcp_server.profile import retail_profile
 from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.testing.scripted_model import ScriptedModel, ToolCall
@@ -49,7 +50,7 @@ async def test_secrets_of_this_process_reach_neither_the_cli_nor_its_mcp_server(
     )
     scripted_model.script(ToolCall("retail-analytics-list_segments", {}), "Four segments.")
     async with (
-        CopilotRuntime(settings, retail_mcp=copilot_mcp_config(db)) as runtime,
+        CopilotRuntime(settings, profile=retail_profile(mcp=copilot_mcp_config(db))) as runtime,
         await runtime.create_session("cli-environment-1") as session,
     ):
         assert await runtime.ask(session, "Which segments are there?") == "Four segments."

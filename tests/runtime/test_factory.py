@@ -1,9 +1,13 @@
 """The runtime factory against the real Copilot CLI, with the scripted model behind it."""
 
+import ast
 from pathlib import Path
 
 import pytest
+from copilot.generated.rpc import PermissionDecisionApproveOnce
+from copilot.generated.session_events import PermissionRequestMcp
 
+import agent_orchestrator.runtime
 from agent_orchestrator.errors import (
     ModelUnavailableError,
     RuntimeMissingError,
@@ -12,6 +16,7 @@ from agent_orchestrator.errors import (
     TurnTimeoutError,
 )
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
+from agent_orchestrator.runtime.profile import SessionProfile
 from agent_orchestrator.testing.scripted_model import Failure, ScriptedModel, Text
 from sdk_labs.sessions import _print_metadata
 
@@ -80,3 +85,34 @@ async def test_a_missing_cli_names_the_fix(tmp_path, scripted_model):
     with pytest.raises(RuntimeMissingError, match="COPILOT_CLI_PATH"):
         async with CopilotRuntime(settings):
             pass
+
+
+async def test_a_session_is_built_from_the_profile_it_is_handed(tmp_path, scripted_model):
+    """The runtime knows no app: another app's prompt reaches the model whole, on create and resume,
+    with no tools, and its permission handler approves only that app's pairs."""
+    profile = SessionProfile(
+        prompt="You answer questions about the weather in one sentence.",
+        permitted=frozenset({("weather", "forecast")}),
+    )
+    async with CopilotRuntime(_settings(tmp_path, scripted_model), profile=profile) as runtime:
+        async with await runtime.create_session("profile-test-1") as session:
+            await runtime.ask(session, "hello")
+        async with await runtime.resume_session("profile-test-1") as session:
+            await runtime.ask(session, "again")
+        decide = runtime.session_options()["on_permission_request"]
+    for request in scripted_model.requests:
+        assert request["messages"][0] == {"role": "system", "content": profile.prompt}
+        assert not request.get("tools")
+    mcp = PermissionRequestMcp(read_only=True, server_name="weather", tool_name="forecast", tool_title="f")
+    assert isinstance(decide(mcp, {"session_id": "s"}), PermissionDecisionApproveOnce)
+
+
+def test_the_runtime_package_imports_no_app():
+    """Prompts, tools and guides come in a profile: nothing in runtime/ imports the retail app."""
+    package = Path(agent_orchestrator.runtime.__file__).parent
+    for module in package.glob("*.py"):
+        tree = ast.parse(module.read_text())
+        imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        apps = ("agent_orchestrator.retail", "agent_orchestrator.mcp_server", "agent_orchestrator.planner")
+        assert not [m for m in imported if m.startswith(apps)], module.name

@@ -9,9 +9,9 @@ from copilot.tools import ToolInvocation
 
 from agent_orchestrator.mcp_server import SERVER_NAME, TOOL_NAMES
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
+from agent_orchestrator.mcp_server.profile import RETAIL_TOOL_IDS
 from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime.mcp_tools import McpTools
-from agent_orchestrator.runtime.permissions import RETAIL_TOOL_IDS
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,10 @@ from copilot.generated.rpc import PermissionDecisionApproveOnce, PermissionDecis
 from copilot.generated.session_events import PermissionRequestMcp, PermissionRequestShell
 
 from agent_orchestrator.mcp_server import copilot_mcp_config
+from agent_orchestrator.mcp_server.profile import RETAIL_TOOL_IDS, retail_profile
 from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.runtime.permissions import RETAIL_TOOL_IDS, retail_tools_only
+from agent_orchestrator.runtime.permissions import permitted_tools_only
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall, message_text
 
 
@@ -24,7 +25,7 @@ def _runtime(tmp_path: Path, model: ScriptedModel, retail_db: Path) -> CopilotRu
     settings = RuntimeSettings(
         data_dir=tmp_path, provider_base_url=model.base_url, model="scripted-model", turn_timeout=60
     )
-    return CopilotRuntime(settings, retail_mcp=copilot_mcp_config(retail_db))
+    return CopilotRuntime(settings, profile=retail_profile(mcp=copilot_mcp_config(retail_db)))
 
 
 def _tool_results(request: dict) -> list[str]:
@@ -81,8 +82,9 @@ def _mcp(server: str, tool: str) -> PermissionRequestMcp:
     return PermissionRequestMcp(read_only=True, server_name=server, tool_name=tool, tool_title=tool)
 
 
-def test_the_permission_handler_approves_only_retail_tools():
+def test_the_permission_handler_approves_only_the_profiles_tools():
     invocation = {"session_id": "s"}
+    retail_tools_only = permitted_tools_only(retail_profile(mcp={}))
     assert isinstance(
         retail_tools_only(_mcp("retail-analytics", "list_segments"), invocation),
         PermissionDecisionApproveOnce,

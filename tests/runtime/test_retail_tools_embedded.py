@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from agent_orchestrator.mcp_server import copilot_mcp_config
+from agent_orchestrator.mcp_server.profile import retail_profile
 from agent_orchestrator.retail import open_readonly, queries
 from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
@@ -20,7 +21,7 @@ async def test_the_embedded_model_answers_from_the_tool_result(tmp_path: Path, m
         expected = queries.get_customer(conn, customer_id).segment.value
     settings = RuntimeSettings(data_dir=tmp_path, local_model_path=model_weights, turn_timeout=600)
     async with (
-        CopilotRuntime(settings, retail_mcp=copilot_mcp_config(db)) as runtime,
+        CopilotRuntime(settings, profile=retail_profile(mcp=copilot_mcp_config(db))) as runtime,
         await runtime.create_session("grounded-1") as session,
     ):
         answer = await runtime.ask(session, f"What is customer {customer_id}'s segment?")
@@ -35,7 +36,7 @@ async def test_an_unknown_customer_is_not_found_and_gets_no_segment(tmp_path: Pa
     db = generate_dataset(tmp_path / "retail.sqlite", GeneratorConfig(customers=300, transactions=3000))
     settings = RuntimeSettings(data_dir=tmp_path, local_model_path=model_weights, turn_timeout=600)
     async with (
-        CopilotRuntime(settings, retail_mcp=copilot_mcp_config(db)) as runtime,
+        CopilotRuntime(settings, profile=retail_profile(mcp=copilot_mcp_config(db))) as runtime,
         await runtime.create_session("grounded-2") as session,
     ):
         answer = await runtime.ask(session, "What is customer 99999999's segment?")

@@ -15,17 +15,12 @@ see docs/architecture.md#copilot-sdk-and-runtime-facts):
 import asyncio
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from copilot import CopilotClient, CopilotSession, RuntimeConnection, SessionMetadata
 from copilot._jsonrpc import JsonRpcError, ProcessExitedError
 from copilot.generated.rpc import HistoryTruncateRequest, SessionsSaveRequest
 from copilot.session_events import AssistantMessageData
-from copilot.tools import Tool
-
-if TYPE_CHECKING:
-    from agent_orchestrator.local_model.guide import Guide
-    from agent_orchestrator.local_model.lexicon import Lexicon
 
 from agent_orchestrator.errors import (
     ModelUnavailableError,
@@ -35,11 +30,11 @@ from agent_orchestrator.errors import (
     TurnFailedError,
     TurnTimeoutError,
 )
-from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.runtime import sdk_timestamps
 from agent_orchestrator.runtime.cli_environment import cli_environment
 from agent_orchestrator.runtime.cli_path import find_copilot_cli
-from agent_orchestrator.runtime.permissions import RETAIL_TOOL_IDS, retail_tools_only
+from agent_orchestrator.runtime.permissions import permitted_tools_only
+from agent_orchestrator.runtime.profile import PLAIN, SessionProfile
 from agent_orchestrator.runtime.routes import (
     ModelRoute,
     byok_route,
@@ -56,17 +51,6 @@ logger = logging.getLogger(__name__)
 # Under COPILOT_HOME: the CLI's per-session lock files (``<id>.lock``).
 OPERATION_LOCKS = Path("session-state") / ".session-operation-locks"
 
-# Replace mode: a few hundred bytes instead of the runtime's ~21 KB coding-agent prompt.
-SYSTEM_PROMPT = (
-    "You are AgentOrchestrator, a concise assistant for retail analysts. "
-    "Answer in one or two short sentences. Use only facts from this conversation and from tool results; "
-    "if you do not know something, say so instead of inventing it."
-)
-RETAIL_PROMPT = (
-    " For questions about customers, segments or transactions, call the retail-analytics tools and "
-    "answer from their results."
-)
-
 
 class CopilotRuntime:
     """A started Copilot runtime on the chosen model route; use as ``async with``.
@@ -80,21 +64,18 @@ class CopilotRuntime:
         self,
         settings: RuntimeSettings,
         *,
-        retail_mcp: dict[str, Any] | None = None,
-        retail_tools: list[Tool] | None = None,
+        profile: SessionProfile = PLAIN,
         session_files: SessionFileStore | None = None,
         streaming: bool = False,
         cli_path: Path | None = None,
     ) -> None:
-        """``retail_mcp`` (an SDK MCP server config) attaches the read-only retail server to every
-        session, or ``retail_tools`` gives every session its tools over this process's one MCP connection
-        (:mod:`agent_orchestrator.runtime.mcp_tools`, the web app); without either, sessions get no
-        tools at all (the labs). ``session_files`` replaces the
-        runtime's local session-state directory with a shared store. ``streaming`` asks for answer
-        deltas (the web app); the labs wait for whole answers."""
+        """``profile`` is what every session is for: its prompt, tools and permissions (the retail
+        app's is ``mcp_server.profile.retail_profile``; :data:`PLAIN` has no tools). ``session_files``
+        replaces the runtime's local session-state directory with a shared store. ``streaming`` asks
+        for answer deltas (the web app); the labs wait for whole answers."""
         self.settings = settings
-        self.retail_mcp = retail_mcp
-        self.retail_tools = retail_tools
+        self.profile = profile
+        self._permissions = permitted_tools_only(profile)
         self.session_files = session_files
         self.streaming = streaming
         self._cli_path = cli_path
@@ -154,6 +135,7 @@ class CopilotRuntime:
     async def _start_embedded_model(self) -> ModelRoute:
         """Assemble/verify weights, start the loopback server, wait until it is healthy. Its token
         (``AGENT_LOCAL_MODEL_TOKEN``, else a new random one) becomes the sessions' provider key."""
+        from agent_orchestrator.local_model.lexicon import NEUTRAL
         from agent_orchestrator.local_model.server import LocalModelServer, LocalModelServerError
         from agent_orchestrator.local_model.weights import WeightsError, get_choice, resolve_weights
 
@@ -170,8 +152,8 @@ class CopilotRuntime:
                 weights,
                 model_id=choice.model_id,
                 n_ctx=self.settings.local_model_ctx,
-                guide=self._guide(),
-                lexicon=self._lexicon(),
+                guide=self.profile.guide() if self.profile.guide else None,
+                lexicon=self.profile.lexicon or NEUTRAL,
                 token=self.settings.local_model_token,
             )
             base_url = await asyncio.to_thread(server.start)
@@ -186,47 +168,25 @@ class CopilotRuntime:
         )
         return ModelRoute("embedded", self.settings.model or server.model_id, provider)
 
-    def _guide(self) -> "Guide | None":
-        """Sessions with the retail tools get the query guide (``planner``): the small model then
-        never has to read a data question or type a figure itself."""
-        if self.retail_mcp is None and not self.retail_tools:
-            return None
-        from agent_orchestrator.planner import QueryGuide
-
-        return QueryGuide()
-
-    def _lexicon(self) -> "Lexicon":
-        """Sessions with the retail tools get the retail tools' words (``mcp_server.lexicon``) for
-        the server's own pipeline; without them the embedded model knows no domain."""
-        from agent_orchestrator.local_model.lexicon import NEUTRAL
-
-        if self.retail_mcp is None and not self.retail_tools:
-            return NEUTRAL
-        from agent_orchestrator.mcp_server.lexicon import RETAIL
-
-        return RETAIL
-
     def session_options(self) -> dict[str, Any]:
         """The configuration every create *and* resume passes, identical each time."""
         route = self._require_route()
         options: dict[str, Any] = {
             "model": route.model,
-            "system_message": {"mode": "replace", "content": SYSTEM_PROMPT},
-            "available_tools": [],
-            "on_permission_request": retail_tools_only,
+            # replace mode: a few hundred bytes instead of the runtime's ~21 KB coding-agent prompt
+            "system_message": {"mode": "replace", "content": self.profile.prompt},
+            "available_tools": list(self.profile.tool_ids),
+            "on_permission_request": self._permissions,
             "skip_custom_instructions": True,
             # The cross-session store (session-store.db) would keep every prompt and answer on this
             # server's disk, outside the session's own files: deleting a session could not reach it.
             "enable_session_store": False,
             "streaming": self.streaming,
         }
-        if self.retail_mcp is not None or self.retail_tools:
-            options["system_message"]["content"] += RETAIL_PROMPT
-            options["available_tools"] = list(RETAIL_TOOL_IDS)
-        if self.retail_mcp is not None:
-            options["mcp_servers"] = {SERVER_NAME: self.retail_mcp}
-        if self.retail_tools:
-            options["tools"] = self.retail_tools
+        if self.profile.mcp_servers:
+            options["mcp_servers"] = dict(self.profile.mcp_servers)
+        if self.profile.tools:
+            options["tools"] = list(self.profile.tools)
         if route.provider is not None:
             options["provider"] = dict(route.provider)
         if self.session_files is not None:

@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 
 from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
+from agent_orchestrator.mcp_server.profile import analyst_profile, retail_profile
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router
 from agent_orchestrator.retail.progress import StderrProgress
@@ -102,7 +103,7 @@ def create_app(
                 await stack.enter_async_context(retail_tools)
             runtime = CopilotRuntime(
                 runtime_settings,
-                retail_tools=retail_tools.tools if retail_tools else None,
+                profile=retail_profile(tools=retail_tools.tools) if retail_tools else analyst_profile(),
                 session_files=hook_store(files),
                 streaming=True,
             )
