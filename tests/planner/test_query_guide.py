@@ -540,3 +540,8 @@ def test_names_compared_side_by_side_and_names_that_qualify_customers(chat):
     }
     top, _ = chat.ask("Top 5 UK customers by revenue")
     assert top is not None and (top["group_by"], top["countries"]) == ("customer", ["United Kingdom"])
+
+
+def test_a_word_close_to_a_verb_of_change_is_not_corrected_into_it(chat):
+    arguments, _ = chat.ask("And when is my deadline?")  # not "declined"
+    assert arguments is None

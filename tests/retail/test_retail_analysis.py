@@ -138,9 +138,8 @@ def test_a_period_that_is_not_one_is_refused_with_the_forms_understood():
 
 
 def test_new_customers_are_counted_where_and_when_they_first_bought(conn):
-    assert (
-        ask(conn, measure="new_customers", period="2025")["answer"] == "New customers, 2025: 7 new customers."
-    )
+    first_time = ask(conn, measure="new_customers", period="2025")["answer"]
+    assert first_time == "First-time customers, 2025: 7 first-time customers."  # not the New segment
     assert ask(conn, measure="new_customers", period="2024")["total"]["new_customers"] == 1
     germany = ask(conn, measure="new_customers", countries=["Germany"], period="2025")
     assert germany["total"]["new_customers"] == 2

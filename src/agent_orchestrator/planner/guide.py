@@ -33,7 +33,7 @@ _LABELS = {
     "avg_order_value": "average order value",
     "revenue_per_customer": "revenue per customer",
     "cancellations": "cancelled orders",
-    "new_customers": "new customers",
+    "new_customers": "first-time customers",
     "repeat_customers": "repeat customers",
     "orders_per_customer": "orders per customer",
     "last_purchase": "the last purchase",

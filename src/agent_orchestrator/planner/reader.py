@@ -185,10 +185,12 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> str:
     or more, only to a known word that is close (difflib ratio 0.8, 0.85 for words of three or four
     letters), never a word already known."""
     known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
-    known |= {w for terms in vocabulary.terms.values() for t in terms for w in t.split()}
+    known |= {w for p, terms in vocabulary.terms.items() if p != "rank_by" for t in terms for w in t.split()}
     known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
     known |= {w for names in vocabulary.entities.values() for n in names for w in n.split()}
     targets = sorted(w for w in known if len(w) >= 3)
+    # a verb of change is known but no typo target: "deadline" is not "declined"
+    known |= {w for t in vocabulary.choices("rank_by") for w in t.split()}
     if not original.isupper():  # a name in capitals ("CHARLIE+LOLA LUNCH BOX") is no typo
         known |= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", original)}
     words = []

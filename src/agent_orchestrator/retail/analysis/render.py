@@ -25,7 +25,7 @@ MEASURE_LABELS = {
     Measure.revenue_per_customer: "Revenue per customer",
     Measure.orders_per_customer: "Orders per customer",
     Measure.cancellations: "Cancelled orders",
-    Measure.new_customers: "New customers",
+    Measure.new_customers: "First-time customers",
     Measure.repeat_customers: "Repeat customers",
     Measure.last_purchase: "Last purchase",
     Measure.first_purchase: "First purchase",
@@ -40,7 +40,7 @@ _NOUNS = {
     Measure.products: ("product", "products"),
     Measure.countries: ("country", "countries"),
     Measure.cancellations: ("cancelled order", "cancelled orders"),
-    Measure.new_customers: ("new customer", "new customers"),
+    Measure.new_customers: ("first-time customer", "first-time customers"),
     Measure.repeat_customers: ("repeat customer", "repeat customers"),
 }
 _PLURALS = {
