@@ -3,10 +3,13 @@ ChatGPT ``conversations.json`` as new owned sessions the runtime resumes and the
 
 Why it works this way (docs/architecture.md#export-and-import):
 
-* **Lossless = the runtime's own log.** Our JSON carries the raw ``events.jsonl`` next to the catalog
-  row and a readable transcript. Importing it writes those events, verbatim, behind a fresh
-  ``session.start`` of a new session, so the runtime resumes it exactly as it was (tool calls
-  included). The import gets a new id: ids are global, and the original may still exist.
+* **Lossless out, checked in.** Our JSON carries the raw ``events.jsonl`` next to the catalog row and
+  a readable transcript. A file is the uploader's, though, not this server's log: importing it keeps
+  only the conversation's own events (messages, model rounds, tool calls with their results), each
+  rebuilt from the fields we know with new ids, chained behind a fresh ``session.start`` of a new
+  session, so the runtime resumes the conversation and the model remembers it, but nothing else of
+  the file reaches the runtime (a model change, a system message, a hook, a sub-agent, a field we do
+  not read). The import gets a new id: ids are global, and the original may still exist.
 * **Foreign chats become runtime events.** A ChatGPT conversation (the path from its current node up
   to the root of its message tree) becomes the events the runtime itself writes for a plain turn:
   ``user.message``, ``assistant.turn_start``, ``assistant.message``, ``assistant.turn_end``, chained
@@ -32,6 +35,7 @@ from agent_orchestrator.sessions.branching import record_history
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, validate_title
+from agent_orchestrator.sessions.tool_results import imported_call_id
 from agent_orchestrator.sessions.transcript import log_timestamp, parse_events
 
 EXPORT_FORMAT = 1
@@ -169,7 +173,7 @@ def _ours(document: dict[str, Any]) -> Conversation:
     raw = document.get("events")
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInputError("The export's 'events' must be the session's event log (JSON lines).")
-    events = []
+    events: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
@@ -183,30 +187,59 @@ def _ours(document: dict[str, Any]) -> Conversation:
             raise InvalidInputError(f"Event log line {number} is not a runtime event ({problem}).")
         if number == 1 and event["type"] != "session.start":
             raise InvalidInputError("Event log line 1 must be the session.start event.")
-        events.append(event)
-    if len(events) < 2:
+        events.append((number, event))
+    conversation = _rebuilt(events[1:])
+    if not conversation:
         raise InvalidInputError("The export's event log holds no conversation.")
     session = document.get("session")
     title = session.get("title") if isinstance(session, dict) else None
-    return Conversation(_title(title), events[1:], "agent-orchestrator")
+    return Conversation(_title(title), conversation, "agent-orchestrator")
 
+
+# The events an import keeps: what the runtime writes for the conversation itself (CLI 1.0.102: the
+# user's messages, the model's rounds and messages, its tool calls and their results). Everything else
+# in a log is the runtime's own state, settings or bookkeeping (``session.*`` such as a model change,
+# a compaction's summary or usage records, ``system.message``, hooks, sub-agents, permissions, custom
+# events), which the runtime would replay or act on as if this server had written it: an import must
+# not set them from a file. The new session's ``session.start`` is the runtime's, written on create.
+KEPT_EVENTS = (
+    "user.message",
+    "assistant.turn_start",
+    "assistant.turn_end",
+    "assistant.message",
+    "tool.execution_start",
+    "tool.execution_complete",
+)
 
 # What the transcript reader (``transcript.parse_events``) and the pages built on it take from an
-# event, with the types the runtime writes (the first one named in an error): an imported log is read
-# like the runtime's own, so a field of another type would fail every later read of the session. No
-# text may hold U+0000, which PostgreSQL cannot store (its search rows and preview are text).
+# event, and what an import rebuilds an event from, with the types the runtime writes (the first one
+# named in an error): an imported log is read like the runtime's own, so a field of another type would
+# fail every later read of the session. No text may hold U+0000, which PostgreSQL cannot store (its
+# search rows and preview are text).
 _EVENT_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "user.message": {"content": (str,)},
-    "assistant.message": {"content": (str,)},
+    "assistant.message": {"content": (str,), "toolRequests": (list, type(None))},
     "tool.execution_start": {
         "toolCallId": (str,),
         "toolName": (str,),
+        "arguments": (dict, type(None)),
         "mcpToolName": (str, type(None)),
         "mcpServerName": (str, type(None)),
     },
-    "tool.execution_complete": {"toolCallId": (str,), "result": (dict, type(None))},
+    "tool.execution_complete": {
+        "toolCallId": (str,),
+        "success": (bool, type(None)),
+        "result": (dict, type(None)),
+        "error": (dict, type(None)),
+    },
 }
-_TYPE_NAMES: dict[type, str] = {str: "a string", dict: "an object"}
+_REQUIRED = {"user.message": "content", "assistant.message": "content"}
+_REQUEST_FIELDS: dict[str, tuple[type, ...]] = {
+    "toolCallId": (str,),
+    "name": (str,),
+    "arguments": (dict, type(None)),
+}
+_TYPE_NAMES: dict[type, str] = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
 
 
 def _event_problem(event: Any) -> str | None:
@@ -220,15 +253,168 @@ def _event_problem(event: Any) -> str | None:
     data = event.get("data", {})
     if not isinstance(data, dict):
         return "its data is not an object"
-    for name, types in _EVENT_FIELDS.get(event["type"], {}).items():
-        if name in data and not isinstance(data[name], types):
-            return f"data.{name} is not {_TYPE_NAMES[types[0]]}"
-        if isinstance(data.get(name), str) and "\x00" in data[name]:
-            return f"data.{name} contains a NUL character (U+0000)"
-    result = data.get("result") or {}
-    if event["type"] == "tool.execution_complete" and not isinstance(result.get("content", ""), str):
-        return "data.result.content is not a string"
+    if (required := _REQUIRED.get(event["type"])) and required not in data:
+        return f"data.{required} is missing"
+    if problem := _fields_problem(data, _EVENT_FIELDS.get(event["type"], {}), "data."):
+        return problem
+    requests = data.get("toolRequests") if event["type"] == "assistant.message" else None
+    for index, request in enumerate(requests or ()):
+        where = f"data.toolRequests[{index}]"
+        if not isinstance(request, dict):
+            return f"{where} is not an object"
+        if not isinstance(request.get("toolCallId"), str) or not isinstance(request.get("name"), str):
+            return f"{where} has no toolCallId or name"
+        if problem := _fields_problem(request, _REQUEST_FIELDS, f"{where}."):
+            return problem
+    if event["type"] == "tool.execution_complete":
+        for name in ("result", "error"):
+            inner = data.get(name) or {}
+            text = "content" if name == "result" else "message"
+            if problem := _fields_problem(inner, {text: (str,)}, f"data.{name}."):
+                return problem
     return None
+
+
+def _fields_problem(data: dict[str, Any], fields: dict[str, tuple[type, ...]], where: str) -> str | None:
+    for name, types in fields.items():
+        if name in data and not isinstance(data[name], types):
+            return f"{where}{name} is not {_TYPE_NAMES[types[0]]}"
+        if isinstance(data.get(name), str) and "\x00" in data[name]:
+            return f"{where}{name} contains a NUL character (U+0000)"
+    return None
+
+
+def _rebuilt(events: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The conversation of an uploaded log as new events: only :data:`KEPT_EVENTS` of the conversation
+    itself (not a sub-agent's), each rebuilt from the fields the runtime and the transcript read, with
+    new ids (events, messages, tool calls: nothing of the file's own is written) chained by
+    ``parentId``, and its time checked (docs/architecture.md#export-and-import).
+
+    Tool calls are kept only in pairs, a request and the result that answered it before the next user
+    message, as the runtime needs them to replay the conversation to a model; each pair gets a new
+    call id marking it imported (:func:`~agent_orchestrator.sessions.tool_results.imported_call_id`).
+    Answers before the first user message have no turn to go in."""
+    kept = [
+        (number, event)
+        for number, event in events
+        if event["type"] in KEPT_EVENTS
+        and not event.get("agentId")
+        and not event.get("data", {}).get("parentToolCallId")
+    ]
+    calls = _answered_calls(kept)
+    times = _Times()
+    rebuilt: list[dict[str, Any]] = []
+    turns, turn = 0, None
+    for index, (number, event) in enumerate(kept):
+        kind, data = event["type"], event.get("data", {})
+        if kind == "user.message":
+            turns, turn = 0, None
+            rebuilt.append(_event(kind, {"content": data["content"]}, times.at(event, number)))
+        elif not rebuilt:
+            continue
+        elif kind == "assistant.turn_start":
+            turn, turns = str(turns), turns + 1
+            rebuilt.append(_event(kind, {"turnId": turn}, times.at(event, number)))
+        elif kind == "assistant.turn_end" and turn is not None:
+            rebuilt.append(_event(kind, {"turnId": turn}, times.at(event, number)))
+            turn = None
+        elif kind == "assistant.message":
+            requests = [
+                {
+                    "toolCallId": calls[index, request["toolCallId"]],
+                    "name": request["name"],
+                    "arguments": request.get("arguments") or {},
+                    "type": "function",
+                }
+                for request in _unique_requests(data)
+                if (index, request["toolCallId"]) in calls
+            ]
+            if data["content"] or requests:
+                message = {
+                    "messageId": str(uuid.uuid4()),
+                    "content": data["content"],
+                    "toolRequests": requests,
+                }
+                rebuilt.append(_event(kind, message, times.at(event, number)))
+        elif kind == "tool.execution_start" and (index, data["toolCallId"]) in calls:
+            started = {
+                "toolCallId": calls[index, data["toolCallId"]],
+                "toolName": data["toolName"],
+                "arguments": data.get("arguments") or {},
+            }
+            for name in ("mcpServerName", "mcpToolName"):
+                if isinstance(data.get(name), str):
+                    started[name] = data[name]
+            rebuilt.append(_event(kind, started, times.at(event, number)))
+        elif kind == "tool.execution_complete" and (index, data["toolCallId"]) in calls:
+            completed: dict[str, Any] = {
+                "toolCallId": calls[index, data["toolCallId"]],
+                "success": bool(data.get("success")),
+            }
+            if isinstance((data.get("result") or {}).get("content"), str):
+                completed["result"] = {"content": data["result"]["content"]}
+            if isinstance((data.get("error") or {}).get("message"), str):
+                completed["error"] = {"message": data["error"]["message"]}
+            rebuilt.append(_event(kind, completed, times.at(event, number)))
+    return _chained(rebuilt)
+
+
+def _unique_requests(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """An assistant message's tool requests, each call id once."""
+    seen: set[str] = set()
+    requests = []
+    for request in data.get("toolRequests") or ():
+        if request["toolCallId"] not in seen:
+            seen.add(request["toolCallId"])
+            requests.append(request)
+    return requests
+
+
+def _answered_calls(kept: list[tuple[int, dict[str, Any]]]) -> dict[tuple[int, str], str]:
+    """The new call id of every tool call that was asked for and answered before the next user
+    message, keyed by (index in ``kept``, the file's call id) of its request, its start and its result
+    alike: the events of a call that was never answered, or answered twice, are not kept."""
+    calls: dict[tuple[int, str], str] = {}
+    asked: dict[str, list[int]] = {}  # call id -> the indices of its request and start, until answered
+    for index, (_, event) in enumerate(kept):
+        kind, data = event["type"], event.get("data", {})
+        if kind == "user.message":
+            asked.clear()
+        elif kind == "assistant.message":
+            for request in _unique_requests(data):
+                asked.setdefault(request["toolCallId"], [index])
+        elif kind == "tool.execution_start" and len(asked.get(data["toolCallId"], ())) == 1:
+            asked[data["toolCallId"]].append(index)
+        elif kind == "tool.execution_complete" and data["toolCallId"] in asked:
+            ours = imported_call_id()
+            for where in (*asked.pop(data["toolCallId"]), index):
+                calls[where, data["toolCallId"]] = ours
+    return calls
+
+
+class _Times:
+    """Each kept event's time: the file's if it is a time (written as the runtime writes it), never
+    later than now nor earlier than the event before it, so the log stays in order; an event without
+    one takes the time of the one before it (or now)."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+        self.last: datetime | None = None
+
+    def at(self, event: dict[str, Any], number: int) -> str:
+        stamp = event.get("timestamp")
+        when = self.last or self.now
+        if stamp:
+            try:
+                when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+            except ValueError:
+                raise InvalidInputError(
+                    f"Event log line {number} is not a runtime event (timestamp {stamp[:40]!r} is no time)."
+                ) from None
+            when = when if when.tzinfo else when.replace(tzinfo=UTC)
+            when = min(max(when, self.last or when), self.now)
+        self.last = when
+        return log_timestamp(when)
 
 
 def _chatgpt(items: list[Any]) -> Iterator[Conversation]:
@@ -321,6 +507,12 @@ def _turn_events(messages: list[tuple[str, str, float | None]]) -> list[dict[str
             events.append(_event("assistant.message", data, at))
     if turn >= 0:
         events.append(_event("assistant.turn_end", {"turnId": str(turn)}, events[-1]["timestamp"]))
+    return _chained(events)
+
+
+def _chained(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` chained by ``parentId``, each to the one before it (the first to the new session's
+    ``session.start``, by :func:`imported_log`)."""
     for previous, event in itertools.pairwise(events):
         event["parentId"] = previous["id"]
     return events

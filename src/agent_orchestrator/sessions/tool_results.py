@@ -7,6 +7,7 @@ success, content), so the transcript pairs them up here instead of keeping a cop
 (docs/architecture.md#charts). The live stream builds the same records from the SDK's events.
 """
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,3 +60,14 @@ def tool_name(runtime_name: str, mcp_name: str | None) -> str:
     id without the retail server's prefix (the web app's tools over one MCP connection keep the
     runtime's ``<server>-<tool>`` names)."""
     return mcp_name or runtime_name.removeprefix(f"{SERVER_NAME}-")
+
+
+# The call ids an import gives the tool calls it brings (docs/architecture.md#export-and-import). The
+# mark is the id itself, because the id is what the runtime keeps of a call whatever it rewrites (a
+# rewind) and what a fork copies: no field of ours to lose on the way.
+IMPORTED_CALL_PREFIX = "imported_"
+
+
+def imported_call_id() -> str:
+    """A new call id for an imported tool call: the OpenAI shape (letters, digits, ``_``), marked."""
+    return f"{IMPORTED_CALL_PREFIX}{uuid.uuid4().hex[:24]}"
