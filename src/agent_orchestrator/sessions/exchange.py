@@ -9,7 +9,10 @@ Why it works this way (docs/architecture.md#export-and-import):
   rebuilt from the fields we know with new ids, chained behind a fresh ``session.start`` of a new
   session, so the runtime resumes the conversation and the model remembers it, but nothing else of
   the file reaches the runtime (a model change, a system message, a hook, a sub-agent, a field we do
-  not read). The import gets a new id: ids are global, and the original may still exist.
+  not read). Its tool calls get call ids that mark them imported, and nothing this server shows as
+  its tools' data (charts, readings, customer links) is made from them: the file, not our tools,
+  says what they returned. The import gets a new id: ids are global, and the original may still
+  exist.
 * **Foreign chats become runtime events.** A ChatGPT conversation (the path from its current node up
   to the root of its message tree) becomes the events the runtime itself writes for a plain turn:
   ``user.message``, ``assistant.turn_start``, ``assistant.message``, ``assistant.turn_end``, chained
@@ -42,6 +45,7 @@ EXPORT_FORMAT = 1
 IMPORTED_TITLE = "Imported chat"
 MAX_CONVERSATIONS = 1_000
 _TEXT_TYPES = ("text", "multimodal_text")
+_TOOL_FIELDS = ("tool_results", "imported_tool_results")
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,7 @@ def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
         },
         # Tool results stay in "events" only, so the transcript's format is unchanged.
         "transcript": [
-            {key: value for key, value in asdict(message).items() if key != "tool_results"}
+            {key: value for key, value in asdict(message).items() if key not in _TOOL_FIELDS}
             for message in parse_events(raw.splitlines())
         ],
         # The log is UTF-8 JSON lines; a torn last line after a crash may end mid-character.
