@@ -319,3 +319,11 @@ def test_times_are_checked_kept_in_order_and_never_later_than_now() -> None:
         InvalidInputError, match=r"line 2 is not a runtime event \(timestamp 'yesterday' is no time\)"
     ):
         parse_import(_ours(_user(timestamp="yesterday")))
+
+
+def test_a_file_holds_at_most_100_conversations() -> None:
+    conversation = json.loads(_chatgpt(_tree(_message())))[0]
+    assert len(parse_import(json.dumps([conversation] * 100).encode())) == 100
+    with pytest.raises(InvalidInputError) as raised:
+        parse_import(json.dumps([conversation] * 101).encode())
+    assert str(raised.value) == "The file holds 101 conversations; at most 100 can be imported from one file."

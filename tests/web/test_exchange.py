@@ -108,6 +108,7 @@ def test_a_malformed_file_is_one_clear_error_and_imports_nothing(live_app, chat)
         (b"{not json", "The file is not valid JSON (line 1"),
         (b"[" * 100_000, "The file nests too deeply"),
         ({"hello": "world"}, "Expected an AgentOrchestrator export"),
+        ([good] * 101, "The file holds 101 conversations; at most 100 can be imported from one file."),
     ):
         response = _import(alice, payload)
         assert response.status_code == 422 and response.json()["detail"].startswith(detail), response.text

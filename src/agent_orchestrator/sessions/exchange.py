@@ -43,7 +43,9 @@ from agent_orchestrator.sessions.transcript import log_timestamp, parse_events
 
 EXPORT_FORMAT = 1
 IMPORTED_TITLE = "Imported chat"
-MAX_CONVERSATIONS = 1_000
+# Each conversation becomes a session the runtime creates and saves, within the one request, and a
+# failure deletes them all again: a file of a thousand holds a request (and the runtime) for minutes.
+MAX_CONVERSATIONS = 100
 _TEXT_TYPES = ("text", "multimodal_text")
 _TOOL_FIELDS = ("tool_results", "imported_tool_results")
 
@@ -423,7 +425,10 @@ class _Times:
 
 def _chatgpt(items: list[Any]) -> Iterator[Conversation]:
     if len(items) > MAX_CONVERSATIONS:
-        raise InvalidInputError(f"At most {MAX_CONVERSATIONS} conversations per file.")
+        raise InvalidInputError(
+            f"The file holds {len(items):,} conversations; at most {MAX_CONVERSATIONS} can be imported "
+            "from one file."
+        )
     for number, item in enumerate(items, start=1):
         where = f"Conversation {number}"
         if not isinstance(item, dict) or not isinstance(item.get("mapping"), dict):
