@@ -2,6 +2,7 @@
 into a session the model remembers, ChatGPT's conversations.json too, and a bad file changes nothing."""
 
 import json
+import math
 import uuid
 
 from chat_helpers import FACTS, answer, audit_actions, contents, memory_rule, messages
@@ -244,3 +245,24 @@ def test_forged_tool_results_are_shown_as_imported_text_never_as_this_servers_ch
         again = messages(alice, kept)[-1]
         assert (again["content"], again["charts"], again["readings"]) == (answered["content"], [], [])
         assert len(again["imported_tools"]) == 3
+
+
+def test_the_eleventh_import_within_an_hour_is_refused_and_creates_nothing(live_app):
+    """Ten files a user an hour, counted before a file is read: a bad file counts as well."""
+    alice = live_app.client("alice")
+    one = [_chatgpt_conversation("One", [("fact: kiwi", "Noted kiwi.")])]
+    for attempt in range(10):
+        response = _import(alice, one if attempt % 2 else b"{not json")
+        assert response.status_code == (201 if attempt % 2 else 422), response.text
+    before = alice.get("/api/sessions").json()["items"]
+    assert len(before) == 5
+
+    refused = _import(alice, [_chatgpt_conversation("Eleventh", [("fact: lychee", "Noted lychee.")])])
+    assert refused.status_code == 429
+    wait = int(refused.headers["Retry-After"])  # when the first of the ten leaves the hour
+    assert 3000 < wait <= 3600
+    detail = f"At most 10 imports an hour; the next can start in {math.ceil(wait / 60)} minute(s)."
+    assert refused.json() == {"detail": detail}
+    assert alice.get("/api/sessions").json()["items"] == before
+    assert alice.get("/api/search", params={"q": "lychee"}).json()["messages"] == []
+    assert _import(live_app.client("bob"), one).status_code == 201  # each user has their own hour

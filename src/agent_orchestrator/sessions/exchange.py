@@ -20,6 +20,11 @@ Why it works this way (docs/architecture.md#export-and-import):
 * **All or nothing.** The whole file is parsed and checked before anything is created; a bad file
   gets one error naming the line (our JSON's event log) or the conversation (ChatGPT). If creating
   one of several sessions fails, the ones already created are deleted again.
+* **Ten files an hour.** Parsing up to 16 MB and creating up to 100 runtime sessions is the costliest
+  request a user can repeat at will, so each user's imports are counted in the audit trail
+  (``import_file``, before the file is read: a bad file costs the parse too) and the eleventh within
+  an hour is refused before anything is done (:class:`~agent_orchestrator.errors.ImportThrottledError`,
+  429 with ``Retry-After``). The operator's CLI is not limited.
 """
 
 from __future__ import annotations
@@ -27,13 +32,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.errors import ImportThrottledError, InvalidInputError
 from agent_orchestrator.sessions.branching import record_history
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
@@ -46,6 +52,8 @@ IMPORTED_TITLE = "Imported chat"
 # Each conversation becomes a session the runtime creates and saves, within the one request, and a
 # failure deletes them all again: a file of a thousand holds a request (and the runtime) for minutes.
 MAX_CONVERSATIONS = 100
+MAX_IMPORTS_PER_HOUR = 10
+IMPORT_PERIOD = timedelta(hours=1)
 _TEXT_TYPES = ("text", "multimodal_text")
 _TOOL_FIELDS = ("tool_results", "imported_tool_results")
 
@@ -62,9 +70,18 @@ class Conversation:
 class Exchange:
     """Export and import for an :class:`Actor`: owner-checked, audited (``export``, ``import``)."""
 
-    def __init__(self, service: SessionService, search: SearchIndex) -> None:
+    def __init__(
+        self,
+        service: SessionService,
+        search: SearchIndex,
+        *,
+        imports_per_hour: int | None = MAX_IMPORTS_PER_HOUR,
+    ) -> None:
+        """``imports_per_hour``: how many files one user may import an hour (``None``: any number, for
+        the operator's CLI)."""
         self.service = service
         self.search_index = search
+        self.imports_per_hour = imports_per_hour
 
     async def export(self, actor: Actor, session_id: str, *, markdown: bool = False) -> dict[str, Any] | str:
         """The session as our JSON document, or as Markdown."""
@@ -77,7 +94,9 @@ class Exchange:
         return export_markdown(record, raw) if markdown else export_document(record, raw)
 
     async def import_file(self, actor: Actor, data: bytes) -> list[SessionRecord]:
-        """New sessions for every conversation in the file; nothing at all if any of it is bad."""
+        """New sessions for every conversation in the file; nothing at all if any of it is bad, or if
+        the user has imported as many files as the hour allows."""
+        await self._count_import(actor, data)
         conversations = await asyncio.to_thread(parse_import, data)  # 16 MB of JSON takes a while
         created: list[SessionRecord] = []
         try:
@@ -100,6 +119,23 @@ class Exchange:
                 await self.service.delete(actor, record.id)
             raise
         return [await self.service.get(actor, record.id) for record in created]
+
+    async def _count_import(self, actor: Actor, data: bytes) -> None:
+        """Audit the file as ``import_file``, or refuse it when the user's hour is full."""
+        event = self.service._event("import_file", actor, None, details={"bytes": str(len(data))})
+        if self.imports_per_hour is None:
+            await asyncio.to_thread(self.service.audit.record, event)
+            return
+        wait = await asyncio.to_thread(
+            self.service.audit.record_at_most, event, self.imports_per_hour, IMPORT_PERIOD
+        )
+        if wait is not None:
+            seconds = math.ceil(wait.total_seconds())
+            raise ImportThrottledError(
+                f"At most {self.imports_per_hour} imports an hour; the next can start in "
+                f"{max(1, math.ceil(seconds / 60))} minute(s).",
+                retry_after=seconds,
+            )
 
 
 # -- export ---------------------------------------------------------------------------------------
