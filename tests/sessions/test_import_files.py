@@ -110,6 +110,18 @@ def _user(**changes: object) -> dict:
             "Event log line 2 is not a runtime event (data.toolName contains a NUL character (U+0000))",
         ),
         (_ours({"type": "session.model_change", "id": "m", "data": {}}), "holds no conversation"),
+        (
+            _ours({"type": "tool.execution_start", "id": "t", "data": {"toolCallId": "c"}}),
+            "Event log line 2 is not a runtime event (data.toolName is missing)",
+        ),
+        (
+            _ours({"type": "tool.execution_complete", "id": "t", "data": {"success": True}}),
+            "Event log line 2 is not a runtime event (data.toolCallId is missing)",
+        ),
+        (
+            _ours(_user(timestamp="0001-01-01T00:00:00+01:00")),
+            "Event log line 2 is not a runtime event (timestamp '0001-01-01T00:00:00+01:00' is no time)",
+        ),
     ],
 )
 def test_a_bad_file_is_one_error_naming_what_is_wrong(data: bytes, detail: str) -> None:

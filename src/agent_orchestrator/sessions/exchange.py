@@ -275,7 +275,12 @@ _EVENT_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
         "error": (dict, type(None)),
     },
 }
-_REQUIRED = {"user.message": "content", "assistant.message": "content"}
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "user.message": ("content",),
+    "assistant.message": ("content",),
+    "tool.execution_start": ("toolCallId", "toolName"),
+    "tool.execution_complete": ("toolCallId",),
+}
 _REQUEST_FIELDS: dict[str, tuple[type, ...]] = {
     "toolCallId": (str,),
     "name": (str,),
@@ -295,8 +300,9 @@ def _event_problem(event: Any) -> str | None:
     data = event.get("data", {})
     if not isinstance(data, dict):
         return "its data is not an object"
-    if (required := _REQUIRED.get(event["type"])) and required not in data:
-        return f"data.{required} is missing"
+    for required in _REQUIRED.get(event["type"], ()):
+        if required not in data:
+            return f"data.{required} is missing"
     if problem := _fields_problem(data, _EVENT_FIELDS.get(event["type"], {}), "data."):
         return problem
     requests = data.get("toolRequests") if event["type"] == "assistant.message" else None
@@ -449,11 +455,11 @@ class _Times:
         if stamp:
             try:
                 when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-            except ValueError:
+                when = (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
+            except (ValueError, OverflowError):  # not a time, or one UTC cannot hold ("0001-01-01T00+01")
                 raise InvalidInputError(
                     f"Event log line {number} is not a runtime event (timestamp {stamp[:40]!r} is no time)."
                 ) from None
-            when = when if when.tzinfo else when.replace(tzinfo=UTC)
             when = min(max(when, self.last or when), self.now)
         self.last = when
         return log_timestamp(when)
