@@ -63,6 +63,11 @@ class TokenBudgetExceededError(TooManyRequestsError):
     """The user has used their daily model-token budget; it renews at midnight UTC."""
 
 
+class ImportThrottledError(TooManyRequestsError):
+    """The user has imported as many files as an hour allows; the oldest of them leaves the hour at
+    ``retry_after``."""
+
+
 class DecryptionError(AgentOrchestratorError):
     """Stored conversation data does not decrypt: its session's key is gone (the session was deleted),
     its master key is not configured, or the data was damaged."""

@@ -2,7 +2,7 @@
 
 import json
 
-from agent_orchestrator.sessions.tool_results import ToolResult
+from agent_orchestrator.sessions.tool_results import ToolResult, imported_call_id, is_imported_call
 from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
 
 
@@ -97,3 +97,19 @@ def test_results_of_a_turn_that_never_answered_do_not_attach_to_the_next_answer(
     ]
     messages = parse_events(lines)
     assert messages[0].interrupted and messages[2].tool_results == ()
+
+
+def test_an_imported_chats_tool_results_are_kept_apart_from_this_servers():
+    imported, ours = imported_call_id(), "call_0123456789abcdef01234567"
+    lines = [
+        _line("user.message", content="Trend?"),
+        _event("tool.execution_start", toolCallId=imported, toolName="retail-analytics-monthly_trend"),
+        _event("tool.execution_complete", toolCallId=imported, success=True, result={"content": "forged"}),
+        _event("tool.execution_start", toolCallId=ours, toolName="retail-analytics-list_segments"),
+        _event("tool.execution_complete", toolCallId=ours, success=True, result={"content": "real"}),
+        _line("assistant.message", content="It grew."),
+    ]
+    [_, answer] = parse_events(lines)
+    assert answer.tool_results == (ToolResult("list_segments", None, {}, "real"),)
+    assert answer.imported_tool_results == (ToolResult("monthly_trend", None, {}, "forged"),)
+    assert is_imported_call(imported) and not is_imported_call(ours)

@@ -3,10 +3,16 @@ ChatGPT ``conversations.json`` as new owned sessions the runtime resumes and the
 
 Why it works this way (docs/architecture.md#export-and-import):
 
-* **Lossless = the runtime's own log.** Our JSON carries the raw ``events.jsonl`` next to the catalog
-  row and a readable transcript. Importing it writes those events, verbatim, behind a fresh
-  ``session.start`` of a new session, so the runtime resumes it exactly as it was (tool calls
-  included). The import gets a new id: ids are global, and the original may still exist.
+* **Lossless out, checked in.** Our JSON carries the raw ``events.jsonl`` next to the catalog row and
+  a readable transcript. A file is the uploader's, though, not this server's log: importing it keeps
+  only the conversation's own events (messages, model rounds, tool calls with their results), each
+  rebuilt from the fields we know with new ids, chained behind a fresh ``session.start`` of a new
+  session, so the runtime resumes the conversation and the model remembers it, but nothing else of
+  the file reaches the runtime (a model change, a system message, a hook, a sub-agent, a field we do
+  not read). Its tool calls get call ids that mark them imported, and nothing this server shows as
+  its tools' data (charts, readings, customer links) is made from them: the file, not our tools,
+  says what they returned. The import gets a new id: ids are global, and the original may still
+  exist.
 * **Foreign chats become runtime events.** A ChatGPT conversation (the path from its current node up
   to the root of its message tree) becomes the events the runtime itself writes for a plain turn:
   ``user.message``, ``assistant.turn_start``, ``assistant.message``, ``assistant.turn_end``, chained
@@ -14,6 +20,11 @@ Why it works this way (docs/architecture.md#export-and-import):
 * **All or nothing.** The whole file is parsed and checked before anything is created; a bad file
   gets one error naming the line (our JSON's event log) or the conversation (ChatGPT). If creating
   one of several sessions fails, the ones already created are deleted again.
+* **Ten files an hour.** Parsing up to 16 MB and creating up to 100 runtime sessions is the costliest
+  request a user can repeat at will, so each user's imports are counted in the audit trail
+  (``import_file``, before the file is read: a bad file costs the parse too) and the eleventh within
+  an hour is refused before anything is done (:class:`~agent_orchestrator.errors.ImportThrottledError`,
+  429 with ``Retry-After``). The operator's CLI is not limited.
 """
 
 from __future__ import annotations
@@ -21,23 +32,30 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.errors import ImportThrottledError, InvalidInputError
 from agent_orchestrator.sessions.branching import record_history
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, validate_title
+from agent_orchestrator.sessions.tool_results import imported_call_id
 from agent_orchestrator.sessions.transcript import log_timestamp, parse_events
 
 EXPORT_FORMAT = 1
 IMPORTED_TITLE = "Imported chat"
-MAX_CONVERSATIONS = 1_000
+# Each conversation becomes a session the runtime creates and saves, within the one request, and a
+# failure deletes them all again: a file of a thousand holds a request (and the runtime) for minutes.
+MAX_CONVERSATIONS = 100
+MAX_IMPORTS_PER_HOUR = 10
+IMPORT_PERIOD = timedelta(hours=1)
 _TEXT_TYPES = ("text", "multimodal_text")
+_TOOL_FIELDS = ("tool_results", "imported_tool_results")
 
 
 @dataclass(frozen=True)
@@ -52,9 +70,18 @@ class Conversation:
 class Exchange:
     """Export and import for an :class:`Actor`: owner-checked, audited (``export``, ``import``)."""
 
-    def __init__(self, service: SessionService, search: SearchIndex) -> None:
+    def __init__(
+        self,
+        service: SessionService,
+        search: SearchIndex,
+        *,
+        imports_per_hour: int | None = MAX_IMPORTS_PER_HOUR,
+    ) -> None:
+        """``imports_per_hour``: how many files one user may import an hour (``None``: any number, for
+        the operator's CLI)."""
         self.service = service
         self.search_index = search
+        self.imports_per_hour = imports_per_hour
 
     async def export(self, actor: Actor, session_id: str, *, markdown: bool = False) -> dict[str, Any] | str:
         """The session as our JSON document, or as Markdown."""
@@ -67,7 +94,9 @@ class Exchange:
         return export_markdown(record, raw) if markdown else export_document(record, raw)
 
     async def import_file(self, actor: Actor, data: bytes) -> list[SessionRecord]:
-        """New sessions for every conversation in the file; nothing at all if any of it is bad."""
+        """New sessions for every conversation in the file; nothing at all if any of it is bad, or if
+        the user has imported as many files as the hour allows."""
+        await self._count_import(actor, data)
         conversations = await asyncio.to_thread(parse_import, data)  # 16 MB of JSON takes a while
         created: list[SessionRecord] = []
         try:
@@ -91,6 +120,23 @@ class Exchange:
             raise
         return [await self.service.get(actor, record.id) for record in created]
 
+    async def _count_import(self, actor: Actor, data: bytes) -> None:
+        """Audit the file as ``import_file``, or refuse it when the user's hour is full."""
+        event = self.service._event("import_file", actor, None, details={"bytes": str(len(data))})
+        if self.imports_per_hour is None:
+            await asyncio.to_thread(self.service.audit.record, event)
+            return
+        wait = await asyncio.to_thread(
+            self.service.audit.record_at_most, event, self.imports_per_hour, IMPORT_PERIOD
+        )
+        if wait is not None:
+            seconds = math.ceil(wait.total_seconds())
+            raise ImportThrottledError(
+                f"At most {self.imports_per_hour} imports an hour; the next can start in "
+                f"{max(1, math.ceil(seconds / 60))} minute(s).",
+                retry_after=seconds,
+            )
+
 
 # -- export ---------------------------------------------------------------------------------------
 
@@ -105,7 +151,7 @@ def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
         },
         # Tool results stay in "events" only, so the transcript's format is unchanged.
         "transcript": [
-            {key: value for key, value in asdict(message).items() if key != "tool_results"}
+            {key: value for key, value in asdict(message).items() if key not in _TOOL_FIELDS}
             for message in parse_events(raw.splitlines())
         ],
         # The log is UTF-8 JSON lines; a torn last line after a crash may end mid-character.
@@ -169,7 +215,7 @@ def _ours(document: dict[str, Any]) -> Conversation:
     raw = document.get("events")
     if not isinstance(raw, str) or not raw.strip():
         raise InvalidInputError("The export's 'events' must be the session's event log (JSON lines).")
-    events = []
+    events: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
@@ -183,30 +229,64 @@ def _ours(document: dict[str, Any]) -> Conversation:
             raise InvalidInputError(f"Event log line {number} is not a runtime event ({problem}).")
         if number == 1 and event["type"] != "session.start":
             raise InvalidInputError("Event log line 1 must be the session.start event.")
-        events.append(event)
-    if len(events) < 2:
+        events.append((number, event))
+    conversation = _rebuilt(events[1:])
+    if not conversation:
         raise InvalidInputError("The export's event log holds no conversation.")
     session = document.get("session")
     title = session.get("title") if isinstance(session, dict) else None
-    return Conversation(_title(title), events[1:], "agent-orchestrator")
+    return Conversation(_title(title), conversation, "agent-orchestrator")
 
+
+# The events an import keeps: what the runtime writes for the conversation itself (CLI 1.0.102: the
+# user's messages, the model's rounds and messages, its tool calls and their results). Everything else
+# in a log is the runtime's own state, settings or bookkeeping (``session.*`` such as a model change,
+# a compaction's summary or usage records, ``system.message``, hooks, sub-agents, permissions, custom
+# events), which the runtime would replay or act on as if this server had written it: an import must
+# not set them from a file. The new session's ``session.start`` is the runtime's, written on create.
+KEPT_EVENTS = (
+    "user.message",
+    "assistant.turn_start",
+    "assistant.turn_end",
+    "assistant.message",
+    "tool.execution_start",
+    "tool.execution_complete",
+)
 
 # What the transcript reader (``transcript.parse_events``) and the pages built on it take from an
-# event, with the types the runtime writes (the first one named in an error): an imported log is read
-# like the runtime's own, so a field of another type would fail every later read of the session. No
-# text may hold U+0000, which PostgreSQL cannot store (its search rows and preview are text).
+# event, and what an import rebuilds an event from, with the types the runtime writes (the first one
+# named in an error): an imported log is read like the runtime's own, so a field of another type would
+# fail every later read of the session. No text may hold U+0000, which PostgreSQL cannot store (its
+# search rows and preview are text).
 _EVENT_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "user.message": {"content": (str,)},
-    "assistant.message": {"content": (str,)},
+    "assistant.message": {"content": (str,), "toolRequests": (list, type(None))},
     "tool.execution_start": {
         "toolCallId": (str,),
         "toolName": (str,),
+        "arguments": (dict, type(None)),
         "mcpToolName": (str, type(None)),
         "mcpServerName": (str, type(None)),
     },
-    "tool.execution_complete": {"toolCallId": (str,), "result": (dict, type(None))},
+    "tool.execution_complete": {
+        "toolCallId": (str,),
+        "success": (bool, type(None)),
+        "result": (dict, type(None)),
+        "error": (dict, type(None)),
+    },
 }
-_TYPE_NAMES: dict[type, str] = {str: "a string", dict: "an object"}
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "user.message": ("content",),
+    "assistant.message": ("content",),
+    "tool.execution_start": ("toolCallId", "toolName"),
+    "tool.execution_complete": ("toolCallId",),
+}
+_REQUEST_FIELDS: dict[str, tuple[type, ...]] = {
+    "toolCallId": (str,),
+    "name": (str,),
+    "arguments": (dict, type(None)),
+}
+_TYPE_NAMES: dict[type, str] = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
 
 
 def _event_problem(event: Any) -> str | None:
@@ -220,20 +300,177 @@ def _event_problem(event: Any) -> str | None:
     data = event.get("data", {})
     if not isinstance(data, dict):
         return "its data is not an object"
-    for name, types in _EVENT_FIELDS.get(event["type"], {}).items():
-        if name in data and not isinstance(data[name], types):
-            return f"data.{name} is not {_TYPE_NAMES[types[0]]}"
-        if isinstance(data.get(name), str) and "\x00" in data[name]:
-            return f"data.{name} contains a NUL character (U+0000)"
-    result = data.get("result") or {}
-    if event["type"] == "tool.execution_complete" and not isinstance(result.get("content", ""), str):
-        return "data.result.content is not a string"
+    for required in _REQUIRED.get(event["type"], ()):
+        if required not in data:
+            return f"data.{required} is missing"
+    if problem := _fields_problem(data, _EVENT_FIELDS.get(event["type"], {}), "data."):
+        return problem
+    requests = data.get("toolRequests") if event["type"] == "assistant.message" else None
+    for index, request in enumerate(requests or ()):
+        where = f"data.toolRequests[{index}]"
+        if not isinstance(request, dict):
+            return f"{where} is not an object"
+        if not isinstance(request.get("toolCallId"), str) or not isinstance(request.get("name"), str):
+            return f"{where} has no toolCallId or name"
+        if problem := _fields_problem(request, _REQUEST_FIELDS, f"{where}."):
+            return problem
+    if event["type"] == "tool.execution_complete":
+        for name in ("result", "error"):
+            inner = data.get(name) or {}
+            text = "content" if name == "result" else "message"
+            if problem := _fields_problem(inner, {text: (str,)}, f"data.{name}."):
+                return problem
     return None
+
+
+def _fields_problem(data: dict[str, Any], fields: dict[str, tuple[type, ...]], where: str) -> str | None:
+    for name, types in fields.items():
+        if name in data and not isinstance(data[name], types):
+            return f"{where}{name} is not {_TYPE_NAMES[types[0]]}"
+        if isinstance(data.get(name), str) and "\x00" in data[name]:
+            return f"{where}{name} contains a NUL character (U+0000)"
+    return None
+
+
+def _rebuilt(events: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The conversation of an uploaded log as new events: only :data:`KEPT_EVENTS` of the conversation
+    itself (not a sub-agent's), each rebuilt from the fields the runtime and the transcript read, with
+    new ids (events, messages, tool calls: nothing of the file's own is written) chained by
+    ``parentId``, and its time checked (docs/architecture.md#export-and-import).
+
+    Tool calls are kept only in pairs, a request and the result that answered it before the next user
+    message, as the runtime needs them to replay the conversation to a model; each pair gets a new
+    call id marking it imported (:func:`~agent_orchestrator.sessions.tool_results.imported_call_id`).
+    Answers before the first user message have no turn to go in."""
+    kept = [
+        (number, event)
+        for number, event in events
+        if event["type"] in KEPT_EVENTS
+        and not event.get("agentId")
+        and not event.get("data", {}).get("parentToolCallId")
+    ]
+    calls = _answered_calls(kept)
+    times = _Times()
+    rebuilt: list[dict[str, Any]] = []
+    turns, turn = 0, None
+    for index, (number, event) in enumerate(kept):
+        kind, data = event["type"], event.get("data", {})
+        if kind == "user.message":
+            turns, turn = 0, None
+            rebuilt.append(_event(kind, {"content": data["content"]}, times.at(event, number)))
+        elif not rebuilt:
+            continue
+        elif kind == "assistant.turn_start":
+            turn, turns = str(turns), turns + 1
+            rebuilt.append(_event(kind, {"turnId": turn}, times.at(event, number)))
+        elif kind == "assistant.turn_end" and turn is not None:
+            rebuilt.append(_event(kind, {"turnId": turn}, times.at(event, number)))
+            turn = None
+        elif kind == "assistant.message":
+            requests = [
+                {
+                    "toolCallId": calls[index, request["toolCallId"]],
+                    "name": request["name"],
+                    "arguments": request.get("arguments") or {},
+                    "type": "function",
+                }
+                for request in _unique_requests(data)
+                if (index, request["toolCallId"]) in calls
+            ]
+            if data["content"] or requests:
+                message = {
+                    "messageId": str(uuid.uuid4()),
+                    "content": data["content"],
+                    "toolRequests": requests,
+                }
+                rebuilt.append(_event(kind, message, times.at(event, number)))
+        elif kind == "tool.execution_start" and (index, data["toolCallId"]) in calls:
+            started = {
+                "toolCallId": calls[index, data["toolCallId"]],
+                "toolName": data["toolName"],
+                "arguments": data.get("arguments") or {},
+            }
+            for name in ("mcpServerName", "mcpToolName"):
+                if isinstance(data.get(name), str):
+                    started[name] = data[name]
+            rebuilt.append(_event(kind, started, times.at(event, number)))
+        elif kind == "tool.execution_complete" and (index, data["toolCallId"]) in calls:
+            completed: dict[str, Any] = {
+                "toolCallId": calls[index, data["toolCallId"]],
+                "success": bool(data.get("success")),
+            }
+            if isinstance((data.get("result") or {}).get("content"), str):
+                completed["result"] = {"content": data["result"]["content"]}
+            if isinstance((data.get("error") or {}).get("message"), str):
+                completed["error"] = {"message": data["error"]["message"]}
+            rebuilt.append(_event(kind, completed, times.at(event, number)))
+    return _chained(rebuilt)
+
+
+def _unique_requests(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """An assistant message's tool requests, each call id once."""
+    seen: set[str] = set()
+    requests = []
+    for request in data.get("toolRequests") or ():
+        if request["toolCallId"] not in seen:
+            seen.add(request["toolCallId"])
+            requests.append(request)
+    return requests
+
+
+def _answered_calls(kept: list[tuple[int, dict[str, Any]]]) -> dict[tuple[int, str], str]:
+    """The new call id of every tool call that was asked for and answered before the next user
+    message, keyed by (index in ``kept``, the file's call id) of its request, its start and its result
+    alike: the events of a call that was never answered, or answered twice, are not kept."""
+    calls: dict[tuple[int, str], str] = {}
+    asked: dict[str, list[int]] = {}  # call id -> the indices of its request and start, until answered
+    for index, (_, event) in enumerate(kept):
+        kind, data = event["type"], event.get("data", {})
+        if kind == "user.message":
+            asked.clear()
+        elif kind == "assistant.message":
+            for request in _unique_requests(data):
+                asked.setdefault(request["toolCallId"], [index])
+        elif kind == "tool.execution_start" and len(asked.get(data["toolCallId"], ())) == 1:
+            asked[data["toolCallId"]].append(index)
+        elif kind == "tool.execution_complete" and data["toolCallId"] in asked:
+            ours = imported_call_id()
+            for where in (*asked.pop(data["toolCallId"]), index):
+                calls[where, data["toolCallId"]] = ours
+    return calls
+
+
+class _Times:
+    """Each kept event's time: the file's if it is a time (written as the runtime writes it), never
+    later than now nor earlier than the event before it, so the log stays in order; an event without
+    one takes the time of the one before it (or now)."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+        self.last: datetime | None = None
+
+    def at(self, event: dict[str, Any], number: int) -> str:
+        stamp = event.get("timestamp")
+        when = self.last or self.now
+        if stamp:
+            try:
+                when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+                when = (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
+            except (ValueError, OverflowError):  # not a time, or one UTC cannot hold ("0001-01-01T00+01")
+                raise InvalidInputError(
+                    f"Event log line {number} is not a runtime event (timestamp {stamp[:40]!r} is no time)."
+                ) from None
+            when = min(max(when, self.last or when), self.now)
+        self.last = when
+        return log_timestamp(when)
 
 
 def _chatgpt(items: list[Any]) -> Iterator[Conversation]:
     if len(items) > MAX_CONVERSATIONS:
-        raise InvalidInputError(f"At most {MAX_CONVERSATIONS} conversations per file.")
+        raise InvalidInputError(
+            f"The file holds {len(items):,} conversations; at most {MAX_CONVERSATIONS} can be imported "
+            "from one file."
+        )
     for number, item in enumerate(items, start=1):
         where = f"Conversation {number}"
         if not isinstance(item, dict) or not isinstance(item.get("mapping"), dict):
@@ -321,6 +558,12 @@ def _turn_events(messages: list[tuple[str, str, float | None]]) -> list[dict[str
             events.append(_event("assistant.message", data, at))
     if turn >= 0:
         events.append(_event("assistant.turn_end", {"turnId": str(turn)}, events[-1]["timestamp"]))
+    return _chained(events)
+
+
+def _chained(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` chained by ``parentId``, each to the one before it (the first to the new session's
+    ``session.start``, by :func:`imported_log`)."""
     for previous, event in itertools.pairwise(events):
         event["parentId"] = previous["id"]
     return events

@@ -8,7 +8,9 @@ Speed: a 1,000-turn log has ~7,000 lines, most of them usage records and turn ma
 type is one we show are JSON-decoded, which keeps a full read well under the 100 ms budget.
 
 Tool calls are paired with their results and kept with the answer they led to (``tool_results``), so
-the web app can chart what a tool returned (docs/architecture.md#charts).
+the web app can chart what a tool returned (docs/architecture.md#charts). Those of an imported chat
+are kept apart (``imported_tool_results``): the file says what they returned, not our tools, so they
+are text to show as imported and never data (docs/architecture.md#export-and-import).
 """
 
 import json
@@ -33,7 +35,8 @@ _SHOWN = (
 @dataclass(frozen=True)
 class TranscriptMessage:
     """One visible message; ``interrupted`` marks a user turn that never got its answer, and
-    ``tool_results`` are what the tools called for an assistant answer returned.
+    ``tool_results`` are what this server's tools called for an assistant answer returned;
+    ``imported_tool_results`` what an imported chat's file says its tools returned.
 
     ``event_id`` is the runtime's id of the event in the log (empty for a message the catalog kept
     after a crash): what forks, rewinds and search results point at.
@@ -45,6 +48,7 @@ class TranscriptMessage:
     interrupted: bool = False
     event_id: str = ""
     tool_results: tuple[ToolResult, ...] = ()
+    imported_tool_results: tuple[ToolResult, ...] = ()
 
 
 def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
@@ -82,7 +86,12 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
         elif kind == "assistant.message" and data.get("content"):
             messages.append(
                 TranscriptMessage(
-                    "assistant", data["content"], at, event_id=event_id, tool_results=tools.take()
+                    "assistant",
+                    data["content"],
+                    at,
+                    event_id=event_id,
+                    tool_results=tools.take(),
+                    imported_tool_results=tools.take_imported(),
                 )
             )
             open_user = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -76,3 +77,40 @@ def test_a_repeated_refusal_is_recorded_once_per_period(store_engine: Engine) ->
         ("bob", "sess-b"),
         ("bob", "sess-a"),
     ]
+
+
+def test_a_limited_action_is_recorded_at_most_so_often_per_period(store_engine: Engine) -> None:
+    log, hour = AuditLog(store_engine), timedelta(hours=1)
+    at = datetime(2026, 5, 4, 3, 0, tzinfo=UTC)
+    for minute in (0, 10, 20):
+        assert (
+            log.record_at_most(
+                AuditEvent("import_file", "bob", 2, at=at + timedelta(minutes=minute)), 3, hour
+            )
+            is None
+        )
+    refused = AuditEvent("import_file", "bob", 2, at=at + timedelta(minutes=30))
+    assert log.record_at_most(refused, 3, hour) == timedelta(minutes=30)  # when the first leaves the hour
+    assert (
+        log.record_at_most(AuditEvent("import_file", "eve", 3, at=at + timedelta(minutes=30)), 3, hour)
+        is None
+    )
+    assert log.record_at_most(AuditEvent("export", "bob", 2, at=at + timedelta(minutes=30)), 3, hour) is None
+    assert (
+        log.record_at_most(AuditEvent("import_file", "bob", 2, at=at + timedelta(minutes=61)), 3, hour)
+        is None
+    )
+    assert [e.action for e in log.recent(user_id=2)] == ["import_file", "export", *["import_file"] * 3]
+
+
+def test_servers_charging_a_limited_action_at_once_never_pass_the_limit(store_engine: Engine) -> None:
+    log = AuditLog(store_engine)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outcomes = list(
+            pool.map(
+                lambda _: log.record_at_most(AuditEvent("import_file", "bob", 2), 5, timedelta(hours=1)),
+                range(16),
+            )
+        )
+    assert sum(outcome is None for outcome in outcomes) == 5
+    assert len(log.recent(user_id=2)) == 5

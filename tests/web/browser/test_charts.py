@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from browser_ui import ASSISTANT, api, chart_points, chart_values, login, new_chat, send
+from browser_ui import ASSISTANT, api, chart_points, chart_values, current_session, login, new_chat, send
 from playwright.sync_api import BrowserContext, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall, message_text
@@ -163,4 +163,33 @@ def test_the_customer_page_from_the_table_has_a_purchase_timeline_and_top_produc
 
     page.goto("/#customer/99999999")
     expect(page.locator("#customer-error")).to_have_text("There is no customer #99999999.")
+    assert csp_violations == []
+
+
+def test_an_imported_chats_tool_results_show_as_imported_text_and_never_as_a_chart(
+    page: Page, user: Callable[[str], str], scripted_model: ScriptedModel, csp_violations: list[str], tmp_path
+) -> None:
+    login(page, user("alice"))
+    original = new_chat(page)
+    scripted_model.script(ToolCall("retail-analytics-monthly_trend", {"months": 6}), "Revenue grew.")
+    send(page, TREND_QUESTION)
+    expect(page.locator(ASSISTANT).last.get_by_test_id("chart")).to_have_count(1)
+    with page.expect_download() as download:
+        page.get_by_test_id("export-json").click()
+    saved = tmp_path / "chat.json"
+    download.value.save_as(saved)
+
+    page.get_by_test_id("import-file").set_input_files(saved)
+    expect(page.get_by_test_id("status-line")).to_have_text("Imported 1 chat.")
+    answer = page.locator(ASSISTANT).last
+    expect(answer.locator(".message-body")).to_have_text("Revenue grew.")
+    assert current_session(page) != original
+    expect(answer.get_by_test_id("chart")).to_have_count(0)  # the file's word, not our tool's
+    imported = answer.get_by_test_id("imported-tools")
+    expect(imported.locator("summary")).to_have_text(
+        "Imported tool results (from the file, not this server's tools)"
+    )
+    imported.locator("summary").click()
+    expect(imported.locator(".imported-tool-name")).to_have_text(["monthly_trend"])
+    expect(imported.locator("pre")).to_contain_text('"months"')
     assert csp_violations == []

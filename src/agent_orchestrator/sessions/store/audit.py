@@ -7,7 +7,9 @@ happen or neither, so the trail can never claim a change that was rolled back, n
 happened. Refused attempts are recorded too: another user's id as ``denied`` (once per user, session
 and hour: :meth:`AuditLog.record_once_per`), a bad password as ``login_failed`` (naming the account
 only if there is one). A create whose runtime step fails is undone, and its row's deletion is recorded
-as ``create_failed``: no ``create`` in the trail is left without its outcome.
+as ``create_failed``: no ``create`` in the trail is left without its outcome. Where an action is
+limited per user and period (``import_file``: ten an hour), the trail is also the count
+(:meth:`AuditLog.record_at_most`), so nothing else has to be kept.
 
 Rows have no foreign keys: the trail must outlive the users and sessions it mentions.
 """
@@ -15,13 +17,14 @@ Rows have no foreign keys: the trail must outlive the users and sessions it ment
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, Engine, func, insert, select
 
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import audit_log, utcnow
@@ -42,6 +45,7 @@ AuditAction = Literal[
     "rewind",
     "export",
     "import",
+    "import_file",
     "reading",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
@@ -135,6 +139,35 @@ class AuditLog:
             ).first()
             return None if earlier else write_event(conn, event)
 
+    def record_at_most(self, event: AuditEvent, limit: int, period: timedelta) -> timedelta | None:
+        """Write ``event`` unless its user already has ``limit`` events of its action within
+        ``period`` before it: ``None`` once written, else how long until the oldest of those leaves
+        the period (when trying again can succeed).
+
+        For actions that cost the server and that a client could repeat at will (``import_file``):
+        the trail that says who did what, and when, is the count. One user's charges of an action
+        take turns (on PostgreSQL under a transaction-scoped advisory lock on the action and user, on
+        SQLite under the write lock every write transaction takes), so servers charging at the same
+        moment cannot both pass the limit. A user's events are found through
+        ``ix_audit_log_user_id``."""
+        if event.user_id is None or limit < 1:
+            raise ValueError("A limited action needs a user and a limit of at least 1.")
+        t = audit_log
+        with write_transaction(self._engine) as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(select(func.pg_advisory_xact_lock(_lock_class(event.action), event.user_id)))
+            within = conn.execute(
+                select(t.c.at)
+                .where(t.c.user_id == event.user_id, t.c.action == event.action, t.c.at > event.at - period)
+                .order_by(t.c.at)
+                .limit(limit)
+            ).scalars()
+            times = list(within)
+            if len(times) >= limit:
+                return max(times[0] + period - event.at, timedelta(0))
+            write_event(conn, event)
+        return None
+
     def recent(
         self, *, session_id: str | None = None, user_id: int | None = None, limit: int = 100
     ) -> list[AuditEvent]:
@@ -160,3 +193,9 @@ class AuditLog:
             )
             for row in rows
         ]
+
+
+def _lock_class(action: str) -> int:
+    """The first key of an action's advisory locks (a positive 32-bit number; the user id is the
+    second), so that two actions' limits never wait for each other."""
+    return zlib.crc32(action.encode()) & 0x7FFFFFFF

@@ -1,6 +1,7 @@
 """Export a session (our lossless JSON, or Markdown) and import a file (our JSON, or a ChatGPT
 ``conversations.json``) as new sessions of the user. Both go through
-:class:`~agent_orchestrator.sessions.exchange.Exchange` (ownership, audit, all-or-nothing import)."""
+:class:`~agent_orchestrator.sessions.exchange.Exchange` (ownership, audit, all-or-nothing import of
+at most 100 conversations a file, ten files a user an hour: docs/architecture.md#export-and-import)."""
 
 import json
 from typing import Literal
@@ -84,6 +85,10 @@ async def export_session(
     status_code=status.HTTP_201_CREATED,
     summary="Import an export file as new sessions",
     openapi_extra={"requestBody": IMPORT_BODY},
+    responses={
+        422: {"description": "The file is not one we import (one message naming what and where)"},
+        429: {"description": "Ten files imported within the hour already (Retry-After)"},
+    },
 )
 async def import_sessions(request: Request, actor: CurrentActor, services: ServicesDep) -> ImportedOut:
     data = await request.body()

@@ -5,7 +5,8 @@ readings}, ``error`` {message, code}. Busy (another turn in flight anywhere) is 
 stream starts; so is a send whose ``last_event_id`` shows the sender missed messages (the body lists
 them).
 ``charts`` and ``readings`` (here, in the live feed and in the transcript) are drawn from what the
-turn's tools returned (``web/charts.py``, ``web/readings.py``).
+turn's tools returned (``web/charts.py``, ``web/readings.py``); an imported chat's tool results are
+only ``imported_tools``, text the file brought, never drawn (docs/architecture.md#export-and-import).
 
 The transcript says where the session's live feed goes on from (``last_event_id``) and, mid-turn,
 what the turn has said so far (``live_turn``): docs/architecture.md#live-sessions.
@@ -36,6 +37,20 @@ from agent_orchestrator.web.routes.sessions import SessionOut
 router = APIRouter(prefix="/api/sessions/{session_id}/messages", tags=["messages"])
 
 
+# An imported tool result is shown as text, for reading along: its head is enough, and a forged one
+# may be megabytes long.
+IMPORTED_TOOL_CHARS = 4_000
+
+
+class ImportedToolOut(BaseModel):
+    """What an imported chat's file says one of its tools returned: text to show as imported."""
+
+    tool: str
+    content: str = Field(
+        description=f"The result as the file has it, cut at {IMPORTED_TOOL_CHARS:,} characters."
+    )
+
+
 class MessageOut(BaseModel):
     event_id: str
     role: str
@@ -45,6 +60,9 @@ class MessageOut(BaseModel):
     interrupted: bool
     charts: list[Chart] = []
     readings: list[Reading] = []
+    imported_tools: list[ImportedToolOut] = Field(
+        default=[], description="Tool results that came with an imported chat: not this server's data."
+    )
 
     @classmethod
     def of(cls, message: TranscriptMessage) -> Self:
@@ -58,6 +76,10 @@ class MessageOut(BaseModel):
             interrupted=message.interrupted,
             charts=charts_for(message.tool_results),
             readings=readings_for(message.tool_results, message.content),
+            imported_tools=[
+                ImportedToolOut(tool=result.tool, content=_cut(result.content))
+                for result in message.imported_tool_results
+            ],
         )
 
 
@@ -128,6 +150,10 @@ def turn_stream(events: AsyncIterator[TurnEvent], headers: dict[str, str] | None
     return event_stream(
         _sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no", **(headers or {})}
     )
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= IMPORTED_TOOL_CHARS else text[:IMPORTED_TOOL_CHARS] + "…"
 
 
 def _html(text: str, tool_results: tuple[ToolResult, ...]) -> str:

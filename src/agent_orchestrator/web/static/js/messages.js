@@ -27,6 +27,8 @@ export function messageElement(message) {
   if (role === "assistant") {
     setAssistantBody(body, message);
     showToolData(body, message);
+    const imported = importedTools(message.imported_tools);
+    if (imported) item.append(imported);
   } else {
     body.textContent = message.content || "";
   }
@@ -55,4 +57,22 @@ export function setAssistantBody(body, { html, content }) {
  */
 export function showToolData(body, { charts, readings }) {
   for (const box of [answerCharts(charts), answerReadings(readings)]) if (box) body.after(box);
+}
+
+/**
+ * Tool results that came with an imported chat: the file's word, not this server's tools', so they
+ * are shown as text under a label that says so, closed, and never as charts or readings
+ * (docs/architecture.md#export-and-import).
+ */
+export function importedTools(tools) {
+  if (!Array.isArray(tools) || tools.length === 0) return null;
+  return el("details", { className: "imported-tools", testid: "imported-tools" }, [
+    el("summary", { text: "Imported tool results (from the file, not this server's tools)" }),
+    ...tools.map((tool) =>
+      el("div", { className: "imported-tool" }, [
+        el("span", { className: "imported-tool-name", text: tool.tool }),
+        el("pre", { text: tool.content }),
+      ]),
+    ),
+  ]);
 }
