@@ -545,3 +545,16 @@ def test_names_compared_side_by_side_and_names_that_qualify_customers(chat):
 def test_a_word_close_to_a_verb_of_change_is_not_corrected_into_it(chat):
     arguments, _ = chat.ask("And when is my deadline?")  # not "declined"
     assert arguments is None
+
+
+def test_exclusions_read_with_every_word_for_leaving_out(chat):
+    assert chat.ask("revenue all segments but Regular")[0] == {
+        "exclude_segments": ["Regular"],
+        "measure": "revenue",
+    }
+    assert chat.ask("total revenue without the At Risk segment")[0] == {
+        "exclude_segments": ["At Risk"],
+        "measure": "revenue",
+    }
+    everywhere, _ = chat.ask("orders from everywhere except france and spain in q3 2025")
+    assert everywhere == {"period": "2025-Q3", "exclude_countries": ["France", "Spain"], "measure": "orders"}

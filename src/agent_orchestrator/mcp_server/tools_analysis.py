@@ -87,6 +87,11 @@ RANK_BY = (
     "decline = decline, declined, declines, declining, drop, dropped, drops, fell, fall, falls, shrank, "
     "shrink, shrunk, down the most, lost the most, worst decline"
 )
+EXCLUDING = (
+    "apart from, excluding, except, except for, not, non, but, but not, other than, besides, aside from, "
+    "without, leaving, leave out, not counting, ignoring"
+)
+"""The words before a name that leave it out ("all segments but Regular", "without the UK")."""
 SHARES = (
     "Also the share of the total (share, percentage, percent, proportion, fraction, portion, part of, %, "
     "of the total, of our total, of total, responsible for, account for, accounts for, accounted for, "
@@ -126,10 +131,7 @@ def register(kit: ToolKit) -> None:
         list[str],
         Field(
             max_length=12,
-            description=(
-                "Leave out these countries (apart from, excluding, outside, except, except for, not, non, "
-                "other than, besides, aside from, without, leaving, leave out, not counting, ignoring)"
-            ),
+            description=f"Leave out these countries ({EXCLUDING}, outside)",
             json_schema_extra={"items": names},
         ),
     ]
@@ -167,7 +169,7 @@ def register(kit: ToolKit) -> None:
             list[str],
             Field(
                 max_length=4,
-                description="Leave out these segments (apart from, excluding, except, not, non, other than)",
+                description=f"Leave out these segments ({EXCLUDING})",
                 json_schema_extra={"items": {"type": "string", "enum": kit.segments}},
             ),
         ] = [],  # noqa: B006

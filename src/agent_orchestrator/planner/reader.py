@@ -37,6 +37,7 @@ COMMON = frozenset(
     value level whats what's hows how's rank ranked ranking biggest largest number one top bottom best
     worst first last previous prior preceding data shop store business company us our customers' like look
     looking break breakdown split something anything everything someone anyone stuff thing things
+    everywhere anywhere everyone everybody
     ask asked tell told say said mention mentioned remember recall conversation chat question questions
     answer answered different distinct unique individual separate big large small together combined
     altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
