@@ -558,3 +558,15 @@ def test_exclusions_read_with_every_word_for_leaving_out(chat):
     }
     everywhere, _ = chat.ask("orders from everywhere except france and spain in q3 2025")
     assert everywhere == {"period": "2025-Q3", "exclude_countries": ["France", "Spain"], "measure": "orders"}
+
+
+def test_follow_ups_for_each_row_another_measure_and_a_month_of_the_same_year(chat):
+    chat.ask("Revenue by segment in 2025")
+    each, _ = chat.ask("What's each one's share?")
+    assert each == {"period": "2025", "group_by": "segment", "measure": "revenue", "share": True}
+    orders, _ = chat.ask("And for orders?")
+    assert orders is not None and orders["measure"] == "orders" and orders["group_by"] == "segment"
+    chat.ask("Sales in March 2025")
+    february, answer = chat.ask("How does that compare to February?")
+    assert february == {"period": "2025-03", "measure": "revenue", "compare": "previous_period"}
+    assert answer is not None and answer.startswith("Revenue, March 2025, vs February 2025: ")

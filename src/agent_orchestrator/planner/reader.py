@@ -53,7 +53,8 @@ _FOLLOW_UP = re.compile(
     r"|\b(?:of|among|from|in|for)\s+(?:those|these|them)\b"
     r"|\bthat\s+compares?\b"
     r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones|its)\b|\bbreak\s+(?:it|that|this)\s+down\b"
-    r"|\bthe\s+(?:first|second|third|fourth|fifth|last|top|bottom)\s+one\b",
+    r"|\bthe\s+(?:first|second|third|fourth|fifth|last|top|bottom)\s+one\b"
+    r"|\beach\s+(?:one|of\s+(?:them|those|these))\b",
     re.IGNORECASE,
 )
 _ENDS_REFERRING = re.compile(
@@ -278,7 +279,7 @@ def read(
     # that names its own period or place without referring back is a new one
     shifted = "period" not in args and any(p.search(text) for p in (_SHIFT_BACK, _YEAR_BACK))
     # "which one comes second?" has no subject of its own; "how many employees?" has one, not understood
-    own = set(args) - {"rank", "order", "limit", "rank_by"} or reading.not_understood
+    own = set(args) - {"rank", "order", "limit", "rank_by", "share"} or reading.not_understood
     # "Only for 2025", "In France?": a filter alone narrows the question before
     bare = not reading.asks and not reading.not_understood
     scoped = any(k in args for k in ("period", "customer_id", vocabulary.free_text, *vocabulary.entities))
@@ -645,7 +646,11 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     if measures:
         ranked = sorted((_measure_rank(text, h, vocabulary), -len(h[1]), h[0], h[2]) for h in measures)
         chosen["measure"] = ranked[0][3]
-        reading.qualifying = ranked[0][0] == 2
+        names = [n for entities in vocabulary.entities.values() for n in entities]
+        head = text[: ranked[0][2]]
+        reading.qualifying = any(
+            head.endswith(f"{n} ") for n in names
+        )  # "At Risk customers", not "for orders"
         # "how many customers bought more than once?": a kind of the measure ("repeat_customers" of
         # "customers") named too is the one asked for
         kinds = [m for *_, m in ranked if m.endswith(f"_{chosen['measure']}")]
@@ -750,7 +755,11 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Voca
     # "top 3 months" is a ranking; "3 months" alone a length of time ("last 3 months" is a period)
     found = re.search(
         rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|leading)\s+(\d{{1,2}}|{words})\b", text
-    ) or re.search(rf"\b(\d{{1,2}}|{words})\b(?!\s*(?:days?|weeks?|months?|years?|%))", text)
+    ) or re.search(
+        rf"\b(\d{{1,2}}|{words})\b(?<!each one)(?<!which one)(?<!every one)(?<!that one)(?<!this one)"
+        r"(?!\s*(?:days?|weeks?|months?|years?|%))",
+        text,
+    )  # "each one's share" is no ranking of one
     if found and marks.free(*found.span(1)):
         value = found[1]
         number = int(value) if value.isdigit() else NUMBER_WORDS[value]
@@ -924,6 +933,9 @@ def _compared_with(period: str, placed: str | None, other: str) -> tuple[str, st
     for base in (period, placed):
         if base is None or base == other:
             continue
+        if other.startswith("--") and base[:4].isdigit():  # "compare that to February": of that year
+            dated = base[:4] + other[1:]
+            other = dated if dated < base else f"{int(base[:4]) - 1}{other[1:]}"
         if before(base) == other:
             return base, "previous_period"
         if year_before(base) == other:
