@@ -1,4 +1,4 @@
-"""Throughput of the web app against the runtime's own speed (issue 11), measured in one run.
+"""Throughput of the web app against the runtime's own speed, measured in one run.
 
     uv run python bench/bench_throughput.py [--users 100] [--turns 5] [--store both|sqlite|postgres]
         [--rounds 3] [--soak 300] [--warm 1000] [--cold-turns 1000]

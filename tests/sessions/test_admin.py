@@ -1,4 +1,4 @@
-"""Session operations: export one session as JSON, purge sessions past retention (issue 6, item 5).
+"""Session operations: export one session as JSON, purge sessions past retention.
 
 Real stores throughout: a SQLite catalog with the runtime's local files, and one shared-mode run on the
 machine's PostgreSQL (catalog and files in one fresh schema). The CLI runs in a child process, as an

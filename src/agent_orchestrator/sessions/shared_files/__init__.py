@@ -1,6 +1,6 @@
 """Shared session files: the Copilot runtime's per-session files in PostgreSQL.
 
-See docs/architecture.md#the-session_fs-hook (issue 6).
+See docs/architecture.md#the-session_fs-hook.
 
 Plug :class:`PostgresSessionFiles` into ``CopilotRuntime(..., session_files=store)`` and every server
 on the same database can resume every session. See :mod:`.store` for what the runtime does (and does

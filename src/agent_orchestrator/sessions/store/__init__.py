@@ -1,4 +1,6 @@
-"""The persistent data layer for sessions: catalog, audit log, leases and user accounts.
+"""The persistent data layer for sessions: the catalog, the audit log, leases and fencing, user
+accounts and the login throttle, the usage ledger, the live-event feed, the one-statement turn end,
+job locks, liveness checks and the schema's migrations.
 
 SQLAlchemy Core over SQLite (embedded default) or PostgreSQL (shared by many app servers)::
 
