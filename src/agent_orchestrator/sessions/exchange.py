@@ -6,7 +6,11 @@ Why it works this way (docs/architecture.md#export-and-import):
 * **Lossless = the runtime's own log.** Our JSON carries the raw ``events.jsonl`` next to the catalog
   row and a readable transcript. Importing it writes those events, verbatim, behind a fresh
   ``session.start`` of a new session, so the runtime resumes it exactly as it was (tool calls
-  included). The import gets a new id: ids are global, and the original may still exist.
+  included). The import gets a new id, a generated public id and a fresh runtime id: the original
+  may still exist, also in the importer's own namespace.
+* **Public ids only.** An export names the session by the id its owner knows
+  (docs/architecture.md#session-ids); the runtime's id appears only where the runtime wrote it, in its
+  own ``session.start``.
 * **Foreign chats become runtime events.** A ChatGPT conversation (the path from its current node up
   to the root of its message tree) becomes the events the runtime itself writes for a plain turn:
   ``user.message``, ``assistant.turn_start``, ``assistant.message``, ``assistant.turn_end``, chained
@@ -56,12 +60,12 @@ class Exchange:
         self.service = service
         self.search_index = search
 
-    async def export(self, actor: Actor, session_id: str, *, markdown: bool = False) -> dict[str, Any] | str:
-        """The session as our JSON document, or as Markdown."""
-        record = await self.service.get(actor, session_id)
-        raw = await self.service.files.read_events(session_id) or b""
+    async def export(self, actor: Actor, public_id: str, *, markdown: bool = False) -> dict[str, Any] | str:
+        """The caller's session as our JSON document, or as Markdown."""
+        record = await self.service.get(actor, public_id)
+        raw = await self.service.files.read_events(record.id) or b""
         event = self.service._event(
-            "export", actor, session_id, details={"as": "markdown" if markdown else "json"}
+            "export", actor, record, details={"as": "markdown" if markdown else "json"}
         )
         await asyncio.to_thread(self.service.audit.record, event)
         return export_markdown(record, raw) if markdown else export_document(record, raw)
@@ -83,25 +87,27 @@ class Exchange:
                 details = {"source": conversation.source}
                 await asyncio.to_thread(
                     self.service.audit.record,
-                    self.service._event("import", actor, record.id, details=details),
+                    self.service._event("import", actor, record, details=details),
                 )
         except BaseException:
             for record in created:  # all or nothing; each deletion is audited
-                await self.service.delete(actor, record.id)
+                await self.service.delete(actor, record.public_id)
             raise
-        return [await self.service.get(actor, record.id) for record in created]
+        return [await self.service._reread(actor, record) for record in created]
 
 
 # -- export ---------------------------------------------------------------------------------------
 
 
 def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
-    """One session as our JSON: catalog row, visible transcript, and the raw event log (lossless)."""
+    """One session as our JSON: catalog row, visible transcript, and the raw event log (lossless). The
+    row's ``id`` is the public id, as everywhere its owner sees the session."""
+    row = asdict(record) | {"id": record.public_id}
+    del row["public_id"]
     return {
         "format": EXPORT_FORMAT,
         "session": {
-            key: value.isoformat() if isinstance(value, datetime) else value
-            for key, value in asdict(record).items()
+            key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()
         },
         # Tool results stay in "events" only, so the transcript's format is unchanged.
         "transcript": [
@@ -116,7 +122,7 @@ def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
 
 def export_markdown(record: SessionRecord, raw: bytes) -> str:
     """The visible conversation as Markdown, for reading and sharing (not for re-import)."""
-    lines = [f"# {record.title}", "", f"_Exported from AgentOrchestrator, session `{record.id}`._", ""]
+    lines = [f"# {record.title}", "", f"_Exported from AgentOrchestrator, session `{record.public_id}`._", ""]
     for message in parse_events(raw.splitlines()):
         who = "You" if message.role == "user" else "Assistant"
         stamp = f" ({message.timestamp})" if message.timestamp else ""
