@@ -84,6 +84,7 @@ def session_rows() -> Iterator[dict[str, object]]:
         title = f"{rng.choice(WORDS).title()} {rng.choice(WORDS)} {rng.choice(WORDS)} #{i}"
         yield {
             "id": f"bench-{i:08d}",
+            "public_id": f"bench-{i:08d}",  # as a session stored before ids were per owner
             "owner_id": owner,
             "title": title,
             "title_folded": fold_title(title),

@@ -124,6 +124,7 @@ def populate(
     rows: list[dict[str, object]] = [
         {
             "id": f"bench-{i:08d}",
+            "public_id": f"bench-{i:08d}",  # as a session stored before ids were per owner
             "owner_id": i % args.users + 1,
             "title": f"Bench chat {i}",
             "title_folded": f"bench chat {i}",
@@ -299,7 +300,7 @@ async def bench_fork(turns: int, runs: int) -> None:
             samples = []
             for _ in range(runs):
                 start = time.perf_counter()
-                fork = await branching.fork(actor, record.id, last)
+                fork = await branching.fork(actor, record.public_id, last)
                 samples.append(time.perf_counter() - start)
                 assert fork.turn_count == turns
             median = statistics.median(samples)

@@ -68,7 +68,7 @@ from load_stats import (
     tree_cpu_seconds,
 )
 from load_stats import tree_rss_bytes as rss
-from web_users import WebUser, create_users, demo_password
+from web_users import WebUser, create_users, demo_password, runtime_ids
 
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
@@ -336,7 +336,7 @@ def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) 
         args = ("--soak", str(cold_turns), "--prompt", SOAK_PROMPT, "--rss-every", str(cold_turns))
         _runtime_worker(bench, "long", *args)
         source = bench.root / "runtime-long" / "copilot" / "session-state" / RUNTIME_SOAK_SESSION
-        for session_id in long_ids:
+        for session_id in runtime_ids(f"sqlite:///{home / 'catalog.sqlite'}", long_ids):
             transplant_session(source, home / "copilot" / "session-state" / session_id)
         # The same first turns straight on the runtime, in a process that never opened them.
         cold_ids = [f"bench-runtime-cold-{i:02d}" for i in range(COLD_SESSIONS)]
@@ -408,7 +408,8 @@ async def _cold_then_warm(
                 await asyncio.sleep(THINK_SECONDS)
                 ahead.append(await timed(partial(user.send, opened, SOAK_PROMPT)))
             base = statistics.median(fresh)
-            size = (home / "copilot" / "session-state" / long_ids[0] / "events.jsonl").stat().st_size
+            [folder] = runtime_ids(f"sqlite:///{home / 'catalog.sqlite'}", long_ids[:1])
+            size = (home / "copilot" / "session-state" / folder / "events.jsonl").stat().st_size
             print(
                 f"\n== first turn of a {cold_turns}-turn session ({size / MB:.1f} MB of log), "
                 "restarted server (SQLite) =="

@@ -17,7 +17,7 @@ from event_log import grow_event_log
 from load_stats import ms
 from sqlalchemy import insert
 from timing import median_seconds
-from web_users import PASSWORD
+from web_users import PASSWORD, runtime_ids
 
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.sessions.store.catalog import fold_title
@@ -50,6 +50,7 @@ def _seed_catalog(database_url: str, owner_id: int, total: int) -> None:
     rows = [
         {
             "id": f"seed-{i:07d}",
+            "public_id": f"seed-{i:07d}",  # as a session stored before ids were per owner
             "owner_id": owner_id if i % 100 == 0 else 10_000 + i % 999,
             "title": f"Seeded session {i}",
             "title_folded": fold_title(f"Seeded session {i}"),
@@ -103,7 +104,8 @@ def main() -> None:
 
             # 2. Transcript of a 1,000-turn session.
             first.post(f"/api/sessions/{session_id}/messages", json={"content": "What is our best segment?"})
-            events = data / "copilot" / "session-state" / session_id / "events.jsonl"
+            [folder] = runtime_ids(database_url, [session_id])  # the runtime's folder: its own id
+            events = data / "copilot" / "session-state" / folder / "events.jsonl"
             grow_event_log(events, TURNS)
             raw = events.read_bytes()
             cold = median_seconds(

@@ -10,8 +10,10 @@ is the scripted model's, which the runtime's own loads pay too.
 from pathlib import Path
 
 import aiohttp
+from sqlalchemy import select
 
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+from agent_orchestrator.sessions.store.schema import sessions
 
 PASSWORD = "bench-password-1"
 
@@ -26,6 +28,21 @@ def create_users(database_url: str, names: list[str]) -> None:
             users.create(name, PASSWORD)
     finally:
         engine.dispose()
+
+
+def runtime_ids(database_url: str, public_ids: list[str]) -> list[str]:
+    """The runtime ids under sessions made through the API, in order: the API names a session by its
+    public id only, and the runtime's files are named after the other (docs/architecture.md#session-ids),
+    so a benchmark that works on those files (growing a log, transplanting one) asks the catalog. The
+    benchmark's generated public ids are unique across its users."""
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            query = select(sessions.c.public_id, sessions.c.id).where(sessions.c.public_id.in_(public_ids))
+            found = {row.public_id: row.id for row in conn.execute(query)}
+    finally:
+        engine.dispose()
+    return [found[public_id] for public_id in public_ids]
 
 
 def demo_password(home: Path) -> str:

@@ -31,7 +31,8 @@ class NotFoundError(AgentOrchestratorError):
 
 
 class SessionNotFoundError(NotFoundError):
-    """No stored session has this id, or the caller may not see it: the two look the same."""
+    """The caller has no session of this id (another user's session of the same id is not theirs to
+    see, and looks the same)."""
 
 
 class AlreadyExistsError(AgentOrchestratorError):
@@ -39,7 +40,8 @@ class AlreadyExistsError(AgentOrchestratorError):
 
 
 class SessionExistsError(AlreadyExistsError):
-    """A session with this id is already stored (in the catalog or in the runtime), whoever owns it."""
+    """A session with this id is already stored: one of the caller's (ids are per owner), or in the
+    runtime (a lab's id; a web session's runtime id is always a fresh one)."""
 
 
 class SessionBusyError(AgentOrchestratorError):

@@ -40,10 +40,6 @@ TURNS_IN_FLIGHT = Gauge("agent_turns_in_flight", "Chat turns running in this pro
 SESSION_LEASES = Gauge("agent_session_leases", "Live session leases in the database (all servers).")
 BUSY_REFUSALS = Counter("agent_busy_refusals", "Requests refused with 409 because the session was busy.")
 LOGIN_FAILURES = Counter("agent_login_failures", "Refused logins.", ["reason"])
-ACCESS_DENIED = Counter(
-    "agent_access_denied",
-    "Requests for another user's session (audited once per user, session and hour).",
-)
 TURN_SESSIONS = Counter(
     "agent_turn_sessions",
     "How turns found their runtime session: kept open after a turn (warm), opened ahead while its "

@@ -164,7 +164,7 @@ async def test_export_has_the_catalog_row_the_transcript_and_the_raw_event_log(
     assert (audited.action, audited.username, dict(audited.details)) == (
         "read",
         "export",
-        {"reason": "export"},
+        {"public_id": "case-42", "reason": "export"},
     )
 
 
@@ -184,6 +184,34 @@ async def test_an_unknown_or_malformed_id_is_a_clear_error(
         await export_session(engine, files, "orphan-1")
     with pytest.raises(InvalidInputError, match="Session ids"):
         await export_session(engine, files, "../etc")
+
+
+async def test_an_operator_names_a_session_by_its_owner_when_several_have_its_id(
+    engine: Engine, users: tuple[User, User], files: SessionFiles, tmp_path: Path
+) -> None:
+    """Public ids are per owner (docs/architecture.md#session-ids): ``acme-merger`` may be Alice's and
+    Bob's; the export is named by the public id, and only an id one session has needs no owner."""
+    alice, bob = users
+    catalog = SessionCatalog(engine)
+    for runtime, owner in (("rt-alice", alice), ("rt-bob", bob)):
+        catalog.create(SessionRecord.new(runtime, owner.id, f"{owner.username}'s", public_id="acme-merger"))
+        write_local_events(tmp_path, runtime)
+    with pytest.raises(InvalidInputError, match=r"2 sessions have the id acme-merger.*--user"):
+        await export_session(engine, files, "acme-merger")
+    document = await export_session(engine, files, "acme-merger", username="bob")
+    assert (document["session"]["id"], document["session"]["title"]) == ("acme-merger", "bob's")
+    assert "rt-bob" in document["events"] and "public_id" not in document["session"]
+    assert (await export_session(engine, files, "rt-alice"))["session"]["title"] == "alice's"
+    with pytest.raises(SessionNotFoundError, match="alice has no session with id rt-bob"):
+        await export_session(engine, files, "rt-bob", username="alice")
+    [audited] = AuditLog(engine).recent(session_id="rt-bob")
+    assert dict(audited.details) == {"public_id": "acme-merger", "reason": "export"}
+
+    shown = run_cli("export", "acme-merger", "--user", "alice", "--markdown", data_dir=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("# alice's\n") and "session `acme-merger`" in shown.stdout
+    refused = run_cli("export", "acme-merger", data_dir=tmp_path)
+    assert refused.returncode == 1 and "name the owner with --user" in refused.stderr
 
 
 # -- purge ----------------------------------------------------------------------------------------
@@ -223,7 +251,7 @@ async def test_purge_deletes_old_sessions_everywhere_audits_them_and_skips_a_run
         assert leases.current(gone) is None  # the purge's own lease is released
         [event] = AuditLog(engine).recent(session_id=gone)
         assert (event.action, event.username, event.user_id) == ("delete", "retention", None)
-        assert dict(event.details) == {"reason": "retention", "older_than_days": 30}
+        assert dict(event.details) == {"public_id": gone, "reason": "retention", "older_than_days": 30}
     for kept in ("busy-1", "new-1"):
         assert catalog.get(kept) is not None and await files.has_session(kept)
     assert leases.check("busy-1", turn.fencing_token)  # the running turn still holds its lease
@@ -286,16 +314,16 @@ def test_cli_purge_dry_run_then_purge(engine: Engine, users: tuple[User, User], 
     dry = run_cli("purge", "--older-than", "90", "--dry-run", data_dir=tmp_path)
     assert dry.returncode == 0, dry.stderr
     lines = dry.stdout.splitlines()
-    assert lines[0].startswith("would delete old-1 (last active ")
+    assert lines[0].startswith(f"would delete old-1 of user {users[0].id} (last active ")
     assert lines[1:] == [
-        "skipped busy-2: a turn is running",
+        f"skipped busy-2 of user {users[1].id}: a turn is running",
         "Would delete 1 session(s) not updated for 90 day(s); skipped 1 busy; dry run, nothing deleted.",
     ]
     assert SessionCatalog(engine).get("old-1") is not None
 
     done = run_cli("purge", "--older-than", "90", data_dir=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0].startswith("deleted old-1 (last active ")
+    assert done.stdout.splitlines()[0].startswith(f"deleted old-1 of user {users[0].id} (last active ")
     assert done.stdout.splitlines()[-1] == "Deleted 1 session(s) not updated for 90 day(s); skipped 1 busy."
     assert SessionCatalog(engine).get("old-1") is None
     assert not (tmp_path / "copilot" / "session-state" / "old-1").exists()
@@ -351,7 +379,7 @@ async def test_shared_mode_exports_and_purges_catalog_and_files_in_postgresql(
         [event] = [e for e in AuditLog(engine).recent(session_id="pg-old") if e.action == "delete"]
         assert (event.username, dict(event.details)) == (
             "retention",
-            {"reason": "retention", "older_than_days": 30},
+            {"public_id": "pg-old", "reason": "retention", "older_than_days": 30},
         )
         assert not (tmp_path / "copilot").exists()  # nothing went to (or was looked for on) local disk
     finally:

@@ -77,7 +77,17 @@ async def test_cli_imports_for_a_user_exports_markdown_and_reindexes(tmp_path: P
         [record] = SessionCatalog(engine).list_for_owner(alice.id).items
         assert (record.title, record.turn_count) == ("Codes", 1)
 
-        markdown = run_cli("export", record.id, "--markdown", data_dir=tmp_path, model=scripted_model)
+        assert record.public_id.startswith("chat-") and record.id != record.public_id
+        assert done.stdout.splitlines()[0] == f"imported {record.public_id} (1 turns): Codes"
+        markdown = run_cli(
+            "export",
+            record.public_id,
+            "--user",
+            "alice",
+            "--markdown",
+            data_dir=tmp_path,
+            model=scripted_model,
+        )
         assert markdown.returncode == 0 and "My code is 4711" in markdown.stdout
 
         index = SearchIndex(engine)
@@ -85,7 +95,7 @@ async def test_cli_imports_for_a_user_exports_markdown_and_reindexes(tmp_path: P
         assert index.search(alice.id, "4711") == []
         reindexed = run_cli("reindex", data_dir=tmp_path, model=scripted_model)
         assert reindexed.stdout == "Indexed 1 session(s) for search.\n"
-        assert [hit.session_id for hit in index.search(alice.id, "4711")] == [record.id]
+        assert [hit.session_id for hit in index.search(alice.id, "4711")] == [record.public_id]
 
         scripted_model.default = lambda body: Text(" | ".join(user_messages(body)[:-1]))
         settings = RuntimeSettings(

@@ -7,7 +7,7 @@ import httpx
 
 from agent_orchestrator.retail.analysis import Query, answer_query
 from agent_orchestrator.retail.db import open_readonly
-from agent_orchestrator.sessions.store import AuditLog, make_engine
+from agent_orchestrator.sessions.store import AuditLog, SessionCatalog, UserStore, make_engine
 from agent_orchestrator.testing.scripted_model import Reply, Text, user_messages
 
 FACTS = ["fact one: apple", "fact two: banana", "fact three: cherry"]
@@ -50,10 +50,29 @@ def answer(client: httpx.Client, session_id: str, content: str) -> str:
     return said[-1][1]["content"]
 
 
-def audit_actions(live_app, session_id: str) -> list[str]:
+def runtime_id(app, public_id: str, username: str = "alice") -> str:
+    """The runtime id under ``username``'s session ``public_id`` (docs/architecture.md#session-ids): what
+    the runtime's files, the leases, the feeds and the store's rows are keyed by."""
+    engine = make_engine(app.web.database_url)
+    try:
+        user = UserStore(engine).get_by_username(username)
+        assert user is not None, username
+        record = SessionCatalog(engine).get_owned(public_id, user.id)
+        assert record is not None, f"{username} has no session {public_id}"
+        return record.id
+    finally:
+        engine.dispose()
+
+
+def audit_actions(live_app, session_id: str, username: str = "alice") -> list[str]:
+    """The audit trail of ``username``'s session ``session_id`` (its public id), newest first: rows
+    name the public id in their details, so a deleted session's trail is found too."""
     engine = make_engine(live_app.web.database_url)
     try:
-        return [e.action for e in AuditLog(engine).recent(session_id=session_id)]
+        user = UserStore(engine).get_by_username(username)
+        assert user is not None, username
+        trail = AuditLog(engine).recent(user_id=user.id, limit=1000)
+        return [e.action for e in trail if e.details.get("public_id") == session_id]
     finally:
         engine.dispose()
 

@@ -7,7 +7,7 @@ import time
 
 import httpx
 import pytest
-from chat_helpers import events, send
+from chat_helpers import events, runtime_id, send
 from sqlalchemy import select
 
 from agent_orchestrator.runtime import RuntimeSettings
@@ -36,7 +36,8 @@ def app(request: pytest.FixtureRequest):
 
 
 def _stored_anywhere(live_app, session_id: str) -> list[str]:
-    """What is left of the session: files on this server's disk or in the shared store, live feed rows."""
+    """What is left of the session (by its runtime id): files on this server's disk or in the shared
+    store, live feed rows."""
     data_dir = live_app.web.data_dir
     roots = [RuntimeSettings(data_dir=data_dir).copilot_home, data_dir / "sealed-sessions"]
     left = [str(path) for root in roots if root.exists() for path in root.rglob(f"*{session_id}*")]
@@ -61,6 +62,7 @@ def test_a_chat_deleted_while_it_answers_is_gone_for_good(app) -> None:
     live_app, master_key = app
     alice = live_app.client("alice")
     session_id = alice.post("/api/sessions", json={"id": "doomed-chat"}).json()["id"]
+    stored = runtime_id(live_app, session_id)  # what the files, feed and key are keyed by
     assert events(send(alice, session_id, "A first question"))[-1][0] == "done"
     live_app.model.script(SLOW_ANSWER)
     answered: dict[str, httpx.Response] = {}
@@ -75,16 +77,17 @@ def test_a_chat_deleted_while_it_answers_is_gone_for_good(app) -> None:
     said = events(answered["turn"])
     assert said[-1] == ("error", {"message": "This chat was deleted.", "code": "turn_failed"})
     time.sleep(SLOW_ANSWER.delay or 0)  # what the turn would have done after the delete, had it gone on
-    assert _stored_anywhere(live_app, session_id) == []
+    assert _stored_anywhere(live_app, stored) == []
     if master_key is not None:
         engine = make_engine(live_app.web.database_url)
         try:
-            assert SessionKeys(engine, MasterKeys.from_text(master_key)).existing_key(session_id) is None
+            assert SessionKeys(engine, MasterKeys.from_text(master_key)).existing_key(stored) is None
         finally:
             engine.dispose()
 
     again = alice.post("/api/sessions", json={"id": session_id})
     assert again.status_code == 201, again.text
+    assert runtime_id(live_app, session_id) != stored  # the id again, a runtime session never seen
     assert alice.get(f"/api/sessions/{session_id}/messages").json()["messages"] == []
     assert events(send(alice, session_id, "A new start"))[-1][0] == "done"
     assert alice.get("/api/usage").json()["today"]["turns"] == 2  # the deleted chat's tokens still count

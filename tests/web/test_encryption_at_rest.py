@@ -51,6 +51,14 @@ def app(postgres_schema: FreshSchema, keystore: FreshSchema, start_app: Callable
     return EncryptedApp(live.client("alice"), postgres_schema, keystore, MasterKeys.from_text(master_key))
 
 
+def _runtime_id(schema: FreshSchema, public_id: str) -> str:
+    """The runtime id under Alice's session (the only user here): what files and keys are keyed by."""
+    with psycopg.connect(schema.url) as conn:
+        row = conn.execute("SELECT id FROM sessions WHERE public_id = %s", (public_id,)).fetchone()
+    assert row is not None, public_id
+    return str(row[0])
+
+
 def _stored_files(schema: FreshSchema, session_id: str) -> list[bytes]:
     """Every stored byte of the session's files (base contents and appended chunks), as a dump has them."""
     with psycopg.connect(schema.url) as conn:
@@ -69,6 +77,7 @@ def test_stored_files_hold_no_readable_text_and_a_deleted_session_stays_unreadab
 ) -> None:
     scripted_model.default = lambda body: Text(SECRET_ANSWER)
     session_id = app.client.post("/api/sessions", json={"title": "Plans"}).json()["id"]
+    stored = _runtime_id(app.data, session_id)
     sent = app.client.post(f"/api/sessions/{session_id}/messages", json={"content": SECRET_QUESTION})
     assert "event: done" in sent.text
     again = app.client.post(f"/api/sessions/{session_id}/messages", json={"content": "And then?"})
@@ -87,11 +96,11 @@ def test_stored_files_hold_no_readable_text_and_a_deleted_session_stays_unreadab
     running.start()
     scripted_model.wait_for_requests(3, timeout=30)
     with psycopg.connect(app.data.url) as conn:
-        pending = conn.execute("SELECT pending_prompt FROM sessions WHERE id = %s", (session_id,)).fetchone()
+        pending = conn.execute("SELECT pending_prompt FROM sessions WHERE id = %s", (stored,)).fetchone()
     running.join()
     assert pending is not None and pending[0].startswith("sealed:v1:") and "Koala" not in pending[0]
 
-    dump = _stored_files(app.data, session_id)
+    dump = _stored_files(app.data, stored)
     everything = b"".join(dump)
     assert dump and all(blob.startswith(MAGIC) for blob in dump if blob)
     for text in (b"Quokka", b"Wombat", b"And then?", b"user.message"):
@@ -101,7 +110,7 @@ def test_stored_files_hold_no_readable_text_and_a_deleted_session_stays_unreadab
     engine = make_engine(app.keys.sqlalchemy_url)
     try:
         # The key is gone from the key store, and the data dump never held one: it stays ciphertext.
-        assert SessionKeys(engine, app.master).existing_key(session_id) is None
+        assert SessionKeys(engine, app.master).existing_key(stored) is None
     finally:
         engine.dispose()
     with psycopg.connect(app.data.url) as conn:
@@ -119,6 +128,7 @@ def test_titles_previews_and_the_search_index_hold_no_readable_text(
     hold none of the words, and a pre-delete copy of them stays unreadable."""
     scripted_model.default = lambda body: Text(SECRET_ANSWER)
     session_id = app.client.post("/api/sessions", json={}).json()["id"]  # named after its first message
+    stored = _runtime_id(app.data, session_id)
     sent = app.client.post(f"/api/sessions/{session_id}/messages", json={"content": SECRET_QUESTION})
     assert "event: done" in sent.text
     found = app.client.get("/api/search", params={"q": "plans quokka"}).json()  # stemmed: "plan"
@@ -146,9 +156,9 @@ def test_titles_previews_and_the_search_index_hold_no_readable_text(
     engine = make_engine(app.keys.sqlalchemy_url)
     try:
         keys = SessionKeys(engine, app.master)
-        assert keys.existing_key(session_id) is None
+        assert keys.existing_key(stored) is None
         opened = [
-            SessionCipher(keys).open_text(session_id, cell) for cell in copied if cell.startswith(SEALED_TEXT)
+            SessionCipher(keys).open_text(stored, cell) for cell in copied if cell.startswith(SEALED_TEXT)
         ]
     finally:
         engine.dispose()

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from chat_helpers import runtime_id
 from live_feed import Feed
 from sqlalchemy import select
 
@@ -230,13 +231,14 @@ def test_with_a_master_key_the_feed_is_stored_sealed_and_delivered_in_clear(seal
     replay = _reconnect(laptop, session_id, turn[0].id, until="renamed")
     assert [e for e in replay if e.kind != "delta"][:2] == turn[-2:]
 
+    stored = runtime_id(live_app, session_id)  # the feed's stream and the key are the runtime id's
     engine = make_engine(live_app.web.database_url)
     try:
         with engine.connect() as conn:
             copied = [
                 row.data
                 for row in conn.execute(
-                    select(live_events.c.data).where(live_events.c.stream == f"s:{session_id}")
+                    select(live_events.c.data).where(live_events.c.stream == f"s:{stored}")
                 )
             ]
         sealed = [body for body in copied if body.startswith(SEALED_TEXT)]
@@ -246,7 +248,7 @@ def test_with_a_master_key_the_feed_is_stored_sealed_and_delivered_in_clear(seal
 
         assert phone.delete(f"/api/sessions/{session_id}").status_code == 204
         keys = SessionKeys(engine, MasterKeys.from_text(master_key))
-        assert keys.existing_key(session_id) is None
-        assert {SessionCipher(keys).open_text(session_id, body) for body in sealed} == {ERASED}
+        assert keys.existing_key(stored) is None
+        assert {SessionCipher(keys).open_text(stored, body) for body in sealed} == {ERASED}
     finally:
         engine.dispose()

@@ -73,7 +73,8 @@ def test_a_trace_spans_the_request_the_turn_the_runtime_and_the_tool_call(
     assert resume.parent is not None and resume.parent.span_id == turn.context.span_id
     assert tool.parent is not None and tool.parent.span_id == turn.context.span_id
     assert tool.attributes is not None and tool.attributes["tool.success"] is True
-    assert turn.attributes is not None and turn.attributes["session.id"] == session_id
+    assert turn.attributes is not None and turn.attributes["session.public_id"] == session_id
+    assert turn.attributes["session.id"] not in (session_id, None)  # the runtime id, for the logs and files
     assert turn.start_time is not None and tool.start_time is not None and turn.start_time <= tool.start_time
 
 

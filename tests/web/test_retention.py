@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import httpx
+from chat_helpers import runtime_id
 from live_feed import Feed
 from sqlalchemy import Engine, insert, select, update
 
@@ -28,7 +29,8 @@ def test_sessions_past_retention_are_purged_on_schedule_but_not_under_a_running_
 ) -> None:
     app = start_app(retention_days=30, retention_interval=0.3)
     client = app.client("alice")
-    old, running, recent = (client.post("/api/sessions", json={"title": t}).json()["id"] for t in "ABC")
+    named = [client.post("/api/sessions", json={"title": t}).json()["id"] for t in "ABC"]
+    old, running, recent = (runtime_id(app, public_id) for public_id in named)  # what the purge is keyed by
     session_state = app.web.data_dir / "copilot" / "session-state"
     assert (session_state / old).is_dir()
     engine = make_engine(app.web.database_url)
@@ -45,7 +47,7 @@ def test_sessions_past_retention_are_purged_on_schedule_but_not_under_a_running_
         assert catalog.get(running) is not None and catalog.get(recent) is not None
         [deleted] = [e for e in AuditLog(engine).recent() if e.action == "delete"]
         assert (deleted.session_id, deleted.username) == (old, "retention")
-        assert deleted.details["reason"] == "retention"
+        assert (deleted.details["reason"], deleted.details["public_id"]) == ("retention", named[0])
     finally:
         engine.dispose()
 
@@ -62,6 +64,7 @@ def test_a_purged_sessions_live_feed_goes_with_it(start_app: Callable) -> None:
     app = start_app(retention_days=30, retention_interval=0.3)
     client = app.client("alice")
     session_id = client.post("/api/sessions", json={"id": "old-plans"}).json()["id"]
+    stored = runtime_id(app, session_id)
     assert (
         "event: done"
         in client.post(
@@ -74,22 +77,23 @@ def test_a_purged_sessions_live_feed_goes_with_it(start_app: Callable) -> None:
         assert [s["id"] for s in position["items"]] == [session_id]
         sessions_list = Feed(client, "/api/events")
         try:
-            _backdate(engine, session_id, 31)
+            _backdate(engine, stored, 31)
             assert [(e.kind, e.data) for e in sessions_list.take_until("deleted")] == [
-                ("deleted", {"id": session_id})
+                ("deleted", {"id": session_id})  # the owner's list hears the public id
             ]
         finally:
             sessions_list.close()
-        assert SessionCatalog(engine).get(session_id) is None
-        assert _feed_kinds(engine, session_id) == ["deleted"]
+        assert SessionCatalog(engine).get(stored) is None
+        assert _feed_kinds(engine, stored) == ["deleted"]
     finally:
         engine.dispose()
 
 
 def test_a_session_becomes_visible_with_its_own_feed_only(start_app: Callable) -> None:
     """A stream left with events of an earlier conversation under the id (a purge before its feed went
-    with it) is started over before the new session can be seen: its first follower, however quick,
-    gets nothing of the earlier one."""
+    with it, of a session whose id was its runtime id too) is never the new session's: it gets a runtime
+    id, and so a stream, of its own, started before the session can be seen, so its first follower,
+    however quick, gets nothing of the earlier one."""
     app = start_app()
     alice = app.client("alice")
     engine = make_engine(app.web.database_url)

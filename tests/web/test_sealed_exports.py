@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from chat_helpers import runtime_id
+
 from agent_orchestrator.sessions.crypto import MasterKeys
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.scripted_model import user_messages
@@ -46,10 +48,11 @@ def test_an_export_on_disk_is_sealed_and_dies_with_its_session(start_app: Callab
     assert opened.returncode == 0, opened.stderr
     assert json.loads(opened.stdout)["transcript"][0]["content"].endswith("Quokka-42?")
 
+    stored = runtime_id(app, session_id)  # the key, and so the sealed file's header, is the runtime id's
     assert client.delete(f"/api/sessions/{session_id}").status_code == 204
     gone = _sessions_cli(app.web.data_dir, master_key, "open-export", str(out))
     assert (gone.returncode, gone.stdout) == (1, "")
     assert (
         gone.stderr
-        == f"error: Session {session_id} was deleted: its key is gone, and its export is unreadable.\n"
+        == f"error: Session {stored} was deleted: its key is gone, and its export is unreadable.\n"
     )

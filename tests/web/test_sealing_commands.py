@@ -165,9 +165,14 @@ def test_seal_existing_seals_clear_sessions_under_their_lease_once(deployment: D
         ids = [client.post("/api/sessions", json={"title": f"Chat {n}"}).json()["id"] for n in (1, 2)]
         for session_id in ids:
             _chat(client, session_id, SECRET)
-    first, second = ids
     engine = deployment.engine()
     try:
+        # The demo user's sessions, by the runtime ids the stores are keyed by.
+        with engine.connect() as conn:
+            stored = {
+                row.public_id: row.id for row in conn.execute(select(sessions.c.public_id, sessions.c.id))
+            }
+        first, second = (stored[public_id] for public_id in ids)
         # What a key-less server leaves in the catalog when it crashes mid-turn: the turn's message
         # (pending), and one kept from an earlier crash.
         with engine.begin() as conn:
@@ -217,16 +222,16 @@ def test_seal_existing_seals_clear_sessions_under_their_lease_once(deployment: D
         found = client.get("/api/search", params={"q": "quokka"}).json()["messages"]  # blind terms now
         assert sorted({hit["session_id"] for hit in found}) == sorted(ids)
         assert [s["title"] for s in client.get("/api/sessions").json()["items"]] == ["Chat 2", "Chat 1"]
-        assert _messages(client, first) == [
+        assert _messages(client, ids[0]) == [
             ("user", SECRET, False),
             ("assistant", ANSWER, False),
             ("user", "Koala-9?", True),
         ]
-        assert [m[1:] for m in _messages(client, second)] == [
+        assert [m[1:] for m in _messages(client, ids[1])] == [
             (SECRET, False),
             (ANSWER, False),
             ("Koala-3?", True),
         ]
-        _chat(client, first, "And then?")
+        _chat(client, ids[0], "And then?")
         asked = user_messages(deployment.model.requests[-1])  # resumed from the sealed files, whole
         assert asked[0].endswith(SECRET) and asked[-1].endswith("And then?")

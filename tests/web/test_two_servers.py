@@ -264,6 +264,8 @@ def test_a_chat_deleted_on_one_server_while_another_answers_it_is_gone_for_good(
     and B waits out what A could still have written without asking before removing everything."""
     a, b = servers.client("a"), servers.client("b")
     session_id = a.post("/api/sessions", json={"id": "doomed-chat"}).json()["id"]
+    with psycopg.connect(postgres_schema.url) as conn:  # what the files and the feed are keyed by
+        [(stored,)] = conn.execute("SELECT id FROM sessions WHERE public_id = %s", (session_id,)).fetchall()
     assert "event: done" in _send(a, session_id, TELL).text
     scripted_model.script(Text("An answer nobody should keep.", delay=LEASE_TTL * 2, pace=0.5))
     answered: dict[str, httpx.Response] = {}
@@ -275,9 +277,9 @@ def test_a_chat_deleted_on_one_server_while_another_answers_it_is_gone_for_good(
     assert 'data: {"message": "This chat was deleted.", "code": "turn_failed"}' in answered["a"].text
     time.sleep(LEASE_TTL * 2)  # until A's model would have answered
     with psycopg.connect(postgres_schema.url) as conn:
-        files = conn.execute("SELECT path FROM session_fs_files WHERE session_id = %s", (session_id,))
+        files = conn.execute("SELECT path FROM session_fs_files WHERE session_id = %s", (stored,))
         assert files.fetchall() == []
-        feed = conn.execute("SELECT kind FROM live_events WHERE stream = %s", (f"s:{session_id}",))
+        feed = conn.execute("SELECT kind FROM live_events WHERE stream = %s", (f"s:{stored}",))
         assert feed.fetchall() == [("deleted",)]
     assert a.post("/api/sessions", json={"id": session_id}).status_code == 201
     assert _conversation(b, session_id) == []

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from chat_helpers import runtime_id
 
 from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
 from agent_orchestrator.sessions.store import LeaseManager, make_engine
@@ -24,6 +25,7 @@ SCRAPER = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 
 class WarmApp:
     def __init__(self, app: Any) -> None:  # conftest's LiveApp
+        self.app = app
         self.data_dir = app.web.data_dir
         self.client = app.client("alice")
 
@@ -37,7 +39,8 @@ class WarmApp:
 
     def lifecycle(self, session_id: str) -> list[str]:
         """The log's resume/shutdown records and user messages, in order (``user`` for a message)."""
-        log = self.data_dir / "copilot" / "session-state" / session_id / "events.jsonl"
+        folder = runtime_id(self.app, session_id)  # the runtime's folder is named after its own id
+        log = self.data_dir / "copilot" / "session-state" / folder / "events.jsonl"
         kinds = [json.loads(line)["type"] for line in log.read_text().splitlines()]
         keep = {"session.resume": "resume", "session.shutdown": "shutdown", "user.message": "user"}
         return [keep[kind] for kind in kinds if kind in keep]
@@ -148,12 +151,13 @@ def test_a_send_waits_for_a_copy_being_opened_ahead_elsewhere_instead_of_answeri
     app.send(session_id, TELL)
     # Another server holds the lease to open the session ahead (its holder name says so), for 1 s.
     leases = LeaseManager(make_engine(live.web.database_url))
-    assert leases.acquire(session_id, "other-server/0123456789ab/ahead", ttl=1.0) is not None
+    stored = runtime_id(live, session_id)  # leases are the runtime id's
+    assert leases.acquire(stored, "other-server/0123456789ab/ahead", ttl=1.0) is not None
     started = time.monotonic()
     assert "Your favourite retail segment is 'At Risk'." in app.send(session_id, ASK)
     assert time.monotonic() - started >= 0.9
     # A turn's lease is different: that one is busy at once.
-    assert leases.acquire(session_id, "other-server/0123456789ab", ttl=5.0) is not None
+    assert leases.acquire(stored, "other-server/0123456789ab", ttl=5.0) is not None
     response = app.client.post(f"/api/sessions/{session_id}/messages", json={"content": ASK})
     assert response.status_code == 409
 

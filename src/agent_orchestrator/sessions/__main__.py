@@ -1,6 +1,6 @@
 """``python -m agent_orchestrator.sessions``: operate on stored sessions.
 
-python -m agent_orchestrator.sessions export ID [--markdown] [--out FILE]  (JSON or Markdown)
+python -m agent_orchestrator.sessions export ID [--user NAME] [--markdown] [--out FILE]  (JSON or Markdown)
 python -m agent_orchestrator.sessions open-export FILE                (a sealed export, as JSON)
 python -m agent_orchestrator.sessions import FILE --user NAME     (our JSON or ChatGPT conversations.json)
 python -m agent_orchestrator.sessions reindex                     (rebuild the search index from the logs)
@@ -10,6 +10,10 @@ python -m agent_orchestrator.sessions seal-existing          (seal what was stor
 
 Where: ``AGENT_ORCHESTRATOR_HOME`` (data dir, default ``.data``) and ``DATABASE_URL`` (PostgreSQL: shared
 mode, files in the same database), as for the web app. Errors are one ``error: ...`` line, exit 1.
+
+Session ids are per owner (docs/architecture.md#session-ids): ``export`` takes the owner's public id
+with ``--user``, or an id that only one session has; what the commands print names a session by its
+public id and its owner's user id.
 """
 
 import argparse
@@ -28,6 +32,7 @@ if TYPE_CHECKING:
 
     from agent_orchestrator.runtime.session_files import SessionFiles
     from agent_orchestrator.sessions.crypto import SessionCipher
+    from agent_orchestrator.sessions.store import SessionRecord
 
 
 @contextlib.asynccontextmanager
@@ -105,28 +110,22 @@ def _open_store(settings: Settings) -> "Engine":
 
 
 async def _export(args: argparse.Namespace, settings: Settings) -> int:
-    from agent_orchestrator.sessions.admin import export_json, export_session
+    from agent_orchestrator.sessions.admin import export_json, export_record, find_session
     from agent_orchestrator.sessions.crypto.exports import seal_export
-    from agent_orchestrator.sessions.exchange import export_markdown
     from agent_orchestrator.sessions.ids import validate_session_id
-    from agent_orchestrator.sessions.store import SessionCatalog
 
-    session_id = validate_session_id(args.session_id)
+    name = validate_session_id(args.session_id)
     engine = await asyncio.to_thread(_open_store, settings)
     try:
         async with _files(settings) as (files, cipher):
-            document = await export_session(engine, files, session_id, sealer=cipher)
-            if args.markdown:
-                record = await asyncio.to_thread(SessionCatalog(engine, sealer=cipher).get, session_id)
-                assert record is not None  # export_session found it
-                text = export_markdown(record, await files.read_events(session_id) or b"")
-            else:
-                text = export_json(document)
-            # On disk, with encryption at rest, the export is sealed with the session's key: it is
-            # readable (open-export) only while the session exists.
+            record = await asyncio.to_thread(find_session, engine, name, username=args.user, sealer=cipher)
+            exported = await export_record(engine, files, record, markdown=args.markdown)
+            text = exported if isinstance(exported, str) else export_json(exported)
+            # On disk, with encryption at rest, the export is sealed with the session's key (its
+            # runtime id's): it is readable (open-export) only while the session exists.
             sealed = None
             if args.out is not None and cipher is not None:
-                sealed = await asyncio.to_thread(seal_export, cipher.keys, session_id, text)
+                sealed = await asyncio.to_thread(seal_export, cipher.keys, record.id, text)
     finally:
         engine.dispose()
     if args.out is None:
@@ -137,7 +136,7 @@ async def _export(args: argparse.Namespace, settings: Settings) -> int:
     with os.fdopen(fd, "wb") as handle:
         handle.write(sealed if sealed is not None else text.encode())
     how = " (sealed with the session's key; read it with open-export)" if sealed is not None else ""
-    print(f"Exported session {session_id} to {args.out}{how}.", file=sys.stderr)
+    print(f"Exported session {record.public_id} to {args.out}{how}.", file=sys.stderr)
     return 0
 
 
@@ -168,7 +167,7 @@ async def _import(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         engine.dispose()
     for record in records:
-        print(f"imported {record.id} ({record.turn_count} turns): {record.title}")
+        print(f"imported {record.public_id} ({record.turn_count} turns): {record.title}")
     print(f"Imported {len(records)} conversation(s) for {args.user}.")
     return 0
 
@@ -197,9 +196,9 @@ async def _purge(args: argparse.Namespace, settings: Settings) -> int:
         engine.dispose()
     verb = "would delete" if report.dry_run else "deleted"
     for record in report.deleted:
-        print(f"{verb} {record.id} (last active {record.updated_at:%Y-%m-%d %H:%M} UTC)")
+        print(f"{verb} {_named(record)} (last active {record.updated_at:%Y-%m-%d %H:%M} UTC)")
     for record in report.busy:
-        print(f"skipped {record.id}: a turn is running")
+        print(f"skipped {_named(record)}: a turn is running")
     summary = (
         f"{'Would delete' if report.dry_run else 'Deleted'} {len(report.deleted)} session(s) "
         f"not updated for {report.older_than_days} day(s); skipped {len(report.busy)} busy"
@@ -210,6 +209,11 @@ async def _purge(args: argparse.Namespace, settings: Settings) -> int:
         summary += "; more remain, run again"
     print(summary + ".")
     return 0
+
+
+def _named(record: "SessionRecord") -> str:
+    """A session as an operator reads it: its public id is its owner's, so the owner is named too."""
+    return f"{record.public_id} of user {record.owner_id}"
 
 
 def _days(text: str) -> int:
@@ -234,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     export = commands.add_parser("export", help="one session as JSON: catalog row, transcript, event log")
     export.add_argument("session_id", metavar="ID")
+    export.add_argument("--user", metavar="NAME", help="the session's owner (ids are per owner)")
     export.add_argument("--out", type=Path, metavar="FILE", help="write here (owner-only) instead of stdout")
     export.add_argument("--markdown", action="store_true", help="the readable conversation, not our JSON")
     export.set_defaults(func=_export)

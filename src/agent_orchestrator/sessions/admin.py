@@ -24,6 +24,10 @@ What shaped it:
   the next run deletes; the other order would leave files and events no run could find again.
 * **Re-checked under the lease.** A turn that finished between listing and deleting made the session
   recent again: it is left alone.
+* **Naming a session as an operator.** Public ids are per owner (docs/architecture.md#session-ids), so
+  an operator names a session by its public id and its owner (``--user``), or by an id only one session
+  has as its public or runtime id (:func:`find_session`); what the commands print and audit names the
+  public id with the owner, and everything they touch is keyed by the runtime id.
 """
 
 from __future__ import annotations
@@ -41,12 +45,12 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from agent_orchestrator.errors import NotFoundError, SessionNotFoundError
+from agent_orchestrator.errors import InvalidInputError, NotFoundError, SessionNotFoundError
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles, hook_store
 from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
-from agent_orchestrator.sessions.exchange import Exchange, export_document, parse_import
+from agent_orchestrator.sessions.exchange import Exchange, export_document, export_markdown, parse_import
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.live import LiveHub, session_stream, user_stream
 from agent_orchestrator.sessions.search import SearchIndex
@@ -118,24 +122,60 @@ async def open_session_files(
         yield deployment_files(data_dir, cipher)
 
 
-async def export_session(
-    engine: Engine, files: SessionFiles, session_id: str, *, sealer: TextSealer | None = None
-) -> dict[str, Any]:
-    """One session as a JSON-ready document: catalog row, visible transcript and the raw event log.
+def find_session(
+    engine: Engine, name: str, *, username: str | None = None, sealer: TextSealer | None = None
+) -> SessionRecord:
+    """The session an operator names: ``username``'s session of that public id, or without a user the
+    one session whose public id or runtime id is ``name``. :class:`SessionNotFoundError` if there is
+    none, :class:`InvalidInputError` if several owners have one of that id (then name the owner)."""
+    name = validate_session_id(name)
+    catalog = SessionCatalog(engine, sealer=sealer)
+    if username is not None:
+        user = UserStore(engine).get_by_username(username)
+        if user is None:
+            raise NotFoundError(f"No user named {username!r}.")
+        record = catalog.get_owned(name, user.id)
+        if record is None:
+            raise SessionNotFoundError(f"{user.username} has no session with id {name}.")
+        return record
+    found = catalog.named(name)
+    if not found:
+        raise SessionNotFoundError(f"No session with id {name} in the catalog.")
+    if len(found) > 1:
+        raise InvalidInputError(
+            f"{len(found)} sessions have the id {name} (ids are per owner); name the owner with --user."
+        )
+    return found[0]
 
-    :class:`SessionNotFoundError` if the catalog has no such session (whoever owns it). The export is
-    recorded in the audit log as a ``read`` by ``export``: it discloses the whole conversation.
-    """
-    session_id = validate_session_id(session_id)
-    record = await asyncio.to_thread(SessionCatalog(engine, sealer=sealer).get, session_id)
-    if record is None:
-        raise SessionNotFoundError(f"No session with id {session_id} in the catalog.")
-    document = export_document(record, await files.read_events(session_id) or b"")
-    event = AuditEvent(
-        action="read", username=EXPORT_USER, session_id=session_id, details={"reason": "export"}
-    )
-    await asyncio.to_thread(AuditLog(engine).record, event)
+
+async def export_session(
+    engine: Engine,
+    files: SessionFiles,
+    name: str,
+    *,
+    username: str | None = None,
+    sealer: TextSealer | None = None,
+) -> dict[str, Any]:
+    """One session (:func:`find_session`) as a JSON-ready document: catalog row, visible transcript and
+    the raw event log (:func:`export_record`)."""
+    record = await asyncio.to_thread(find_session, engine, name, username=username, sealer=sealer)
+    document = await export_record(engine, files, record)
+    assert isinstance(document, dict)
     return document
+
+
+async def export_record(
+    engine: Engine, files: SessionFiles, record: SessionRecord, *, markdown: bool = False
+) -> dict[str, Any] | str:
+    """The session as our JSON document (or as Markdown), named by its public id as its owner's own
+    export is. Recorded in the audit log as a ``read`` by ``export``: it discloses the whole
+    conversation."""
+    raw = await files.read_events(record.id) or b""
+    exported = export_markdown(record, raw) if markdown else export_document(record, raw)
+    details = {"public_id": record.public_id, "reason": "export"}
+    event = AuditEvent(action="read", username=EXPORT_USER, session_id=record.id, details=details)
+    await asyncio.to_thread(AuditLog(engine).record, event)
+    return exported
 
 
 @dataclass(frozen=True)
@@ -206,7 +246,11 @@ async def purge_sessions(
                 action="delete",
                 username=RETENTION_USER,
                 session_id=session_id,
-                details={"reason": "retention", "older_than_days": older_than_days},
+                details={
+                    "public_id": record.public_id,
+                    "reason": "retention",
+                    "older_than_days": older_than_days,
+                },
             )
             gone = await asyncio.to_thread(catalog.delete, session_id, record.owner_id, audit=event)
         finally:
@@ -220,7 +264,8 @@ async def purge_sessions(
 async def _announce_gone(live: LiveHub, record: SessionRecord) -> None:
     """Tell the owner's sessions list; a failure is logged only: the session is gone all the same."""
     try:
-        await live.publish_all([Batch(user_stream(record.owner_id), [("deleted", {"id": record.id})])])
+        deleted = ("deleted", {"id": record.public_id})  # the owner knows it by its public id
+        await live.publish_all([Batch(user_stream(record.owner_id), [deleted])])
     except Exception:
         logger.exception(
             "Live feed of user %d: announcing the purge of %s failed", record.owner_id, record.id

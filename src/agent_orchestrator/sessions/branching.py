@@ -1,9 +1,9 @@
 """Branch, edit, regenerate, rewind and search a user's conversations, on top of the session service.
 
 Every operation keeps the session contract (docs/architecture.md#branching-and-search): it starts
-with :meth:`SessionService.get` (another user's id is an unknown id, audited ``denied``), is audited
-itself (``fork``, ``rewind``), and changes a session's history only while holding its lease, as a
-turn does.
+with :meth:`SessionService.get` (the caller's public id resolved in the caller's namespace: another
+user's id is an unknown id), works on the record's runtime id from there on, is audited itself
+(``fork``, ``rewind``), and changes a session's history only while holding its lease, as a turn does.
 
 * **Fork** creates a new owned session whose log is the parent's up to a message
   (:mod:`~agent_orchestrator.sessions.fork`), linked to the parent in the catalog and indexed for
@@ -51,50 +51,56 @@ class Branching:
         self.search_index = search
 
     async def fork(
-        self, actor: Actor, session_id: str, event_id: str, *, before: bool = False, title: str | None = None
+        self, actor: Actor, public_id: str, event_id: str, *, before: bool = False, title: str | None = None
     ) -> SessionRecord:
-        """A new session holding ``session_id``'s history up to the message ``event_id`` (its whole
-        turn; only what came before it with ``before``)."""
-        parent = await self.service.get(actor, session_id)
-        raw = await self.service.files.read_events(session_id) or b""
+        """A new session holding the history of the caller's session ``public_id`` up to the message
+        ``event_id`` (its whole turn; only what came before it with ``before``). The fork is linked to
+        its parent by the parent's public id: both are the caller's, in the caller's terms."""
+        parent = await self.service.get(actor, public_id)
+        raw = await self.service.files.read_events(parent.id) or b""
         cut = find_cut(raw, event_id, before=before)
         name = validate_title(title) if title else _branch_title(parent.title)
         child = await self.service.create(actor, title=name, case_key=parent.case_key)
         try:
-            log = forked_log(raw, cut, child.id)
+            log = forked_log(raw, cut, child.id)  # the runtime's own id in its session.start
             async with self.service.hold_lease(child.id):  # closes the new session's open copy
                 await self.service.files.write_events(child.id, log)
             messages = parse_events(log.splitlines())
             await record_history(
-                self.service, self.search_index, child.id, actor, messages, parent=(session_id, event_id)
+                self.service,
+                self.search_index,
+                child.id,
+                actor,
+                messages,
+                parent=(parent.public_id, event_id),
             )
         except BaseException:
-            await self.service.delete(actor, child.id)  # audited: the "create" gets its outcome
+            await self.service.delete(actor, child.public_id)  # audited: the "create" gets its outcome
             raise
-        details = {"parent": session_id, "event_id": event_id, "before": str(before).lower()}
-        event = self.service._event("fork", actor, child.id, details=details)
+        details = {"parent": parent.public_id, "event_id": event_id, "before": str(before).lower()}
+        event = self.service._event("fork", actor, child, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
-        return await self.service.get(actor, child.id)
+        return await self.service._reread(actor, child)
 
     async def edit_and_resend(
-        self, actor: Actor, session_id: str, event_id: str, content: str
+        self, actor: Actor, public_id: str, event_id: str, content: str
     ) -> tuple[SessionRecord, AsyncIterator[TurnEvent]]:
         """Fork before the user message ``event_id`` and send ``content`` there instead; the original
         session is left as it was. Returns the fork and its turn's event stream."""
-        fork = await self.fork(actor, session_id, event_id, before=True)
-        return fork, await self.service.send(actor, fork.id, content)
+        fork = await self.fork(actor, public_id, event_id, before=True)
+        return fork, await self.service.send(actor, fork.public_id, content)
 
-    async def rewind(self, actor: Actor, session_id: str, turns: int = 1) -> SessionRecord:
+    async def rewind(self, actor: Actor, public_id: str, turns: int = 1) -> SessionRecord:
         """Remove the last ``turns`` turns (question and answer) of the session, in place."""
-        await self._rewind(actor, session_id, turns)
-        return await self.service.get(actor, session_id)
+        record = await self._rewind(actor, public_id, turns)
+        return await self.service._reread(actor, record)
 
-    async def regenerate(self, actor: Actor, session_id: str) -> AsyncIterator[TurnEvent]:
+    async def regenerate(self, actor: Actor, public_id: str) -> AsyncIterator[TurnEvent]:
         """Ask the last question again for a new answer: the last turn is rewound and its question
         sent under one lease, taken like a send's (ownership, the daily budget, busy) before the rewind,
         so a refused regenerate changes nothing and no other writer comes between."""
-        rewind = functools.partial(self._truncate, actor, session_id, 1)
-        return await self.service.send_prepared(actor, session_id, rewind)
+        rewind = functools.partial(self._truncate, actor, turns=1)
+        return await self.service.send_prepared(actor, public_id, rewind)
 
     async def search(self, actor: Actor, query: str, *, limit: int = 20) -> SearchResults:
         """The caller's sessions whose title contains ``query`` and messages that contain its words."""
@@ -104,17 +110,19 @@ class Branching:
         hits = await asyncio.to_thread(self.search_index.search, actor.user.id, query, limit=limit)
         return SearchResults(titles.items, tuple(hits))
 
-    async def _rewind(self, actor: Actor, session_id: str, turns: int) -> str:
-        """Rewind under the lease; returns the first removed question."""
+    async def _rewind(self, actor: Actor, public_id: str, turns: int) -> SessionRecord:
+        """Rewind under the lease; returns the session's record (as it was before)."""
         if not 1 <= turns <= MAX_REWIND:
             raise InvalidInputError(f"Rewind 1 to {MAX_REWIND} turns.")
-        await self.service.get(actor, session_id)
-        async with self.service.hold_lease(session_id):  # also closes a warm copy of the session
-            return await self._truncate(actor, session_id, turns)
+        record = await self.service.get(actor, public_id)
+        async with self.service.hold_lease(record.id):  # also closes a warm copy of the session
+            await self._truncate(actor, record, turns=turns)
+        return record
 
-    async def _truncate(self, actor: Actor, session_id: str, turns: int) -> str:
-        """Remove the last ``turns`` turns, the session's lease held (its warm copy closed); returns
-        the first removed question."""
+    async def _truncate(self, actor: Actor, record: SessionRecord, *, turns: int) -> str:
+        """Remove the last ``turns`` turns of ``record``'s session, its lease held (its warm copy
+        closed); returns the first removed question."""
+        session_id = record.id
         questions = [m for m in await self._messages(session_id) if m.role == "user" and m.event_id]
         if turns > len(questions):
             raise InvalidInputError(f"This conversation has {len(questions)} turn(s) to rewind.")
@@ -130,7 +138,7 @@ class Branching:
             self.service, self.search_index, session_id, actor, messages, dropped_since=dropped_since
         )
         details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
-        event = self.service._event("rewind", actor, session_id, details=details)
+        event = self.service._event("rewind", actor, record, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
         return first.content
 

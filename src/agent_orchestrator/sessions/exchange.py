@@ -11,8 +11,11 @@ Why it works this way (docs/architecture.md#export-and-import):
   the file reaches the runtime (a model change, a system message, a hook, a sub-agent, a field we do
   not read). Its tool calls get call ids that mark them imported, and nothing this server shows as
   its tools' data (charts, readings, customer links) is made from them: the file, not our tools,
-  says what they returned. The import gets a new id: ids are global, and the original may still
-  exist.
+  says what they returned. The import gets a new id, a generated public id and a fresh runtime id: the
+  original may still exist, also in the importer's own namespace.
+* **Public ids only.** An export names the session by the id its owner knows
+  (docs/architecture.md#session-ids); the runtime's id appears only where the runtime wrote it, in its
+  own ``session.start``.
 * **Foreign chats become runtime events.** A ChatGPT conversation (the path from its current node up
   to the root of its message tree) becomes the events the runtime itself writes for a plain turn:
   ``user.message``, ``assistant.turn_start``, ``assistant.message``, ``assistant.turn_end``, chained
@@ -83,12 +86,12 @@ class Exchange:
         self.search_index = search
         self.imports_per_hour = imports_per_hour
 
-    async def export(self, actor: Actor, session_id: str, *, markdown: bool = False) -> dict[str, Any] | str:
-        """The session as our JSON document, or as Markdown."""
-        record = await self.service.get(actor, session_id)
-        raw = await self.service.files.read_events(session_id) or b""
+    async def export(self, actor: Actor, public_id: str, *, markdown: bool = False) -> dict[str, Any] | str:
+        """The caller's session as our JSON document, or as Markdown."""
+        record = await self.service.get(actor, public_id)
+        raw = await self.service.files.read_events(record.id) or b""
         event = self.service._event(
-            "export", actor, session_id, details={"as": "markdown" if markdown else "json"}
+            "export", actor, record, details={"as": "markdown" if markdown else "json"}
         )
         await asyncio.to_thread(self.service.audit.record, event)
         return export_markdown(record, raw) if markdown else export_document(record, raw)
@@ -112,13 +115,13 @@ class Exchange:
                 details = {"source": conversation.source}
                 await asyncio.to_thread(
                     self.service.audit.record,
-                    self.service._event("import", actor, record.id, details=details),
+                    self.service._event("import", actor, record, details=details),
                 )
         except BaseException:
             for record in created:  # all or nothing; each deletion is audited
-                await self.service.delete(actor, record.id)
+                await self.service.delete(actor, record.public_id)
             raise
-        return [await self.service.get(actor, record.id) for record in created]
+        return [await self.service._reread(actor, record) for record in created]
 
     async def _count_import(self, actor: Actor, data: bytes) -> None:
         """Audit the file as ``import_file``, or refuse it when the user's hour is full."""
@@ -142,12 +145,14 @@ class Exchange:
 
 
 def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
-    """One session as our JSON: catalog row, visible transcript, and the raw event log (lossless)."""
+    """One session as our JSON: catalog row, visible transcript, and the raw event log (lossless). The
+    row's ``id`` is the public id, as everywhere its owner sees the session."""
+    row = asdict(record) | {"id": record.public_id}
+    del row["public_id"]
     return {
         "format": EXPORT_FORMAT,
         "session": {
-            key: value.isoformat() if isinstance(value, datetime) else value
-            for key, value in asdict(record).items()
+            key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()
         },
         # Tool results stay in "events" only, so the transcript's format is unchanged.
         "transcript": [
@@ -162,7 +167,7 @@ def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
 
 def export_markdown(record: SessionRecord, raw: bytes) -> str:
     """The visible conversation as Markdown, for reading and sharing (not for re-import)."""
-    lines = [f"# {record.title}", "", f"_Exported from AgentOrchestrator, session `{record.id}`._", ""]
+    lines = [f"# {record.title}", "", f"_Exported from AgentOrchestrator, session `{record.public_id}`._", ""]
     for message in parse_events(raw.splitlines()):
         who = "You" if message.role == "user" else "Assistant"
         stamp = f" ({message.timestamp})" if message.timestamp else ""

@@ -7,12 +7,18 @@ back.
 
 Generated ids keep the lab's shape (``sdklabs-`` + 16 hex digits) but start with the creation time in
 milliseconds, so they sort by time and "the most recent session" is simply the greatest id.
+
+The web app's sessions have two ids (docs/architecture.md#session-ids): the one their owner sees and
+chooses (checked here, unique per owner) and the runtime's, which keys the runtime's files, leases,
+feeds and everything else below the catalog and is unique across all owners
+(:func:`new_runtime_id`). The lab's sessions have only the first kind: it is the runtime's id too.
 """
 
 import math
 import re
 import secrets
 import time
+import uuid
 from collections import Counter
 
 from agent_orchestrator.errors import InvalidInputError
@@ -62,3 +68,15 @@ def new_session_id(prefix: str = "sdklabs") -> str:
     """A fresh, time-sortable id such as ``sdklabs-19ad2c3f8e1a4b2c``."""
     millis = time.time_ns() // 1_000_000
     return f"{prefix}-{millis:011x}{secrets.randbelow(16**5):05x}"
+
+
+def new_runtime_id() -> str:
+    """A fresh runtime id for a web session: a random UUID, as the runtime makes its own.
+
+    Every new session gets one, whether or not its public id is taken by anyone else, so that nothing a
+    user can observe (the runtime's ``session.start`` in an export, how long a create takes, what the
+    runtime keeps under the id) depends on another owner's ids; 122 random bits never collide, so no
+    create waits on or races with another owner's. It passes :func:`validate_session_id` (its hex runs
+    are short), so the runtime's files and folders named after it follow the same rules as any id.
+    """
+    return str(uuid.uuid4())

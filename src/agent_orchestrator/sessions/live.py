@@ -221,10 +221,13 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     for followers that lag behind) and the owner's sessions list hearing the session is idle.
     """
 
-    def __init__(self, hub: LiveHub, session_id: str, owner_id: int) -> None:
+    def __init__(self, hub: LiveHub, session_id: str, owner_id: int, *, public_id: str | None = None) -> None:
+        """``session_id`` is the runtime id, whose stream the turn goes to; the owner's list hears the
+        public id (by default the same), the one its owner knows (docs/architecture.md#session-ids)."""
         super().__init__()
         self._hub = hub
         self._session_id = session_id
+        self._public_id = public_id or session_id
         self._owner_id = owner_id
         self._outbox: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
         self.published = asyncio.create_task(self._publish_all())
@@ -246,7 +249,7 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
                 events.append(("idle", {}))
                 batches = [
                     Batch(stream, events, ends_turn_from=first or 0),
-                    Batch(user_stream(self._owner_id), [("idle", {"id": self._session_id})]),
+                    Batch(user_stream(self._owner_id), [("idle", {"id": self._public_id})]),
                 ]
             published = await self._quietly(self._hub.publish_all(batches))
             if published and published[0] and first is None:

@@ -31,7 +31,7 @@ from agent_orchestrator.errors import SessionNotFoundError
 from agent_orchestrator.sessions.live import describe, session_stream, user_stream
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
-from agent_orchestrator.sessions.store import Batch
+from agent_orchestrator.sessions.store import Batch, SessionRecord
 from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timestamp, parse_events
 from agent_orchestrator.sessions.turns import Done, ToolFinished, ToolStarted
 
@@ -59,12 +59,13 @@ class Readings:
         self.search_index = search
 
     async def change(
-        self, actor: Actor, session_id: str, compute: Callable[[], ToolAnswer]
+        self, actor: Actor, public_id: str, compute: Callable[[], ToolAnswer]
     ) -> list[TranscriptMessage]:
-        """Run ``compute`` (blocking: in a worker thread) under the session's lease and append its
-        answer to the conversation as a turn; returns the turn's question and answer as the transcript
-        shows them."""
-        await self.service.get(actor, session_id)
+        """Run ``compute`` (blocking: in a worker thread) under the lease of the caller's session
+        ``public_id`` and append its answer to the conversation as a turn; returns the turn's question
+        and answer as the transcript shows them."""
+        session = await self.service.get(actor, public_id)
+        session_id = session.id
         service = self.service
         async with service.hold_lease(session_id):  # also closes a warm copy of the session
             answer = await asyncio.to_thread(compute)  # a reading it cannot answer changes nothing
@@ -87,10 +88,10 @@ class Readings:
             )
             details = {"event_id": messages[-1].event_id, "tool": answer.tool}
             await asyncio.to_thread(
-                service.audit.record, service._event("reading", actor, session_id, details=details)
+                service.audit.record, service._event("reading", actor, record, details=details)
             )
             # Published before the lease goes, so that no turn's events can come between.
-            await service._announce(*_feed(session_id, actor.user.id, messages))
+            await service._announce(*_feed(record, messages))
         return messages
 
     async def _index(self, session_id: str, actor: Actor, messages: list[TranscriptMessage]) -> None:
@@ -143,9 +144,10 @@ def turn_events(answer: ToolAnswer, parent: str | None, at: str) -> bytes:
     return "".join(lines).encode()
 
 
-def _feed(session_id: str, owner_id: int, messages: list[TranscriptMessage]) -> tuple[Batch, Batch]:
+def _feed(session: SessionRecord, messages: list[TranscriptMessage]) -> tuple[Batch, Batch]:
     """The turn for the live feeds, as a turn's own events: its message, the tool, the answer with the
-    tool's result (followers draw its chips and charts from it), and its end."""
+    tool's result (followers draw its chips and charts from it), and its end; on the session's stream
+    (its runtime id's), and on its owner's list by its public id."""
     question, answer = messages
     (result,) = answer.tool_results
     call = f"reading-{answer.event_id}"
@@ -157,6 +159,6 @@ def _feed(session_id: str, owner_id: int, messages: list[TranscriptMessage]) -> 
         ("idle", {}),
     ]
     return (
-        Batch(session_stream(session_id), events, ends_turn_from=0),
-        Batch(user_stream(owner_id), [("idle", {"id": session_id})]),
+        Batch(session_stream(session.id), events, ends_turn_from=0),
+        Batch(user_stream(session.owner_id), [("idle", {"id": session.public_id})]),
     )

@@ -68,7 +68,7 @@ WITH hits AS (
     ORDER BY rowid DESC
     LIMIT :limit
 )
-SELECT m.session_id, s.title, m.event_id, m.role, m.at, hits.snippet
+SELECT m.session_id, s.public_id, s.title, m.event_id, m.role, m.at, hits.snippet
 FROM hits JOIN search_messages m ON m.id = hits.id JOIN sessions s ON s.id = m.session_id
 WHERE m.owner_id = :owner
 ORDER BY hits.id DESC
@@ -88,7 +88,7 @@ WITH page AS (
     ORDER BY m.id DESC
     LIMIT :limit
 )
-SELECT m.session_id, s.title, m.event_id, m.role, m.at,
+SELECT m.session_id, s.public_id, s.title, m.event_id, m.role, m.at,
        ts_headline('english', m.body, to_tsquery('english', :match), :headline) AS snippet
 FROM page JOIN search_messages m ON m.id = page.id JOIN sessions s ON s.id = m.session_id
 ORDER BY m.id DESC
@@ -102,7 +102,7 @@ WITH hits AS (
     ORDER BY rowid DESC
     LIMIT :limit
 )
-SELECT m.session_id, s.title, m.event_id, m.role, m.at, m.body
+SELECT m.session_id, s.public_id, s.title, m.event_id, m.role, m.at, m.body
 FROM hits JOIN search_messages m ON m.id = hits.id JOIN sessions s ON s.id = m.session_id
 WHERE m.owner_id = :owner
 ORDER BY hits.id DESC
@@ -116,7 +116,7 @@ WITH page AS (
     ORDER BY m.id DESC
     LIMIT :limit
 )
-SELECT m.session_id, s.title, m.event_id, m.role, m.at, m.body
+SELECT m.session_id, s.public_id, s.title, m.event_id, m.role, m.at, m.body
 FROM page JOIN search_messages m ON m.id = page.id JOIN sessions s ON s.id = m.session_id
 ORDER BY m.id DESC
 """
@@ -130,8 +130,10 @@ _SNIPPET_LEAD = 3
 
 @dataclass(frozen=True)
 class SearchHit:
-    """One message that matches: where it is (session, event id) and a snippet with the hits marked
-    as ``(text, is_hit)`` parts, so no client ever needs to insert HTML."""
+    """One message that matches: where it is (the session's public id, the event id) and a snippet with
+    the hits marked as ``(text, is_hit)`` parts, so no client ever needs to insert HTML. The rows are
+    keyed by the runtime id; a hit names the session as its owner does
+    (docs/architecture.md#session-ids)."""
 
     session_id: str
     title: str
@@ -190,7 +192,7 @@ class SearchIndex:
                 conn.execute(_CUSTOM_PLAN)  # for this transaction only
             rows = conn.execute(statement, {**params, "owner": owner_id, "limit": limit}).all()
         return [
-            SearchHit(row.session_id, row.title, row.event_id, row.role, row.at, _parts(row.snippet))
+            SearchHit(row.public_id, row.title, row.event_id, row.role, row.at, _parts(row.snippet))
             for row in rows
         ]
 
@@ -210,7 +212,7 @@ class SearchIndex:
         cipher.prefetch(row.session_id for row in rows)  # the page's keys, in one query
         return [
             SearchHit(
-                row.session_id,
+                row.public_id,
                 cipher.open_text(row.session_id, row.title),
                 row.event_id,
                 row.role,

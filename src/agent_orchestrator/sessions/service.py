@@ -4,9 +4,12 @@ Used by the web app (and usable by any other front end). Every operation takes t
 client address, because every one of them is checked for ownership and audited
 (docs/architecture.md#session-contract):
 
-* an id owned by someone else behaves exactly like an unknown id (:class:`SessionNotFoundError`), and
-  the attempt is recorded as ``denied`` (once an hour per user and session: a client can repeat it
-  at will);
+* a session is named by its **public id**, in its owner's namespace (docs/architecture.md#session-ids):
+  each operation resolves the caller's id to the caller's record once (:meth:`SessionService.get`) and
+  works on the record's **runtime id** from there on, which keys the runtime, the files, the lease and
+  the feeds and is unique across owners. Another user's id is therefore an unknown id, by the same
+  query (:class:`SessionNotFoundError`), and what goes back to the user (records, feed events) names
+  the public id only;
 * a turn holds the session's lease for its whole duration, so a second sender — another tab, another
   device, another server — gets :class:`SessionBusyError` instead of a forked event log;
 * a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload;
@@ -26,7 +29,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from copilot import CopilotSession
 
@@ -40,7 +43,7 @@ from agent_orchestrator.errors import (
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.holds import Hold, Holds
-from agent_orchestrator.sessions.ids import new_session_id, validate_session_id
+from agent_orchestrator.sessions.ids import new_runtime_id, new_session_id, validate_session_id
 from agent_orchestrator.sessions.live import (
     Joined,
     LiveHub,
@@ -75,7 +78,7 @@ from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timest
 from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, TurnMessages, stream_turn
 from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.warm import WarmSessions
-from agent_orchestrator.telemetry import ACCESS_DENIED, TURN_SESSIONS
+from agent_orchestrator.telemetry import TURN_SESSIONS
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +86,6 @@ DEFAULT_TITLE = "New chat"
 BUSY = "This session is answering another message; try again when it is done."
 DELETED = "This chat was deleted."
 TITLE_FROM_PROMPT = 60
-# Asking for another user's session again and again is one ``denied`` row per this period.
-DENIED_AUDIT_PERIOD = timedelta(hours=1)
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
 _JOIN_ATTEMPTS = 5
@@ -108,13 +109,19 @@ class Actor:
 
 @dataclass(frozen=True)
 class _Turn:
-    """A turn as it starts: who sends what, under which lease, holding which usage reservation."""
+    """A turn as it starts: who sends what to which session, under which lease, holding which usage
+    reservation."""
 
     actor: Actor
-    session_id: str
+    session: SessionRecord
     prompt: str
     lease: Lease
     reservation: int | None
+
+    @property
+    def session_id(self) -> str:
+        """The runtime id, which everything the turn does is keyed by."""
+        return self.session.id
 
 
 @dataclass(frozen=True)
@@ -166,8 +173,16 @@ class SessionService:
     async def create(
         self, actor: Actor, *, title: str | None, case_key: str | None, session_id: str | None = None
     ) -> SessionRecord:
-        """A new session, stored in the runtime (named, so it persists before its first turn)."""
-        sid = validate_session_id(session_id) if session_id else new_session_id("chat")
+        """A new session, stored in the runtime (named, so it persists before its first turn).
+
+        ``session_id`` is the public id the caller chooses (one is generated if not), refused with
+        :class:`SessionExistsError` only if the caller already has it: another user's session of the
+        same id is another namespace's. The runtime id is always a fresh one
+        (:func:`~agent_orchestrator.sessions.ids.new_runtime_id`), never the public id, even when no one
+        has that: whether someone else holds an id must not change anything the caller can see.
+        """
+        public_id = validate_session_id(session_id) if session_id else new_session_id("chat")
+        sid = new_runtime_id()
         model = self.runtime.route.model if self.runtime.route else None
         record = SessionRecord.new(
             sid,
@@ -175,13 +190,14 @@ class SessionService:
             validate_title((title or DEFAULT_TITLE).strip()),
             case_key=case_key,
             model=model,
+            public_id=public_id,
         )
-        if await asyncio.to_thread(self.catalog.get, sid) is not None:
-            raise SessionExistsError(f"Session {sid} already exists.")
-        # Started over before the session can be seen, so that not even its first follower gets
-        # anything an earlier session of the id left in the stream (docs/architecture.md#live-sessions).
+        if await asyncio.to_thread(self.catalog.get_owned, public_id, actor.user.id) is not None:
+            raise SessionExistsError(f"Session {public_id} already exists.")
+        # Started before the session can be seen, so that its first follower finds ``created`` first
+        # (docs/architecture.md#live-sessions); a fresh runtime id's stream has nothing else to drop.
         await self.live.restart(session_stream(sid), "created", {})
-        await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, sid))
+        await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, record))
         session: CopilotSession | None = None
         try:
             # Saved at once (the runtime writes a new session's files only when asked or closed): a
@@ -193,13 +209,13 @@ class SessionService:
             if session is not None:
                 await _close_quietly(session)
             # The row goes, and the trail says so: its "create" is followed by this outcome.
-            failed = self._event("create_failed", actor, sid, details={"error": type(error).__name__})
+            failed = self._event("create_failed", actor, record, details={"error": type(error).__name__})
             await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
             await self._restart_feed(session_stream(sid), "deleted", {})
             raise
         self._idle_tokens[sid] = 0
         self.warm.keep(sid, session, 0)
-        await self._announce(Batch(user_stream(actor.user.id), [("created", {"id": sid})]))
+        await self._announce(Batch(user_stream(actor.user.id), [("created", {"id": public_id})]))
         return record
 
     async def list(
@@ -220,48 +236,57 @@ class SessionService:
             search=search,
         )
 
-    async def get(self, actor: Actor, session_id: str) -> SessionRecord:
-        """The caller's session, or :class:`SessionNotFoundError` (also for another user's id)."""
-        validate_session_id(session_id)
-        record = await asyncio.to_thread(self.catalog.get_owned, session_id, actor.user.id)
+    async def get(self, actor: Actor, public_id: str) -> SessionRecord:
+        """The caller's session of that public id, or :class:`SessionNotFoundError`: one query in the
+        caller's namespace, so another user's id is exactly an unknown one (nothing else is looked up,
+        counted or written for it; docs/architecture.md#ownership)."""
+        validate_session_id(public_id)
+        record = await asyncio.to_thread(self.catalog.get_owned, public_id, actor.user.id)
+        return await self._checked(record)
+
+    async def _reread(self, actor: Actor, record: SessionRecord) -> SessionRecord:
+        """The caller's session again, by its runtime id: the same session even if it was deleted and
+        its public id taken again meanwhile (then :class:`SessionNotFoundError`). For the operations
+        of this package that already resolved the caller's id (:meth:`get`)."""
+        again = await asyncio.to_thread(self.catalog.get, record.id)
+        return await self._checked(again if again is not None and again.owner_id == actor.user.id else None)
+
+    async def _checked(self, record: SessionRecord | None) -> SessionRecord:
         if record is None:
-            exists = await asyncio.to_thread(self.catalog.get, session_id)
-            if exists is not None:
-                ACCESS_DENIED.inc()  # every one counted; audited once an hour per user and session
-                denied = self._event("denied", actor, session_id)
-                await asyncio.to_thread(self.audit.record_once_per, denied, DENIED_AUDIT_PERIOD)
             raise SessionNotFoundError("No such session.")
-        if record.status == "busy" and not await self._turn_running(session_id):
+        if record.status == "busy" and not await self._turn_running(record.id):
             # The server running the turn died (its lease expired): the turn is interrupted, and the
             # user's message, already in the event log, can be retried.
-            await asyncio.to_thread(self.catalog.set_status, session_id, "interrupted")
+            await asyncio.to_thread(self.catalog.set_status, record.id, "interrupted")
             record = replace(record, status="interrupted")
-            await self._end_interrupted_turn(session_id)
+            await self._end_interrupted_turn(record.id)
         return record
 
-    async def rename(self, actor: Actor, session_id: str, title: str) -> SessionRecord:
-        await self.get(actor, session_id)
-        await self.warm.evict(session_id)
+    async def rename(self, actor: Actor, public_id: str, title: str) -> SessionRecord:
+        record = await self.get(actor, public_id)
+        await self.warm.evict(record.id)
         await asyncio.to_thread(
             self.catalog.rename,
-            session_id,
+            record.id,
             actor.user.id,
             title,
-            audit=self._event("rename", actor, session_id),
+            audit=self._event("rename", actor, record),
         )
-        record = await self.get(actor, session_id)
+        record = await self._reread(actor, record)
         await self._announce(
-            Batch(session_stream(session_id), [("renamed", {"title": record.title})]),
-            Batch(user_stream(actor.user.id), [("renamed", {"id": session_id})]),
+            Batch(session_stream(record.id), [("renamed", {"title": record.title})]),
+            Batch(user_stream(actor.user.id), [("renamed", {"id": record.public_id})]),
         )
         return record
 
-    async def delete(self, actor: Actor, session_id: str) -> None:
+    async def delete(self, actor: Actor, public_id: str) -> None:
         """Remove the session everywhere, for good: runtime files, shared store, key, live feed, catalog
         (audit kept). A turn running meanwhile is stopped first, here or on another server, so that
         nothing it would still write outlives the delete
-        (docs/architecture.md#crash-safety-and-restart-recovery)."""
-        await self.get(actor, session_id)
+        (docs/architecture.md#crash-safety-and-restart-recovery). Everything below the catalog is the
+        runtime id's, so another owner's session of the same public id is not touched."""
+        record = await self.get(actor, public_id)
+        session_id = record.id
         holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}{_DELETING}"
         revoked = await asyncio.to_thread(self.leases.revoke, session_id, holder, self.lease_ttl)
         try:
@@ -279,14 +304,17 @@ class SessionService:
             # keeps its conversation; ``deleted`` is the stream's last event.
             await self.live.restart(session_stream(session_id), "deleted", {})
             await asyncio.to_thread(
-                self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, session_id)
+                self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, record)
             )
         finally:
             await asyncio.to_thread(self.leases.release, revoked.lease)
-        await self._announce(Batch(user_stream(actor.user.id), [("deleted", {"id": session_id})]))
+        await self._announce(Batch(user_stream(actor.user.id), [("deleted", {"id": record.public_id})]))
 
-    async def transcript(self, actor: Actor, session_id: str) -> Transcript:
-        record = await self.get(actor, session_id)
+    async def transcript(self, actor: Actor, public_id: str) -> Transcript:
+        return await self._transcript(actor, await self.get(actor, public_id))
+
+    async def _transcript(self, actor: Actor, record: SessionRecord) -> Transcript:
+        session_id = record.id
         messages = await self._logged_messages(session_id)
         kept = await asyncio.to_thread(self.catalog.interrupted, session_id)
         messages = _merge_by_time(messages, [_interrupted_message(p, at) for p, at in kept])
@@ -298,20 +326,20 @@ class SessionService:
         if busy and messages and messages[-1].interrupted:
             # The turn is still running somewhere: its user message is pending, not interrupted.
             messages[-1] = replace(messages[-1], interrupted=False)
-        await asyncio.to_thread(self.audit.record, self._event("read", actor, session_id))
+        await asyncio.to_thread(self.audit.record, self._event("read", actor, record))
         if not busy and record.turn_count:  # its owner is reading it: a turn is likely to follow
             self._start_opening_ahead(session_id)
         return Transcript(record, messages, busy)
 
-    async def composing(self, actor: Actor, session_id: str) -> None:
+    async def composing(self, actor: Actor, public_id: str) -> None:
         """Its owner is writing a message in the chat: a copy that left the warm pool since the chat
         was opened (idle past ``AGENT_WARM_IDLE``, a full pool, another server's turn) is opened ahead
         again, so the send that follows does not wait for the runtime's replay of the log
         (docs/architecture.md#warm-sessions). Nothing to do for a copy open here, a busy session or
         one without turns."""
-        record = await self.get(actor, session_id)
+        record = await self.get(actor, public_id)
         if record.turn_count and record.status != "busy":
-            self._start_opening_ahead(session_id)
+            self._start_opening_ahead(record.id)
 
     def _start_opening_ahead(self, session_id: str) -> None:
         """Resume the session into the warm pool in the background (:meth:`_open_ahead`), unless the
@@ -320,16 +348,19 @@ class SessionService:
 
     # -------------------------------------------------------------------------------- live side
 
-    async def join(self, actor: Actor, session_id: str) -> tuple[Transcript, Joined]:
+    async def join(self, actor: Actor, public_id: str) -> tuple[Transcript, Joined]:
         """The transcript as a client opening the session shows it, consistent with a position in the
         live feed (docs/architecture.md#live-sessions): a turn in flight comes as what was said so far.
 
         The transcript is re-read if a turn started or ended while it was read (rare: only at turn
-        boundaries; deltas flowing meanwhile are what the feed delivers next).
+        boundaries; deltas flowing meanwhile are what the feed delivers next). Its record is read after
+        the feed's turn, by runtime id, so both are of the one session the public id named first.
         """
+        record = await self.get(actor, public_id)
+        session_id = record.id
         turn = await self._settled_turn(session_id, holding_lease=False)
         for _ in range(_JOIN_ATTEMPTS):
-            transcript = await self.transcript(actor, session_id)
+            transcript = await self._transcript(actor, await self._reread(actor, record))
             again = await self._settled_turn(session_id, holding_lease=False)
             if turn_boundary(again) == turn_boundary(turn):
                 break
@@ -351,12 +382,13 @@ class SessionService:
             await asyncio.sleep(_SETTLE_POLL)
 
     async def follow(
-        self, actor: Actor, session_id: str, after: int | None
+        self, actor: Actor, public_id: str, after: int | None
     ) -> AsyncIterator[LiveEvent | Reset | None]:
         """The session's live feed after event ``after`` (``None``: from now on; see
-        :meth:`LiveHub.follow`); owner only."""
-        await self.get(actor, session_id)
-        stream = session_stream(session_id)
+        :meth:`LiveHub.follow`); owner only. The feed is the runtime id's: another owner's session of
+        the same public id has a stream of its own."""
+        record = await self.get(actor, public_id)
+        stream = session_stream(record.id)
         if after is None:
             after = await asyncio.to_thread(self.live.log.latest, stream)
         return self.live.follow(stream, after)
@@ -407,32 +439,33 @@ class SessionService:
     # -------------------------------------------------------------------------------- turn side
 
     async def send(
-        self, actor: Actor, session_id: str, prompt: str, *, seen: int | None = None
+        self, actor: Actor, public_id: str, prompt: str, *, seen: int | None = None
     ) -> AsyncIterator[TurnEvent]:
         """Start a turn and return its event stream; raises before streaming if busy or unknown, or
         if ``seen`` (the last live event the sender saw) shows the sender has missed messages."""
-        return await self._start_turn(actor, session_id, prompt, seen=seen)
+        return await self._start_turn(actor, public_id, prompt, seen=seen)
 
     async def send_prepared(
-        self, actor: Actor, session_id: str, prepare: Callable[[], Awaitable[str]]
+        self, actor: Actor, public_id: str, prepare: Callable[[SessionRecord], Awaitable[str]]
     ) -> AsyncIterator[TurnEvent]:
-        """Start a turn whose message ``prepare`` gives, after changing the session's history under the
-        turn's own lease (a regenerate: the last turn rewound, its question asked again). Refused as a
-        send is (unknown, over the budget, busy) before ``prepare`` changes anything, and no other
-        writer can come between the change and the turn. ``prepare`` runs as under
-        :meth:`hold_lease`: the warm copy closed, the shared store's writes fenced."""
-        return await self._start_turn(actor, session_id, None, prepare=prepare)
+        """Start a turn whose message ``prepare`` (given the caller's record) gives, after changing the
+        session's history under the turn's own lease (a regenerate: the last turn rewound, its question
+        asked again). Refused as a send is (unknown, over the budget, busy) before ``prepare`` changes
+        anything, and no other writer can come between the change and the turn. ``prepare`` runs as
+        under :meth:`hold_lease`: the warm copy closed, the shared store's writes fenced."""
+        return await self._start_turn(actor, public_id, None, prepare=prepare)
 
     async def _start_turn(
         self,
         actor: Actor,
-        session_id: str,
+        public_id: str,
         prompt: str | None,
         *,
         seen: int | None = None,
-        prepare: Callable[[], Awaitable[str]] | None = None,
+        prepare: Callable[[SessionRecord], Awaitable[str]] | None = None,
     ) -> AsyncIterator[TurnEvent]:
-        record = await self.get(actor, session_id)
+        record = await self.get(actor, public_id)
+        session_id = record.id
         # Under a daily budget, the turn's estimated cost is held against it from now on.
         reservation = await self.usage.reserve(actor.user.id, session_id) if self.usage is not None else None
         try:
@@ -445,8 +478,8 @@ class SessionService:
                 await self._refuse_if_behind(session_id, seen)
             if prepare is not None:
                 async with self._fenced(lease):
-                    prompt = await prepare()
-                changed = await asyncio.to_thread(self.catalog.get_owned, session_id, actor.user.id)
+                    prompt = await prepare(record)
+                changed = await asyncio.to_thread(self.catalog.get, session_id)
                 if changed is None:  # deleted meanwhile
                     raise SessionNotFoundError("No such session.")
                 record = changed
@@ -464,12 +497,13 @@ class SessionService:
             raise
         await self._announce(
             Batch(session_stream(session_id), [("user", {"content": prompt})]),
-            Batch(user_stream(actor.user.id), [("busy", {"id": session_id})]),
+            Batch(user_stream(actor.user.id), [("busy", {"id": record.public_id})]),
         )
-        queue = PublishingQueue(self.live, session_id, actor.user.id)
+        queue = PublishingQueue(self.live, session_id, actor.user.id, public_id=record.public_id)
         hold = Hold()
-        turn = _Turn(actor, session_id, prompt, lease, reservation)
-        task = asyncio.create_task(observed_turn(self._run_turn(turn, queue, hold), session_id))
+        turn = _Turn(actor, record, prompt, lease, reservation)
+        observed = observed_turn(self._run_turn(turn, queue, hold), session_id, record.public_id)
+        task = asyncio.create_task(observed)
         self._holds.add(session_id, hold, task, queue.published)
         for running in (task, queue.published):  # a shutdown waits for the feed's last events too
             self._turns.add(running)
@@ -490,7 +524,8 @@ class SessionService:
             await asyncio.to_thread(self.catalog.save_interrupted, record.id, prompt, record.updated_at)
 
     async def may_write(self, session_id: str) -> bool:
-        """Whether this server may write the session's files now (the shared store's fencing check).
+        """Whether this server may write the session's files now (the shared store's fencing check,
+        which names the session by the runtime's id, as everything below the catalog does).
 
         During a turn, only while the turn's lease is live. Between turns a warm copy may write (the
         runtime appends warnings of its own at any time) only while no one else has taken the session
@@ -514,7 +549,7 @@ class SessionService:
             begin = functools.partial(
                 self.catalog.record_turn, preview=turn.prompt, status="busy", prompt=turn.prompt
             )
-            await asyncio.to_thread(begin, session_id, audit=self._event("resume", turn.actor, session_id))
+            await asyncio.to_thread(begin, session_id, audit=self._event("resume", turn.actor, turn.session))
             said = TurnMessages()
             outcome, meter = await self._answer(session_id, turn.prompt, lease, queue, said, hold)
             renewer.cancel()
@@ -577,7 +612,8 @@ class SessionService:
 
     @contextlib.asynccontextmanager
     async def hold_lease(self, session_id: str) -> AsyncIterator[Lease]:
-        """The session's lease for a change of its history that is not a turn (a rewind): held,
+        """The session's lease (by runtime id, resolved by the caller through :meth:`get`) for a change
+        of its history that is not a turn (a rewind): held,
         renewed and fencing the shared store's writes exactly as during a turn; a warm copy of the
         session is closed first, as its history is about to change under it.
         :class:`SessionBusyError` if a turn holds the lease."""
@@ -754,15 +790,23 @@ class SessionService:
                 del self._idle_tokens[session_id]
 
     def _event(
-        self, action: AuditAction, actor: Actor, session_id: str | None, details: dict[str, str] | None = None
+        self,
+        action: AuditAction,
+        actor: Actor,
+        session: SessionRecord | None,
+        details: dict[str, str] | None = None,
     ) -> AuditEvent:
+        """An audit record of ``actor`` acting on ``session``: keyed by its runtime id, which no other
+        session ever had, with the public id its owner knew it by in the details, which stay once the
+        catalog row is gone (docs/architecture.md#ownership)."""
+        named = {"public_id": session.public_id} if session is not None else {}
         return AuditEvent(
             action=action,
             user_id=actor.user.id,
             username=actor.user.username,
-            session_id=session_id,
+            session_id=session.id if session is not None else None,
             client_addr=actor.client_addr,
-            details=details or {},
+            details=named | (details or {}),
         )
 
 

@@ -87,9 +87,14 @@ class TurnMeter:
                     span.end()
 
 
-async def observed_turn(turn: Coroutine[Any, Any, None], session_id: str) -> None:
-    """Run ``turn`` inside its span, counted in flight and timed (wraps the service's turn task)."""
-    with TRACER.start_as_current_span("turn", attributes={"session.id": session_id}):
+async def observed_turn(
+    turn: Coroutine[Any, Any, None], session_id: str, public_id: str | None = None
+) -> None:
+    """Run ``turn`` inside its span, counted in flight and timed (wraps the service's turn task). The
+    span names the session by its runtime id, which the logs, files and leases share, and by the public
+    id its owner knows it by (docs/architecture.md#session-ids)."""
+    attributes = {"session.id": session_id, "session.public_id": public_id or session_id}
+    with TRACER.start_as_current_span("turn", attributes=attributes):
         TURNS_IN_FLIGHT.inc()
         started = time.monotonic()
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -74,7 +75,10 @@ def test_create_then_get_round_trips_every_field(catalog: SessionCatalog, alice:
     assert stored.created_at.tzinfo is UTC
 
 
-def test_an_existing_id_is_refused_whoever_owns_it(catalog: SessionCatalog, alice: User, bob: User) -> None:
+def test_a_taken_runtime_id_is_refused_whoever_owns_it(
+    catalog: SessionCatalog, alice: User, bob: User
+) -> None:
+    """``SessionRecord.new`` without a public id makes both ids the same: the runtime id is global."""
     catalog.create(new("sess-dup", alice))
     with pytest.raises(SessionExistsError):
         catalog.create(new("sess-dup", alice))
@@ -141,6 +145,48 @@ def test_another_users_session_looks_exactly_like_an_unknown_one(
     assert catalog.delete("sess-nobody", bob.id) is False
     assert catalog.list_for_owner(bob.id).items == ()
     assert catalog.get("sess-alice").title == "Chat"  # type: ignore[union-attr]
+
+
+def test_public_ids_are_per_owner_and_each_owner_sees_only_their_own(
+    catalog: SessionCatalog, alice: User, bob: User
+) -> None:
+    alices = catalog.create(new("rt-alice", alice, "Alice's merger", public_id="acme-merger"))
+    bobs = catalog.create(new("rt-bob", bob, "Bob's merger", public_id="acme-merger"))
+    assert (alices.public_id, bobs.public_id) == ("acme-merger", "acme-merger")
+    assert catalog.get_owned("acme-merger", alice.id) == alices
+    assert catalog.get_owned("acme-merger", bob.id) == bobs
+    assert catalog.get_owned("rt-alice", alice.id) is None  # a runtime id names nothing for its owner
+    with pytest.raises(SessionExistsError):
+        catalog.create(new("rt-alice-2", alice, public_id="acme-merger"))
+    assert [r.id for r in catalog.list_for_owner(alice.id).items] == ["rt-alice"]
+    assert [r.id for r in catalog.list_for_owner(bob.id).items] == ["rt-bob"]
+    assert [r.id for r in catalog.named("acme-merger")] == ["rt-alice", "rt-bob"]  # an operator's view
+
+    assert catalog.delete("rt-alice", alice.id)
+    assert catalog.get_owned("acme-merger", alice.id) is None
+    assert catalog.get_owned("acme-merger", bob.id) == bobs
+    # The public id is free again for its owner; the new session has a runtime id of its own.
+    again = catalog.create(new("rt-alice-2", alice, public_id="acme-merger"))
+    assert catalog.get_owned("acme-merger", alice.id) == again
+
+
+def test_pages_break_ties_by_public_id_and_the_cursor_holds_no_runtime_id(
+    catalog: SessionCatalog, alice: User
+) -> None:
+    # Runtime ids sort the other way round from the public ids: the order is the public ids'.
+    for i in range(5):
+        catalog.create(new(f"rt-{9 - i}", alice, public_id=f"case-{i}"))
+    pages: list[list[str]] = []
+    cursor = None
+    while True:
+        page = catalog.list_for_owner(alice.id, limit=2, cursor=cursor)
+        pages.append([r.public_id for r in page.items])
+        if page.next_cursor is None:
+            break
+        cursor = page.next_cursor
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        assert "rt-" not in raw and pages[-1][-1] in raw
+    assert pages == [["case-4", "case-3"], ["case-2", "case-1"], ["case-0"]]
 
 
 def test_list_is_newest_first_and_pages_cover_everything_once_despite_ties(

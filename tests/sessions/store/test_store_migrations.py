@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,8 +16,11 @@ from alembic import command as alembic_command
 from sqlalchemy import Column, Engine, MetaData, String, Table, insert, inspect, select, text
 from store_helpers import StoreDb, columns, describe_schema, indexes
 
+from agent_orchestrator.errors import SessionExistsError
+from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.store import (
     SessionCatalog,
+    SessionRecord,
     applied_migrations,
     make_engine,
     migrate,
@@ -129,6 +132,7 @@ EXPECTED_SCHEMA = {
             ("title_folded", False),
             ("parent_id", True),
             ("parent_event_id", True),
+            ("public_id", False),
         ],
         "primary_key": ["id"],
         "foreign_keys": [(("owner_id",), "users", "CASCADE")],
@@ -136,6 +140,7 @@ EXPECTED_SCHEMA = {
             ("ix_sessions_owner_case_updated", False),
             ("ix_sessions_owner_updated_title", False),
             ("ix_sessions_updated_at", False),
+            ("ux_sessions_owner_public_id", True),
         ],
     },
     "turn_usage": {
@@ -259,6 +264,127 @@ def test_title_search_migration_folds_existing_titles(blank_db: StoreDb) -> None
         assert [r.id for r in catalog.list_for_owner(1, search="ärger MIT strasse").items] == ["sess-1"]
         with pytest.raises(ValueError):
             migrate(engine, target="9999_future")
+    finally:
+        engine.dispose()
+
+
+# Rows of every table keyed by a session id, as 0010 left them (the runtime id keys them all).
+_KEYED_BY_SESSION = {
+    "interrupted_turns": "SELECT session_id, prompt FROM interrupted_turns ORDER BY id",
+    "search_messages": "SELECT session_id, owner_id, event_id, body FROM search_messages ORDER BY id",
+    "session_leases": "SELECT session_id, holder, fencing_token FROM session_leases ORDER BY session_id",
+    "live_events": "SELECT stream, seq, kind, data FROM live_events ORDER BY stream, seq",
+    "turn_usage": "SELECT session_id, user_id, input_tokens FROM turn_usage ORDER BY id",
+    "audit_log": "SELECT session_id, action, details FROM audit_log ORDER BY id",
+}
+
+
+def test_existing_sessions_keep_their_ids_as_both_public_and_runtime_id(blank_db: StoreDb) -> None:
+    """Migration 0011 on a database with sessions: each keeps its id as its owner's public id and as
+    the runtime id, nothing keyed by it moves, and only then may another owner take the same id."""
+    engine = blank_db.engine()
+    try:
+        migrate(engine, target="0010_usage_reservations")
+        now = datetime.now(UTC)
+        stamp = now.replace(tzinfo=None) if engine.dialect.name == "sqlite" else now
+        later = (now + timedelta(seconds=1)).replace(tzinfo=None) if engine.dialect.name == "sqlite" else now
+        with engine.begin() as conn:
+            for user_id, name in ((1, "alice"), (2, "bob")):
+                conn.execute(
+                    insert(users).values(id=user_id, username=name, password_hash="x", created_at=now)
+                )
+            session = (
+                "INSERT INTO sessions (id, owner_id, title, created_at, updated_at, preview, status,"
+                " turn_count, title_folded, parent_id, parent_event_id) VALUES (:id, :owner, :title, :at,"
+                " :at, '', 'idle', 1, :folded, :parent, :parent_event)"
+            )
+            for sid, owner, at, parent in (
+                ("acme-merger", 1, stamp, None),
+                ("chat-0190abc", 1, later, "acme-merger"),
+                ("q3-review", 2, stamp, None),
+            ):
+                conn.execute(
+                    text(session),
+                    {
+                        "id": sid,
+                        "owner": owner,
+                        "title": f"Title {sid}",
+                        "folded": f"title {sid}",
+                        "at": at,
+                        "parent": parent,
+                        "parent_event": "ev-1" if parent else None,
+                    },
+                )
+            conn.execute(
+                text(
+                    "INSERT INTO interrupted_turns (session_id, prompt, at)"
+                    " VALUES ('acme-merger', 'half', :at)"
+                ),
+                {"at": stamp},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO search_messages (session_id, owner_id, event_id, role, at, body)"
+                    " VALUES ('acme-merger', 1, 'ev-1', 'user', '2026-01-01T00:00:00.000Z', 'cherry pie')"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO session_leases (session_id, holder, fencing_token, expires_at)"
+                    " VALUES ('acme-merger', NULL, 7, :at)"
+                ),
+                {"at": stamp},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO live_events (stream, seq, kind, data, at)"
+                    " VALUES ('s:acme-merger', 1, 'idle', '{}', :at)"
+                ),
+                {"at": stamp},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO turn_usage (session_id, user_id, at, input_tokens, output_tokens)"
+                    " VALUES ('acme-merger', 1, :at, 10, 2)"
+                ),
+                {"at": stamp},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO audit_log (at, user_id, username, action, session_id, details)"
+                    " VALUES (:at, 1, 'alice', 'create', 'acme-merger', '{}')"
+                ),
+                {"at": stamp},
+            )
+
+        def keyed_rows() -> dict[str, list[tuple]]:
+            with engine.connect() as conn:
+                return {
+                    table: [tuple(r) for r in conn.execute(text(q))] for table, q in _KEYED_BY_SESSION.items()
+                }
+
+        before = keyed_rows()
+        assert migrate(engine) == ["0011_owner_session_ids"]
+        assert keyed_rows() == before
+
+        catalog = SessionCatalog(engine)
+        for sid, owner in (("acme-merger", 1), ("chat-0190abc", 1), ("q3-review", 2)):
+            record = catalog.get_owned(sid, owner)
+            assert record is not None and record.id == record.public_id == sid
+            assert catalog.get(sid) == record
+        assert catalog.get_owned("acme-merger", 2) is None
+        assert [r.public_id for r in catalog.list_for_owner(1).items] == ["chat-0190abc", "acme-merger"]
+        fork = catalog.get_owned("chat-0190abc", 1)
+        assert fork is not None and (fork.parent_id, fork.parent_event_id) == ("acme-merger", "ev-1")
+        hits = SearchIndex(engine).search(1, "cherry")
+        assert [(hit.session_id, hit.event_id) for hit in hits] == [("acme-merger", "ev-1")]
+
+        # Now ids are per owner: bob may have an acme-merger of his own, alice not a second one.
+        bobs = catalog.create(SessionRecord.new("rt-bob-1", 2, "Bob's merger", public_id="acme-merger"))
+        assert catalog.get_owned("acme-merger", 2) == bobs
+        assert catalog.get_owned("acme-merger", 1) == catalog.get("acme-merger")
+        with pytest.raises(SessionExistsError):
+            catalog.create(SessionRecord.new("rt-alice-2", 1, "Again", public_id="acme-merger"))
     finally:
         engine.dispose()
 

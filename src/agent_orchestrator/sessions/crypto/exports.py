@@ -1,8 +1,9 @@
 """Sealed exports: an export written to disk is sealed with its session's data key, so it is readable
 only while the session exists (docs/architecture.md#encryption-at-rest).
 
-Layout: one header line naming the session, then one frame (``frames.py``) bound to the session and to
-its use as an export.
+Layout: one header line naming the session by its runtime id (what its key is stored under; the
+document inside names its public id, docs/architecture.md#session-ids), then one frame (``frames.py``)
+bound to the session and to its use as an export.
 """
 
 from __future__ import annotations

@@ -4,12 +4,18 @@ Events are typed (:class:`AuditEvent` with a ``Literal`` action checked at const
 an action name fails where it is made, not in a report months later. The catalog writes the event of a
 create, rename or delete in the *same transaction* as the change (see ``SessionCatalog``): either both
 happen or neither, so the trail can never claim a change that was rolled back, nor miss one that
-happened. Refused attempts are recorded too: another user's id as ``denied`` (once per user, session
-and hour: :meth:`AuditLog.record_once_per`), a bad password as ``login_failed`` (naming the account
-only if there is one). A create whose runtime step fails is undone, and its row's deletion is recorded
-as ``create_failed``: no ``create`` in the trail is left without its outcome. Where an action is
-limited per user and period (``import_file``: ten an hour), the trail is also the count
-(:meth:`AuditLog.record_at_most`), so nothing else has to be kept.
+happened. Refused logins are recorded too: a bad password as ``login_failed`` (naming the account only
+if there is one). A create whose runtime step fails is undone, and its row's deletion is recorded as
+``create_failed``: no ``create`` in the trail is left without its outcome.
+
+A session's rows are keyed by its runtime id, which no other session ever has, and name the public id
+its owner knew it by in ``details`` (docs/architecture.md#ownership). ``denied`` (another user's id
+asked for) was written while session ids were global; since they are per owner another user's id is
+an unknown one, nothing is looked up or written for it, and the action stays only so that earlier
+trails still read.
+
+Where an action is limited per user and period (``import_file``: ten an hour), the trail is also
+the count (:meth:`AuditLog.record_at_most`), so nothing else has to be kept.
 
 Rows have no foreign keys: the trail must outlive the users and sessions it mentions.
 """
@@ -118,26 +124,6 @@ class AuditLog:
         """Write ``event`` in its own transaction; return its id."""
         with write_transaction(self._engine) as conn:
             return write_event(conn, event)
-
-    def record_once_per(self, event: AuditEvent, period: timedelta) -> int | None:
-        """Write ``event`` unless the same action by the same user on the same session was recorded
-        within ``period`` before it; its id, or ``None`` when it was one of those repeats.
-
-        For refusals a client can repeat at will (``denied``): the trail says who tried what, and
-        when, without one row per attempt. Two servers refusing at the same moment may both write."""
-        t = audit_log
-        with write_transaction(self._engine) as conn:
-            earlier = conn.execute(
-                select(t.c.id)
-                .where(
-                    t.c.session_id == event.session_id,
-                    t.c.user_id == event.user_id,
-                    t.c.action == event.action,
-                    t.c.at > event.at - period,
-                )
-                .limit(1)
-            ).first()
-            return None if earlier else write_event(conn, event)
 
     def record_at_most(self, event: AuditEvent, limit: int, period: timedelta) -> timedelta | None:
         """Write ``event`` unless its user already has ``limit`` events of its action within

@@ -2,15 +2,20 @@
 
 Why it looks like this:
 
-* **Ownership in the query.** :meth:`SessionCatalog.get_owned`, ``rename`` and ``delete`` filter on the
-  owner in SQL, so another user's id behaves exactly like an unknown one
-  (docs/architecture.md#ownership): same ``None`` / ``False``, same query, nothing to leak by timing
-  or by error text.
-* **Keyset pagination** (``WHERE (updated_at, id) < cursor ORDER BY updated_at DESC, id DESC``), not
-  ``OFFSET``: page 200 costs the same as page 1 (an index range scan from the cursor, instead of reading
-  and discarding every earlier row), and a session that moves to the top between two requests neither
-  repeats nor vanishes on the next page. ``id`` breaks ties between equal ``updated_at`` values. The
-  cursor is opaque (base64url JSON) so clients cannot depend on its contents.
+* **Two ids** (docs/architecture.md#session-ids): ``public_id``, what the owner sees and names, unique
+  per owner, and ``id``, the runtime's, unique across owners, which everything below the catalog is
+  keyed by. A user's request is resolved once, :meth:`SessionCatalog.get_owned` (owner and public id,
+  one indexed query), and works on the record's runtime id from there on.
+* **Ownership in the query.** :meth:`SessionCatalog.get_owned` looks in the owner's namespace only, and
+  ``rename`` and ``delete`` filter on the owner in SQL too, so another user's id behaves exactly like an
+  unknown one (docs/architecture.md#ownership): it *is* an unknown one, with the same query and the
+  same ``None`` / ``False``, nothing to leak by timing or by error text.
+* **Keyset pagination** (``WHERE (updated_at, public_id) < cursor ORDER BY updated_at DESC, public_id
+  DESC``), not ``OFFSET``: page 200 costs the same as page 1 (an index range scan from the cursor,
+  instead of reading and discarding every earlier row), and a session that moves to the top between two
+  requests neither repeats nor vanishes on the next page. The public id, unique within the owner,
+  breaks ties between equal ``updated_at`` values, so the cursor holds only the owner's own ids. It is
+  opaque (base64url JSON) so clients cannot depend on its contents.
 * **Search** is a case-insensitive substring of the title with the caller's ``%``/``_`` escaped, so
   "50%" means fifty percent, not a wildcard. It matches ``title_folded`` (``str.casefold`` of the
   title, written with it), which the list index carries: a search that rejects most rows still reads
@@ -79,7 +84,7 @@ _WHITESPACE = re.compile(r"\s+")
 
 @dataclass(frozen=True, slots=True)
 class SessionRecord:
-    id: str
+    id: str  # the runtime's session id, unique across owners; never shown to a user
     owner_id: int
     title: str
     created_at: datetime
@@ -90,8 +95,15 @@ class SessionRecord:
     status: SessionStatus = "idle"
     turn_count: int = 0
     pending_prompt: str | None = None
-    parent_id: str | None = None  # a fork: the session it was branched from
+    parent_id: str | None = None  # a fork: the public id of the session it was branched from
     parent_event_id: str | None = None  # ... and the message (the runtime's event id)
+    # The id its owner sees and chooses, unique per owner; the runtime id when not given, which is what
+    # every session stored before ids were per owner has (migration 0011).
+    public_id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.public_id:
+            object.__setattr__(self, "public_id", self.id)
 
     @classmethod
     def new(
@@ -103,10 +115,14 @@ class SessionRecord:
         case_key: str | None = None,
         model: str | None = None,
         at: datetime | None = None,
+        public_id: str | None = None,
     ) -> SessionRecord:
-        """A fresh, idle session with no turns yet."""
+        """A fresh, idle session with no turns yet; ``session_id`` is the runtime's id, ``public_id``
+        (by default the same) its owner's."""
         at = at or utcnow()
-        return cls(session_id, owner_id, title, at, at, case_key=case_key, model=model)
+        return cls(
+            session_id, owner_id, title, at, at, case_key=case_key, model=model, public_id=public_id or ""
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,21 +172,21 @@ def _validate_case_key(case_key: str | None) -> str | None:
     return case_key
 
 
-def _encode_cursor(updated_at: datetime, session_id: str) -> str:
-    raw = json.dumps([updated_at.isoformat(), session_id], separators=(",", ":")).encode()
+def _encode_cursor(updated_at: datetime, public_id: str) -> str:
+    raw = json.dumps([updated_at.isoformat(), public_id], separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        stamp, session_id = json.loads(raw)
+        stamp, public_id = json.loads(raw)
         updated_at = datetime.fromisoformat(stamp)
     except (binascii.Error, ValueError, TypeError) as error:
         raise InvalidInputError("Invalid page cursor.") from error
-    if updated_at.tzinfo is None or not isinstance(session_id, str):
+    if updated_at.tzinfo is None or not isinstance(public_id, str):
         raise InvalidInputError("Invalid page cursor.")
-    return updated_at, session_id
+    return updated_at, public_id
 
 
 def _escape_like(text: str) -> str:
@@ -184,7 +200,7 @@ def _escape_like(text: str) -> str:
 _RECORD_COLUMNS = [column for column in sessions.c if column.name != "title_folded"]
 # Built once: every turn and every read of a session runs it (see turn_update).
 _GET_OWNED = select(*_RECORD_COLUMNS).where(
-    sessions.c.id == bindparam("id"), sessions.c.owner_id == bindparam("owner_id")
+    sessions.c.owner_id == bindparam("owner_id"), sessions.c.public_id == bindparam("public_id")
 )
 
 
@@ -203,6 +219,7 @@ def _record(row: Row) -> SessionRecord:
         pending_prompt=row.pending_prompt,
         parent_id=row.parent_id,
         parent_event_id=row.parent_event_id,
+        public_id=row.public_id,
     )
 
 
@@ -289,14 +306,16 @@ class SessionCatalog:
         return [self._opened(_record(row)) for row in rows]
 
     def create(self, record: SessionRecord, *, audit: AuditEvent | None = None) -> SessionRecord:
-        """Catalogue a new session; :class:`SessionExistsError` if the id is taken by anyone.
+        """Catalogue a new session; :class:`SessionExistsError` if its owner already has its public id
+        (or, which a fresh runtime id never does, its runtime id is taken).
 
-        The id must pass the session id policy, the title and case key their rules
+        Both ids must pass the session id policy, the title and case key their rules
         (:class:`InvalidInputError` otherwise).
         """
         record = replace(
             record,
             id=validate_session_id(record.id),
+            public_id=validate_session_id(record.public_id),
             title=validate_title(record.title),
             case_key=_validate_case_key(record.case_key),
             preview=make_preview(record.preview),
@@ -316,6 +335,7 @@ class SessionCatalog:
                     insert(sessions).values(
                         id=record.id,
                         owner_id=record.owner_id,
+                        public_id=record.public_id,
                         case_key=record.case_key,
                         model=record.model,
                         created_at=record.created_at,
@@ -330,9 +350,10 @@ class SessionCatalog:
                 if audit is not None:
                     write_event(conn, audit)
         except exc.IntegrityError as error:
-            # The primary key is the only uniqueness rule; an unknown owner violates a foreign key.
-            if self.get(record.id) is not None:
-                raise SessionExistsError(f"Session {record.id} already exists.") from error
+            # The owner's public id or the runtime id is taken; an unknown owner violates a foreign key.
+            taken = self.get_owned(record.public_id, record.owner_id) or self.get(record.id)
+            if taken is not None:
+                raise SessionExistsError(f"Session {record.public_id} already exists.") from error
             raise
         return record
 
@@ -342,11 +363,25 @@ class SessionCatalog:
             row = conn.execute(select(*_RECORD_COLUMNS).where(sessions.c.id == session_id)).first()
         return self._opened(_record(row)) if row else None
 
-    def get_owned(self, session_id: str, owner_id: int) -> SessionRecord | None:
-        """The session if ``owner_id`` owns it; ``None`` for another user's id, exactly as for unknown."""
+    def get_owned(self, public_id: str, owner_id: int) -> SessionRecord | None:
+        """The owner's session of that public id; ``None`` if the owner has none, whoever else has one
+        (one query in the owner's namespace: another user's id *is* an unknown one)."""
         with read_connection(self._engine) as conn:
-            row = conn.execute(_GET_OWNED, {"id": session_id, "owner_id": owner_id}).first()
+            row = conn.execute(_GET_OWNED, {"public_id": public_id, "owner_id": owner_id}).first()
         return self._opened(_record(row)) if row else None
+
+    def named(self, name: str) -> list[SessionRecord]:
+        """Every owner's session whose public id or runtime id is ``name``: for an operator's commands,
+        which name a session without being its owner (several owners may have one), never for a
+        user's request."""
+        query = (
+            select(*_RECORD_COLUMNS)
+            .where((sessions.c.public_id == name) | (sessions.c.id == name))
+            .order_by(sessions.c.owner_id, sessions.c.id)
+        )
+        with read_connection(self._engine) as conn:
+            rows = conn.execute(query).all()
+        return self._opened_all(rows)
 
     def list_for_owner(
         self,
@@ -363,10 +398,12 @@ class SessionCatalog:
         ``limit`` is clamped to 1-200. :class:`InvalidInputError` for a cursor we did not issue.
         """
         limit = max(1, min(limit, MAX_PAGE))
-        newest_first = (sessions.c.updated_at.desc(), sessions.c.id.desc())
-        # Step 1 picks the page's ids from the index alone (filters included); step 2 reads their rows.
+        newest_first = (sessions.c.updated_at.desc(), sessions.c.public_id.desc())
+        # Step 1 picks the page's ids from the index alone (filters included); step 2 reads their rows
+        # through the owner's unique index, joined to the page (``public_id IN (page)`` made SQLite
+        # walk all the owner's index entries again, in order, to test each: 3x slower for 10,000).
         # One step would read a table row for every index entry a rare search rejects.
-        page_ids = select(sessions.c.id).where(sessions.c.owner_id == owner_id)
+        page_ids = select(sessions.c.public_id, sessions.c.updated_at).where(sessions.c.owner_id == owner_id)
         if case_key is not None:
             page_ids = page_ids.where(sessions.c.case_key == case_key)
         if search is not None and search.strip():
@@ -379,17 +416,23 @@ class SessionCatalog:
                     return SessionPage((), None)
                 page_ids = page_ids.where(*(sessions.c.title_folded.like(f"% {term} %") for term in terms))
         if cursor is not None:
-            updated_at, session_id = _decode_cursor(cursor)
+            updated_at, public_id = _decode_cursor(cursor)
             page_ids = page_ids.where(
-                tuple_(sessions.c.updated_at, sessions.c.id)
-                < tuple_(literal(updated_at, UTCDateTime()), literal(session_id))
+                tuple_(sessions.c.updated_at, sessions.c.public_id)
+                < tuple_(literal(updated_at, UTCDateTime()), literal(public_id))
             )
-        page_ids = page_ids.order_by(*newest_first).limit(limit + 1)
-        query = select(*_RECORD_COLUMNS).where(sessions.c.id.in_(page_ids)).order_by(*newest_first)
+        page = page_ids.order_by(*newest_first).limit(limit + 1).subquery("page")
+        owned = (sessions.c.owner_id == owner_id) & (sessions.c.public_id == page.c.public_id)
+        query = (
+            select(*_RECORD_COLUMNS)
+            .select_from(page.join(sessions, owned))
+            .order_by(page.c.updated_at.desc(), page.c.public_id.desc())
+        )
         with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         items = tuple(self._opened_all(rows[:limit]))
-        next_cursor = _encode_cursor(items[-1].updated_at, items[-1].id) if len(rows) > limit else None
+        last = items[-1] if len(rows) > limit else None
+        next_cursor = _encode_cursor(last.updated_at, last.public_id) if last is not None else None
         return SessionPage(items, next_cursor)
 
     def rename(self, session_id: str, owner_id: int, title: str, *, audit: AuditEvent | None = None) -> bool:
@@ -503,8 +546,9 @@ class SessionCatalog:
         dropped_since: datetime | None = None,
     ) -> bool:
         """After the history changed wholesale (a fork, a rewind, an import): the turn count and
-        preview of what the log now holds, the session idle. ``parent`` (session id, event id) links a
-        fork to where it was branched; ``dropped_since`` also forgets the kept crash-interrupted
+        preview of what the log now holds, the session idle. ``parent`` (the parent's public id, event
+        id) links a fork to where it was branched, in its owner's terms (a fork's parent is always the
+        same owner's); ``dropped_since`` also forgets the kept crash-interrupted
         messages from that time on (they belonged to the rewound turns)."""
         values: dict[str, object] = {
             "turn_count": turn_count,

@@ -83,7 +83,9 @@ logins = Table(
 sessions = Table(
     "sessions",
     metadata,
-    Column("id", String(64), primary_key=True),  # the Copilot session id
+    # The runtime's session id: unique across owners, and what every other table, the runtime's files,
+    # the leases and the live feeds are keyed by. Never shown to a user (docs/architecture.md#session-ids).
+    Column("id", String(64), primary_key=True),
     Column("owner_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
     # Title and preview are Text: sealed, they are longer than what they hold (migration 0009).
     Column("title", Text, nullable=False),
@@ -100,15 +102,23 @@ sessions = Table(
     # casefold(title), kept by the catalog: what search matches against (migration 0003); with a
     # master key, the blind terms of the title's word prefixes instead (migration 0009).
     Column("title_folded", Text, nullable=False, server_default=""),
-    # A fork names the session and the message (the runtime's event id) it was branched from
-    # (migration 0006; no foreign key: a branch outlives its parent).
+    # A fork names the session (by its public id: a fork's parent is its owner's) and the message (the
+    # runtime's event id) it was branched from (migration 0006; no foreign key: a branch outlives its
+    # parent).
     Column("parent_id", String(64), nullable=True),
     Column("parent_event_id", String(64), nullable=True),
+    # The id its owner sees, chooses and names in URLs: unique per owner, so two users' "acme-merger"
+    # are two sessions (migration 0011, which gave every earlier session its runtime id as public id;
+    # the default only serves that migration's ADD COLUMN, the catalog always writes it).
+    Column("public_id", String(64), nullable=False, server_default=""),
+    # A user's request names the session by its public id: one owner's namespace.
+    Index("ux_sessions_owner_public_id", "owner_id", "public_id", unique=True),
     # The list page and its keyset cursor walk this index newest first; the title search too, and as
-    # the index carries the folded title, it filters without touching the table (index-only).
-    Index("ix_sessions_owner_updated_title", "owner_id", "updated_at", "id", "title_folded"),
+    # the index carries the folded title, it filters without touching the table (index-only). Ties
+    # are broken by the public id, unique within the owner (migration 0011).
+    Index("ix_sessions_owner_updated_title", "owner_id", "updated_at", "public_id", "title_folded"),
     # The same for one case/workflow.
-    Index("ix_sessions_owner_case_updated", "owner_id", "case_key", "updated_at", "id"),
+    Index("ix_sessions_owner_case_updated", "owner_id", "case_key", "updated_at", "public_id"),
     # Retention purge: everything older than a cutoff, whoever owns it.
     Index("ix_sessions_updated_at", "updated_at"),
 )

@@ -49,7 +49,7 @@ async def edit_and_resend(
 ) -> StreamingResponse:
     check_message(body.content, services)
     fork, events = await services.branching.edit_and_resend(actor, session_id, event_id, body.content)
-    return turn_stream(events, headers={FORK_HEADER: fork.id})
+    return turn_stream(events, headers={FORK_HEADER: fork.public_id})
 
 
 @router.post("/regenerate", summary="Answer the last question again (SSE)", response_class=StreamingResponse)

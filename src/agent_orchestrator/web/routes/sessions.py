@@ -1,5 +1,8 @@
-"""The user's sessions: list, create, read, rename, delete. Another user's id answers 404, like an
-unknown one (the session service checks and audits it)."""
+"""The user's sessions: list, create, read, rename, delete. A ``{session_id}`` in a path is the
+caller's public id, resolved in the caller's namespace by the session service, so another user's id
+answers 404 exactly like an unknown one, and every session shown carries its public id only
+(docs/architecture.md#session-ids).
+"""
 
 import asyncio
 from datetime import datetime
@@ -31,7 +34,8 @@ class SessionOut(BaseModel):
 
     @classmethod
     def of(cls, record: SessionRecord) -> "SessionOut":
-        return cls.model_validate(record, from_attributes=True)
+        """The session as its owner sees it: ``id`` is the public id, never the runtime's."""
+        return cls.model_validate(record, from_attributes=True).model_copy(update={"id": record.public_id})
 
 
 class SessionDetailOut(SessionOut):
@@ -49,7 +53,10 @@ class CreateSession(BaseModel):
     model_config = ConfigDict(extra="forbid")
     title: str | None = Field(default=None, min_length=1, max_length=120)
     case_key: str | None = Field(default=None, min_length=1, max_length=80, pattern=r"^[A-Za-z0-9._:-]+$")
-    id: str | None = Field(default=None, description="A stable semantic id (optional); must not exist yet.")
+    id: str | None = Field(
+        default=None,
+        description="A stable semantic id (optional), unique among your own sessions (not anyone else's).",
+    )
 
 
 class RenameSession(BaseModel):
