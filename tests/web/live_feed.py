@@ -12,6 +12,8 @@ from typing import Any
 
 import httpx
 
+from agent_orchestrator.testing.eventually import eventually
+
 
 @dataclass(frozen=True)
 class FeedEvent:
@@ -57,7 +59,7 @@ class Feed:
             except Exception:  # closed under the reader by close(), or the connection broke
                 if self._closed.is_set():
                     return
-                time.sleep(0.2)
+                time.sleep(0.2)  # kept: a reconnect's back-off, as EventSource waits before retrying
 
     def _read(self, response: httpx.Response) -> None:
         kind, data, event_id = "message", [], None
@@ -79,17 +81,17 @@ class Feed:
     def take_until(self, kind: str, timeout: float = 60) -> list[FeedEvent]:
         """Every event up to and including the next one of ``kind``."""
         taken: list[FeedEvent] = []
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            assert remaining > 0, f"no {kind!r} event; got {[e.kind for e in taken]}"
+
+        def reached() -> bool:
             try:
-                event = self.events.get(timeout=remaining)
+                event = self.events.get(timeout=0.1)  # blocks: no interval to wait between tries
             except queue.Empty:
-                continue
+                raise AssertionError(f"no {kind!r} event; got {[e.kind for e in taken]}") from None
             taken.append(event)
-            if event.kind == kind:
-                return taken
+            return event.kind == kind
+
+        eventually(reached, timeout=timeout, interval=0)
+        return taken
 
     def close(self) -> None:
         self._closed.set()

@@ -76,7 +76,7 @@ def test_a_chat_deleted_while_it_answers_is_gone_for_good(app) -> None:
     assert time.monotonic() - deleted_at < 3, "the running turn was not cancelled"
     said = events(answered["turn"])
     assert said[-1] == ("error", {"message": "This chat was deleted.", "code": "turn_failed"})
-    time.sleep(SLOW_ANSWER.delay or 0)  # what the turn would have done after the delete, had it gone on
+    time.sleep(SLOW_ANSWER.delay or 0)  # kept: what the turn would have done after the delete, had it gone on
     assert _stored_anywhere(live_app, stored) == []
     if master_key is not None:
         engine = make_engine(live_app.web.database_url)

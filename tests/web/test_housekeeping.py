@@ -15,6 +15,7 @@ from agent_orchestrator.sessions.store import User, UserStore, make_engine, migr
 from agent_orchestrator.sessions.store.schema import logins
 from agent_orchestrator.sessions.store.users import hash_token
 from agent_orchestrator.settings import WebSettings
+from agent_orchestrator.testing.eventually import eventually_async
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
 from agent_orchestrator.web.housekeeping import purge_expired_logins_every
@@ -55,7 +56,7 @@ def test_a_starting_server_purges_expired_logins(
 ) -> None:
     expired = users.open_login(alice.id, ttl_seconds=0.01)
     kept = users.open_login(alice.id, ttl_seconds=3600)
-    time.sleep(0.05)
+    time.sleep(0.05)  # kept: the clock moves past the first login's expiry
     assert _stored_logins(engine) == {hash_token(expired.token), hash_token(kept.token)}
     runtime = RuntimeSettings(data_dir=web.data_dir, provider_base_url=scripted_model.base_url, model="m")
     server = BackgroundServer(create_app(web, runtime), health_path="/api/health")
@@ -72,10 +73,6 @@ async def test_a_running_server_purges_expired_logins_periodically(
     purger = asyncio.create_task(purge_expired_logins_every(users, interval=0.05))
     try:
         users.open_login(alice.id, ttl_seconds=0.01)
-        for _ in range(100):
-            await asyncio.sleep(0.05)
-            if not _stored_logins(engine):
-                break
-        assert _stored_logins(engine) == set()
+        await eventually_async(lambda: _stored_logins(engine) == set())
     finally:
         purger.cancel()

@@ -5,7 +5,6 @@ import asyncio
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterator
 
 import httpx
@@ -17,6 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.telemetry import SESSION_LEASES, JsonFormatter, configure_tracing, request_id
+from agent_orchestrator.testing.eventually import eventually
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall
 
 SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
@@ -35,12 +35,12 @@ def _send(client: httpx.Client, session_id: str, content: str) -> httpx.Response
 
 
 def _finished(exporter: InMemorySpanExporter, name: str, timeout: float = 10) -> ReadableSpan:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if found := [s for s in exporter.get_finished_spans() if s.name == name]:
-            return found[-1]
-        time.sleep(0.05)
-    raise AssertionError(f"no finished span {name!r}")
+    def finished() -> ReadableSpan:
+        found = [s for s in exporter.get_finished_spans() if s.name == name]
+        assert found, f"no finished span {name!r}"
+        return found[-1]
+
+    return eventually(finished, timeout=timeout)
 
 
 def _ancestors(exporter: InMemorySpanExporter, span: ReadableSpan) -> list[int]:

@@ -3,7 +3,6 @@ turn's message is visible and can be retried."""
 
 import contextlib
 import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -11,6 +10,7 @@ import pytest
 
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.eventually import eventually
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
 
 
@@ -58,8 +58,14 @@ def test_a_turn_cut_off_by_a_crash_is_recoverable(app_process, tmp_path, scripte
 
     app_process.start()
     client = _login(app_process, data_dir)
-    time.sleep(3.5)  # the dead server's lease expires
-    transcript = client.get(f"/api/sessions/{session_id}/messages").json()
+
+    def recovered() -> dict:
+        """The transcript, once the dead server's lease (3 s) has expired and the turn is over."""
+        transcript = client.get(f"/api/sessions/{session_id}/messages").json()
+        assert transcript["session"]["status"] == "interrupted" and not transcript["busy"], transcript
+        return transcript
+
+    transcript = eventually(recovered, timeout=30, interval=0.2)
     assert [(m["role"], m["content"], m["interrupted"]) for m in transcript["messages"]] == [
         ("user", "one", False),
         ("assistant", "OK", False),

@@ -2,7 +2,6 @@
 except one whose turn is running (its lease is held)."""
 
 import threading
-import time
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -13,6 +12,7 @@ from sqlalchemy import Engine, insert, select, update
 
 from agent_orchestrator.sessions.store import AuditLog, LeaseManager, SessionCatalog, make_engine
 from agent_orchestrator.sessions.store.schema import live_events, sessions, utcnow
+from agent_orchestrator.testing.eventually import eventually
 
 
 def _backdate(engine: Engine, session_id: str, days: float) -> None:
@@ -40,9 +40,7 @@ def test_sessions_past_retention_are_purged_on_schedule_but_not_under_a_running_
         _backdate(engine, running, 31)
         _backdate(engine, recent, 29)
         catalog = SessionCatalog(engine)
-        deadline = time.monotonic() + 30
-        while catalog.get(old) is not None and time.monotonic() < deadline:
-            time.sleep(0.1)
+        eventually(lambda: catalog.get(old) is None, timeout=30, interval=0.1)
         assert catalog.get(old) is None and not (session_state / old).exists()
         assert catalog.get(running) is not None and catalog.get(recent) is not None
         [deleted] = [e for e in AuditLog(engine).recent() if e.action == "delete"]

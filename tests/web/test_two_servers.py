@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -22,6 +23,7 @@ from live_feed import Feed
 
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
+from agent_orchestrator.testing.eventually import eventually
 from agent_orchestrator.testing.postgres import FreshSchema
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
 
@@ -125,7 +127,7 @@ def test_a_server_killed_mid_turn_blocks_the_session_only_until_its_lease_expire
     servers.apps["a"].kill()
 
     assert _send(b, session_id, ASK).status_code == 409  # A's lease is still live
-    time.sleep(LEASE_TTL + 0.5)
+    time.sleep(LEASE_TTL + 0.5)  # kept: the test is that the lease runs out, and then B goes on
     # A follower on B that joined the cut-off turn hears it is over once B notices the lease expired.
     feed = Feed(b, f"/api/sessions/{session_id}/events?after=0")
     try:
@@ -160,7 +162,7 @@ def test_a_server_paused_past_its_lease_writes_nothing_after_it_wakes(servers, s
     assert server_a is not None
     os.kill(server_a.pid, signal.SIGSTOP)  # the Python process only: its runtime keeps running
     try:
-        time.sleep(LEASE_TTL + 0.5)
+        time.sleep(LEASE_TTL + 0.5)  # kept: A stays stopped until its lease has run out
         assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
     finally:
         os.kill(server_a.pid, signal.SIGCONT)
@@ -186,11 +188,15 @@ def test_both_servers_recover_from_a_postgresql_restart_without_restarting(serve
     subprocess.run(
         ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"], check=True, timeout=120
     )
+
+    def lists_sessions(client: httpx.Client) -> httpx.Response:
+        response = client.get("/api/sessions")
+        assert response.status_code == 200, response.text
+        return response
+
     for client in (a, b):
-        deadline = time.monotonic() + 30
-        while client.get("/api/sessions").status_code != 200 and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert client.get("/api/sessions").json()["items"][0]["id"] == session_id
+        listed = eventually(partial(lists_sessions, client), timeout=30, interval=0.5)
+        assert listed.json()["items"][0]["id"] == session_id
     assert "Your favourite retail segment is 'At Risk'." in _send(b, session_id, ASK).text
     assert "event: done" in _send(a, session_id, "and again").text
 
@@ -275,7 +281,7 @@ def test_a_chat_deleted_on_one_server_while_another_answers_it_is_gone_for_good(
     assert b.delete(f"/api/sessions/{session_id}").status_code == 204
     turn.join(60)
     assert 'data: {"message": "This chat was deleted.", "code": "turn_failed"}' in answered["a"].text
-    time.sleep(LEASE_TTL * 2)  # until A's model would have answered
+    time.sleep(LEASE_TTL * 2)  # kept: until A's model would have answered (nothing may arrive)
     with psycopg.connect(postgres_schema.url) as conn:
         files = conn.execute("SELECT path FROM session_fs_files WHERE session_id = %s", (stored,))
         assert files.fetchall() == []

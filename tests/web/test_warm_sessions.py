@@ -15,6 +15,7 @@ from chat_helpers import runtime_id
 
 from agent_orchestrator.retail.generator import GeneratorConfig, generate_dataset
 from agent_orchestrator.sessions.store import LeaseManager, make_engine
+from agent_orchestrator.testing.eventually import eventually
 from agent_orchestrator.testing.scripted_model import Text, ToolCall, user_messages
 
 TELL = "Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."
@@ -54,11 +55,14 @@ class WarmApp:
         )
         return Counter({source: int(float(count)) for source, count in found})
 
-    def lifecycle_becomes(self, session_id: str, expected: list[str], timeout: float = 10.0) -> bool:
-        deadline = time.monotonic() + timeout
-        while self.lifecycle(session_id) != expected and time.monotonic() < deadline:
-            time.sleep(0.05)
-        return self.lifecycle(session_id) == expected
+    def wait_for_lifecycle(self, session_id: str, expected: list[str], timeout: float = 10.0) -> None:
+        """Until the log shows ``expected`` (the pool closes a session in the background)."""
+
+        def shows_it() -> bool:
+            assert self.lifecycle(session_id) == expected
+            return True
+
+        eventually(shows_it, timeout=timeout)
 
 
 @pytest.fixture
@@ -82,7 +86,7 @@ def test_a_full_pool_closes_the_least_recently_used_session_which_resumes_with_i
     first, second = app.new_session(), app.new_session()
     app.send(first, TELL)
     app.send(second, "hello")  # the pool holds one: the first session is closed (in the background)
-    assert app.lifecycle_becomes(first, ["shutdown", "resume", "user", "shutdown"])
+    app.wait_for_lifecycle(first, ["shutdown", "resume", "user", "shutdown"])
     assert "Your favourite retail segment is 'At Risk'." in app.send(first, ASK)
     assert app.lifecycle(first) == ["shutdown", "resume", "user", "shutdown", "resume", "user"]
 
@@ -101,7 +105,7 @@ def test_reading_a_session_opens_it_ahead_and_the_next_turn_reuses_that_copy(war
     first, second = app.new_session(), app.new_session()
     app.send(first, TELL)
     app.send(second, "hello")  # the pool holds one: the first session is closed
-    assert app.lifecycle_becomes(first, ["shutdown", "resume", "user", "shutdown"])
+    app.wait_for_lifecycle(first, ["shutdown", "resume", "user", "shutdown"])
     before = app.turn_sessions()
     # Its owner opens it again: the replay of its log starts now, not when they send.
     assert app.client.get(f"/api/sessions/{first}/messages").json()["busy"] is False
@@ -117,7 +121,7 @@ def test_writing_in_a_chat_whose_copy_was_closed_opens_it_ahead_again(warm_app):
     app.send(first, TELL)
     app.client.get(f"/api/sessions/{first}/messages")  # the chat is open in a tab...
     app.send(second, "hello")  # ...when its copy leaves the pool (it holds one)
-    assert app.lifecycle_becomes(first, ["shutdown", "resume", "user", "shutdown"])
+    app.wait_for_lifecycle(first, ["shutdown", "resume", "user", "shutdown"])
     before = app.turn_sessions()
     # The user types in the open chat: the tab says so, and the replay starts before the send.
     assert app.client.post(f"/api/sessions/{first}/composing").status_code == 204
@@ -136,7 +140,7 @@ def test_a_new_session_is_stored_at_once_and_one_with_no_turns_is_not_opened_ahe
     session_id = app.new_session()
     assert app.lifecycle(session_id) == []  # stored (the log exists) and still open
     app.new_session()  # the pool holds one: the first is closed
-    assert app.lifecycle_becomes(session_id, ["shutdown"])
+    app.wait_for_lifecycle(session_id, ["shutdown"])
     before = app.turn_sessions()
     app.client.get(f"/api/sessions/{session_id}/messages")
     app.send(session_id, "hello")

@@ -139,7 +139,7 @@ async def test_stat_reports_size_times_and_kind(store):
     first = await fs.stat(EVENTS)
     assert (first.is_file, first.is_directory, first.size) == (True, False, 5)
     assert first.mtime >= first.birthtime
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)  # kept: the clock moves, so the append's mtime is later
     await fs.append_file(EVENTS, "678")
     later = await fs.stat(EVENTS)
     assert later.size == 8 and later.mtime > first.mtime and later.birthtime == first.birthtime

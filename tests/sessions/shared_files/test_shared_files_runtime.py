@@ -127,7 +127,7 @@ async def test_a_stale_writers_late_write_is_rejected(tmp_path, scripted_model, 
         async with _runtime(tmp_path / "a", scripted_model, store) as runtime:
             session = await runtime.resume_session("shared-fenced-1")
             asking = asyncio.create_task(runtime.ask(session, "a slow question"))
-            await asyncio.sleep(5.5)  # A's lease runs out while its model is still thinking
+            await asyncio.sleep(5.5)  # kept: A's lease runs out while its model is still thinking
             assert leases.acquire("shared-fenced-1", "server-b", ttl=30) is not None  # B takes over
             with pytest.raises(RuntimeFailure):
                 await asking

@@ -18,27 +18,23 @@ import time
 from sqlalchemy import Engine, text
 
 from agent_orchestrator.sessions.store import LeaseManager, make_engine, migrate
+from agent_orchestrator.testing.eventually import eventually
 
 
 def wait_until(start_at: float) -> None:
-    time.sleep(max(0.0, start_at - time.time()))
+    """Start with the other worker, at the same instant, for the most contention."""
+    time.sleep(max(0.0, start_at - time.time()))  # kept: a start line shared by processes
 
 
 def critical_sections(engine: Engine, session_id: str, holder: str, rounds: int) -> list[int]:
     """Run ``rounds`` lease-guarded read-modify-write steps on ``probe``; return the tokens held."""
     leases = LeaseManager(engine)
     tokens: list[int] = []
-    deadline = time.monotonic() + 60
-    while len(tokens) < rounds:
-        if time.monotonic() > deadline:
-            raise TimeoutError("could not get the lease")
-        lease = leases.acquire(session_id, holder, ttl=10)
-        if lease is None:
-            time.sleep(0.001)
-            continue
+    while len(tokens) < rounds:  # the other worker holds the lease in turn: wait for it to let go
+        lease = eventually(lambda: leases.acquire(session_id, holder, ttl=10), timeout=60, interval=0.001)
         with engine.begin() as conn:
             counter = conn.execute(text("SELECT counter FROM probe WHERE id = 1")).scalar_one()
-        time.sleep(0.002)
+        time.sleep(0.002)  # kept: widens the read-modify-write, where an overlap would lose an update
         if not leases.check(session_id, lease.fencing_token):
             raise AssertionError(f"{holder} lost a live lease")
         with engine.begin() as conn:

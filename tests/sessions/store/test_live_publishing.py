@@ -12,6 +12,7 @@ from agent_orchestrator.sessions import live
 from agent_orchestrator.sessions.live import LiveHub, PublishingQueue
 from agent_orchestrator.sessions.store import Batch, LiveEventLog
 from agent_orchestrator.sessions.turns import Delta, Done
+from agent_orchestrator.testing.eventually import eventually_async
 
 
 class CountingLog(LiveEventLog):
@@ -30,9 +31,9 @@ async def test_the_answer_is_written_with_the_end_of_the_turn(store_engine: Engi
     log = CountingLog(store_engine)
     queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
     queue.put_nowait(Delta("Hel"))
-    await asyncio.sleep(live.DELTA_WINDOW + 0.1)
+    await eventually_async(lambda: log.writes)  # the delta, once its window is over
     queue.put_nowait(Done("Hello"))
-    await asyncio.sleep(0.05)  # the turn's bookkeeping: the answer waits for the end
+    await asyncio.sleep(0.05)  # kept: the turn's bookkeeping, for which the answer waits (unwritten)
     queue.put_nowait(None)
     await queue.published
     assert log.writes == [
@@ -47,10 +48,10 @@ async def test_deltas_within_the_window_are_one_delta_in_one_write(store_engine:
     queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
     for piece in ("Reve", "nue ", "is up"):  # a model streaming token by token
         queue.put_nowait(Delta(piece))
-        await asyncio.sleep(0.005)
-    await asyncio.sleep(live.DELTA_WINDOW + 0.1)
+        await asyncio.sleep(0.005)  # kept: the pace of a model streaming, well within the window
+    await eventually_async(lambda: len(log.writes) == 1)  # the window is over: written
     queue.put_nowait(Delta("."))  # after the window: the next write
-    await asyncio.sleep(live.DELTA_WINDOW + 0.1)
+    await eventually_async(lambda: len(log.writes) == 2)
     queue.put_nowait(None)
     await queue.published
     assert log.writes[:2] == [[("s:chat-1", ["delta"])], [("s:chat-1", ["delta"])]]
@@ -80,7 +81,7 @@ async def test_an_answer_whose_end_is_late_is_not_held_back(store_engine, monkey
     log = CountingLog(store_engine)
     queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
     queue.put_nowait(Done("Hello"))
-    await asyncio.sleep(0.3)
+    await eventually_async(lambda: log.writes)  # after END_WAIT, without the end
     assert log.writes == [[("s:chat-1", ["done"])]]
     queue.put_nowait(None)
     await queue.published

@@ -16,6 +16,7 @@ from store_helpers import StoreDb
 from store_worker import critical_sections
 
 from agent_orchestrator.sessions.store import Fence, LeaseManager, lease_clock, make_holder_id
+from agent_orchestrator.testing.eventually import eventually
 
 WORKER = Path(__file__).with_name("store_worker.py")
 
@@ -82,7 +83,7 @@ def test_expiry_lets_another_holder_in_and_fences_the_stale_one(store_engine: En
     leases = LeaseManager(store_engine)
     stale = leases.acquire("sess-1", "server-a", ttl=0.2)
     assert stale is not None
-    time.sleep(0.3)
+    time.sleep(0.3)  # kept: the lease expires
     assert leases.check("sess-1", stale.fencing_token) is False  # expired: its late write is refused
     assert leases.current("sess-1") is None
     fresh = leases.acquire("sess-1", "server-b", ttl=30)
@@ -98,11 +99,11 @@ def test_renew_extends_a_live_lease_but_not_an_expired_one(store_engine: Engine)
     leases = LeaseManager(store_engine)
     lease = leases.acquire("sess-1", "server-a", ttl=1.0)
     assert lease is not None
-    time.sleep(0.5)
+    time.sleep(0.5)  # kept: half the lease goes by
     assert leases.renew(lease, ttl=1.0) is True
-    time.sleep(0.7)  # past the first expiry, well within the renewed one
+    time.sleep(0.7)  # kept: past the first expiry, well within the renewed one
     assert leases.check("sess-1", lease.fencing_token)
-    time.sleep(0.5)
+    time.sleep(0.5)  # kept: the renewed lease expires
     assert leases.renew(lease, ttl=30) is False  # expired, even though nobody took it: acquire again
     again = leases.acquire("sess-1", "server-a", ttl=30)
     assert again is not None and again.fencing_token == lease.fencing_token + 1
@@ -201,14 +202,13 @@ def test_a_holder_counts_on_half_its_lease_without_asking_then_asks(store_engine
     assert lease is not None and before + 0.2 <= lease.sure_until <= lease_clock() + 0.2
     fence = Fence.of(lease)
     assert fence.surely_live() and leases.check("sess-1", fence.token)
-    while fence.surely_live():
-        time.sleep(0.01)
+    eventually(lambda: not fence.surely_live(), timeout=5, interval=0.01)  # its half of the ttl is up
     assert leases.check("sess-1", fence.token)  # the half it did not count on is still to come
     sent = lease_clock()
     assert leases.renew(lease, ttl=0.4)
     fence.renewed(sent, 0.4, ok=True)
     assert fence.surely_live()
-    time.sleep(0.5)
+    time.sleep(0.5)  # kept: the lease lapses
     assert not leases.renew(lease, ttl=0.4)  # lapsed: from now on the holder asks
     fence.renewed(lease_clock(), 0.4, ok=False)
     assert not fence.surely_live() and not leases.check("sess-1", fence.token)

@@ -85,7 +85,7 @@ def test_successes_never_use_up_an_address(store_engine: Engine) -> None:
 def test_a_refund_gives_nothing_back_to_a_later_window(store_engine: Engine) -> None:
     throttle = _throttle(store_engine, guesses=3, account=3, address=3, lockout=0.5)
     slow = throttle.charge(login_keys("alice", "10.0.0.1"))  # a login whose check outlasts the window
-    time.sleep(0.6)
+    time.sleep(0.6)  # kept: the throttle's window ends
     assert throttle.charge(login_keys("bob", "10.0.0.1")).allowed  # a failure in the new window
     throttle.refund(slow)
     assert _failures(store_engine, HOME) == 1  # still counted
@@ -96,9 +96,9 @@ def test_the_lockout_ends_and_a_new_window_starts(store_engine: Engine) -> None:
     alice = account_key("alice")
     assert throttle.charge((alice,)).allowed and throttle.charge((alice,)).allowed
     assert not throttle.charge((alice,)).allowed
-    time.sleep(0.6)
+    time.sleep(0.6)  # kept: the lockout ends
     assert throttle.charge((alice,)).allowed and throttle.charge((alice,)).locking == (alice,)
-    time.sleep(0.6)
+    time.sleep(0.6)  # kept: the new window ends too
     assert throttle.purge_stale(utcnow()) == 1
     with store_engine.connect() as conn:
         assert conn.execute(select(login_throttle)).all() == []

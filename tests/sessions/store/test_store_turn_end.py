@@ -91,7 +91,7 @@ def lapsed_lease(leases: LeaseManager) -> Lease:
     """A turn's lease that expired while the turn ran."""
     lease = leases.acquire("sess-1", "turn-1", ttl=0.2)
     assert lease is not None
-    time.sleep(0.3)
+    time.sleep(0.3)  # kept: the lease expires
     return lease
 
 

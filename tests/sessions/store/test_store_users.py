@@ -99,7 +99,7 @@ def test_logins_expire_and_close(user_store: UserStore) -> None:
     short = user_store.open_login(alice.id, ttl_seconds=1.0)
     kept = user_store.open_login(alice.id, ttl_seconds=60)
     assert user_store.login_for_token(short.token) is not None
-    time.sleep(1.1)
+    time.sleep(1.1)  # kept: the short login expires
     assert user_store.login_for_token(short.token) is None
     assert user_store.purge_expired_logins() == 1
     assert user_store.close_login(kept.token) is True

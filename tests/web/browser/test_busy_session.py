@@ -1,11 +1,11 @@
 """One turn at a time per session, across devices: the second sender is told, and keeps their text."""
 
-import time
 from collections.abc import Callable
 
 from browser_ui import ASSISTANT, ASSISTANT_TEXT, USER_TEXT, current_session, login, new_chat, send
 from playwright.sync_api import BrowserContext, Page, expect
 
+from agent_orchestrator.testing.eventually import eventually
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
 
 WAITING = "Are you still there?"
@@ -38,10 +38,10 @@ def test_sending_while_another_device_is_answering(
     page.get_by_test_id("composer-input").fill("Take your time")
     page.get_by_test_id("composer-send").click()
     expect(page.get_by_test_id("status-line")).to_have_text("Thinking…")
-    deadline = time.monotonic() + 30
-    while len(scripted_model.requests) < 2:  # wait until the slow turn has reached the model
-        assert time.monotonic() < deadline, "the slow turn never reached the model"
-        page.wait_for_timeout(50)
+    # Until the slow turn has reached the model; Playwright's wait keeps its event loop running.
+    eventually(
+        lambda: len(scripted_model.requests) >= 2, timeout=30, sleep=lambda s: page.wait_for_timeout(s * 1000)
+    )
 
     with laptop.expect_response(f"**/api/sessions/{session_id}/messages") as rejected:
         laptop.get_by_test_id("composer-input").fill(WAITING)
