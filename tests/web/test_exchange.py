@@ -5,7 +5,7 @@ import json
 import math
 import uuid
 
-from chat_helpers import FACTS, answer, audit_actions, contents, memory_rule, messages
+from chat_helpers import FACTS, answer, audit_actions, contents, memory_rule, messages, runtime_id
 
 
 def _chatgpt_conversation(title: str, turns: list[tuple[str, str]]) -> dict:
@@ -142,7 +142,8 @@ def test_an_import_keeps_only_the_conversation_rebuilt_and_the_runtime_resumes_i
         json.loads(line)
         for line in alice.get(f"/api/sessions/{copy['id']}/export").json()["events"].splitlines()
     ]
-    assert written[0]["type"] == "session.start" and written[0]["data"]["sessionId"] == copy["id"]
+    assert written[0]["type"] == "session.start"  # the runtime's own start, under the copy's runtime id
+    assert written[0]["data"]["sessionId"] == runtime_id(live_app, copy["id"])
     assert {line["type"] for line in written[1:]} == {
         "user.message",
         "assistant.turn_start",

@@ -501,8 +501,8 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
             if cue is not None:
                 marks.take(cue, start)
             excluding_until = end if target == excluded else None
-            # "the At Risk segment": the noun of the list's own name goes with the entity; so does the
-            # noun of what it describes ("UK customers", "non-UK buyers")
+            # "the At Risk segment": the noun of the list's own name goes with the entity; the noun of
+            # what it describes ("UK customers", "non-UK buyers") may be the measure, never a breakdown
             if noun := re.match(rf"\s+{re.escape(parameter.rstrip('s'))}s?\b", marks.text[end:]):
                 marks.take(end, end + noun.end())
             elif (
