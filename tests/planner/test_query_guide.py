@@ -184,6 +184,27 @@ def chat(tools, retail_db) -> Chat:
         ("whch country has the most oders", {"group_by": "country", "measure": "orders", "limit": 1}),
         ("totl ordrs 2024", {"measure": "orders", "period": "2024"}),
         ("revenue for Q4 2025 in the UK compared to Q3", {"period": "2025-Q4", "compare": "previous_period"}),
+        # exclusions however they are phrased; country names as people write them, spaces and all
+        ("orders in 2025 other than from Germany", {"exclude_countries": ["Germany"], "countries": None}),
+        ("Top 5 countries by revenue leaving out the UK", {"exclude_countries": ["United Kingdom"]}),
+        ("How many orders outside Great Britain?", {"exclude_countries": ["United Kingdom"]}),
+        ("How big a slice of orders does Germany account for?", {"share": True, "measure": "orders"}),
+        # a series ranked by its steps: each month against the month before, or a year earlier
+        ("Which month had the biggest drop in revenue?", {"group_by": "month", "rank_by": "decline"}),
+        (
+            "Which month grew most compared with the same month a year earlier?",
+            {"group_by": "month", "rank_by": "growth", "compare": "year_before"},
+        ),
+        ("the three months with the biggest revenue growth", {"group_by": "month", "limit": 3}),
+        # halves and ranges stepped back from by whole months
+        (
+            "Did France grow between the first half of 2025 and the second half?",
+            {"period": "2025-07-01..2025-12-31", "compare": "previous_period"},
+        ),
+        (
+            "revenue from 2025-03-01 to 2025-05-31 vs the period before",
+            {"period": "2025-03-01..2025-05-31", "compare": "previous_period"},
+        ),
     ],
 )
 def test_questions_are_read_into_the_tools_arguments(chat, question, expected):
@@ -570,3 +591,14 @@ def test_follow_ups_for_each_row_another_measure_and_a_month_of_the_same_year(ch
     february, answer = chat.ask("How does that compare to February?")
     assert february == {"period": "2025-03", "measure": "revenue", "compare": "previous_period"}
     assert answer is not None and answer.startswith("Revenue, March 2025, vs February 2025: ")
+
+
+def test_an_exclusion_cue_that_leaves_nothing_out_is_not_understood(chat):
+    """Read without "other than", the answer would include what was asked to be left out: said instead."""
+    arguments, answer = chat.ask("revenue in 2025 other than that")
+    assert arguments is None and "'other than'" in answer
+
+
+def test_a_word_not_understood_is_quoted_as_typed_not_as_corrected(chat):
+    arguments, answer = chat.ask("how many customers bought a wibble slice")
+    assert arguments is None and "'wibble'" in answer and "since" not in answer

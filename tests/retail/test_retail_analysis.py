@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Iterator
 from datetime import date
@@ -198,3 +199,20 @@ def test_a_ranking_by_growth_or_decline_orders_by_the_change(conn):
     ]
     alone = ask(conn, group_by="country", rank_by="growth")
     assert alone["answered"] is False and "needs a period to compare" in alone["answer"]
+
+
+def test_a_series_ranked_by_change_compares_each_step_with_the_one_before_it(conn):
+    """ "Which month fell most?": every month against the month before it, over the period asked."""
+    months = {r["key"]: r["revenue"] for r in ask(conn, group_by="month")["rows"]}
+    steps = {k: months[k] - months[p] for p, k in itertools.pairwise(sorted(months))}
+    fell = ask(conn, group_by="month", rank_by="decline", limit=1)
+    worst = min(steps, key=steps.get)
+    assert fell["rows"][0]["key"] == worst
+    assert fell["answer"].startswith(
+        "Revenue, month with the largest decline on the month before, all time: "
+    )
+    assert f"(of {len(steps)} month" in fell["answer"]
+    grew = ask(conn, group_by="month", rank_by="growth", compare="previous_period")
+    assert [r["key"] for r in grew["rows"]] == sorted(steps, key=lambda k: (-steps[k], k))[
+        : len(grew["rows"])
+    ]

@@ -18,6 +18,7 @@ from agent_orchestrator.retail.analysis import Dimension, Measure, Query, answer
 from agent_orchestrator.retail.analysis.query import MAX_ROWS
 from agent_orchestrator.retail.analysis.render import cannot_answer
 from agent_orchestrator.retail.countries import ALIAS_GROUPS
+from agent_orchestrator.retail.countries import key as country_key
 
 MEASURES = (
     "revenue = revenue, sales, sold for, turnover, takings, income, money, spend, spent, earned, made, "
@@ -89,12 +90,12 @@ RANK_BY = (
 )
 EXCLUDING = (
     "apart from, excluding, except, except for, not, non, but, but not, other than, besides, aside from, "
-    "without, leaving, leave out, not counting, ignoring"
+    "without, leaving, leaving out, leave out, not including, not counting, ignoring, minus"
 )
 """The words before a name that leave it out ("all segments but Regular", "without the UK")."""
 SHARES = (
-    "Also the share of the total (share, percentage, percent, proportion, fraction, portion, part of, %, "
-    "of the total, of our total, of total, responsible for, account for, accounts for, accounted for, "
+    "Also the share of the total (share, percentage, percent, proportion, fraction, portion, slice, part of, "
+    "%, of the total, of our total, of total, responsible for, account for, accounts for, accounted for, "
     "contribution)"
 )
 NOT_IN_DATA = (
@@ -105,12 +106,13 @@ NOT_IN_DATA = (
 
 def _country_note(countries: list[str]) -> str:
     """The spellings people type for the data's countries ("UK = United Kingdom"), from the alias table."""
-    keys = {c.lower().replace(" ", ""): c for c in countries}
+    keys = {country_key(c): c for c in countries}
     pairs = []
     for group in ALIAS_GROUPS:
-        stored = next((keys[k] for k in group if k in keys), None)
+        stored = next((keys[country_key(a)] for a in group if country_key(a) in keys), None)
         if stored is not None:
-            pairs += [f"{alias} = {stored}" for alias in group if alias not in keys and len(alias) <= 8]
+            spelled = [a for a in group if country_key(a) not in keys and "." not in a]
+            pairs += [f"{alias.lower()} = {stored}" for alias in spelled]
     return f"; aliases: {', '.join(pairs)}" if pairs else ""
 
 

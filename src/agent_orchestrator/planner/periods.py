@@ -58,6 +58,8 @@ _HOLIDAY = "(" + "|".join(sorted(map(re.escape, _HOLIDAYS), key=len, reverse=Tru
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bh([12])\s+(?:of\s+)?{_YEAR}\b|\b{_YEAR}\s*-?\s*h([12])\b"), "half"),
     (re.compile(rf"\b(first|second)\s+half\s+(?:of\s+)?(?:the\s+year\s+)?{_YEAR}\b"), "half_words"),
+    # "the first half of 2011 vs the second half": the year written beside it (``with_year``)
+    (re.compile(r"\b(?:the\s+)?(first|second)\s+half(?:\s+of\s+the\s+year)?\b"), "half_alone"),
     (re.compile(r"\b(year|month|quarter)\s+to\s+date\b|\b(ytd|mtd|qtd)\b"), "to_date"),
     (re.compile(r"\b(today|yesterday)\b"), "today"),
     (re.compile(r"\b(?:the\s+)?(?:last|past|this|previous|latest)\s+week\b"), "week"),
@@ -132,6 +134,8 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
         return f"{m[1]}-{m[2]}" if 1 <= int(m[2]) <= 12 else None
     if kind == "month_year":
         return f"{m[2]}-{_MONTHS[m[1]]:02d}"
+    if kind == "half_alone":
+        return f"--H{1 if m[1] == 'first' else 2}"
     if kind in ("half", "half_words"):
         if kind == "half_words":
             year, first = m[2], m[1] == "first"
@@ -169,6 +173,13 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
     return m[1]
 
 
+def with_year(period: str, year: str) -> str:
+    """A period written without its year ("--03", "--H2") in the year written beside it."""
+    if half := re.fullmatch(r"--H([12])", period):
+        return f"{year}-01-01..{year}-06-30" if half[1] == "1" else f"{year}-07-01..{year}-12-31"
+    return year + period[1:] if period.startswith("--") else period
+
+
 def before(period: str) -> str | None:
     """The period just before ``period`` in the same form (``2025-03`` -> ``2025-02``)."""
     if re.fullmatch(r"\d{4}", period):
@@ -191,6 +202,14 @@ def before(period: str) -> str | None:
         return f"--{int(found[1]) - 1:02d}" if found[1] != "01" else None
     if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", period):
         first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
+        if first.day == 1 and (last + timedelta(days=1)).day == 1:  # whole months (a half): as many before
+            index = (
+                first.year * 12
+                + first.month
+                - 1
+                - ((last.year - first.year) * 12 + last.month - first.month + 1)
+            )
+            return f"{date(index // 12, index % 12 + 1, 1)}..{first - timedelta(days=1)}"
         return f"{first - (last - first) - timedelta(days=1)}..{first - timedelta(days=1)}"
     return None
 

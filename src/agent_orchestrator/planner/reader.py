@@ -20,7 +20,16 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from .periods import NUMBER_WORDS, ORDINALS, Found, before, day_bounds, find_periods, year_before
+from .periods import (
+    NUMBER_WORDS,
+    ORDINALS,
+    Found,
+    before,
+    day_bounds,
+    find_periods,
+    with_year,
+    year_before,
+)
 from .vocabulary import Vocabulary
 
 COMMON = frozenset(
@@ -182,10 +191,11 @@ def normalize(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
 
 
-def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> str:
+def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str, dict[str, str]]:
     """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
     or more, only to a known word that is close (difflib ratio 0.8, 0.85 for words of three or four
-    letters), never a word already known."""
+    letters), never a word already known. With the corrections made (corrected -> as typed): a word
+    the reading then does not understand is reported as the user typed it ("slice", not "since")."""
     known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
     known |= {w for p, terms in vocabulary.terms.items() if p != "rank_by" for t in terms for w in t.split()}
     known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
@@ -195,14 +205,16 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> str:
     known |= {w for t in vocabulary.choices("rank_by") for w in t.split()}
     if not original.isupper():  # a name in capitals ("CHARLIE+LOLA LUNCH BOX") is no typo
         known |= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", original)}
-    words = []
+    words, corrected = [], {}
     for word in text.split(" "):
         if len(word) >= 3 and word.isalpha() and word not in known:
             # a short word needs a closer match: "whch" is "which", "totl" "total", "mny" "many"
             close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8 if len(word) >= 5 else 0.85)
-            word = close[0] if close else word
+            if close:
+                corrected[close[0]] = word
+                word = close[0]
         words.append(word)
-    return " ".join(words)
+    return " ".join(words), corrected
 
 
 _TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "wat": "what", "wht": "what", "teh": "the",
@@ -224,7 +236,7 @@ def read(
     original = question
     text = normalize(question)
     text = " ".join(_TYPO_PRONE.get(w, w) for w in text.split(" "))
-    text = _spelled(text, vocabulary, original)
+    text, corrected = _spelled(text, vocabulary, original)
     marks = _Marks(text)
     reading = Reading()
     args = reading.arguments
@@ -256,7 +268,7 @@ def read(
     same = [m.span() for m in _SAME_PERIOD.finditer(text) if marks.free(*m.span())]
     for span in same:
         marks.take(*span)
-    unplaced = _read_periods(text, marks, args, vocabulary)
+    unplaced = _read_periods(text, marks, args, vocabulary, stepped=bool(steps))
     if steps and "period" in args and "compare" not in args:  # "April 2025 vs the same month last year"
         args["compare"] = steps[0][1]
     _read_entities(marks, args, vocabulary, original)
@@ -275,9 +287,13 @@ def read(
     _read_rank(text, marks, args, vocabulary)
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
     _leftovers(marks, reading, vocabulary, original)
+    _dangling_cues(marks, reading, vocabulary)
+    reading.not_understood = [corrected.get(w, w) for w in reading.not_understood]
     # "And in France?", "how many orders was that?", or nothing of its own ("Which one?"); a question
     # that names its own period or place without referring back is a new one
     shifted = "period" not in args and any(p.search(text) for p in (_SHIFT_BACK, _YEAR_BACK))
+    if previous is not None and args.get("group_by") not in (None, previous.get("group_by")):
+        shifted = False  # "which month grew most on a year earlier?" after days: a ranking of its own
     # "which one comes second?" has no subject of its own; "how many employees?" has one, not understood
     own = set(args) - {"rank", "order", "limit", "rank_by", "share"} or reading.not_understood
     # "Only for 2025", "In France?": a filter alone narrows the question before
@@ -294,6 +310,8 @@ def read(
         and not reading.not_understood
     )
     reading.follow_up = previous is not None and (referring or not own or shifted or bare or narrowing)
+    if steps and not reading.follow_up and "period" not in args:
+        args["compare"] = steps[0][1]  # "grew most on the same month a year earlier": the step says which
     if reading.follow_up and previous is not None:
         reading.arguments = _merge(previous, args, text, placed, qualifying=reading.qualifying)
         _beside(previous, args, reading.arguments, text, vocabulary)
@@ -361,9 +379,12 @@ def _referred_row(text: str, listed: Sequence[tuple[str, str]]) -> tuple[str, st
     return listed[0] if len(listed) == 1 and _PRONOUN.search(text) else None
 
 
-def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> Found | None:
+def _read_periods(
+    text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, *, stepped: bool = False
+) -> Found | None:
     """The period, or a range or a comparison of two; a second period it could not place is returned
-    (a share may be of it: "what % of 2011's revenue came in October?")."""
+    (a share may be of it: "what % of 2011's revenue came in October?"). ``stepped``: the question
+    steps back from its period ("… vs the period before"), so two periods are its range's ends."""
     found = [f for f in find_periods(text) if marks.free(*f.span)]  # not a step back already read
     for item in found:
         marks.take(*item.span)
@@ -371,7 +392,12 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
         return None
     years = [f.period[:4] for f in found if f.period[:4].isdigit()]
     if years:  # "from October to November 2025": the month without a year takes the year written
-        found = [Found(years[0] + f.period[1:], f.span) if f.period.startswith("--") else f for f in found]
+        found = [Found(with_year(f.period, years[0]), f.span) for f in found]
+    for half in [f for f in found if f.period.startswith("--H")]:  # no year to place "the second half" in
+        found.remove(half)
+        marks.used[half.span[0] : half.span[1]] = [False] * (half.span[1] - half.span[0])
+    if not found:
+        return None
     since = re.search(
         r"\b(?:since|from|starting)\s+(?:the\s+)?(?:start\s+of\s+|beginning\s+of\s+)?$",
         text[: found[0].span[0]],
@@ -419,7 +445,7 @@ def _read_periods(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
     first = found[0].period
     if (
         len(found) >= 2
-        and not comparing  # "how did orders change from October to November?": two periods, compared
+        and (stepped or not comparing)  # "how did orders change from October to November?": compared
         and (ranged := _RANGE.search(text))
         and ranged.start(1) <= found[0].span[0]
     ):
@@ -534,7 +560,7 @@ def _cue_before(marks: _Marks, start: int, cues: list[str]) -> int | None:
     """Where an exclusion cue ends right before ``start`` ("apart from the UK"), if one does."""
     head = marks.text[:start]
     for cue in sorted(cues, key=len, reverse=True):
-        found = re.search(rf"(?<!\w){re.escape(cue)}(?:\s+(?:of|for|in))?(?:\s+the)?\s*$", head)
+        found = re.search(rf"(?<!\w){re.escape(cue)}(?:\s+(?:of|for|in|from|to|by|at))?(?:\s+the)?\s*$", head)
         if found:
             return found.start()
     return None
@@ -660,6 +686,8 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         found = [h for h in hits.get(parameter, []) if marks.free(h[0], h[0] + len(h[1]))]
         if found:
             chosen[parameter] = min(found)[2]
+            if parameter == "compare" and any(v == "year_before" for *_, v in found):
+                chosen[parameter] = "year_before"  # "compared with a year earlier": the year says which
             for s, t, _ in found:
                 marks.take(s, s + len(t))
         if parameter == "order" and len({v for _, _, v in found}) > 1:
@@ -751,14 +779,20 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Voca
             args["order"] = "highest" if found[1] == "top" else "lowest"
             marks.take(*found.span())
         return
-    words = "|".join(NUMBER_WORDS)
+    words, group = "|".join(NUMBER_WORDS), args["group_by"]
     # "top 3 months" is a ranking; "3 months" alone a length of time ("last 3 months" is a period)
-    found = re.search(
-        rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|leading)\s+(\d{{1,2}}|{words})\b", text
-    ) or re.search(
-        rf"\b(\d{{1,2}}|{words})\b(?<!each one)(?<!which one)(?<!every one)(?<!that one)(?<!this one)"
-        r"(?!\s*(?:days?|weeks?|months?|years?|%))",
-        text,
+    found = (
+        re.search(
+            rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|leading)\s+(\d{{1,2}}|{words})\b", text
+        )
+        or re.search(  # "the three months with the most growth": a ranking of months, no length of time
+            rf"\b(?:the|which|what)\s+(\d{{1,2}}|{words})\s+(?={group}s\b)", text
+        )
+        or re.search(
+            rf"\b(\d{{1,2}}|{words})\b(?<!each one)(?<!which one)(?<!every one)(?<!that one)(?<!this one)"
+            r"(?!\s*(?:days?|weeks?|months?|years?|%))",
+            text,
+        )
     )  # "each one's share" is no ranking of one
     if found and marks.free(*found.span(1)):
         value = found[1]
@@ -856,6 +890,18 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     reading.not_understood = [w for w, at in left if (w, at) not in nouns]
     kinds = {_singular(dimensions[w]) for w, _ in nouns} | {dimensions[w] for w, _ in nouns}
     reading.unknown_kind = next((p for p in vocabulary.entities if _singular(p) in kinds), None)
+
+
+def _dangling_cues(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> None:
+    """An exclusion cue of common words ("other than") that left nothing out: read without it, the
+    question would include what it asked to leave out, so the reading does not cover it."""
+    for parameter, cues in vocabulary.cues.items():
+        if not parameter.startswith("exclude_") or parameter in reading.arguments:
+            continue
+        for cue in cues:
+            if " " in cue and all(w in COMMON for w in cue.split()) and marks.find(cue):
+                reading.not_understood.append(cue)
+                return
 
 
 def _excluded_name(

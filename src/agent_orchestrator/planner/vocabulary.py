@@ -19,6 +19,8 @@ from typing import Any
 # of their own ("…; aliases: uk = United Kingdom\n\n{maxItems: 12}").
 _PAIR = re.compile(r"([A-Za-z_]+)\s*=\s*([^;\n]+?)\.?(?=;|\n|\.\s|$)")
 _ALIASES = re.compile(r"aliases:\s*([^\n]+)", re.IGNORECASE)
+_ALIAS = re.compile(r"([^;=]+?)\s*=\s*([^;\n]+?)\.?(?=;|$)")
+"""One ``spelling = stored name`` of an aliases list; a spelling may have spaces ("great britain")."""
 _NOT_IN_DATA = re.compile(r"Not in the data:\s*([^.]+)", re.IGNORECASE)
 
 
@@ -82,7 +84,7 @@ class Vocabulary:
             if prop.get("type") == "array" and items.get("enum") and not name.startswith("exclude_"):
                 names = {str(v).lower(): str(v) for v in items["enum"]}
                 if aliases := _ALIASES.search(text):
-                    for alias, stored in _PAIR.findall(aliases[1].replace(",", ";")):
+                    for alias, stored in _ALIAS.findall(aliases[1].replace(",", ";")):
                         if stored.strip().lower() in names:
                             names.setdefault(alias.strip().lower(), names[stored.strip().lower()])
                 vocabulary.entities[name] = names

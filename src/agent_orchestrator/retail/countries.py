@@ -11,29 +11,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# Each group lists spellings of one country, normalised by ``_key``; order does not matter.
+# Each group lists spellings of one country as people write them; matching ignores case, spaces and
+# punctuation (``_key``), and order does not matter.
 ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("unitedkingdom", "uk", "gb", "greatbritain", "britain", "england"),
-    ("unitedstates", "usa", "us", "unitedstatesofamerica", "america"),
-    ("ireland", "eire", "republicofireland"),
-    ("southafrica", "rsa"),
-    ("czechrepublic", "czechia"),
-    ("netherlands", "thenetherlands", "holland"),
-    ("unitedarabemirates", "uae"),
+    ("United Kingdom", "UK", "U.K.", "GB", "Great Britain", "Britain", "England"),
+    ("United States", "USA", "US", "U.S.", "United States of America", "America"),
+    ("Ireland", "EIRE", "Republic of Ireland"),
+    ("South Africa", "RSA"),
+    ("Czech Republic", "Czechia"),
+    ("Netherlands", "The Netherlands", "Holland"),
+    ("United Arab Emirates", "UAE"),
 )
 
 
-def _key(name: str) -> str:
+def key(name: str) -> str:
+    """A name reduced to its letters, lower case: "U.K." and "uk" are one spelling."""
     return re.sub(r"[^a-z]", "", name.lower())
 
 
 def match_country(text: str, known: Iterable[str]) -> str | None:
     """The dataset's spelling of ``text`` among ``known`` names, or ``None`` if none matches."""
-    by_key = {_key(name): name for name in known}
-    wanted = _key(text)
+    by_key = {key(name): name for name in known}
+    wanted = key(text)
     if not wanted:
         return None
     if wanted in by_key:
         return by_key[wanted]
-    group = next((g for g in ALIAS_GROUPS if wanted in g), ())
+    group = next((keys for g in ALIAS_GROUPS if wanted in (keys := [key(a) for a in g])), [])
     return next((by_key[k] for k in group if k in by_key), None)

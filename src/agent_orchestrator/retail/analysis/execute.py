@@ -82,6 +82,9 @@ class Row:
     label: str
     figures: Figures
     previous: Figures | None = None
+    previous_label: str | None = None
+    """What ``previous`` is of, when each row has its own: "which month fell most?" compares every
+    month with the month before it."""
 
 
 @dataclass
@@ -139,6 +142,8 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         note = (
             f"{period.label.capitalize()} starts with the data: there is no earlier period to compare with."
         )
+    elif stepwise(query):
+        pass  # each row against the one before it (``_changes``), not the period against another
     elif query.compare == "previous_period" and period is not None:
         compared = period.before()
     elif query.compare == "year_before" and period is not None:
@@ -201,8 +206,14 @@ def _data_range(conn: sqlite3.Connection) -> tuple[date | None, date | None]:
     return date.fromisoformat(first[:10]), load_as_of(conn) or date.fromisoformat(last[:10])
 
 
+def stepwise(query: Query) -> bool:
+    """ "Which month had the biggest drop?": a ranking of a series by each step's change, every month
+    against the month before it (or the same month a year earlier), over the whole period asked."""
+    return query.rank_by is not None and query.group_by in TIME_DIMENSIONS
+
+
 def _period(query: Query, as_of: date) -> Period | None:
-    text = query.period or ("latest month" if query.compare else None)
+    text = query.period or ("latest month" if query.compare and not stepwise(query) else None)
     if text is None:
         return None
     try:
@@ -442,13 +453,8 @@ def _grouped(
     dimension = query.group_by
     measure = query.measure
     groups = _grouped_figures(conn, dimension, scope, period, measure)
-    if (
-        dimension in TIME_DIMENSIONS
-        and query.limit is None
-        and query.rank is None
-        and query.order == "highest"
-    ):
-        keys = sorted(groups)  # a series: in time order, every period shown
+    if stepwise(query):
+        return _changes(conn, query, scope, groups)
     previous = _grouped_figures(conn, dimension, scope, compared, measure) if compared is not None else {}
     empty = Figures(0.0, 0, 0, 0)
     if query.rank_by is not None and compared is None:
@@ -474,13 +480,53 @@ def _grouped(
 
             descending = query.order == "highest"
         keys = sorted(groups, key=lambda k: (-value(k) if descending else value(k), k))
-        keys = keys[query.rank - 1 : query.rank] if query.rank else keys[: query.limit or DEFAULT_RANKING]
+        keys = _cut(query, keys)
     labels = _labels(conn, dimension, keys)
     rows = [
         Row(k, labels.get(k, k), groups[k], previous.get(k, empty) if compared is not None else None)
         for k in keys
     ]
     return rows, len(groups)
+
+
+def _cut(query: Query, keys: list[str]) -> list[str]:
+    return keys[query.rank - 1 : query.rank] if query.rank else keys[: query.limit or DEFAULT_RANKING]
+
+
+def _changes(
+    conn: sqlite3.Connection, query: Query, scope: Scope, groups: dict[str, Figures]
+) -> tuple[list[Row], int]:
+    """The series' steps ranked by their change: each month (day, year) against the one before it in
+    the data, or against the same one a year earlier; the first of the data has none and is left out."""
+    assert query.group_by is not None
+    dimension, measure = query.group_by, query.measure
+    history = _grouped_figures(conn, dimension, scope, None, measure)  # the steps before the period too
+    ordered = sorted(history)
+    earlier: dict[str, str] = {}
+    for k in groups:
+        if query.compare == "year_before":
+            back = str(int(k[:4]) - 1) + k[4:]
+            if back in history:
+                earlier[k] = back
+        elif (at := ordered.index(k)) > 0:
+            earlier[k] = ordered[at - 1]
+
+    if not earlier:
+        raise CannotAnswer(
+            f"no {dimension.value} of that period has an earlier one in the data to compare with"
+        )
+
+    def change(k: str) -> float:
+        return groups[k].get(measure) - history[earlier[k]].get(measure)
+
+    descending = (query.rank_by == "growth") == (query.order == "highest")
+    keys = _cut(query, sorted(earlier, key=lambda k: (-change(k) if descending else change(k), k)))
+    labels = _labels(conn, dimension, [*keys, *(earlier[k] for k in keys)])
+    rows = [
+        Row(k, labels.get(k, k), groups[k], history[earlier[k]], labels.get(earlier[k], earlier[k]))
+        for k in keys
+    ]
+    return rows, len(earlier)
 
 
 def _labels(conn: sqlite3.Connection, dimension: Dimension, keys: list[str]) -> dict[str, str]:

@@ -112,9 +112,11 @@ class Period:
             return quarter_period(year, (month - 1) // 3 + 1)
         if self.unit == "year":
             return year_period(self.first.year - 1)
-        length = self.last - self.first
         last = self.first - timedelta(days=1)
-        return range_period(last - length, last)
+        if self.first.day == 1 and (self.last + timedelta(days=1)).day == 1:  # whole months: as many before
+            months = (self.last.year - self.first.year) * 12 + self.last.month - self.first.month + 1
+            return range_period(date(*_step_month(self.first.year, self.first.month, -months), 1), last)
+        return range_period(last - (self.last - self.first), last)
 
     def year_before(self) -> Period:
         """The same days one year earlier (29 February becomes the 28th)."""

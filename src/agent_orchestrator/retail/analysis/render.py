@@ -13,7 +13,7 @@ import calendar
 from datetime import date
 from typing import Any
 
-from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS, Figures, Outcome, Row
+from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS, Figures, Outcome, Row, stepwise
 from agent_orchestrator.retail.analysis.query import Dimension, Measure
 
 MEASURE_LABELS = {
@@ -182,8 +182,20 @@ def _named_side_by_side(outcome: Outcome) -> bool:
 
 
 def _ranking_label(outcome: Outcome) -> str:
-    label = _ranked(outcome)
-    return f"{label} by {outcome.query.rank_by}" if outcome.query.rank_by else label
+    label, query = _ranked(outcome), outcome.query
+    if query.rank_by and stepwise(query):
+        assert query.group_by is not None
+        unit = query.group_by.value
+        against = (
+            f"the same {unit} a year earlier" if query.compare == "year_before" else f"the {unit} before"
+        )
+        if (
+            len(outcome.rows) == 1 and query.rank is None
+        ):  # "month with the largest decline on the month before"
+            size = "largest" if query.order == "highest" else "smallest"
+            return f"{unit} with the {size} {query.rank_by} on {against}"
+        return f"{label} by {query.rank_by} on {against}"
+    return f"{label} by {query.rank_by}" if query.rank_by else label
 
 
 def _ranked(outcome: Outcome) -> str:
@@ -269,7 +281,8 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         return f"{stated}: no sales in that scope."
     lines = [_row_line(i, row, outcome, figure) for i, row in enumerate(outcome.rows, 1)]
     if len(lines) == 1 and not _is_series(outcome):
-        of = f"{outcome.groups:,} {_PLURALS[outcome.query.group_by]}"
+        noun = _PLURALS[outcome.query.group_by] if outcome.groups != 1 else outcome.query.group_by.value
+        of = f"{outcome.groups:,} {noun}"
         return f"{stated}: {lines[0].removeprefix('1. ')} (of {of})."
     body = "\n".join(lines)
     text = f"{stated}:\n{body}"
@@ -323,9 +336,10 @@ def _row_line(index: int, row: Row, outcome: Outcome, figure: Figure) -> str:
     line = f"{marker} {row.label}: {shown}"
     if outcome.query.share and measure not in DAYS:
         line += f" ({percent(value, outcome.total.get(measure))})"
-    if row.previous is not None and outcome.compared is not None:
+    against = row.previous_label or (outcome.compared.label if outcome.compared else None)
+    if row.previous is not None and against is not None:
         before = row.previous.get(measure)
-        line += f"; {outcome.compared.label}: {figure(before)}, {figure.change(value, before)}"
+        line += f"; {against}: {figure(before)}, {figure.change(value, before)}"
     return line
 
 
