@@ -602,3 +602,30 @@ def test_an_exclusion_cue_that_leaves_nothing_out_is_not_understood(chat):
 def test_a_word_not_understood_is_quoted_as_typed_not_as_corrected(chat):
     arguments, answer = chat.ask("how many customers bought a wibble slice")
     assert arguments is None and "'wibble'" in answer and "since" not in answer
+
+
+def test_which_was_higher_puts_the_last_two_answers_side_by_side(tools, retail_db):
+    periods = Chat(QueryGuide(), tools, retail_db)
+    periods.ask("What was revenue in December 2025?")
+    periods.ask("How about November?")
+    arguments, answer = periods.ask("which was higher?")
+    assert arguments == {"measure": "revenue", "period": "2025-12", "compare": "previous_period"}
+    assert answer.startswith("Revenue, December 2025, vs November 2025: ")
+    names = Chat(QueryGuide(), tools, retail_db)
+    names.ask("revenue in Spain in 2025")
+    names.ask("and Italy?")
+    arguments, answer = names.ask("which of the two was bigger?")
+    assert arguments is not None and arguments["countries"] == ["Spain", "Italy"]
+    assert arguments["group_by"] == "country"
+    apart = Chat(QueryGuide(), tools, retail_db)
+    apart.ask("orders in Spain in 2025")
+    apart.ask("revenue in Italy in 2024")
+    arguments, answer = apart.ask("which of the two was bigger?")
+    assert arguments is None and answer.startswith("I can't answer that in one step")
+
+
+def test_an_exclusion_said_as_a_verb_narrows_the_question_before(chat):
+    chat.ask("Revenue by country in Q3 2025")
+    arguments, _ = chat.ask("now exclude the UK")
+    assert arguments is not None and arguments["exclude_countries"] == ["United Kingdom"]
+    assert arguments["group_by"] == "country" and arguments["period"] == "2025-Q3"

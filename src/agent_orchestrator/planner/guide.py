@@ -122,6 +122,18 @@ def _previous(
     return None, None, []
 
 
+def _prior(
+    earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary
+) -> tuple[dict[str, Any], str | None] | None:
+    """The query call before the last one, with its placed period: "which was higher?" after two
+    answers compares them."""
+    at = next((i for i in range(len(earlier) - 1, -1, -1) if _calls(earlier[i])), None)
+    if at is None:
+        return None
+    arguments, placed, _ = _previous(earlier[:at], vocabulary)
+    return (arguments, placed) if arguments is not None else None
+
+
 def _result(after: Sequence[dict[str, Any]], call_id: str) -> dict[str, Any]:
     """The query call's result as the tool returned it (empty if it is missing or not JSON)."""
     result = next(
@@ -142,6 +154,11 @@ def _refusal(
     if reading.not_in_data:
         subjects = ", ".join(dict.fromkeys(reading.not_in_data))
         return f"I can't answer that from this data: it holds no {subjects} figures."
+    if reading.unpaired:
+        return (
+            "I can't answer that in one step: the last two answers differ in more than one period or "
+            "one name, so there is no one figure to put side by side. Ask for both in one question."
+        )
     if reading.conflicts:
         words = " and ".join(f"'{w}'" for w in dict.fromkeys(reading.conflicts))
         return (
@@ -233,7 +250,8 @@ class QueryGuide:
         if any(m.get("role") == "tool" for m in turn):
             return self._answer(turn, vocabulary)
         previous, placed, listed = _previous(messages[:last], vocabulary)
-        reading = read(_text(messages[last]), vocabulary, previous, placed, listed)
+        prior = _prior(messages[:last], vocabulary)
+        reading = read(_text(messages[last]), vocabulary, previous, placed, listed, prior)
         refusal = _refusal(reading, messages[: last + 1], others, vocabulary)
         if refusal is not None:
             return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")

@@ -146,6 +146,9 @@ class Reading:
     measure it had."""
     unknown_kind: str | None = None
     """The list an unknown name was called one of ("the Champions segment": ``segments``)."""
+    unpaired: bool = False
+    """It asks about the last two answers together, and they differ in more than one period or one
+    name: no one query puts them side by side."""
     conflicts: list[str] = field(default_factory=list)
     """Words that rank two ways at once ("of our ten biggest countries, which placed the fewest
     orders?"): one query cannot read them."""
@@ -191,6 +194,10 @@ def normalize(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
 
 
+_EXCLUDED_AFTER = ("excluded", "not included", "left out", "aside")
+"""Words after a name that leave it out ("total sales, 2025, uk excluded")."""
+
+
 def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str, dict[str, str]]:
     """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
     or more, only to a known word that is close (difflib ratio 0.8, 0.85 for words of three or four
@@ -199,6 +206,7 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str
     known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
     known |= {w for p, terms in vocabulary.terms.items() if p != "rank_by" for t in terms for w in t.split()}
     known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
+    known |= {w for phrase in _EXCLUDED_AFTER for w in phrase.split()}  # "excluded" is no "exclude"
     known |= {w for names in vocabulary.entities.values() for n in names for w in n.split()}
     targets = sorted(w for w in known if len(w) >= 3)
     # a verb of change is known but no typo target: "deadline" is not "declined"
@@ -228,11 +236,13 @@ def read(
     previous: dict[str, Any] | None = None,
     placed: str | None = None,
     listed: Sequence[tuple[str, str]] = (),
+    prior: tuple[dict[str, Any], str | None] | None = None,
 ) -> Reading:
     """The reading of ``question``; ``previous`` is the last query's arguments (a follow-up's base),
     ``placed`` its period as the tool placed it on the data's calendar (``2025`` for "latest year")
     and ``listed`` the rows it answered with (``[("customer", "22353")]``): what "they" in "how much
-    have they spent?" or "the first one" is."""
+    have they spent?" or "the first one" is. ``prior`` is the query before it, with its placed
+    period: "which was higher?" after two answers puts the two side by side."""
     original = question
     text = normalize(question)
     text = " ".join(_TYPO_PRONE.get(w, w) for w in text.split(" "))
@@ -312,6 +322,18 @@ def read(
     reading.follow_up = previous is not None and (referring or not own or shifted or bare or narrowing)
     if steps and not reading.follow_up and "period" not in args:
         args["compare"] = steps[0][1]  # "grew most on the same month a year earlier": the step says which
+    if (
+        previous is not None
+        and "group_by" not in previous  # "which is higher?" of rows shown: one of them (below)
+        and _OF_TWO.search(text)
+        and not set(args) - {"order", "limit"}
+    ):
+        # "which was higher?" after two answers: the two side by side, or said that they cannot be
+        reading.follow_up = reading.asks = True
+        pair = _pair(previous, placed, prior, vocabulary) if prior is not None else None
+        reading.arguments, reading.not_understood = pair or {}, []  # "two" is the pair's word
+        reading.unpaired = pair is None
+        return reading
     if reading.follow_up and previous is not None:
         reading.arguments = _merge(previous, args, text, placed, qualifying=reading.qualifying)
         _beside(previous, args, reading.arguments, text, vocabulary)
@@ -334,6 +356,48 @@ def read(
         if "group_by" not in final:
             del final["rank_by"]  # "did revenue grow?" is a comparison, not a ranking
     return reading
+
+
+_OF_TWO = re.compile(
+    r"\bwhich\s+(?:of\s+(?:the|those|these)\s+(?:two|2)\s+|one\s+)?(?:was|is|were|had|did|came out)\s+"
+    r"(?:\w+\s+)?(?:higher|bigger|larger|greater|more|better|stronger|lower|smaller|fewer|less|worse|weaker)\b"
+    r"|\bwhich\s+of\s+(?:the|those|these)\s+(?:two|2)\b"
+    r"|\b(?:the\s+)?difference\s+between\s+(?:them|those|these|the\s+two)\b"
+    r"|\bcompare\s+(?:them|those|these|the\s+two)\b"
+)
+"""A question about the last two answers together ("which was higher?", "compare the two")."""
+
+
+def _pair(
+    previous: dict[str, Any],
+    placed: str | None,
+    prior: tuple[dict[str, Any], str | None],
+    vocabulary: Vocabulary,
+) -> dict[str, Any] | None:
+    """The last two answers as one query: two periods of the same figure compared, or two names
+    side by side; None when they differ in more than that (nothing one answer can put together)."""
+    before_, before_placed = prior
+    if "group_by" in previous or "group_by" in before_:
+        return None
+    differ = {k for k in set(previous) | set(before_) if previous.get(k) != before_.get(k)}
+    if differ == {"period"}:
+        for (later, late), (earlier, early) in (
+            ((previous["period"], placed), (before_.get("period"), before_placed)),
+            ((before_.get("period"), before_placed), (previous["period"], placed)),
+        ):
+            for step, compare in ((before, "previous_period"), (year_before, "year_before")):
+                if later and earlier and step(late or later) in (earlier, early):
+                    return previous | {"period": later, "compare": compare}
+        return None
+    if len(differ) == 1 and (parameter := next(iter(differ))) in vocabulary.entities:
+        names = [*(before_.get(parameter) or []), *(previous.get(parameter) or [])]
+        if (
+            len(names) == 2
+            and names[0] != names[1]
+            and _singular(parameter) in vocabulary.choices("group_by").values()
+        ):
+            return previous | {parameter: names, "group_by": _singular(parameter)}
+    return None
 
 
 _COMPARING = re.compile(r"compar|\bvs\b|versus|\bagainst\b|\bchange|growth|\bgr[eo]w|\bdiffer")
@@ -514,7 +578,7 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
         for start, end, stored in sorted(found):
             cue = _cue_before(marks, start, cues)
             after = (
-                re.match(r"\s+(?:excluded|not included|left out|aside)\b", marks.text[end:])
+                re.match(rf"\s+(?:{'|'.join(_EXCLUDED_AFTER)})\b", marks.text[end:])
                 if excluded
                 else None
             )
