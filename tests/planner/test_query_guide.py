@@ -196,6 +196,14 @@ def chat(tools, retail_db) -> Chat:
             {"group_by": "month", "rank_by": "growth", "compare": "year_before"},
         ),
         ("the three months with the biggest revenue growth", {"group_by": "month", "limit": 3}),
+        (
+            "What share of 2025 orders came from customers outside the UK?",
+            {"measure": "orders", "share": True},
+        ),
+        ("How much of December 2025's revenue came from Germany?", {"share": True, "period": "2025-12"}),
+        ("How many orders came from countries other than the UK and Germany?", {"group_by": None}),
+        ("revenue on Christmas Eve 2024", {"period": "2024-12-24", "product": None}),
+        ("How many new customers did we win in 2025?", {"measure": "new_customers"}),
         # halves and ranges stepped back from by whole months
         (
             "Did France grow between the first half of 2025 and the second half?",
@@ -629,3 +637,22 @@ def test_an_exclusion_said_as_a_verb_narrows_the_question_before(chat):
     arguments, _ = chat.ask("now exclude the UK")
     assert arguments is not None and arguments["exclude_countries"] == ["United Kingdom"]
     assert arguments["group_by"] == "country" and arguments["period"] == "2025-Q3"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("revenue and orders in 2025", "it asks for several figures at once ('revenue' and 'orders')"),
+        ("what % of revenue came from new customers in 2025", "it does not split revenue by first-time"),
+        ("average order value of repeat customers", "does not split average order value by repeat customers"),
+    ],
+)
+def test_a_second_figure_one_query_cannot_honour_is_said_not_dropped(chat, question, said):
+    arguments, answer = chat.ask(question)
+    assert arguments is None and said in answer
+
+
+def test_a_why_question_gets_the_figures_and_says_the_data_has_no_reasons(chat):
+    arguments, answer = chat.ask("why did revenue drop in December 2025?")
+    assert arguments is not None and arguments["compare"] == "previous_period"
+    assert answer.startswith("The data shows what happened, not why. Revenue, December 2025, vs November")

@@ -45,7 +45,7 @@ MEASURES = (
     "more than one order, came back, come back, bought again, ordered again; "
     "new_customers = new customers, new buyers, new clients, first-time customers, first time customers, "
     "first-time buyers, first time buyers, acquired customers, customer acquisition, acquisitions, "
-    "won, gained; "
+    "won, win, gained, acquired, acquire; "
     "last_purchase = last order, last purchase, last bought, last buy, last ordered, last sale, last sell, "
     "last sold, most recent order, most recent purchase, latest order, latest purchase, most recently, "
     "recently, last time; "
@@ -96,8 +96,8 @@ EXCLUDING = (
 """The words before a name that leave it out ("all segments but Regular", "without the UK")."""
 SHARES = (
     "Also the share of the total (share, percentage, percent, proportion, fraction, portion, slice, part of, "
-    "%, of the total, of our total, of total, responsible for, account for, accounts for, accounted for, "
-    "contribution)"
+    "%, of the total, of our total, of total, how much of, responsible for, account for, accounts for, "
+    "accounted for, contribution)"
 )
 NOT_IN_DATA = (
     "Not in the data: profit, margin, cost, stock levels, inventory, reasons for returns, staff, marketing, "

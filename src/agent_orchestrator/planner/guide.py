@@ -28,6 +28,8 @@ _QUESTION = re.compile(
     re.IGNORECASE,
 )
 """A question or a request, not a statement ("My focus today is the At Risk segment.")."""
+_WHY = re.compile(r"\s*(?:but\s+|and\s+|so\s+)?why\b", re.IGNORECASE)
+"""A question about causes: the figures can be given, the reasons are not in any data."""
 _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
 _LABELS = {
     "avg_order_value": "average order value",
@@ -154,6 +156,19 @@ def _refusal(
     if reading.not_in_data:
         subjects = ", ".join(dict.fromkeys(reading.not_in_data))
         return f"I can't answer that from this data: it holds no {subjects} figures."
+    label = _LABELS.get(str(reading.arguments.get("measure")), str(reading.arguments.get("measure")))
+    if reading.several:
+        asked = " and ".join(f"'{w}'" for w in [label, *dict.fromkeys(reading.several)])
+        return (
+            f"I can't answer that in one step: it asks for several figures at once ({asked}). "
+            "Ask for one, then the other, or for an overview."
+        )
+    if reading.split_by:
+        kinds = " or ".join(_LABELS.get(w, w) for w in dict.fromkeys(reading.split_by))
+        return (
+            f"I can't answer that from this data: it does not split {label} by {kinds}; "
+            f"it can count the {kinds} on their own."
+        )
     if reading.unpaired:
         return (
             "I can't answer that in one step: the last two answers differ in more than one period or "
@@ -248,7 +263,10 @@ class QueryGuide:
         last = users[-1]
         turn = messages[last + 1 :]
         if any(m.get("role") == "tool" for m in turn):
-            return self._answer(turn, vocabulary)
+            answer = self._answer(turn, vocabulary)
+            if answer is not None and _WHY.match(_text(messages[last])):
+                return GuidedAnswer(f"The data shows what happened, not why. {answer.text}")
+            return answer
         previous, placed, listed = _previous(messages[:last], vocabulary)
         prior = _prior(messages[:last], vocabulary)
         reading = read(_text(messages[last]), vocabulary, previous, placed, listed, prior)

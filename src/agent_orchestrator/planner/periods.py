@@ -54,6 +54,13 @@ _HOLIDAYS = {"christmas eve": "12-24", "christmas day": "12-25", "christmas": "1
              "new years day": "01-01", "valentine day": "02-14", "valentines day": "02-14"}  # fmt: skip
 """Fixed-date days people name instead of writing the date (as ``normalize`` leaves them: no "'s")."""
 _HOLIDAY = "(" + "|".join(sorted(map(re.escape, _HOLIDAYS), key=len, reverse=True)) + ")"
+CALENDAR_WORDS = frozenset(
+    {w for name in _HOLIDAYS for w in name.split()}
+    | set(_MONTHS)
+    | {d.lower() for d in (*calendar.day_name, *calendar.day_abbr)}
+    | {"half", "quarter", "week", "weekend", "fortnight", "ytd", "mtd", "qtd", "today", "yesterday"}
+)
+"""Words of the periods read here: never a typo of another word ("eve" is no "ever")."""
 
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bh([12])\s+(?:of\s+)?{_YEAR}\b|\b{_YEAR}\s*-?\s*h([12])\b"), "half"),

@@ -21,6 +21,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from .periods import (
+    CALENDAR_WORDS,
     NUMBER_WORDS,
     ORDINALS,
     Found,
@@ -146,6 +147,11 @@ class Reading:
     measure it had."""
     unknown_kind: str | None = None
     """The list an unknown name was called one of ("the Champions segment": ``segments``)."""
+    several: list[str] = field(default_factory=list)
+    """Another figure asked for beside the measure ("revenue and orders"): one query gives one."""
+    split_by: list[str] = field(default_factory=list)
+    """A kind of customer (a measure's name) the measure would be split by ("revenue from new
+    customers"): the tool counts them, it does not filter by them."""
     unpaired: bool = False
     """It asks about the last two answers together, and they differ in more than one period or one
     name: no one query puts them side by side."""
@@ -204,6 +210,7 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str
     letters), never a word already known. With the corrections made (corrected -> as typed): a word
     the reading then does not understand is reported as the user typed it ("slice", not "since")."""
     known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
+    known |= CALENDAR_WORDS  # "christmas eve" is no "christmas ever"
     known |= {w for p, terms in vocabulary.terms.items() if p != "rank_by" for t in terms for w in t.split()}
     known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
     known |= {w for phrase in _EXCLUDED_AFTER for w in phrase.split()}  # "excluded" is no "exclude"
@@ -704,12 +711,18 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     for s, t, _ in hits.get("group_by", []):
         if s + len(t) + 1 in group_starts & heads:  # "customer" of "the customer segments" goes with its noun
             marks.take(s, s + len(t))
+    leaving = "|".join(
+        re.escape(c) for p, cues in vocabulary.cues.items() if p.startswith("exclude_") for c in cues
+    )
     for s, t, _ in hits.get("group_by", []):  # "revenue for all countries except the UK": the scope
         if (
             s not in group_starts
             and not _ASKED_FOR.search(text[:s])
-            and re.search(r"\b(?:all|every|the other|other)\s+(?:of\s+)?(?:our\s+)?$", text[:s])
-        ):
+            and (
+                re.search(r"\b(?:all|every|the other|other)\s+(?:of\s+)?(?:our\s+)?$", text[:s])
+                or (leaving and re.match(rf"\s+(?:{leaving})\b", text[s + len(t) :]))
+            )
+        ):  # "orders from countries other than the UK": the countries are the scope left
             marks.take(s, s + len(t))
     measures = [
         h for h in hits.get("measure", []) if h[0] not in group_starts and marks.free(h[0], h[0] + len(h[1]))
@@ -746,6 +759,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         kinds = [m for *_, m in ranked if m.endswith(f"_{chosen['measure']}")]
         if kinds:
             chosen["measure"], reading.qualifying = kinds[0], False
+        _other_measures(text, measures, chosen["measure"], reading)
     for parameter in ("order", "rank_by", "compare"):
         found = [h for h in hits.get(parameter, []) if marks.free(h[0], h[0] + len(h[1]))]
         if found:
@@ -760,11 +774,38 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     return chosen
 
 
+def _other_measures(
+    text: str, measures: list[tuple[int, str, str]], chosen: str, reading: Reading
+) -> None:
+    """Measures named beside the one chosen that one query cannot honour: two figures asked at once
+    ("revenue and orders"), or a kind of customer the chosen figure would have to be split by
+    ("revenue from new customers"). A plain noun that only qualifies ("orders from customers") is fine."""
+    spans = [(s, s + len(t)) for s, t, _ in measures]
+    whole = [  # the longest words of each place: "sell" inside "how much did we sell" is no measure
+        (s, t, v)
+        for s, t, v in measures
+        if not any(a <= s and s + len(t) <= b and b - a > len(t) for a, b in spans)
+    ]
+    first = min((s for s, _, v in whole if v == chosen), default=None)
+    for s, t, v in whole:
+        if v == chosen or chosen.endswith(f"_{v}") or first is None:
+            continue
+        a, b = sorted((first, s))
+        gap = text[a:b]
+        gap = gap[len(next(tt for ss, tt, _ in whole if ss == a)) :]
+        if re.fullmatch(r"\s*(?:and|&|plus|as well as)\s+(?:the\s+|our\s+)?(?:number of\s+)?", gap):
+            reading.several = [t] if s > first else [t, *reading.several]
+        elif " " in t and "_" in v:
+            reading.split_by.append(v)
+
+
 _PASSIVE = r"\s+(?:that\s+|which\s+)?(?:were|was|got|been|have been|had been|are|is|being)\s+"
 _ASKED_FOR = re.compile(
     r"(?:how many|number of|count of|how much|share of|percentage of|percent of|proportion of|fraction of"
-    r"|% of|total|amount of|in terms of)\s+(?:(?:our|the|all|different|distinct|unique)\s+){0,3}$"
+    r"|% of|total|amount of|in terms of)\s+"
+    rf"(?:(?:our|the|all|different|distinct|unique|(?:19|20)\d{{2}}|{'|'.join(_CALENDAR_NAMES)})\s+){{0,3}}$"
 )
+"""The words before the measure asked for; a period may stand between ("what share of 2025 orders")."""
 _QUALIFYING = re.compile(
     r"\b(?:from|among|by|to|for|of|with)\s+(?:(?:our|the|all|those|these)\s+)?(?:\S+\s+){0,2}$"
 )
