@@ -329,19 +329,21 @@ def test_a_calendar_word_the_reading_did_not_use_is_not_dropped_silently(chat):
 
 
 def test_a_question_the_reading_does_not_cover_and_no_tool_knows_is_refused(chat):
-    for question, word in [
-        ("what is the capital of france", "capital"),
-        ("Which salesperson sold the most?", "salesperson"),
-    ]:
-        arguments, answer = chat.ask(question)
-        assert arguments is None
-        assert answer is not None and answer.startswith(
-            f"I can't answer that from this data: I don't know what '{word}'"
-        )
+    arguments, answer = chat.ask("what is the capital of france")
+    assert arguments is None
+    assert answer is not None and answer.startswith(
+        "I can't answer that from this data: I don't know what 'capital'"
+    )
+    # a noun left over in a question for a figure may be a product typed in lower case: looked up
+    arguments, answer = chat.ask("Which salesperson sold the most?")
+    assert arguments is not None and arguments["product"] == "salesperson"
+    assert answer is not None and answer.startswith(
+        "I can't answer that from this data: nothing in the data matches 'salesperson'"
+    )
     _, missing = chat.ask("What are the sales figures for Mexico?")
     assert missing is not None and "nothing in the data matches 'Mexico'" in missing
     _, stock = chat.ask("How many units are in stock?")
-    assert stock is not None and "it holds no stock figures" in stock
+    assert stock is not None and "it holds no figures on stock" in stock
 
 
 def test_a_new_question_takes_nothing_from_the_one_before(chat):
@@ -355,7 +357,7 @@ def test_what_the_data_does_not_hold_is_said_with_what_can_be_asked(chat):
     arguments, answer = chat.ask("What was our profit in 2025?")
     assert arguments is None
     assert answer is not None and answer.startswith(
-        "I can't answer that from this data: it holds no profit figures."
+        "I can't answer that from this data: it holds no figures on profit."
     )
     assert "revenue" in answer and "by country" in answer
     _, missing = chat.ask('What is the revenue of the product "Atlantis"?')
@@ -608,8 +610,8 @@ def test_an_exclusion_cue_that_leaves_nothing_out_is_not_understood(chat):
 
 
 def test_a_word_not_understood_is_quoted_as_typed_not_as_corrected(chat):
-    arguments, answer = chat.ask("how many customers bought a wibble slice")
-    assert arguments is None and "'wibble'" in answer and "since" not in answer
+    arguments, answer = chat.ask("what is sincere about france")  # "sincere" is close to "since"
+    assert arguments is None and "'sincere'" in answer and "'since'" not in answer
 
 
 def test_which_was_higher_puts_the_last_two_answers_side_by_side(tools, retail_db):
@@ -656,3 +658,18 @@ def test_a_why_question_gets_the_figures_and_says_the_data_has_no_reasons(chat):
     arguments, answer = chat.ask("why did revenue drop in December 2025?")
     assert arguments is not None and arguments["compare"] == "previous_period"
     assert answer.startswith("The data shows what happened, not why. Revenue, December 2025, vs November")
+
+
+def test_a_product_typed_in_lower_case_is_looked_up_and_named_in_the_answer(chat, retail_db):
+    with sqlite3.connect(retail_db) as conn:
+        name = conn.execute("SELECT description FROM products ORDER BY stock_code LIMIT 1").fetchone()[0]
+    arguments, answer = chat.ask(f"how is the {name.lower()} doing?")
+    assert arguments is not None and arguments["product"] == name.lower()
+    assert answer is not None and name in answer
+
+
+def test_a_ranking_of_who_buys_it_keeps_the_product_asked_about(chat):
+    chat.ask("how many units of PINK LANTERN did we sell in 2025")
+    arguments, _ = chat.ask("which countries buy it most?")
+    assert arguments is not None and arguments["group_by"] == "country"
+    assert (arguments["product"], arguments["period"]) == ("PINK LANTERN", "2025")

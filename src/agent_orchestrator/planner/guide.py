@@ -155,7 +155,7 @@ def _refusal(
     rankings at once, or words that neither the reading, another tool nor the chat so far knows."""
     if reading.not_in_data:
         subjects = ", ".join(dict.fromkeys(reading.not_in_data))
-        return f"I can't answer that from this data: it holds no {subjects} figures."
+        return f"I can't answer that from this data: it holds no figures on {subjects}."
     label = _LABELS.get(str(reading.arguments.get("measure")), str(reading.arguments.get("measure")))
     if reading.several:
         asked = " and ".join(f"'{w}'" for w in [label, *dict.fromkeys(reading.several)])
@@ -205,6 +205,35 @@ def _refusal(
     if names and len(names) <= 12:  # "the Champions segment": the segments there are
         refusal += f" The {reading.unknown_kind} in this data are {', '.join(names)}."
     return refusal
+
+
+def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str | None:
+    """The words not understood, when they may name a thing of the tool's free-text parameter (a
+    product): a run of up to four words side by side in the question, letters only, in a question
+    that asks for a figure and names no other such thing. The answer states what was looked up."""
+    words = reading.not_understood
+    free = vocabulary.free_text
+    if (
+        free is None
+        or free in reading.arguments
+        or not reading.asks
+        or reading.not_in_data
+        or reading.several
+        or reading.split_by
+        or reading.unpaired
+        or reading.conflicts
+        or reading.unknown_kind is not None  # "the Champions segment": no product, a segment
+        or any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
+        or not 1 <= len(words) <= 4
+        or not all(w.isalpha() and len(w) >= 3 for w in words)
+    ):
+        return None
+    typed = re.findall(r"[A-Za-z0-9][\w'&+-]*", question)
+    lowered = [w.lower() for w in typed]
+    for at in range(len(lowered) - len(words) + 1):
+        if lowered[at : at + len(words)] == list(words):
+            return " ".join(typed[at : at + len(words)])
+    return None
 
 
 def _call(reading: Reading, vocabulary: Vocabulary) -> GuidedCall | None:
@@ -271,6 +300,12 @@ class QueryGuide:
         prior = _prior(messages[:last], vocabulary)
         reading = read(_text(messages[last]), vocabulary, previous, placed, listed, prior)
         refusal = _refusal(reading, messages[: last + 1], others, vocabulary)
+        if not any(_stem(w) in others for w in reading.not_understood) and (
+            named := _named_thing(reading, _text(messages[last]), vocabulary)
+        ):
+            # "how is the party bunting doing?": the words left may be a product's, typed in lower
+            # case; the tool looks them up and says so when nothing in the data is called that
+            return GuidedCall(vocabulary.tool, reading.arguments | {vocabulary.free_text: named})
         if refusal is not None:
             return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")
         if not reading.asks or reading.not_understood:

@@ -64,7 +64,8 @@ _FOLLOW_UP = re.compile(
     r"|\bthat\s+compares?\b"
     r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones|its)\b|\bbreak\s+(?:it|that|this)\s+down\b"
     r"|\bthe\s+(?:first|second|third|fourth|fifth|last|top|bottom)\s+one\b"
-    r"|\beach\s+(?:one|of\s+(?:them|those|these))\b",
+    r"|\beach\s+(?:one|of\s+(?:them|those|these))\b"
+    r"|\b(?:buy|buys|bought|sell|sells|sold|order|orders|ordered|purchase|purchases|purchased)\s+it\b",
     re.IGNORECASE,
 )
 _ENDS_REFERRING = re.compile(
@@ -305,6 +306,8 @@ def read(
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
     _leftovers(marks, reading, vocabulary, original)
     _dangling_cues(marks, reading, vocabulary)
+    if _FUTURE.search(text) and (ahead := [s for s in vocabulary.not_in_data if s.startswith("forecast")]):
+        reading.not_in_data = ahead  # "revenue next month": no data holds days that have not come
     reading.not_understood = [corrected.get(w, w) for w in reading.not_understood]
     # "And in France?", "how many orders was that?", or nothing of its own ("Which one?"); a question
     # that names its own period or place without referring back is a new one
@@ -405,6 +408,13 @@ def _pair(
         ):
             return previous | {parameter: names, "group_by": _singular(parameter)}
     return None
+
+
+_FUTURE = re.compile(
+    r"\b(?:next|coming|upcoming|following)\s+(?:\d+\s+|few\s+)?(?:day|week|month|quarter|year|season)s?\b"
+    r"|\b(?:will|going to)\s+(?:\w+\s+)?(?:be|sell|make|grow|rise|drop|fall)\b"
+)
+"""A question about days to come: the data ends on its last day."""
 
 
 _COMPARING = re.compile(r"compar|\bvs\b|versus|\bagainst\b|\bchange|growth|\bgr[eo]w|\bdiffer")
