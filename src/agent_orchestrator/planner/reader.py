@@ -594,11 +594,7 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
         excluding_until: int | None = None  # "excluding Germany and France": the list goes on
         for start, end, stored in sorted(found):
             cue = _cue_before(marks, start, cues)
-            after = (
-                re.match(rf"\s+(?:{'|'.join(_EXCLUDED_AFTER)})\b", marks.text[end:])
-                if excluded
-                else None
-            )
+            after = re.match(rf"\s+(?:{'|'.join(_EXCLUDED_AFTER)})\b", marks.text[end:]) if excluded else None
             if after:  # "total sales, 2025, uk excluded"
                 marks.take(end, end + after.end())
             listed = excluding_until is not None and re.fullmatch(
@@ -784,9 +780,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     return chosen
 
 
-def _other_measures(
-    text: str, measures: list[tuple[int, str, str]], chosen: str, reading: Reading
-) -> None:
+def _other_measures(text: str, measures: list[tuple[int, str, str]], chosen: str, reading: Reading) -> None:
     """Measures named beside the one chosen that one query cannot honour: two figures asked at once
     ("revenue and orders"), or a kind of customer the chosen figure would have to be split by
     ("revenue from new customers"). A plain noun that only qualifies ("orders from customers") is fine."""
