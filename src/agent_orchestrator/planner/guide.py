@@ -300,12 +300,15 @@ class QueryGuide:
         prior = _prior(messages[:last], vocabulary)
         reading = read(_text(messages[last]), vocabulary, previous, placed, listed, prior)
         refusal = _refusal(reading, messages[: last + 1], others, vocabulary)
-        if not any(_stem(w) in others for w in reading.not_understood) and (
-            named := _named_thing(reading, _text(messages[last]), vocabulary)
+        free = vocabulary.free_text
+        if (
+            free is not None
+            and not any(_stem(w) in others for w in reading.not_understood)
+            and (named := _named_thing(reading, _text(messages[last]), vocabulary))
         ):
             # "how is the party bunting doing?": the words left may be a product's, typed in lower
             # case; the tool looks them up and says so when nothing in the data is called that
-            return GuidedCall(vocabulary.tool, reading.arguments | {vocabulary.free_text: named})
+            return GuidedCall(vocabulary.tool, reading.arguments | {free: named})
         if refusal is not None:
             return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")
         if not reading.asks or reading.not_understood:
