@@ -673,3 +673,14 @@ def test_a_ranking_of_who_buys_it_keeps_the_product_asked_about(chat):
     arguments, _ = chat.ask("which countries buy it most?")
     assert arguments is not None and arguments["group_by"] == "country"
     assert (arguments["product"], arguments["period"]) == ("PINK LANTERN", "2025")
+
+
+def test_that_month_and_that_per_customer_refer_to_the_answer_before(chat):
+    chat.ask("Revenue by month in 2025")
+    chat.ask("and the worst?")
+    arguments, _ = chat.ask("how did that month compare with the same month a year before?")
+    assert arguments is not None and arguments["compare"] == "year_before"
+    assert arguments["period"].startswith("2025-") and "group_by" not in arguments
+    chat.ask("How many orders did France place in 2025?")
+    arguments, _ = chat.ask("what's that per customer?")
+    assert arguments == {"measure": "orders_per_customer", "countries": ["France"], "period": "2025"}

@@ -65,7 +65,8 @@ _FOLLOW_UP = re.compile(
     r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones|its)\b|\bbreak\s+(?:it|that|this)\s+down\b"
     r"|\bthe\s+(?:first|second|third|fourth|fifth|last|top|bottom)\s+one\b"
     r"|\beach\s+(?:one|of\s+(?:them|those|these))\b"
-    r"|\b(?:buy|buys|bought|sell|sells|sold|order|orders|ordered|purchase|purchases|purchased)\s+it\b",
+    r"|\b(?:buy|buys|bought|sell|sells|sold|order|orders|ordered|purchase|purchases|purchased)\s+it\b"
+    r"|^\s*(?:what|how much|how many)\s+(?:is\s+|was\s+)?(?:that|this|it)\b",
     re.IGNORECASE,
 )
 _ENDS_REFERRING = re.compile(
@@ -304,6 +305,8 @@ def read(
     _read_limit(text, marks, args, vocabulary)
     _read_rank(text, marks, args, vocabulary)
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
+    if previous is not None and listed:
+        _take_that_row(text, marks, listed, vocabulary)
     _leftovers(marks, reading, vocabulary, original)
     _dangling_cues(marks, reading, vocabulary)
     if _FUTURE.search(text) and (ahead := [s for s in vocabulary.not_in_data if s.startswith("forecast")]):
@@ -347,7 +350,7 @@ def read(
     if reading.follow_up and previous is not None:
         reading.arguments = _merge(previous, args, text, placed, qualifying=reading.qualifying)
         _beside(previous, args, reading.arguments, text, vocabulary)
-        row = _referred_row(text, listed)
+        row = _referred_row(text, listed, vocabulary)
         if row is not None and "group_by" not in args:
             reading.arguments = _about(reading.arguments, row, vocabulary)
         elif "group_by" in reading.arguments and "limit" not in args and "rank" not in args:
@@ -359,6 +362,7 @@ def read(
                 reading.arguments["limit"] = 1  # "which was highest?": one of the rows before
                 if "order" not in args and (direction := _COMPARATIVE.search(text)):
                     reading.arguments["order"] = "lowest" if direction[1] else "highest"
+        _per_previous(text, previous, reading.arguments, vocabulary)
         reading.asks = True
     final = reading.arguments
     if "rank_by" in final:  # "which products grew most last month?": against the month before
@@ -446,14 +450,53 @@ def _beside(
             return
 
 
+def _per_previous(
+    text: str, previous: dict[str, Any], merged: dict[str, Any], vocabulary: Vocabulary
+) -> None:
+    """ "What's that per customer?" after orders: the previous measure per customer, when the tool
+    has one (``orders_per_customer``), not the measure the bare "per customer" names by default."""
+    ratio = re.fullmatch(r"([a-z]+)_per_([a-z]+)", str(merged.get("measure")))
+    before_ = previous.get("measure")
+    measures = vocabulary.choices("measure")
+    if not ratio or not before_ or not re.search(rf"\bper\s+{ratio[2]}\b", text):
+        return
+    wanted = f"{before_}_per_{ratio[2]}"
+    named = any(
+        re.search(rf"\b{re.escape(t)}\b", text) for t, v in measures.items() if v == ratio[1]
+    )  # "revenue per customer" names its own
+    if wanted in measures.values() and not named:
+        merged["measure"] = wanted
+
+
+def _that_nouns(listed: Sequence[tuple[str, str]], vocabulary: Vocabulary) -> str:
+    """The nouns of the listed rows' dimension ("month", "customer"), as a pattern."""
+    dimension = listed[0][0]
+    nouns = [t for t, v in vocabulary.choices("group_by").items() if v == dimension and " " not in t]
+    return "|".join(re.escape(n) for n in nouns or [dimension])
+
+
+def _take_that_row(
+    text: str, marks: _Marks, listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
+) -> None:
+    """ "That month", "this customer": the one row the answer before named, not a breakdown."""
+    for found in re.finditer(rf"\b(?:that|this|the same)\s+(?:{_that_nouns(listed, vocabulary)})\b", text):
+        if marks.free(*found.span()):
+            marks.take(*found.span())
+
+
 _ORDINAL_ONE = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last|top|bottom)\s+one\b")
 
 
-def _referred_row(text: str, listed: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
-    """The row of the previous answer a follow-up points at: "they" when it named one, "the first
-    one" / "the last one" of a list."""
+def _referred_row(
+    text: str, listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
+) -> tuple[str, str] | None:
+    """The row of the previous answer a follow-up points at: "they" or "that month" when it named
+    one, "the first one" / "the last one" of a list."""
     if not listed:
         return None
+    that = re.search(rf"\b(?:that|this)\s+(?:{_that_nouns(listed, vocabulary)})\b", text)
+    if that and len(listed) == 1:
+        return listed[0]
     if found := _ORDINAL_ONE.search(text):
         place = {"first": 0, "top": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}.get(found[1], -1)
         return listed[place] if -len(listed) <= place < len(listed) else None
