@@ -71,8 +71,17 @@ export function importedTools(tools) {
     ...tools.map((tool) =>
       el("div", { className: "imported-tool" }, [
         el("span", { className: "imported-tool-name", text: tool.tool }),
-        el("pre", { text: tool.content }),
+        el("pre", { text: readable(tool.content) }),
       ]),
     ),
   ]);
+}
+
+/** JSON indented so a person can read it; any other text as it came (it is never interpreted). */
+function readable(content) {
+  try {
+    return JSON.stringify(JSON.parse(content), null, 2);
+  } catch {
+    return String(content ?? "");
+  }
 }
