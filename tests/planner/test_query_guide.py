@@ -684,3 +684,26 @@ def test_that_month_and_that_per_customer_refer_to_the_answer_before(chat):
     chat.ask("How many orders did France place in 2025?")
     arguments, _ = chat.ask("what's that per customer?")
     assert arguments == {"measure": "orders_per_customer", "countries": ["France"], "period": "2025"}
+
+
+def test_a_follow_up_steps_on_from_the_period_before_and_the_future_is_no_data(chat):
+    chat.ask("orders on 7 November 2025")
+    assert chat.ask("what about the following day?")[0]["period"] == "2025-11-08"
+    assert chat.ask("and the day after that?")[0]["period"] == "2025-11-09"
+    fresh = Chat(QueryGuide(), chat.tools, chat.db)
+    arguments, answer = fresh.ask("revenue next month")
+    assert arguments is None and "it holds no figures on forecasts" in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("rev uk nov 2025", {"measure": "revenue", "countries": ["United Kingdom"], "period": "2025-11"}),
+        ("what happened on 2025-11-14", {"measure": "overview", "period": "2025-11-14"}),
+        ("how many orders on black friday 2025", {"measure": "orders", "period": "2025-11-28"}),
+    ],
+)
+def test_shorthand_and_named_days(chat, question, expected):
+    arguments, answer = chat.ask(question)
+    assert arguments is not None, answer
+    assert {k: arguments.get(k) for k in expected} == expected

@@ -21,7 +21,7 @@ from agent_orchestrator.retail.countries import ALIAS_GROUPS
 from agent_orchestrator.retail.countries import key as country_key
 
 MEASURES = (
-    "revenue = revenue, sales, sold for, turnover, takings, income, money, spend, spent, earned, made, "
+    "revenue = revenue, rev, sales, sold for, turnover, takings, income, money, spend, spent, earned, made, "
     "value, net revenue, net sales, how much did we sell, how much we sold, how much was sold, "
     "how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets, order count, number of orders, "
@@ -54,7 +54,8 @@ MEASURES = (
     "products = how many products, how many different products, how many distinct products, "
     "number of products, how many items, range, catalogue; "
     "countries = how many countries, how many markets; "
-    "overview = tell me about, tell me more about, more about, overview, summary, summarise, summarize, "
+    "overview = tell me about, what happened, happened, going on, tell me more about, more about, "
+    "overview, summary, summarise, summarize, "
     "figures, performance, performing, doing, how did we do, how did it do, how did it go, describe, "
     "rundown, run-down, profile, know about, information about, information on, info on, details on, "
     "details about, picture, numbers, stats, statistics, kpis, metrics, "

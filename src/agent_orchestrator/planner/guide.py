@@ -226,6 +226,7 @@ def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str
         or any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
         or not 1 <= len(words) <= 4
         or not all(w.isalpha() and len(w) >= 3 for w in words)
+        or (len(words) == 1 and len(words[0]) < 5)  # "next", "win": too short to be taken for a name
     ):
         return None
     typed = re.findall(r"[A-Za-z0-9][\w'&+-]*", question)

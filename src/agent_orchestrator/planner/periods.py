@@ -55,10 +55,11 @@ _HOLIDAYS = {"christmas eve": "12-24", "christmas day": "12-25", "christmas": "1
 """Fixed-date days people name instead of writing the date (as ``normalize`` leaves them: no "'s")."""
 _HOLIDAY = "(" + "|".join(sorted(map(re.escape, _HOLIDAYS), key=len, reverse=True)) + ")"
 CALENDAR_WORDS = frozenset(
-    {w for name in _HOLIDAYS for w in name.split()}
+    {w for name in (*_HOLIDAYS, "black friday", "cyber monday") for w in name.split()}
     | set(_MONTHS)
     | {d.lower() for d in (*calendar.day_name, *calendar.day_abbr)}
     | {"half", "quarter", "week", "weekend", "fortnight", "ytd", "mtd", "qtd", "today", "yesterday"}
+    | {"next", "following", "coming", "upcoming", "after", "before", "previous", "prior", "since"}
 )
 """Words of the periods read here: never a typo of another word ("eve" is no "ever")."""
 
@@ -72,6 +73,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(?:the\s+)?(?:last|past|this|previous|latest)\s+week\b"), "week"),
     (re.compile(r"\b(?:the\s+)?(?:previous|prior|preceding)\s+(day|month|quarter|year)\b"), "previous"),
     (re.compile(rf"\b(?:on\s+)?{_HOLIDAY}(?:\s+(?:of\s+)?{_YEAR})?"), "holiday"),
+    (re.compile(rf"\b(?:on\s+)?(black friday|cyber monday)\s+(?:of\s+)?{_YEAR}\b"), "movable"),
     (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso_day"),
     (re.compile(rf"\b{_WEEKDAY}(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b"), "day_month_year"),
     (re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY},?\s+{_YEAR}\b"), "month_day_year"),
@@ -158,6 +160,10 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
         return f"previous {m[1]}"
     if kind == "week":
         return "last 7 days"
+    if kind == "movable":  # the day after the fourth Thursday of November, and the Monday after it
+        thursdays = [d for d in range(1, 31) if date(int(m[2]), 11, d).weekday() == calendar.THURSDAY]
+        friday = date(int(m[2]), 11, thursdays[3]) + timedelta(days=1)
+        return str(friday if m[1] == "black friday" else friday + timedelta(days=3))
     if kind == "holiday":
         return f"{m[2]}-{_HOLIDAYS[m[1]]}" if m[2] else f"--{_HOLIDAYS[m[1]]}"
     if kind in ("day_month", "month_day"):
@@ -218,6 +224,30 @@ def before(period: str) -> str | None:
             )
             return f"{date(index // 12, index % 12 + 1, 1)}..{first - timedelta(days=1)}"
         return f"{first - (last - first) - timedelta(days=1)}..{first - timedelta(days=1)}"
+    return None
+
+
+def after(period: str) -> str | None:
+    """The period just after ``period`` in the same form (``2025-03`` -> ``2025-04``); None for the
+    data's latest ones, which have nothing after them."""
+    if re.fullmatch(r"\d{4}", period):
+        return str(int(period) + 1)
+    if found := re.fullmatch(r"(\d{4})-Q([1-4])", period):
+        year, quarter = int(found[1]), int(found[2])
+        return f"{year + 1}-Q1" if quarter == 4 else f"{year}-Q{quarter + 1}"
+    if found := re.fullmatch(r"(\d{4})-(\d{2})", period):
+        year, month = int(found[1]), int(found[2])
+        return f"{year + 1}-01" if month == 12 else f"{year}-{month + 1:02d}"
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", period):
+        return str(date.fromisoformat(period) + timedelta(days=1))
+    if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", period):
+        first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
+        opens = last + timedelta(days=1)
+        if first.day == 1 and opens.day == 1:  # whole months (a half): as many after
+            months = (last.year - first.year) * 12 + last.month - first.month + 1
+            index = opens.year * 12 + opens.month - 1 + months
+            return f"{opens}..{date(index // 12, index % 12 + 1, 1) - timedelta(days=1)}"
+        return f"{opens}..{opens + (last - first)}"
     return None
 
 

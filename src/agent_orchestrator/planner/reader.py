@@ -25,6 +25,7 @@ from .periods import (
     NUMBER_WORDS,
     ORDINALS,
     Found,
+    after,
     before,
     day_bounds,
     find_periods,
@@ -92,6 +93,11 @@ _YEAR_BACK = re.compile(
     r"|\b(?:the\s+)?(?:previous|prior|preceding)\s+year\b|\b(?:the\s+)?year\s+before\b"
 )
 _STEPS = ((_YEAR_BACK, "year_before"), (_SHIFT_BACK, "previous_period"))
+_SHIFT_ON = re.compile(
+    r"\b(?:the\s+)?(?:next|following|subsequent)\s+(?:day|week|month|quarter|year|period)\b"
+    r"|\b(?:the\s+)?(?:day|week|month|quarter|year|period)\s+after\b|\bafter\s+that\b"
+)
+"""In a follow-up, a step on from the previous period ("and the following day?")."""
 _SAME_PERIOD = re.compile(
     r"\b(?:(?:in|for|over|during|across|on)\s+)?(?:the\s+)?same\s+"
     r"(?:period|time\s*frame|time|months?|years?|quarters?|weeks?|days?|dates?|dates?\s+range)\b"
@@ -282,6 +288,9 @@ def read(
         steps = []  # "revenue in the previous year": a period of its own, nothing to step back from
     for found, _ in steps:
         marks.take(*found.span())
+    if previous is not None and isinstance(previous.get("period"), str) and not others:
+        for found in _SHIFT_ON.finditer(text):
+            marks.take(*found.span())
     for found in _ALL_TIME.finditer(text):  # "over the whole period": all time, which is no period
         marks.take(*found.span())
     same = [m.span() for m in _SAME_PERIOD.finditer(text) if marks.free(*m.span())]
@@ -309,12 +318,14 @@ def read(
         _take_that_row(text, marks, listed, vocabulary)
     _leftovers(marks, reading, vocabulary, original)
     _dangling_cues(marks, reading, vocabulary)
-    if _FUTURE.search(text) and (ahead := [s for s in vocabulary.not_in_data if s.startswith("forecast")]):
+    stepping_on = previous is not None and isinstance(previous.get("period"), str) and _SHIFT_ON.search(text)
+    ahead = [s for s in vocabulary.not_in_data if s.startswith("forecast")]
+    if _FUTURE.search(text) and not stepping_on and ahead:
         reading.not_in_data = ahead  # "revenue next month": no data holds days that have not come
     reading.not_understood = [corrected.get(w, w) for w in reading.not_understood]
     # "And in France?", "how many orders was that?", or nothing of its own ("Which one?"); a question
     # that names its own period or place without referring back is a new one
-    shifted = "period" not in args and any(p.search(text) for p in (_SHIFT_BACK, _YEAR_BACK))
+    shifted = "period" not in args and any(p.search(text) for p in (_SHIFT_BACK, _YEAR_BACK, _SHIFT_ON))
     if previous is not None and args.get("group_by") not in (None, previous.get("group_by")):
         shifted = False  # "which month grew most on a year earlier?" after days: a ranking of its own
     # "which one comes second?" has no subject of its own; "how many employees?" has one, not understood
@@ -415,7 +426,7 @@ def _pair(
 
 
 _FUTURE = re.compile(
-    r"\b(?:next|coming|upcoming|following)\s+(?:\d+\s+|few\s+)?(?:day|week|month|quarter|year|season)s?\b"
+    r"\b(?:next|coming|upcoming)\s+(?:\d+\s+|few\s+)?(?:day|week|month|quarter|year|season)s?\b"
     r"|\b(?:will|going to)\s+(?:\w+\s+)?(?:be|sell|make|grow|rise|drop|fall)\b"
 )
 """A question about days to come: the data ends on its last day."""
@@ -1110,6 +1121,8 @@ def _merge(
         )
         step = year_before if back == "year_before" else before
         shifted = (step(period) or (step(placed) if placed else None)) if back else None
+        if back is None and _SHIFT_ON.search(text):  # "and the following day?"
+            shifted = after(period) or (after(placed) if placed else None)
         if back and _COMPARING.search(text):
             merged["compare"] = back  # "how does that compare with a year earlier?": both periods
         elif shifted is not None:
