@@ -216,3 +216,18 @@ def test_a_series_ranked_by_change_compares_each_step_with_the_one_before_it(con
     assert [r["key"] for r in grew["rows"]] == sorted(steps, key=lambda k: (-steps[k], k))[
         : len(grew["rows"])
     ]
+
+
+def test_a_share_is_of_what_the_part_belongs_to(conn):
+    """Two names side by side: each of everything; a period alone: of all time; cancelled orders:
+    of the orders; first-time customers: of the customers."""
+    total = ask(conn, measure="revenue")["total"]["revenue"]
+    pair = ask(conn, countries=["France", "Germany"], group_by="country", share=True)
+    for row in pair["rows"]:
+        assert f"({row['revenue'] / total:.1%})" in pair["answer"]
+    period = ask(conn, measure="customers", period="2025-12", share=True)
+    everyone = ask(conn, measure="customers")["total"]["customers"]
+    assert period["answer"].endswith(f"of the all-time total {everyone:,.0f} customers.")
+    cancelled = ask(conn, measure="cancellations", period="2025", share=True)
+    orders = ask(conn, measure="orders", period="2025")["total"]["orders"]
+    assert cancelled["answer"].endswith(f"of the total {orders:,.0f} orders.")

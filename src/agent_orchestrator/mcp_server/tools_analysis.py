@@ -98,7 +98,8 @@ EXCLUDING = (
 SHARES = (
     "Also the share of the total (share, percentage, percent, proportion, fraction, portion, slice, part of, "
     "%, of the total, of our total, of total, how much of, responsible for, account for, accounts for, "
-    "accounted for, contribution)"
+    "accounted for, contribution, contribute to, contributes to, contributed to, represent, represents, "
+    "represented, make up, makes up, made up)"
 )
 NOT_IN_DATA = (
     "Not in the data: profit, margin, cost, stock levels, inventory, reasons for returns, staff, marketing, "

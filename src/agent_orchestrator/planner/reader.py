@@ -53,7 +53,8 @@ COMMON = frozenset(
     answer answered different distinct unique individual separate big large small together combined
     altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
     lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
-    quick quickly brief briefly short instead rather nr num pls plz thx thanks""".split()  # noqa: SIM905
+    quick quickly brief briefly short instead rather nr num pls plz thx thanks
+    go goes going went gone""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent

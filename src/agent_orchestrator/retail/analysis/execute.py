@@ -29,6 +29,13 @@ from agent_orchestrator.retail.segments import SEGMENT_ORDER
 from agent_orchestrator.retail.stats import load_as_of
 
 DEFAULT_RANKING = 5
+PART_OF = {
+    Measure.new_customers: Measure.customers,
+    Measure.repeat_customers: Measure.customers,
+    Measure.cancellations: Measure.orders,
+}
+"""What a count is a share of when nothing else is named: first-time and repeat customers are
+some of the customers, cancelled orders set against the orders (of the same period)."""
 TIME_DIMENSIONS = {Dimension.month: 7, Dimension.day: 10, Dimension.year: 4}
 """Time groupings and the length of the timestamp prefix that keys them."""
 
@@ -173,7 +180,15 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
             if included
             else Scope()
         )
-        whole = _figures(conn, kept, period, measure)
+        everything = not included and not (
+            scope.exclude_countries or scope.exclude_segments or scope.exclude_product_codes
+        )
+        if everything and period is not None and query.group_by is None and measure not in PART_OF:
+            # "what share of customers bought in the last 3 months?": of all the customers there are
+            whole_period = Period(data_first, data_last, "all-time", "range")
+            whole = _figures(conn, kept, None, measure)
+        else:
+            whole = _figures(conn, kept, period, measure)
     rows: list[Row] = []
     groups = 0
     if query.group_by is not None:

@@ -13,7 +13,14 @@ import calendar
 from datetime import date
 from typing import Any
 
-from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS, Figures, Outcome, Row, stepwise
+from agent_orchestrator.retail.analysis.execute import (
+    PART_OF,
+    TIME_DIMENSIONS,
+    Figures,
+    Outcome,
+    Row,
+    stepwise,
+)
 from agent_orchestrator.retail.analysis.query import Dimension, Measure
 
 MEASURE_LABELS = {
@@ -272,9 +279,11 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         if outcome.whole is not None and measure not in DAYS:
             part, whole = outcome.total.get(measure), outcome.whole.get(measure)
             of = f"the {outcome.whole_period.label} total" if outcome.whole_period else "the total"
-            if measure in COUNTED_WHEN_ASKED and outcome.whole == outcome.total:
-                # "what share of customers came back?": of the customers, not of itself
-                whole, figure = outcome.whole.customers, Figure(Measure.customers, None)
+            if measure in PART_OF and outcome.whole.get(measure) == part:
+                # "what share of customers came back?": of the customers, not of itself; "what
+                # percentage of orders were cancelled?": of the orders
+                base = PART_OF[measure]
+                whole, figure = outcome.whole.get(base), Figure(base, None)
             text += f", {percent(part, whole)} of {of} {figure(whole)}"
         return text + "."
     if not outcome.rows:
@@ -334,8 +343,8 @@ def _row_line(index: int, row: Row, outcome: Outcome, figure: Figure) -> str:
     marker = "-" if _is_series(outcome) else f"{index}."
     shown = overview(row.figures, figure.currency) if measure is Measure.overview else figure(value)
     line = f"{marker} {row.label}: {shown}"
-    if outcome.query.share and measure not in DAYS:
-        line += f" ({percent(value, outcome.total.get(measure))})"
+    if outcome.query.share and measure not in DAYS:  # of everything the names are part of
+        line += f" ({percent(value, (outcome.whole or outcome.total).get(measure))})"
     against = row.previous_label or (outcome.compared.label if outcome.compared else None)
     if row.previous is not None and against is not None:
         before = row.previous.get(measure)
