@@ -204,6 +204,14 @@ def chat(tools, retail_db) -> Chat:
         ("How many orders came from countries other than the UK and Germany?", {"group_by": None}),
         ("revenue on Christmas Eve 2024", {"period": "2024-12-24", "product": None}),
         ("How many new customers did we win in 2025?", {"measure": "new_customers"}),
+        ("revenue ex UK 2025", {"exclude_countries": ["United Kingdom"], "period": "2025"}),
+        ("how many customers besides those in the UK", {"exclude_countries": ["United Kingdom"]}),
+        (
+            "revenue in the first quarter of 2025 against the last quarter of 2024",
+            {"period": "2025-Q1", "compare": "previous_period"},
+        ),
+        ("How much of total revenue does the UK represent?", {"share": True, "product": None}),
+        ("How much does Germany contribute to total units?", {"share": True, "measure": "units"}),
         # halves and ranges stepped back from by whole months
         (
             "Did France grow between the first half of 2025 and the second half?",

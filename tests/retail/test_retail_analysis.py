@@ -231,3 +231,11 @@ def test_a_share_is_of_what_the_part_belongs_to(conn):
     cancelled = ask(conn, measure="cancellations", period="2025", share=True)
     orders = ask(conn, measure="orders", period="2025")["total"]["orders"]
     assert cancelled["answer"].endswith(f"of the total {orders:,.0f} orders.")
+
+
+def test_a_short_word_matches_a_product_only_as_a_whole_word(conn):
+    """ "EU" is no product because a description holds "BLEU": short words match whole words only."""
+    result = ask(conn, product="te")  # inside "ITEM A"
+    assert result["answered"] is False and "nothing in the data matches 'te'" in result["answer"]
+    assert ask(conn, product="item")["answered"] is True
+    assert ask(conn, product="a")["answer"].startswith("Revenue, ITEM A (A), all time: ")

@@ -92,7 +92,7 @@ RANK_BY = (
 EXCLUDING = (
     "apart from, excluding, except, except for, not, non, but, but not, other than, besides, aside from, "
     "without, leaving, leaving out, leave out, not including, not counting, ignoring, minus, exclude, "
-    "excludes, remove, take out, omit, omitting"
+    "excludes, remove, take out, omit, omitting, ex, excl"
 )
 """The words before a name that leave it out ("all segments but Regular", "without the UK")."""
 SHARES = (

@@ -227,6 +227,7 @@ def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str
         or not 1 <= len(words) <= 4
         or not all(w.isalpha() and len(w) >= 3 for w in words)
         or (len(words) == 1 and len(words[0]) < 5)  # "next", "win": too short to be taken for a name
+        or any(w in vocabulary.words() for w in words)  # "besides": the tool's own word, misplaced
     ):
         return None
     typed = re.findall(r"[A-Za-z0-9][\w'&+-]*", question)

@@ -33,7 +33,8 @@ NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
             "ninth": 9, "tenth": 10}  # fmt: skip
 """Places written as words ("the second best-selling product")."""
-_ORDINAL_QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_ORDINAL_QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
+                     "last": 4, "final": 4}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,9 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bq([1-4])\s+(?:of\s+)?{_YEAR}\b|\b{_YEAR}\s*-?\s*q([1-4])\b"), "quarter"),
     (re.compile(r"\bq([1-4])\b"), "quarter_alone"),
     (
-        re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+)?{_YEAR}\b"),
+        re.compile(
+            rf"\b(first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+quarter\s+(?:of\s+)?{_YEAR}\b"
+        ),
         "quarter_words",
     ),
     (

@@ -692,7 +692,11 @@ def _cue_before(marks: _Marks, start: int, cues: list[str]) -> int | None:
     """Where an exclusion cue ends right before ``start`` ("apart from the UK"), if one does."""
     head = marks.text[:start]
     for cue in sorted(cues, key=len, reverse=True):
-        found = re.search(rf"(?<!\w){re.escape(cue)}(?:\s+(?:of|for|in|from|to|by|at))?(?:\s+the)?\s*$", head)
+        found = re.search(  # "besides those in the UK"
+            rf"(?<!\w){re.escape(cue)}(?:\s+(?:those|the ones|ones|people|buyers|customers))?"
+            rf"(?:\s+(?:of|for|in|from|to|by|at))?(?:\s+the)?\s*$",
+            head,
+        )
         if found:
             return found.start()
     return None

@@ -65,6 +65,7 @@ class Vocabulary:
     """Word that labels an id -> its integer parameter (customer -> customer_id)."""
     parameters: frozenset[str] = frozenset()
     """Every parameter's name: a reading fills only what the tool takes."""
+    _words: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, tool: Mapping[str, Any]) -> Vocabulary | None:
@@ -107,3 +108,11 @@ class Vocabulary:
 
     def choices(self, parameter: str) -> dict[str, str]:
         return self.terms.get(parameter, {})
+
+    def words(self) -> frozenset[str]:
+        """Every word of the tool's choices and cues: what a question says to the tool, never a name."""
+        if self._words is None:
+            phrases = [t for terms in self.terms.values() for t in terms]
+            phrases += [c for cues in self.cues.values() for c in cues]
+            self._words = frozenset(w for p in phrases for w in p.split())
+        return self._words

@@ -311,17 +311,16 @@ def _products(conn: sqlite3.Connection, text: str, *, unmatched: str = "product"
         ).fetchall()
     if not rows:
         rows = conn.execute(
-            f"SELECT stock_code, MIN(description) FROM {names} WHERE description LIKE ? ESCAPE '\\' "
-            "GROUP BY stock_code",
-            [f"%{_like(text)}%"],
+            f"SELECT stock_code, MIN(description) FROM {names} WHERE {_CONTAINS} GROUP BY stock_code",
+            [_containing(text)],
         ).fetchall()
     if not rows:
-        words = [re.sub(r"(?<=[a-z])s$", "", w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+        words = [re.sub(r"(?<=[a-z]{3})s$", "", w) for w in re.findall(r"[a-z0-9]+", text.lower())]
         if words:
-            clause = " AND ".join("description LIKE ? ESCAPE '\\'" for _ in words)
+            clause = " AND ".join(_CONTAINS for _ in words)
             rows = conn.execute(
                 f"SELECT stock_code, MIN(description) FROM {names} WHERE {clause} GROUP BY stock_code",
-                [f"%{_like(w)}%" for w in words],
+                [_containing(w) for w in words],
             ).fetchall()
     if not rows:
         raise CannotAnswer(
@@ -336,6 +335,15 @@ def _products(conn: sqlite3.Connection, text: str, *, unmatched: str = "product"
 
 def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+_CONTAINS = "(' ' || description || ' ') LIKE ? ESCAPE '\\'"
+
+
+def _containing(text: str) -> str:
+    """The LIKE pattern for a description holding ``text``: anywhere in it ("lantern" in
+    "LANTERNS"), but a word of three letters or fewer only as a whole word ("EU" is not in "BLEU")."""
+    return f"% {_like(text)} %" if len(text) <= 3 else f"%{_like(text)}%"
 
 
 _COLUMNS = (
