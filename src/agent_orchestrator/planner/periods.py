@@ -80,7 +80,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY},?\s+{_YEAR}\b"), "month_day_year"),
     (re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"), "slash_day"),
     (re.compile(r"\b(\d{4})-(\d{2})\b"), "iso_month"),
-    (re.compile(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b"), "month_year"),
+    (re.compile(rf"\b(?:the\s+month\s+of\s+)?{_MONTH}\s+(?:of\s+)?{_YEAR}\b"), "month_year"),
     (re.compile(rf"\bq([1-4])\s+(?:of\s+)?{_YEAR}\b|\b{_YEAR}\s*-?\s*q([1-4])\b"), "quarter"),
     (re.compile(r"\bq([1-4])\b"), "quarter_alone"),
     (
