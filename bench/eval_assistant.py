@@ -220,6 +220,7 @@ _COUNTRY_ALIASES = {
     "United Kingdom": (r"United Kingdom", r"\bU\.?K\.?(?![\w.])", r"(?:Great )?Britain"),
     "United States": (r"United States", r"\bU\.?S\.?A?\.?(?![\w.])"),
     "Czech Republic": (r"Czech Republic", r"Czechia"),
+    "South Africa": (r"South Africa", r"\bRSA\b"),
 }
 _MONTHS = (
     "january", "february", "march", "april", "may", "june",

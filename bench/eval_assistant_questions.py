@@ -77,6 +77,12 @@ WORLD_COUNTRIES = (
     "Vietnam", "Zambia", "Zimbabwe",
 )  # fmt: skip
 UNKNOWN_COUNTRY_CHOICES = ("Argentina", "Mexico", "Iceland", "South Africa", "Thailand", "New Zealand")
+DATA_SPELLINGS = {"South Africa": "RSA", "Ireland": "EIRE", "United States": "USA"}
+"""How the Online Retail file spells some countries: South Africa is in it, as "RSA"."""
+
+
+def _not_in_data(country: str, countries: dict[str, int]) -> bool:
+    return country not in countries and DATA_SPELLINGS.get(country) not in countries
 UNKNOWN_CUSTOMER_ID = 99_999_999
 
 
@@ -836,7 +842,7 @@ def _chat_top_customers(o: Oracle) -> Chat:
 
 
 def _chat_germany_desk(o: Oracle, rng: random.Random) -> Chat:
-    unknown = rng.choice([c for c in UNKNOWN_COUNTRY_CHOICES if c not in o.countries])
+    unknown = rng.choice([c for c in UNKNOWN_COUNTRY_CHOICES if _not_in_data(c, o.countries)])
     return Chat(
         "Germany desk",
         (
@@ -1058,7 +1064,7 @@ def _chat_prediction(o: Oracle, rng: random.Random) -> Chat:
 
 
 def _chat_unknown(o: Oracle, rng: random.Random) -> Chat:
-    country = rng.choice([c for c in UNKNOWN_COUNTRY_CHOICES if c not in o.countries])
+    country = rng.choice([c for c in UNKNOWN_COUNTRY_CHOICES if _not_in_data(c, o.countries)])
     missing = _missing_customer_id(o, rng)
     fake = _fake_product(o, rng)
     return Chat(
@@ -1970,7 +1976,7 @@ def _chat_cannot_measure(o: Oracle, rng: random.Random) -> tuple[str, list[Turn 
 
 
 def _chat_not_in_data(o: Oracle, rng: random.Random) -> tuple[str, list[Turn | None]]:
-    missing = [c for c in UNKNOWN_COUNTRY_CHOICES if c not in o.countries]
+    missing = [c for c in UNKNOWN_COUNTRY_CHOICES if _not_in_data(c, o.countries)]
     fake = _fake_product(o, rng)
     country = rng.choice(missing) if missing else None
     return "Outside the data", [
