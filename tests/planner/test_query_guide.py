@@ -715,3 +715,27 @@ def test_shorthand_and_named_days(chat, question, expected):
     arguments, answer = chat.ask(question)
     assert arguments is not None, answer
     assert {k: arguments.get(k) for k in expected} == expected
+
+
+def test_follow_ups_about_the_one_row_named_the_whole_year_and_another_measure(chat):
+    chat.ask("Who was our top customer in 2025?")
+    where, _ = chat.ask("where are they based?")
+    assert where is not None and where["group_by"] == "country" and "customer_id" in where
+    chat.ask("revenue in Germany by month for 2025")
+    chat.ask("which month was the peak?")
+    total, _ = chat.ask("what was the total for the year?")
+    assert total == {"period": "2025", "countries": ["Germany"], "measure": "revenue"}
+    chat.ask("What are the top 3 countries by orders?")
+    by, _ = chat.ask("and by customers?")
+    assert by is not None and (by["group_by"], by["measure"], by["limit"]) == ("country", "customers", 3)
+    chat.ask("What was our average order value in Q2 2025?")
+    chat.ask("and Q3?")
+    up, _ = chat.ask("did it go up?")
+    assert up is not None and (up["period"], up["compare"]) == ("--Q3", "previous_period")
+
+
+def test_compare_with_a_name_puts_it_beside_the_one_before(chat):
+    chat.ask("revenue of High Value customers in Germany")
+    both, _ = chat.ask("compare with Regular customers")
+    assert both is not None and both["segments"] == ["High Value", "Regular"]
+    assert (both["group_by"], both["countries"], both["measure"]) == ("segment", ["Germany"], "revenue")

@@ -78,7 +78,8 @@ ORDERS = (
 )
 COMPARES = (
     "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth, grown, "
-    "grow, increased, decreased, declined, dropped, difference, differ, "
+    "grow, increased, decreased, declined, dropped, difference, differ, go up, went up, gone up, "
+    "go down, went down, gone down, up or down, "
     "month over month, mom, quarter over quarter, qoq, week over week, day over day; "
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
     "yoy"

@@ -275,9 +275,12 @@ class QueryGuide:
                 ((v, dict(t)) for t in tools if (v := Vocabulary.of(t)) is not None), (None, {})
             )
             own = {_stem(w) for w in vocabulary.words()} if vocabulary is not None else set()
-            others = frozenset(  # what only the other tools know: "month" is the query tool's word too
-                _stem(w) for t in tools if not is_query_tool(t) for w in re.findall(r"[a-z]+", _words(t))
-            ) - own
+            others = (
+                frozenset(  # what only the other tools know: "month" is the query tool's word too
+                    _stem(w) for t in tools if not is_query_tool(t) for w in re.findall(r"[a-z]+", _words(t))
+                )
+                - own
+            )
             if len(self._vocabularies) > 16:
                 self._vocabularies.clear()
             cached = self._vocabularies[key] = (vocabulary, query_tool, others)

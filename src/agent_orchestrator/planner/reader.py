@@ -68,7 +68,8 @@ _FOLLOW_UP = re.compile(
     r"|\bthe\s+(?:first|second|third|fourth|fifth|last|top|bottom)\s+one\b"
     r"|\beach\s+(?:one|of\s+(?:them|those|these))\b"
     r"|\b(?:buy|buys|bought|sell|sells|sold|order|orders|ordered|purchase|purchases|purchased)\s+it\b"
-    r"|^\s*(?:what|how much|how many)\s+(?:is\s+|was\s+)?(?:that|this|it)\b",
+    r"|^\s*(?:what|how much|how many)\s+(?:is\s+|was\s+)?(?:that|this|it)\b"
+    r"|^\s*(?:and\s+|now\s+)?(?:compare|compared|vs|versus)\s+(?:it\s+|that\s+|this\s+)?(?:with|to|against)?\b",
     re.IGNORECASE,
 )
 _ENDS_REFERRING = re.compile(
@@ -290,7 +291,7 @@ def read(
     for found, _ in steps:
         marks.take(*found.span())
     if previous is not None and isinstance(previous.get("period"), str) and not others:
-        for found in _SHIFT_ON.finditer(text):
+        for found in (*_SHIFT_ON.finditer(text), *_WHOLE_OF.finditer(text)):
             marks.take(*found.span())
     for found in _ALL_TIME.finditer(text):  # "over the whole period": all time, which is no period
         marks.take(*found.span())
@@ -360,11 +361,17 @@ def read(
         reading.unpaired = pair is None
         return reading
     if reading.follow_up and previous is not None:
+        _by_measure(text, previous, args, vocabulary)
         reading.arguments = _merge(previous, args, text, placed, qualifying=reading.qualifying)
         _beside(previous, args, reading.arguments, text, vocabulary)
         row = _referred_row(text, listed, vocabulary)
         if row is not None and "group_by" not in args:
             reading.arguments = _about(reading.arguments, row, vocabulary)
+        elif row is not None and args["group_by"] != row[0] and len(listed) == 1:
+            # "where are they based?" of the one customer named: that customer, by country
+            about = _about(reading.arguments, row, vocabulary)
+            if about is not reading.arguments:
+                reading.arguments = about | {k: args[k] for k in ("group_by", "order", "limit") if k in args}
         elif "group_by" in reading.arguments and "limit" not in args and "rank" not in args:
             _read_limit(text, _Marks(text), reading.arguments, vocabulary)
             if re.search(
@@ -375,6 +382,7 @@ def read(
                 if "order" not in args and (direction := _COMPARATIVE.search(text)):
                     reading.arguments["order"] = "lowest" if direction[1] else "highest"
         _per_previous(text, previous, reading.arguments, vocabulary)
+        _whole_of(text, marks, args, reading, placed)
         reading.asks = True
     final = reading.arguments
     if "rank_by" in final:  # "which products grew most last month?": against the month before
@@ -460,6 +468,46 @@ def _beside(
             if "period" not in new:
                 merged.pop("compare", None)
             return
+
+
+_WHOLE_OF = re.compile(
+    r"\b(?:for|in|over|of)\s+(?:the|that)\s+(?:whole\s+|full\s+|entire\s+)?(year|quarter|month)\b"
+)
+_TOTAL = re.compile(r"\b(?:total|overall|altogether|in all|combined)\b")
+
+
+def _whole_of(text: str, marks: _Marks, new: dict[str, Any], reading: Reading, placed: str | None) -> None:
+    """ "What was the total for the year?" after a month by month answer: the figure of the whole
+    year (quarter, month) the previous period lies in, without the breakdown."""
+    merged = reading.arguments
+    period = str(merged.get("period") or placed or "")
+    unit = _WHOLE_OF.search(text)
+    if unit and "period" not in new and re.match(r"\d{4}", period):
+        months = {"year": 4, "month": 7}
+        if unit[1] in months:
+            merged["period"] = period[: months[unit[1]]] if len(period) >= months[unit[1]] else period
+        elif found := re.match(r"(\d{4})-(?:Q([1-4])|(\d{2}))", period):
+            quarter = found[2] or str((int(found[3]) - 1) // 3 + 1)
+            merged["period"] = f"{found[1]}-Q{quarter}"
+    if (unit or _TOTAL.search(text)) and "group_by" in merged and "group_by" not in new:
+        for key in ("group_by", "order", "limit", "rank", "rank_by"):
+            merged.pop(key, None)
+
+
+def _by_measure(text: str, previous: dict[str, Any], new: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "And by customers?" after the top countries by orders: the same ranking by another measure,
+    not a ranking of customers (a word that names both a measure and a dimension)."""
+    group = new.get("group_by")
+    counted = f"{group}s"
+    if (
+        group
+        and previous.get("group_by") not in (None, group)
+        and "measure" not in new
+        and counted in vocabulary.choices("measure").values()
+        and re.match(r"\s*(?:and\s+|what about\s+|how about\s+|now\s+|then\s+)?(?:by|in terms of)\s", text)
+    ):
+        new["measure"] = counted
+        del new["group_by"]
 
 
 def _per_previous(
