@@ -183,7 +183,8 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         everything = not included and not (
             scope.exclude_countries or scope.exclude_segments or scope.exclude_product_codes
         )
-        if everything and period is not None and query.group_by is None and measure not in PART_OF:
+        alone = period is not None and query.group_by is None and measure not in PART_OF
+        if everything and alone and data_first is not None:
             # "what share of customers bought in the last 3 months?": of all the customers there are
             whole_period = Period(data_first, data_last, "all-time", "range")
             whole = _figures(conn, kept, None, measure)
