@@ -212,6 +212,11 @@ def chat(tools, retail_db) -> Chat:
         ),
         ("How much of total revenue does the UK represent?", {"share": True, "product": None}),
         ("How much does Germany contribute to total units?", {"share": True, "measure": "units"}),
+        ("tell me abt germany", {"measure": "overview", "countries": ["Germany"]}),
+        ("give me the lowdown on spain", {"measure": "overview", "countries": ["Spain"]}),
+        ("how did the netherlands perform last year", {"measure": "overview", "period": "latest year"}),
+        ("What was revenue on the first of June 2025?", {"period": "2025-06-01"}),
+        ("busiest day in 2025", {"group_by": "day", "limit": 1}),
         # halves and ranges stepped back from by whole months
         (
             "Did France grow between the first half of 2025 and the second half?",
@@ -739,3 +744,9 @@ def test_compare_with_a_name_puts_it_beside_the_one_before(chat):
     both, _ = chat.ask("compare with Regular customers")
     assert both is not None and both["segments"] == ["High Value", "Regular"]
     assert (both["group_by"], both["countries"], both["measure"]) == ("segment", ["Germany"], "revenue")
+
+
+def test_a_question_that_names_its_own_place_and_time_takes_nothing_from_the_one_before(chat):
+    chat.ask("info on the High Value segment")
+    arguments, _ = chat.ask("whats up with france in 2025")
+    assert arguments == {"measure": "overview", "countries": ["France"], "period": "2025"}

@@ -25,7 +25,13 @@ _UNAMBIGUOUS_MONTH = (
 )
 _WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?)?"
 """A weekday written before a date ("Thursday 25 April 2024") says nothing the date does not."""
-_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_ORDINAL_WORDS = """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+    thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth""".split()  # noqa: SIM905
+_DAY_WORDS = {w: i for i, w in enumerate(_ORDINAL_WORDS, 1)}
+_DAY_WORDS |= {f"twenty-{w}": 20 + i for w, i in list(_DAY_WORDS.items())[:9]} | {"thirtieth": 30}
+_DAY_WORDS |= {"thirty-first": 31}
+_DAY = r"(\d{1,2}|" + "|".join(sorted(_DAY_WORDS, key=len, reverse=True)) + r")(?:st|nd|rd|th)?"
+"""A day of the month in figures or words ("the 5th", "the first of June")."""
 _YEAR = r"((?:19|20)\d{2})"
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20}  # fmt: skip
@@ -44,7 +50,7 @@ class Found:
 
 
 def _iso(year: str, month: int, day: str) -> str | None:
-    y, d = int(year), int(day)
+    y, d = int(year), _DAY_WORDS.get(day) or int(day)
     if not 1 <= month <= 12 or not 1 <= d <= calendar.monthrange(y, month)[1]:
         return None
     return f"{y:04d}-{month:02d}-{d:02d}"

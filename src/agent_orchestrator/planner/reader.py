@@ -60,6 +60,11 @@ COMMON = frozenset(
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
 misreading, so a calendar word the periods did not use leaves the question not understood."""
 
+_NARROWING = re.compile(
+    r"\s*(?:in|for|from|during|over|only|just|but|and|now|then|what about|how about|same)\b"
+)
+"""How a filter alone opens when it narrows the question before ("In France?", "only for 2025");
+"whats up with France in 2025" is a question of its own."""
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and|what about|how about|same|now|also|then|ok|okay|so|but|what if|and what about)\b"
     r"|\b(?:of|among|from|in|for)\s+(?:those|these|them)\b"
@@ -243,7 +248,8 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str
 
 
 _TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "wat": "what", "wht": "what", "teh": "the",
-               "hw": "how", "revnue": "revenue"}  # fmt: skip
+               "hw": "how", "revnue": "revenue", "abt": "about", "bout": "about",
+               "thru": "through"}  # fmt: skip
 """Short transpositions difflib's length rule leaves alone (four letters or fewer)."""
 
 
@@ -333,7 +339,11 @@ def read(
     # "which one comes second?" has no subject of its own; "how many employees?" has one, not understood
     own = set(args) - {"rank", "order", "limit", "rank_by", "share"} or reading.not_understood
     # "Only for 2025", "In France?": a filter alone narrows the question before
-    bare = not reading.asks and not reading.not_understood
+    bare = (
+        not reading.asks
+        and not reading.not_understood
+        and (len(text.split()) <= 3 or bool(_NARROWING.match(text)))
+    )
     scoped = any(k in args for k in ("period", "customer_id", vocabulary.free_text, *vocabulary.entities))
     referring = (
         bool(same) or bool(_FOLLOW_UP.search(text)) or (bool(_ENDS_REFERRING.search(text)) and not scoped)
@@ -1024,8 +1034,8 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Voca
     names = [t for t, v in vocabulary.choices("group_by").items() if v == group and not t.endswith("s")]
     noun = "(?:" + "|".join(re.escape(n) for n in names or [group]) + ")"
     which = re.search(rf"\b(?:which|what)\s+(?:\w+\s+){{0,{1 if time else 2}}}{noun}\b(?!s)", text)
-    best = re.search(
-        rf"\b(?:the|our|its|my)\s+(?:\w+est|most|least|top|best|worst|number one)\s+(?:\w+\s+){{0,2}}"
+    best = re.search(  # "busiest day in 2025" opens with its superlative
+        rf"(?:^|\b(?:the|our|its|my)\s+)(?:\w+est|most|least|top|best|worst|number one)\s+(?:\w+\s+){{0,2}}"
         rf"{noun}\b(?!s)",
         text,
     )
