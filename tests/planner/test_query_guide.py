@@ -750,3 +750,9 @@ def test_a_question_that_names_its_own_place_and_time_takes_nothing_from_the_one
     chat.ask("info on the High Value segment")
     arguments, _ = chat.ask("whats up with france in 2025")
     assert arguments == {"measure": "overview", "countries": ["France"], "period": "2025"}
+
+
+def test_a_word_the_chat_said_before_is_the_chats_not_a_product(chat):
+    chat.ask("Note for later: our target segment is Regular.")
+    arguments, answer = chat.ask("Which segment are we targeting?")
+    assert arguments is None and answer is None  # the model answers from the chat

@@ -188,12 +188,7 @@ def _refusal(
         or any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
     ):
         return None
-    said = {
-        _stem(w)
-        for m in chat[:-1]
-        if m.get("role") == "user"
-        for w in re.findall(r"[a-z]+", _text(m).lower())
-    }
+    said = _said(chat)
     # a bare number may be an id another tool takes ("How much has 20017 spent?"); a word said before
     # is the chat's ("when is my deadline?")
     unknown = [w for w in reading.not_understood if _stem(w) not in others | said and not w.isdigit()]
@@ -205,6 +200,17 @@ def _refusal(
     if names and len(names) <= 12:  # "the Champions segment": the segments there are
         refusal += f" The {reading.unknown_kind} in this data are {', '.join(names)}."
     return refusal
+
+
+def _said(chat: Sequence[dict[str, Any]]) -> set[str]:
+    """The stems of every word the user wrote before the last message: the chat's own words
+    ("when is my deadline?", "which segment are we targeting?" after naming the target)."""
+    return {
+        _stem(w)
+        for m in chat[:-1]
+        if m.get("role") == "user"
+        for w in re.findall(r"[a-z]+", _text(m).lower())
+    }
 
 
 def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str | None:
@@ -309,7 +315,7 @@ class QueryGuide:
         free = vocabulary.free_text
         if (
             free is not None
-            and not any(_stem(w) in others for w in reading.not_understood)
+            and not any(_stem(w) in others | _said(messages[: last + 1]) for w in reading.not_understood)
             and (named := _named_thing(reading, _text(messages[last]), vocabulary))
         ):
             # "how is the party bunting doing?": the words left may be a product's, typed in lower
