@@ -22,8 +22,8 @@ from agent_orchestrator.retail.countries import key as country_key
 
 MEASURES = (
     "revenue = revenue, rev, sales, sold for, turnover, takings, income, money, spend, spent, earned, made, "
-    "value, net revenue, net sales, how much did we sell, how much we sold, how much was sold, "
-    "how much have we sold; "
+    "value, valuable, lucrative, net revenue, net sales, how much did we sell, how much we sold, "
+    "how much was sold, how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets, order count, number of orders, "
     "order volume, frequent, frequently, often; "
     "customers = customers, buyers, clients, shoppers, people, accounts; "
