@@ -315,10 +315,25 @@ def test_a_question_with_its_own_scope_is_new_even_when_it_ends_with_it(chat):
     assert arguments == {"period": "2025", "countries": ["Germany"], "measure": "revenue"}
 
 
-def test_two_rankings_in_one_question_are_said_not_guessed(chat):
+def test_a_ranking_among_the_top_by_another_measure_is_one_query(chat):
     arguments, answer = chat.ask(
         "Of our ten biggest countries by revenue, which one placed the fewest orders?"
     )
+    assert arguments == {
+        "group_by": "country",
+        "among_top": 10,
+        "among_by": "revenue",
+        "limit": 1,
+        "measure": "orders",
+        "order": "lowest",
+    }
+    assert answer is not None and answer.startswith(
+        "Orders, lowest country of the top 10 by revenue, all time: "
+    )
+
+
+def test_two_rankings_in_one_question_are_said_not_guessed(chat):
+    arguments, answer = chat.ask("which country has the most and the fewest orders")
     assert arguments is None
     assert answer is not None and answer.startswith("I can't answer that from this data in one step")
 

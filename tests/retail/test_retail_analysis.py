@@ -239,3 +239,13 @@ def test_a_short_word_matches_a_product_only_as_a_whole_word(conn):
     assert result["answered"] is False and "nothing in the data matches 'te'" in result["answer"]
     assert ask(conn, product="item")["answered"] is True
     assert ask(conn, product="a")["answer"].startswith("Revenue, ITEM A (A), all time: ")
+
+
+def test_a_ranking_among_the_top_n_by_another_measure(conn):
+    """ "Of our two biggest countries by revenue, which placed the fewest orders?" """
+    by_revenue = [r["key"] for r in ask(conn, group_by="country", limit=2)["rows"]]
+    result = ask(conn, group_by="country", among_top=2, among_by="revenue", measure="orders", order="lowest")
+    assert {r["key"] for r in result["rows"]} == set(by_revenue)
+    orders = [r["orders"] for r in result["rows"]]
+    assert orders == sorted(orders)
+    assert result["answer"].startswith("Orders, bottom 2 countries of the top 2 by revenue, all time:")

@@ -233,6 +233,20 @@ def register(kit: ToolKit) -> None:
             int | None,
             Field(ge=1, le=MAX_ROWS, description="Only the row at this place of the ranking (second = 2)"),
         ] = None,
+        among_top: Annotated[
+            int | None,
+            Field(
+                ge=2,
+                le=MAX_ROWS,
+                description="Rank only among the top N by among_by (of our ten biggest countries by revenue)",
+            ),
+        ] = None,
+        among_by: Annotated[
+            str | None,
+            Field(
+                description="The measure of among_top", json_schema_extra={"enum": [m.value for m in Measure]}
+            ),
+        ] = None,
         share: Annotated[
             bool,
             Field(description=SHARES),
@@ -261,6 +275,8 @@ def register(kit: ToolKit) -> None:
             "rank_by": rank_by,
             "limit": limit,
             "rank": rank,
+            "among_top": among_top,
+            "among_by": among_by,
             "share": share,
             "share_of": share_of,
         }

@@ -309,7 +309,11 @@ def read(
         args["compare"] = steps[0][1]
     _read_entities(marks, args, vocabulary, original)
     _read_ids(text, marks, args, vocabulary)
+    _among(text, marks, args, vocabulary)
     choices = _read_choices(text, marks, vocabulary, reading)
+    counted = f"{choices.get('group_by')}s"
+    if "among_top" in args and "measure" not in choices and counted in vocabulary.choices("measure").values():
+        choices["measure"] = counted  # "which of the top 3 countries has the most customers?"
     args.update({k: v for k, v in choices.items() if k not in args})  # two periods say which comparison
     over = re.search(r"\b(day|week|month|quarter|year) over \1\b|\b(yoy|mom|qoq)\b", text)
     if over and "period" not in args:  # "quarter over quarter": the latest quarter against the one before
@@ -536,6 +540,41 @@ def _per_previous(
     )  # "revenue per customer" names its own
     if wanted in measures.values() and not named:
         merged["measure"] = wanted
+
+
+def _among(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "Of our ten biggest countries by revenue, which one placed the fewest orders?": a ranking
+    among the top N by a measure of their own (``among_top``, ``among_by``), not two at once."""
+    if "among_top" not in vocabulary.parameters:
+        return
+    groups, measures = vocabulary.choices("group_by"), vocabulary.choices("measure")
+    highs = [t for t, v in vocabulary.choices("order").items() if v == "highest" and " " not in t]
+    nouns = [t for t in groups if " " not in t and t.endswith("s")]
+    if not (highs and nouns):
+        return
+    high = "|".join(map(re.escape, sorted(highs, key=len, reverse=True)))
+    noun = "|".join(map(re.escape, sorted(nouns, key=len, reverse=True)))
+    by = "|".join(map(re.escape, sorted(measures, key=len, reverse=True)))
+    count = rf"(\d{{1,2}}|{'|'.join(NUMBER_WORDS)})"
+    found = re.search(
+        rf"\b(?:of|among|amongst|out of|from|within)\s+(?:our|the|these|those)?\s*"
+        rf"(?:(?:{high})\s+{count}|{count}\s+(?:{high}))\s+({noun})\b(?:\s+(?:by|in)\s+({by})\b)?",
+        text,
+    )
+    if found is None or not marks.free(*found.span()):
+        return
+    number = found[1] or found[2]
+    top = int(number) if number.isdigit() else NUMBER_WORDS[number]
+    if not 2 <= top <= 20:
+        return
+    marks.take(*found.span())
+    args["group_by"], args["among_top"] = groups[found[3]], top
+    if found[4]:
+        args["among_by"] = measures[found[4]]
+    if re.search(r"^\W*(?:which|what|who)\b(?!\s+(?:ones|two|three|four|five|\d))", text[found.end() :]) or (
+        text.startswith(("which ", "what ", "who "))
+    ):
+        args["limit"] = 1  # "…, which one placed the fewest orders?": one of them
 
 
 def _that_nouns(listed: Sequence[tuple[str, str]], vocabulary: Vocabulary) -> str:
@@ -1007,20 +1046,21 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Voca
         return
     words, group = "|".join(NUMBER_WORDS), args["group_by"]
     # "top 3 months" is a ranking; "3 months" alone a length of time ("last 3 months" is a period)
-    found = (
-        re.search(
+    candidates = itertools.chain(
+        re.finditer(
             rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|leading)\s+(\d{{1,2}}|{words})\b", text
-        )
-        or re.search(  # "the three months with the most growth": a ranking of months, no length of time
+        ),
+        re.finditer(  # "the three months with the most growth": a ranking of months, no length of time
             rf"\b(?:the|which|what)\s+(\d{{1,2}}|{words})\s+(?={group}s\b)", text
-        )
-        or re.search(
+        ),
+        re.finditer(
             rf"\b(\d{{1,2}}|{words})\b(?<!each one)(?<!which one)(?<!every one)(?<!that one)(?<!this one)"
             r"(?!\s*(?:days?|weeks?|months?|years?|%))",
             text,
-        )
-    )  # "each one's share" is no ranking of one
-    if found and marks.free(*found.span(1)):
+        ),
+    )  # "each one's share" is no ranking of one; a number the reading used already is none
+    found = next((f for f in candidates if marks.free(*f.span(1))), None)
+    if found:
         value = found[1]
         number = int(value) if value.isdigit() else NUMBER_WORDS[value]
         if 1 <= number <= 20:

@@ -477,6 +477,11 @@ def _grouped(
     dimension = query.group_by
     measure = query.measure
     groups = _grouped_figures(conn, dimension, scope, period, measure)
+    if query.among_top is not None:  # only the top N by the other measure are ranked
+        by = query.among_by or Measure.revenue
+        wide = groups if by is measure else _grouped_figures(conn, dimension, scope, period, by)
+        top = sorted(wide, key=lambda k: (-wide[k].get(by), k))[: query.among_top]
+        groups = {k: groups[k] for k in top if k in groups}
     if stepwise(query):
         return _changes(conn, query, scope, groups)
     previous = _grouped_figures(conn, dimension, scope, compared, measure) if compared is not None else {}

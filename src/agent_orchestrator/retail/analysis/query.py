@@ -88,6 +88,10 @@ class Query(BaseModel):
     limit: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
     rank: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
     """Only the row at this place of the ranking ("which one comes second?")."""
+    among_top: Annotated[int | None, Field(ge=2, le=MAX_ROWS)] = None
+    """Rank only among the top N by ``among_by`` ("of our ten biggest countries by revenue, which
+    placed the fewest orders?")."""
+    among_by: Measure | None = None
     share: bool = False
     share_of: Annotated[str | None, Field(max_length=40)] = None
     """The larger period a share is of ("what % of 2011's revenue came in October": ``2011``); the

@@ -190,6 +190,9 @@ def _named_side_by_side(outcome: Outcome) -> bool:
 
 def _ranking_label(outcome: Outcome) -> str:
     label, query = _ranked(outcome), outcome.query
+    if query.among_top is not None:
+        by = MEASURE_LABELS[query.among_by or Measure.revenue].lower()
+        label = f"{label} of the top {query.among_top} by {by}"
     if query.rank_by and stepwise(query):
         assert query.group_by is not None
         unit = query.group_by.value
