@@ -771,3 +771,12 @@ def test_a_word_the_chat_said_before_is_the_chats_not_a_product(chat):
     chat.ask("Note for later: our target segment is Regular.")
     arguments, answer = chat.ask("Which segment are we targeting?")
     assert arguments is None and answer is None  # the model answers from the chat
+
+
+def test_the_share_of_the_top_n_together_is_one_figure(chat):
+    arguments, answer = chat.ask("what percent of our revenue comes from the top 3 customers")
+    assert arguments is not None and arguments["together"] is True and arguments["limit"] == 3
+    assert answer is not None and answer.startswith("Revenue, top 3 customers together, all time: ")
+    assert "customer " not in answer.split(": ", 1)[1]  # one figure, no list of names
+    each, _ = chat.ask("top 3 countries and their share of revenue")
+    assert each is not None and "together" not in each

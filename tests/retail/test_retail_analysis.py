@@ -249,3 +249,16 @@ def test_a_ranking_among_the_top_n_by_another_measure(conn):
     orders = [r["orders"] for r in result["rows"]]
     assert orders == sorted(orders)
     assert result["answer"].startswith("Orders, bottom 2 countries of the top 2 by revenue, all time:")
+
+
+def test_the_top_rows_together_add_up_with_their_share(conn):
+    rows = ask(conn, group_by="country", limit=2)["rows"]
+    part = sum(r["revenue"] for r in rows)
+    total = ask(conn, measure="revenue")["total"]["revenue"]
+    result = ask(conn, group_by="country", limit=2, together=True, share=True)
+    share = f"{part / total:.1%} of the total {total:,.2f}"
+    assert result["answer"] == f"Revenue, top 2 countries together, all time: {part:,.2f}, {share}."
+    assert (
+        ask(conn, group_by="country", limit=2, together=True, measure="avg_order_value")["answer"].count("\n")
+        > 1
+    )

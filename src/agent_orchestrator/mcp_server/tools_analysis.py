@@ -247,6 +247,10 @@ def register(kit: ToolKit) -> None:
                 description="The measure of among_top", json_schema_extra={"enum": [m.value for m in Measure]}
             ),
         ] = None,
+        together: Annotated[
+            bool,
+            Field(description="Add the ranked rows up into one figure (together, combined, between them)"),
+        ] = False,
         share: Annotated[
             bool,
             Field(description=SHARES),
@@ -277,6 +281,7 @@ def register(kit: ToolKit) -> None:
             "rank": rank,
             "among_top": among_top,
             "among_by": among_by,
+            "together": together,
             "share": share,
             "share_of": share_of,
         }

@@ -325,6 +325,16 @@ def read(
         _share_of(args, unplaced, marks)
     _read_limit(text, marks, args, vocabulary)
     _read_rank(text, marks, args, vocabulary)
+    if (
+        args.get("share")
+        and (args.get("limit") or 0) >= 2
+        and "together" in vocabulary.parameters
+        and re.search(
+            r"\b(?:from|of|do|does|did|for|by)\s+(?:the|our|my)\s+(?:top|biggest|largest|best)\b", text
+        )
+        and not _EACH.search(text)
+    ):
+        args["together"] = True  # "what share of revenue comes from our top 10 customers?": one figure
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
     if previous is not None and listed:
         _take_that_row(text, marks, listed, vocabulary)
@@ -396,6 +406,8 @@ def read(
                 if "order" not in args and (direction := _COMPARATIVE.search(text)):
                     reading.arguments["order"] = "lowest" if direction[1] else "highest"
         _per_previous(text, previous, reading.arguments, vocabulary)
+        if _EACH.search(text):
+            reading.arguments.pop("together", None)  # "and their shares?": row by row again
         _whole_of(text, marks, args, reading, placed)
         reading.asks = True
     final = reading.arguments
@@ -542,6 +554,10 @@ def _per_previous(
         merged["measure"] = wanted
 
 
+_EACH = re.compile(r"\b(?:each|their|its|individual|individually|respective|respectively|per)\b")
+"""Words that ask for the rows one by one, not added up."""
+
+
 def _among(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "Of our ten biggest countries by revenue, which one placed the fewest orders?": a ranking
     among the top N by a measure of their own (``among_top``, ``among_by``), not two at once."""
@@ -561,8 +577,14 @@ def _among(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabular
         rf"(?:(?:{high})\s+{count}|{count}\s+(?:{high}))\s+({noun})\b(?:\s+(?:by|in)\s+({by})\b)?",
         text,
     )
-    if found is None or not marks.free(*found.span()):
-        return
+    rest = text[found.end() :] if found else ""
+    ranks = [t for t in vocabulary.choices("order") if " " not in t]
+    if (
+        found is None
+        or not marks.free(*found.span())
+        or not re.search(rf"\b(?:which|who|what|{'|'.join(map(re.escape, ranks))})\b", rest)
+    ):
+        return  # "revenue from our top 10 customers": the top 10 themselves, no ranking among them
     number = found[1] or found[2]
     top = int(number) if number.isdigit() else NUMBER_WORDS[number]
     if not 2 <= top <= 20:

@@ -92,6 +92,9 @@ class Query(BaseModel):
     """Rank only among the top N by ``among_by`` ("of our ten biggest countries by revenue, which
     placed the fewest orders?")."""
     among_by: Measure | None = None
+    together: bool = False
+    """The ranked rows added up into one figure ("what share of revenue comes from our top 10
+    customers?"), for the measures that add up."""
     share: bool = False
     share_of: Annotated[str | None, Field(max_length=40)] = None
     """The larger period a share is of ("what % of 2011's revenue came in October": ``2011``); the

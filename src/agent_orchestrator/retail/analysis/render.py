@@ -188,8 +188,21 @@ def _named_side_by_side(outcome: Outcome) -> bool:
     )
 
 
+ADDITIVE = frozenset(
+    {Measure.revenue, Measure.orders, Measure.units, Measure.cancellations, Measure.customers}
+)
+"""Measures whose rows add up to the figure of the rows together (a ratio or a day does not)."""
+
+
+def together(outcome: Outcome) -> bool:
+    """The rows are answered as one figure: asked so, of a measure that adds up, and more than one."""
+    return outcome.query.together and outcome.query.measure in ADDITIVE and len(outcome.rows) > 1
+
+
 def _ranking_label(outcome: Outcome) -> str:
     label, query = _ranked(outcome), outcome.query
+    if together(outcome):
+        label = f"{label} together"
     if query.among_top is not None:
         by = MEASURE_LABELS[query.among_by or Measure.revenue].lower()
         label = f"{label} of the top {query.among_top} by {by}"
@@ -291,6 +304,13 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         return text + "."
     if not outcome.rows:
         return f"{stated}: no sales in that scope."
+    if together(outcome):
+        part = sum(row.figures.get(measure) for row in outcome.rows)
+        text = f"{stated}: {figure(part)}"
+        if outcome.query.share:
+            whole = (outcome.whole or outcome.total).get(measure)
+            text += f", {percent(part, whole)} of the total {figure(whole)}"
+        return text + "."
     lines = [_row_line(i, row, outcome, figure) for i, row in enumerate(outcome.rows, 1)]
     if len(lines) == 1 and not _is_series(outcome):
         noun = _PLURALS[outcome.query.group_by] if outcome.groups != 1 else outcome.query.group_by.value
