@@ -208,6 +208,8 @@ def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"[?!,;:()]", " ", text)
     text = re.sub(r"\bper cent\b", "percent", text)
+    text = re.sub(r"\b(is|are|was|were|do|does|did|has|have|had)n't\b", r"\1 not", text)  # "aren't"
+    text = re.sub(r"\b(excl|incl|approx|vs)\.(?=\s)", r"\1", text)  # "revenue excl. France"
     text = re.sub(r"\bnon-(?=\w)", "non ", text)  # "non-UK customers": "non" is an exclusion cue
     text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
     # "best-selling", "lowest-revenue": the superlative and its word
@@ -848,6 +850,8 @@ def _groups_by(text: str, start: int, term: str) -> bool:
     customers", "which country"), before one ("countries ranked by"), or a series word; not after
     "how many" or "share of" ("what share of our customers": counted, not ranked)."""
     head = text[:start]
+    if term in ("who", "where") and re.search(r"\b(?:\w+s|people|those|ones|anyone|everyone)\s+$", head):
+        return False  # "orders from customers who aren't High Value": a relative clause, no breakdown
     if term in _SERIES:
         return True
     if _ASKED_FOR.search(head):
