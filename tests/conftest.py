@@ -1,5 +1,5 @@
-"""Fixtures shared across the suite: a scripted model on loopback, a runner for the labs' CLI, and
-fresh schemas on the machine's PostgreSQL.
+"""Fixtures shared across the suite: a scripted model on loopback, a runner for the labs' CLI, fresh
+schemas on the machine's PostgreSQL and the one Chromium of the browser tests (``browser_fixtures``).
 
 The Copilot SDK and CLI are always the real ones; only the model behind them is scripted.
 PostgreSQL tests skip with one line when the server is unreachable -- except under CI (``CI=true`` or
@@ -15,6 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_fixtures import (  # noqa: F401 (session-wide: one Chromium for every browser directory)
+    browser_type_launch_args,
+    chromium_path,
+    playwright_loop,
+    report_missing_chromium,
+)
 
 from agent_orchestrator.settings import load_settings
 from agent_orchestrator.testing.environment import clean_environment
@@ -153,7 +159,8 @@ def postgres_schema(request: pytest.FixtureRequest, postgres_url: str) -> Iterat
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say once, not once per test, why the PostgreSQL tests were skipped."""
+    """Say once, not once per test, why the PostgreSQL (or browser) tests were skipped."""
+    report_missing_chromium(terminalreporter)
     asked = postgres_problem.cache_info().currsize > 0
     if asked and not postgres_required() and (problem := postgres_problem(patience=0.0)) is not None:
         where = display_url(server_url())
