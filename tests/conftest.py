@@ -1,9 +1,13 @@
-"""Fixtures shared across the suite: a scripted model on loopback, a runner for the labs' CLI, and
-fresh schemas on the machine's PostgreSQL.
+"""Fixtures shared across the suite: a scripted model on loopback, a runner for the labs' CLI, fresh
+schemas on the machine's PostgreSQL and the one Chromium of the browser tests (``browser_fixtures``).
 
 The Copilot SDK and CLI are always the real ones; only the model behind them is scripted.
 PostgreSQL tests skip with one line when the server is unreachable -- except under CI (``CI=true`` or
 ``REQUIRE_POSTGRES=1``), where a missing database is a failure, not a reason to go green.
+
+Tiers: every test that is slow by nature is marked ``slow`` here, at collection (see
+:func:`pytest_collection_modifyitems`), so ``pytest -m "not slow"`` (``scripts/test --fast``) is the
+quick loop of unit and SQLite store tests; the whole suite is the default.
 """
 
 import re
@@ -15,6 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_fixtures import (  # noqa: F401 (session-wide: one Chromium for every browser directory)
+    browser_type_launch_args,
+    chromium_path,
+    playwright_loop,
+    report_missing_chromium,
+)
 
 from agent_orchestrator.settings import load_settings
 from agent_orchestrator.testing.environment import clean_environment
@@ -51,8 +61,17 @@ def scripted_server() -> Iterator[ScriptedModel]:
 
 
 @pytest.fixture
-def scripted_model(scripted_server: ScriptedModel) -> ScriptedModel:
-    """The session's scripted model, with an empty log and script and the lab rule as default."""
+def scripted_model(request: pytest.FixtureRequest, scripted_server: ScriptedModel) -> ScriptedModel:
+    """The session's scripted model, with an empty log and script and the lab rule as default.
+
+    Whatever asks for it runs the Copilot CLI, so it is in the slow tier: a test that reaches it
+    unmarked (through a fixture that takes it with ``getfixturevalue``) fails, naming the remedy."""
+    if request.node.get_closest_marker("slow") is None:
+        pytest.fail(
+            f"{request.node.nodeid} runs the Copilot CLI but is not marked slow: add the fixture that "
+            "takes the scripted model to _SLOW_FIXTURES in tests/conftest.py",
+            pytrace=False,
+        )
     scripted_server.reset()
     scripted_server.default = lab_rule
     scripted_server.delay = 0.0
@@ -153,8 +172,52 @@ def postgres_schema(request: pytest.FixtureRequest, postgres_url: str) -> Iterat
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say once, not once per test, why the PostgreSQL tests were skipped."""
+    """Say once, not once per test, why the PostgreSQL (or browser) tests were skipped."""
+    report_missing_chromium(terminalreporter)
     asked = postgres_problem.cache_info().currsize > 0
     if asked and not postgres_required() and (problem := postgres_problem(patience=0.0)) is not None:
         where = display_url(server_url())
         terminalreporter.write_line(f"PostgreSQL unreachable at {where} ({problem}): postgres tests skipped")
+
+
+# -- Tiers -----------------------------------------------------------------------------------------
+
+# Directories (under tests/) whose every test is slow: several server processes, or real Chromium.
+_SLOW_DIRECTORIES = {("system",), ("web", "browser")}
+# Marks of tests that are slow wherever they are: the embedded model, PostgreSQL.
+_SLOW_MARKS = {"real_model", "postgres"}
+# Fixtures that make a test slow: the Copilot CLI (everything on the scripted model runs through it),
+# PostgreSQL, the embedded model's weights, a browser. The app fixtures are named too, because they
+# take ``start_app`` (and so the scripted model) with ``request.getfixturevalue``, which no fixture
+# closure shows; ``scripted_model`` fails a test that reaches it unmarked, so a new one is noticed.
+_SLOW_FIXTURES = {
+    "scripted_server",
+    "postgres_url",
+    "model_weights",
+    "browser",
+    "start_app",
+    "live_app",  # tests/web/conftest.py
+    "fuzzed_app",  # tests/web/test_api_fuzz.py
+    "any_store_app",  # tests/web/test_readings.py
+    "sealed_live_app",  # tests/web/test_live_feed.py
+    "app",  # tests/web/test_deleting.py
+}
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    tests = PROJECT_ROOT / "tests"
+    path = Path(item.path)
+    where = path.relative_to(tests).parts[:-1] if path.is_relative_to(tests) else ()
+    if any(where[: len(directory)] == directory for directory in _SLOW_DIRECTORIES):
+        return True
+    if any(item.get_closest_marker(mark) for mark in _SLOW_MARKS):
+        return True
+    return bool(_SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` whatever the fast tier leaves out (a test or module may also mark itself)."""
+    for item in items:
+        if _is_slow(item):
+            item.add_marker(pytest.mark.slow)

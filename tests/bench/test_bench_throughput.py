@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from agent_orchestrator.testing.eventually import eventually
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -67,6 +69,7 @@ def test_a_transplanted_session_names_its_new_folder_and_id(tmp_path: Path) -> N
     assert (dest / "checkpoints" / "001-session-chat-a.md").read_text() == "summary"
 
 
+@pytest.mark.slow  # servers and their Copilot CLIs, in processes of their own
 def test_a_tiny_run_prints_every_figure() -> None:
     command = [
         sys.executable,

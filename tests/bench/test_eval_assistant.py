@@ -279,6 +279,7 @@ def _tool_then_recall(body: dict[str, Any]) -> Reply:
     return Text(f'To "{users[-1]}": you said earlier "{users[0]}"')
 
 
+@pytest.mark.slow  # the real app and its Copilot CLI, restarted once
 def test_a_short_run_through_the_real_app(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with ScriptedModel(default=_tool_then_recall) as model:
         route = ea.provider_route(model.base_url, "scripted-model")

@@ -186,6 +186,7 @@ async def test_an_unknown_or_malformed_id_is_a_clear_error(
         await export_session(engine, files, "../etc")
 
 
+@pytest.mark.slow  # the CLI in a process per call, seconds each on 2 cores
 async def test_an_operator_names_a_session_by_its_owner_when_several_have_its_id(
     engine: Engine, users: tuple[User, User], files: SessionFiles, tmp_path: Path
 ) -> None:
@@ -268,6 +269,7 @@ async def test_purge_refuses_less_than_a_day(engine: Engine, files: SessionFiles
 # -- CLI ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # the CLI in a process per call, seconds each on 2 cores
 def test_cli_export_to_stdout_and_to_an_owner_only_file(
     engine: Engine, users: tuple[User, User], tmp_path: Path
 ) -> None:
@@ -290,6 +292,7 @@ def test_cli_export_to_stdout_and_to_an_owner_only_file(
     assert out.stat().st_mode & 0o777 == 0o600
 
 
+@pytest.mark.slow  # the CLI in a process per call, seconds each on 2 cores
 def test_cli_errors_are_one_line_without_a_traceback(engine: Engine, tmp_path: Path) -> None:
     for args, expected in [
         (("export", "nope-1"), "error: No session with id nope-1 in the catalog."),
@@ -303,6 +306,7 @@ def test_cli_errors_are_one_line_without_a_traceback(engine: Engine, tmp_path: P
         assert result.stderr.startswith(expected), result.stderr
 
 
+@pytest.mark.slow  # the CLI in a process per call, seconds each on 2 cores
 def test_cli_purge_dry_run_then_purge(engine: Engine, users: tuple[User, User], tmp_path: Path) -> None:
     catalogue(engine, "old-1", users[0], days_ago=100)
     catalogue(engine, "busy-2", users[1], days_ago=100)

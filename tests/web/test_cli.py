@@ -5,10 +5,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from agent_orchestrator.sessions.store import UserStore, make_engine
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.scripted_model import ScriptedModel
+
+pytestmark = pytest.mark.slow  # every test runs the CLI in a process of its own
 
 
 def _create_user(data_dir: Path, username: str, password: str) -> subprocess.CompletedProcess[str]:

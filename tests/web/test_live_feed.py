@@ -17,6 +17,7 @@ from agent_orchestrator.sessions.crypto.cipher import ERASED, SEALED_TEXT
 from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import make_engine
 from agent_orchestrator.sessions.store.schema import live_events
+from agent_orchestrator.testing.eventually import eventually
 from agent_orchestrator.testing.scripted_model import Text
 
 
@@ -150,9 +151,13 @@ def test_a_device_opening_the_chat_mid_turn_joins_it_where_it_is(live_app):
     sending.start()
     try:
         live_app.model.wait_for_requests(1, timeout=30)
-        joined = _messages(laptop, session_id)
-        while joined["live_turn"] is None or not joined["live_turn"]["text"]:
+
+        def joined_mid_answer() -> dict | None:
+            """The transcript once the turn has streamed some text (the model paces its answer)."""
             joined = _messages(laptop, session_id)
+            return joined if joined["live_turn"] is not None and joined["live_turn"]["text"] else None
+
+        joined = eventually(joined_mid_answer, timeout=30, interval=0.01)
         assert joined["busy"] is True
         assert [(m["role"], m["content"]) for m in joined["messages"]] == [("user", "Count to eight")]
         assert joined["live_turn"]["prompt"] == "Count to eight"

@@ -113,8 +113,10 @@ def test_a_session_becomes_visible_with_its_own_feed_only(start_app: Callable) -
     follower = app.client("alice")
     created.start()
     try:
-        while (first := _first_event(follower, "/api/sessions/left-over/events?after=0")) is None:
-            pass
+        # Read the feed as soon as the session exists (polled tightly, before anything else is said).
+        first = eventually(
+            lambda: _first_event(follower, "/api/sessions/left-over/events?after=0"), timeout=30, interval=0.0
+        )
     finally:
         created.join()
     assert first in ("event: reset", "event: created"), first  # not the earlier conversation's "user"

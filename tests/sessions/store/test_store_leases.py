@@ -181,6 +181,7 @@ def test_threads_taking_turns_never_overlap(store_engine: Engine) -> None:
     assert sorted(token for tokens in results for token in tokens) == list(range(1, 21))
 
 
+@pytest.mark.slow  # worker processes of their own
 def test_two_processes_taking_turns_never_overlap(store_db: StoreDb, store_engine: Engine) -> None:
     create_probe(store_engine)
     start_at = str(time.time() + 2.5)

@@ -231,6 +231,7 @@ def test_concurrent_migrations_from_threads_apply_each_step_once(blank_db: Store
             engine.dispose()
 
 
+@pytest.mark.slow  # worker processes of their own
 def test_concurrent_migrations_from_processes_apply_each_step_once(blank_db: StoreDb) -> None:
     start_at = str(time.time() + 2.5)  # both processes past their imports, then migrate together
     command = [sys.executable, str(WORKER), "migrate", blank_db.url, start_at]
@@ -471,6 +472,7 @@ def test_an_adopted_database_keeps_its_data_through_the_steps_it_lacked(blank_db
         engine.dispose()
 
 
+@pytest.mark.slow  # worker processes of their own
 def test_servers_starting_together_on_an_earlier_runners_database_adopt_it_once(blank_db: StoreDb) -> None:
     setup = blank_db.engine()
     leave_as_the_earlier_runner_did(setup, "0002_pending_prompt")
@@ -503,6 +505,7 @@ def test_alembic_finds_no_drift_between_the_revisions_and_schema_py(store_db: St
         engine.dispose()
 
 
+@pytest.mark.slow  # the alembic CLI in a process of its own
 def test_the_alembic_command_line_migrates_the_apps_database(tmp_path: Path) -> None:
     """``alembic`` in the project (pyproject's ``[tool.alembic]``) reaches the database the app would."""
     environment = clean_environment(DATABASE_URL=f"sqlite:///{tmp_path / 'catalog.sqlite'}")

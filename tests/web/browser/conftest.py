@@ -1,24 +1,20 @@
-"""Real headless Chromium (Debian's ``/usr/bin/chromium``) against one live web app for this directory.
+"""One live web app for this directory, driven by real headless Chromium (``tests/browser_fixtures.py``).
 
 The app is the real thing -- uvicorn, the Copilot SDK and CLI, the retail dataset and its MCP server --
 with only the model scripted (``scripted_model``). It starts once per test session (a start costs a
 few seconds); every test gets fresh accounts from :func:`new_user`, so tests never see each other's
-chats. pytest-playwright supplies the sync ``browser``/``context``/``page``/``new_context`` fixtures;
-the tests are plain sync functions (asyncio_mode=auto leaves them alone). Never ``playwright install``:
-docs/architecture.md#browser-tests has the recipe.
+chats.
 """
 
-import asyncio
 import itertools
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
+from browser_fixtures import playwright_loop_for_this_test  # noqa: F401 (autouse in this directory)
 from browser_ui import PASSWORD
-from playwright.sync_api import Browser, ConsoleMessage, Page
+from playwright.sync_api import ConsoleMessage, Page
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
@@ -28,68 +24,8 @@ from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
 
-CHROMIUM = Path("/usr/bin/chromium")
 # Small enough to generate in well under a second; the app would otherwise build the full dataset.
 SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
-
-
-CHROMIUM_MISSING = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
-
-
-def chromium_required() -> bool:
-    return os.environ.get("CI") == "true"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def chromium_path() -> Path:
-    """Chromium's path; the tests skip without it, except on CI (``CI=true``), where they fail."""
-    if not CHROMIUM.exists():
-        if chromium_required():
-            pytest.fail(f"{CHROMIUM_MISSING}; CI needs it", pytrace=False)
-        pytest.skip("Chromium missing")
-    return CHROMIUM
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say once, not once per test, why the browser tests were skipped."""
-    if not CHROMIUM.exists() and not chromium_required():
-        terminalreporter.write_line(f"{CHROMIUM_MISSING}: browser tests skipped")
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any], chromium_path: Path) -> dict[str, Any]:
-    # Playwright adds --no-sandbox, --headless and the background-networking flags itself; the resolver
-    # rule stops Chromium's own look-ups of Google hosts (there is no internet here, and CI needs none).
-    return {
-        **browser_type_launch_args,
-        "executable_path": str(chromium_path),
-        "args": [
-            "--disable-gpu",
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
-        ],
-    }
-
-
-# Playwright's sync API runs its asyncio loop in a greenlet and, between calls, leaves that loop marked
-# as the thread's running loop (playwright/_impl/_greenlets.py, wait_for_future). pytest-asyncio then
-# refuses to run any async test later in the session ("Runner.run() cannot be called from a running
-# event loop"), and the browser fixtures live for the whole session. So the mark is shown to browser
-# tests only: set while one runs, cleared after it, and set again for the browser's own teardown.
-
-
-@pytest.fixture(scope="session")
-def playwright_loop(browser: Browser) -> Iterator[asyncio.AbstractEventLoop]:
-    loop = asyncio._get_running_loop()  # marked by the launch that just returned
-    assert loop is not None, "Playwright's sync API no longer marks its loop; drop these fixtures"
-    yield loop
-    asyncio._set_running_loop(loop)  # browser.close() and playwright.stop() come next
-
-
-@pytest.fixture(autouse=True)
-def playwright_loop_for_this_test(playwright_loop: asyncio.AbstractEventLoop) -> Iterator[None]:
-    asyncio._set_running_loop(playwright_loop)
-    yield
-    asyncio._set_running_loop(None)
 
 
 @dataclass

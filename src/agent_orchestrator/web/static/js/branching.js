@@ -6,11 +6,11 @@
 // Everything is built with textContent: message text and snippets are the user's and the model's.
 
 import { api, errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { openSession, setStatus } from "./chat.js";
+import { loadSessions, openSession } from "./commands.js";
 import { $, el, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
-import { loadSessions } from "./sidebar.js";
 import { state } from "./state.js";
+import { setStatus } from "./status.js";
 import { sendTurn } from "./turns.js";
 
 /** The actions under one stored message (only messages the runtime logged have an event id). */

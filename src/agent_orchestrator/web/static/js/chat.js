@@ -1,17 +1,20 @@
-// The open chat: which session is shown, its transcript as the server has it, the status line, and
-// its live feed from there on (renames, deletion, and every turn, handed to turns.js).
+// The open chat: which session is shown, its transcript as the server has it, and its live feed from
+// there on (renames, deletion, and every turn, handed to turns.js). The modules it is built from open
+// chats through commands.js, which bindChat provides with this module's functions.
 
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
 import { exportLinks, messageActions, parentLink } from "./branching.js";
 import { destroyCharts } from "./charts.js";
+import { provideCommands } from "./commands.js";
 import { $, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { followSession, stopFollowingSession } from "./live.js";
 import { messageElement } from "./messages.js";
-import { createSession, loadSessions, renderSessionList } from "./sidebar.js";
+import { createSession } from "./sidebar.js";
 import { state, update } from "./state.js";
+import { setStatus } from "./status.js";
 import { storage } from "./storage.js";
-import { dropTurn, joinTurn, markInterrupted, onTurnEvent, updateComposer } from "./turns.js";
+import { dropTurn, joinTurn, markInterrupted, onTurnEvent, scrollToBottom, updateComposer } from "./turns.js";
 import { setView, toggleSidebar } from "./views.js";
 
 // Discards a transcript that arrives after the user clicked another chat (out-of-order fetches).
@@ -43,8 +46,7 @@ export async function openSession(id, { silent404 = false, reveal = true } = {})
     if (seq !== openSeq || isAbort(error)) return false;
     if (error instanceof ApiError && error.status === 404) {
       if (storage.sessionId() === id) storage.setSessionId(null);
-      update({ sessions: state.sessions.filter((s) => s.id !== id) });
-      renderSessionList();
+      update({ sessions: state.sessions.filter((s) => s.id !== id) }); // the sidebar redraws (subscribed)
       if (!silent404) setStatus("That chat no longer exists.", "error");
       return false;
     }
@@ -56,7 +58,6 @@ export async function openSession(id, { silent404 = false, reveal = true } = {})
   storage.setSessionId(id);
   if (reveal && state.view !== "chat") setView("chat");
   showConversation(data);
-  renderSessionList();
   return true;
 }
 
@@ -66,7 +67,6 @@ export function forgetCurrentSession() {
   stopFollowingSession();
   dropTurn();
   clearConversation();
-  renderSessionList();
   updateComposer();
 }
 
@@ -77,7 +77,6 @@ export async function ensureSession() {
   update({ currentSessionId: session.id });
   storage.setSessionId(session.id);
   $("chat-title").textContent = sessionTitle(session);
-  renderSessionList();
   followSession(session.id, 0, (name, data) => onSessionEvent(session.id, name, data));
   return session.id;
 }
@@ -164,24 +163,14 @@ function transcriptItem(message, isLast) {
   return item;
 }
 
-export function isNearBottom() {
-  const box = $("conversation");
-  return box.scrollHeight - box.scrollTop - box.clientHeight < 120;
-}
-
-export function scrollToBottom(force = false) {
-  if (force || isNearBottom()) $("conversation").scrollTop = $("conversation").scrollHeight;
-}
-
-export function setStatus(text, kind = "") {
-  const line = $("status-line");
-  line.textContent = text || "";
-  line.dataset.kind = kind;
-}
-
 /** On sign-out: stop following the chat and empty the transcript. */
 export function clearChat() {
   stopFollowingSession();
   dropTurn();
   clearConversation();
+}
+
+/** At start-up (main.js): the commands the sidebar, the turns and the branching actions call. */
+export function bindChat() {
+  provideCommands({ openSession, forgetCurrentSession, ensureSession, refreshMessageActions });
 }

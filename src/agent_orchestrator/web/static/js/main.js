@@ -1,12 +1,14 @@
 // Entry point (loaded by index.html as <script type="module">): wires each page's events, then boots.
 // Plain ES modules, no framework, no build step, no external requests; the CSP is script-src 'self'.
 //
-// Only this module runs code when imported; every other module only declares. That is what lets the
-// chat modules import each other (the sidebar opens chats, opening a chat re-renders the sidebar,
-// a transcript offers Retry, a rejected turn resets the chat) without any load-order concerns.
+// Only this module runs code when imported; every other module only declares. The modules import
+// each other without cycles (tests/web/test_static_imports.py): where a lower one needs a higher one
+// (the sidebar opens chats, a rejected turn resets the chat) it calls commands.js, which the binds
+// below provide, and a module that shows shared state subscribes to it (state.js).
 
 import { bindAuth, boot } from "./auth.js";
 import { bindImport } from "./branching.js";
+import { bindChat } from "./chat.js";
 import { bindCustomer } from "./customer.js";
 import { bindCustomers } from "./customers.js";
 import { refreshRelativeTimes } from "./format.js";
@@ -17,6 +19,7 @@ import { bindViews } from "./views.js";
 
 bindAuth();
 bindViews();
+bindChat();
 bindSidebar();
 bindComposer();
 bindImport();

@@ -8,9 +8,9 @@
 // Built from text only (textContent, <option> text): chip labels and answers are the tool's text.
 
 import { api, isAbort, sessionPath } from "./api.js";
-import { setStatus } from "./chat.js";
 import { el } from "./dom.js";
 import { state } from "./state.js";
+import { setStatus } from "./status.js";
 
 const TIME_GROUPS = new Set(["month", "day", "year"]);
 const DEFAULT_RANKING = 5;

@@ -1,14 +1,17 @@
 // The sidebar: the user's chats as the server lists them (never cached in the browser), searched,
 // paged, renamed in place and deleted, and listed again whenever the live feed says a chat was
-// created, renamed, deleted or answered on any device. Opening a chat is chat.js's job.
+// created, renamed, deleted or answered on any device. It redraws whenever the listed chats or the
+// open one change (a state subscription), whoever changed them. Opening a chat is chat.js's job, asked
+// for through commands.js.
 
 import { ApiError, api, isAbort, queryString, sessionPath } from "./api.js";
 import { searchHitItem } from "./branching.js";
-import { forgetCurrentSession, openSession, setStatus } from "./chat.js";
+import { forgetCurrentSession, openSession, provideCommands } from "./commands.js";
 import { $, SEARCH_DEBOUNCE_MS, debounce, el, show } from "./dom.js";
 import { sessionTitle, timeElement } from "./format.js";
 import { stopFollowingSession } from "./live.js";
-import { state, update } from "./state.js";
+import { state, subscribe, update } from "./state.js";
+import { setStatus } from "./status.js";
 import { setView } from "./views.js";
 
 const SESSIONS_PAGE = 50;
@@ -28,9 +31,8 @@ export async function loadSessions({ append = false } = {}) {
   try {
     const page = await api("GET", `/api/sessions${queryString({ limit: SESSIONS_PAGE, cursor, q: query })}`);
     if (seq !== listSeq) return; // a newer search was issued meanwhile
-    update({ sessions: append ? state.sessions.concat(page.items) : page.items });
     nextCursor = page.next_cursor || null;
-    renderSessionList();
+    update({ sessions: append ? state.sessions.concat(page.items) : page.items }); // and so redraws
     if (!append) await loadSearchHits(seq);
     // The server may have titled the chat after its first turn.
     const current = state.sessions.find((s) => s.id === state.currentSessionId);
@@ -50,7 +52,7 @@ async function loadSearchHits(seq) {
   show($("search-hits-section"), hits.length > 0);
 }
 
-export function renderSessionList() {
+function renderSessionList() {
   if (renamingId !== null) return;
   const list = $("session-list");
   list.replaceChildren(...state.sessions.map(sessionItem));
@@ -158,7 +160,6 @@ async function deleteSession(session) {
     }
   }
   update({ sessions: state.sessions.filter((s) => s.id !== session.id) });
-  renderSessionList();
   if (open && session.id === state.currentSessionId) {
     forgetCurrentSession();
     const next = state.sessions[0];
@@ -169,7 +170,6 @@ async function deleteSession(session) {
 
 function replaceSession(updated) {
   update({ sessions: state.sessions.map((s) => (s.id === updated.id ? updated : s)) });
-  renderSessionList();
   if (updated.id === state.currentSessionId) $("chat-title").textContent = sessionTitle(updated);
 }
 
@@ -182,7 +182,6 @@ function focusSessionItem(id, selector) {
 export async function createSession() {
   const session = await api("POST", "/api/sessions", {});
   update({ sessions: [session, ...state.sessions.filter((s) => s.id !== session.id)] });
-  renderSessionList();
   return session;
 }
 
@@ -213,6 +212,10 @@ export function clearSidebar() {
 }
 
 export function bindSidebar() {
+  provideCommands({ loadSessions });
+  subscribe((changed) => {
+    if (changed.has("sessions") || changed.has("currentSessionId")) renderSessionList();
+  });
   $("new-chat").addEventListener("click", onNewChat);
   $("session-more").addEventListener("click", () => loadSessions({ append: true }));
   const search = debounce(() => {

@@ -2,8 +2,10 @@
 // visible tab. Gone on reload by design (the CSRF token is refetched from /api/auth/me).
 //
 // `state` is a read-only view: assigning to one of its fields throws (modules run in strict mode), so
-// every change is an update({...}) call that names what it changes. State that one module alone needs
-// (request sequence numbers, timers, the live turns) stays private to that module.
+// every change is an update({...}) call that names what it changes, and a module that shows a field
+// subscribes to it (the sidebar redraws when the chats or the open one change), so the module that
+// changed it need not know who shows it. State that one module alone needs (request sequence numbers,
+// timers, the live turns) stays private to that module.
 
 const current = {
   user: null,
@@ -23,10 +25,27 @@ export const state = Object.freeze(
   ),
 );
 
-/** The one way to change state; an unknown field is a programming error, not a new field. */
+const listeners = new Set();
+
+/**
+ * The one way to change state; an unknown field is a programming error, not a new field. Once every
+ * field is set, each listener is called with the set of fields whose value changed (none: no call).
+ */
 export function update(changes) {
-  for (const [key, value] of Object.entries(changes)) {
+  for (const key of Object.keys(changes)) {
     if (!Object.hasOwn(current, key)) throw new Error(`Unknown state field: ${key}`);
+  }
+  const changed = new Set();
+  for (const [key, value] of Object.entries(changes)) {
+    if (current[key] !== value) changed.add(key);
     current[key] = value;
   }
+  if (changed.size === 0) return;
+  for (const listener of [...listeners]) listener(changed);
+}
+
+/** Call `listener(changedFields)` after every update that changes something; returns the unsubscribe. */
+export function subscribe(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }

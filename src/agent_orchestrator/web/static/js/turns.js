@@ -7,12 +7,12 @@
 // turn mid-way (reload, another device) shows what the others show.
 
 import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { ensureSession, forgetCurrentSession, isNearBottom, openSession, refreshMessageActions, scrollToBottom, setStatus } from "./chat.js";
+import { ensureSession, forgetCurrentSession, loadSessions, openSession, refreshMessageActions } from "./commands.js";
 import { $, el, show } from "./dom.js";
 import { seenEventId } from "./live.js";
 import { messageElement, messageShell, setAssistantBody, showToolData } from "./messages.js";
-import { loadSessions } from "./sidebar.js";
 import { state, update } from "./state.js";
+import { setStatus } from "./status.js";
 import { refreshUsage } from "./usage.js";
 
 // The turn of the open chat being answered: { userEl, assistantEl, body, tools, toolLines, text, streamed }.
@@ -43,6 +43,15 @@ export function updateComposer() {
   $("composer-input").disabled = locked;
   $("composer-send").disabled = locked;
   for (const button of document.querySelectorAll('[data-testid="message-retry"]')) button.disabled = locked;
+}
+
+function isNearBottom() {
+  const box = $("conversation");
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 120;
+}
+
+export function scrollToBottom(force = false) {
+  if (force || isNearBottom()) $("conversation").scrollTop = $("conversation").scrollHeight;
 }
 
 function autosize() {
