@@ -217,7 +217,10 @@ def chat(tools, retail_db) -> Chat:
         ("how did the netherlands perform last year", {"measure": "overview", "period": "latest year"}),
         ("What was revenue on the first of June 2025?", {"period": "2025-06-01"}),
         ("busiest day in 2025", {"group_by": "day", "limit": 1}),
-        ("orders from customers who aren't High Value", {"exclude_segments": ["High Value"], "group_by": None}),
+        (
+            "orders from customers who aren't High Value",
+            {"exclude_segments": ["High Value"], "group_by": None},
+        ),
         ("revenue excl. France", {"exclude_countries": ["France"]}),
         # halves and ranges stepped back from by whole months
         (
