@@ -13,18 +13,21 @@ downloaded: a model that is not installed is skipped with a message), ``--model-
 ``--provider-url URL`` (+ ``--provider-model``; ``AGENT_PROVIDER_API_KEY`` is passed on) for any
 OpenAI-compatible model, ``--seed`` (dataset and question parameters), ``--json PATH``, ``-v``,
 ``--rescore PATH`` (check the answers a ``--json`` file recorded again with the current checks,
-without the app or a model: for improving a checker), ``--bank tuned|heldout|both``, ``--dataset
+without the app or a model: for improving a checker), ``--bank tuned|heldout|dev|both|all``
+(``both``: tuned + held-out, as before; ``all``: tuned + dev + held-out), ``--dataset
 SQLITE`` (a real file brought in with ``python -m agent_orchestrator.retail import``), ``--list``
-(print the planned questions and the number per bank and category; no app, no model; ``-v`` adds
-the checks), ``--long-chat`` (every question of a category in ONE chat, in bank order: a follow-up
+(or ``--plan``: print the planned questions and the number per bank and category; no app, no model;
+``-v`` adds the checks), ``--long-chat`` (every question of a category in ONE chat, in bank order: a follow-up
 brings the turns of its own chat that it refers back to as a block, asked but scored only in their
 own category's chat; the test of whether a long conversation bleeds one question into the next).
 
-Two banks: the tuned one (``eval_assistant_questions.py``: lookups, aggregates, rankings, filters,
+Three banks: the tuned one (``eval_assistant_questions.py``: lookups, aggregates, rankings, filters,
 trends, predictions, unknown entities, follow-ups, memory, and analyst phrasings: paraphrase,
-exclusion, minimum, single_day, share, comparison, tell_me_about, unanswerable, ranking) and the
-held-out one (``eval_heldout.py``, reported as ``heldout:<category>``). Both build on the generated
-data and on an imported file (a question the file cannot give a truth for is left out on it).
+exclusion, minimum, single_day, share, comparison, tell_me_about, unanswerable, ranking), the dev one
+(``eval_dev.py``, reported as ``dev:<category>``: written blind, but the app may be tuned on it) and
+the held-out one (``eval_heldout.py``, reported as ``heldout:<category>``: never tuned on). All build
+on the generated data and on an imported file (a question the file cannot give a truth for is left
+out on it).
 
 How it runs: a fresh ``AGENT_ORCHESTRATOR_HOME`` in a temporary directory with the retail dataset
 generated (``--seed``), a user made with the ``create-user`` CLI, the app started as a real process
@@ -129,6 +132,7 @@ from eval_assistant_questions import (
     load_oracle,
     unit_of,
 )
+from eval_dev import build_dev_chats
 from eval_heldout import build_heldout_chats
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1116,11 +1120,29 @@ def generate(home: Path, seed: int, dataset: Path | None = None) -> Path:
     return generate_dataset(home / "retail.sqlite", GeneratorConfig(seed=seed))
 
 
+BANKS = ("tuned", "heldout", "dev", "both", "all")
+PARTS = ("tuned", "dev", "heldout")  # how a summary splits the scored questions
+
+
+def bank_part(category: str) -> str:
+    """The bank a reported category belongs to: ``dev:share`` is dev's, ``lookup`` the tuned one's."""
+    prefix, _, _ = category.rpartition(":")
+    return prefix or "tuned"
+
+
 def bank(oracle: Oracle, db: Path, seed: int, which: str) -> list[Chat]:
-    """The tuned chats, the held-out ones (written without reading the code: never tuned on; their
-    categories are reported apart as ``heldout:<category>``), or both."""
-    chats = build_chats(oracle, seed) if which in ("tuned", "both") else []
-    if which in ("heldout", "both"):
+    """The tuned chats, the dev ones (written blind, tuning on them allowed; reported as
+    ``dev:<category>``), the held-out ones (written without reading the code: never tuned on; their
+    categories are reported apart as ``heldout:<category>``); ``both`` is tuned + held-out, ``all``
+    tuned + dev + held-out."""
+    chats = build_chats(oracle, seed) if which in ("tuned", "both", "all") else []
+    if which in ("dev", "all"):
+        for chat in build_dev_chats(db, seed):
+            turns = tuple(
+                replace(t, category=f"dev:{t.category}" if t.category else None) for t in chat.turns
+            )
+            chats.append(replace(chat, title=f"dev: {chat.title}", turns=turns))
+    if which in ("heldout", "both", "all"):
         for chat in build_heldout_chats(db, seed):
             turns = tuple(
                 Turn(
@@ -1407,9 +1429,10 @@ def summary(run: Run) -> dict[str, Any]:
         },
         "categories": {
             c: {"passed": sum(per[c]), "total": len(per[c])}
-            for c in sorted(per, key=lambda c: (c.startswith("heldout:"), c))
+            for c in sorted(per, key=lambda c: (PARTS.index(bank_part(c)) if bank_part(c) in PARTS else 9, c))
         },
         "tuned": _part(per, heldout=False),
+        "dev": _part(per, part="dev"),
         "heldout": _part(per, heldout=True),
         "passed": sum(passed),
         "scored": len(passed),
@@ -1427,8 +1450,11 @@ def summary(run: Run) -> dict[str, Any]:
     }
 
 
-def _part(per: dict[str, list[bool]], *, heldout: bool) -> dict[str, int]:
-    oks = [ok for c, v in per.items() if c.startswith("heldout:") == heldout for ok in v]
+def _part(per: dict[str, list[bool]], *, heldout: bool = False, part: str | None = None) -> dict[str, int]:
+    """Passed and scored questions of one bank: ``part`` (tuned, dev, heldout), else held-out or
+    tuned as ``heldout`` says."""
+    which = part or ("heldout" if heldout else "tuned")
+    oks = [ok for c, v in per.items() if bank_part(c) == which for ok in v]
     return {"passed": sum(oks), "total": len(oks)}
 
 
@@ -1442,8 +1468,8 @@ def print_report(s: dict[str, Any], results: list[TurnResult]) -> None:
         print(f"{name:24} {c['passed']:3}/{c['total']:<3} {c['passed'] / c['total']:5.0%}")
     rate = s["passed"] / s["scored"] if s["scored"] else 0.0
     print(f"{'overall':16} {s['passed']:3}/{s['scored']:<3} {rate:5.0%}")
-    for part in ("tuned", "heldout"):
-        if s[part]["total"]:
+    for part in PARTS:
+        if s.get(part, {}).get("total"):
             p = s[part]
             print(f"{part:16} {p['passed']:3}/{p['total']:<3} {p['passed'] / p['total']:5.0%}")
     print(f"invented entities: {s['invented_entities']} (target 0)")
@@ -1470,8 +1496,15 @@ def print_report(s: dict[str, Any], results: list[TurnResult]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="at most N scored questions")
-    parser.add_argument("--category", action="append", default=[], help="e.g. lookup, heldout:share")
-    parser.add_argument("--bank", default="both", choices=("tuned", "heldout", "both"), help="question bank")
+    parser.add_argument(
+        "--category", action="append", default=[], help="e.g. lookup, heldout:share, dev:share"
+    )
+    parser.add_argument(
+        "--bank",
+        default="both",
+        choices=BANKS,
+        help="question bank: both = tuned + heldout, all = tuned + dev + heldout",
+    )
     parser.add_argument("--dataset", type=Path, default=None, help="a retail SQLite file instead of --seed's")
     parser.add_argument("--model", default="0.5b", choices=("0.5b", "1.5b"), help="embedded model")
     parser.add_argument("--model-path", type=Path, default=None, help="a GGUF file for the embedded model")
@@ -1488,6 +1521,8 @@ def main() -> int:
     )
     parser.add_argument(
         "--list",
+        "--plan",
+        dest="list",
         action="store_true",
         help="print the planned questions per bank and category; no app, no model",
     )
@@ -1533,7 +1568,7 @@ def main() -> int:
 
 def print_plan(chats: list[Chat], plan: list[Planned], *, verbose: bool = False) -> dict[str, Counter[str]]:
     """The planned turns chat by chat, then how many scored questions each bank has per category."""
-    counts: dict[str, Counter[str]] = {"tuned": Counter(), "heldout": Counter()}
+    counts: dict[str, Counter[str]] = {part: Counter() for part in PARTS}
     current = None
     for p in plan:
         chat = chats[p.chat]
@@ -1548,8 +1583,8 @@ def print_plan(chats: list[Chat], plan: list[Planned], *, verbose: bool = False)
             for check in p.turn.checks:
                 print(f"      - {describe(check)}")
         if p.scored and p.turn.category:
-            part, _, name = p.turn.category.rpartition(":")
-            counts["heldout" if part else "tuned"][name] += 1
+            name = p.turn.category.rpartition(":")[2]
+            counts.setdefault(bank_part(p.turn.category), Counter())[name] += 1
     print(f"\n{'bank':8} {'category':16} {'questions':>9}")
     for part, counter in counts.items():
         for name, n in sorted(counter.items()):
