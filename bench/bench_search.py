@@ -44,10 +44,10 @@ from sqlalchemy import Engine, insert, text
 from timing import median_seconds
 
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.runtime.session_files import LocalSessionFiles
 from agent_orchestrator.sessions.branching import Branching
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
 from agent_orchestrator.sessions.exchange import Exchange
+from agent_orchestrator.sessions.files.local import LocalSessionFiles
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import (

@@ -17,8 +17,10 @@ from argon2 import PasswordHasher
 from sqlalchemy import Engine
 
 from agent_orchestrator.errors import InvalidInputError, SessionNotFoundError
-from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
-from agent_orchestrator.sessions.admin import export_session, open_session_files, purge_sessions
+from agent_orchestrator.runtime.session_files import SessionFiles
+from agent_orchestrator.sessions.admin import export_session, purge_sessions
+from agent_orchestrator.sessions.files.deployment import open_session_files
+from agent_orchestrator.sessions.files.local import LocalSessionFiles
 from agent_orchestrator.sessions.store import (
     AuditLog,
     LeaseManager,
@@ -343,7 +345,7 @@ def shared_database_url(postgres_schema: FreshSchema) -> str:
 async def test_shared_mode_exports_and_purges_catalog_and_files_in_postgresql(
     shared_database_url: str, tmp_path: Path
 ) -> None:
-    from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
+    from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles, PostgresSessionFsProvider
 
     database_url = load_settings({"DATABASE_URL": shared_database_url}).database_url
     engine = make_engine(database_url)

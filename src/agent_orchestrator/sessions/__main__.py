@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 async def _files(settings: Settings) -> AsyncIterator[tuple["SessionFiles", "SessionCipher | None"]]:
     """The deployment's session files, decrypting and crypto-erasing as the web app does, and the
     cipher (``None`` without a master key) that opens the catalog's sealed texts."""
-    from agent_orchestrator.sessions.admin import open_session_files
     from agent_orchestrator.sessions.crypto import open_cipher
+    from agent_orchestrator.sessions.files.deployment import open_session_files
 
     cipher = await asyncio.to_thread(open_cipher, settings.web)
     try:

@@ -9,10 +9,10 @@ Usage (the CLI in ``__main__`` is a thin shell over this)::
 
 What shaped it:
 
-* **One backend switch.** :func:`deployment_files` picks the runtime's files for the web app and for
-  every command here alike: PostgreSQL (shared mode) when the database URL is PostgreSQL, else this
-  server's disk, sealed when a master key is set. Catalog and files then always answer about the same
-  sessions, and a command writes them exactly as the web app would.
+* **One backend switch.** The commands get the runtime's files as the web app does
+  (:mod:`agent_orchestrator.sessions.files.deployment`): PostgreSQL (shared mode) when the database URL
+  is PostgreSQL, else this server's disk, sealed when a master key is set. Catalog and files then
+  always answer about the same sessions, and a command writes them exactly as the web app would.
 * **Never under a running turn.** A purge takes the session's lease before deleting, instead of only
   asking whether one is held: between "nobody holds it" and the delete a turn could start and write to
   files that are going away. Holding the lease makes a concurrent send answer "busy" instead. A session
@@ -35,21 +35,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Engine
-from sqlalchemy.engine import make_url
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError, SessionNotFoundError
 from agent_orchestrator.runtime import CopilotRuntime
-from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles, hook_store
+from agent_orchestrator.runtime.session_files import SessionFiles, hook_store
 from agent_orchestrator.sessions.crypto import SessionCipher
-from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles, sealed_root
 from agent_orchestrator.sessions.exchange import Exchange, export_document, export_markdown, parse_import
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.live import LiveHub, session_stream, user_stream
@@ -71,9 +67,6 @@ from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.settings import RuntimeSettings
 
-if TYPE_CHECKING:
-    from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
-
 logger = logging.getLogger(__name__)
 
 RETENTION_USER = "retention"
@@ -82,44 +75,6 @@ IMPORT_USER = "cli-import"
 PURGE_LIMIT = 10_000
 # Long enough to delete one session's files; released right after.
 _PURGE_LEASE_TTL = 120.0
-
-
-def deployment_files(
-    data_dir: Path, cipher: SessionCipher | None, shared: PostgresSessionFiles | None = None
-) -> SessionFiles:
-    """The deployment's session files, as the web app and every command here use them: the shared
-    PostgreSQL store when there is one, else this server's disk. ``cipher`` (encryption at rest,
-    docs/architecture.md#encryption-at-rest) seals the shared store's contents, and on a single server
-    moves the files below ``<data_dir>/sealed-sessions/``, written through the ``session_fs`` hook;
-    without it they are the runtime's own ``COPILOT_HOME`` folders. Give the runtime
-    :func:`~agent_orchestrator.runtime.session_files.hook_store` of the result."""
-    if shared is not None:
-        shared.cipher = cipher
-        return shared
-    if cipher is not None:
-        return SealedLocalSessionFiles(sealed_root(data_dir), cipher)
-    return LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
-
-
-@asynccontextmanager
-async def open_session_files(
-    data_dir: Path, database_url: str | None, cipher: SessionCipher | None = None
-) -> AsyncIterator[SessionFiles]:
-    """:func:`deployment_files`, open for the duration of the block.
-
-    ``database_url`` is the catalog's (``Settings.database_url``): a PostgreSQL URL means
-    shared mode, whose files live in the same database (tables found through its ``search_path``).
-    """
-    if database_url and make_url(database_url).get_backend_name() == "postgresql":
-        # Imported here: psycopg's pool is only needed in shared mode.
-        from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
-
-        store = PostgresSessionFiles.from_url(database_url)
-        files = deployment_files(data_dir, cipher, store)
-        async with store:
-            yield files
-    else:
-        yield deployment_files(data_dir, cipher)
 
 
 def find_session(
@@ -301,8 +256,8 @@ async def import_for_user(
 ) -> list[SessionRecord]:
     """Import a file (our JSON or a ChatGPT export) as sessions of ``username``, exactly as the web
     app's import does: a runtime is started to create the sessions (on the configured model route),
-    on ``files`` (:func:`open_session_files`, with the deployment's ``cipher``: sealed as the web app
-    seals them)."""
+    on ``files`` (:func:`~agent_orchestrator.sessions.files.deployment.open_session_files`, with the
+    deployment's ``cipher``: sealed as the web app seals them)."""
     user = await asyncio.to_thread(UserStore(engine).get_by_username, username)
     if user is None:
         raise NotFoundError(f"No user named {username!r}.")

@@ -31,11 +31,12 @@ from pathlib import Path
 
 from sqlalchemy import Engine, select, update
 
-from agent_orchestrator.runtime.session_files import LocalSessionFiles, SessionFiles
+from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.crypto.cipher import SEALED_TEXT
-from agent_orchestrator.sessions.crypto.local_files import SealedLocalSessionFiles
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.local import LocalSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
+from agent_orchestrator.sessions.files.sealed import SealedLocalSessionFiles
 from agent_orchestrator.sessions.store import LeaseManager, SessionCatalog, make_holder_id
 from agent_orchestrator.sessions.store.engine import write_transaction
 from agent_orchestrator.sessions.store.live_events import session_stream
@@ -63,8 +64,8 @@ async def seal_existing(
     engine: Engine, files: SessionFiles, cipher: SessionCipher, *, data_dir: Path
 ) -> SealReport:
     """Seal every session's clear files and kept prompts, each under its lease (see the module
-    docstring). ``files`` is the deployment's sealed store (:func:`~agent_orchestrator.sessions.admin.
-    open_session_files` with ``cipher``); ``data_dir`` locates the runtime's own clear folders."""
+    docstring). ``files`` is the deployment's sealed store (:func:`~agent_orchestrator.sessions.files.
+    deployment.open_session_files` with ``cipher``); ``data_dir`` locates the runtime's own clear folders."""
     seal_files: Callable[[str], Awaitable[str]]  # "sealed", "absent" (nothing in clear) or "conflict"
     if isinstance(files, PostgresSessionFiles):
         on_store = await files.session_ids()

@@ -25,16 +25,16 @@ from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.runtime.session_files import hook_store
-from agent_orchestrator.sessions.admin import deployment_files
 from agent_orchestrator.sessions.branching import Branching
 from agent_orchestrator.sessions.crypto import open_cipher
 from agent_orchestrator.sessions.exchange import Exchange
+from agent_orchestrator.sessions.files.deployment import deployment_files
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.sessions.live import LiveHub
 from agent_orchestrator.sessions.live_notify import PostgresAnnouncements
 from agent_orchestrator.sessions.readings import Readings
 from agent_orchestrator.sessions.search import SearchIndex
 from agent_orchestrator.sessions.service import SessionService
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
 from agent_orchestrator.sessions.store import (
     AuditLog,
     LeaseManager,

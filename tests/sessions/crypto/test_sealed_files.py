@@ -8,7 +8,7 @@ import pytest
 
 from agent_orchestrator.sessions.crypto import SessionCipher, SessionKeys
 from agent_orchestrator.sessions.crypto.frames import MAGIC
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles, PostgresSessionFsProvider
 from agent_orchestrator.testing.postgres import FreshSchema
 
 pytestmark = pytest.mark.postgres

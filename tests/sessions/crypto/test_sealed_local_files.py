@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from agent_orchestrator.sessions.crypto import SessionCipher, SessionKeys
-from agent_orchestrator.sessions.crypto.local_files import SealedLocalFsProvider, SealedLocalSessionFiles
+from agent_orchestrator.sessions.files.sealed import SealedLocalFsProvider, SealedLocalSessionFiles
 
 EVENTS = "/session-state/events.jsonl"
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.testing.postgres import FreshSchema, fresh_schema
 
 

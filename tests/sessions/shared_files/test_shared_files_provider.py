@@ -11,7 +11,7 @@ from copilot.session_fs_provider import create_session_fs_adapter
 from psycopg import sql
 
 from agent_orchestrator.errors import SessionFileStoreError
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles, PostgresSessionFsProvider
 from agent_orchestrator.testing.postgres import fresh_schema, terminate_connections
 
 pytestmark = pytest.mark.postgres

@@ -12,7 +12,7 @@ import pytest
 
 from agent_orchestrator.errors import RuntimeFailure, SessionExistsError, SessionNotFoundError
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.sessions.store import LeaseManager, make_engine, migrate
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
 

@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import Engine, text
 from store_helpers import StoreDb
 
-from agent_orchestrator.runtime.session_files import LocalSessionFiles
 from agent_orchestrator.sessions.admin import reindex_search
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
 from agent_orchestrator.sessions.crypto.cipher import ERASED, SEALED_TEXT
+from agent_orchestrator.sessions.files.local import LocalSessionFiles
 from agent_orchestrator.sessions.search import SearchIndex, snippet
 from agent_orchestrator.sessions.store import SessionCatalog, SessionRecord, UserStore
 from agent_orchestrator.sessions.transcript import TranscriptMessage

@@ -1,4 +1,6 @@
-"""Virtual paths and the errors the runtime understands, without any database.
+"""The virtual layout the runtime sees through the ``session_fs`` hook, its paths, and the errors it
+understands: shared by the two stores behind the hook (sealed local files, PostgreSQL), without any
+database or disk.
 
 The runtime sends absolute POSIX paths, and not only under the virtual ``/session-state`` root: on
 create it also writes ``workspace.yaml`` and ``checkpoints/index.md`` under the *host* path of its own
@@ -17,6 +19,9 @@ import os
 import posixpath
 
 ROOT = "/"
+# The layout announced to the runtime (``client_config``): its session state and its working directory.
+SESSION_STATE_PATH = "/session-state"
+WORKING_DIRECTORY = "/workspace"
 MAX_PATH_BYTES = 4096
 MAX_SESSION_ID_CHARS = 256
 
@@ -67,3 +72,12 @@ def descendant_range(path: str) -> tuple[str, str]:
 def is_below(path: str, directory: str) -> bool:
     """Whether ``path`` lies strictly inside ``directory``."""
     return (directory == ROOT and path != ROOT) or path.startswith(directory.rstrip("/") + "/")
+
+
+def check_session_id(session_id: str) -> str:
+    """``session_id`` if a store can key files by it (the runtime's ids; no NUL, not too long)."""
+    if not isinstance(session_id, str) or not session_id or len(session_id) > MAX_SESSION_ID_CHARS:
+        raise ValueError(f"A session id must be 1-{MAX_SESSION_ID_CHARS} characters, got {session_id!r:.80}")
+    if "\x00" in session_id:
+        raise ValueError("A session id must not contain NUL characters")
+    return session_id

@@ -30,7 +30,7 @@ from copilot.generated.rpc import DebugCollectLogsEntryKind, SessionFSReaddirWit
 from copilot.session_fs_provider import SessionFsFileInfo, SessionFsProvider
 from psycopg import AsyncConnection
 
-from agent_orchestrator.sessions.shared_files.paths import (
+from agent_orchestrator.sessions.files.paths import (
     ROOT,
     ancestors,
     descendant_range,
@@ -41,7 +41,7 @@ from agent_orchestrator.sessions.shared_files.paths import (
 )
 
 if TYPE_CHECKING:
-    from agent_orchestrator.sessions.shared_files.store import PostgresSessionFiles
+    from agent_orchestrator.sessions.files.postgres.store import PostgresSessionFiles
 
 # Fold appended chunks into the base content once a file has this many: keeps a read of the log one
 # short aggregate, at the cost of rewriting the file once per this many appends.

@@ -7,7 +7,7 @@ on the same database can resume every session. See :mod:`.store` for what the ru
 not) route through it.
 """
 
-from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
-from agent_orchestrator.sessions.shared_files.store import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres.provider import PostgresSessionFsProvider
+from agent_orchestrator.sessions.files.postgres.store import PostgresSessionFiles
 
 __all__ = ["PostgresSessionFiles", "PostgresSessionFsProvider"]

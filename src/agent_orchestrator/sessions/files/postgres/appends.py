@@ -27,7 +27,7 @@ from psycopg import errors
 from agent_orchestrator.errors import SessionFileStoreError
 
 if TYPE_CHECKING:
-    from agent_orchestrator.sessions.shared_files.store import PostgresSessionFiles
+    from agent_orchestrator.sessions.files.postgres.store import PostgresSessionFiles
 
 # Failures that mean the statement committed nothing and only lost to a concurrent writer.
 _WRITTEN_ALONE_AFTER = (errors.DeadlockDetected, errors.SerializationFailure)

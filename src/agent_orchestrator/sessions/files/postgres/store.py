@@ -45,15 +45,18 @@ from psycopg_pool import AsyncConnectionPool
 
 from agent_orchestrator.errors import SessionFileStoreError
 from agent_orchestrator.sessions.crypto import SessionCipher, frames
-from agent_orchestrator.sessions.shared_files import provider as provider_module
-from agent_orchestrator.sessions.shared_files.appends import GroupedAppends
-from agent_orchestrator.sessions.shared_files.paths import MAX_PATH_BYTES, MAX_SESSION_ID_CHARS
-from agent_orchestrator.sessions.shared_files.provider import PostgresSessionFsProvider
-from agent_orchestrator.sessions.shared_files.schema import Tables, ensure_schema
+from agent_orchestrator.sessions.files.paths import (
+    MAX_PATH_BYTES,
+    SESSION_STATE_PATH,
+    WORKING_DIRECTORY,
+    check_session_id,
+)
+from agent_orchestrator.sessions.files.postgres import provider as provider_module
+from agent_orchestrator.sessions.files.postgres.appends import GroupedAppends
+from agent_orchestrator.sessions.files.postgres.provider import PostgresSessionFsProvider
+from agent_orchestrator.sessions.files.postgres.schema import Tables, ensure_schema
 from agent_orchestrator.sessions.store import liveness
 
-SESSION_STATE_PATH = "/session-state"
-WORKING_DIRECTORY = "/workspace"
 MAX_FILE_BYTES = 64 * 1024 * 1024
 _SCHEMES = ("postgresql", "postgres")
 
@@ -326,14 +329,6 @@ class PostgresSessionFiles:
         async with self.connection(operation, "") as conn:
             cur = await conn.execute(self._admin[statement], params)
             return await cur.fetchall()
-
-
-def check_session_id(session_id: str) -> str:
-    if not isinstance(session_id, str) or not session_id or len(session_id) > MAX_SESSION_ID_CHARS:
-        raise ValueError(f"A session id must be 1-{MAX_SESSION_ID_CHARS} characters, got {session_id!r:.80}")
-    if "\x00" in session_id:
-        raise ValueError("A session id must not contain NUL characters")
-    return session_id
 
 
 async def _check_connection(conn: AsyncConnection) -> None:

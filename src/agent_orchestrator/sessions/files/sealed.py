@@ -29,11 +29,13 @@ from copilot.session_fs_provider import SessionFsFileInfo, SessionFsProvider
 from agent_orchestrator.runtime.session_files import EVENTS_FILE
 from agent_orchestrator.sessions.crypto import frames
 from agent_orchestrator.sessions.crypto.cipher import SessionCipher
-from agent_orchestrator.sessions.shared_files.paths import ROOT, fs_error, normalize
-from agent_orchestrator.sessions.shared_files.store import (
+from agent_orchestrator.sessions.files.paths import (
+    ROOT,
     SESSION_STATE_PATH,
     WORKING_DIRECTORY,
     check_session_id,
+    fs_error,
+    normalize,
 )
 
 EVENTS = f"{SESSION_STATE_PATH}/{EVENTS_FILE}"

@@ -22,7 +22,8 @@ from psycopg import AsyncConnection, sql
 
 FILES_TABLE = "session_fs_files"
 CHUNKS_TABLE = "session_fs_chunks"
-# Any constant works as long as nobody else uses it; derived from the module name by the server.
+# Any constant works as long as nobody else uses it and every server uses the same one (hashed by the
+# server). It is this module's name from before it moved: servers of both versions take one lock.
 _LOCK_KEY = "agent_orchestrator.sessions.shared_files.schema"
 
 _DDL = """
