@@ -20,14 +20,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from psycopg import errors
 
 from agent_orchestrator.errors import SessionFileStoreError
-
-if TYPE_CHECKING:
-    from agent_orchestrator.sessions.files.postgres.store import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres.backend import Connections
 
 # Failures that mean the statement committed nothing and only lost to a concurrent writer.
 _WRITTEN_ALONE_AFTER = (errors.DeadlockDetected, errors.SerializationFailure)
@@ -49,7 +46,7 @@ class _Append:
 class GroupedAppends:
     """The store's appends, in batches of at most one per file; one batch in flight at a time."""
 
-    def __init__(self, store: PostgresSessionFiles) -> None:
+    def __init__(self, store: Connections) -> None:
         self._store = store
         self._waiting: list[_Append] = []
         self._writer: asyncio.Task[None] | None = None
@@ -105,7 +102,7 @@ class GroupedAppends:
         path = batch[0].path if len(batch) == 1 else f"({len(batch)} files)"
         async with self._store.connection("append", path) as conn:
             cur = await conn.execute(self._store.statements["APPEND_MANY"], params)
-            written = dict(await cur.fetchall())
+            written: dict[int, int] = dict(await cur.fetchall())
         return [written.get(number) for number in range(1, len(batch) + 1)]
 
     async def _write_alone(self, append: _Append) -> int | None:

@@ -24,7 +24,7 @@ directory always exist (the runtime ``stat``s its working directory on resume).
 import errno
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from copilot.generated.rpc import DebugCollectLogsEntryKind, SessionFSReaddirWithTypesEntry
 from copilot.session_fs_provider import SessionFsFileInfo, SessionFsProvider
@@ -39,9 +39,7 @@ from agent_orchestrator.sessions.files.paths import (
     normalize,
     parent_of,
 )
-
-if TYPE_CHECKING:
-    from agent_orchestrator.sessions.files.postgres.store import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres.backend import FileBackend
 
 # Fold appended chunks into the base content once a file has this many: keeps a read of the log one
 # short aggregate, at the cost of rewriting the file once per this many appends.
@@ -142,7 +140,7 @@ class PostgresSessionFsProvider(SessionFsProvider):
     allow-list never contains it), so the SDK answers those calls with "not supported".
     """
 
-    def __init__(self, store: "PostgresSessionFiles", session_id: str) -> None:
+    def __init__(self, store: FileBackend, session_id: str) -> None:
         self._store = store
         self._sql = store.statements
         self.session_id = session_id
