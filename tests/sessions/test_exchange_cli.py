@@ -9,7 +9,7 @@ from pathlib import Path
 from argon2 import PasswordHasher
 
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.store import SessionCatalog, UserStore, make_engine, migrate
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages

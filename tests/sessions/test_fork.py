@@ -5,8 +5,8 @@ import json
 import pytest
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError
-from agent_orchestrator.sessions.fork import find_cut, forked_log
-from agent_orchestrator.sessions.transcript import parse_events
+from agent_orchestrator.sessions.history.fork import find_cut, forked_log
+from agent_orchestrator.sessions.history.transcript import parse_events
 
 
 def _log() -> bytes:

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.sessions.exchange import parse_import
-from agent_orchestrator.sessions.transcript import log_timestamp
+from agent_orchestrator.sessions.actions.exchange import parse_import
+from agent_orchestrator.sessions.history.transcript import log_timestamp
 
 
 def _chatgpt(mapping: dict, current: object = "b", title: str = "Holiday") -> bytes:

@@ -2,8 +2,8 @@
 
 import json
 
-from agent_orchestrator.sessions.tool_results import ToolResult, imported_call_id, is_imported_call
-from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
+from agent_orchestrator.sessions.history.tool_results import ToolResult, imported_call_id, is_imported_call
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
 
 
 def _line(kind: str, **data) -> bytes:

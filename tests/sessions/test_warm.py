@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from copilot import CopilotSession
 
-from agent_orchestrator.sessions.warm import WarmSessions
+from agent_orchestrator.sessions.turns.warm import WarmSessions
 
 
 class Pool:

@@ -45,11 +45,17 @@ from sqlalchemy import Engine
 from agent_orchestrator.errors import InvalidInputError, NotFoundError, SessionNotFoundError
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles, hook_store
+from agent_orchestrator.sessions.actions.exchange import (
+    Exchange,
+    export_document,
+    export_markdown,
+    parse_import,
+)
 from agent_orchestrator.sessions.crypto import SessionCipher
-from agent_orchestrator.sessions.exchange import Exchange, export_document, export_markdown, parse_import
+from agent_orchestrator.sessions.history.transcript import parse_events
 from agent_orchestrator.sessions.ids import validate_session_id
-from agent_orchestrator.sessions.live import LiveHub, session_stream, user_stream
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.live.feed import LiveHub, session_stream, user_stream
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import (
     AuditEvent,
@@ -64,7 +70,6 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.store.catalog import TextSealer
 from agent_orchestrator.sessions.store.schema import utcnow
-from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.settings import RuntimeSettings
 
 logger = logging.getLogger(__name__)

@@ -25,15 +25,15 @@ from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.runtime.session_files import hook_store
-from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.actions.branching import Branching
+from agent_orchestrator.sessions.actions.exchange import Exchange
+from agent_orchestrator.sessions.actions.readings import Readings
 from agent_orchestrator.sessions.crypto import open_cipher
-from agent_orchestrator.sessions.exchange import Exchange
 from agent_orchestrator.sessions.files.deployment import deployment_files
 from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
-from agent_orchestrator.sessions.live import LiveHub
-from agent_orchestrator.sessions.live_notify import PostgresAnnouncements
-from agent_orchestrator.sessions.readings import Readings
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.live.feed import LiveHub
+from agent_orchestrator.sessions.live.notify import PostgresAnnouncements
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.store import (
     AuditLog,
@@ -46,7 +46,7 @@ from agent_orchestrator.sessions.store import (
     make_engine,
     migrate,
 )
-from agent_orchestrator.sessions.usage import UsageKeeper
+from agent_orchestrator.sessions.turns.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.telemetry import SESSION_LEASES
 from agent_orchestrator.web import vendor

@@ -8,10 +8,10 @@ import asyncio
 import pytest
 from sqlalchemy import Engine
 
-from agent_orchestrator.sessions import live
-from agent_orchestrator.sessions.live import LiveHub, PublishingQueue
+from agent_orchestrator.sessions.live import feed
+from agent_orchestrator.sessions.live.feed import LiveHub, PublishingQueue
 from agent_orchestrator.sessions.store import Batch, LiveEventLog
-from agent_orchestrator.sessions.turns import Delta, Done
+from agent_orchestrator.sessions.turns.stream import Delta, Done
 from agent_orchestrator.testing.eventually import eventually_async
 
 
@@ -77,7 +77,7 @@ async def test_a_short_answer_streamed_with_its_end_is_one_write(store_engine: E
 
 
 async def test_an_answer_whose_end_is_late_is_not_held_back(store_engine, monkeypatch) -> None:
-    monkeypatch.setattr(live, "END_WAIT", 0.05)
+    monkeypatch.setattr(feed, "END_WAIT", 0.05)
     log = CountingLog(store_engine)
     queue = PublishingQueue(LiveHub(log), "chat-1", owner_id=7)
     queue.put_nowait(Done("Hello"))

@@ -4,9 +4,9 @@ log's tail."""
 
 from sqlalchemy import Engine
 
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.store import SessionCatalog, SessionRecord, UserStore
-from agent_orchestrator.sessions.transcript import TranscriptMessage
 
 
 def _message(role: str, content: str, event_id: str) -> TranscriptMessage:

@@ -6,7 +6,7 @@ user's id is an unknown id), works on the record's runtime id from there on, is 
 (``fork``, ``rewind``), and changes a session's history only while holding its lease, as a turn does.
 
 * **Fork** creates a new owned session whose log is the parent's up to a message
-  (:mod:`~agent_orchestrator.sessions.fork`), linked to the parent in the catalog and indexed for
+  (:mod:`~agent_orchestrator.sessions.history.fork`), linked to the parent in the catalog and indexed for
   search. The parent is only read.
 * **Edit and resend** is a fork before a user message, then a turn with the edited text in the fork;
   the original conversation stays as it was.
@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.sessions.fork import find_cut, forked_log
-from agent_orchestrator.sessions.search import SearchHit, SearchIndex
+from agent_orchestrator.sessions.history.fork import find_cut, forked_log
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
+from agent_orchestrator.sessions.search.index import SearchHit, SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService, _close_quietly
 from agent_orchestrator.sessions.store import SessionRecord, one_line, validate_title
-from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
-from agent_orchestrator.sessions.turns import TurnEvent
+from agent_orchestrator.sessions.turns.stream import TurnEvent
 
 BRANCH_SUFFIX = " (branch)"
 MAX_REWIND = 1_000

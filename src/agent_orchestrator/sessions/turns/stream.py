@@ -26,8 +26,8 @@ from copilot.session_events import (
     UserMessageData,
 )
 
-from agent_orchestrator.sessions.tool_results import ToolCalls, ToolResult, tool_name
-from agent_orchestrator.sessions.transcript import Role, TranscriptMessage, log_timestamp
+from agent_orchestrator.sessions.history.tool_results import ToolCalls, ToolResult, tool_name
+from agent_orchestrator.sessions.history.transcript import Role, TranscriptMessage, log_timestamp
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from agent_orchestrator.errors import SessionNotFoundError
-from agent_orchestrator.sessions.live import describe, session_stream, user_stream
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp, parse_events
+from agent_orchestrator.sessions.live.feed import describe, session_stream, user_stream
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import Batch, SessionRecord
-from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timestamp, parse_events
-from agent_orchestrator.sessions.turns import Done, ToolFinished, ToolStarted
+from agent_orchestrator.sessions.turns.stream import Done, ToolFinished, ToolStarted
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from agent_orchestrator.sessions.live import LiveHub
+from agent_orchestrator.sessions.live.feed import LiveHub
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Literal
 
-from agent_orchestrator.sessions.tool_results import ToolCalls, ToolResult, tool_name
+from agent_orchestrator.sessions.history.tool_results import ToolCalls, ToolResult, tool_name
 
 Role = Literal["user", "assistant"]
 

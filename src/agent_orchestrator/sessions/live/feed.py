@@ -3,7 +3,7 @@
 (docs/architecture.md#live-sessions) Each event is first written to the store's bounded log
 (:class:`~agent_orchestrator.sessions.store.LiveEventLog`), which numbers it, and then handed to the
 followers on this server by :class:`LiveHub`. Other servers hear of it through PostgreSQL
-``NOTIFY`` (:mod:`agent_orchestrator.sessions.live_notify`) and read it from the log. A follower
+``NOTIFY`` (:mod:`agent_orchestrator.sessions.live.notify`) and read it from the log. A follower
 that is behind (a reconnect with ``Last-Event-ID``, a slow client) is served from the hub's recent
 events, or from the log; one that is too far behind is told to reload.
 
@@ -22,10 +22,10 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp
 from agent_orchestrator.sessions.store import Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.live_events import BOUNDARY_KINDS, KEEP, session_stream, user_stream
-from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timestamp
-from agent_orchestrator.sessions.turns import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
+from agent_orchestrator.sessions.turns.stream import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
 
 logger = logging.getLogger(__name__)
 

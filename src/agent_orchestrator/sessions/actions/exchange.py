@@ -43,12 +43,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agent_orchestrator.errors import ImportThrottledError, InvalidInputError
-from agent_orchestrator.sessions.branching import record_history
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.actions.branching import record_history
+from agent_orchestrator.sessions.history.tool_results import imported_call_id
+from agent_orchestrator.sessions.history.transcript import log_timestamp, parse_events
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, validate_title
-from agent_orchestrator.sessions.tool_results import imported_call_id
-from agent_orchestrator.sessions.transcript import log_timestamp, parse_events
 
 EXPORT_FORMAT = 1
 IMPORTED_TITLE = "Imported chat"
@@ -345,7 +345,7 @@ def _rebuilt(events: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
 
     Tool calls are kept only in pairs, a request and the result that answered it before the next user
     message, as the runtime needs them to replay the conversation to a model; each pair gets a new
-    call id marking it imported (:func:`~agent_orchestrator.sessions.tool_results.imported_call_id`).
+    call id marking it imported (:func:`~agent_orchestrator.sessions.history.tool_results.imported_call_id`).
     Answers before the first user message have no turn to go in."""
     kept = [
         (number, event)

@@ -37,17 +37,17 @@ here from the page's decrypted bodies, hits marked where a word's stem is one of
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from sqlalchemy import Engine, delete, insert, text
 
-from agent_orchestrator.sessions import words
-from agent_orchestrator.sessions.crypto.cipher import SessionCipher
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage
+from agent_orchestrator.sessions.search import words
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
 from agent_orchestrator.sessions.store.schema import search_messages
 from agent_orchestrator.sessions.store.turn_end import search_upsert
-from agent_orchestrator.sessions.transcript import TranscriptMessage
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -128,6 +128,21 @@ _SNIPPET_WORDS = 16
 _SNIPPET_LEAD = 3
 
 
+class MessageSealer(Protocol):
+    """Encrypts the rows' bodies and makes the blind terms the sealed index matches
+    (docs/architecture.md#encryption-at-rest); the deployment's ``SessionCipher`` is one."""
+
+    def seal_text(self, session_id: str, text: str) -> str: ...
+
+    def open_text(self, session_id: str, stored: str) -> str: ...
+
+    def prefetch(self, session_ids: Iterable[str]) -> None: ...
+
+    def message_terms(self, owner_id: int, text: str) -> list[str]: ...
+
+    def query_terms(self, owner_id: int, stems: Iterable[str]) -> list[str]: ...
+
+
 @dataclass(frozen=True)
 class SearchHit:
     """One message that matches: where it is (the session's public id, the event id) and a snippet with
@@ -152,7 +167,7 @@ class SearchIndex:
     """Keeps ``search_messages`` and answers owner-scoped searches; each call one short transaction.
     With a ``cipher``, rows are sealed and indexed by blind terms."""
 
-    def __init__(self, engine: Engine, cipher: SessionCipher | None = None) -> None:
+    def __init__(self, engine: Engine, cipher: MessageSealer | None = None) -> None:
         self._engine = engine
         self._dialect = engine.dialect.name
         self._cipher = cipher
@@ -196,7 +211,7 @@ class SearchIndex:
             for row in rows
         ]
 
-    def _sealed_search(self, cipher: SessionCipher, owner_id: int, query: str, limit: int) -> list[SearchHit]:
+    def _sealed_search(self, cipher: MessageSealer, owner_id: int, query: str, limit: int) -> list[SearchHit]:
         stems = {words.stem(word) for word in words.words(query)[:MAX_QUERY_WORDS]}
         if not stems:
             return []
