@@ -18,9 +18,9 @@ from sqlalchemy import Engine
 
 from agent_orchestrator.errors import InvalidInputError, SessionNotFoundError
 from agent_orchestrator.runtime.session_files import SessionFiles
-from agent_orchestrator.sessions.admin import export_session, purge_sessions
 from agent_orchestrator.sessions.files.deployment import open_session_files
 from agent_orchestrator.sessions.files.local import LocalSessionFiles
+from agent_orchestrator.sessions.ops.admin import export_session, purge_sessions
 from agent_orchestrator.sessions.store import (
     AuditLog,
     LeaseManager,

@@ -13,11 +13,11 @@ import pytest
 from sqlalchemy import Engine, text
 from store_helpers import StoreDb
 
-from agent_orchestrator.sessions.admin import reindex_search
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
 from agent_orchestrator.sessions.crypto.cipher import ERASED, SEALED_TEXT
 from agent_orchestrator.sessions.files.local import LocalSessionFiles
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage
+from agent_orchestrator.sessions.ops.admin import reindex_search
 from agent_orchestrator.sessions.search.index import SearchIndex, snippet
 from agent_orchestrator.sessions.search.words import stems
 from agent_orchestrator.sessions.store import SessionCatalog, SessionRecord, UserStore

@@ -1,6 +1,6 @@
 """Operations on stored sessions: export one as JSON, purge the ones past retention.
 
-Usage (the CLI in ``__main__`` is a thin shell over this)::
+Usage (the CLI, ``cli.py``, is a thin shell over this)::
 
     engine = make_engine(settings.database_url)
     async with open_session_files(settings.data_dir, settings.database_url) as files:

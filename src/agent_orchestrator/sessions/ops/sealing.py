@@ -1,7 +1,7 @@
 """Sealing what was stored in clear before a master key was set (``sessions seal-existing``;
 docs/architecture.md#sealing-existing-sessions).
 
-Usage (the CLI in ``__main__`` is a thin shell over this)::
+Usage (the CLI, ``cli.py``, is a thin shell over this)::
 
     async with open_session_files(data_dir, database_url, cipher) as files:
         report = await seal_existing(engine, files, cipher, data_dir=data_dir)
