@@ -8,7 +8,7 @@ operator would run it from cron.
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -18,7 +18,8 @@ from sqlalchemy import Engine
 
 from agent_orchestrator.errors import InvalidInputError, SessionNotFoundError
 from agent_orchestrator.runtime.session_files import SessionFiles
-from agent_orchestrator.sessions.files.deployment import open_session_files
+from agent_orchestrator.sessions.compose import open_storage
+from agent_orchestrator.sessions.files.deployment import deployment_files, shared_store
 from agent_orchestrator.sessions.files.local import LocalSessionFiles
 from agent_orchestrator.sessions.ops.admin import export_session, purge_sessions
 from agent_orchestrator.sessions.store import (
@@ -110,15 +111,18 @@ def users(engine: Engine) -> tuple[User, User]:
 
 
 @pytest.fixture
-async def files(tmp_path: Path) -> AsyncIterator[SessionFiles]:
-    async with open_session_files(tmp_path, f"sqlite:///{tmp_path / 'catalog.sqlite'}") as files:
-        yield files
+def files(tmp_path: Path) -> SessionFiles:
+    """The files the CLI opens with ``AGENT_ORCHESTRATOR_HOME=tmp_path``, no master key, no PostgreSQL."""
+    return deployment_files(tmp_path, None)
 
 
 # -- export ---------------------------------------------------------------------------------------
 
 
-async def test_the_local_backend_is_chosen_unless_the_database_is_postgresql(files: SessionFiles) -> None:
+async def test_the_local_backend_is_chosen_unless_the_database_is_postgresql(
+    files: SessionFiles, tmp_path: Path
+) -> None:
+    assert shared_store(f"sqlite:///{tmp_path / 'catalog.sqlite'}") is None
     assert isinstance(files, LocalSessionFiles)
 
 
@@ -347,14 +351,16 @@ async def test_shared_mode_exports_and_purges_catalog_and_files_in_postgresql(
 ) -> None:
     from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles, PostgresSessionFsProvider
 
-    database_url = load_settings({"DATABASE_URL": shared_database_url}).database_url
+    settings = load_settings({"DATABASE_URL": shared_database_url, "AGENT_ORCHESTRATOR_HOME": str(tmp_path)})
+    database_url = settings.database_url
     engine = make_engine(database_url)
     try:
         migrate(engine)
         alice = UserStore(engine, hasher=FAST_HASHER).create("alice", "correct horse battery")
         catalogue(engine, "pg-old", alice, days_ago=60)
         catalogue(engine, "pg-new", alice, days_ago=1)
-        async with open_session_files(tmp_path, database_url) as files:
+        async with open_storage(settings.web, shared_store(database_url)) as storage:
+            files = storage.files
             assert isinstance(files, PostgresSessionFiles)
             for session_id in ("pg-old", "pg-new"):
                 provider = PostgresSessionFsProvider(files, session_id)

@@ -8,8 +8,6 @@ would (docs/architecture.md#encryption-at-rest).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,22 +40,13 @@ def deployment_files(
     return LocalSessionFiles(RuntimeSettings(data_dir=data_dir).copilot_home)
 
 
-@asynccontextmanager
-async def open_session_files(
-    data_dir: Path, database_url: str | None, cipher: SessionCipher | None = None
-) -> AsyncIterator[SessionFiles]:
-    """:func:`deployment_files`, open for the duration of the block.
+def shared_store(database_url: str) -> PostgresSessionFiles | None:
+    """Shared mode's store for a catalog at ``database_url`` (``Settings.database_url``), not open yet:
+    a PostgreSQL catalog keeps the files in the same database (tables found through its
+    ``search_path``); any other keeps them on this server's disk (``None``)."""
+    if make_url(database_url).get_backend_name() != "postgresql":
+        return None
+    # Imported here: psycopg's pool is only needed in shared mode.
+    from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 
-    ``database_url`` is the catalog's (``Settings.database_url``): a PostgreSQL URL means
-    shared mode, whose files live in the same database (tables found through its ``search_path``).
-    """
-    if database_url and make_url(database_url).get_backend_name() == "postgresql":
-        # Imported here: psycopg's pool is only needed in shared mode.
-        from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
-
-        store = PostgresSessionFiles.from_url(database_url)
-        files = deployment_files(data_dir, cipher, store)
-        async with store:
-            yield files
-    else:
-        yield deployment_files(data_dir, cipher)
+    return PostgresSessionFiles.from_url(database_url)

@@ -2,10 +2,9 @@
 
 Usage (the CLI, ``cli.py``, is a thin shell over this)::
 
-    engine = make_engine(settings.database_url)
-    async with open_session_files(settings.data_dir, settings.database_url) as files:
-        document = await export_session(engine, files, "case-42")
-        report = await purge_sessions(engine, files, older_than_days=90, dry_run=True)
+    async with open_storage(settings.web, shared_store(settings.database_url)) as storage:
+        document = await export_session(storage.engine, storage.files, "case-42")
+        report = await purge_sessions(storage.engine, storage.files, older_than_days=90, dry_run=True)
 
 What shaped it:
 
@@ -43,20 +42,15 @@ from typing import Any
 from sqlalchemy import Engine
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError, SessionNotFoundError
-from agent_orchestrator.runtime import CopilotRuntime
-from agent_orchestrator.runtime.session_files import SessionFiles, hook_store
-from agent_orchestrator.sessions.actions.exchange import (
-    Exchange,
-    export_document,
-    export_markdown,
-    parse_import,
-)
+from agent_orchestrator.runtime.session_files import SessionFiles
+from agent_orchestrator.sessions.actions.exchange import export_document, export_markdown, parse_import
+from agent_orchestrator.sessions.compose import Storage, compose
 from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.history.transcript import parse_events
 from agent_orchestrator.sessions.ids import validate_session_id
 from agent_orchestrator.sessions.live.feed import LiveHub, session_stream, user_stream
 from agent_orchestrator.sessions.search.index import SearchIndex
-from agent_orchestrator.sessions.service import Actor, SessionService
+from agent_orchestrator.sessions.service import Actor
 from agent_orchestrator.sessions.store import (
     AuditEvent,
     AuditLog,
@@ -70,7 +64,7 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.store.catalog import TextSealer
 from agent_orchestrator.sessions.store.schema import utcnow
-from agent_orchestrator.settings import RuntimeSettings
+from agent_orchestrator.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -251,39 +245,19 @@ async def reindex_search(engine: Engine, files: SessionFiles, cipher: SessionCip
 
 
 async def import_for_user(
-    engine: Engine,
-    files: SessionFiles,
-    settings: RuntimeSettings,
-    username: str,
-    data: bytes,
-    *,
-    cipher: SessionCipher | None = None,
+    storage: Storage, settings: Settings, username: str, data: bytes
 ) -> list[SessionRecord]:
     """Import a file (our JSON or a ChatGPT export) as sessions of ``username``, exactly as the web
-    app's import does: a runtime is started to create the sessions (on the configured model route),
-    on ``files`` (:func:`~agent_orchestrator.sessions.files.deployment.open_session_files`, with the
-    deployment's ``cipher``: sealed as the web app seals them)."""
-    user = await asyncio.to_thread(UserStore(engine).get_by_username, username)
+    app's import does: on ``storage`` (:func:`~agent_orchestrator.sessions.compose.open_storage`: sealed
+    as the web app seals them), with the session service :func:`~agent_orchestrator.sessions.compose.
+    compose` builds for the web app, started for this command (a runtime on the configured model route
+    creates the sessions; each is announced on its owner's feed like any new chat)."""
+    user = await asyncio.to_thread(UserStore(storage.engine).get_by_username, username)
     if user is None:
         raise NotFoundError(f"No user named {username!r}.")
     parse_import(data)  # a bad file fails before any runtime starts
-    search = SearchIndex(engine, cipher)  # its rows sealed too, with blind terms, as the app writes them
-    async with CopilotRuntime(settings, session_files=hook_store(files)) as runtime:
-        service = SessionService(
-            runtime=runtime,
-            catalog=SessionCatalog(engine, sealer=cipher),
-            audit=AuditLog(engine),
-            leases=LeaseManager(engine),
-            files=files,
-            # Announced on the user's feed like any new chat (docs/architecture.md#live-sessions).
-            live=LiveHub(LiveEventLog(engine, sealer=cipher)),
-            server_id=f"{IMPORT_USER}:{make_holder_id()}",
-            search=search,
-        )
-        # The operator's own command: the users' hourly limit is for the web app.
-        return await Exchange(service, search, imports_per_hour=None).import_file(
-            Actor(user, IMPORT_USER), data
-        )
+    async with compose(storage, settings.web, settings.runtime, command=IMPORT_USER) as sessions:
+        return await sessions.exchange.import_file(Actor(user, IMPORT_USER), data)
 
 
 def export_json(document: dict[str, Any]) -> str:

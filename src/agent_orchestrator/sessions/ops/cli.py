@@ -18,37 +18,26 @@ public id and its owner's user id.
 
 import argparse
 import asyncio
-import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from agent_orchestrator.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from sqlalchemy import Engine
-
-    from agent_orchestrator.runtime.session_files import SessionFiles
-    from agent_orchestrator.sessions.crypto import SessionCipher
+    from agent_orchestrator.sessions.compose import Storage
     from agent_orchestrator.sessions.store import SessionRecord
 
 
-@contextlib.asynccontextmanager
-async def _files(settings: Settings) -> AsyncIterator[tuple["SessionFiles", "SessionCipher | None"]]:
-    """The deployment's session files, decrypting and crypto-erasing as the web app does, and the
-    cipher (``None`` without a master key) that opens the catalog's sealed texts."""
-    from agent_orchestrator.sessions.crypto import open_cipher
-    from agent_orchestrator.sessions.files.deployment import open_session_files
+def _storage(settings: Settings) -> AbstractAsyncContextManager["Storage"]:
+    """The deployment's catalog (migrated), cipher and session files, opened as the web app opens them
+    (decrypting and crypto-erasing alike); shared mode when the catalog is PostgreSQL."""
+    from agent_orchestrator.sessions.compose import open_storage
+    from agent_orchestrator.sessions.files.deployment import shared_store
 
-    cipher = await asyncio.to_thread(open_cipher, settings.web)
-    try:
-        async with open_session_files(settings.data_dir, settings.database_url, cipher) as files:
-            yield files, cipher
-    finally:
-        if cipher is not None:
-            cipher.close()
+    return open_storage(settings.web, shared_store(settings.database_url))
 
 
 async def _rotate_keys(args: argparse.Namespace, settings: Settings) -> int:
@@ -71,18 +60,15 @@ async def _seal_existing(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.ops.admin import reindex_search
     from agent_orchestrator.sessions.ops.sealing import seal_existing
 
-    engine = await asyncio.to_thread(_open_store, settings)
-    try:
-        async with _files(settings) as (files, cipher):
-            if cipher is None:
-                raise InvalidInputError(
-                    "No master key is configured (AGENT_MASTER_KEY or AGENT_MASTER_KEY_FILE)."
-                )
-            report = await seal_existing(engine, files, cipher, data_dir=settings.data_dir)
-            # Titles, previews and search rows kept in clear: sealed, and the index rebuilt blind.
-            indexed = await reindex_search(engine, files, cipher)
-    finally:
-        engine.dispose()
+    async with _storage(settings) as storage:
+        engine, files, cipher = storage.engine, storage.files, storage.cipher
+        if cipher is None:
+            raise InvalidInputError(
+                "No master key is configured (AGENT_MASTER_KEY or AGENT_MASTER_KEY_FILE)."
+            )
+        report = await seal_existing(engine, files, cipher, data_dir=settings.data_dir)
+        # Titles, previews and search rows kept in clear: sealed, and the index rebuilt blind.
+        indexed = await reindex_search(engine, files, cipher)
     for session_id in report.busy:
         print(f"skipped {session_id}: a turn is running")
     for session_id in report.conflicts:
@@ -100,34 +86,22 @@ async def _seal_existing(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _open_store(settings: Settings) -> "Engine":
-    """A migrated engine on the catalog."""
-    from agent_orchestrator.sessions.store import make_engine, migrate
-
-    engine = make_engine(settings.database_url)
-    migrate(engine)
-    return engine
-
-
 async def _export(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.crypto.exports import seal_export
     from agent_orchestrator.sessions.ids import validate_session_id
     from agent_orchestrator.sessions.ops.admin import export_json, export_record, find_session
 
     name = validate_session_id(args.session_id)
-    engine = await asyncio.to_thread(_open_store, settings)
-    try:
-        async with _files(settings) as (files, cipher):
-            record = await asyncio.to_thread(find_session, engine, name, username=args.user, sealer=cipher)
-            exported = await export_record(engine, files, record, markdown=args.markdown)
-            text = exported if isinstance(exported, str) else export_json(exported)
-            # On disk, with encryption at rest, the export is sealed with the session's key (its
-            # runtime id's): it is readable (open-export) only while the session exists.
-            sealed = None
-            if args.out is not None and cipher is not None:
-                sealed = await asyncio.to_thread(seal_export, cipher.keys, record.id, text)
-    finally:
-        engine.dispose()
+    async with _storage(settings) as storage:
+        engine, cipher = storage.engine, storage.cipher
+        record = await asyncio.to_thread(find_session, engine, name, username=args.user, sealer=cipher)
+        exported = await export_record(engine, storage.files, record, markdown=args.markdown)
+        text = exported if isinstance(exported, str) else export_json(exported)
+        # On disk, with encryption at rest, the export is sealed with the session's key (its
+        # runtime id's): it is readable (open-export) only while the session exists.
+        sealed = None
+        if args.out is not None and cipher is not None:
+            sealed = await asyncio.to_thread(seal_export, cipher.keys, record.id, text)
     if args.out is None:
         sys.stdout.write(text)
         return 0
@@ -160,12 +134,8 @@ async def _import(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.ops.admin import import_for_user
 
     data = args.file.read_bytes()
-    engine = await asyncio.to_thread(_open_store, settings)
-    try:
-        async with _files(settings) as (files, cipher):  # sealed, with a master key, as the web app's
-            records = await import_for_user(engine, files, settings.runtime, args.user, data, cipher=cipher)
-    finally:
-        engine.dispose()
+    async with _storage(settings) as storage:  # sealed, with a master key, as the web app's
+        records = await import_for_user(storage, settings, args.user, data)
     for record in records:
         print(f"imported {record.public_id} ({record.turn_count} turns): {record.title}")
     print(f"Imported {len(records)} conversation(s) for {args.user}.")
@@ -175,12 +145,8 @@ async def _import(args: argparse.Namespace, settings: Settings) -> int:
 async def _reindex(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.ops.admin import reindex_search
 
-    engine = await asyncio.to_thread(_open_store, settings)
-    try:
-        async with _files(settings) as (files, cipher):
-            count = await reindex_search(engine, files, cipher)
-    finally:
-        engine.dispose()
+    async with _storage(settings) as storage:
+        count = await reindex_search(storage.engine, storage.files, storage.cipher)
     print(f"Indexed {count} session(s) for search.")
     return 0
 
@@ -188,12 +154,8 @@ async def _reindex(args: argparse.Namespace, settings: Settings) -> int:
 async def _purge(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions.ops.admin import purge_sessions
 
-    engine = await asyncio.to_thread(_open_store, settings)
-    try:
-        async with _files(settings) as (files, _):
-            report = await purge_sessions(engine, files, args.older_than, dry_run=args.dry_run)
-    finally:
-        engine.dispose()
+    async with _storage(settings) as storage:
+        report = await purge_sessions(storage.engine, storage.files, args.older_than, dry_run=args.dry_run)
     verb = "would delete" if report.dry_run else "deleted"
     for record in report.deleted:
         print(f"{verb} {_named(record)} (last active {record.updated_at:%Y-%m-%d %H:%M} UTC)")

@@ -3,8 +3,8 @@ docs/architecture.md#sealing-existing-sessions).
 
 Usage (the CLI, ``cli.py``, is a thin shell over this)::
 
-    async with open_session_files(data_dir, database_url, cipher) as files:
-        report = await seal_existing(engine, files, cipher, data_dir=data_dir)
+    async with open_storage(settings.web, shared_store(settings.database_url)) as storage:
+        report = await seal_existing(storage.engine, storage.files, cipher, data_dir=settings.data_dir)
 
 What shaped it:
 
@@ -64,8 +64,9 @@ async def seal_existing(
     engine: Engine, files: SessionFiles, cipher: SessionCipher, *, data_dir: Path
 ) -> SealReport:
     """Seal every session's clear files and kept prompts, each under its lease (see the module
-    docstring). ``files`` is the deployment's sealed store (:func:`~agent_orchestrator.sessions.files.
-    deployment.open_session_files` with ``cipher``); ``data_dir`` locates the runtime's own clear folders."""
+    docstring). ``files`` is the deployment's sealed store (the storage's, with ``cipher``:
+    :func:`~agent_orchestrator.sessions.compose.open_storage`); ``data_dir`` locates the runtime's own
+    clear folders."""
     seal_files: Callable[[str], Awaitable[str]]  # "sealed", "absent" (nothing in clear) or "conflict"
     if isinstance(files, PostgresSessionFiles):
         on_store = await files.session_ids()
