@@ -18,7 +18,7 @@ from sqlalchemy import Engine
 
 from agent_orchestrator.errors import InvalidInputError, SessionNotFoundError
 from agent_orchestrator.runtime.session_files import SessionFiles
-from agent_orchestrator.sessions.compose import open_storage
+from agent_orchestrator.sessions.composition import open_storage
 from agent_orchestrator.sessions.files.deployment import deployment_files, shared_store
 from agent_orchestrator.sessions.files.local import LocalSessionFiles
 from agent_orchestrator.sessions.ops.admin import export_session, purge_sessions

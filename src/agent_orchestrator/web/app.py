@@ -2,9 +2,9 @@
 
 ``create_app`` wires: the session storage (catalog, audit, leases, users, session files) on SQLite or
 PostgreSQL and, on it, the Copilot runtime (streaming, with the read-only retail MCP server) and the
-session service, both built as every command builds them (``sessions.compose``); the routes, the static
-UI with a strict Content Security Policy, one JSON error shape (``{"detail": ...}``), and the purge of
-expired logins (at start, then hourly in the background).
+session service, both built as every command builds them (``sessions.composition``); the routes, the
+static UI with a strict Content Security Policy, one JSON error shape (``{"detail": ...}``), and the
+purge of expired logins (at start, then hourly in the background).
 """
 
 import asyncio
@@ -25,8 +25,7 @@ from agent_orchestrator.retail.api import create_retail_router
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
-from agent_orchestrator.sessions.compose import compose, open_storage
-from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
+from agent_orchestrator.sessions import PostgresSessionFiles, compose, open_storage
 from agent_orchestrator.sessions.store import LoginThrottle, UserStore
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.telemetry import SESSION_LEASES

@@ -44,7 +44,7 @@ from sqlalchemy import Engine
 from agent_orchestrator.errors import InvalidInputError, NotFoundError, SessionNotFoundError
 from agent_orchestrator.runtime.session_files import SessionFiles
 from agent_orchestrator.sessions.actions.exchange import export_document, export_markdown, parse_import
-from agent_orchestrator.sessions.compose import Storage, compose
+from agent_orchestrator.sessions.composition import Storage, compose
 from agent_orchestrator.sessions.crypto import SessionCipher
 from agent_orchestrator.sessions.history.transcript import parse_events
 from agent_orchestrator.sessions.ids import validate_session_id
@@ -248,8 +248,8 @@ async def import_for_user(
     storage: Storage, settings: Settings, username: str, data: bytes
 ) -> list[SessionRecord]:
     """Import a file (our JSON or a ChatGPT export) as sessions of ``username``, exactly as the web
-    app's import does: on ``storage`` (:func:`~agent_orchestrator.sessions.compose.open_storage`: sealed
-    as the web app seals them), with the session service :func:`~agent_orchestrator.sessions.compose.
+    app's import does: on ``storage`` (:func:`~agent_orchestrator.sessions.composition.open_storage`: sealed
+    as the web app seals them), with the session service :func:`~agent_orchestrator.sessions.composition.
     compose` builds for the web app, started for this command (a runtime on the configured model route
     creates the sessions; each is announced on its owner's feed like any new chat)."""
     user = await asyncio.to_thread(UserStore(storage.engine).get_by_username, username)

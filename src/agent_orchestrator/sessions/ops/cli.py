@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING, NoReturn
 from agent_orchestrator.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from agent_orchestrator.sessions.compose import Storage
+    from agent_orchestrator.sessions.composition import Storage
     from agent_orchestrator.sessions.store import SessionRecord
 
 
 def _storage(settings: Settings) -> AbstractAsyncContextManager["Storage"]:
     """The deployment's catalog (migrated), cipher and session files, opened as the web app opens them
     (decrypting and crypto-erasing alike); shared mode when the catalog is PostgreSQL."""
-    from agent_orchestrator.sessions.compose import open_storage
+    from agent_orchestrator.sessions.composition import open_storage
     from agent_orchestrator.sessions.files.deployment import shared_store
 
     return open_storage(settings.web, shared_store(settings.database_url))

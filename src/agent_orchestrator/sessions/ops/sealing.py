@@ -65,7 +65,7 @@ async def seal_existing(
 ) -> SealReport:
     """Seal every session's clear files and kept prompts, each under its lease (see the module
     docstring). ``files`` is the deployment's sealed store (the storage's, with ``cipher``:
-    :func:`~agent_orchestrator.sessions.compose.open_storage`); ``data_dir`` locates the runtime's own
+    :func:`~agent_orchestrator.sessions.composition.open_storage`); ``data_dir`` locates the runtime's own
     clear folders."""
     seal_files: Callable[[str], Awaitable[str]]  # "sealed", "absent" (nothing in clear) or "conflict"
     if isinstance(files, PostgresSessionFiles):

@@ -6,7 +6,7 @@ from fastapi import APIRouter, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_orchestrator.sessions.actions.branching import MAX_REWIND
+from agent_orchestrator.sessions import MAX_REWIND
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.routes.messages import SendMessage, check_message, turn_stream
