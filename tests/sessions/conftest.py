@@ -1,4 +1,5 @@
-"""Fixtures for the session store contract suite: every test runs on SQLite and on PostgreSQL."""
+"""Fixtures for the tests of what stands on the session store (the store itself, search, the live
+feed): each such test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 

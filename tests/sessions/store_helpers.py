@@ -1,4 +1,4 @@
-"""Shared helpers for the session store tests: fresh databases on each backend, schema snapshots.
+"""Helpers for the tests on the session store: fresh databases on each backend, schema snapshots.
 
 PostgreSQL databases are fresh schemas from the suite's ``postgres_schema`` fixture
 (:mod:`agent_orchestrator.testing.postgres`): selected through the connection's ``search_path``,
