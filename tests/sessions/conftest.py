@@ -1,5 +1,6 @@
 """Fixtures for the tests of what stands on the session store (the store itself, search, the live
-feed): each such test runs on SQLite and on PostgreSQL."""
+feed), each such test on SQLite and on PostgreSQL; and a key store for those of encryption at rest
+(crypto, the sealed session files)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from argon2 import PasswordHasher
 from sqlalchemy import Engine
 from store_helpers import BACKENDS, StoreDb, fresh_db
 
-from agent_orchestrator.sessions.store import UserStore, migrate
+from agent_orchestrator.sessions.crypto import MasterKeys, SessionKeys
+from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 
 
 @pytest.fixture(params=BACKENDS)
@@ -47,3 +49,14 @@ def fast_hasher() -> PasswordHasher:
 @pytest.fixture
 def user_store(store_engine: Engine, fast_hasher: PasswordHasher) -> UserStore:
     return UserStore(store_engine, hasher=fast_hasher)
+
+
+@pytest.fixture
+def keys(tmp_path: Path) -> Iterator[SessionKeys]:
+    """A key store (SQLite, a fresh master key)."""
+    keys = SessionKeys(
+        make_engine(f"sqlite:///{tmp_path / 'keys.sqlite'}"), MasterKeys.from_text(MasterKeys.generate())
+    )
+    keys.ensure_table()
+    yield keys
+    keys.close()

@@ -1,4 +1,4 @@
-"""Fixtures for the shared session files: the machine's real PostgreSQL, one fresh schema per module.
+"""Fixtures for the PostgreSQL session files: the machine's real PostgreSQL, one fresh schema per module.
 
 The store is told its schema by name (``schema=``), as a deployment that keeps the files out of
 ``public`` would; it creates its tables there itself.
