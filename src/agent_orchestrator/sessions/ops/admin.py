@@ -1,4 +1,5 @@
-"""Operations on stored sessions: export one as JSON, purge the ones past retention.
+"""Operations on stored sessions: export one as JSON or Markdown, import a file for a user, rebuild the
+search index, purge the ones past retention.
 
 Usage (the CLI, ``cli.py``, is a thin shell over this)::
 

@@ -4,7 +4,8 @@ docs/architecture.md#sealing-existing-sessions).
 Usage (the CLI, ``cli.py``, is a thin shell over this)::
 
     async with open_storage(settings.web, shared_store(settings.database_url)) as storage:
-        report = await seal_existing(storage.engine, storage.files, cipher, data_dir=settings.data_dir)
+        engine, files, cipher = storage.engine, storage.files, storage.cipher  # a master key is set
+        report = await seal_existing(engine, files, cipher, data_dir=settings.data_dir)
 
 What shaped it:
 
