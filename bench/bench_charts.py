@@ -19,7 +19,7 @@ from agent_orchestrator.mcp_server import copilot_mcp_config
 from agent_orchestrator.mcp_server.profile import retail_profile
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.sessions.transcript import TranscriptMessage, parse_events
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.testing.scripted_model import ScriptedModel, ToolCall
 from agent_orchestrator.web.charts import _chart, charts_for
 from agent_orchestrator.web.customer_links import _ids, customer_ids

@@ -29,7 +29,7 @@ from bench_shared_files import (
 
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles, PostgresSessionFsProvider
 from agent_orchestrator.sessions.store import make_engine
 from agent_orchestrator.testing.postgres import FreshSchema, fresh_schema, server_url
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import httpx
 
-from agent_orchestrator.sessions.live import LiveHub
-from agent_orchestrator.sessions.live_notify import PostgresAnnouncements
+from agent_orchestrator.sessions.live.feed import LiveHub
+from agent_orchestrator.sessions.live.notify import PostgresAnnouncements
 from agent_orchestrator.sessions.store import LiveEvent, LiveEventLog, UserStore, make_engine, migrate
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment

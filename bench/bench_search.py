@@ -44,11 +44,12 @@ from sqlalchemy import Engine, insert, text
 from timing import median_seconds
 
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.runtime.session_files import LocalSessionFiles
-from agent_orchestrator.sessions.branching import Branching
+from agent_orchestrator.sessions.actions.branching import Branching
+from agent_orchestrator.sessions.actions.exchange import Exchange
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
-from agent_orchestrator.sessions.exchange import Exchange
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.files.local import LocalSessionFiles
+from agent_orchestrator.sessions.history.transcript import parse_events
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import (
     AuditLog,
@@ -59,7 +60,6 @@ from agent_orchestrator.sessions.store import (
     migrate,
 )
 from agent_orchestrator.sessions.store.schema import sessions, users
-from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.testing.postgres import fresh_schema, postgres_problem, server_url
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from psycopg import sql
 
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles, PostgresSessionFsProvider
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles, PostgresSessionFsProvider
 from agent_orchestrator.testing.postgres import fresh_schema, server_url
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
 

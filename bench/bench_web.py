@@ -19,12 +19,12 @@ from sqlalchemy import insert
 from timing import median_seconds
 from web_users import PASSWORD, runtime_ids
 
+from agent_orchestrator.sessions.history.transcript import parse_events
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.sessions.store.catalog import fold_title
 from agent_orchestrator.sessions.store.schema import sessions as sessions_table
 from agent_orchestrator.sessions.store.schema import users as users_table
 from agent_orchestrator.sessions.store.schema import utcnow
-from agent_orchestrator.sessions.transcript import parse_events
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.scripted_model import ScriptedModel

@@ -42,7 +42,7 @@ from agent_orchestrator.mcp_server.profile import retail_profile
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.mcp_tools import McpTools
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.settings import load_settings
 
 

@@ -72,8 +72,8 @@ def test_only_a_client_with_the_token_and_a_name_of_this_machine_is_served(
 
 
 def test_remembers_across_turns_and_reuses_the_prefix(api: httpx.Client) -> None:
-    """The issue's quality check: a fact from turn 1 is recalled in turn 2; turn 2 prefills only the new
-    message because the KV cache still holds turn 1 (prompt plus the generated reply)."""
+    """The embedded model's memory: a fact from turn 1 is recalled in turn 2; turn 2 prefills only the
+    new message because the KV cache still holds turn 1 (prompt plus the generated reply)."""
     messages = [
         SYSTEM,
         {

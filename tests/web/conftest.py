@@ -11,7 +11,7 @@ from chat_helpers import FACTS, events, memory_rule, send
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.testing.scripted_model import ScriptedModel

@@ -22,7 +22,7 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 
 EXAMPLES = 25
 PASSWORD = "correct horse battery"  # the conftest's users'

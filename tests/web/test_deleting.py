@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionKeys
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.sessions.store import make_engine
 from agent_orchestrator.sessions.store.schema import live_events
 from agent_orchestrator.testing.scripted_model import Text

@@ -13,7 +13,7 @@ import pytest
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
 from agent_orchestrator.sessions.crypto.cipher import ERASED, SEALED_TEXT
 from agent_orchestrator.sessions.crypto.frames import MAGIC
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.sessions.store import make_engine
 from agent_orchestrator.testing.postgres import FreshSchema, fresh_schema
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages

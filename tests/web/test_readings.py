@@ -16,7 +16,7 @@ from live_feed import Feed
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.retail.analysis import Query
 from agent_orchestrator.sessions.crypto import MasterKeys
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.sessions.store import LeaseManager, make_engine
 from agent_orchestrator.testing.scripted_model import Text, ToolCall, message_text
 

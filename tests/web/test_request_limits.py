@@ -10,7 +10,7 @@ import httpx
 import pytest
 from chat_helpers import answer
 
-from agent_orchestrator.sessions import exchange
+from agent_orchestrator.sessions.actions import exchange
 from agent_orchestrator.web.guard import MAX_BODY_BYTES, too_large
 from agent_orchestrator.web.routes.exchange import IMPORT_MAX_BYTES
 

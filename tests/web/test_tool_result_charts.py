@@ -12,7 +12,7 @@ import pytest
 
 from agent_orchestrator.mcp_server.server import build_server
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
-from agent_orchestrator.sessions.tool_results import ToolResult
+from agent_orchestrator.sessions.history.tool_results import ToolResult
 from agent_orchestrator.web.charts import charts_for
 from agent_orchestrator.web.customer_links import customer_ids
 from agent_orchestrator.web.markdown import render_markdown

@@ -13,8 +13,8 @@ client address, because every one of them is checked for ownership and audited
 * a turn holds the session's lease for its whole duration, so a second sender — another tab, another
   device, another server — gets :class:`SessionBusyError` instead of a forked event log;
 * a turn keeps running when its HTTP client goes away, so the answer is saved and shown on reload;
-  deleting the session stops it (:mod:`agent_orchestrator.sessions.holds`);
-* between turns the runtime session stays open (:mod:`agent_orchestrator.sessions.warm`), and is reused
+  deleting the session stops it (:mod:`agent_orchestrator.sessions.turns.holds`);
+* between turns the runtime session stays open (:mod:`agent_orchestrator.sessions.turns.warm`), and is reused
   only while no other writer can have touched it.
 """
 
@@ -42,9 +42,9 @@ from agent_orchestrator.errors import (
 )
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles
-from agent_orchestrator.sessions.holds import Hold, Holds
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp, parse_events
 from agent_orchestrator.sessions.ids import new_runtime_id, new_session_id, validate_session_id
-from agent_orchestrator.sessions.live import (
+from agent_orchestrator.sessions.live.feed import (
     Joined,
     LiveHub,
     PublishingQueue,
@@ -55,7 +55,7 @@ from agent_orchestrator.sessions.live import (
     turn_boundary,
     user_stream,
 )
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
@@ -74,10 +74,10 @@ from agent_orchestrator.sessions.store import (
     one_line,
     validate_title,
 )
-from agent_orchestrator.sessions.transcript import TranscriptMessage, log_timestamp, parse_events
-from agent_orchestrator.sessions.turns import Done, Failed, TurnEvent, TurnMessages, stream_turn
-from agent_orchestrator.sessions.usage import TurnMeter, UsageKeeper, observed_turn
-from agent_orchestrator.sessions.warm import WarmSessions
+from agent_orchestrator.sessions.turns.holds import Hold, Holds
+from agent_orchestrator.sessions.turns.stream import Done, Failed, TurnEvent, TurnMessages, stream_turn
+from agent_orchestrator.sessions.turns.usage import TurnMeter, UsageKeeper, observed_turn
+from agent_orchestrator.sessions.turns.warm import WarmSessions
 from agent_orchestrator.telemetry import TURN_SESSIONS
 
 logger = logging.getLogger(__name__)

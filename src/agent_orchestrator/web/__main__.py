@@ -66,7 +66,7 @@ def is_loopback(host: str) -> bool:
 def serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
-    from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
+    from agent_orchestrator.sessions import PostgresSessionFiles
     from agent_orchestrator.telemetry import configure_logging, configure_tracing
     from agent_orchestrator.web.app import create_app, print_banner
 

@@ -1,7 +1,8 @@
 """The FastAPI application factory. Services are created in the lifespan, never at import.
 
-``create_app`` wires: the session store (catalog, audit, leases, users) on SQLite or PostgreSQL, the
-Copilot runtime (streaming, with the read-only retail MCP server), the session service, the routes, the
+``create_app`` wires: the session storage (catalog, audit, leases, users, session files) on SQLite or
+PostgreSQL and, on it, the Copilot runtime (streaming, with the read-only retail MCP server) and the
+session service, both built as every command builds them (``sessions.composition``); the routes, the
 static UI with a strict Content Security Policy, one JSON error shape (``{"detail": ...}``), and the
 purge of expired logins (at start, then hourly in the background).
 """
@@ -22,31 +23,10 @@ from agent_orchestrator.mcp_server.profile import analyst_profile, retail_profil
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router
 from agent_orchestrator.retail.progress import StderrProgress
-from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
+from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
-from agent_orchestrator.runtime.session_files import hook_store
-from agent_orchestrator.sessions.admin import deployment_files
-from agent_orchestrator.sessions.branching import Branching
-from agent_orchestrator.sessions.crypto import open_cipher
-from agent_orchestrator.sessions.exchange import Exchange
-from agent_orchestrator.sessions.live import LiveHub
-from agent_orchestrator.sessions.live_notify import PostgresAnnouncements
-from agent_orchestrator.sessions.readings import Readings
-from agent_orchestrator.sessions.search import SearchIndex
-from agent_orchestrator.sessions.service import SessionService
-from agent_orchestrator.sessions.shared_files import PostgresSessionFiles
-from agent_orchestrator.sessions.store import (
-    AuditLog,
-    LeaseManager,
-    LiveEventLog,
-    LoginThrottle,
-    SessionCatalog,
-    UsageLedger,
-    UserStore,
-    make_engine,
-    migrate,
-)
-from agent_orchestrator.sessions.usage import UsageKeeper
+from agent_orchestrator.sessions import PostgresSessionFiles, compose, open_storage
+from agent_orchestrator.sessions.store import LoginThrottle, UserStore
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.telemetry import SESSION_LEASES
 from agent_orchestrator.web import vendor
@@ -82,16 +62,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:  # stops everything in the reverse order of starting
-            engine = make_engine(web.database_url)
-            stack.callback(engine.dispose)
-            await asyncio.to_thread(migrate, engine)
-            cipher = await asyncio.to_thread(open_cipher, web)
-            if cipher is not None:
-                stack.callback(cipher.close)
-            files = deployment_files(web.data_dir, cipher, session_files)
-            if session_files is not None:
-                await session_files.open()
-                stack.push_async_callback(session_files.close)
+            storage = await stack.enter_async_context(open_storage(web, session_files))
             retail_tools = None
             if web.retail_dataset:
                 await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
@@ -101,41 +72,14 @@ def create_app(
                 config = retail_mcp.copilot_config()
                 retail_tools = McpTools(SERVER_NAME, config["url"], config["headers"])
                 await stack.enter_async_context(retail_tools)
-            runtime = CopilotRuntime(
-                runtime_settings,
-                profile=retail_profile(tools=retail_tools.tools) if retail_tools else analyst_profile(),
-                session_files=hook_store(files),
-                streaming=True,
+            profile = retail_profile(tools=retail_tools.tools) if retail_tools else analyst_profile()
+            composed = await stack.enter_async_context(
+                compose(storage, web, runtime_settings, profile=profile)
             )
-            await runtime.start()
-            stack.push_async_callback(runtime.stop)
-            search_index = SearchIndex(engine, cipher)
-            live_hub = LiveHub(LiveEventLog(engine, sealer=cipher))
-            if web.is_postgres:  # across servers, live events are announced through PostgreSQL
-                announcer = asyncio.create_task(PostgresAnnouncements(live_hub).run())
-                stack.callback(announcer.cancel)
-            usage_keeper = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
-            service = SessionService(
-                runtime=runtime,
-                catalog=SessionCatalog(engine, sealer=cipher),
-                audit=AuditLog(engine),
-                leases=LeaseManager(engine),
-                files=files,
-                live=live_hub,
-                server_id=web.server_id,
-                lease_ttl=web.lease_ttl,
-                warm_sessions=web.warm_sessions,
-                warm_idle=web.warm_idle,
-                search=search_index,
-                usage=usage_keeper,
-            )
-            stack.push_async_callback(service.warm.close_all)
-            stack.push_async_callback(service.wait_for_turns)
-            if session_files is not None:
-                session_files.writer_check = service.may_write
-            users = UserStore(engine)
+            service = composed.service
+            users = UserStore(storage.engine)
             throttle = LoginThrottle(
-                engine,
+                storage.engine,
                 max_failures=web.login_max_failures,
                 max_account_failures=web.login_max_account_failures,
                 max_address_failures=web.login_max_address_failures,
@@ -145,24 +89,23 @@ def create_app(
             SESSION_LEASES.set_function(service.leases.count_live)
             for chore in start_chores(
                 web,
-                engine,
+                storage.engine,
                 users=users,
                 throttle=throttle,
-                files=files,
+                files=storage.files,
                 evict=service.warm.evict,
                 live=service.live,
             ):
                 stack.callback(chore.cancel)
-            stack.callback(asyncio.create_task(service.warm.sweep_every(min(web.warm_idle / 4, 60.0))).cancel)
             app.state.services = Services(
                 settings=web,
                 users=users,
                 sessions=service,
-                branching=Branching(service, search_index),
-                exchange=Exchange(service, search_index),
-                readings=Readings(service, search_index),
+                branching=composed.branching,
+                exchange=composed.exchange,
+                readings=composed.readings,
                 throttle=throttle,
-                usage=usage_keeper,
+                usage=composed.usage,
             )
             if on_ready is not None:
                 on_ready()

@@ -18,7 +18,7 @@ from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.retail.analysis import Dimension, Measure, Query
 from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS
 from agent_orchestrator.retail.analysis.render import DAYS, MEASURE_LABELS, is_money
-from agent_orchestrator.sessions.tool_results import ToolResult
+from agent_orchestrator.sessions import ToolResult
 
 Unit = Literal["money", "count", "share"]
 

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from agent_orchestrator.sessions.tool_results import ToolResult
+from agent_orchestrator.sessions import ToolResult
 
 _MENTION = re.compile(
     r"(?P<word>\bcustomer(?:\s+id)?\s+#?)?(?<![\w.,])(?P<hash>#)?(?P<id>\d{1,9})(?![\w]|[.,]\d)",

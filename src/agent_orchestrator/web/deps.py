@@ -11,12 +11,8 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 
-from agent_orchestrator.sessions.branching import Branching
-from agent_orchestrator.sessions.exchange import Exchange
-from agent_orchestrator.sessions.readings import Readings
-from agent_orchestrator.sessions.service import Actor, SessionService
+from agent_orchestrator.sessions import Actor, Branching, Exchange, Readings, SessionService, UsageKeeper
 from agent_orchestrator.sessions.store import LoginThrottle, User, UserStore
-from agent_orchestrator.sessions.usage import UsageKeeper
 from agent_orchestrator.settings import WebSettings
 
 COOKIE_NAME = "ao_session"

@@ -15,10 +15,8 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import Engine
 
 from agent_orchestrator.runtime.session_files import SessionFiles
-from agent_orchestrator.sessions.admin import purge_sessions
-from agent_orchestrator.sessions.live import LiveHub
-from agent_orchestrator.sessions.store import LoginThrottle, UserStore
-from agent_orchestrator.sessions.store.job_lock import JobLock
+from agent_orchestrator.sessions import LiveHub, purge_sessions
+from agent_orchestrator.sessions.store import JobLock, LoginThrottle, UserStore
 from agent_orchestrator.settings import WebSettings
 
 logger = logging.getLogger(__name__)

@@ -20,8 +20,7 @@ from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.mcp_server.toolkit import to_json
 from agent_orchestrator.retail.analysis import Query, answer_query
 from agent_orchestrator.retail.db import open_readonly
-from agent_orchestrator.sessions.readings import ToolAnswer
-from agent_orchestrator.sessions.tool_results import ToolResult
+from agent_orchestrator.sessions import ToolAnswer, ToolResult
 
 TOOL = "analyze_sales"
 CHANGED = "Reading changed: "

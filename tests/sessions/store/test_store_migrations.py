@@ -17,7 +17,7 @@ from sqlalchemy import Column, Engine, MetaData, String, Table, insert, inspect,
 from store_helpers import StoreDb, columns, describe_schema, indexes
 
 from agent_orchestrator.errors import SessionExistsError
-from agent_orchestrator.sessions.search import SearchIndex
+from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.store import (
     SessionCatalog,
     SessionRecord,

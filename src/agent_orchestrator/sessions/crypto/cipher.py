@@ -9,11 +9,11 @@ import binascii
 from collections.abc import Iterable
 
 from agent_orchestrator.errors import DecryptionError
-from agent_orchestrator.sessions import words
 from agent_orchestrator.sessions.crypto import frames
 from agent_orchestrator.sessions.crypto.blind_index import MESSAGE_SCOPE, TITLE_SCOPE, BlindIndex
 from agent_orchestrator.sessions.crypto.keys import MasterKeys
 from agent_orchestrator.sessions.crypto.keystore import SessionKeys
+from agent_orchestrator.sessions.search import words
 from agent_orchestrator.sessions.store import make_engine
 from agent_orchestrator.settings import WebSettings
 

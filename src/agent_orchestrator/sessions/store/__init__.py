@@ -25,6 +25,7 @@ from agent_orchestrator.sessions.store.catalog import (
     validate_title,
 )
 from agent_orchestrator.sessions.store.engine import make_engine, write_transaction
+from agent_orchestrator.sessions.store.job_lock import JobLock
 from agent_orchestrator.sessions.store.leases import (
     Fence,
     Lease,
@@ -57,6 +58,7 @@ __all__ = [
     "Batch",
     "Charge",
     "Fence",
+    "JobLock",
     "Lease",
     "LeaseManager",
     "LiveEvent",

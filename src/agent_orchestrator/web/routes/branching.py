@@ -1,12 +1,12 @@
 """Branching a conversation: fork at a message, edit and resend, regenerate, rewind. Each goes through
-:class:`~agent_orchestrator.sessions.branching.Branching` (ownership, audit, lease); another user's id
+:class:`~agent_orchestrator.sessions.actions.branching.Branching` (ownership, audit, lease); another user's id
 answers 404 like an unknown one. Turns stream as the message route's SSE."""
 
 from fastapi import APIRouter, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_orchestrator.sessions.branching import MAX_REWIND
+from agent_orchestrator.sessions import MAX_REWIND
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.routes.messages import SendMessage, check_message, turn_stream

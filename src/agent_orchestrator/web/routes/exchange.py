@@ -1,6 +1,6 @@
 """Export a session (our lossless JSON, or Markdown) and import a file (our JSON, or a ChatGPT
 ``conversations.json``) as new sessions of the user. Both go through
-:class:`~agent_orchestrator.sessions.exchange.Exchange` (ownership, audit, all-or-nothing import of
+:class:`~agent_orchestrator.sessions.actions.exchange.Exchange` (ownership, audit, all-or-nothing import of
 at most 100 conversations a file, ten files a user an hour: docs/architecture.md#export-and-import)."""
 
 import json

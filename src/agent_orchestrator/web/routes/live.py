@@ -22,7 +22,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, HTTPException, Query, status
 from fastapi.responses import StreamingResponse
 
-from agent_orchestrator.sessions.live import Reset
+from agent_orchestrator.sessions import Reset
 from agent_orchestrator.sessions.store import MAX_SEQ, LiveEvent
 from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep

@@ -20,11 +20,8 @@ from fastapi import APIRouter, HTTPException, status
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_orchestrator.sessions.live import describe
+from agent_orchestrator.sessions import ToolResult, TranscriptMessage, TurnEvent, describe
 from agent_orchestrator.sessions.store import MAX_SEQ
-from agent_orchestrator.sessions.tool_results import ToolResult
-from agent_orchestrator.sessions.transcript import TranscriptMessage
-from agent_orchestrator.sessions.turns import TurnEvent
 from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.charts import Chart, charts_for
 from agent_orchestrator.web.customer_links import customer_ids

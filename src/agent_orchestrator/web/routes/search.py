@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
-from agent_orchestrator.sessions.search import MAX_LIMIT
+from agent_orchestrator.sessions.search.index import MAX_LIMIT
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.routes.sessions import SessionOut

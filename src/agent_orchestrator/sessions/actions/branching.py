@@ -1,0 +1,180 @@
+"""Branch, edit, regenerate, rewind and search a user's conversations, on top of the session service.
+
+Every operation keeps the session contract (docs/architecture.md#branching-and-search): it starts
+with :meth:`SessionService.get` (the caller's public id resolved in the caller's namespace: another
+user's id is an unknown id), works on the record's runtime id from there on, is audited itself
+(``fork``, ``rewind``), and changes a session's history only while holding its lease, as a turn does.
+
+* **Fork** creates a new owned session whose log is the parent's up to a message
+  (:mod:`~agent_orchestrator.sessions.history.fork`), linked to the parent in the catalog and indexed for
+  search. The parent is only read.
+* **Edit and resend** is a fork before a user message, then a turn with the edited text in the fork;
+  the original conversation stays as it was.
+* **Rewind** removes the last turns in place with the runtime's own ``session.history.truncate``
+  (it rewrites the log through the session_fs hook too), then brings catalog and search index in
+  line. **Regenerate** is a rewind of the last turn and the same question asked again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.sessions.history.fork import find_cut, forked_log
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
+from agent_orchestrator.sessions.search.index import SearchHit, SearchIndex
+from agent_orchestrator.sessions.service import Actor, SessionService, _close_quietly
+from agent_orchestrator.sessions.store import SessionRecord, one_line, validate_title
+from agent_orchestrator.sessions.turns.stream import TurnEvent
+
+BRANCH_SUFFIX = " (branch)"
+MAX_REWIND = 1_000
+
+
+@dataclass(frozen=True)
+class SearchResults:
+    """Sessions whose title matches, and messages whose text does; the caller's own only."""
+
+    sessions: tuple[SessionRecord, ...]
+    messages: tuple[SearchHit, ...]
+
+
+class Branching:
+    """Fork, edit and resend, regenerate, rewind and search, for an :class:`Actor`."""
+
+    def __init__(self, service: SessionService, search: SearchIndex) -> None:
+        self.service = service
+        self.search_index = search
+
+    async def fork(
+        self, actor: Actor, public_id: str, event_id: str, *, before: bool = False, title: str | None = None
+    ) -> SessionRecord:
+        """A new session holding the history of the caller's session ``public_id`` up to the message
+        ``event_id`` (its whole turn; only what came before it with ``before``). The fork is linked to
+        its parent by the parent's public id: both are the caller's, in the caller's terms."""
+        parent = await self.service.get(actor, public_id)
+        raw = await self.service.files.read_events(parent.id) or b""
+        cut = find_cut(raw, event_id, before=before)
+        name = validate_title(title) if title else _branch_title(parent.title)
+        child = await self.service.create(actor, title=name, case_key=parent.case_key)
+        try:
+            log = forked_log(raw, cut, child.id)  # the runtime's own id in its session.start
+            async with self.service.hold_lease(child.id):  # closes the new session's open copy
+                await self.service.files.write_events(child.id, log)
+            messages = parse_events(log.splitlines())
+            await record_history(
+                self.service,
+                self.search_index,
+                child.id,
+                actor,
+                messages,
+                parent=(parent.public_id, event_id),
+            )
+        except BaseException:
+            await self.service.delete(actor, child.public_id)  # audited: the "create" gets its outcome
+            raise
+        details = {"parent": parent.public_id, "event_id": event_id, "before": str(before).lower()}
+        event = self.service._event("fork", actor, child, details=details)
+        await asyncio.to_thread(self.service.audit.record, event)
+        return await self.service._reread(actor, child)
+
+    async def edit_and_resend(
+        self, actor: Actor, public_id: str, event_id: str, content: str
+    ) -> tuple[SessionRecord, AsyncIterator[TurnEvent]]:
+        """Fork before the user message ``event_id`` and send ``content`` there instead; the original
+        session is left as it was. Returns the fork and its turn's event stream."""
+        fork = await self.fork(actor, public_id, event_id, before=True)
+        return fork, await self.service.send(actor, fork.public_id, content)
+
+    async def rewind(self, actor: Actor, public_id: str, turns: int = 1) -> SessionRecord:
+        """Remove the last ``turns`` turns (question and answer) of the session, in place."""
+        record = await self._rewind(actor, public_id, turns)
+        return await self.service._reread(actor, record)
+
+    async def regenerate(self, actor: Actor, public_id: str) -> AsyncIterator[TurnEvent]:
+        """Ask the last question again for a new answer: the last turn is rewound and its question
+        sent under one lease, taken like a send's (ownership, the daily budget, busy) before the rewind,
+        so a refused regenerate changes nothing and no other writer comes between."""
+        rewind = functools.partial(self._truncate, actor, turns=1)
+        return await self.service.send_prepared(actor, public_id, rewind)
+
+    async def search(self, actor: Actor, query: str, *, limit: int = 20) -> SearchResults:
+        """The caller's sessions whose title contains ``query`` and messages that contain its words."""
+        if not query.strip():
+            return SearchResults((), ())
+        titles = await self.service.list(actor, limit=min(limit, 10), search=query)
+        hits = await asyncio.to_thread(self.search_index.search, actor.user.id, query, limit=limit)
+        return SearchResults(titles.items, tuple(hits))
+
+    async def _rewind(self, actor: Actor, public_id: str, turns: int) -> SessionRecord:
+        """Rewind under the lease; returns the session's record (as it was before)."""
+        if not 1 <= turns <= MAX_REWIND:
+            raise InvalidInputError(f"Rewind 1 to {MAX_REWIND} turns.")
+        record = await self.service.get(actor, public_id)
+        async with self.service.hold_lease(record.id):  # also closes a warm copy of the session
+            await self._truncate(actor, record, turns=turns)
+        return record
+
+    async def _truncate(self, actor: Actor, record: SessionRecord, *, turns: int) -> str:
+        """Remove the last ``turns`` turns of ``record``'s session, its lease held (its warm copy
+        closed); returns the first removed question."""
+        session_id = record.id
+        questions = [m for m in await self._messages(session_id) if m.role == "user" and m.event_id]
+        if turns > len(questions):
+            raise InvalidInputError(f"This conversation has {len(questions)} turn(s) to rewind.")
+        first = questions[-turns]
+        session = await self.service.runtime.resume_session(session_id)
+        try:
+            removed = await self.service.runtime.truncate_history(session, first.event_id)
+        finally:
+            await _close_quietly(session)
+        messages = await self._messages(session_id)
+        dropped_since = _parse_time(first.timestamp)
+        await record_history(
+            self.service, self.search_index, session_id, actor, messages, dropped_since=dropped_since
+        )
+        details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
+        event = self.service._event("rewind", actor, record, details=details)
+        await asyncio.to_thread(self.service.audit.record, event)
+        return first.content
+
+    async def _messages(self, session_id: str) -> list[TranscriptMessage]:
+        raw = await self.service.files.read_events(session_id) or b""
+        return parse_events(raw.splitlines())
+
+
+async def record_history(
+    service: SessionService,
+    search: SearchIndex,
+    session_id: str,
+    actor: Actor,
+    messages: list[TranscriptMessage],
+    *,
+    parent: tuple[str, str] | None = None,
+    dropped_since: datetime | None = None,
+) -> None:
+    """After a session's log was written wholesale (fork, rewind, import): its search rows, turn
+    count and preview follow what the log now holds."""
+    await asyncio.to_thread(search.replace, session_id, actor.user.id, messages)
+    await asyncio.to_thread(
+        service.catalog.set_history,
+        session_id,
+        turn_count=sum(1 for message in messages if message.role == "user"),
+        preview=messages[-1].content if messages else "",
+        parent=parent,
+        dropped_since=dropped_since,
+    )
+
+
+def _branch_title(title: str) -> str:
+    base = one_line(title)[: 120 - len(BRANCH_SUFFIX)].rstrip()
+    return base + BRANCH_SUFFIX
+
+
+def _parse_time(stamp: str) -> datetime | None:
+    """The log's ISO-8601 timestamp (``...Z``) as an aware datetime."""
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")) if stamp else None
