@@ -83,6 +83,8 @@ DATA_SPELLINGS = {"South Africa": "RSA", "Ireland": "EIRE", "United States": "US
 
 def _not_in_data(country: str, countries: dict[str, int]) -> bool:
     return country not in countries and DATA_SPELLINGS.get(country) not in countries
+
+
 UNKNOWN_CUSTOMER_ID = 99_999_999
 
 
