@@ -222,6 +222,13 @@ def chat(tools, retail_db) -> Chat:
             {"exclude_segments": ["High Value"], "group_by": None},
         ),
         ("revenue excl. France", {"exclude_countries": ["France"]}),
+        ("the u.k. revenue Jan 2025", {"countries": ["United Kingdom"], "period": "2025-01"}),
+        ("no. of distinct buyers October 2025", {"measure": "customers", "period": "2025-10"}),
+        ("h1 v h2 2025 revenue", {"period": "2025-07-01..2025-12-31", "compare": "previous_period"}),
+        ("what portion of 2025 revenue came in q4", {"period": "2025-Q4", "share_of": "2025"}),
+        ("how did oders from spain in 2025 stack up against the previous year", {"compare": "year_before"}),
+        ("how much did we make outside of great britain in 2025", {"measure": "revenue"}),
+        ("how much did the states buy from us in 2025?", {"countries": ["United States"]}),
         # halves and ranges stepped back from by whole months
         (
             "Did France grow between the first half of 2025 and the second half?",

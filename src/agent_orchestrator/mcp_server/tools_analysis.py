@@ -21,7 +21,8 @@ from agent_orchestrator.retail.countries import ALIAS_GROUPS
 from agent_orchestrator.retail.countries import key as country_key
 
 MEASURES = (
-    "revenue = revenue, rev, sales, sold for, turnover, takings, income, money, spend, spent, earned, made, "
+    "revenue = revenue, rev, sales, sold for, turnover, takings, take, took, income, money, spend, spent, "
+    "earned, made, did we make, do we make, we make, making, "
     "value, valuable, lucrative, net revenue, net sales, how much did we sell, how much we sold, "
     "how much was sold, how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets, order count, number of orders, "
@@ -81,7 +82,7 @@ ORDERS = (
 COMPARES = (
     "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth, grown, "
     "grow, increased, decreased, declined, dropped, difference, differ, go up, went up, gone up, "
-    "go down, went down, gone down, up or down, "
+    "go down, went down, gone down, up or down, stack up, stacks up, stacked up, "
     "month over month, mom, quarter over quarter, qoq, week over week, day over day; "
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
     "yoy"
@@ -95,18 +96,20 @@ RANK_BY = (
 EXCLUDING = (
     "apart from, excluding, except, except for, not, non, but, but not, other than, besides, aside from, "
     "without, leaving, leaving out, leave out, not including, not counting, ignoring, minus, exclude, "
-    "excludes, remove, take out, omit, omitting, ex, excl"
+    "excludes, remove, take out, omit, omitting, ex, excl, ignore"
 )
 """The words before a name that leave it out ("all segments but Regular", "without the UK")."""
 SHARES = (
     "Also the share of the total (share, percentage, percent, proportion, fraction, portion, slice, part of, "
     "%, of the total, of our total, of total, how much of, responsible for, account for, accounts for, "
-    "accounted for, contribution, contribute to, contributes to, contributed to, represent, represents, "
+    "accounted for, contribution, percentage-wise, percentage wise, pie, contribute to, contributes to, "
+    "contributed to, represent, represents, "
     "represented, make up, makes up, made up)"
 )
 NOT_IN_DATA = (
     "Not in the data: profit, margin, cost, stock levels, inventory, reasons for returns, staff, marketing, "
-    "web traffic, weather, forecasts."
+    "web traffic, conversion rates, website, site visits, delivery times, suppliers, competitors, weather, "
+    "forecasts."
 )
 
 
@@ -190,7 +193,8 @@ def register(kit: ToolKit) -> None:
                 max_length=80,
                 description=(
                     "Leave out the products matching this stock code or these words (excluding, except, "
-                    "without, not counting, ignoring, apart from, other than, leaving out, minus)"
+                    "without, not counting, not including, ignoring, ignore, apart from, other than, "
+                    "leaving out, leave out, minus)"
                 ),
             ),
         ] = None,

@@ -74,8 +74,9 @@ def _stem(word: str) -> str:
 
 
 def _words(tool: dict[str, Any]) -> str:
-    """Everything a tool's schema says, as lower-case text ("find_customers" -> "find customers")."""
-    return json.dumps(tool).lower().replace("_", " ")
+    """Everything a tool's schema says, as lower-case text ("find_customers" -> "find customers"),
+    less the names it gives as examples in capitals ("REGENCY CAKESTAND"): those are the data's."""
+    return re.sub(r"\b[A-Z][A-Z0-9]+\b", " ", json.dumps(tool)).lower().replace("_", " ")
 
 
 def can_ask(tool: dict[str, Any]) -> str:
@@ -230,7 +231,7 @@ def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str
         or reading.conflicts
         or reading.unknown_kind is not None  # "the Champions segment": no product, a segment
         or any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
-        or not 1 <= len(words) <= 4
+        or not 1 <= len(words) <= 5
         or not all(w.isalpha() and len(w) >= 3 for w in words)
         or (len(words) == 1 and len(words[0]) < 5)  # "next", "win": too short to be taken for a name
         or any(w in vocabulary.words() for w in words)  # "besides": the tool's own word, misplaced
@@ -238,10 +239,15 @@ def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str
         return None
     typed = re.findall(r"[A-Za-z0-9][\w'&+-]*", question)
     lowered = [w.lower() for w in typed]
-    for at in range(len(lowered) - len(words) + 1):
-        if lowered[at : at + len(words)] == list(words):
-            return " ".join(typed[at : at + len(words)])
-    return None
+    # the run from the first word left to the last: a name may hold the tool's words too ("pink love
+    # shopper bag", "regency rose tin"), never a number
+    at = [i for i, w in enumerate(lowered) if w in words]
+    if not at or len({lowered[i] for i in at}) != len(set(words)):
+        return None
+    run = typed[at[0] : at[-1] + 1]
+    if len(run) > 6 or not all(w.isalpha() for w in run):
+        return None
+    return " ".join(run)
 
 
 def _call(reading: Reading, vocabulary: Vocabulary) -> GuidedCall | None:
@@ -320,7 +326,13 @@ class QueryGuide:
         ):
             # "how is the party bunting doing?": the words left may be a product's, typed in lower
             # case; the tool looks them up and says so when nothing in the data is called that
-            return GuidedCall(vocabulary.tool, reading.arguments | {free: named})
+            inside = {w.lower() for w in named.split()}
+            ranked = ("compare", "rank_by", "order")
+            named_rank = any(set(t.split()) <= inside for k in ranked for t in vocabulary.choices(k))
+            arguments = {  # "regency rose tin": "rose" is the name's, no comparison
+                k: v for k, v in reading.arguments.items() if not (named_rank and k in ranked)
+            }
+            return GuidedCall(vocabulary.tool, arguments | {free: named})
         if refusal is not None:
             return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")
         if not reading.asks or reading.not_understood:

@@ -74,7 +74,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bh([12])\s+(?:of\s+)?{_YEAR}\b|\b{_YEAR}\s*-?\s*h([12])\b"), "half"),
     (re.compile(rf"\b(first|second)\s+half\s+(?:of\s+)?(?:the\s+year\s+)?{_YEAR}\b"), "half_words"),
     # "the first half of 2011 vs the second half": the year written beside it (``with_year``)
-    (re.compile(r"\b(?:the\s+)?(first|second)\s+half(?:\s+of\s+the\s+year)?\b"), "half_alone"),
+    (re.compile(r"\b(?:the\s+)?(first|second)\s+half(?:\s+of\s+the\s+year)?\b|\bh([12])\b"), "half_alone"),
     (re.compile(r"\b(year|month|quarter)\s+to\s+date\b|\b(ytd|mtd|qtd)\b"), "to_date"),
     (re.compile(r"\b(today|yesterday)\b"), "today"),
     (re.compile(r"\b(?:the\s+)?(?:last|past|this|previous|latest)\s+week\b"), "week"),
@@ -153,7 +153,7 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
     if kind == "month_year":
         return f"{m[2]}-{_MONTHS[m[1]]:02d}"
     if kind == "half_alone":
-        return f"--H{1 if m[1] == 'first' else 2}"
+        return f"--H{1 if m[1] == 'first' or m[2] == '1' else 2}"
     if kind in ("half", "half_words"):
         if kind == "half_words":
             year, first = m[2], m[1] == "first"
@@ -298,4 +298,9 @@ def day_bounds(period: str) -> tuple[str, str] | None:
         return f"{period}-01", f"{period}-{calendar.monthrange(year, month)[1]:02d}"
     if re.fullmatch(r"\d{4}", period):
         return f"{period}-01-01", f"{period}-12-31"
+    if found := re.fullmatch(r"(\d{4})-Q([1-4])", period):
+        year, last = int(found[1]), 3 * int(found[2])
+        return f"{year}-{last - 2:02d}-01", f"{year}-{last:02d}-{calendar.monthrange(year, last)[1]:02d}"
+    if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", period):
+        return found[1], found[2]
     return None

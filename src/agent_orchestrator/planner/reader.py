@@ -54,7 +54,7 @@ COMMON = frozenset(
     altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
     lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
     quick quickly brief briefly short instead rather nr num pls plz thx thanks
-    go goes going went gone""".split()  # noqa: SIM905
+    go goes going went gone if behind coming different question raise raised raising""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -210,6 +210,7 @@ def normalize(question: str) -> str:
     text = re.sub(r"\bper cent\b", "percent", text)
     text = re.sub(r"\b(is|are|was|were|do|does|did|has|have|had)n't\b", r"\1 not", text)  # "aren't"
     text = re.sub(r"\b(excl|incl|approx|vs)\.(?=\s)", r"\1", text)  # "revenue excl. France"
+    text = re.sub(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?(?!\w)", r"\1\2\3", text)  # "u.k." is "uk"
     text = re.sub(r"\bnon-(?=\w)", "non ", text)  # "non-UK customers": "non" is an exclusion cue
     text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
     # "best-selling", "lowest-revenue": the superlative and its word
@@ -251,7 +252,8 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str
 
 _TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "wat": "what", "wht": "what", "teh": "the",
                "hw": "how", "revnue": "revenue", "abt": "about", "bout": "about",
-               "thru": "through"}  # fmt: skip
+               "thru": "through", "qty": "quantity", "diff": "different", "gimme": "give me",
+               "v": "vs", "no.": "number of"}  # fmt: skip
 """Short transpositions difflib's length rule leaves alone (four letters or fewer)."""
 
 
@@ -338,6 +340,8 @@ def read(
     ):
         args["together"] = True  # "what share of revenue comes from our top 10 customers?": one figure
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
+    if not reading.asks and re.match(r"\s*how much\b", text) and set(args) - {"order"}:
+        reading.asks = True  # "how much did the states buy from us in 2025?": the tool's own measure
     if previous is not None and listed:
         _take_that_row(text, marks, listed, vocabulary)
     _leftovers(marks, reading, vocabulary, original)

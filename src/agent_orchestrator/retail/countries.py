@@ -15,7 +15,7 @@ from collections.abc import Iterable
 # punctuation (``_key``), and order does not matter.
 ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
     ("United Kingdom", "UK", "U.K.", "GB", "Great Britain", "Britain", "England"),
-    ("United States", "USA", "US", "U.S.", "United States of America", "America"),
+    ("United States", "USA", "US", "U.S.", "United States of America", "America", "The States"),
     ("Ireland", "EIRE", "Republic of Ireland"),
     ("South Africa", "RSA"),
     ("Czech Republic", "Czechia"),
