@@ -792,3 +792,24 @@ def test_the_share_of_the_top_n_together_is_one_figure(chat):
     assert "customer " not in answer.split(": ", 1)[1]  # one figure, no list of names
     each, _ = chat.ask("top 3 countries and their share of revenue")
     assert each is not None and "together" not in each
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("orders in may 2025 compared to september 2025", {"period": "2025-05", "compare_with": "2025-09"}),
+        (
+            "Spain or Germany, which had more customers in july 2025?",
+            {"group_by": "country", "measure": "customers", "countries": ["Spain", "Germany"]},
+        ),
+        ("high value vs regular - who spent more in 2025?", {"group_by": "segment", "measure": "revenue"}),
+        (
+            "share of spain revenue coming from high value customers",
+            {"measure": "revenue", "share": True, "segments": ["High Value"]},
+        ),
+    ],
+)
+def test_two_periods_or_two_names_side_by_side(chat, question, expected):
+    arguments, answer = chat.ask(question)
+    assert arguments is not None, answer
+    assert {k: arguments.get(k) for k in expected} == expected

@@ -262,3 +262,19 @@ def test_the_top_rows_together_add_up_with_their_share(conn):
         ask(conn, group_by="country", limit=2, together=True, measure="avg_order_value")["answer"].count("\n")
         > 1
     )
+
+
+def test_a_share_of_a_product_outside_a_country_is_of_the_product(conn):
+    """ "What % of ITEM B's units went outside the UK?": of ITEM B's units everywhere."""
+    everywhere = ask(conn, measure="units", product="B")["total"]["units"]
+    result = ask(conn, measure="units", product="B", exclude_countries=["United Kingdom"], share=True)
+    assert result["answer"].endswith(f"of the total {everywhere:,.0f} units.")
+    within = ask(conn, measure="revenue", countries=["Germany"], period="2025", share=True)
+    total_2025 = ask(conn, measure="revenue", period="2025")["total"]["revenue"]
+    assert within["answer"].endswith(f"of the total {total_2025:,.2f}.")
+
+
+def test_a_period_can_be_compared_with_any_other(conn):
+    result = ask(conn, measure="orders", period="2025-12", compare_with="2025-06")
+    assert result["answer"].startswith("Orders, December 2025, vs June 2025: ")
+    assert {"field": "compare_with", "value": "2025-06", "label": "vs June 2025"} in result["chips"]

@@ -217,6 +217,10 @@ def register(kit: ToolKit) -> None:
                 json_schema_extra={"enum": ["previous_period", "year_before"]},
             ),
         ] = None,
+        compare_with: Annotated[
+            str | None,
+            Field(max_length=40, description="Any other period to compare with, in the forms of period"),
+        ] = None,
         order: Annotated[
             str,
             Field(
@@ -279,6 +283,7 @@ def register(kit: ToolKit) -> None:
             "customer_id": customer_id,
             "period": period,
             "compare": compare,
+            "compare_with": compare_with,
             "order": order,
             "rank_by": rank_by,
             "limit": limit,

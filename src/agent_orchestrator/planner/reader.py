@@ -327,6 +327,15 @@ def read(
     _read_flags(marks, args, vocabulary)
     if unplaced is not None and args.get("share") and "share_of" in vocabulary.parameters:
         _share_of(args, unplaced, marks)
+    if (
+        unplaced is not None
+        and "share_of" not in args
+        and "compare_with" in vocabulary.parameters
+        and (_COMPARING.search(text) or _BETWEEN_NAMES.search(text))
+    ):  # "orders in May 2025 compared to September 2025": any two periods
+        args["compare_with"] = unplaced.period
+        args.pop("compare", None)
+        marks.take(*unplaced.span)
     _read_limit(text, marks, args, vocabulary)
     _read_rank(text, marks, args, vocabulary)
     if (
@@ -996,6 +1005,10 @@ _ASKED_FOR = re.compile(
     rf"(?:(?:our|the|all|different|distinct|unique|(?:19|20)\d{{2}}|{'|'.join(_CALENDAR_NAMES)})\s+){{0,3}}$"
 )
 """The words before the measure asked for; a period may stand between ("what share of 2025 orders")."""
+_SHARE_OF = re.compile(
+    r"\b(?:share|percentage|percent|proportion|fraction|portion|slice) of\s+(?:\S+\s+){0,3}$"
+)
+"""A share's measure comes soon after it, names between ("share of Ireland revenue from …")."""
 _QUALIFYING = re.compile(
     r"\b(?:from|among|by|to|for|of|with)\s+(?:(?:our|the|all|those|these)\s+)?(?:\S+\s+){0,2}$"
 )
@@ -1006,7 +1019,8 @@ def _measure_rank(text: str, hit: tuple[int, str, str], vocabulary: Vocabulary) 
     (0) before a plain one (1) before one that only qualifies another: "revenue from High Value
     customers", "orders among our customers" (2)."""
     head = text[: hit[0]]
-    if _ASKED_FOR.search(head) or re.search(r"\b(?:by|in terms of)\s+(?:the\s+)?(?:number of\s+)?$", head):
+    by = re.search(r"\b(?:by|in terms of)\s+(?:the\s+)?(?:number of\s+)?$", head)
+    if _ASKED_FOR.search(head) or _SHARE_OF.search(head) or by:
         return 0  # "the least popular countries by orders": the measure named after "by"
     names = (n for entities in vocabulary.entities.values() for n in entities)
     if _QUALIFYING.search(head) or any(head.endswith(f"{n} ") for n in names):
@@ -1014,24 +1028,33 @@ def _measure_rank(text: str, hit: tuple[int, str, str], vocabulary: Vocabulary) 
     return 1
 
 
+_WHICH_MORE = re.compile(r"\bwhich\b.*\b(?:more|most|less|fewer|higher|bigger|better|larger)\b|\bwho\b")
+"""Which of the names named is ahead ("Ireland or Germany, which had more customers?")."""
 _BETWEEN_NAMES = re.compile(r"\b(?:or|than|versus|vs|compared to|compared with|against)\b")
 
 
 def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "France vs Germany": a comparison of two names, not of two periods, is a breakdown by their
     dimension, limited to them."""
-    if "group_by" in args or (
-        args.get("compare") != "previous_period"
-        and not _BETWEEN_NAMES.search(text)
-        and not _COMPARING.search(text)
+    if args.get("compare") != "previous_period" and not (
+        _BETWEEN_NAMES.search(text) or _COMPARING.search(text) or _WHICH_MORE.search(text)
     ):
         return  # "Compare Germany and France", "Germany vs France": the names side by side
     if len(find_periods(text)) >= 2:
         return  # "France, 2025 vs 2024" compares periods; "Germany vs France in 2025" compares names
     dimensions = set(vocabulary.choices("group_by").values())
+    measures = set(vocabulary.choices("measure").values())
     for parameter in vocabulary.entities:
         dimension = _singular(parameter)
         if len(args.get(parameter, ())) >= 2 and dimension in dimensions:
+            ranked = args.get("group_by")
+            if ranked == dimension:
+                return
+            if ranked is not None:  # "Ireland or Germany, which had more customers?": the two, counted
+                if f"{ranked}s" in measures and "measure" not in args:
+                    args["measure"] = f"{ranked}s"
+                for key in ("limit", "order", "rank"):
+                    args.pop(key, None)
             args["group_by"] = dimension
             args.pop("compare", None)
             return

@@ -12,6 +12,7 @@ import re
 import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
+from typing import Any
 
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.analysis.query import (
@@ -149,6 +150,8 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         note = (
             f"{period.label.capitalize()} starts with the data: there is no earlier period to compare with."
         )
+    elif query.compare_with is not None and period is not None:
+        compared = _period(query.model_copy(update={"period": query.compare_with}), data_last)
     elif stepwise(query):
         pass  # each row against the one before it (``_changes``), not the period against another
     elif query.compare == "previous_period" and period is not None:
@@ -169,20 +172,8 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         whole_period = _period(query.model_copy(update={"period": query.share_of}), data_last)
         whole = _figures(conn, scope, whole_period, measure)
     elif query.share:
-        included = scope.countries or scope.segments or scope.product_codes is not None or scope.customer_id
-        # "Germany's share outside the UK" is of the rest; "the share from outside the UK" of everything
-        kept = (
-            Scope(
-                exclude_countries=scope.exclude_countries,
-                exclude_segments=scope.exclude_segments,
-                exclude_product_codes=scope.exclude_product_codes,
-            )
-            if included
-            else Scope()
-        )
-        everything = not included and not (
-            scope.exclude_countries or scope.exclude_segments or scope.exclude_product_codes
-        )
+        kept = whole_scope(scope, query.group_by)
+        everything = scope == Scope()
         alone = period is not None and query.group_by is None and measure not in PART_OF
         if everything and alone and data_first is not None:
             # "what share of customers bought in the last 3 months?": of all the customers there are
@@ -220,6 +211,39 @@ def _data_range(conn: sqlite3.Connection) -> tuple[date | None, date | None]:
     if first is None:
         return None, None
     return date.fromisoformat(first[:10]), load_as_of(conn) or date.fromisoformat(last[:10])
+
+
+def whole_scope(scope: Scope, group_by: Dimension | None) -> Scope:
+    """What a share is of: the scope less the filter that makes the part. Rows by a dimension are
+    parts of the rest of the scope ("share of revenue by country in 2025"); a single figure's part is
+    its customer, else its segments ("share of Ireland's revenue from High Value customers" is of
+    Ireland), else its countries ("Germany's share outside the UK" is of the rest), else what it
+    leaves out ("the share of X's units that went outside the UK" is of X), else its product."""
+    product: dict[str, Any] = {"product_codes": None, "product_label": None}
+    if group_by is not None:
+        drops: dict[Dimension, dict[str, Any]] = {
+            Dimension.country: {"countries": []},
+            Dimension.segment: {"segments": []},
+            Dimension.product: product,
+            Dimension.customer: {"customer_id": None, "customer_facts": None},
+        }
+        return replace(scope, **drops.get(group_by, {}))
+    excluded: dict[str, Any] = {
+        "exclude_countries": [],
+        "exclude_segments": [],
+        "exclude_product_codes": [],
+        "exclude_product_label": None,
+    }
+    if scope.customer_id is not None:
+        return replace(scope, customer_id=None, customer_facts=None)
+    if scope.segments:
+        return replace(scope, segments=[])
+    if scope.countries:
+        return replace(scope, countries=[])
+    left_out = scope.exclude_countries or scope.exclude_segments or scope.exclude_product_codes
+    if scope.product_codes is not None:
+        return replace(scope, **(excluded if left_out else product))
+    return Scope()
 
 
 def stepwise(query: Query) -> bool:

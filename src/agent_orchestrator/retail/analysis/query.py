@@ -81,6 +81,8 @@ class Query(BaseModel):
     customer_id: Annotated[int | None, Field(ge=1, le=2**53)] = None
     period: Annotated[str | None, Field(max_length=40)] = None
     compare: Compare | None = None
+    compare_with: Annotated[str | None, Field(max_length=40)] = None
+    """Any other period to compare with, in ``period``'s forms ("May 2025 compared to September")."""
     order: Order = "highest"
     rank_by: Literal["growth", "decline"] | None = None
     """Rank by the change against the period compared with ("which country grew most?"), not by the

@@ -161,9 +161,10 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
         }
     )
     if outcome.compared is not None:
-        parts.append(
-            {"field": "compare", "value": query.compare or "", "label": f"vs {outcome.compared.label}"}
+        field, value = (
+            ("compare_with", query.compare_with) if query.compare_with else ("compare", query.compare)
         )
+        parts.append({"field": field, "value": value or "", "label": f"vs {outcome.compared.label}"})
     if query.group_by is not None:
         parts.append({"field": "group_by", "value": query.group_by.value, "label": _ranking_label(outcome)})
     if query.share_of is not None and outcome.whole_period is not None:

@@ -106,12 +106,13 @@ function editableChips(reading, options, send) {
       // The comparison follows the period it compares, whether the reading has one or not.
       chips.push(
         periodChip(chip, options, (v) => edited({ period: v })),
-        comparisonChip(reading, (v) => edited({ compare: v })),
+        comparisonChip(reading, (v) => edited({ compare: v, compare_with: null })),
       );
     } else if (chip.field === "group_by") {
       chips.push(rankingChip(chip, query, options, edited));
     } else if (chip.field !== "compare") {
-      chips.push(chipElement(chip.label)); // shown, not changed here (a product, an excluded country…)
+      // a product, an excluded country, another period compared with…
+      chips.push(chipElement(chip.label)); // shown, not changed here
     }
   }
   return chips;
