@@ -813,3 +813,16 @@ def test_two_periods_or_two_names_side_by_side(chat, question, expected):
     arguments, answer = chat.ask(question)
     assert arguments is not None, answer
     assert {k: arguments.get(k) for k in expected} == expected
+
+
+def test_follow_ups_about_the_rows_just_listed(chat):
+    chat.ask("monthly revenue for 2025")
+    biggest, _ = chat.ask("which of those was biggest?")
+    assert biggest is not None and (biggest["limit"], biggest["order"]) == (1, "highest")
+    month, _ = chat.ask("how many orders that month?")
+    assert month is not None and month["measure"] == "orders" and len(month["period"]) == 7
+    chat.ask("top 3 customers by revenue in 2025")
+    theirs, answer = chat.ask("and what share was theirs?")
+    assert theirs is not None and theirs["together"] is True and theirs["share"] is True
+    new, _ = chat.ask("ok different question - what was the best month overall for revenue?")
+    assert new == {"group_by": "month", "measure": "revenue", "order": "highest", "limit": 1}

@@ -54,12 +54,20 @@ COMMON = frozenset(
     altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
     lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
     quick quickly brief briefly short instead rather nr num pls plz thx thanks
-    go goes going went gone if behind coming different question raise raised raising""".split()  # noqa: SIM905
+    go goes going went gone if behind coming different question raise raised raising
+    theirs yours hers""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
 misreading, so a calendar word the periods did not use leaves the question not understood."""
 
+_THAT_PERIOD = re.compile(
+    r"\b(?:that|this|the same)\s+(?:day|week|month|quarter|year|period|time)\b|\bthen\b"
+)
+"""The previous answer's period, said again: the follow-up keeps it."""
+_NEW_QUESTION = re.compile(
+    r"\b(?:different|new|another|separate|unrelated|other)\s+(?:question|topic|subject)\b|\bchanging\s+(?:the\s+)?subject\b"
+)
 _NARROWING = re.compile(
     r"\s*(?:in|for|from|during|over|only|just|but|and|now|then|what about|how about|same)\b"
 )
@@ -74,6 +82,7 @@ _FOLLOW_UP = re.compile(
     r"|\beach\s+(?:one|of\s+(?:them|those|these))\b"
     r"|\b(?:buy|buys|bought|sell|sells|sold|order|orders|ordered|purchase|purchases|purchased)\s+it\b"
     r"|^\s*(?:what|how much|how many)\s+(?:is\s+|was\s+)?(?:that|this|it)\b"
+    r"|^\s*which\s+(?:one|of\s+(?:them|those|these))\b"
     r"|^\s*(?:and\s+|now\s+)?(?:compare|compared|vs|versus)\s+(?:it\s+|that\s+|this\s+)?(?:with|to|against)?\b",
     re.IGNORECASE,
 )
@@ -353,6 +362,10 @@ def read(
         reading.asks = True  # "how much did the states buy from us in 2025?": the tool's own measure
     if previous is not None and listed:
         _take_that_row(text, marks, listed, vocabulary)
+    if previous is not None and isinstance(previous.get("period"), str):
+        for found in _THAT_PERIOD.finditer(text):  # "how many customers did it have that month?"
+            if marks.free(*found.span()):
+                marks.take(*found.span())
     _leftovers(marks, reading, vocabulary, original)
     _dangling_cues(marks, reading, vocabulary)
     stepping_on = previous is not None and isinstance(previous.get("period"), str) and _SHIFT_ON.search(text)
@@ -375,7 +388,14 @@ def read(
     )
     scoped = any(k in args for k in ("period", "customer_id", vocabulary.free_text, *vocabulary.entities))
     referring = (
-        bool(same) or bool(_FOLLOW_UP.search(text)) or (bool(_ENDS_REFERRING.search(text)) and not scoped)
+        bool(same)
+        or bool(_FOLLOW_UP.search(text))
+        or (bool(_ENDS_REFERRING.search(text)) and not scoped)
+        or (
+            previous is not None
+            and isinstance(previous.get("period"), str)
+            and bool(_THAT_PERIOD.search(text))
+        )
     )
     # "Which month was weakest?" after the months of 2011: a ranking of the rows just shown
     narrowing = (
@@ -385,6 +405,8 @@ def read(
         and not reading.not_understood
     )
     reading.follow_up = previous is not None and (referring or not own or shifted or bare or narrowing)
+    if _NEW_QUESTION.search(text):
+        reading.follow_up = False  # "ok, different question: what was the best month overall?"
     if steps and not reading.follow_up and "period" not in args:
         args["compare"] = steps[0][1]  # "grew most on the same month a year earlier": the step says which
     if (
@@ -414,13 +436,35 @@ def read(
         elif "group_by" in reading.arguments and "limit" not in args and "rank" not in args:
             _read_limit(text, _Marks(text), reading.arguments, vocabulary)
             if re.search(
-                r"\b(?:which|what|who)\s+(?:one\s+)?(?:was|is|had|has|did|came|grew|rose|fell|declined|dropped)\b",
+                r"\b(?:which|what|who)\s+(?:one\s+|of\s+(?:those|these|them|the\s+\w+)\s+)?"
+                r"(?:was|is|had|has|did|came|grew|rose|fell|declined|dropped|sold|sells|made)\b",
                 text,
             ):
                 reading.arguments["limit"] = 1  # "which was highest?": one of the rows before
                 if "order" not in args and (direction := _COMPARATIVE.search(text)):
                     reading.arguments["order"] = "lowest" if direction[1] else "highest"
         _per_previous(text, previous, reading.arguments, vocabulary)
+        merged = reading.arguments
+        if (
+            merged.get("share")
+            and "share" not in previous
+            and (previous.get("limit") or 0) >= 2
+            and re.search(r"\b(?:theirs|their|they|them|those|these)\b", text)
+            and "together" in vocabulary.parameters
+        ):
+            merged["together"] = True  # "and what share was theirs?" of the top 3 just listed
+        free = vocabulary.free_text
+        if (
+            "group_by" not in merged
+            and free
+            and isinstance(previous.get(free), str)
+            and re.search(r"\bwhich\s+(?:one|of\s+(?:them|those|these))\b", text)
+        ):
+            merged.update(group_by=free, limit=1)  # "which one sells best?" of the products matching
+        if "group_by" in args and merged.get("measure") == "overview" and "measure" not in args:
+            del merged[
+                "measure"
+            ]  # "which countries buy it most?" after "tell me about X": ranked by a figure
         if _EACH.search(text):
             reading.arguments.pop("together", None)  # "and their shares?": row by row again
         _whole_of(text, marks, args, reading, placed)
