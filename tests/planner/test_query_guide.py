@@ -822,7 +822,7 @@ def test_follow_ups_about_the_rows_just_listed(chat):
     month, _ = chat.ask("how many orders that month?")
     assert month is not None and month["measure"] == "orders" and len(month["period"]) == 7
     chat.ask("top 3 customers by revenue in 2025")
-    theirs, answer = chat.ask("and what share was theirs?")
+    theirs, _ = chat.ask("and what share was theirs?")
     assert theirs is not None and theirs["together"] is True and theirs["share"] is True
     new, _ = chat.ask("ok different question - what was the best month overall for revenue?")
     assert new == {"group_by": "month", "measure": "revenue", "order": "highest", "limit": 1}
