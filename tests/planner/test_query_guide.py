@@ -697,7 +697,8 @@ def test_a_second_figure_one_query_cannot_honour_is_said_not_dropped(chat, quest
 def test_a_why_question_gets_the_figures_and_says_the_data_has_no_reasons(chat):
     arguments, answer = chat.ask("why did revenue drop in December 2025?")
     assert arguments is not None and arguments["compare"] == "previous_period"
-    assert answer.startswith("The data shows what happened, not why. Revenue, December 2025, vs November")
+    assert answer.startswith("I can't answer why from this data: it shows what happened, not the reasons.")
+    assert "What happened: Revenue, December 2025, vs November" in answer
 
 
 def test_a_product_typed_in_lower_case_is_looked_up_and_named_in_the_answer(chat, retail_db):

@@ -312,7 +312,10 @@ class QueryGuide:
         if any(m.get("role") == "tool" for m in turn):
             answer = self._answer(turn, vocabulary)
             if answer is not None and _WHY.match(_text(messages[last])):
-                return GuidedAnswer(f"The data shows what happened, not why. {answer.text}")
+                return GuidedAnswer(
+                    "I can't answer why from this data: it shows what happened, not the reasons. "
+                    f"What happened: {answer.text}"
+                )
             return answer
         previous, placed, listed = _previous(messages[:last], vocabulary)
         prior = _prior(messages[:last], vocabulary)

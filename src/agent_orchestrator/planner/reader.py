@@ -348,6 +348,14 @@ def read(
     _read_limit(text, marks, args, vocabulary)
     _read_rank(text, marks, args, vocabulary)
     if (
+        args.get("group_by") in ("month", "day", "year")
+        and "limit" not in args
+        and re.search(
+            r"\b(?:rank|ranked|ranking|sort|sorted|(?:highest|lowest|biggest|best|worst) first)\b", text
+        )
+    ):
+        args["limit"] = 20  # "rank the months of 2024 by revenue": by value, not in time order
+    if (
         args.get("share")
         and (args.get("limit") or 0) >= 2
         and "together" in vocabulary.parameters
@@ -937,10 +945,19 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     }
     # nouns only: "customers by month" is no "customer segments"
     heads = {s for s, t, _ in hits.get("group_by", []) if not re.match(r"(?:by|per|each|over)\b", t)}
+    leaving = "|".join(
+        re.escape(c) for p, cues in vocabulary.cues.items() if p.startswith("exclude_") for c in cues
+    )
     groups = [
         (start, term, value)
         for start, term, value in hits.get("group_by", [])
         if (start, term) not in inside
+        # "orders from every country apart from Belgium": the scope left, no breakdown
+        and not (
+            leaving
+            and re.search(r"\b(?:every|all|any)\s+(?:of\s+)?(?:our\s+|the\s+)?$", text[:start])
+            and re.match(rf"\s+(?:{leaving})\b", text[start + len(term) :])
+        )
         and start not in marks.qualifiers
         and start + len(term) + 1 not in heads  # "the customer segments": the last noun is the dimension
         and _groups_by(text, start, term)
@@ -956,9 +973,6 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     for s, t, _ in hits.get("group_by", []):
         if s + len(t) + 1 in group_starts & heads:  # "customer" of "the customer segments" goes with its noun
             marks.take(s, s + len(t))
-    leaving = "|".join(
-        re.escape(c) for p, cues in vocabulary.cues.items() if p.startswith("exclude_") for c in cues
-    )
     for s, t, _ in hits.get("group_by", []):  # "revenue for all countries except the UK": the scope
         if (
             s not in group_starts
@@ -1259,7 +1273,19 @@ def _dangling_cues(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> N
     """An exclusion cue of common words ("other than") that left nothing out: read without it, the
     question would include what it asked to leave out, so the reading does not cover it."""
     for parameter, cues in vocabulary.cues.items():
-        if not parameter.startswith("exclude_") or parameter in reading.arguments:
+        if not parameter.startswith("exclude_"):
+            continue
+        for word, id_parameter in vocabulary.ids.items():  # "everyone except customer 23160"
+            if f"exclude_{id_parameter}" in vocabulary.parameters or id_parameter not in reading.arguments:
+                continue
+            cue = "|".join(map(re.escape, sorted(cues, key=len, reverse=True)))
+            if left_out := re.search(
+                rf"\b(?:{cue})\s+(?:the\s+)?{re.escape(word)}s?\b\D{{0,6}}\d+", marks.text
+            ):
+                del reading.arguments[id_parameter]
+                reading.not_understood.append(left_out[0])
+                return
+        if parameter in reading.arguments:
             continue
         for cue in cues:
             if " " in cue and all(w in COMMON for w in cue.split()) and marks.find(cue):
