@@ -278,3 +278,12 @@ def test_a_period_can_be_compared_with_any_other(conn):
     result = ask(conn, measure="orders", period="2025-12", compare_with="2025-06")
     assert result["answer"].startswith("Orders, December 2025, vs June 2025: ")
     assert {"field": "compare_with", "value": "2025-06", "label": "vs June 2025"} in result["chips"]
+
+
+def test_the_lowest_sold_something_and_is_not_a_month_the_data_holds_in_part(conn):
+    """A country whose only line is a return placed no order; the data's last month may be partial."""
+    lowest = ask(conn, group_by="country", order="lowest", limit=5)
+    assert all(r["orders"] > 0 for r in lowest["rows"])
+    months = ask(conn, group_by="month", order="lowest", limit=1)
+    last = ask(conn, measure="last_purchase")["answer"]
+    assert "Left out of the lowest" in months["answer"] or "31 December" in last

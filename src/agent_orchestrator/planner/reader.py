@@ -368,8 +368,7 @@ def read(
     reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
     if not reading.asks and re.match(r"\s*how much\b", text) and set(args) - {"order"}:
         reading.asks = True  # "how much did the states buy from us in 2025?": the tool's own measure
-    if previous is not None and listed:
-        _take_that_row(text, marks, listed, vocabulary)
+    that_row = previous is not None and bool(listed) and _take_that_row(text, marks, listed, vocabulary)
     if previous is not None and isinstance(previous.get("period"), str):
         for found in _THAT_PERIOD.finditer(text):  # "how many customers did it have that month?"
             if marks.free(*found.span()):
@@ -397,6 +396,7 @@ def read(
     scoped = any(k in args for k in ("period", "customer_id", vocabulary.free_text, *vocabulary.entities))
     referring = (
         bool(same)
+        or that_row  # "what share of all orders is that country?"
         or bool(_FOLLOW_UP.search(text))
         or (bool(_ENDS_REFERRING.search(text)) and not scoped)
         or (
@@ -675,11 +675,14 @@ def _that_nouns(listed: Sequence[tuple[str, str]], vocabulary: Vocabulary) -> st
 
 def _take_that_row(
     text: str, marks: _Marks, listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
-) -> None:
+) -> bool:
     """ "That month", "this customer": the one row the answer before named, not a breakdown."""
+    taken = False
     for found in re.finditer(rf"\b(?:that|this|the same)\s+(?:{_that_nouns(listed, vocabulary)})\b", text):
         if marks.free(*found.span()):
             marks.take(*found.span())
+            taken = True
+    return taken
 
 
 _ORDINAL_ONE = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last|top|bottom)\s+one\b")
@@ -970,12 +973,18 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         for s, t, v in groups:
             if v == value:
                 marks.take(s, s + len(t))
+    counted_groups = [  # "which country had the most customers?": customers counted, countries ranked
+        (s, t, f"{v}s")
+        for s, t, v in groups
+        if chosen.get("group_by") not in (None, v) and f"{v}s" in set(vocabulary.choices("measure").values())
+    ]
     for s, t, _ in hits.get("group_by", []):
         if s + len(t) + 1 in group_starts & heads:  # "customer" of "the customer segments" goes with its noun
             marks.take(s, s + len(t))
     for s, t, _ in hits.get("group_by", []):  # "revenue for all countries except the UK": the scope
         if (
             s not in group_starts
+            and s not in {h[0] for h in counted_groups}
             and not _ASKED_FOR.search(text[:s])
             and (
                 re.search(r"\b(?:all|every|the other|other)\s+(?:of\s+)?(?:our\s+)?$", text[:s])
@@ -985,7 +994,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
             marks.take(s, s + len(t))
     measures = [
         h for h in hits.get("measure", []) if h[0] not in group_starts and marks.free(h[0], h[0] + len(h[1]))
-    ]
+    ] + [h for h in counted_groups if marks.free(h[0], h[0] + len(h[1]))]
     for s, t, _ in measures:
         marks.take(s, s + len(t))
     # "how many orders were cancelled": the participle names the kind of the noun before it

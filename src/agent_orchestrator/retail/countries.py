@@ -14,13 +14,24 @@ from collections.abc import Iterable
 # Each group lists spellings of one country as people write them; matching ignores case, spaces and
 # punctuation (``_key``), and order does not matter.
 ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("United Kingdom", "UK", "U.K.", "GB", "Great Britain", "Britain", "England"),
-    ("United States", "USA", "US", "U.S.", "United States of America", "America", "The States"),
-    ("Ireland", "EIRE", "Republic of Ireland"),
+    ("United Kingdom", "UK", "U.K.", "GB", "Great Britain", "Britain", "England", "British"),
+    ("United States", "USA", "US", "U.S.", "United States of America", "America", "The States", "American"),
+    ("Ireland", "EIRE", "Republic of Ireland", "Irish"),
     ("South Africa", "RSA"),
     ("Czech Republic", "Czechia"),
     ("Netherlands", "The Netherlands", "Holland"),
     ("United Arab Emirates", "UAE"),
+    # what people call a country's customers ("leaving out the British ones"); not the words that
+    # name products too (French, Danish, Swiss, Dutch, Polish…)
+    ("Germany", "German"),
+    ("Sweden", "Swedish"),
+    ("Norway", "Norwegian"),
+    ("Finland", "Finnish"),
+    ("Belgium", "Belgian"),
+    ("Austria", "Austrian"),
+    ("Australia", "Australian"),
+    ("Canada", "Canadian"),
+    ("Japan", "Japanese"),
 )
 
 

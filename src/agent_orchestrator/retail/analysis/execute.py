@@ -184,7 +184,19 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
     rows: list[Row] = []
     groups = 0
     if query.group_by is not None:
-        rows, groups = _grouped(conn, query, scope, period, compared)
+        ends = query.group_by in (Dimension.month, Dimension.year) and data_first is not None
+        if query.order == "lowest" and ends and data_first is not None:
+            cut = [  # only those inside the period asked about
+                k
+                for k in _partial(query.group_by, data_first, data_last)
+                if period is None or period.first <= date(int(k[:4]), int(k[5:7] or 1), 1) <= period.last
+            ]
+            if cut:  # "the quietest month": not the one the data holds only a few days of
+                labels = ", ".join(_labels(conn, query.group_by, cut).get(k, k) for k in cut)
+                note = f"Left out of the lowest: {labels}, which the data covers only in part."
+        else:
+            cut = []
+        rows, groups = _grouped(conn, query, scope, period, compared, leave_out=cut)
     return Outcome(
         query,
         scope,
@@ -494,13 +506,34 @@ def _grouped_figures(
     return groups
 
 
+def _partial(dimension: Dimension, first: date, last: date) -> list[str]:
+    """The months (years) at the data's two ends that it holds only some days of."""
+    width = TIME_DIMENSIONS[dimension]
+    cut = []
+    if (first.day, first.month if dimension is Dimension.year else 1) != (1, 1):
+        cut.append(first.isoformat()[:width])
+    end = last + timedelta(days=1)
+    if (end.day, end.month if dimension is Dimension.year else 1) != (1, 1):
+        cut.append(last.isoformat()[:width])
+    return cut
+
+
 def _grouped(
-    conn: sqlite3.Connection, query: Query, scope: Scope, period: Period | None, compared: Period | None
+    conn: sqlite3.Connection,
+    query: Query,
+    scope: Scope,
+    period: Period | None,
+    compared: Period | None,
+    *,
+    leave_out: list[str] = [],  # noqa: B006  # read only
 ) -> tuple[list[Row], int]:
     assert query.group_by is not None
     dimension = query.group_by
     measure = query.measure
     groups = _grouped_figures(conn, dimension, scope, period, measure)
+    if query.order == "lowest" and measure is not Measure.cancellations:
+        # the lowest sellers sold something: a country whose only lines are returns placed no order
+        groups = {k: f for k, f in groups.items() if f.orders > 0 and k not in leave_out}
     if query.among_top is not None:  # only the top N by the other measure are ranked
         by = query.among_by or Measure.revenue
         wide = groups if by is measure else _grouped_figures(conn, dimension, scope, period, by)
