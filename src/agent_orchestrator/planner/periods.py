@@ -202,62 +202,45 @@ def with_year(period: str, year: str) -> str:
     return year + period[1:] if period.startswith("--") else period
 
 
+def _step(period: str, by: int) -> str | None:
+    """The period ``by`` steps of its own length away, in the same form (``2025-03``, -1: ``2025-02``);
+    a range of whole months (a half) steps by as many months, any other range by its days."""
+    if re.fullmatch(r"\d{4}", period):
+        return str(int(period) + by)
+    if found := re.fullmatch(r"(\d{4})-Q([1-4])", period):
+        index = int(found[1]) * 4 + int(found[2]) - 1 + by
+        return f"{index // 4}-Q{index % 4 + 1}"
+    if found := re.fullmatch(r"(\d{4})-(\d{2})", period):
+        index = int(found[1]) * 12 + int(found[2]) - 1 + by
+        return f"{index // 12}-{index % 12 + 1:02d}"
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", period):
+        return str(date.fromisoformat(period) + timedelta(days=by))
+    if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", period):
+        first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
+        if first.day == 1 and (last + timedelta(days=1)).day == 1:
+            months = (last.year - first.year) * 12 + last.month - first.month + 1
+            start = first.year * 12 + first.month - 1 + by * months
+            end = start + months
+            opens, closes = date(start // 12, start % 12 + 1, 1), date(end // 12, end % 12 + 1, 1)
+            return f"{opens}..{closes - timedelta(days=1)}"
+        length = last - first + timedelta(days=1)
+        return f"{first + by * length}..{last + by * length}"
+    return None
+
+
 def before(period: str) -> str | None:
     """The period just before ``period`` in the same form (``2025-03`` -> ``2025-02``)."""
-    if re.fullmatch(r"\d{4}", period):
-        return str(int(period) - 1)
-    if found := re.fullmatch(r"(\d{4})-Q([1-4])", period):
-        year, quarter = int(found[1]), int(found[2])
-        return f"{year - 1}-Q4" if quarter == 1 else f"{year}-Q{quarter - 1}"
-    if found := re.fullmatch(r"(\d{4})-(\d{2})", period):
-        year, month = int(found[1]), int(found[2])
-        return f"{year - 1}-12" if month == 1 else f"{year}-{month - 1:02d}"
-    if found := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", period):
-        year, month, day = int(found[1]), int(found[2]), int(found[3])
-        if day > 1:
-            return f"{year}-{month:02d}-{day - 1:02d}"
-        year, month = (year - 1, 12) if month == 1 else (year, month - 1)
-        return f"{year}-{month:02d}-{calendar.monthrange(year, month)[1]:02d}"
     if found := re.fullmatch(r"latest (day|month|quarter|year)", period):
         return f"previous {found[1]}"
     if found := re.fullmatch(r"--(\d{2})", period):
         return f"--{int(found[1]) - 1:02d}" if found[1] != "01" else None
-    if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", period):
-        first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
-        if first.day == 1 and (last + timedelta(days=1)).day == 1:  # whole months (a half): as many before
-            index = (
-                first.year * 12
-                + first.month
-                - 1
-                - ((last.year - first.year) * 12 + last.month - first.month + 1)
-            )
-            return f"{date(index // 12, index % 12 + 1, 1)}..{first - timedelta(days=1)}"
-        return f"{first - (last - first) - timedelta(days=1)}..{first - timedelta(days=1)}"
-    return None
+    return _step(period, -1)
 
 
 def after(period: str) -> str | None:
     """The period just after ``period`` in the same form (``2025-03`` -> ``2025-04``); None for the
     data's latest ones, which have nothing after them."""
-    if re.fullmatch(r"\d{4}", period):
-        return str(int(period) + 1)
-    if found := re.fullmatch(r"(\d{4})-Q([1-4])", period):
-        year, quarter = int(found[1]), int(found[2])
-        return f"{year + 1}-Q1" if quarter == 4 else f"{year}-Q{quarter + 1}"
-    if found := re.fullmatch(r"(\d{4})-(\d{2})", period):
-        year, month = int(found[1]), int(found[2])
-        return f"{year + 1}-01" if month == 12 else f"{year}-{month + 1:02d}"
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", period):
-        return str(date.fromisoformat(period) + timedelta(days=1))
-    if found := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", period):
-        first, last = date.fromisoformat(found[1]), date.fromisoformat(found[2])
-        opens = last + timedelta(days=1)
-        if first.day == 1 and opens.day == 1:  # whole months (a half): as many after
-            months = (last.year - first.year) * 12 + last.month - first.month + 1
-            index = opens.year * 12 + opens.month - 1 + months
-            return f"{opens}..{date(index // 12, index % 12 + 1, 1) - timedelta(days=1)}"
-        return f"{opens}..{opens + (last - first)}"
-    return None
+    return _step(period, 1)
 
 
 def year_before(period: str) -> str | None:
