@@ -21,7 +21,6 @@ client address, because every one of them is checked for ownership and audited
 from __future__ import annotations
 
 import asyncio
-import builtins
 import contextlib
 import functools
 import logging
@@ -197,7 +196,7 @@ class SessionService:
         # Started before the session can be seen, so that its first follower finds ``created`` first
         # (docs/architecture.md#live-sessions); a fresh runtime id's stream has nothing else to drop.
         await self.live.restart(session_stream(sid), "created", {})
-        await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, record))
+        await asyncio.to_thread(self.catalog.create, record, audit=self.event("create", actor, record))
         session: CopilotSession | None = None
         try:
             # Saved at once (the runtime writes a new session's files only when asked or closed): a
@@ -209,7 +208,7 @@ class SessionService:
             if session is not None:
                 await _close_quietly(session)
             # The row goes, and the trail says so: its "create" is followed by this outcome.
-            failed = self._event("create_failed", actor, record, details={"error": type(error).__name__})
+            failed = self.event("create_failed", actor, record, details={"error": type(error).__name__})
             await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
             await self._restart_feed(session_stream(sid), "deleted", {})
             raise
@@ -218,7 +217,7 @@ class SessionService:
         await self._announce(Batch(user_stream(actor.user.id), [("created", {"id": public_id})]))
         return record
 
-    async def list(
+    async def list_sessions(
         self,
         actor: Actor,
         *,
@@ -270,7 +269,7 @@ class SessionService:
             record.id,
             actor.user.id,
             title,
-            audit=self._event("rename", actor, record),
+            audit=self.event("rename", actor, record),
         )
         record = await self._reread(actor, record)
         await self._announce(
@@ -304,7 +303,7 @@ class SessionService:
             # keeps its conversation; ``deleted`` is the stream's last event.
             await self.live.restart(session_stream(session_id), "deleted", {})
             await asyncio.to_thread(
-                self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, record)
+                self.catalog.delete, session_id, actor.user.id, audit=self.event("delete", actor, record)
             )
         finally:
             await asyncio.to_thread(self.leases.release, revoked.lease)
@@ -326,7 +325,7 @@ class SessionService:
         if busy and messages and messages[-1].interrupted:
             # The turn is still running somewhere: its user message is pending, not interrupted.
             messages[-1] = replace(messages[-1], interrupted=False)
-        await asyncio.to_thread(self.audit.record, self._event("read", actor, record))
+        await asyncio.to_thread(self.audit.record, self.event("read", actor, record))
         if not busy and record.turn_count:  # its owner is reading it: a turn is likely to follow
             self._start_opening_ahead(session_id)
         return Transcript(record, messages, busy)
@@ -367,7 +366,7 @@ class SessionService:
             turn = again
         return transcript, join(transcript.messages, again, busy=transcript.busy)
 
-    async def _settled_turn(self, session_id: str, *, holding_lease: bool) -> builtins.list[LiveEvent]:
+    async def _settled_turn(self, session_id: str, *, holding_lease: bool) -> list[LiveEvent]:
         """The session's current turn on the feed, once a turn that is over has all its events there:
         the lease is released as the turn ends, and its last events (``done``, ``idle``) follow a
         moment later. A turn whose server died was ended by :meth:`get`, so this never waits long."""
@@ -510,8 +509,7 @@ class SessionService:
             running.add_done_callback(self._turns.discard)
         return _drain(queue)
 
-    # builtins.list: inside this class, ``list`` is the method above.
-    async def _logged_messages(self, session_id: str) -> builtins.list[TranscriptMessage]:
+    async def _logged_messages(self, session_id: str) -> list[TranscriptMessage]:
         raw = await self.files.read_events(session_id)
         return parse_events(raw.splitlines()) if raw else []
 
@@ -549,7 +547,7 @@ class SessionService:
             begin = functools.partial(
                 self.catalog.record_turn, preview=turn.prompt, status="busy", prompt=turn.prompt
             )
-            await asyncio.to_thread(begin, session_id, audit=self._event("resume", turn.actor, turn.session))
+            await asyncio.to_thread(begin, session_id, audit=self.event("resume", turn.actor, turn.session))
             said = TurnMessages()
             outcome, meter = await self._answer(session_id, turn.prompt, lease, queue, said, hold)
             renewer.cancel()
@@ -596,9 +594,7 @@ class SessionService:
         except Exception:
             logger.exception("Releasing the usage reservation %s failed", reservation)
 
-    def _search_rows(
-        self, session_id: str, owner_id: int, said: TurnMessages
-    ) -> builtins.list[dict[str, object]]:
+    def _search_rows(self, session_id: str, owner_id: int, said: TurnMessages) -> list[dict[str, object]]:
         """The search rows of the turn's messages, built before the turn's last write; a failure to
         build them (sealing) costs search rows, never the turn's end
         (``python -m agent_orchestrator.sessions reindex`` refills them)."""
@@ -789,7 +785,7 @@ class SessionService:
             if self._idle_tokens.get(session_id) == fencing_token and session_id not in self.warm:
                 del self._idle_tokens[session_id]
 
-    def _event(
+    def event(
         self,
         action: AuditAction,
         actor: Actor,

@@ -78,7 +78,7 @@ class Branching:
             await self.service.delete(actor, child.public_id)  # audited: the "create" gets its outcome
             raise
         details = {"parent": parent.public_id, "event_id": event_id, "before": str(before).lower()}
-        event = self.service._event("fork", actor, child, details=details)
+        event = self.service.event("fork", actor, child, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
         return await self.service._reread(actor, child)
 
@@ -106,7 +106,7 @@ class Branching:
         """The caller's sessions whose title contains ``query`` and messages that contain its words."""
         if not query.strip():
             return SearchResults((), ())
-        titles = await self.service.list(actor, limit=min(limit, 10), search=query)
+        titles = await self.service.list_sessions(actor, limit=min(limit, 10), search=query)
         hits = await asyncio.to_thread(self.search_index.search, actor.user.id, query, limit=limit)
         return SearchResults(titles.items, tuple(hits))
 
@@ -138,7 +138,7 @@ class Branching:
             self.service, self.search_index, session_id, actor, messages, dropped_since=dropped_since
         )
         details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
-        event = self.service._event("rewind", actor, record, details=details)
+        event = self.service.event("rewind", actor, record, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
         return first.content
 

@@ -88,7 +88,7 @@ class Readings:
             )
             details = {"event_id": messages[-1].event_id, "tool": answer.tool}
             await asyncio.to_thread(
-                service.audit.record, service._event("reading", actor, record, details=details)
+                service.audit.record, service.event("reading", actor, record, details=details)
             )
             # Published before the lease goes, so that no turn's events can come between.
             await service._announce(*_feed(record, messages))
