@@ -27,8 +27,9 @@ from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.sessions.history.fork import find_cut, forked_log
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.search.index import SearchHit, SearchIndex
-from agent_orchestrator.sessions.service import Actor, SessionService, _close_quietly
+from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, one_line, validate_title
+from agent_orchestrator.sessions.turn_runner import close_quietly
 from agent_orchestrator.sessions.turns.stream import TurnEvent
 
 BRANCH_SUFFIX = " (branch)"
@@ -131,7 +132,7 @@ class Branching:
         try:
             removed = await self.service.runtime.truncate_history(session, first.event_id)
         finally:
-            await _close_quietly(session)
+            await close_quietly(session)
         messages = await self._messages(session_id)
         dropped_since = _parse_time(first.timestamp)
         await record_history(
