@@ -16,6 +16,11 @@ client address, because every one of them is checked for ownership and audited
   deleting the session stops it (:mod:`agent_orchestrator.sessions.turns.holds`);
 * between turns the runtime session stays open (:mod:`agent_orchestrator.sessions.turns.warm`), and is reused
   only while no other writer can have touched it.
+
+The service is the catalog side (create, list, rename, delete, transcripts, ownership and audit); the
+turns themselves, with their leases, fences, warm pool and usage, are the
+:class:`~agent_orchestrator.sessions.turn_runner.TurnRunner`'s, which :meth:`SessionService.send` hands
+the resolved record to.
 """
 
 from __future__ import annotations
