@@ -49,17 +49,20 @@ from agent_orchestrator.sessions.actions.exchange import Exchange
 from agent_orchestrator.sessions.crypto import MasterKeys, SessionCipher, SessionKeys
 from agent_orchestrator.sessions.files.local import LocalSessionFiles
 from agent_orchestrator.sessions.history.transcript import parse_events
+from agent_orchestrator.sessions.live.feed import LiveHub
 from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import (
     AuditLog,
     LeaseManager,
+    LiveEventLog,
     SessionCatalog,
     UserStore,
     make_engine,
     migrate,
 )
 from agent_orchestrator.sessions.store.schema import sessions, users
+from agent_orchestrator.sessions.turn_runner import TurnRunner
 from agent_orchestrator.testing.postgres import fresh_schema, postgres_problem, server_url
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 
@@ -282,14 +285,19 @@ async def bench_fork(turns: int, runs: int) -> None:
         settings = RuntimeSettings(data_dir=data, provider_base_url=model.base_url, model="scripted-model")
         async with CopilotRuntime(settings, streaming=True) as runtime:
             search = SearchIndex(engine)
-            service = SessionService(
+            catalog, files = SessionCatalog(engine), LocalSessionFiles(settings.copilot_home)
+            live = LiveHub(LiveEventLog(engine))
+            turns = TurnRunner(
                 runtime=runtime,
-                catalog=SessionCatalog(engine),
-                audit=AuditLog(engine),
+                catalog=catalog,
                 leases=LeaseManager(engine),
-                files=LocalSessionFiles(settings.copilot_home),
+                files=files,
+                live=live,
                 server_id="bench",
                 search=search,
+            )
+            service = SessionService(
+                runtime=runtime, catalog=catalog, audit=AuditLog(engine), files=files, live=live, turns=turns
             )
             actor = Actor(user, "bench")
             document = {"format": 1, "session": {"title": "Long"}, "events": long_log(turns).decode()}

@@ -53,6 +53,7 @@ from agent_orchestrator.sessions.store import (
     make_holder_id,
     migrate,
 )
+from agent_orchestrator.sessions.turn_runner import TurnRunner
 from agent_orchestrator.sessions.turns.usage import UsageKeeper
 from agent_orchestrator.settings import RuntimeSettings, WebSettings
 
@@ -133,11 +134,12 @@ async def compose(
             announcer = asyncio.create_task(PostgresAnnouncements(live).run())
             stack.callback(announcer.cancel)
         usage = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
+        catalog = SessionCatalog(engine, sealer=cipher)
+        # The turn engine (leases, fences, warm pool, usage) and the catalog side over it.
         build = functools.partial(
-            SessionService,
+            TurnRunner,
             runtime=runtime,
-            catalog=SessionCatalog(engine, sealer=cipher),
-            audit=AuditLog(engine),
+            catalog=catalog,
             leases=LeaseManager(engine),
             files=storage.files,
             live=live,
@@ -145,20 +147,28 @@ async def compose(
             usage=usage,
         )
         if server:
-            service = build(
+            turns = build(
                 server_id=web.server_id,
                 lease_ttl=web.lease_ttl,
                 warm_sessions=web.warm_sessions,
                 warm_idle=web.warm_idle,
             )
         else:
-            service = build(server_id=f"{command}:{make_holder_id()}")
-        stack.push_async_callback(service.warm.close_all)
-        stack.push_async_callback(service.wait_for_turns)
+            turns = build(server_id=f"{command}:{make_holder_id()}")
+        service = SessionService(
+            runtime=runtime,
+            catalog=catalog,
+            audit=AuditLog(engine),
+            files=storage.files,
+            live=live,
+            turns=turns,
+        )
+        stack.push_async_callback(turns.warm.close_all)
+        stack.push_async_callback(turns.wait_for_turns)
         if server:
             if storage.shared is not None:
-                storage.shared.writer_check = service.may_write
-            sweep = service.warm.sweep_every(min(web.warm_idle / 4, _WARM_SWEEP_SECONDS))
+                storage.shared.writer_check = turns.may_write
+            sweep = turns.warm.sweep_every(min(web.warm_idle / 4, _WARM_SWEEP_SECONDS))
             stack.callback(asyncio.create_task(sweep).cancel)
         yield Sessions(
             service=service,

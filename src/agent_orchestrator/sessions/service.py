@@ -16,17 +16,18 @@ client address, because every one of them is checked for ownership and audited
   deleting the session stops it (:mod:`agent_orchestrator.sessions.turns.holds`);
 * between turns the runtime session stays open (:mod:`agent_orchestrator.sessions.turns.warm`), and is reused
   only while no other writer can have touched it.
+
+The service is the catalog side (create, list, rename, delete, transcripts, ownership and audit); the
+turns themselves, with their leases, fences, warm pool and usage, are the
+:class:`~agent_orchestrator.sessions.turn_runner.TurnRunner`'s, which :meth:`SessionService.send` hands
+the resolved record to.
 """
 
 from __future__ import annotations
 
 import asyncio
-import builtins
 import contextlib
-import functools
 import logging
-import time
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -34,94 +35,50 @@ from datetime import datetime
 from copilot import CopilotSession
 
 from agent_orchestrator.errors import (
-    AgentOrchestratorError,
-    SessionBusyError,
     SessionExistsError,
     SessionNotFoundError,
-    StaleSessionError,
 )
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles
-from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp, parse_events
+from agent_orchestrator.sessions.actor import Actor, audit_event
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp
 from agent_orchestrator.sessions.ids import new_runtime_id, new_session_id, validate_session_id
 from agent_orchestrator.sessions.live.feed import (
     Joined,
     LiveHub,
-    PublishingQueue,
     Reset,
     join,
-    missed_messages,
     session_stream,
     turn_boundary,
     user_stream,
 )
-from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.store import (
     AuditAction,
     AuditEvent,
     AuditLog,
     Batch,
-    Fence,
     Lease,
-    LeaseManager,
     LiveEvent,
     SessionCatalog,
     SessionPage,
     SessionRecord,
-    SessionStatus,
-    TurnEnd,
-    User,
-    one_line,
     validate_title,
 )
-from agent_orchestrator.sessions.turns.holds import Hold, Holds
-from agent_orchestrator.sessions.turns.stream import Done, Failed, TurnEvent, TurnMessages, stream_turn
-from agent_orchestrator.sessions.turns.usage import TurnMeter, UsageKeeper, observed_turn
-from agent_orchestrator.sessions.turns.warm import WarmSessions
-from agent_orchestrator.telemetry import TURN_SESSIONS
+from agent_orchestrator.sessions.turn_runner import (
+    DEFAULT_TITLE,
+    TurnRunner,
+    announce,
+    close_quietly,
+    ends_with_user,
+    logged_messages,
+)
+from agent_orchestrator.sessions.turns.stream import TurnEvent
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TITLE = "New chat"
-BUSY = "This session is answering another message; try again when it is done."
-DELETED = "This chat was deleted."
-TITLE_FROM_PROMPT = 60
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
 _JOIN_ATTEMPTS = 5
-_SETTLE_SECONDS = 2.0
-_SETTLE_POLL = 0.02
-# The end of the lease holder's name while a server opens a copy ahead of a turn (see _acquire).
-_OPENING_AHEAD = "/ahead"
-_OPENING_POLL = 0.05
-# The end of the lease holder's name while a session is deleted (see delete).
-_DELETING = "/deleting"
-_ABORT_SECONDS = 5.0
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is acting, for ownership checks and the audit trail."""
-
-    user: User
-    client_addr: str
-
-
-@dataclass(frozen=True)
-class _Turn:
-    """A turn as it starts: who sends what to which session, under which lease, holding which usage
-    reservation."""
-
-    actor: Actor
-    session: SessionRecord
-    prompt: str
-    lease: Lease
-    reservation: int | None
-
-    @property
-    def session_id(self) -> str:
-        """The runtime id, which everything the turn does is keyed by."""
-        return self.session.id
 
 
 @dataclass(frozen=True)
@@ -140,33 +97,16 @@ class SessionService:
         runtime: CopilotRuntime,
         catalog: SessionCatalog,
         audit: AuditLog,
-        leases: LeaseManager,
         files: SessionFiles,
         live: LiveHub,
-        server_id: str,
-        lease_ttl: float = 30.0,
-        usage: UsageKeeper | None = None,
-        warm_sessions: int = 100,
-        warm_idle: float = 600.0,
-        search: SearchIndex | None = None,
+        turns: TurnRunner,
     ) -> None:
         self.runtime = runtime
         self.catalog = catalog
         self.audit = audit
-        self.leases = leases
         self.files = files
         self.live = live
-        self.server_id = server_id
-        self.lease_ttl = lease_ttl
-        self.usage = usage
-        self.search = search
-        self._turns: set[asyncio.Task[None]] = set()
-        self._holds = Holds()
-        # Fencing tokens of the sessions this server has open (see may_write): the live lease's of each
-        # running turn, and the last lease's of each warm copy.
-        self._turn_fences: dict[str, Fence] = {}
-        self._idle_tokens: dict[str, int] = {}
-        self.warm = WarmSessions(capacity=warm_sessions, idle_timeout=warm_idle, close=self._close_warm)
+        self.turns = turns
 
     # ----------------------------------------------------------------------------- catalog side
 
@@ -197,7 +137,7 @@ class SessionService:
         # Started before the session can be seen, so that its first follower finds ``created`` first
         # (docs/architecture.md#live-sessions); a fresh runtime id's stream has nothing else to drop.
         await self.live.restart(session_stream(sid), "created", {})
-        await asyncio.to_thread(self.catalog.create, record, audit=self._event("create", actor, record))
+        await asyncio.to_thread(self.catalog.create, record, audit=self.event("create", actor, record))
         session: CopilotSession | None = None
         try:
             # Saved at once (the runtime writes a new session's files only when asked or closed): a
@@ -207,18 +147,17 @@ class SessionService:
             await self.runtime.save_session(sid)
         except BaseException as error:
             if session is not None:
-                await _close_quietly(session)
+                await close_quietly(session)
             # The row goes, and the trail says so: its "create" is followed by this outcome.
-            failed = self._event("create_failed", actor, record, details={"error": type(error).__name__})
+            failed = self.event("create_failed", actor, record, details={"error": type(error).__name__})
             await asyncio.to_thread(self.catalog.delete, sid, actor.user.id, audit=failed)
             await self._restart_feed(session_stream(sid), "deleted", {})
             raise
-        self._idle_tokens[sid] = 0
-        self.warm.keep(sid, session, 0)
+        self.turns.keep_created(sid, session)
         await self._announce(Batch(user_stream(actor.user.id), [("created", {"id": public_id})]))
         return record
 
-    async def list(
+    async def list_sessions(
         self,
         actor: Actor,
         *,
@@ -254,7 +193,7 @@ class SessionService:
     async def _checked(self, record: SessionRecord | None) -> SessionRecord:
         if record is None:
             raise SessionNotFoundError("No such session.")
-        if record.status == "busy" and not await self._turn_running(record.id):
+        if record.status == "busy" and not await self.turns.turn_running(record.id):
             # The server running the turn died (its lease expired): the turn is interrupted, and the
             # user's message, already in the event log, can be retried.
             await asyncio.to_thread(self.catalog.set_status, record.id, "interrupted")
@@ -264,13 +203,13 @@ class SessionService:
 
     async def rename(self, actor: Actor, public_id: str, title: str) -> SessionRecord:
         record = await self.get(actor, public_id)
-        await self.warm.evict(record.id)
+        await self.turns.warm.evict(record.id)
         await asyncio.to_thread(
             self.catalog.rename,
             record.id,
             actor.user.id,
             title,
-            audit=self._event("rename", actor, record),
+            audit=self.event("rename", actor, record),
         )
         record = await self._reread(actor, record)
         await self._announce(
@@ -287,16 +226,7 @@ class SessionService:
         runtime id's, so another owner's session of the same public id is not touched."""
         record = await self.get(actor, public_id)
         session_id = record.id
-        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}{_DELETING}"
-        revoked = await asyncio.to_thread(self.leases.revoke, session_id, holder, self.lease_ttl)
-        try:
-            await self._holds.stop(session_id, DELETED)  # this server's turn: cancelled and over
-            elsewhere = revoked.previous_holder
-            if elsewhere is not None and not elsewhere.startswith(f"{self.server_id}/"):
-                # Another server's turn fails its next renewal and stops; until its lease would have
-                # run out it may still write without asking, and that is deleted with the rest.
-                await asyncio.sleep(min(revoked.remaining, self.lease_ttl))
-            await self.warm.evict(session_id)
+        async with self.turns.deleting(session_id):
             with contextlib.suppress(SessionNotFoundError):  # the runtime drops what it holds in memory
                 await self.runtime.delete_session(session_id)
             await self.files.delete_session(session_id)
@@ -304,10 +234,8 @@ class SessionService:
             # keeps its conversation; ``deleted`` is the stream's last event.
             await self.live.restart(session_stream(session_id), "deleted", {})
             await asyncio.to_thread(
-                self.catalog.delete, session_id, actor.user.id, audit=self._event("delete", actor, record)
+                self.catalog.delete, session_id, actor.user.id, audit=self.event("delete", actor, record)
             )
-        finally:
-            await asyncio.to_thread(self.leases.release, revoked.lease)
         await self._announce(Batch(user_stream(actor.user.id), [("deleted", {"id": record.public_id})]))
 
     async def transcript(self, actor: Actor, public_id: str) -> Transcript:
@@ -315,20 +243,20 @@ class SessionService:
 
     async def _transcript(self, actor: Actor, record: SessionRecord) -> Transcript:
         session_id = record.id
-        messages = await self._logged_messages(session_id)
+        messages = await logged_messages(self.files, session_id)
         kept = await asyncio.to_thread(self.catalog.interrupted, session_id)
         messages = _merge_by_time(messages, [_interrupted_message(p, at) for p, at in kept])
-        busy = await self._turn_running(session_id)
-        if record.pending_prompt is not None and not _ends_with_user(messages, record.pending_prompt):
+        busy = await self.turns.turn_running(session_id)
+        if record.pending_prompt is not None and not ends_with_user(messages, record.pending_prompt):
             # The turn's message is not (yet) in the runtime's log: it flushes as the turn goes, and a
             # crash loses the tail. The catalog kept it.
             messages.append(_interrupted_message(record.pending_prompt, record.updated_at))
         if busy and messages and messages[-1].interrupted:
             # The turn is still running somewhere: its user message is pending, not interrupted.
             messages[-1] = replace(messages[-1], interrupted=False)
-        await asyncio.to_thread(self.audit.record, self._event("read", actor, record))
+        await asyncio.to_thread(self.audit.record, self.event("read", actor, record))
         if not busy and record.turn_count:  # its owner is reading it: a turn is likely to follow
-            self._start_opening_ahead(session_id)
+            self.turns.start_opening_ahead(session_id)
         return Transcript(record, messages, busy)
 
     async def composing(self, actor: Actor, public_id: str) -> None:
@@ -339,12 +267,7 @@ class SessionService:
         one without turns."""
         record = await self.get(actor, public_id)
         if record.turn_count and record.status != "busy":
-            self._start_opening_ahead(record.id)
-
-    def _start_opening_ahead(self, session_id: str) -> None:
-        """Resume the session into the warm pool in the background (:meth:`_open_ahead`), unless the
-        pool has it open or opening already."""
-        self.warm.open_ahead(session_id, functools.partial(self._open_ahead, session_id))
+            self.turns.start_opening_ahead(record.id)
 
     # -------------------------------------------------------------------------------- live side
 
@@ -358,28 +281,14 @@ class SessionService:
         """
         record = await self.get(actor, public_id)
         session_id = record.id
-        turn = await self._settled_turn(session_id, holding_lease=False)
+        turn = await self.turns.settled_turn(session_id, holding_lease=False)
         for _ in range(_JOIN_ATTEMPTS):
             transcript = await self._transcript(actor, await self._reread(actor, record))
-            again = await self._settled_turn(session_id, holding_lease=False)
+            again = await self.turns.settled_turn(session_id, holding_lease=False)
             if turn_boundary(again) == turn_boundary(turn):
                 break
             turn = again
         return transcript, join(transcript.messages, again, busy=transcript.busy)
-
-    async def _settled_turn(self, session_id: str, *, holding_lease: bool) -> builtins.list[LiveEvent]:
-        """The session's current turn on the feed, once a turn that is over has all its events there:
-        the lease is released as the turn ends, and its last events (``done``, ``idle``) follow a
-        moment later. A turn whose server died was ended by :meth:`get`, so this never waits long."""
-        stream = session_stream(session_id)
-        deadline = time.monotonic() + _SETTLE_SECONDS
-        while True:
-            turn = await asyncio.to_thread(self.live.log.current_turn, stream)
-            if turn_boundary(turn) == 0 or turn[0].kind != "user" or time.monotonic() > deadline:
-                return turn
-            if not holding_lease and await self._turn_running(session_id):
-                return turn  # really in flight
-            await asyncio.sleep(_SETTLE_POLL)
 
     async def follow(
         self, actor: Actor, public_id: str, after: int | None
@@ -402,12 +311,8 @@ class SessionService:
         return await asyncio.to_thread(self.live.log.latest, user_stream(actor.user.id))
 
     async def _announce(self, *batches: Batch) -> None:
-        """Tell the feeds, in one write; a failure is logged: the feed is a view of what happened, and
-        must not undo or fail the change."""
-        try:
-            await self.live.publish_all(list(batches))
-        except Exception:
-            logger.exception("Live feed %s: publishing failed", ", ".join(batch.stream for batch in batches))
+        """Tell the feeds, in one write, failing quietly (:func:`~.turn_runner.announce`)."""
+        await announce(self.live, *batches)
 
     async def _restart_feed(self, stream: str, kind: str, data: dict[str, object]) -> None:
         """Start the stream over with this event (``LiveEventLog.restart``), failing quietly likewise."""
@@ -424,18 +329,6 @@ class SessionService:
         except Exception:  # the feed is a view; the session is already marked interrupted
             logger.exception("Live feed of %s: ending the interrupted turn failed", session_id)
 
-    async def _refuse_if_behind(self, session_id: str, seen: int) -> None:
-        await self._settled_turn(session_id, holding_lease=True)  # the previous turn's answer counts
-        missed, last = await asyncio.to_thread(
-            missed_messages, self.live.log, session_stream(session_id), seen
-        )
-        if missed is None or missed:
-            raise StaleSessionError(
-                "New messages arrived in this chat since you last saw it; read them, then send again.",
-                missed=missed,
-                last_event_id=last,
-            )
-
     # -------------------------------------------------------------------------------- turn side
 
     async def send(
@@ -443,7 +336,7 @@ class SessionService:
     ) -> AsyncIterator[TurnEvent]:
         """Start a turn and return its event stream; raises before streaming if busy or unknown, or
         if ``seen`` (the last live event the sender saw) shows the sender has missed messages."""
-        return await self._start_turn(actor, public_id, prompt, seen=seen)
+        return await self.turns.start(actor, await self.get(actor, public_id), prompt, seen=seen)
 
     async def send_prepared(
         self, actor: Actor, public_id: str, prepare: Callable[[SessionRecord], Awaitable[str]]
@@ -453,374 +346,28 @@ class SessionService:
         asked again). Refused as a send is (unknown, over the budget, busy) before ``prepare`` changes
         anything, and no other writer can come between the change and the turn. ``prepare`` runs as
         under :meth:`hold_lease`: the warm copy closed, the shared store's writes fenced."""
-        return await self._start_turn(actor, public_id, None, prepare=prepare)
+        return await self.turns.start(actor, await self.get(actor, public_id), None, prepare=prepare)
 
-    async def _start_turn(
-        self,
-        actor: Actor,
-        public_id: str,
-        prompt: str | None,
-        *,
-        seen: int | None = None,
-        prepare: Callable[[SessionRecord], Awaitable[str]] | None = None,
-    ) -> AsyncIterator[TurnEvent]:
-        record = await self.get(actor, public_id)
-        session_id = record.id
-        # Under a daily budget, the turn's estimated cost is held against it from now on.
-        reservation = await self.usage.reserve(actor.user.id, session_id) if self.usage is not None else None
-        try:
-            lease = await self._acquire(session_id)
-        except BaseException:
-            await self._release_reservation(reservation)
-            raise
-        try:
-            if seen is not None:
-                await self._refuse_if_behind(session_id, seen)
-            if prepare is not None:
-                async with self._fenced(lease):
-                    prompt = await prepare(record)
-                changed = await asyncio.to_thread(self.catalog.get, session_id)
-                if changed is None:  # deleted meanwhile
-                    raise SessionNotFoundError("No such session.")
-                record = changed
-            assert prompt is not None
-            if record.pending_prompt is not None:
-                await self._keep_interrupted_prompt(record)
-            if record.turn_count == 0 and record.title == DEFAULT_TITLE:
-                # Like most chat products: an untitled chat is named after its first message.
-                title = one_line(prompt)[:TITLE_FROM_PROMPT].strip() or DEFAULT_TITLE
-                await asyncio.to_thread(self.catalog.rename, session_id, actor.user.id, title)
-        except BaseException:
-            # No turn will run to release it: without this, the session answers "busy" until expiry.
-            await asyncio.to_thread(self.leases.release, lease)
-            await self._release_reservation(reservation)
-            raise
-        await self._announce(
-            Batch(session_stream(session_id), [("user", {"content": prompt})]),
-            Batch(user_stream(actor.user.id), [("busy", {"id": record.public_id})]),
-        )
-        queue = PublishingQueue(self.live, session_id, actor.user.id, public_id=record.public_id)
-        hold = Hold()
-        turn = _Turn(actor, record, prompt, lease, reservation)
-        observed = observed_turn(self._run_turn(turn, queue, hold), session_id, record.public_id)
-        task = asyncio.create_task(observed)
-        self._holds.add(session_id, hold, task, queue.published)
-        for running in (task, queue.published):  # a shutdown waits for the feed's last events too
-            self._turns.add(running)
-            running.add_done_callback(self._turns.discard)
-        return _drain(queue)
+    def hold_lease(self, session_id: str) -> contextlib.AbstractAsyncContextManager[Lease]:
+        """The session's lease for a change of its history that is not a turn
+        (:meth:`TurnRunner.hold_lease`)."""
+        return self.turns.hold_lease(session_id)
 
-    # builtins.list: inside this class, ``list`` is the method above.
-    async def _logged_messages(self, session_id: str) -> builtins.list[TranscriptMessage]:
-        raw = await self.files.read_events(session_id)
-        return parse_events(raw.splitlines()) if raw else []
+    async def keep_interrupted_prompt(self, record: SessionRecord) -> None:
+        """:meth:`TurnRunner.keep_interrupted_prompt`."""
+        await self.turns.keep_interrupted_prompt(record)
 
-    async def _keep_interrupted_prompt(self, record: SessionRecord) -> None:
-        """The previous turn died with its message only in the catalog: keep it before this turn
-        replaces it (we hold the lease, so that turn is certainly over)."""
-        prompt = record.pending_prompt
-        assert prompt is not None
-        if not _ends_with_user(await self._logged_messages(record.id), prompt):
-            await asyncio.to_thread(self.catalog.save_interrupted, record.id, prompt, record.updated_at)
+    # ----------------------------------------------------------------------------------- audit
 
-    async def may_write(self, session_id: str) -> bool:
-        """Whether this server may write the session's files now (the shared store's fencing check,
-        which names the session by the runtime's id, as everything below the catalog does).
-
-        During a turn, only while the turn's lease is live. Between turns a warm copy may write (the
-        runtime appends warnings of its own at any time) only while no one else has taken the session
-        since: once another server's turn has, the copy is stale and its writes are refused. Writes
-        outside both (creating a session) are not leased.
-        """
-        if (fence := self._turn_fences.get(session_id)) is not None:
-            if fence.surely_live():  # no one can have taken it yet: no need to ask
-                return True
-            return await asyncio.to_thread(self.leases.check, session_id, fence.token)
-        if (token := self._idle_tokens.get(session_id)) is not None:
-            return await asyncio.to_thread(self.leases.is_latest, session_id, token)
-        return True
-
-    async def _run_turn(self, turn: _Turn, queue: asyncio.Queue[TurnEvent | None], hold: Hold) -> None:
-        session_id, lease = turn.session_id, turn.lease
-        renewer = asyncio.create_task(self._keep_lease(lease))
-        released = False
-        try:
-            # The turn's start and its audit record, in one transaction.
-            begin = functools.partial(
-                self.catalog.record_turn, preview=turn.prompt, status="busy", prompt=turn.prompt
-            )
-            await asyncio.to_thread(begin, session_id, audit=self._event("resume", turn.actor, turn.session))
-            said = TurnMessages()
-            outcome, meter = await self._answer(session_id, turn.prompt, lease, queue, said, hold)
-            renewer.cancel()
-            still_ours = await asyncio.to_thread(self._finish_turn, turn, outcome, meter, said)
-            released = True
-            if not still_ours and hold.stopped is None:
-                logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
-                await self.warm.evict(session_id)
-        finally:
-            renewer.cancel()
-            try:  # free the session before the stream ends, so the client's next send is not "busy"
-                if not released:
-                    await asyncio.to_thread(self.leases.release, lease)
-                    await self._release_reservation(turn.reservation)
-            finally:
-                queue.put_nowait(None)
-
-    def _finish_turn(self, turn: _Turn, outcome: TurnEvent, meter: TurnMeter, said: TurnMessages) -> bool:
-        """The end of the turn, as one write (in a worker thread; ``store/turn_end.py``): the tokens it
-        spent (recorded whatever became of the turn, settling its reservation), the catalog's record
-        of it and the search rows of its messages (docs/architecture.md#branching-and-search), both
-        fenced: written only while the lease is live, the rows only while the session exists; and
-        the lease's release. Whether the lease was still live."""
-        status: SessionStatus
-        preview, status = (
-            (outcome.text, "idle") if isinstance(outcome, Done) else (turn.prompt, "interrupted")
-        )
-        session_id, owner_id = turn.session_id, turn.actor.user.id
-        end = TurnEnd(
-            self.catalog.turn_end_params(session_id, preview=preview, status=status),
-            self._search_rows(session_id, owner_id, said),
-            self.usage.row(session_id, owner_id, meter) if self.usage is not None else None,
-            turn.reservation,
-        )
-        return self.leases.finish(turn.lease, end)
-
-    async def _release_reservation(self, reservation: int | None) -> None:
-        """A turn that will not settle its reservation gives it up; failing that, it stays held for the
-        rest of the day (logged): the budget errs on the side of what may have been spent."""
-        if self.usage is None:
-            return
-        try:
-            await self.usage.release(reservation)
-        except Exception:
-            logger.exception("Releasing the usage reservation %s failed", reservation)
-
-    def _search_rows(
-        self, session_id: str, owner_id: int, said: TurnMessages
-    ) -> builtins.list[dict[str, object]]:
-        """The search rows of the turn's messages, built before the turn's last write; a failure to
-        build them (sealing) costs search rows, never the turn's end
-        (``python -m agent_orchestrator.sessions reindex`` refills them)."""
-        if self.search is None:
-            return []
-        try:
-            return self.search.rows(session_id, owner_id, said)
-        except Exception:
-            logger.exception("Indexing the turn of %s for search failed", session_id)
-            return []
-
-    @contextlib.asynccontextmanager
-    async def hold_lease(self, session_id: str) -> AsyncIterator[Lease]:
-        """The session's lease (by runtime id, resolved by the caller through :meth:`get`) for a change
-        of its history that is not a turn (a rewind): held,
-        renewed and fencing the shared store's writes exactly as during a turn; a warm copy of the
-        session is closed first, as its history is about to change under it.
-        :class:`SessionBusyError` if a turn holds the lease."""
-        lease = await self._acquire(session_id)
-        try:
-            async with self._fenced(lease):
-                yield lease
-        finally:
-            await asyncio.to_thread(self.leases.release, lease)
-
-    @contextlib.asynccontextmanager
-    async def _fenced(self, lease: Lease) -> AsyncIterator[None]:
-        """Change the history of the session under ``lease`` (held, not yet a turn's): its warm copy
-        closed first, the lease renewed and fencing the shared store's writes as during a turn, and a
-        delete waiting until the change is written."""
-        session_id = lease.session_id
-        # Before our token is set: closing a warm copy sets (and clears) its own last token.
-        await self.warm.evict(session_id)
-        renewer = asyncio.create_task(self._keep_lease(lease))
-        self._turn_fences[session_id] = Fence.of(lease)
-        over = asyncio.get_running_loop().create_future()
-        self._holds.add(session_id, Hold(), over)
-        try:
-            yield
-        finally:
-            renewer.cancel()
-            self._turn_fences.pop(session_id, None)
-            over.set_result(None)
-
-    async def _turn_running(self, session_id: str) -> bool:
-        """Whether a turn (or a rewind) holds the session's lease: a copy opened ahead is not one."""
-        current = await asyncio.to_thread(self.leases.current, session_id)
-        return current is not None and not current.holder.endswith(_OPENING_AHEAD)
-
-    async def _acquire(self, session_id: str) -> Lease:
-        """The session's lease under a fresh holder (so the fencing token goes up by one), or
-        :class:`SessionBusyError`. A lease held to open a copy ahead (here or on another server) is
-        waited for: it lasts as long as a resume, and a turn must not be refused for it."""
-        await self.warm.settle(session_id)
-        deadline = time.monotonic() + self.lease_ttl
-        take = functools.partial(self.leases.acquire, session_id, f"{self.server_id}/{uuid.uuid4().hex[:12]}")
-        while (lease := await asyncio.to_thread(take, self.lease_ttl)) is None:
-            current = await asyncio.to_thread(self.leases.current, session_id)
-            worth_waiting = current is None or current.holder.endswith(_OPENING_AHEAD)  # None: just freed
-            if not worth_waiting or time.monotonic() > deadline:
-                raise SessionBusyError(BUSY)
-            await asyncio.sleep(_OPENING_POLL)
-        return lease
-
-    async def _open_ahead(self, session_id: str) -> None:
-        """Resume the session into the warm pool before a turn asks for it
-        (docs/architecture.md#warm-sessions): under a lease of its own like a turn's, so the next turn's
-        lease follows it and reuses the copy, exactly as after a turn. Gives up quietly if the session
-        is busy; a failure only means the turn resumes the session itself."""
-        holder = f"{self.server_id}/{uuid.uuid4().hex[:12]}{_OPENING_AHEAD}"
-        lease = await asyncio.to_thread(self.leases.acquire, session_id, holder, self.lease_ttl)
-        if lease is None:
-            return
-        renewer = asyncio.create_task(self._keep_lease(lease))
-        try:
-            self._turn_fences[session_id] = Fence.of(lease)
-            try:
-                session = await self.runtime.resume_session(session_id)
-                # A write refused during the resume (the lease lost in a stall) leaves a copy that
-                # is not whole: only a copy opened under a lease still live is kept.
-                live = await asyncio.to_thread(self.leases.check, session_id, lease.fencing_token)
-            except Exception as error:
-                logger.info("Opening %s ahead failed: %s", session_id, error)
-                return
-            finally:
-                self._turn_fences.pop(session_id, None)
-            if not live:
-                await self._close_warm(session_id, session, lease.fencing_token)
-                return
-            self._idle_tokens[session_id] = lease.fencing_token
-            self.warm.keep(session_id, session, lease.fencing_token, ahead=True)
-        finally:
-            renewer.cancel()
-            await asyncio.to_thread(self.leases.release, lease)
-
-    async def _answer(
-        self,
-        session_id: str,
-        prompt: str,
-        lease: Lease,
-        queue: asyncio.Queue[TurnEvent | None],
-        said: TurnMessages,
-        hold: Hold,
-    ) -> tuple[TurnEvent, TurnMeter]:
-        """Run the turn on the warm copy or a fresh resume; the session stays open if it answered.
-        The meter counts the model tokens this turn spent; ``said`` collects its messages. A turn
-        stopped meanwhile (its session deleted: ``hold``) is aborted in the runtime and fails."""
-        outcome: TurnEvent = Failed("The turn ended without an answer.")
-        session: CopilotSession | None = None
-        meter = TurnMeter()
-        task = asyncio.current_task()
-        try:
-            hold.answering(task)
-            warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
-            self._idle_tokens.pop(session_id, None)
-            self._turn_fences[session_id] = Fence.of(lease)
-            TURN_SESSIONS.labels("resumed" if warm is None else "ahead" if warm.ahead else "warm").inc()
-            if warm is None:
-                session = await self.runtime.resume_session(session_id)
-            else:
-                session = warm.session
-            meter.attach(session)
-            time_limit = self.runtime.settings.turn_timeout
-            async for event in stream_turn(session, prompt, time_limit=time_limit, said=said):
-                if isinstance(event, Done):  # stored before anyone hears it is done
-                    await self.runtime.save_session(session_id)
-                queue.put_nowait(event)
-                outcome = event
-        except AgentOrchestratorError as error:
-            outcome = Failed(" ".join(str(error).split()))
-            queue.put_nowait(outcome)
-        except Exception as error:  # the runtime died or the connection broke mid-turn
-            logger.exception("Turn failed in session %s", session_id)
-            outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
-            queue.put_nowait(outcome)
-        except asyncio.CancelledError:
-            if hold.stopped is None or task is None:
-                raise
-            task.uncancel()  # stopped on purpose: the turn ends, as a failed one
-            outcome = Failed(hold.stopped)
-            queue.put_nowait(outcome)
-            if session is not None:
-                with contextlib.suppress(Exception):  # the runtime stops asking the model
-                    await asyncio.wait_for(session.abort(), _ABORT_SECONDS)
-        finally:
-            hold.answering(None)
-            meter.detach()
-            if session is not None and isinstance(outcome, Done):
-                # Kept before the lease goes, so that the next turn finds it; from now on its writes
-                # are checked as a warm copy's, also in the moment between release and the next turn.
-                self._idle_tokens[session_id] = lease.fencing_token
-                self.warm.keep(session_id, session, lease.fencing_token)
-            elif session is not None:  # a failed or cancelled turn leaves no copy to trust
-                await _close_quietly(session)
-            self._turn_fences.pop(session_id, None)
-        return outcome, meter
-
-    async def _keep_lease(self, lease: Lease) -> None:
-        """Renew the lease every third of its ttl; each renewal moves what its fence counts on."""
-        while True:
-            await asyncio.sleep(self.lease_ttl / 3)
-            fence = self._turn_fences.get(lease.session_id)
-            mine = fence if fence is not None and fence.token == lease.fencing_token else None
-            if not await asyncio.to_thread(self.leases.renew, lease, self.lease_ttl, fence=mine):
-                logger.warning("Lost the lease of session %s", lease.session_id)
-                current = await asyncio.to_thread(self.leases.current, lease.session_id)
-                if (
-                    current is not None
-                    and current.holder.endswith(_DELETING)
-                    and (hold := self._holds.get(lease.session_id))
-                ):
-                    hold.stop(DELETED)  # deleted on another server
-                return
-
-    async def wait_for_turns(self) -> None:
-        """Let running turns finish (shutdown), so answers are not cut off needlessly."""
-        if self._turns:
-            await asyncio.wait(self._turns, timeout=self.runtime.settings.turn_timeout)
-
-    async def _close_warm(self, session_id: str, session: CopilotSession, fencing_token: int) -> None:
-        """Close a copy leaving the warm pool. Fenced by its last lease's token: a stale copy's shutdown
-        record is refused rather than appended to a log that another server has written since (a
-        resume needs no shutdown record; a crash leaves none either)."""
-        self._idle_tokens[session_id] = fencing_token
-        try:
-            await _close_quietly(session)
-        finally:
-            if self._idle_tokens.get(session_id) == fencing_token and session_id not in self.warm:
-                del self._idle_tokens[session_id]
-
-    def _event(
+    def event(
         self,
         action: AuditAction,
         actor: Actor,
         session: SessionRecord | None,
         details: dict[str, str] | None = None,
     ) -> AuditEvent:
-        """An audit record of ``actor`` acting on ``session``: keyed by its runtime id, which no other
-        session ever had, with the public id its owner knew it by in the details, which stay once the
-        catalog row is gone (docs/architecture.md#ownership)."""
-        named = {"public_id": session.public_id} if session is not None else {}
-        return AuditEvent(
-            action=action,
-            user_id=actor.user.id,
-            username=actor.user.username,
-            session_id=session.id if session is not None else None,
-            client_addr=actor.client_addr,
-            details=named | (details or {}),
-        )
-
-
-async def _close_quietly(session: CopilotSession) -> None:
-    """Close after the turn; a failure here (e.g. a fenced-off shutdown record) must not turn an
-    answered turn into an error."""
-    try:
-        await session.disconnect()
-    except Exception as error:  # the SDK raises bare RuntimeErrors for a failed detach
-        logger.warning("Closing session %s failed: %s", session.session_id, error)
-
-
-def _ends_with_user(messages: list[TranscriptMessage], prompt: str) -> bool:
-    return bool(messages) and messages[-1].role == "user" and messages[-1].content == prompt
+        """An audit record of ``actor`` acting on ``session`` (:func:`~.actor.audit_event`)."""
+        return audit_event(action, actor, session, details)
 
 
 def _interrupted_message(prompt: str, at: datetime) -> TranscriptMessage:
@@ -832,14 +379,6 @@ def _merge_by_time(logged: list[TranscriptMessage], kept: list[TranscriptMessage
     if not kept:
         return logged
     return sorted(logged + kept, key=lambda m: m.timestamp)
-
-
-async def _drain(queue: PublishingQueue) -> AsyncIterator[TurnEvent]:
-    """The turn's events for its sender; the stream ends once the live feed has the turn's end too, so
-    the sender's next request (another message, a delete) never overtakes the feed's last write."""
-    while (event := await queue.get()) is not None:
-        yield event
-    await asyncio.shield(queue.published)  # a sender gone by then does not cancel the feed's write
 
 
 def _runtime_name(title: str) -> str:

@@ -86,14 +86,14 @@ def create_app(
                 lockout=web.login_lockout,
             )
             await asyncio.to_thread(users.purge_expired_logins)
-            SESSION_LEASES.set_function(service.leases.count_live)
+            SESSION_LEASES.set_function(service.turns.leases.count_live)
             for chore in start_chores(
                 web,
                 storage.engine,
                 users=users,
                 throttle=throttle,
                 files=storage.files,
-                evict=service.warm.evict,
+                evict=service.turns.warm.evict,
                 live=service.live,
             ):
                 stack.callback(chore.cancel)

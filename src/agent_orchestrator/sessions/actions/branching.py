@@ -27,8 +27,9 @@ from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.sessions.history.fork import find_cut, forked_log
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.search.index import SearchHit, SearchIndex
-from agent_orchestrator.sessions.service import Actor, SessionService, _close_quietly
+from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, one_line, validate_title
+from agent_orchestrator.sessions.turn_runner import close_quietly
 from agent_orchestrator.sessions.turns.stream import TurnEvent
 
 BRANCH_SUFFIX = " (branch)"
@@ -78,7 +79,7 @@ class Branching:
             await self.service.delete(actor, child.public_id)  # audited: the "create" gets its outcome
             raise
         details = {"parent": parent.public_id, "event_id": event_id, "before": str(before).lower()}
-        event = self.service._event("fork", actor, child, details=details)
+        event = self.service.event("fork", actor, child, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
         return await self.service._reread(actor, child)
 
@@ -106,7 +107,7 @@ class Branching:
         """The caller's sessions whose title contains ``query`` and messages that contain its words."""
         if not query.strip():
             return SearchResults((), ())
-        titles = await self.service.list(actor, limit=min(limit, 10), search=query)
+        titles = await self.service.list_sessions(actor, limit=min(limit, 10), search=query)
         hits = await asyncio.to_thread(self.search_index.search, actor.user.id, query, limit=limit)
         return SearchResults(titles.items, tuple(hits))
 
@@ -131,14 +132,14 @@ class Branching:
         try:
             removed = await self.service.runtime.truncate_history(session, first.event_id)
         finally:
-            await _close_quietly(session)
+            await close_quietly(session)
         messages = await self._messages(session_id)
         dropped_since = _parse_time(first.timestamp)
         await record_history(
             self.service, self.search_index, session_id, actor, messages, dropped_since=dropped_since
         )
         details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
-        event = self.service._event("rewind", actor, record, details=details)
+        event = self.service.event("rewind", actor, record, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
         return first.content
 

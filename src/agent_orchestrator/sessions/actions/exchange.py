@@ -90,7 +90,7 @@ class Exchange:
         """The caller's session as our JSON document, or as Markdown."""
         record = await self.service.get(actor, public_id)
         raw = await self.service.files.read_events(record.id) or b""
-        event = self.service._event(
+        event = self.service.event(
             "export", actor, record, details={"as": "markdown" if markdown else "json"}
         )
         await asyncio.to_thread(self.service.audit.record, event)
@@ -115,7 +115,7 @@ class Exchange:
                 details = {"source": conversation.source}
                 await asyncio.to_thread(
                     self.service.audit.record,
-                    self.service._event("import", actor, record, details=details),
+                    self.service.event("import", actor, record, details=details),
                 )
         except BaseException:
             for record in created:  # all or nothing; each deletion is audited
@@ -125,7 +125,7 @@ class Exchange:
 
     async def _count_import(self, actor: Actor, data: bytes) -> None:
         """Audit the file as ``import_file``, or refuse it when the user's hour is full."""
-        event = self.service._event("import_file", actor, None, details={"bytes": str(len(data))})
+        event = self.service.event("import_file", actor, None, details={"bytes": str(len(data))})
         if self.imports_per_hour is None:
             await asyncio.to_thread(self.service.audit.record, event)
             return

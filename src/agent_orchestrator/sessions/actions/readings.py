@@ -74,7 +74,7 @@ class Readings:
             if record is None or not raw:  # deleted meanwhile (a delete takes no lease)
                 raise SessionNotFoundError("No such session.")
             if record.pending_prompt is not None:  # a crashed turn's message: kept, as a send keeps it
-                await service._keep_interrupted_prompt(record)
+                await service.keep_interrupted_prompt(record)
             log, parent = _intact(raw)
             turn = turn_events(answer, parent, log_timestamp(datetime.now(UTC)))
             await service.files.write_events(session_id, log + turn)
@@ -88,7 +88,7 @@ class Readings:
             )
             details = {"event_id": messages[-1].event_id, "tool": answer.tool}
             await asyncio.to_thread(
-                service.audit.record, service._event("reading", actor, record, details=details)
+                service.audit.record, service.event("reading", actor, record, details=details)
             )
             # Published before the lease goes, so that no turn's events can come between.
             await service._announce(*_feed(record, messages))

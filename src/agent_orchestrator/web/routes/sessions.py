@@ -73,7 +73,9 @@ async def list_sessions(
     q: Annotated[NulFree | None, Query(max_length=120, description="search in titles")] = None,
     case: Annotated[NulFree | None, Query(max_length=80, description="only this case/workflow key")] = None,
 ) -> SessionPageOut:
-    page = await services.sessions.list(actor, limit=limit, cursor=cursor, case_key=case, search=q or None)
+    page = await services.sessions.list_sessions(
+        actor, limit=limit, cursor=cursor, case_key=case, search=q or None
+    )
     return SessionPageOut(items=[SessionOut.of(r) for r in page.items], next_cursor=page.next_cursor)
 
 

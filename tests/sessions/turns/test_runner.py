@@ -1,0 +1,74 @@
+"""The TurnRunner against the real Copilot CLI and the scripted model: the lease a turn takes and
+gives back, a second sender refused, the warm copy kept for the next turn."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from agent_orchestrator.errors import SessionBusyError
+from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
+from agent_orchestrator.sessions.files.local import LocalSessionFiles
+from agent_orchestrator.sessions.live.feed import LiveHub
+from agent_orchestrator.sessions.service import Actor, SessionService
+from agent_orchestrator.sessions.store import (
+    AuditLog,
+    LeaseManager,
+    LiveEventLog,
+    SessionCatalog,
+    UserStore,
+    make_engine,
+    migrate,
+)
+from agent_orchestrator.sessions.turn_runner import TurnRunner
+from agent_orchestrator.sessions.turns.stream import Done
+from agent_orchestrator.testing.scripted_model import ScriptedModel
+
+pytestmark = pytest.mark.slow
+
+
+async def _scenario(tmp_path: Path, model: ScriptedModel) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'catalog.sqlite'}")
+    migrate(engine)
+    user = UserStore(engine).create("runner", "correct horse battery")
+    settings = RuntimeSettings(data_dir=tmp_path, provider_base_url=model.base_url, model="scripted-model")
+    async with CopilotRuntime(settings, streaming=True) as runtime:
+        catalog = SessionCatalog(engine)
+        files = LocalSessionFiles(settings.copilot_home)
+        live = LiveHub(LiveEventLog(engine))
+        turns = TurnRunner(
+            runtime=runtime,
+            catalog=catalog,
+            leases=LeaseManager(engine),
+            files=files,
+            live=live,
+            server_id="t",
+        )
+        service = SessionService(
+            runtime=runtime, catalog=catalog, audit=AuditLog(engine), files=files, live=live, turns=turns
+        )
+        actor = Actor(user, "test")
+        try:
+            record = await service.create(actor, title="Runner", case_key=None)
+            stream = await service.send(actor, record.public_id, "hello")
+            assert await turns.turn_running(record.id)  # the turn holds the lease
+            with pytest.raises(SessionBusyError):  # a second sender is refused while it does
+                await service.send(actor, record.public_id, "again")
+            events = [event async for event in stream]
+            assert isinstance(events[-1], Done)
+            assert not await turns.turn_running(record.id)  # released as the stream ends
+            assert record.id in turns.warm  # the copy stays open for the next turn
+            second = [event async for event in await service.send(actor, record.public_id, "more")]
+            assert isinstance(second[-1], Done)
+            assert (await service.get(actor, record.public_id)).turn_count == 2
+        finally:
+            await turns.wait_for_turns()
+            await turns.warm.close_all()
+
+
+def test_a_turn_takes_the_lease_refuses_a_second_sender_and_keeps_its_warm_copy(
+    tmp_path: Path, scripted_model: ScriptedModel
+) -> None:
+    asyncio.run(_scenario(tmp_path, scripted_model))
