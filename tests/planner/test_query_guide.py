@@ -827,3 +827,11 @@ def test_follow_ups_about_the_rows_just_listed(chat):
     assert theirs is not None and theirs["together"] is True and theirs["share"] is True
     new, _ = chat.ask("ok different question - what was the best month overall for revenue?")
     assert new == {"group_by": "month", "measure": "revenue", "order": "highest", "limit": 1}
+
+
+def test_a_comparison_that_names_its_own_periods_takes_no_filter_from_the_question_before(chat):
+    chat.ask("revenue in Germany in 2025")
+    arguments, _ = chat.ask("compare revenue in March 2025 with March 2024")
+    assert arguments == {"period": "2025-03", "compare": "year_before", "measure": "revenue"}
+    arguments, _ = chat.ask("compare this month with last month")
+    assert arguments is not None and "countries" not in arguments

@@ -61,10 +61,8 @@ COMMON = frozenset(
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
 misreading, so a calendar word the periods did not use leaves the question not understood."""
 
-_THAT_PERIOD = re.compile(
-    r"\b(?:that|this|the same)\s+(?:day|week|month|quarter|year|period|time)\b|\bthen\b"
-)
-"""The previous answer's period, said again: the follow-up keeps it."""
+_THAT_PERIOD = re.compile(r"\b(?:that|the same)\s+(?:day|week|month|quarter|year|period|time)\b")
+"""The previous answer's period, said again: the follow-up keeps it ("this month" is the latest)."""
 _NEW_QUESTION = re.compile(
     r"\b(?:different|new|another|separate|unrelated|other)\s+(?:question|topic|subject)\b|\bchanging\s+(?:the\s+)?subject\b"
 )
@@ -83,7 +81,8 @@ _FOLLOW_UP = re.compile(
     r"|\b(?:buy|buys|bought|sell|sells|sold|order|orders|ordered|purchase|purchases|purchased)\s+it\b"
     r"|^\s*(?:what|how much|how many)\s+(?:is\s+|was\s+)?(?:that|this|it)\b"
     r"|^\s*which\s+(?:one|of\s+(?:them|those|these))\b"
-    r"|^\s*(?:and\s+|now\s+)?(?:compare|compared|vs|versus)\s+(?:it\s+|that\s+|this\s+)?(?:with|to|against)?\b",
+    r"|^\s*(?:and\s+|now\s+)?(?:compare|compared|vs|versus)\s+(?:it\s+|that\s+|this\s+|them\s+)?"
+    r"(?:with|to|against)\b",
     re.IGNORECASE,
 )
 _ENDS_REFERRING = re.compile(
