@@ -54,8 +54,14 @@ async def test_secrets_of_this_process_reach_neither_the_cli_nor_its_mcp_server(
         await runtime.create_session("cli-environment-1") as session,
     ):
         assert await runtime.ask(session, "Which segments are there?") == "Four segments."
-        (cli,) = [pid for pid in _children(os.getpid()) if "--headless" in _cmdline(pid)]
-        (mcp,) = [pid for pid in _children(cli) if "agent_orchestrator.mcp_server" in _cmdline(pid)]
+        # The CLI is the headless child that started the MCP server (a browser of another test in this
+        # process may be a headless child too).
+        servers = {
+            pid: [c for c in _children(pid) if "agent_orchestrator.mcp_server" in _cmdline(c)]
+            for pid in _children(os.getpid())
+            if "--headless" in _cmdline(pid)
+        }
+        ((cli, (mcp,)),) = [(pid, found) for pid, found in servers.items() if found]
         cli_env, mcp_env = _environ(cli), _environ(mcp)
 
     assert _leaks(cli_env) == [] and _leaks(mcp_env) == []
