@@ -13,18 +13,19 @@ downloaded: a model that is not installed is skipped with a message), ``--model-
 ``--provider-url URL`` (+ ``--provider-model``; ``AGENT_PROVIDER_API_KEY`` is passed on) for any
 OpenAI-compatible model, ``--seed`` (dataset and question parameters), ``--json PATH``, ``-v``,
 ``--rescore PATH`` (check the answers a ``--json`` file recorded again with the current checks,
-without the app or a model: for improving a checker), ``--bank tuned|heldout|dev|both|all``
-(``both``: tuned + held-out, as before; ``all``: tuned + dev + held-out), ``--dataset
+without the app or a model: for improving a checker), ``--bank tuned|heldout|dev|dev2|both|all``
+(``both``: tuned + held-out, as before; ``all``: tuned + dev + dev2 + held-out), ``--dataset
 SQLITE`` (a real file brought in with ``python -m agent_orchestrator.retail import``), ``--list``
 (or ``--plan``: print the planned questions and the number per bank and category; no app, no model;
 ``-v`` adds the checks), ``--long-chat`` (every question of a category in ONE chat, in bank order: a follow-up
 brings the turns of its own chat that it refers back to as a block, asked but scored only in their
 own category's chat; the test of whether a long conversation bleeds one question into the next).
 
-Three banks: the tuned one (``eval_assistant_questions.py``: lookups, aggregates, rankings, filters,
+Four banks: the tuned one (``eval_assistant_questions.py``: lookups, aggregates, rankings, filters,
 trends, predictions, unknown entities, follow-ups, memory, and analyst phrasings: paraphrase,
 exclusion, minimum, single_day, share, comparison, tell_me_about, unanswerable, ranking), the dev one
-(``eval_dev.py``, reported as ``dev:<category>``: written blind, but the app may be tuned on it) and
+(``eval_dev.py``, reported as ``dev:<category>``: written blind, but the app may be tuned on it), a
+second dev one (``eval_dev2.py``, ``dev2:<category>``, written blind the same way) and
 the held-out one (``eval_heldout.py``, reported as ``heldout:<category>``: never tuned on). All build
 on the generated data and on an imported file (a question the file cannot give a truth for is left
 out on it).
@@ -92,6 +93,7 @@ Expect a low score from the 0.5B model: the eval is meant to be honest, not flat
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import math
 import os
@@ -133,6 +135,7 @@ from eval_assistant_questions import (
     unit_of,
 )
 from eval_dev import build_dev_chats
+from eval_dev2 import build_dev2_chats
 from eval_heldout import build_heldout_chats
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -260,15 +263,32 @@ def names_customer(text: str, customer_id: str) -> bool:
 def names_country(text: str, country: str) -> bool:
     patterns = _COUNTRY_ALIASES.get(country, (re.escape(country),))
     for pattern in patterns:
-        flags = 0 if pattern.startswith(r"\bU") else re.IGNORECASE
+        flags = 0 if pattern.startswith(r"\bU\.?S") else re.IGNORECASE  # "us" is a word, "uk" is not
         if re.search(rf"\b{pattern}", text, flags):
+            return True
+    return False
+
+
+_WORLD_LOWER = frozenset(name.lower() for name in WORLD_COUNTRIES)
+
+
+def typed_near(text: str, name: str) -> bool:
+    """``text`` names ``name`` with a typo ("netherlnads"): as many words side by side, close by
+    difflib's ratio (0.8), the same first letter."""
+    words, size = re.findall(r"[a-z]+", text.lower()), len(name.split())
+    wanted = name.lower()
+    for i in range(len(words) - size + 1):
+        typed = " ".join(words[i : i + size])
+        if typed in _WORLD_LOWER:  # "Iceland" is a country of its own, no typo of "Ireland"
+            continue
+        if typed[0] == wanted[0] and difflib.SequenceMatcher(None, typed, wanted).ratio() >= 0.8:
             return True
     return False
 
 
 def _words(text: str) -> str:
     """Upper-case words, plural -s dropped (LANTERNS = LANTERN): how product names are compared."""
-    words = re.sub(r"[^A-Z0-9']+", " ", text.upper()).split()
+    words = [w.strip("'") for w in re.sub(r"[^A-Z0-9']+", " ", text.upper()).split()]  # 'QUOTED NAME'
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("S") and not w.endswith("SS") else w for w in words)
 
 
@@ -769,7 +789,11 @@ def foreign_entities(answer: str, asked: str, turns: Iterable[Turn], vocab: Voca
         if cid not in known and cid not in asked_numbers:
             out.append(f"customer {cid}")
     for country in countries_named(answer, vocab):
-        if not names_country(asked, country) and not any(same_country(country, c) for c in countries):
+        if (
+            not names_country(asked, country)
+            and not typed_near(asked, country)
+            and not any(same_country(country, c) for c in countries)
+        ):
             out.append(f"country {country!r}")
     asked_words = f" {_words(asked)} "
     truth_words = [f" {_words(p)} " for p in truth.products]
@@ -1120,8 +1144,8 @@ def generate(home: Path, seed: int, dataset: Path | None = None) -> Path:
     return generate_dataset(home / "retail.sqlite", GeneratorConfig(seed=seed))
 
 
-BANKS = ("tuned", "heldout", "dev", "both", "all")
-PARTS = ("tuned", "dev", "heldout")  # how a summary splits the scored questions
+BANKS = ("tuned", "heldout", "dev", "dev2", "both", "all")
+PARTS = ("tuned", "dev", "dev2", "heldout")  # how a summary splits the scored questions
 
 
 def bank_part(category: str) -> str:
@@ -1132,9 +1156,9 @@ def bank_part(category: str) -> str:
 
 def bank(oracle: Oracle, db: Path, seed: int, which: str) -> list[Chat]:
     """The tuned chats, the dev ones (written blind, tuning on them allowed; reported as
-    ``dev:<category>``), the held-out ones (written without reading the code: never tuned on; their
-    categories are reported apart as ``heldout:<category>``); ``both`` is tuned + held-out, ``all``
-    tuned + dev + held-out."""
+    ``dev:<category>``; dev2 likewise, as ``dev2:<category>``), the held-out ones (written without
+    reading the code: never tuned on; their categories are reported apart as ``heldout:<category>``);
+    ``both`` is tuned + held-out, ``all`` tuned + dev + dev2 + held-out."""
     chats = build_chats(oracle, seed) if which in ("tuned", "both", "all") else []
     if which in ("dev", "all"):
         for chat in build_dev_chats(db, seed):
@@ -1142,6 +1166,12 @@ def bank(oracle: Oracle, db: Path, seed: int, which: str) -> list[Chat]:
                 replace(t, category=f"dev:{t.category}" if t.category else None) for t in chat.turns
             )
             chats.append(replace(chat, title=f"dev: {chat.title}", turns=turns))
+    if which in ("dev2", "all"):
+        for chat in build_dev2_chats(db, seed):
+            turns = tuple(
+                replace(t, category=f"dev2:{t.category}" if t.category else None) for t in chat.turns
+            )
+            chats.append(replace(chat, title=f"dev2: {chat.title}", turns=turns))
     if which in ("heldout", "both", "all"):
         for chat in build_heldout_chats(db, seed):
             turns = tuple(
@@ -1503,7 +1533,7 @@ def main() -> int:
         "--bank",
         default="both",
         choices=BANKS,
-        help="question bank: both = tuned + heldout, all = tuned + dev + heldout",
+        help="question bank: both = tuned + heldout, all = tuned + dev + dev2 + heldout",
     )
     parser.add_argument("--dataset", type=Path, default=None, help="a retail SQLite file instead of --seed's")
     parser.add_argument("--model", default="0.5b", choices=("0.5b", "1.5b"), help="embedded model")

@@ -478,9 +478,10 @@ def lowest(label: str, kind: str, rows: list[tuple], name=str, also: Iterable[st
 
 
 def highest(label: str, kind: str, rows: list[tuple], name=str) -> Names:
+    """The entity with the largest value (a tie at the top is skipped); rows in any order."""
     if not rows:
         raise Skip("no rows")
-    top = rows[0][1]
+    top = max(v for _, v in rows)
     items = tuple(name(k) for k, v in rows if abs(v - top) < 1e-6)
     if len(items) > 1:
         raise Skip("tie at the top")

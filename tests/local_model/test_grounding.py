@@ -46,6 +46,7 @@ def test_grounded_answers_pass(answer: str) -> None:
         ("They bought the RED RETROSPOT MUG.", "RED RETROSPOT MUG"),
         ("Last order on 2024-03-16.", "2024-03-16"),
         ("That is 52% of revenue.", "52%"),
+        ("They brought in $1,234,567.89.", "$"),  # a currency the evidence never names
     ],
 )
 def test_invented_claims_are_named(answer: str, claim: str) -> None:
@@ -55,3 +56,10 @@ def test_invented_claims_are_named(answer: str, claim: str) -> None:
 def test_an_answer_without_claims_is_told_apart() -> None:
     assert not has_claims("I could not find it.")
     assert has_claims("Customer 20017 is At Risk.")
+
+
+def test_a_currency_sign_is_supported_only_where_the_evidence_shows_it() -> None:
+    result = {"answer": "Revenue, 2011: £187,137.48."}
+    for priced in (Sources.of([json.dumps(result)]), Sources.of([json.dumps(result, ensure_ascii=False)])):
+        assert unsupported_claims("Revenue in 2011 was £187,137.48.", priced) == []
+    assert unsupported_claims("Revenue in 2011 was €187,137.48.", priced) == ["€"]

@@ -80,6 +80,13 @@ def test_a_series_lists_every_month_in_order(conn):
     ]
 
 
+def test_a_series_shows_the_months_without_sales_too(conn):
+    result = ask(conn, group_by="month", period="2024", measure="orders")  # one order, in January
+    lines = result["answer"].splitlines()
+    assert lines[1:3] == ["- January 2024: 1 order", "- February 2024: 0 orders"]
+    assert len([line for line in lines if line.startswith("- ")]) == 12
+
+
 def test_what_the_data_does_not_hold_is_said_not_computed_as_zero(conn):
     assert ask(conn, countries=["Mexico"]) == {
         "answer": "I can't answer that from this data: there is no country named 'Mexico' in the data.",
@@ -268,7 +275,7 @@ def test_a_share_of_a_product_outside_a_country_is_of_the_product(conn):
     """ "What % of ITEM B's units went outside the UK?": of ITEM B's units everywhere."""
     everywhere = ask(conn, measure="units", product="B")["total"]["units"]
     result = ask(conn, measure="units", product="B", exclude_countries=["United Kingdom"], share=True)
-    assert result["answer"].endswith(f"of the total {everywhere:,.0f} units.")
+    assert result["answer"].endswith(f"of the ITEM B (B) total {everywhere:,.0f} units.")
     within = ask(conn, measure="revenue", countries=["Germany"], period="2025", share=True)
     total_2025 = ask(conn, measure="revenue", period="2025")["total"]["revenue"]
     assert within["answer"].endswith(f"of the total {total_2025:,.2f}.")
@@ -287,3 +294,116 @@ def test_the_lowest_sold_something_and_is_not_a_month_the_data_holds_in_part(con
     months = ask(conn, group_by="month", order="lowest", limit=1)
     last = ask(conn, measure="last_purchase")["answer"]
     assert "Left out of the lowest" in months["answer"] or "31 December" in last
+
+
+def test_a_customer_or_the_cancellations_left_out_are_stated_and_not_counted(conn):
+    assert (
+        ask(conn, exclude_customer_ids=[9])["answer"] == "Revenue, excluding customer 9, all time: 8,490.00."
+    )
+    # everyone but customer 9 is a share of everyone
+    assert ask(conn, exclude_customer_ids=[9], share=True)["answer"].endswith("51.5% of the total 16,490.00.")
+    # gross: the two cancelled lines (-50 and -10) are left out, not netted
+    gross = ask(conn, exclude_cancellations=True)
+    assert gross["answer"] == "Revenue, excluding cancellations and returns, all time: 16,550.00."
+    assert "excluding cancellations and returns" in [c["label"] for c in gross["chips"]]
+    assert ask(conn, measure="customers", countries=["Spain"], exclude_cancellations=True)["answer"].endswith(
+        ": 1 customer."
+    )
+    refused = ask(conn, measure="cancellations", exclude_cancellations=True)
+    assert refused["answered"] is False and "no cancelled orders to count" in refused["answer"]
+    unknown = ask(conn, exclude_customer_ids=[999])
+    assert unknown["answered"] is False and "no customer with id 999" in unknown["answer"]
+
+
+def test_the_countries_named_beside_all_the_others(conn):
+    result = ask(conn, countries=["Italy"], versus_rest=True)
+    assert [(r["label"], r["revenue"]) for r in result["rows"]] == [
+        ("Italy", 8000.0),
+        ("all other countries", 8490.0),
+    ]
+    assert result["answer"].startswith("Revenue, by country, Italy, vs all other countries, all time:")
+    assert result["answer"].endswith("All other countries are ahead of Italy by 490.00 (6.1% more).")
+    assert ask(conn, versus_rest=True)["answered"] is False  # the rest of nothing named
+
+
+def test_a_comparison_of_periods_the_data_holds_in_part_says_so(conn):
+    # the data runs from 10 January 2024 to 31 December 2025: 2024 lacks its first nine days
+    result = ask(conn, period="2025", compare="previous_period")
+    assert result["answer"].endswith("The data holds 2024 only from 10 January 2024 to 31 December 2024.")
+    whole = ask(conn, period="2025-12", compare="previous_period")["answer"]
+    assert "The data holds" not in whole
+
+
+def test_a_product_word_matches_from_the_start_of_a_word(conn):
+    # "TEM" is inside "ITEM" but starts no word of it; "item" starts one
+    assert ask(conn, product="tem")["answered"] is False
+    assert "4 products" in ask(conn, product="item")["answer"]
+
+
+def test_a_segments_share_of_customers_is_of_the_customers_the_segments_classify(conn):
+    # nine customers have a line; customer 8's only line is a cancellation, so no segment holds it
+    assert ask(conn, measure="customers")["answer"].endswith(": 9 customers.")
+    assert ask(conn, measure="customers", segments=["New"], share=True)["answer"].endswith(
+        "1 customer, 12.5% of the total 8 customers."
+    )
+
+
+def test_quarters_are_a_series_of_their_own_and_rank_like_months(conn):
+    series = ask(conn, group_by="quarter", period="2025")
+    assert series["answer"].splitlines()[1:5] == [
+        "- Q1 2025: 0.00",
+        "- Q2 2025: 2,560.00",
+        "- Q3 2025: 60.00",
+        "- Q4 2025: 11,370.00",
+    ]
+    lowest = ask(conn, group_by="quarter", period="2025", order="lowest", limit=1)
+    assert (
+        lowest["answer"] == "Revenue, lowest quarter, 2025: Q3 2025: 60.00 (of 3 quarters)."
+    )  # Q1 sold nothing
+    grew = ask(conn, group_by="quarter", period="2025", rank_by="growth", compare="previous_period", limit=1)
+    assert "Q4 2025: 11,370.00; Q3 2025: 60.00, up 11,310.00" in grew["answer"]
+
+
+def test_days_of_the_week_run_monday_to_sunday_and_a_day_without_sales_shows(conn):
+    """Every weekday is listed, in its own order, one without sales too; the lowest sold something."""
+    from datetime import datetime
+
+    from retail_fixtures import KNOWN_ROWS
+
+    orders = [0] * 7
+    for line in KNOWN_ROWS.splitlines():
+        invoice, *_, when, _price, _customer, _country = line.split(",")
+        if not invoice.startswith("C"):
+            orders[datetime.fromisoformat(when).weekday()] += 1
+    days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    series = ask(conn, group_by="weekday", measure="orders")
+    listed = [line for line in series["answer"].splitlines() if line.startswith("- ")]
+    assert [line.split(":")[0] for line in listed] == [f"- {d}" for d in days]
+    assert [int(line.split(": ")[1].split()[0]) for line in listed] == orders
+    fewest = min((n, i) for i, n in enumerate(orders) if n)[1]  # a tie goes to the earlier day
+    lowest = ask(conn, group_by="weekday", measure="orders", order="lowest", limit=1)
+    assert lowest["answer"].startswith(f"Orders, lowest day of the week, all time: {days[fewest]}: ")
+
+
+def test_a_share_of_a_named_whole_keeps_that_filter_and_says_so(conn):
+    """ "What share of the Regular segment's revenue comes from the UK?": of the segment, not of the
+    UK (which a share of two filters is by default: "the UK's revenue from Regular customers")."""
+    regular = ask(conn, segments=["Regular"])["total"]["revenue"]
+    part = ask(conn, segments=["Regular"], countries=["United Kingdom"])["total"]["revenue"]
+    within = ask(
+        conn, segments=["Regular"], countries=["United Kingdom"], share=True, share_within="segments"
+    )
+    assert within["answer"].endswith(f"{part / regular:.1%} of the Regular segment total {regular:,.2f}.")
+    uk = ask(conn, countries=["United Kingdom"])["total"]["revenue"]
+    default = ask(conn, segments=["Regular"], countries=["United Kingdom"], share=True)
+    assert default["answer"].endswith(f"{part / uk:.1%} of the United Kingdom total {uk:,.2f}.")
+
+
+def test_a_share_compared_between_periods_gives_each_its_own_whole(conn):
+    """ "Germany's share in December vs November": each period's share of that period's total
+    (Germany made all of November's 150.00; December's 100.00 is after a 50.00 return)."""
+    result = ask(conn, countries=["Germany"], period="2025-12", compare_with="2025-11", share=True)
+    assert result["answer"] == (
+        "Revenue, Germany, December 2025, vs November 2025: 100.00, 1.0% of the total 9,640.00; "
+        "November 2025: 150.00, 100.0% of the total 150.00; the share down 99.0 points."
+    )

@@ -13,6 +13,8 @@ What counts as a claim:
   ``45.2%`` by a share of ``0.4523``; ``1.2 million`` by ``1234567``). Markdown list numbers are not
   claims.
 * **dates**: ``YYYY-MM-DD`` and ``YYYY-MM`` must appear as written.
+* **currency signs**: ``$``, ``£``, ``€``, ``¥`` only where the evidence shows that sign (a model puts
+  a dollar before any amount; the data's currency is the data's to say, or nobody's).
 * **names**: runs of two or more capitalised words ("Florian Osteral", "At Risk"), capitalised words
   inside a sentence ("Germany"), and upper-case names ("WHITE HANGING HEART"), matched
   case-insensitively against the sources' words. The tools' terms (``Lexicon.terms``: "Customer",
@@ -32,6 +34,8 @@ from typing import Any
 from .tool_ranking import normalized, stem
 
 _DATE = re.compile(r"\b(?:19|20)\d\d-\d\d(?:-\d\d)?\b")
+_CURRENCY_SIGN = re.compile(r"[$£€¥]")
+_ESCAPED_SIGNS = {"\\u00a3": "£", "\\u20ac": "€", "\\u00a5": "¥"}  # as JSON escapes them
 _FIGURE = re.compile(
     r"(?<![\w.])(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(%|percent\b|k\b|thousand\b|m\b|mn\b|million\b|bn\b|billion\b)?",
     re.IGNORECASE,
@@ -60,15 +64,19 @@ class Sources:
 
     numbers: frozenset[float]
     text: str  # normalised: lower-case words separated by single spaces, padded with spaces
+    signs: frozenset[str] = frozenset()  # currency signs as written (normalising drops them)
 
     @classmethod
     def of(cls, texts: Iterable[str]) -> Sources:
         numbers: set[float] = set()
         words: list[str] = []
+        signs: set[str] = set()
         for text in texts:
             numbers.update(_numbers_in(text))
             words.append(normalized(text).strip())
-        return cls(frozenset(numbers), " " + " ".join(words) + " ")
+            signs.update(_CURRENCY_SIGN.findall(text))
+            signs.update(sign for escaped, sign in _ESCAPED_SIGNS.items() if escaped in text.lower())
+        return cls(frozenset(numbers), " " + " ".join(words) + " ", frozenset(signs))
 
     def supports_number(self, value: float, decimals: int, percent: bool, scale: float) -> bool:
         if percent:
@@ -101,6 +109,9 @@ def unsupported_claims(answer: str, sources: Sources, terms: frozenset[str] = fr
         if not sources.supports_text(date) and date not in missing:
             missing.append(date)
     text = _DATE.sub(" ", text)
+    for sign in dict.fromkeys(_CURRENCY_SIGN.findall(text)):
+        if sign not in sources.signs:
+            missing.append(sign)
     for match in _FIGURE.finditer(text):
         raw, unit = match.group(1), (match.group(2) or "").lower()
         value = float(raw.replace(",", ""))
@@ -171,9 +182,12 @@ def _numbers_in(text: str) -> set[float]:
     out: set[float] = set()
     with contextlib.suppress(ValueError, TypeError):  # not JSON: the figures in its text still count
         _walk(json.loads(text), out)
-    for raw in re.findall(r"\d[\d,]*(?:\.\d+)?", text):
-        out.add(float(raw.replace(",", "")))
+    out.update(_figures_in(text))
     return out
+
+
+def _figures_in(text: str) -> set[float]:
+    return {float(raw.replace(",", "")) for raw in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
 def _walk(value: Any, out: set[float]) -> None:
@@ -188,3 +202,5 @@ def _walk(value: Any, out: set[float]) -> None:
         out.add(float(len(value)))
         for item in value:
             _walk(item, out)
+    elif isinstance(value, str):  # decoded: "\\u00a3187.50" is £187.50 in the raw text, not 3187.50
+        out.update(_figures_in(value))

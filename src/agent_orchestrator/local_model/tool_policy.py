@@ -83,6 +83,10 @@ _REFERS_BACK = re.compile(
 )
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[\s!.,]*$", re.IGNORECASE)
 _THANKS = re.compile(r"^\s*(?:thanks|thank you|cheers|great|perfect|ok|okay)\b[^?]*$", re.IGNORECASE)
+_ASKING = re.compile(
+    r"\b(?:what|whats|what's|how|which|who|when|where|why|show|give|tell|list|compare|total)\b", re.IGNORECASE
+)
+"""A question after the thanks: it is asked, not thanked for."""
 THANKS_REPLY = "You're welcome."
 NOTED_REPLY = "Noted."
 HELLO = "Hello! How can I help?"
@@ -468,7 +472,7 @@ def is_follow_up(text: str) -> bool:
 
 def is_statement(text: str) -> bool:
     """The user tells rather than asks: a fact about themselves, thanks, a greeting."""
-    return bool(_STATEMENT.match(text)) and not text.rstrip().endswith("?")
+    return bool(_STATEMENT.match(text)) and not text.rstrip().endswith("?") and not _ASKING.search(text)
 
 
 def is_greeting(text: str) -> bool:
@@ -480,7 +484,7 @@ def fixed_reply(text: str) -> str | None:
     """The reply to thanks and to a statement, without the model: a 0.5B model "acknowledges"
     "My name is Priya" with an invented biography. The statement stays in the conversation, so
     later questions about it are answered from there."""
-    if _THANKS.match(text):
+    if _THANKS.match(text) and not _ASKING.search(text):  # "ok now something else. whats the revenue"
         return THANKS_REPLY
     return NOTED_REPLY if is_statement(text) else None
 

@@ -23,11 +23,11 @@ from agent_orchestrator.retail.countries import key as country_key
 MEASURES = (
     "revenue = revenue, rev, sales, sold for, turnover, takings, take, took, income, money, spend, spent, "
     "earned, made, did we make, do we make, we make, making, "
-    "value, valuable, lucrative, net revenue, net sales, how much did we sell, how much we sold, "
-    "how much was sold, how much have we sold; "
+    "value, valuable, lucrative, net revenue, net sales, gmv, gross merchandise value, how much did we sell, "
+    "how much we sold, how much was sold, how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets, order count, number of orders, "
     "order volume, frequent, frequently, often; "
-    "customers = customers, buyers, clients, shoppers, people, accounts; "
+    "customers = customers, custs, buyers, clients, shoppers, people, accounts; "
     "units = units, quantity, items, pieces, volume, sold, sell, sells, selling, seller, sellers, popular, "
     "shipped, ship, dispatched, delivered; "
     "avg_order_value = average order value, aov, average basket, basket size, average order, per order, "
@@ -62,16 +62,18 @@ MEASURES = (
     "figures, performance, performing, doing, how did we do, how did it do, how did it go, describe, "
     "rundown, run-down, profile, know about, information about, information on, info on, details on, "
     "details about, picture, numbers, stats, statistics, kpis, metrics, "
-    "key figures, snapshot"
+    "key figures, snapshot, anything interesting about, interesting about, anything notable about"
 )
 DIMENSIONS = (
     "country = country, countries, market, markets, where; "
     "product = product, products, item, items, stock code, sku, article, seller, sellers; "
-    "customer = customer, customers, buyer, buyers, client, clients, spender, spenders, who; "
+    "customer = customer, customers, cust, custs, buyer, buyers, client, clients, spender, spenders, who; "
     "segment = segment, segments, group; "
     "month = month, months, monthly, per month, each month, by month, trend, over time, month by month; "
-    "day = day, days, daily, date, per day, each day; "
-    "year = year, years, yearly, annual, annually, per year"
+    "day = day, days, daily, date, per day, each day, trading day, trading days, business day; "
+    "year = year, years, yearly, annual, annually, per year; "
+    "quarter = quarter, quarters, quarterly, per quarter, each quarter, by quarter, quarter by quarter; "
+    "weekday = weekday, weekdays, day of the week, days of the week, day of week, days of week"
 )
 ORDERS = (
     "highest = top, best, most, highest, biggest, largest, greatest, strongest, leading, max, maximum, "
@@ -85,7 +87,7 @@ COMPARES = (
     "go down, went down, gone down, up or down, stack up, stacks up, stacked up, "
     "month over month, mom, quarter over quarter, qoq, week over week, day over day; "
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
-    "yoy"
+    "year on year, year-on-year, yoy"
 )
 RANK_BY = (
     "growth = growth, grew, grown, grow, grows, growing, increase, increased, increases, rise, rose, risen, "
@@ -95,8 +97,8 @@ RANK_BY = (
 )
 EXCLUDING = (
     "apart from, excluding, except, except for, not, non, but, but not, other than, besides, aside from, "
-    "without, leaving, leaving out, leave out, not including, not counting, ignoring, minus, exclude, "
-    "excludes, remove, take out, omit, omitting, ex, excl, ignore"
+    "without, outside, outside of, leaving, leaving out, leave out, not including, not counting, ignoring, "
+    "minus, exclude, excludes, remove, take out, omit, omitting, ex, excl, ignore"
 )
 """The words before a name that leave it out ("all segments but Regular", "without the UK")."""
 SHARES = (
@@ -108,7 +110,8 @@ SHARES = (
 )
 NOT_IN_DATA = (
     "Not in the data: profit, margin, cost, stock levels, inventory, reasons for returns, staff, marketing, "
-    "web traffic, conversion rates, website, site visits, delivery times, suppliers, competitors, weather, "
+    "web traffic, conversion rates, website, site visits, delivery times, delivery, shipping, couriers, "
+    "carriers, suppliers, competitors, weather, "
     "forecasts."
 )
 
@@ -198,7 +201,30 @@ def register(kit: ToolKit) -> None:
                 ),
             ),
         ] = None,
-        customer_id: Annotated[int | None, Field(ge=1, description="Only this customer id")] = None,
+        customer_id: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                description=(
+                    "Only this customer id (a number is one before: spent, spend, bought, buy, placed, "
+                    "place, ordered, order, purchased)"
+                ),
+            ),
+        ] = None,
+        exclude_customer_ids: Annotated[
+            list[Annotated[int, Field(ge=1)]],
+            Field(max_length=20, description=f"Leave out these customer ids ({EXCLUDING})"),
+        ] = [],  # noqa: B006
+        exclude_cancellations: Annotated[
+            bool,
+            Field(
+                description=(
+                    "Leave out cancelled orders and returns instead of netting them: sales before them "
+                    "(gross, before returns, before cancellations; left out: cancellations, cancelled "
+                    "orders, cancelled ones, cancelled, canceled, returns, returned, refunds)"
+                )
+            ),
+        ] = False,
         period: Annotated[
             str | None,
             Field(
@@ -259,6 +285,15 @@ def register(kit: ToolKit) -> None:
             bool,
             Field(description="Add the ranked rows up into one figure (together, combined, between them)"),
         ] = False,
+        versus_rest: Annotated[
+            bool,
+            Field(
+                description=(
+                    "The countries named beside all the other countries together (the rest of the "
+                    "world, the rest, rest of world, everywhere else, all other countries)"
+                )
+            ),
+        ] = False,
         share: Annotated[
             bool,
             Field(description=SHARES),
@@ -268,6 +303,16 @@ def register(kit: ToolKit) -> None:
             Field(
                 max_length=40,
                 description="The larger period the share is of (as period: 2011 for October's share of 2011)",
+            ),
+        ] = None,
+        share_within: Annotated[
+            str | None,
+            Field(
+                description=(
+                    "The filter the share is of, the others making the part (share of the Regular "
+                    "segment's revenue from the UK: segments)"
+                ),
+                json_schema_extra={"enum": ["countries", "segments", "product", "customer_id"]},
             ),
         ] = None,
     ) -> str:
@@ -281,6 +326,8 @@ def register(kit: ToolKit) -> None:
             "product": product,
             "exclude_product": exclude_product,
             "customer_id": customer_id,
+            "exclude_customer_ids": exclude_customer_ids,
+            "exclude_cancellations": exclude_cancellations,
             "period": period,
             "compare": compare,
             "compare_with": compare_with,
@@ -291,8 +338,10 @@ def register(kit: ToolKit) -> None:
             "among_top": among_top,
             "among_by": among_by,
             "together": together,
+            "versus_rest": versus_rest,
             "share": share,
             "share_of": share_of,
+            "share_within": share_within,
         }
         try:
             query = Query(**arguments)

@@ -30,6 +30,8 @@ _QUESTION = re.compile(
 """A question or a request, not a statement ("My focus today is the At Risk segment.")."""
 _WHY = re.compile(r"\s*(?:but\s+|and\s+|so\s+)?why\b", re.IGNORECASE)
 """A question about causes: the figures can be given, the reasons are not in any data."""
+_ON_THE_LIST = re.compile(r"\b(?:on|in|of|from)\s+(?:the|that|this|your)\s+list\b", re.IGNORECASE)
+"""A row of a list shown earlier ("the second one on the list"), not of the last one-row answer."""
 _RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
 _LABELS = {
     "avg_order_value": "average order value",
@@ -125,16 +127,38 @@ def _previous(
     return None, None, []
 
 
-def _prior(
-    earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary
-) -> tuple[dict[str, Any], str | None] | None:
-    """The query call before the last one, with its placed period: "which was higher?" after two
-    answers compares them."""
-    at = next((i for i in range(len(earlier) - 1, -1, -1) if _calls(earlier[i])), None)
-    if at is None:
-        return None
-    arguments, placed, _ = _previous(earlier[:at], vocabulary)
-    return (arguments, placed) if arguments is not None else None
+def _priors(
+    earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary, most: int = 4
+) -> list[tuple[dict[str, Any], str | None]]:
+    """The query calls before the last one, most recent first, with their placed periods: "which
+    was higher?" after two answers compares them, "which of those three was lowest?" three."""
+    found: list[tuple[dict[str, Any], str | None]] = []
+    while len(found) < most:
+        at = next((i for i in range(len(earlier) - 1, -1, -1) if _calls(earlier[i])), None)
+        if at is None:
+            break
+        earlier = earlier[:at]
+        arguments, placed, _ = _previous(earlier, vocabulary)
+        if arguments is None:
+            break
+        found.append((arguments, placed))
+    return found
+
+
+def _last_list(
+    earlier: Sequence[dict[str, Any]], vocabulary: Vocabulary, most: int = 4
+) -> tuple[dict[str, Any] | None, str | None, list[tuple[str, str]]]:
+    """The most recent of the last ``most`` query calls that answered with a list: "the second one on
+    the list" after a one-row answer is the second row of the list shown before it."""
+    for _ in range(most):
+        found = _previous(earlier, vocabulary)
+        if found[0] is None or len(found[2]) >= 2:
+            return found
+        at = next((i for i in range(len(earlier) - 1, -1, -1) if _calls(earlier[i])), None)
+        if at is None:
+            break
+        earlier = earlier[:at]
+    return None, None, []
 
 
 def _result(after: Sequence[dict[str, Any]], call_id: str) -> dict[str, Any]:
@@ -158,6 +182,11 @@ def _refusal(
         subjects = ", ".join(dict.fromkeys(reading.not_in_data))
         return f"I can't answer that from this data: it holds no figures on {subjects}."
     label = _LABELS.get(str(reading.arguments.get("measure")), str(reading.arguments.get("measure")))
+    if reading.names:
+        named = ", ".join(f"'{n}'" for n in reading.names)
+        return (
+            f"I can't answer that in one step: it names several at once ({named}). Ask about one at a time."
+        )
     if reading.several:
         asked = " and ".join(f"'{w}'" for w in [label, *dict.fromkeys(reading.several)])
         return (
@@ -189,7 +218,7 @@ def _refusal(
         or any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
     ):
         return None
-    said = _said(chat)
+    said = _said(chat, vocabulary.tool)
     # a bare number may be an id another tool takes ("How much has 20017 spent?"); a word said before
     # is the chat's ("when is my deadline?")
     unknown = [w for w in reading.not_understood if _stem(w) not in others | said and not w.isdigit()]
@@ -203,21 +232,33 @@ def _refusal(
     return refusal
 
 
-def _said(chat: Sequence[dict[str, Any]]) -> set[str]:
-    """The stems of every word the user wrote before the last message: the chat's own words
-    ("when is my deadline?", "which segment are we targeting?" after naming the target)."""
-    return {
-        _stem(w)
-        for m in chat[:-1]
-        if m.get("role") == "user"
-        for w in re.findall(r"[a-z]+", _text(m).lower())
-    }
+def _said(chat: Sequence[dict[str, Any]], tool: str) -> set[str]:
+    """The stems of the words the user told before the last message: the chat's own words ("when is
+    my deadline?", "which segment are we targeting?" after naming the target). Not those of the
+    questions the query tool was called for: "party bunting" asked about earlier is a product to
+    look up again, not something the user said."""
+    told: set[str] = set()
+    queried = False
+    for m in reversed(chat[:-1]):  # from the end, so each message knows whether a query answered it
+        if m.get("role") == "user":
+            if not queried:
+                told |= {_stem(w) for w in re.findall(r"[a-z]+", _text(m).lower())}
+            queried = False
+        elif any(_name(c) == tool for c in _calls(m)):
+            queried = True
+    return told
+
+
+def _lettered(word: str) -> bool:
+    """Letters, a hyphen between them allowed ("t-light")."""
+    return all(part.isalpha() for part in word.split("-"))
 
 
 def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str | None:
     """The words not understood, when they may name a thing of the tool's free-text parameter (a
-    product): a run of up to four words side by side in the question, letters only, in a question
-    that asks for a figure and names no other such thing. The answer states what was looked up."""
+    product): a run of up to five words side by side in the question, letters only (a small number
+    inside the run too), in a question that asks for a figure and names no other such thing. The
+    answer states what was looked up."""
     words = reading.not_understood
     free = vocabulary.free_text
     if (
@@ -226,13 +267,14 @@ def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str
         or not reading.asks
         or reading.not_in_data
         or reading.several
+        or reading.names
         or reading.split_by
         or reading.unpaired
         or reading.conflicts
         or reading.unknown_kind is not None  # "the Champions segment": no product, a segment
         or any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
-        or not 1 <= len(words) <= 5
-        or not all(w.isalpha() and len(w) >= 3 for w in words)
+        or not 1 <= len(set(words)) <= 5  # "doormat fancy font home sweet home": five words
+        or not all(_lettered(w) and len(w) >= 3 for w in words)
         or (len(words) == 1 and len(words[0]) < 5)  # "next", "win": too short to be taken for a name
         or any(w in vocabulary.words() for w in words)  # "besides": the tool's own word, misplaced
     ):
@@ -245,7 +287,8 @@ def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str
     if not at or len({lowered[i] for i in at}) != len(set(words)):
         return None
     run = typed[at[0] : at[-1] + 1]
-    if len(run) > 6 or not all(w.isalpha() for w in run):
+    # a small number inside is the name's ("regency cakestand 3 tier"), never a longer one
+    if len(run) > 7 or not all(_lettered(w) or (w.isdigit() and len(w) <= 2) for w in run):
         return None
     return " ".join(run)
 
@@ -268,6 +311,34 @@ def _call(reading: Reading, vocabulary: Vocabulary) -> GuidedCall | None:
             )
         return None  # one customer's other details (a prediction, the reasons for a segment)
     return GuidedCall(vocabulary.tool, args)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=\S)")
+
+
+def _after_lead_in(
+    text: str,
+    vocabulary: Vocabulary,
+    previous: dict[str, Any] | None,
+    placed: str | None,
+    listed: Sequence[tuple[str, str]],
+    priors: Sequence[tuple[dict[str, Any], str | None]],
+) -> Reading | None:
+    """ "How concentrated are we? What share of revenue comes from our ten biggest customers?": the
+    last sentence, when it reads whole and asks something of its own, and the sentences before it
+    name nothing the tool knows (no figure, name or period: a lead-in). The answer states its
+    reading, so what was left out shows."""
+    *before, last = _SENTENCE_END.split(text.strip())
+    if not before:
+        return None
+    reading = read(last, vocabulary, previous, placed, listed, priors)
+    alone = read(last, vocabulary)  # "back again" asks nothing of its own, whatever came before
+    if not reading.asks or reading.not_understood or not (alone.asks and alone.arguments):
+        return None
+    leads = (read(s, vocabulary) for s in before)
+    if any(r.arguments or r.asks or r.not_in_data for r in leads):
+        return None
+    return reading
 
 
 class QueryGuide:
@@ -318,13 +389,22 @@ class QueryGuide:
                 )
             return answer
         previous, placed, listed = _previous(messages[:last], vocabulary)
-        prior = _prior(messages[:last], vocabulary)
-        reading = read(_text(messages[last]), vocabulary, previous, placed, listed, prior)
+        if len(listed) < 2 and _ON_THE_LIST.search(_text(messages[last])):
+            previous, placed, listed = _last_list(messages[:last], vocabulary)
+        priors = _priors(messages[:last], vocabulary)
+        reading = read(_text(messages[last]), vocabulary, previous, placed, listed, priors)
+        if reading.not_understood:
+            reading = (
+                _after_lead_in(_text(messages[last]), vocabulary, previous, placed, listed, priors) or reading
+            )
         refusal = _refusal(reading, messages[: last + 1], others, vocabulary)
         free = vocabulary.free_text
         if (
             free is not None
-            and not any(_stem(w) in others | _said(messages[: last + 1]) for w in reading.not_understood)
+            and not any(
+                _stem(w) in others | _said(messages[: last + 1], vocabulary.tool)
+                for w in reading.not_understood
+            )
             and (named := _named_thing(reading, _text(messages[last]), vocabulary))
         ):
             # "how is the party bunting doing?": the words left may be a product's, typed in lower

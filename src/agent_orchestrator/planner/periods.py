@@ -95,6 +95,11 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         "quarter_words",
     ),
+    # "the third quarter vs the fourth quarter of 2025": the year written beside it, or the latest
+    (
+        re.compile(r"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b"),
+        "quarter_words_alone",
+    ),
     (
         re.compile(
             r"\b(?:the\s+)?(?:last|past|previous)\s+(\d{1,3}|"
@@ -187,6 +192,8 @@ def _read(kind: str, m: re.Match[str]) -> str | None:
         return f"--Q{m[1]}"
     if kind == "quarter_words":
         return f"{m[2]}-Q{_ORDINAL_QUARTERS[m[1]]}"
+    if kind == "quarter_words_alone":
+        return f"--Q{_ORDINAL_QUARTERS[m[1]]}"
     if kind == "relative":
         count = int(m[1]) if m[1].isdigit() else NUMBER_WORDS[m[1]]
         return f"last {count} {m[2]}s"

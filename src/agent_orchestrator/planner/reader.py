@@ -32,7 +32,7 @@ from .periods import (
     with_year,
     year_before,
 )
-from .vocabulary import Vocabulary
+from .vocabulary import Vocabulary, either
 
 COMMON = frozenset(
     """a an the of in on at to for from by with and or but than then so as is are was were be been being am
@@ -55,12 +55,18 @@ COMMON = frozenset(
     lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
     quick quickly brief briefly short instead rather nr num pls plz thx thanks
     go goes going went gone if behind coming different question raise raised raising
-    theirs yours hers""".split()  # noqa: SIM905
+    theirs yours hers based located situated terms right currently presently moment else roughly
+    approximately approx around wondering wonder back full single busy""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
 misreading, so a calendar word the periods did not use leaves the question not understood."""
 
+_BREAKDOWN_ONLY = re.compile(
+    r"\s*(?:and\s+|now\s+|then\s+)?(?:(?:split|broken\s+down|break\s+(?:it|that|this)?\s*down|show\s+(?:it|that))\s+)?"
+    r"(?:by|per|for each|each)\s+\w+\s*$"
+)
+"""A breakdown alone ("by country", "split by month"): of the question before."""
 _THAT_PERIOD = re.compile(r"\b(?:that|the same)\s+(?:day|week|month|quarter|year|period|time)\b")
 """The previous answer's period, said again: the follow-up keeps it ("this month" is the latest)."""
 _NEW_QUESTION = re.compile(
@@ -127,22 +133,33 @@ _CALENDAR_NAMES = frozenset(
 """Capitalised, but never a product's name ("What share of 2024 came in July?")."""
 
 
-def _about(arguments: dict[str, Any], one: tuple[str, str], vocabulary: Vocabulary) -> dict[str, Any]:
+def _about(
+    arguments: dict[str, Any], one: tuple[str, str], vocabulary: Vocabulary, own: dict[str, Any]
+) -> dict[str, Any]:
     """The follow-up's reading about the previous answer's one row instead of its ranking: the
-    customer, country, product, segment or period that row is."""
+    customer, country, product, segment or period that row is; unless the question names its own
+    ("customer 22681: what % of Sweden's revenue is theirs?" is about 22681)."""
     dimension, key = one
+    plural = next((p for p in vocabulary.entities if _singular(p) == dimension), None)
+    named = {f"{dimension}_id", plural, dimension, "period" if dimension in _TIME_GROUPS else None}
     about = {k: v for k, v in arguments.items() if k not in ("group_by", "order", "limit", "rank")}
+    if any(k in own for k in named if k):
+        return about  # about the one it names, not the ranking before
     if f"{dimension}_id" in vocabulary.parameters and key.isdigit():
         about[f"{dimension}_id"] = int(key)
-    elif plural := next((p for p in vocabulary.entities if _singular(p) == dimension), None):
+    elif plural:
         about[plural] = [key]
     elif dimension == vocabulary.free_text:
         about[dimension] = key
-    elif dimension in ("month", "day", "year"):
+    elif dimension in _TIME_GROUPS:
         about["period"] = key
     else:
         return arguments
     return about
+
+
+_TIME_GROUPS = ("month", "day", "year", "quarter")
+"""Groupings whose rows are periods: "that month" is the period of the row named."""
 
 
 def _singular(parameter: str) -> str:
@@ -178,6 +195,8 @@ class Reading:
     unpaired: bool = False
     """It asks about the last two answers together, and they differ in more than one period or one
     name: no one query puts them side by side."""
+    names: list[str] = field(default_factory=list)
+    """Several names quoted ("of 'A', 'B' and 'C', which…"): a query takes one."""
     conflicts: list[str] = field(default_factory=list)
     """Words that rank two ways at once ("of our ten biggest countries, which placed the fewest
     orders?"): one query cannot read them."""
@@ -191,6 +210,8 @@ class _Marks:
         self.used = [False] * len(text)
         self.qualifiers: set[int] = set()
         """Where a noun says whose a name is ("UK customers"): never a breakdown by it."""
+        self.named: dict[str, int] = {}
+        """Where each list parameter's first name was read ("countries": 31)."""
 
     def take(self, start: int, end: int) -> None:
         for i in range(start, end):
@@ -212,17 +233,38 @@ class _Marks:
         ]
 
 
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<![\w'])['\u2018]([^'\u2019]{2,80}?)['\u2019](?![\w'])")
+"""A name in quotes, double or single ("'STAR SPACEBOY BAKING SET'"); an apostrophe inside a word
+("don't", "customers'") opens none."""
+
+
+def _left_out_before(before: str, free: str, vocabulary: Vocabulary) -> re.Match[str] | None:
+    """The cue that leaves a quoted name out, at the end of the text before it ("except for")."""
+    cues = vocabulary.cues.get(f"exclude_{free}", [])
+    if f"exclude_{free}" not in vocabulary.parameters or not cues:
+        return None
+    return re.search(rf"(?<![\w-])(?:{either(cues)})\s+(?:for\s+)?(?:the\s+)?$", before)
+
+
 def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
-    text = re.sub(r"[?!,;:()]", " ", text)
+    text = re.sub(r"(?<![\w'])'|'(?![\w])(?<!s')", " ", text)  # quotes around a name, not "don't"
+    text = re.sub(r"[?!,;:()\"“”]", " ", text)
+    text = re.sub(r"(?<=[a-z]{3})\.(?=\s)", " ", text)  # "ok, something else. whats the revenue"
     text = re.sub(r"\bper cent\b", "percent", text)
     text = re.sub(r"\b(is|are|was|were|do|does|did|has|have|had)n't\b", r"\1 not", text)  # "aren't"
     text = re.sub(r"\b(excl|incl|approx|vs)\.(?=\s)", r"\1", text)  # "revenue excl. France"
     text = re.sub(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?(?!\w)", r"\1\2\3", text)  # "u.k." is "uk"
-    text = re.sub(r"\bnon-(?=\w)", "non ", text)  # "non-UK customers": "non" is an exclusion cue
+    text = re.sub(r"\b(non|ex)-(?=\w)", r"\1 ", text)  # "non-UK", "ex-At Risk": exclusion cues
     text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
     # "best-selling", "lowest-revenue": the superlative and its word
     text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest|\w+est)-(?=[a-z])", r"\1 ", text)
+    # "the first and second half of 2025": two periods, each with its noun
+    text = re.sub(
+        r"\b(first|second|third|fourth)\s+and\s+(?:the\s+)?(first|second|third|fourth)\s+(half|quarter)s?\b",
+        r"\1 \3 and the \2 \3",
+        text.replace("halves", "half"),
+    )
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
 
 
@@ -233,15 +275,24 @@ _EXCLUDED_AFTER = ("excluded", "not included", "left out", "aside")
 def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str, dict[str, str]]:
     """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
     or more, only to a known word that is close (difflib ratio 0.8, 0.85 for words of three or four
-    letters), never a word already known. With the corrections made (corrected -> as typed): a word
-    the reading then does not understand is reported as the user typed it ("slice", not "since")."""
+    letters) and starts with the same letter, never a word already known. With the corrections made
+    (corrected -> as typed): a word the reading then does not understand is reported as the user
+    typed it ("slice", not "since")."""
     known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
     known |= CALENDAR_WORDS  # "christmas eve" is no "christmas ever"
     known |= {w for p, terms in vocabulary.terms.items() if p != "rank_by" for t in terms for w in t.split()}
     known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
+    known |= {w for things in vocabulary.left_out.values() for t in things for w in t.split()}
     known |= {w for phrase in _EXCLUDED_AFTER for w in phrase.split()}  # "excluded" is no "exclude"
-    known |= {w for names in vocabulary.entities.values() for n in names for w in n.split()}
-    targets = sorted(w for w in known if len(w) >= 3)
+    lacking = {
+        w for subject in vocabulary.not_in_data for w in subject.split()
+    }  # "delivery" is no "delivered"
+    named = {w for names in vocabulary.entities.values() for n in names for w in n.split()} - known
+    known |= named
+    targets = sorted(
+        w for w in known if len(w) >= 3
+    )  # what the data lacks is no target: "water" is no "weather"
+    known |= lacking
     # a verb of change is known but no typo target: "deadline" is not "declined"
     known |= {w for t in vocabulary.choices("rank_by") for w in t.split()}
     if not original.isupper():  # a name in capitals ("CHARLIE+LOLA LUNCH BOX") is no typo
@@ -251,11 +302,49 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str
         if len(word) >= 3 and word.isalpha() and word not in known:
             # a short word needs a closer match: "whch" is "which", "totl" "total", "mny" "many"
             close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8 if len(word) >= 5 else 0.85)
-            if close:
+            if (
+                close
+                and close[0][0] == word[0]  # typos keep the first letter: "night" is no "might"
+                and (close[0] not in named or _one_typo(word, close[0]))  # "Iceland" is no "Ireland"
+                and (len(word) > 3 or len(close[0]) == len(word))  # "set" is no "sept"
+                and (len(close[0]) > 3 or len(close[0]) == len(word))  # "deck" is no "dec"
+            ):
                 corrected[close[0]] = word
                 word = close[0]
         words.append(word)
     return " ".join(words), corrected
+
+
+_KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+
+
+def _neighbours(a: str, b: str) -> bool:
+    """Keys side by side or above each other on a QWERTY keyboard: the letters a finger slips to."""
+    where = {c: (r, i) for r, row in enumerate(_KEYBOARD) for i, c in enumerate(row)}
+    if a not in where or b not in where:
+        return False
+    (ra, ia), (rb, ib) = where[a], where[b]
+    return abs(ra - rb) <= 1 and abs(ia - ib) <= 1
+
+
+def _one_typo(typed: str, name: str) -> bool:
+    """``typed`` is ``name`` with one slip: two letters swapped, one left out, one added, or one
+    struck on a neighbouring key. A name is corrected only so: a word a letter away that is no slip
+    ("iceland" for "ireland") may be another name the data does not hold, to be said so, not swapped."""
+    if typed == name:
+        return True
+    if len(typed) == len(name):
+        diff = [i for i, (a, b) in enumerate(zip(typed, name, strict=True)) if a != b]
+        if len(diff) == 1:
+            return _neighbours(typed[diff[0]], name[diff[0]])
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and typed[diff[0]] == name[diff[1]]
+            and typed[diff[1]] == name[diff[0]]
+        )
+    short, long = sorted((typed, name), key=len)
+    return len(long) - len(short) == 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 _TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "wat": "what", "wht": "what", "teh": "the",
@@ -271,12 +360,12 @@ def read(
     previous: dict[str, Any] | None = None,
     placed: str | None = None,
     listed: Sequence[tuple[str, str]] = (),
-    prior: tuple[dict[str, Any], str | None] | None = None,
+    priors: Sequence[tuple[dict[str, Any], str | None]] = (),
 ) -> Reading:
     """The reading of ``question``; ``previous`` is the last query's arguments (a follow-up's base),
     ``placed`` its period as the tool placed it on the data's calendar (``2025`` for "latest year")
     and ``listed`` the rows it answered with (``[("customer", "22353")]``): what "they" in "how much
-    have they spent?" or "the first one" is. ``prior`` is the query before it, with its placed
+    have they spent?" or "the first one" is. ``priors`` are the queries before it, with their placed
     period: "which was higher?" after two answers puts the two side by side."""
     original = question
     text = normalize(question)
@@ -285,12 +374,18 @@ def read(
     marks = _Marks(text)
     reading = Reading()
     args = reading.arguments
-    quoted = re.findall(r"[\"“]([^\"”]{2,80})[\"”]", original)
-    for phrase in quoted:
-        for span in marks.find(phrase.lower()):
-            marks.take(*span)
+    quoted = [double or single for double, single in _QUOTED.findall(original)]
+    spans = [marks.find(normalize(phrase)) for phrase in quoted]
+    for span in (s for found in spans for s in found):
+        marks.take(*span)
+    if len(quoted) > 1:  # one name per query: "of 'A', 'B' and 'C'" is not read as 'A' alone
+        reading.names = [q.strip() for q in quoted]
     if quoted and vocabulary.free_text:
-        args[vocabulary.free_text] = quoted[0].strip()
+        key = vocabulary.free_text
+        if cue := _left_out_before(text[: spans[0][0][0]] if spans[0] else "", key, vocabulary):
+            key = f"exclude_{key}"  # "revenue except for 'wooden spaceboy tin'": left out, not looked up
+            marks.take(*cue.span())
+        args[key] = quoted[0].strip()
     # "the month before": a step back from this question's period, or from the previous reading's
     starts = {p.span[0] for p in find_periods(text)}
     steps = [  # "the week before Christmas 2011" is a period of its own (``_LEAD``), not a step back
@@ -319,9 +414,12 @@ def read(
     unplaced = _read_periods(text, marks, args, vocabulary, stepped=bool(steps))
     if steps and "period" in args and "compare" not in args:  # "April 2025 vs the same month last year"
         args["compare"] = steps[0][1]
+    _read_left_out(marks, args, vocabulary)
     _read_entities(marks, args, vocabulary, original)
     _read_ids(text, marks, args, vocabulary)
+    _bare_id(text, marks, args, vocabulary)
     _among(text, marks, args, vocabulary)
+    _of_the_kind(text, marks, args, vocabulary)
     choices = _read_choices(text, marks, vocabulary, reading)
     counted = f"{choices.get('group_by')}s"
     if "among_top" in args and "measure" not in choices and counted in vocabulary.choices("measure").values():
@@ -335,6 +433,18 @@ def read(
     _read_flags(marks, args, vocabulary)
     if unplaced is not None and args.get("share") and "share_of" in vocabulary.parameters:
         _share_of(args, unplaced, marks)
+    whole = _WHOLE_OF.search(text)
+    if (
+        whole
+        and args.get("share")
+        and "share_of" in vocabulary.parameters
+        and "share_of" not in args
+        and re.match(r"\d{4}", str(args.get("period", "")))
+        and marks.free(*whole.span())
+        and _enclosing(args["period"], whole[1]) != args["period"]
+    ):  # "Q4 2025 as a percentage of the full year": of the year it lies in
+        args["share_of"] = _enclosing(args["period"], whole[1])
+        marks.take(*whole.span())
     if (
         unplaced is not None
         and "share_of" not in args
@@ -344,10 +454,11 @@ def read(
         args["compare_with"] = unplaced.period
         args.pop("compare", None)
         marks.take(*unplaced.span)
+    _share_within(text, marks, args, vocabulary)
     _read_limit(text, marks, args, vocabulary)
     _read_rank(text, marks, args, vocabulary)
     if (
-        args.get("group_by") in ("month", "day", "year")
+        args.get("group_by") in ("month", "day", "year", "quarter", "weekday")
         and "limit" not in args
         and re.search(
             r"\b(?:rank|ranked|ranking|sort|sorted|(?:highest|lowest|biggest|best|worst) first)\b", text
@@ -359,21 +470,34 @@ def read(
         and (args.get("limit") or 0) >= 2
         and "together" in vocabulary.parameters
         and re.search(
-            r"\b(?:from|of|do|does|did|for|by)\s+(?:the|our|my)\s+(?:top|biggest|largest|best)\b", text
+            r"\b(?:from|of|do|does|did|for|by)\s+(?:the|our|my)\s+(?:\w+\s+)?(?:top|biggest|largest|best)\b",
+            text,
         )
         and not _EACH.search(text)
     ):
         args["together"] = True  # "what share of revenue comes from our top 10 customers?": one figure
-    reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare"))
+    reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare")) or any(
+        args.get(flag) is True for flag in vocabulary.cues if not flag.startswith("exclude_")
+    )  # "compare the UK and the rest of the world": a flag asks for its figures
     if not reading.asks and re.match(r"\s*how much\b", text) and set(args) - {"order"}:
         reading.asks = True  # "how much did the states buy from us in 2025?": the tool's own measure
     that_row = previous is not None and bool(listed) and _take_that_row(text, marks, listed, vocabulary)
+    left_one_out = False
+    if previous is not None and listed and _excluding_listed(marks, args, listed, vocabulary):
+        that_row = True  # "excluding them, what's total revenue?" after the top 3 customers
+    elif previous is not None and (one := _the_one_id(previous, vocabulary)):
+        # "without them" of the customer asked about: the pronoun is theirs, not the last row's
+        that_row = left_one_out = _excluding_listed(marks, args, one, vocabulary)
+    if previous is not None and not listed and (named := _named_before(previous, vocabulary)):
+        that_row = _take_that_row(text, marks, named, vocabulary)  # "that country" of one about Germany
     if previous is not None and isinstance(previous.get("period"), str):
         for found in _THAT_PERIOD.finditer(text):  # "how many customers did it have that month?"
             if marks.free(*found.span()):
                 marks.take(*found.span())
+    _the_period_unit(marks, args, vocabulary)
     _leftovers(marks, reading, vocabulary, original)
     _dangling_cues(marks, reading, vocabulary)
+    _beside_the_rest(text, args, reading, vocabulary)
     stepping_on = previous is not None and isinstance(previous.get("period"), str) and _SHIFT_ON.search(text)
     ahead = [s for s in vocabulary.not_in_data if s.startswith("forecast")]
     if _FUTURE.search(text) and not stepping_on and ahead:
@@ -386,6 +510,8 @@ def read(
         shifted = False  # "which month grew most on a year earlier?" after days: a ranking of its own
     # "which one comes second?" has no subject of its own; "how many employees?" has one, not understood
     own = set(args) - {"rank", "order", "limit", "rank_by", "share"} or reading.not_understood
+    if own == {"group_by"} and _BREAKDOWN_ONLY.match(text):
+        own = set()  # "by country", "split by month": the previous question, broken down
     # "Only for 2025", "In France?": a filter alone narrows the question before
     bare = (
         not reading.asks
@@ -396,12 +522,13 @@ def read(
     referring = (
         bool(same)
         or that_row  # "what share of all orders is that country?"
-        or bool(_FOLLOW_UP.search(text))
+        or _refers_back(text, marks, args)
         or (bool(_ENDS_REFERRING.search(text)) and not scoped)
         or (
             previous is not None
             and isinstance(previous.get("period"), str)
-            and bool(_THAT_PERIOD.search(text))
+            # "that month"; not "the same quarter a year before", a comparison the question states
+            and any(marks.free(*m.span()) for m in _THAT_PERIOD.finditer(text))
         )
     )
     # "Which month was weakest?" after the months of 2011: a ranking of the rows just shown
@@ -424,20 +551,57 @@ def read(
     ):
         # "which was higher?" after two answers: the two side by side, or said that they cannot be
         reading.follow_up = reading.asks = True
-        pair = _pair(previous, placed, prior, vocabulary) if prior is not None else None
+        pair = _pair(previous, placed, priors[0], vocabulary) if priors else None
         reading.arguments, reading.not_understood = pair or {}, []  # "two" is the pair's word
         reading.unpaired = pair is None
         return reading
+    if (
+        previous is not None
+        and "group_by" not in previous
+        and (some := _OF_SOME.search(text))
+        and not set(args) - {"order", "limit", "measure"}
+    ):
+        # "which of those three was lowest?" after three answers about one name each: the names ranked
+        count = int(NUMBER_WORDS.get(some[1] or some[2], some[1] or some[2]))
+        reading.follow_up = reading.asks = True
+        names = _names_of_answers([previous, *(p for p, _ in priors[: count - 1])], vocabulary)
+        if names is None or len(names[1]) != count:
+            reading.arguments, reading.not_understood, reading.unpaired = {}, [], True
+            return reading
+        parameter, listed_names = names
+        reading.arguments = (
+            previous
+            | {
+                parameter: listed_names,
+                "group_by": _singular(parameter),
+                "order": args.get("order", "highest"),
+                "limit": 1,
+            }
+            | ({"measure": args["measure"]} if "measure" in args else {})
+        )
+        reading.not_understood = []
+        return reading
+    if (
+        reading.follow_up
+        and previous is not None
+        and priors
+        and args.get("share")
+        and any(k.startswith("exclude_") and k.endswith("_ids") for k in previous)
+        and re.search(r"\b(?:theirs|their|they|them|those)\b", text)
+    ):
+        previous = priors[0][0]  # "and what share was theirs?" after "excluding them": the ones left out
     if reading.follow_up and previous is not None:
+        _counted_of_those(text, previous, args, vocabulary)
         _by_measure(text, previous, args, vocabulary)
         reading.arguments = _merge(previous, args, text, placed, qualifying=reading.qualifying)
+        _share_of_enclosing(previous, args, reading.arguments, placed, vocabulary)
         _beside(previous, args, reading.arguments, text, vocabulary)
-        row = _referred_row(text, listed, vocabulary)
+        row = None if left_one_out else _referred_row(text, listed, vocabulary)
         if row is not None and "group_by" not in args:
-            reading.arguments = _about(reading.arguments, row, vocabulary)
+            reading.arguments = _about(reading.arguments, row, vocabulary, args)
         elif row is not None and args["group_by"] != row[0] and len(listed) == 1:
             # "where are they based?" of the one customer named: that customer, by country
-            about = _about(reading.arguments, row, vocabulary)
+            about = _about(reading.arguments, row, vocabulary, args)
             if about is not reading.arguments:
                 reading.arguments = about | {k: args[k] for k in ("group_by", "order", "limit") if k in args}
         elif "group_by" in reading.arguments and "limit" not in args and "rank" not in args:
@@ -450,8 +614,21 @@ def read(
                 reading.arguments["limit"] = 1  # "which was highest?": one of the rows before
                 if "order" not in args and (direction := _COMPARATIVE.search(text)):
                     reading.arguments["order"] = "lowest" if direction[1] else "highest"
+                listed_rows = previous.get("limit") or 0
+                if (
+                    "among_top" in vocabulary.parameters
+                    and "among_top" not in previous
+                    and listed_rows >= 2
+                    and previous.get("group_by") == reading.arguments.get("group_by")
+                    and previous.get("rank") is None
+                ):  # "which of those sold the most units?": among the rows listed, by what ranked them
+                    reading.arguments["among_top"] = listed_rows
+                    reading.arguments["among_by"] = previous.get("measure", "revenue")
         _per_previous(text, previous, reading.arguments, vocabulary)
         merged = reading.arguments
+        if merged.get("group_by") != previous.get("group_by") and "among_top" not in args:
+            merged.pop("among_top", None)  # the rows it ranked among are of another breakdown
+            merged.pop("among_by", None)
         if (
             merged.get("share")
             and "share" not in previous
@@ -474,7 +651,7 @@ def read(
             ]  # "which countries buy it most?" after "tell me about X": ranked by a figure
         if _EACH.search(text):
             reading.arguments.pop("together", None)  # "and their shares?": row by row again
-        _whole_of(text, marks, args, reading, placed)
+        _whole_of(text, marks, args, reading, placed, shares_of="share_of" in vocabulary.parameters)
         reading.asks = True
     final = reading.arguments
     if "rank_by" in final:  # "which products grew most last month?": against the month before
@@ -526,6 +703,29 @@ def _pair(
     return None
 
 
+_OF_SOME = re.compile(
+    r"\b(?:which|what|who)\s+of\s+(?:the|those|these|them)\s+(three|four|five|[345])\b"
+    r"|\bof\s+(?:the|those|these)\s+(three|four|five|[345])\s*,?\s+which\b"
+)
+"""A question about the last few answers together ("which of those three was lowest?")."""
+
+
+def _names_of_answers(
+    answers: Sequence[dict[str, Any]], vocabulary: Vocabulary
+) -> tuple[str, list[str]] | None:
+    """The one entity list the answers differ in, and its names in the order asked; None when they
+    differ in anything else or one of them is a breakdown."""
+    if any("group_by" in a for a in answers):
+        return None
+    differ = {k for a in answers for b in answers for k in set(a) | set(b) if a.get(k) != b.get(k)}
+    if len(differ) != 1 or (parameter := next(iter(differ))) not in vocabulary.entities:
+        return None
+    if _singular(parameter) not in vocabulary.choices("group_by").values():
+        return None
+    names = [n for a in reversed(answers) for n in a.get(parameter) or []]
+    return (parameter, names) if len(set(names)) == len(names) else None
+
+
 _FUTURE = re.compile(
     r"\b(?:next|coming|upcoming)\s+(?:\d+\s+|few\s+)?(?:day|week|month|quarter|year|season)s?\b"
     r"|\b(?:will|going to)\s+(?:\w+\s+)?(?:be|sell|make|grow|rise|drop|fall)\b"
@@ -568,19 +768,31 @@ _WHOLE_OF = re.compile(
 _TOTAL = re.compile(r"\b(?:total|overall|altogether|in all|combined)\b")
 
 
-def _whole_of(text: str, marks: _Marks, new: dict[str, Any], reading: Reading, placed: str | None) -> None:
+def _enclosing(period: str, unit: str) -> str:
+    """The year, quarter or month ``period`` (``YYYY…``) lies in; itself if it is no smaller."""
+    months = {"year": 4, "month": 7}
+    if unit in months:
+        return period[: months[unit]] if len(period) >= months[unit] else period
+    if found := re.match(r"(\d{4})-(?:Q([1-4])|(\d{2}))", period):
+        return f"{found[1]}-Q{found[2] or (int(found[3]) - 1) // 3 + 1}"
+    return period
+
+
+def _whole_of(
+    text: str, marks: _Marks, new: dict[str, Any], reading: Reading, placed: str | None, *, shares_of: bool
+) -> None:
     """ "What was the total for the year?" after a month by month answer: the figure of the whole
-    year (quarter, month) the previous period lies in, without the breakdown."""
+    year (quarter, month) the previous period lies in, without the breakdown. "What share of the
+    year is that?" (``shares_of``: the tool takes a larger period): the period's share of it."""
     merged = reading.arguments
     period = str(merged.get("period") or placed or "")
     unit = _WHOLE_OF.search(text)
     if unit and "period" not in new and re.match(r"\d{4}", period):
-        months = {"year": 4, "month": 7}
-        if unit[1] in months:
-            merged["period"] = period[: months[unit[1]]] if len(period) >= months[unit[1]] else period
-        elif found := re.match(r"(\d{4})-(?:Q([1-4])|(\d{2}))", period):
-            quarter = found[2] or str((int(found[3]) - 1) // 3 + 1)
-            merged["period"] = f"{found[1]}-Q{quarter}"
+        whole = _enclosing(period, unit[1])
+        if new.get("share") and shares_of and whole != period:
+            merged["share_of"] = whole
+        else:
+            merged["period"] = whole
     if (unit or _TOTAL.search(text)) and "group_by" in merged and "group_by" not in new:
         for key in ("group_by", "order", "limit", "rank", "rank_by"):
             merged.pop(key, None)
@@ -634,13 +846,13 @@ def _among(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabular
     nouns = [t for t in groups if " " not in t and t.endswith("s")]
     if not (highs and nouns):
         return
-    high = "|".join(map(re.escape, sorted(highs, key=len, reverse=True)))
-    noun = "|".join(map(re.escape, sorted(nouns, key=len, reverse=True)))
-    by = "|".join(map(re.escape, sorted(measures, key=len, reverse=True)))
+    high, noun, by = either(highs), either(nouns), either(measures)
     count = rf"(\d{{1,2}}|{'|'.join(NUMBER_WORDS)})"
-    found = re.search(
+    single = either(t for t in measures if " " not in t)
+    found = re.search(  # "our ten best selling products": the measure's word between ranks them by it
         rf"\b(?:of|among|amongst|out of|from|within)\s+(?:our|the|these|those)?\s*"
-        rf"(?:(?:{high})\s+{count}|{count}\s+(?:{high}))\s+({noun})\b(?:\s+(?:by|in)\s+({by})\b)?",
+        rf"(?:(?:{high})\s+{count}|{count}\s+(?:{high}))(?:\s+({single}))?\s+({noun})\b"
+        rf"(?:\s+(?:by|in)\s+({by})\b)?",
         text,
     )
     rest = text[found.end() :] if found else ""
@@ -656,13 +868,38 @@ def _among(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabular
     if not 2 <= top <= 20:
         return
     marks.take(*found.span())
-    args["group_by"], args["among_top"] = groups[found[3]], top
-    if found[4]:
-        args["among_by"] = measures[found[4]]
-    if re.search(r"^\W*(?:which|what|who)\b(?!\s+(?:ones|two|three|four|five|\d))", text[found.end() :]) or (
-        text.startswith(("which ", "what ", "who "))
+    args["group_by"], args["among_top"] = groups[found[4]], top
+    if found[5] or found[3]:
+        args["among_by"] = measures[found[5] or found[3]]
+    if (
+        re.search(r"^\W*(?:which|what|who)\b(?!\s+(?:ones|two|three|four|five|\d))", text[found.end() :])
+        or re.search(r"\b(?:which|what|who)\s+one\b", text[found.end() :])  # "…in 2025, which one…"
+        or text.startswith(("which ", "what ", "who "))
     ):
         args["limit"] = 1  # "…, which one placed the fewest orders?": one of them
+
+
+def _of_the_kind(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "Of the countries that ordered in April 2025, which placed the fewest orders?": the kind
+    named before "which" is what is ranked, one of them."""
+    if "group_by" in args:
+        return
+    groups = vocabulary.choices("group_by")
+    nouns = either(t for t in groups if " " not in t and t.endswith("s"))
+    found = (
+        re.search(
+            rf"\b(?:of|among|amongst|out of)\s+(?:the|our|all|all the)\s+({nouns})"
+            rf"\s+(?:that|which|who|with)\b"
+            rf".*?\b(?:which|what|who)\b(?!\s+(?:ones|two|three|four|five|\d))",
+            text,
+        )
+        if nouns
+        else None
+    )
+    if found is None or not marks.free(*found.span(1)):
+        return
+    marks.take(*found.span(1))
+    args["group_by"], args["limit"] = groups[found[1]], 1
 
 
 def _that_nouns(listed: Sequence[tuple[str, str]], vocabulary: Vocabulary) -> str:
@@ -670,6 +907,65 @@ def _that_nouns(listed: Sequence[tuple[str, str]], vocabulary: Vocabulary) -> st
     dimension = listed[0][0]
     nouns = [t for t, v in vocabulary.choices("group_by").items() if v == dimension and " " not in t]
     return "|".join(re.escape(n) for n in nouns or [dimension])
+
+
+def _named_before(previous: dict[str, Any], vocabulary: Vocabulary) -> list[tuple[str, str]]:
+    """The one thing per dimension an answer that was no breakdown was about (Germany, a product)."""
+    named = [
+        (_singular(parameter), previous[parameter][0])
+        for parameter in vocabulary.entities
+        if isinstance(previous.get(parameter), list) and len(previous[parameter]) == 1
+    ]
+    free = vocabulary.free_text
+    if free and isinstance(previous.get(free), str):
+        named.append((free, previous[free]))
+    return named[:1] if len(named) == 1 else []
+
+
+def _excluding_listed(
+    marks: _Marks, args: dict[str, Any], listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
+) -> bool:
+    """ "Excluding them" of the rows just listed, when they are ids the tool can leave out."""
+    word = listed[0][0]
+    parameter = f"exclude_{vocabulary.ids.get(word, '')}s"
+    cues = vocabulary.cues.get(parameter)
+    if not cues or not all(key.isdigit() for _, key in listed):
+        return False
+    found = re.search(
+        rf"\b(?:{either(cues)})\s+(?:them|those|these|they|the\s+(?:{_that_nouns(listed, vocabulary)})s?)\b",
+        marks.text,
+    )
+    if found is None or not marks.free(*found.span()):
+        return False
+    marks.take(*found.span())
+    args[parameter] = [int(key) for _, key in listed]
+    return True
+
+
+def _the_one_id(previous: dict[str, Any], vocabulary: Vocabulary) -> list[tuple[str, str]]:
+    """The one id the previous question was about, as a row ("customer 21094"): "without them"."""
+    return [
+        (kind, str(previous[p])) for kind, p in vocabulary.ids.items() if p == f"{kind}_id" and p in previous
+    ]
+
+
+_PRONOUN_AFTER_NAME = re.compile(r"\b(?:they|them|their|theirs|its|his|her|hers)\b")
+
+
+def _refers_back(text: str, marks: _Marks, args: dict[str, Any]) -> bool:
+    """Whether the question refers to an earlier answer ("and in France?", "their orders"). A pronoun
+    after a name the question gives itself is that name's ("Compare Ireland's share in July with its
+    share in December", "customer 22681: what % of Sweden's revenue is theirs?"), not the turn's
+    before."""
+    found = [m for m in _FOLLOW_UP.finditer(text)]
+    if not found:
+        return False
+    first_name = min(marks.named.values(), default=None)
+    if first_name is None and any(k.endswith("_id") for k in args):
+        first_name = 0  # an id the question names: its own subject, written first
+    return any(
+        first_name is None or m.start() < first_name or not _PRONOUN_AFTER_NAME.fullmatch(m[0]) for m in found
+    )
 
 
 def _take_that_row(
@@ -697,6 +993,8 @@ def _referred_row(
     that = re.search(rf"\b(?:that|this)\s+(?:{_that_nouns(listed, vocabulary)})\b", text)
     if that and len(listed) == 1:
         return listed[0]
+    if len(listed) == 1 and re.search(r"\b(?:break|split|show)\s+(?:that|this)\b", text):
+        return listed[0]  # "break that down by month" after one product: that product's months
     if found := _ORDINAL_ONE.search(text):
         place = {"first": 0, "top": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}.get(found[1], -1)
         return listed[place] if -len(listed) <= place < len(listed) else None
@@ -854,11 +1152,23 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
             elif (
                 (noun := re.match(r"\s+([a-z]+)\b", marks.text[end:]))
                 and _describes(noun[1], vocabulary)
-                and not re.search(rf"{_GROUP_CUES}\W+(?:\w+\W+){{0,3}}$", marks.text[:start])
-            ):  # "top 5 UK customers" ranks the customers; "how many UK customers" counts them
+                and not re.search(
+                    rf"{_GROUP_CUES}\W+(?:\w+\W+){{0,3}}$", marks.text[:start].removesuffix(" by ")
+                )
+            ):  # "top 5 UK customers" ranks the customers; "how many UK customers" and "spent by UK
+                # customers" count them
                 marks.qualifiers.add(end + noun.start(1))
             if stored not in args.setdefault(target, []):
                 args[target].append(stored)
+            marks.named.setdefault(target, start)
+
+
+def _ranks_before(before: str) -> bool:
+    """A ranking's word close before a noun ("top 5 customers", "which of our customers"), not a
+    question's opening ("what share came from customers…")."""
+    if re.search(r"\b(?:which|what)\W+(?:\w+\W+){0,3}$", before):
+        return bool(re.search(r"\b(?:which|what)\W+(?:(?:of|our|the|\d+|[a-z]+est)\W+){0,3}$", before))
+    return bool(re.search(rf"{_GROUP_CUES}\W+(?:\w+\W+){{0,3}}$", before))
 
 
 def _describes(word: str, vocabulary: Vocabulary) -> bool:
@@ -878,24 +1188,74 @@ def _longer_name(name: str, original: str) -> bool:
 
 def _cue_before(marks: _Marks, start: int, cues: list[str]) -> int | None:
     """Where an exclusion cue ends right before ``start`` ("apart from the UK"), if one does."""
-    head = marks.text[:start]
-    for cue in sorted(cues, key=len, reverse=True):
-        found = re.search(  # "besides those in the UK"
-            rf"(?<!\w){re.escape(cue)}(?:\s+(?:those|the ones|ones|people|buyers|customers))?"
-            rf"(?:\s+(?:of|for|in|from|to|by|at))?(?:\s+the)?\s*$",
-            head,
-        )
-        if found:
-            return found.start()
-    return None
+    if not cues:
+        return None
+    found = re.search(  # "besides those in the UK"
+        rf"(?<!\w)(?:{either(cues)})(?:\s+(?:those|the ones|ones|people|buyers|customers))?"
+        rf"(?:\s+(?:of|for|in|from|to|by|at))?(?:\s+the)?\s*$",
+        marks.text[:start],
+    )
+    return found.start() if found else None
 
 
 def _read_ids(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     for word, parameter in vocabulary.ids.items():
+        excluded = f"exclude_{parameter}s"
+        cues = sorted(vocabulary.cues.get(excluded, []), key=len, reverse=True)
+        leaving = re.compile(rf"\b(?:{either(cues)})\s+(?:the\s+)?$") if cues else None
+        excluding_until: int | None = None  # "except customer 14646 and customer 18102": the list goes on
         for found in re.finditer(rf"\b{re.escape(word)}s?\s*(?:id|number|no\.?|#)?\s*#?(\d{{3,12}})\b", text):
             if marks.free(found.start(1), found.end(1)):
-                args[parameter] = int(found[1])
-                marks.take(*found.span())
+                # "everyone except customer 14646": the id left out, when the tool can leave one out
+                cue = leaving.search(text[: found.start()]) if leaving else None
+                listed = excluding_until is not None and re.fullmatch(
+                    r"\s*(?:,|and|or|&)?\s*", text[excluding_until : found.start()]
+                )
+                if cue or listed:
+                    args.setdefault(excluded, []).append(int(found[1]))
+                    excluding_until = found.end()
+                else:
+                    args[parameter] = int(found[1])
+                    excluding_until = None
+                marks.take(cue.start() if cue else found.start(), found.end())
+
+
+def _bare_id(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "How many orders has 16705 placed?": a number without its label, not a year, that is the
+    subject of a verb the tool says its id goes with, is that id (the answer names it: "customer
+    16705 (United Kingdom, …)"), when the question has no other id."""
+    if any(p in args for p in vocabulary.ids.values()):
+        return
+    for parameter, verbs in vocabulary.id_verbs.items():
+        pattern = either(verbs)
+        found = [
+            m
+            for m in re.finditer(rf"\b(\d{{4,12}})\s+(?:\w+\s+)?(?:{pattern})\b", text)
+            if marks.free(*m.span(1)) and not 1900 <= int(m[1]) <= 2100
+        ]
+        if len(found) == 1:
+            args[parameter] = int(found[0][1])
+            marks.take(*found[0].span(1))
+            return
+
+
+def _read_left_out(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """An exclusion flag: its own phrase ("gross"), or a thing it leaves out after any exclusion cue
+    or before "excluded" ("not counting the returns", "cancellations excluded"). Read before the
+    measures, whose words ("cancellations") the things may share."""
+    cue, after = vocabulary.leaving(), either(_EXCLUDED_AFTER)
+    for parameter, things in vocabulary.left_out.items():
+        thing = either(things)
+        patterns = [rf"\b(?:{thing})\s+(?:{after})\b"]
+        if cue:
+            patterns.append(rf"\b(?:{cue})\s+(?:(?:the|any|all|our)\s+)?(?:{thing})\b")
+        if phrases := vocabulary.cues.get(parameter):
+            patterns.append(rf"(?<![\w-])(?:{either(phrases)})(?![\w-])")
+        for pattern in patterns:
+            for found in re.finditer(pattern, marks.text):
+                if marks.free(*found.span()):
+                    args[parameter] = True
+                    marks.take(*found.span())
 
 
 _SERIES = frozenset(
@@ -947,9 +1307,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     }
     # nouns only: "customers by month" is no "customer segments"
     heads = {s for s, t, _ in hits.get("group_by", []) if not re.match(r"(?:by|per|each|over)\b", t)}
-    leaving = "|".join(
-        re.escape(c) for p, cues in vocabulary.cues.items() if p.startswith("exclude_") for c in cues
-    )
+    leaving = vocabulary.leaving()
     groups = [
         (start, term, value)
         for start, term, value in hits.get("group_by", [])
@@ -960,13 +1318,20 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
             and re.search(r"\b(?:every|all|any)\s+(?:of\s+)?(?:our\s+|the\s+)?$", text[:start])
             and re.match(rf"\s+(?:{leaving})\b", text[start + len(term) :])
         )
+        # "from customers outside the High Value segment": whose, by what leaves some out, no breakdown
+        and not (
+            leaving
+            and _describes(term, vocabulary)
+            and re.match(rf"\s+(?:{leaving})\b", text[start + len(term) :])
+            and not _ranks_before(text[:start])  # "top 5 customers except"
+        )
         and start not in marks.qualifiers
         and start + len(term) + 1 not in heads  # "the customer segments": the last noun is the dimension
         and _groups_by(text, start, term)
     ]
     group_starts = set()
-    if groups:
-        start, term, value = min(groups)
+    if groups:  # the first named, and of two from one place the longer ("day of the week", not "day")
+        start, term, value = min(groups, key=lambda g: (g[0], -len(g[1])))
         chosen["group_by"] = value
         group_starts = {s for s, _, v in groups if v == value}
         for s, t, v in groups:
@@ -980,9 +1345,12 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     for s, t, _ in hits.get("group_by", []):
         if s + len(t) + 1 in group_starts & heads:  # "customer" of "the customer segments" goes with its noun
             marks.take(s, s + len(t))
+    counted = {s for s, _, _ in hits.get("measure", [])}
+    alone = len(counted) == 1  # "of all customers, what share bought …": the one measure named
     for s, t, _ in hits.get("group_by", []):  # "revenue for all countries except the UK": the scope
         if (
             s not in group_starts
+            and not (alone and s in counted)
             and s not in {h[0] for h in counted_groups}
             and not _ASKED_FOR.search(text[:s])
             and (
@@ -1026,7 +1394,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         kinds = [m for *_, m in ranked if m.endswith(f"_{chosen['measure']}")]
         if kinds:
             chosen["measure"], reading.qualifying = kinds[0], False
-        _other_measures(text, measures, chosen["measure"], reading)
+        _other_measures(text, measures, chosen, reading, vocabulary)
     for parameter in ("order", "rank_by", "compare"):
         found = [h for h in hits.get(parameter, []) if marks.free(h[0], h[0] + len(h[1]))]
         if found:
@@ -1041,10 +1409,19 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
     return chosen
 
 
-def _other_measures(text: str, measures: list[tuple[int, str, str]], chosen: str, reading: Reading) -> None:
+def _other_measures(
+    text: str,
+    measures: list[tuple[int, str, str]],
+    choices: dict[str, Any],
+    reading: Reading,
+    vocabulary: Vocabulary,
+) -> None:
     """Measures named beside the one chosen that one query cannot honour: two figures asked at once
     ("revenue and orders"), or a kind of customer the chosen figure would have to be split by
-    ("revenue from new customers"). A plain noun that only qualifies ("orders from customers") is fine."""
+    ("revenue from repeat customers"). A plain noun that only qualifies ("orders from customers") is
+    fine, and so is a kind the data names as an entity: "orders placed by new customers" where the
+    data has a New segment is that segment's orders (the reading says so)."""
+    chosen = choices["measure"]
     spans = [(s, s + len(t)) for s, t, _ in measures]
     whole = [  # the longest words of each place: "sell" inside "how much did we sell" is no measure
         (s, t, v)
@@ -1060,8 +1437,18 @@ def _other_measures(text: str, measures: list[tuple[int, str, str]], chosen: str
         gap = gap[len(next(tt for ss, tt, _ in whole if ss == a)) :]
         if re.fullmatch(r"\s*(?:and|&|plus|as well as)\s+(?:the\s+|our\s+)?(?:number of\s+)?", gap):
             reading.several = [t] if s > first else [t, *reading.several]
-        elif " " in t and "_" in v:
-            reading.split_by.append(v)
+        elif " " in t and ("_" in v or t.split()[-1] in vocabulary.choices("measure")):
+            # "revenue from repeat customers", "revenue from cancelled orders": a kind of a measure's noun
+            named = [
+                (parameter, names[word])
+                for parameter, names in vocabulary.entities.items()
+                for word in t.split()
+                if word in names and parameter not in reading.arguments
+            ]
+            if len(named) == 1:
+                choices[named[0][0]] = [named[0][1]]
+            else:
+                reading.split_by.append(v)
 
 
 _PASSIVE = r"\s+(?:that\s+|which\s+)?(?:were|was|got|been|have been|had been|are|is|being)\s+"
@@ -1072,9 +1459,11 @@ _ASKED_FOR = re.compile(
 )
 """The words before the measure asked for; a period may stand between ("what share of 2025 orders")."""
 _SHARE_OF = re.compile(
-    r"\b(?:share|percentage|percent|proportion|fraction|portion|slice) of\s+(?:\S+\s+){0,3}$"
+    r"\b(?:share|percentage|percent|proportion|fraction|portion|slice|part|how much) of\s+"
+    r"(?:(?!(?:from|by|came|comes|come|among|placed|made)\b)\S+\s+){0,3}$"
 )
-"""A share's measure comes soon after it, names between ("share of Ireland revenue from …")."""
+"""A share's measure comes soon after it, names between ("share of Ireland revenue from …"); what
+comes after "from" is whose share ("percentage of revenue from repeat customers")."""
 _QUALIFYING = re.compile(
     r"\b(?:from|among|by|to|for|of|with)\s+(?:(?:our|the|all|those|these)\s+)?(?:\S+\s+){0,2}$"
 )
@@ -1085,11 +1474,16 @@ def _measure_rank(text: str, hit: tuple[int, str, str], vocabulary: Vocabulary) 
     (0) before a plain one (1) before one that only qualifies another: "revenue from High Value
     customers", "orders among our customers" (2)."""
     head = text[: hit[0]]
+    if re.search(r"\b\w+ed\s+by\s+(?:(?:our|the|all|those|these)\s+)?(?:\S+\s+)?$", head):
+        return 2  # "orders placed by new customers": who placed them, not what is counted
     by = re.search(r"\b(?:by|in terms of)\s+(?:the\s+)?(?:number of\s+)?$", head)
+    if by and "_" in hit[2] and hit[1].split()[-1] in vocabulary.choices("group_by"):
+        return 2  # "total spend by new customers": a kind of customer after "by" says whose
     if _ASKED_FOR.search(head) or _SHARE_OF.search(head) or by:
         return 0  # "the least popular countries by orders": the measure named after "by"
     names = (n for entities in vocabulary.entities.values() for n in entities)
-    if _QUALIFYING.search(head) or any(head.endswith(f"{n} ") for n in names):
+    whose = _describes(hit[1].split()[-1], vocabulary)  # "High Value customers", not "UK revenue"
+    if _QUALIFYING.search(head) or (whose and any(head.endswith(f"{n} ") for n in names)):
         return 2
     return 1
 
@@ -1126,6 +1520,26 @@ def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> No
             return
 
 
+_WHOLE_NAMED = re.compile(
+    r"\b(?:share|percentage|percent|proportion|fraction|portion|part|%|how much)\s+of\s+(?:the\s+|our\s+)?$"
+)
+"""A share's words right before a name: what it is a share of ("what share of the Regular
+segment's revenue…")."""
+
+
+def _share_within(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "What share of the Regular segment's revenue comes from the UK?": of the segment, the UK the
+    part. Only said when two kinds of names are read (one alone is always the part)."""
+    if not args.get("share") or "share_within" not in vocabulary.parameters:
+        return
+    named = {p: at for p, at in marks.named.items() if args.get(p) and p in vocabulary.entities}
+    if len(named) + ("customer_id" in args) < 2:
+        return
+    for parameter, at in named.items():
+        if _WHOLE_NAMED.search(text[:at]):
+            args["share_within"] = parameter
+
+
 def _share_of(args: dict[str, Any], other: Found, marks: _Marks) -> None:
     """Of two periods, a share of the smaller in the larger ("October's share of 2011")."""
     inner, outer = day_bounds(str(args.get("period"))), day_bounds(other.period)
@@ -1150,10 +1564,26 @@ def _read_flags(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> 
                 if cue != "%"
                 else [(m.start(), m.end()) for m in re.finditer("%", marks.text)]
             )
+            if not spans and cue.endswith(" of"):  # "how much of 2025's revenue": "of 2025" is the period's
+                spans = [
+                    s for s in marks.find(cue.removesuffix(" of")) if marks.text.startswith(" of ", s[1])
+                ]
             if spans:
                 args[parameter] = True
                 for span in spans:
                     marks.take(*span)
+
+
+def _beside_the_rest(text: str, args: dict[str, Any], reading: Reading, vocabulary: Vocabulary) -> None:
+    """ "The UK vs the rest of the world": the "vs" is the rest's, not a second period's; with no
+    name to set beside, "the rest" (of 2011?) is not understood."""
+    if not args.get("versus_rest"):
+        return
+    if not any(p in args for p in vocabulary.entities):
+        del args["versus_rest"]
+        reading.not_understood.append("the rest")
+    elif args.get("compare") == "previous_period" and not _SHIFT_BACK.search(text):
+        del args["compare"]
 
 
 def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
@@ -1187,20 +1617,24 @@ def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Voca
             marks.take(*found.span())
             return
     group = args["group_by"]
-    time = group in {"month", "day", "year"}
+    time = group in {"month", "day", "year", "quarter", "weekday"}
     # "which country", "the best day", "our busiest month", "the best-selling item": one; "which
     # months", "by month": all. The dimension by any of its single names (an item is a product).
     names = [t for t, v in vocabulary.choices("group_by").items() if v == group and not t.endswith("s")]
     noun = "(?:" + "|".join(re.escape(n) for n in names or [group]) + ")"
     which = re.search(rf"\b(?:which|what)\s+(?:\w+\s+){{0,{1 if time else 2}}}{noun}\b(?!s)", text)
     best = re.search(  # "busiest day in 2025" opens with its superlative
-        rf"(?:^|\b(?:the|our|its|my)\s+)(?:\w+est|most|least|top|best|worst|number one)\s+(?:\w+\s+){{0,2}}"
+        rf"(?:^|\b(?:the|our|its|my)\s+(?:single\s+|very\s+)?)"
+        rf"(?:\w+est|most|least|top|best|worst|number one)\s+(?:\w+\s+){{0,2}}"
         rf"{noun}\b(?!s)",
         text,
     )
+    # "who's the customer in Italy that has spent the least": one, named in the singular
+    the_one = re.search(rf"\b(?:who|which|what)(?:'s|\s+is|\s+was)?\s+the\s+{noun}\b(?!s)", text)
     if (
         which
         or best
+        or (the_one and "order" in args)
         or (time and args.get("order") == "lowest")
         or re.search(r"\bthe\s+(?:\w+est|best|worst|top|number one)\s*$", text)
     ):
@@ -1277,6 +1711,29 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     reading.unknown_kind = next((p for p in vocabulary.entities if _singular(p) in kinds), None)
 
 
+_UNIT_OF_PERIOD = {
+    "day": re.compile(r"\d{4}-\d{2}-\d{2}"),
+    "month": re.compile(r"\d{4}-\d{2}"),
+    "year": re.compile(r"\d{4}"),
+}
+
+
+def _the_period_unit(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "Was 16 February 2011 a busy day?": a dimension word left over that names the unit of the
+    period asked about is that period, not a breakdown nor a word not understood."""
+    period = args.get("period")
+    unit = next(
+        (u for u, shape in _UNIT_OF_PERIOD.items() if isinstance(period, str) and shape.fullmatch(period)),
+        None,
+    )
+    if unit is None or "group_by" in args:
+        return
+    for term, value in vocabulary.choices("group_by").items():
+        if value == unit:
+            for span in marks.find(term):
+                marks.take(*span)
+
+
 def _dangling_cues(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> None:
     """An exclusion cue of common words ("other than") that left nothing out: read without it, the
     question would include what it asked to leave out, so the reading does not cover it."""
@@ -1284,9 +1741,9 @@ def _dangling_cues(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> N
         if not parameter.startswith("exclude_"):
             continue
         for word, id_parameter in vocabulary.ids.items():  # "everyone except customer 23160"
-            if f"exclude_{id_parameter}" in vocabulary.parameters or id_parameter not in reading.arguments:
+            if f"exclude_{id_parameter}s" in vocabulary.parameters or id_parameter not in reading.arguments:
                 continue
-            cue = "|".join(map(re.escape, sorted(cues, key=len, reverse=True)))
+            cue = either(cues)
             if left_out := re.search(
                 rf"\b(?:{cue})\s+(?:the\s+)?{re.escape(word)}s?\b\D{{0,6}}\d+", marks.text
             ):
@@ -1313,8 +1770,14 @@ def _excluded_name(
         for found in re.finditer(rf"(?<![\w-]){re.escape(cue)}\s+(?:(?:the|all|any|our)\s+)?", marks.text):
             if not marks.free(*found.span()):
                 continue
-            run, at = [], found.end()
+            run: list[tuple[str, int]] = []
+            at = found.end()
             for word, start in left:
+                # "excluding regency cakestand 3 tier": a small number inside the name is the name's
+                inside = re.match(r"(\d{1,2}) ", marks.text[at:])
+                if run and inside and start == at + len(inside[0]) and marks.free(at, at + len(inside[1])):
+                    run.append((inside[1], at))
+                    at = start
                 if start == at:
                     run.append((word, start))
                     at = start + len(word) + 1
@@ -1326,6 +1789,45 @@ def _excluded_name(
             cue_words = {(m[0], found.start() + m.start()) for m in re.finditer(r"\S+", found[0])}
             return [item for item in left if item not in run and item not in cue_words]
     return left
+
+
+_OF_THOSE = re.compile(r"\b(?:which|what|who)\s+of\s+(?:those|these|them)\b")
+
+
+def _counted_of_those(
+    text: str, previous: dict[str, Any], args: dict[str, Any], vocabulary: Vocabulary
+) -> None:
+    """ "Which of those had the most customers?" after five countries: the rows are still countries,
+    and "customers" is what they are ranked by, not a ranking of customers."""
+    kind, listed = args.get("group_by"), previous.get("group_by")
+    counted = f"{kind}s"
+    if (
+        _OF_THOSE.search(text)
+        and listed
+        and kind not in (None, listed)
+        and "measure" not in args
+        and counted in vocabulary.choices("measure").values()
+    ):
+        args["measure"], args["group_by"] = counted, listed
+
+
+def _share_of_enclosing(
+    previous: dict[str, Any],
+    args: dict[str, Any],
+    merged: dict[str, Any],
+    placed: str | None,
+    vocabulary: Vocabulary,
+) -> None:
+    """ "What share of the year is that?" after December 2025: December's share of its year, not
+    the year's share of all time."""
+    period, larger = previous.get("period"), args.get("period")
+    if not (args.get("share") and isinstance(period, str) and isinstance(larger, str)):
+        return
+    if "share_of" not in vocabulary.parameters or "share_of" in args:
+        return
+    inner, outer = day_bounds(period) or (day_bounds(placed) if placed else None), day_bounds(larger)
+    if inner and outer and inner != outer and outer[0] <= inner[0] and inner[1] <= outer[1]:
+        merged["period"], merged["share_of"] = period, larger
 
 
 def _merge(
@@ -1344,6 +1846,9 @@ def _merge(
         for key in ("limit", "order", "rank", "rank_by", "compare"):
             merged.pop(key, None)
     merged.update(new)
+    for key in [k for k in merged if k.startswith("exclude_") and k.endswith("_ids")]:
+        if merged.get(key[len("exclude_") : -1]) in merged[key]:  # "without them" of the one asked about
+            del merged[key[len("exclude_") : -1]]
     period = previous.get("period")
     if "period" not in new and isinstance(period, str):
         back = (
@@ -1357,8 +1862,10 @@ def _merge(
         shifted = (step(period) or (step(placed) if placed else None)) if back else None
         if back is None and _SHIFT_ON.search(text):  # "and the following day?"
             shifted = after(period) or (after(placed) if placed else None)
-        if back and _COMPARING.search(text):
-            merged["compare"] = back  # "how does that compare with a year earlier?": both periods
+        if back and (_COMPARING.search(text) or "compare" in previous):
+            # "how does that compare with a year earlier?", "and a year earlier?" after a comparison:
+            # the same period, compared with the other one
+            merged["compare"] = back
         elif shifted is not None:
             merged["period"] = shifted
             merged.pop("compare", None)

@@ -11,7 +11,7 @@ the schema changes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,11 @@ _ALIASES = re.compile(r"aliases:\s*([^\n]+)", re.IGNORECASE)
 _ALIAS = re.compile(r"([^;=]+?)\s*=\s*([^;\n]+?)\.?(?=;|$)")
 """One ``spelling = stored name`` of an aliases list; a spelling may have spaces ("great britain")."""
 _NOT_IN_DATA = re.compile(r"Not in the data:\s*([^.]+)", re.IGNORECASE)
+
+
+def either(phrases: Iterable[str]) -> str:
+    """A regex alternation of the phrases, the longest first: "leaving out" before "leaving"."""
+    return "|".join(map(re.escape, sorted(phrases, key=len, reverse=True)))
 
 
 def _terms(description: str, choices: list[str]) -> dict[str, str]:
@@ -61,11 +66,18 @@ class Vocabulary:
     cues: dict[str, list[str]] = field(default_factory=dict)
     """Per exclusion list or flag: the words that ask for it, from the parenthesis of its
     description ("Leave out these countries (apart from, excluding, outside)")."""
+    left_out: dict[str, list[str]] = field(default_factory=dict)
+    """Per exclusion flag: the things it leaves out, asked for after any exclusion cue ("not counting
+    the returns"), from ``left out: …`` in the parenthesis of its description."""
     ids: dict[str, str] = field(default_factory=dict)
     """Word that labels an id -> its integer parameter (customer -> customer_id)."""
+    id_verbs: dict[str, list[str]] = field(default_factory=dict)
+    """Per id parameter: the verbs whose subject a bare number is such an id ("how much has 20017
+    spent?"), from the parenthesis of its description."""
     parameters: frozenset[str] = frozenset()
     """Every parameter's name: a reading fills only what the tool takes."""
     _words: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    _leaving: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, tool: Mapping[str, Any]) -> Vocabulary | None:
@@ -94,9 +106,15 @@ class Vocabulary:
             if (name.startswith("exclude_") or prop.get("type") == "boolean") and (
                 cue := re.search(r"\(([^)]*)\)", text)
             ):
-                vocabulary.cues[name] = [w.strip().lower() for w in cue[1].split(",") if w.strip()]
-            if prop.get("type") == "integer" and name.endswith("_id"):
+                phrases, _, things = cue[1].partition("left out:")
+                vocabulary.cues[name] = [w.strip(" ;").lower() for w in phrases.split(",") if w.strip(" ;")]
+                if things:
+                    vocabulary.left_out[name] = [w.strip().lower() for w in things.split(",") if w.strip()]
+            if prop.get("type") == "integer" and name.endswith("_id") and not name.startswith("exclude_"):
                 vocabulary.ids[name.removesuffix("_id").replace("_", " ")] = name
+                if verbs := re.search(r"\(([^)]*)\)", text):
+                    said = verbs[1].rpartition(":")[2]  # "(a number is one before: spent, bought)"
+                    vocabulary.id_verbs[name] = [w.strip().lower() for w in said.split(",") if w.strip()]
             if (
                 prop.get("type") == "string"
                 and not prop.get("enum")
@@ -104,7 +122,25 @@ class Vocabulary:
                 and vocabulary.free_text is None
             ):
                 vocabulary.free_text = name
+        for kind, parameter in list(vocabulary.ids.items()):  # "cust 21578", "client 21578": the kind's words
+            for word, dimension in vocabulary.choices("group_by").items():
+                if dimension == kind and word.isalpha() and not word.endswith("s") and word != "who":
+                    vocabulary.ids.setdefault(word, parameter)
         return vocabulary
+
+    def leaving(self) -> str:
+        """Every exclusion list's cues as one alternation ("apart from|excluding|…"): the words that
+        leave a name out, whichever list the name is of (not a flag's own phrases)."""
+        if self._leaving is None:
+            self._leaving = either(
+                {
+                    c
+                    for p, cues in self.cues.items()
+                    if p.startswith("exclude_") and p not in self.left_out
+                    for c in cues
+                }
+            )
+        return self._leaving
 
     def choices(self, parameter: str) -> dict[str, str]:
         return self.terms.get(parameter, {})
@@ -114,5 +150,7 @@ class Vocabulary:
         if self._words is None:
             phrases = [t for terms in self.terms.values() for t in terms]
             phrases += [c for cues in self.cues.values() for c in cues]
+            phrases += [t for things in self.left_out.values() for t in things]
+            phrases += [v for verbs in self.id_verbs.values() for v in verbs]
             self._words = frozenset(w for p in phrases for w in p.split())
         return self._words

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
@@ -24,6 +25,8 @@ from agent_orchestrator.retail.analysis.query import (
     day_period,
     month_period,
     parse_period,
+    quarter_period,
+    year_period,
 )
 from agent_orchestrator.retail.countries import match_country
 from agent_orchestrator.retail.segments import SEGMENT_ORDER
@@ -37,8 +40,30 @@ PART_OF = {
 }
 """What a count is a share of when nothing else is named: first-time and repeat customers are
 some of the customers, cancelled orders set against the orders (of the same period)."""
-TIME_DIMENSIONS = {Dimension.month: 7, Dimension.day: 10, Dimension.year: 4}
-"""Time groupings and the length of the timestamp prefix that keys them."""
+_MONTH = "CAST(substr(t.invoiced_at, 6, 2) AS INTEGER)"
+TIME_KEYS = {
+    Dimension.year: "substr(t.invoiced_at, 1, 4)",
+    Dimension.quarter: f"substr(t.invoiced_at, 1, 4) || '-Q' || (({_MONTH} + 2) / 3)",
+    Dimension.month: "substr(t.invoiced_at, 1, 7)",
+    Dimension.day: "substr(t.invoiced_at, 1, 10)",
+    Dimension.weekday: "CAST((CAST(strftime('%w', t.invoiced_at) AS INTEGER) + 6) % 7 AS TEXT)",
+}
+"""The SQL that keys each grouping by time: keys that sort in time order (a weekday is 0 for Monday
+to 6 for Sunday)."""
+TIME_DIMENSIONS = frozenset({Dimension.year, Dimension.quarter, Dimension.month, Dimension.day})
+"""Groupings that are steps in time: a series in time order, each step against the one before it."""
+ORDERED_DIMENSIONS = TIME_DIMENSIONS | {Dimension.weekday}
+"""Groupings listed in their own order (January to December, Monday to Sunday) unless ranked."""
+WHOLE_UNITS: dict[Dimension, Callable[[date], Period]] = {
+    Dimension.year: lambda day: year_period(day.year),
+    Dimension.quarter: lambda day: quarter_period(day.year, (day.month - 1) // 3 + 1),
+    Dimension.month: lambda day: month_period(day.year, day.month),
+}
+"""The groupings whose groups the data can hold in part (its first and last month, quarter or
+year), and the period of each that contains a day."""
+
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 class CannotAnswer(Exception):
@@ -84,6 +109,12 @@ class Figures:
         return float(getattr(self, measure.value))
 
 
+REST = "*"
+"""The key of the row of everything not named ("the UK vs the rest of the world")."""
+EMPTY = Figures(0.0, 0, 0, 0)
+"""A group with no sales: a month of the period in which nothing was sold."""
+
+
 @dataclass(frozen=True)
 class Row:
     key: str
@@ -110,6 +141,9 @@ class Scope:
     customer_id: int | None = None
     customer_facts: str | None = None
     """The customer's country and segment ("France, High Value segment"): who "customer 7" is."""
+    exclude_customer_ids: list[int] = field(default_factory=list)
+    without_cancellations: bool = False
+    """Cancelled and returned lines left out: gross sales, not net."""
 
 
 @dataclass
@@ -131,10 +165,17 @@ class Outcome:
     """A sentence the answer ends with: why a comparison asked for is missing."""
     whole_period: Period | None = None
     """The larger period a share is of, when the query names one (``share_of``)."""
+    whole_previous: Figures | None = None
+    """The compared period's whole, when a share is compared ("Ireland's share in July vs
+    December"): each period's share is of its own total."""
 
 
 def run(conn: sqlite3.Connection, query: Query) -> Outcome:
     """Resolve the query's names against the data and compute it (raises :class:`CannotAnswer`)."""
+    if query.versus_rest:
+        if not query.countries or query.group_by not in (None, Dimension.country):
+            raise CannotAnswer("'the rest' is of the countries named, side by side with them")
+        query = query.model_copy(update={"group_by": Dimension.country})
     data_first, data_last = _data_range(conn)
     if data_last is None:
         raise CannotAnswer("there are no sales in the data yet")
@@ -164,6 +205,8 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
             f"{_day(data_first)} to {_day(data_last)}."
         )
         compared = None
+    if compared is not None and period is not None and note is None:
+        note = _partly_covered([period, compared], data_first, data_last)  # type: ignore[arg-type]
     measure = query.measure
     total = _figures(conn, scope, period, measure)
     previous = _figures(conn, scope, compared, measure) if compared is not None else None
@@ -172,8 +215,12 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         whole_period = _period(query.model_copy(update={"period": query.share_of}), data_last)
         whole = _figures(conn, scope, whole_period, measure)
     elif query.share:
-        kept = whole_scope(scope, query.group_by)
-        everything = scope == Scope()
+        kept = whole_scope(scope, query.group_by, query.share_within)
+        if measure is Measure.customers and (scope.segments or query.group_by is Dimension.segment):
+            # the segments classify the customers who bought: a segment's share is of them, so the
+            # shares add up to 100 % (a customer whose only line is a cancellation is in none)
+            kept = replace(kept, without_cancellations=True)
+        everything = replace(scope, without_cancellations=False) == Scope()
         alone = period is not None and query.group_by is None and measure not in PART_OF
         if everything and alone and data_first is not None:
             # "what share of customers bought in the last 3 months?": of all the customers there are
@@ -181,22 +228,34 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
             whole = _figures(conn, kept, None, measure)
         else:
             whole = _figures(conn, kept, period, measure)
+    whole_previous = None
+    if whole is not None and compared is not None and query.share_of is None and whole_period is None:
+        whole_previous = _figures(
+            conn, whole_scope(scope, query.group_by, query.share_within), compared, measure
+        )
     rows: list[Row] = []
     groups = 0
     if query.group_by is not None:
-        ends = query.group_by in (Dimension.month, Dimension.year) and data_first is not None
+        ends = query.group_by in WHOLE_UNITS and data_first is not None
         if query.order == "lowest" and ends and data_first is not None:
             cut = [  # only those inside the period asked about
                 k
                 for k in _partial(query.group_by, data_first, data_last)
-                if period is None or period.first <= date(int(k[:4]), int(k[5:7] or 1), 1) <= period.last
+                if period is None or period.first <= _start(k) <= period.last
             ]
             if cut:  # "the quietest month": not the one the data holds only a few days of
                 labels = ", ".join(_labels(conn, query.group_by, cut).get(k, k) for k in cut)
                 note = f"Left out of the lowest: {labels}, which the data covers only in part."
         else:
             cut = []
-        rows, groups = _grouped(conn, query, scope, period, compared, leave_out=cut)
+        span = None
+        if data_first is not None and data_last is not None:
+            span = (
+                (data_first, data_last)
+                if period is None
+                else (max(period.first, data_first), min(period.last, data_last))
+            )
+        rows, groups = _grouped(conn, query, scope, period, compared, leave_out=cut, span=span)
     return Outcome(
         query,
         scope,
@@ -211,7 +270,19 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
         data_last,
         note,
         whole_period,
+        whole_previous,
     )
+
+
+def _partly_covered(periods: list[Period], first: date, last: date) -> str | None:
+    """A comparison of periods the data holds only some days of ("2011 vs 2010" where 2010 is one
+    December): said, so that the change is not taken for a like-for-like one."""
+    parts = [
+        f"{p.label} only from {_day(max(p.first, first))} to {_day(min(p.last, last))}"
+        for p in periods
+        if p.first < first or p.last > last
+    ]
+    return f"The data holds {' and '.join(parts)}." if parts else None
 
 
 def _day(value: date | None) -> str:
@@ -225,12 +296,35 @@ def _data_range(conn: sqlite3.Connection) -> tuple[date | None, date | None]:
     return date.fromisoformat(first[:10]), load_as_of(conn) or date.fromisoformat(last[:10])
 
 
-def whole_scope(scope: Scope, group_by: Dimension | None) -> Scope:
-    """What a share is of: the scope less the filter that makes the part. Rows by a dimension are
+_WITHIN_KEEPS = {
+    "countries": ("countries",),
+    "segments": ("segments",),
+    "product": ("product_codes", "product_label"),
+    "customer_id": ("customer_id", "customer_facts"),
+}
+"""The scope's fields that a share's whole keeps, by the ``share_within`` that names it."""
+_PARTS: dict[str, Any] = {
+    "countries": [],
+    "segments": [],
+    "product_codes": None,
+    "product_label": None,
+    "customer_id": None,
+    "customer_facts": None,
+}
+"""The scope's fields that name what a figure is of, unset."""
+
+
+def whole_scope(scope: Scope, group_by: Dimension | None, within: str | None = None) -> Scope:
+    """What a share is of: the scope less the filter that makes the part. Named (``within``: "of
+    the Regular segment's revenue"), the whole keeps that filter and the exclusions, the part is the
+    rest. Rows by a dimension are
     parts of the rest of the scope ("share of revenue by country in 2025"); a single figure's part is
     its customer, else its segments ("share of Ireland's revenue from High Value customers" is of
     Ireland), else its countries ("Germany's share outside the UK" is of the rest), else what it
     leaves out ("the share of X's units that went outside the UK" is of X), else its product."""
+    if within is not None and group_by is None:
+        kept = _WITHIN_KEEPS[within]
+        return replace(scope, **{k: v for k, v in _PARTS.items() if k not in kept})
     product: dict[str, Any] = {"product_codes": None, "product_label": None}
     if group_by is not None:
         drops: dict[Dimension, dict[str, Any]] = {
@@ -245,6 +339,7 @@ def whole_scope(scope: Scope, group_by: Dimension | None) -> Scope:
         "exclude_segments": [],
         "exclude_product_codes": [],
         "exclude_product_label": None,
+        "exclude_customer_ids": [],
     }
     if scope.customer_id is not None:
         return replace(scope, customer_id=None, customer_facts=None)
@@ -252,10 +347,17 @@ def whole_scope(scope: Scope, group_by: Dimension | None) -> Scope:
         return replace(scope, segments=[])
     if scope.countries:
         return replace(scope, countries=[])
-    left_out = scope.exclude_countries or scope.exclude_segments or scope.exclude_product_codes
+    left_out = (
+        scope.exclude_countries
+        or scope.exclude_segments
+        or scope.exclude_product_codes
+        or scope.exclude_customer_ids
+    )
     if scope.product_codes is not None:
         return replace(scope, **(excluded if left_out else product))
-    return Scope()
+    if scope.exclude_customer_ids:  # "everyone but customer 7" is a share of everyone
+        return replace(scope, exclude_customer_ids=[])
+    return Scope(without_cancellations=scope.without_cancellations)  # gross of gross
 
 
 def stepwise(query: Query) -> bool:
@@ -290,7 +392,16 @@ def _scope(conn: sqlite3.Connection, query: Query) -> Scope:
         segments=[_segment(s) for s in query.segments],
         exclude_segments=[_segment(s) for s in query.exclude_segments],
         customer_id=query.customer_id,
+        exclude_customer_ids=list(dict.fromkeys(query.exclude_customer_ids)),
+        without_cancellations=query.exclude_cancellations,
     )
+    if query.exclude_cancellations and query.measure is Measure.cancellations:
+        raise CannotAnswer("cancellations left out leaves no cancelled orders to count")
+    for left_out in query.exclude_customer_ids:
+        if not queries.customer_exists(conn, left_out):
+            raise CannotAnswer(
+                f"there is no customer with id {left_out} in the data", unmatched="exclude_customer_ids"
+            )
     if query.customer_id is not None:
         if not queries.customer_exists(conn, query.customer_id):
             raise CannotAnswer(
@@ -374,13 +485,15 @@ def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-_CONTAINS = "(' ' || description || ' ') LIKE ? ESCAPE '\\'"
+_CONTAINS = "(' ' || replace(description, '-', ' ') || ' ') LIKE ? ESCAPE '\\'"
 
 
 def _containing(text: str) -> str:
-    """The LIKE pattern for a description holding ``text``: anywhere in it ("lantern" in
-    "LANTERNS"), but a word of three letters or fewer only as a whole word ("EU" is not in "BLEU")."""
-    return f"% {_like(text)} %" if len(text) <= 3 else f"%{_like(text)}%"
+    """The LIKE pattern for a description holding ``text`` from the start of a word ("lantern" in
+    "LANTERNS", "light" in "T-LIGHT", but "right" not in "BRIGHT"), a word of three letters or fewer
+    only as a whole word ("EU" is not in "BLEU")."""
+    text = _like(text.replace("-", " "))
+    return f"% {text} %" if len(text) <= 3 else f"% {text}%"
 
 
 _COLUMNS = (
@@ -420,6 +533,11 @@ def _where(scope: Scope, period: Period | None) -> tuple[str, list[object]]:
     if scope.customer_id is not None:
         clauses.append("t.customer_id = ?")
         params.append(scope.customer_id)
+    if scope.exclude_customer_ids:
+        clauses.append(f"t.customer_id NOT IN ({', '.join('?' for _ in scope.exclude_customer_ids)})")
+        params.extend(scope.exclude_customer_ids)
+    if scope.without_cancellations:
+        clauses.append("t.is_cancellation = 0")
     if period is not None:
         clauses.append("t.invoiced_at >= ? AND t.invoiced_at < ?")
         params += [period.first.isoformat(), (period.last + timedelta(days=1)).isoformat()]
@@ -473,8 +591,8 @@ def _bought(clause: str) -> str:
 
 def _group_key(dimension: Dimension) -> tuple[str, str]:
     """The SQL that keys a group, and the join it needs."""
-    if dimension in TIME_DIMENSIONS:
-        return f"substr(t.invoiced_at, 1, {TIME_DIMENSIONS[dimension]})", ""
+    if dimension in TIME_KEYS:
+        return TIME_KEYS[dimension], ""
     if dimension is Dimension.segment:
         return "cs.segment", "JOIN customer_stats AS cs ON cs.customer_id = t.customer_id"
     column = {
@@ -507,15 +625,23 @@ def _grouped_figures(
 
 
 def _partial(dimension: Dimension, first: date, last: date) -> list[str]:
-    """The months (years) at the data's two ends that it holds only some days of."""
-    width = TIME_DIMENSIONS[dimension]
+    """The months (quarters, years) at the data's two ends that it holds only some days of."""
+    unit = WHOLE_UNITS[dimension]
     cut = []
-    if (first.day, first.month if dimension is Dimension.year else 1) != (1, 1):
-        cut.append(first.isoformat()[:width])
-    end = last + timedelta(days=1)
-    if (end.day, end.month if dimension is Dimension.year else 1) != (1, 1):
-        cut.append(last.isoformat()[:width])
+    if unit(first).first != first:
+        cut.append(_key(dimension, first))
+    if unit(last).last != last:
+        cut.append(_key(dimension, last))
     return cut
+
+
+def _key(dimension: Dimension, day: date) -> str:
+    """The group key of a day, as ``TIME_KEYS`` computes it in SQL."""
+    if dimension is Dimension.quarter:
+        return f"{day.year}-Q{(day.month - 1) // 3 + 1}"
+    if dimension is Dimension.weekday:
+        return str(day.weekday())
+    return day.isoformat()[: {Dimension.year: 4, Dimension.month: 7}.get(dimension, 10)]
 
 
 def _grouped(
@@ -526,11 +652,18 @@ def _grouped(
     compared: Period | None,
     *,
     leave_out: list[str] = [],  # noqa: B006  # read only
+    span: tuple[date, date] | None = None,
 ) -> tuple[list[Row], int]:
     assert query.group_by is not None
     dimension = query.group_by
     measure = query.measure
     groups = _grouped_figures(conn, dimension, scope, period, measure)
+    if span is not None and dimension in WHOLE_UNITS and groups:
+        for k in _every(dimension, *span):  # "break that down by month": a month without sales too
+            groups.setdefault(k, EMPTY)
+    if dimension is Dimension.weekday and groups:  # "no sales on Saturdays" is an answer too
+        for k in map(str, range(7)):
+            groups.setdefault(k, EMPTY)
     if query.order == "lowest" and measure is not Measure.cancellations:
         # the lowest sellers sold something: a country whose only lines are returns placed no order
         groups = {k: f for k, f in groups.items() if f.orders > 0 and k not in leave_out}
@@ -542,11 +675,10 @@ def _grouped(
     if stepwise(query):
         return _changes(conn, query, scope, groups)
     previous = _grouped_figures(conn, dimension, scope, compared, measure) if compared is not None else {}
-    empty = Figures(0.0, 0, 0, 0)
     if query.rank_by is not None and compared is None:
         raise CannotAnswer("a ranking by growth needs a period to compare with the one before")
     if query.rank_by is None and (
-        dimension in TIME_DIMENSIONS
+        dimension in ORDERED_DIMENSIONS
         and query.limit is None
         and query.rank is None
         and query.order == "highest"
@@ -556,7 +688,7 @@ def _grouped(
         if query.rank_by is not None:  # the change against the period before, most growth or decline first
 
             def value(k: str) -> float:
-                return groups[k].get(measure) - previous.get(k, empty).get(measure)
+                return groups[k].get(measure) - previous.get(k, EMPTY).get(measure)
 
             descending = (query.rank_by == "growth") == (query.order == "highest")
         else:
@@ -569,10 +701,32 @@ def _grouped(
         keys = _cut(query, keys)
     labels = _labels(conn, dimension, keys)
     rows = [
-        Row(k, labels.get(k, k), groups[k], previous.get(k, empty) if compared is not None else None)
+        Row(k, labels.get(k, k), groups[k], previous.get(k, EMPTY) if compared is not None else None)
         for k in keys
     ]
+    if query.versus_rest and dimension is Dimension.country and scope.countries:
+        rest = replace(scope, countries=[], exclude_countries=[*scope.exclude_countries, *scope.countries])
+        before = _figures(conn, rest, compared, measure) if compared is not None else None
+        rows.append(Row(REST, "all other countries", _figures(conn, rest, period, measure), before))
+        return rows, len(groups) + 1
     return rows, len(groups)
+
+
+def _start(key: str) -> date:
+    """The first day of a month's (``YYYY-MM``), a quarter's (``YYYY-Qn``) or a year's key."""
+    if key[5:6] == "Q":
+        return date(int(key[:4]), 3 * int(key[6]) - 2, 1)
+    return date(int(key[:4]), int(key[5:7] or 1), 1)
+
+
+def _every(dimension: Dimension, first: date, last: date) -> list[str]:
+    """Every month (quarter, year) from ``first`` to ``last``, as the series keys them."""
+    if dimension is Dimension.year:
+        return [str(year) for year in range(first.year, last.year + 1)]
+    index, end = first.year * 12 + first.month - 1, last.year * 12 + last.month - 1
+    if dimension is Dimension.quarter:
+        return [f"{i // 4}-Q{i % 4 + 1}" for i in range(index // 3, end // 3 + 1)]
+    return [f"{i // 12}-{i % 12 + 1:02d}" for i in range(index, end + 1)]
 
 
 def _cut(query: Query, keys: list[str]) -> list[str]:
@@ -587,6 +741,10 @@ def _changes(
     assert query.group_by is not None
     dimension, measure = query.group_by, query.measure
     history = _grouped_figures(conn, dimension, scope, None, measure)  # the steps before the period too
+    if dimension is not Dimension.day:  # a month without sales is a step to nothing, and from it
+        keys = sorted({*history, *groups})
+        for k in _every(dimension, _start(keys[0]), _start(keys[-1])):
+            history.setdefault(k, EMPTY)
     ordered = sorted(history)
     earlier: dict[str, str] = {}
     for k in groups:
@@ -628,4 +786,8 @@ def _labels(conn: sqlite3.Connection, dimension: Dimension, keys: list[str]) -> 
         return {k: month_period(int(k[:4]), int(k[5:7])).label for k in keys}
     if dimension is Dimension.day:
         return {k: day_period(date.fromisoformat(k)).label for k in keys}
+    if dimension is Dimension.quarter:
+        return {k: quarter_period(int(k[:4]), int(k[6])).label for k in keys}
+    if dimension is Dimension.weekday:
+        return {k: WEEKDAYS[int(k)] for k in keys}
     return {}

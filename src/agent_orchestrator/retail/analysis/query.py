@@ -51,6 +51,9 @@ class Dimension(StrEnum):
     month = "month"
     day = "day"
     year = "year"
+    quarter = "quarter"
+    weekday = "weekday"
+    """The day of the week (Monday to Sunday), over every week of the period."""
 
 
 Compare = Literal["previous_period", "year_before"]
@@ -79,6 +82,12 @@ class Query(BaseModel):
     exclude_product: Annotated[str | None, Field(max_length=80)] = None
     """Products to leave out, by stock code or words of the name ("excluding postage")."""
     customer_id: Annotated[int | None, Field(ge=1, le=2**53)] = None
+    exclude_customer_ids: Annotated[list[Annotated[int, Field(ge=1, le=2**53)]], Field(max_length=20)] = []
+    """Customers to leave out ("revenue from everyone except customer 14646", "excluding them" of
+    the customers just listed)."""
+    exclude_cancellations: bool = False
+    """Sales before cancellations and returns ("revenue excluding cancellations", gross revenue):
+    their lines are left out instead of netted."""
     period: Annotated[str | None, Field(max_length=40)] = None
     compare: Compare | None = None
     compare_with: Annotated[str | None, Field(max_length=40)] = None
@@ -97,10 +106,17 @@ class Query(BaseModel):
     together: bool = False
     """The ranked rows added up into one figure ("what share of revenue comes from our top 10
     customers?"), for the measures that add up."""
+    versus_rest: bool = False
+    """The countries named beside all the other countries together ("the UK vs the rest of the
+    world"): one more row, everything else."""
     share: bool = False
     share_of: Annotated[str | None, Field(max_length=40)] = None
     """The larger period a share is of ("what % of 2011's revenue came in October": ``2011``); the
     same filters, so it is the period's share, not the filters'."""
+    share_within: Literal["countries", "segments", "product", "customer_id"] | None = None
+    """The filter a share is of, the others making the part ("what share of the Regular segment's
+    revenue comes from the UK": ``segments``, the UK's part of it). Unset, the part is the most
+    particular filter: a customer, else segments, else countries (``execute.whole_scope``)."""
 
 
 @dataclass(frozen=True)

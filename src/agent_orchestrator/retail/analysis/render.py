@@ -14,12 +14,14 @@ from datetime import date
 from typing import Any
 
 from agent_orchestrator.retail.analysis.execute import (
+    ORDERED_DIMENSIONS,
     PART_OF,
-    TIME_DIMENSIONS,
+    REST,
     Figures,
     Outcome,
     Row,
     stepwise,
+    whole_scope,
 )
 from agent_orchestrator.retail.analysis.query import Dimension, Measure
 
@@ -58,7 +60,17 @@ _PLURALS = {
     Dimension.month: "months",
     Dimension.day: "days",
     Dimension.year: "years",
+    Dimension.quarter: "quarters",
+    Dimension.weekday: "days of the week",
 }
+_SINGULARS = {Dimension.weekday: "day of the week"}
+
+
+def _noun(dimension: Dimension) -> str:
+    """ "month", "day of the week": one group of a dimension, in words."""
+    return _SINGULARS.get(dimension, dimension.value)
+
+
 _SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"}
 
 
@@ -116,7 +128,11 @@ class Figure:
 
 
 def percent(part: float, whole: float) -> str:
-    return f"{part / whole:.1%}" if whole else "n/a"
+    """A share with one decimal, two under 1 % (0.27 %, not a 0.3 % that hides a third of it)."""
+    if not whole:
+        return "n/a"
+    share = part / whole
+    return f"{share:.2%}" if abs(share) < 0.01 else f"{share:.1%}"
 
 
 def chips(outcome: Outcome) -> list[dict[str, str]]:
@@ -153,6 +169,21 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
                 + (f" ({scope.customer_facts})" if scope.customer_facts else ""),
             }
         )
+    for left_out in scope.exclude_customer_ids:
+        value = str(left_out)
+        parts.append(
+            {"field": "exclude_customer_ids", "value": value, "label": f"excluding customer {value}"}
+        )
+    if scope.without_cancellations:
+        parts.append(
+            {
+                "field": "exclude_cancellations",
+                "value": "true",
+                "label": "excluding cancellations and returns",
+            }
+        )
+    if query.versus_rest:
+        parts.append({"field": "versus_rest", "value": "true", "label": "vs all other countries"})
     parts.append(
         {
             "field": "period",
@@ -162,9 +193,11 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
     )
     if outcome.compared is not None:
         field, value = (
-            ("compare_with", query.compare_with) if query.compare_with else ("compare", query.compare)
+            ("compare_with", query.compare_with or "")
+            if query.compare_with
+            else ("compare", query.compare or "")
         )
-        parts.append({"field": field, "value": value or "", "label": f"vs {outcome.compared.label}"})
+        parts.append({"field": field, "value": value, "label": f"vs {outcome.compared.label}"})
     if query.group_by is not None:
         parts.append({"field": "group_by", "value": query.group_by.value, "label": _ranking_label(outcome)})
     if query.share_of is not None and outcome.whole_period is not None:
@@ -180,11 +213,12 @@ def _named_side_by_side(outcome: Outcome) -> bool:
     """ "Germany vs France": a breakdown of exactly the names the query lists, all of them shown."""
     query, scope = outcome.query, outcome.scope
     named = {Dimension.country: scope.countries, Dimension.segment: scope.segments}.get(query.group_by)  # type: ignore[arg-type]
+    shown = len(named or ()) + (1 if query.versus_rest and query.group_by is Dimension.country else 0)
     return (
         bool(named)
-        and len(named or ()) >= 2
+        and shown >= 2
         and query.rank is None
-        and len(outcome.rows) == len(named or ())
+        and len(outcome.rows) == shown
         and outcome.groups == len(outcome.rows)
     )
 
@@ -209,7 +243,7 @@ def _ranking_label(outcome: Outcome) -> str:
         label = f"{label} of the top {query.among_top} by {by}"
     if query.rank_by and stepwise(query):
         assert query.group_by is not None
-        unit = query.group_by.value
+        unit = _noun(query.group_by)
         against = (
             f"the same {unit} a year earlier" if query.compare == "year_before" else f"the {unit} before"
         )
@@ -226,14 +260,15 @@ def _ranked(outcome: Outcome) -> str:
     query = outcome.query
     assert query.group_by is not None
     noun = _PLURALS[query.group_by]
+    unit = _noun(query.group_by)
     if _is_series(outcome) or (_named_side_by_side(outcome) and len(outcome.rows) > 1):
-        return f"by {query.group_by.value}"
+        return f"by {unit}"
     count = len(outcome.rows)
     if query.rank is not None and query.rank > 1:
         direction = "highest" if query.order == "highest" else "lowest"
-        return f"{_ordinal(query.rank)} {direction} {query.group_by.value}"
+        return f"{_ordinal(query.rank)} {direction} {unit}"
     if count == 1:
-        return f"{'highest' if query.order == 'highest' else 'lowest'} {query.group_by.value}"
+        return f"{'highest' if query.order == 'highest' else 'lowest'} {unit}"
     return f"{'top' if query.order == 'highest' else 'bottom'} {count} {noun}"
 
 
@@ -246,11 +281,19 @@ def _is_series(outcome: Outcome) -> bool:
     query = outcome.query
     return (
         query.rank_by is None
-        and query.group_by in TIME_DIMENSIONS
+        and query.group_by in ORDERED_DIMENSIONS
         and query.limit is None
         and query.rank is None
         and query.order == "highest"
     )
+
+
+def _listing(names: list[str]) -> str:
+    """ "Germany and France", "customers 7, 9 and 12": one list in plain words."""
+    if len(names) > 1 and all(n.startswith("customer ") for n in names):
+        names = [n.removeprefix("customer ") for n in names]
+        names[0] = f"customers {names[0]}"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def reading(outcome: Outcome) -> str:
@@ -265,7 +308,7 @@ def reading(outcome: Outcome) -> str:
             excluded[chip["field"]].append(chip["label"].removeprefix("excluding "))
         elif chip["field"] not in {"measure", "group_by", "share", "share_of"}:
             parts.append(chip["label"])
-    parts = [f"excluding {' and '.join(excluded[p])}" if p in excluded else p for p in parts]
+    parts = [f"excluding {_listing(excluded[p])}" if p in excluded else p for p in parts]
     head = MEASURE_LABELS[outcome.query.measure]
     if outcome.query.group_by is not None:
         head = f"{head}, {_ranking_label(outcome)}"
@@ -278,6 +321,42 @@ def answer(outcome: Outcome, currency: str | None) -> str:
     return f"{text}\n{outcome.note}" if outcome.note else text
 
 
+def _whole_of(outcome: Outcome) -> str:
+    """ "the total", or what the total is of when a filter stays in it ("the Regular segment
+    total"): a share's whole is part of its reading."""
+    kept = whole_scope(outcome.scope, outcome.query.group_by, outcome.query.share_within)
+    names = [
+        *kept.countries,
+        *(f"{s} segment" for s in kept.segments),
+        *([kept.product_label] if kept.product_label else []),
+        *([f"customer {kept.customer_id}"] if kept.customer_id is not None else []),
+    ]
+    return f"the {_listing(names)} total" if names else "the total"
+
+
+def _shares_compared(outcome: Outcome, figure: Figure) -> str:
+    """ "3,819.20, 2.2% of the total 175,816.21; December 2025: 8,801.97, 3.1% of the total
+    283,094.30; the share down 0.9 points": each period's figure with its share of its own whole."""
+    assert outcome.whole is not None and outcome.whole_previous is not None
+    assert outcome.previous is not None and outcome.compared is not None
+    measure = outcome.query.measure
+    of = _whole_of(outcome)
+    now, before = outcome.total.get(measure), outcome.previous.get(measure)
+    whole_now, whole_before = outcome.whole.get(measure), outcome.whole_previous.get(measure)
+    earlier = f"{figure(before)}, {percent(before, whole_before)} of {of} {figure(whole_before)}"
+    text = f"{figure(now)}, {percent(now, whole_now)} of {of} {figure(whole_now)}; "
+    text += f"{outcome.compared.label}: {earlier}"
+    if whole_now and whole_before:
+        points = (now / whole_now - before / whole_before) * 100
+        moved = (
+            "unchanged"
+            if round(points, 1) == 0
+            else f"{'up' if points > 0 else 'down'} {abs(points):.1f} points"
+        )
+        text += f"; the share {moved}"
+    return text
+
+
 def _figures_text(outcome: Outcome, currency: str | None) -> str:
     figure = Figure(outcome.query.measure, currency)
     measure = outcome.query.measure
@@ -286,6 +365,12 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         one_customer = outcome.scope.customer_id is not None
         return f"{stated}: {overview(outcome.total, currency, customers=not one_customer)}."
     if outcome.query.group_by is None:
+        if (
+            outcome.whole_previous is not None
+            and outcome.previous is not None
+            and outcome.compared is not None
+        ):
+            return f"{stated}: {_shares_compared(outcome, figure)}."
         text = f"{stated}: {figure(outcome.total.get(measure))}"
         if outcome.previous is not None and outcome.compared is not None:
             before = outcome.previous.get(measure)
@@ -295,7 +380,7 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
             )
         if outcome.whole is not None and measure not in DAYS:
             part, whole = outcome.total.get(measure), outcome.whole.get(measure)
-            of = f"the {outcome.whole_period.label} total" if outcome.whole_period else "the total"
+            of = f"the {outcome.whole_period.label} total" if outcome.whole_period else _whole_of(outcome)
             if measure in PART_OF and outcome.whole.get(measure) == part:
                 # "what share of customers came back?": of the customers, not of itself; "what
                 # percentage of orders were cancelled?": of the orders
@@ -314,7 +399,7 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         return text + "."
     lines = [_row_line(i, row, outcome, figure) for i, row in enumerate(outcome.rows, 1)]
     if len(lines) == 1 and not _is_series(outcome):
-        noun = _PLURALS[outcome.query.group_by] if outcome.groups != 1 else outcome.query.group_by.value
+        noun = _PLURALS[outcome.query.group_by] if outcome.groups != 1 else _noun(outcome.query.group_by)
         of = f"{outcome.groups:,} {noun}"
         return f"{stated}: {lines[0].removeprefix('1. ')} (of {of})."
     body = "\n".join(lines)
@@ -344,7 +429,9 @@ def _difference(first: Row, second: Row, measure: Measure, figure: Figure) -> st
     more = abs(a - b) / min(a, b) if min(a, b) > 0 else None
     relative = f" ({more:.1%} more)" if more is not None else ""
     what = " in revenue" if measure is Measure.overview else ""
-    return f"{high.label} is ahead of {low.label} by {figure(abs(a - b))}{relative}{what}."
+    verb = "are" if high.key == REST else "is"  # "All other countries are ahead of Germany"
+    sentence = f"{high.label} {verb} ahead of {low.label} by {figure(abs(a - b))}{relative}{what}."
+    return sentence[:1].upper() + sentence[1:]
 
 
 def overview(figures: Figures, currency: str | None, *, customers: bool = True) -> str:
