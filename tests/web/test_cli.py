@@ -30,7 +30,7 @@ def _create_user(data_dir: Path, username: str, password: str) -> subprocess.Com
 
 def test_create_user_refuses_a_taken_name_with_one_line(tmp_path: Path) -> None:
     created = _create_user(tmp_path, "alice", "correct horse battery")
-    assert (created.returncode, created.stdout, created.stderr) == (0, "Created user alice.\n", "")
+    assert (created.returncode, created.stdout, created.stderr) == (0, "Created user alice (admin).\n", "")
     taken = _create_user(tmp_path, "ALICE", "another password")
     assert taken.returncode == 1 and taken.stdout == ""
     assert taken.stderr == "error: The username ALICE is taken (usernames ignore letter case).\n"

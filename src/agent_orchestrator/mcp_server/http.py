@@ -8,6 +8,7 @@ processes out.
 """
 
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,10 @@ from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.mcp_server.server import build_server
 
 
-def build_http_app(db_path: Path, token: str) -> Starlette:
-    """The MCP endpoint at ``/mcp`` (token required) plus an open ``/health``."""
-    app = build_server(db_path).streamable_http_app(stateless_http=True, json_response=True)
+def build_http_app(db: Path | Callable[[], Path], token: str) -> Starlette:
+    """The MCP endpoint at ``/mcp`` (token required) plus an open ``/health``; ``db`` as for
+    ``build_server``."""
+    app = build_server(db).streamable_http_app(stateless_http=True, json_response=True)
 
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok")
@@ -56,9 +58,9 @@ class RequireToken:
 class RetailMcpHttpServer:
     """Start with :meth:`start`; :meth:`copilot_config` is the session option that points at it."""
 
-    def __init__(self, db_path: Path) -> None:
+    def __init__(self, db: Path | Callable[[], Path]) -> None:
         self._token = secrets.token_urlsafe(32)
-        self._server = BackgroundServer(build_http_app(db_path, self._token))
+        self._server = BackgroundServer(build_http_app(db, self._token))
         self._url: str | None = None
 
     def start(self) -> str:

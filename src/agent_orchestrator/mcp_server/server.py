@@ -6,6 +6,10 @@ Design choices, because the reader is often a 0.5B local model:
   (``file:...?mode=ro`` plus ``query_only``); no tool takes SQL, and every value is bound as a
   parameter. A fresh connection per call also means a database created or re-imported after
   the server started is picked up without a restart.
+- **Follows the active dataset.** The server may be given a path provider (the web app gives
+  ``DatasetLibrary.current_path``) instead of a path: every call opens the file it names then, and
+  when it names another file than the tools were built for, the tools are built again first, so
+  their country enums are the new data's (docs/architecture.md#dataset-versions).
 - **A tool per kind of question.** Customers (``find_customers``, ``top_customers``, one
   customer), segments, sales totals, monthly trends, products, countries, raw transactions. Sales
   tools count invoice lines in scope; customer tools use each customer's whole history.
@@ -25,6 +29,7 @@ Design choices, because the reader is often a 0.5B local model:
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,13 +87,37 @@ def compact_input_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 class RetailMCPServer(MCPServer):
-    """MCPServer with one-line argument errors and compact input schemas."""
+    """MCPServer with one-line argument errors and compact input schemas, whose tools follow the
+    file its path provider names."""
+
+    def __init__(self, current_path: Callable[[], Path], **options: Any) -> None:
+        super().__init__(**options)
+        self._current_path = current_path
+        self._built_for: Path | None = None
+
+    def follow_data(self) -> None:
+        """(Re)register the tools if the provider names another file than they were built for."""
+        try:
+            path = self._current_path()
+        except RetailDatabaseError as exc:  # the call itself reports it, as a tool error
+            log.warning("tools not rebuilt: %s", exc)
+            return
+        if path == self._built_for:
+            return
+        for tool in self._tool_manager.list_tools():
+            self.remove_tool(tool.name)
+        kit = ToolKit(self, self._current_path, _countries_for_schema(path))
+        for module in (tools_analysis, tools_segments, tools_customers, tools_sales, tools_transactions):
+            module.register(kit)
+        self._built_for = path
 
     async def list_tools(self) -> list[MCPTool]:
+        self.follow_data()
         tools = await super().list_tools()
         return [t.model_copy(update={"input_schema": compact_input_schema(t.input_schema)}) for t in tools]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        self.follow_data()
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -111,10 +140,10 @@ def _countries_for_schema(db_path: Path) -> list[str]:
         conn.close()
 
 
-def build_server(db_path: Path) -> MCPServer:
-    """The server with its tools bound to ``db_path`` (which may not exist yet)."""
-    server = RetailMCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS)
-    kit = ToolKit(server, db_path, _countries_for_schema(db_path))
-    for module in (tools_analysis, tools_segments, tools_customers, tools_sales, tools_transactions):
-        module.register(kit)
+def build_server(db: Path | Callable[[], Path]) -> RetailMCPServer:
+    """The server with its tools over ``db``: a file (which may not exist yet), or a provider of
+    the file to read at the time of each call."""
+    current_path = db if callable(db) else (lambda: db)
+    server = RetailMCPServer(current_path, name=SERVER_NAME, instructions=INSTRUCTIONS)
+    server.follow_data()
     return server

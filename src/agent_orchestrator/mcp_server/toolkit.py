@@ -46,11 +46,12 @@ def applied(filters: BaseModel) -> dict[str, Any]:
 
 
 class ToolKit:
-    """Tools of one server over one database file, which may not exist when the server starts."""
+    """Tools of one server over the database file ``current_path`` names at the time of each call
+    (which may not exist when the server starts)."""
 
-    def __init__(self, server: MCPServer, db_path: Path, countries: Sequence[str]) -> None:
+    def __init__(self, server: MCPServer, current_path: Callable[[], Path], countries: Sequence[str]) -> None:
         self.server = server
-        self.db_path = db_path
+        self.current_path = current_path
         self.countries = list(countries)
         self.segments = list(SEGMENT_CHOICES)
         self.country_type = country_arg(countries)
@@ -61,9 +62,10 @@ class ToolKit:
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        """A fresh read-only connection per call: a database created or re-imported later is seen."""
+        """A fresh read-only connection per call, to the file named now: a database created,
+        re-imported or switched to another version later is seen."""
         try:
-            conn = open_readonly(self.db_path)
+            conn = open_readonly(self.current_path())
         except RetailDatabaseError as exc:
             raise ToolError(str(exc)) from exc
         try:

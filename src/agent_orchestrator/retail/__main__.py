@@ -1,7 +1,8 @@
 """``python -m agent_orchestrator.retail``: create, import into and summarise a retail database.
 
     generate --db PATH [--seed N --customers N --transactions N] [--force]
-    import CSV --db PATH
+    import CSV --db PATH [--mapping FIELD=COLUMN,...] [--delimiter C --decimal C --thousands C
+                         --date-format FMT --encoding NAME]
     summary --db PATH
     currency [CODE | --clear] --db PATH
 
@@ -11,12 +12,14 @@ A thin dispatcher over the package functions; progress and errors go to stderr.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
 
 from agent_orchestrator.errors import AgentOrchestratorError
 from agent_orchestrator.retail.analysis import dataset_currency, set_currency
+from agent_orchestrator.retail.datasets import FIELDS, CsvFormat, inspect_csv
 from agent_orchestrator.retail.db import open_readonly, open_readwrite
 from agent_orchestrator.retail.generator import GeneratorConfig, ensure_dataset, generate_dataset
 from agent_orchestrator.retail.importer import import_online_retail_csv
@@ -37,9 +40,19 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--customers", type=int, default=GeneratorConfig.customers)
     gen.add_argument("--transactions", type=int, default=GeneratorConfig.transactions)
     gen.add_argument("--force", action="store_true", help="replace an existing file")
-    imp = commands.add_parser("import", help="import an Online Retail II CSV (atomic, idempotent)")
+    imp = commands.add_parser("import", help="import a CSV (atomic, idempotent)")
     imp.add_argument("csv", type=Path)
     imp.add_argument("--db", type=Path, required=True)
+    imp.add_argument(
+        "--mapping",
+        type=_mapping,
+        help=f"FIELD=COLUMN pairs, fields: {','.join(FIELDS)} (default: Online Retail names)",
+    )
+    imp.add_argument("--delimiter", help="the column separator (default: detected)")
+    imp.add_argument("--decimal", help="the decimal mark (default: detected)")
+    imp.add_argument("--thousands", help="the digit-group separator (default: detected)")
+    imp.add_argument("--date-format", help="a strptime format such as %%d/%%m/%%Y (default: detected)")
+    imp.add_argument("--encoding", help="the file's text encoding (default: detected)")
     summary = commands.add_parser("summary", help="print the segment summaries as JSON")
     summary.add_argument("--db", type=Path, required=True)
     currency = commands.add_parser("currency", help="show or declare the currency the data's amounts are in")
@@ -59,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
             elif not ensure_dataset(args.db, config, StderrProgress()):
                 print(f"{args.db} already exists (use --force to replace it)", file=sys.stderr)
         elif args.command == "import":
-            result = import_online_retail_csv(args.db, args.csv, StderrProgress("retail import"))
+            result = import_online_retail_csv(
+                args.db, args.csv, StderrProgress("retail import"), mapping=args.mapping, fmt=_format(args)
+            )
             for error in result.errors:
                 print(f"{args.csv}:{error.line}: {error.message}", file=sys.stderr)
             if result.errors_truncated:
@@ -81,6 +96,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _mapping(text: str) -> dict[str, str]:
+    pairs = [part.split("=", 1) for part in text.split(",") if part.strip()]
+    if any(len(pair) != 2 or pair[0].strip() not in FIELDS for pair in pairs):
+        raise argparse.ArgumentTypeError(f"expected FIELD=COLUMN pairs with fields of {', '.join(FIELDS)}")
+    return {field.strip(): column.strip() for field, column in pairs}
+
+
+def _format(args: argparse.Namespace) -> CsvFormat | None:
+    """The detected format with what the options say instead; ``None`` (detect all) without any."""
+    given = {
+        name: getattr(args, name)
+        for name in ("delimiter", "decimal", "thousands", "date_format", "encoding")
+        if getattr(args, name) is not None
+    }
+    if not given:
+        return None
+    return dataclasses.replace(inspect_csv(args.csv, rows=0).format, **given)
 
 
 def _currency(db: Path, code: str | None, *, change: bool) -> None:

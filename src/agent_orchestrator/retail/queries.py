@@ -79,7 +79,8 @@ def rules_info(rules: SegmentRules) -> SegmentRulesInfo:
         rules=[
             f"At Risk: no purchase in the last {rules.active_days} days",
             "New: exactly 1 order (placed within that window)",
-            f"High Value: 2+ orders and net spend above {rules.high_value_above:.2f} (top 20%)",
+            f"High Value: 2+ orders and net spend above {rules.high_value_above:.2f} "
+            f"(top {rules.top_percent}%)",
             "Regular: every other active customer",
         ],
     )

@@ -20,6 +20,7 @@ Timestamps are ISO text ``YYYY-MM-DD HH:MM:SS``: they sort and range-filter as s
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 SCHEMA_VERSION = 1
 
@@ -100,8 +101,13 @@ def create_tables(conn: sqlite3.Connection) -> None:
     set_meta(conn, "schema_version", str(SCHEMA_VERSION))
 
 
-def create_indexes(conn: sqlite3.Connection) -> None:
-    _run_script(conn, INDEXES)
+def create_indexes(conn: sqlite3.Connection, step: Callable[[], None] | None = None) -> None:
+    """The indexes; ``step`` after each statement (an import's progress and cancellation point)."""
+    for statement in INDEXES.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+            if step is not None:
+                step()
 
 
 def ensure_schema(conn: sqlite3.Connection) -> None:

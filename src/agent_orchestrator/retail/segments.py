@@ -15,7 +15,8 @@ Rules, first match wins (``classify``):
 1. **At Risk**  - no purchase in the last ``active_days`` (90) days: ``recency_days > 90``.
    Checked first on purpose: a big spender who went quiet is exactly who the lab wants flagged.
 2. **New**      - one order so far, placed within the active window: ``frequency == 1``.
-3. **High Value** - repeat buyer in the top quintile by spend: ``monetary > m_cuts[3]`` (M score 5).
+3. **High Value** - repeat buyer in the top quintile by spend: ``monetary > m_cuts[3]`` (M score 5;
+   a dataset's settings may lower it to M score 4 or more, the top 40 %: ``high_value_quintile``).
 4. **Regular**  - every other active repeat buyer.
 
 RFM scores are dataset quintiles 1-5 (5 = best: most recent, most orders, most money). The cut
@@ -32,6 +33,9 @@ from enum import StrEnum
 
 ACTIVE_DAYS = 90
 """A customer who bought within this many days of the as-of date is active (not At Risk)."""
+
+HIGH_VALUE_QUINTILE = 5
+"""The M score (spend quintile) from which an active repeat buyer is High Value: 5 is the top 20 %."""
 
 
 class Segment(StrEnum):
@@ -63,14 +67,29 @@ class RfmCuts:
 
 @dataclass(frozen=True)
 class SegmentRules:
-    """Thresholds the rules use; ``high_value_above`` comes from the dataset's monetary cuts."""
+    """Thresholds the rules use; ``high_value_above`` comes from the dataset's monetary cuts
+    (the cut below M score ``high_value_quintile``)."""
 
     high_value_above: float
     active_days: int = ACTIVE_DAYS
+    high_value_quintile: int = HIGH_VALUE_QUINTILE
+
+    @property
+    def top_percent(self) -> int:
+        """The share of customers by spend that the High Value cut keeps above it."""
+        return (6 - self.high_value_quintile) * 20
 
     @classmethod
-    def from_cuts(cls, cuts: RfmCuts, active_days: int = ACTIVE_DAYS) -> SegmentRules:
-        return cls(high_value_above=cuts.monetary[3], active_days=active_days)
+    def from_cuts(
+        cls, cuts: RfmCuts, active_days: int = ACTIVE_DAYS, high_value_quintile: int = HIGH_VALUE_QUINTILE
+    ) -> SegmentRules:
+        if not 2 <= high_value_quintile <= 5:
+            raise ValueError(f"high_value_quintile must be 2-5, not {high_value_quintile}")
+        return cls(
+            high_value_above=cuts.monetary[high_value_quintile - 2],
+            active_days=active_days,
+            high_value_quintile=high_value_quintile,
+        )
 
 
 @dataclass(frozen=True)
@@ -96,11 +115,13 @@ def classify(recency_days: int, frequency: int, monetary: float, rules: SegmentR
     if monetary > rules.high_value_above:
         return Classification(
             Segment.HIGH_VALUE,
-            f"active repeat buyer, spend {monetary:.2f} above the top-20% cut {rules.high_value_above:.2f}",
+            f"active repeat buyer, spend {monetary:.2f} above the top-{rules.top_percent}% cut "
+            f"{rules.high_value_above:.2f}",
         )
     return Classification(
         Segment.REGULAR,
-        f"active repeat buyer, spend {monetary:.2f} not above the top-20% cut {rules.high_value_above:.2f}",
+        f"active repeat buyer, spend {monetary:.2f} not above the top-{rules.top_percent}% cut "
+        f"{rules.high_value_above:.2f}",
     )
 
 

@@ -27,6 +27,7 @@ from datetime import date
 from agent_orchestrator.retail.schema import get_meta, set_meta
 from agent_orchestrator.retail.segments import (
     ACTIVE_DAYS,
+    HIGH_VALUE_QUINTILE,
     RfmCuts,
     SegmentRules,
     classify,
@@ -60,8 +61,11 @@ def refresh_customer_stats(conn: sqlite3.Connection) -> date | None:
     """Rebuild ``customer_stats`` and the as-of/cut metadata; returns the as-of date.
 
     Runs inside the caller's transaction so data and stats change together (the importer relies on
-    this for atomicity). Returns ``None`` for a dataset without any purchase.
+    this for atomicity). Returns ``None`` for a dataset without any purchase. The rules' parameters
+    are the file's own (``meta``: ``active_days``, ``high_value_quintile``; set by the dataset's
+    settings, docs/architecture.md#dataset-versions), the defaults when it has none.
     """
+    active_days, quintile = _rule_parameters(conn)
     conn.execute("DELETE FROM customer_stats")
     latest = conn.execute("SELECT MAX(invoiced_at) FROM transactions WHERE is_cancellation = 0").fetchone()[0]
     if latest is None:
@@ -76,7 +80,7 @@ def refresh_customer_stats(conn: sqlite3.Connection) -> date | None:
         frequency=quintile_cuts([row[2] for row in rows]),
         monetary=quintile_cuts([round(row[4], 2) for row in rows]),
     )
-    rules = SegmentRules.from_cuts(cuts)
+    rules = SegmentRules.from_cuts(cuts, active_days, quintile)
     out = []
     for row, recency in zip(rows, recencies, strict=True):
         customer_id, country, orders, cancellations, revenue, first, last = row
@@ -89,8 +93,14 @@ def refresh_customer_stats(conn: sqlite3.Connection) -> date | None:
     conn.executemany(f"INSERT INTO customer_stats VALUES ({', '.join('?' * 13)})", out)
     set_meta(conn, "as_of", as_of.isoformat())
     set_meta(conn, "rfm_cuts", json.dumps({"r": cuts.recency, "f": cuts.frequency, "m": cuts.monetary}))
-    set_meta(conn, "active_days", str(ACTIVE_DAYS))
+    set_meta(conn, "active_days", str(active_days))
+    set_meta(conn, "high_value_quintile", str(quintile))
     return as_of
+
+
+def _rule_parameters(conn: sqlite3.Connection) -> tuple[int, int]:
+    active, quintile = get_meta(conn, "active_days"), get_meta(conn, "high_value_quintile")
+    return int(active) if active else ACTIVE_DAYS, int(quintile) if quintile else HIGH_VALUE_QUINTILE
 
 
 def load_as_of(conn: sqlite3.Connection) -> date | None:
@@ -111,5 +121,4 @@ def load_rules(conn: sqlite3.Connection) -> SegmentRules | None:
     cuts = load_cuts(conn)
     if cuts is None:
         return None
-    active = get_meta(conn, "active_days")
-    return SegmentRules.from_cuts(cuts, int(active) if active else ACTIVE_DAYS)
+    return SegmentRules.from_cuts(cuts, *_rule_parameters(conn))

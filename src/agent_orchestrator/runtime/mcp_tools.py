@@ -58,6 +58,19 @@ class McpTools:
         ]
         return self
 
+    async def refresh(self) -> None:
+        """List the server's tools again and update each tool's description and input schema in
+        place. The session profile holds these very objects, so every session created or resumed
+        from now on is given the new schemas (a dataset switch changes the country enums,
+        docs/architecture.md#dataset-versions); sessions already open keep theirs until closed."""
+        session = await self._connect()
+        listed = {tool.name: tool for tool in (await session.list_tools()).tools}
+        for tool in self.tools:
+            fresh = listed.get(tool.name.removeprefix(f"{self.server_name}-"))
+            if fresh is not None:
+                tool.description = fresh.description or ""
+                tool.parameters = fresh.input_schema
+
     async def __aexit__(self, *exc_info: object) -> None:
         self._session = None
         if self._holder is not None:

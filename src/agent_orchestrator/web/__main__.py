@@ -1,7 +1,7 @@
 """``python -m agent_orchestrator.web``: run the web app, or manage its users.
 
 python -m agent_orchestrator.web serve [--host 127.0.0.1] [--port 8000] [--demo-user]
-python -m agent_orchestrator.web create-user NAME      (password from stdin or a prompt)
+python -m agent_orchestrator.web create-user NAME [--admin]   (password from stdin or a prompt)
 
 Settings come from the environment (``agent_orchestrator.settings``), read once here; flags win.
 """
@@ -110,10 +110,10 @@ def create_user(args: argparse.Namespace, settings: Settings) -> int:
     engine = make_engine(settings.database_url)
     try:
         migrate(engine)
-        user = UserStore(engine).create(args.username, password)
+        user = UserStore(engine).create(args.username, password, admin=args.admin)
     finally:
         engine.dispose()
-    print(f"Created user {user.username}.")
+    print(f"Created user {user.username} ({user.role}).")
     return 0
 
 
@@ -130,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     run.set_defaults(func=serve)
     add = commands.add_parser("create-user", help="create a local account")
     add.add_argument("username")
+    add.add_argument(
+        "--admin", action="store_true", help="may also manage the data (the first account always is)"
+    )
     add.set_defaults(func=create_user)
     args = parser.parse_args(argv)
     try:

@@ -31,6 +31,20 @@ def test_create_and_get(user_store: UserStore) -> None:
     assert user_store.get(user.id + 1000) is None
 
 
+def test_the_first_account_is_the_admin_and_others_are_analysts_unless_asked(user_store: UserStore) -> None:
+    first = user_store.create("alice", "password-1")
+    second = user_store.create("bob", "password-2")
+    third = user_store.create("carol", "password-3", admin=True)
+    assert [(u.role, u.is_admin) for u in (first, second, third)] == [
+        ("admin", True),
+        ("analyst", False),
+        ("admin", True),
+    ]
+    assert [user_store.get(u.id) for u in (first, second, third)] == [first, second, third]
+    ticket = user_store.open_login(second.id, 60)
+    assert user_store.login_for_token(ticket.token) == (second, ticket.csrf_token)
+
+
 def test_usernames_are_unique_whatever_the_letter_case(user_store: UserStore) -> None:
     user_store.create("alice", "password-1")
     for name in ["alice", "ALICE", "Alice"]:

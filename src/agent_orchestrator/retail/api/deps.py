@@ -1,8 +1,10 @@
 """FastAPI dependencies: where the retail database is, and a read-only connection per request.
 
-The app decides the path (``<data dir>/retail.sqlite``) and keeps it in its state::
+The app decides the path and keeps it in its state: a fixed file, or (the web app) a provider of the
+active dataset version's file, asked on every request (docs/architecture.md#dataset-versions)::
 
     app.state.retail_db = settings.data_dir / "retail.sqlite"
+    app.state.retail_db = library.current_path
 
 Not ``app.dependency_overrides``, which FastAPI meant for tests: while any override is set, it
 analyses every dependency of every request again, a cost every chat message paid
@@ -17,7 +19,7 @@ detail names no server path: see ``agent_orchestrator.web.errors``).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -29,8 +31,13 @@ from agent_orchestrator.settings import load_settings
 
 
 def get_retail_db_path(request: Request) -> Path:
-    """The app's ``state.retail_db``, or else ``$RETAIL_DB``."""
-    path: Path | None = getattr(request.app.state, "retail_db", None) or load_settings().retail_db
+    """The app's ``state.retail_db`` (called, if it is a provider), or else ``$RETAIL_DB``.
+
+    A plain function, so FastAPI runs it in a worker thread: a provider may read the shared
+    dataset pointer (at most once a second) or materialise a new version."""
+    configured: Path | Callable[[], Path] | None = getattr(request.app.state, "retail_db", None)
+    path = configured() if callable(configured) else configured
+    path = path or load_settings().retail_db
     if path is None:
         raise RetailDatabaseError(
             "retail API used without a database path: set the app's state.retail_db or RETAIL_DB"

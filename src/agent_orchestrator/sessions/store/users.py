@@ -11,6 +11,10 @@ Why it is built this way:
 * **Login tokens are stored hashed** (sha256; the token is 256 random bits, so a fast hash suffices): a
   leaked database or backup does not hand out live sessions. Only the user's cookie holds the token.
   Each login also gets its own CSRF token, returned with the user on every lookup.
+* **Roles** (docs/architecture.md#roles): ``analyst`` or ``admin``. The first account created is
+  the admin, so a new deployment always has someone who can manage its data; ``create`` decides
+  "first" under a lock (PostgreSQL: an advisory lock; SQLite: the write lock ``BEGIN IMMEDIATE``
+  takes), so two servers creating accounts at once cannot both make one.
 * Usernames are unique case-insensitively (a unique index on ``lower(username)``) and limited to
   ``[A-Za-z0-9._-]``, so ``lower`` means the same on every backend.
 """
@@ -22,10 +26,11 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any, Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Engine, bindparam, delete, exc, func, insert, select, update
+from sqlalchemy import Engine, Row, bindparam, delete, exc, func, insert, select, update
 
 from agent_orchestrator.errors import AlreadyExistsError, InvalidInputError, NotFoundError
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
@@ -35,12 +40,16 @@ USERNAME_PATTERN = re.compile(r"[A-Za-z0-9._-]{3,40}\Z")
 PASSWORD_MIN = 8
 PASSWORD_MAX = 1_024
 DEMO_USERNAME = "demo"
+Role = Literal["admin", "analyst"]
+# The advisory lock under which an account's role is decided ("US3R"), on PostgreSQL.
+_PG_FIRST_ACCOUNT_LOCK = 0x05E3
 # A disabled account's stored "hash": not an argon2 hash, so every password check fails.
 DISABLED_HASH = "!disabled"
+_USER_COLUMNS = (users.c.id, users.c.username, users.c.created_at, users.c.role)
 # Built once: every request of a logged-in user runs it (a statement built per call costs more Python
 # than the query).
 _LOGIN_FOR_TOKEN = (
-    select(users.c.id, users.c.username, users.c.created_at, logins.c.csrf_token)
+    select(users.c.id, users.c.username, users.c.created_at, users.c.role, logins.c.csrf_token)
     .join(users, users.c.id == logins.c.user_id)
     .where(
         logins.c.token_hash == bindparam("token_hash"),
@@ -54,6 +63,11 @@ class User:
     id: int
     username: str
     created_at: datetime
+    role: Role = "analyst"
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,37 +117,39 @@ class UserStore:
         self._hasher = hasher or PasswordHasher()
         self._dummy_hash: str | None = None
 
-    def create(self, username: str, password: str) -> User:
-        """A new account; :class:`AlreadyExistsError` if the name is taken in any letter case,
-        :class:`InvalidInputError` for a bad name or password."""
+    def create(self, username: str, password: str, *, admin: bool = False) -> User:
+        """A new account, an admin if ``admin`` or if it is the first; :class:`AlreadyExistsError` if
+        the name is taken in any letter case, :class:`InvalidInputError` for a bad name or password."""
         username = validate_username(username)
         password_hash = self._hasher.hash(validate_password(password))
         now = utcnow()
         try:
             with write_transaction(self._engine) as conn:
+                if conn.dialect.name == "postgresql":
+                    conn.execute(select(func.pg_advisory_xact_lock(_PG_FIRST_ACCOUNT_LOCK)))
+                first = conn.execute(select(users.c.id).limit(1)).first() is None
+                role: Role = "admin" if admin or first else "analyst"
                 user_id = conn.execute(
                     insert(users)
-                    .values(username=username, password_hash=password_hash, created_at=now)
+                    .values(username=username, password_hash=password_hash, created_at=now, role=role)
                     .returning(users.c.id)
                 ).scalar_one()
         except exc.IntegrityError as error:
             taken = f"The username {username} is taken (usernames ignore letter case)."
             raise AlreadyExistsError(taken) from error
-        return User(int(user_id), username, now)
+        return User(int(user_id), username, now, role)
 
     def get(self, user_id: int) -> User | None:
-        query = select(users.c.id, users.c.username, users.c.created_at).where(users.c.id == user_id)
+        query = select(*_USER_COLUMNS).where(users.c.id == user_id)
         with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
-        return User(row.id, row.username, row.created_at) if row else None
+        return _user(row) if row else None
 
     def get_by_username(self, username: str) -> User | None:
-        query = select(users.c.id, users.c.username, users.c.created_at).where(
-            func.lower(users.c.username) == username.lower()
-        )
+        query = select(*_USER_COLUMNS).where(func.lower(users.c.username) == username.lower())
         with read_connection(self._engine) as conn:
             row = conn.execute(query).first()
-        return User(row.id, row.username, row.created_at) if row else None
+        return _user(row) if row else None
 
     def authenticate(self, username: str, password: str) -> User | None:
         """The user if the password is right; ``None`` otherwise, in the same time for unknown names."""
@@ -150,7 +166,7 @@ class UserStore:
         if row is None:
             self._verify(self._dummy(), password)  # same work as a real check; result ignored
             return PasswordCheck(None, right=False)
-        account = User(row.id, row.username, row.created_at)
+        account = _user(row)
         if not self._verify(row.password_hash, password):
             return PasswordCheck(account, right=False)
         if self._hasher.check_needs_rehash(row.password_hash):
@@ -188,7 +204,7 @@ class UserStore:
         params = {"token_hash": hash_token(token), "now": utcnow()}
         with read_connection(self._engine) as conn:
             row = conn.execute(_LOGIN_FOR_TOKEN, params).first()
-        return (User(row.id, row.username, row.created_at), row.csrf_token) if row else None
+        return (_user(row), row.csrf_token) if row else None
 
     def close_login(self, token: str) -> bool:
         """Log out: forget the login. ``False`` if there was none."""
@@ -211,7 +227,7 @@ class UserStore:
             row = conn.execute(query).first()
         password = secrets.token_urlsafe(12)
         if row is not None:
-            existing = User(row.id, row.username, row.created_at)
+            existing = _user(row)
             if row.password_hash != DISABLED_HASH:
                 return existing, None
             with write_transaction(self._engine) as conn:
@@ -252,3 +268,8 @@ class UserStore:
             return self._hasher.verify(password_hash, password)
         except (VerificationError, InvalidHashError):
             return False
+
+
+def _user(row: Row[*tuple[Any, ...]]) -> User:
+    """A ``users`` row (or a row with its columns) as a :class:`User`."""
+    return User(row.id, row.username, row.created_at, row.role)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.errors import LoginThrottledError
 from agent_orchestrator.sessions.store import AuditEvent, Charge, User, login_keys, scope_of
+from agent_orchestrator.sessions.store.users import Role
 from agent_orchestrator.telemetry import LOGIN_FAILURES
 from agent_orchestrator.web.deps import (
     CurrentLogin,
@@ -39,6 +40,11 @@ class LoginRequest(BaseModel):
 class UserOut(BaseModel):
     id: int
     username: str
+    role: Role = Field(description="admin: may also manage the data (docs/architecture.md#roles)")
+
+    @classmethod
+    def of(cls, user: User) -> "UserOut":
+        return cls(id=user.id, username=user.username, role=user.role)
 
 
 class LoginOut(BaseModel):
@@ -76,7 +82,7 @@ async def login(body: LoginRequest, request: Request, response: Response, servic
         secure=secure_cookies(request, services.settings),
         path="/",
     )
-    return LoginOut(user=UserOut(id=user.id, username=user.username), csrf_token=ticket.csrf_token)
+    return LoginOut(user=UserOut.of(user), csrf_token=ticket.csrf_token)
 
 
 def _audit_failure(services: Services, account: User | None, addr: str, charge: Charge) -> None:
@@ -94,10 +100,10 @@ def _audit_failure(services: Services, account: User | None, addr: str, charge: 
         )
 
 
-@router.get("/me", summary="The logged-in user and their CSRF token")
+@router.get("/me", summary="The logged-in user (with their role) and their CSRF token")
 async def me(login: CurrentLogin) -> LoginOut:
     user, csrf = login
-    return LoginOut(user=UserOut(id=user.id, username=user.username), csrf_token=csrf)
+    return LoginOut(user=UserOut.of(user), csrf_token=csrf)
 
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT, summary="Log out")

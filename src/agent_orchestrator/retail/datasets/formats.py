@@ -1,0 +1,154 @@
+"""What a CSV file's columns mean and how its values are written: the mapping and the format.
+
+An upload can come from anywhere: the Online Retail files, a shop platform's order export, a
+spreadsheet saved in Germany. The importer reads all of them through two explicit choices the admin
+confirms (docs/architecture.md#dataset-versions): which header column holds each of our
+:data:`FIELDS`, and the :class:`CsvFormat` its values are written in. This module only suggests
+them from a header; ``inspect.py`` looks at the values too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+FIELDS = (
+    "invoice",
+    "stock_code",
+    "description",
+    "quantity",
+    "invoiced_at",
+    "unit_price",
+    "customer_id",
+    "country",
+)
+"""Our columns, in the order of the Online Retail layout."""
+
+OPTIONAL_FIELDS = frozenset({"description", "country"})
+"""Fields a file may lack: an empty description, and the country ``Unspecified``."""
+
+LAYOUTS: dict[str, tuple[str, ...]] = {
+    "Online Retail II": (
+        "invoice",
+        "stockcode",
+        "description",
+        "quantity",
+        "invoicedate",
+        "price",
+        "customerid",
+        "country",
+    ),
+    "Online Retail": (
+        "invoiceno",
+        "stockcode",
+        "description",
+        "quantity",
+        "invoicedate",
+        "unitprice",
+        "customerid",
+        "country",
+    ),
+}
+"""Known headers (normalised names, in :data:`FIELDS` order): a file with one of them needs no mapping."""
+
+# Other exports' names for our fields, most specific first (normalised: lower case, letters and
+# digits only). "name" is a shop platform's order number ("#1001"), so it is the last guess for it.
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "invoice": (
+        "invoice",
+        "invoiceno",
+        "invoicenumber",
+        "invoiceid",
+        "orderid",
+        "ordernumber",
+        "orderno",
+        "order",
+        "name",
+    ),
+    "stock_code": (
+        "stockcode",
+        "sku",
+        "lineitemsku",
+        "variantsku",
+        "productcode",
+        "productid",
+        "itemcode",
+        "articlenumber",
+    ),
+    "description": (
+        "description",
+        "lineitemname",
+        "productname",
+        "itemname",
+        "producttitle",
+        "title",
+        "product",
+    ),
+    "quantity": ("quantity", "qty", "lineitemquantity", "units", "amountordered"),
+    "invoiced_at": ("invoicedate", "orderdate", "createdat", "paidat", "date", "datetime", "timestamp"),
+    "unit_price": ("price", "unitprice", "lineitemprice", "itemprice", "priceeach"),
+    "customer_id": (
+        "customerid",
+        "customerno",
+        "customernumber",
+        "customer",
+        "email",
+        "customeremail",
+        "clientid",
+    ),
+    "country": ("country", "billingcountry", "shippingcountry", "countrycode", "customercountry"),
+}
+
+
+@dataclass(frozen=True)
+class CsvFormat:
+    """How a file writes its values. ``date_format`` is a ``strptime`` format (``None``: detect it from
+    the file's first rows); ``thousands`` is the digit-group separator (``""``: none)."""
+
+    delimiter: str = ","
+    date_format: str | None = None
+    decimal: str = "."
+    thousands: str = ""
+    encoding: str = "utf-8"
+
+
+def normalise(name: str) -> str:
+    """A header name as we compare it: "Customer ID", "customer_id" and "CustomerID" are one."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def layout_of(header: list[str]) -> str | None:
+    """The known layout whose columns the header has (in any order), or ``None``."""
+    names = {normalise(name) for name in header}
+    for layout, columns in LAYOUTS.items():
+        if names.issuperset(columns):
+            return layout
+    return None
+
+
+def suggest_mapping(header: list[str]) -> dict[str, str | None]:
+    """Field -> the header column that most likely holds it (``None``: no column looks like it).
+
+    A column is suggested for one field only, the first field whose most specific name it matches.
+    """
+    by_name: dict[str, str] = {}
+    for column in header:
+        by_name.setdefault(normalise(column), column)
+    taken: set[str] = set()
+    mapping: dict[str, str | None] = {}
+    for field in FIELDS:
+        mapping[field] = None
+        for synonym in _SYNONYMS[field]:
+            found = by_name.get(synonym)
+            if found is not None and found not in taken:
+                mapping[field] = found
+                taken.add(found)
+                break
+    return mapping
+
+
+def source_key(header: list[str]) -> str:
+    """A stable key of a header (its normalised names, in order), to remember a mapping per source:
+    the same shop's next export has the same header."""
+    return hashlib.sha256("\x1f".join(normalise(name) for name in header).encode()).hexdigest()[:16]

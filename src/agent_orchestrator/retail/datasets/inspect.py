@@ -1,0 +1,186 @@
+"""A first look at an uploaded file: its header, a few rows, and what we suggest reading it as.
+
+The admin confirms or corrects the suggestion before anything is imported
+(docs/architecture.md#dataset-versions), so this only reads the beginning of the file (a file of
+hundreds of megabytes answers as fast as a small one) and never writes anything. A file that cannot
+be a CSV with a header at all (binary, empty, one column) is refused here, in one line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.retail.datasets.dates import ONLINE_RETAIL_DATES, candidate_formats
+from agent_orchestrator.retail.datasets.formats import (
+    FIELDS,
+    OPTIONAL_FIELDS,
+    CsvFormat,
+    layout_of,
+    source_key,
+    suggest_mapping,
+)
+
+SAMPLE_BYTES = 256 * 1024
+"""How much of the file the suggestion reads: some thousand records, enough for the dates."""
+
+_DELIMITERS = ",;\t|"
+_ENCODINGS = ("utf-8", "cp1252", "latin-1")  # latin-1 reads any bytes: the last resort
+_FIELD_WORDS = {
+    "invoice": "an invoice or order number",
+    "stock_code": "a stock code or SKU",
+    "quantity": "a quantity",
+    "invoiced_at": "a date",
+    "unit_price": "a unit price",
+    "customer_id": "a customer id",
+}
+_COMMA_THOUSANDS = re.compile(r"^-?\d{1,3}(,\d{3})+(\.\d+)?$")
+_DOT_THOUSANDS = re.compile(r"^-?\d{1,3}(\.\d{3})+(,\d+)?$")
+_DECIMAL_COMMA = re.compile(r"^-?\d+,\d+$")
+_LOOKS_LIKE_DATA = re.compile(r"^[\d\s.,:/+-]+$")
+
+
+@dataclass
+class CsvPreview:
+    """What :func:`inspect_csv` found. ``mapping`` is field -> suggested header column (``None``: no
+    column looks like it); ``format`` has ``date_format`` set only when the sample allows one
+    reading; ``date_formats`` are the candidates for a picker; ``problems`` what blocks an import
+    as suggested (a required field without a column, dates that fit no format)."""
+
+    header: list[str]
+    rows: list[list[str]]
+    layout: str | None
+    mapping: dict[str, str | None]
+    format: CsvFormat
+    date_formats: list[str]
+    source_key: str
+    problems: list[str]
+
+
+def inspect_csv(path: Path, *, rows: int = 10) -> CsvPreview:
+    """The header, the first ``rows`` records and the suggested mapping and format of ``path``.
+
+    ``InvalidInputError`` (one line) for a file that is empty, binary, or has no header.
+    """
+    raw = _head(path)
+    encoding = _encoding(raw)
+    text = raw.decode(encoding, errors="replace").removeprefix("\ufeff")
+    if len(raw) == SAMPLE_BYTES:  # the last line is probably cut
+        text = text[: text.rfind("\n") + 1] or text
+    delimiter = _delimiter(text)
+    records = [record for record in csv.reader(text.splitlines(), delimiter=delimiter) if record]
+    if not records:
+        raise InvalidInputError(f"empty file: {path.name} has no lines (expected a CSV file with a header)")
+    header = [name.strip() for name in records[0]]
+    _check_header(path.name, header)
+    body = records[1:]
+    mapping = suggest_mapping(header)
+    layout = layout_of(header)
+    decimal, thousands = _number_format(_column(body, header, mapping.get("unit_price")))
+    dates = _column(body, header, mapping.get("invoiced_at"))
+    date_formats = candidate_formats(dates)
+    if layout and (not date_formats or set(date_formats) & set(ONLINE_RETAIL_DATES)):
+        date_formats = list(ONLINE_RETAIL_DATES)  # their files' own spellings, which they mix
+    fmt = CsvFormat(
+        delimiter=delimiter,
+        date_format=date_formats[0] if len(date_formats) == 1 else None,
+        decimal=decimal,
+        thousands=thousands,
+        encoding="utf-8-sig" if raw.startswith(codecs.BOM_UTF8) else encoding,
+    )
+    problems = [
+        f"no column looks like {_FIELD_WORDS[field]}"
+        for field in FIELDS
+        if mapping[field] is None and field not in OPTIONAL_FIELDS
+    ]
+    if mapping["invoiced_at"] is not None and dates and not date_formats:
+        problems.append(f"the dates in {mapping['invoiced_at']!r} fit no known format (e.g. {dates[0]!r})")
+    elif len(date_formats) > 1 and date_formats != list(ONLINE_RETAIL_DATES):
+        problems.append("the dates read both day/month and month/day: choose the date format")
+    return CsvPreview(
+        header=header,
+        rows=body[:rows],
+        layout=layout,
+        mapping=mapping,
+        format=fmt,
+        date_formats=date_formats,
+        source_key=source_key(header),
+        problems=problems,
+    )
+
+
+def _head(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(SAMPLE_BYTES)
+    except OSError as error:
+        raise InvalidInputError(f"cannot read {path.name}: {error.strerror or error}") from None
+    if not raw.strip():
+        raise InvalidInputError(f"empty file: {path.name} holds no data (expected a CSV file with a header)")
+    if b"\x00" in raw:
+        raise InvalidInputError(f"{path.name} is not a CSV file: it holds binary data")
+    return raw
+
+
+def _encoding(raw: bytes) -> str:
+    for encoding in _ENCODINGS:
+        try:
+            codecs.getincrementaldecoder(encoding)().decode(raw, final=False)  # a cut last character is fine
+        except UnicodeDecodeError:
+            continue
+        return encoding
+    return _ENCODINGS[-1]
+
+
+def _delimiter(text: str) -> str:
+    head = "\n".join(text.splitlines()[:50])
+    try:
+        return csv.Sniffer().sniff(head, delimiters=_DELIMITERS).delimiter
+    except csv.Error:
+        first = text.splitlines()[0] if text else ""
+        return max(_DELIMITERS, key=first.count)
+
+
+def _check_header(name: str, header: list[str]) -> None:
+    if len(header) < 2:
+        raise InvalidInputError(f"{name} is not a CSV file with a header: its first line has one column")
+    if sum(1 for cell in header if not cell or _LOOKS_LIKE_DATA.match(cell)) > len(header) // 2:
+        raise InvalidInputError(
+            f"{name} has no header: its first line looks like data ({','.join(header)[:80]!r})"
+        )
+
+
+def _column(body: list[list[str]], header: list[str], column: str | None) -> list[str]:
+    if column is None:
+        return []
+    i = header.index(column)
+    return [record[i].strip() for record in body if len(record) > i and record[i].strip()]
+
+
+def _number_format(values: list[str]) -> tuple[str, str]:
+    """(decimal, thousands) that the prices are written with; the default when nothing tells."""
+    if any(_DOT_THOUSANDS.match(v) and "," in v for v in values):
+        return ",", "."
+    if any(_COMMA_THOUSANDS.match(v) and "." in v for v in values):
+        return ".", ","
+    if any(_DECIMAL_COMMA.match(v) for v in values) and not any("." in v for v in values):
+        return ",", ""
+    return ".", ""
+
+
+def date_formats_for(fmt: CsvFormat, preview: CsvPreview, name: str) -> list[str]:
+    """The formats an import reads the file's dates with: the given one, else the one the sample
+    fits (an Online Retail file's own spellings, any of them). ``InvalidInputError`` when it fits
+    none, or fits day/month and month/day alike (the admin must choose: a guess could misread every date)."""
+    if fmt.date_format is not None:
+        return [fmt.date_format]
+    if len(preview.date_formats) == 1 or preview.date_formats == list(ONLINE_RETAIL_DATES):
+        return preview.date_formats
+    if not preview.date_formats:
+        raise InvalidInputError(f"the dates in {name} fit no known format: give the date format")
+    choices = ", ".join(preview.date_formats)
+    raise InvalidInputError(f"the dates in {name} read both day/month and month/day: choose one of {choices}")

@@ -1,0 +1,181 @@
+"""One CSV record to one invoice line, under a mapping and a format, or the reason it is skipped.
+
+The rules are the Online Retail importer's (``retail.importer`` documents them for users): a line
+needs an invoice, a stock code, a non-zero integer quantity, a date, a price >= 0 and a customer;
+a "C" invoice is a cancellation and must have a negative quantity. Each failure has a stable
+*reason* (the key of ``ImportReport.skipped_by_reason``) and a message naming the file's own column.
+
+Customers: a numeric key (``17850``, the UCI export's ``17850.0``) is the id. Any other key (a shop
+platform's e-mail address or customer name) becomes a stable id of its own: ``KEYED_ID_BASE`` plus 48
+bits of its BLAKE2b hash (case-insensitive), the same in every import and on every server, below
+2**53 so a browser reads it exactly. The key itself is not stored.
+
+Built as closures over the column positions, because this runs once per line of a 500,000-line file
+(docs/architecture.md#dataset-versions: the import's speed budget).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from agent_orchestrator.retail.datasets.dates import date_parser
+from agent_orchestrator.retail.datasets.formats import FIELDS, OPTIONAL_FIELDS, CsvFormat
+
+KEYED_ID_BASE = 10**15
+"""Ids of customers whose key is not a number start here, above any numeric id a shop uses."""
+
+
+class Line(NamedTuple):
+    invoice: str
+    stock_code: str
+    description: str
+    quantity: int
+    invoiced_at: str
+    unit_price: float
+    customer_id: int
+    country: str
+
+
+class Skip(Exception):
+    """A record that cannot be imported: ``reason`` is the category, ``str()`` the detail."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def keyed_customer_id(key: str) -> int:
+    """The stable id of a non-numeric customer key (see the module docstring)."""
+    digest = hashlib.blake2b(key.strip().casefold().encode(), digest_size=6).digest()
+    return KEYED_ID_BASE + int.from_bytes(digest, "big")
+
+
+def number_parser(fmt: CsvFormat) -> Callable[[str], float]:
+    """Text to a number in the file's notation ("1.234,56" with a decimal comma), or ``ValueError``."""
+    if not fmt.thousands and fmt.decimal == ".":
+        return float
+    thousands, decimal = fmt.thousands, fmt.decimal
+
+    def parse(text: str) -> float:
+        if thousands:
+            text = text.replace(thousands, "")
+        return float(text.replace(decimal, ".") if decimal != "." else text)
+
+    return parse
+
+
+def line_parser(
+    header: list[str], mapping: dict[str, str], fmt: CsvFormat, date_formats: Sequence[str]
+) -> Callable[[list[str]], Line]:
+    """A function from one record to a :class:`Line`, raising :class:`Skip`.
+
+    ``mapping`` is field -> header column; the optional fields may be missing from it. A mapping
+    that names a column the header lacks, or leaves out a required field, is the caller's mistake
+    (``ValueError``): the library checks it before it reads a row. ``date_formats`` are tried in
+    order (one, unless the file is in an Online Retail layout: ``dates.ONLINE_RETAIL_DATES``).
+    """
+    position = {name: i for i, name in reversed(list(enumerate(header)))}
+    for field in FIELDS:
+        column = mapping.get(field)
+        if not column and field not in OPTIONAL_FIELDS:
+            raise ValueError(f"no column for {field}")
+        if column and column not in position:
+            raise ValueError(f"no column {column!r} in the header")
+    name = {field: mapping.get(field) or field for field in FIELDS}
+    width = len(header)
+    i_inv, i_code, i_qty, i_date, i_price, i_cust = (
+        position[mapping[f]]
+        for f in ("invoice", "stock_code", "quantity", "invoiced_at", "unit_price", "customer_id")
+    )
+    i_desc, i_country = (position[mapping[f]] if mapping.get(f) else None for f in ("description", "country"))
+    parse_date = date_parser(date_formats)
+    expected = " or ".join(date_formats)
+    parse_number = number_parser(fmt)
+    customers: dict[str, int] = {}
+    q_name, d_name, p_name, c_name = (
+        name["quantity"],
+        name["invoiced_at"],
+        name["unit_price"],
+        name["customer_id"],
+    )
+
+    def quantity_of(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            value = parse_number(text)
+        except ValueError:
+            value = 0.5
+        if not value.is_integer():
+            raise Skip("bad quantity", f"invalid {q_name} {text!r} (expected an integer)")
+        return int(value)
+
+    def customer_of(text: str) -> int:
+        found = customers.get(text)
+        if found is not None:
+            return found
+        if not text:
+            raise Skip("no customer", f"missing {c_name}")
+        try:
+            value = float(text)  # the UCI export writes ids as 13085.0
+        except ValueError:
+            value = None
+        if value is None or value != value or value in (float("inf"), float("-inf")):
+            found = keyed_customer_id(text)
+        elif value.is_integer() and value >= 1:
+            found = int(value)
+        else:
+            raise Skip("bad customer id", f"invalid {c_name} {text!r}")
+        customers[text] = found
+        return found
+
+    def parse(row: list[str]) -> Line:
+        if len(row) != width:
+            raise Skip("wrong column count", f"expected {width} columns, found {len(row)}")
+        invoice = row[i_inv].strip().upper()
+        if not invoice:
+            raise Skip("no invoice", f"missing {name['invoice']}")
+        stock_code = row[i_code].strip().upper()
+        if not stock_code:
+            raise Skip("no stock code", f"missing {name['stock_code']}")
+        quantity = quantity_of(row[i_qty].strip())
+        if quantity == 0:
+            raise Skip("zero quantity", f"{q_name} is 0")
+        if quantity > 0 and invoice.startswith("C"):
+            raise Skip(
+                "cancellation with positive quantity",
+                f"cancelled invoice {invoice} with positive {q_name} {quantity}",
+            )
+        text = row[i_date].strip()
+        try:
+            invoiced_at = parse_date(text)
+        except ValueError:
+            raise Skip("bad date", f"invalid {d_name} {text!r} (expected {expected})") from None
+        text = row[i_price].strip()
+        try:
+            price = parse_number(text)
+        except ValueError:
+            raise Skip("bad price", f"invalid {p_name} {text!r}") from None
+        if price < 0:
+            raise Skip("negative price", f"invalid {p_name} {text!r} (must be >= 0)")
+        if not price < float("inf"):  # nan and inf
+            raise Skip("bad price", f"invalid {p_name} {text!r}")
+        customer_id = customer_of(row[i_cust].strip())
+        description = "" if i_desc is None else row[i_desc].strip()
+        country = "" if i_country is None else row[i_country].strip()
+        return Line(
+            invoice,
+            stock_code,
+            description,
+            quantity,
+            invoiced_at,
+            round(price, 4),
+            customer_id,
+            country or "Unspecified",
+        )
+
+    return parse

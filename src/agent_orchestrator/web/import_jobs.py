@@ -1,0 +1,202 @@
+"""The data import as a background job: one at a time per server, its progress readable while it
+runs, its outcome kept until the next one (docs/architecture.md#the-data-page).
+
+``DatasetLibrary.import_csv`` blocks for as long as the file takes (seconds for the real Online
+Retail file), so it runs in a thread of its own, never in a request: the admin's page polls the job,
+and the chats go on meanwhile (readers keep the version that is active until the import switches to
+its own, atomically). A second import while one runs is refused (``409``), since two would race to
+switch. Each job is audited when it starts and when it ends, whichever way it ends: finished (and
+its version made active, ``data_switch``), failed, or cancelled. The upload's file is deleted once its
+import is over; the skipped rows' file is the library's to keep.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from agent_orchestrator.errors import DatasetChangedError, ImportBusyError, InvalidInputError, NotFoundError
+from agent_orchestrator.retail.datasets import CsvFormat, DatasetLibrary, ImportProgress, ImportReport
+from agent_orchestrator.sessions import Actor
+from agent_orchestrator.sessions.store import AuditAction, AuditEvent, AuditLog
+from agent_orchestrator.web.uploads import Upload, Uploads
+
+logger = logging.getLogger(__name__)
+
+JobState = Literal["running", "finished", "failed", "cancelled"]
+Mode = Literal["replace", "append"]
+# How long a server that is stopping waits for its import to notice the cancel.
+_STOP_SECONDS = 30.0
+_FAILED = "The import failed; the active data is unchanged."
+
+
+@dataclass(frozen=True)
+class ImportJob:
+    """One import as its page shows it: a snapshot, replaced (never changed) as the job moves on."""
+
+    id: str
+    state: JobState
+    mode: Mode
+    source_name: str
+    started_by: str
+    started_at: float
+    progress: ImportProgress | None = None
+    report: ImportReport | None = None
+    error: str | None = None
+    ended_at: float | None = None
+
+
+@dataclass
+class _Running:
+    job: ImportJob
+    cancel: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+
+
+class ImportJobs:
+    """Starts imports in a thread, one at a time, and keeps the latest job's snapshot."""
+
+    def __init__(self, library: DatasetLibrary, audit: AuditLog, uploads: Uploads) -> None:
+        self._library = library
+        self._audit = audit
+        self._uploads = uploads
+        self._lock = threading.Lock()
+        self._latest: _Running | None = None
+
+    def refuse_while_running(self, what: str) -> None:
+        """``ImportBusyError`` while an import runs: a restore or a settings change now would be
+        undone by the import's switch (or wait for it), so it is refused instead."""
+        job = self.current()
+        if job is not None and job.state == "running":
+            raise ImportBusyError(f"An import is running; {what} once it has ended.")
+
+    def current(self) -> ImportJob | None:
+        """The running job, or else the last one (with its report or error); ``None`` before any."""
+        with self._lock:
+            return self._latest.job if self._latest else None
+
+    def start(
+        self,
+        actor: Actor,
+        upload: Upload,
+        mapping: Mapping[str, str],
+        fmt: CsvFormat,
+        mode: Mode,
+        *,
+        remember: bool = True,
+    ) -> ImportJob:
+        """Start importing ``upload``; ``ImportBusyError`` while another import runs. With
+        ``remember``, a successful import's mapping and format are kept for the upload's source, to
+        pre-fill its next file (not before: a mapping that failed is not worth suggesting)."""
+        job = ImportJob(
+            id=secrets.token_urlsafe(9),
+            state="running",
+            mode=mode,
+            source_name=upload.name,
+            started_by=actor.user.username,
+            started_at=time.time(),
+        )
+        with self._lock:
+            if self._latest is not None and self._latest.job.state == "running":
+                raise ImportBusyError("An import is already running; wait for it to end or cancel it.")
+            running = self._latest = _Running(job)
+        self._record(actor, "data_import_start", job, mapping=dict(mapping), bytes=upload.size)
+        running.thread = threading.Thread(
+            target=self._run,
+            args=(running, actor, upload, dict(mapping), fmt, remember),
+            name="data-import",
+            daemon=True,
+        )
+        running.thread.start()
+        return job
+
+    def cancel(self, actor: Actor, job_id: str) -> ImportJob:
+        """Ask the running job to stop (it ends ``cancelled``, with nothing changed); the job as it
+        stands. ``NotFoundError`` for an unknown job; a job that has ended is returned as it is."""
+        with self._lock:
+            running = self._latest
+        if running is None or running.job.id != job_id:
+            raise NotFoundError("No such import.")
+        running.cancel.set()
+        return running.job
+
+    def stop(self) -> None:
+        """On shutdown: cancel the running import and wait a while for it to end."""
+        with self._lock:
+            running = self._latest
+        if running is not None and running.thread is not None:
+            running.cancel.set()
+            running.thread.join(_STOP_SECONDS)
+
+    def _run(
+        self,
+        running: _Running,
+        actor: Actor,
+        upload: Upload,
+        mapping: dict[str, str],
+        fmt: CsvFormat,
+        remember: bool,
+    ) -> None:
+        job = running.job
+        try:
+            report = self._library.import_csv(
+                upload.path,
+                mapping,
+                fmt,
+                mode=job.mode,
+                actor=actor.user.username,
+                source_name=upload.name,
+                progress=lambda progress: self._progressed(running, progress),
+                cancel=running.cancel,
+            )
+        except Exception as error:
+            cancelled = running.cancel.is_set()
+            told = isinstance(error, (InvalidInputError, DatasetChangedError))  # the user's to know
+            if not cancelled and not told:
+                logger.error("data import %s failed", job.id, exc_info=error)
+            message = " ".join(str(error).split()) if told else _FAILED
+            state: JobState = "cancelled" if cancelled else "failed"
+            ended = self._update(running, state=state, error=None if cancelled else message)
+            self._record(actor, "data_import_cancel" if cancelled else "data_import_failed", ended)
+        else:
+            ended = self._update(running, state="finished", report=report)
+            self._record(actor, "data_import_done", ended, imported=report.imported, skipped=report.skipped)
+            self._record(actor, "data_switch", ended, version_id=report.version_id)
+            if remember:
+                self._remember(upload, mapping, fmt)
+        finally:
+            self._uploads.discard(upload)
+
+    def _remember(self, upload: Upload, mapping: dict[str, str], fmt: CsvFormat) -> None:
+        """Keep the mapping for the source; failing to is no reason to fail the import itself."""
+        try:
+            self._library.remember_mapping(upload.preview.source_key, mapping, fmt)
+        except Exception:
+            logger.warning("the mapping of %s was not remembered", upload.name, exc_info=True)
+
+    def _progressed(self, running: _Running, progress: ImportProgress) -> None:
+        """The library's progress callback: the job's figures follow the import."""
+        self._update(running, progress=progress)
+
+    def _update(self, running: _Running, **changes: Any) -> ImportJob:
+        with self._lock:
+            if "state" in changes:
+                changes["ended_at"] = time.time()
+            running.job = replace(running.job, **changes)
+            return running.job
+
+    def _record(self, actor: Actor, action: AuditAction, job: ImportJob, **details: Any) -> None:
+        self._audit.record(
+            AuditEvent(
+                action=action,
+                user_id=actor.user.id,
+                username=actor.user.username,
+                client_addr=actor.client_addr,
+                details={"job": job.id, "source": job.source_name, "mode": job.mode, **details},
+            )
+        )

@@ -1,0 +1,429 @@
+"""The dataset library on real SQLite files: mappings and formats, skipped rows, versions, switches."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+import os
+import sqlite3
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+from retail_fixtures import HEADER, KNOWN_ROWS, SMALL
+
+from agent_orchestrator.errors import (
+    DatasetChangedError,
+    ImportCancelledError,
+    InvalidInputError,
+    NotFoundError,
+)
+from agent_orchestrator.mcp_server.server import build_server
+from agent_orchestrator.retail import generate_dataset
+from agent_orchestrator.retail.datasets import (
+    DEFAULT_ID,
+    FIELDS,
+    CsvFormat,
+    DatasetLibrary,
+    ImportProgress,
+    SegmentRules,
+    inspect_csv,
+)
+from agent_orchestrator.retail.datasets import library as library_module
+from agent_orchestrator.retail.datasets.rows import KEYED_ID_BASE, keyed_customer_id
+from agent_orchestrator.retail.db import open_readonly
+
+SHOPIFY = (
+    "Name,Email,Created at,Lineitem quantity,Lineitem name,Lineitem price,Lineitem sku,Billing Country\n"
+    "#1001,ada@example.com,2024-03-05 10:12:00 +0100,2,Blue Mug,12.50,MUG-B,Germany\n"
+    "#1001,ada@example.com,2024-03-05 10:12:00 +0100,1,Tea Towel,4.00,TT-1,Germany\n"
+    "#1002,Bob@Example.com,2024-03-06 09:00:00 +0100,3,Blue Mug,12.50,MUG-B,Austria\n"
+    "#1003,ADA@example.com,2024-04-01 16:30:00 +0200,1,Red Mug,13.00,MUG-R,Germany\n"
+)
+EURO = (
+    "Invoice;SKU;Description;Qty;Date;Price;Customer;Country\n"
+    "5001;A1;Kaffeebecher;2;31.01.2024 10:00;1.234,50;17;Deutschland\n"
+    "5002;A2;Teller;1;01.02.2024 11:30;2,75;18;Österreich\n"
+)
+MAPPING_EURO = dict(
+    zip(FIELDS, ("Invoice", "SKU", "Description", "Qty", "Date", "Price", "Customer", "Country"), strict=True)
+)
+
+
+def _write(folder: Path, text: str, name: str = "data.csv", encoding: str = "utf-8") -> Path:
+    path = folder / name
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def _mapping(path: Path) -> dict[str, str]:
+    return {field: column for field, column in inspect_csv(path).mapping.items() if column}
+
+
+def _import(library: DatasetLibrary, path: Path, mode: str = "replace", **options: object):  # type: ignore[no-untyped-def]
+    preview = inspect_csv(path)
+    return library.import_csv(
+        path,
+        _mapping(path),
+        preview.format,
+        mode=mode,
+        actor="admin",
+        source_name=path.name,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def _query(path: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = open_readonly(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> DatasetLibrary:
+    found = DatasetLibrary(tmp_path / "data", keep=3)
+    yield found
+    found.close()
+
+
+def test_a_shop_platform_export_is_mapped_and_its_emails_become_stable_ids(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, SHOPIFY, "orders_export.csv")
+    preview = inspect_csv(path)
+    assert preview.layout is None and preview.problems == []
+    assert preview.mapping == {
+        "invoice": "Name",
+        "stock_code": "Lineitem sku",
+        "description": "Lineitem name",
+        "quantity": "Lineitem quantity",
+        "invoiced_at": "Created at",
+        "unit_price": "Lineitem price",
+        "customer_id": "Email",
+        "country": "Billing Country",
+    }
+    assert preview.format.date_format == "%Y-%m-%d %H:%M:%S %z"
+    report = _import(library, path)
+    assert (report.imported, report.skipped, report.customers, report.countries) == (4, 0, 2, 2)
+    assert (report.first_date, report.last_date) == ("2024-03-05", "2024-04-01")
+    ids = {row[0] for row in _query(library.current_path(), "SELECT customer_id FROM customers")}
+    assert ids == {keyed_customer_id("ada@example.com"), keyed_customer_id("bob@example.com")}
+    assert all(KEYED_ID_BASE <= i < 2**53 for i in ids)  # case-insensitive, exact in a browser
+    assert _query(library.current_path(), "SELECT MIN(invoiced_at) FROM transactions") == [
+        ("2024-03-05 10:12:00",)
+    ]
+
+
+def test_semicolons_decimal_commas_thousands_and_latin_1(library: DatasetLibrary, tmp_path: Path) -> None:
+    path = _write(tmp_path, EURO, encoding="latin-1")
+    preview = inspect_csv(path)
+    assert preview.format == CsvFormat(
+        delimiter=";", date_format="%d.%m.%Y %H:%M", decimal=",", thousands=".", encoding="cp1252"
+    )
+    report = library.import_csv(
+        path, MAPPING_EURO, preview.format, mode="replace", actor="a", source_name="x.csv"
+    )
+    assert report.imported == 2
+    rows = _query(
+        library.current_path(), "SELECT unit_price, invoiced_at, country FROM transactions ORDER BY invoice"
+    )
+    assert rows == [
+        (1234.5, "2024-01-31 10:00:00", "Deutschland"),
+        (2.75, "2024-02-01 11:30:00", "Österreich"),
+    ]
+
+
+def test_a_byte_order_mark_and_tabs_are_read(library: DatasetLibrary, tmp_path: Path) -> None:
+    path = _write(tmp_path, "\ufeff" + (HEADER + KNOWN_ROWS).replace(",", "\t"))
+    preview = inspect_csv(path)
+    assert (preview.format.delimiter, preview.format.encoding, preview.layout) == (
+        "\t",
+        "utf-8-sig",
+        "Online Retail II",
+    )
+    assert _import(library, path).imported == 18
+
+
+def test_ambiguous_dates_are_candidates_and_an_import_needs_one(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    text = "Order,SKU,Qty,Date,Price,Customer\n1,A,1,03/04/2024,1.0,7\n2,B,1,05/06/2024,2.0,8\n"
+    path = _write(tmp_path, text)
+    preview = inspect_csv(path)
+    assert preview.date_formats == ["%m/%d/%Y", "%d/%m/%Y"] and preview.format.date_format is None
+    assert any("day/month" in problem for problem in preview.problems)
+    with pytest.raises(InvalidInputError, match="day/month and month/day"):
+        library.import_csv(path, _mapping(path), preview.format, mode="replace", actor="a", source_name="x")
+    assert library.current_version_id() == DEFAULT_ID
+    chosen = CsvFormat(date_format="%d/%m/%Y")
+    library.import_csv(path, _mapping(path), chosen, mode="replace", actor="a", source_name="x")
+    assert _query(library.current_path(), "SELECT MIN(invoiced_at) FROM transactions") == [
+        ("2024-04-03 00:00:00",)
+    ]
+    unambiguous = _write(tmp_path, text.replace("05/06/2024", "25/06/2024"), "b.csv")
+    assert inspect_csv(unambiguous).format.date_format == "%d/%m/%Y"
+
+
+def test_every_skip_reason_is_counted_and_every_skipped_row_kept_with_its_line(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    body = (
+        "489434,85048,GLASS BALL,12,2009-12-01 07:45:00,6.95,13085.0,United Kingdom\n"  # 2 good
+        "489435,22350,CAT BOWL,twelve,2009-12-01 07:46:00,2.55,13085.0,United Kingdom\n"  # 3
+        "489436,48173C,DOOR MAT,10,2009-13-01 09:06:00,5.95,13078.0,United Kingdom\n"  # 4
+        "489437,22143,HEART,6,2009-12-01 09:08:00,2.1,,United Kingdom\n"  # 5
+        "489438,21329,WRITING SET,28,2009-12-01 09:24:00\n"  # 6
+        "C489450,22087,BUNTING,12,2009-12-01 10:34:00,2.95,16321.0,Australia\n"  # 7
+        "A506401,B,Adjust bad debt,1,2010-04-29 13:36:00,-53594.36,13085,United Kingdom\n"  # 8
+        "489440,21232,MUG,0,2009-12-01 10:02:00,1.25,18102,France\n"  # 9
+        "489441,21232,MUG,1,2009-12-01 10:03:00,1.25,13085.5,France\n"  # 10
+        ",21232,MUG,1,2009-12-01 10:03:00,1.25,13085,France\n"  # 11
+        "489442,,MUG,1,2009-12-01 10:03:00,1.25,13085,France\n"  # 12
+        "489443,21232,MUG,1,2009-12-01 10:03:00,cheap,13085,France\n"  # 13
+    )
+    path = _write(tmp_path, HEADER + body)
+    report = _import(library, path)
+    assert report.skipped_by_reason == {
+        "bad quantity": 1,
+        "bad date": 1,
+        "no customer": 1,
+        "wrong column count": 1,
+        "cancellation with positive quantity": 1,
+        "negative price": 1,
+        "zero quantity": 1,
+        "bad customer id": 1,
+        "no invoice": 1,
+        "no stock code": 1,
+        "bad price": 1,
+    }
+    assert (report.rows_read, report.imported, report.skipped) == (12, 1, 11)
+    with library.skipped_rows_path(report.version_id).open(newline="") as handle:
+        kept = list(csv.reader(handle))
+    assert kept[0] == ["line", "reason", "message", *HEADER.strip().split(",")]
+    assert [(int(row[0]), row[1]) for row in kept[1:4]] == [
+        (3, "bad quantity"),
+        (4, "bad date"),
+        (5, "no customer"),
+    ]
+    assert [int(row[0]) for row in kept[1:]] == list(range(3, 14))
+    assert kept[2][3:6] == ["489436", "48173C", "DOOR MAT"] and kept[2][7] == "2009-13-01 09:06:00"
+
+
+def test_append_adds_to_the_active_version_and_replace_starts_again(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    lines = KNOWN_ROWS.splitlines(keepends=True)
+    first = _import(library, _write(tmp_path, HEADER + "".join(lines[:10]), "a.csv"))
+    appended = _import(library, _write(tmp_path, HEADER + "".join(lines[5:]), "b.csv"), mode="append")
+    assert appended.mode == "append" and appended.version_id != first.version_id
+    assert _query(library.current_path(), "SELECT COUNT(*) FROM transactions") == [
+        (18,)
+    ]  # overlap not doubled
+    replaced = _import(library, _write(tmp_path, HEADER + "".join(lines[:3]), "c.csv"))
+    assert replaced.customers == 2
+    assert _query(library.current_path(), "SELECT COUNT(*) FROM transactions") == [(3,)]
+    assert [v.mode for v in library.versions()] == ["replace", "append", "replace", "default"][
+        : len(library.versions())
+    ]
+
+
+def test_a_reader_sees_the_old_version_until_the_switch(library: DatasetLibrary, tmp_path: Path) -> None:
+    generate_dataset(library.default_path, SMALL)
+    before = _query(library.current_path(), "SELECT COUNT(*) FROM transactions")
+    seen: list[tuple[str, list[tuple[object, ...]]]] = []
+
+    def progress(update: ImportProgress) -> None:  # runs while the new version is being built
+        seen.append((update.phase, _query(library.current_path(), "SELECT COUNT(*) FROM transactions")))
+
+    path = _write(tmp_path, HEADER + KNOWN_ROWS * 1)
+    report = _import(library, path, progress=progress)
+    assert seen and all(count == before for phase, count in seen if phase != "done")
+    assert seen[-1][0] == "done"
+    assert _query(library.current_path(), "SELECT COUNT(*) FROM transactions") == [(report.imported,)]
+    assert [p.name for p in library.files.folder.iterdir() if p.name.startswith(".")] == []
+
+
+def test_restore_and_pruning_keep_the_last_versions(library: DatasetLibrary, tmp_path: Path) -> None:
+    generate_dataset(library.default_path, SMALL)
+    path = _write(tmp_path, HEADER + KNOWN_ROWS)
+    ids = [_import(library, path).version_id for _ in range(4)]
+    listed = library.versions()
+    assert [v.id for v in listed] == [*reversed(ids[1:]), DEFAULT_ID]  # keep=3, version zero is not counted
+    assert [v.active for v in listed] == [True, False, False, False]
+    assert not library.files.path(ids[0]).exists() and not library.files.path(ids[0], "skipped").exists()
+    restored = library.activate(ids[1], "admin")
+    assert restored.active and library.current_path() == library.files.path(ids[1])
+    newest = _import(library, path).version_id  # the new one is active: the restored one may go
+    assert [v.id for v in library.versions()] == [newest, ids[3], ids[2], DEFAULT_ID]
+    library.activate(DEFAULT_ID, "admin")
+    assert library.current_path() == library.default_path
+    with pytest.raises(NotFoundError):
+        library.activate(ids[0], "admin")
+
+
+def test_bad_files_raise_one_line_and_change_nothing(library: DatasetLibrary, tmp_path: Path) -> None:
+    _import(library, _write(tmp_path, HEADER + KNOWN_ROWS))
+    active, listed = library.current_version_id(), library.versions()
+    binary = tmp_path / "x.xlsx"
+    binary.write_bytes(b"PK\x03\x04\x00\x00binary")
+    cases = {
+        binary: "binary",
+        _write(tmp_path, "", "empty.csv"): "empty",
+        _write(tmp_path, "just one column\nx\n", "one.csv"): "one column",
+        _write(tmp_path, "1,2,3\n4,5,6\n", "noheader.csv"): "no header",
+    }
+    for path, message in cases.items():
+        with pytest.raises(InvalidInputError, match=message) as raised:
+            inspect_csv(path)
+        assert "\n" not in str(raised.value)
+        with pytest.raises(InvalidInputError):
+            library.import_csv(
+                path, {f: f for f in FIELDS}, CsvFormat(), mode="replace", actor="a", source_name="x"
+            )
+    wrong = _write(tmp_path, "name,email\nada,a@b\n", "wrong.csv")
+    assert "no column looks like a stock code or SKU" in inspect_csv(wrong).problems
+    with pytest.raises(InvalidInputError, match=r"has no column .*'Invoice'"):
+        library.import_csv(
+            wrong, {f: f.title() for f in FIELDS}, CsvFormat(), mode="replace", actor="a", source_name="x"
+        )
+    all_bad = _write(tmp_path, HEADER + "1,A,x,1,2024-01-01 10:00:00,1.0,,UK\n", "allbad.csv")
+    with pytest.raises(InvalidInputError, match=r"no row of allbad\.csv could be imported"):
+        _import(library, all_bad)
+    assert (library.current_version_id(), library.versions()) == (active, listed)
+    assert [p.name for p in library.files.folder.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_cancelled_import_changes_nothing(library: DatasetLibrary, tmp_path: Path) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(ImportCancelledError):
+        _import(library, _write(tmp_path, HEADER + KNOWN_ROWS), cancel=cancel)
+    assert library.versions() == [] and library.current_version_id() == DEFAULT_ID
+
+
+def test_a_switch_during_an_import_fails_it_and_keeps_the_switch(
+    library: DatasetLibrary, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restore (here, or on another server) while a file is being appended to the old active
+    version: the import is refused rather than publishing a version without the restored rows."""
+    generate_dataset(library.default_path, SMALL)
+    first = _import(library, _write(tmp_path, HEADER + KNOWN_ROWS)).version_id
+    real_finish = library_module.finish
+
+    def restore_meanwhile(conn: sqlite3.Connection, *, source: str) -> None:
+        library.activate(DEFAULT_ID, "other admin")
+        real_finish(conn, source=source)
+
+    monkeypatch.setattr(library_module, "finish", restore_meanwhile)
+    with pytest.raises(DatasetChangedError, match="changed while this version was being built"):
+        _import(library, _write(tmp_path, HEADER + KNOWN_ROWS, "more.csv"), mode="append")
+    assert library.current_version_id() == DEFAULT_ID
+    assert [v.id for v in library.versions()] == [first, DEFAULT_ID]
+    assert [p.name for p in library.files.folder.iterdir() if p.name.startswith(".")] == []
+
+
+def test_files_left_by_a_dead_import_are_swept_at_start(tmp_path: Path) -> None:
+    folder = tmp_path / "datasets"
+    folder.mkdir()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    leftovers = [folder / f".v1.{dead.pid}.building.sqlite", folder / f".v1.{dead.pid}.download.sqlite"]
+    ours = folder / f".v2.{os.getpid()}.building.sqlite"  # a live process's build is not touched
+    for path in [*leftovers, ours]:
+        path.write_bytes(b"partial")
+    DatasetLibrary(tmp_path).close()
+    assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == [ours.name]
+
+
+def test_settings_make_a_version_and_rules_recompute_segments(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    report = _import(library, _write(tmp_path, HEADER + KNOWN_ROWS))
+    facts = library.facts()
+    assert (facts.name, facts.currency, facts.segment_rules) == ("data.csv", None, SegmentRules(90, 5))
+    assert (facts.rows, facts.customers, facts.last_import_by, facts.version_id) == (
+        18,
+        9,
+        "admin",
+        report.version_id,
+    )
+    segment = "SELECT segment FROM customer_stats WHERE customer_id = 7"
+    assert _query(library.current_path(), segment) == [("At Risk",)]  # last order 91 days before
+    changed = library.update_settings(
+        "boss", name="Our shop", currency="gbp", segment_rules=SegmentRules(120, 5)
+    )
+    assert (changed.name, changed.currency, changed.segment_rules.active_days) == ("Our shop", "GBP", 120)
+    assert changed.version_id != report.version_id and changed.last_import_by == "admin"
+    assert _query(library.current_path(), segment) == [("Regular",)]
+    assert library.update_settings("boss", name="Our shop") == changed  # nothing different: no version
+    kept = _import(library, _write(tmp_path, HEADER + KNOWN_ROWS, "next.csv"))  # a replace keeps the settings
+    assert library.facts().version_id == kept.version_id
+    assert (library.facts().name, library.facts().currency) == ("Our shop", "GBP")
+    with pytest.raises(InvalidInputError):
+        library.update_settings("boss", currency="pounds")
+    with pytest.raises(InvalidInputError):
+        library.update_settings("boss", segment_rules=SegmentRules(0, 5))
+
+
+def test_a_mapping_is_remembered_per_source(library: DatasetLibrary, tmp_path: Path) -> None:
+    preview = inspect_csv(_write(tmp_path, EURO, encoding="latin-1"))
+    assert library.mapping_for(preview.source_key) is None
+    library.remember_mapping(preview.source_key, MAPPING_EURO, preview.format)
+    assert library.mapping_for(preview.source_key) == (MAPPING_EURO, preview.format)
+    same_header = inspect_csv(_write(tmp_path, EURO.splitlines()[0].upper() + "\n1;2;3;4;5;6;7;8\n", "b.csv"))
+    assert same_header.source_key == preview.source_key
+
+
+def test_a_tool_call_after_a_switch_answers_on_the_new_data(library: DatasetLibrary, tmp_path: Path) -> None:
+    generate_dataset(library.default_path, SMALL)
+    server = build_server(library.current_path)
+
+    async def countries() -> list[str]:
+        tools = {tool.name: tool for tool in await server.list_tools()}
+        return tools["analyze_sales"].input_schema["properties"]["countries"]["items"].get("enum", [])
+
+    async def answer() -> dict[str, object]:
+        result = await server.call_tool("analyze_sales", {"measure": "customers"})
+        assert not result.is_error
+        return json.loads(result.content[0].text)
+
+    assert "Atlantis" not in asyncio.run(countries())
+    _import(library, _write(tmp_path, HEADER + KNOWN_ROWS.replace("Italy", "Atlantis")))
+    assert "Atlantis" in asyncio.run(countries())
+    assert "9 customers" in asyncio.run(answer())["answer"]  # type: ignore[operator]
+
+
+def test_cli_import_takes_a_mapping_and_a_format(tmp_path: Path) -> None:
+    from agent_orchestrator.retail.__main__ import main
+
+    path = _write(tmp_path, EURO, encoding="latin-1")
+    db = tmp_path / "euro.sqlite"
+    mapping = ",".join(f"{field}={column}" for field, column in MAPPING_EURO.items())
+    assert (
+        main(
+            [
+                "import",
+                str(path),
+                "--db",
+                str(db),
+                "--mapping",
+                mapping,
+                "--delimiter",
+                ";",
+                "--decimal",
+                ",",
+                "--thousands",
+                ".",
+                "--date-format",
+                "%d.%m.%Y %H:%M",
+                "--encoding",
+                "latin-1",
+            ]
+        )
+        == 0
+    )
+    assert sqlite3.connect(db).execute("SELECT SUM(unit_price) FROM transactions").fetchone() == (1237.25,)

@@ -1,0 +1,198 @@
+"""The Data page in Chromium, on a phone and on a desktop (docs/architecture.md#the-data-page): an admin
+uploads a file, maps its columns, follows the import's progress, reads the report, downloads the
+skipped rows, changes the settings and restores a version; an analyst sees the facts, no upload
+controls, and the API refuses them.
+
+The imports change the dataset, so these tests have an app of their own (the directory's app is
+shared by every other browser test, which expect its generated data).
+"""
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_ui import PASSWORD, api, login
+from playwright.sync_api import Page, expect
+from sales_csv import sales_csv
+
+from agent_orchestrator.background_server import BackgroundServer
+from agent_orchestrator.retail import GeneratorConfig, generate_dataset
+from agent_orchestrator.runtime import RuntimeSettings
+from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+from agent_orchestrator.settings import WebSettings
+from agent_orchestrator.testing.scripted_model import ScriptedModel
+from agent_orchestrator.web.app import create_app
+
+SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
+PHONE = {"width": 390, "height": 844}
+MARKUP = '<img src=x onerror="document.title=1">'
+
+
+@pytest.fixture(scope="module")
+def data_site(tmp_path_factory: pytest.TempPathFactory, scripted_server: ScriptedModel) -> Iterator[str]:
+    """An app of its own, with ``owner`` (the first account: the admin) and ``analyst``."""
+    data_dir = tmp_path_factory.mktemp("data-page")
+    web = WebSettings(
+        data_dir=data_dir,
+        database_url=f"sqlite:///{data_dir / 'catalog.sqlite'}",
+        lease_ttl=5.0,
+        retail_dataset=True,
+    )
+    generate_dataset(web.retail_db, SMALL_RETAIL)
+    engine = make_engine(web.database_url)
+    migrate(engine)
+    users = UserStore(engine)
+    users.create("owner", PASSWORD)
+    users.create("analyst", PASSWORD)
+    engine.dispose()
+    runtime = RuntimeSettings(
+        data_dir=data_dir, provider_base_url=scripted_server.base_url, model="scripted-model", turn_timeout=60
+    )
+    server = BackgroundServer(create_app(web, runtime), health_path="/api/health")
+    try:
+        yield server.start(timeout=60)
+    finally:
+        server.stop()
+
+
+def open_data_page(page: Page, site: str, username: str) -> None:
+    login(page, username, url=site)
+    page.get_by_test_id("nav-data").click()
+    expect(page.get_by_test_id("data-facts")).to_contain_text("Rows")
+
+
+def upload(page: Page, path: Path) -> None:
+    page.get_by_test_id("upload-file").set_input_files(path)
+    page.get_by_test_id("upload-send").click()
+    expect(page.get_by_test_id("mapping-form")).to_be_visible()
+
+
+def restore_default(page: Page) -> None:
+    row = page.locator('[data-testid="versions-table"] tr[data-version="default"]')
+    row.get_by_test_id("version-restore").click()
+    expect(row.get_by_test_id("version-active")).to_be_visible()
+    expect(page.get_by_test_id("data-facts")).to_contain_text("6,000")
+
+
+def fits_the_phone(page: Page, shot: Path) -> None:
+    page.screenshot(path=shot, full_page=True)
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth]")
+    assert max(widths) <= PHONE["width"], (shot.name, widths)
+    expect(page.get_by_test_id("logout")).to_be_in_viewport()
+
+
+def test_an_admin_imports_follows_the_progress_reads_the_report_and_restores(
+    page: Page, data_site: str, tmp_path: Path
+) -> None:
+    open_data_page(page, data_site, "owner")
+    expect(page.get_by_test_id("data-facts")).to_contain_text("6,000")
+
+    # A big file in the Online Retail layout: read as it is, imported with a moving progress bar.
+    upload(page, sales_csv(tmp_path / "online-retail.csv", 250_000, customers=2_000))
+    expect(page.get_by_test_id("mapping-detected")).to_contain_text("Online Retail")
+    expect(page.get_by_test_id("map-customer_id")).to_have_value("CustomerID")
+    expect(page.get_by_test_id("preview-table").locator("tbody tr")).to_have_count(10)
+    page.get_by_test_id("import-start").click()
+    expect(page.get_by_test_id("import-progress")).to_be_visible()
+    expect(page.get_by_test_id("import-numbers")).to_contain_text("rows/s", timeout=10_000)
+    moving = re.compile(r"^(?:[1-9]|0\.\d*[1-9])")  # above zero: the bar moves
+    expect(page.get_by_test_id("import-bar")).to_have_attribute("value", moving)
+    report = page.get_by_test_id("import-report")
+    expect(report).to_contain_text("Imported online-retail.csv", timeout=60_000)
+    expect(page.get_by_test_id("report-facts")).to_contain_text("250,000")
+    expect(page.get_by_test_id("import-progress")).to_be_hidden()
+    versions = page.get_by_test_id("versions-table").locator("tbody tr")
+    expect(versions.first).to_contain_text("online-retail.csv")
+    expect(versions.first.get_by_test_id("version-active")).to_be_visible()
+    expect(page.get_by_test_id("data-facts")).to_contain_text("250,000")
+
+    # A shop's own export: its customer column must be mapped and its date format chosen.
+    shop = sales_csv(tmp_path / "shop.csv", 120, without_customer={4, 9}, shop_export=True)
+    shop.write_text(shop.read_text().replace("Product P001", MARKUP))
+    upload(page, shop)
+    expect(page.get_by_test_id("mapping-detected")).to_contain_text("not a known layout")
+    expect(page.get_by_test_id("mapping-problems")).to_contain_text("day/month and month/day")
+    cells = page.get_by_test_id("preview-table").locator("td")
+    expect(cells.filter(has_text=MARKUP)).to_have_count(1)  # the file's cell, as text
+    expect(page.get_by_test_id("preview-table").locator("img")).to_have_count(0)
+    expect(page.get_by_test_id("map-customer_id")).to_have_value("")
+    page.get_by_test_id("import-start").click()
+    expect(page.get_by_test_id("mapping-error")).to_have_text("Choose a column for Customer.")
+    page.get_by_test_id("map-customer_id").select_option("Client")
+    page.get_by_test_id("import-start").click()
+    expect(page.get_by_test_id("mapping-error")).to_contain_text("Choose the date format")
+    page.get_by_test_id("mapping-date-format").select_option("%d/%m/%Y %H:%M")
+    page.get_by_test_id("mode-replace").check()
+    page.get_by_test_id("import-start").click()
+    expect(report).to_contain_text("Imported shop.csv", timeout=60_000)
+    expect(page.get_by_test_id("report-facts")).to_contain_text("118")
+    expect(page.get_by_test_id("report-reasons")).to_contain_text("2")
+    expect(page.get_by_test_id("report-sample")).to_contain_text("6,")  # line 6: the header is line 1
+    with page.expect_download() as download:
+        page.get_by_test_id("report-download").click()
+    lines = Path(download.value.path()).read_text().splitlines()
+    assert [line.split(",")[0] for line in lines] == ["line", "6", "11"]
+    assert page.title() == "AgentOrchestrator"
+
+    # The next file of the same shop: the mapping comes pre-filled.
+    upload(page, sales_csv(tmp_path / "shop-2.csv", 30, shop_export=True))
+    expect(page.get_by_test_id("mapping-detected")).to_contain_text("as confirmed last time")
+    expect(page.get_by_test_id("map-customer_id")).to_have_value("Client")
+    page.get_by_test_id("mapping-cancel").click()
+    expect(page.get_by_test_id("mapping-form")).to_be_hidden()
+
+    # A binary file: one message, nothing else changes.
+    (tmp_path / "photo.csv").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00" * 100)
+    page.get_by_test_id("upload-file").set_input_files(tmp_path / "photo.csv")
+    page.get_by_test_id("upload-send").click()
+    expect(page.get_by_test_id("upload-error")).to_have_text(
+        "photo.csv is not a CSV file: it holds binary data"
+    )
+
+    # The settings: renamed, another active window; the facts show them at once.
+    page.get_by_test_id("settings-name").fill("Corner shop")
+    page.get_by_test_id("settings-currency").fill("eur")
+    page.get_by_test_id("rule-active_days").fill("30")
+    page.get_by_test_id("settings-save").click()
+    expect(page.get_by_test_id("settings-saved")).to_contain_text("recomputed")
+    expect(page.get_by_test_id("data-facts")).to_contain_text("Corner shop")
+    expect(page.get_by_test_id("data-facts")).to_contain_text("EUR")
+    expect(page.get_by_test_id("data-rules")).to_contain_text("30")
+
+    restore_default(page)
+    expect(page.get_by_test_id("data-facts")).not_to_contain_text("Corner shop")
+
+
+def test_on_a_phone_the_upload_mapping_and_report_fit_the_width(
+    page: Page, data_site: str, tmp_path: Path
+) -> None:
+    page.set_viewport_size(PHONE)
+    open_data_page(page, data_site, "owner")
+    fits_the_phone(page, tmp_path / "data.png")
+    upload(page, sales_csv(tmp_path / "phone.csv", 300, shop_export=True))
+    page.get_by_test_id("map-customer_id").select_option("Client")
+    page.get_by_test_id("mapping-date-format").select_option("%d/%m/%Y %H:%M")
+    fits_the_phone(page, tmp_path / "mapping.png")
+    page.get_by_test_id("mode-append").check()
+    page.get_by_test_id("import-start").click()
+    expect(page.get_by_test_id("import-report")).to_contain_text("Imported phone.csv", timeout=60_000)
+    expect(page.get_by_test_id("versions-table").locator("tbody tr").first).to_contain_text("append")
+    fits_the_phone(page, tmp_path / "report.png")
+    restore_default(page)
+
+
+def test_an_analyst_sees_the_facts_but_no_controls_and_the_api_refuses_them(
+    page: Page, data_site: str
+) -> None:
+    open_data_page(page, data_site, "analyst")
+    expect(page.get_by_test_id("data-facts")).to_contain_text("6,000")
+    expect(page.get_by_test_id("data-rules")).to_contain_text("Active days")
+    expect(page.get_by_test_id("data-upload")).to_be_hidden()
+    expect(page.get_by_test_id("data-settings")).to_be_hidden()
+    expect(page.get_by_test_id("versions-table").locator("tbody tr").first).to_be_visible()
+    expect(page.get_by_test_id("version-restore")).to_have_count(0)
+    refused = api(page, "POST", "/api/datasets/versions/default/activate")
+    assert refused == {"status": 403, "body": {"detail": "Only an admin can manage the data."}}
+    refused = api(page, "PATCH", "/api/datasets/settings", {"name": "Mine"})
+    assert refused["status"] == 403

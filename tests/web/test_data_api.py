@@ -1,0 +1,319 @@
+"""The Data page's API over HTTP (docs/architecture.md#the-data-page, #roles): an admin uploads a CSV
+file, confirms its mapping and imports it in the background, reads the report and the skipped rows,
+restores a version and changes the settings; an analyst sees the facts and gets an audited 403 on
+every management route; bad files, a second import and the size limit each get one clear answer and
+change nothing."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import socket
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from chat_helpers import answer, events, send
+from sales_csv import sales_csv
+
+from agent_orchestrator.retail import GeneratorConfig, generate_dataset
+from agent_orchestrator.sessions.store import AuditLog, make_engine
+from agent_orchestrator.testing.eventually import eventually
+from agent_orchestrator.testing.scripted_model import Text, ToolCall
+from agent_orchestrator.web.deps import ADMINS_ONLY
+from agent_orchestrator.web.guard import too_large
+from agent_orchestrator.web.uploads import UPLOAD_MAX_BYTES
+
+SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
+UPLOADS = "/api/datasets/uploads"
+ANALYZE = "retail-analytics-analyze_sales"
+# Every route that manages the data, as an analyst would call it (ids need not exist: the role is
+# checked first).
+MANAGEMENT = [
+    ("PATCH", "/api/datasets/settings", {"name": "Mine"}),
+    ("POST", UPLOADS, None),
+    ("DELETE", f"{UPLOADS}/some-upload", None),
+    ("POST", "/api/datasets/imports", {"upload_id": "x", "mapping": {}}),
+    ("GET", "/api/datasets/imports/current", None),
+    ("POST", "/api/datasets/imports/some-job/cancel", None),
+    ("POST", "/api/datasets/versions/default/activate", None),
+    ("GET", "/api/datasets/versions/default/skipped.csv", None),
+]
+
+
+@pytest.fixture
+def data_app(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """The app with a small generated dataset as version zero; alice (the first account) is the
+    admin, bob an analyst."""
+    generate_dataset(tmp_path / "retail.sqlite", SMALL_RETAIL)
+    return request.getfixturevalue("start_app")(retail_dataset=True)
+
+
+def upload(client: httpx.Client, path: Path, name: str | None = None) -> httpx.Response:
+    return client.post(
+        UPLOADS,
+        params={"name": name or path.name},
+        content=path.read_bytes(),
+        headers={"Content-Type": "text/csv"},
+    )
+
+
+def import_and_wait(client: httpx.Client, preview: dict[str, Any], **body: Any) -> dict[str, Any]:
+    started = client.post(
+        "/api/datasets/imports",
+        json={
+            "upload_id": preview["upload_id"],
+            "mapping": preview["mapping"],
+            "format": preview["format"],
+            **body,
+        },
+    )
+    assert started.status_code == 202, started.text
+    return wait_for_end(client, started.json()["id"])
+
+
+def wait_for_end(client: httpx.Client, job_id: str) -> dict[str, Any]:
+    def ended() -> dict[str, Any]:
+        job = client.get("/api/datasets/imports/current").json()["job"]
+        assert job["id"] == job_id and job["state"] != "running"
+        return job
+
+    return eventually(ended, timeout=120)
+
+
+def audit_actions(app: Any) -> Callable[[], list[str]]:
+    def actions() -> list[str]:
+        engine = make_engine(app.web.database_url)
+        try:
+            return [event.action for event in reversed(AuditLog(engine).recent(limit=1000))]
+        finally:
+            engine.dispose()
+
+    return actions
+
+
+def test_an_admin_uploads_maps_imports_downloads_the_skipped_rows_and_restores(
+    data_app, tmp_path: Path
+) -> None:
+    alice = data_app.client("alice")
+    assert alice.get("/api/auth/me").json()["user"]["role"] == "admin"
+    before = alice.get("/api/datasets").json()
+    assert (before["version_id"], before["rows"], before["importing"]) == ("default", 6_000, False)
+
+    answered = upload(alice, sales_csv(tmp_path / "orders.csv", 500, without_customer={0, 7, 42}))
+    assert answered.status_code == 201, answered.text
+    preview = answered.json()
+    assert preview["layout"] == "Online Retail" and preview["remembered"] is False
+    assert preview["mapping"]["customer_id"] == "CustomerID" and len(preview["rows"]) == 10
+    assert preview["format"]["delimiter"] == ","
+
+    job = import_and_wait(alice, preview)
+    assert job["state"] == "finished", job
+    report = job["report"]
+    assert (report["rows_read"], report["imported"], report["skipped"]) == (500, 497, 3)
+    assert sum(report["skipped_by_reason"].values()) == 3
+    assert (report["customers"], report["first_date"], report["last_date"]) == (
+        20,
+        "2011-01-01",
+        "2011-01-22",
+    )
+    assert job["progress"]["rows_read"] == 500
+
+    skipped = alice.get(f"/api/datasets/versions/{report['version_id']}/skipped.csv")
+    assert skipped.status_code == 200 and skipped.headers["content-type"].startswith("text/csv")
+    assert "attachment" in skipped.headers["content-disposition"]
+    rows = list(csv.DictReader(io.StringIO(skipped.text)))
+    assert [row["line"] for row in rows] == ["2", "9", "44"]  # the header is line 1
+
+    facts = alice.get("/api/datasets").json()
+    assert (facts["version_id"], facts["rows"], facts["last_import_by"]) == (
+        report["version_id"],
+        497,
+        "alice",
+    )
+    versions = alice.get("/api/datasets/versions").json()["items"]
+    newest = versions[0]
+    assert (newest["source_name"], newest["mode"], newest["active"]) == ("orders.csv", "replace", True)
+
+    # The same source again: the mapping confirmed last time is pre-filled.
+    again = upload(alice, sales_csv(tmp_path / "more.csv", 40)).json()
+    assert again["remembered"] is True
+    assert alice.delete(f"{UPLOADS}/{again['upload_id']}").status_code == 204
+
+    restored = alice.post("/api/datasets/versions/default/activate")
+    assert restored.status_code == 200 and restored.json()["active"] is True
+    assert alice.get("/api/datasets").json()["rows"] == 6_000
+    assert audit_actions(data_app)()[-6:] == [
+        "data_upload",
+        "data_import_start",
+        "data_import_done",
+        "data_switch",
+        "data_upload",
+        "data_restore",
+    ]
+
+
+def test_an_admin_changes_the_settings_and_the_segments_are_recomputed(data_app) -> None:
+    alice = data_app.client("alice")
+
+    def at_risk() -> int:
+        overview = alice.get("/api/retail/segments").json()
+        return next(s["customers"] for s in overview["segments"] if s["segment"] == "At Risk")
+
+    before = at_risk()
+    changed = alice.patch(
+        "/api/datasets/settings",
+        json={
+            "name": "Corner shop",
+            "currency": "EUR",
+            "segment_rules": {"active_days": 30, "high_value_quintile": 4},
+        },
+    )
+    assert changed.status_code == 200, changed.text
+    facts = changed.json()
+    assert (facts["name"], facts["currency"], facts["segment_rules"]) == (
+        "Corner shop",
+        "EUR",
+        {"active_days": 30, "high_value_quintile": 4},
+    )
+    bad = alice.patch(
+        "/api/datasets/settings", json={"segment_rules": {"active_days": 30, "high_value_quintile": 9}}
+    )
+    assert bad.status_code == 422
+    assert alice.get("/api/datasets").json()["name"] == "Corner shop"
+    assert audit_actions(data_app)()[-1] == "data_settings"
+    assert at_risk() > before  # the pages read the new version: a 30-day window puts more At Risk
+
+
+def test_an_analyst_sees_the_facts_and_every_management_route_refuses_them_audited(
+    data_app, tmp_path: Path
+) -> None:
+    bob = data_app.client("bob")
+    assert bob.get("/api/auth/me").json()["user"]["role"] == "analyst"
+    assert bob.get("/api/datasets").status_code == 200
+    assert bob.get("/api/datasets/versions").status_code == 200
+    for method, path, body in MANAGEMENT:
+        response = (
+            bob.request(method, path, json=body) if body else bob.request(method, path, content=b"a,b\n")
+        )
+        assert (response.status_code, response.json()) == (403, {"detail": ADMINS_ONLY}), (method, path)
+    assert audit_actions(data_app)().count("forbidden") == len(MANAGEMENT)
+    # Without a login, or without the CSRF token, nothing is reached either (the admin's own client).
+    anonymous = httpx.Client(base_url=data_app.url)
+    assert anonymous.get("/api/datasets").status_code == 401
+    alice = data_app.client("alice")
+    del alice.headers["X-CSRF-Token"]
+    refused = upload(alice, sales_csv(tmp_path / "x.csv", 5))
+    assert (refused.status_code, refused.json()["detail"]) == (403, "Missing or wrong CSRF token.")
+
+
+def test_bad_files_and_mappings_get_one_message_and_change_nothing(data_app, tmp_path: Path) -> None:
+    alice = data_app.client("alice")
+    (tmp_path / "photo.csv").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00" * 1000)
+    (tmp_path / "two.csv").write_text("Invoice,Quantity\n1,2\n")
+    (tmp_path / "empty.csv").write_bytes(b"")
+    for name, detail in [
+        ("photo.csv", "photo.csv is not a CSV file: it holds binary data"),
+        ("two.csv", "two.csv has 2 columns; sales need at least 6"),
+        ("empty.csv", "empty.csv is empty: expected a CSV file with a header"),
+    ]:
+        refused = upload(alice, tmp_path / name)
+        assert refused.status_code == 422 and refused.json()["detail"].startswith(detail), refused.text
+    preview = upload(alice, sales_csv(tmp_path / "ok.csv", 20)).json()
+    for mapping, detail in [
+        ({**preview["mapping"], "quantity": "Nope"}, "The file has no column 'Nope'."),
+        ({**preview["mapping"], "customer_id": None}, "Choose a column for customer_id."),
+    ]:
+        refused = alice.post(
+            "/api/datasets/imports", json={"upload_id": preview["upload_id"], "mapping": mapping}
+        )
+        assert (refused.status_code, refused.json()) == (422, {"detail": detail})
+    unknown = alice.post("/api/datasets/imports", json={"upload_id": "nope", "mapping": preview["mapping"]})
+    assert unknown.status_code == 404
+    assert alice.get("/api/datasets/versions/nope/skipped.csv").status_code == 404
+    assert alice.get("/api/datasets/versions/default/skipped.csv").status_code == 404
+    assert alice.post("/api/datasets/versions/..%2F..%2Fetc/activate").status_code == 404
+    assert alice.get("/api/datasets").json()["version_id"] == "default"
+    assert list((data_app.web.data_dir / "uploads").iterdir()) != []  # only ok.csv's upload waits
+
+
+def test_a_file_past_the_limit_is_refused_as_it_arrives(data_app) -> None:
+    alice = data_app.client("alice")
+    # A declared length past the limit: answered from the headers alone (no client sends the body
+    # after a lie about its length, so the request is written by hand).
+    host, port = httpx.URL(data_app.url).host, httpx.URL(data_app.url).port
+    with socket.create_connection((host, port)) as conn:
+        conn.sendall(
+            f"POST {UPLOADS} HTTP/1.1\r\nHost: {host}\r\nContent-Type: text/csv\r\n"
+            f"Content-Length: {UPLOAD_MAX_BYTES + 1}\r\n\r\n".encode()
+        )
+        conn.settimeout(30)
+        answer = b""  # the head and the body may arrive in separate packets: read until the server closes
+        while chunk := conn.recv(65536):
+            answer += chunk
+        head = answer.decode()
+    assert head.startswith("HTTP/1.1 413 ") and json.dumps(too_large(UPLOAD_MAX_BYTES)) in head
+
+    def chunks() -> Iterator[bytes]:
+        yield b"InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+        line = b"536365,85123A,WHITE HANGING HEART,6,2010-12-01 08:26:00,2.55,17850,United Kingdom\n" * 12_000
+        for _ in range(UPLOAD_MAX_BYTES // len(line) + 2):
+            yield line
+
+    chunked = alice.post(UPLOADS, content=chunks(), headers={"Content-Type": "text/csv"})
+    assert (chunked.status_code, chunked.json()) == (413, {"detail": too_large(UPLOAD_MAX_BYTES)})
+    assert eventually(lambda: list((data_app.web.data_dir / "uploads").iterdir()) == [] or None)
+
+
+def test_a_second_import_is_409_cancel_changes_nothing_and_chats_go_on(data_app, tmp_path: Path) -> None:
+    alice = data_app.client("alice")
+    big = sales_csv(tmp_path / "big.csv", 300_000, customers=2_000)
+    first, second = upload(alice, big).json(), upload(alice, big).json()
+    body = {"mapping": first["mapping"], "format": first["format"]}
+    started = alice.post("/api/datasets/imports", json={"upload_id": first["upload_id"], **body})
+    assert started.status_code == 202
+    busy = alice.post("/api/datasets/imports", json={"upload_id": second["upload_id"], **body})
+    assert busy.status_code == 409 and busy.json()["detail"].startswith("An import is already running")
+    assert alice.post("/api/datasets/versions/default/activate").status_code == 409
+    cancelled = alice.post(f"/api/datasets/imports/{started.json()['id']}/cancel")
+    assert cancelled.status_code == 202
+    job = wait_for_end(alice, started.json()["id"])
+    assert (job["state"], job["error"]) == ("cancelled", None)
+    assert alice.get("/api/datasets").json()["version_id"] == "default"
+    assert audit_actions(data_app)()[-1] == "data_import_cancel"
+
+    # The second upload now imports; a chat meanwhile reads the active version, as before.
+    started = alice.post("/api/datasets/imports", json={"upload_id": second["upload_id"], **body})
+    assert started.status_code == 202
+    assert alice.get("/api/datasets").json()["importing"] is True
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    assert answer(alice, session_id, "Which segments are there?")
+    job = wait_for_end(alice, started.json()["id"])
+    assert job["state"] == "finished" and job["report"]["imported"] == 300_000
+
+
+def test_a_chat_answers_on_the_new_data_from_its_next_turn(data_app, tmp_path: Path) -> None:
+    """docs/architecture.md#dataset-versions: the switch refreshes the tools' schemas (a country the
+    old data did not have is a choice now) and the warm sessions, so the next turn reads the new file."""
+    alice = data_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    data_app.model.script(ToolCall(ANALYZE, {"measure": "customers"}), Text("Counted."))
+    (before,) = events(send(alice, session_id, "How many customers do we have?"))[-1][1]["readings"]
+    assert before["answer"].startswith("Customers, all time: ") and "Narnia" not in before["answer"]
+    lines = [f"70000{i},A{i},CANDLE {i},2,2011-03-0{i + 1} 10:00:00,3.50,9000{i},Narnia" for i in range(3)]
+    new_data = tmp_path / "narnia.csv"
+    new_data.write_text(
+        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+        + "\n".join(lines)
+        + "\n"
+    )
+    job = import_and_wait(alice, upload(alice, new_data).json(), mode="replace")
+    assert job["state"] == "finished", job
+    data_app.model.script(
+        ToolCall(ANALYZE, {"measure": "customers", "countries": ["Narnia"]}), Text("Counted again.")
+    )
+    (after,) = events(send(alice, session_id, "And in Narnia?"))[-1][1]["readings"]
+    assert after["answer"] == "Customers, Narnia, all time: 3 customers."
