@@ -201,6 +201,7 @@ _SLOW_FIXTURES = {
     "any_store_app",  # tests/web/test_readings.py
     "sealed_live_app",  # tests/web/test_live_feed.py
     "app",  # tests/web/test_deleting.py
+    "data_app",  # tests/web/test_data_api.py
 }
 
 

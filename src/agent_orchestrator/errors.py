@@ -48,6 +48,14 @@ class SessionBusyError(AgentOrchestratorError):
     """Another turn of this session is in flight (in this process or on any other server)."""
 
 
+class SignInRequiredError(AgentOrchestratorError):
+    """What was asked is for signed-in users only (a share link its owner kept to this server's)."""
+
+
+class NothingToStopError(AgentOrchestratorError):
+    """A stop was asked of a session that is not answering anything."""
+
+
 class TooManyRequestsError(AgentOrchestratorError):
     """Refused for now, not for good: too many attempts, or a quota used up. ``retry_after`` is how
     many seconds until trying again can succeed (the web sends it as ``Retry-After``)."""
@@ -108,8 +116,22 @@ class RetailDatabaseError(AgentOrchestratorError):
     (and names a server path, so it is logged rather than sent to API clients)."""
 
 
+class ImportCancelledError(AgentOrchestratorError):
+    """A dataset import was cancelled by its caller before it completed; nothing was changed."""
+
+
 class EmptyDatasetError(AgentOrchestratorError):
     """The retail database has no purchases yet, so there is nothing to measure against."""
+
+
+class ImportBusyError(AgentOrchestratorError):
+    """A data import is already running on this server: one at a time (its progress says when)."""
+
+
+class DatasetChangedError(AgentOrchestratorError):
+    """The active dataset changed (a restore, a settings change or another import, maybe on another
+    server) while a new version was being built from it: the new version is dropped, nothing else
+    changes, and doing it again builds on the data as it is now."""
 
 
 class StaleSessionError(AgentOrchestratorError):

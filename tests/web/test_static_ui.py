@@ -15,7 +15,7 @@ JAVASCRIPT_TYPES = {"text/javascript", "application/javascript"}
 IMPORT = re.compile(r'^import .+? from "(\./[\w-]+\.js)";$', re.MULTILINE | re.DOTALL)
 
 
-def test_every_ui_module_is_reached_from_the_entry_point_and_served_as_javascript(tmp_path: Path) -> None:
+def test_every_ui_module_is_reached_from_an_entry_point_and_served_as_javascript(tmp_path: Path) -> None:
     # Without the lifespan nothing starts (no database, no Copilot CLI): only the routes and static files.
     web = WebSettings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'catalog.sqlite'}")
     client = TestClient(create_app(web, RuntimeSettings(data_dir=tmp_path)))
@@ -32,8 +32,16 @@ def test_every_ui_module_is_reached_from_the_entry_point_and_served_as_javascrip
     assert chart_js.headers["content-type"].split(";")[0] in JAVASCRIPT_TYPES
     assert chart_js.text.startswith("/*!\n * Chart.js v4.")
 
+    # The page a share link opens: the same library and its own module (routes/sharing.py).
+    shared = client.get("/share/" + "x" * 43)
+    assert shared.headers["content-security-policy"] == SECURITY_HEADERS["Content-Security-Policy"]
+    assert re.findall(r"<script\b[^>]*>", shared.text) == [
+        '<script defer src="/vendor/chart.umd.min.js">',
+        '<script type="module" src="/static/js/share-view.js">',
+    ]
+
     seen: set[str] = set()
-    pending = ["/static/js/main.js"]
+    pending = ["/static/js/main.js", "/static/js/share-view.js"]
     while pending:
         path = pending.pop()
         if path in seen:

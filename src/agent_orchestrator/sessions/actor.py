@@ -16,6 +16,8 @@ class Actor:
 
     user: User
     client_addr: str
+    device: str = ""
+    """The client's own name for itself (its User-Agent), for the session's activity."""
 
 
 def audit_event(

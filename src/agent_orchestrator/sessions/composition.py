@@ -34,9 +34,11 @@ from sqlalchemy import Engine
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.profile import PLAIN, SessionProfile
 from agent_orchestrator.runtime.session_files import SessionFiles, hook_store
+from agent_orchestrator.sessions.actions.activity import SessionActivity
 from agent_orchestrator.sessions.actions.branching import Branching
 from agent_orchestrator.sessions.actions.exchange import MAX_IMPORTS_PER_HOUR, Exchange
 from agent_orchestrator.sessions.actions.readings import Readings
+from agent_orchestrator.sessions.actions.sharing import Sharing
 from agent_orchestrator.sessions.crypto import SessionCipher, open_cipher
 from agent_orchestrator.sessions.files.deployment import deployment_files
 from agent_orchestrator.sessions.live.feed import LiveHub
@@ -53,6 +55,7 @@ from agent_orchestrator.sessions.store import (
     make_holder_id,
     migrate,
 )
+from agent_orchestrator.sessions.store.share_links import ShareLinks
 from agent_orchestrator.sessions.turn_runner import TurnRunner
 from agent_orchestrator.sessions.turns.usage import UsageKeeper
 from agent_orchestrator.settings import RuntimeSettings, WebSettings
@@ -85,6 +88,8 @@ class Sessions:
     branching: Branching
     exchange: Exchange
     readings: Readings
+    sharing: Sharing
+    activity: SessionActivity
 
 
 @asynccontextmanager
@@ -170,11 +175,14 @@ async def compose(
                 storage.shared.writer_check = turns.may_write
             sweep = turns.warm.sweep_every(min(web.warm_idle / 4, _WARM_SWEEP_SECONDS))
             stack.callback(asyncio.create_task(sweep).cancel)
+        exchange = Exchange(service, search, imports_per_hour=MAX_IMPORTS_PER_HOUR if server else None)
         yield Sessions(
             service=service,
             search=search,
             usage=usage,
             branching=Branching(service, search),
-            exchange=Exchange(service, search, imports_per_hour=MAX_IMPORTS_PER_HOUR if server else None),
+            exchange=exchange,
             readings=Readings(service, search),
+            sharing=Sharing(service, ShareLinks(engine, sealer=cipher), exchange),
+            activity=SessionActivity(service),
         )

@@ -35,6 +35,7 @@ from datetime import datetime
 from copilot import CopilotSession
 
 from agent_orchestrator.errors import (
+    NothingToStopError,
     SessionExistsError,
     SessionNotFoundError,
 )
@@ -337,6 +338,15 @@ class SessionService:
         """Start a turn and return its event stream; raises before streaming if busy or unknown, or
         if ``seen`` (the last live event the sender saw) shows the sender has missed messages."""
         return await self.turns.start(actor, await self.get(actor, public_id), prompt, seen=seen)
+
+    async def stop(self, actor: Actor, public_id: str) -> None:
+        """Stop the caller's session's running turn, on whichever server it runs; audited.
+        :class:`NothingToStopError` when no turn is running."""
+        record = await self.get(actor, public_id)
+        if not await self.turns.turn_running(record.id):
+            raise NothingToStopError("This chat is not answering anything.")
+        await self.turns.stop(record.id)
+        await asyncio.to_thread(self.audit.record, self.event("stop", actor, record))
 
     async def send_prepared(
         self, actor: Actor, public_id: str, prepare: Callable[[SessionRecord], Awaitable[str]]

@@ -55,7 +55,15 @@ from agent_orchestrator.sessions.store import (
     one_line,
 )
 from agent_orchestrator.sessions.turns.holds import Hold, Holds
-from agent_orchestrator.sessions.turns.stream import Done, Failed, TurnEvent, TurnMessages, stream_turn
+from agent_orchestrator.sessions.turns.stopped import STOP, keep_stopped_answer
+from agent_orchestrator.sessions.turns.stream import (
+    Done,
+    Failed,
+    Stopped,
+    TurnEvent,
+    TurnMessages,
+    stream_turn,
+)
 from agent_orchestrator.sessions.turns.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.turns.warm import WarmSessions
 from agent_orchestrator.telemetry import TURN_SESSIONS
@@ -86,6 +94,8 @@ class _Turn:
     prompt: str
     lease: Lease
     reservation: int | None
+    since: int
+    """The session feed's position at the turn's message: a stop asked for after it is this turn's."""
 
     @property
     def session_id(self) -> str:
@@ -227,14 +237,19 @@ class TurnRunner:
             await asyncio.to_thread(self.leases.release, lease)
             await self._release_reservation(reservation)
             raise
-        await announce(
+        published = await announce(
             self.live,
             Batch(session_stream(session_id), [("user", {"content": prompt})]),
             Batch(user_stream(actor.user.id), [("busy", {"id": record.public_id})]),
         )
+        # Where a stop of this turn can come from: after its message (or, unpublished, from now on).
+        if published and published[0]:
+            since = published[0][0].seq
+        else:
+            since = await asyncio.to_thread(self.live.log.latest, session_stream(session_id))
         queue = PublishingQueue(self.live, session_id, actor.user.id, public_id=record.public_id)
         hold = Hold()
-        turn = _Turn(actor, record, prompt, lease, reservation)
+        turn = _Turn(actor, record, prompt, lease, reservation, since)
         observed = observed_turn(self._run_turn(turn, queue, hold), session_id, record.public_id)
         task = asyncio.create_task(observed)
         self._holds.add(session_id, hold, task, queue.published)
@@ -277,9 +292,11 @@ class TurnRunner:
             begin = functools.partial(
                 self.catalog.record_turn, preview=turn.prompt, status="busy", prompt=turn.prompt
             )
-            await asyncio.to_thread(begin, session_id, audit=audit_event("resume", turn.actor, turn.session))
+            where = {"server": self.server_id} | ({"device": turn.actor.device} if turn.actor.device else {})
+            resumed = audit_event("resume", turn.actor, turn.session, details=where)
+            await asyncio.to_thread(begin, session_id, audit=resumed)
             said = TurnMessages()
-            outcome, meter = await self._answer(session_id, turn.prompt, lease, queue, said, hold)
+            outcome, meter = await self._answer(turn, queue, said, hold)
             renewer.cancel()
             still_ours = await asyncio.to_thread(self._finish_turn, turn, outcome, meter, said)
             released = True
@@ -303,7 +320,9 @@ class TurnRunner:
         the lease's release. Whether the lease was still live."""
         status: SessionStatus
         preview, status = (
-            (outcome.text, "idle") if isinstance(outcome, Done) else (turn.prompt, "interrupted")
+            (outcome.text or turn.prompt, "idle")
+            if isinstance(outcome, Done | Stopped)
+            else (turn.prompt, "interrupted")
         )
         session_id, owner_id = turn.session_id, turn.actor.user.id
         end = TurnEnd(
@@ -421,21 +440,18 @@ class TurnRunner:
             await asyncio.to_thread(self.leases.release, lease)
 
     async def _answer(
-        self,
-        session_id: str,
-        prompt: str,
-        lease: Lease,
-        queue: asyncio.Queue[TurnEvent | None],
-        said: TurnMessages,
-        hold: Hold,
+        self, turn: _Turn, queue: asyncio.Queue[TurnEvent | None], said: TurnMessages, hold: Hold
     ) -> tuple[TurnEvent, TurnMeter]:
         """Run the turn on the warm copy or a fresh resume; the session stays open if it answered.
         The meter counts the model tokens this turn spent; ``said`` collects its messages. A turn
-        stopped meanwhile (its session deleted: ``hold``) is aborted in the runtime and fails."""
+        stopped meanwhile (its session deleted: ``hold``) is aborted in the runtime and fails; one
+        stopped on request (:meth:`_abort_when_asked`) keeps what it said so far."""
+        session_id, prompt, lease = turn.session_id, turn.prompt, turn.lease
         outcome: TurnEvent = Failed("The turn ended without an answer.")
         session: CopilotSession | None = None
         meter = TurnMeter()
         task = asyncio.current_task()
+        stopper: asyncio.Task[None] | None = None
         try:
             hold.answering(task)
             warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
@@ -447,10 +463,16 @@ class TurnRunner:
             else:
                 session = warm.session
             meter.attach(session)
+            stopper = asyncio.create_task(self._abort_when_asked(session_id, session, turn.since))
             time_limit = self.runtime.settings.turn_timeout
             async for event in stream_turn(session, prompt, time_limit=time_limit, said=said):
-                if isinstance(event, Done):  # stored before anyone hears it is done
+                if isinstance(event, Done | Stopped):  # stored before anyone hears it is done
                     await self.runtime.save_session(session_id)
+                if isinstance(event, Stopped):  # its history changes under the open copy: closed first
+                    stopped_copy, session = session, None
+                    if stopped_copy is not None:
+                        await close_quietly(stopped_copy)
+                    said.extend(await keep_stopped_answer(self.files, session_id, event))
                 queue.put_nowait(event)
                 outcome = event
         except AgentOrchestratorError as error:
@@ -470,6 +492,8 @@ class TurnRunner:
                 with contextlib.suppress(Exception):  # the runtime stops asking the model
                     await asyncio.wait_for(session.abort(), _ABORT_SECONDS)
         finally:
+            if stopper is not None:
+                stopper.cancel()
             hold.answering(None)
             meter.detach()
             if session is not None and isinstance(outcome, Done):
@@ -481,6 +505,23 @@ class TurnRunner:
                 await close_quietly(session)
             self._turn_fences.pop(session_id, None)
         return outcome, meter
+
+    async def stop(self, session_id: str) -> None:
+        """Ask the session's turn to stop, wherever it runs: a ``stop`` event on the session's live
+        feed, which the turn's server hears at once (directly, or through PostgreSQL ``NOTIFY``) and
+        every tab and device sees."""
+        await self.live.publish_all([Batch(session_stream(session_id), [(STOP, {})])])
+
+    async def _abort_when_asked(self, session_id: str, session: CopilotSession, since: int) -> None:
+        """Abort the turn in the runtime once a stop is asked for (:meth:`stop`); the turn then ends
+        as :class:`Stopped`, with what the model had said."""
+        async for event in self.live.follow(session_stream(session_id), since):
+            if isinstance(event, LiveEvent) and event.kind == STOP:
+                try:
+                    await asyncio.wait_for(session.abort(), _ABORT_SECONDS)
+                except Exception as error:  # the turn then ends as it would have
+                    logger.warning("Stopping the turn of %s failed: %s", session_id, error)
+                return
 
     async def _keep_lease(self, lease: Lease) -> None:
         """Renew the lease every third of its ttl; each renewal moves what its fence counts on."""
@@ -516,13 +557,14 @@ class TurnRunner:
                 del self._idle_tokens[session_id]
 
 
-async def announce(live: LiveHub, *batches: Batch) -> None:
-    """Tell the feeds, in one write; a failure is logged: the feed is a view of what happened, and
-    must not undo or fail the change."""
+async def announce(live: LiveHub, *batches: Batch) -> list[list[LiveEvent]] | None:
+    """Tell the feeds, in one write; the events as numbered, or ``None`` after a failure, which is
+    logged: the feed is a view of what happened, and must not undo or fail the change."""
     try:
-        await live.publish_all(list(batches))
+        return await live.publish_all(list(batches))
     except Exception:
         logger.exception("Live feed %s: publishing failed", ", ".join(batch.stream for batch in batches))
+        return None
 
 
 async def logged_messages(files: SessionFiles, session_id: str) -> list[TranscriptMessage]:

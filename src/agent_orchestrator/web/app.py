@@ -11,7 +11,6 @@ import asyncio
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from pathlib import Path
 
 from fastapi import Depends, FastAPI
 from fastapi.responses import FileResponse
@@ -22,6 +21,7 @@ from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.mcp_server.profile import analyst_profile, retail_profile
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router
+from agent_orchestrator.retail.datasets import DatasetLibrary
 from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
@@ -29,25 +29,29 @@ from agent_orchestrator.sessions import PostgresSessionFiles, compose, open_stor
 from agent_orchestrator.sessions.store import LoginThrottle, UserStore
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.telemetry import SESSION_LEASES
-from agent_orchestrator.web import vendor
+from agent_orchestrator.web import STATIC_DIR, vendor
+from agent_orchestrator.web.dataset_switch import DatasetSwitch
 from agent_orchestrator.web.deps import Services, current_login
 from agent_orchestrator.web.errors import install_error_handler
 from agent_orchestrator.web.guard import GuardMiddleware
 from agent_orchestrator.web.housekeeping import start_chores
+from agent_orchestrator.web.import_jobs import ImportJobs
 from agent_orchestrator.web.observability import install_observability
 from agent_orchestrator.web.routes import (
+    activity,
     auth,
     branching,
+    datasets,
     exchange,
     live,
     messages,
     readings,
     search,
     sessions,
+    sharing,
     usage,
 )
-
-STATIC_DIR = Path(__file__).parent / "static"
+from agent_orchestrator.web.uploads import UPLOAD_MAX_BYTES, Uploads
 
 
 def create_app(
@@ -63,10 +67,16 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:  # stops everything in the reverse order of starting
             storage = await stack.enter_async_context(open_storage(web, session_files))
+            # docs/architecture.md#dataset-versions: shared with the other servers on PostgreSQL.
+            datasets = await asyncio.to_thread(
+                DatasetLibrary, web.data_dir, engine=storage.engine if web.is_postgres else None
+            )
+            stack.callback(datasets.close)
+            app.state.retail_db = datasets.current_path
             retail_tools = None
             if web.retail_dataset:
                 await asyncio.to_thread(ensure_dataset, web.retail_db, progress=StderrProgress())
-                retail_mcp = RetailMcpHttpServer(web.retail_db)
+                retail_mcp = RetailMcpHttpServer(datasets.current_path)
                 await asyncio.to_thread(retail_mcp.start)
                 stack.push_async_callback(asyncio.to_thread, retail_mcp.stop)
                 config = retail_mcp.copilot_config()
@@ -77,6 +87,9 @@ def create_app(
                 compose(storage, web, runtime_settings, profile=profile)
             )
             service = composed.service
+            uploads = Uploads(web.data_dir / "uploads")
+            imports = ImportJobs(datasets, service.audit, uploads)
+            stack.callback(imports.stop)  # first of these to run: the import's thread ends first
             users = UserStore(storage.engine)
             throttle = LoginThrottle(
                 storage.engine,
@@ -87,6 +100,12 @@ def create_app(
             )
             await asyncio.to_thread(users.purge_expired_logins)
             SESSION_LEASES.set_function(service.turns.leases.count_live)
+            switch = None
+            if retail_tools is not None:
+                switch = DatasetSwitch(datasets, retail_tools, service.turns.warm.retire_all)
+                await switch.check()
+                following = asyncio.create_task(switch.follow(), name="dataset-switch")
+                stack.callback(following.cancel)
             for chore in start_chores(
                 web,
                 storage.engine,
@@ -104,8 +123,14 @@ def create_app(
                 branching=composed.branching,
                 exchange=composed.exchange,
                 readings=composed.readings,
+                sharing=composed.sharing,
+                activity=composed.activity,
                 throttle=throttle,
                 usage=composed.usage,
+                datasets=datasets,
+                uploads=uploads,
+                imports=imports,
+                dataset_switch=switch,
             )
             if on_ready is not None:
                 on_ready()
@@ -123,17 +148,20 @@ def create_app(
     app.include_router(messages.router)
     app.include_router(branching.router)
     app.include_router(readings.router)
+    app.include_router(sharing.router)
+    app.include_router(activity.router)
     app.include_router(search.router)
     app.include_router(usage.router)
+    app.include_router(datasets.router)
     app.include_router(vendor.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )
-    app.state.retail_db = web.retail_db
+    app.state.retail_db = web.retail_db  # version zero until the lifespan sets the library's provider
     install_error_handler(app)
     app.add_middleware(
         GuardMiddleware,
-        body_limits={exchange.IMPORT_PATH: exchange.IMPORT_MAX_BYTES},
+        body_limits={exchange.IMPORT_PATH: exchange.IMPORT_MAX_BYTES, datasets.UPLOAD_PATH: UPLOAD_MAX_BYTES},
         https_only=web.secure_cookies,
     )
     # Last: its middleware is then the outermost, so a refused request has its id too.

@@ -1,7 +1,8 @@
-"""Request dependencies: the services, the logged-in user, and CSRF protection.
+"""Request dependencies: the services, the logged-in user, CSRF protection and the admin role.
 
-Route signatures read like prose (``actor: CurrentActor``); ownership itself is enforced by the session
-service, which every session route goes through.
+Route signatures read like prose (``actor: CurrentActor``, ``admin: CurrentAdmin``); ownership itself
+is enforced by the session service, which every session route goes through. Roles are checked here,
+on the server, whatever the UI shows (docs/architecture.md#roles).
 """
 
 import asyncio
@@ -11,9 +12,15 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 
+from agent_orchestrator.retail.datasets import DatasetLibrary
 from agent_orchestrator.sessions import Actor, Branching, Exchange, Readings, SessionService, UsageKeeper
-from agent_orchestrator.sessions.store import LoginThrottle, User, UserStore
+from agent_orchestrator.sessions.actions.activity import SessionActivity
+from agent_orchestrator.sessions.actions.sharing import Sharing
+from agent_orchestrator.sessions.store import AuditEvent, LoginThrottle, User, UserStore
 from agent_orchestrator.settings import WebSettings
+from agent_orchestrator.web.dataset_switch import DatasetSwitch
+from agent_orchestrator.web.import_jobs import ImportJobs
+from agent_orchestrator.web.uploads import Uploads
 
 COOKIE_NAME = "ao_session"
 # A Secure login cookie is a ``__Host-`` one: browsers then accept it only Secure, for the whole site
@@ -36,6 +43,14 @@ class Services:
     branching: Branching
     exchange: Exchange
     readings: Readings
+    sharing: Sharing
+    activity: SessionActivity
+    datasets: DatasetLibrary
+    """The retail data's versions; every reader opens ``datasets.current_path()`` when it reads."""
+    uploads: Uploads
+    imports: ImportJobs
+    dataset_switch: DatasetSwitch | None = None
+    """Await ``check()`` after changing the active version here, so the next turn is on its tools."""
 
 
 async def get_services(request: Request) -> Services:
@@ -78,7 +93,48 @@ CurrentLogin = Annotated[tuple[User, str], Depends(current_login)]
 
 
 async def current_actor(request: Request, login: CurrentLogin) -> Actor:
-    return Actor(user=login[0], client_addr=client_addr(request))
+    return _actor(request, login[0])
+
+
+def _actor(request: Request, user: User) -> Actor:
+    device = request.headers.get("user-agent", "")[:DEVICE_CHARS]
+    return Actor(user=user, client_addr=client_addr(request), device=device)
+
+
+DEVICE_CHARS = 160
+"""A User-Agent kept for a session's activity is cut here: enough to tell a phone from a laptop."""
 
 
 CurrentActor = Annotated[Actor, Depends(current_actor)]
+
+
+async def optional_actor(request: Request, services: ServicesDep) -> Actor | None:
+    """The signed-in user, or ``None``: for pages anyone with a link may read (reads only, so no
+    CSRF token is asked)."""
+    token = request.cookies.get(cookie_name(request, services.settings))
+    login = await asyncio.to_thread(services.users.login_for_token, token) if token else None
+    return _actor(request, login[0]) if login else None
+
+
+OptionalActor = Annotated[Actor | None, Depends(optional_actor)]
+
+ADMINS_ONLY = "Only an admin can manage the data."
+
+
+async def current_admin(request: Request, actor: CurrentActor, services: ServicesDep) -> Actor:
+    """The actor if they are an admin; otherwise ``403`` with one message, and the refusal audited
+    (``forbidden``, with the method and path) so that an analyst probing the data routes shows up."""
+    if not actor.user.is_admin:
+        event = AuditEvent(
+            action="forbidden",
+            user_id=actor.user.id,
+            username=actor.user.username,
+            client_addr=actor.client_addr,
+            details={"method": request.method, "path": request.url.path},
+        )
+        await asyncio.to_thread(services.sessions.audit.record, event)
+        raise HTTPException(status.HTTP_403_FORBIDDEN, ADMINS_ONLY)
+    return actor
+
+
+CurrentAdmin = Annotated[Actor, Depends(current_admin)]

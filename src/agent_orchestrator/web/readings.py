@@ -8,7 +8,7 @@ turn of the conversation (docs/architecture.md#editing-a-reading).
 """
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -88,11 +88,13 @@ def parse_query(value: dict[str, Any]) -> Query:
         raise InvalidInputError("The reading is not valid: " + "; ".join(problems) + ".") from None
 
 
-def compute(retail_db: Path, query: Query) -> ToolAnswer:
-    """The query answered as the tool answers it (the same result text), with the line the user is
-    shown as having asked; blocking (run it in a thread). A reading the data cannot answer is an
-    :class:`InvalidInputError` with the tool's reason, and nothing is recorded."""
-    conn = open_readonly(retail_db)
+def compute(current_path: Callable[[], Path], query: Query) -> ToolAnswer:
+    """The query answered as the tool answers it (the same result text), on the file
+    ``current_path`` names now (the active dataset version, docs/architecture.md#dataset-versions),
+    with the line the user is shown as having asked; blocking (run it in a thread). A reading the
+    data cannot answer is an :class:`InvalidInputError` with the tool's reason, and nothing is
+    recorded."""
+    conn = open_readonly(current_path())
     try:
         result = answer_query(conn, query)
     finally:

@@ -158,8 +158,37 @@ EXPECTED_SCHEMA = {
         "foreign_keys": [],
         "indexes": [("ix_turn_usage_session", False), ("ix_turn_usage_user_at", False)],
     },
+    "share_links": {
+        "columns": [
+            ("id", False),
+            ("token_hash", False),
+            ("session_id", False),
+            ("owner_id", False),
+            ("created_at", False),
+            ("expires_at", False),
+            ("revoked_at", True),
+            ("signed_in_only", False),
+            ("title", False),
+            ("snapshot", False),
+            ("snapshot_at", False),
+            ("views", False),
+        ],
+        "primary_key": ["id"],
+        "foreign_keys": [(("owner_id",), "users", "CASCADE"), (("session_id",), "sessions", "CASCADE")],
+        "indexes": [
+            ("ix_share_links_owner_created", False),
+            ("ix_share_links_session", False),
+            ("ux_share_links_token_hash", True),
+        ],
+    },
     "users": {
-        "columns": [("id", False), ("username", False), ("password_hash", False), ("created_at", False)],
+        "columns": [
+            ("id", False),
+            ("username", False),
+            ("password_hash", False),
+            ("created_at", False),
+            ("role", False),
+        ],
         "primary_key": ["id"],
         "foreign_keys": [],
         "indexes": [("ux_users_username_lower", True)],
@@ -365,7 +394,7 @@ def test_existing_sessions_keep_their_ids_as_both_public_and_runtime_id(blank_db
                 }
 
         before = keyed_rows()
-        assert migrate(engine) == ["0011_owner_session_ids"]
+        assert migrate(engine, target="0011_owner_session_ids") == ["0011_owner_session_ids"]
         assert keyed_rows() == before
 
         catalog = SessionCatalog(engine)
@@ -386,6 +415,30 @@ def test_existing_sessions_keep_their_ids_as_both_public_and_runtime_id(blank_db
         assert catalog.get_owned("acme-merger", 1) == catalog.get("acme-merger")
         with pytest.raises(SessionExistsError):
             catalog.create(SessionRecord.new("rt-alice-2", 1, "Again", public_id="acme-merger"))
+    finally:
+        engine.dispose()
+
+
+def test_roles_make_the_first_existing_account_the_admin(blank_db: StoreDb) -> None:
+    """Migration 0012 on a database with accounts: the lowest id becomes the admin, every other an
+    analyst, so a deployment that had users before roles keeps one who can manage the data."""
+    engine = blank_db.engine()
+    try:
+        migrate(engine, target="0011_owner_session_ids")
+        now = datetime.now(UTC)
+        with engine.begin() as conn:
+            for user_id, name in ((3, "carol"), (1, "alice"), (2, "bob")):
+                conn.execute(
+                    text(
+                        "INSERT INTO users (id, username, password_hash, created_at)"
+                        " VALUES (:id, :n, 'x', :at)"
+                    ),
+                    {"id": user_id, "n": name, "at": now},
+                )
+        assert migrate(engine, target="0012_user_roles") == ["0012_user_roles"]
+        with engine.connect() as conn:
+            roles = dict(conn.execute(select(users.c.username, users.c.role)).all())
+        assert roles == {"alice": "admin", "bob": "analyst", "carol": "analyst"}
     finally:
         engine.dispose()
 

@@ -193,3 +193,26 @@ def test_an_imported_chats_tool_results_show_as_imported_text_and_never_as_a_cha
     expect(imported.locator(".imported-tool-name")).to_have_text(["monthly_trend"])
     expect(imported.locator("pre")).to_contain_text('"months"')
     assert csp_violations == []
+
+
+def test_an_answer_and_its_charts_figures_can_be_copied(
+    page: Page, user: Callable[[str], str], scripted_model: ScriptedModel
+) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    login(page, user("alice"))
+    new_chat(page)
+    scripted_model.script(
+        ToolCall("retail-analytics-monthly_trend", {"months": 3}), "Revenue rose each month."
+    )
+    expect(send(page, TREND_QUESTION)).to_contain_text("Revenue rose each month.")
+    months = last_tool_result(scripted_model)["months"]
+    answer = page.locator(ASSISTANT).last
+    answer.get_by_test_id("message-copy").click()
+    assert page.evaluate("navigator.clipboard.readText()") == "Revenue rose each month."
+    answer.get_by_test_id("message-copy-figures").click()
+    lines = page.evaluate("navigator.clipboard.readText()").splitlines()
+    assert lines[1].split("\t") == ["Month", "Revenue", "Orders", "Buyers"]
+    rows = [line.split("\t") for line in lines[2:]]
+    assert [(month, float(revenue)) for month, revenue, *_ in rows] == [
+        (m["month"], m["revenue"]) for m in months
+    ]

@@ -38,7 +38,7 @@ import json
 import math
 import uuid
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -101,27 +101,50 @@ class Exchange:
         the user has imported as many files as the hour allows."""
         await self._count_import(actor, data)
         conversations = await asyncio.to_thread(parse_import, data)  # 16 MB of JSON takes a while
+        return await self._import_all(actor, conversations)
+
+    async def import_log(self, actor: Actor, title: str, raw: bytes, *, source: str) -> SessionRecord:
+        """A new session of the caller's holding the conversation of an event log of ours (a shared
+        snapshot), rebuilt as an import rebuilds it."""
+        document = {
+            "format": EXPORT_FORMAT,
+            "session": {"title": title},
+            "events": raw.decode("utf-8", "replace"),
+        }
+        conversation = replace(await asyncio.to_thread(_ours, document), source=source)
+        (record,) = await self._import_all(actor, [conversation])
+        return record
+
+    async def _import_all(self, actor: Actor, conversations: list[Conversation]) -> list[SessionRecord]:
+        """A new session for each conversation, or none at all if one fails."""
         created: list[SessionRecord] = []
         try:
             for conversation in conversations:
-                record = await self.service.create(actor, title=conversation.title, case_key=None)
-                created.append(record)
-                start = (await self.service.files.read_events(record.id) or b"").split(b"\n", 1)[0]
-                log = imported_log(start, conversation)
-                async with self.service.hold_lease(record.id):  # closes the new session's open copy
-                    await self.service.files.write_events(record.id, log)
-                messages = parse_events(log.splitlines())
-                await record_history(self.service, self.search_index, record.id, actor, messages)
-                details = {"source": conversation.source}
-                await asyncio.to_thread(
-                    self.service.audit.record,
-                    self.service.event("import", actor, record, details=details),
-                )
+                await self._import_one(actor, conversation, created)
         except BaseException:
             for record in created:  # all or nothing; each deletion is audited
                 await self.service.delete(actor, record.public_id)
             raise
         return [await self.service._reread(actor, record) for record in created]
+
+    async def _import_one(
+        self, actor: Actor, conversation: Conversation, created: list[SessionRecord]
+    ) -> None:
+        """One conversation as a new session (added to ``created`` as soon as it exists, so a failure
+        later on can delete it); audited ``import``."""
+        record = await self.service.create(actor, title=conversation.title, case_key=None)
+        created.append(record)
+        start = (await self.service.files.read_events(record.id) or b"").split(b"\n", 1)[0]
+        log = imported_log(start, conversation)
+        async with self.service.hold_lease(record.id):  # closes the new session's open copy
+            await self.service.files.write_events(record.id, log)
+        messages = parse_events(log.splitlines())
+        await record_history(self.service, self.search_index, record.id, actor, messages)
+        details = {"source": conversation.source}
+        await asyncio.to_thread(
+            self.service.audit.record,
+            self.service.event("import", actor, record, details=details),
+        )
 
     async def _count_import(self, actor: Actor, data: bytes) -> None:
         """Audit the file as ``import_file``, or refuse it when the user's hour is full."""
@@ -154,9 +177,14 @@ def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
         "session": {
             key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()
         },
-        # Tool results stay in "events" only, so the transcript's format is unchanged.
+        # Tool results stay in "events" only, so the transcript's format is unchanged; "stopped" is
+        # only on an answer that was stopped.
         "transcript": [
-            {key: value for key, value in asdict(message).items() if key not in _TOOL_FIELDS}
+            {
+                key: value
+                for key, value in asdict(message).items()
+                if key not in _TOOL_FIELDS and (key != "stopped" or value)
+            }
             for message in parse_events(raw.splitlines())
         ],
         # The log is UTF-8 JSON lines; a torn last line after a crash may end mid-character.
@@ -171,7 +199,7 @@ def export_markdown(record: SessionRecord, raw: bytes) -> str:
     for message in parse_events(raw.splitlines()):
         who = "You" if message.role == "user" else "Assistant"
         stamp = f" ({message.timestamp})" if message.timestamp else ""
-        note = " — _no answer_" if message.interrupted else ""
+        note = " — _no answer_" if message.interrupted else " — _stopped_" if message.stopped else ""
         lines += [f"### {who}{stamp}{note}", "", message.content.strip(), ""]
     return "\n".join(lines)
 

@@ -19,7 +19,6 @@ through the session files, it works for local files, sealed ones and the shared 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from agent_orchestrator.errors import SessionNotFoundError
+from agent_orchestrator.sessions.history.appending import event_lines, intact
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp, parse_events
 from agent_orchestrator.sessions.live.feed import describe, session_stream, user_stream
 from agent_orchestrator.sessions.search.index import SearchIndex
@@ -75,7 +75,7 @@ class Readings:
                 raise SessionNotFoundError("No such session.")
             if record.pending_prompt is not None:  # a crashed turn's message: kept, as a send keeps it
                 await service.keep_interrupted_prompt(record)
-            log, parent = _intact(raw)
+            log, parent = intact(raw)
             turn = turn_events(answer, parent, log_timestamp(datetime.now(UTC)))
             await service.files.write_events(session_id, log + turn)
             messages = parse_events(turn.splitlines())
@@ -103,18 +103,6 @@ class Readings:
             logger.exception("Indexing the changed reading of %s for search failed", session_id)
 
 
-def _intact(raw: bytes) -> tuple[bytes, str | None]:
-    """The log up to its last complete line, and that line's event id (the new turn's parent). A torn
-    last line (a crash mid-append) is dropped: an event appended after it would be torn too."""
-    log = raw[: raw.rfind(b"\n") + 1]
-    last = log.rstrip(b"\n").rsplit(b"\n", 1)[-1]
-    try:
-        parent = json.loads(last).get("id")
-    except (ValueError, AttributeError):
-        parent = None
-    return log, parent if isinstance(parent, str) else None
-
-
 def turn_events(answer: ToolAnswer, parent: str | None, at: str) -> bytes:
     """The turn as the runtime logs a tool turn: two model rounds (the call, then the answer), each
     between ``assistant.turn_start`` and ``assistant.turn_end``, chained by ``parentId``."""
@@ -124,7 +112,7 @@ def turn_events(answer: ToolAnswer, parent: str | None, at: str) -> bytes:
     answered = {"messageId": str(uuid.uuid4()), "content": answer.answer, "toolRequests": [], "turnId": "1"}
     started = {"toolCallId": call, "toolName": answer.tool, "arguments": answer.arguments, "turnId": "0"}
     completed = {"toolCallId": call, "success": True, "result": {"content": answer.result}, "turnId": "0"}
-    events = [
+    events: list[tuple[str, dict[str, Any]]] = [
         ("user.message", {"content": answer.prompt}),
         ("assistant.turn_start", {"turnId": "0"}),
         ("assistant.message", asked),
@@ -135,13 +123,7 @@ def turn_events(answer: ToolAnswer, parent: str | None, at: str) -> bytes:
         ("assistant.message", answered),
         ("assistant.turn_end", {"turnId": "1"}),
     ]
-    lines = []
-    for kind, data in events:
-        event_id = str(uuid.uuid4())
-        event = {"type": kind, "data": data, "id": event_id, "timestamp": at, "parentId": parent}
-        parent = event_id
-        lines.append(json.dumps(event, separators=(",", ":"), ensure_ascii=False) + "\n")
-    return "".join(lines).encode()
+    return event_lines(events, parent, at)
 
 
 def _feed(session: SessionRecord, messages: list[TranscriptMessage]) -> tuple[Batch, Batch]:

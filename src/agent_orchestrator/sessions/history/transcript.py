@@ -49,6 +49,8 @@ class TranscriptMessage:
     event_id: str = ""
     tool_results: tuple[ToolResult, ...] = ()
     imported_tool_results: tuple[ToolResult, ...] = ()
+    stopped: bool = False
+    """An answer its reader stopped: what the model had said by then (``turns/stopped.py``)."""
 
 
 def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
@@ -92,6 +94,7 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
                     event_id=event_id,
                     tool_results=tools.take(),
                     imported_tool_results=tools.take_imported(),
+                    stopped=data.get("stopped") is True,
                 )
             )
             open_user = None

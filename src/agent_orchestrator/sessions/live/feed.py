@@ -25,7 +25,15 @@ from typing import Any, TypeVar
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp
 from agent_orchestrator.sessions.store import Batch, LiveEvent, LiveEventLog
 from agent_orchestrator.sessions.store.live_events import BOUNDARY_KINDS, KEEP, session_stream, user_stream
-from agent_orchestrator.sessions.turns.stream import Delta, Done, Failed, ToolFinished, ToolStarted, TurnEvent
+from agent_orchestrator.sessions.turns.stream import (
+    Delta,
+    Done,
+    Failed,
+    Stopped,
+    ToolFinished,
+    ToolStarted,
+    TurnEvent,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +70,12 @@ def describe(event: TurnEvent) -> tuple[str, dict[str, Any]]:
             return "done", {"content": text, "tool_results": [asdict(result) for result in results]}
         case Failed(message=message):
             return "error", {"message": message, "code": "turn_failed"}
+        case Stopped(text=text, tool_results=results):
+            return "done", {
+                "content": text,
+                "tool_results": [asdict(result) for result in results],
+                "stopped": True,
+            }
 
 
 class _Channel:
@@ -266,7 +280,7 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
         while True:
             while not self._outbox.empty():
                 items.append(self._outbox.get_nowait())
-            if not isinstance(items[-1], Done | Failed):
+            if not isinstance(items[-1], Done | Failed | Stopped):
                 return items
             try:
                 items.append(await asyncio.wait_for(self._outbox.get(), END_WAIT))

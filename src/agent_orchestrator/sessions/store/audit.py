@@ -17,6 +17,12 @@ trails still read.
 Where an action is limited per user and period (``import_file``: ten an hour), the trail is also
 the count (:meth:`AuditLog.record_at_most`), so nothing else has to be kept.
 
+An admin-only route refused to an analyst is ``forbidden`` (with the method and path), and every
+change to the retail data is audited: ``data_upload``, ``data_import_start`` and its outcome
+(``data_import_done``, ``_failed``, ``_cancel``), ``data_switch`` (an import's version made active),
+``data_restore`` (an older one made active again) and ``data_settings`` (docs/architecture.md#roles).
+Action names fit the column's 20 characters.
+
 Rows have no foreign keys: the trail must outlive the users and sessions it mentions.
 """
 
@@ -53,6 +59,22 @@ AuditAction = Literal[
     "import",
     "import_file",
     "reading",
+    "stop",
+    "share",
+    "share_view",
+    "share_refused",
+    "share_revoke",
+    "share_refresh",
+    "share_fork",
+    "forbidden",
+    "data_upload",
+    "data_import_start",
+    "data_import_done",
+    "data_import_failed",
+    "data_import_cancel",
+    "data_switch",
+    "data_restore",
+    "data_settings",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
 MAX_RECENT = 1_000

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Dialect,
@@ -27,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
     func,
 )
 from sqlalchemy.types import TypeDecorator
@@ -65,6 +67,8 @@ users = Table(
     Column("username", String(40), nullable=False),
     Column("password_hash", Text, nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
+    # "admin" or "analyst" (docs/architecture.md#roles): analysts see the data, admins also manage it.
+    Column("role", String(16), nullable=False, server_default="analyst"),
 )
 Index("ux_users_username_lower", func.lower(users.c.username), unique=True)
 
@@ -121,6 +125,28 @@ sessions = Table(
     Index("ix_sessions_owner_case_updated", "owner_id", "case_key", "updated_at", "public_id"),
     # Retention purge: everything older than a cutoff, whoever owns it.
     Index("ix_sessions_updated_at", "updated_at"),
+)
+
+# Read-only share links (migration 0013): the token's sha256 finds a link, never the token itself;
+# title and snapshot (the event log when shared) are sealed with the session's key under a master key.
+share_links = Table(
+    "share_links",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("session_id", String(64), ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False),
+    Column("owner_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("revoked_at", UTCDateTime(), nullable=True),
+    Column("signed_in_only", Boolean(), nullable=False, server_default=false()),
+    Column("title", Text, nullable=False),
+    Column("snapshot", Text, nullable=False),
+    Column("snapshot_at", UTCDateTime(), nullable=False),
+    Column("views", Integer, nullable=False, server_default="0"),
+    Index("ux_share_links_token_hash", "token_hash", unique=True),
+    Index("ix_share_links_owner_created", "owner_id", "created_at"),
+    Index("ix_share_links_session", "session_id"),
 )
 
 # User messages of turns that a crash cut off before the runtime wrote them to its event log, kept

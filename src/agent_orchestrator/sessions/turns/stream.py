@@ -60,7 +60,16 @@ class Failed:
     message: str
 
 
-TurnEvent = Delta | ToolStarted | ToolFinished | Done | Failed
+@dataclass(frozen=True)
+class Stopped:
+    """A turn stopped on request (the runtime's abort): what it had said by then, and what its
+    finished tools returned."""
+
+    text: str
+    tool_results: tuple[ToolResult, ...] = ()
+
+
+TurnEvent = Delta | ToolStarted | ToolFinished | Done | Failed | Stopped
 
 
 class TurnMessages(list[TranscriptMessage]):
@@ -83,22 +92,30 @@ class TurnMessages(list[TranscriptMessage]):
 async def stream_turn(
     session: CopilotSession, prompt: str, *, time_limit: float, said: TurnMessages | None = None
 ) -> AsyncIterator[TurnEvent]:
-    """Yield the turn's events, ending with exactly one :class:`Done` or :class:`Failed`; ``said``
-    collects the turn's messages as they are logged."""
+    """Yield the turn's events, ending with exactly one :class:`Done`, :class:`Failed` or, once
+    ``session.abort()`` was called, :class:`Stopped`; ``said`` collects the turn's messages as they
+    are logged."""
     queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
     final_text: list[str] = []
+    partial: list[str] = []  # the answer being written, until its message is whole
+    aborted = False
     tools = ToolCalls()
 
     def on_event(event: SessionEvent) -> None:  # runs on the SDK's dispatch; must not block
+        nonlocal aborted
         if said is not None:
             said.heard(event)
         if event.agent_id:
             return
+        if event.type.value == "abort":  # the SDK has no data class for it; the log has its reason
+            aborted = True
         match event.data:
             case AssistantMessageDeltaData(delta_content=text) if text:
+                partial.append(text)
                 queue.put_nowait(Delta(text))
             case AssistantMessageData(content=text) if text:
                 final_text.append(text)
+                partial.clear()
             case ToolExecutionStartData() as data:
                 name = tool_name(data.tool_name, data.mcp_tool_name)
                 tools.started(data.tool_call_id, name, data.mcp_server_name, data.arguments)
@@ -129,6 +146,10 @@ async def stream_turn(
             yield item
             if isinstance(item, Failed):
                 return
-        yield Done(final_text[-1].strip() if final_text else "", tools.take())
+        if aborted:
+            said_so_far = "".join(partial) if partial else (final_text[-1] if final_text else "")
+            yield Stopped(said_so_far.strip(), tools.take())
+        else:
+            yield Done(final_text[-1].strip() if final_text else "", tools.take())
     finally:
         unsubscribe()

@@ -17,6 +17,11 @@ goes first), and none idle for longer than ``idle_timeout`` (a background sweep 
 A copy can also be opened ahead of a turn, while the session's owner reads it (``open_ahead``): the
 replay of a long log then happens while they type, not after they send. At most ``MAX_OPENING`` at once,
 so that a user paging through old chats cannot keep the runtime busy replaying them.
+
+When what every session is opened with changes (the retail tools' schemas after a dataset switch,
+docs/architecture.md#dataset-versions), ``retire_all`` closes every copy, and a copy a turn or an
+opening took before that is closed after it instead of kept: the next turn resumes with the new
+configuration.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ class WarmSessions:
         self.idle_timeout = idle_timeout
         self._close = close
         self._open: OrderedDict[str, WarmCopy] = OrderedDict()
+        self._generation = 0  # bumped by retire_all
+        self._taken_in: dict[str, int] = {}  # session id -> generation its turn or opening began in
         self._closing: dict[str, asyncio.Task[None]] = {}
         self._opening: dict[str, asyncio.Task[None]] = {}
 
@@ -73,6 +80,7 @@ class WarmSessions:
         A stale copy is closed before this returns, and so is one that an eviction is still closing:
         the caller resumes the session next, on the same runtime, which must not have it open twice.
         """
+        self._taken_in[session_id] = self._generation
         await self.settle(session_id)
         warm = self._open.pop(session_id, None)
         if warm is None:
@@ -86,7 +94,12 @@ class WarmSessions:
     def keep(
         self, session_id: str, session: CopilotSession, fencing_token: int, *, ahead: bool = False
     ) -> None:
-        """Keep ``session`` open after a turn (or an opening ahead) that held ``fencing_token``."""
+        """Keep ``session`` open after a turn (or an opening ahead) that held ``fencing_token``; one
+        taken before a :meth:`retire_all` is closed instead."""
+        if self._taken_in.pop(session_id, self._generation) != self._generation:
+            self._open[session_id] = WarmCopy(session, fencing_token, time.monotonic(), ahead)
+            self._start_closing(session_id)
+            return
         self._open[session_id] = WarmCopy(session, fencing_token, time.monotonic(), ahead)
         self._open.move_to_end(session_id)
         while len(self._open) > self.capacity:
@@ -99,6 +112,7 @@ class WarmSessions:
         busy = session_id in self._open or session_id in self._opening or session_id in self._closing
         if busy or self.capacity == 0 or len(self._opening) >= MAX_OPENING:
             return False
+        self._taken_in[session_id] = self._generation
         task = asyncio.create_task(opener())
         self._opening[session_id] = task
         task.add_done_callback(lambda done: self._forget(self._opening, session_id, done))
@@ -126,6 +140,13 @@ class WarmSessions:
     def close_idle(self) -> None:
         cutoff = time.monotonic() - self.idle_timeout
         for session_id in [sid for sid, warm in self._open.items() if warm.last_used <= cutoff]:
+            self._start_closing(session_id)
+
+    def retire_all(self) -> None:
+        """Sessions are opened differently from now on: close every copy, and every copy taken
+        before now when its turn or opening ends (see the module docstring)."""
+        self._generation += 1
+        for session_id in list(self._open):
             self._start_closing(session_id)
 
     async def close_all(self) -> None:

@@ -1,7 +1,7 @@
 """A session's messages: the transcript, and sending a message with the answer streamed as SSE.
 
 Events: ``delta`` {text}, ``tool`` {call_id, name, status, success?}, ``done`` {content, html, charts,
-readings}, ``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the
+readings, stopped?}, ``error`` {message, code}. Busy (another turn in flight anywhere) is a 409 before the
 stream starts; so is a send whose ``last_event_id`` shows the sender missed messages (the body lists
 them).
 ``charts`` and ``readings`` (here, in the live feed and in the transcript) are drawn from what the
@@ -55,6 +55,9 @@ class MessageOut(BaseModel):
     html: str | None
     timestamp: str
     interrupted: bool
+    stopped: bool = Field(
+        default=False, description="An answer stopped while it was written: its words so far."
+    )
     charts: list[Chart] = []
     readings: list[Reading] = []
     imported_tools: list[ImportedToolOut] = Field(
@@ -71,6 +74,7 @@ class MessageOut(BaseModel):
             html=_html(message.content, message.tool_results) if assistant else None,
             timestamp=message.timestamp,
             interrupted=message.interrupted,
+            stopped=message.stopped,
             charts=charts_for(message.tool_results),
             readings=readings_for(message.tool_results, message.content),
             imported_tools=[
@@ -166,7 +170,8 @@ def feed_data(kind: str, data: dict[str, Any]) -> dict[str, Any]:
         text = str(data.get("content", ""))
         charts = [chart.model_dump() for chart in charts_for(results)]
         readings = [reading.model_dump() for reading in readings_for(results, text)]
-        return {"content": text, "html": _html(text, results), "charts": charts, "readings": readings}
+        drawn = {"content": text, "html": _html(text, results), "charts": charts, "readings": readings}
+        return drawn | ({"stopped": True} if data.get("stopped") else {})
     return data
 
 

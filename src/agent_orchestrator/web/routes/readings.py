@@ -47,6 +47,6 @@ async def change_reading(
     session_id: str, body: ChangeReading, actor: CurrentActor, services: ServicesDep
 ) -> ChangedReading:
     query = parse_query(body.query)
-    compute_it = functools.partial(compute, services.settings.retail_db, query)
+    compute_it = functools.partial(compute, services.datasets.current_path, query)
     added = await services.readings.change(actor, session_id, compute_it)
     return ChangedReading(messages=[MessageOut.of(message) for message in added])

@@ -108,6 +108,18 @@ async def delete_session(session_id: str, actor: CurrentActor, services: Service
 
 
 @router.post(
+    "/{session_id}/stop",
+    status_code=status.HTTP_202_ACCEPTED,
+    summary="Stop the answer being written, on whichever server writes it",
+    responses={409: {"description": "The chat is not answering anything"}},
+)
+async def stop_answer(session_id: str, actor: CurrentActor, services: ServicesDep) -> Response:
+    """The answer's stream ends with ``done`` marked ``stopped``, holding what was said by then."""
+    await services.sessions.stop(actor, session_id)
+    return Response(status_code=status.HTTP_202_ACCEPTED)
+
+
+@router.post(
     "/{session_id}/composing",
     status_code=status.HTTP_204_NO_CONTENT,
     summary="Say the user is writing a message: the server gets the session ready for it",

@@ -45,9 +45,9 @@ export function fetchMe() {
   return fetch("/api/auth/me", { credentials: "same-origin", headers: { Accept: "application/json" } });
 }
 
-function requestHeaders(method, path, hasBody, accept = "application/json") {
+function requestHeaders(method, path, contentType, accept = "application/json") {
   const headers = { Accept: accept };
-  if (hasBody) headers["Content-Type"] = "application/json";
+  if (contentType) headers["Content-Type"] = contentType;
   // The token is kept in memory only; login itself is the one unsafe request without it.
   if (!SAFE_METHODS.has(method) && path !== "/api/auth/login" && state.csrfToken) {
     headers["X-CSRF-Token"] = state.csrfToken;
@@ -57,20 +57,24 @@ function requestHeaders(method, path, hasBody, accept = "application/json") {
 
 /**
  * Raw fetch with cookie auth and CSRF; on a 403 for a stale token, refresh it once and retry.
- * `body` is sent as JSON; with `asText` it is already JSON text (an uploaded file, sent as it is).
+ * `body` is sent as JSON; with `asText` it is already JSON text (an uploaded file, sent as it is); with
+ * a `contentType` it is sent as it is under that type (a File: the browser streams it from disk).
  */
-export async function rawRequest(method, path, body, { accept, retried = false, asText = false } = {}) {
+export async function rawRequest(method, path, body, { accept, retried = false, asText = false, contentType } = {}) {
   const hasBody = body !== undefined;
+  const raw = asText || contentType !== undefined;
   const response = await fetch(path, {
     method,
-    headers: requestHeaders(method, path, hasBody, accept),
-    body: hasBody ? (asText ? body : JSON.stringify(body)) : undefined,
+    headers: requestHeaders(method, path, hasBody ? (contentType ?? "application/json") : null, accept),
+    body: hasBody ? (raw ? body : JSON.stringify(body)) : undefined,
     credentials: "same-origin",
     signal: controller.signal,
   });
   if (response.status === 403 && !retried && !SAFE_METHODS.has(method) && path !== "/api/auth/login") {
     // Another tab may have logged out and in again, rotating the token: fetch the current one.
-    if (await refreshCsrfToken()) return rawRequest(method, path, body, { accept, retried: true, asText });
+    if (await refreshCsrfToken()) {
+      return rawRequest(method, path, body, { accept, retried: true, asText, contentType });
+    }
   }
   if (response.status === 401 && !path.startsWith("/api/auth/")) signedOutHandler?.();
   return response;

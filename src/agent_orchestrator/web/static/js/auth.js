@@ -5,6 +5,7 @@ import { ApiError, abortRequests, api, errorMessage, fetchMe, onSignedOut } from
 import { clearChat, openInitialSession } from "./chat.js";
 import { clearCustomer, initialView } from "./customer.js";
 import { clearCustomers, restoreCustomerFilter } from "./customers.js";
+import { clearData } from "./data.js";
 import { $, setText, show } from "./dom.js";
 import { clearSegments } from "./segments.js";
 import { followList, stopFollowing } from "./live.js";
@@ -83,6 +84,7 @@ function handleSignedOut(message = "Your sign-in has expired. Please sign in aga
   clearSegments();
   clearCustomers();
   clearCustomer();
+  clearData();
   showLogin(message);
 }
 

@@ -1,5 +1,6 @@
 // Branching a conversation from its transcript: Branch here (fork at a message), Edit (fork before
-// one of your messages and send the edited text there; the original stays), Regenerate and Rewind
+// one of your messages and send the edited text there; the original stays), Copy (copy.js),
+// Regenerate and Rewind
 // (the last turn, in place), the "Branched from" link to a fork's parent, and search hits in the
 // sidebar that open a chat at the message they found.
 //
@@ -7,6 +8,7 @@
 
 import { api, errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
 import { loadSessions, openSession } from "./commands.js";
+import { copyToClipboard, figuresTable } from "./copy.js";
 import { $, el, show } from "./dom.js";
 import { sessionTitle } from "./format.js";
 import { state } from "./state.js";
@@ -18,6 +20,13 @@ export function messageActions(message, { isLast }) {
   if (!message.event_id) return null;
   const actions = [actionButton("Branch here", "message-branch", () => branchAt(message))];
   if (message.role === "user") actions.push(actionButton("Edit", "message-edit", (button) => startEdit(button, message)));
+  if (message.role === "assistant") {
+    actions.push(actionButton("Copy", "message-copy", () => copyToClipboard(message.content, "Answer")));
+    if (message.charts?.length) {
+      const table = figuresTable(message.charts);
+      actions.push(actionButton("Copy figures", "message-copy-figures", () => copyToClipboard(table, "Figures")));
+    }
+  }
   if (message.role === "assistant" && isLast) {
     actions.push(actionButton("Regenerate", "message-regenerate", () => regenerate()));
     actions.push(actionButton("Rewind", "message-rewind", () => rewindLastTurn()));

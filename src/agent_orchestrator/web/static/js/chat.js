@@ -2,6 +2,7 @@
 // there on (renames, deletion, and every turn, handed to turns.js). The modules it is built from open
 // chats through commands.js, which bindChat provides with this module's functions.
 
+import { activityButton, closeActivity } from "./activity.js";
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
 import { exportLinks, messageActions, parentLink } from "./branching.js";
 import { destroyCharts } from "./charts.js";
@@ -12,6 +13,7 @@ import { followSession, stopFollowingSession } from "./live.js";
 import { messageElement } from "./messages.js";
 import { createSession } from "./sidebar.js";
 import { state, update } from "./state.js";
+import { closeSharePanel, shareButton } from "./share.js";
 import { setStatus } from "./status.js";
 import { storage } from "./storage.js";
 import { dropTurn, joinTurn, markInterrupted, onTurnEvent, scrollToBottom, updateComposer } from "./turns.js";
@@ -82,6 +84,8 @@ export async function ensureSession() {
 }
 
 function clearConversation() {
+  closeSharePanel();
+  closeActivity();
   destroyCharts($("messages"));
   $("messages").replaceChildren();
   $("chat-actions").replaceChildren();
@@ -94,7 +98,10 @@ function clearConversation() {
 function showConversation(data) {
   const id = data.session.id;
   $("chat-title").textContent = sessionTitle(data.session);
-  $("chat-actions").replaceChildren(...[parentLink(data.session), ...exportLinks(id)].filter(Boolean));
+  const actions = [parentLink(data.session), ...exportLinks(id), shareButton(), activityButton()];
+  $("chat-actions").replaceChildren(...actions.filter(Boolean));
+  closeSharePanel();
+  closeActivity();
   const list = $("messages");
   dropTurn();
   destroyCharts(list);

@@ -35,3 +35,22 @@ export function debounce(fn, ms) {
     timer = setTimeout(() => fn(...args), ms);
   };
 }
+
+/**
+ * A small button of the open chat's actions that opens the panel with id ``panelId`` (``open`` fills
+ * and shows it) or, open already, closes it.
+ */
+export function panelToggle(text, testid, panelId, open) {
+  const button = el("button", { className: "btn btn-ghost btn-small", text, testid, attrs: { type: "button" } });
+  button.addEventListener("click", () => {
+    const panel = $(panelId);
+    if (panel.hidden) open(panel);
+    else closePanel(panelId);
+  });
+  return button;
+}
+
+export function closePanel(panelId) {
+  show($(panelId), false);
+  $(panelId).replaceChildren();
+}

@@ -5,7 +5,7 @@
 
 import { sessionPath } from "./api.js";
 
-const SESSION_EVENTS = ["created", "user", "delta", "tool", "done", "error", "idle", "renamed", "deleted", "reset"];
+const SESSION_EVENTS = ["created", "user", "delta", "tool", "stop", "done", "error", "idle", "renamed", "deleted", "reset"];
 const LIST_EVENTS = ["created", "renamed", "deleted", "busy", "idle", "reset"];
 
 let sessionSource = null;

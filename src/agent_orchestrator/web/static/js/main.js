@@ -11,6 +11,7 @@ import { bindImport } from "./branching.js";
 import { bindChat } from "./chat.js";
 import { bindCustomer } from "./customer.js";
 import { bindCustomers } from "./customers.js";
+import { bindData } from "./data.js";
 import { refreshRelativeTimes } from "./format.js";
 import { bindSegments } from "./segments.js";
 import { bindSidebar } from "./sidebar.js";
@@ -26,6 +27,7 @@ bindImport();
 bindSegments();
 bindCustomers();
 bindCustomer();
+bindData();
 // Relative times ("3 minutes ago") go stale: refresh their text once a minute, in place, so keyboard
 // focus and an open rename form are not disturbed.
 setInterval(refreshRelativeTimes, 60_000);

@@ -27,6 +27,7 @@ export function messageElement(message) {
   if (role === "assistant") {
     setAssistantBody(body, message);
     showToolData(body, message);
+    if (message.stopped) markStopped(item);
     const imported = importedTools(message.imported_tools);
     if (imported) item.append(imported);
   } else {
@@ -84,4 +85,11 @@ function readable(content) {
   } catch {
     return String(content ?? "");
   }
+}
+
+/** An answer stopped while it was written: its words so far, said to be so. */
+export function markStopped(item) {
+  if (item.querySelector(".message-stopped")) return;
+  item.classList.add("stopped");
+  item.append(el("p", { className: "message-stopped", text: "Stopped", testid: "message-stopped" }));
 }

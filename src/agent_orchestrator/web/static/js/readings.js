@@ -12,7 +12,7 @@ import { el } from "./dom.js";
 import { state } from "./state.js";
 import { setStatus } from "./status.js";
 
-const TIME_GROUPS = new Set(["month", "day", "year"]);
+const TIME_GROUPS = new Set(["month", "day", "year", "quarter", "weekday"]);
 const DEFAULT_RANKING = 5;
 const COMPARISONS = [
   ["", "no comparison"],

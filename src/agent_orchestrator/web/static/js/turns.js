@@ -10,7 +10,7 @@ import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
 import { ensureSession, forgetCurrentSession, loadSessions, openSession, refreshMessageActions } from "./commands.js";
 import { $, el, show } from "./dom.js";
 import { seenEventId } from "./live.js";
-import { messageElement, messageShell, setAssistantBody, showToolData } from "./messages.js";
+import { markStopped, messageElement, messageShell, setAssistantBody, showToolData } from "./messages.js";
 import { state, update } from "./state.js";
 import { setStatus } from "./status.js";
 import { refreshUsage } from "./usage.js";
@@ -38,10 +38,16 @@ function composerLocked() {
   return sending || state.answering;
 }
 
+// True from a click on Stop until the turn is over (the stop is on its way to the runtime).
+let stopping = false;
+
 export function updateComposer() {
   const locked = composerLocked();
   $("composer-input").disabled = locked;
   $("composer-send").disabled = locked;
+  // Any tab or device of the chat may stop the answer being written, wherever it was sent from.
+  show($("composer-stop"), state.answering);
+  $("composer-stop").disabled = stopping;
   for (const button of document.querySelectorAll('[data-testid="message-retry"]')) button.disabled = locked;
 }
 
@@ -65,6 +71,26 @@ function onComposerKeydown(event) {
   if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
     $("composer").requestSubmit();
+  }
+}
+
+async function onStopClick() {
+  const sessionId = state.currentSessionId;
+  if (!sessionId || !state.answering || stopping) return;
+  stopping = true;
+  updateComposer();
+  setStatus("Stopping…", "busy");
+  let response;
+  try {
+    response = await rawRequest("POST", sessionPath(sessionId, "/stop"));
+  } catch (error) {
+    response = null;
+    if (!isAbort(error)) setStatus("Cannot reach the server; the answer goes on.", "error");
+  }
+  if (response && !response.ok && response.status !== 409) setStatus(await errorMessage(response), "error");
+  if (!response || !response.ok) {
+    stopping = false; // 409: the answer had ended already; its end comes through the feed
+    updateComposer();
   }
 }
 
@@ -161,6 +187,11 @@ export function onTurnEvent(name, data) {
     case "done":
       finishTurn(current(), data);
       break;
+    case "stop": // asked for on this tab or another device: the answer ends in a moment
+      stopping = true;
+      updateComposer();
+      setStatus("Stopping…", "busy");
+      break;
     case "error":
       failTurn(current(), data.message || "The answer failed.");
       break;
@@ -219,6 +250,7 @@ function finishTurn(live, data) {
   showToolData(live.body, data);
   if (follow) scrollToBottom(true); // keep the new charts and readings in view, as the text was
   live.assistantEl.removeAttribute("aria-busy");
+  if (data.stopped) markStopped(live.assistantEl);
   setStatus("");
 }
 
@@ -236,6 +268,7 @@ function failTurn(live, message) {
 function endTurn() {
   if (turn?.assistantEl.hasAttribute("aria-busy")) failTurn(turn, "The answer did not arrive.");
   turn = null;
+  stopping = false;
   update({ answering: false });
   updateComposer();
   // Give focus back to the composer, unless the user has moved on to something else meanwhile.
@@ -303,6 +336,7 @@ export function clearTurns() {
 
 export function bindComposer() {
   $("composer").addEventListener("submit", onComposerSubmit);
+  $("composer-stop").addEventListener("click", onStopClick);
   $("composer-input").addEventListener("keydown", onComposerKeydown);
   $("composer-input").addEventListener("input", onComposerInput);
 }

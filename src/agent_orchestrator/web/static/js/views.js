@@ -1,4 +1,4 @@
-// The app frame: which tab (chat, segments, customers) is shown, and the sidebar drawer on narrow
+// The app frame: which tab (chat, segments, customers, data) is shown, and the sidebar drawer on narrow
 // screens. It knows the tabs, not their contents: a page registers what to load when it is shown.
 
 import { $, show } from "./dom.js";

@@ -1,0 +1,124 @@
+"""Read-only share links for an :class:`Actor` (docs/architecture.md#share-links).
+
+An owner shares a snapshot of a conversation as a link whose token is a capability, not the session
+id: random, revocable, expiring, optionally for signed-in users of this server only. A viewer sees
+the snapshot (never the owner's other chats, never a way to send); a signed-in viewer may continue it
+as their own copy, which is an import of the snapshot into their account. Everything is audited:
+links created, refreshed, revoked, viewed, refused and copied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from agent_orchestrator.errors import NotFoundError, SignInRequiredError
+from agent_orchestrator.sessions.actions.exchange import Exchange
+from agent_orchestrator.sessions.actor import Actor
+from agent_orchestrator.sessions.service import SessionService
+from agent_orchestrator.sessions.store import AuditAction, AuditEvent, SessionRecord
+from agent_orchestrator.sessions.store.schema import utcnow
+from agent_orchestrator.sessions.store.share_links import ShareLink, ShareLinks
+
+DEFAULT_DAYS = 7
+MAX_DAYS = 90
+UNKNOWN_LINK = "No such link: it may have expired or been revoked."
+ANONYMOUS = "(anonymous)"
+
+
+class Sharing:
+    """Create, list, refresh and revoke an owner's links; open and copy a link's snapshot."""
+
+    def __init__(self, service: SessionService, links: ShareLinks, exchange: Exchange) -> None:
+        self.service = service
+        self.links = links
+        self.exchange = exchange
+
+    async def create(
+        self, actor: Actor, public_id: str, *, days: int = DEFAULT_DAYS, signed_in_only: bool = False
+    ) -> tuple[ShareLink, str]:
+        """A link to a snapshot of the caller's session now, and its token (shown once)."""
+        record = await self.service.get(actor, public_id)
+        raw = await self.service.files.read_events(record.id) or b""
+        link, token = await asyncio.to_thread(
+            self.links.create,
+            record.id,
+            actor.user.id,
+            title=record.title,
+            snapshot=raw,
+            expires_at=utcnow() + timedelta(days=days),
+            signed_in_only=signed_in_only,
+        )
+        details = {"link": link.id, "days": str(days), "signed_in_only": str(signed_in_only).lower()}
+        await self._audit(self.service.event("share", actor, record, details=details))
+        return link, token
+
+    async def owned(self, actor: Actor) -> list[ShareLink]:
+        return await asyncio.to_thread(self.links.of_owner, actor.user.id)
+
+    async def revoke(self, actor: Actor, link_id: str) -> None:
+        link = await self._owned(actor, link_id)
+        if await asyncio.to_thread(self.links.revoke, actor.user.id, link_id):
+            await self._audit(self._event("share_revoke", actor, link))
+
+    async def refresh(self, actor: Actor, link_id: str) -> ShareLink:
+        """The link shows the conversation as it is now (its title too)."""
+        link = await self._owned(actor, link_id)
+        record = await asyncio.to_thread(self.service.catalog.get, link.session_id)
+        if record is None:
+            raise NotFoundError(UNKNOWN_LINK)
+        raw = await self.service.files.read_events(record.id) or b""
+        await asyncio.to_thread(self.links.refresh, actor.user.id, link_id, title=record.title, snapshot=raw)
+        await self._audit(self._event("share_refresh", actor, link))
+        return await self._owned(actor, link_id)
+
+    async def view(self, token: str, viewer: Actor | None, client_addr: str) -> ShareLink:
+        """The link's snapshot for ``viewer`` (``None``: not signed in); audited. An unknown, revoked
+        or expired token is :class:`NotFoundError`, all alike; a signed-in-only link asks an anonymous
+        viewer to sign in."""
+        link = await asyncio.to_thread(self.links.find, token, utcnow())
+        if link is None:
+            raise NotFoundError(UNKNOWN_LINK)
+        if link.signed_in_only and viewer is None:
+            await self._audit(self._event("share_refused", viewer, link, client_addr=client_addr))
+            raise SignInRequiredError("Sign in to this server to see this conversation.")
+        await asyncio.to_thread(self.links.viewed, link.id)
+        await self._audit(self._event("share_view", viewer, link, client_addr=client_addr))
+        return link
+
+    async def copy(self, token: str, actor: Actor) -> SessionRecord:
+        """The snapshot as a new session of the signed-in viewer's own (an import: nothing of the
+        owner's session is touched)."""
+        link = await self.view(token, actor, actor.client_addr)
+        record = await self.exchange.import_log(actor, link.title, link.snapshot, source="share")
+        await self._audit(self._event("share_fork", actor, link, details={"copy": record.public_id}))
+        return record
+
+    async def _owned(self, actor: Actor, link_id: str) -> ShareLink:
+        link = await asyncio.to_thread(self.links.owned, actor.user.id, link_id)
+        if link is None:
+            raise NotFoundError(UNKNOWN_LINK)
+        return link
+
+    async def _audit(self, event: AuditEvent) -> None:
+        await asyncio.to_thread(self.service.audit.record, event)
+
+    @staticmethod
+    def _event(
+        action: AuditAction,
+        actor: Actor | None,
+        link: ShareLink,
+        *,
+        client_addr: str | None = None,
+        details: dict[str, str] | None = None,
+    ) -> AuditEvent:
+        """Keyed by the shared session, so that its owner's activity view lists it; a viewer is named
+        only in the record, never shown to the owner (docs/architecture.md#share-links)."""
+        return AuditEvent(
+            action=action,
+            username=actor.user.username if actor else ANONYMOUS,
+            user_id=actor.user.id if actor else None,
+            session_id=link.session_id,
+            client_addr=client_addr or (actor.client_addr if actor else None),
+            details={"link": link.id, **(details or {})},
+        )
