@@ -17,9 +17,11 @@ without the app or a model: for improving a checker), ``--bank tuned|heldout|dev
 (``both``: tuned + held-out, as before; ``all``: tuned + dev + dev2 + held-out), ``--dataset
 SQLITE`` (a real file brought in with ``python -m agent_orchestrator.retail import``), ``--list``
 (or ``--plan``: print the planned questions and the number per bank and category; no app, no model;
-``-v`` adds the checks), ``--long-chat`` (every question of a category in ONE chat, in bank order: a follow-up
-brings the turns of its own chat that it refers back to as a block, asked but scored only in their
-own category's chat; the test of whether a long conversation bleeds one question into the next).
+``-v`` adds the checks), ``--replay CASES.jsonl`` (ask again the answers analysts rated in the app,
+as exported by an admin: ``eval_replay.py``), ``--long-chat`` (every question of a category in ONE
+chat, in bank order: a follow-up brings the turns of its own chat that it refers back to as a block,
+asked but scored only in their own category's chat; the test of whether a long conversation bleeds
+one question into the next).
 
 Four banks: the tuned one (``eval_assistant_questions.py``: lookups, aggregates, rankings, filters,
 trends, predictions, unknown entities, follow-ups, memory, and analyst phrasings: paraphrase,
@@ -1545,6 +1547,12 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer")
     parser.add_argument("--rescore", type=Path, default=None, help="check a --json file's answers again")
     parser.add_argument(
+        "--replay",
+        type=Path,
+        default=None,
+        help="ask again the rated answers of a feedback export (JSON lines)",
+    )
+    parser.add_argument(
         "--long-chat",
         action="store_true",
         help="every question of a category in one chat (one chat per category)",
@@ -1581,6 +1589,14 @@ def main() -> int:
         print(f"skipped: {route}")
         return 0
     print(f"route: {route.description}", flush=True)
+    if args.replay:
+        import eval_replay
+
+        cases = eval_replay.read_cases(args.replay)
+        print(f"replaying {len(cases)} rated answers of {args.replay}", flush=True)
+        with tempfile.TemporaryDirectory(prefix="eval-assistant-") as tmp:
+            replayed = eval_replay.replay(cases, route, Path(tmp), args.seed, args.dataset)
+        return eval_replay.report(replayed, args.json)
     with tempfile.TemporaryDirectory(prefix="eval-assistant-") as tmp:
         run = run_eval(
             route,

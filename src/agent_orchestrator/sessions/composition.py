@@ -37,6 +37,8 @@ from agent_orchestrator.runtime.session_files import SessionFiles, hook_store
 from agent_orchestrator.sessions.actions.activity import SessionActivity
 from agent_orchestrator.sessions.actions.branching import Branching
 from agent_orchestrator.sessions.actions.exchange import MAX_IMPORTS_PER_HOUR, Exchange
+from agent_orchestrator.sessions.actions.feedback import Feedback
+from agent_orchestrator.sessions.actions.organising import Organising
 from agent_orchestrator.sessions.actions.readings import Readings
 from agent_orchestrator.sessions.actions.sharing import Sharing
 from agent_orchestrator.sessions.crypto import SessionCipher, open_cipher
@@ -55,6 +57,7 @@ from agent_orchestrator.sessions.store import (
     make_holder_id,
     migrate,
 )
+from agent_orchestrator.sessions.store.feedback import FeedbackStore
 from agent_orchestrator.sessions.store.share_links import ShareLinks
 from agent_orchestrator.sessions.turn_runner import TurnRunner
 from agent_orchestrator.sessions.turns.usage import UsageKeeper
@@ -90,6 +93,8 @@ class Sessions:
     readings: Readings
     sharing: Sharing
     activity: SessionActivity
+    organising: Organising
+    feedback: Feedback
 
 
 @asynccontextmanager
@@ -185,4 +190,6 @@ async def compose(
             readings=Readings(service, search),
             sharing=Sharing(service, ShareLinks(engine, sealer=cipher), exchange),
             activity=SessionActivity(service),
+            organising=Organising(service),
+            feedback=Feedback(service, FeedbackStore(engine, sealer=cipher)),
         )

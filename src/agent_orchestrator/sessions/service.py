@@ -132,6 +132,7 @@ class SessionService:
             case_key=case_key,
             model=model,
             public_id=public_id,
+            title_source="user" if title and title.strip() else "default",
         )
         if await asyncio.to_thread(self.catalog.get_owned, public_id, actor.user.id) is not None:
             raise SessionExistsError(f"Session {public_id} already exists.")
@@ -166,6 +167,9 @@ class SessionService:
         cursor: str | None = None,
         case_key: str | None = None,
         search: str | None = None,
+        pinned: bool | None = None,
+        archived: bool | None = None,
+        tag: str | None = None,
     ) -> SessionPage:
         return await asyncio.to_thread(
             self.catalog.list_for_owner,
@@ -174,6 +178,9 @@ class SessionService:
             cursor=cursor,
             case_key=case_key,
             search=search,
+            pinned=pinned,
+            archived=archived,
+            tag=tag,
         )
 
     async def get(self, actor: Actor, public_id: str) -> SessionRecord:

@@ -52,7 +52,6 @@ from agent_orchestrator.sessions.store import (
     SessionRecord,
     SessionStatus,
     TurnEnd,
-    one_line,
 )
 from agent_orchestrator.sessions.turns.holds import Hold, Holds
 from agent_orchestrator.sessions.turns.stopped import STOP, keep_stopped_answer
@@ -64,6 +63,7 @@ from agent_orchestrator.sessions.turns.stream import (
     TurnMessages,
     stream_turn,
 )
+from agent_orchestrator.sessions.turns.titles import title_from_answer, title_from_message
 from agent_orchestrator.sessions.turns.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.turns.warm import WarmSessions
 from agent_orchestrator.telemetry import TURN_SESSIONS
@@ -73,7 +73,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_TITLE = "New chat"
 BUSY = "This session is answering another message; try again when it is done."
 DELETED = "This chat was deleted."
-TITLE_FROM_PROMPT = 60
 _SETTLE_SECONDS = 2.0
 _SETTLE_POLL = 0.02
 # The end of the lease holder's name while a server opens a copy ahead of a turn (see _acquire).
@@ -228,10 +227,11 @@ class TurnRunner:
             assert prompt is not None
             if record.pending_prompt is not None:
                 await self.keep_interrupted_prompt(record)
-            if record.turn_count == 0 and record.title == DEFAULT_TITLE:
-                # Like most chat products: an untitled chat is named after its first message.
-                title = one_line(prompt)[:TITLE_FROM_PROMPT].strip() or DEFAULT_TITLE
-                await asyncio.to_thread(self.catalog.rename, session_id, actor.user.id, title)
+            if record.turn_count == 0 and record.title_source == "default":
+                # Like most chat products: an untitled chat is named after its first message
+                # (docs/architecture.md#titles); its first answer may name it better.
+                title = title_from_message(prompt) or DEFAULT_TITLE
+                await asyncio.to_thread(self.catalog.auto_title, session_id, actor.user.id, title)
         except BaseException:
             # No turn will run to release it: without this, the session answers "busy" until expiry.
             await asyncio.to_thread(self.leases.release, lease)
@@ -300,6 +300,8 @@ class TurnRunner:
             renewer.cancel()
             still_ours = await asyncio.to_thread(self._finish_turn, turn, outcome, meter, said)
             released = True
+            if still_ours and isinstance(outcome, Done) and turn.session.title_source == "default":
+                await self._title_after_first_answer(turn, outcome)
             if not still_ours and hold.stopped is None:
                 logger.warning("Lease of %s lost during the turn; catalog update skipped", session_id)
                 await self.warm.evict(session_id)
@@ -332,6 +334,23 @@ class TurnRunner:
             turn.reservation,
         )
         return self.leases.finish(turn.lease, end)
+
+    async def _title_after_first_answer(self, turn: _Turn, outcome: Done) -> None:
+        """Name a chat nobody titled after what its first answer computed, when a tool stated it
+        (docs/architecture.md#titles); a title failing to change costs nothing else."""
+        title = title_from_answer(outcome.tool_results)
+        if title is None:
+            return
+        try:
+            owner = turn.actor.user.id
+            if await asyncio.to_thread(self.catalog.auto_title, turn.session_id, owner, title):
+                await announce(
+                    self.live,
+                    Batch(session_stream(turn.session_id), [("renamed", {"title": title})]),
+                    Batch(user_stream(owner), [("renamed", {"id": turn.session.public_id})]),
+                )
+        except Exception:
+            logger.exception("Titling %s after its first answer failed", turn.session_id)
 
     async def _release_reservation(self, reservation: int | None) -> None:
         """A turn that will not settle its reservation gives it up; failing that, it stays held for the

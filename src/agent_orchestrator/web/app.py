@@ -43,8 +43,10 @@ from agent_orchestrator.web.routes import (
     branching,
     datasets,
     exchange,
+    feedback,
     live,
     messages,
+    organising,
     readings,
     search,
     sessions,
@@ -125,6 +127,8 @@ def create_app(
                 readings=composed.readings,
                 sharing=composed.sharing,
                 activity=composed.activity,
+                organising=composed.organising,
+                feedback=composed.feedback,
                 throttle=throttle,
                 usage=composed.usage,
                 datasets=datasets,
@@ -150,6 +154,8 @@ def create_app(
     app.include_router(readings.router)
     app.include_router(sharing.router)
     app.include_router(activity.router)
+    app.include_router(organising.router)
+    app.include_router(feedback.router)
     app.include_router(search.router)
     app.include_router(usage.router)
     app.include_router(datasets.router)

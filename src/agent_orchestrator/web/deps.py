@@ -15,6 +15,8 @@ from fastapi import Depends, HTTPException, Request, status
 from agent_orchestrator.retail.datasets import DatasetLibrary
 from agent_orchestrator.sessions import Actor, Branching, Exchange, Readings, SessionService, UsageKeeper
 from agent_orchestrator.sessions.actions.activity import SessionActivity
+from agent_orchestrator.sessions.actions.feedback import Feedback
+from agent_orchestrator.sessions.actions.organising import Organising
 from agent_orchestrator.sessions.actions.sharing import Sharing
 from agent_orchestrator.sessions.store import AuditEvent, LoginThrottle, User, UserStore
 from agent_orchestrator.settings import WebSettings
@@ -45,6 +47,8 @@ class Services:
     readings: Readings
     sharing: Sharing
     activity: SessionActivity
+    organising: Organising
+    feedback: Feedback
     datasets: DatasetLibrary
     """The retail data's versions; every reader opens ``datasets.current_path()`` when it reads."""
     uploads: Uploads
@@ -118,7 +122,7 @@ async def optional_actor(request: Request, services: ServicesDep) -> Actor | Non
 
 OptionalActor = Annotated[Actor | None, Depends(optional_actor)]
 
-ADMINS_ONLY = "Only an admin can manage the data."
+ADMINS_ONLY = "Only an admin can do this."
 
 
 async def current_admin(request: Request, actor: CurrentActor, services: ServicesDep) -> Actor:

@@ -133,6 +133,9 @@ EXPECTED_SCHEMA = {
             ("parent_id", True),
             ("parent_event_id", True),
             ("public_id", False),
+            ("pinned_at", True),
+            ("archived_at", True),
+            ("title_source", False),
         ],
         "primary_key": ["id"],
         "foreign_keys": [(("owner_id",), "users", "CASCADE")],
@@ -180,6 +183,25 @@ EXPECTED_SCHEMA = {
             ("ix_share_links_session", False),
             ("ux_share_links_token_hash", True),
         ],
+    },
+    "session_tags": {
+        "columns": [("session_id", False), ("tag", False), ("owner_id", False)],
+        "primary_key": ["session_id", "tag"],
+        "foreign_keys": [(("owner_id",), "users", "CASCADE"), (("session_id",), "sessions", "CASCADE")],
+        "indexes": [("ix_session_tags_owner_tag", False)],
+    },
+    "message_feedback": {
+        "columns": [
+            ("session_id", False),
+            ("event_id", False),
+            ("owner_id", False),
+            ("rating", False),
+            ("note", False),
+            ("updated_at", False),
+        ],
+        "primary_key": ["session_id", "event_id"],
+        "foreign_keys": [(("owner_id",), "users", "CASCADE"), (("session_id",), "sessions", "CASCADE")],
+        "indexes": [("ix_message_feedback_updated", False)],
     },
     "users": {
         "columns": [
@@ -396,6 +418,7 @@ def test_existing_sessions_keep_their_ids_as_both_public_and_runtime_id(blank_db
         before = keyed_rows()
         assert migrate(engine, target="0011_owner_session_ids") == ["0011_owner_session_ids"]
         assert keyed_rows() == before
+        migrate(engine)  # the catalog of today reads the later revisions' columns too
 
         catalog = SessionCatalog(engine)
         for sid, owner in (("acme-merger", 1), ("chat-0190abc", 1), ("q3-review", 2)):
@@ -439,6 +462,49 @@ def test_roles_make_the_first_existing_account_the_admin(blank_db: StoreDb) -> N
         with engine.connect() as conn:
             roles = dict(conn.execute(select(users.c.username, users.c.role)).all())
         assert roles == {"alice": "admin", "bob": "analyst", "carol": "analyst"}
+    finally:
+        engine.dispose()
+
+
+def test_chats_stored_before_organising_keep_their_titles_and_are_neither_pinned_nor_archived(
+    blank_db: StoreDb,
+) -> None:
+    """Migration 0014 on a database with chats: each counts as titled by its owner (the app never
+    renames it now), is neither pinned nor archived, has no tags, and lists as before."""
+    engine = blank_db.engine()
+    try:
+        migrate(engine, target="0013_share_links")
+        now = datetime.now(UTC)
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO users (id, username, password_hash, created_at)"
+                    " VALUES (1, 'alice', 'x', :at)"
+                ),
+                {"at": now},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO sessions (id, owner_id, title, created_at, updated_at, preview, status,"
+                    " turn_count, title_folded, public_id) VALUES ('rt-1', 1, 'Q3 review', :at, :at, '',"
+                    " 'idle', 2, 'q3 review', 'q3-review')"
+                ),
+                {"at": now},
+            )
+        assert migrate(engine) == ["0014_organise"]
+        catalog = SessionCatalog(engine)
+        record = catalog.get_owned("q3-review", 1)
+        assert record is not None
+        assert (record.title_source, record.pinned_at, record.archived_at, record.tags) == (
+            "user",
+            None,
+            None,
+            (),
+        )
+        assert not catalog.auto_title("rt-1", 1, "Something else")
+        assert [r.title for r in catalog.list_for_owner(1, archived=False, pinned=False).items] == [
+            "Q3 review"
+        ]
     finally:
         engine.dispose()
 

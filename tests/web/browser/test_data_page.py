@@ -193,6 +193,6 @@ def test_an_analyst_sees_the_facts_but_no_controls_and_the_api_refuses_them(
     expect(page.get_by_test_id("versions-table").locator("tbody tr").first).to_be_visible()
     expect(page.get_by_test_id("version-restore")).to_have_count(0)
     refused = api(page, "POST", "/api/datasets/versions/default/activate")
-    assert refused == {"status": 403, "body": {"detail": "Only an admin can manage the data."}}
+    assert refused == {"status": 403, "body": {"detail": "Only an admin can do this."}}
     refused = api(page, "PATCH", "/api/datasets/settings", {"name": "Mine"})
     assert refused["status"] == 403

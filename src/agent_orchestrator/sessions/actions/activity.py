@@ -38,9 +38,14 @@ LABELS = {
     "share_view": "Share link opened",
     "share_fork": "Share link copied into an account",
     "share_refused": "Share link refused (not signed in)",
+    "organise": "Organised",
+    "feedback": "Answer rated",
 }
 """The steps shown, in the owner's words; any other audited action of the session is left out."""
-_KEPT_DETAILS = ("parent", "event_id", "link", "days", "signed_in_only", "as", "source", "server", "device")
+_KEPT_DETAILS = (
+    *("parent", "event_id", "link", "days", "signed_in_only", "as", "source", "server", "device"),
+    *("pinned", "archived", "folder", "tags", "rating"),
+)
 
 
 @dataclass(frozen=True)

@@ -170,7 +170,7 @@ class Exchange:
 def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
     """One session as our JSON: catalog row, visible transcript, and the raw event log (lossless). The
     row's ``id`` is the public id, as everywhere its owner sees the session."""
-    row = asdict(record) | {"id": record.public_id}
+    row = asdict(record) | {"id": record.public_id, "tags": list(record.tags)}
     del row["public_id"]
     return {
         "format": EXPORT_FORMAT,

@@ -75,6 +75,9 @@ AuditAction = Literal[
     "data_switch",
     "data_restore",
     "data_settings",
+    "organise",
+    "feedback",
+    "feedback_export",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
 MAX_RECENT = 1_000

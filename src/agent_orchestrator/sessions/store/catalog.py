@@ -25,6 +25,12 @@ Why it looks like this:
   session's data key, and ``title_folded`` holds the blind terms of the title's word prefixes
   instead: search then matches word prefixes ("germ" finds "Germany", "erman" does not), one
   ``LIKE '% term %'`` per word, still on the index alone.
+* **Organising** (docs/architecture.md#organising-chats): pinned and archived are times on the row,
+  carried by the list index, so the default list (archived chats left out) stays index-only; a
+  chat's folder is its ``case_key``; tags live in ``session_tags``. None of it is activity:
+  ``updated_at`` stays, so organising never reorders the list.
+* **Titles**: ``title_source`` says who titled a chat; :meth:`SessionCatalog.auto_title` changes a
+  title only while its owner has not given one, in the same statement that checks it.
 * **Audit in the same transaction**: ``create``, ``rename`` and ``delete`` take an optional
   :class:`AuditEvent`, written only if the change is.
 """
@@ -67,12 +73,17 @@ from agent_orchestrator.sessions.store.schema import (
     UTCDateTime,
     audit_log,
     interrupted_turns,
+    session_tags,
     sessions,
     utcnow,
 )
 
 SessionStatus = Literal["idle", "busy", "interrupted"]
 SESSION_STATUSES: frozenset[str] = frozenset(get_args(SessionStatus))
+TitleSource = Literal["default", "auto", "user"]
+TAG_MAX = 40
+TAGS_PER_SESSION = 10
+FOLDER_MAX = 80
 TITLE_MAX = 120
 CASE_KEY_MAX = 120
 PREVIEW_MAX = 200
@@ -100,6 +111,10 @@ class SessionRecord:
     # The id its owner sees and chooses, unique per owner; the runtime id when not given, which is what
     # every session stored before ids were per owner has (migration 0011).
     public_id: str = ""
+    pinned_at: datetime | None = None
+    archived_at: datetime | None = None
+    title_source: TitleSource = "user"  # who titled it; "user" titles are never replaced
+    tags: tuple[str, ...] = ()  # filled by the list and by :meth:`SessionCatalog.tags_of`
 
     def __post_init__(self) -> None:
         if not self.public_id:
@@ -116,12 +131,21 @@ class SessionRecord:
         model: str | None = None,
         at: datetime | None = None,
         public_id: str | None = None,
+        title_source: TitleSource = "user",
     ) -> SessionRecord:
         """A fresh, idle session with no turns yet; ``session_id`` is the runtime's id, ``public_id``
         (by default the same) its owner's."""
         at = at or utcnow()
         return cls(
-            session_id, owner_id, title, at, at, case_key=case_key, model=model, public_id=public_id or ""
+            session_id,
+            owner_id,
+            title,
+            at,
+            at,
+            case_key=case_key,
+            model=model,
+            public_id=public_id or "",
+            title_source=title_source,
         )
 
 
@@ -162,6 +186,28 @@ def _validate_status(status: str) -> SessionStatus:
     if status not in SESSION_STATUSES:
         raise ValueError(f"Unknown session status {status!r}; expected one of {sorted(SESSION_STATUSES)}.")
     return status  # type: ignore[return-value]
+
+
+def validate_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    """Each tag as one clean line of 1-40 characters, duplicates (ignoring case) dropped, at most 10;
+    :class:`InvalidInputError` otherwise."""
+    kept: dict[str, str] = {}
+    for tag in tags:
+        clean = one_line(tag)
+        if not 1 <= len(clean) <= TAG_MAX:
+            raise InvalidInputError(f"Tags have 1 to {TAG_MAX} characters.")
+        kept.setdefault(clean.casefold(), clean)
+    if len(kept) > TAGS_PER_SESSION:
+        raise InvalidInputError(f"A chat has at most {TAGS_PER_SESSION} tags.")
+    return tuple(kept.values())
+
+
+def validate_folder(folder: str) -> str:
+    """A folder's name (a chat's ``case_key``) as one clean line of 1-80 characters."""
+    clean = one_line(folder)
+    if not 1 <= len(clean) <= FOLDER_MAX:
+        raise InvalidInputError(f"Folder names have 1 to {FOLDER_MAX} characters.")
+    return clean
 
 
 def _validate_case_key(case_key: str | None) -> str | None:
@@ -220,7 +266,21 @@ def _record(row: Row) -> SessionRecord:
         parent_id=row.parent_id,
         parent_event_id=row.parent_event_id,
         public_id=row.public_id,
+        pinned_at=row.pinned_at,
+        archived_at=row.archived_at,
+        title_source=row.title_source,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """The owner's folders and tags, each with how many chats it holds (archived ones included)."""
+
+    folders: tuple[tuple[str, int], ...]
+    tags: tuple[tuple[str, int], ...]
+
+
+_KEEP: object = object()  # an organise() argument left as it is
 
 
 @functools.cache
@@ -344,6 +404,7 @@ class SessionCatalog:
                         turn_count=record.turn_count,
                         parent_id=record.parent_id,
                         parent_event_id=record.parent_event_id,
+                        title_source=record.title_source,
                         **values,
                     )
                 )
@@ -391,11 +452,15 @@ class SessionCatalog:
         cursor: str | None = None,
         case_key: str | None = None,
         search: str | None = None,
+        pinned: bool | None = None,
+        archived: bool | None = None,
+        tag: str | None = None,
     ) -> SessionPage:
-        """One page of the owner's sessions, most recently updated first.
+        """One page of the owner's sessions, most recently updated first, each with its tags.
 
         Pass the previous page's ``next_cursor`` to continue; keep the same filters between pages.
-        ``limit`` is clamped to 1-200. :class:`InvalidInputError` for a cursor we did not issue.
+        ``pinned`` / ``archived``: only those that are (``True``) or are not (``False``); ``None``
+        both. ``limit`` is clamped to 1-200. :class:`InvalidInputError` for a cursor we did not issue.
         """
         limit = max(1, min(limit, MAX_PAGE))
         newest_first = (sessions.c.updated_at.desc(), sessions.c.public_id.desc())
@@ -406,6 +471,17 @@ class SessionCatalog:
         page_ids = select(sessions.c.public_id, sessions.c.updated_at).where(sessions.c.owner_id == owner_id)
         if case_key is not None:
             page_ids = page_ids.where(sessions.c.case_key == case_key)
+        if pinned is not None:
+            is_pinned = sessions.c.pinned_at.is_not(None)
+            page_ids = page_ids.where(is_pinned if pinned else ~is_pinned)
+        if archived is not None:
+            is_archived = sessions.c.archived_at.is_not(None)
+            page_ids = page_ids.where(is_archived if archived else ~is_archived)
+        if tag is not None:
+            tagged = select(session_tags.c.session_id).where(
+                session_tags.c.owner_id == owner_id, session_tags.c.tag == one_line(tag)
+            )
+            page_ids = page_ids.where(sessions.c.id.in_(tagged))
         if search is not None and search.strip():
             if self._sealer is None:
                 pattern = f"%{_escape_like(fold_title(search.strip()))}%"
@@ -431,14 +507,17 @@ class SessionCatalog:
         with read_connection(self._engine) as conn:
             rows = conn.execute(query).all()
         items = tuple(self._opened_all(rows[:limit]))
+        tags = self.tags_of([item.id for item in items])
+        items = tuple(replace(item, tags=tags.get(item.id, ())) for item in items)
         last = items[-1] if len(rows) > limit else None
         next_cursor = _encode_cursor(last.updated_at, last.public_id) if last is not None else None
         return SessionPage(items, next_cursor)
 
     def rename(self, session_id: str, owner_id: int, title: str, *, audit: AuditEvent | None = None) -> bool:
-        """Retitle an owned session (``updated_at`` is left alone: renaming is not activity)."""
+        """Retitle an owned session with its owner's title, which the app never replaces
+        (``updated_at`` is left alone: renaming is not activity)."""
         title = validate_title(title)
-        values = self._title_values(session_id, owner_id, title)
+        values = {**self._title_values(session_id, owner_id, title), "title_source": "user"}
         with write_transaction(self._engine) as conn:
             result = conn.execute(
                 update(sessions)
@@ -450,6 +529,93 @@ class SessionCatalog:
             if audit is not None:
                 write_event(conn, audit)
         return True
+
+    def auto_title(self, session_id: str, owner_id: int, title: str) -> bool:
+        """The app's title for a chat (after its first message, then its first answer), written only
+        if its owner has not titled it: the check is the statement's own, so a rename that lands
+        meanwhile wins. Whether the title was written."""
+        values = {**self._title_values(session_id, owner_id, validate_title(title)), "title_source": "auto"}
+        with write_transaction(self._engine) as conn:
+            result = conn.execute(
+                update(sessions)
+                .where(sessions.c.id == session_id, sessions.c.title_source != "user")
+                .values(**values)
+            )
+        return result.rowcount == 1
+
+    def organise(
+        self,
+        session_id: str,
+        owner_id: int,
+        *,
+        pinned: bool | None = None,
+        archived: bool | None = None,
+        folder: str | object | None = _KEEP,
+        tags: Iterable[str] | None = None,
+        audit: AuditEvent | None = None,
+    ) -> bool:
+        """Pin or unpin, archive or restore, file in a folder (``None``: no folder) and replace the
+        tags of an owned session, in one transaction with ``audit``; arguments left out stay as they
+        are. Pinning or archiving again keeps the first time. Whether the session is the owner's."""
+        since = literal(utcnow(), UTCDateTime())
+        values: dict[str, object] = {}
+        if pinned is not None:
+            values["pinned_at"] = func.coalesce(sessions.c.pinned_at, since) if pinned else None
+        if archived is not None:
+            values["archived_at"] = func.coalesce(sessions.c.archived_at, since) if archived else None
+        if folder is not _KEEP:
+            values["case_key"] = None if folder is None else validate_folder(str(folder))
+        clean_tags = None if tags is None else validate_tags(tags)
+        owned = (sessions.c.id == session_id) & (sessions.c.owner_id == owner_id)
+        with write_transaction(self._engine) as conn:
+            found = conn.execute(select(sessions.c.id).where(owned)).first() is not None
+            if not found:
+                return False
+            if values:
+                conn.execute(update(sessions).where(owned).values(**values))
+            if clean_tags is not None:
+                conn.execute(delete(session_tags).where(session_tags.c.session_id == session_id))
+                if clean_tags:
+                    rows = [{"session_id": session_id, "tag": t, "owner_id": owner_id} for t in clean_tags]
+                    conn.execute(insert(session_tags), rows)
+            if audit is not None:
+                write_event(conn, audit)
+        return True
+
+    def tags_of(self, session_ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """The tags of each of these sessions (in the order given), by runtime id."""
+        if not session_ids:
+            return {}
+        query = (
+            select(session_tags.c.session_id, session_tags.c.tag)
+            .where(session_tags.c.session_id.in_(list(session_ids)))
+            .order_by(session_tags.c.session_id, func.lower(session_tags.c.tag))
+        )
+        found: dict[str, list[str]] = {}
+        with read_connection(self._engine) as conn:
+            for row in conn.execute(query):
+                found.setdefault(row.session_id, []).append(row.tag)
+        return {session_id: tuple(tags) for session_id, tags in found.items()}
+
+    def labels(self, owner_id: int) -> Labels:
+        """The owner's folders and tags with their counts, by name."""
+        folders = (
+            select(sessions.c.case_key, func.count())
+            .where(sessions.c.owner_id == owner_id, sessions.c.case_key.is_not(None))
+            .group_by(sessions.c.case_key)
+            .order_by(func.lower(sessions.c.case_key))
+        )
+        tags = (
+            select(session_tags.c.tag, func.count())
+            .where(session_tags.c.owner_id == owner_id)
+            .group_by(session_tags.c.tag)
+            .order_by(func.lower(session_tags.c.tag))
+        )
+        with read_connection(self._engine) as conn:
+            return Labels(
+                tuple((row[0], int(row[1])) for row in conn.execute(folders)),
+                tuple((row[0], int(row[1])) for row in conn.execute(tags)),
+            )
 
     def reseal(self, session_id: str) -> bool:
         """Store the session's title and preview again in this catalog's mode: sealed, with the title's

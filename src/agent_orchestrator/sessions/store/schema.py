@@ -115,16 +115,55 @@ sessions = Table(
     # are two sessions (migration 0011, which gave every earlier session its runtime id as public id;
     # the default only serves that migration's ADD COLUMN, the catalog always writes it).
     Column("public_id", String(64), nullable=False, server_default=""),
+    # Organising (migration 0014): when the owner pinned or archived it (NULL: not), and who titled
+    # it: "default" (nobody yet), "auto" (the app, after its first message and answer) or "user" (the
+    # owner; the app never replaces it). Sessions stored before 0014 count as titled by their owner.
+    Column("pinned_at", UTCDateTime(), nullable=True),
+    Column("archived_at", UTCDateTime(), nullable=True),
+    Column("title_source", String(8), nullable=False, server_default="user"),
     # A user's request names the session by its public id: one owner's namespace.
     Index("ux_sessions_owner_public_id", "owner_id", "public_id", unique=True),
     # The list page and its keyset cursor walk this index newest first; the title search too, and as
     # the index carries the folded title, it filters without touching the table (index-only). Ties
-    # are broken by the public id, unique within the owner (migration 0011).
-    Index("ix_sessions_owner_updated_title", "owner_id", "updated_at", "public_id", "title_folded"),
+    # are broken by the public id, unique within the owner (migration 0011). It carries the archived
+    # and pinned times too, which the default list and the pinned section filter on (migration 0014).
+    Index(
+        "ix_sessions_owner_updated_title",
+        "owner_id",
+        "updated_at",
+        "public_id",
+        "title_folded",
+        "archived_at",
+        "pinned_at",
+    ),
     # The same for one case/workflow.
     Index("ix_sessions_owner_case_updated", "owner_id", "case_key", "updated_at", "public_id"),
     # Retention purge: everything older than a cutoff, whoever owns it.
     Index("ix_sessions_updated_at", "updated_at"),
+)
+
+# A chat's tags (migration 0014), several per chat; the owner's list of tags reads the owner's index.
+session_tags = Table(
+    "session_tags",
+    metadata,
+    Column("session_id", String(64), ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True),
+    Column("tag", String(40), primary_key=True),
+    Column("owner_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Index("ix_session_tags_owner_tag", "owner_id", "tag"),
+)
+
+# Feedback on an answer (migration 0014): the answer is the runtime's event id of its message; the
+# note is sealed with the session's key under a master key. Exported by an admin as eval cases.
+message_feedback = Table(
+    "message_feedback",
+    metadata,
+    Column("session_id", String(64), ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True),
+    Column("event_id", String(64), primary_key=True),
+    Column("owner_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("rating", String(4), nullable=False),  # "up" or "down"
+    Column("note", Text, nullable=False, server_default=""),
+    Column("updated_at", UTCDateTime(), nullable=False),
+    Index("ix_message_feedback_updated", "updated_at"),
 )
 
 # Read-only share links (migration 0013): the token's sha256 finds a link, never the token itself;

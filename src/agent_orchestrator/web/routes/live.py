@@ -1,12 +1,12 @@
 """The live feeds, as server-sent events (docs/architecture.md#live-sessions).
 
 ``GET /api/sessions/{id}/events``: one session's conversation as it happens (``user``, ``delta``,
-``tool``, ``done``, ``error``, ``idle``, ``renamed``, ``deleted``), owner only, like every session
-route. ``GET /api/events``: the user's sessions list (``created``, ``renamed``, ``deleted``, ``busy``,
-``idle``, each with the session's ``id``). Every event has an ``id:``; a client resumes after
-``Last-Event-ID`` (the browser's ``EventSource`` sends it on reconnect) or ``?after=`` (the first
-connection, from the transcript's ``last_event_id``). A ``reset`` event means the client is further
-behind than the feed keeps: reload, then follow on.
+``tool``, ``done``, ``error``, ``idle``, ``renamed``, ``organised``, ``feedback``, ``deleted``), owner
+only, like every session route. ``GET /api/events``: the user's sessions list (``created``,
+``renamed``, ``organised``, ``deleted``, ``busy``, ``idle``, each with the session's ``id``). Every
+event has an ``id:``; a client resumes after ``Last-Event-ID`` (the browser's ``EventSource`` sends
+it on reconnect) or ``?after=`` (the first connection, from the transcript's ``last_event_id``). A
+``reset`` event means the client is further behind than the feed keeps: reload, then follow on.
 
 A feed ends after ``AGENT_WEB_LIVE_FEED_SECONDS`` (25 s; at its next event or keep-alive, which
 comes every ``IDLE_SECONDS`` of quiet) and the browser reconnects where it stopped. That keeps a

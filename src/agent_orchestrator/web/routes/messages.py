@@ -13,7 +13,7 @@ what the turn has said so far (``live_turn``): docs/architecture.md#live-session
 """
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any, Self
 
 from fastapi import APIRouter, HTTPException, status
@@ -48,6 +48,11 @@ class ImportedToolOut(BaseModel):
     )
 
 
+class FeedbackOut(BaseModel):
+    rating: str = Field(description="up or down")
+    note: str
+
+
 class MessageOut(BaseModel):
     event_id: str
     role: str
@@ -63,9 +68,10 @@ class MessageOut(BaseModel):
     imported_tools: list[ImportedToolOut] = Field(
         default=[], description="Tool results that came with an imported chat: not this server's data."
     )
+    feedback: FeedbackOut | None = Field(default=None, description="The owner's rating of this answer.")
 
     @classmethod
-    def of(cls, message: TranscriptMessage) -> Self:
+    def of(cls, message: TranscriptMessage, rated: Mapping[str, tuple[str, str]] | None = None) -> Self:
         assistant = message.role == "assistant"
         return cls(
             event_id=message.event_id,
@@ -81,6 +87,7 @@ class MessageOut(BaseModel):
                 ImportedToolOut(tool=result.tool, content=_cut(result.content))
                 for result in message.imported_tool_results
             ],
+            feedback=_feedback(message, rated or {}),
         )
 
 
@@ -112,10 +119,11 @@ class SendMessage(BaseModel):
 @router.get("", summary="The conversation so far")
 async def get_messages(session_id: str, actor: CurrentActor, services: ServicesDep) -> TranscriptOut:
     transcript, joined = await services.sessions.join(actor, session_id)
+    rated = await services.feedback.of_session(transcript.session.id)
     live = joined.live_turn
     return TranscriptOut(
         session=SessionOut.of(transcript.session),
-        messages=[MessageOut.of(m) for m in joined.messages],
+        messages=[MessageOut.of(m, rated) for m in joined.messages],
         busy=transcript.busy,
         last_event_id=joined.last_event_id,
         live_turn=LiveTurnOut(prompt=live.prompt, text=live.text, tools=live.tools) if live else None,
@@ -151,6 +159,11 @@ def turn_stream(events: AsyncIterator[TurnEvent], headers: dict[str, str] | None
     return event_stream(
         _sse(events), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no", **(headers or {})}
     )
+
+
+def _feedback(message: TranscriptMessage, rated: Mapping[str, tuple[str, str]]) -> FeedbackOut | None:
+    found = rated.get(message.event_id) if message.event_id else None
+    return FeedbackOut(rating=found[0], note=found[1]) if found else None
 
 
 def _cut(text: str) -> str:

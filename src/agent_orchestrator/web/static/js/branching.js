@@ -10,6 +10,7 @@ import { api, errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
 import { loadSessions, openSession } from "./commands.js";
 import { copyToClipboard, figuresTable } from "./copy.js";
 import { $, el, show } from "./dom.js";
+import { feedbackControls } from "./feedback.js";
 import { sessionTitle } from "./format.js";
 import { state } from "./state.js";
 import { setStatus } from "./status.js";
@@ -21,6 +22,7 @@ export function messageActions(message, { isLast }) {
   const actions = [actionButton("Branch here", "message-branch", () => branchAt(message))];
   if (message.role === "user") actions.push(actionButton("Edit", "message-edit", (button) => startEdit(button, message)));
   if (message.role === "assistant") {
+    actions.push(feedbackControls(message));
     actions.push(actionButton("Copy", "message-copy", () => copyToClipboard(message.content, "Answer")));
     if (message.charts?.length) {
       const table = figuresTable(message.charts);

@@ -8,6 +8,7 @@ import { exportLinks, messageActions, parentLink } from "./branching.js";
 import { destroyCharts } from "./charts.js";
 import { provideCommands } from "./commands.js";
 import { $, show } from "./dom.js";
+import { showFeedback } from "./feedback.js";
 import { sessionTitle } from "./format.js";
 import { followSession, stopFollowingSession } from "./live.js";
 import { messageElement } from "./messages.js";
@@ -122,6 +123,10 @@ async function onSessionEvent(id, name, data) {
   if (state.currentSessionId !== id) return;
   if (name === "renamed") {
     $("chat-title").textContent = data.title || $("chat-title").textContent;
+  } else if (name === "feedback") {
+    showFeedback(data);
+  } else if (name === "organised") {
+    // the sidebar lists it again from the list's own feed
   } else if (name === "deleted" || name === "lost") {
     // Deleted on another device (or the feed was refused): the server decides what is still there.
     if (!(await openSession(id, { silent404: true, reveal: false }))) {

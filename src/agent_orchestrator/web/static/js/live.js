@@ -5,8 +5,11 @@
 
 import { sessionPath } from "./api.js";
 
-const SESSION_EVENTS = ["created", "user", "delta", "tool", "stop", "done", "error", "idle", "renamed", "deleted", "reset"];
-const LIST_EVENTS = ["created", "renamed", "deleted", "busy", "idle", "reset"];
+const SESSION_EVENTS = [
+  ...["created", "user", "delta", "tool", "stop", "done", "error", "idle"],
+  ...["renamed", "organised", "feedback", "deleted", "reset"],
+];
+const LIST_EVENTS = ["created", "renamed", "organised", "deleted", "busy", "idle", "reset"];
 
 let sessionSource = null;
 // The id of the last event of the open chat this tab has seen: sent with every message, so the server
@@ -54,7 +57,7 @@ export function stopFollowingSession() {
 
 export const seenEventId = () => seen;
 
-/** Follow the user's sessions list; onChange(name, data) when a chat is created, renamed, deleted or answered. */
+/** Follow the user's sessions list; onChange(name, data) when a chat is created, renamed, organised, deleted or answered. */
 export function followList(onChange) {
   listSource?.close();
   const source = new EventSource("/api/events");

@@ -1,6 +1,6 @@
 // The sidebar: the user's chats as the server lists them (never cached in the browser), searched,
-// paged, renamed in place and deleted, and listed again whenever the live feed says a chat was
-// created, renamed, deleted or answered on any device. It redraws whenever the listed chats or the
+// filtered, paged, renamed in place, organised (organise.js) and deleted, and listed again whenever
+// the live feed says a chat was created, renamed, organised, deleted or answered on any device. It redraws whenever the listed chats or the
 // open one change (a state subscription), whoever changed them. Opening a chat is chat.js's job, asked
 // for through commands.js.
 
@@ -10,11 +10,14 @@ import { forgetCurrentSession, openSession, provideCommands } from "./commands.j
 import { $, SEARCH_DEBOUNCE_MS, debounce, el, show } from "./dom.js";
 import { sessionTitle, timeElement } from "./format.js";
 import { stopFollowingSession } from "./live.js";
+import { bindOrganise, clearOrganise, filterParams, loadLabels, organiseButtons, selectBox, sessionLabels, showingAll } from "./organise.js";
 import { state, subscribe, update } from "./state.js";
 import { setStatus } from "./status.js";
 import { setView } from "./views.js";
 
 const SESSIONS_PAGE = 50;
+// Pinned chats come first in the full list, all of them (a pin is for the few that matter).
+const PINNED_MAX = 200;
 // Changes often come in bursts (a turn: busy, then idle): list once they settle.
 const LIST_REFRESH_MS = 150;
 
@@ -28,12 +31,17 @@ let listSeq = 0;
 export async function loadSessions({ append = false } = {}) {
   const seq = ++listSeq;
   const cursor = append ? nextCursor : "";
+  // The full list: the pinned chats first, then the others (the search lists all alike).
+  const split = showingAll() && !query;
   try {
-    const page = await api("GET", `/api/sessions${queryString({ limit: SESSIONS_PAGE, cursor, q: query })}`);
+    const pinned =
+      split && !append ? (await api("GET", `/api/sessions${queryString({ limit: PINNED_MAX, pinned: true })}`)).items : [];
+    const params = { limit: SESSIONS_PAGE, cursor, q: query, ...filterParams(), ...(split ? { pinned: false } : {}) };
+    const page = await api("GET", `/api/sessions${queryString(params)}`);
     if (seq !== listSeq) return; // a newer search was issued meanwhile
     nextCursor = page.next_cursor || null;
-    update({ sessions: append ? state.sessions.concat(page.items) : page.items }); // and so redraws
-    if (!append) await loadSearchHits(seq);
+    update({ sessions: append ? state.sessions.concat(page.items) : pinned.concat(page.items) }); // and so redraws
+    if (!append) await Promise.all([loadSearchHits(seq), loadLabels()]);
     // The server may have titled the chat after its first turn.
     const current = state.sessions.find((s) => s.id === state.currentSessionId);
     if (current) $("chat-title").textContent = sessionTitle(current);
@@ -57,7 +65,7 @@ function renderSessionList() {
   const list = $("session-list");
   list.replaceChildren(...state.sessions.map(sessionItem));
   const empty = $("session-list-empty");
-  empty.textContent = query ? "No chat titles match your search." : "No chats yet.";
+  empty.textContent = query ? "No chat titles match your search." : showingAll() ? "No chats yet." : "No chats here.";
   show(empty, state.sessions.length === 0);
   show($("session-more"), Boolean(nextCursor));
 }
@@ -76,6 +84,7 @@ function sessionItem(session) {
       timeElement(session.updated_at || session.created_at, "session-time"),
     ]),
     el("span", { className: "session-preview", text: session.preview || "" }),
+    sessionLabels(session),
     badge,
   ]);
   open.addEventListener("click", () => openSession(session.id));
@@ -86,7 +95,18 @@ function sessionItem(session) {
     testid: "session-rename",
     attrs: { type: "button", "aria-label": `Rename “${sessionTitle(session)}”` },
   });
-  rename.addEventListener("click", () => startRename(item, session));
+  rename.addEventListener("click", () =>
+    editInPlace(item, {
+      label: "New title",
+      value: session.title || "",
+      testid: "session-rename-input",
+      maxlength: 120,
+      save: async (title) => {
+        if (title === session.title) return;
+        replaceSession(await api("PATCH", sessionPath(session.id), { title }));
+      },
+    }),
+  );
   const remove = el("button", {
     className: "icon-btn icon-btn-danger",
     text: "Delete",
@@ -95,28 +115,35 @@ function sessionItem(session) {
   });
   remove.addEventListener("click", () => deleteSession(session));
 
+  const actions = el("div", { className: "session-actions" });
   const item = el("li", { className: `session-item${active ? " active" : ""}`, testid: "session-item" }, [
+    selectBox(session),
     open,
-    el("div", { className: "session-actions" }, [rename, remove]),
+    actions,
   ]);
+  actions.append(rename, ...organiseButtons(session, item, editInPlace), remove);
   item.dataset.sessionId = session.id;
   return item;
 }
 
-/** Inline rename form in place of the item; Enter saves, Escape cancels. */
-function startRename(item, session) {
+/**
+ * A one-field form in place of the item (rename, folder, tags); Enter saves, Escape cancels. The list
+ * is not redrawn while it is open. ``save(text)`` does the change (an error keeps the form open).
+ */
+function editInPlace(item, { label, value, testid, maxlength, list, allowEmpty = false, save }) {
+  const session = state.sessions.find((s) => s.id === item.dataset.sessionId);
   const input = el("input", {
     className: "rename-input",
-    testid: "session-rename-input",
-    attrs: { type: "text", maxlength: 120, required: true, "aria-label": "New title", value: session.title || "" },
+    testid,
+    attrs: { type: "text", maxlength, required: !allowEmpty, "aria-label": label, value, list, placeholder: label },
   });
-  const save = el("button", { className: "btn btn-primary btn-small", text: "Save", attrs: { type: "submit" } });
+  const saveButton = el("button", { className: "btn btn-primary btn-small", text: "Save", attrs: { type: "submit" } });
   const cancel = el("button", { className: "btn btn-ghost btn-small", text: "Cancel", attrs: { type: "button" } });
-  const form = el("form", { className: "rename-form" }, [input, el("div", { className: "rename-buttons" }, [save, cancel])]);
+  const form = el("form", { className: "rename-form" }, [input, el("div", { className: "rename-buttons" }, [saveButton, cancel])]);
   const restore = () => {
     renamingId = null;
     renderSessionList();
-    focusSessionItem(session.id, ".session-open");
+    focusSessionItem(item.dataset.sessionId, ".session-open");
   };
   cancel.addEventListener("click", restore);
   input.addEventListener("keydown", (event) => {
@@ -124,20 +151,21 @@ function startRename(item, session) {
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const title = input.value.trim();
-    if (!title || title === session.title) return restore();
-    save.disabled = true;
+    const text = input.value.trim();
+    if (!text && !allowEmpty) return restore();
+    saveButton.disabled = true;
     try {
-      const updated = await api("PATCH", sessionPath(session.id), { title });
-      replaceSession(updated);
+      renamingId = null; // the save lists again
+      await save(text);
       restore();
     } catch (error) {
-      save.disabled = false;
-      if (!isAbort(error)) setStatus(`Could not rename the chat: ${error.message}`, "error");
+      renamingId = session?.id ?? null;
+      saveButton.disabled = false;
+      if (!isAbort(error)) setStatus(`Could not save: ${error.message}`, "error");
     }
     return undefined;
   });
-  renamingId = session.id;
+  renamingId = item.dataset.sessionId;
   item.replaceChildren(form);
   input.focus();
   input.select();
@@ -209,6 +237,7 @@ export function clearSidebar() {
   $("search-hits").replaceChildren();
   show($("search-hits-section"), false);
   $("session-search").value = "";
+  clearOrganise();
 }
 
 export function bindSidebar() {
@@ -216,6 +245,7 @@ export function bindSidebar() {
   subscribe((changed) => {
     if (changed.has("sessions") || changed.has("currentSessionId")) renderSessionList();
   });
+  bindOrganise({ reloadList: () => loadSessions(), redrawList: () => renderSessionList() });
   $("new-chat").addEventListener("click", onNewChat);
   $("session-more").addEventListener("click", () => loadSessions({ append: true }));
   const search = debounce(() => {

@@ -1,0 +1,180 @@
+"""Organising chats and rating answers in real Chromium (docs/architecture.md#organising-chats,
+docs/architecture.md#feedback): pin, folder, tags, archive and restore from the sidebar, the filter,
+several chats changed at once with one confirmation, thumbs and a note under an answer; every change
+shows on a second device without a reload; on a desktop and at a phone's width (the chats in a drawer).
+"""
+
+from collections.abc import Callable
+
+import pytest
+from browser_ui import ASSISTANT, api, login, send
+from playwright.sync_api import BrowserContext, Locator, Page, expect
+
+from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
+
+PHONE = {"width": 390, "height": 844}
+VIEWPORTS = pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+
+
+def chats(page: Page, viewport: dict[str, int] | None) -> Locator:
+    """The sidebar's chats, the drawer opened first on a phone."""
+    if viewport and not page.locator("#sidebar").is_visible():
+        page.locator("#sidebar-toggle").click()
+    expect(page.locator("#sidebar")).to_be_visible()
+    return page.get_by_test_id("session-item")
+
+
+def item(page: Page, session_id: str) -> Locator:
+    return page.locator(f'[data-testid="session-item"][data-session-id="{session_id}"]')
+
+
+def titles(page: Page) -> Locator:
+    return page.get_by_test_id("session-item").locator(".session-title")
+
+
+def device(
+    new_context: Callable[..., BrowserContext], username: str, viewport: dict[str, int] | None
+) -> Page:
+    page = new_context().new_page()
+    if viewport:
+        page.set_viewport_size(viewport)
+    login(page, username)
+    return page
+
+
+@VIEWPORTS
+def test_pin_file_tag_archive_and_restore_show_on_both_devices(
+    new_context: Callable[..., BrowserContext], user: Callable[[str], str], viewport: dict[str, int] | None
+) -> None:
+    alice = user("alice")
+    page = device(new_context, alice, viewport)
+    ids = {
+        t: api(page, "POST", "/api/sessions", {"title": t})["body"]["id"] for t in ("Alpha", "Beta", "Gamma")
+    }
+    laptop = device(new_context, alice, None)
+    expect(titles(laptop)).to_have_text(["Gamma", "Beta", "Alpha"])
+    expect(chats(page, viewport)).to_have_count(3)
+    expect(titles(page)).to_have_text(["Gamma", "Beta", "Alpha"])
+
+    # Pin: first in the list with a mark, here and on the laptop.
+    item(page, ids["Alpha"]).get_by_test_id("session-pin").click()
+    for where in (page, laptop):
+        expect(titles(where)).to_have_text(["Alpha", "Gamma", "Beta"])
+        expect(item(where, ids["Alpha"]).get_by_test_id("session-pinned")).to_have_text("Pinned")
+
+    # A folder and tags, typed in place.
+    item(page, ids["Beta"]).get_by_test_id("session-move").click()
+    page.get_by_test_id("session-folder-input").fill("Cases")
+    page.get_by_test_id("session-folder-input").press("Enter")
+    item(page, ids["Beta"]).get_by_test_id("session-tags").click()
+    page.get_by_test_id("session-tags-input").fill("q3, board")
+    page.get_by_test_id("session-tags-input").press("Enter")
+    for where in (page, laptop):
+        expect(item(where, ids["Beta"]).get_by_test_id("session-folder")).to_have_text("▸ Cases")
+        expect(item(where, ids["Beta"]).get_by_test_id("session-tag")).to_have_text(["#board", "#q3"])
+    laptop.get_by_test_id("session-filter").select_option("folder:Cases")
+    expect(titles(laptop)).to_have_text(["Beta"])
+    laptop.get_by_test_id("session-filter").select_option("tag:q3")
+    expect(titles(laptop)).to_have_text(["Beta"])
+    laptop.get_by_test_id("session-filter").select_option("")
+
+    # Archive: out of the list on both devices, under Archived, and still found by search.
+    item(page, ids["Gamma"]).get_by_test_id("session-archive").click()
+    for where in (page, laptop):
+        expect(titles(where)).to_have_text(["Alpha", "Beta"])
+    laptop.get_by_test_id("session-search").fill("gam")
+    expect(titles(laptop)).to_have_text(["Gamma"])
+    expect(item(laptop, ids["Gamma"]).get_by_test_id("session-archived")).to_have_text("Archived")
+    laptop.get_by_test_id("session-search").fill("")
+    page.get_by_test_id("session-filter").select_option("archived")
+    expect(titles(page)).to_have_text(["Gamma"])
+    item(page, ids["Gamma"]).get_by_test_id("session-archive").click()  # "Restore" here
+    expect(titles(page)).to_have_count(0)
+    page.get_by_test_id("session-filter").select_option("")
+    for where in (page, laptop):
+        expect(titles(where)).to_have_text(["Alpha", "Gamma", "Beta"])
+    if viewport:
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@VIEWPORTS
+def test_several_chats_are_changed_at_once_and_deleted_with_one_confirmation(
+    new_context: Callable[..., BrowserContext], user: Callable[[str], str], viewport: dict[str, int] | None
+) -> None:
+    alice = user("alice")
+    page = device(new_context, alice, viewport)
+    ids = {t: api(page, "POST", "/api/sessions", {"title": t})["body"]["id"] for t in ("One", "Two", "Three")}
+    laptop = device(new_context, alice, None)
+    expect(chats(page, viewport)).to_have_count(3)
+
+    page.get_by_test_id("session-select").click()
+    expect(page.get_by_test_id("bulk-bar")).to_be_visible()
+    item(page, ids["One"]).get_by_test_id("session-select-box").check()
+    item(page, ids["Three"]).get_by_test_id("session-select-box").check()
+    expect(page.get_by_test_id("bulk-count")).to_have_text("2 selected")
+    page.get_by_test_id("bulk-folder").fill("Spring")
+    page.get_by_test_id("bulk-move").click()
+    expect(page.get_by_test_id("status-line")).to_have_text("2 chats moved.")
+    expect(page.get_by_test_id("bulk-bar")).to_be_hidden()
+    for where in (page, laptop):
+        expect(item(where, ids["One"]).get_by_test_id("session-folder")).to_have_text("▸ Spring")
+        expect(item(where, ids["Three"]).get_by_test_id("session-folder")).to_have_text("▸ Spring")
+
+    page.get_by_test_id("session-select").click()
+    item(page, ids["One"]).get_by_test_id("session-select-box").check()
+    item(page, ids["Two"]).get_by_test_id("session-select-box").check()
+    page.get_by_test_id("bulk-archive").click()
+    for where in (page, laptop):
+        expect(titles(where)).to_have_text(["Three"])
+
+    page.get_by_test_id("session-filter").select_option("archived")
+    expect(titles(page)).to_have_text(["Two", "One"])
+    page.get_by_test_id("session-select").click()
+    for session_id in (ids["One"], ids["Two"]):
+        item(page, session_id).get_by_test_id("session-select-box").check()
+    dialogs: list[str] = []
+    page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.get_by_test_id("bulk-delete").click()
+    expect(titles(page)).to_have_count(2)  # dismissed: nothing deleted
+    page.once("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
+    page.get_by_test_id("bulk-delete").click()
+    expect(page.get_by_test_id("status-line")).to_have_text("2 chats deleted.")
+    assert dialogs == ["Delete these 2 chats? This cannot be undone."] * 2
+    expect(titles(page)).to_have_count(0)
+    for where in (page, laptop):
+        where.get_by_test_id("session-filter").select_option("")
+        expect(titles(where)).to_have_text(["Three"])
+    assert api(page, "GET", f"/api/sessions/{ids['One']}")["status"] == 404
+
+
+@VIEWPORTS
+def test_an_answer_is_rated_with_a_note_and_the_chat_is_titled_by_its_first_message(
+    new_context: Callable[..., BrowserContext],
+    user: Callable[[str], str],
+    scripted_model: ScriptedModel,
+    viewport: dict[str, int] | None,
+) -> None:
+    alice = user("alice")
+    page = device(new_context, alice, viewport)
+    scripted_model.script(Text("Revenue in May was 1,234."))
+    send(page, "Hi, could you tell me the revenue in May?")
+    laptop = device(new_context, alice, None)
+    expect(laptop.locator(".session-item.active .session-title")).to_have_text("The revenue in May")
+
+    answer = page.locator(ASSISTANT).last
+    answer.get_by_test_id("feedback-down").click()
+    page.get_by_test_id("feedback-note").fill("May was 1,432.")
+    page.get_by_test_id("feedback-note-save").click()
+    expect(answer.get_by_test_id("feedback-down")).to_have_attribute("aria-pressed", "true")
+    rated = laptop.locator(ASSISTANT).last
+    expect(rated.get_by_test_id("feedback-down")).to_have_attribute("aria-pressed", "true")  # live
+    expect(rated.get_by_test_id("feedback-note-text")).to_have_text("“May was 1,432.”")
+
+    page.reload()
+    answer = page.locator(ASSISTANT).last
+    expect(answer.get_by_test_id("feedback-down")).to_have_attribute("aria-pressed", "true")
+    answer.get_by_test_id("feedback-down").click()  # pressed again: taken back
+    expect(answer.get_by_test_id("feedback-down")).to_have_attribute("aria-pressed", "false")
+    expect(rated.get_by_test_id("feedback-down")).to_have_attribute("aria-pressed", "false")
+    if viewport:
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
