@@ -293,3 +293,26 @@ def test_a_short_run_through_the_real_app(tmp_path: Path, capsys: pytest.Capture
     summary = ea.summary(run)
     assert summary["model"] == "scripted-model" and summary["invented_entities"] == 0
     assert summary["categories"] == {"memory_restart": {"passed": 2, "total": 2}}
+
+
+@pytest.mark.slow  # the real app and its Copilot CLI
+def test_rated_answers_are_asked_again_through_the_real_app(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--replay``: an up-rated answer must give its figures again; a down-rated one is reported as
+    changed or unchanged, with the analyst's note."""
+    replay = importlib.import_module("eval_replay")
+    cases = [
+        replay.Case("How much revenue in May?", "Revenue in May was 1,234.50.", "up", ""),
+        replay.Case("Which product sold best?", "Red Mug.", "down", "It was the Blue Mug"),
+        replay.Case("And in June?", "Revenue in May was 1,234.50.", "down", "That is May"),
+    ]
+    with ScriptedModel(default=lambda body: Text("Revenue in May was 1,234.50.")) as model:
+        route = ea.provider_route(model.base_url, "scripted-model")
+        done = replay.replay(cases, route, tmp_path / "home", 42, None)
+    assert [r.outcome for r in done] == ["pass", "changed", "unchanged"]
+    replay.report(done, tmp_path / "replayed.json")
+    out = capsys.readouterr().out
+    assert "rated up (regressions): 1/1 still give every figure they gave" in out
+    assert "rated down (complaints): 1/2 now answered differently" in out
+    assert "still the same: 'And in June?' (note: That is May)" in out

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from browser_ui import ASSISTANT, api, chart_points, chart_values, current_session, login, new_chat, send
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -195,12 +196,15 @@ def test_an_imported_chats_tool_results_show_as_imported_text_and_never_as_a_cha
     assert csp_violations == []
 
 
+@pytest.mark.parametrize("viewport", [None, {"width": 390, "height": 844}], ids=["desktop", "phone"])
 def test_an_answer_and_its_charts_figures_can_be_copied(
-    page: Page, user: Callable[[str], str], scripted_model: ScriptedModel
+    page: Page, user: Callable[[str], str], scripted_model: ScriptedModel, viewport: dict[str, int] | None
 ) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     login(page, user("alice"))
     new_chat(page)
+    if viewport:
+        page.set_viewport_size(viewport)
     scripted_model.script(
         ToolCall("retail-analytics-monthly_trend", {"months": 3}), "Revenue rose each month."
     )
