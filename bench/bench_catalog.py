@@ -9,7 +9,8 @@ a fresh schema that is dropped afterwards (default URL: the local test server, o
 
 Timed, through :class:`SessionCatalog` (so SQLAlchemy and row mapping are included), for the heavy
 user: the first page (50), a later page (page 101, reached by keyset cursor), a title search (a
-common word, and a rare one that must scan all 10,000 of the user's rows) and a case filter.
+common word, and a rare one that must scan all 10,000 of the user's rows), a case filter, the
+sidebar's default list (active and unpinned chats) and its pinned section.
 Prints ``backend name: median ms (ratio to the 10 ms target)``; below 1.0 is good.
 Machines are noisy: medians of N runs (200 by default), both backends in one run.
 """
@@ -141,6 +142,10 @@ def bench_backend(name: str, engine: Engine, runs: int) -> None:
         "search_title": lambda: catalog.list_for_owner(HEAVY_USER, search="Forecast"),
         "search_rare": lambda: catalog.list_for_owner(HEAVY_USER, search="#99999"),
         "case_filter": lambda: catalog.list_for_owner(HEAVY_USER, case_key="case-7"),
+        # What the sidebar asks since chats can be archived and pinned: the active, unpinned ones,
+        # and the pinned section (none pinned: the whole index range is read and rejected).
+        "active_list": lambda: catalog.list_for_owner(HEAVY_USER, archived=False, pinned=False),
+        "pinned_section": lambda: catalog.list_for_owner(HEAVY_USER, pinned=True, limit=200),
     }
     for label, fn in timings.items():
         median = median_seconds(fn, runs)
