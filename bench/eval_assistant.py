@@ -377,11 +377,14 @@ def _check_one(answer: str, check: Check, said: str) -> str | None:
             found = sum(any(has_figure(answer, v) for v in values) for values in figures)
             return None if found >= need else f"{label}: {found} of {need} needed figures"
         case Names(label=label, kind="month", items=items):
+            # The month named first must be the one asked for: any of the truth's alternatives
+            # ("the partial month or the weakest full month"), the answer's own order otherwise.
             months = months_named(answer)
-            wanted = int(items[0][5:7])
-            if months and months[0] == wanted:
+            wanted = [int(item[5:7]) for item in items]
+            if months and months[0] in wanted:
                 return None
-            return f"{label}: expected {_MONTHS[wanted - 1].title()} named first"
+            named = " or ".join(dict.fromkeys(_MONTHS[w - 1].title() for w in wanted))
+            return f"{label}: expected {named} named first"
         case Names(label=label, kind=kind, items=items, need=need):
             named = [item for item in items if names_item(answer, kind, item)]
             if len(named) >= need:

@@ -96,6 +96,12 @@ def test_checks_combine() -> None:
     best = q.Names("best month", "month", ("2025-11",))
     assert ea.check_failures("November 2025 was strongest, then December.", (best,), "") == []
     assert ea.check_failures("December was above October but November was best.", (best,), "") != []
+    weakest = q.Names("weakest month", "month", ("2011-12", "2011-04"))  # the partial month or a full one
+    assert ea.check_failures("April 2011: 426,047.85. December is only in part.", (weakest,), "") == []
+    assert ea.check_failures("December 2011 was the weakest.", (weakest,), "") == []
+    assert ea.check_failures("February 2011, then April.", (weakest,), "") == [
+        "weakest month: expected December or April named first"
+    ]
 
 
 @pytest.mark.parametrize(
