@@ -190,9 +190,19 @@ def test_an_analyst_sees_the_facts_but_no_controls_and_the_api_refuses_them(
     expect(page.get_by_test_id("data-rules")).to_contain_text("Active days")
     expect(page.get_by_test_id("data-upload")).to_be_hidden()
     expect(page.get_by_test_id("data-settings")).to_be_hidden()
+    expect(page.get_by_test_id("feedback-export")).to_be_hidden()
+    assert api(page, "GET", "/api/admin/feedback")["status"] == 403
     expect(page.get_by_test_id("versions-table").locator("tbody tr").first).to_be_visible()
     expect(page.get_by_test_id("version-restore")).to_have_count(0)
     refused = api(page, "POST", "/api/datasets/versions/default/activate")
     assert refused == {"status": 403, "body": {"detail": "Only an admin can do this."}}
     refused = api(page, "PATCH", "/api/datasets/settings", {"name": "Mine"})
     assert refused["status"] == 403
+
+
+def test_an_admin_downloads_the_rated_answers_as_eval_cases(page: Page, data_site: str) -> None:
+    open_data_page(page, data_site, "owner")
+    with page.expect_download() as download:
+        page.get_by_test_id("feedback-export").click()
+    assert download.value.suggested_filename == "feedback-cases.jsonl"
+    assert download.value.failure() is None
