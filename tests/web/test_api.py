@@ -199,11 +199,11 @@ def test_a_step_failing_after_the_lease_is_taken_releases_it(live_app, monkeypat
     alice = live_app.client("alice")
     session_id = alice.post("/api/sessions", json={}).json()["id"]
 
-    def broken_rename(*args: object, **kwargs: object) -> bool:
+    def broken_title(*args: object, **kwargs: object) -> bool:
         raise OperationalError("UPDATE sessions", {}, Exception("database is locked"))
 
     with monkeypatch.context() as patch:  # the automatic title, the step between lease and turn
-        patch.setattr(SessionCatalog, "rename", broken_rename)
+        patch.setattr(SessionCatalog, "auto_title", broken_title)
         failed = send(alice, session_id, "hello")
     assert (failed.status_code, failed.json()) == (500, {"detail": "Internal Server Error"})
     assert failed.headers["connection"] == "close"  # the server closes it: the retry needs another

@@ -41,7 +41,7 @@ def test_a_link_opens_in_a_fresh_browser_continues_as_a_copy_and_dies_when_revok
 
     stranger = browser.new_context(base_url=base_url, viewport=viewport).new_page()  # no account
     stranger.goto(url)
-    expect(stranger.get_by_test_id("share-title")).to_have_text("Which country leads?")
+    expect(stranger.get_by_test_id("share-title")).to_have_text("Which country leads")  # its title
     expect(stranger.locator(USER_TEXT)).to_have_text(["Which country leads?"])
     expect(stranger.locator(ASSISTANT_TEXT)).to_have_text(["Germany leads with 31 % of revenue."])
     expect(stranger.get_by_test_id("share-copy")).to_be_hidden()  # no account: read only
