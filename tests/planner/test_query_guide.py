@@ -253,6 +253,10 @@ def chat(tools, retail_db) -> Chat:
         ("slowest trading day in 2025-03", {"group_by": "day", "order": "lowest"}),
         ("compare the UK and the rest of the world in 2025", {"versus_rest": True, "compare": None}),
         ("how many orders did 20017 place in 2025", {"customer_id": 20017, "measure": "orders"}),
+        (
+            "What was customer 20017's spending in 2025?",
+            {"customer_id": 20017, "measure": "revenue", "period": "2025"},
+        ),
         ("anything interesting about customer 20017?", {"customer_id": 20017, "measure": "overview"}),
     ],
 )
@@ -821,6 +825,16 @@ def test_the_share_of_the_top_n_together_is_one_figure(chat):
             {"group_by": "country", "measure": "customers", "countries": ["Spain", "Germany"]},
         ),
         ("high value vs regular - who spent more in 2025?", {"group_by": "segment", "measure": "revenue"}),
+        (
+            "Between February 2025 and April 2025, which grew more in revenue: Germany or France?",
+            {
+                "group_by": "country",
+                "rank_by": "growth",
+                "countries": ["Germany", "France"],
+                "period": "2025-02",
+                "compare_with": "2025-04",
+            },
+        ),
         (
             "share of spain revenue coming from high value customers",
             {"measure": "revenue", "share": True, "segments": ["High Value"]},

@@ -287,6 +287,24 @@ def test_a_period_can_be_compared_with_any_other(conn):
     assert {"field": "compare_with", "value": "2025-06", "label": "vs June 2025"} in result["chips"]
 
 
+def test_a_change_goes_from_the_earlier_period_to_the_later_whichever_was_named_first(conn):
+    """ "Compare June and December": the change is from June to December, as it was in time."""
+    later = ask(conn, measure="orders", period="2025-06", compare_with="2025-12")
+    earlier = ask(conn, measure="orders", period="2025-12", compare_with="2025-06")
+    june, december = later["total"]["orders"], earlier["total"]["orders"]
+    change = earlier["answer"].rsplit("; ", 1)[1].removesuffix(".")
+    assert later["answer"].endswith(f"; {change} from June 2025 to December 2025.")
+    assert ("up" in change) == (december > june)
+
+    def ranked(**fields: object) -> list[str]:
+        rows = ask(conn, group_by="country", limit=3, rank_by="growth", **fields)["rows"]
+        return [row["label"] for row in rows]
+
+    assert ranked(period="2025-06", compare_with="2025-12") == ranked(
+        period="2025-12", compare_with="2025-06"
+    )
+
+
 def test_the_lowest_sold_something_and_is_not_a_month_the_data_holds_in_part(conn):
     """A country whose only line is a return placed no order; the data's last month may be partial."""
     lowest = ask(conn, group_by="country", order="lowest", limit=5)

@@ -1500,8 +1500,10 @@ def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> No
         _BETWEEN_NAMES.search(text) or _COMPARING.search(text) or _WHICH_MORE.search(text)
     ):
         return  # "Compare Germany and France", "Germany vs France": the names side by side
-    if len(find_periods(text)) >= 2:
-        return  # "France, 2025 vs 2024" compares periods; "Germany vs France in 2025" compares names
+    if len(find_periods(text)) >= 2 and not ("rank_by" in args and _WHICH_MORE.search(text)):
+        # "France, 2025 vs 2024" compares periods; "Germany vs France in 2025" compares names; "which
+        # grew more from February to April, Germany or France?" ranks the names by the change
+        return
     dimensions = set(vocabulary.choices("group_by").values())
     measures = set(vocabulary.choices("measure").values())
     for parameter in vocabulary.entities:

@@ -686,9 +686,14 @@ def _grouped(
         keys = sorted(groups)  # a series: in time order, every period shown
     else:
         if query.rank_by is not None:  # the change against the period before, most growth or decline first
+            # in time's order: from the compared period to the asked one, or on to a later one
+            later = compared is not None and period is not None and compared.first > period.first
+            sign = -1.0 if later else 1.0
+            if later:  # the names of the later period, as when it is the one asked about
+                groups = {k: groups.get(k, EMPTY) for k in previous if query.among_top is None or k in groups}
 
             def value(k: str) -> float:
-                return groups[k].get(measure) - previous.get(k, EMPTY).get(measure)
+                return sign * (groups[k].get(measure) - previous.get(k, EMPTY).get(measure))
 
             descending = (query.rank_by == "growth") == (query.order == "highest")
         else:

@@ -376,7 +376,7 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
             before = outcome.previous.get(measure)
             text += (
                 f"; {outcome.compared.label}: {figure(before)}; "
-                f"{figure.change(outcome.total.get(measure), before)}"
+                f"{_change(outcome, figure, outcome.total.get(measure), before)}"
             )
         if outcome.whole is not None and measure not in DAYS:
             part, whole = outcome.total.get(measure), outcome.whole.get(measure)
@@ -409,7 +409,8 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         worst = min(outcome.rows, key=lambda r: r.figures.get(measure))
         high, low = figure(best.figures.get(measure)), figure(worst.figures.get(measure))
         text += f"\n\nHighest: {best.label} ({high}); lowest: {worst.label} ({low})."
-    elif _named_side_by_side(outcome) and len(outcome.rows) == 2:
+    elif _named_side_by_side(outcome) and len(outcome.rows) == 2 and outcome.query.rank_by is None:
+        # (ranked by their change, the two are apart in the change each line states, not in value)
         text += f"\n\n{_difference(outcome.rows[0], outcome.rows[1], measure, figure)}"
     elif outcome.groups > len(outcome.rows):  # a paragraph of its own: Markdown would end the list with it
         text += f"\n\n({len(outcome.rows)} of {outcome.groups:,} {_PLURALS[outcome.query.group_by]}.)"
@@ -459,8 +460,23 @@ def _row_line(index: int, row: Row, outcome: Outcome, figure: Figure) -> str:
     against = row.previous_label or (outcome.compared.label if outcome.compared else None)
     if row.previous is not None and against is not None:
         before = row.previous.get(measure)
-        line += f"; {against}: {figure(before)}, {figure.change(value, before)}"
+        change = (
+            _change(outcome, figure, value, before)
+            if not row.previous_label
+            else figure.change(value, before)
+        )
+        line += f"; {against}: {figure(before)}, {change}"
     return line
+
+
+def _change(outcome: Outcome, figure: Figure, now: float, before: float) -> str:
+    """The change between the period and the one compared with, in time's order: from the compared
+    period to the asked one, or, when the one compared with is the later ("compare January and
+    May"), from the asked one to it, saying so."""
+    period, compared = outcome.period, outcome.compared
+    if period is None or compared is None or compared.first <= period.first:
+        return figure.change(now, before)
+    return f"{figure.change(before, now)} from {period.label} to {compared.label}"
 
 
 def _figures(figures: Figures, measure: Measure) -> dict[str, Any]:
