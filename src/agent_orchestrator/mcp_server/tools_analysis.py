@@ -21,8 +21,8 @@ from agent_orchestrator.retail.countries import ALIAS_GROUPS
 from agent_orchestrator.retail.countries import key as country_key
 
 MEASURES = (
-    "revenue = revenue, rev, sales, sold for, turnover, takings, take, took, income, money, spend, spends, "
-    "spending, spent, earned, made, did we make, do we make, we make, making, "
+    "revenue = revenue, rev, sales, sold for, turnover, takings, take, took, income, money, spend, spent, "
+    "earned, made, did we make, do we make, we make, making, "
     "value, valuable, lucrative, net revenue, net sales, gmv, gross merchandise value, how much did we sell, "
     "how much we sold, how much was sold, how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets, order count, number of orders, "

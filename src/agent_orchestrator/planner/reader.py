@@ -658,29 +658,7 @@ def read(
         final.setdefault("compare", "previous_period")
         if "group_by" not in final:
             del final["rank_by"]  # "did revenue grow?" is a comparison, not a ranking
-    _kind_named_by_the_measure(final, vocabulary)
     return reading
-
-
-def _kind_named_by_the_measure(args: dict[str, Any], vocabulary: Vocabulary) -> None:
-    """ "How many new customers do we have?", for no period: over all time every customer was once a
-    new one, so the count would be all the customers. Where the data names a kind by the measure's
-    first word (a New segment), that kind is meant: its customers. With a period, a breakdown or a
-    comparison, the measure stands ("new customers in 2011": their first purchase then)."""
-    measure = args.get("measure")
-    if measure is None or any(k in args for k in ("period", "compare", "compare_with", "group_by")):
-        return
-    measures = vocabulary.choices("measure")
-    for term, value in measures.items():
-        head, _, rest = term.partition(" ")
-        base = measures.get(rest)
-        if value != measure or base is None or base == measure:
-            continue
-        for parameter, names in vocabulary.entities.items():
-            if head in names and parameter not in args and _singular(parameter) != parameter:
-                args["measure"] = base
-                args[parameter] = [names[head]]
-                return
 
 
 _OF_TWO = re.compile(
