@@ -53,6 +53,9 @@ def test_a_link_opens_in_a_fresh_browser_continues_as_a_copy_and_dies_when_revok
     login(bob, user("bob"))
     bob.goto(url)
     bob.get_by_test_id("share-copy").click()
+    # The app, not the share page (it shows the same messages), with the copy open: its last step.
+    bob.wait_for_url(re.compile(r"/$"))
+    expect(bob.get_by_test_id("composer-input")).to_be_focused()
     expect(bob.locator(ASSISTANT_TEXT)).to_have_text(["Germany leads with 31 % of revenue."], timeout=30_000)
     scripted_model.script(Text("Then France."))
     expect(send(bob, "And then?")).to_have_text("Then France.")  # bob's own chat
@@ -60,6 +63,7 @@ def test_a_link_opens_in_a_fresh_browser_continues_as_a_copy_and_dies_when_revok
     page.get_by_test_id("share-revoke").click()
     expect(page.get_by_test_id("share-state")).to_have_text(re.compile(r"^revoked"))
     stranger.reload()
+    expect(stranger.get_by_test_id("share-status")).not_to_have_text("Loading…")  # read once loaded
     revoked = stranger.get_by_test_id("share-status").text_content()
     stranger.goto(url[:-6] + "abcdef")
     expect(stranger.get_by_test_id("share-status")).to_have_text(revoked or "")
