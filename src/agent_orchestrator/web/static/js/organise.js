@@ -146,12 +146,7 @@ async function change(session, body, done) {
   } catch (error) {
     if (!isAbort(error)) setStatus(`Could not change the chat: ${error.message}`, "error");
   }
-  await refresh();
-}
-
-async function refresh() {
-  await reload();
-  await loadLabels();
+  await reload(); // the list, and with it the folders and tags
 }
 
 function showSelection() {
@@ -195,7 +190,7 @@ async function bulk(action, extra = {}) {
   setStatus(`${outcome.done.length} ${outcome.done.length === 1 ? "chat" : "chats"} ${verb}.${missing}`);
   if (action === "delete" && openOne) forgetCurrentSession();
   setSelecting(false);
-  await refresh();
+  await reload(); // the list, and with it the folders and tags
 }
 
 /** On sign-out. */
@@ -205,7 +200,7 @@ export function clearOrganise() {
   $("folder-names").replaceChildren();
 }
 
-/** ``reloadList`` lists the chats again; ``redrawList`` draws the listed ones again (selection boxes). */
+/** ``reloadList`` lists the chats, folders and tags again; ``redrawList`` draws the listed ones again (selection boxes). */
 export function bindOrganise({ reloadList, redrawList }) {
   reload = reloadList;
   redraw = redrawList;

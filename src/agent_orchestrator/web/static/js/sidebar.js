@@ -23,12 +23,17 @@ const LIST_REFRESH_MS = 150;
 
 let nextCursor = null;
 let query = "";
+// The folders and tags change only when chats are organised, created or deleted, not with every
+// answer the list hears of: listed again only then.
+let labelsStale = true;
+const LABEL_EVENTS = new Set(["created", "organised", "deleted", "reset"]);
 // While a rename form is open the list is not re-rendered (that would throw the typed title away).
 let renamingId = null;
 // Discards a list that arrives after a newer search was issued (out-of-order fetches).
 let listSeq = 0;
 
-export async function loadSessions({ append = false } = {}) {
+export async function loadSessions({ append = false, labels = false } = {}) {
+  if (labels) labelsStale = true;
   const seq = ++listSeq;
   const cursor = append ? nextCursor : "";
   // The full list: the pinned chats first, then the others (the search lists all alike).
@@ -41,7 +46,8 @@ export async function loadSessions({ append = false } = {}) {
     if (seq !== listSeq) return; // a newer search was issued meanwhile
     nextCursor = page.next_cursor || null;
     update({ sessions: append ? state.sessions.concat(page.items) : pinned.concat(page.items) }); // and so redraws
-    if (!append) await Promise.all([loadSearchHits(seq), loadLabels()]);
+    if (!append) await Promise.all([loadSearchHits(seq), labelsStale ? loadLabels() : null]);
+    if (!append) labelsStale = false;
     // The server may have titled the chat after its first turn.
     const current = state.sessions.find((s) => s.id === state.currentSessionId);
     if (current) $("chat-title").textContent = sessionTitle(current);
@@ -50,8 +56,12 @@ export async function loadSessions({ append = false } = {}) {
   }
 }
 
+const listAgain = debounce(() => loadSessions(), LIST_REFRESH_MS);
 /** The sessions list's live feed: list again (the server orders, titles and filters). */
-export const onListEvent = debounce(() => loadSessions(), LIST_REFRESH_MS);
+export function onListEvent(name) {
+  if (LABEL_EVENTS.has(name)) labelsStale = true;
+  listAgain();
+}
 /** The search also looks inside the messages: their hits are listed under the matching titles. */
 async function loadSearchHits(seq) {
   const hits = query ? (await api("GET", `/api/search${queryString({ q: query })}`)).messages : [];
@@ -231,6 +241,7 @@ async function onNewChat() {
 /** On sign-out: nothing of this user's list stays in memory or in the DOM. */
 export function clearSidebar() {
   nextCursor = null;
+  labelsStale = true;
   query = "";
   renamingId = null;
   $("session-list").replaceChildren();
@@ -245,7 +256,7 @@ export function bindSidebar() {
   subscribe((changed) => {
     if (changed.has("sessions") || changed.has("currentSessionId")) renderSessionList();
   });
-  bindOrganise({ reloadList: () => loadSessions(), redrawList: () => renderSessionList() });
+  bindOrganise({ reloadList: () => loadSessions({ labels: true }), redrawList: () => renderSessionList() });
   $("new-chat").addEventListener("click", onNewChat);
   $("session-more").addEventListener("click", () => loadSessions({ append: true }));
   const search = debounce(() => {
