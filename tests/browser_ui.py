@@ -6,6 +6,8 @@ from typing import Any
 from playwright.sync_api import Locator, Page, expect
 
 PASSWORD = "correct horse battery"
+PHONE = {"width": 390, "height": 844}
+"""A phone's viewport, for the tests run at a desktop's and a phone's width."""
 ASSISTANT = '[data-testid="message"][data-role="assistant"]'
 USER = '[data-testid="message"][data-role="user"]'
 # The text of each message, without the author label and the time.

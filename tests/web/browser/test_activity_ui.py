@@ -6,12 +6,10 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_ui import login, new_chat, send
+from browser_ui import PHONE, login, new_chat, send
 from playwright.sync_api import Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
-
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])

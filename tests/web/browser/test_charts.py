@@ -11,7 +11,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_ui import ASSISTANT, api, chart_points, chart_values, current_session, login, new_chat, send
+from browser_ui import (
+    ASSISTANT,
+    PHONE,
+    api,
+    chart_points,
+    chart_values,
+    current_session,
+    login,
+    new_chat,
+    send,
+)
 from playwright.sync_api import BrowserContext, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall, message_text
@@ -196,7 +206,7 @@ def test_an_imported_chats_tool_results_show_as_imported_text_and_never_as_a_cha
     assert csp_violations == []
 
 
-@pytest.mark.parametrize("viewport", [None, {"width": 390, "height": 844}], ids=["desktop", "phone"])
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
 def test_an_answer_and_its_charts_figures_can_be_copied(
     page: Page, user: Callable[[str], str], scripted_model: ScriptedModel, viewport: dict[str, int] | None
 ) -> None:

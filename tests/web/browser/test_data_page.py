@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_ui import PASSWORD, api, login
+from browser_ui import PASSWORD, PHONE, api, login
 from playwright.sync_api import Page, expect
 from sales_csv import sales_csv
 
@@ -25,7 +25,6 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
 
 SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
-PHONE = {"width": 390, "height": 844}
 MARKUP = '<img src=x onerror="document.title=1">'
 
 

@@ -7,12 +7,11 @@ shows on a second device without a reload; on a desktop and at a phone's width (
 from collections.abc import Callable
 
 import pytest
-from browser_ui import ASSISTANT, api, login, send
+from browser_ui import ASSISTANT, PHONE, api, login, send
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
 
-PHONE = {"width": 390, "height": 844}
 VIEWPORTS = pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
 
 

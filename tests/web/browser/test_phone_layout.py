@@ -6,12 +6,10 @@ Screenshots of each page are saved in the test's temporary folder for a person t
 from collections.abc import Callable
 from pathlib import Path
 
-from browser_ui import ASSISTANT, chart_points, login, new_chat, send
+from browser_ui import ASSISTANT, PHONE, chart_points, login, new_chat, send
 from playwright.sync_api import Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, ToolCall
-
-PHONE = {"width": 390, "height": 844}
 
 
 def expect_fits_the_phone(page: Page, shot: Path) -> None:

@@ -7,12 +7,10 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_ui import ASSISTANT_TEXT, USER_TEXT, login, new_chat, send
+from browser_ui import ASSISTANT_TEXT, PHONE, USER_TEXT, login, new_chat, send
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
-
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])

@@ -6,13 +6,12 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_ui import ASSISTANT, ASSISTANT_TEXT, login, new_chat, send
+from browser_ui import ASSISTANT, ASSISTANT_TEXT, PHONE, login, new_chat, send
 from playwright.sync_api import BrowserContext, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
 
 LONG = " ".join(f"word{i}" for i in range(80))
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])

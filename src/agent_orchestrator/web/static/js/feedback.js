@@ -1,4 +1,5 @@
-// Feedback on an answer (docs/architecture.md#feedback): thumbs up or down, then an optional note.
+// Feedback on an answer (docs/architecture.md#feedback): helpful or not (a thumbs up or down), then
+// an optional note.
 // The rating is the server's (PUT/DELETE …/messages/{event_id}/feedback) and shows on every device of
 // the chat: the live feed's "feedback" event redraws the buttons of that answer.
 
@@ -7,7 +8,7 @@ import { $, el } from "./dom.js";
 import { state } from "./state.js";
 import { setStatus } from "./status.js";
 
-const LABELS = { up: "Good answer", down: "Bad answer" };
+const LABELS = { up: "A helpful answer", down: "Not a helpful answer" };
 
 /** The rating buttons of a stored answer (one with an event id). */
 export function feedbackControls(message) {
@@ -22,7 +23,8 @@ function draw(box, feedback) {
     const pressed = feedback?.rating === rating;
     const button = el("button", {
       className: "btn btn-ghost btn-small",
-      text: rating === "up" ? "👍" : "👎",
+      // words, not emoji: a system without an emoji font would show empty boxes
+      text: rating === "up" ? "Helpful" : "Not helpful",
       testid: `feedback-${rating}`,
       attrs: { type: "button", "aria-label": LABELS[rating], title: LABELS[rating], "aria-pressed": String(pressed) },
     });
