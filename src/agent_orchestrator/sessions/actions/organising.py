@@ -79,12 +79,12 @@ class Organising:
         changed: list[SessionRecord] = []
         for public_id in ids:
             try:
-                record = await self.service.get(actor, public_id)
                 if change is None:
-                    await self.service.delete(actor, public_id)
-                elif not await self._apply(actor, record, change):
-                    raise SessionNotFoundError("No such session.")
+                    await self.service.delete(actor, public_id)  # resolves the id itself
                 else:
+                    record = await self.service.get(actor, public_id)
+                    if not await self._apply(actor, record, change):
+                        raise SessionNotFoundError("No such session.")
                     changed.append(record)
             except SessionNotFoundError:
                 outcome.missing.append(public_id)
