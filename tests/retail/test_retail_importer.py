@@ -15,6 +15,7 @@ from agent_orchestrator.retail import (
     import_online_retail_csv,
 )
 from agent_orchestrator.retail import importer as importer_module
+from agent_orchestrator.retail.schema import ensure_schema
 
 BROKEN = (
     HEADER  # line 1
@@ -79,6 +80,42 @@ def test_re_import_is_idempotent(tmp_path: Path) -> None:
     assert (again.imported, again.new_transactions) == (4, 0)
     assert _count(db) == 4
     assert dataset_fingerprint(db) == before
+
+
+def _indexes(db: Path) -> set[str]:
+    conn = sqlite3.connect(db)
+    try:
+        return {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    finally:
+        conn.close()
+
+
+def test_a_first_import_builds_the_indexes_once_and_keeps_every_reference(tmp_path: Path) -> None:
+    """Into an empty file the lines go in without indexes (built at the end) and without the
+    row-by-row foreign-key check; the file ends as complete as an upserted one."""
+    db = tmp_path / "retail.sqlite"
+    import_online_retail_csv(db, _write(tmp_path, HEADER + KNOWN_ROWS, "known.csv"))
+    upserted = tmp_path / "upserted.sqlite"
+    conn = sqlite3.connect(upserted)
+    ensure_schema(conn)
+    conn.commit()
+    conn.close()
+    assert _indexes(db) == _indexes(upserted)
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    finally:
+        conn.close()
+
+
+def test_a_failed_first_import_leaves_the_indexes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "retail.sqlite"
+    import_online_retail_csv(db, _write(tmp_path, HEADER, "empty.csv"))
+    before = _indexes(db)
+    monkeypatch.setattr(importer_module, "refresh_customer_stats", lambda conn: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        import_online_retail_csv(db, _write(tmp_path, HEADER + KNOWN_ROWS, "known.csv"))
+    assert _indexes(db) == before and _count(db) == 0
 
 
 def test_overlapping_file_adds_only_new_lines(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ Timestamps are ISO text ``YYYY-MM-DD HH:MM:SS``: they sort and range-filter as s
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 
@@ -108,6 +109,12 @@ def create_indexes(conn: sqlite3.Connection, step: Callable[[], None] | None = N
             conn.execute(statement)
             if step is not None:
                 step()
+
+
+def drop_indexes(conn: sqlite3.Connection) -> None:
+    """The indexes gone, for a bulk load into an empty file that builds them again afterwards."""
+    for name in re.findall(r"EXISTS (\w+) ON", INDEXES):
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
 def ensure_schema(conn: sqlite3.Connection) -> None:
