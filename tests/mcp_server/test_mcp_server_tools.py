@@ -51,10 +51,12 @@ async def test_schemas_are_small_and_advertise_exact_choices(retail_db: Path, db
         properties = schema["properties"]
         for argument, spec in properties.items():
             assert spec.get("description"), (name, argument)
-            # lists and flags only as exact choices: arrays of an enum or of ids, booleans (the typed query)
+            # lists and flags only as exact choices: arrays of an enum, of ids or of names of a bounded
+            # length, booleans (the typed query)
             simple = spec.get("type") in {"string", "integer", "number", "boolean"}
             ids = argument.endswith("_ids") and spec["items"].get("type") == "integer"
-            assert simple or ids or spec["items"].get("enum"), (name, argument)
+            names = spec.get("type") == "array" and spec["items"].get("maxLength") and spec.get("maxItems")
+            assert simple or ids or names or spec["items"].get("enum"), (name, argument)
         if "segment" in properties:
             assert properties["segment"]["enum"] == SEGMENTS, name
         if "country" in properties:

@@ -175,7 +175,10 @@ def chat(tools, retail_db) -> Chat:
             {"countries": ["France"], "period": None},
         ),
         ("How did we do in March 2025?", {"measure": "overview", "period": "2025-03"}),
-        ("I'd like a quick profile of the PINK LANTERN", {"measure": "overview", "product": "PINK LANTERN"}),
+        (
+            "I'd like a quick profile of the PINK LANTERN",
+            {"measure": "overview", "products": ["PINK LANTERN"]},
+        ),
         ("Tell me more about the Regular customers", {"measure": "overview", "segments": ["Regular"]}),
         ("total sales, 2025, uk excluded", {"exclude_countries": ["United Kingdom"], "period": "2025"}),
         ("Germany vs France revenue in 2025", {"group_by": "country", "countries": ["Germany", "France"]}),
@@ -202,7 +205,7 @@ def chat(tools, retail_db) -> Chat:
         ),
         ("How much of December 2025's revenue came from Germany?", {"share": True, "period": "2025-12"}),
         ("How many orders came from countries other than the UK and Germany?", {"group_by": None}),
-        ("revenue on Christmas Eve 2024", {"period": "2024-12-24", "product": None}),
+        ("revenue on Christmas Eve 2024", {"period": "2024-12-24", "products": None}),
         ("How many new customers did we win in 2025?", {"measure": "new_customers"}),
         ("revenue ex UK 2025", {"exclude_countries": ["United Kingdom"], "period": "2025"}),
         ("how many customers besides those in the UK", {"exclude_countries": ["United Kingdom"]}),
@@ -210,7 +213,7 @@ def chat(tools, retail_db) -> Chat:
             "revenue in the first quarter of 2025 against the last quarter of 2024",
             {"period": "2025-Q1", "compare": "previous_period"},
         ),
-        ("How much of total revenue does the UK represent?", {"share": True, "product": None}),
+        ("How much of total revenue does the UK represent?", {"share": True, "products": None}),
         ("How much does Germany contribute to total units?", {"share": True, "measure": "units"}),
         ("tell me abt germany", {"measure": "overview", "countries": ["Germany"]}),
         ("give me the lowdown on spain", {"measure": "overview", "countries": ["Spain"]}),
@@ -392,7 +395,7 @@ def test_a_question_the_reading_does_not_cover_and_no_tool_knows_is_refused(chat
     )
     # a noun left over in a question for a figure may be a product typed in lower case: looked up
     arguments, answer = chat.ask("Which salesperson sold the most?")
-    assert arguments is not None and arguments["product"] == "salesperson"
+    assert arguments is not None and arguments["products"] == ["salesperson"]
     assert answer is not None and answer.startswith(
         "I can't answer that from this data: nothing in the data matches 'salesperson'"
     )
@@ -522,7 +525,9 @@ def test_a_product_can_be_left_out(chat, retail_db):
         code, name = conn.execute("SELECT stock_code, description FROM products LIMIT 1").fetchone()
     arguments, answer = chat.ask(f"Top 5 products, ignoring {code}")
     assert (
-        arguments is not None and arguments["exclude_product"] == code and arguments["group_by"] == "product"
+        arguments is not None
+        and arguments["exclude_products"] == [code]
+        and arguments["group_by"] == "product"
     )
     assert (
         answer is not None
@@ -722,7 +727,7 @@ def test_a_product_typed_in_lower_case_is_looked_up_and_named_in_the_answer(chat
     with sqlite3.connect(retail_db) as conn:
         name = conn.execute("SELECT description FROM products ORDER BY stock_code LIMIT 1").fetchone()[0]
     arguments, answer = chat.ask(f"how is the {name.lower()} doing?")
-    assert arguments is not None and arguments["product"] == name.lower()
+    assert arguments is not None and arguments["products"] == [name.lower()]
     assert answer is not None and name in answer
 
 
@@ -730,7 +735,7 @@ def test_a_ranking_of_who_buys_it_keeps_the_product_asked_about(chat):
     chat.ask("how many units of PINK LANTERN did we sell in 2025")
     arguments, _ = chat.ask("which countries buy it most?")
     assert arguments is not None and arguments["group_by"] == "country"
-    assert (arguments["product"], arguments["period"]) == ("PINK LANTERN", "2025")
+    assert (arguments["products"], arguments["period"]) == (["PINK LANTERN"], "2025")
 
 
 def test_that_month_and_that_per_customer_refer_to_the_answer_before(chat):
@@ -873,7 +878,7 @@ def test_which_of_those_ranks_among_the_rows_listed_and_that_one_is_broken_down(
     second, _ = chat.ask("how much revenue did the second one bring in?")
     assert second is not None and second["rank"] == 2
     months, answer = chat.ask("break that down by month")
-    assert months is not None and months["group_by"] == "month" and "product" in months
+    assert months is not None and months["group_by"] == "month" and "products" in months
     assert "among_top" not in months  # the five were products, the breakdown is of months
 
 
@@ -884,7 +889,7 @@ def test_a_product_named_with_a_hyphen_is_looked_up(chat, retail_db):
         pytest.skip("the generated catalogue has no hyphenated name")
     named = found[0].title()  # "White Dolly Girl T-Light Holder"
     arguments, answer = chat.ask(f"{named} - tell me about it")
-    assert arguments is not None and arguments.get("product") == named, answer
+    assert arguments is not None and arguments.get("products") == [named], answer
     assert answer is not None and found[0] in answer
 
 
@@ -931,7 +936,7 @@ def test_a_bare_number_before_a_verb_of_the_customer_is_that_customer(chat):
 def test_common_phrases_around_the_reading_are_not_taken_for_names(chat, question, expected):
     arguments, answer = chat.ask(question)
     assert arguments is not None, answer
-    assert {k: arguments.get(k) for k in expected} == expected and "product" not in arguments
+    assert {k: arguments.get(k) for k in expected} == expected and "products" not in arguments
 
 
 def test_a_year_earlier_after_a_comparison_changes_the_comparison_and_a_breakdown_alone_follows(chat):
@@ -962,7 +967,7 @@ def test_excluding_them_leaves_out_the_customers_listed_and_theirs_is_their_shar
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
-        ("Revenue for 2025 except for 'wooden spaceboy tin'?", {"exclude_product": "wooden spaceboy tin"}),
+        ("Revenue for 2025 except for 'wooden spaceboy tin'?", {"exclude_products": ["wooden spaceboy tin"]}),
         ("Revenue in 2025 ex-At Risk customers?", {"exclude_segments": ["At Risk"], "period": "2025"}),
         ("how much did cust 20017 spend", {"customer_id": 20017, "measure": "revenue"}),
         ("GMV for February 2025?", {"measure": "revenue", "period": "2025-02"}),
@@ -999,10 +1004,57 @@ def test_a_country_a_letter_away_that_is_no_slip_is_not_swapped_for_one_in_the_d
     assert answer is not None and "Iceland" in answer and "Ireland" not in answer
 
 
-def test_several_quoted_names_are_not_read_as_the_first_alone(chat):
-    arguments, answer = chat.ask("Of 'RED MUG', 'BLUE MUG' and 'TEA TOWEL', which sold the fewest units?")
-    assert arguments is None and answer is not None and answer.startswith("I can't answer that")
-    assert "('RED MUG', 'BLUE MUG', 'TEA TOWEL')" in answer and "one at a time" in answer
+def test_several_products_named_are_ranked_side_by_side_or_left_out_together(chat, retail_db):
+    """ "Of 'A', 'B' and 'C', which sold the fewest units?" ranks the three, not 'A' alone; "excluding
+    A and B" leaves both out."""
+    with sqlite3.connect(retail_db) as conn:
+        names = [n for (n,) in conn.execute("SELECT description FROM products ORDER BY stock_code LIMIT 3")]
+    quoted = ", ".join(f"'{n}'" for n in names[:2]) + f" and '{names[2]}'"
+    arguments, answer = chat.ask(f"Of {quoted}, which sold the fewest units?")
+    assert arguments is not None and answer is not None
+    assert (arguments["products"], arguments["group_by"], arguments["order"]) == (names, "product", "lowest")
+    assert all(name in answer for name in names)
+    arguments, answer = chat.ask(f"revenue in 2025 excluding {names[0].lower()} and {names[1].lower()}")
+    assert arguments is not None and arguments["exclude_products"] == [n.lower() for n in names[:2]]
+    assert answer is not None and f"excluding {names[0]}" in answer and names[1] in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("revenue in 2025 excluding December", {"period": "2025", "exclude_period": "2025-12"}),
+        (
+            "excluding Q4, how many orders did we get in 2025?",
+            {"period": "2025", "exclude_period": "2025-Q4"},
+        ),
+        ("units sold apart from November 2025", {"period": None, "exclude_period": "2025-11"}),
+        ("revenue in 2025 vs 2024", {"period": "2025", "exclude_period": None}),
+    ],
+)
+def test_a_period_left_out_is_read_as_such_not_as_a_name(chat, question, expected):
+    arguments, answer = chat.ask(question)
+    assert arguments is not None and {k: arguments.get(k) for k in expected} == expected, answer
+    assert "products" not in arguments and "exclude_products" not in arguments
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "average order value without our biggest customer",
+            {"exclude_top": 1, "exclude_top_of": "customer"},
+        ),
+        (
+            "revenue in 2025 excluding the top 3 countries",
+            {"exclude_top": 3, "exclude_top_of": "country", "limit": None},
+        ),
+        ("Germany's orders without its two biggest customers", {"exclude_top": 2, "countries": ["Germany"]}),
+        ("revenue of the top 3 countries", {"exclude_top": None, "group_by": "country", "limit": 3}),
+    ],
+)
+def test_the_biggest_left_out_is_an_exclusion_not_a_ranking(chat, question, expected):
+    arguments, answer = chat.ask(question)
+    assert arguments is not None and {k: arguments.get(k) for k in expected} == expected, answer
 
 
 def test_a_segment_left_out_after_whose_is_an_exclusion_not_a_breakdown(chat):
@@ -1155,4 +1207,4 @@ def test_a_question_with_its_own_subject_carries_nothing_from_the_one_before(cha
 def test_a_product_asked_about_before_is_looked_up_again_not_taken_for_the_chats_words(chat):
     chat.ask("units of party bunting sold in 2025")
     arguments, _ = chat.ask("how are the party buntings doing")
-    assert arguments is not None and arguments["product"] == "party buntings"
+    assert arguments is not None and arguments["products"] == ["party buntings"]

@@ -95,9 +95,9 @@ def test_what_the_data_does_not_hold_is_said_not_computed_as_zero(conn):
         "unmatched": "countries",  # a follow-up does not carry the name on
     }
     assert "no sales in 2030" in ask(conn, period="2030")["answer"]
-    assert ask(conn, product="teapot")["unmatched"] == "product"
-    assert "nothing in the data matches 'teapot'" in ask(conn, product="teapot")["answer"]
-    assert ask(conn, exclude_product="teapot")["unmatched"] == "exclude_product"
+    assert ask(conn, products=["teapot"])["unmatched"] == "products"
+    assert "nothing in the data matches 'teapot'" in ask(conn, products=["teapot"])["answer"]
+    assert ask(conn, exclude_products=["teapot"])["unmatched"] == "exclude_products"
     assert "no customer with id 424242" in ask(conn, customer_id=424242)["answer"]
 
 
@@ -169,7 +169,54 @@ def test_a_product_left_out_is_named_and_its_lines_are_not_counted(conn):
     everything, without = ask(conn, period="2025"), ask(conn, period="2025", exclude_product="D")
     assert without["total"]["revenue"] == everything["total"]["revenue"] - 8000
     assert without["answer"].startswith("Revenue, excluding ITEM D (D), 2025: ")
-    assert {"field": "exclude_product", "value": "D", "label": "excluding ITEM D (D)"} in without["chips"]
+    assert {"field": "exclude_products", "value": "D", "label": "excluding ITEM D (D)"} in without["chips"]
+
+
+def test_several_products_are_taken_together_each_one_a_chip_or_a_row(conn):
+    one, other = ask(conn, period="2025", products=["A"]), ask(conn, period="2025", products=["D"])
+    both = ask(conn, period="2025", products=["A", "D"])
+    assert both["total"]["revenue"] == round(one["total"]["revenue"] + other["total"]["revenue"], 2)
+    assert [c["label"] for c in both["chips"] if c["field"] == "products"] == ["ITEM A (A)", "ITEM D (D)"]
+    side = ask(conn, period="2025", products=["A", "D"], group_by="product")
+    assert {row["key"] for row in side["rows"]} == {"A", "D"}
+    neither = ask(conn, period="2025", exclude_products=["A", "D"])
+    assert neither["total"]["revenue"] == round(
+        ask(conn, period="2025")["total"]["revenue"] - both["total"]["revenue"], 2
+    )
+    assert neither["answer"].startswith("Revenue, excluding ITEM A (A) and ITEM D (D), 2025: ")
+
+
+def test_a_period_left_out_of_another_is_stated_and_its_days_not_counted(conn):
+    december = ask(conn, period="2025-12")["total"]["revenue"]
+    year = ask(conn, period="2025")["total"]["revenue"]
+    without = ask(conn, period="2025", exclude_period="2025-12")
+    assert without["total"]["revenue"] == round(year - december, 2)
+    assert without["answer"].startswith("Revenue, 2025, excluding December 2025: ")
+    assert {"field": "exclude_period", "value": "2025-12", "label": "excluding December 2025"} in without[
+        "chips"
+    ]
+    assert ask(conn, exclude_period="2025-13")["answered"] is False  # one clear reason, nothing computed
+
+
+def test_the_biggest_left_out_are_the_top_by_revenue_in_the_same_scope_and_named(conn):
+    top = ask(conn, period="2025", group_by="customer", limit=1)["rows"][0]["key"]
+    without = ask(conn, period="2025", exclude_top=1)
+    by_hand = ask(conn, period="2025", exclude_customer_ids=[int(top)])
+    assert without["total"] == by_hand["total"]
+    assert {
+        "field": "exclude_top",
+        "value": "1",
+        "label": f"excluding the top customer by revenue (customer {top})",
+    } in (without["chips"])
+    assert not any(c["field"] == "exclude_customer_ids" for c in without["chips"])  # said once
+    countries = ask(conn, exclude_top=2, exclude_top_of="country")
+    assert "excluding the top 2 countries by revenue (Italy and United Kingdom)" in countries["answer"]
+
+
+def test_a_reading_stored_when_a_query_named_one_product_still_reads():
+    stored = {"product": "A", "exclude_product": "D", "share": True, "share_within": "product"}
+    query = Query.model_validate(stored)
+    assert (query.products, query.exclude_products, query.share_within) == (["A"], ["D"], "products")
 
 
 def test_two_names_side_by_side_say_how_far_apart_they_are(conn):

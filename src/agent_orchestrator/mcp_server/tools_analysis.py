@@ -187,20 +187,24 @@ def register(kit: ToolKit) -> None:
                 json_schema_extra={"items": {"type": "string", "enum": kit.segments}},
             ),
         ] = [],  # noqa: B006
-        product: Annotated[
-            str | None, Field(max_length=80, description="Stock code or words of the product's name")
-        ] = None,
-        exclude_product: Annotated[
-            str | None,
+        products: Annotated[
+            list[Annotated[str, Field(max_length=80)]],
             Field(
-                max_length=80,
+                max_length=12,
+                description="Only these products, each a stock code or words of the product's name",
+            ),
+        ] = [],  # noqa: B006
+        exclude_products: Annotated[
+            list[Annotated[str, Field(max_length=80)]],
+            Field(
+                max_length=12,
                 description=(
-                    "Leave out the products matching this stock code or these words (excluding, except, "
+                    "Leave out the products matching these stock codes or words (excluding, except, "
                     "without, not counting, not including, ignoring, ignore, apart from, other than, "
                     "leaving out, leave out, minus)"
                 ),
             ),
-        ] = None,
+        ] = [],  # noqa: B006
         customer_id: Annotated[
             int | None,
             Field(
@@ -215,6 +219,21 @@ def register(kit: ToolKit) -> None:
             list[Annotated[int, Field(ge=1)]],
             Field(max_length=20, description=f"Leave out these customer ids ({EXCLUDING})"),
         ] = [],  # noqa: B006
+        exclude_top: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=MAX_ROWS,
+                description="Leave out the N biggest by revenue of exclude_top_of; our biggest customer is 1",
+            ),
+        ] = None,
+        exclude_top_of: Annotated[
+            str,
+            Field(
+                description="What exclude_top leaves out",
+                json_schema_extra={"enum": ["customer", "country", "product"]},
+            ),
+        ] = "customer",
         exclude_cancellations: Annotated[
             bool,
             Field(
@@ -234,6 +253,13 @@ def register(kit: ToolKit) -> None:
                     "--MM or --MM-DD (the latest such month or day), 'last N days|weeks|months|years', "
                     "'latest month|quarter|year'"
                 ),
+            ),
+        ] = None,
+        exclude_period: Annotated[
+            str | None,
+            Field(
+                max_length=40,
+                description=f"Leave out this part of the period, in the period's forms ({EXCLUDING})",
             ),
         ] = None,
         compare: Annotated[
@@ -312,7 +338,7 @@ def register(kit: ToolKit) -> None:
                     "The filter the share is of, the others making the part (share of the Regular "
                     "segment's revenue from the UK: segments)"
                 ),
-                json_schema_extra={"enum": ["countries", "segments", "product", "customer_id"]},
+                json_schema_extra={"enum": ["countries", "segments", "products", "customer_id"]},
             ),
         ] = None,
     ) -> str:
@@ -323,12 +349,15 @@ def register(kit: ToolKit) -> None:
             "exclude_countries": exclude_countries,
             "segments": segments,
             "exclude_segments": exclude_segments,
-            "product": product,
-            "exclude_product": exclude_product,
+            "products": products,
+            "exclude_products": exclude_products,
             "customer_id": customer_id,
             "exclude_customer_ids": exclude_customer_ids,
+            "exclude_top": exclude_top,
+            "exclude_top_of": exclude_top_of,
             "exclude_cancellations": exclude_cancellations,
             "period": period,
+            "exclude_period": exclude_period,
             "compare": compare,
             "compare_with": compare_with,
             "order": order,

@@ -19,7 +19,7 @@ from typing import Any
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 
 from .periods import absolute
-from .reader import Reading, read
+from .reader import Reading, normalize, read, side_by_side, split_names
 from .vocabulary import Vocabulary, is_query_tool
 
 _QUESTION = re.compile(
@@ -254,13 +254,15 @@ def _lettered(word: str) -> bool:
     return all(part.isalpha() for part in word.split("-"))
 
 
-def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str | None:
-    """The words not understood, when they may name a thing of the tool's free-text parameter (a
-    product): a run of up to five words side by side in the question, letters only (a small number
-    inside the run too), in a question that asks for a figure and names no other such thing. The
-    answer states what was looked up."""
+def _named_things(reading: Reading, question: str, vocabulary: Vocabulary) -> list[str]:
+    """The words not understood, when they may name things of the tool's free-text parameter
+    (products): a run of words side by side in the question, letters only (a small number inside
+    too), up to five words a name, in a question that asks for a figure and names no other such
+    thing; several names where the parameter takes a list and "and" joins them. The answer states
+    what was looked up."""
     words = reading.not_understood
     free = vocabulary.free_text
+    most = 5 * _MOST_NAMES if vocabulary.free_list else 5
     if (
         free is None
         or free in reading.arguments
@@ -273,24 +275,34 @@ def _named_thing(reading: Reading, question: str, vocabulary: Vocabulary) -> str
         or reading.conflicts
         or reading.unknown_kind is not None  # "the Champions segment": no product, a segment
         or any(k.endswith("_id") for k in reading.arguments)  # the customer tools take ids
-        or not 1 <= len(set(words)) <= 5  # "doormat fancy font home sweet home": five words
+        or not 1 <= len(set(words)) <= most  # "doormat fancy font home sweet home": five words
         or not all(_lettered(w) and len(w) >= 3 for w in words)
         or (len(words) == 1 and len(words[0]) < 5)  # "next", "win": too short to be taken for a name
         or any(w in vocabulary.words() for w in words)  # "besides": the tool's own word, misplaced
     ):
-        return None
-    typed = re.findall(r"[A-Za-z0-9][\w'&+-]*", question)
+        return []
+    typed = re.findall(r"[A-Za-z0-9][\w'&+-]*|,", question)  # a comma may part two names
     lowered = [w.lower() for w in typed]
     # the run from the first word left to the last: a name may hold the tool's words too ("pink love
     # shopper bag", "regency rose tin"), never a number
     at = [i for i, w in enumerate(lowered) if w in words]
     if not at or len({lowered[i] for i in at}) != len(set(words)):
-        return None
+        return []
     run = typed[at[0] : at[-1] + 1]
+    names = split_names(run) if vocabulary.free_list else [run]
     # a small number inside is the name's ("regency cakestand 3 tier"), never a longer one
-    if len(run) > 7 or not all(_lettered(w) or (w.isdigit() and len(w) <= 2) for w in run):
-        return None
-    return " ".join(run)
+    if len(names) > _MOST_NAMES or not all(
+        len({w.lower() for w in name} & set(words)) <= 5
+        and len(name) <= 7
+        and all(_lettered(w) or (w.isdigit() and len(w) <= 2) for w in name)
+        for name in names
+    ):
+        return []
+    return [" ".join(name) for name in names]
+
+
+_MOST_NAMES = 4
+"""Names looked up in one question at most ("lanterns, candles and bunting" is three)."""
 
 
 def _call(reading: Reading, vocabulary: Vocabulary) -> GuidedCall | None:
@@ -405,17 +417,19 @@ class QueryGuide:
                 _stem(w) in others | _said(messages[: last + 1], vocabulary.tool)
                 for w in reading.not_understood
             )
-            and (named := _named_thing(reading, _text(messages[last]), vocabulary))
+            and (names := _named_things(reading, _text(messages[last]), vocabulary))
         ):
             # "how is the party bunting doing?": the words left may be a product's, typed in lower
             # case; the tool looks them up and says so when nothing in the data is called that
-            inside = {w.lower() for w in named.split()}
+            inside = {w.lower() for name in names for w in name.split()}
             ranked = ("compare", "rank_by", "order")
             named_rank = any(set(t.split()) <= inside for k in ranked for t in vocabulary.choices(k))
             arguments = {  # "regency rose tin": "rose" is the name's, no comparison
                 k: v for k, v in reading.arguments.items() if not (named_rank and k in ranked)
             }
-            return GuidedCall(vocabulary.tool, arguments | {free: named})
+            arguments[free] = vocabulary.free_value(names)
+            side_by_side(normalize(_text(messages[last])), arguments, vocabulary)  # "compare A and B"
+            return GuidedCall(vocabulary.tool, arguments)
         if refusal is not None:
             return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")
         if not reading.asks or reading.not_understood:

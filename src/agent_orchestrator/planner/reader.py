@@ -15,7 +15,7 @@ import calendar
 import difflib
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -141,7 +141,8 @@ def _about(
     ("customer 22681: what % of Sweden's revenue is theirs?" is about 22681)."""
     dimension, key = one
     plural = next((p for p in vocabulary.entities if _singular(p) == dimension), None)
-    named = {f"{dimension}_id", plural, dimension, "period" if dimension in _TIME_GROUPS else None}
+    free = vocabulary.free_text if dimension == vocabulary.free_dimension else None
+    named = {f"{dimension}_id", plural, free, "period" if dimension in _TIME_GROUPS else None}
     about = {k: v for k, v in arguments.items() if k not in ("group_by", "order", "limit", "rank")}
     if any(k in own for k in named if k):
         return about  # about the one it names, not the ranking before
@@ -149,8 +150,8 @@ def _about(
         about[f"{dimension}_id"] = int(key)
     elif plural:
         about[plural] = [key]
-    elif dimension == vocabulary.free_text:
-        about[dimension] = key
+    elif vocabulary.free_text and dimension == vocabulary.free_dimension:
+        about[vocabulary.free_text] = vocabulary.free_value([key])
     elif dimension in _TIME_GROUPS:
         about["period"] = key
     else:
@@ -244,6 +245,41 @@ def _left_out_before(before: str, free: str, vocabulary: Vocabulary) -> re.Match
     if f"exclude_{free}" not in vocabulary.parameters or not cues:
         return None
     return re.search(rf"(?<![\w-])(?:{either(cues)})\s+(?:for\s+)?(?:the\s+)?$", before)
+
+
+_JOINED = re.compile(r"[\s']*(?:(?:and|or|&)[\s']+)?")
+"""What joins two names of one list: "'A' and 'B'", "'A', 'B'" (the comma is a space by then, a
+closing quote after an "s" is still there: "'… jars' and")."""
+
+
+def _quoted_names(
+    text: str,
+    quoted: list[str],
+    spans: list[tuple[int, int] | None],
+    marks: _Marks,
+    reading: Reading,
+    vocabulary: Vocabulary,
+) -> None:
+    """Quoted names are the free-text parameter's: "'A' and 'B'" both, looked up together; after an
+    exclusion cue ("revenue except for 'A' and 'B'") left out, up to a name after other words. A
+    parameter that takes one name cannot take several ("of 'A', 'B' and 'C'" is not 'A' alone)."""
+    free = vocabulary.free_text
+    assert free is not None
+    named: dict[str, list[str]] = {}
+    key, end = free, 0
+    for phrase, span in zip(quoted, spans, strict=True):
+        start = span[0] if span else end
+        if cue := _left_out_before(text[:start], free, vocabulary):
+            key = f"exclude_{free}"
+            marks.take(*cue.span())
+        elif end == 0 or not _JOINED.fullmatch(text[end:start]):
+            key = free
+        named.setdefault(key, []).append(phrase.strip())
+        end = span[1] if span else end
+    if not vocabulary.free_list and len(quoted) > 1:
+        reading.names = [q.strip() for q in quoted]
+    for key, names in named.items():
+        reading.arguments[key] = vocabulary.free_value(names)
 
 
 def normalize(question: str) -> str:
@@ -378,14 +414,10 @@ def read(
     spans = [marks.find(normalize(phrase)) for phrase in quoted]
     for span in (s for found in spans for s in found):
         marks.take(*span)
-    if len(quoted) > 1:  # one name per query: "of 'A', 'B' and 'C'" is not read as 'A' alone
-        reading.names = [q.strip() for q in quoted]
     if quoted and vocabulary.free_text:
-        key = vocabulary.free_text
-        if cue := _left_out_before(text[: spans[0][0][0]] if spans[0] else "", key, vocabulary):
-            key = f"exclude_{key}"  # "revenue except for 'wooden spaceboy tin'": left out, not looked up
-            marks.take(*cue.span())
-        args[key] = quoted[0].strip()
+        _quoted_names(
+            text, quoted, [found[0] if found else None for found in spans], marks, reading, vocabulary
+        )
     # "the month before": a step back from this question's period, or from the previous reading's
     starts = {p.span[0] for p in find_periods(text)}
     steps = [  # "the week before Christmas 2011" is a period of its own (``_LEAD``), not a step back
@@ -414,6 +446,7 @@ def read(
     unplaced = _read_periods(text, marks, args, vocabulary, stepped=bool(steps))
     if steps and "period" in args and "compare" not in args:  # "April 2025 vs the same month last year"
         args["compare"] = steps[0][1]
+    _read_top_left_out(text, marks, args, vocabulary)
     _read_left_out(marks, args, vocabulary)
     _read_entities(marks, args, vocabulary, original)
     _read_ids(text, marks, args, vocabulary)
@@ -429,7 +462,7 @@ def read(
     if over and "period" not in args:  # "quarter over quarter": the latest quarter against the one before
         unit = over[1] or {"yoy": "year", "mom": "month", "qoq": "quarter"}[over[2]]
         args["period"] = "last 7 days" if unit == "week" else f"latest {unit}"
-    _side_by_side(text, args, vocabulary)
+    side_by_side(text, args, vocabulary)
     _read_flags(marks, args, vocabulary)
     if unplaced is not None and args.get("share") and "share_of" in vocabulary.parameters:
         _share_of(args, unplaced, marks)
@@ -496,6 +529,7 @@ def read(
                 marks.take(*found.span())
     _the_period_unit(marks, args, vocabulary)
     _leftovers(marks, reading, vocabulary, original)
+    side_by_side(text, args, vocabulary)  # the names _leftovers found
     _dangling_cues(marks, reading, vocabulary)
     _beside_the_rest(text, args, reading, vocabulary)
     stepping_on = previous is not None and isinstance(previous.get("period"), str) and _SHIFT_ON.search(text)
@@ -637,14 +671,13 @@ def read(
             and "together" in vocabulary.parameters
         ):
             merged["together"] = True  # "and what share was theirs?" of the top 3 just listed
-        free = vocabulary.free_text
         if (
             "group_by" not in merged
-            and free
-            and isinstance(previous.get(free), str)
+            and vocabulary.free_dimension
+            and vocabulary.free_names(previous)
             and re.search(r"\bwhich\s+(?:one|of\s+(?:them|those|these))\b", text)
-        ):
-            merged.update(group_by=free, limit=1)  # "which one sells best?" of the products matching
+        ):  # "which one sells best?" of the products matching
+            merged.update(group_by=vocabulary.free_dimension, limit=1)
         if "group_by" in args and merged.get("measure") == "overview" and "measure" not in args:
             del merged[
                 "measure"
@@ -916,9 +949,8 @@ def _named_before(previous: dict[str, Any], vocabulary: Vocabulary) -> list[tupl
         for parameter in vocabulary.entities
         if isinstance(previous.get(parameter), list) and len(previous[parameter]) == 1
     ]
-    free = vocabulary.free_text
-    if free and isinstance(previous.get(free), str):
-        named.append((free, previous[free]))
+    if vocabulary.free_dimension and len(names := vocabulary.free_names(previous)) == 1:
+        named.append((vocabulary.free_dimension, names[0]))
     return named[:1] if len(named) == 1 else []
 
 
@@ -1064,6 +1096,8 @@ def _read_periods(
         args["period"] = f"..{last}"  # "revenue before 2025": from the data's start
         marks.take(until.start(), found[0].span[0])
         return None
+    if "exclude_period" in vocabulary.parameters and _period_left_out(text, marks, found, args, vocabulary):
+        return None
     first = found[0].period
     if (
         len(found) >= 2
@@ -1093,6 +1127,54 @@ def _read_periods(
             ]
             return found[1]
     return None
+
+
+def _period_left_out(
+    text: str, marks: _Marks, found: list[Found], args: dict[str, Any], vocabulary: Vocabulary
+) -> bool:
+    """ "Revenue in 2011 excluding December": a period after an exclusion cue is left out of the
+    other one, which it lies in (or of all time, when it is the only one)."""
+    for item in found[:2]:
+        cue = re.search(
+            rf"(?<![\w-])(?:{vocabulary.leaving()})\s+(?:the\s+)?(?:month\s+of\s+)?$", text[: item.span[0]]
+        )
+        if cue is None:
+            continue
+        others = [f for f in found[:2] if f is not item]
+        if others:
+            inner, outer = day_bounds(item.period), day_bounds(others[0].period)
+            if not (inner and outer and outer[0] <= inner[0] and inner[1] <= outer[1] and inner != outer):
+                return False
+            args["period"] = others[0].period
+        args["exclude_period"] = item.period
+        marks.take(cue.start(), item.span[1])
+        return True
+    return False
+
+
+def _read_top_left_out(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "Average order value without our biggest customer", "revenue excluding the top 3
+    countries": the biggest of a kind left out (``exclude_top``), not a ranking of that kind."""
+    if "exclude_top" not in vocabulary.parameters:
+        return
+    # the grouping's words for each kind it leaves out ("client", "customers")
+    of = vocabulary.enums.get("exclude_top_of", [])
+    kinds = {t: v for t, v in vocabulary.choices("group_by").items() if v in of}
+    if not kinds:
+        return
+    biggest = either(t for t, v in vocabulary.choices("order").items() if v == "highest" and " " not in t)
+    count = rf"(\d{{1,2}}|{'|'.join(NUMBER_WORDS)})"
+    found = re.search(
+        rf"(?<![\w-])(?:{vocabulary.leaving()})\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:{count}\s+)?(?:{biggest})\s+"
+        rf"(?:{count}\s+)?({either(kinds)})\b",
+        text,
+    )
+    if found is None or not marks.free(*found.span()):
+        return
+    number = found[1] or found[2]
+    args["exclude_top"] = 1 if number is None else int(number) if number.isdigit() else NUMBER_WORDS[number]
+    args["exclude_top_of"] = kinds[found[3]]
+    marks.take(*found.span())
 
 
 def _in_measure_words(marks: _Marks, start: int, end: int, vocabulary: Vocabulary, original: str) -> bool:
@@ -1488,12 +1570,16 @@ def _measure_rank(text: str, hit: tuple[int, str, str], vocabulary: Vocabulary) 
     return 1
 
 
-_WHICH_MORE = re.compile(r"\bwhich\b.*\b(?:more|most|less|fewer|higher|bigger|better|larger)\b|\bwho\b")
-"""Which of the names named is ahead ("Ireland or Germany, which had more customers?")."""
+_WHICH_MORE = re.compile(
+    r"\bwhich\b.*\b(?:more|most|less|least|fewer|fewest|higher|highest|lower|lowest|bigger|biggest|"
+    r"smaller|smallest|better|best|worse|worst|larger|largest)\b|\bwho\b"
+)
+"""Which of the names named is ahead ("Ireland or Germany, which had more customers?", "of France,
+Germany and Spain, which had the fewest orders?")."""
 _BETWEEN_NAMES = re.compile(r"\b(?:or|than|versus|vs|compared to|compared with|against)\b")
 
 
-def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "France vs Germany": a comparison of two names, not of two periods, is a breakdown by their
     dimension, limited to them."""
     if args.get("compare") != "previous_period" and not (
@@ -1506,8 +1592,10 @@ def _side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> No
         return
     dimensions = set(vocabulary.choices("group_by").values())
     measures = set(vocabulary.choices("measure").values())
-    for parameter in vocabulary.entities:
-        dimension = _singular(parameter)
+    lists = [(parameter, _singular(parameter)) for parameter in vocabulary.entities]
+    if vocabulary.free_list and vocabulary.free_text and vocabulary.free_dimension:
+        lists.append((vocabulary.free_text, vocabulary.free_dimension))  # "compare A and B", two products
+    for parameter, dimension in lists:
         if len(args.get(parameter, ())) >= 2 and dimension in dimensions:
             ranked = args.get("group_by")
             if ranked == dimension:
@@ -1590,7 +1678,8 @@ def _beside_the_rest(text: str, args: dict[str, Any], reading: Reading, vocabula
 
 def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     if "group_by" not in args:  # "show me the top 3 instead": a follow-up's ranking, cut anew
-        if found := re.search(r"\b(top|bottom)\s+(\d{1,2})\b", text):
+        found = re.search(r"\b(top|bottom)\s+(\d{1,2})\b", text)
+        if found and marks.free(*found.span()):
             args["limit"] = max(1, min(20, int(found[2])))
             args["order"] = "highest" if found[1] == "top" else "lowest"
             marks.take(*found.span())
@@ -1671,7 +1760,7 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     (only after the word "product" or the like: a guess would turn any misread word into a product
     lookup), or not understood. A number left over (an id without its label) is not understood."""
     free = vocabulary.free_text
-    cues = [t for t, v in vocabulary.choices("group_by").items() if v == free]
+    cues = [t for t, v in vocabulary.choices("group_by").items() if v == vocabulary.free_dimension]
     left = [(w, at) for w, at in marks.left() if w not in COMMON and not (w.isdigit() and len(w) < 3)]
     if free in reading.arguments:  # a quoted name: "the product" before it is part of it
         left = [(w, at) for w, at in left if w not in cues]
@@ -1696,9 +1785,18 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
         # the name as written, small numbers inside it too ("REGENCY CAKESTAND 3 TIER")
         inside = marks.text[left[0][1] : left[-1][1] + len(left[-1][0])].split()
         words = {w for w, _ in left}
-        name = [w for w in inside if w in words or w.isdigit() or as_written.get(w, w)[:1].isupper()]
-        reading.arguments[free] = " ".join(as_written.get(w, w) for w in name)
-        if reading.arguments.get("group_by") == free:
+        names = [
+            " ".join(
+                as_written.get(w, w)
+                for w in part
+                if w in words or w.isdigit() or as_written.get(w, w)[:1].isupper()
+            )
+            for part in (
+                split_names(inside, lambda w: as_written.get(w, w)) if vocabulary.free_list else [inside]
+            )
+        ]
+        reading.arguments[free] = vocabulary.free_value([name for name in names if name] or [""])
+        if reading.arguments.get("group_by") == vocabulary.free_dimension:
             del reading.arguments["group_by"]
         return
     # "the Champions segment": the dimension's noun after an unknown name only says what it was meant as
@@ -1711,6 +1809,23 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     reading.not_understood = [w for w, at in left if (w, at) not in nouns]
     kinds = {_singular(dimensions[w]) for w, _ in nouns} | {dimensions[w] for w, _ in nouns}
     reading.unknown_kind = next((p for p in vocabulary.entities if _singular(p) in kinds), None)
+
+
+_NAME_JOINTS = frozenset({"and", "or", "&", ",", "vs", "versus"})
+
+
+def split_names(words: list[str], written: Callable[[str], str] = str) -> list[list[str]]:
+    """The words of several names, split where a comma or a lower-case "and", "or" or "versus"
+    joins them ("lanterns, candles and bunting"); an upper-case one is a name's own ("SALT AND
+    PEPPER SHAKERS"). ``written`` gives a word as the question wrote it."""
+    names: list[list[str]] = [[]]
+    for word in words:
+        if word.lower() in _NAME_JOINTS and not written(word).isupper():
+            if names[-1]:  # "a, and b": one joint
+                names.append([])
+        else:
+            names[-1].append(word)
+    return [name for name in names if name]
 
 
 _UNIT_OF_PERIOD = {
@@ -1772,25 +1887,46 @@ def _excluded_name(
         for found in re.finditer(rf"(?<![\w-]){re.escape(cue)}\s+(?:(?:the|all|any|our)\s+)?", marks.text):
             if not marks.free(*found.span()):
                 continue
-            run: list[tuple[str, int]] = []
-            at = found.end()
-            for word, start in left:
-                # "excluding regency cakestand 3 tier": a small number inside the name is the name's
-                inside = re.match(r"(\d{1,2}) ", marks.text[at:])
-                if run and inside and start == at + len(inside[0]) and marks.free(at, at + len(inside[1])):
-                    run.append((inside[1], at))
-                    at = start
-                if start == at:
-                    run.append((word, start))
-                    at = start + len(word) + 1
-            if not run:
+            runs = _runs_after(found.end(), left, marks, several=vocabulary.free_list)
+            if not runs:
                 continue
             as_written = {w.lower(): w for w in re.findall(r"[A-Za-z0-9][\w'&+-]*", original)}
-            reading.arguments[excluded] = " ".join(as_written.get(w, w) for w, _ in run)
-            marks.take(found.start(), run[-1][1] + len(run[-1][0]))
+            names = [" ".join(as_written.get(w, w) for w, _ in run) for run in runs]
+            reading.arguments[excluded] = vocabulary.free_value(names)
+            marks.take(found.start(), runs[-1][-1][1] + len(runs[-1][-1][0]))
             cue_words = {(m[0], found.start() + m.start()) for m in re.finditer(r"\S+", found[0])}
-            return [item for item in left if item not in run and item not in cue_words]
+            taken = {item for run in runs for item in run} | cue_words
+            return [item for item in left if item not in taken]
     return left
+
+
+_JOINER = re.compile(r"(?:and|or|&) (?:(?:the|all|any|our) )?")
+
+
+def _runs_after(
+    at: int, left: list[tuple[str, int]], marks: _Marks, *, several: bool
+) -> list[list[tuple[str, int]]]:
+    """The words left side by side from ``at`` on, a name; with ``several``, the next names too
+    where "and" or "or" joins them ("excluding postage and manual")."""
+    runs: list[list[tuple[str, int]]] = []
+    while True:
+        run: list[tuple[str, int]] = []
+        for word, start in left:
+            # "excluding regency cakestand 3 tier": a small number inside the name is the name's
+            inside = re.match(r"(\d{1,2}) ", marks.text[at:])
+            if run and inside and start == at + len(inside[0]) and marks.free(at, at + len(inside[1])):
+                run.append((inside[1], at))
+                at = start
+            if start == at:
+                run.append((word, start))
+                at = start + len(word) + 1
+        if not run:
+            return runs
+        runs.append(run)
+        joined = _JOINER.match(marks.text, at)
+        if not several or joined is None or not marks.free(*joined.span()):
+            return runs
+        at = joined.end()
 
 
 _OF_THOSE = re.compile(r"\b(?:which|what|who)\s+of\s+(?:those|these|them)\b")

@@ -61,6 +61,11 @@ class Vocabulary:
     """Include parameter -> its exclusion twin (countries -> exclude_countries)."""
     free_text: str | None = None
     """The parameter a named thing that is not an entity goes to (a product's words)."""
+    free_list: bool = False
+    """``free_text`` takes several names (an array of strings): "postage and manual"."""
+    free_dimension: str | None = None
+    """The ``group_by`` choice whose rows are things ``free_text`` names (``product`` for
+    ``products``): "which one sells best?" of the products named ranks them."""
     not_in_data: list[str] = field(default_factory=list)
     """Subjects the tool says the data does not hold (profit, weather…)."""
     cues: dict[str, list[str]] = field(default_factory=dict)
@@ -74,6 +79,8 @@ class Vocabulary:
     id_verbs: dict[str, list[str]] = field(default_factory=dict)
     """Per id parameter: the verbs whose subject a bare number is such an id ("how much has 20017
     spent?"), from the parenthesis of its description."""
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    """Per choice parameter, its choices."""
     parameters: frozenset[str] = frozenset()
     """Every parameter's name: a reading fills only what the tool takes."""
     _words: frozenset[str] | None = field(default=None, repr=False, compare=False)
@@ -92,7 +99,8 @@ class Vocabulary:
                 vocabulary.not_in_data += [w.strip().lower() for w in found[1].split(",") if w.strip()]
             if prop.get("enum"):
                 words = _NOT_IN_DATA.sub("", text)  # the subjects the data lacks are no choice's words
-                vocabulary.terms[name] = _terms(words, [str(c) for c in prop["enum"]])
+                vocabulary.enums[name] = [str(c) for c in prop["enum"]]
+                vocabulary.terms[name] = _terms(words, vocabulary.enums[name])
             items = prop.get("items") or {}
             if prop.get("type") == "array" and items.get("enum") and not name.startswith("exclude_"):
                 names = {str(v).lower(): str(v) for v in items["enum"]}
@@ -115,18 +123,37 @@ class Vocabulary:
                 if verbs := re.search(r"\(([^)]*)\)", text):
                     said = verbs[1].rpartition(":")[2]  # "(a number is one before: spent, bought)"
                     vocabulary.id_verbs[name] = [w.strip().lower() for w in said.split(",") if w.strip()]
+            named = prop.get("type") == "string" and not prop.get("enum")
+            listed = prop.get("type") == "array" and items.get("type") == "string" and not items.get("enum")
             if (
-                prop.get("type") == "string"
-                and not prop.get("enum")
-                and name != "period"
+                (named or listed)
                 and vocabulary.free_text is None
+                and name != "period"
+                and not name.startswith("exclude_")
             ):
-                vocabulary.free_text = name
+                vocabulary.free_text, vocabulary.free_list = name, listed
+        if vocabulary.free_text is not None:
+            dimensions = set(vocabulary.choices("group_by").values())
+            singular = re.sub(r"s$", "", vocabulary.free_text)
+            vocabulary.free_dimension = next(
+                (d for d in (vocabulary.free_text, singular) if d in dimensions), None
+            )
         for kind, parameter in list(vocabulary.ids.items()):  # "cust 21578", "client 21578": the kind's words
             for word, dimension in vocabulary.choices("group_by").items():
                 if dimension == kind and word.isalpha() and not word.endswith("s") and word != "who":
                     vocabulary.ids.setdefault(word, parameter)
         return vocabulary
+
+    def free_value(self, names: list[str]) -> str | list[str]:
+        """Names as the free-text parameter takes them: the list, or the one name."""
+        return names if self.free_list else names[0]
+
+    def free_names(self, arguments: Mapping[str, Any], parameter: str | None = None) -> list[str]:
+        """The names a reading gives the free-text parameter (or its exclusion twin), in either form."""
+        value = arguments.get(parameter or self.free_text or "")
+        if isinstance(value, str):
+            return [value]
+        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
     def leaving(self) -> str:
         """Every exclusion list's cues as one alternation ("apart from|excluding|…"): the words that

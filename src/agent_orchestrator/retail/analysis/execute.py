@@ -135,15 +135,22 @@ class Scope:
     segments: list[str] = field(default_factory=list)
     exclude_segments: list[str] = field(default_factory=list)
     product_codes: list[str] | None = None
-    product_label: str | None = None
+    product_labels: list[str] = field(default_factory=list)
+    """How each product name asked for reads in the data ("POSTAGE (POST)", "products matching
+    'lantern' (12 products)"), in the query's order."""
     exclude_product_codes: list[str] = field(default_factory=list)
-    exclude_product_label: str | None = None
+    exclude_product_labels: list[str] = field(default_factory=list)
     customer_id: int | None = None
     customer_facts: str | None = None
     """The customer's country and segment ("France, High Value segment"): who "customer 7" is."""
     exclude_customer_ids: list[int] = field(default_factory=list)
     without_cancellations: bool = False
     """Cancelled and returned lines left out: gross sales, not net."""
+    without_top: list[tuple[str, str]] = field(default_factory=list)
+    """The biggest left out, when ``exclude_top`` asked for them: each one's key and how it reads
+    (``("14646", "customer 14646")``); they are in the exclusions too."""
+    without_period: Period | None = None
+    """Days left out ("excluding December"), of the period asked and of any compared with."""
 
 
 @dataclass
@@ -185,6 +192,10 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
             f"there are no sales in {period.label}: the data covers {_day(data_first)} to {_day(data_last)}"
         )
     scope = _scope(conn, query)
+    if query.exclude_period is not None:
+        scope.without_period = _period(query.model_copy(update={"period": query.exclude_period}), data_last)
+    if query.exclude_top is not None:
+        scope = _without_top(conn, query, scope, period)
     compared = None
     note = None
     if query.compare is not None and period is not None and period.first == date.min:
@@ -299,7 +310,7 @@ def _data_range(conn: sqlite3.Connection) -> tuple[date | None, date | None]:
 _WITHIN_KEEPS = {
     "countries": ("countries",),
     "segments": ("segments",),
-    "product": ("product_codes", "product_label"),
+    "products": ("product_codes", "product_labels"),
     "customer_id": ("customer_id", "customer_facts"),
 }
 """The scope's fields that a share's whole keeps, by the ``share_within`` that names it."""
@@ -307,7 +318,7 @@ _PARTS: dict[str, Any] = {
     "countries": [],
     "segments": [],
     "product_codes": None,
-    "product_label": None,
+    "product_labels": [],
     "customer_id": None,
     "customer_facts": None,
 }
@@ -325,7 +336,7 @@ def whole_scope(scope: Scope, group_by: Dimension | None, within: str | None = N
     if within is not None and group_by is None:
         kept = _WITHIN_KEEPS[within]
         return replace(scope, **{k: v for k, v in _PARTS.items() if k not in kept})
-    product: dict[str, Any] = {"product_codes": None, "product_label": None}
+    product: dict[str, Any] = {"product_codes": None, "product_labels": []}
     if group_by is not None:
         drops: dict[Dimension, dict[str, Any]] = {
             Dimension.country: {"countries": []},
@@ -338,7 +349,7 @@ def whole_scope(scope: Scope, group_by: Dimension | None, within: str | None = N
         "exclude_countries": [],
         "exclude_segments": [],
         "exclude_product_codes": [],
-        "exclude_product_label": None,
+        "exclude_product_labels": [],
         "exclude_customer_ids": [],
     }
     if scope.customer_id is not None:
@@ -412,13 +423,51 @@ def _scope(conn: sqlite3.Connection, query: Query) -> Scope:
         ).fetchone()
         if facts is not None:
             scope.customer_facts = f"{facts[0]}, {facts[1]} segment"
-    if query.product is not None and query.product.strip():
-        scope.product_codes, scope.product_label = _products(conn, query.product.strip())
-    if query.exclude_product is not None and query.exclude_product.strip():
-        scope.exclude_product_codes, scope.exclude_product_label = _products(
-            conn, query.exclude_product.strip(), unmatched="exclude_product"
+    if names := [name.strip() for name in query.products if name.strip()]:
+        scope.product_codes, scope.product_labels = _all_products(conn, names, unmatched="products")
+    if names := [name.strip() for name in query.exclude_products if name.strip()]:
+        scope.exclude_product_codes, scope.exclude_product_labels = _all_products(
+            conn, names, unmatched="exclude_products"
         )
     return scope
+
+
+def _all_products(
+    conn: sqlite3.Connection, names: list[str], *, unmatched: str
+) -> tuple[list[str], list[str]]:
+    """The products several names mean together, and how each name reads in the data; raises for
+    the first name that matches nothing."""
+    found = [_products(conn, name, unmatched=unmatched) for name in names]
+    return list(dict.fromkeys(code for codes, _ in found for code in codes)), [label for _, label in found]
+
+
+def _without_top(conn: sqlite3.Connection, query: Query, scope: Scope, period: Period | None) -> Scope:
+    """The scope less the ``exclude_top`` biggest by revenue of their kind in it ("revenue without
+    our biggest customer" leaves out the customer with the most revenue in the same period and
+    filters), each of them named."""
+    assert query.exclude_top is not None
+    dimension = Dimension(query.exclude_top_of)
+    groups = _grouped_figures(conn, dimension, scope, period, Measure.revenue)
+    top = sorted(groups, key=lambda k: (-groups[k].revenue, k))[: query.exclude_top]
+    if dimension is Dimension.customer:
+        return replace(
+            scope,
+            exclude_customer_ids=[*scope.exclude_customer_ids, *map(int, top)],
+            without_top=[(k, f"customer {k}") for k in top],
+        )
+    if dimension is Dimension.country:
+        return replace(
+            scope, exclude_countries=[*scope.exclude_countries, *top], without_top=[(k, k) for k in top]
+        )
+    marks = ", ".join("?" for _ in top)
+    names = dict(
+        conn.execute(f"SELECT stock_code, description FROM products WHERE stock_code IN ({marks})", top)
+    )
+    return replace(
+        scope,
+        exclude_product_codes=[*scope.exclude_product_codes, *top],
+        without_top=[(k, f"{names.get(k, k)} ({k})") for k in top],
+    )
 
 
 def _segment(name: str) -> str:
@@ -444,9 +493,9 @@ def _names(conn: sqlite3.Connection) -> str:
     )
 
 
-def _products(conn: sqlite3.Connection, text: str, *, unmatched: str = "product") -> tuple[list[str], str]:
+def _products(conn: sqlite3.Connection, text: str, *, unmatched: str) -> tuple[list[str], str]:
     """The products a name or stock code means: the code itself, a description containing the
-    text, or else every word of it (a plural's singular allowed). Raises when nothing matches."""
+    text, or else every word of it (a plural as its singular). Raises when nothing matches."""
     rows = conn.execute(
         "SELECT stock_code, description FROM products WHERE stock_code = ? COLLATE NOCASE", [text]
     ).fetchall()
@@ -460,10 +509,10 @@ def _products(conn: sqlite3.Connection, text: str, *, unmatched: str = "product"
     if not rows:
         rows = conn.execute(
             f"SELECT stock_code, MIN(description) FROM {names} WHERE {_CONTAINS} GROUP BY stock_code",
-            [_containing(text)],
+            [_containing(_singular(text))],
         ).fetchall()
     if not rows:
-        words = [re.sub(r"(?<=[a-z]{3})s$", "", w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+        words = [_singular(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
         if words:
             clause = " AND ".join(_CONTAINS for _ in words)
             rows = conn.execute(
@@ -479,6 +528,12 @@ def _products(conn: sqlite3.Connection, text: str, *, unmatched: str = "product"
         code, description = rows[0]
         return [code], f"{description} ({code})"
     return [code for code, _ in rows], f"products matching '{text}' ({len(rows)} products)"
+
+
+def _singular(text: str) -> str:
+    """A plural's last "s" off ("lanterns" finds every LANTERN, the LANTERNS too), not a word's
+    own ("glass")."""
+    return re.sub(r"(?<=[a-z]{3})(?<![s'])s$", "", text, flags=re.IGNORECASE)
 
 
 def _like(text: str) -> str:
@@ -538,6 +593,12 @@ def _where(scope: Scope, period: Period | None) -> tuple[str, list[object]]:
         params.extend(scope.exclude_customer_ids)
     if scope.without_cancellations:
         clauses.append("t.is_cancellation = 0")
+    if scope.without_period is not None:
+        clauses.append("NOT (t.invoiced_at >= ? AND t.invoiced_at < ?)")
+        params += [
+            scope.without_period.first.isoformat(),
+            (scope.without_period.last + timedelta(days=1)).isoformat(),
+        ]
     if period is not None:
         clauses.append("t.invoiced_at >= ? AND t.invoiced_at < ?")
         params += [period.first.isoformat(), (period.last + timedelta(days=1)).isoformat()]

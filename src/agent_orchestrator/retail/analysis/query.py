@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Measure(StrEnum):
@@ -78,17 +78,26 @@ class Query(BaseModel):
     exclude_countries: Names = []
     segments: Names = []
     exclude_segments: Names = []
-    product: Annotated[str | None, Field(max_length=80)] = None
-    exclude_product: Annotated[str | None, Field(max_length=80)] = None
-    """Products to leave out, by stock code or words of the name ("excluding postage")."""
+    products: Names = []
+    """Products by stock code or words of the name, each name one or more products, all of them
+    together ("revenue of lanterns and candles"; by product, each one's row)."""
+    exclude_products: Names = []
+    """Products to leave out, in the same forms ("excluding postage and manual")."""
     customer_id: Annotated[int | None, Field(ge=1, le=2**53)] = None
     exclude_customer_ids: Annotated[list[Annotated[int, Field(ge=1, le=2**53)]], Field(max_length=20)] = []
     """Customers to leave out ("revenue from everyone except customer 14646", "excluding them" of
     the customers just listed)."""
+    exclude_top: Annotated[int | None, Field(ge=1, le=MAX_ROWS)] = None
+    """The N biggest by revenue of ``exclude_top_of`` in the scope and period, left out ("average
+    order value without our biggest customer": 1 customer)."""
+    exclude_top_of: Literal["customer", "country", "product"] = "customer"
     exclude_cancellations: bool = False
     """Sales before cancellations and returns ("revenue excluding cancellations", gross revenue):
     their lines are left out instead of netted."""
     period: Annotated[str | None, Field(max_length=40)] = None
+    exclude_period: Annotated[str | None, Field(max_length=40)] = None
+    """A part of the time to leave out, in ``period``'s forms ("2011 excluding December": the
+    December of 2011 out of the year)."""
     compare: Compare | None = None
     compare_with: Annotated[str | None, Field(max_length=40)] = None
     """Any other period to compare with, in ``period``'s forms ("May 2025 compared to September")."""
@@ -113,10 +122,26 @@ class Query(BaseModel):
     share_of: Annotated[str | None, Field(max_length=40)] = None
     """The larger period a share is of ("what % of 2011's revenue came in October": ``2011``); the
     same filters, so it is the period's share, not the filters'."""
-    share_within: Literal["countries", "segments", "product", "customer_id"] | None = None
+    share_within: Literal["countries", "segments", "products", "customer_id"] | None = None
     """The filter a share is of, the others making the part ("what share of the Regular segment's
     revenue comes from the UK": ``segments``, the UK's part of it). Unset, the part is the most
     particular filter: a customer, else segments, else countries (``execute.whole_scope``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_product(cls, data: object) -> object:
+        """A reading stored when a query named one product (``product``, ``exclude_product``,
+        ``share_within: product``) reads as the lists that replaced them."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for old, new in (("product", "products"), ("exclude_product", "exclude_products")):
+            if old in data and new not in data:
+                value = data.pop(old)
+                data[new] = [value] if value else []
+        if data.get("share_within") == "product":
+            data["share_within"] = "products"
+        return data
 
 
 @dataclass(frozen=True)

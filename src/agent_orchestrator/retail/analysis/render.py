@@ -142,7 +142,8 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
     parts = [{"field": "measure", "value": query.measure.value, "label": MEASURE_LABELS[query.measure]}]
     for country in scope.countries:
         parts.append({"field": "countries", "value": country, "label": country})
-    for country in scope.exclude_countries:
+    topped = {key for key, _ in scope.without_top}  # one chip of their own
+    for country in (c for c in scope.exclude_countries if c not in topped):
         parts.append({"field": "exclude_countries", "value": country, "label": f"excluding {country}"})
     for segment in scope.segments:
         parts.append({"field": "segments", "value": segment, "label": f"{segment} segment"})
@@ -150,16 +151,12 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
         parts.append(
             {"field": "exclude_segments", "value": segment, "label": f"excluding the {segment} segment"}
         )
-    if scope.product_label is not None:
-        parts.append({"field": "product", "value": query.product or "", "label": scope.product_label})
-    if scope.exclude_product_label is not None:
-        parts.append(
-            {
-                "field": "exclude_product",
-                "value": query.exclude_product or "",
-                "label": f"excluding {scope.exclude_product_label}",
-            }
-        )
+    asked = [name.strip() for name in query.products if name.strip()]
+    for name, label in zip(asked, scope.product_labels, strict=True):
+        parts.append({"field": "products", "value": name, "label": label})
+    unsold = [name.strip() for name in query.exclude_products if name.strip()]
+    for name, label in zip(unsold, scope.exclude_product_labels, strict=True):
+        parts.append({"field": "exclude_products", "value": name, "label": f"excluding {label}"})
     if scope.customer_id is not None:
         parts.append(
             {
@@ -169,7 +166,7 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
                 + (f" ({scope.customer_facts})" if scope.customer_facts else ""),
             }
         )
-    for left_out in scope.exclude_customer_ids:
+    for left_out in (c for c in scope.exclude_customer_ids if str(c) not in topped):
         value = str(left_out)
         parts.append(
             {"field": "exclude_customer_ids", "value": value, "label": f"excluding customer {value}"}
@@ -191,6 +188,25 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
             "label": outcome.period.label if outcome.period else "all time",
         }
     )
+    if scope.without_top:
+        count = len(scope.without_top)
+        kind = query.exclude_top_of if count == 1 else _PLURAL_KIND[query.exclude_top_of]
+        named = _listing([label for _, label in scope.without_top])
+        parts.append(
+            {
+                "field": "exclude_top",
+                "value": str(query.exclude_top),
+                "label": f"excluding the top {'' if count == 1 else f'{count} '}{kind} by revenue ({named})",
+            }
+        )
+    if scope.without_period is not None:
+        parts.append(
+            {
+                "field": "exclude_period",
+                "value": query.exclude_period or "",
+                "label": f"excluding {scope.without_period.label}",
+            }
+        )
     if outcome.compared is not None:
         field, value = (
             ("compare_with", query.compare_with or "")
@@ -212,7 +228,11 @@ def chips(outcome: Outcome) -> list[dict[str, str]]:
 def _named_side_by_side(outcome: Outcome) -> bool:
     """ "Germany vs France": a breakdown of exactly the names the query lists, all of them shown."""
     query, scope = outcome.query, outcome.scope
-    named = {Dimension.country: scope.countries, Dimension.segment: scope.segments}.get(query.group_by)  # type: ignore[arg-type]
+    named = {
+        Dimension.country: scope.countries,
+        Dimension.segment: scope.segments,
+        Dimension.product: scope.product_labels,
+    }.get(query.group_by)  # type: ignore[arg-type]
     shown = len(named or ()) + (1 if query.versus_rest and query.group_by is Dimension.country else 0)
     return (
         bool(named)
@@ -296,6 +316,9 @@ def _listing(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+_PLURAL_KIND = {"customer": "customers", "country": "countries", "product": "products"}
+
+
 def reading(outcome: Outcome) -> str:
     """ "Revenue, France, 2011": the measure, then the filters and the period, in plain words."""
     parts: list[str] = []
@@ -328,7 +351,7 @@ def _whole_of(outcome: Outcome) -> str:
     names = [
         *kept.countries,
         *(f"{s} segment" for s in kept.segments),
-        *([kept.product_label] if kept.product_label else []),
+        *kept.product_labels,
         *([f"customer {kept.customer_id}"] if kept.customer_id is not None else []),
     ]
     return f"the {_listing(names)} total" if names else "the total"
