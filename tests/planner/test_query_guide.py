@@ -640,8 +640,8 @@ def test_a_word_close_to_a_verb_of_change_is_not_corrected_into_it(chat):
 
 
 def test_exclusions_read_with_every_word_for_leaving_out(chat):
-    assert chat.ask("revenue all segments but Regular")[0] == {
-        "exclude_segments": ["Regular"],
+    assert chat.ask("revenue all segments but Regular")[0] == {  # the other segments, each named
+        "segments": ["High Value", "At Risk", "New"],
         "measure": "revenue",
     }
     assert chat.ask("total revenue without the At Risk segment")[0] == {
@@ -1053,6 +1053,27 @@ def test_a_period_left_out_is_read_as_such_not_as_a_name(chat, question, expecte
     ],
 )
 def test_the_biggest_left_out_is_an_exclusion_not_a_ranking(chat, question, expected):
+    arguments, answer = chat.ask(question)
+    assert arguments is not None and {k: arguments.get(k) for k in expected} == expected, answer
+
+
+def test_all_segments_but_some_are_the_others_each_named(chat):
+    arguments, answer = chat.ask("What did all segments except New and At Risk spend in 2025?")
+    assert arguments is not None and arguments["segments"] == ["High Value", "Regular"], answer
+    assert "exclude_segments" not in arguments
+    arguments, _ = chat.ask("orders from all countries except the UK")
+    assert arguments is not None and arguments["exclude_countries"] == ["United Kingdom"]  # too many to name
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how many new customers do we have?", {"segments": ["New"], "measure": "customers"}),
+        ("how many new customers did we win in 2025?", {"segments": None, "measure": "new_customers"}),
+        ("How many new customers did we get?", {"segments": None, "measure": "new_customers"}),
+    ],
+)
+def test_new_customers_now_are_the_segment_and_in_a_period_the_first_timers(chat, question, expected):
     arguments, answer = chat.ask(question)
     assert arguments is not None and {k: arguments.get(k) for k in expected} == expected, answer
 

@@ -449,6 +449,7 @@ def read(
     _read_top_left_out(text, marks, args, vocabulary)
     _read_left_out(marks, args, vocabulary)
     _read_entities(marks, args, vocabulary, original)
+    _all_others(text, args, vocabulary)
     _read_ids(text, marks, args, vocabulary)
     _bare_id(text, marks, args, vocabulary)
     _among(text, marks, args, vocabulary)
@@ -1177,10 +1178,16 @@ def _read_top_left_out(text: str, marks: _Marks, args: dict[str, Any], vocabular
     marks.take(*found.span())
 
 
-def _in_measure_words(marks: _Marks, start: int, end: int, vocabulary: Vocabulary, original: str) -> bool:
+def _in_measure_words(
+    marks: _Marks, start: int, end: int, vocabulary: Vocabulary, original: str, *, now: bool = False
+) -> bool:
     """ "How many new customers did we win?": a name inside a measure's words ("new customers") is
     part of them, unless it is written as a name, capitalised inside the sentence ("New customers" as
-    the question's first words is the measure; "our New customers" the segment)."""
+    the question's first words is the measure; "our New customers" the segment), or the question
+    asks how things stand now, with no period (``now``: "how many new customers do we have?" counts
+    the New segment: over all time every customer was new once)."""
+    if now:
+        return False
     name = marks.text[start:end]
     written = [m.start() for m in re.finditer(rf"\b{re.escape(name)}\b", original, re.IGNORECASE)]
     if any(at > 0 and original[at].isupper() for at in written):
@@ -1201,7 +1208,14 @@ _LEAD = re.compile(
 _LEAD_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30}
 
 
+_NOW = re.compile(
+    r"\b(?:do|does)\s+(?:we|i)\s+(?:currently\s+)?have\b|\bcurrently\b|\bright now\b|\bat the moment\b"
+)
+"""A question about how things stand, not about a period ("how many … do we have?")."""
+
+
 def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, original: str) -> None:
+    now = "period" not in args and bool(_NOW.search(marks.text))
     for parameter, names in vocabulary.entities.items():
         excluded = vocabulary.excluded_of.get(parameter)
         cues = vocabulary.cues.get(excluded or "", [])
@@ -1210,7 +1224,9 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
             if name in COMMON and not re.search(rf"\b{re.escape(name.upper())}\b", original):
                 continue  # "us" is a country only when written "US"
             for start, end in marks.find(name):
-                if _longer_name(name, original) or _in_measure_words(marks, start, end, vocabulary, original):
+                if _longer_name(name, original) or _in_measure_words(
+                    marks, start, end, vocabulary, original, now=now
+                ):
                     continue  # "New Zealand" is no "New" segment, nor are "new customers"
                 marks.take(start, end)
                 found.append((start, end, names[name]))
@@ -1243,6 +1259,29 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
             if stored not in args.setdefault(target, []):
                 args[target].append(stored)
             marks.named.setdefault(target, start)
+
+
+def _all_others(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+    """ "What did all segments except New and At Risk spend?": the other names of the list, each
+    one (a customer in no segment is in none of them), where they are few enough to name."""
+    for parameter, excluded in vocabulary.excluded_of.items():
+        if excluded not in args or parameter in args:
+            continue
+        nouns = [t for t, v in vocabulary.choices("group_by").items() if v == _singular(parameter)]
+        cue = vocabulary.leaving()
+        if not nouns or not re.search(rf"\ball\s+(?:the\s+|our\s+)?(?:{either(nouns)})\s+(?:{cue})\b", text):
+            continue
+        others = [
+            n for n in dict.fromkeys(vocabulary.entities[parameter].values()) if n not in args[excluded]
+        ]
+        if 1 <= len(others) <= _FEW:
+            args[parameter] = others
+            del args[excluded]
+
+
+_FEW = 4
+"""Names a list of "all the others" gives at most: the segments, not the other 36 countries (for
+them leaving some out is the same)."""
 
 
 def _ranks_before(before: str) -> bool:
