@@ -1078,6 +1078,20 @@ def test_new_customers_now_are_the_segment_and_in_a_period_the_first_timers(chat
     assert arguments is not None and {k: arguments.get(k) for k in expected} == expected, answer
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What percentage of gross sales in 2025 was lost to cancellations?", {"share": True}),
+        ("how much revenue did we lose to cancellations in 2025", {"share": None}),
+        ("value of returns by country in 2025", {"group_by": "country"}),
+    ],
+)
+def test_revenue_lost_to_cancellations_is_a_measure_of_its_own(chat, question, expected):
+    arguments, answer = chat.ask(question)
+    assert arguments is not None and arguments["measure"] == "cancelled_revenue", answer
+    assert {k: arguments.get(k) for k in expected} == expected
+
+
 def test_a_segment_left_out_after_whose_is_an_exclusion_not_a_breakdown(chat):
     arguments, _ = chat.ask("revenue from customers outside the High Value segment in 2025")
     assert arguments is not None and arguments["exclude_segments"] == ["High Value"]

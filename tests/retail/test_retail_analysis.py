@@ -213,6 +213,16 @@ def test_the_biggest_left_out_are_the_top_by_revenue_in_the_same_scope_and_named
     assert "excluding the top 2 countries by revenue (Italy and United Kingdom)" in countries["answer"]
 
 
+def test_revenue_lost_to_cancellations_is_money_and_its_share_is_of_gross_sales(conn):
+    lost = ask(conn, measure="cancelled_revenue", period="2025")
+    assert lost["answer"] == "Revenue lost to cancellations and returns, 2025: 60.00."
+    share = ask(conn, measure="cancelled_revenue", period="2025", share=True, exclude_cancellations=True)
+    assert share["answer"].endswith(": 60.00, 0.43% of the gross sales 14,050.00.")  # 13,990.00 net + 60.00
+    spain = ask(conn, measure="cancelled_revenue", countries=["Spain"], share=True)
+    assert spain["answer"].endswith(": 10.00, 16.7% of the total 60.00.")  # of all that was lost
+    assert ask(conn, measure="cancelled_revenue", exclude_cancellations=True)["answered"] is False
+
+
 def test_a_reading_stored_when_a_query_named_one_product_still_reads():
     stored = {"product": "A", "exclude_product": "D", "share": True, "share_within": "product"}
     query = Query.model_validate(stored)

@@ -37,6 +37,7 @@ _LABELS = {
     "avg_order_value": "average order value",
     "revenue_per_customer": "revenue per customer",
     "cancellations": "cancelled orders",
+    "cancelled_revenue": "revenue lost to cancellations",
     "new_customers": "first-time customers",
     "repeat_customers": "repeat customers",
     "orders_per_customer": "orders per customer",

@@ -37,6 +37,7 @@ PART_OF = {
     Measure.new_customers: Measure.customers,
     Measure.repeat_customers: Measure.customers,
     Measure.cancellations: Measure.orders,
+    Measure.cancelled_revenue: Measure.revenue,
 }
 """What a count is a share of when nothing else is named: first-time and repeat customers are
 some of the customers, cancelled orders set against the orders (of the same period)."""
@@ -88,6 +89,8 @@ class Figures:
     first: str | None = None
     last: str | None = None
     """The first and the last day with a purchase (ISO), for the date measures."""
+    cancelled_revenue: float = 0.0
+    """What the cancelled and returned lines took off, a positive amount: ``revenue`` is net of it."""
     new_customers: int = 0
     """Counted only when asked for: it joins every line to its customer's first purchase."""
     repeat_customers: int = 0
@@ -106,6 +109,8 @@ class Figures:
             return round(self.orders / self.customers, 2) if self.customers else 0.0
         if measure is Measure.overview:
             return self.revenue
+        if measure is Measure.cancelled_revenue:
+            return round(self.cancelled_revenue, 2)
         return float(getattr(self, measure.value))
 
 
@@ -406,7 +411,9 @@ def _scope(conn: sqlite3.Connection, query: Query) -> Scope:
         exclude_customer_ids=list(dict.fromkeys(query.exclude_customer_ids)),
         without_cancellations=query.exclude_cancellations,
     )
-    if query.exclude_cancellations and query.measure is Measure.cancellations:
+    if query.exclude_cancellations and query.measure is Measure.cancelled_revenue and query.share:
+        scope.without_cancellations = False  # "what % of gross sales was lost to cancellations?": of gross
+    elif query.exclude_cancellations and query.measure in (Measure.cancellations, Measure.cancelled_revenue):
         raise CannotAnswer("cancellations left out leaves no cancelled orders to count")
     for left_out in query.exclude_customer_ids:
         if not queries.customer_exists(conn, left_out):
@@ -558,7 +565,8 @@ _COLUMNS = (
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 0 THEN t.country END), "
     "COUNT(DISTINCT CASE WHEN t.is_cancellation = 1 THEN t.invoice END), "
     "substr(MIN(CASE WHEN t.is_cancellation = 0 THEN t.invoiced_at END), 1, 10), "
-    "substr(MAX(CASE WHEN t.is_cancellation = 0 THEN t.invoiced_at END), 1, 10)"
+    "substr(MAX(CASE WHEN t.is_cancellation = 0 THEN t.invoiced_at END), 1, 10), "
+    "-COALESCE(SUM(CASE WHEN t.is_cancellation = 1 THEN t.amount END), 0)"
 )
 
 
@@ -725,7 +733,7 @@ def _grouped(
     if dimension is Dimension.weekday and groups:  # "no sales on Saturdays" is an answer too
         for k in map(str, range(7)):
             groups.setdefault(k, EMPTY)
-    if query.order == "lowest" and measure is not Measure.cancellations:
+    if query.order == "lowest" and measure not in (Measure.cancellations, Measure.cancelled_revenue):
         # the lowest sellers sold something: a country whose only lines are returns placed no order
         groups = {k: f for k, f in groups.items() if f.orders > 0 and k not in leave_out}
     if query.among_top is not None:  # only the top N by the other measure are ranked

@@ -28,6 +28,9 @@ class Measure(StrEnum):
     revenue_per_customer = "revenue_per_customer"
     cancellations = "cancellations"
     """Cancelled invoices ("C…" in the Online Retail files): their revenue is already netted out."""
+    cancelled_revenue = "cancelled_revenue"
+    """The money of the cancelled and returned lines, as a positive amount ("revenue lost to
+    cancellations"); its share is of the sales before them (gross sales)."""
     orders_per_customer = "orders_per_customer"
     """How often customers order: orders divided by customers (in a period, those who bought in it)."""
     repeat_customers = "repeat_customers"

@@ -34,6 +34,7 @@ MEASURE_LABELS = {
     Measure.revenue_per_customer: "Revenue per customer",
     Measure.orders_per_customer: "Orders per customer",
     Measure.cancellations: "Cancelled orders",
+    Measure.cancelled_revenue: "Revenue lost to cancellations and returns",
     Measure.new_customers: "First-time customers",
     Measure.repeat_customers: "Repeat customers",
     Measure.last_purchase: "Last purchase",
@@ -244,7 +245,14 @@ def _named_side_by_side(outcome: Outcome) -> bool:
 
 
 ADDITIVE = frozenset(
-    {Measure.revenue, Measure.orders, Measure.units, Measure.cancellations, Measure.customers}
+    {
+        Measure.revenue,
+        Measure.orders,
+        Measure.units,
+        Measure.cancellations,
+        Measure.cancelled_revenue,
+        Measure.customers,
+    }
 )
 """Measures whose rows add up to the figure of the rows together (a ratio or a day does not)."""
 
@@ -408,7 +416,9 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
                 # "what share of customers came back?": of the customers, not of itself; "what
                 # percentage of orders were cancelled?": of the orders
                 base = PART_OF[measure]
-                whole, figure = outcome.whole.get(base), Figure(base, None)
+                whole, figure = outcome.whole.get(base), Figure(base, figure.currency)
+                if measure is Measure.cancelled_revenue:  # of the sales before they were taken off
+                    whole, of = round(whole + part, 2), "the gross sales"
             text += f", {percent(part, whole)} of {of} {figure(whole)}"
         return text + "."
     if not outcome.rows:
