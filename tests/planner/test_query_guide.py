@@ -1092,6 +1092,17 @@ def test_revenue_lost_to_cancellations_is_a_measure_of_its_own(chat, question, e
     assert {k: arguments.get(k) for k in expected} == expected
 
 
+def test_a_customers_spending_is_their_revenue_half_against_half(chat):
+    arguments, answer = chat.ask(
+        "How does customer 20017's spending in the first half of 2025 compare with the second half?"
+    )
+    assert arguments is not None, answer
+    assert (arguments["measure"], arguments["customer_id"]) == ("revenue", 20017)
+    assert (arguments["period"], arguments["compare"]) == ("2025-07-01..2025-12-31", "previous_period")
+    arguments, _ = chat.ask("average spending per customer in 2025")
+    assert arguments is not None and arguments["measure"] == "revenue_per_customer"
+
+
 def test_a_segment_left_out_after_whose_is_an_exclusion_not_a_breakdown(chat):
     arguments, _ = chat.ask("revenue from customers outside the High Value segment in 2025")
     assert arguments is not None and arguments["exclude_segments"] == ["High Value"]

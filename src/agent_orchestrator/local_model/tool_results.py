@@ -199,6 +199,6 @@ def describe_result(content: str, tool: str) -> str:
     (``tool``: its short name, "" when the call that asked for it is not in the conversation)."""
     named = f"the {tool} tool" if tool else "the tool"
     return (
-        f"I could not word an answer that I can verify against the data, so here is exactly what "
+        f"I could not word an answer that the data confirms, so here is exactly what "
         f"{named} returned:\n\n{render_result(content)}"
     )

@@ -22,7 +22,7 @@ from agent_orchestrator.retail.countries import key as country_key
 
 MEASURES = (
     "revenue = revenue, rev, sales, sold for, turnover, takings, take, took, income, money, spend, spent, "
-    "earned, made, did we make, do we make, we make, making, "
+    "spending, earned, made, did we make, do we make, we make, making, "
     "value, valuable, lucrative, net revenue, net sales, gmv, gross merchandise value, how much did we sell, "
     "how much we sold, how much was sold, how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets, order count, number of orders, "
@@ -35,7 +35,8 @@ MEASURES = (
     "average sale, "
     "average spend per order, order value; "
     "revenue_per_customer = revenue per customer, average revenue per customer, spend per customer, "
-    "average spend per customer, arpu, customer value, average customer value, per customer; "
+    "average spend per customer, average spending per customer, spending per customer, arpu, customer value, "
+    "average customer value, per customer; "
     "cancellations = cancellations, cancelled orders, cancelled, canceled, cancelled invoices, returns, "
     "refunds, returned; "
     "cancelled_revenue = value of cancellations, value of the cancellations, value of cancelled orders, "
