@@ -423,6 +423,21 @@ def test_what_the_data_does_not_hold_is_said_with_what_can_be_asked(chat):
     assert missing is not None and "nothing in the data matches 'Atlantis'" in missing
 
 
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("least profitable country", "profit"),
+        ("what is our profitability in 2025?", "profit"),
+        ("costing of our products", "cost"),
+    ],  # fmt: skip
+)
+def test_a_word_of_a_subject_the_data_lacks_is_that_subject_not_a_typo(chat, question, subject):
+    """ "profitable" is about profit, never a typo of "profile" (an overview)."""
+    arguments, answer = chat.ask(question)
+    assert arguments is None and answer is not None
+    assert answer.startswith(f"I can't answer that from this data: it holds no figures on {subject}.")
+
+
 def test_a_customers_segment_or_country_is_in_their_figures(chat, retail_db):
     arguments, answer = chat.ask("What is customer 20017's segment?")
     assert arguments == {"customer_id": 20017, "measure": "overview"}

@@ -223,6 +223,11 @@ def test_revenue_lost_to_cancellations_is_money_and_its_share_is_of_gross_sales(
     assert ask(conn, measure="cancelled_revenue", exclude_cancellations=True)["answered"] is False
 
 
+def test_an_overview_by_a_dimension_gives_each_row_its_figures_not_the_total(conn):
+    top = ask(conn, measure="overview", group_by="country", limit=1)
+    assert top["answer"].startswith("Sales, highest country, all time: Italy: revenue 8,000.00; 2 orders;")
+
+
 def test_a_reading_stored_when_a_query_named_one_product_still_reads():
     stored = {"product": "A", "exclude_product": "D", "share": True, "share_within": "product"}
     query = Query.model_validate(stored)

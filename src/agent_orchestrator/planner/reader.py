@@ -308,6 +308,12 @@ _EXCLUDED_AFTER = ("excluded", "not included", "left out", "aside")
 """Words after a name that leave it out ("total sales, 2025, uk excluded")."""
 
 
+def subject_stem(word: str) -> str:
+    """A word less the endings that make it another word of the same subject: "profitable",
+    "profitability" and "profits" are all about profit, "costing" about cost."""
+    return re.sub(r"(?<=\w{3})(?:ability|able|ably|ing|ed|s)$", "", word)
+
+
 def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str, dict[str, str]]:
     """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
     or more, only to a known word that is close (difflib ratio 0.8, 0.85 for words of three or four
@@ -335,7 +341,7 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str
         known |= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", original)}
     words, corrected = [], {}
     for word in text.split(" "):
-        if len(word) >= 3 and word.isalpha() and word not in known:
+        if len(word) >= 3 and word.isalpha() and word not in known and subject_stem(word) not in lacking:
             # a short word needs a closer match: "whch" is "which", "totl" "total", "mny" "many"
             close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8 if len(word) >= 5 else 0.85)
             if (
@@ -1807,9 +1813,8 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
     heads = set(vocabulary.not_in_data) | {s.split()[0] for s in vocabulary.not_in_data}  # "stock"
     subjects = heads | {re.sub(r"s$", "", s) for s in heads}  # "forecast" for "forecasts"
     for word, _ in left:
-        stem = re.sub(r"s$", "", word)
-        if word in subjects or stem in subjects:
-            reading.not_in_data.append(word)
+        if word in subjects or subject_stem(word) in subjects:  # "profitable": no figures on profit
+            reading.not_in_data.append(word if word in subjects else subject_stem(word))
     if reading.not_in_data or not left:
         return
     if len(left) > 1 and left[0][0] in cues:  # "tell me about product 85123A": the cue is no word of it

@@ -392,7 +392,7 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
     figure = Figure(outcome.query.measure, currency)
     measure = outcome.query.measure
     stated = reading(outcome)
-    if measure is Measure.overview:
+    if measure is Measure.overview and outcome.query.group_by is None:  # by a dimension: each row's
         one_customer = outcome.scope.customer_id is not None
         return f"{stated}: {overview(outcome.total, currency, customers=not one_customer)}."
     if outcome.query.group_by is None:
