@@ -429,7 +429,7 @@ def test_what_the_data_does_not_hold_is_said_with_what_can_be_asked(chat):
         ("least profitable country", "profit"),
         ("what is our profitability in 2025?", "profit"),
         ("costing of our products", "cost"),
-    ],  # fmt: skip
+    ],
 )
 def test_a_word_of_a_subject_the_data_lacks_is_that_subject_not_a_typo(chat, question, subject):
     """ "profitable" is about profit, never a typo of "profile" (an overview)."""

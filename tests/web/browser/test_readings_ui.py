@@ -9,6 +9,7 @@ from browser_ui import ASSISTANT, ASSISTANT_TEXT, USER_TEXT, chart_values, login
 from chat_helpers import computed
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
+from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.testing.scripted_model import ScriptedModel, ToolCall
 
 ASKED = {"measure": "revenue", "countries": ["Germany"], "period": "2025"}
@@ -95,3 +96,36 @@ def test_a_ranking_turns_from_highest_to_lowest_and_its_chart_follows(
     expect(page.locator(ASSISTANT).last.get_by_test_id("reading-order")).to_have_text("lowest first")
     chart = page.locator(ASSISTANT).last.get_by_test_id("chart")
     assert chart_values(chart) == [[row["revenue"] for row in bottom["rows"]]]
+
+
+def test_products_and_a_period_left_out_are_chips_that_stay_when_another_is_changed(
+    page: Page, user: Callable[[str], str], browser_app: Any, scripted_model: ScriptedModel
+) -> None:
+    """Several products left out, a month left out of the year and the biggest customer left out
+    read as chips of their own; the query sent back keeps them when the measure changes."""
+    conn = open_readonly(browser_app.web.retail_db)
+    try:
+        names = [n for (n,) in conn.execute("SELECT description FROM products ORDER BY stock_code LIMIT 2")]
+    finally:
+        conn.close()
+    asked = {"period": "2025", "exclude_period": "2025-12", "exclude_products": names, "exclude_top": 1}
+    login(page, user("alice"))
+    new_chat(page)
+    scripted_model.script(ToolCall("retail-analytics-analyze_sales", asked), "Without them.")
+    send(page, "2025 revenue without those two, December or our biggest customer?")
+    first = computed(browser_app, asked)
+    reading = page.locator(ASSISTANT).last.get_by_test_id("reading")
+    expect(reading.get_by_test_id("reading-answer")).to_have_text(first["answer"])
+    chips = reading.get_by_test_id("reading-chip")
+    labels = [
+        c["label"]
+        for c in first["chips"]
+        if c["field"] in ("exclude_products", "exclude_period", "exclude_top")
+    ]
+    assert len(labels) == 4 and labels[3] == "excluding December 2025"
+    for label in labels:
+        expect(chips.filter(has_text=label)).to_have_count(1)
+    reading.get_by_test_id("reading-measure").select_option("orders")
+    orders = computed(browser_app, {**asked, "measure": "orders"})
+    expect(page.locator(ASSISTANT_TEXT).last).to_have_text(orders["answer"])
+    assert "excluding December 2025" in orders["answer"] and names[1] in orders["answer"]
