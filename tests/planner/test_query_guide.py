@@ -1118,6 +1118,18 @@ def test_a_customers_spending_is_their_revenue_half_against_half(chat):
     assert arguments is not None and arguments["measure"] == "revenue_per_customer"
 
 
+def test_which_has_the_most_counts_what_the_question_before_counted(chat):
+    chat.ask("how many orders did Germany place in 2025?")
+    arguments, answer = chat.ask("which month had the most?")
+    assert arguments is not None, answer
+    assert (arguments["measure"], arguments["countries"], arguments["period"]) == (
+        "orders",
+        ["Germany"],
+        "2025",
+    )
+    assert (arguments["group_by"], arguments["order"], arguments["limit"]) == ("month", "highest", 1)
+
+
 def test_a_segment_left_out_after_whose_is_an_exclusion_not_a_breakdown(chat):
     arguments, _ = chat.ask("revenue from customers outside the High Value segment in 2025")
     assert arguments is not None and arguments["exclude_segments"] == ["High Value"]

@@ -91,6 +91,8 @@ _FOLLOW_UP = re.compile(
     r"(?:with|to|against)\b",
     re.IGNORECASE,
 )
+_ELLIPTIC = re.compile(r"\bthe\s+(?:most|least|fewest|highest|lowest|biggest|smallest|largest)$")
+"""'Which month had the most?': the most of what the question before counted."""
 _ENDS_REFERRING = re.compile(
     r"\b(?:that|those|it|them|then|instead|same|there)\b\W*$|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b",
     re.IGNORECASE,
@@ -565,6 +567,7 @@ def read(
         or that_row  # "what share of all orders is that country?"
         or _refers_back(text, marks, args)
         or (bool(_ENDS_REFERRING.search(text)) and not scoped)
+        or (bool(_ELLIPTIC.search(text)) and "measure" not in args)
         or (
             previous is not None
             and isinstance(previous.get("period"), str)
