@@ -1130,6 +1130,19 @@ def test_which_has_the_most_counts_what_the_question_before_counted(chat):
     assert (arguments["group_by"], arguments["order"], arguments["limit"]) == ("month", "highest", 1)
 
 
+def test_the_first_rows_listed_can_be_left_out_whatever_their_kind(chat):
+    _, listed = chat.ask("top 5 countries by revenue in 2025")
+    assert listed is not None
+    first_two = [line.split(". ", 1)[1].split(":")[0] for line in listed.splitlines()[1:3]]
+    arguments, _ = chat.ask("and without the first two?")
+    assert arguments is not None and arguments["exclude_countries"] == first_two
+    assert (arguments["group_by"], arguments["limit"]) == ("country", 5)  # the ranking, less those two
+    chat.ask("top 3 products in 2025")
+    arguments, _ = chat.ask("excluding the first one, what's the revenue?")
+    assert arguments is not None and len(arguments["exclude_products"]) == 1
+    assert "products" not in arguments  # left out, not asked about
+
+
 def test_a_segment_left_out_after_whose_is_an_exclusion_not_a_breakdown(chat):
     arguments, _ = chat.ask("revenue from customers outside the High Value segment in 2025")
     assert arguments is not None and arguments["exclude_segments"] == ["High Value"]

@@ -523,11 +523,14 @@ def read(
     )  # "compare the UK and the rest of the world": a flag asks for its figures
     if not reading.asks and re.match(r"\s*how much\b", text) and set(args) - {"order"}:
         reading.asks = True  # "how much did the states buy from us in 2025?": the tool's own measure
-    that_row = previous is not None and bool(listed) and _take_that_row(text, marks, listed, vocabulary)
-    left_one_out = False
-    if previous is not None and listed and _excluding_listed(marks, args, listed, vocabulary):
-        that_row = True  # "excluding them, what's total revenue?" after the top 3 customers
-    elif previous is not None and (one := _the_one_id(previous, vocabulary)):
+    # "excluding them, what's total revenue?" after the top 3 customers, "without the first one"
+    left_one_out = (
+        previous is not None and bool(listed) and _excluding_listed(marks, args, listed, vocabulary)
+    )
+    that_row = left_one_out or (
+        previous is not None and bool(listed) and _take_that_row(text, marks, listed, vocabulary)
+    )
+    if not left_one_out and previous is not None and (one := _the_one_id(previous, vocabulary)):
         # "without them" of the customer asked about: the pronoun is theirs, not the last row's
         that_row = left_one_out = _excluding_listed(marks, args, one, vocabulary)
     if previous is not None and not listed and (named := _named_before(previous, vocabulary)):
@@ -648,7 +651,12 @@ def read(
             about = _about(reading.arguments, row, vocabulary, args)
             if about is not reading.arguments:
                 reading.arguments = about | {k: args[k] for k in ("group_by", "order", "limit") if k in args}
-        elif "group_by" in reading.arguments and "limit" not in args and "rank" not in args:
+        elif (
+            "group_by" in reading.arguments
+            and "limit" not in args
+            and "rank" not in args
+            and not left_one_out
+        ):
             _read_limit(text, _Marks(text), reading.arguments, vocabulary)
             if re.search(
                 r"\b(?:which|what|who)\s+(?:one\s+|of\s+(?:those|these|them|the\s+\w+)\s+)?"
@@ -967,21 +975,42 @@ def _named_before(previous: dict[str, Any], vocabulary: Vocabulary) -> list[tupl
 def _excluding_listed(
     marks: _Marks, args: dict[str, Any], listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
 ) -> bool:
-    """ "Excluding them" of the rows just listed, when they are ids the tool can leave out."""
+    """ "Excluding them" of the rows just listed, or "without the first one" (the first two, the
+    last one), when the tool can leave their kind out: ids, a list's names, products."""
     word = listed[0][0]
-    parameter = f"exclude_{vocabulary.ids.get(word, '')}s"
-    cues = vocabulary.cues.get(parameter)
-    if not cues or not all(key.isdigit() for _, key in listed):
+    parameter = _exclusion_of(word, vocabulary)
+    cues = vocabulary.cues.get(parameter or "")
+    ids = parameter is not None and parameter.endswith("_ids")
+    if parameter is None or not cues or (ids and not all(key.isdigit() for _, key in listed)):
         return False
+    count = rf"\d{{1,2}}|{'|'.join(NUMBER_WORDS)}"
+    nouns = _that_nouns(listed, vocabulary)
     found = re.search(
-        rf"\b(?:{either(cues)})\s+(?:them|those|these|they|the\s+(?:{_that_nouns(listed, vocabulary)})s?)\b",
+        rf"\b(?:{either(cues)})\s+(?:(them|those|these|they|the\s+(?:{nouns})s?)|the\s+(first|top|last|bottom)"
+        rf"(?:\s+({count}))?(?:\s+(?:ones?|{nouns}s?))?)\b",
         marks.text,
     )
     if found is None or not marks.free(*found.span()):
         return False
+    rows = list(listed)
+    if found[2]:  # "the first one", "the top two"
+        n = 1 if found[3] is None else int(found[3]) if found[3].isdigit() else NUMBER_WORDS[found[3]]
+        rows = rows[:n] if found[2] in ("first", "top") else rows[-n:]
     marks.take(*found.span())
-    args[parameter] = [int(key) for _, key in listed]
+    args[parameter] = [int(key) if ids else key for _, key in rows]
     return True
+
+
+def _exclusion_of(kind: str, vocabulary: Vocabulary) -> str | None:
+    """The parameter that leaves out rows of ``kind`` (customer: ``exclude_customer_ids``)."""
+    if (p := vocabulary.ids.get(kind)) and f"exclude_{p}s" in vocabulary.parameters:
+        return f"exclude_{p}s"
+    plural = next((p for p in vocabulary.entities if _singular(p) == kind), None)
+    if plural is not None and plural in vocabulary.excluded_of:
+        return vocabulary.excluded_of[plural]
+    if kind == vocabulary.free_dimension and vocabulary.free_list:
+        return f"exclude_{vocabulary.free_text}"
+    return None
 
 
 def _the_one_id(previous: dict[str, Any], vocabulary: Vocabulary) -> list[tuple[str, str]]:
