@@ -1143,6 +1143,13 @@ def test_the_first_rows_listed_can_be_left_out_whatever_their_kind(chat):
     assert "products" not in arguments  # left out, not asked about
 
 
+def test_who_are_the_top_3_ranks_the_customers_counted_before_by_what_they_bought(chat):
+    chat.ask("How many customers do we have in France?")
+    arguments, answer = chat.ask("who are the top 3?")
+    assert arguments is not None, answer
+    assert arguments == {"countries": ["France"], "group_by": "customer", "order": "highest", "limit": 3}
+
+
 def test_a_segment_left_out_after_whose_is_an_exclusion_not_a_breakdown(chat):
     arguments, _ = chat.ask("revenue from customers outside the High Value segment in 2025")
     assert arguments is not None and arguments["exclude_segments"] == ["High Value"]

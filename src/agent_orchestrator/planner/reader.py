@@ -91,8 +91,11 @@ _FOLLOW_UP = re.compile(
     r"(?:with|to|against)\b",
     re.IGNORECASE,
 )
-_ELLIPTIC = re.compile(r"\bthe\s+(?:most|least|fewest|highest|lowest|biggest|smallest|largest)$")
-"""'Which month had the most?': the most of what the question before counted."""
+_ELLIPTIC = re.compile(
+    r"\bthe\s+(?:most|least|fewest|highest|lowest|biggest|smallest|largest)$"
+    rf"|\bthe\s+(?:top|bottom|best|worst|biggest|largest|smallest)\s+(?:\d{{1,2}}|{'|'.join(NUMBER_WORDS)})$"
+)
+"""'Which month had the most?', 'who are the top 3?': of what and where the question before counted."""
 _ENDS_REFERRING = re.compile(
     r"\b(?:that|those|it|them|then|instead|same|there)\b\W*$|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b",
     re.IGNORECASE,
@@ -2090,6 +2093,8 @@ def _merge(
         merged["period"], merged["compare"] = reached
     elif "period" in new and "compare" not in new:
         merged.pop("compare", None)
+    if "measure" not in new and merged.get("measure") == f"{merged.get('group_by')}s":
+        del merged["measure"]  # "who are the top 3?" after how many customers: by what they bought
     return {k: v for k, v in merged.items() if v not in (None, [], "")}
 
 
