@@ -1150,6 +1150,14 @@ def test_who_are_the_top_3_ranks_the_customers_counted_before_by_what_they_bough
     assert arguments == {"countries": ["France"], "group_by": "customer", "order": "highest", "limit": 3}
 
 
+def test_one_article_before_a_name_with_and_in_it_is_one_name(chat, retail_db):
+    """ "the gin and tonic diet metal sign" is one product; "lanterns and candles" two."""
+    arguments, _ = chat.ask("what can you tell me about the salt and pepper shakers")
+    assert arguments is not None and arguments["products"] == ["salt and pepper shakers"]
+    arguments, _ = chat.ask("revenue of lanterns and candles")
+    assert arguments is not None and arguments["products"] == ["lanterns", "candles"]
+
+
 def test_a_segment_left_out_after_whose_is_an_exclusion_not_a_breakdown(chat):
     arguments, _ = chat.ask("revenue from customers outside the High Value segment in 2025")
     assert arguments is not None and arguments["exclude_segments"] == ["High Value"]

@@ -196,6 +196,8 @@ def test_a_period_left_out_of_another_is_stated_and_its_days_not_counted(conn):
         "chips"
     ]
     assert ask(conn, exclude_period="2025-13")["answered"] is False  # one clear reason, nothing computed
+    months = ask(conn, period="2025", exclude_period="2025-12", group_by="month")
+    assert [row["key"] for row in months["rows"]][-1] == "2025-11"  # no December to list
 
 
 def test_the_biggest_left_out_are_the_top_by_revenue_in_the_same_scope_and_named(conn):

@@ -290,7 +290,9 @@ def _named_things(reading: Reading, question: str, vocabulary: Vocabulary) -> li
     if not at or len({lowered[i] for i in at}) != len(set(words)):
         return []
     run = typed[at[0] : at[-1] + 1]
-    names = split_names(run) if vocabulary.free_list else [run]
+    # "the gin and tonic diet metal sign": one article, one name; "lanterns and candles", two
+    one = at[0] > 0 and lowered[at[0] - 1] == "the" and "the" not in lowered[at[0] : at[-1] + 1]
+    names = split_names(run) if vocabulary.free_list and not one else [run]
     # a small number inside is the name's ("regency cakestand 3 tier"), never a longer one
     if len(names) > _MOST_NAMES or not all(
         len({w.lower() for w in name} & set(words)) <= 5

@@ -1902,7 +1902,7 @@ def split_names(words: list[str], written: Callable[[str], str] = str) -> list[l
         if word.lower() in _NAME_JOINTS and not written(word).isupper():
             if names[-1]:  # "a, and b": one joint
                 names.append([])
-        else:
+        elif names[-1] or word.lower() not in ("the", "our"):  # "… and the party bunting"
             names[-1].append(word)
     return [name for name in names if name]
 

@@ -728,8 +728,11 @@ def _grouped(
     measure = query.measure
     groups = _grouped_figures(conn, dimension, scope, period, measure)
     if span is not None and dimension in WHOLE_UNITS and groups:
+        left_out = scope.without_period  # "2011 excluding December": no December to list
         for k in _every(dimension, *span):  # "break that down by month": a month without sales too
-            groups.setdefault(k, EMPTY)
+            whole = WHOLE_UNITS[dimension](_start(k))
+            if left_out is None or not (left_out.first <= whole.first and whole.last <= left_out.last):
+                groups.setdefault(k, EMPTY)
     if dimension is Dimension.weekday and groups:  # "no sales on Saturdays" is an answer too
         for k in map(str, range(7)):
             groups.setdefault(k, EMPTY)
