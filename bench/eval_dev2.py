@@ -1586,6 +1586,7 @@ class Dev2Bank:
                         (d.scalar("SELECT COUNT(*) FROM customer_stats WHERE segment = 'New'"),),
                     ),
                 ),
+                related=(("segment", "New"),),  # the truth is the New segment's count
             ),
             Turn(
                 "Which country do most of them come from?",

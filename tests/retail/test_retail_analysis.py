@@ -230,6 +230,15 @@ def test_an_overview_by_a_dimension_gives_each_row_its_figures_not_the_total(con
     assert top["answer"].startswith("Sales, highest country, all time: Italy: revenue 8,000.00; 2 orders;")
 
 
+def test_a_segment_left_out_leaves_the_other_segments_customers(conn):
+    """Customer 8's only line is a cancellation (-10.00): in no segment, so in none of the others."""
+    others = ask(conn, exclude_segments=["At Risk"])
+    assert others["answer"] == "Revenue, excluding the At Risk segment, all time: 11,420.00."
+    assert (
+        others["total"]["revenue"] == ask(conn, segments=["New", "Regular", "High Value"])["total"]["revenue"]
+    )
+
+
 def test_a_reading_stored_when_a_query_named_one_product_still_reads():
     stored = {"product": "A", "exclude_product": "D", "share": True, "share_within": "product"}
     query = Query.model_validate(stored)

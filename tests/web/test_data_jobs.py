@@ -134,8 +134,13 @@ def test_an_import_runs_in_the_background_reports_progress_and_is_audited(
     assert library.facts().version_id == job.report.version_id
     assert library.mapping_for(upload.preview.source_key) is not None  # pre-filled next time
     assert not upload.path.exists()  # the upload is gone once imported
-    actions = [event.action for event in reversed(audit.recent())]
-    assert actions == ["data_import_start", "data_import_done", "data_switch"]
+    eventually(  # the job's state is published a moment before its last audit line is written
+        lambda: (
+            [event.action for event in reversed(audit.recent())]
+            == ["data_import_start", "data_import_done", "data_switch"]
+        ),
+        timeout=10,
+    )
 
 
 def test_a_second_import_is_refused_and_a_cancelled_one_changes_nothing(

@@ -22,7 +22,7 @@ from agent_orchestrator.retail.countries import key as country_key
 
 MEASURES = (
     "revenue = revenue, rev, sales, sold for, turnover, takings, take, took, income, money, spend, spent, "
-    "spending, earned, made, did we make, do we make, we make, making, "
+    "earned, made, did we make, do we make, we make, making, "
     "value, valuable, lucrative, net revenue, net sales, gmv, gross merchandise value, how much did we sell, "
     "how much we sold, how much was sold, how much have we sold; "
     "orders = orders, invoices, purchases, transactions, baskets, order count, number of orders, "

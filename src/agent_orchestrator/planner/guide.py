@@ -431,7 +431,8 @@ class QueryGuide:
                 k: v for k, v in reading.arguments.items() if not (named_rank and k in ranked)
             }
             arguments[free] = vocabulary.free_value(names)
-            side_by_side(normalize(_text(messages[last])), arguments, vocabulary)  # "compare A and B"
+            asked = _text(messages[last])
+            side_by_side(normalize(asked), arguments, vocabulary, asked)  # "compare A and B"
             return GuidedCall(vocabulary.tool, arguments)
         if refusal is not None:
             return GuidedAnswer(f"{refusal} {can_ask(query_tool)}")

@@ -71,6 +71,7 @@ _THAT_PERIOD = re.compile(r"\b(?:that|the same)\s+(?:day|week|month|quarter|year
 """The previous answer's period, said again: the follow-up keeps it ("this month" is the latest)."""
 _NEW_QUESTION = re.compile(
     r"\b(?:different|new|another|separate|unrelated|other)\s+(?:question|topic|subject)\b|\bchanging\s+(?:the\s+)?subject\b"
+    r"|\bsomething\s+else\b|\bmoving\s+on\b"
 )
 _NARROWING = re.compile(
     r"\s*(?:in|for|from|during|over|only|just|but|and|now|then|what about|how about|same)\b"
@@ -454,13 +455,14 @@ def read(
     same = [m.span() for m in _SAME_PERIOD.finditer(text) if marks.free(*m.span())]
     for span in same:
         marks.take(*span)
-    unplaced = _read_periods(text, marks, args, vocabulary, stepped=bool(steps))
+    unplaced = _read_periods(
+        text, marks, args, vocabulary, stepped=bool(steps), in_names=_in_capitals(original)
+    )
     if steps and "period" in args and "compare" not in args:  # "April 2025 vs the same month last year"
         args["compare"] = steps[0][1]
     _read_top_left_out(text, marks, args, vocabulary)
     _read_left_out(marks, args, vocabulary)
     _read_entities(marks, args, vocabulary, original)
-    _all_others(text, args, vocabulary)
     _read_ids(text, marks, args, vocabulary)
     _bare_id(text, marks, args, vocabulary)
     _among(text, marks, args, vocabulary)
@@ -474,7 +476,7 @@ def read(
     if over and "period" not in args:  # "quarter over quarter": the latest quarter against the one before
         unit = over[1] or {"yoy": "year", "mom": "month", "qoq": "quarter"}[over[2]]
         args["period"] = "last 7 days" if unit == "week" else f"latest {unit}"
-    side_by_side(text, args, vocabulary)
+    side_by_side(text, args, vocabulary, original)
     _read_flags(marks, args, vocabulary)
     if unplaced is not None and args.get("share") and "share_of" in vocabulary.parameters:
         _share_of(args, unplaced, marks)
@@ -544,7 +546,7 @@ def read(
                 marks.take(*found.span())
     _the_period_unit(marks, args, vocabulary)
     _leftovers(marks, reading, vocabulary, original)
-    side_by_side(text, args, vocabulary)  # the names _leftovers found
+    side_by_side(text, args, vocabulary, original)  # the names _leftovers found
     _dangling_cues(marks, reading, vocabulary)
     _beside_the_rest(text, args, reading, vocabulary)
     stepping_on = previous is not None and isinstance(previous.get("period"), str) and _SHIFT_ON.search(text)
@@ -995,6 +997,8 @@ def _excluding_listed(
     )
     if found is None or not marks.free(*found.span()):
         return False
+    if found[1] and len(listed) == 1 and not ids:
+        return False  # "without them" after one product: the customer asked about, not "it"
     rows = list(listed)
     if found[2]:  # "the first one", "the top two"
         n = 1 if found[3] is None else int(found[3]) if found[3].isdigit() else NUMBER_WORDS[found[3]]
@@ -1076,12 +1080,22 @@ def _referred_row(
 
 
 def _read_periods(
-    text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, *, stepped: bool = False
+    text: str,
+    marks: _Marks,
+    args: dict[str, Any],
+    vocabulary: Vocabulary,
+    *,
+    stepped: bool = False,
+    in_names: frozenset[str] = frozenset(),
 ) -> Found | None:
     """The period, or a range or a comparison of two; a second period it could not place is returned
     (a share may be of it: "what % of 2011's revenue came in October?"). ``stepped``: the question
     steps back from its period ("… vs the period before"), so two periods are its range's ends."""
-    found = [f for f in find_periods(text) if marks.free(*f.span)]  # not a step back already read
+    found = [  # not a step back already read, nor the calendar word of a name ("IVORY CHRISTMAS BAG")
+        f
+        for f in find_periods(text)
+        if marks.free(*f.span) and not set(text[f.span[0] : f.span[1]].split()) <= in_names
+    ]
     for item in found:
         marks.take(*item.span)
     if not found:
@@ -1169,6 +1183,15 @@ def _read_periods(
             ]
             return found[1]
     return None
+
+
+def _in_capitals(original: str) -> frozenset[str]:
+    """The words of names written in capitals, three words or more ("IVORY CHRISTMAS SHOPPER BAG"),
+    in a question not all in capitals."""
+    if original.isupper():
+        return frozenset()
+    runs = re.findall(r"\b[A-Z][A-Z0-9'&+-]*(?:\s+[A-Z0-9][A-Z0-9'&+-]*){2,}\b", original)
+    return frozenset(w.lower() for run in runs for w in run.split())
 
 
 def _period_left_out(
@@ -1300,29 +1323,6 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
             if stored not in args.setdefault(target, []):
                 args[target].append(stored)
             marks.named.setdefault(target, start)
-
-
-def _all_others(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> None:
-    """ "What did all segments except New and At Risk spend?": the other names of the list, each
-    one (a customer in no segment is in none of them), where they are few enough to name."""
-    for parameter, excluded in vocabulary.excluded_of.items():
-        if excluded not in args or parameter in args:
-            continue
-        nouns = [t for t, v in vocabulary.choices("group_by").items() if v == _singular(parameter)]
-        cue = vocabulary.leaving()
-        if not nouns or not re.search(rf"\ball\s+(?:the\s+|our\s+)?(?:{either(nouns)})\s+(?:{cue})\b", text):
-            continue
-        others = [
-            n for n in dict.fromkeys(vocabulary.entities[parameter].values()) if n not in args[excluded]
-        ]
-        if 1 <= len(others) <= _FEW:
-            args[parameter] = others
-            del args[excluded]
-
-
-_FEW = 4
-"""Names a list of "all the others" gives at most: the segments, not the other 36 countries (for
-them leaving some out is the same)."""
 
 
 def _ranks_before(before: str) -> bool:
@@ -1659,14 +1659,17 @@ Germany and Spain, which had the fewest orders?")."""
 _BETWEEN_NAMES = re.compile(r"\b(?:or|than|versus|vs|compared to|compared with|against)\b")
 
 
-def side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary, original: str = "") -> None:
     """ "France vs Germany": a comparison of two names, not of two periods, is a breakdown by their
-    dimension, limited to them."""
+    dimension, limited to them. ``original``: the question as typed, whose names in capitals hold
+    no period ("IVORY CHRISTMAS SHOPPER BAG versus …")."""
     if args.get("compare") != "previous_period" and not (
         _BETWEEN_NAMES.search(text) or _COMPARING.search(text) or _WHICH_MORE.search(text)
     ):
         return  # "Compare Germany and France", "Germany vs France": the names side by side
-    if len(find_periods(text)) >= 2 and not ("rank_by" in args and _WHICH_MORE.search(text)):
+    in_names = _in_capitals(original)
+    periods = [p for p in find_periods(text) if not set(text[p.span[0] : p.span[1]].split()) <= in_names]
+    if len(periods) >= 2 and not ("rank_by" in args and _WHICH_MORE.search(text)):
         # "France, 2025 vs 2024" compares periods; "Germany vs France in 2025" compares names; "which
         # grew more from February to April, Germany or France?" ranks the names by the change
         return

@@ -582,12 +582,14 @@ def _where(scope: Scope, period: Period | None) -> tuple[str, list[object]]:
 
     among("t.country", scope.countries)
     among("t.country", scope.exclude_countries, negate=True)
+    # a segment left out leaves the customers of the other segments ("all segments except New"): the
+    # segments classify the customers who bought, one whose only lines are cancellations is in none
     for values, negate in ((scope.segments, False), (scope.exclude_segments, True)):
         if values:
             marks = ", ".join("?" for _ in values)
             clauses.append(
-                f"t.customer_id {'NOT IN' if negate else 'IN'} "
-                f"(SELECT customer_id FROM customer_stats WHERE segment IN ({marks}))"
+                "t.customer_id IN (SELECT customer_id FROM customer_stats WHERE segment "
+                f"{'NOT IN' if negate else 'IN'} ({marks}))"
             )
             params.extend(values)
     if scope.product_codes is not None:
