@@ -265,6 +265,21 @@ def test_restore_and_pruning_keep_the_last_versions(library: DatasetLibrary, tmp
         library.activate(ids[0], "admin")
 
 
+def test_a_sweep_of_unlisted_copies_never_deletes_the_version_store(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    """The SQLite version store lives beside the version files (``versions.sqlite``): it is no
+    version, so dropping the local copies the store does not list leaves it, and it stays writable."""
+    path = _write(tmp_path, HEADER + KNOWN_ROWS)
+    first = _import(library, path).version_id
+    stray = library.files.path("20200101T000000-0badc0de")
+    stray.write_bytes(b"")
+    library._drop_unlisted()
+    assert (library.files.folder / "versions.sqlite").is_file() and not stray.exists()
+    assert library.files.path(first).is_file()
+    assert _import(library, path).version_id != first  # the store still takes new versions
+
+
 def test_bad_files_raise_one_line_and_change_nothing(library: DatasetLibrary, tmp_path: Path) -> None:
     _import(library, _write(tmp_path, HEADER + KNOWN_ROWS))
     active, listed = library.current_version_id(), library.versions()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -19,6 +20,8 @@ CHUNK_BYTES = 8 * 1024 * 1024
 """A stored file's chunk: big enough for few round trips, small enough to hold one in memory."""
 
 SUFFIXES = {"db": ".sqlite", "skipped": ".skipped.csv"}
+VERSION_ID = re.compile(r"\d{8}T\d{6}-[0-9a-f]{8}")
+"""A version's id (``library._new_id``): when it was made, and a random part."""
 
 
 class VersionFiles:
@@ -69,9 +72,11 @@ class VersionFiles:
             self.path(version_id, kind).unlink(missing_ok=True)
 
     def local_ids(self) -> set[str]:
-        return {
-            p.name.removesuffix(".sqlite") for p in self.folder.glob("*.sqlite") if not p.name.startswith(".")
-        }
+        """The versions with a file here: names of a version's shape only, never the SQLite version
+        store that shares the folder (``versions.sqlite``), which a sweep of the unlisted ones would
+        otherwise delete under the open store."""
+        names = (p.name.removesuffix(".sqlite") for p in self.folder.glob("*.sqlite"))
+        return {name for name in names if VERSION_ID.fullmatch(name)}
 
 
 def _alive(pid: int) -> bool:
