@@ -456,25 +456,15 @@ def _without_top(conn: sqlite3.Connection, query: Query, scope: Scope, period: P
     dimension = Dimension(query.exclude_top_of)
     groups = _grouped_figures(conn, dimension, scope, period, Measure.revenue)
     top = sorted(groups, key=lambda k: (-groups[k].revenue, k))[: query.exclude_top]
+    labels = _labels(conn, dimension, top)  # a country is its own label
+    named = [(k, labels.get(k, k)) for k in top]
     if dimension is Dimension.customer:
         return replace(
-            scope,
-            exclude_customer_ids=[*scope.exclude_customer_ids, *map(int, top)],
-            without_top=[(k, f"customer {k}") for k in top],
+            scope, exclude_customer_ids=[*scope.exclude_customer_ids, *map(int, top)], without_top=named
         )
     if dimension is Dimension.country:
-        return replace(
-            scope, exclude_countries=[*scope.exclude_countries, *top], without_top=[(k, k) for k in top]
-        )
-    marks = ", ".join("?" for _ in top)
-    names = dict(
-        conn.execute(f"SELECT stock_code, description FROM products WHERE stock_code IN ({marks})", top)
-    )
-    return replace(
-        scope,
-        exclude_product_codes=[*scope.exclude_product_codes, *top],
-        without_top=[(k, f"{names.get(k, k)} ({k})") for k in top],
-    )
+        return replace(scope, exclude_countries=[*scope.exclude_countries, *top], without_top=named)
+    return replace(scope, exclude_product_codes=[*scope.exclude_product_codes, *top], without_top=named)
 
 
 def _segment(name: str) -> str:
