@@ -102,6 +102,8 @@ def test_checks_combine() -> None:
     assert ea.check_failures("February 2011, then April.", (weakest,), "") == [
         "weakest month: expected December or April named first"
     ]
+    opened = "Revenue, highest month, 2025, excluding December 2025: November 2025: 301,771.09."
+    assert ea.check_failures(opened, (best,), "") == []  # the reading names the month left out
 
 
 @pytest.mark.parametrize(

@@ -110,6 +110,13 @@ def chat(tools, retail_db) -> Chat:
         ("Which segment brings the most revenue?", {"group_by": "segment", "measure": "revenue", "limit": 1}),
         ("How many customers are in the At Risk segment?", {"measure": "customers", "segments": ["At Risk"]}),
         ("How many countries do we sell to?", {"measure": "countries"}),
+        ("what was the return rate in 2025", {"measure": "cancellation_rate", "period": "2025"}),
+        (
+            "Which country has the highest cancellation rate?",
+            {"measure": "cancellation_rate", "group_by": "country", "order": "highest", "limit": 1},
+        ),
+        ("repeat purchase rate in France", {"measure": "repeat_rate", "countries": ["France"]}),
+        ("what's our growth rate in 2025?", {"period": "2025", "compare": "previous_period"}),
         (
             "monthly orders for the last 6 months",
             {"group_by": "month", "measure": "orders", "period": "last 6 months"},

@@ -165,6 +165,31 @@ def test_orders_per_customer_is_a_ratio_with_its_unit(conn):
     assert result["answer"] == "Orders per customer, 2025: 1.88 orders per customer."
 
 
+def test_a_rate_is_a_fraction_of_its_own_base_stated_beside_it(conn):
+    # 2025: 15 orders and 2 cancellations (Germany's and Spain's); 6 of the 8 buyers ordered twice
+    assert ask(conn, measure="cancellation_rate", period="2025")["answer"] == (
+        "Cancellation rate, 2025: 13.3% (2 cancelled orders of 15 orders)."
+    )
+    assert ask(conn, measure="repeat_rate", period="2025", compare="previous_period")["answer"] == (
+        "Repeat customer rate, 2025, vs 2024: 75.0% (6 repeat customers of 8 customers); 2024: 0.0%; "
+        "up 75.0 points.\nThe data holds 2024 only from 10 January 2024 to 31 December 2024."
+    )
+    # each country's own rate (Spain 1 of 3, Germany 1 of 4), not its share of all cancellations
+    ranked = ask(conn, measure="cancellation_rate", group_by="country", limit=2)
+    assert [(r["label"], r["cancellation_rate"]) for r in ranked["rows"]] == [
+        ("Spain", 0.3333),
+        ("Germany", 0.25),
+    ]
+    assert "Spain is ahead of Germany" not in ranked["answer"]  # two rows ranked, not two names
+    side = ask(conn, measure="cancellation_rate", group_by="country", countries=["Spain", "Germany"])
+    assert side["answer"].endswith("Spain is ahead of Germany by 8.3 points.")
+
+
+def test_a_rate_asked_as_a_share_is_the_rate_itself(conn):
+    asked = ask(conn, measure="cancellation_rate", period="2025", share=True)
+    assert asked["query"] == {"measure": "cancellation_rate", "period": "2025"}
+
+
 def test_a_product_left_out_is_named_and_its_lines_are_not_counted(conn):
     everything, without = ask(conn, period="2025"), ask(conn, period="2025", exclude_product="D")
     assert without["total"]["revenue"] == everything["total"]["revenue"] - 8000

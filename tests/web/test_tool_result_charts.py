@@ -141,3 +141,14 @@ def test_a_customer_named_in_words_links_even_without_tool_results_and_nothing_e
     assert "1,234.56" in html and "<code>customer 7</code>" in html  # code spans stay code
     assert "javascript:" not in html.replace("[x](javascript:alert(1))", "")  # not made a link
     assert "&lt;b&gt;hi&lt;/b&gt;" in html
+
+
+async def test_a_rate_by_row_is_charted_as_shares(retail_db: Path) -> None:
+    rates = await tool_result(
+        retail_db, "analyze_sales", {"measure": "cancellation_rate", "group_by": "country", "limit": 5}
+    )
+    (chart,) = charts_for([rates])
+    rows = json.loads(rates.content)["rows"]
+    assert [(s.label, s.unit, s.values) for s in chart.series] == [
+        ("Cancellation rate", "share", [row["cancellation_rate"] for row in rows])
+    ]

@@ -46,6 +46,11 @@ MEASURES = (
     "orders_per_customer = orders per customer, average orders per customer, average number of orders "
     "per customer, orders per buyer, order frequency, purchase frequency, how often customers order, "
     "how often do customers order, how often customers buy; "
+    "cancellation_rate = cancellation rate, cancelation rate, return rate, returns rate, refund rate, "
+    "rate of cancellations, rate of returns, cancel rate, how often orders are cancelled, "
+    "how often orders get cancelled, how often customers return; "
+    "repeat_rate = repeat rate, repeat customer rate, repeat purchase rate, repurchase rate, "
+    "returning customer rate, rate of repeat customers, repeat buyer rate; "
     "repeat_customers = repeat customers, returning customers, repeat buyers, returning buyers, "
     "repeat purchasers, bought more than once, ordered more than once, purchased more than once, "
     "more than one order, came back, come back, bought again, ordered again; "
@@ -87,15 +92,17 @@ ORDERS = (
     "poorest, worst performing"
 )
 COMPARES = (
-    "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth, grown, "
-    "grow, increased, decreased, declined, dropped, difference, differ, go up, went up, gone up, "
+    "previous_period = previous, prior, preceding, before, compared, vs, versus, change, growth, "
+    "growth rate, rate of growth, grown, grow, increased, decreased, declined, dropped, difference, differ, "
+    "go up, went up, gone up, "
     "go down, went down, gone down, up or down, stack up, stacks up, stacked up, "
     "month over month, mom, quarter over quarter, qoq, week over week, day over day; "
     "year_before = year before, year earlier, a year ago, last year, same month last year, year over year, "
     "year on year, year-on-year, yoy"
 )
 RANK_BY = (
-    "growth = growth, grew, grown, grow, grows, growing, increase, increased, increases, rise, rose, risen, "
+    "growth = growth, growth rate, grew, grown, grow, grows, growing, increase, increased, increases, "
+    "rise, rose, risen, "
     "gain, gained, gains, improved, improvement, faster, fastest, fastest growing, up the most; "
     "decline = decline, declined, declines, declining, drop, dropped, drops, fell, fall, falls, shrank, "
     "shrink, shrunk, down the most, lost the most, worst decline"

@@ -41,6 +41,8 @@ _LABELS = {
     "new_customers": "first-time customers",
     "repeat_customers": "repeat customers",
     "orders_per_customer": "orders per customer",
+    "cancellation_rate": "the cancellation rate",
+    "repeat_rate": "the repeat customer rate",
     "last_purchase": "the last purchase",
     "first_purchase": "the first purchase",
     "units": "units sold",
@@ -313,10 +315,12 @@ def _call(reading: Reading, vocabulary: Vocabulary) -> GuidedCall | None:
     args = reading.arguments
     # "which products did customer 7 buy most?" ranks; "which segment is customer 7 in?" looks up
     ranked = "group_by" in args and ("order" in args or "rank" in args)
+    compared = "compare" in args or "compare_with" in args  # "how does customer 7's 2025 compare?"
     if (
         any(k.endswith("_id") for k in args)
         and "measure" not in args
         and not ranked
+        and not compared
         and not reading.follow_up
     ):
         if "group_by" in args:  # "which segment is customer 7 in?": the customer's figures say it

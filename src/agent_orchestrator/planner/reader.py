@@ -345,6 +345,8 @@ def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str
     known |= {w for t in vocabulary.choices("rank_by") for w in t.split()}
     if not original.isupper():  # a name in capitals ("CHARLIE+LOLA LUNCH BOX") is no typo
         known |= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", original)}
+    quoted = " ".join(double or single for double, single in _QUOTED.findall(original))
+    known |= set(normalize(quoted).split())  # a name in quotes is as meant: 'pink love shopper bag'
     words, corrected = [], {}
     for word in text.split(" "):
         if len(word) >= 3 and word.isalpha() and word not in known and subject_stem(word) not in lacking:
@@ -523,7 +525,7 @@ def read(
         and not _EACH.search(text)
     ):
         args["together"] = True  # "what share of revenue comes from our top 10 customers?": one figure
-    reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare")) or any(
+    reading.asks = any(k in args for k in ("measure", "group_by", "share", "compare", "rank_by")) or any(
         args.get(flag) is True for flag in vocabulary.cues if not flag.startswith("exclude_")
     )  # "compare the UK and the rest of the world": a flag asks for its figures
     if not reading.asks and re.match(r"\s*how much\b", text) and set(args) - {"order"}:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.retail.analysis import Dimension, Measure, Query
 from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS
+from agent_orchestrator.retail.analysis.query import RATES
 from agent_orchestrator.retail.analysis.render import DAYS, MEASURE_LABELS, is_money
 from agent_orchestrator.sessions import ToolResult
 
@@ -180,6 +181,8 @@ class _AnalysisRow(BaseModel):
     revenue_per_customer: float = 0.0
     cancellations: int = 0
     orders_per_customer: float = 0.0
+    cancellation_rate: float = 0.0
+    repeat_rate: float = 0.0
     new_customers: int = 0
     repeat_customers: int = 0
     previous: dict[str, float | str | None] | None = None
@@ -211,7 +214,7 @@ def _analysis(tool: str, content: str) -> Chart | None:
     measure = Measure.revenue if query.measure is Measure.overview else query.measure
     if measure in DAYS:
         return None  # a day per row ("when did each country last buy?") reads as the answer's list
-    unit: Unit = "money" if is_money(measure) else "count"
+    unit: Unit = "money" if is_money(measure) else "share" if measure in RATES else "count"
     label = MEASURE_LABELS[measure]
     series = [ChartSeries(label=label, unit=unit, values=[getattr(row, measure.value) for row in rows])]
     if result.compared is not None:

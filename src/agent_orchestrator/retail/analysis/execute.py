@@ -107,6 +107,10 @@ class Figures:
             return round(self.revenue / self.customers, 2) if self.customers else 0.0
         if measure is Measure.orders_per_customer:
             return round(self.orders / self.customers, 2) if self.customers else 0.0
+        if measure is Measure.cancellation_rate:
+            return round(self.cancellations / self.orders, 4) if self.orders else 0.0
+        if measure is Measure.repeat_rate:
+            return round(self.repeat_customers / self.customers, 4) if self.customers else 0.0
         if measure is Measure.overview:
             return self.revenue
         if measure is Measure.cancelled_revenue:
@@ -634,7 +638,7 @@ def _figures(conn: sqlite3.Connection, scope: Scope, period: Period | None, meas
         f"SELECT {columns} FROM transactions AS t {join} {clause}", params
     ).fetchone()
     figures = Figures(round(revenue, 2), *counts)
-    if measure is Measure.repeat_customers:
+    if measure in (Measure.repeat_customers, Measure.repeat_rate):
         (repeat,) = conn.execute(
             f"SELECT COUNT(*) FROM (SELECT 1 FROM transactions AS t {_bought(clause)} "
             "GROUP BY t.customer_id HAVING COUNT(DISTINCT t.invoice) > 1)",
@@ -674,7 +678,7 @@ def _grouped_figures(
         f"SELECT {key}, {columns} FROM transactions AS t {join} {first} {clause} GROUP BY 1", params
     ).fetchall()
     groups = {str(key): Figures(round(revenue, 2), *counts) for key, revenue, *counts in rows}
-    if measure is Measure.repeat_customers:
+    if measure in (Measure.repeat_customers, Measure.repeat_rate):
         repeat = conn.execute(
             f"SELECT k, COUNT(*) FROM (SELECT {key} AS k FROM transactions AS t {join} {_bought(clause)} "
             "GROUP BY 1, t.customer_id HAVING COUNT(DISTINCT t.invoice) > 1) GROUP BY k",

@@ -35,6 +35,11 @@ class Measure(StrEnum):
     """How often customers order: orders divided by customers (in a period, those who bought in it)."""
     repeat_customers = "repeat_customers"
     """Customers with more than one order in the period and scope ("who bought more than once")."""
+    cancellation_rate = "cancellation_rate"
+    """Cancelled orders per order placed, as a fraction ("return rate", "which country cancels most
+    often?"): a rate of each row, not a share of a total, so it ranks countries of any size."""
+    repeat_rate = "repeat_rate"
+    """Repeat customers per customer who bought, as a fraction ("repeat purchase rate")."""
     new_customers = "new_customers"
     """Customers whose first purchase ever falls in the period and scope ("new customers in 2011")."""
     last_purchase = "last_purchase"
@@ -44,6 +49,10 @@ class Measure(StrEnum):
     countries = "countries"
     overview = "overview"
     """Every figure at once: "tell me about France"."""
+
+
+RATES = frozenset({Measure.cancellation_rate, Measure.repeat_rate})
+"""Measures that are a fraction of their own base: already a share, never summed."""
 
 
 class Dimension(StrEnum):
@@ -145,6 +154,14 @@ class Query(BaseModel):
         if data.get("share_within") == "product":
             data["share_within"] = "products"
         return data
+
+    @model_validator(mode="after")
+    def _rate_is_a_share(self) -> Query:
+        """ "What percentage is our return rate?": a rate is a share of its own base already, not of
+        a total, and rates of several rows do not add up into one."""
+        if self.measure in RATES:
+            self.share, self.together, self.share_of, self.share_within = False, False, None, None
+        return self
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from agent_orchestrator.retail.analysis.execute import (
     stepwise,
     whole_scope,
 )
-from agent_orchestrator.retail.analysis.query import Dimension, Measure
+from agent_orchestrator.retail.analysis.query import RATES, Dimension, Measure
 
 MEASURE_LABELS = {
     Measure.revenue: "Revenue",
@@ -35,6 +35,8 @@ MEASURE_LABELS = {
     Measure.orders_per_customer: "Orders per customer",
     Measure.cancellations: "Cancelled orders",
     Measure.cancelled_revenue: "Revenue lost to cancellations and returns",
+    Measure.cancellation_rate: "Cancellation rate",
+    Measure.repeat_rate: "Repeat customer rate",
     Measure.new_customers: "First-time customers",
     Measure.repeat_customers: "Repeat customers",
     Measure.last_purchase: "Last purchase",
@@ -78,8 +80,15 @@ _SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"}
 DAYS = frozenset({Measure.first_purchase, Measure.last_purchase})
 """Measures whose value is a day, not a figure."""
 RATIOS = {Measure.orders_per_customer: "orders per customer"}
-COUNTED_WHEN_ASKED = frozenset({Measure.new_customers, Measure.repeat_customers})
+COUNTED_WHEN_ASKED = frozenset({Measure.new_customers, Measure.repeat_customers, Measure.repeat_rate})
 """Measures whose value is a ratio of counts, with two decimals and its unit."""
+
+
+_RATE_OF = {
+    Measure.cancellation_rate: (Measure.cancellations, Measure.orders),
+    Measure.repeat_rate: (Measure.repeat_customers, Measure.customers),
+}
+"""Each rate's counts: the part, and the base it is a fraction of."""
 
 
 def is_money(measure: Measure) -> bool:
@@ -88,6 +97,7 @@ def is_money(measure: Measure) -> bool:
         measure not in _NOUNS
         and measure not in DAYS
         and measure not in RATIOS
+        and measure not in RATES
         and measure is not Measure.overview
     )
 
@@ -111,6 +121,8 @@ class Figure:
             return f"{int(value):,} {singular if int(value) == 1 else plural}"
         if self.measure in RATIOS:
             return f"{value:,.2f} {RATIOS[self.measure]}"
+        if self.measure in RATES:
+            return percent(value, 1)
         text = f"{abs(value):,.2f}"
         if self.currency:
             symbol = _SYMBOLS.get(self.currency.upper())
@@ -124,6 +136,9 @@ class Figure:
         if delta == 0:
             return "unchanged"
         direction = "up" if delta > 0 else "down"
+        if self.measure in RATES:  # a rate moves by points: 1.5 % to 2.0 % is up 0.5 points
+            points = abs(delta) * 100
+            return f"{direction} {points:.1f} points" if points >= 0.05 else "level (under 0.1 points apart)"
         pct = f" ({abs(delta) / abs(before):.1%})" if before else ""
         return f"{direction} {self(abs(delta))}{pct}"
 
@@ -133,7 +148,7 @@ def percent(part: float, whole: float) -> str:
     if not whole:
         return "n/a"
     share = part / whole
-    return f"{share:.2%}" if abs(share) < 0.01 else f"{share:.1%}"
+    return f"{share:.2%}" if 0 < abs(share) < 0.01 else f"{share:.1%}"
 
 
 def chips(outcome: Outcome) -> list[dict[str, str]]:
@@ -403,6 +418,10 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
         ):
             return f"{stated}: {_shares_compared(outcome, figure)}."
         text = f"{stated}: {figure(outcome.total.get(measure))}"
+        if measure in RATES:  # "1.5% (232 cancelled orders of 15,080 orders)": what the rate is of
+            some, of_all = _RATE_OF[measure]
+            counted = Figure(some, None)(outcome.total.get(some))
+            text += f" ({counted} of {Figure(of_all, None)(outcome.total.get(of_all))})"
         if outcome.previous is not None and outcome.compared is not None:
             before = outcome.previous.get(measure)
             text += (
@@ -462,9 +481,12 @@ def _difference(first: Row, second: Row, measure: Measure, figure: Figure) -> st
         return f"{high.label}'s is {abs(int(a - b)):,} days later than {low.label}'s."
     more = abs(a - b) / min(a, b) if min(a, b) > 0 else None
     relative = f" ({more:.1%} more)" if more is not None else ""
+    gap = figure(abs(a - b))
+    if measure in RATES:  # rates are apart by points, not by a rate
+        gap, relative = f"{abs(a - b) * 100:.1f} points", ""
     what = " in revenue" if measure is Measure.overview else ""
     verb = "are" if high.key == REST else "is"  # "All other countries are ahead of Germany"
-    sentence = f"{high.label} {verb} ahead of {low.label} by {figure(abs(a - b))}{relative}{what}."
+    sentence = f"{high.label} {verb} ahead of {low.label} by {gap}{relative}{what}."
     return sentence[:1].upper() + sentence[1:]
 
 
