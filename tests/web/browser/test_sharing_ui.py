@@ -2,7 +2,8 @@
 chat, a fresh browser (no account) opens it and sees the conversation read-only, a signed-in viewer
 continues it as their own chat, and a revoked or expired link looks exactly like a made-up one; the
 shared answer's chart is drawn; the panel's expiry and signed-in-only choice hold and Refresh shares
-the chat as it is now; on a desktop and at a phone's width."""
+the chat as it is now, and a link for signed-in users asks a viewer to sign in on its own page; on a
+desktop and at a phone's width."""
 
 import re
 from collections.abc import Callable
@@ -13,6 +14,7 @@ import pytest
 from browser_ui import (
     ASSISTANT,
     ASSISTANT_TEXT,
+    PASSWORD,
     PHONE,
     USER_TEXT,
     api,
@@ -107,6 +109,7 @@ def shown(viewer: Page) -> dict[str, object]:
         "title": viewer.get_by_test_id("share-title").is_visible(),
         "messages": viewer.get_by_test_id("message").count(),
         "copy": viewer.get_by_test_id("share-copy").is_visible(),
+        "login": viewer.get_by_test_id("share-login").is_visible(),
         "text": viewer.locator("main").inner_text(),
     }
 
@@ -182,11 +185,31 @@ def test_the_panels_expiry_and_sign_in_choice_hold_refresh_reshares_and_an_expir
     state = page.get_by_test_id("share-state")
     expect(state).to_have_text(f"active · 0 views · until {until} · signed-in only")
 
-    stranger = browser.new_context(base_url=base_url, viewport=viewport).new_page()  # no account
+    # Not signed in: asked to sign in, on the link's own page, which then shows the conversation.
+    stranger = browser.new_context(base_url=base_url, viewport=viewport).new_page()
     stranger.goto(url)
     refused = shown(stranger)
     assert refused["status"] == "Sign in to this server to see this conversation."
-    assert (refused["title"], refused["messages"], refused["copy"]) == (False, 0, False)
+    assert (refused["title"], refused["messages"], refused["copy"], refused["login"]) == (
+        False,
+        0,
+        False,
+        True,
+    )
+    expect(stranger.get_by_test_id("share-login-username")).to_be_focused()
+    carol = user("carol")
+    stranger.get_by_test_id("share-login-username").fill(carol)
+    stranger.get_by_test_id("share-login-password").fill("not the password")
+    stranger.get_by_test_id("share-login-submit").click()
+    expect(stranger.get_by_test_id("share-login-error")).to_have_text("Wrong username or password.")
+    stranger.get_by_test_id("share-login-password").fill(PASSWORD)
+    stranger.get_by_test_id("share-login-submit").click()
+    expect(stranger.locator(ASSISTANT_TEXT)).to_have_text(["Germany leads."])
+    expect(stranger.get_by_test_id("share-login")).to_be_hidden()
+    expect(stranger.get_by_test_id("share-status")).to_be_hidden()
+    expect(stranger.get_by_test_id("share-copy")).to_be_visible()
+    if viewport:
+        assert stranger.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
     bob = new_context(viewport=viewport).new_page()
     login(bob, user("bob"))
@@ -214,13 +237,19 @@ def test_the_panels_expiry_and_sign_in_choice_hold_refresh_reshares_and_an_expir
             conn.execute(update(share_links).where(share_links.c.id == link["id"]).values(expires_at=past))
     finally:
         engine.dispose()
-    for viewer in (stranger, bob):
+    anonymous = browser.new_context(base_url=base_url, viewport=viewport).new_page()
+    for viewer in (anonymous, bob):
         viewer.goto(url[:-6] + "abcdef")
         guessed = shown(viewer)
         viewer.goto(url)
         assert shown(viewer) == guessed
-        assert (guessed["title"], guessed["messages"], guessed["copy"]) == (False, 0, False)
+        assert (guessed["title"], guessed["messages"], guessed["copy"], guessed["login"]) == (
+            False,
+            0,
+            False,
+            False,
+        )
     page.reload()
     page.get_by_test_id("share-open").click()
-    expect(state).to_have_text(re.compile(r"^expired · 3 views"))  # bob opened it thrice
+    expect(state).to_have_text(re.compile(r"^expired · 4 views"))  # carol once, bob thrice
     expect(page.get_by_test_id("share-refresh")).to_have_count(0)  # nothing left to do with it
