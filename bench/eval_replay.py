@@ -5,7 +5,11 @@ one JSON object per line with the question, the answer, what its tools returned,
 note. Each question is asked again, in a chat of its own, through the real app:
 
 - an answer rated **up** is a regression case: it passes when the new answer shows every figure the
-  rated one showed (at the precision shown, as the eval's figure checks read them) and no error;
+  rated one showed (at the precision shown, as the eval's figure checks read them), every figure it
+  shows agrees with what the rated answer stood on -- a number its tools returned (a value, a number
+  in their text, how many rows a list held), one the tools were asked for, or one the question or
+  the rated answer showed -- and no error. A figure that agrees with none is reported as
+  *unsupported*: the data changed since the rating, or the model made it up or worked it out anew;
 - an answer rated **down** has no truth to check against, only a complaint: it is reported as
   *changed* (the new answer's figures or words differ) or *unchanged* (the same answer, which the
   analyst said was wrong), with the analyst's note, for a person to read.
@@ -20,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eval_assistant import AssistantClient, Route, figure_matches, prepare_home, shown_numbers
+from eval_assistant import AssistantClient, Route, Shown, figure_matches, prepare_home, shown_numbers
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,9 @@ class Case:
     answer: str
     rating: str
     note: str
+    tool_results: tuple[dict[str, Any], ...] = ()
+    """What the rated answer's tools were asked and returned, as exported: ``tool``, ``arguments``
+    and ``content`` (the tool's text, JSON for the retail tools)."""
 
 
 @dataclass(frozen=True)
@@ -39,11 +46,13 @@ class Replayed:
     seconds: float
     missing: list[str]
     """For an up-rated case: the rated answer's figures the new one does not show."""
+    unsupported: list[str]
+    """For an up-rated case: the new answer's figures that agree with nothing the rated one stood on."""
 
     @property
     def outcome(self) -> str:
         if self.case.rating == "up":
-            return "pass" if not self.error and not self.missing else "fail"
+            return "pass" if not self.error and not self.missing and not self.unsupported else "fail"
         return "unchanged" if _same(self.answer, self.case.answer) else "changed"
 
 
@@ -55,8 +64,17 @@ def read_cases(path: Path) -> list[Case]:
             continue
         try:
             data: dict[str, Any] = json.loads(line)
+            results = data.get("tool_results", [])  # a case written by hand may leave them out
+            if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+                raise TypeError("tool_results is not a list of objects")
             cases.append(
-                Case(str(data["question"]), str(data["answer"]), str(data["rating"]), str(data["note"]))
+                Case(
+                    str(data["question"]),
+                    str(data["answer"]),
+                    str(data["rating"]),
+                    str(data["note"]),
+                    tuple(results),
+                )
             )
         except (ValueError, KeyError, TypeError) as error:
             print(f"line {number}: not an eval case ({error}); skipped")
@@ -67,10 +85,56 @@ def missing_figures(rated: str, answer: str) -> list[str]:
     """The figures of the rated answer that the new answer does not show."""
     shown = shown_numbers(answer)
     return [
-        f"{figure.value:g}"
+        _figure(figure)
         for figure in shown_numbers(rated)
         if not any(figure_matches(figure.value, again) for again in shown)
     ]
+
+
+def unsupported_figures(case: Case, answer: str) -> list[str]:
+    """The figures of the new answer that agree with none the rated answer stood on (see the module's
+    docstring): a percentage may stand on a share (0.31 for 31 %) or on a number of percent."""
+    known = recorded_figures(case)
+    unsupported = []
+    for figure in shown_numbers(answer):
+        candidates = [v for k in known for v in (k, k / 100)] if figure.percent else known
+        if not any(figure_matches(value, figure) for value in candidates):
+            unsupported.append(_figure(figure))
+    return unsupported
+
+
+def recorded_figures(case: Case) -> list[float]:
+    """Every figure the rated answer could stand on: its tools' arguments and results (their values,
+    the numbers in their texts, the length of each list), the question's and its own."""
+    figures = [shown.value for text in (case.question, case.answer) for shown in shown_numbers(text)]
+    for result in case.tool_results:
+        figures += _numbers(result.get("arguments", {}))
+        content = str(result.get("content", ""))
+        try:
+            figures += _numbers(json.loads(content))
+        except ValueError:  # a tool's plain text
+            figures += [shown.value for shown in shown_numbers(content)]
+    return figures
+
+
+def _numbers(value: object) -> list[float]:
+    """The numbers in a JSON value, at any depth; a list also counts its items ("the top 5")."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int | float):
+        return [float(value)]
+    if isinstance(value, str):
+        return [shown.value for shown in shown_numbers(value)]
+    if isinstance(value, dict):
+        return [n for item in value.values() for n in _numbers(item)]
+    if isinstance(value, list):
+        return [float(len(value))] + [n for item in value for n in _numbers(item)]
+    return []
+
+
+def _figure(figure: Shown) -> str:
+    """A figure for the report: its value in full (7777777, not 7.77778e+06), a percentage as one."""
+    return f"{figure.value * 100:.12g}%" if figure.percent else f"{figure.value:.12g}"
 
 
 def _same(a: str, b: str) -> bool:
@@ -90,8 +154,10 @@ def replay(cases: list[Case], route: Route, home: Path, seed: int, dataset: Path
         for number, case in enumerate(cases, 1):
             session_id = client.new_session(f"replay {number}")
             answer = client.ask(session_id, case.question)
-            missing = missing_figures(case.answer, answer.text) if case.rating == "up" else []
-            replayed = Replayed(case, answer.text, answer.error, answer.seconds, missing)
+            up = case.rating == "up"
+            missing = missing_figures(case.answer, answer.text) if up else []
+            unsupported = unsupported_figures(case, answer.text) if up else []
+            replayed = Replayed(case, answer.text, answer.error, answer.seconds, missing, unsupported)
             done.append(replayed)
             print(
                 f"[{number:3}/{len(cases)}] {case.rating:4} {replayed.outcome:9} {case.question[:70]}",
@@ -108,10 +174,13 @@ def report(done: list[Replayed], json_path: Path | None) -> int:
     down = [r for r in done if r.case.rating == "down"]
     passed = sum(r.outcome == "pass" for r in up)
     changed = sum(r.outcome == "changed" for r in down)
-    print(f"\nrated up (regressions): {passed}/{len(up)} still give every figure they gave")
+    print(
+        f"\nrated up (regressions): {passed}/{len(up)} still give every figure they gave, "
+        "and only figures their tools returned"
+    )
     for r in up:
         if r.outcome == "fail":
-            print(f"  - {r.case.question!r}: {r.error or 'missing ' + ', '.join(r.missing)}")
+            print(f"  - {r.case.question!r}: {r.error or _failure(r)}")
     print(f"rated down (complaints): {changed}/{len(down)} now answered differently")
     for r in down:
         if r.outcome == "unchanged":
@@ -119,7 +188,8 @@ def report(done: list[Replayed], json_path: Path | None) -> int:
     if json_path:
         rows = [
             {"question": r.case.question, "rating": r.case.rating, "note": r.case.note, "was": r.case.answer}
-            | {"now": r.answer, "outcome": r.outcome, "missing": r.missing, "error": r.error}
+            | {"now": r.answer, "outcome": r.outcome, "missing": r.missing, "unsupported": r.unsupported}
+            | {"error": r.error}
             for r in done
         ]
         json_path.write_text(
@@ -127,3 +197,11 @@ def report(done: list[Replayed], json_path: Path | None) -> int:
         )
         print(f"details: {json_path}")
     return 0
+
+
+def _failure(replayed: Replayed) -> str:
+    """Why an up-rated case failed, in the report's words."""
+    reasons = [f"missing {', '.join(replayed.missing)}"] if replayed.missing else []
+    if replayed.unsupported:
+        reasons.append(f"unsupported {', '.join(replayed.unsupported)}")
+    return "; ".join(reasons)

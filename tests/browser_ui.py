@@ -1,9 +1,12 @@
 """Driving the chat UI the way a person does: through its ``data-testid`` elements, never its internals."""
 
+import json
 import re
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
+
+from agent_orchestrator.testing.scripted_model import ScriptedModel, message_text
 
 PASSWORD = "correct horse battery"
 PHONE = {"width": 390, "height": 844}
@@ -83,6 +86,12 @@ def api(page: Page, method: str, path: str, body: dict[str, Any] | None = None) 
         }""",
         [method, path, body],
     )
+
+
+def last_tool_result(model: ScriptedModel) -> dict[str, Any]:
+    """The tool result the model was given in its last request (what the runtime stored)."""
+    tool_messages = [m for m in model.requests[-1]["messages"] if m["role"] == "tool"]
+    return json.loads(message_text(tool_messages[-1]))
 
 
 def chart_points(figure: Locator) -> list[int]:

@@ -6,6 +6,7 @@ first answer computed."""
 
 import json
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -141,3 +142,24 @@ def test_a_chat_nobody_titled_is_named_after_what_its_first_answer_computed(reta
     retail_app.model.script(ToolCall(TOOL, ASKED), Text("Here are the figures."))
     assert events(send(alice, mine, "how much did germany sell in 2025?"))[-1][0] == "done"
     assert alice.get(f"/api/sessions/{mine}").json()["title"] == "Germany check"
+
+
+def test_a_chat_renamed_while_its_first_answer_runs_keeps_its_owners_title(retail_app) -> None:
+    """The first answer's title is written only if the owner has not titled the chat meanwhile: a
+    rename that lands while the answer is still being written wins (docs/architecture.md#titles)."""
+    alice = retail_app.client("alice")
+    session_id = alice.post("/api/sessions", json={}).json()["id"]
+    asked = len(retail_app.model.requests)
+    # The model waits before it calls the tool: the turn is running (titled after its first message).
+    retail_app.model.script(ToolCall(TOOL, ASKED, delay=2.0), Text("Here are the figures."))
+    with ThreadPoolExecutor(1) as pool:
+        turn = pool.submit(send, alice, session_id, "hey, how much did germany sell in 2025?")
+        retail_app.model.wait_for_requests(asked + 1, timeout=30)
+        during = alice.get(f"/api/sessions/{session_id}").json()
+        assert (during["status"], during["title_source"]) == ("busy", "auto")  # from the first message
+        renamed = alice.patch(f"/api/sessions/{session_id}", json={"title": "Germany check"})
+        assert renamed.status_code == 200, renamed.text
+        assert events(turn.result(timeout=60))[-1][0] == "done"
+    assert "Germany" in computed(retail_app, ASKED)["reading"]  # the title the answer would have given
+    titled = alice.get(f"/api/sessions/{session_id}").json()
+    assert (titled["title"], titled["title_source"]) == ("Germany check", "user")

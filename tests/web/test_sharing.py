@@ -3,15 +3,19 @@ capability that is not the session id; it shows a snapshot with its charts and n
 revoked, expired or guessed one answers exactly like an unknown one, a signed-in viewer can continue
 it as their own copy, and every step is audited under the shared session."""
 
+import json
+from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import httpx
-from chat_helpers import events, send
+from chat_helpers import events, messages, send
 from sqlalchemy import update
 
+from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.sessions.store import AuditLog, make_engine
 from agent_orchestrator.sessions.store.schema import share_links, utcnow
-from agent_orchestrator.testing.scripted_model import Text
+from agent_orchestrator.testing.scripted_model import Text, ToolCall, message_text
 
 
 def _share(client: httpx.Client, session_id: str, **body: object) -> dict:
@@ -135,3 +139,27 @@ def test_links_are_their_owners_to_manage(live_app) -> None:
     assert alice.delete(f"/api/sessions/{session_id}").status_code == 204  # deleted with the chat
     assert live_app.client().get(f"/api/shared/{_token(link)}").status_code == 404
     assert alice.get("/api/shares").json() == []
+
+
+def test_a_shared_answer_keeps_the_chart_of_what_its_tool_returned(
+    start_app: Callable, tmp_path: Path
+) -> None:
+    generate_dataset(tmp_path / "retail.sqlite", GeneratorConfig(seed=7, customers=300, transactions=6_000))
+    app = start_app(retail_dataset=True)
+    alice = app.client("alice")
+    session_id = alice.post("/api/sessions", json={"title": "Trend"}).json()["id"]
+    app.model.script(ToolCall("retail-analytics-monthly_trend", {"months": 6}), Text("Revenue grew."))
+    assert events(send(alice, session_id, "How did revenue develop?"))[-1][0] == "done"
+    tool_message = [m for m in app.model.requests[-1]["messages"] if m["role"] == "tool"][-1]
+    months = json.loads(message_text(tool_message))["months"]
+    owners = messages(alice, session_id)[-1]
+
+    shared = app.client().get(f"/api/shared/{_token(_share(alice, session_id))}")  # not signed in
+    assert shared.status_code == 200, shared.text
+    answer = shared.json()["messages"][-1]
+    assert answer["content"] == "Revenue grew." and answer["readings"] == []
+    assert answer["charts"] == owners["charts"]
+    (chart,) = answer["charts"]
+    assert (chart["tool"], chart["kind"]) == ("monthly_trend", "line")
+    assert chart["labels"] == [m["month"] for m in months]
+    assert chart["series"][0]["values"] == [m["revenue"] for m in months]

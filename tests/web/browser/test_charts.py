@@ -18,6 +18,7 @@ from browser_ui import (
     chart_points,
     chart_values,
     current_session,
+    last_tool_result,
     login,
     new_chat,
     send,
@@ -29,12 +30,6 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolC
 TREND_QUESTION = "How did revenue develop over the last 6 months?"
 # A figure the model makes up: the chart must not show it, because it is drawn from the tool's data.
 INVENTED = 999_999.99
-
-
-def last_tool_result(model: ScriptedModel) -> dict[str, Any]:
-    """The tool result the model was given in its last request (what the runtime stored)."""
-    tool_messages = [m for m in model.requests[-1]["messages"] if m["role"] == "tool"]
-    return json.loads(message_text(tool_messages[-1]))
 
 
 def answer_naming_the_top_customers(body: dict[str, Any]) -> Text:

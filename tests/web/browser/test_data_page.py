@@ -1,18 +1,19 @@
 """The Data page in Chromium, on a phone and on a desktop (docs/architecture.md#the-data-page): an admin
 uploads a file, maps its columns, follows the import's progress, reads the report, downloads the
-skipped rows, changes the settings and restores a version; an analyst sees the facts, no upload
-controls, and the API refuses them.
+skipped rows, changes the settings and restores a version, and downloads the rated answers as eval
+cases; an analyst sees the facts, no upload controls, and the API refuses them.
 
 The imports change the dataset, so these tests have an app of their own (the directory's app is
 shared by every other browser test, which expect its generated data).
 """
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_ui import PASSWORD, PHONE, api, login
+from browser_ui import ASSISTANT, PASSWORD, PHONE, api, login, send
 from playwright.sync_api import Page, expect
 from sales_csv import sales_csv
 
@@ -21,7 +22,7 @@ from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.settings import WebSettings
-from agent_orchestrator.testing.scripted_model import ScriptedModel
+from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall
 from agent_orchestrator.web.app import create_app
 
 SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
@@ -199,9 +200,33 @@ def test_an_analyst_sees_the_facts_but_no_controls_and_the_api_refuses_them(
     assert refused["status"] == 403
 
 
-def test_an_admin_downloads_the_rated_answers_as_eval_cases(page: Page, data_site: str) -> None:
-    open_data_page(page, data_site, "owner")
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_an_admin_downloads_the_rated_answers_as_eval_cases(
+    page: Page, data_site: str, scripted_model: ScriptedModel, viewport: dict[str, int] | None
+) -> None:
+    if viewport:
+        page.set_viewport_size(viewport)
+    login(page, "owner", url=data_site)
+    question = f"Which segments are there? ({'phone' if viewport else 'desktop'})"
+    scripted_model.script(ToolCall("retail-analytics-list_segments", {}), Text("Four segments."))
+    expect(send(page, question)).to_have_text("Four segments.")
+    answer = page.locator(ASSISTANT).last
+    answer.get_by_test_id("feedback-up").click()
+    page.get_by_test_id("feedback-note").fill("Right segments.")
+    page.get_by_test_id("feedback-note-save").click()
+    expect(answer.get_by_test_id("feedback-note-text")).to_have_text("“Right segments.”")
+
+    page.get_by_test_id("nav-data").click()
     with page.expect_download() as download:
         page.get_by_test_id("feedback-export").click()
     assert download.value.suggested_filename == "feedback-cases.jsonl"
     assert download.value.failure() is None
+    cases = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
+    (case,) = [c for c in cases if c["question"] == question]
+    assert (case["answer"], case["rating"], case["note"]) == ("Four segments.", "up", "Right segments.")
+    (result,) = case["tool_results"]
+    assert result["tool"] == "list_segments" and result["arguments"] == {}
+    segments = json.loads(result["content"])["segments"]
+    assert [s["segment"] for s in segments] == ["High Value", "Regular", "At Risk", "New"]
+    if viewport:
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -60,6 +60,11 @@ def test_pin_file_tag_archive_and_restore_show_on_both_devices(
     for where in (page, laptop):
         expect(titles(where)).to_have_text(["Alpha", "Gamma", "Beta"])
         expect(item(where, ids["Alpha"]).get_by_test_id("session-pinned")).to_have_text("Pinned")
+    for where in (page, laptop):  # the "Pinned" filter: the pinned chats only
+        where.get_by_test_id("session-filter").select_option("pinned")
+        expect(titles(where)).to_have_text(["Alpha"])
+        where.get_by_test_id("session-filter").select_option("")
+        expect(titles(where)).to_have_text(["Alpha", "Gamma", "Beta"])
 
     # A folder and tags, typed in place.
     item(page, ids["Beta"]).get_by_test_id("session-move").click()

@@ -1,10 +1,11 @@
 // The page a share link opens (/share/<token>): the conversation as it was shared, with its charts,
 // read-only, for anyone with the link (or for signed-in users of this server only, if its owner chose
-// so). A signed-in viewer may continue it as a chat of their own. The token never leaves this page
-// but for the API calls that need it (the page's referrer policy is same-origin).
+// so: a viewer who is not signed in signs in right here, and the page stays on the link). A signed-in
+// viewer may continue it as a chat of their own. The token never leaves this page but for the API
+// calls that need it (the page's referrer policy is same-origin).
 
-import { errorMessage, fetchMe, rawRequest } from "./api.js";
-import { $, show } from "./dom.js";
+import { ApiError, api, errorMessage, fetchMe, rawRequest } from "./api.js";
+import { $, setText, show } from "./dom.js";
 import { messageElement } from "./messages.js";
 import { update } from "./state.js";
 import { storage } from "./storage.js";
@@ -33,8 +34,10 @@ async function load() {
   });
   if (!response.ok) {
     say(await errorMessage(response), "error");
+    if (response.status === 401) showLogin(); // a link for signed-in users only
     return;
   }
+  show($("share-login"), false);
   const shared = await response.json();
   document.title = `${shared.title} · shared · AgentOrchestrator`;
   $("share-title").textContent = shared.title;
@@ -45,6 +48,36 @@ async function load() {
   $("share-messages").replaceChildren(...shared.messages.map((message) => messageElement(message)));
   say("");
   if (await signedIn()) show($("share-copy"), true);
+}
+
+function showLogin() {
+  show($("share-login"), true);
+  $("share-login-username").focus();
+}
+
+/** Sign in without leaving the link (the app's sign-in page would not bring the viewer back). */
+async function signIn(event) {
+  event.preventDefault();
+  const username = $("share-login-username").value.trim();
+  const password = $("share-login-password").value;
+  if (!username || !password) {
+    setText($("share-login-error"), "Enter your username and password.");
+    return;
+  }
+  const submit = $("share-login-submit");
+  submit.disabled = true;
+  setText($("share-login-error"), "");
+  try {
+    await api("POST", "/api/auth/login", { username, password });
+    $("share-login-password").value = "";
+    await load();
+  } catch (error) {
+    const wrong = error instanceof ApiError && error.status === 401;
+    setText($("share-login-error"), wrong ? "Wrong username or password." : error.message);
+    $("share-login-password").focus();
+  } finally {
+    submit.disabled = false;
+  }
 }
 
 async function copy() {
@@ -62,4 +95,5 @@ async function copy() {
 }
 
 $("share-copy").addEventListener("click", copy);
+$("share-login").addEventListener("submit", signIn);
 load();
