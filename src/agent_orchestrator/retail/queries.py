@@ -250,7 +250,12 @@ def get_customer(conn: sqlite3.Connection, customer_id: int) -> CustomerDetail |
         (customer_id,),
     ).fetchall()
     rules = load_rules(conn)
-    reason = "" if rules is None else classify(item.recency_days, item.orders, item.revenue, rules).reason
+    currency = dataset_currency(conn)
+    reason = (
+        ""
+        if rules is None
+        else classify(item.recency_days, item.orders, item.revenue, rules, currency).reason
+    )
     return CustomerDetail(
         **item.model_dump(),
         first_purchase=date.fromisoformat(first[:10]),
@@ -536,6 +541,6 @@ def predict_segment(
         raise EmptyDatasetError(
             "the retail database has no purchases yet, so there are no segment thresholds"
         )
-    result = classify(recency_days, frequency, monetary, rules)
+    result = classify(recency_days, frequency, monetary, rules, dataset_currency(conn))
     r, f, m = rfm_scores(recency_days, frequency, monetary, cuts)
     return SegmentPrediction(segment=result.segment, reason=result.reason, rfm=RfmScores(r=r, f=f, m=m))
