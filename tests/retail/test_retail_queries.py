@@ -14,6 +14,7 @@ import pytest
 from retail_fixtures import KNOWN_SEGMENTS
 
 from agent_orchestrator.retail import open_readonly, queries
+from agent_orchestrator.retail.analysis import set_currency
 from agent_orchestrator.retail.models import CustomerFilter, SalesFilter, TransactionFilter
 from agent_orchestrator.retail.segments import Segment
 
@@ -466,3 +467,30 @@ def test_countries_and_customer_ids(small: sqlite3.Connection) -> None:
     assert set(names) == {row[0] for row in small.execute("SELECT DISTINCT country FROM customers")}
     some_id = small.execute("SELECT customer_id FROM customers LIMIT 1").fetchone()[0]
     assert queries.customer_exists(small, some_id) and not queries.customer_exists(small, 1)
+
+
+def test_the_segment_reasons_and_rules_state_amounts_in_the_datasets_currency(
+    known_db: Path, tmp_path: Path
+) -> None:
+    """The customer page and predict_segment print these sentences: money as everywhere else."""
+    copy = tmp_path / "copy.sqlite"
+    with sqlite3.connect(known_db) as source, sqlite3.connect(copy) as conn:
+        source.backup(conn)
+    conn = sqlite3.connect(copy)
+    try:
+        regular = queries.get_customer(conn, 3)
+        assert (
+            regular is not None
+            and "spend 3,000.00 not above the top-20% cut 5,000.00" in regular.segment_reason
+        )
+        set_currency(conn, "EUR")
+        conn.commit()
+        regular = queries.get_customer(conn, 3)
+        assert (
+            regular is not None
+            and "spend €3,000.00 not above the top-20% cut €5,000.00" in regular.segment_reason
+        )
+        assert "net spend above €5,000.00" in queries.segment_overview(conn).rules.rules[2]  # type: ignore[union-attr]
+        assert "spend €9,000.00 above" in queries.predict_segment(conn, 0, 2, 9_000).reason
+    finally:
+        conn.close()

@@ -25,7 +25,7 @@ from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.eventually import eventually
 from agent_orchestrator.testing.postgres import FreshSchema
-from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
+from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall, user_messages
 
 pytestmark = pytest.mark.postgres
 LEASE_TTL = 3.0
@@ -289,3 +289,70 @@ def test_a_chat_deleted_on_one_server_while_another_answers_it_is_gone_for_good(
         assert feed.fetchall() == [("deleted",)]
     assert a.post("/api/sessions", json={"id": session_id}).status_code == 201
     assert _conversation(b, session_id) == []
+
+
+SWITCH_BOUND = 10.0
+"""Seconds within which server B follows a switch made on A: it reads the active-version pointer at
+most once a second (``DatasetLibrary.current_path``) and downloads the new file; generous for CI."""
+NARNIA = "".join(
+    f"\n70000{i},A{i},CANDLE {i},2,2011-03-0{i + 1} 10:00:00,3.50,9000{i},Narnia" for i in range(3)
+)
+
+
+def _answer_readings(response: httpx.Response) -> list[dict[str, object]]:
+    """The readings (the tools' answers in words) of the turn's ``done`` event."""
+    assert response.status_code == 200, response.text
+    blocks = response.text.strip().split("\n\n")
+    frames = [dict(line.split(": ", 1) for line in block.splitlines()) for block in blocks]
+    (done,) = [json.loads(frame["data"]) for frame in frames if frame.get("event") == "done"]
+    return done["readings"]
+
+
+def test_an_import_and_a_restore_on_one_server_are_the_other_servers_data_within_seconds(
+    servers, scripted_model
+):
+    """docs/architecture.md#dataset-versions: B reads the version A switched to, its facts and its
+    assistant's tools alike, within ``SWITCH_BOUND``, without a restart or a request to A."""
+    a, b = servers.client("a"), servers.client("b")  # demo, the first account: an admin
+    assert b.get("/api/datasets").json()["version_id"] == "default"
+    header = "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country"
+    uploaded = a.post(
+        "/api/datasets/uploads",
+        params={"name": "narnia.csv"},
+        content=(header + NARNIA + "\n").encode(),
+        headers={"Content-Type": "text/csv"},
+    )
+    assert uploaded.status_code == 201, uploaded.text
+    preview = uploaded.json()
+    body = {"upload_id": preview["upload_id"], "mapping": preview["mapping"], "format": preview["format"]}
+    started = a.post("/api/datasets/imports", json={**body, "mode": "replace"})
+    assert started.status_code == 202, started.text
+
+    def finished() -> str:
+        job = a.get("/api/datasets/imports/current").json()["job"]
+        assert job["state"] == "finished", job
+        return a.get("/api/datasets").json()["version_id"]
+
+    version = eventually(finished, timeout=60)
+
+    def on_b(expected: str) -> dict[str, object]:
+        facts = b.get("/api/datasets").json()
+        assert facts["version_id"] == expected, facts["version_id"]
+        return facts
+
+    facts = eventually(partial(on_b, version), timeout=SWITCH_BOUND)
+    assert (facts["customers"], facts["countries"], facts["rows"]) == (3, 1, 3)
+
+    # B's assistant: its tools read the new version (a country only the import has).
+    session_id = b.post("/api/sessions", json={}).json()["id"]
+    scripted_model.script(
+        ToolCall("retail-analytics-analyze_sales", {"measure": "customers", "countries": ["Narnia"]}),
+        Text("Counted."),
+    )
+    (reading,) = _answer_readings(_send(b, session_id, "How many customers in Narnia?"))
+    assert reading["answer"] == "Customers, Narnia, all time: 3 customers."
+
+    # A restore on A: B is back on the generated data as quickly.
+    assert a.post("/api/datasets/versions/default/activate").status_code == 200
+    facts = eventually(partial(on_b, "default"), timeout=SWITCH_BOUND)
+    assert facts["customers"] > 3

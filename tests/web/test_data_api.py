@@ -164,6 +164,7 @@ def test_an_admin_changes_the_settings_and_the_segments_are_recomputed(data_app)
         return next(s["customers"] for s in overview["segments"] if s["segment"] == "At Risk")
 
     before = at_risk()
+    assert alice.get("/api/datasets").json()["money"] == {"prefix": "", "suffix": ""}  # none named
     changed = alice.patch(
         "/api/datasets/settings",
         json={
@@ -186,6 +187,15 @@ def test_an_admin_changes_the_settings_and_the_segments_are_recomputed(data_app)
     assert alice.get("/api/datasets").json()["name"] == "Corner shop"
     assert audit_actions(data_app)()[-1] == "data_settings"
     assert at_risk() > before  # the pages read the new version: a 30-day window puts more At Risk
+
+    # The pages write every amount with the facts' money format, the answers' convention.
+    assert alice.get("/api/datasets").json()["money"] == {"prefix": "€", "suffix": ""}
+    assert alice.patch("/api/datasets/settings", json={"currency": "CHF"}).json()["money"] == {
+        "prefix": "",
+        "suffix": " CHF",
+    }
+    cleared = alice.patch("/api/datasets/settings", json={"currency": None}).json()
+    assert (cleared["currency"], cleared["money"]) == (None, {"prefix": "", "suffix": ""})
 
 
 def test_an_analyst_sees_the_facts_and_every_management_route_refuses_them_audited(

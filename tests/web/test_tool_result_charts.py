@@ -5,6 +5,7 @@ so a change to a tool's result shape that the charts no longer read fails here, 
 """
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from agent_orchestrator.mcp_server.server import build_server
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
+from agent_orchestrator.retail.analysis import set_currency
 from agent_orchestrator.sessions.history.tool_results import ToolResult
 from agent_orchestrator.web.charts import charts_for
 from agent_orchestrator.web.customer_links import customer_ids
@@ -152,3 +154,39 @@ async def test_a_rate_by_row_is_charted_as_shares(retail_db: Path) -> None:
     assert [(s.label, s.unit, s.values) for s in chart.series] == [
         ("Cancellation rate", "share", [row["cancellation_rate"] for row in rows])
     ]
+
+
+@pytest.mark.parametrize(
+    ("currency", "prefix", "suffix", "in_words"),
+    [("GBP", "£", "", "£"), ("CHF", "", " CHF", " CHF"), (None, "", "", None)],
+    ids=["symbol", "code", "none"],
+)
+async def test_the_tools_amounts_and_their_charts_are_in_the_datasets_currency(
+    retail_db: Path, tmp_path: Path, currency: str | None, prefix: str, suffix: str, in_words: str | None
+) -> None:
+    """Every figure the app prints is in the currency the data names, written as the answers write it
+    (render.money_affixes), and in none when it names none: the headlines the model copies, and the
+    charts drawn from the stored results, which keep the currency they were computed in."""
+    db = tmp_path / "retail.sqlite"
+    with sqlite3.connect(retail_db) as source, sqlite3.connect(db) as conn:
+        source.backup(conn)
+        set_currency(conn, currency)
+    results = [
+        await tool_result(db, "monthly_trend", {"months": 6}),
+        await tool_result(db, "top_customers", {"limit": 3}),
+        await tool_result(db, "top_products", {"limit": 3}),
+        await tool_result(db, "country_breakdown", {"limit": 3}),
+        await tool_result(db, "analyze_sales", {"group_by": "country", "limit": 3}),
+    ]
+    summary = json.loads((await tool_result(db, "sales_summary", {})).content)
+    revenue = f"{summary['revenue']:,.2f}"
+    assert f"Revenue {prefix}{revenue}{suffix} from " in summary["headline"]
+    assert summary.get("currency") == currency
+    charts = charts_for(results)
+    assert [chart.tool for chart in charts] == [result.tool for result in results]
+    for chart in charts:
+        assert (chart.money.prefix, chart.money.suffix) == (prefix, suffix), chart.tool
+        assert chart.model_dump()["money"] == {"prefix": prefix, "suffix": suffix}
+    for result in results:
+        headline = json.loads(result.content).get("headline") or json.loads(result.content)["answer"]
+        assert (in_words in headline) if in_words else not any(sign in headline for sign in "£€$¥"), headline

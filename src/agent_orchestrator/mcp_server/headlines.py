@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent_orchestrator.retail.money import money
+
 
 def _filters(result: dict[str, Any]) -> str:
     filters = result.get("filters") or {}
@@ -18,20 +20,22 @@ def _filters(result: dict[str, Any]) -> str:
     return f" ({named})" if named else ""
 
 
-def _money(value: float) -> str:
-    return f"{value:,.2f}"
+def _money(value: float, result: dict[str, Any]) -> str:
+    """An amount as the answers write it, in the result's currency (none when the data names none)."""
+    return money(value, result.get("currency"))
 
 
-def _customer(row: dict[str, Any]) -> str:
-    return f"customer {row['id']} ({row['country']}, {row['segment']}, revenue {_money(row['revenue'])})"
+def _customer(row: dict[str, Any], result: dict[str, Any]) -> str:
+    revenue = _money(row["revenue"], result)
+    return f"customer {row['id']} ({row['country']}, {row['segment']}, revenue {revenue})"
 
 
 def find_customers(result: dict[str, Any]) -> str:
     rows = result["customers"]
     text = f"{result['total']:,} customers match{_filters(result)}"
-    text += f", revenue {_money(result['total_revenue'])} in total"
+    text += f", revenue {_money(result['total_revenue'], result)} in total"
     if rows:
-        text += f"; the first listed is {_customer(rows[0])}"
+        text += f"; the first listed is {_customer(rows[0], result)}"
     return text + "."
 
 
@@ -44,24 +48,24 @@ def top_customers(result: dict[str, Any]) -> str:
     if not rows:
         return f"No customers match{_filters(result)}."
     if len(rows) == 1:
-        return f"The top customer by revenue{_filters(result)} is {_customer(rows[0])}."
+        return f"The top customer by revenue{_filters(result)} is {_customer(rows[0], result)}."
     # The leaders in the main clause: a small model copies the first clause of a sentence.
-    leaders = _series([_customer(r) for r in rows[:3]])
+    leaders = _series([_customer(r, result) for r in rows[:3]])
     return f"The top customers by revenue{_filters(result)} are {leaders}, in that order."
 
 
 def customer_summary(result: dict[str, Any]) -> str:
     return (
         f"Customer {result['id']} is in the {result['segment']} segment and based in {result['country']}: "
-        f"{result['orders']:,} orders, revenue {_money(result['revenue'])}, last purchase "
+        f"{result['orders']:,} orders, revenue {_money(result['revenue'], result)}, last purchase "
         f"{result['last_purchase']} ({result['recency_days']} days before the data's last day)."
     )
 
 
 def sales_summary(result: dict[str, Any]) -> str:
     return (
-        f"Revenue {_money(result['revenue'])} from {result['orders']:,} orders by {result['customers']:,} "
-        f"customers ({result['units']:,} units){_filters(result)}, "
+        f"Revenue {_money(result['revenue'], result)} from {result['orders']:,} orders by "
+        f"{result['customers']:,} customers ({result['units']:,} units){_filters(result)}, "
         f"{result['first_day'] or 'no sales'} to {result['last_day'] or 'no sales'}."
     )
 
@@ -72,9 +76,9 @@ def monthly_trend(result: dict[str, Any]) -> str:
         return f"No months to show{_filters(result)}."
     return (
         f"Over {len(result['months'])} months{_filters(result)}: highest revenue in "
-        f"{summary['highest_revenue_month']} ({_money(summary['highest_revenue'])}), lowest in "
-        f"{summary['lowest_revenue_month']} ({_money(summary['lowest_revenue'])}), total "
-        f"{_money(summary['total_revenue'])} from {summary['total_orders']:,} orders."
+        f"{summary['highest_revenue_month']} ({_money(summary['highest_revenue'], result)}), lowest in "
+        f"{summary['lowest_revenue_month']} ({_money(summary['lowest_revenue'], result)}), total "
+        f"{_money(summary['total_revenue'], result)} from {summary['total_orders']:,} orders."
     )
 
 
@@ -84,7 +88,10 @@ def top_products(result: dict[str, Any]) -> str:
         return f"No products match{_filters(result)}."
     by = "units sold" if result.get("by") == "quantity" else "revenue"
     leaders = _series(
-        [f"{r['product']} (revenue {_money(r['revenue'])}, {r['quantity']:,} units)" for r in rows[:3]]
+        [
+            f"{r['product']} (revenue {_money(r['revenue'], result)}, {r['quantity']:,} units)"
+            for r in rows[:3]
+        ]
     )
     return f"The top products by {by}{_filters(result)} are {leaders}, in that order."
 
@@ -96,7 +103,7 @@ def country_breakdown(result: dict[str, Any]) -> str:
     first = rows[0]
     return (
         f"The country with the most revenue{_filters(result)} is {first['country']}: "
-        f"{_money(first['revenue'])} ({first['revenue_share']:.1%} of revenue, "
+        f"{_money(first['revenue'], result)} ({first['revenue_share']:.1%} of revenue, "
         f"{first['customers']:,} customers)."
     )
 
@@ -104,7 +111,7 @@ def country_breakdown(result: dict[str, Any]) -> str:
 def segments(result: dict[str, Any]) -> str:
     parts = [
         f"{s['segment']} {s['customers']:,} customers ({s['share']:.1%} of customers), "
-        f"revenue {_money(s['revenue'])} ({s['revenue_share']:.1%} of revenue)"
+        f"revenue {_money(s['revenue'], result)} ({s['revenue_share']:.1%} of revenue)"
         for s in result["segments"]
     ]
     return "Segments: " + "; ".join(parts) + "."

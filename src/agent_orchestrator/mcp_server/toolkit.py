@@ -35,8 +35,14 @@ def to_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def with_headline(result: dict[str, Any], headline: Callable[[dict[str, Any]], str]) -> str:
-    """The result as JSON, led by its one-sentence headline (see ``headlines``)."""
+def with_headline(
+    result: dict[str, Any], headline: Callable[[dict[str, Any]], str], currency: str | None = None
+) -> str:
+    """The result as JSON, led by its one-sentence headline (see ``headlines``). ``currency``, the
+    dataset's when it names one, goes into the result so that the headline's amounts and the chart
+    drawn from it later (``web/charts.py``) carry the currency the figures were computed in."""
+    if currency:
+        result = {**result, "currency": currency}
     return to_json({"headline": headline(result), **result})
 
 

@@ -20,6 +20,7 @@ from agent_orchestrator.mcp_server.arguments import (
 )
 from agent_orchestrator.mcp_server.toolkit import ToolKit, applied, resolve_country, with_headline
 from agent_orchestrator.retail import queries
+from agent_orchestrator.retail.analysis import dataset_currency
 from agent_orchestrator.retail.models import CustomerFilter, CustomerListItem, CustomerSortKey
 
 Days = Annotated[int | None, Field(ge=0, le=36_500)]
@@ -89,6 +90,7 @@ def register(kit: ToolKit) -> None:
                 conn, filters, sort_by=sort_by, descending=order == "desc", limit=limit, offset=offset
             )
             revenue = queries.customers_revenue(conn, filters)
+            currency = dataset_currency(conn)
         return with_headline(
             {
                 "filters": applied(filters),
@@ -98,6 +100,7 @@ def register(kit: ToolKit) -> None:
                 "customers": [_customer(c) for c in page.items],
             },
             headlines.find_customers,
+            currency,
         )
 
     @kit.tool("Top customers by net revenue: the biggest spenders, optionally of one segment and/or country.")
@@ -105,9 +108,11 @@ def register(kit: ToolKit) -> None:
         with kit.connect() as conn:
             filters = CustomerFilter(segment=parse_segment(segment), country=resolve_country(conn, country))
             customers = queries.find_customers(conn, filters, limit=limit).items
+            currency = dataset_currency(conn)
         return with_headline(
             {"filters": applied(filters), "customers": [_customer(c) for c in customers]},
             headlines.top_customers,
+            currency,
         )
 
     @kit.tool(
@@ -117,6 +122,7 @@ def register(kit: ToolKit) -> None:
     def get_customer_summary(customer_id: Annotated[int, Field(ge=1, description="Customer id")]) -> str:
         with kit.connect() as conn:
             found = queries.get_customer(conn, customer_id)
+            currency = dataset_currency(conn)
         if found is None:
             raise ToolError(f"no customer with id {customer_id}")
         return with_headline(
@@ -138,4 +144,5 @@ def register(kit: ToolKit) -> None:
                 ],
             },
             headlines.customer_summary,
+            currency,
         )

@@ -32,6 +32,7 @@ from agent_orchestrator.mcp_server.toolkit import (
     with_headline,
 )
 from agent_orchestrator.retail import queries
+from agent_orchestrator.retail.analysis import dataset_currency
 from agent_orchestrator.retail.models import ProductSortKey, SalesFilter, TrendPoint
 from agent_orchestrator.retail.queries import month_index
 from agent_orchestrator.retail.stats import load_as_of
@@ -58,6 +59,7 @@ def register(kit: ToolKit) -> None:
         with kit.connect() as conn:
             filters = _sales_filter(conn, segment, country, customer_id, product, date_from, date_to)
             totals = queries.sales_summary(conn, filters)
+            currency = dataset_currency(conn)
         return with_headline(
             {
                 "filters": applied(filters),
@@ -70,6 +72,7 @@ def register(kit: ToolKit) -> None:
                 "last_day": totals.last_day,
             },
             headlines.sales_summary,
+            currency,
         )
 
     @kit.tool(
@@ -97,6 +100,7 @@ def register(kit: ToolKit) -> None:
             points = queries.monthly_trend(
                 conn, months, segment=filters.segment, country=filters.country, first=date_from, last=date_to
             )
+            currency = dataset_currency(conn)
         return with_headline(
             {
                 "filters": applied(filters),
@@ -107,6 +111,7 @@ def register(kit: ToolKit) -> None:
                 ],
             },
             headlines.monthly_trend,
+            currency,
         )
 
     @kit.tool(
@@ -126,6 +131,7 @@ def register(kit: ToolKit) -> None:
         with kit.connect() as conn:
             filters = _sales_filter(conn, segment, country, customer_id, product, date_from, date_to)
             products = queries.top_products(conn, filters, sort_by=sort_by, limit=limit)
+            currency = dataset_currency(conn)
         return with_headline(
             {
                 "filters": applied(filters),
@@ -143,6 +149,7 @@ def register(kit: ToolKit) -> None:
                 ],
             },
             headlines.top_products,
+            currency,
         )
 
     @kit.tool(
@@ -160,6 +167,7 @@ def register(kit: ToolKit) -> None:
         filters = validated(SalesFilter, segment=parse_segment(segment), date_from=date_from, date_to=date_to)
         with kit.connect() as conn:
             countries = queries.country_breakdown(conn, filters)
+            currency = dataset_currency(conn)
         return with_headline(
             {
                 "filters": applied(filters),
@@ -177,6 +185,7 @@ def register(kit: ToolKit) -> None:
                 ],
             },
             headlines.country_breakdown,
+            currency,
         )
 
 

@@ -7,6 +7,7 @@ from pydantic import Field
 from agent_orchestrator.mcp_server import headlines
 from agent_orchestrator.mcp_server.toolkit import ToolKit, with_headline
 from agent_orchestrator.retail import queries
+from agent_orchestrator.retail.analysis import dataset_currency
 from agent_orchestrator.retail.models import SegmentSummary
 
 
@@ -34,6 +35,7 @@ def register(kit: ToolKit) -> None:
     def list_segments() -> str:
         with kit.connect() as conn:
             overview = queries.segment_overview(conn)
+            currency = dataset_currency(conn)
         return with_headline(
             {
                 "as_of": overview.as_of,
@@ -42,6 +44,7 @@ def register(kit: ToolKit) -> None:
                 "rules": overview.rules.rules if overview.rules else [],
             },
             headlines.segments,
+            currency,
         )
 
     @kit.tool(

@@ -34,6 +34,7 @@ from agent_orchestrator.retail.models import (
     TransactionFilter,
     TrendPoint,
 )
+from agent_orchestrator.retail.money import dataset_currency, money
 from agent_orchestrator.retail.segments import SEGMENT_ORDER, Segment, SegmentRules, classify, rfm_scores
 from agent_orchestrator.retail.stats import RETENTION_DAYS, load_as_of, load_cuts, load_rules
 
@@ -72,14 +73,15 @@ def _summary(name: str, row: tuple, total_customers: int, total_revenue: float) 
     )
 
 
-def rules_info(rules: SegmentRules) -> SegmentRulesInfo:
+def rules_info(rules: SegmentRules, currency: str | None) -> SegmentRulesInfo:
+    """The rules in words, the High Value threshold in the dataset's currency like every amount."""
     return SegmentRulesInfo(
         active_days=rules.active_days,
         high_value_above=round(rules.high_value_above, 2),
         rules=[
             f"At Risk: no purchase in the last {rules.active_days} days",
             "New: exactly 1 order (placed within that window)",
-            f"High Value: 2+ orders and net spend above {rules.high_value_above:.2f} "
+            f"High Value: 2+ orders and net spend above {money(rules.high_value_above, currency)} "
             f"(top {rules.top_percent}%)",
             "Regular: every other active customer",
         ],
@@ -98,7 +100,7 @@ def segment_overview(conn: sqlite3.Connection) -> SegmentOverview:
     rules = load_rules(conn)
     return SegmentOverview(
         as_of=load_as_of(conn),
-        rules=None if rules is None else rules_info(rules),
+        rules=None if rules is None else rules_info(rules, dataset_currency(conn)),
         segments=[
             _summary(seg.value, rows.get(seg.value, empty), total_customers, total_revenue)
             for seg in SEGMENT_ORDER
@@ -248,7 +250,12 @@ def get_customer(conn: sqlite3.Connection, customer_id: int) -> CustomerDetail |
         (customer_id,),
     ).fetchall()
     rules = load_rules(conn)
-    reason = "" if rules is None else classify(item.recency_days, item.orders, item.revenue, rules).reason
+    currency = dataset_currency(conn)
+    reason = (
+        ""
+        if rules is None
+        else classify(item.recency_days, item.orders, item.revenue, rules, currency).reason
+    )
     return CustomerDetail(
         **item.model_dump(),
         first_purchase=date.fromisoformat(first[:10]),
@@ -534,6 +541,6 @@ def predict_segment(
         raise EmptyDatasetError(
             "the retail database has no purchases yet, so there are no segment thresholds"
         )
-    result = classify(recency_days, frequency, monetary, rules)
+    result = classify(recency_days, frequency, monetary, rules, dataset_currency(conn))
     r, f, m = rfm_scores(recency_days, frequency, monetary, cuts)
     return SegmentPrediction(segment=result.segment, reason=result.reason, rfm=RfmScores(r=r, f=f, m=m))

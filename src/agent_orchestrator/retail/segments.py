@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from agent_orchestrator.retail.money import money
+
 ACTIVE_DAYS = 90
 """A customer who bought within this many days of the as-of date is active (not At Risk)."""
 
@@ -100,8 +102,12 @@ class Classification:
     reason: str
 
 
-def classify(recency_days: int, frequency: int, monetary: float, rules: SegmentRules) -> Classification:
-    """Apply the documented rules (module docstring) to one customer, real or hypothetical."""
+def classify(
+    recency_days: int, frequency: int, monetary: float, rules: SegmentRules, currency: str | None = None
+) -> Classification:
+    """Apply the documented rules (module docstring) to one customer, real or hypothetical. The
+    reason's amounts are in ``currency`` (the dataset's), as every amount the app prints; only the
+    segment is kept where nobody reads the reason (``stats``)."""
     if recency_days < 0:
         raise ValueError("recency_days must be >= 0")
     if frequency < 1:
@@ -115,13 +121,13 @@ def classify(recency_days: int, frequency: int, monetary: float, rules: SegmentR
     if monetary > rules.high_value_above:
         return Classification(
             Segment.HIGH_VALUE,
-            f"active repeat buyer, spend {monetary:.2f} above the top-{rules.top_percent}% cut "
-            f"{rules.high_value_above:.2f}",
+            f"active repeat buyer, spend {money(monetary, currency)} above the top-{rules.top_percent}% cut "
+            f"{money(rules.high_value_above, currency)}",
         )
     return Classification(
         Segment.REGULAR,
-        f"active repeat buyer, spend {monetary:.2f} not above the top-{rules.top_percent}% cut "
-        f"{rules.high_value_above:.2f}",
+        f"active repeat buyer, spend {money(monetary, currency)} not above the top-{rules.top_percent}% cut "
+        f"{money(rules.high_value_above, currency)}",
     )
 
 

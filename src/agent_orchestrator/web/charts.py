@@ -8,6 +8,8 @@ model invented. The browser draws the spec with Chart.js and shows the same figu
 gets no chart: one bar is not a picture worth the space.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Literal
@@ -19,9 +21,23 @@ from agent_orchestrator.retail.analysis import Dimension, Measure, Query
 from agent_orchestrator.retail.analysis.execute import TIME_DIMENSIONS
 from agent_orchestrator.retail.analysis.query import RATES
 from agent_orchestrator.retail.analysis.render import DAYS, MEASURE_LABELS, is_money
+from agent_orchestrator.retail.money import money_affixes
 from agent_orchestrator.sessions import ToolResult
 
 Unit = Literal["money", "count", "share"]
+
+
+class MoneyFormat(BaseModel):
+    """How the browser writes an amount: ``prefix`` + the number with two decimals + ``suffix``
+    (``retail.money.money_affixes``), so a page, a chart and an answer print a currency alike."""
+
+    prefix: str = ""
+    suffix: str = ""
+
+    @classmethod
+    def of(cls, currency: str | None) -> MoneyFormat:
+        prefix, suffix = money_affixes(currency)
+        return cls(prefix=prefix, suffix=suffix)
 
 
 class ChartSeries(BaseModel):
@@ -34,7 +50,8 @@ class ChartSeries(BaseModel):
 class Chart(BaseModel):
     """One chart: ``labels`` (what ``category`` names, e.g. months) along one axis, one value per
     label in each series. ``customer_ids`` is set when the labels are customers, so the table can link
-    each row to its customer."""
+    each row to its customer. ``money`` is the currency of the tool's result (the dataset's when the
+    tool ran), for its money series."""
 
     kind: Literal["line", "bar"]
     title: str
@@ -43,6 +60,7 @@ class Chart(BaseModel):
     labels: list[str]
     series: list[ChartSeries]
     customer_ids: list[int] | None = None
+    money: MoneyFormat = MoneyFormat()
 
 
 # ------------------------------------------------------------------ the tools' result shapes we chart
@@ -51,6 +69,7 @@ class Chart(BaseModel):
 class _Result(BaseModel):
     model_config = ConfigDict(extra="ignore")
     filters: dict[str, object] = {}
+    currency: str | None = None
 
 
 class _Month(BaseModel):
@@ -110,11 +129,24 @@ def _scope(filters: dict[str, object]) -> str:
 
 
 def _ranking(
-    tool: str, title: str, category: str, labels: list[str], series: ChartSeries, **extra: list[int]
+    tool: str,
+    title: str,
+    category: str,
+    labels: list[str],
+    series: ChartSeries,
+    currency: str | None,
+    customer_ids: list[int] | None = None,
 ) -> Chart:
     """A ranking: one bar per row, biggest first, as the tool listed them."""
     return Chart(
-        kind="bar", title=title, tool=tool, category=category, labels=labels, series=[series], **extra
+        kind="bar",
+        title=title,
+        tool=tool,
+        category=category,
+        labels=labels,
+        series=[series],
+        customer_ids=customer_ids,
+        money=MoneyFormat.of(currency),
     )
 
 
@@ -136,6 +168,7 @@ def _trend(tool: str, content: str) -> Chart:
             ChartSeries(label="Orders", unit="count", values=[m.orders for m in rows], axis="right"),
             ChartSeries(label="Buyers", unit="count", values=[m.buyers for m in rows], axis="right"),
         ],
+        money=MoneyFormat.of(result.currency),
     )
 
 
@@ -146,7 +179,8 @@ def _customers(tool: str, content: str) -> Chart:
     labels = [f"#{c.id}" for c in rows]
     series = _money([c.revenue for c in rows])
     ids = [c.id for c in rows]
-    return _ranking(tool, f"{title}{_scope(result.filters)}", "Customer", labels, series, customer_ids=ids)
+    title = f"{title}{_scope(result.filters)}"
+    return _ranking(tool, title, "Customer", labels, series, result.currency, ids)
 
 
 def _products(tool: str, content: str) -> Chart:
@@ -157,14 +191,15 @@ def _products(tool: str, content: str) -> Chart:
     else:
         by, series = "revenue", _money([p.revenue for p in rows])
     title = f"Top products by {by}{_scope(result.filters)}"
-    return _ranking(tool, title, "Product", [p.product for p in rows], series)
+    return _ranking(tool, title, "Product", [p.product for p in rows], series, result.currency)
 
 
 def _countries(tool: str, content: str) -> Chart:
     result = _Countries.model_validate_json(content)
     rows = result.countries
     title = f"Revenue by country{_scope(result.filters)}"
-    return _ranking(tool, title, "Country", [c.country for c in rows], _money([c.revenue for c in rows]))
+    revenue = _money([c.revenue for c in rows])
+    return _ranking(tool, title, "Country", [c.country for c in rows], revenue, result.currency)
 
 
 class _AnalysisRow(BaseModel):
@@ -204,6 +239,7 @@ class _Analysis(BaseModel):
     query: _GroupedQuery
     rows: list[_AnalysisRow]
     compared: _Compared | None = None
+    currency: str | None = None
 
 
 def _analysis(tool: str, content: str) -> Chart | None:
@@ -230,6 +266,7 @@ def _analysis(tool: str, content: str) -> Chart | None:
         labels=[f"#{row.key}" if customers else row.label for row in rows],
         series=series,
         customer_ids=[int(row.key) for row in rows] if customers else None,
+        money=MoneyFormat.of(result.currency),
     )
 
 

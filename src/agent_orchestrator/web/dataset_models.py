@@ -23,6 +23,7 @@ from agent_orchestrator.retail.datasets import (
     SegmentRules,
 )
 from agent_orchestrator.retail.datasets.formats import OPTIONAL_FIELDS
+from agent_orchestrator.web.charts import MoneyFormat
 from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.import_jobs import ImportJob, JobState, Mode
 from agent_orchestrator.web.uploads import Upload
@@ -226,8 +227,13 @@ class SegmentRulesBody(_In):
 
 
 class FactsOut(BaseModel):
+    """The active version's facts. ``money`` is how its currency is written (``£`` before, ``CHF``
+    after, nothing when none is named): the pages and their charts format every amount with it, the
+    way the answers do, and pick up a change on their next load."""
+
     name: str
     currency: str | None
+    money: MoneyFormat
     first_date: date | None
     last_date: date | None
     rows: int
@@ -243,7 +249,7 @@ class FactsOut(BaseModel):
     @classmethod
     def of(cls, facts: DatasetFacts, *, importing: bool) -> FactsOut:
         values = dataclasses.asdict(facts)
-        return cls.model_validate({**values, "importing": importing})
+        return cls.model_validate({**values, "money": MoneyFormat.of(facts.currency), "importing": importing})
 
 
 class SettingsIn(_In):

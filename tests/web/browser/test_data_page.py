@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_ui import ASSISTANT, PASSWORD, PHONE, api, login, send
-from playwright.sync_api import Page, expect
+from browser_ui import ASSISTANT, PASSWORD, PHONE, api, chart_points, login, send
+from playwright.sync_api import Locator, Page, expect
 from sales_csv import sales_csv
 
 from agent_orchestrator.background_server import BackgroundServer
@@ -230,3 +230,76 @@ def test_an_admin_downloads_the_rated_answers_as_eval_cases(
     assert [s["segment"] for s in segments] == ["High Value", "Regular", "At Risk", "New"]
     if viewport:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def money_on_chart(figure: Locator) -> dict[str, object]:
+    """What a drawn chart writes for its money: the left axis' ticks, a tooltip line, the table's cells."""
+    chart_points(figure)
+    return figure.locator("canvas").evaluate(
+        """(canvas) => {
+            const chart = window.Chart.getChart(canvas);
+            const label = chart.config.options.plugins.tooltip.callbacks.label;
+            return {
+                ticks: chart.scales.left.ticks.map((tick) => tick.label),
+                tooltip: label({ dataset: chart.data.datasets[0], raw: 1234.5 }),
+            };
+        }"""
+    ) | {"table": figure.get_by_test_id("chart-table").locator("tbody tr td").first.text_content()}
+
+
+def set_currency(page: Page, code: str) -> None:
+    # Showing the page refills the form from the facts: wait for that before typing into it.
+    page.get_by_test_id("data-facts").evaluate("(facts) => facts.replaceChildren()")
+    page.get_by_test_id("nav-data").click()
+    expect(page.get_by_test_id("data-facts")).to_contain_text("Rows")
+    page.get_by_test_id("settings-currency").fill(code)
+    page.get_by_test_id("settings-save").click()
+    expect(page.get_by_test_id("settings-saved")).to_contain_text("recomputed")
+    expect(page.get_by_test_id("data-facts")).to_contain_text(code or "not named")
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_the_pages_and_their_charts_print_money_in_the_currency_the_admin_sets(
+    page: Page, data_site: str, viewport: dict[str, int] | None, tmp_path: Path
+) -> None:
+    """Every amount on the pages is in the dataset's currency, written as the answers write it, and
+    follows a change without a reload (each page refetches the facts when shown); unset: none."""
+    if viewport:
+        page.set_viewport_size(viewport)
+    open_data_page(page, data_site, "owner")
+    set_currency(page, "GBP")
+
+    page.get_by_test_id("nav-segments").click()
+    table = page.get_by_test_id("segments-table")
+    expect(table.locator("tbody tr").first).to_contain_text("£")
+    rules = page.locator("#segments-rules")
+    expect(rules).to_contain_text("spending more than £")
+    expect(rules).to_contain_text("net spend above £")
+    trend = page.get_by_test_id("segments-trend-chart").get_by_test_id("chart")
+    shown = money_on_chart(trend)
+    assert shown["tooltip"] == "Revenue: £1,234.50", shown
+    assert all(str(tick).startswith("£") for tick in shown["ticks"]), shown  # type: ignore[attr-defined]
+    assert str(shown["table"]).startswith("£"), shown
+
+    page.get_by_test_id("nav-customers").click()
+    first = page.get_by_test_id("customers-table").locator("tbody tr").first
+    expect(first).to_contain_text("£")
+    first.locator("a.customer-link").click()
+    expect(page.get_by_test_id("customer-figures")).to_contain_text("£")
+    expect(page.get_by_test_id("customer-products")).to_contain_text("£")
+    timeline = page.locator("#customer-body").get_by_test_id("chart").first
+    assert money_on_chart(timeline)["tooltip"] == "Revenue: £1,234.50"
+    if viewport:
+        fits_the_phone(page, tmp_path / "customer.png")
+
+    set_currency(page, "")
+    page.get_by_test_id("nav-segments").click()
+    expect(table.locator("tbody tr").first).not_to_contain_text("£")
+    expect(rules).to_contain_text("spending more than ")
+    expect(rules).not_to_contain_text("£")
+    shown = money_on_chart(trend)
+    assert shown["tooltip"] == "Revenue: 1,234.50", shown
+    assert not any("£" in str(tick) for tick in shown["ticks"]), shown  # type: ignore[attr-defined]
+    assert not str(shown["table"]).startswith("£"), shown
+    page.get_by_test_id("nav-data").click()
+    restore_default(page)

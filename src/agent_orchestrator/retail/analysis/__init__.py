@@ -15,7 +15,7 @@ from typing import Any
 from agent_orchestrator.retail.analysis.execute import CannotAnswer, run
 from agent_orchestrator.retail.analysis.query import Dimension, Measure, Query
 from agent_orchestrator.retail.analysis.render import cannot_answer, result
-from agent_orchestrator.retail.schema import get_meta, set_meta
+from agent_orchestrator.retail.money import CURRENCY_KEY, dataset_currency, set_currency
 
 __all__ = [
     "CURRENCY_KEY",
@@ -26,26 +26,6 @@ __all__ = [
     "dataset_currency",
     "set_currency",
 ]
-
-CURRENCY_KEY = "currency"
-"""The dataset's currency (an ISO code, e.g. GBP) in its ``meta`` table; unset means none is
-printed, because neither the generator nor the Online Retail files name one."""
-
-
-def dataset_currency(conn: sqlite3.Connection) -> str | None:
-    value = get_meta(conn, CURRENCY_KEY)
-    return value or None
-
-
-def set_currency(conn: sqlite3.Connection, code: str | None) -> None:
-    """Declare (or, with ``None``, clear) the currency every figure of the dataset is in."""
-    if code is None:
-        conn.execute("DELETE FROM meta WHERE key = ?", (CURRENCY_KEY,))
-        return
-    cleaned = code.strip().upper()
-    if not (len(cleaned) == 3 and cleaned.isalpha()):
-        raise ValueError(f"a currency is a three-letter ISO code such as GBP, not {code!r}")
-    set_meta(conn, CURRENCY_KEY, cleaned)
 
 
 def answer_query(conn: sqlite3.Connection, query: Query) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from agent_orchestrator.retail.analysis.execute import (
     whole_scope,
 )
 from agent_orchestrator.retail.analysis.query import RATES, Dimension, Measure
+from agent_orchestrator.retail.money import money
 
 MEASURE_LABELS = {
     Measure.revenue: "Revenue",
@@ -74,9 +75,6 @@ def _noun(dimension: Dimension) -> str:
     return _SINGULARS.get(dimension, dimension.value)
 
 
-_SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥"}
-
-
 DAYS = frozenset({Measure.first_purchase, Measure.last_purchase})
 """Measures whose value is a day, not a figure."""
 RATIOS = {Measure.orders_per_customer: "orders per customer"}
@@ -123,11 +121,7 @@ class Figure:
             return f"{value:,.2f} {RATIOS[self.measure]}"
         if self.measure in RATES:
             return percent(value, 1)
-        text = f"{abs(value):,.2f}"
-        if self.currency:
-            symbol = _SYMBOLS.get(self.currency.upper())
-            text = f"{symbol}{text}" if symbol else f"{text} {self.currency.upper()}"
-        return f"-{text}" if value < 0 else text
+        return money(value, self.currency)
 
     def change(self, now: float, before: float) -> str:
         if self.measure in DAYS:

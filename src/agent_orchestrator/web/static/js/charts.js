@@ -1,7 +1,8 @@
 // Charts: one spec shape for every chart in the app, drawn with Chart.js, always with its table.
 //
 // A spec is { kind: "line" | "bar", title, category, labels, series: [{ label, unit, values, axis }],
-// customer_ids? } (category names what the labels are: "Month", "Customer"…):
+// customer_ids?, money? } (category names what the labels are: "Month", "Customer"…; money is the
+// currency's { prefix, suffix } for the "money" series, on the axis, the tooltip and the table):
 // the server sends it under a chat answer (web/charts.py, from what the turn's tools returned) and the
 // retail pages build it from the API. Chart.js is a classic script served from our own origin
 // (/vendor/chart.umd.min.js, pinned in package-lock.json; docs/architecture.md#charts); it draws on a
@@ -13,12 +14,18 @@ import { fmtMoney, fmtNumber, fmtPercent } from "./format.js";
 
 // Distinct in hue and lightness, readable on white; the first is the app's accent.
 const COLORS = ["#2f5fd0", "#e07b39", "#1e9e6a", "#8e5bd0", "#c2417a"];
-const FORMAT = { money: fmtMoney, count: fmtNumber, share: fmtPercent };
+const FORMAT = { count: fmtNumber, share: fmtPercent };
 const compactFmt = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
 const percentTickFmt = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 0 });
 
-const formatOf = (unit) => FORMAT[unit] || fmtNumber;
-const tickOf = (unit) => (unit === "share" ? (v) => percentTickFmt.format(v) : (v) => compactFmt.format(v));
+const formatOf = (unit, money) => (unit === "money" ? (v) => fmtMoney(v, money) : FORMAT[unit] || fmtNumber);
+
+/** An axis' tick: short ("£1.2K"), in the currency for money, the same way as fmtMoney. */
+function tickOf(unit, money) {
+  if (unit === "share") return (v) => percentTickFmt.format(v);
+  if (unit !== "money") return (v) => compactFmt.format(v);
+  return (v) => `${v < 0 ? "-" : ""}${money?.prefix ?? ""}${compactFmt.format(Math.abs(v))}${money?.suffix ?? ""}`;
+}
 
 /** Bar charts of many labels read better sideways (long product names, customer ids). */
 const isHorizontal = (spec) => spec.kind === "bar" && spec.horizontal !== false;
@@ -60,7 +67,7 @@ function scales(spec) {
   if (isHorizontal(spec)) {
     const unit = spec.series[0].unit;
     return {
-      x: { beginAtZero: true, grid, ticks: { ...ticks, callback: tickOf(unit) } },
+      x: { beginAtZero: true, grid, ticks: { ...ticks, callback: tickOf(unit, spec.money) } },
       y: { grid: { display: false }, ticks: { ...ticks, autoSkip: false, callback: shortLabel } },
     };
   }
@@ -72,7 +79,7 @@ function scales(spec) {
       position: axis,
       beginAtZero: true,
       grid: axis === "left" ? grid : { display: false },
-      ticks: { ...ticks, callback: tickOf(unitsHere[0]) },
+      ticks: { ...ticks, callback: tickOf(unitsHere[0], spec.money) },
     };
   }
   return result;
@@ -99,7 +106,7 @@ function chartConfig(spec, onPick) {
         },
         tooltip: {
           callbacks: {
-            label: (item) => `${item.dataset.label}: ${formatOf(item.dataset.unit)(item.raw)}`,
+            label: (item) => `${item.dataset.label}: ${formatOf(item.dataset.unit, spec.money)(item.raw)}`,
           },
         },
       },
@@ -149,7 +156,7 @@ function dataTable(spec) {
   const rows = spec.labels.map((_label, index) =>
     el("tr", {}, [
       labelCell(spec, index),
-      ...spec.series.map((s) => el("td", { className: "num", text: formatOf(s.unit)(s.values[index]) })),
+      ...spec.series.map((s) => el("td", { className: "num", text: formatOf(s.unit, spec.money)(s.values[index]) })),
     ]),
   );
   return el("table", { className: "data-table", testid: "chart-table" }, [

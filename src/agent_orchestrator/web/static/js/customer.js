@@ -2,6 +2,7 @@
 // top products, each chart with its figures as a table. It is addressed by the URL's hash,
 // #customer/<id>: the Customers table, customer charts and customer ids in chat answers (linked by
 // the server, web/customer_links.py) are plain links to it, and a reload or the back button keeps it.
+// Amounts are in the dataset's currency, from its facts (GET /api/datasets) fetched with the customer.
 
 import { api, isAbort, queryString } from "./api.js";
 import { chartFigure, destroyCharts } from "./charts.js";
@@ -55,12 +56,13 @@ async function loadCustomer() {
   body.replaceChildren(el("p", { className: "muted", text: "Loading…" }));
   try {
     const path = `/api/retail/customers/${id}`;
-    const [customer, trend] = await Promise.all([
+    const [customer, trend, facts] = await Promise.all([
       api("GET", path),
       api("GET", `${path}/trend${queryString({ months: TIMELINE_MONTHS })}`),
+      api("GET", "/api/datasets"),
     ]);
     if (seq !== customerSeq) return;
-    renderCustomer(customer, trend);
+    renderCustomer(customer, trend, facts.money);
   } catch (error) {
     if (seq !== customerSeq || isAbort(error)) return;
     body.replaceChildren();
@@ -76,10 +78,10 @@ function tile(label, value, note) {
   ]);
 }
 
-function keyFigures(c) {
+function keyFigures(c, money) {
   return el("div", { className: "tiles", testid: "customer-figures" }, [
-    tile("Revenue", fmtMoney(c.revenue), `${fmtNumber(c.orders)} orders`),
-    tile("Average order", fmtMoney(c.avg_order_value)),
+    tile("Revenue", fmtMoney(c.revenue, money), `${fmtNumber(c.orders)} orders`),
+    tile("Average order", fmtMoney(c.avg_order_value, money)),
     tile("Last purchase", c.last_purchase, `${fmtNumber(c.recency_days)} days before the as-of date`),
     tile("Customer since", c.first_purchase, `${fmtNumber(c.tenure_days)} days`),
     tile("RFM", c.rfm ? `${c.rfm.r} · ${c.rfm.f} · ${c.rfm.m}` : DASH, "recency · frequency · money, 5 = best"),
@@ -87,10 +89,11 @@ function keyFigures(c) {
   ]);
 }
 
-function timelineChart(trend) {
+function timelineChart(trend, money) {
   const points = trend.months || [];
   return chartFigure({
     kind: "bar",
+    money,
     horizontal: false,
     title: `Purchases per month since ${points[0]?.month ?? "the first purchase"}`,
     category: "Month",
@@ -102,10 +105,11 @@ function timelineChart(trend) {
   });
 }
 
-function productsChart(products) {
+function productsChart(products, money) {
   return chartFigure(
     {
       kind: "bar",
+      money,
       title: "Top products by revenue",
       category: "Product",
       labels: products.map((p) => p.description),
@@ -115,7 +119,7 @@ function productsChart(products) {
   );
 }
 
-function productsTable(products) {
+function productsTable(products, money) {
   const head = ["Code", "Description", "Quantity", "Revenue"].map((h, i) =>
     el("th", { text: h, className: i >= 2 ? "num" : "", attrs: { scope: "col" } }),
   );
@@ -124,7 +128,7 @@ function productsTable(products) {
       el("td", { text: p.stock_code }),
       el("td", { text: p.description }),
       el("td", { className: "num", text: fmtNumber(p.quantity) }),
-      el("td", { className: "num", text: fmtMoney(p.revenue) }),
+      el("td", { className: "num", text: fmtMoney(p.revenue, money) }),
     ]),
   );
   return el("div", { className: "table-wrap" }, [
@@ -136,7 +140,7 @@ function productsTable(products) {
   ]);
 }
 
-function renderCustomer(c, trend) {
+function renderCustomer(c, trend, money) {
   const products = c.top_products || [];
   const badge = el("span", { className: "segment-badge", text: c.segment, testid: "customer-segment" });
   badge.dataset.segment = c.segment;
@@ -145,11 +149,11 @@ function renderCustomer(c, trend) {
       badge,
       el("span", { text: ` ${c.country} · ${c.segment_reason}` }),
     ]),
-    keyFigures(c),
-    el("section", { className: "card", attrs: { "aria-label": "Purchase timeline" } }, [timelineChart(trend)]),
+    keyFigures(c, money),
+    el("section", { className: "card", attrs: { "aria-label": "Purchase timeline" } }, [timelineChart(trend, money)]),
     el("section", { className: "card", attrs: { "aria-label": "Top products" } }, [
-      products.length ? productsChart(products) : el("p", { className: "muted", text: "No products bought." }),
-      products.length ? productsTable(products) : null,
+      products.length ? productsChart(products, money) : el("p", { className: "muted", text: "No products bought." }),
+      products.length ? productsTable(products, money) : null,
     ]),
   );
   $("customer-title").focus();

@@ -1,5 +1,6 @@
 // The Customers page: customers by net revenue, filtered by segment and country, paged; a customer's
 // id opens their page (customer.js). The segment filter is remembered as a preference (storage.js).
+// Revenue is written in the dataset's currency, from its facts (GET /api/datasets) fetched with each page.
 
 import { api, isAbort, queryString } from "./api.js";
 import { $, SEARCH_DEBOUNCE_MS, debounce, el, setText } from "./dom.js";
@@ -38,9 +39,12 @@ async function loadCustomers() {
   setText($("customers-error"), "");
   const params = { ...customerFilters(), limit: CUSTOMERS_PAGE, offset };
   try {
-    const page = await api("GET", `/api/retail/customers${queryString(params)}`);
+    const [page, facts] = await Promise.all([
+      api("GET", `/api/retail/customers${queryString(params)}`),
+      api("GET", "/api/datasets"),
+    ]);
     if (seq !== customersSeq) return;
-    renderCustomers(page);
+    renderCustomers(page, facts.money);
   } catch (error) {
     if (seq === customersSeq && !isAbort(error)) {
       setText($("customers-error"), `Could not load customers: ${error.message}`);
@@ -48,7 +52,7 @@ async function loadCustomers() {
   }
 }
 
-function customerRow(customer) {
+function customerRow(customer, money) {
   const open = el("a", {
     className: "customer-link",
     text: `#${customer.customer_id}`,
@@ -60,16 +64,16 @@ function customerRow(customer) {
     el("td", { text: customer.country }),
     el("td", { text: customer.segment }),
     el("td", { className: "num", text: fmtNumber(customer.orders) }),
-    el("td", { className: "num", text: fmtMoney(customer.revenue) }),
+    el("td", { className: "num", text: fmtMoney(customer.revenue, money) }),
     el("td", { text: customer.last_purchase }),
     el("td", { className: "num", text: fmtNumber(customer.recency_days) }),
     el("td", { className: "num", text: rfm, attrs: { title: "Recency-Frequency-Monetary scores, 5 = best" } }),
   ]);
 }
 
-function renderCustomers(page) {
+function renderCustomers(page, money) {
   const body = $("customers-table").tBodies[0];
-  body.replaceChildren(...page.items.map(customerRow));
+  body.replaceChildren(...page.items.map((customer) => customerRow(customer, money)));
   if (page.items.length === 0) {
     body.append(el("tr", {}, [el("td", { className: "muted", text: "No customers match these filters.", attrs: { colspan: 8 } })]));
   }

@@ -119,8 +119,8 @@ async function onSaveSettings(event) {
     segmentRules[input.name] = value;
   }
   const currency = $("settings-currency").value.trim().toUpperCase();
-  const body = { name: $("settings-name").value.trim(), segment_rules: segmentRules };
-  if (currency) body.currency = currency;
+  // An emptied field clears the currency (null): the amounts are then printed without one.
+  const body = { name: $("settings-name").value.trim(), segment_rules: segmentRules, currency: currency || null };
   try {
     renderFacts(await api("PATCH", "/api/datasets/settings", body));
     setText($("settings-saved"), "Saved; the segments are recomputed.");

@@ -12,7 +12,16 @@ const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", ti
 
 export const DASH = "—";
 export const fmtNumber = (v) => (v === null || v === undefined ? DASH : numberFmt.format(v));
-export const fmtMoney = (v) => (v === null || v === undefined ? DASH : moneyFmt.format(v));
+/**
+ * An amount with two decimals in the dataset's currency: `money` is the API's { prefix, suffix }
+ * (GET /api/datasets, a chart spec), the server's one convention for answers, pages and charts
+ * ("£1,234.50", "1,234.50 CHF"); none given, no currency is printed.
+ */
+export function fmtMoney(v, money) {
+  if (v === null || v === undefined) return DASH;
+  const text = `${money?.prefix ?? ""}${moneyFmt.format(Math.abs(v))}${money?.suffix ?? ""}`;
+  return v < 0 ? `-${text}` : text;
+}
 export const fmtPercent = (v) => (v === null || v === undefined ? DASH : percentFmt.format(v));
 export const fmtDecimal = (v) => (v === null || v === undefined ? DASH : decimalFmt.format(v));
 

@@ -1,6 +1,7 @@
 // The Segments page: revenue and retention per customer segment, the shares as a chart beside the
 // table, a segment's monthly trend as a line chart, and the rules that assign them. Read-only and
-// refetched each time the tab is shown; a segment's name opens its customers.
+// refetched each time the tab is shown, with the dataset's facts (GET /api/datasets), whose money
+// format writes every amount in the dataset's currency as it is now; a segment's name opens its customers.
 
 import { api, isAbort, queryString } from "./api.js";
 import { chartFigure, destroyCharts } from "./charts.js";
@@ -17,8 +18,8 @@ async function loadSegments() {
   setText($("segments-error"), "");
   loadTrend();
   try {
-    const data = await api("GET", "/api/retail/segments");
-    renderSegments(data);
+    const [data, facts] = await Promise.all([api("GET", "/api/retail/segments"), api("GET", "/api/datasets")]);
+    renderSegments(data, facts.money);
   } catch (error) {
     if (!isAbort(error)) setText($("segments-error"), `Could not load segments: ${error.message}`);
   }
@@ -53,20 +54,21 @@ async function loadTrend() {
   setText($("trend-error"), "");
   try {
     const path = `/api/retail/segments/${encodeURIComponent(segment)}/trend${queryString({ months })}`;
-    const trend = await api("GET", path);
+    const [trend, facts] = await Promise.all([api("GET", path), api("GET", "/api/datasets")]);
     if (seq !== trendSeq) return;
     $("trend-meta").textContent = `${fmtNumber(trend.customers)} customers are in ${trend.segment} now; `
       + "their revenue, orders and active buyers per month.";
-    showChart($("segments-trend-chart"), trendChart(trend));
+    showChart($("segments-trend-chart"), trendChart(trend, facts.money));
   } catch (error) {
     if (seq === trendSeq && !isAbort(error)) setText($("trend-error"), `Could not load the trend: ${error.message}`);
   }
 }
 
-function trendChart(trend) {
+function trendChart(trend, money) {
   const points = trend.months || [];
   return chartFigure({
     kind: "line",
+    money,
     title: `${trend.segment}: revenue, orders and buyers per month`,
     category: "Month",
     labels: points.map((p) => p.month),
@@ -78,7 +80,7 @@ function trendChart(trend) {
   });
 }
 
-function segmentRow(summary, { isTotal = false } = {}) {
+function segmentRow(summary, money, { isTotal = false } = {}) {
   const nameCell = el(isTotal ? "th" : "td", { attrs: { scope: isTotal ? "row" : null } });
   if (!isTotal && SEGMENTS.includes(summary.segment)) {
     // Jump to the customers of this segment.
@@ -93,10 +95,10 @@ function segmentRow(summary, { isTotal = false } = {}) {
   const cells = [
     fmtNumber(summary.customers),
     fmtPercent(share),
-    fmtMoney(summary.revenue),
+    fmtMoney(summary.revenue, money),
     fmtPercent(summary.revenue_share),
     fmtNumber(summary.orders),
-    fmtMoney(summary.avg_order_value),
+    fmtMoney(summary.avg_order_value, money),
     fmtDecimal(summary.avg_recency_days),
     fmtPercent(summary.repeat_rate),
     fmtPercent(summary.retention_rate),
@@ -104,19 +106,19 @@ function segmentRow(summary, { isTotal = false } = {}) {
   return el("tr", { className: isTotal ? "total" : "" }, [nameCell, ...cells]);
 }
 
-function renderSegments(data) {
+function renderSegments(data, money) {
   const table = $("segments-table");
-  table.tBodies[0].replaceChildren(...(data.segments || []).map((s) => segmentRow(s)));
-  table.tFoot.replaceChildren(...(data.overall ? [segmentRow(data.overall, { isTotal: true })] : []));
+  table.tBodies[0].replaceChildren(...(data.segments || []).map((s) => segmentRow(s, money)));
+  table.tFoot.replaceChildren(...(data.overall ? [segmentRow(data.overall, money, { isTotal: true })] : []));
   const segments = data.segments || [];
   showChart($("segments-share-chart"), segments.length ? shareChart(segments) : null);
   $("segments-meta").textContent = data.as_of
     ? `As of ${data.as_of} (the latest purchase in the data; recency is measured to this date).`
     : "No purchases in the dataset yet.";
-  renderRules(data.rules);
+  renderRules(data.rules, money);
 }
 
-function renderRules(rules) {
+function renderRules(rules, money) {
   const box = $("segments-rules");
   if (!rules) {
     box.replaceChildren();
@@ -128,7 +130,7 @@ function renderRules(rules) {
     el("p", {
       className: "muted",
       text: `Rules apply in order; the first match wins. At Risk = no purchase in ${rules.active_days} days; `
-        + `High Value = active repeat buyer spending more than ${fmtMoney(rules.high_value_above)}.`,
+        + `High Value = active repeat buyer spending more than ${fmtMoney(rules.high_value_above, money)}.`,
     }),
     el("ol", {}, items),
   );
