@@ -199,6 +199,7 @@ _SLOW_FIXTURES = {
     "live_app",  # tests/web/conftest.py
     "fuzzed_app",  # tests/web/test_api_fuzz.py
     "any_store_app",  # tests/web/test_readings.py
+    "retail_live_app",  # tests/web/test_sharing.py
     "sealed_live_app",  # tests/web/test_live_feed.py
     "app",  # tests/web/test_deleting.py
     "data_app",  # tests/web/test_data_api.py

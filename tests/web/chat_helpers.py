@@ -7,10 +7,11 @@ import httpx
 
 from agent_orchestrator.retail.analysis import Query, answer_query
 from agent_orchestrator.retail.db import open_readonly
-from agent_orchestrator.sessions.store import AuditLog, SessionCatalog, UserStore, make_engine
+from agent_orchestrator.sessions.store import AuditLog, SessionCatalog, UserStore, make_engine, migrate
 from agent_orchestrator.testing.scripted_model import Reply, Text, user_messages
 
 FACTS = ["fact one: apple", "fact two: banana", "fact three: cherry"]
+PASSWORD = "correct horse battery"
 
 
 def memory_rule(body: dict[str, Any]) -> Reply:
@@ -84,3 +85,12 @@ def computed(app: Any, query: dict[str, Any]) -> dict[str, Any]:
         return answer_query(conn, Query(**query))
     finally:
         conn.close()
+
+
+def create_users(database_url: str, *names: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    users = UserStore(engine)
+    for name in names:
+        users.create(name, PASSWORD)
+    engine.dispose()

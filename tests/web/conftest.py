@@ -7,17 +7,14 @@ from typing import Any
 
 import httpx
 import pytest
-from chat_helpers import FACTS, events, memory_rule, send
+from chat_helpers import FACTS, PASSWORD, create_users, events, memory_rule, send
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
-from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 from agent_orchestrator.web.app import create_app
-
-PASSWORD = "correct horse battery"
 
 
 @dataclass
@@ -43,15 +40,6 @@ def build_web_settings(data_dir: Path, database_url: str | None = None, **change
         database_url=database_url or f"sqlite:///{data_dir / 'catalog.sqlite'}",
         **(defaults | changes),
     )
-
-
-def create_users(database_url: str, *names: str) -> None:
-    engine = make_engine(database_url)
-    migrate(engine)
-    users = UserStore(engine)
-    for name in names:
-        users.create(name, PASSWORD)
-    engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -1,6 +1,6 @@
 """What the audit trail keeps of refused requests, and the login cookie behind HTTPS: a failed login
 names only a real account (people type passwords into the name field), another user's session asked
-for again and again leaves nothing (its id is an unknown one to the asker), and a Secure cookie is a
+for again and again is an unknown id to the asker, audited as any is, within a bound, and a Secure cookie is a
 ``__Host-`` one with HSTS."""
 
 import httpx
@@ -34,17 +34,24 @@ def test_a_failed_login_names_the_account_only_if_there_is_one(start_app) -> Non
     assert all("hunter2" not in str(event) for event in _audit(app))
 
 
-def test_another_users_session_asked_for_again_and_again_leaves_no_trail(start_app) -> None:
+def test_unknown_ids_asked_for_again_and_again_leave_a_bounded_trail(start_app) -> None:
     """Ids are per owner (docs/architecture.md#ownership): Bob asking for Alice's id asks for one of his
-    own, which he does not have; nothing names Alice's session, and nothing grows however often."""
+    own, which he does not have. It is audited like any unknown id (``unknown_id``, the id as asked,
+    no session named), once a minute per asker and id, and at most 30 ids a minute per asker, so a
+    flood of 404s cannot grow the trail without bound."""
     app = start_app()
     alice, bob = app.client("alice"), app.client("bob")
     session_id = alice.post("/api/sessions", json={}).json()["id"]
-    before = _audit(app)
+    before = {e.id for e in _audit(app)}
     for _ in range(5):
         assert bob.get(f"/api/sessions/{session_id}").status_code == 404
     assert bob.get(f"/api/sessions/{session_id}/messages").status_code == 404
-    assert _audit(app) == before
+    for number in range(40):
+        assert bob.get(f"/api/sessions/made-up-{number}").status_code == 404
+    new = [e for e in _audit(app) if e.id not in before]
+    assert {(e.action, e.username, e.session_id) for e in new} == {("unknown_id", "bob", None)}
+    assert [e.asked_id for e in new].count(session_id) == 1
+    assert len(new) == 30
 
 
 def test_a_secure_login_cookie_is_a_host_cookie_and_comes_with_hsts(start_app) -> None:

@@ -144,6 +144,6 @@ def test_another_users_session_cannot_be_forked_rewound_or_regenerated(live_app,
     ):
         assert (attempt.status_code, attempt.json()) == (unknown.status_code, unknown.json())
         assert attempt.status_code == 404
-    assert audit_actions(live_app, session_id, "bob") == []  # an unknown id to bob: nothing written
+    assert audit_actions(live_app, session_id, "bob") == []  # an unknown id to bob: no session named
     assert len(messages(alice, session_id)) == 6
     assert bob.get("/api/sessions").json()["items"] == []

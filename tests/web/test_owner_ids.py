@@ -118,8 +118,9 @@ def test_each_owners_live_feeds_carry_their_own_session_only(live_app, two_merge
 
 
 def test_another_users_id_is_an_unknown_id_on_every_route(live_app) -> None:
-    """Bob has no ``acme-merger``; Alice's is exactly as unknown to him as one nobody has, and asking
-    for it writes nothing about it anywhere."""
+    """Bob has no ``acme-merger``; Alice's is exactly as unknown to him as one nobody has (status, body,
+    headers), and asking for either writes the same: one ``unknown_id`` row with the id as asked,
+    keyed by no session (docs/architecture.md#ownership)."""
     live_app.model.default = memory_rule
     alice, bob = live_app.client("alice"), live_app.client("bob")
     assert alice.post("/api/sessions", json={"id": ID}).status_code == 201
@@ -149,10 +150,21 @@ def test_another_users_id_is_an_unknown_id_on_every_route(live_app) -> None:
             bob.delete(path),
         ]
 
-    unknown = [(r.status_code, r.json()) for r in attempts("chat-0000000000000000")]
-    foreign = [(r.status_code, r.json()) for r in attempts(ID)]
+    def seen(response: httpx.Response) -> tuple[int, object, dict[str, str]]:
+        varying = ("date", "x-request-id")
+        return (
+            response.status_code,
+            response.json(),
+            {k: v for k, v in response.headers.items() if k not in varying},
+        )
+
+    nobodys = "chat-0000000000000000"
+    unknown = [seen(r) for r in attempts(nobodys)]
+    foreign = [seen(r) for r in attempts(ID)]
     assert foreign == unknown
-    assert foreign == [(404, {"detail": "No such session."})] * len(foreign)
+    assert [(status, body) for status, body, _ in foreign] == [(404, {"detail": "No such session."})] * len(
+        foreign
+    )
     engine = make_engine(live_app.web.database_url)
     try:
         new_rows = [e for e in AuditLog(engine).recent(limit=1000) if e.id not in trail_before]
@@ -160,6 +172,14 @@ def test_another_users_id_is_an_unknown_id_on_every_route(live_app) -> None:
         engine.dispose()
     alices = runtime_id(live_app, ID, "alice")
     assert [e for e in new_rows if e.session_id == alices or e.details.get("public_id") == ID] == []
+
+    def written(asked: str) -> list[tuple[str, str | None, dict[str, object], str]]:
+        return [
+            (e.action, e.session_id, dict(e.details), e.username) for e in new_rows if e.asked_id == asked
+        ]
+
+    # Once a minute per asker and id, however many routes asked (docs/architecture.md#ownership).
+    assert written(ID) == written(nobodys) == [("unknown_id", None, {}, "bob")]
     assert contents(alice, ID) == ["fact one: apple", "Noted apple."]
     assert bob.get("/api/sessions").json()["items"] == []
 

@@ -7,12 +7,15 @@ import json
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 from chat_helpers import events, messages, send
 from sqlalchemy import update
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
+from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.sessions.store import AuditLog, make_engine
 from agent_orchestrator.sessions.store.schema import share_links, utcnow
 from agent_orchestrator.testing.scripted_model import Text, ToolCall, message_text
@@ -163,3 +166,46 @@ def test_a_shared_answer_keeps_the_chart_of_what_its_tool_returned(
     assert (chart["tool"], chart["kind"]) == ("monthly_trend", "line")
     assert chart["labels"] == [m["month"] for m in months]
     assert chart["series"][0]["values"] == [m["revenue"] for m in months]
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def retail_live_app(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """The app with the retail dataset and its tools, on each store."""
+    generate_dataset(tmp_path / "retail.sqlite", GeneratorConfig(seed=7, customers=300, transactions=6_000))
+    start_app = request.getfixturevalue("start_app")
+    if request.param == "postgres":
+        schema = request.getfixturevalue("postgres_schema")
+        return start_app(
+            schema.sqlalchemy_url, PostgresSessionFiles.from_url(schema.url), retail_dataset=True
+        )
+    return start_app(retail_dataset=True)
+
+
+def test_a_copy_of_a_shared_chat_keeps_its_charts_and_readings(retail_live_app) -> None:
+    """The snapshot a copy is made from is this server's own log, not a user's file: the copy's answer
+    charts what the original's tool returned, as the original does, where an upload of the same
+    conversation shows the results as imported text only (docs/architecture.md#export-and-import)."""
+    alice, bob = retail_live_app.client("alice"), retail_live_app.client("bob")
+    session_id = alice.post("/api/sessions", json={"title": "By country"}).json()["id"]
+    asked = {"measure": "revenue", "group_by": "country", "limit": 3}
+    retail_live_app.model.script(ToolCall("retail-analytics-analyze_sales", asked), Text("Three countries."))
+    assert events(send(alice, session_id, "Revenue by country?"))[-1][0] == "done"
+    original = alice.get(f"/api/sessions/{session_id}/messages").json()["messages"][-1]
+    (chart,) = original["charts"]
+    assert (chart["tool"], len(chart["labels"])) == ("analyze_sales", 3) and original["readings"]
+
+    copied = bob.post(f"/api/shared/{_token(_share(alice, session_id))}/copy")
+    assert copied.status_code == 201, copied.text
+    copy = bob.get(f"/api/sessions/{copied.json()['id']}/messages").json()["messages"][-1]
+    assert (copy["content"], copy["charts"], copy["readings"]) == (
+        original["content"],
+        original["charts"],
+        original["readings"],
+    )
+    assert copy["imported_tools"] == []
+
+    exported = alice.get(f"/api/sessions/{session_id}/export").json()  # a file: its word, not our tools'
+    uploaded = bob.post("/api/sessions/import", content=json.dumps(exported)).json()["items"][0]
+    upload = bob.get(f"/api/sessions/{uploaded['id']}/messages").json()["messages"][-1]
+    assert (upload["charts"], upload["readings"]) == ([], [])
+    assert [tool["tool"] for tool in upload["imported_tools"]] == ["analyze_sales"]

@@ -30,7 +30,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from copilot import CopilotSession
 
@@ -80,6 +80,8 @@ logger = logging.getLogger(__name__)
 # The runtime's own rule for session names (validated on create): at most 100 characters, no quotes.
 _NAME_LIMIT = 100
 _JOIN_ATTEMPTS = 5
+UNKNOWN_IDS_PER_MINUTE = 30
+"""How many requests for unknown session ids one user gets audited a minute (``unknown_id``)."""
 
 
 @dataclass(frozen=True)
@@ -185,11 +187,30 @@ class SessionService:
 
     async def get(self, actor: Actor, public_id: str) -> SessionRecord:
         """The caller's session of that public id, or :class:`SessionNotFoundError`: one query in the
-        caller's namespace, so another user's id is exactly an unknown one (nothing else is looked up,
-        counted or written for it; docs/architecture.md#ownership)."""
+        caller's namespace, so another user's id is exactly an unknown one. Every unknown id is
+        audited alike (``unknown_id``, with the id as asked), whether or not another owner has it:
+        nothing else is looked up, so status, body and work are the same for both, and the owner of
+        that id, if any, sees the attempts counted in the session's activity
+        (docs/architecture.md#ownership)."""
         validate_session_id(public_id)
         record = await asyncio.to_thread(self.catalog.get_owned, public_id, actor.user.id)
+        if record is None:
+            await asyncio.to_thread(self._audit_unknown, actor, public_id)
         return await self._checked(record)
+
+    def _audit_unknown(self, actor: Actor, public_id: str) -> None:
+        """Audit a request for an id the caller has no session of, at most once a minute per caller
+        and id and :data:`UNKNOWN_IDS_PER_MINUTE` times a minute per caller, so that a flood of
+        ``404``s cannot grow the audit log without bound (the cap depends on the caller's own rows
+        only, never on whether anyone has the id)."""
+        event = AuditEvent(
+            action="unknown_id",
+            username=actor.user.username,
+            user_id=actor.user.id,
+            client_addr=actor.client_addr,
+            asked_id=public_id,
+        )
+        self.audit.record_at_most(event, UNKNOWN_IDS_PER_MINUTE, timedelta(minutes=1))
 
     async def _reread(self, actor: Actor, record: SessionRecord) -> SessionRecord:
         """The caller's session again, by its runtime id: the same session even if it was deleted and

@@ -51,10 +51,12 @@ EXPECTED_SCHEMA = {
             ("session_id", True),
             ("client_addr", True),
             ("details", False),
+            ("asked_id", True),
         ],
         "primary_key": ["id"],
         "foreign_keys": [],
         "indexes": [
+            ("ix_audit_log_asked_id", False),
             ("ix_audit_log_at", False),
             ("ix_audit_log_session_id", False),
             ("ix_audit_log_user_id", False),
@@ -491,7 +493,7 @@ def test_chats_stored_before_organising_keep_their_titles_and_are_neither_pinned
                 ),
                 {"at": now},
             )
-        assert migrate(engine) == ["0014_organise"]
+        assert migrate(engine, target="0014_organise") == ["0014_organise"]
         catalog = SessionCatalog(engine)
         record = catalog.get_owned("q3-review", 1)
         assert record is not None

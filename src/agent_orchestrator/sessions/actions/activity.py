@@ -2,11 +2,18 @@
 (docs/architecture.md#session-activity).
 
 Every step is already audited under the session's runtime id, which no other session ever had: its
-creation, each turn (with the device, address and server that answered it), branches and the chat
-they came from, rewinds, changed readings, stopped answers, exports and imports, renames, and its
-share links created, refreshed, viewed, copied, revoked and refused. The owner sees them newest
+creation, each turn (with the device, address and server that answered it), branches made from it and
+the chat it came from, rewinds, changed readings, stopped answers, exports and imports, renames, and
+its share links created, refreshed, viewed, copied, revoked and refused. The owner sees them newest
 first. Someone else's steps (a link's viewers) are shown with their time only, never a name or an
-address: "someone signed in" or "someone without an account"; refused ones are counted.
+address: "someone signed in" or "someone without an account".
+
+Refused attempts by anybody else are counted, each kind with its times: a signed-in-only link opened
+without signing in, a revoked or expired link opened (its token is still stored, so it is this
+session's; a token never issued is nobody's), and other users asking for the session's public id,
+who were told there is no such session. Those are not keyed by the session (nothing was looked up
+for them): they are the ``unknown_id`` rows asking for its public id, by anybody but its owner, since
+it was created.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal, get_args
 
 from agent_orchestrator.sessions.actor import Actor
 from agent_orchestrator.sessions.service import SessionService
@@ -27,6 +35,7 @@ LABELS = {
     "resume": "Message answered",
     "rename": "Renamed",
     "fork": "Branched from another chat",
+    "branched": "Branch made from this chat",
     "rewind": "Last answer rewound",
     "reading": "Reading changed",
     "stop": "Answer stopped",
@@ -36,16 +45,29 @@ LABELS = {
     "share_refresh": "Share link refreshed",
     "share_revoke": "Share link revoked",
     "share_view": "Share link opened",
-    "share_fork": "Share link copied into an account",
-    "share_refused": "Share link refused (not signed in)",
+    "share_fork": "Copied by a viewer of a share link",
+    "share_refused": "Share link refused",
     "organise": "Organised",
     "feedback": "Answer rated",
 }
 """The steps shown, in the owner's words; any other audited action of the session is left out."""
+
+RefusalKind = Literal["session_id", "sign_in", "revoked", "expired"]
+REFUSALS: dict[RefusalKind, str] = {
+    "session_id": "Asked for by another user (told there is no such chat)",
+    "sign_in": "Signed-in-only link opened without signing in",
+    "revoked": "Revoked link opened",
+    "expired": "Expired link opened",
+}
+"""The kinds of refused attempts, in the owner's words; a ``share_refused`` without a reason is from
+before there were others (``sign_in``)."""
+
 _KEPT_DETAILS = (
-    *("parent", "event_id", "link", "days", "signed_in_only", "as", "source", "server", "device"),
-    *("pinned", "archived", "folder", "tags", "rating"),
+    *("parent", "child", "copy", "event_id", "link", "days", "signed_in_only", "as", "source"),
+    *("server", "device", "pinned", "archived", "folder", "tags", "rating", "reason"),
 )
+_ANYONES_DETAILS = ("link", "reason")
+"""What an owner is shown of someone else's step: which of their links, and why it was refused."""
 
 
 @dataclass(frozen=True)
@@ -60,10 +82,24 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Refusals:
+    """Refused attempts of one kind (a key of :data:`REFUSALS`) by anybody but the owner."""
+
+    kind: RefusalKind
+    label: str
+    times: list[datetime]
+    """Newest first; nothing else of whoever tried."""
+
+
+@dataclass(frozen=True)
 class Activity:
     steps: list[Step]
-    refused: int
-    """How many attempts by anybody else were refused (a signed-in-only link opened without signing in)."""
+    refusals: list[Refusals]
+
+    @property
+    def refused(self) -> int:
+        """How many attempts by anybody else were refused, all kinds together."""
+        return sum(len(kind.times) for kind in self.refusals)
 
 
 class SessionActivity:
@@ -74,16 +110,40 @@ class SessionActivity:
 
     async def of(self, actor: Actor, public_id: str) -> Activity:
         record = await self.service.get(actor, public_id)
-        events = await asyncio.to_thread(self.service.audit.recent, session_id=record.id, limit=MAX_ACTIVITY)
+        audit = self.service.audit
+        events = await asyncio.to_thread(audit.recent, session_id=record.id, limit=MAX_ACTIVITY)
+        asked = await asyncio.to_thread(
+            audit.asked_for,
+            record.public_id,
+            since=record.created_at,
+            other_than=actor.user.id,
+            limit=MAX_ACTIVITY,
+        )
         steps = [_step(event, actor) for event in events if event.action in LABELS]
-        refused = sum(1 for event in events if event.action == "share_refused")
-        return Activity(steps, refused)
+        times: dict[RefusalKind, list[datetime]] = {kind: [] for kind in REFUSALS}
+        times["session_id"] = asked
+        for event in events:
+            if event.action == "share_refused" and event.user_id != actor.user.id:
+                times[_refusal(event)].append(event.at)
+        refusals = [Refusals(kind, REFUSALS[kind], at) for kind, at in times.items() if at]
+        return Activity(steps, refusals)
 
 
 def _step(event: AuditEvent, owner: Actor) -> Step:
     mine = event.user_id == owner.user.id
     by = "you" if mine else "someone signed in" if event.user_id is not None else "someone without an account"
-    details = {k: str(v) for k, v in event.details.items() if k in _KEPT_DETAILS and (mine or k == "link")}
+    details = {
+        k: str(v) for k, v in event.details.items() if k in _KEPT_DETAILS and (mine or k in _ANYONES_DETAILS)
+    }
     return Step(
         event.at, event.action, LABELS[event.action], by, event.client_addr if mine else None, details
     )
+
+
+def _refusal(event: AuditEvent) -> RefusalKind:
+    """The kind of a ``share_refused``: its reason (none before revoked and expired links were)."""
+    reason = event.details.get("reason")
+    for kind in get_args(RefusalKind):
+        if kind == reason:
+            return kind
+    return "sign_in"

@@ -3,7 +3,8 @@
 Every operation keeps the session contract (docs/architecture.md#branching-and-search): it starts
 with :meth:`SessionService.get` (the caller's public id resolved in the caller's namespace: another
 user's id is an unknown id), works on the record's runtime id from there on, is audited itself
-(``fork``, ``rewind``), and changes a session's history only while holding its lease, as a turn does.
+(``fork`` on the new session and ``branched`` on its parent, ``rewind``), and changes a session's
+history only while holding its lease, as a turn does.
 
 * **Fork** creates a new owned session whose log is the parent's up to a message
   (:mod:`~agent_orchestrator.sessions.history.fork`), linked to the parent in the catalog and indexed for
@@ -81,6 +82,12 @@ class Branching:
         details = {"parent": parent.public_id, "event_id": event_id, "before": str(before).lower()}
         event = self.service.event("fork", actor, child, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
+        # The parent's own trail says so too: its activity is read by its runtime id, and a public id
+        # in the child's details may name a later session of that id.
+        made = self.service.event(
+            "branched", actor, parent, details={"child": child.public_id, "event_id": event_id}
+        )
+        await asyncio.to_thread(self.service.audit.record, made)
         return await self.service._reread(actor, child)
 
     async def edit_and_resend(

@@ -105,13 +105,14 @@ class Exchange:
 
     async def import_log(self, actor: Actor, title: str, raw: bytes, *, source: str) -> SessionRecord:
         """A new session of the caller's holding the conversation of an event log of ours (a shared
-        snapshot), rebuilt as an import rebuilds it."""
+        snapshot, from this server's store, never from a user), rebuilt as an import rebuilds it but
+        with its tool calls' ids kept: their results are our tools' (or marked imported already)."""
         document = {
             "format": EXPORT_FORMAT,
             "session": {"title": title},
             "events": raw.decode("utf-8", "replace"),
         }
-        conversation = replace(await asyncio.to_thread(_ours, document), source=source)
+        conversation = replace(await asyncio.to_thread(_ours, document, our_log=True), source=source)
         (record,) = await self._import_all(actor, [conversation])
         return record
 
@@ -240,7 +241,9 @@ def imported_log(start_line: bytes, conversation: Conversation) -> bytes:
     return start_line.rstrip(b"\n") + b"\n" + body.encode()
 
 
-def _ours(document: dict[str, Any]) -> Conversation:
+def _ours(document: dict[str, Any], *, our_log: bool = False) -> Conversation:
+    """Our export format's conversation; ``our_log``: its events are this server's own (a shared
+    snapshot), so tool calls keep their ids (:func:`_rebuilt`)."""
     if document.get("format") != EXPORT_FORMAT:
         raise InvalidInputError(
             f"Unknown export format {document.get('format')!r}; expected {EXPORT_FORMAT}."
@@ -263,7 +266,7 @@ def _ours(document: dict[str, Any]) -> Conversation:
         if number == 1 and event["type"] != "session.start":
             raise InvalidInputError("Event log line 1 must be the session.start event.")
         events.append((number, event))
-    conversation = _rebuilt(events[1:])
+    conversation = _rebuilt(events[1:], keep_call_ids=our_log)
     if not conversation:
         raise InvalidInputError("The export's event log holds no conversation.")
     session = document.get("session")
@@ -365,7 +368,9 @@ def _fields_problem(data: dict[str, Any], fields: dict[str, tuple[type, ...]], w
     return None
 
 
-def _rebuilt(events: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+def _rebuilt(
+    events: list[tuple[int, dict[str, Any]]], *, keep_call_ids: bool = False
+) -> list[dict[str, Any]]:
     """The conversation of an uploaded log as new events: only :data:`KEPT_EVENTS` of the conversation
     itself (not a sub-agent's), each rebuilt from the fields the runtime and the transcript read, with
     new ids (events, messages, tool calls: nothing of the file's own is written) chained by
@@ -373,7 +378,8 @@ def _rebuilt(events: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
 
     Tool calls are kept only in pairs, a request and the result that answered it before the next user
     message, as the runtime needs them to replay the conversation to a model; each pair gets a new
-    call id marking it imported (:func:`~agent_orchestrator.sessions.history.tool_results.imported_call_id`).
+    call id marking it imported (:func:`~agent_orchestrator.sessions.history.tool_results.imported_call_id`),
+    unless ``keep_call_ids`` (a log of this server's own, whose results are our tools').
     Answers before the first user message have no turn to go in."""
     kept = [
         (number, event)
@@ -382,7 +388,7 @@ def _rebuilt(events: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
         and not event.get("agentId")
         and not event.get("data", {}).get("parentToolCallId")
     ]
-    calls = _answered_calls(kept)
+    calls = _answered_calls(kept, keep_ids=keep_call_ids)
     times = _Times()
     rebuilt: list[dict[str, Any]] = []
     turns, turn = 0, None
@@ -451,10 +457,11 @@ def _unique_requests(data: dict[str, Any]) -> list[dict[str, Any]]:
     return requests
 
 
-def _answered_calls(kept: list[tuple[int, dict[str, Any]]]) -> dict[tuple[int, str], str]:
+def _answered_calls(kept: list[tuple[int, dict[str, Any]]], *, keep_ids: bool) -> dict[tuple[int, str], str]:
     """The new call id of every tool call that was asked for and answered before the next user
     message, keyed by (index in ``kept``, the file's call id) of its request, its start and its result
-    alike: the events of a call that was never answered, or answered twice, are not kept."""
+    alike: the events of a call that was never answered, or answered twice, are not kept. The new id
+    is marked imported, or with ``keep_ids`` the call's own."""
     calls: dict[tuple[int, str], str] = {}
     asked: dict[str, list[int]] = {}  # call id -> the indices of its request and start, until answered
     for index, (_, event) in enumerate(kept):
@@ -467,7 +474,7 @@ def _answered_calls(kept: list[tuple[int, dict[str, Any]]]) -> dict[tuple[int, s
         elif kind == "tool.execution_start" and len(asked.get(data["toolCallId"], ())) == 1:
             asked[data["toolCallId"]].append(index)
         elif kind == "tool.execution_complete" and data["toolCallId"] in asked:
-            ours = imported_call_id()
+            ours = data["toolCallId"] if keep_ids else imported_call_id()
             for where in (*asked.pop(data["toolCallId"]), index):
                 calls[where, data["toolCallId"]] = ours
     return calls

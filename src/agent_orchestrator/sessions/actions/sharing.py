@@ -4,7 +4,8 @@ An owner shares a snapshot of a conversation as a link whose token is a capabili
 id: random, revocable, expiring, optionally for signed-in users of this server only. A viewer sees
 the snapshot (never the owner's other chats, never a way to send); a signed-in viewer may continue it
 as their own copy, which is an import of the snapshot into their account. Everything is audited:
-links created, refreshed, revoked, viewed, refused and copied.
+links created, refreshed, revoked, viewed, refused (a signed-in-only link opened anonymously, a
+revoked or expired one opened at all) and copied.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ DEFAULT_DAYS = 7
 MAX_DAYS = 90
 UNKNOWN_LINK = "No such link: it may have expired or been revoked."
 ANONYMOUS = "(anonymous)"
+SIGN_IN = {"reason": "sign_in"}
+"""Why a live link was refused: a signed-in-only link opened without signing in (``share_refused``'s
+other reasons are ``revoked`` and ``expired``)."""
 
 
 class Sharing:
@@ -74,13 +78,22 @@ class Sharing:
 
     async def view(self, token: str, viewer: Actor | None, client_addr: str) -> ShareLink:
         """The link's snapshot for ``viewer`` (``None``: not signed in); audited. An unknown, revoked
-        or expired token is :class:`NotFoundError`, all alike; a signed-in-only link asks an anonymous
-        viewer to sign in."""
-        link = await asyncio.to_thread(self.links.find, token, utcnow())
+        or expired token is :class:`NotFoundError`, all alike to the viewer; a revoked or expired one
+        is still the owner's link, so its refusal is audited for the owner's activity (a token never
+        issued belongs to no session). A signed-in-only link asks an anonymous viewer to sign in."""
+        now = utcnow()
+        link = await asyncio.to_thread(self.links.find, token, now)
         if link is None:
             raise NotFoundError(UNKNOWN_LINK)
+        if not link.live(now):
+            reason = {"reason": "revoked" if link.revoked_at else "expired"}
+            await self._audit(
+                self._event("share_refused", viewer, link, client_addr=client_addr, details=reason)
+            )
+            raise NotFoundError(UNKNOWN_LINK)
         if link.signed_in_only and viewer is None:
-            await self._audit(self._event("share_refused", viewer, link, client_addr=client_addr))
+            refused = self._event("share_refused", viewer, link, client_addr=client_addr, details=SIGN_IN)
+            await self._audit(refused)
             raise SignInRequiredError("Sign in to this server to see this conversation.")
         await asyncio.to_thread(self.links.viewed, link.id)
         await self._audit(self._event("share_view", viewer, link, client_addr=client_addr))

@@ -9,13 +9,21 @@ if there is one). A create whose runtime step fails is undone, and its row's del
 ``create_failed``: no ``create`` in the trail is left without its outcome.
 
 A session's rows are keyed by its runtime id, which no other session ever has, and name the public id
-its owner knew it by in ``details`` (docs/architecture.md#ownership). ``denied`` (another user's id
-asked for) was written while session ids were global; since they are per owner another user's id is
-an unknown one, nothing is looked up or written for it, and the action stays only so that earlier
-trails still read.
+its owner knew it by in ``details`` (docs/architecture.md#ownership). A well-formed session id that
+the caller has no session of is ``unknown_id``, with the id as asked in ``asked_id`` (not a session's
+key: a public id names a session in one owner's namespace only). It is written for *every* such
+request, whether or not some other owner has a session of that id, because nothing else is looked
+up: the ``404``, and the work behind it, are the same for an id nobody has and for another user's.
+A session's activity then counts the rows asking for its public id, by anybody but its owner, since
+it was created (the only way to tie an attempt to a session without looking it up at the time).
+``denied`` (another user's id asked for) was written while session ids were global, keyed by the
+session; it stays only so that earlier trails still read.
 
 Where an action is limited per user and period (``import_file``: ten an hour), the trail is also
-the count (:meth:`AuditLog.record_at_most`), so nothing else has to be kept.
+the count (:meth:`AuditLog.record_at_most`), so nothing else has to be kept. ``unknown_id`` is
+limited the same way, so that a flood of ``404``s cannot grow the table without bound: one row per
+user, asked id and minute, and at most 30 a minute per user (the attempts past that answer the same
+``404`` and are not counted).
 
 An admin-only route refused to an analyst is ``forbidden`` (with the method and path), and every
 change to the retail data is audited: ``data_upload``, ``data_import_start`` and its outcome
@@ -49,11 +57,13 @@ AuditAction = Literal[
     "rename",
     "delete",
     "denied",
+    "unknown_id",
     "login",
     "login_failed",
     "login_locked",
     "logout",
     "fork",
+    "branched",
     "rewind",
     "export",
     "import",
@@ -89,7 +99,8 @@ _CLIENT_ADDR_MAX = 64
 class AuditEvent:
     """One audited action. ``username`` is kept as text so the record survives the user's deletion;
     for ``login_failed`` of a name that is no account's, it is a fixed placeholder (what was typed may
-    be a password). ``details`` must be JSON-serialisable.
+    be a password). ``details`` must be JSON-serialisable. ``asked_id`` is the session id an
+    ``unknown_id`` asked for.
 
     ``id`` is ``None`` until the event is read back from the log.
     """
@@ -102,6 +113,7 @@ class AuditEvent:
     details: Mapping[str, Any] = field(default_factory=dict)
     at: datetime = field(default_factory=utcnow)
     id: int | None = None
+    asked_id: str | None = None
 
     def __post_init__(self) -> None:
         if self.action not in AUDIT_ACTIONS:
@@ -136,6 +148,7 @@ def event_row(event: AuditEvent) -> dict[str, Any]:
         "session_id": event.session_id,
         "client_addr": event.client_addr,
         "details": json.dumps(dict(event.details), sort_keys=True, separators=(",", ":")),
+        "asked_id": event.asked_id,
     }
 
 
@@ -152,8 +165,9 @@ class AuditLog:
 
     def record_at_most(self, event: AuditEvent, limit: int, period: timedelta) -> timedelta | None:
         """Write ``event`` unless its user already has ``limit`` events of its action within
-        ``period`` before it: ``None`` once written, else how long until the oldest of those leaves
-        the period (when trying again can succeed).
+        ``period`` before it, or, for an event with an ``asked_id``, one asking for the same id:
+        ``None`` once written, else how long until the oldest of those leaves the period (when
+        trying again can succeed).
 
         For actions that cost the server and that a client could repeat at will (``import_file``):
         the trail that says who did what, and when, is the count. One user's charges of an action
@@ -168,16 +182,38 @@ class AuditLog:
             if conn.dialect.name == "postgresql":
                 conn.execute(select(func.pg_advisory_xact_lock(_lock_class(event.action), event.user_id)))
             within = conn.execute(
-                select(t.c.at)
+                select(t.c.at, t.c.asked_id)
                 .where(t.c.user_id == event.user_id, t.c.action == event.action, t.c.at > event.at - period)
                 .order_by(t.c.at)
                 .limit(limit)
-            ).scalars()
-            times = list(within)
-            if len(times) >= limit:
-                return max(times[0] + period - event.at, timedelta(0))
+            ).all()
+            # Fewer than ``limit`` rows are all of the period's, so a repeat of the asked id is among them.
+            blocking = [
+                row.at for row in within if event.asked_id is not None and row.asked_id == event.asked_id
+            ]
+            if len(within) >= limit or blocking:
+                oldest = within[0].at if len(within) >= limit else blocking[0]
+                return max(oldest + period - event.at, timedelta(0))
             write_event(conn, event)
         return None
+
+    def asked_for(self, asked_id: str, *, since: datetime, other_than: int, limit: int) -> list[datetime]:
+        """When users other than ``other_than`` asked for the session id ``asked_id`` and were told
+        there is none (``unknown_id``) since ``since``: newest first, at most ``limit``."""
+        t = audit_log
+        query = (
+            select(t.c.at)
+            .where(
+                t.c.asked_id == asked_id,
+                t.c.action == "unknown_id",
+                t.c.user_id != other_than,
+                t.c.at >= since,
+            )
+            .order_by(t.c.id.desc())
+            .limit(max(1, min(limit, MAX_RECENT)))
+        )
+        with read_connection(self._engine) as conn:
+            return list(conn.execute(query).scalars())
 
     def recent(
         self, *, session_id: str | None = None, user_id: int | None = None, limit: int = 100
@@ -201,6 +237,7 @@ class AuditLog:
                 details=json.loads(row.details),
                 at=row.at,
                 id=row.id,
+                asked_id=row.asked_id,
             )
             for row in rows
         ]

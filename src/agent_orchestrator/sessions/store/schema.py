@@ -247,7 +247,10 @@ audit_log = Table(
     Column("session_id", String(64), nullable=True),
     Column("client_addr", String(64), nullable=True),
     Column("details", Text, nullable=False),
+    # The public id asked for by a request that found no session (``unknown_id``): not a session's key.
+    Column("asked_id", String(64), nullable=True),
     Index("ix_audit_log_session_id", "session_id", "id"),
+    Index("ix_audit_log_asked_id", "asked_id", "id"),
     Index("ix_audit_log_user_id", "user_id", "id"),
     Index("ix_audit_log_at", "at"),
 )

@@ -2,10 +2,11 @@
 (docs/architecture.md#share-links).
 
 A link is found by the sha256 of its token, which only the URL holds: the table never has the
-token, so a copy of the database opens no link. A revoked, expired or unknown token finds nothing
-by the same query (:meth:`ShareLinks.find`), so the three answer alike. The snapshot is the session's
-event log and title when shared (or last refreshed), sealed with the session's key under a master
-key, and deleted with the session or its owner.
+token, so a copy of the database opens no link. The hash stays when a link is revoked or expires, so
+:meth:`ShareLinks.find` still finds such a link (without opening its snapshot): the viewer is told
+no more than of an unknown token, but the owner's activity can count it as refused. The snapshot is
+the session's event log and title when shared (or last refreshed), sealed with the session's key
+under a master key, and deleted with the session or its owner.
 """
 
 from __future__ import annotations
@@ -92,16 +93,15 @@ class ShareLinks:
         return link, token
 
     def find(self, token: str, now: datetime) -> ShareLink | None:
-        """The live link of ``token`` with its snapshot; ``None`` for an unknown, revoked or expired
-        one alike (one query, the same for all three)."""
+        """The link ``token`` was issued for (``None``: never issued, or its session deleted); its
+        snapshot opened only while it is live at ``now`` (a revoked or expired one shows nothing)."""
         t = share_links
         with read_connection(self._engine) as conn:
-            row = conn.execute(
-                select(t).where(
-                    t.c.token_hash == token_hash(token), t.c.revoked_at.is_(None), t.c.expires_at > now
-                )
-            ).first()
-        return None if row is None else self._link(row, with_snapshot=True)
+            row = conn.execute(select(t).where(t.c.token_hash == token_hash(token))).first()
+        if row is None:
+            return None
+        link = self._link(row)
+        return self._link(row, with_snapshot=True) if link.live(now) else link
 
     def viewed(self, link_id: str) -> None:
         t = share_links

@@ -1,7 +1,8 @@
 // A chat's activity for its owner (docs/architecture.md#session-activity): "Activity" beside the
 // exports lists what happened to the chat, newest first, from the server's audit log: created,
 // answered (on which device, from where, by which server), branched, rewound, stopped, exported,
-// shared, and its links' views, others' without a name. Built with textContent only.
+// shared, and its links' views, others' without a name; above them, the attempts by others that
+// were refused, counted by kind with their times (never who tried). Built with textContent only.
 
 import { api, isAbort, sessionPath } from "./api.js";
 import { closePanel, el, panelToggle, show } from "./dom.js";
@@ -33,16 +34,41 @@ async function openActivity(panel) {
     const where = [step.details.device, step.address, step.details.server && `server ${step.details.server}`]
       .filter(Boolean)
       .join(" · ");
-    const extra = step.details.parent ? ` (from “${step.details.parent}”)` : "";
+    const extra = step.details.parent
+      ? ` (from “${step.details.parent}”)`
+      : step.details.child
+        ? ` (“${step.details.child}”)`
+        : "";
     return el("li", { testid: "activity-step" }, [
       el("time", { text: new Date(step.at).toLocaleString(), attrs: { datetime: step.at } }),
       el("span", { className: "activity-label", text: ` ${step.label}${extra} — ${step.by}` }),
       where ? el("span", { className: "activity-where", text: ` (${where})` }) : null,
     ]);
   });
-  const refused = activity.refused
-    ? el("p", { testid: "activity-refused", text: `Refused attempts by others: ${activity.refused}.` })
-    : null;
-  panel.replaceChildren(el("h3", { text: "Activity" }), refused, el("ol", { className: "activity-list" }, items));
+  const parts = [el("h3", { text: "Activity" }), refusedSummary(activity), el("ol", { className: "activity-list" }, items)];
+  panel.replaceChildren(...parts.filter(Boolean));
   show(panel, true);
+}
+
+/** Refused attempts by others, one line per kind: how many, the last time, and every time on demand. */
+function refusedSummary(activity) {
+  if (!activity.refused) return null;
+  const when = (at) => new Date(at).toLocaleString();
+  const kinds = activity.refusals.map((kind) =>
+    el("li", { testid: "activity-refusal" }, [
+      el("span", { text: `${kind.label}: ${kind.count} (last ${when(kind.last_at)})` }),
+      el("details", {}, [
+        el("summary", { text: "Times" }),
+        el(
+          "ul",
+          { className: "activity-times" },
+          kind.times.map((at) => el("li", {}, [el("time", { text: when(at), attrs: { datetime: at } })])),
+        ),
+      ]),
+    ]),
+  );
+  return el("section", { testid: "activity-refused", className: "activity-refused" }, [
+    el("p", { text: `Refused attempts by others: ${activity.refused}.` }),
+    el("ul", { className: "activity-list" }, kinds),
+  ]);
 }
