@@ -261,6 +261,12 @@ def test_ambiguous_dates_are_candidates_and_an_import_needs_one(
     with pytest.raises(InvalidInputError, match="day/month and month/day"):
         library.import_csv(path, _mapping(path), preview.format, mode="replace", actor="a", source_name="x")
     assert library.current_version_id() == DEFAULT_ID
+    typed = CsvFormat(date_format="%Y.%m.%d")  # a typed format that reads none of the dates
+    with pytest.raises(
+        InvalidInputError, match=r"the date format '%Y.%m.%d' reads none of the dates in 'Date'"
+    ):
+        library.import_csv(path, _mapping(path), typed, mode="replace", actor="a", source_name="x")
+    assert library.current_version_id() == DEFAULT_ID
     chosen = CsvFormat(date_format="%d/%m/%Y")
     library.import_csv(path, _mapping(path), chosen, mode="replace", actor="a", source_name="x")
     assert _query(library.current_path(), "SELECT MIN(invoiced_at) FROM transactions") == [

@@ -269,7 +269,8 @@ class DatasetLibrary:
 
     def _check(self, path: Path, mapping: dict[str, str], fmt: CsvFormat) -> tuple[list[str], list[str]]:
         """The file's header and the date formats to read it with, or ``InvalidInputError``."""
-        preview = inspect_csv(path, rows=0)  # binary, empty or header-less files end here
+        # Binary, empty or header-less files end here, and a date format that reads none of the dates.
+        preview = inspect_csv(path, rows=0, given=fmt, date_column=mapping.get("invoiced_at"))
         with open_csv(path, fmt) as (_, reader):
             header = [name.strip() for name in next(reader, [])]
         unknown = sorted({column for column in mapping.values() if column and column not in header})
