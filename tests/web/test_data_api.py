@@ -121,6 +121,7 @@ def test_an_admin_uploads_maps_imports_downloads_the_skipped_rows_and_restores(
         "2011-01-01",
         "2011-01-22",
     )
+    assert (report["products"], report["countries"], report["cancellations"]) == (30, 4, 0)
     assert job["progress"]["rows_read"] == 500
 
     skipped = alice.get(f"/api/datasets/versions/{report['version_id']}/skipped.csv")
