@@ -188,6 +188,7 @@ def test_an_admin_corrects_how_the_file_is_read_and_it_is_remembered(data_app, t
         ({"format": {**fmt, "date_format": "dd.mm.yyyy"}}, "A date format is a strptime pattern"),
         ({"format": {**fmt, "thousands": "."}}, "The decimal mark must differ"),
         ({"format": {**fmt, "delimiter": "|"}}, "yen.csv is not a CSV file with a header"),
+        ({"format": {**fmt, "encoding": "rot13"}}, "Unknown encoding 'rot13'."),
     ]:
         refused = alice.post(read, json=body)
         assert refused.status_code == 422 and refused.json()["detail"].startswith(detail), refused.text
