@@ -33,8 +33,10 @@ def sales_csv(
     shop_export: bool = False,
 ) -> Path:
     """Write ``lines`` sales lines to ``path``; the 0-based lines in ``without_customer`` have no
-    customer id (the importer skips them). Four lines an invoice, one an hour, a day apart in the
-    shop's export (its dates are ``%d/%m/%Y %H:%M``, days 1 to 12 only)."""
+    customer id. Four lines an invoice (line ``i`` is the first of its invoice when ``i % 4 == 0``),
+    one an hour, a day apart in the shop's export (its dates are ``%d/%m/%Y %H:%M``, days 1 to 12
+    only). The importer skips a first line without a customer; a later line takes its invoice's
+    customer from the first (the fill-down of shop exports: ``retail.datasets.rows``)."""
     header = SHOP_EXPORT if shop_export else ONLINE_RETAIL
     out = [",".join(header)]
     for i in range(lines):

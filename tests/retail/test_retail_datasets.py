@@ -47,6 +47,8 @@ EURO = (
     "5001;A1;Kaffeebecher;2;31.01.2024 10:00;1.234,50;17;Deutschland\n"
     "5002;A2;Teller;1;01.02.2024 11:30;2,75;18;Österreich\n"
 )
+SHOPIFY_EXPORT = Path(__file__).parent / "data" / "shopify_orders_export.csv"
+"""A Shopify orders export as the platform writes it: five orders of one to three lines."""
 MAPPING_EURO = dict(
     zip(FIELDS, ("Invoice", "SKU", "Description", "Qty", "Date", "Price", "Customer", "Country"), strict=True)
 )
@@ -118,6 +120,106 @@ def test_a_shop_platform_export_is_mapped_and_its_emails_become_stable_ids(
     ]
 
 
+def test_a_shopify_orders_export_imports_as_it_is_its_orders_filled_down(
+    library: DatasetLibrary,
+) -> None:
+    """The export writes an order's date, e-mail and country on its first line only; its other
+    lines take them from there. 40 columns, quoted cells with commas and quotes, a line without a
+    SKU (a custom item: skipped, as any line without a product code)."""
+    preview = inspect_csv(SHOPIFY_EXPORT)
+    assert (preview.layout, preview.problems, preview.format.date_format) == (
+        None,
+        [],
+        "%Y-%m-%d %H:%M:%S %z",
+    )
+    assert len(preview.header) == 40
+    report = _import(library, SHOPIFY_EXPORT)
+    assert (report.rows_read, report.imported, report.skipped, report.skipped_by_reason) == (
+        11,
+        10,
+        1,
+        {"no stock code": 1},
+    )
+    assert (report.customers, report.products, report.countries, report.cancellations) == (3, 5, 3, 0)
+    assert (report.first_date, report.last_date) == ("2024-03-05", "2024-04-15")
+    db = library.current_path()
+    orders = _query(
+        db,
+        "SELECT invoice, COUNT(*), ROUND(SUM(amount), 2), MIN(invoiced_at), MAX(invoiced_at), "
+        "COUNT(DISTINCT customer_id), MIN(country), MAX(country) FROM transactions GROUP BY invoice",
+    )
+    ada, bob = keyed_customer_id("ada@example.com"), keyed_customer_id("bob@example.com")
+    assert orders == [
+        ("#1001", 3, 34.0, "2024-03-05 10:12:00", "2024-03-05 10:12:00", 1, "Germany", "Germany"),
+        ("#1002", 1, 37.5, "2024-03-06 09:00:00", "2024-03-06 09:00:00", 1, "Austria", "Austria"),
+        ("#1003", 2, 21.0, "2024-04-01 16:30:00", "2024-04-01 16:30:00", 1, "Germany", "Germany"),
+        ("#1004", 2, 11.4, "2024-04-02 08:05:00", "2024-04-02 08:05:00", 1, "France", "France"),
+        ("#1005", 2, 21.4, "2024-04-15 19:45:00", "2024-04-15 19:45:00", 1, "Austria", "Austria"),
+    ]
+    assert _query(db, "SELECT ROUND(SUM(amount), 2), SUM(quantity) FROM transactions") == [(125.3, 18)]
+    by_customer = _query(db, "SELECT customer_id, COUNT(DISTINCT invoice) FROM transactions GROUP BY 1")
+    assert dict(by_customer) == {ada: 2, bob: 2, keyed_customer_id("chloe@example.fr"): 1}
+    assert _query(db, "SELECT description FROM products WHERE stock_code = 'CST-4'") == [("Coaster, cork",)]
+
+
+def test_order_level_cells_are_filled_down_within_an_order_only(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    """A blank cell is filled from the first line of the same order while its lines follow one
+    another: never from the order before, nor across a line without an order number."""
+    text = (
+        "Order,SKU,Qty,Date,Price,Customer,Country\n"
+        "A1,X,1,2024-05-01,2.00,7,Spain\n"
+        "A1,Y,1,,3.00,,\n"  # filled from A1's first line
+        "A1,Z,1,2024-05-03,4.00,8,\n"  # its own date and customer, A1's country
+        "A2,X,1,,1.00,9,Italy\n"  # a new order without a date: not A1's
+        ",X,1,2024-05-04,1.00,9,Italy\n"  # no order number
+        "A2,Y,1,2024-05-05,1.00,,\n"  # A2 again, but after another line: a new start, no customer
+    )
+    report = _import(library, _write(tmp_path, text))
+    assert (report.imported, report.skipped_by_reason) == (
+        3,
+        {"bad date": 1, "no invoice": 1, "no customer": 1},
+    )
+    rows = _query(
+        library.current_path(),
+        "SELECT stock_code, invoiced_at, customer_id, country FROM transactions ORDER BY stock_code",
+    )
+    assert rows == [
+        ("X", "2024-05-01 00:00:00", 7, "Spain"),
+        ("Y", "2024-05-01 00:00:00", 7, "Spain"),
+        ("Z", "2024-05-03 00:00:00", 8, "Spain"),
+    ]
+
+
+def test_a_leading_c_cancels_only_in_the_online_retail_layouts(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    """A shop's order "CA-1001" is a sale; a negative quantity is a return wherever it is. In the
+    Online Retail layout "C" still marks a cancellation, which must have a negative quantity."""
+    shop = "Order,SKU,Qty,Date,Price,Customer,Country\n" + (
+        "CA-1001,X,2,2024-05-01,2.00,7,Spain\n"
+        "CA-1002,Y,1,2024-05-02,3.00,7,Spain\n"
+        "R-1003,X,-1,2024-05-03,2.00,7,Spain\n"
+    )
+    report = _import(library, _write(tmp_path, shop, "shop.csv"))
+    assert (report.imported, report.skipped, report.cancellations) == (3, 0, 1)
+    rows = _query(
+        library.current_path(), "SELECT invoice, is_cancellation FROM transactions ORDER BY invoice"
+    )
+    assert rows == [("CA-1001", 0), ("CA-1002", 0), ("R-1003", 1)]
+
+    online_retail = HEADER + (
+        "C100,X,MUG,2,2024-05-01 10:00:00,2.00,7,Spain\n"
+        "C101,X,MUG,-2,2024-05-01 10:00:00,2.00,7,Spain\n"
+        "102,X,MUG,-1,2024-05-01 10:00:00,2.00,7,Spain\n"
+        "103,X,MUG,4,2024-05-01 10:00:00,2.00,7,Spain\n"
+    )
+    report = _import(library, _write(tmp_path, online_retail, "online-retail.csv"))
+    assert (report.imported, report.cancellations) == (3, 2)
+    assert report.skipped_by_reason == {"cancellation with positive quantity": 1}
+
+
 def test_semicolons_decimal_commas_thousands_and_latin_1(library: DatasetLibrary, tmp_path: Path) -> None:
     path = _write(tmp_path, EURO, encoding="latin-1")
     preview = inspect_csv(path)
@@ -158,6 +260,12 @@ def test_ambiguous_dates_are_candidates_and_an_import_needs_one(
     assert any("day/month" in problem for problem in preview.problems)
     with pytest.raises(InvalidInputError, match="day/month and month/day"):
         library.import_csv(path, _mapping(path), preview.format, mode="replace", actor="a", source_name="x")
+    assert library.current_version_id() == DEFAULT_ID
+    typed = CsvFormat(date_format="%Y.%m.%d")  # a typed format that reads none of the dates
+    with pytest.raises(
+        InvalidInputError, match=r"the date format '%Y.%m.%d' reads none of the dates in 'Date'"
+    ):
+        library.import_csv(path, _mapping(path), typed, mode="replace", actor="a", source_name="x")
     assert library.current_version_id() == DEFAULT_ID
     chosen = CsvFormat(date_format="%d/%m/%Y")
     library.import_csv(path, _mapping(path), chosen, mode="replace", actor="a", source_name="x")

@@ -15,11 +15,13 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel
 pytestmark = pytest.mark.slow  # every test runs the CLI in a process of its own
 
 
-def _create_user(data_dir: Path, username: str, password: str) -> subprocess.CompletedProcess[str]:
+def _create_user(
+    data_dir: Path, username: str, password: str, *flags: str
+) -> subprocess.CompletedProcess[str]:
     env = clean_environment(AGENT_ORCHESTRATOR_HOME=str(data_dir))
     env.pop("DATABASE_URL", None)
     return subprocess.run(
-        [sys.executable, "-m", "agent_orchestrator.web", "create-user", username],
+        [sys.executable, "-m", "agent_orchestrator.web", "create-user", username, *flags],
         input=password + "\n",
         env=env,
         capture_output=True,
@@ -34,6 +36,30 @@ def test_create_user_refuses_a_taken_name_with_one_line(tmp_path: Path) -> None:
     taken = _create_user(tmp_path, "ALICE", "another password")
     assert taken.returncode == 1 and taken.stdout == ""
     assert taken.stderr == "error: The username ALICE is taken (usernames ignore letter case).\n"
+
+
+def test_create_user_makes_an_admin_only_when_asked_after_the_first_account(tmp_path: Path) -> None:
+    """The first account is the admin; a later one is an analyst unless ``--admin`` is given."""
+    outputs = [
+        _create_user(tmp_path, name, "correct horse battery", *flags).stdout
+        for name, flags in [("alice", ()), ("bob", ()), ("carol", ("--admin",))]
+    ]
+    assert outputs == [
+        "Created user alice (admin).\n",
+        "Created user bob (analyst).\n",
+        "Created user carol (admin).\n",
+    ]
+    engine = make_engine(f"sqlite:///{tmp_path / 'catalog.sqlite'}")
+    try:
+        users = UserStore(engine)
+        found = [users.get_by_username(name) for name in ("alice", "bob", "carol")]
+    finally:
+        engine.dispose()
+    assert [(user.username, user.role) for user in found if user] == [
+        ("alice", "admin"),
+        ("bob", "analyst"),
+        ("carol", "admin"),
+    ]
 
 
 def test_create_user_refuses_a_weak_password_with_one_line(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ MANAGEMENT = [
     ("PATCH", "/api/datasets/settings", {"name": "Mine"}),
     ("POST", UPLOADS, None),
     ("DELETE", f"{UPLOADS}/some-upload", None),
+    ("POST", f"{UPLOADS}/some-upload/read", {"format": {}}),
     ("POST", "/api/datasets/imports", {"upload_id": "x", "mapping": {}}),
     ("GET", "/api/datasets/imports/current", None),
     ("POST", "/api/datasets/imports/some-job/cancel", None),
@@ -103,7 +104,7 @@ def test_an_admin_uploads_maps_imports_downloads_the_skipped_rows_and_restores(
     before = alice.get("/api/datasets").json()
     assert (before["version_id"], before["rows"], before["importing"]) == ("default", 6_000, False)
 
-    answered = upload(alice, sales_csv(tmp_path / "orders.csv", 500, without_customer={0, 7, 42}))
+    answered = upload(alice, sales_csv(tmp_path / "orders.csv", 500, without_customer={0, 8, 44}))
     assert answered.status_code == 201, answered.text
     preview = answered.json()
     assert preview["layout"] == "Online Retail" and preview["remembered"] is False
@@ -120,13 +121,14 @@ def test_an_admin_uploads_maps_imports_downloads_the_skipped_rows_and_restores(
         "2011-01-01",
         "2011-01-22",
     )
+    assert (report["products"], report["countries"], report["cancellations"]) == (30, 4, 0)
     assert job["progress"]["rows_read"] == 500
 
     skipped = alice.get(f"/api/datasets/versions/{report['version_id']}/skipped.csv")
     assert skipped.status_code == 200 and skipped.headers["content-type"].startswith("text/csv")
     assert "attachment" in skipped.headers["content-disposition"]
     rows = list(csv.DictReader(io.StringIO(skipped.text)))
-    assert [row["line"] for row in rows] == ["2", "9", "44"]  # the header is line 1
+    assert [row["line"] for row in rows] == ["2", "10", "46"]  # the header is line 1
 
     facts = alice.get("/api/datasets").json()
     assert (facts["version_id"], facts["rows"], facts["last_import_by"]) == (
@@ -154,6 +156,66 @@ def test_an_admin_uploads_maps_imports_downloads_the_skipped_rows_and_restores(
         "data_upload",
         "data_restore",
     ]
+
+
+# Yen prices with a thousands comma ("1,250": detected as a decimal comma, 1.25) and dates no
+# known format reads: the admin corrects both.
+YEN = "Order;SKU;Item;Qty;Date;Price;Customer;Country\n" + "".join(
+    f"T{100 + i // 2};K{i % 3};Teacup {i};{1 + i % 2};{1 + i:02d} Mar 2024 10:{i:02d};"
+    f"{'1,250' if i % 3 else '12,000'};{7 + i % 4};Japan\n"
+    for i in range(12)
+)
+
+
+def test_an_admin_corrects_how_the_file_is_read_and_it_is_remembered(data_app, tmp_path: Path) -> None:
+    """Decimal mark, thousands separator, delimiter and a typed date format: the preview is read again
+    with them; a reading that cannot be is one 422 and the upload stays as it was read before; the
+    import uses the correction, and the next file of the source comes read that way."""
+    alice = data_app.client("alice")
+    (tmp_path / "yen.csv").write_text(YEN)
+    preview = upload(alice, tmp_path / "yen.csv").json()
+    assert (preview["format"]["delimiter"], preview["format"]["decimal"]) == (";", ",")
+    assert preview["problems"] == ["the dates in 'Date' fit no known format (e.g. '01 Mar 2024 10:00')"]
+    read = f"{UPLOADS}/{preview['upload_id']}/read"
+
+    fmt = {**preview["format"], "decimal": ".", "thousands": ","}
+    for body, detail in [
+        (
+            {"format": {**fmt, "date_format": "%Y-%m-%d"}},
+            "the date format '%Y-%m-%d' reads none of the dates in 'Date' (e.g. '01 Mar 2024 10:00')",
+        ),
+        ({"format": {**fmt, "date_format": "%d %b %Y"}}, "the date format '%d %b %Y' reads none"),
+        ({"format": {**fmt, "date_format": "dd.mm.yyyy"}}, "A date format is a strptime pattern"),
+        ({"format": {**fmt, "thousands": "."}}, "The decimal mark must differ"),
+        ({"format": {**fmt, "delimiter": "|"}}, "yen.csv is not a CSV file with a header"),
+        ({"format": {**fmt, "encoding": "rot13"}}, "Unknown encoding 'rot13'."),
+    ]:
+        refused = alice.post(read, json=body)
+        assert refused.status_code == 422 and refused.json()["detail"].startswith(detail), refused.text
+    reread = alice.post(
+        read, json={"format": {**fmt, "date_format": "%d %b %Y %H:%M"}, "date_column": "Date"}
+    )
+    assert reread.status_code == 200, reread.text
+    again = reread.json()
+    assert again["format"] == {**fmt, "date_format": "%d %b %Y %H:%M"}
+    assert (again["problems"], again["header"], again["upload_id"]) == (
+        [],
+        preview["header"],
+        preview["upload_id"],
+    )
+    # The delimiter: a comma reads the header as one column (refused above); a semicolon as before.
+    assert alice.post(read, json={"format": {**fmt, "delimiter": ","}}).status_code == 422
+
+    job = import_and_wait(alice, again)
+    assert job["state"] == "finished", job
+    report = job["report"]
+    assert (report["imported"], report["first_date"], report["last_date"]) == (12, "2024-03-01", "2024-03-12")
+    assert (report["customers"], report["products"], report["cancellations"]) == (4, 3, 0)
+    lines = alice.get("/api/retail/transactions", params={"limit": 50}).json()["items"]
+    assert sorted({line["unit_price"] for line in lines}) == [1250.0, 12000.0]
+    remembered = upload(alice, tmp_path / "yen.csv").json()
+    assert remembered["remembered"] is True
+    assert remembered["format"] == again["format"] and remembered["problems"] == []
 
 
 def test_an_admin_changes_the_settings_and_the_segments_are_recomputed(data_app) -> None:

@@ -27,13 +27,15 @@ Guarantees:
   and the indexes are built once at the end (the real 541,909-line file: 10 s instead of two
   minutes).
 
-Cancellations: invoices starting with "C" are cancellations and must have a negative quantity
-(a positive one is reported as an error). They are stored with ``is_cancellation = 1`` and a
-negative amount: they reduce a customer's net revenue but never count as orders or purchases.
-Any other negative-quantity line (a return or stock adjustment) is treated the same way.
-Rows without a customer (a quarter of the real file: anonymous sales) cannot be attributed
-to a customer and are skipped as errors. A customer key that is not a number (an e-mail address)
-becomes a stable id of its own (``retail.datasets.rows``).
+Cancellations: in the Online Retail layouts, invoices starting with "C" are cancellations and must
+have a negative quantity (a positive one is reported as an error); in any other file a "C" is just
+part of the order number. Cancellations are stored with ``is_cancellation = 1`` and a negative
+amount: they reduce a customer's net revenue but never count as orders or purchases. Any other
+negative-quantity line (a return or stock adjustment) is treated the same way. An order's later
+lines take a blank date, customer or country from its first line (shop exports write them once an
+order: ``retail.datasets.rows``). Rows without a customer (a quarter of the real file: anonymous
+sales) cannot be attributed to a customer and are skipped as errors. A customer key that is not a
+number (an e-mail address) becomes a stable id of its own (``retail.datasets.rows``).
 
 Dates: in the given format; without one, an Online Retail file's ``YYYY-MM-DD HH:MM[:SS]`` (the
 CSV export of the UCI file) or ``M/D/YYYY H:MM`` (the Kaggle copy), any other file's format as
@@ -47,7 +49,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.retail.datasets.formats import LAYOUTS, CsvFormat, normalise, suggest_mapping
+from agent_orchestrator.retail.datasets.formats import (
+    LAYOUTS,
+    CsvFormat,
+    c_marks_cancellations,
+    normalise,
+    suggest_mapping,
+)
 from agent_orchestrator.retail.datasets.inspect import date_formats_for, inspect_csv
 from agent_orchestrator.retail.datasets.load import LoadCounts, load, open_csv
 from agent_orchestrator.retail.datasets.rows import line_parser
@@ -107,7 +115,8 @@ def import_online_retail_csv(
         mapping = {name: column for name, column in suggest_mapping(preview.header).items() if column}
     date_formats = date_formats_for(fmt, preview, csv_path.name)
     try:
-        parse = line_parser(preview.header, mapping, fmt, date_formats)
+        c_cancels = c_marks_cancellations(preview.header, mapping)
+        parse = line_parser(preview.header, mapping, fmt, date_formats, c_cancels=c_cancels)
     except ValueError as error:
         raise InvalidInputError(f"{csv_path.name}: {error}") from None
     result = ImportResult()

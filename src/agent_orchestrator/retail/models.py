@@ -116,7 +116,9 @@ class CustomerDetail(CustomerListItem):
 
 class Transaction(_Frozen):
     transaction_id: int
-    invoice: str = Field(description='Invoice number; "C..." invoices are cancellations.')
+    invoice: str = Field(
+        description='Invoice or order number; a "C..." invoice of the Online Retail files is a cancellation.'
+    )
     invoiced_at: datetime
     customer_id: int
     country: str

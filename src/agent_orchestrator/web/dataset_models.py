@@ -4,7 +4,6 @@ so a wrong mapping is one ``422`` now rather than a failed job later."""
 
 from __future__ import annotations
 
-import codecs
 import dataclasses
 from collections.abc import Mapping
 from datetime import date, datetime
@@ -56,7 +55,7 @@ class FormatBody(_In):
     def csv_format(self) -> CsvFormat:
         """The format, or ``InvalidInputError`` for one no file can be read in."""
         try:
-            codecs.lookup(self.encoding)
+            "a".encode(self.encoding)  # a text encoding: rot13 and the like are codecs, not encodings
         except LookupError:
             raise InvalidInputError(f"Unknown encoding {self.encoding!r}.") from None
         if self.decimal == self.thousands or self.decimal == self.delimiter:
@@ -89,11 +88,11 @@ class PreviewOut(BaseModel):
     optional_fields: list[str]
 
     @classmethod
-    def of(cls, upload: Upload, remembered: tuple[Mapping[str, str | None], CsvFormat] | None) -> PreviewOut:
+    def of(cls, upload: Upload, remembered: Mapping[str, str | None] | None) -> PreviewOut:
+        """The upload as last read; ``remembered``: the mapping confirmed last time for its source
+        (the upload was then read with that time's format), instead of the suggested one."""
         preview = upload.preview
-        mapping, fmt = (
-            (dict(remembered[0]), remembered[1]) if remembered else (dict(preview.mapping), preview.format)
-        )
+        mapping = dict(remembered if remembered is not None else preview.mapping)
         return cls(
             upload_id=upload.id,
             name=upload.name,
@@ -102,7 +101,7 @@ class PreviewOut(BaseModel):
             rows=[list(row) for row in preview.rows],
             layout=preview.layout,
             mapping={name: mapping.get(name) for name in FIELDS},
-            format=FormatBody.of(fmt),
+            format=FormatBody.of(preview.format),
             date_formats=list(preview.date_formats),
             source_key=preview.source_key,
             problems=list(preview.problems),
@@ -110,6 +109,17 @@ class PreviewOut(BaseModel):
             fields=list(FIELDS),
             optional_fields=sorted(OPTIONAL_FIELDS),
         )
+
+
+class ReadIn(_In):
+    """How to read an upload again, when the detected reading was wrong."""
+
+    format: FormatBody
+    date_column: Column | None = Field(
+        None,
+        max_length=1000,
+        description="the column mapped to the date, whose values a typed format must read",
+    )
 
 
 class ImportIn(_In):

@@ -13,6 +13,7 @@ arrives (``web/guard.py``), so a file here is never larger than :data:`UPLOAD_MA
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 import shutil
 import tempfile
@@ -24,7 +25,7 @@ from pathlib import Path, PurePath
 from typing import BinaryIO
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError
-from agent_orchestrator.retail.datasets import FIELDS, CsvPreview, inspect_csv
+from agent_orchestrator.retail.datasets import FIELDS, CsvFormat, CsvPreview, inspect_csv
 from agent_orchestrator.retail.datasets.formats import OPTIONAL_FIELDS
 
 UPLOAD_MAX_BYTES = 128 * 2**20
@@ -79,6 +80,20 @@ class Uploads:
         with self._lock:
             self._uploads[upload.id] = upload
         return upload
+
+    def reread(self, upload: Upload, fmt: CsvFormat, date_column: str | None = None) -> Upload:
+        """The upload read again with the admin's ``fmt`` (detection got the delimiter, the numbers or
+        the dates wrong), kept as its preview from now on; ``InvalidInputError`` and the upload as it
+        was when the file cannot be read that way. The source key stays the one of the file as first
+        read: that is the key the next file of the same source is looked up by."""
+        preview = inspect_csv(upload.path, given=fmt, date_column=date_column)
+        _check_columns(upload.name, preview)
+        preview = dataclasses.replace(preview, source_key=upload.preview.source_key)
+        reread = dataclasses.replace(upload, preview=preview)
+        with self._lock:
+            if upload.id in self._uploads:
+                self._uploads[upload.id] = reread
+        return reread
 
     def get(self, upload_id: str, owner_id: int) -> Upload:
         """The owner's upload; ``NotFoundError`` for an unknown id, another admin's, or one gone."""

@@ -1,13 +1,15 @@
 """The Data page in Chromium, on a phone and on a desktop (docs/architecture.md#the-data-page): an admin
-uploads a file, maps its columns, follows the import's progress, reads the report, downloads the
-skipped rows, changes the settings and restores a version, and downloads the rated answers as eval
-cases; an analyst sees the facts, no upload controls, and the API refuses them.
+uploads a file, maps its columns, corrects how its values are read, follows the import's progress,
+reads the report, downloads the skipped rows, changes the settings and restores a version, and
+downloads the rated answers as eval cases; a file over the limit is refused before it is sent; an
+analyst sees the facts, no upload controls, and the API refuses them (audited).
 
 The imports change the dataset, so these tests have an app of their own (the directory's app is
 shared by every other browser test, which expect its generated data).
 """
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,19 +22,34 @@ from sales_csv import sales_csv
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.runtime import RuntimeSettings
-from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
+from agent_orchestrator.sessions.store import AuditLog, UserStore, make_engine, migrate
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall
 from agent_orchestrator.web.app import create_app
+from agent_orchestrator.web.deps import ADMINS_ONLY
+from agent_orchestrator.web.routes.datasets import UPLOAD_PATH
+from agent_orchestrator.web.uploads import UPLOAD_MAX_BYTES
 
 SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
 MARKUP = '<img src=x onerror="document.title=1">'
+# Semicolons, yen prices with a thousands comma ("1,250": detected as a decimal comma) and dates no
+# known format reads: the admin corrects the numbers and types the date format.
+YEN = "Order;SKU;Item;Qty;Date;Price;Customer;Country\n" + "".join(
+    f"T{100 + i // 2};K{i % 3};Teacup {i};{1 + i % 2};{1 + i:02d} Mar 2024 10:{i:02d};"
+    f"{'1,250' if i % 3 else '12,000'};{7 + i % 4};Japan\n"
+    for i in range(12)
+)
 
 
 @pytest.fixture(scope="module")
-def data_site(tmp_path_factory: pytest.TempPathFactory, scripted_server: ScriptedModel) -> Iterator[str]:
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The data directory of the page's app: its catalog holds the audit log."""
+    return tmp_path_factory.mktemp("data-page")
+
+
+@pytest.fixture(scope="module")
+def data_site(data_dir: Path, scripted_server: ScriptedModel) -> Iterator[str]:
     """An app of its own, with ``owner`` (the first account: the admin) and ``analyst``."""
-    data_dir = tmp_path_factory.mktemp("data-page")
     web = WebSettings(
         data_dir=data_dir,
         database_url=f"sqlite:///{data_dir / 'catalog.sqlite'}",
@@ -75,6 +92,16 @@ def restore_default(page: Page) -> None:
     expect(page.get_by_test_id("data-facts")).to_contain_text("6,000")
 
 
+def refused_uploads(data_dir: Path) -> int:
+    """The audited refusals (``forbidden``) of the upload route."""
+    engine = make_engine(f"sqlite:///{data_dir / 'catalog.sqlite'}")
+    try:
+        events = AuditLog(engine).recent(limit=1000)
+    finally:
+        engine.dispose()
+    return sum(1 for e in events if e.action == "forbidden" and e.details.get("path") == UPLOAD_PATH)
+
+
 def fits_the_phone(page: Page, shot: Path) -> None:
     page.screenshot(path=shot, full_page=True)
     widths = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth]")
@@ -108,7 +135,7 @@ def test_an_admin_imports_follows_the_progress_reads_the_report_and_restores(
     expect(page.get_by_test_id("data-facts")).to_contain_text("250,000")
 
     # A shop's own export: its customer column must be mapped and its date format chosen.
-    shop = sales_csv(tmp_path / "shop.csv", 120, without_customer={4, 9}, shop_export=True)
+    shop = sales_csv(tmp_path / "shop.csv", 120, without_customer={4, 8}, shop_export=True)
     shop.write_text(shop.read_text().replace("Product P001", MARKUP))
     upload(page, shop)
     expect(page.get_by_test_id("mapping-detected")).to_contain_text("not a known layout")
@@ -132,7 +159,7 @@ def test_an_admin_imports_follows_the_progress_reads_the_report_and_restores(
     with page.expect_download() as download:
         page.get_by_test_id("report-download").click()
     lines = Path(download.value.path()).read_text().splitlines()
-    assert [line.split(",")[0] for line in lines] == ["line", "6", "11"]
+    assert [line.split(",")[0] for line in lines] == ["line", "6", "10"]
     assert page.title() == "AgentOrchestrator"
 
     # The next file of the same shop: the mapping comes pre-filled.
@@ -182,8 +209,88 @@ def test_on_a_phone_the_upload_mapping_and_report_fit_the_width(
     restore_default(page)
 
 
+def test_an_admin_corrects_how_the_values_are_read_and_it_is_remembered(
+    page: Page, data_site: str, tmp_path: Path
+) -> None:
+    open_data_page(page, data_site, "owner")
+    (tmp_path / "yen.csv").write_text(YEN)
+    upload(page, tmp_path / "yen.csv")
+    detected, problems = page.get_by_test_id("mapping-detected"), page.get_by_test_id("mapping-problems")
+    expect(detected).to_contain_text("comma (1,5)")
+    expect(problems).to_have_text("the dates in 'Date' fit no known format (e.g. '01 Mar 2024 10:00')")
+    error = page.get_by_test_id("mapping-error")
+
+    # A delimiter that cannot be the file's: one message, the controls back to the reading shown.
+    page.get_by_test_id("reading-delimiter").select_option("|")
+    expect(error).to_have_text("yen.csv is not a CSV file with a header: its first line has one column")
+    expect(page.get_by_test_id("reading-delimiter")).to_have_value(";")
+
+    page.get_by_test_id("reading-decimal").select_option(".")
+    expect(detected).to_contain_text("point (1.5)")
+    expect(error).to_be_hidden()
+    page.get_by_test_id("reading-thousands").select_option(",")
+    expect(detected).to_contain_text('Thousands","')
+
+    typed = page.get_by_test_id("reading-date-typed")
+    typed.fill("%Y-%m-%d")
+    typed.press("Enter")  # reads the format; does not start the import
+    expect(error).to_have_text(
+        "the date format '%Y-%m-%d' reads none of the dates in 'Date' (e.g. '01 Mar 2024 10:00')"
+    )
+    expect(page.get_by_test_id("import-progress")).to_be_hidden()
+    typed.fill("%d %b %Y %H:%M")
+    typed.press("Enter")
+    expect(page.get_by_test_id("mapping-date-format")).to_have_value("%d %b %Y %H:%M")
+    expect(problems).to_be_empty()
+    expect(error).to_be_hidden()
+    page.get_by_test_id("mode-replace").check()
+    page.get_by_test_id("import-start").click()
+    expect(page.get_by_test_id("import-report")).to_contain_text("Imported yen.csv", timeout=60_000)
+    expect(page.get_by_test_id("report-facts")).to_contain_text("12")
+    lines = api(page, "GET", "/api/retail/transactions?limit=50")["body"]["items"]
+    assert sorted({line["unit_price"] for line in lines}) == [1250.0, 12000.0]
+
+    # The next file of the source comes read the way it was corrected.
+    upload(page, tmp_path / "yen.csv")
+    expect(detected).to_contain_text("as confirmed last time")
+    expect(page.get_by_test_id("reading-thousands")).to_have_value(",")
+    expect(page.get_by_test_id("mapping-date-format")).to_have_value("%d %b %Y %H:%M")
+    expect(problems).to_be_empty()
+    page.get_by_test_id("mapping-cancel").click()
+    restore_default(page)
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_sent(
+    page: Page, data_site: str, tmp_path: Path
+) -> None:
+    open_data_page(page, data_site, "owner")
+    assert (
+        page.evaluate("async () => (await import('/static/js/upload.js')).UPLOAD_MAX_BYTES")
+        == UPLOAD_MAX_BYTES
+    )
+    before = api(page, "GET", "/api/datasets")["body"]
+    huge = tmp_path / "huge.csv"
+    with huge.open("wb") as handle:  # sparse: no disk is used for it
+        handle.truncate(UPLOAD_MAX_BYTES + 2**20)
+    assert os.path.getsize(huge) > UPLOAD_MAX_BYTES
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if UPLOAD_PATH in request.url else None)
+    page.get_by_test_id("upload-file").set_input_files(huge)
+    page.get_by_test_id("upload-send").click()
+    expect(page.get_by_test_id("upload-error")).to_have_text(
+        "huge.csv is 129 MB: files up to 128 MB can be uploaded."
+    )
+    expect(page.locator('[role="alert"]:visible')).to_have_count(1)
+    expect(page.get_by_test_id("mapping-form")).to_be_hidden()
+    expect(page.get_by_test_id("upload-status")).to_be_empty()
+    assert sent == []
+    after = api(page, "GET", "/api/datasets")["body"]
+    assert (after["version_id"], after["rows"]) == (before["version_id"], before["rows"])
+    expect(page.get_by_test_id("data-facts")).to_contain_text("6,000")
+
+
 def test_an_analyst_sees_the_facts_but_no_controls_and_the_api_refuses_them(
-    page: Page, data_site: str
+    page: Page, data_site: str, data_dir: Path
 ) -> None:
     open_data_page(page, data_site, "analyst")
     expect(page.get_by_test_id("data-facts")).to_contain_text("6,000")
@@ -198,6 +305,22 @@ def test_an_analyst_sees_the_facts_but_no_controls_and_the_api_refuses_them(
     assert refused == {"status": 403, "body": {"detail": "Only an admin can do this."}}
     refused = api(page, "PATCH", "/api/datasets/settings", {"name": "Mine"})
     assert refused["status"] == 403
+    # An upload through the page's own fetch, with its cookie and CSRF token: refused, and audited once.
+    before = refused_uploads(data_dir)
+    refused = page.evaluate(
+        """async (path) => {
+            const me = await (await fetch("/api/auth/me")).json();
+            const response = await fetch(path, {
+                method: "POST",
+                headers: { "Content-Type": "text/csv", "X-CSRF-Token": me.csrf_token },
+                body: "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\\n",
+            });
+            return { status: response.status, body: await response.json() };
+        }""",
+        f"{UPLOAD_PATH}?name=mine.csv",
+    )
+    assert refused == {"status": 403, "body": {"detail": ADMINS_ONLY}}
+    assert refused_uploads(data_dir) == before + 1
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])

@@ -59,6 +59,12 @@ def candidate_formats(samples: Iterable[str]) -> list[str]:
     return [fmt for fmt in DATE_FORMATS if counts[fmt] == best]
 
 
+def reads_any(samples: Iterable[str], fmt: str) -> bool:
+    """Whether ``fmt`` reads at least one of ``samples``: a format the admin typed is checked against
+    the file before an import could skip every line as a bad date."""
+    return any(_reads(text.strip(), fmt) for text in samples)
+
+
 def _reads(text: str, fmt: str) -> bool:
     try:
         datetime.strptime(text, fmt)

@@ -127,6 +127,14 @@ def layout_of(header: list[str]) -> str | None:
     return None
 
 
+def c_marks_cancellations(header: list[str], mapping: dict[str, str]) -> bool:
+    """Whether a leading "C" on an invoice marks a cancellation: only in the Online Retail layouts,
+    with their invoice column mapped. A shop's own order numbers may start with any letter."""
+    layout = layout_of(header)
+    invoice = mapping.get("invoice")
+    return layout is not None and invoice is not None and normalise(invoice) == LAYOUTS[layout][0]
+
+
 def suggest_mapping(header: list[str]) -> dict[str, str | None]:
     """Field -> the header column that most likely holds it (``None``: no column looks like it).
 

@@ -3,7 +3,9 @@
 The admin confirms or corrects the suggestion before anything is imported
 (docs/architecture.md#dataset-versions), so this only reads the beginning of the file (a file of
 hundreds of megabytes answers as fast as a small one) and never writes anything. A file that cannot
-be a CSV with a header at all (binary, empty, one column) is refused here, in one line.
+be a CSV with a header at all (binary, empty, one column) is refused here, in one line. When the
+detection was wrong, the admin's own reading (delimiter, decimal mark, thousands separator, a typed
+date format) is given and the file is read again with it: the same look, nothing guessed.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.retail.datasets.dates import ONLINE_RETAIL_DATES, candidate_formats
+from agent_orchestrator.retail.datasets.dates import ONLINE_RETAIL_DATES, candidate_formats, reads_any
 from agent_orchestrator.retail.datasets.formats import (
     FIELDS,
     OPTIONAL_FIELDS,
@@ -61,17 +63,23 @@ class CsvPreview:
     problems: list[str]
 
 
-def inspect_csv(path: Path, *, rows: int = 10) -> CsvPreview:
+def inspect_csv(
+    path: Path, *, rows: int = 10, given: CsvFormat | None = None, date_column: str | None = None
+) -> CsvPreview:
     """The header, the first ``rows`` records and the suggested mapping and format of ``path``.
 
-    ``InvalidInputError`` (one line) for a file that is empty, binary, or has no header.
+    ``given``: read the file this way (its delimiter, decimal mark, thousands separator, encoding and,
+    when set, date format) rather than as detected. ``date_column``: the column whose dates are
+    sampled, when the admin mapped another than the suggested one. ``InvalidInputError`` (one line)
+    for a file that is empty, binary, or has no header, and for a given date format that reads none
+    of the sampled dates.
     """
     raw = _head(path)
-    encoding = _encoding(raw)
+    encoding = given.encoding if given else _encoding(raw)
     text = raw.decode(encoding, errors="replace").removeprefix("\ufeff")
     if len(raw) == SAMPLE_BYTES:  # the last line is probably cut
         text = text[: text.rfind("\n") + 1] or text
-    delimiter = _delimiter(text)
+    delimiter = given.delimiter if given else _delimiter(text)
     records = [record for record in csv.reader(text.splitlines(), delimiter=delimiter) if record]
     if not records:
         raise InvalidInputError(f"empty file: {path.name} has no lines (expected a CSV file with a header)")
@@ -80,27 +88,34 @@ def inspect_csv(path: Path, *, rows: int = 10) -> CsvPreview:
     body = records[1:]
     mapping = suggest_mapping(header)
     layout = layout_of(header)
-    decimal, thousands = _number_format(_column(body, header, mapping.get("unit_price")))
-    dates = _column(body, header, mapping.get("invoiced_at"))
+    if given:
+        decimal, thousands = given.decimal, given.thousands
+    else:
+        decimal, thousands = _number_format(_column(body, header, mapping.get("unit_price")))
+    dated = date_column if date_column in header else mapping["invoiced_at"]
+    dates = _column(body, header, dated)
     date_formats = candidate_formats(dates)
     if layout and (not date_formats or set(date_formats) & set(ONLINE_RETAIL_DATES)):
         date_formats = list(ONLINE_RETAIL_DATES)  # their files' own spellings, which they mix
+    typed = given.date_format if given else None
+    if typed and dates and not reads_any(dates, typed):
+        raise InvalidInputError(
+            f"the date format {typed!r} reads none of the dates in {dated!r} (e.g. {dates[0]!r})"
+        )
     fmt = CsvFormat(
         delimiter=delimiter,
-        date_format=date_formats[0] if len(date_formats) == 1 else None,
+        date_format=typed or (date_formats[0] if len(date_formats) == 1 else None),
         decimal=decimal,
         thousands=thousands,
-        encoding="utf-8-sig" if raw.startswith(codecs.BOM_UTF8) else encoding,
+        encoding=encoding if given or not raw.startswith(codecs.BOM_UTF8) else "utf-8-sig",
     )
     problems = [
         f"no column looks like {_FIELD_WORDS[field]}"
         for field in FIELDS
         if mapping[field] is None and field not in OPTIONAL_FIELDS
     ]
-    if mapping["invoiced_at"] is not None and dates and not date_formats:
-        problems.append(f"the dates in {mapping['invoiced_at']!r} fit no known format (e.g. {dates[0]!r})")
-    elif len(date_formats) > 1 and date_formats != list(ONLINE_RETAIL_DATES):
-        problems.append("the dates read both day/month and month/day: choose the date format")
+    if not typed:  # a typed format was checked above
+        problems += _date_problems(dated, dates, date_formats)
     return CsvPreview(
         header=header,
         rows=body[:rows],
@@ -111,6 +126,15 @@ def inspect_csv(path: Path, *, rows: int = 10) -> CsvPreview:
         source_key=source_key(header),
         problems=problems,
     )
+
+
+def _date_problems(column: str | None, dates: list[str], date_formats: list[str]) -> list[str]:
+    """What keeps the sampled dates from being read as detected: no format fits them, or two do."""
+    if column is not None and dates and not date_formats:
+        return [f"the dates in {column!r} fit no known format (e.g. {dates[0]!r})"]
+    if len(date_formats) > 1 and date_formats != list(ONLINE_RETAIL_DATES):
+        return ["the dates read both day/month and month/day: choose the date format"]
+    return []
 
 
 def _head(path: Path) -> bytes:

@@ -33,7 +33,12 @@ from agent_orchestrator.errors import (
 from agent_orchestrator.retail.analysis import dataset_currency, set_currency
 from agent_orchestrator.retail.datasets.build import building, carry_settings, finish
 from agent_orchestrator.retail.datasets.cache import SUFFIXES, VersionFiles, file_chunks, file_sha256
-from agent_orchestrator.retail.datasets.formats import FIELDS, OPTIONAL_FIELDS, CsvFormat
+from agent_orchestrator.retail.datasets.formats import (
+    FIELDS,
+    OPTIONAL_FIELDS,
+    CsvFormat,
+    c_marks_cancellations,
+)
 from agent_orchestrator.retail.datasets.inspect import date_formats_for, inspect_csv
 from agent_orchestrator.retail.datasets.load import LoadCounts, load, open_csv
 from agent_orchestrator.retail.datasets.models import DatasetFacts, DatasetVersion, ImportReport, SegmentRules
@@ -214,7 +219,8 @@ class DatasetLibrary:
             target = self.files.building(version_id)
             skipped_target = self.files.building(version_id, "skipped")
             counts = LoadCounts()
-            parse = line_parser(header, mapping, fmt, date_formats)
+            c_cancels = c_marks_cancellations(header, mapping)
+            parse = line_parser(header, mapping, fmt, date_formats, c_cancels=c_cancels)
             try:
                 with ProgressReporter(progress, counts, path.stat().st_size) as reporter:
                     with (
@@ -263,7 +269,8 @@ class DatasetLibrary:
 
     def _check(self, path: Path, mapping: dict[str, str], fmt: CsvFormat) -> tuple[list[str], list[str]]:
         """The file's header and the date formats to read it with, or ``InvalidInputError``."""
-        preview = inspect_csv(path, rows=0)  # binary, empty or header-less files end here
+        # Binary, empty or header-less files end here, and a date format that reads none of the dates.
+        preview = inspect_csv(path, rows=0, given=fmt, date_column=mapping.get("invoiced_at"))
         with open_csv(path, fmt) as (_, reader):
             header = [name.strip() for name in next(reader, [])]
         unknown = sorted({column for column in mapping.values() if column and column not in header})

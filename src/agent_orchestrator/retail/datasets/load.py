@@ -127,7 +127,7 @@ def load(
         key = f"{invoice}\x1f{code}"
         seq = seen.get(key, 0)
         seen[key] = seq + 1
-        cancelled = quantity < 0 or invoice.startswith("C")
+        cancelled = quantity < 0  # a "C" invoice with a positive quantity never gets here (rows.py)
         batch.append(
             (
                 invoice,

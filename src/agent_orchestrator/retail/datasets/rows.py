@@ -2,8 +2,15 @@
 
 The rules are the Online Retail importer's (``retail.importer`` documents them for users): a line
 needs an invoice, a stock code, a non-zero integer quantity, a date, a price >= 0 and a customer;
-a "C" invoice is a cancellation and must have a negative quantity. Each failure has a stable
-*reason* (the key of ``ImportReport.skipped_by_reason``) and a message naming the file's own column.
+a negative quantity is a cancellation (or return) line. In the Online Retail layouts a "C" invoice
+is a cancellation too and must have a negative quantity; elsewhere a "C" is just part of the order
+number (``CA-1001``), which a shop may choose freely. Each failure has a stable *reason* (the key of
+``ImportReport.skipped_by_reason``) and a message naming the file's own column.
+
+Order-level cells filled down: shop platform exports (Shopify's orders export, for one) write the
+date, the customer and the billing country on an order's first line only and leave them blank on
+its other line items. A blank date, customer or country is read from the first line of the same
+invoice while that invoice's lines follow one another; never from another order.
 
 Customers: a numeric key (``17850``, the UCI export's ``17850.0``) is the id. Any other key (a shop
 platform's e-mail address or customer name) becomes a stable id of its own: ``KEYED_ID_BASE`` plus 48
@@ -67,14 +74,22 @@ def number_parser(fmt: CsvFormat) -> Callable[[str], float]:
 
 
 def line_parser(
-    header: list[str], mapping: dict[str, str], fmt: CsvFormat, date_formats: Sequence[str]
+    header: list[str],
+    mapping: dict[str, str],
+    fmt: CsvFormat,
+    date_formats: Sequence[str],
+    *,
+    c_cancels: bool,
 ) -> Callable[[list[str]], Line]:
-    """A function from one record to a :class:`Line`, raising :class:`Skip`.
+    """A function from one record to a :class:`Line`, raising :class:`Skip`; records are passed in
+    file order (the fill-down of order-level cells depends on it).
 
     ``mapping`` is field -> header column; the optional fields may be missing from it. A mapping
     that names a column the header lacks, or leaves out a required field, is the caller's mistake
     (``ValueError``): the library checks it before it reads a row. ``date_formats`` are tried in
     order (one, unless the file is in an Online Retail layout: ``dates.ONLINE_RETAIL_DATES``).
+    ``c_cancels``: a "C" invoice is a cancellation (the Online Retail layouts only:
+    ``formats.c_marks_cancellations``).
     """
     position = {name: i for i, name in reversed(list(enumerate(header)))}
     for field in FIELDS:
@@ -94,6 +109,7 @@ def line_parser(
     expected = " or ".join(date_formats)
     parse_number = number_parser(fmt)
     customers: dict[str, int] = {}
+    order = ["", "", "", ""]  # the current invoice and its first line's date, customer and country
     q_name, d_name, p_name, c_name = (
         name["quantity"],
         name["invoiced_at"],
@@ -138,19 +154,26 @@ def line_parser(
             raise Skip("wrong column count", f"expected {width} columns, found {len(row)}")
         invoice = row[i_inv].strip().upper()
         if not invoice:
+            order[0] = ""  # the next line starts an order of its own
             raise Skip("no invoice", f"missing {name['invoice']}")
+        text = row[i_date].strip()
+        customer = row[i_cust].strip()
+        country = "" if i_country is None else row[i_country].strip()
+        if invoice == order[0]:  # an order's later line: its blank order-level cells are the first's
+            text, customer, country = text or order[1], customer or order[2], country or order[3]
+        else:
+            order[:] = invoice, text, customer, country
         stock_code = row[i_code].strip().upper()
         if not stock_code:
             raise Skip("no stock code", f"missing {name['stock_code']}")
         quantity = quantity_of(row[i_qty].strip())
         if quantity == 0:
             raise Skip("zero quantity", f"{q_name} is 0")
-        if quantity > 0 and invoice.startswith("C"):
+        if quantity > 0 and c_cancels and invoice.startswith("C"):
             raise Skip(
                 "cancellation with positive quantity",
                 f"cancelled invoice {invoice} with positive {q_name} {quantity}",
             )
-        text = row[i_date].strip()
         try:
             invoiced_at = parse_date(text)
         except ValueError:
@@ -164,9 +187,8 @@ def line_parser(
             raise Skip("negative price", f"invalid {p_name} {text!r} (must be >= 0)")
         if not price < float("inf"):  # nan and inf
             raise Skip("bad price", f"invalid {p_name} {text!r}")
-        customer_id = customer_of(row[i_cust].strip())
+        customer_id = customer_of(customer)
         description = "" if i_desc is None else row[i_desc].strip()
-        country = "" if i_country is None else row[i_country].strip()
         return Line(
             invoice,
             stock_code,

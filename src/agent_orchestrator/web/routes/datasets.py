@@ -17,7 +17,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.responses import FileResponse
 
-from agent_orchestrator.errors import NotFoundError
+from agent_orchestrator.errors import InvalidInputError, NotFoundError
+from agent_orchestrator.retail.datasets import CsvFormat
 from agent_orchestrator.sessions import Actor
 from agent_orchestrator.sessions.store import AuditAction, AuditEvent
 from agent_orchestrator.web.dataset_models import (
@@ -26,6 +27,7 @@ from agent_orchestrator.web.dataset_models import (
     JobOut,
     JobStatusOut,
     PreviewOut,
+    ReadIn,
     SettingsIn,
     VersionOut,
     VersionsOut,
@@ -33,7 +35,7 @@ from agent_orchestrator.web.dataset_models import (
 )
 from agent_orchestrator.web.deps import CurrentActor, CurrentAdmin, Services, ServicesDep
 from agent_orchestrator.web.fields import NulFree
-from agent_orchestrator.web.uploads import UPLOAD_MAX_BYTES
+from agent_orchestrator.web.uploads import UPLOAD_MAX_BYTES, Upload, Uploads
 
 router = APIRouter(prefix="/api/datasets", tags=["data"])
 UPLOAD_PATH = f"{router.prefix}/uploads"
@@ -84,8 +86,27 @@ async def upload(
 ) -> PreviewOut:
     received = await services.uploads.receive(request.stream(), owner_id=admin.user.id, name=name)
     remembered = await asyncio.to_thread(services.datasets.mapping_for, received.preview.source_key)
+    mapping: dict[str, str] | None = None
+    if remembered is not None:
+        received, mapping = await asyncio.to_thread(_as_remembered, services.uploads, received, *remembered)
     await _audit(services, admin, "data_upload", source=received.name, bytes=received.size)
-    return PreviewOut.of(received, remembered)
+    return PreviewOut.of(received, mapping)
+
+
+@router.post(
+    "/uploads/{upload_id}/read",
+    summary="Read an upload again with another delimiter, number notation or date format (admins)",
+    responses={
+        422: {"description": "The file cannot be read that way (one message); the upload is unchanged"}
+    },
+)
+async def reread_upload(
+    upload_id: str, body: ReadIn, admin: CurrentAdmin, services: ServicesDep
+) -> PreviewOut:
+    received = services.uploads.get(upload_id, admin.user.id)
+    fmt = body.format.csv_format()
+    reread = await asyncio.to_thread(services.uploads.reread, received, fmt, body.date_column)
+    return PreviewOut.of(reread, None)
 
 
 @router.delete(
@@ -177,6 +198,18 @@ async def _audit(services: Services, admin: Actor, action: AuditAction, **detail
         details=details,
     )
     await asyncio.to_thread(services.sessions.audit.record, event)
+
+
+def _as_remembered(
+    uploads: Uploads, upload: Upload, mapping: dict[str, str], fmt: CsvFormat
+) -> tuple[Upload, dict[str, str] | None]:
+    """The upload read with the format confirmed last time for its source (a delimiter the detection
+    gets wrong splits the header otherwise), and that time's mapping; as detected, and no mapping,
+    when that format no longer reads this file."""
+    try:
+        return uploads.reread(upload, fmt, mapping.get("invoiced_at")), mapping
+    except InvalidInputError:
+        return upload, None
 
 
 def _check_version_id(version_id: str) -> None:

@@ -1,7 +1,9 @@
 // Uploading a CSV file and confirming how to read it (admins): the file goes to the server as it is
 // (the browser streams it from disk), the server answers how it read it, and the admin confirms or
-// changes the column of each field, the date format and the mode before the import starts. Every
-// cell and column name is the file's, so all of it is shown as text.
+// changes the column of each field, the date format and the mode before the import starts. When the
+// detection was wrong, the admin sets the delimiter, decimal mark or thousands separator, or types a
+// date format, and the server reads the file again that way (the preview shows the new reading).
+// Every cell and column name is the file's, so all of it is shown as text.
 
 import { api, errorMessage, rawRequest } from "./api.js";
 import { $, el, setText, show } from "./dom.js";
@@ -19,14 +21,23 @@ const LABELS = {
   country: "Country",
 };
 const DELIMITERS = { ",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe" };
+const DECIMALS = { ".": "point (1.5)", ",": "comma (1,5)" };
+const THOUSANDS = { "": "none (1234)", ",": "comma (1,234)", ".": "point (1.234)", " ": "space (1 234)", "'": "apostrophe (1'234)" };
+
+/** The server's limit (web/uploads.py, UPLOAD_MAX_BYTES): a larger file is refused here, before any
+ * of it is sent, rather than after minutes of uploading. */
+export const UPLOAD_MAX_BYTES = 128 * 2 ** 20;
 
 let preview = null; // the server's answer for the file being mapped
+let reading = null; // a reading again under way: resolves true once the preview shows it
 
 function fact(term, value) {
   return [el("dt", { text: term }), el("dd", { text: value })];
 }
 
-function renderPreview(data) {
+/** Show the server's reading of the upload; ``kept``: the admin's column choices, kept when the file
+ * was read again with the same header. */
+function renderPreview(data, kept = null) {
   preview = data;
   const f = data.format;
   const detected = [
@@ -45,18 +56,29 @@ function renderPreview(data) {
   table.tHead.replaceChildren(el("tr", {}, data.header.map((name) => el("th", { text: name, attrs: { scope: "col" } }))));
   table.tBodies[0].replaceChildren(...data.rows.map((row) => el("tr", {}, row.map((cell) => el("td", { text: cell })))));
 
-  $("mapping-fields").replaceChildren(...data.fields.flatMap((field) => fieldChoice(data, field)));
+  $("mapping-fields").replaceChildren(...data.fields.flatMap((field) => fieldChoice(data, field, kept ?? data.mapping)));
+  renderReading(data);
   renderDateFormats(data);
   show($("mapping-form"), true);
 }
 
-function fieldChoice(data, field) {
+function options(labels, chosen) {
+  return Object.entries(labels).map(([value, text]) => el("option", { text, attrs: { value, selected: value === chosen } }));
+}
+
+function renderReading(data) {
+  $("reading-delimiter").replaceChildren(...options(DELIMITERS, data.format.delimiter));
+  $("reading-decimal").replaceChildren(...options(DECIMALS, data.format.decimal));
+  $("reading-thousands").replaceChildren(...options(THOUSANDS, data.format.thousands));
+}
+
+function fieldChoice(data, field, mapping) {
   const optional = data.optional_fields.includes(field);
   const id = `map-${field}`;
   const select = el("select", { attrs: { id, name: field }, testid: id });
   select.append(el("option", { text: optional ? "(none)" : "(choose a column)", attrs: { value: "" } }));
   for (const column of data.header) {
-    select.append(el("option", { text: column, attrs: { value: column, selected: data.mapping[field] === column } }));
+    select.append(el("option", { text: column, attrs: { value: column, selected: mapping[field] === column } }));
   }
   return [el("label", { text: LABELS[field] + (optional ? " (optional)" : ""), attrs: { for: id } }), select];
 }
@@ -75,12 +97,70 @@ function renderDateFormats(data) {
   select.replaceChildren(...options);
 }
 
+/** The reading the admin set: the selects, and a typed date format before the one picked. */
+function readingFormat() {
+  const typed = $("reading-date-typed").value.trim();
+  return {
+    ...preview.format,
+    delimiter: $("reading-delimiter").value,
+    decimal: $("reading-decimal").value,
+    thousands: $("reading-thousands").value,
+    date_format: typed || $("mapping-date-format").value || null,
+  };
+}
+
+/** Ask the server to read the upload again as set; on a refusal its one message, and the controls
+ * back to the reading the preview shows. Whether the preview now shows the new reading. */
+async function readAgain() {
+  const before = preview;
+  if (!before) return false;
+  setText($("mapping-error"), "");
+  const body = { format: readingFormat(), date_column: $("map-invoiced_at").value || null };
+  try {
+    const path = `/api/datasets/uploads/${encodeURIComponent(before.upload_id)}/read`;
+    const data = await api("POST", path, body);
+    if (preview !== before) return false; // cancelled, or another file uploaded meanwhile
+    const sameHeader = JSON.stringify(data.header) === JSON.stringify(before.header);
+    $("reading-date-typed").value = "";
+    renderPreview(data, sameHeader ? chosenMapping() : null);
+    return true;
+  } catch (error) {
+    if (preview !== before) return false;
+    renderReading(before);
+    setText($("mapping-error"), error.message);
+    return false;
+  }
+}
+
+/** Readings one after another, each with the controls as they are when it starts. */
+function onReadingChanged() {
+  const previous = reading ?? Promise.resolve(true);
+  const current = previous.then(readAgain);
+  reading = current;
+  current.finally(() => {
+    if (reading === current) reading = null;
+  });
+}
+
+function onTypedDate(event) {
+  if (event.type === "keydown") {
+    if (event.key !== "Enter") return;
+    event.preventDefault(); // Enter reads the format, it does not start the import
+  }
+  if ($("reading-date-typed").value.trim()) onReadingChanged();
+}
+
 async function onUpload(event) {
   event.preventDefault();
   const file = $("upload-file").files[0];
   setText($("upload-error"), "");
   if (!file) {
     setText($("upload-error"), "Choose a CSV file first.");
+    return;
+  }
+  if (file.size > UPLOAD_MAX_BYTES) {
+    const size = `${fmtNumber(Math.ceil(file.size / 2 ** 20))} MB`;
+    setText($("upload-error"), `${file.name} is ${size}: files up to ${UPLOAD_MAX_BYTES / 2 ** 20} MB can be uploaded.`);
     return;
   }
   hideMapping();
@@ -109,6 +189,8 @@ function chosenMapping() {
 
 async function onConfirm(event) {
   event.preventDefault();
+  if (reading && !(await reading)) return; // the new reading was refused: its message is shown
+  if ($("reading-date-typed").value.trim() && !(await readAgain())) return; // typed, not read yet
   setText($("mapping-error"), "");
   const mapping = chosenMapping();
   const missing = preview.fields.filter((f) => !mapping[f] && !preview.optional_fields.includes(f));
@@ -140,6 +222,7 @@ async function onConfirm(event) {
 function hideMapping() {
   show($("mapping-form"), false);
   setText($("mapping-error"), "");
+  $("reading-date-typed").value = "";
 }
 
 async function onCancelMapping() {
@@ -153,6 +236,7 @@ async function onCancelMapping() {
 /** On sign-out: the file's rows go with the user. */
 export function clearUpload() {
   preview = null;
+  reading = null;
   hideMapping();
   $("preview-table").tHead.replaceChildren();
   $("preview-table").tBodies[0].replaceChildren();
@@ -166,4 +250,9 @@ export function bindUpload() {
   $("upload-form").addEventListener("submit", onUpload);
   $("mapping-form").addEventListener("submit", onConfirm);
   $("mapping-cancel").addEventListener("click", onCancelMapping);
+  for (const id of ["reading-delimiter", "reading-decimal", "reading-thousands"]) {
+    $(id).addEventListener("change", onReadingChanged);
+  }
+  $("reading-date-typed").addEventListener("change", onTypedDate);
+  $("reading-date-typed").addEventListener("keydown", onTypedDate);
 }
