@@ -182,3 +182,34 @@ def test_an_answer_is_rated_with_a_note_and_the_chat_is_titled_by_its_first_mess
     expect(rated.get_by_test_id("feedback-down")).to_have_attribute("aria-pressed", "false")
     if viewport:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@VIEWPORTS
+def test_a_chat_renamed_in_the_sidebar_keeps_its_name_after_later_answers_on_both_devices(
+    new_context: Callable[..., BrowserContext],
+    user: Callable[[str], str],
+    scripted_model: ScriptedModel,
+    viewport: dict[str, int] | None,
+) -> None:
+    alice = user("alice")
+    page = device(new_context, alice, viewport)
+    scripted_model.script(Text("Revenue in May was 1,234."))
+    send(page, "Hi, could you tell me the revenue in May?")
+    laptop = device(new_context, alice, None)
+    expect(laptop.locator(".session-item.active .session-title")).to_have_text("The revenue in May")
+
+    chats(page, viewport).first.get_by_test_id("session-rename").click()
+    field = page.get_by_test_id("session-rename-input")
+    field.fill("May check")
+    field.press("Enter")
+    expect(laptop.locator(".session-item.active .session-title")).to_have_text("May check")  # live
+    if viewport:
+        page.locator("#sidebar-toggle").click()  # the drawer closed: back to the chat
+    scripted_model.script(Text("June was 2,345."))
+    send(page, "And June?")
+    expect(page.locator(ASSISTANT).last).to_contain_text("June was 2,345.")
+    expect(titles(laptop)).to_have_text(["May check"])  # the owner's title, never a generated one
+    page.reload()
+    expect(titles(page)).to_have_text(["May check"])
+    if viewport:
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
