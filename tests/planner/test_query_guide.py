@@ -118,6 +118,10 @@ def chat(tools, retail_db) -> Chat:
         ("repeat purchase rate in France", {"measure": "repeat_rate", "countries": ["France"]}),
         ("what's our growth rate in 2025?", {"period": "2025", "compare": "previous_period"}),
         (
+            "how many customers only ordered once in 2025?",
+            {"measure": "one_time_customers", "period": "2025"},
+        ),
+        (
             "Of everything we sold in 2025, what share came from France?",
             {"measure": "revenue", "countries": ["France"], "share": True},
         ),

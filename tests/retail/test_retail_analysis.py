@@ -185,6 +185,17 @@ def test_a_rate_is_a_fraction_of_its_own_base_stated_beside_it(conn):
     assert side["answer"].endswith("Spain is ahead of Germany by 8.3 points.")
 
 
+def test_one_time_customers_ordered_exactly_once_in_scope(conn):
+    # 2025: customers 1 and 2 ordered once; all time only customer 2 (customer 1 also ordered in
+    # 2024, and customer 8's only line is a cancellation: no order at all)
+    assert ask(conn, measure="one_time_customers", period="2025", share=True)["answer"] == (
+        "One-time customers, 2025: 2 one-time customers, 25.0% of the total 8 customers."
+    )
+    assert ask(conn, measure="one_time_customers")["total"]["one_time_customers"] == 1
+    by_country = ask(conn, measure="one_time_customers", group_by="country", period="2025", limit=5)
+    assert {r["label"]: r["one_time_customers"] for r in by_country["rows"]}["United Kingdom"] == 1
+
+
 def test_a_rate_asked_as_a_share_is_the_rate_itself(conn):
     asked = ask(conn, measure="cancellation_rate", period="2025", share=True)
     assert asked["query"] == {"measure": "cancellation_rate", "period": "2025"}

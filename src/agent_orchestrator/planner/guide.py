@@ -40,6 +40,7 @@ _LABELS = {
     "cancelled_revenue": "revenue lost to cancellations",
     "new_customers": "first-time customers",
     "repeat_customers": "repeat customers",
+    "one_time_customers": "one-time customers",
     "orders_per_customer": "orders per customer",
     "cancellation_rate": "the cancellation rate",
     "repeat_rate": "the repeat customer rate",

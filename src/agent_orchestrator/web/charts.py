@@ -220,6 +220,7 @@ class _AnalysisRow(BaseModel):
     repeat_rate: float = 0.0
     new_customers: int = 0
     repeat_customers: int = 0
+    one_time_customers: int = 0
     previous: dict[str, float | str | None] | None = None
 
 

@@ -33,9 +33,12 @@ from agent_orchestrator.retail.segments import SEGMENT_ORDER
 from agent_orchestrator.retail.stats import load_as_of
 
 DEFAULT_RANKING = 5
+BY_ORDER_COUNT = frozenset({Measure.repeat_customers, Measure.repeat_rate, Measure.one_time_customers})
+"""Measures that count each customer's orders in scope: a second pass, made only when asked for."""
 PART_OF = {
     Measure.new_customers: Measure.customers,
     Measure.repeat_customers: Measure.customers,
+    Measure.one_time_customers: Measure.customers,
     Measure.cancellations: Measure.orders,
     Measure.cancelled_revenue: Measure.revenue,
 }
@@ -95,6 +98,8 @@ class Figures:
     """Counted only when asked for: it joins every line to its customer's first purchase."""
     repeat_customers: int = 0
     """Counted only when asked for: a second pass over the scope's orders per customer."""
+    one_time_customers: int = 0
+    """Customers with exactly one order in scope, counted in the same pass as the repeat ones."""
 
     def get(self, measure: Measure) -> float:
         """The measure as a number; a day as its ordinal, so that days rank like figures."""
@@ -638,13 +643,13 @@ def _figures(conn: sqlite3.Connection, scope: Scope, period: Period | None, meas
         f"SELECT {columns} FROM transactions AS t {join} {clause}", params
     ).fetchone()
     figures = Figures(round(revenue, 2), *counts)
-    if measure in (Measure.repeat_customers, Measure.repeat_rate):
-        (repeat,) = conn.execute(
-            f"SELECT COUNT(*) FROM (SELECT 1 FROM transactions AS t {_bought(clause)} "
-            "GROUP BY t.customer_id HAVING COUNT(DISTINCT t.invoice) > 1)",
+    if measure in BY_ORDER_COUNT:
+        repeat, once = conn.execute(
+            f"SELECT COALESCE(SUM(n > 1), 0), COALESCE(SUM(n = 1), 0) FROM (SELECT COUNT(DISTINCT "
+            f"t.invoice) AS n FROM transactions AS t {_bought(clause)} GROUP BY t.customer_id)",
             params,
         ).fetchone()
-        figures = replace(figures, repeat_customers=repeat)
+        figures = replace(figures, repeat_customers=repeat, one_time_customers=once)
     return figures
 
 
@@ -678,14 +683,14 @@ def _grouped_figures(
         f"SELECT {key}, {columns} FROM transactions AS t {join} {first} {clause} GROUP BY 1", params
     ).fetchall()
     groups = {str(key): Figures(round(revenue, 2), *counts) for key, revenue, *counts in rows}
-    if measure in (Measure.repeat_customers, Measure.repeat_rate):
-        repeat = conn.execute(
-            f"SELECT k, COUNT(*) FROM (SELECT {key} AS k FROM transactions AS t {join} {_bought(clause)} "
-            "GROUP BY 1, t.customer_id HAVING COUNT(DISTINCT t.invoice) > 1) GROUP BY k",
+    if measure in BY_ORDER_COUNT:
+        counted = conn.execute(
+            f"SELECT k, SUM(n > 1), SUM(n = 1) FROM (SELECT {key} AS k, COUNT(DISTINCT t.invoice) AS n "
+            f"FROM transactions AS t {join} {_bought(clause)} GROUP BY 1, t.customer_id) GROUP BY k",
             params,
         ).fetchall()
-        for k, n in repeat:
-            groups[str(k)] = replace(groups[str(k)], repeat_customers=n)
+        for k, repeat, once in counted:
+            groups[str(k)] = replace(groups[str(k)], repeat_customers=repeat, one_time_customers=once)
     return groups
 
 

@@ -35,6 +35,8 @@ class Measure(StrEnum):
     """How often customers order: orders divided by customers (in a period, those who bought in it)."""
     repeat_customers = "repeat_customers"
     """Customers with more than one order in the period and scope ("who bought more than once")."""
+    one_time_customers = "one_time_customers"
+    """Customers with exactly one order in the period and scope ("who only ordered once")."""
     cancellation_rate = "cancellation_rate"
     """Cancelled orders per order placed, as a fraction ("return rate", "which country cancels most
     often?"): a rate of each row, not a share of a total, so it ranks countries of any size."""

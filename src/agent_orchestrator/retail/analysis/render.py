@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 from agent_orchestrator.retail.analysis.execute import (
+    BY_ORDER_COUNT,
     ORDERED_DIMENSIONS,
     PART_OF,
     REST,
@@ -40,6 +41,7 @@ MEASURE_LABELS = {
     Measure.repeat_rate: "Repeat customer rate",
     Measure.new_customers: "First-time customers",
     Measure.repeat_customers: "Repeat customers",
+    Measure.one_time_customers: "One-time customers",
     Measure.last_purchase: "Last purchase",
     Measure.first_purchase: "First purchase",
     Measure.products: "Products sold",
@@ -55,6 +57,7 @@ _NOUNS = {
     Measure.cancellations: ("cancelled order", "cancelled orders"),
     Measure.new_customers: ("first-time customer", "first-time customers"),
     Measure.repeat_customers: ("repeat customer", "repeat customers"),
+    Measure.one_time_customers: ("one-time customer", "one-time customers"),
 }
 _PLURALS = {
     Dimension.country: "countries",
@@ -78,7 +81,7 @@ def _noun(dimension: Dimension) -> str:
 DAYS = frozenset({Measure.first_purchase, Measure.last_purchase})
 """Measures whose value is a day, not a figure."""
 RATIOS = {Measure.orders_per_customer: "orders per customer"}
-COUNTED_WHEN_ASKED = frozenset({Measure.new_customers, Measure.repeat_customers, Measure.repeat_rate})
+COUNTED_WHEN_ASKED = frozenset({Measure.new_customers, *BY_ORDER_COUNT})
 """Measures whose value is a ratio of counts, with two decimals and its unit."""
 
 
