@@ -163,6 +163,9 @@ def test_new_customers_are_counted_where_and_when_they_first_bought(conn):
 def test_orders_per_customer_is_a_ratio_with_its_unit(conn):
     result = ask(conn, measure="orders_per_customer", period="2025")
     assert result["answer"] == "Orders per customer, 2025: 1.88 orders per customer."
+    # one unit a line: 15 units in 15 orders, less the 2 returned units of the cancellations
+    result = ask(conn, measure="units_per_order", period="2025")
+    assert result["answer"] == "Units per order, 2025: 0.87 units per order."
 
 
 def test_a_rate_is_a_fraction_of_its_own_base_stated_beside_it(conn):

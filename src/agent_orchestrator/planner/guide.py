@@ -42,6 +42,7 @@ _LABELS = {
     "repeat_customers": "repeat customers",
     "one_time_customers": "one-time customers",
     "orders_per_customer": "orders per customer",
+    "units_per_order": "units per order",
     "cancellation_rate": "the cancellation rate",
     "repeat_rate": "the repeat customer rate",
     "last_purchase": "the last purchase",

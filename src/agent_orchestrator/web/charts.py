@@ -216,6 +216,7 @@ class _AnalysisRow(BaseModel):
     revenue_per_customer: float = 0.0
     cancellations: int = 0
     orders_per_customer: float = 0.0
+    units_per_order: float = 0.0
     cancellation_rate: float = 0.0
     repeat_rate: float = 0.0
     new_customers: int = 0

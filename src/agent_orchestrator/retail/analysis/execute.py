@@ -112,6 +112,8 @@ class Figures:
             return round(self.revenue / self.customers, 2) if self.customers else 0.0
         if measure is Measure.orders_per_customer:
             return round(self.orders / self.customers, 2) if self.customers else 0.0
+        if measure is Measure.units_per_order:
+            return round(self.units / self.orders, 2) if self.orders else 0.0
         if measure is Measure.cancellation_rate:
             return round(self.cancellations / self.orders, 4) if self.orders else 0.0
         if measure is Measure.repeat_rate:

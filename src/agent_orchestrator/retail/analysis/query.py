@@ -33,6 +33,8 @@ class Measure(StrEnum):
     cancellations"); its share is of the sales before them (gross sales)."""
     orders_per_customer = "orders_per_customer"
     """How often customers order: orders divided by customers (in a period, those who bought in it)."""
+    units_per_order = "units_per_order"
+    """How many items an order holds on average: units divided by orders ("items per order")."""
     repeat_customers = "repeat_customers"
     """Customers with more than one order in the period and scope ("who bought more than once")."""
     one_time_customers = "one_time_customers"

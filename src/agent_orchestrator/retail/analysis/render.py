@@ -35,6 +35,7 @@ MEASURE_LABELS = {
     Measure.avg_order_value: "Average order value",
     Measure.revenue_per_customer: "Revenue per customer",
     Measure.orders_per_customer: "Orders per customer",
+    Measure.units_per_order: "Units per order",
     Measure.cancellations: "Cancelled orders",
     Measure.cancelled_revenue: "Revenue lost to cancellations and returns",
     Measure.cancellation_rate: "Cancellation rate",
@@ -80,7 +81,7 @@ def _noun(dimension: Dimension) -> str:
 
 DAYS = frozenset({Measure.first_purchase, Measure.last_purchase})
 """Measures whose value is a day, not a figure."""
-RATIOS = {Measure.orders_per_customer: "orders per customer"}
+RATIOS = {Measure.orders_per_customer: "orders per customer", Measure.units_per_order: "units per order"}
 COUNTED_WHEN_ASKED = frozenset({Measure.new_customers, *BY_ORDER_COUNT})
 """Measures whose value is a ratio of counts, with two decimals and its unit."""
 
