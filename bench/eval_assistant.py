@@ -380,7 +380,7 @@ def _check_one(answer: str, check: Check, said: str) -> str | None:
             # The month named first must be the one asked for: any of the truth's alternatives
             # ("the partial month or the weakest full month"), the answer's own order otherwise. The
             # reading the answer opens with may name a month left out ("excluding December: …").
-            body = answer.partition(": ")[2]
+            body = re.split(r":\s", answer, maxsplit=1)[-1]
             months = months_named(body) or months_named(answer)
             wanted = [int(item[5:7]) for item in items]
             if months and months[0] in wanted:

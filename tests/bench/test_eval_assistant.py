@@ -104,6 +104,8 @@ def test_checks_combine() -> None:
     ]
     opened = "Revenue, highest month, 2025, excluding December 2025: November 2025: 301,771.09."
     assert ea.check_failures(opened, (best,), "") == []  # the reading names the month left out
+    ranked = "Revenue, top 12 months, 2025:\n1. November 2025: 264,895.28\n2. December 2025: 242,758.82"
+    assert ea.check_failures(ranked, (best,), "") == []
 
 
 @pytest.mark.parametrize(
