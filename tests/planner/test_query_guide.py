@@ -1335,3 +1335,22 @@ def test_a_product_asked_about_before_is_looked_up_again_not_taken_for_the_chats
     chat.ask("units of party bunting sold in 2025")
     arguments, _ = chat.ask("how are the party buntings doing")
     assert arguments is not None and arguments["products"] == ["party buntings"]
+
+
+def test_how_about_a_product_in_lower_case_asks_the_question_before_of_it(chat, retail_db):
+    """A name in lower case may hold the tool's words ("shopper", "rose"): they are the name's, and
+    the question before is asked of the thing now named, not of a count of shoppers."""
+    with sqlite3.connect(retail_db) as conn:
+        first, second = (
+            d
+            for (d,) in conn.execute(
+                "SELECT description FROM products WHERE description LIKE '%SHOPPER BAG' "
+                "ORDER BY stock_code LIMIT 2"
+            )
+        )
+    chat.ask(f"How many units of {first} did we sell in 2025?")
+    arguments, answer = chat.ask(f"what about the {second.lower()}?")
+    assert arguments == {"period": "2025", "measure": "units", "products": [second.lower()]}
+    assert answer is not None and answer.startswith(f"Units sold, {second} (")
+    arguments, _ = chat.ask(f"how many customers bought the {second.lower()}?")
+    assert arguments is not None and arguments["measure"] == "customers"  # said outside the name

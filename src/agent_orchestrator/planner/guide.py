@@ -259,18 +259,21 @@ def _lettered(word: str) -> bool:
     return all(part.isalpha() for part in word.split("-"))
 
 
-def _named_things(reading: Reading, question: str, vocabulary: Vocabulary) -> list[str]:
+def _named_things(
+    reading: Reading, question: str, vocabulary: Vocabulary, *, carried: bool = False
+) -> list[str]:
     """The words not understood, when they may name things of the tool's free-text parameter
     (products): a run of words side by side in the question, letters only (a small number inside
     too), up to five words a name, in a question that asks for a figure and names no other such
-    thing; several names where the parameter takes a list and "and" joins them. The answer states
-    what was looked up."""
+    thing (``carried``: the one it names is the previous question's, which "how about X?" replaces);
+    several names where the parameter takes a list and "and" joins them. The answer states what was
+    looked up."""
     words = reading.not_understood
     free = vocabulary.free_text
     most = 5 * _MOST_NAMES if vocabulary.free_list else 5
     if (
         free is None
-        or free in reading.arguments
+        or (free in reading.arguments and not carried)
         or not reading.asks
         or reading.not_in_data
         or reading.several
@@ -420,24 +423,40 @@ class QueryGuide:
             )
         refusal = _refusal(reading, messages[: last + 1], others, vocabulary)
         free = vocabulary.free_text
+        before = previous if reading.follow_up and previous is not None else {}
+        carried = free is not None and free in before and reading.arguments.get(free) == before[free]
         if (
             free is not None
             and not any(
                 _stem(w) in others | _said(messages[: last + 1], vocabulary.tool)
                 for w in reading.not_understood
             )
-            and (names := _named_things(reading, _text(messages[last]), vocabulary))
+            and (names := _named_things(reading, _text(messages[last]), vocabulary, carried=carried))
         ):
             # "how is the party bunting doing?": the words left may be a product's, typed in lower
             # case; the tool looks them up and says so when nothing in the data is called that
-            inside = {w.lower() for name in names for w in name.split()}
+            inside = {_stem(w) for name in names for w in name.split()}
+
+            def named(term: str) -> bool:  # "shopper", spelled "shoppers" by the reader, is the name's
+                return {_stem(w) for w in term.split()} <= inside
+
             ranked = ("compare", "rank_by", "order")
-            named_rank = any(set(t.split()) <= inside for k in ranked for t in vocabulary.choices(k))
+            named_rank = any(named(t) for k in ranked for t in vocabulary.choices(k))
             arguments = {  # "regency rose tin": "rose" is the name's, no comparison
                 k: v for k, v in reading.arguments.items() if not (named_rank and k in ranked)
             }
-            arguments[free] = vocabulary.free_value(names)
             asked = _text(messages[last])
+            rest = normalize(asked)
+            for name in names:
+                rest = rest.replace(normalize(name), " ")
+            terms = [t for t, m in vocabulary.choices("measure").items() if m == arguments.get("measure")]
+            if any(named(t) for t in terms) and not any(
+                re.search(rf"\b{re.escape(t)}\b", rest) for t in terms
+            ):
+                del arguments["measure"]  # "the pink love shopper bag": no count of shoppers
+            # "how about the pink love shopper bag?": the question before, about the thing named now
+            arguments |= {k: before[k] for k in (*ranked, "measure") if k in before and k not in arguments}
+            arguments[free] = vocabulary.free_value(names)
             side_by_side(normalize(asked), arguments, vocabulary, asked)  # "compare A and B"
             return GuidedCall(vocabulary.tool, arguments)
         if refusal is not None:
