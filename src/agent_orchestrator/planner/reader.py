@@ -7,21 +7,20 @@ schema lists for each choice of ``measure``, ``group_by``, ``order`` and ``compa
 tool, which matches it against the data) or not understood: then the reading does not cover the
 question, and the guide says so instead of guessing. A follow-up ("and in France?", "how many
 orders was that?") starts from the previous reading and changes only what it names.
+
+The question's words are made ready first (``words``: normalized, typos corrected), and the reading
+marks what it used in ``reading.Marks``.
 """
 
 from __future__ import annotations
 
-import calendar
-import difflib
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from .periods import (
-    CALENDAR_WORDS,
     NUMBER_WORDS,
     ORDINALS,
     Found,
@@ -32,35 +31,20 @@ from .periods import (
     with_year,
     year_before,
 )
+from .reading import Marks, Reading
 from .vocabulary import Vocabulary, either
-
-COMMON = frozenset(
-    """a an the of in on at to for from by with and or but than then so as is are was were be been being am
-    do does did done have has had what which who whom whose how many much when where why there here this
-    that these those it its they them their our ours we us you your i me my mine please show give tell
-    list let know get got see find look want need can could would should will shall may might about over
-    under into out up down all any some each every total overall whole entire number count amount figure
-    figures so far ever time times during between across among per vs also just only again same
-    other another more most less least very really quite overall grand sum ok okay thanks hi hello now
-    compared compare comparison against versus change changed difference performed perform did make made
-    bring brought bringing brings generate generated generates come comes came account contribute
-    contributed contributes place placed put buy bought purchase purchased spend spent sold sell selling
-    value level whats what's hows how's rank ranked ranking biggest largest number one top bottom best
-    worst first last previous prior preceding data shop store business company us our customers' like look
-    looking break breakdown split something anything everything someone anyone stuff thing things
-    everywhere anywhere everyone everybody
-    ask asked tell told say said mention mentioned remember recall conversation chat question questions
-    answer answered different distinct unique individual separate big large small together combined
-    altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
-    lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
-    quick quickly brief briefly short instead rather nr num pls plz thx thanks
-    go goes going went gone if behind coming different question raise raised raising
-    theirs yours hers based located situated terms right currently presently moment else roughly
-    approximately approx around wondering wonder back full single busy""".split()  # noqa: SIM905
+from .words import (
+    CALENDAR_NAMES,
+    COMMON,
+    EXCLUDED_AFTER,
+    QUOTED,
+    TYPO_PRONE,
+    in_capitals,
+    normalize,
+    singular,
+    spelled,
+    subject_stem,
 )
-"""Common English: never a product's words, never a sign of a misreading. Calendar words are not
-among them: "orders last week" or "revenue since 2024" read without their period would be a silent
-misreading, so a calendar word the periods did not use leaves the question not understood."""
 
 _BREAKDOWN_ONLY = re.compile(
     r"\s*(?:and\s+|now\s+|then\s+)?(?:(?:split|broken\s+down|break\s+(?:it|that|this)?\s*down|show\s+(?:it|that))\s+)?"
@@ -131,12 +115,6 @@ _SAME_PERIOD = re.compile(
 )
 """'How did France do in the same period?': the period of the answer before (a step back by a year,
 'the same month last year', is read first)."""
-_CALENDAR_NAMES = frozenset(
-    m.lower()
-    for m in (*calendar.month_name, *calendar.month_abbr, *calendar.day_name, *calendar.day_abbr)
-    if m
-)
-"""Capitalised, but never a product's name ("What share of 2024 came in July?")."""
 
 
 def _about(
@@ -146,7 +124,7 @@ def _about(
     customer, country, product, segment or period that row is; unless the question names its own
     ("customer 22681: what % of Sweden's revenue is theirs?" is about 22681)."""
     dimension, key = one
-    plural = next((p for p in vocabulary.entities if _singular(p) == dimension), None)
+    plural = next((p for p in vocabulary.entities if singular(p) == dimension), None)
     free = vocabulary.free_text if dimension == vocabulary.free_dimension else None
     named = {f"{dimension}_id", plural, free, "period" if dimension in _TIME_GROUPS else None}
     about = {k: v for k, v in arguments.items() if k not in ("group_by", "order", "limit", "rank")}
@@ -168,81 +146,11 @@ def _about(
 _TIME_GROUPS = ("month", "day", "year", "quarter")
 """Groupings whose rows are periods: "that month" is the period of the row named."""
 
-
-def _singular(parameter: str) -> str:
-    """ "countries" -> "country", "segments" -> "segment": a list parameter's dimension."""
-    return re.sub(r"ies$", "y", parameter).removesuffix("s")
-
-
 _RANGE = re.compile(r"\b(?:from|between)\b(.+?)\b(?:to|and|until|through)\b(.+)")
 _GROUP_CUES = (
     r"(?:which|what|top|bottom|best|worst|biggest|largest|smallest|leading|highest|lowest|most|least|by|per"
     r"|each|every|rank|ranked|strongest|weakest|busiest|quietest|who)"
 )
-
-
-@dataclass
-class Reading:
-    arguments: dict[str, Any] = field(default_factory=dict)
-    not_understood: list[str] = field(default_factory=list)
-    not_in_data: list[str] = field(default_factory=list)
-    asks: bool = False
-    """The question names something to compute (a measure, a ranking, a share, a comparison)."""
-    follow_up: bool = False
-    qualifying: bool = False
-    """The measure word only qualifies a name ("and from At Risk customers?"): a follow-up keeps the
-    measure it had."""
-    unknown_kind: str | None = None
-    """The list an unknown name was called one of ("the Champions segment": ``segments``)."""
-    several: list[str] = field(default_factory=list)
-    """Another figure asked for beside the measure ("revenue and orders"): one query gives one."""
-    split_by: list[str] = field(default_factory=list)
-    """A kind of customer (a measure's name) the measure would be split by ("revenue from new
-    customers"): the tool counts them, it does not filter by them."""
-    unpaired: bool = False
-    """It asks about the last two answers together, and they differ in more than one period or one
-    name: no one query puts them side by side."""
-    names: list[str] = field(default_factory=list)
-    """Several names quoted ("of 'A', 'B' and 'C', which…"): a query takes one."""
-    conflicts: list[str] = field(default_factory=list)
-    """Words that rank two ways at once ("of our ten biggest countries, which placed the fewest
-    orders?"): one query cannot read them."""
-
-
-class _Marks:
-    """Which characters of the question a reading used."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.used = [False] * len(text)
-        self.qualifiers: set[int] = set()
-        """Where a noun says whose a name is ("UK customers"): never a breakdown by it."""
-        self.named: dict[str, int] = {}
-        """Where each list parameter's first name was read ("countries": 31)."""
-
-    def take(self, start: int, end: int) -> None:
-        for i in range(start, end):
-            self.used[i] = True
-
-    def free(self, start: int, end: int) -> bool:
-        return not any(self.used[start:end])
-
-    def find(self, phrase: str) -> list[tuple[int, int]]:
-        pattern = re.compile(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])")
-        return [m.span() for m in pattern.finditer(self.text) if self.free(*m.span())]
-
-    def left(self) -> list[tuple[str, int]]:
-        """Words not used, with their positions."""
-        return [
-            (m[0], m.start())
-            for m in re.finditer(r"[a-z0-9][a-z0-9'&.+-]*", self.text)
-            if self.free(*m.span())
-        ]
-
-
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<![\w'])['\u2018]([^'\u2019]{2,80}?)['\u2019](?![\w'])")
-"""A name in quotes, double or single ("'STAR SPACEBOY BAKING SET'"); an apostrophe inside a word
-("don't", "customers'") opens none."""
 
 
 def _left_out_before(before: str, free: str, vocabulary: Vocabulary) -> re.Match[str] | None:
@@ -262,7 +170,7 @@ def _quoted_names(
     text: str,
     quoted: list[str],
     spans: list[tuple[int, int] | None],
-    marks: _Marks,
+    marks: Marks,
     reading: Reading,
     vocabulary: Vocabulary,
 ) -> None:
@@ -288,122 +196,6 @@ def _quoted_names(
         reading.arguments[key] = vocabulary.free_value(names)
 
 
-def normalize(question: str) -> str:
-    text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
-    text = re.sub(r"(?<![\w'])'|'(?![\w])(?<!s')", " ", text)  # quotes around a name, not "don't"
-    text = re.sub(r"[?!,;:()\"“”]", " ", text)
-    text = re.sub(r"(?<=[a-z]{3})\.(?=\s)", " ", text)  # "ok, something else. whats the revenue"
-    text = re.sub(r"\bper cent\b", "percent", text)
-    text = re.sub(r"\b(is|are|was|were|do|does|did|has|have|had)n't\b", r"\1 not", text)  # "aren't"
-    text = re.sub(r"\b(excl|incl|approx|vs)\.(?=\s)", r"\1", text)  # "revenue excl. France"
-    text = re.sub(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?(?!\w)", r"\1\2\3", text)  # "u.k." is "uk"
-    text = re.sub(r"\b(non|ex)-(?=\w)", r"\1 ", text)  # "non-UK", "ex-At Risk": exclusion cues
-    text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
-    # "best-selling", "lowest-revenue": the superlative and its word
-    text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest|\w+est)-(?=[a-z])", r"\1 ", text)
-    # "the first and second half of 2025": two periods, each with its noun
-    text = re.sub(
-        r"\b(first|second|third|fourth)\s+and\s+(?:the\s+)?(first|second|third|fourth)\s+(half|quarter)s?\b",
-        r"\1 \3 and the \2 \3",
-        text.replace("halves", "half"),
-    )
-    return re.sub(r"\s+", " ", text).strip().rstrip(".")
-
-
-_EXCLUDED_AFTER = ("excluded", "not included", "left out", "aside")
-"""Words after a name that leave it out ("total sales, 2025, uk excluded")."""
-
-
-def subject_stem(word: str) -> str:
-    """A word less the endings that make it another word of the same subject: "profitable",
-    "profitability" and "profits" are all about profit, "costing" about cost."""
-    return re.sub(r"(?<=\w{3})(?:ability|able|ably|ing|ed|s)$", "", word)
-
-
-def _spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str, dict[str, str]]:
-    """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
-    or more, only to a known word that is close (difflib ratio 0.8, 0.85 for words of three or four
-    letters) and starts with the same letter, never a word already known. With the corrections made
-    (corrected -> as typed): a word the reading then does not understand is reported as the user
-    typed it ("slice", not "since")."""
-    known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
-    known |= CALENDAR_WORDS  # "christmas eve" is no "christmas ever"
-    known |= {w for p, terms in vocabulary.terms.items() if p != "rank_by" for t in terms for w in t.split()}
-    known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
-    known |= {w for things in vocabulary.left_out.values() for t in things for w in t.split()}
-    known |= {w for phrase in _EXCLUDED_AFTER for w in phrase.split()}  # "excluded" is no "exclude"
-    lacking = {
-        w for subject in vocabulary.not_in_data for w in subject.split()
-    }  # "delivery" is no "delivered"
-    named = {w for names in vocabulary.entities.values() for n in names for w in n.split()} - known
-    known |= named
-    targets = sorted(
-        w for w in known if len(w) >= 3
-    )  # what the data lacks is no target: "water" is no "weather"
-    known |= lacking
-    # a verb of change is known but no typo target: "deadline" is not "declined"
-    known |= {w for t in vocabulary.choices("rank_by") for w in t.split()}
-    if not original.isupper():  # a name in capitals ("CHARLIE+LOLA LUNCH BOX") is no typo
-        known |= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", original)}
-    quoted = " ".join(double or single for double, single in _QUOTED.findall(original))
-    known |= set(normalize(quoted).split())  # a name in quotes is as meant: 'pink love shopper bag'
-    words, corrected = [], {}
-    for word in text.split(" "):
-        if len(word) >= 3 and word.isalpha() and word not in known and subject_stem(word) not in lacking:
-            # a short word needs a closer match: "whch" is "which", "totl" "total", "mny" "many"
-            close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8 if len(word) >= 5 else 0.85)
-            if (
-                close
-                and close[0][0] == word[0]  # typos keep the first letter: "night" is no "might"
-                and (close[0] not in named or _one_typo(word, close[0]))  # "Iceland" is no "Ireland"
-                and (len(word) > 3 or len(close[0]) == len(word))  # "set" is no "sept"
-                and (len(close[0]) > 3 or len(close[0]) == len(word))  # "deck" is no "dec"
-            ):
-                corrected[close[0]] = word
-                word = close[0]
-        words.append(word)
-    return " ".join(words), corrected
-
-
-_KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-
-
-def _neighbours(a: str, b: str) -> bool:
-    """Keys side by side or above each other on a QWERTY keyboard: the letters a finger slips to."""
-    where = {c: (r, i) for r, row in enumerate(_KEYBOARD) for i, c in enumerate(row)}
-    if a not in where or b not in where:
-        return False
-    (ra, ia), (rb, ib) = where[a], where[b]
-    return abs(ra - rb) <= 1 and abs(ia - ib) <= 1
-
-
-def _one_typo(typed: str, name: str) -> bool:
-    """``typed`` is ``name`` with one slip: two letters swapped, one left out, one added, or one
-    struck on a neighbouring key. A name is corrected only so: a word a letter away that is no slip
-    ("iceland" for "ireland") may be another name the data does not hold, to be said so, not swapped."""
-    if typed == name:
-        return True
-    if len(typed) == len(name):
-        diff = [i for i, (a, b) in enumerate(zip(typed, name, strict=True)) if a != b]
-        if len(diff) == 1:
-            return _neighbours(typed[diff[0]], name[diff[0]])
-        return (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and typed[diff[0]] == name[diff[1]]
-            and typed[diff[1]] == name[diff[0]]
-        )
-    short, long = sorted((typed, name), key=len)
-    return len(long) - len(short) == 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
-
-
-_TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "wat": "what", "wht": "what", "teh": "the",
-               "hw": "how", "revnue": "revenue", "abt": "about", "bout": "about",
-               "thru": "through", "qty": "quantity", "diff": "different", "gimme": "give me",
-               "v": "vs", "no.": "number of"}  # fmt: skip
-"""Short transpositions difflib's length rule leaves alone (four letters or fewer)."""
-
-
 def read(
     question: str,
     vocabulary: Vocabulary,
@@ -419,12 +211,12 @@ def read(
     period: "which was higher?" after two answers puts the two side by side."""
     original = question
     text = normalize(question)
-    text = " ".join(_TYPO_PRONE.get(w, w) for w in text.split(" "))
-    text, corrected = _spelled(text, vocabulary, original)
-    marks = _Marks(text)
+    text = " ".join(TYPO_PRONE.get(w, w) for w in text.split(" "))
+    text, corrected = spelled(text, vocabulary, original)
+    marks = Marks(text)
     reading = Reading()
     args = reading.arguments
-    quoted = [double or single for double, single in _QUOTED.findall(original)]
+    quoted = [double or single for double, single in QUOTED.findall(original)]
     spans = [marks.find(normalize(phrase)) for phrase in quoted]
     for span in (s for found in spans for s in found):
         marks.take(*span)
@@ -458,7 +250,7 @@ def read(
     for span in same:
         marks.take(*span)
     unplaced = _read_periods(
-        text, marks, args, vocabulary, stepped=bool(steps), in_names=_in_capitals(original)
+        text, marks, args, vocabulary, stepped=bool(steps), in_names=in_capitals(original)
     )
     if steps and "period" in args and "compare" not in args:  # "April 2025 vs the same month last year"
         args["compare"] = steps[0][1]
@@ -627,7 +419,7 @@ def read(
             previous
             | {
                 parameter: listed_names,
-                "group_by": _singular(parameter),
+                "group_by": singular(parameter),
                 "order": args.get("order", "highest"),
                 "limit": 1,
             }
@@ -664,7 +456,7 @@ def read(
             and "rank" not in args
             and not left_one_out
         ):
-            _read_limit(text, _Marks(text), reading.arguments, vocabulary)
+            _read_limit(text, Marks(text), reading.arguments, vocabulary)
             if re.search(
                 r"\b(?:which|what|who)\s+(?:one\s+|of\s+(?:those|these|them|the\s+\w+)\s+)?"
                 r"(?:was|is|had|has|did|came|grew|rose|fell|declined|dropped|sold|sells|made)\b",
@@ -755,9 +547,9 @@ def _pair(
         if (
             len(names) == 2
             and names[0] != names[1]
-            and _singular(parameter) in vocabulary.choices("group_by").values()
+            and singular(parameter) in vocabulary.choices("group_by").values()
         ):
-            return previous | {parameter: names, "group_by": _singular(parameter)}
+            return previous | {parameter: names, "group_by": singular(parameter)}
     return None
 
 
@@ -778,7 +570,7 @@ def _names_of_answers(
     differ = {k for a in answers for b in answers for k in set(a) | set(b) if a.get(k) != b.get(k)}
     if len(differ) != 1 or (parameter := next(iter(differ))) not in vocabulary.entities:
         return None
-    if _singular(parameter) not in vocabulary.choices("group_by").values():
+    if singular(parameter) not in vocabulary.choices("group_by").values():
         return None
     names = [n for a in reversed(answers) for n in a.get(parameter) or []]
     return (parameter, names) if len(set(names)) == len(names) else None
@@ -789,7 +581,6 @@ _FUTURE = re.compile(
     r"|\b(?:will|going to)\s+(?:\w+\s+)?(?:be|sell|make|grow|rise|drop|fall)\b"
 )
 """A question about days to come: the data ends on its last day."""
-
 
 _COMPARING = re.compile(r"compar|\bvs\b|versus|\bagainst\b|\bchange|growth|\bgr[eo]w|\bdiffer")
 _COMPARATIVE = re.compile(
@@ -812,9 +603,9 @@ def _beside(
     dimensions = set(vocabulary.choices("group_by").values())
     for parameter in vocabulary.entities:
         before_, named = previous.get(parameter) or [], new.get(parameter) or []
-        if len(before_) == 1 and len(named) == 1 and before_ != named and _singular(parameter) in dimensions:
+        if len(before_) == 1 and len(named) == 1 and before_ != named and singular(parameter) in dimensions:
             merged[parameter] = before_ + named
-            merged["group_by"] = _singular(parameter)
+            merged["group_by"] = singular(parameter)
             if "period" not in new:
                 merged.pop("compare", None)
             return
@@ -837,7 +628,7 @@ def _enclosing(period: str, unit: str) -> str:
 
 
 def _whole_of(
-    text: str, marks: _Marks, new: dict[str, Any], reading: Reading, placed: str | None, *, shares_of: bool
+    text: str, marks: Marks, new: dict[str, Any], reading: Reading, placed: str | None, *, shares_of: bool
 ) -> None:
     """ "What was the total for the year?" after a month by month answer: the figure of the whole
     year (quarter, month) the previous period lies in, without the breakdown. "What share of the
@@ -894,7 +685,7 @@ _EACH = re.compile(r"\b(?:each|their|its|individual|individually|respective|resp
 """Words that ask for the rows one by one, not added up."""
 
 
-def _among(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _among(text: str, marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "Of our ten biggest countries by revenue, which one placed the fewest orders?": a ranking
     among the top N by a measure of their own (``among_top``, ``among_by``), not two at once."""
     if "among_top" not in vocabulary.parameters:
@@ -937,7 +728,7 @@ def _among(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabular
         args["limit"] = 1  # "…, which one placed the fewest orders?": one of them
 
 
-def _of_the_kind(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _of_the_kind(text: str, marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "Of the countries that ordered in April 2025, which placed the fewest orders?": the kind
     named before "which" is what is ranked, one of them."""
     if "group_by" in args:
@@ -970,7 +761,7 @@ def _that_nouns(listed: Sequence[tuple[str, str]], vocabulary: Vocabulary) -> st
 def _named_before(previous: dict[str, Any], vocabulary: Vocabulary) -> list[tuple[str, str]]:
     """The one thing per dimension an answer that was no breakdown was about (Germany, a product)."""
     named = [
-        (_singular(parameter), previous[parameter][0])
+        (singular(parameter), previous[parameter][0])
         for parameter in vocabulary.entities
         if isinstance(previous.get(parameter), list) and len(previous[parameter]) == 1
     ]
@@ -980,7 +771,7 @@ def _named_before(previous: dict[str, Any], vocabulary: Vocabulary) -> list[tupl
 
 
 def _excluding_listed(
-    marks: _Marks, args: dict[str, Any], listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
+    marks: Marks, args: dict[str, Any], listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
 ) -> bool:
     """ "Excluding them" of the rows just listed, or "without the first one" (the first two, the
     last one), when the tool can leave their kind out: ids, a list's names, products."""
@@ -1014,7 +805,7 @@ def _exclusion_of(kind: str, vocabulary: Vocabulary) -> str | None:
     """The parameter that leaves out rows of ``kind`` (customer: ``exclude_customer_ids``)."""
     if (p := vocabulary.ids.get(kind)) and f"exclude_{p}s" in vocabulary.parameters:
         return f"exclude_{p}s"
-    plural = next((p for p in vocabulary.entities if _singular(p) == kind), None)
+    plural = next((p for p in vocabulary.entities if singular(p) == kind), None)
     if plural is not None and plural in vocabulary.excluded_of:
         return vocabulary.excluded_of[plural]
     if kind == vocabulary.free_dimension and vocabulary.free_list:
@@ -1032,7 +823,7 @@ def _the_one_id(previous: dict[str, Any], vocabulary: Vocabulary) -> list[tuple[
 _PRONOUN_AFTER_NAME = re.compile(r"\b(?:they|them|their|theirs|its|his|her|hers)\b")
 
 
-def _refers_back(text: str, marks: _Marks, args: dict[str, Any]) -> bool:
+def _refers_back(text: str, marks: Marks, args: dict[str, Any]) -> bool:
     """Whether the question refers to an earlier answer ("and in France?", "their orders"). A pronoun
     after a name the question gives itself is that name's ("Compare Ireland's share in July with its
     share in December", "customer 22681: what % of Sweden's revenue is theirs?"), not the turn's
@@ -1049,7 +840,7 @@ def _refers_back(text: str, marks: _Marks, args: dict[str, Any]) -> bool:
 
 
 def _take_that_row(
-    text: str, marks: _Marks, listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
+    text: str, marks: Marks, listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
 ) -> bool:
     """ "That month", "this customer": the one row the answer before named, not a breakdown."""
     taken = False
@@ -1083,7 +874,7 @@ def _referred_row(
 
 def _read_periods(
     text: str,
-    marks: _Marks,
+    marks: Marks,
     args: dict[str, Any],
     vocabulary: Vocabulary,
     *,
@@ -1187,17 +978,8 @@ def _read_periods(
     return None
 
 
-def _in_capitals(original: str) -> frozenset[str]:
-    """The words of names written in capitals, three words or more ("IVORY CHRISTMAS SHOPPER BAG"),
-    in a question not all in capitals."""
-    if original.isupper():
-        return frozenset()
-    runs = re.findall(r"\b[A-Z][A-Z0-9'&+-]*(?:\s+[A-Z0-9][A-Z0-9'&+-]*){2,}\b", original)
-    return frozenset(w.lower() for run in runs for w in run.split())
-
-
 def _period_left_out(
-    text: str, marks: _Marks, found: list[Found], args: dict[str, Any], vocabulary: Vocabulary
+    text: str, marks: Marks, found: list[Found], args: dict[str, Any], vocabulary: Vocabulary
 ) -> bool:
     """ "Revenue in 2011 excluding December": a period after an exclusion cue is left out of the
     other one, which it lies in (or of all time, when it is the only one)."""
@@ -1219,7 +1001,7 @@ def _period_left_out(
     return False
 
 
-def _read_top_left_out(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _read_top_left_out(text: str, marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "Average order value without our biggest customer", "revenue excluding the top 3
     countries": the biggest of a kind left out (``exclude_top``), not a ranking of that kind."""
     if "exclude_top" not in vocabulary.parameters:
@@ -1245,7 +1027,7 @@ def _read_top_left_out(text: str, marks: _Marks, args: dict[str, Any], vocabular
 
 
 def _in_measure_words(
-    marks: _Marks, start: int, end: int, vocabulary: Vocabulary, original: str, *, now: bool = False
+    marks: Marks, start: int, end: int, vocabulary: Vocabulary, original: str, *, now: bool = False
 ) -> bool:
     """ "How many new customers did we win?": a name inside a measure's words ("new customers") is
     part of them, unless it is written as a name, capitalised inside the sentence ("New customers" as
@@ -1273,14 +1055,13 @@ _LEAD = re.compile(
 """'The week before Christmas 2011': the days of that length next to the period named."""
 _LEAD_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30}
 
-
 _NOW = re.compile(
     r"\b(?:do|does)\s+(?:we|i)\s+(?:currently\s+)?have\b|\bcurrently\b|\bright now\b|\bat the moment\b"
 )
 """A question about how things stand, not about a period ("how many … do we have?")."""
 
 
-def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, original: str) -> None:
+def _read_entities(marks: Marks, args: dict[str, Any], vocabulary: Vocabulary, original: str) -> None:
     now = "period" not in args and bool(_NOW.search(marks.text))
     for parameter, names in vocabulary.entities.items():
         excluded = vocabulary.excluded_of.get(parameter)
@@ -1299,7 +1080,7 @@ def _read_entities(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary, 
         excluding_until: int | None = None  # "excluding Germany and France": the list goes on
         for start, end, stored in sorted(found):
             cue = _cue_before(marks, start, cues)
-            after = re.match(rf"\s+(?:{'|'.join(_EXCLUDED_AFTER)})\b", marks.text[end:]) if excluded else None
+            after = re.match(rf"\s+(?:{'|'.join(EXCLUDED_AFTER)})\b", marks.text[end:]) if excluded else None
             if after:  # "total sales, 2025, uk excluded"
                 marks.take(end, end + after.end())
             listed = excluding_until is not None and re.fullmatch(
@@ -1350,7 +1131,7 @@ def _longer_name(name: str, original: str) -> bool:
     )
 
 
-def _cue_before(marks: _Marks, start: int, cues: list[str]) -> int | None:
+def _cue_before(marks: Marks, start: int, cues: list[str]) -> int | None:
     """Where an exclusion cue ends right before ``start`` ("apart from the UK"), if one does."""
     if not cues:
         return None
@@ -1362,7 +1143,7 @@ def _cue_before(marks: _Marks, start: int, cues: list[str]) -> int | None:
     return found.start() if found else None
 
 
-def _read_ids(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _read_ids(text: str, marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     for word, parameter in vocabulary.ids.items():
         excluded = f"exclude_{parameter}s"
         cues = sorted(vocabulary.cues.get(excluded, []), key=len, reverse=True)
@@ -1384,7 +1165,7 @@ def _read_ids(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabu
                 marks.take(cue.start() if cue else found.start(), found.end())
 
 
-def _bare_id(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _bare_id(text: str, marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "How many orders has 16705 placed?": a number without its label, not a year, that is the
     subject of a verb the tool says its id goes with, is that id (the answer names it: "customer
     16705 (United Kingdom, …)"), when the question has no other id."""
@@ -1403,11 +1184,11 @@ def _bare_id(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabul
             return
 
 
-def _read_left_out(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _read_left_out(marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """An exclusion flag: its own phrase ("gross"), or a thing it leaves out after any exclusion cue
     or before "excluded" ("not counting the returns", "cancellations excluded"). Read before the
     measures, whose words ("cancellations") the things may share."""
-    cue, after = vocabulary.leaving(), either(_EXCLUDED_AFTER)
+    cue, after = vocabulary.leaving(), either(EXCLUDED_AFTER)
     for parameter, things in vocabulary.left_out.items():
         thing = either(things)
         patterns = [rf"\b(?:{thing})\s+(?:{after})\b"]
@@ -1453,7 +1234,7 @@ def _groups_by(text: str, start: int, term: str) -> bool:
     )
 
 
-def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Reading) -> dict[str, Any]:
+def _read_choices(text: str, marks: Marks, vocabulary: Vocabulary, reading: Reading) -> dict[str, Any]:
     """measure, group_by, order, compare from the schema's words; a word that names both a measure
     and a dimension ("customers") is the dimension after a ranking cue ("top 5 customers")."""
     chosen: dict[str, Any] = {}
@@ -1535,7 +1316,7 @@ def _read_choices(text: str, marks: _Marks, vocabulary: Vocabulary, reading: Rea
         if not any(re.fullmatch(_PASSIVE, text[h[0] + len(h[1]) : o[0]]) for o in measures if o[0] > h[0])
     ]
     # "how many unique products were sold?": a dimension counted is the measure of the same name
-    counts = {_singular(m): m for m in vocabulary.choices("measure").values()}
+    counts = {singular(m): m for m in vocabulary.choices("measure").values()}
     measures += [
         (s, t, counts[v])
         for s, t, v in hits.get("group_by", [])
@@ -1619,7 +1400,7 @@ _PASSIVE = r"\s+(?:that\s+|which\s+)?(?:were|was|got|been|have been|had been|are
 _ASKED_FOR = re.compile(
     r"(?:how many|number of|count of|how much|share of|percentage of|percent of|proportion of|fraction of"
     r"|% of|total|amount of|in terms of)\s+"
-    rf"(?:(?:our|the|all|different|distinct|unique|(?:19|20)\d{{2}}|{'|'.join(_CALENDAR_NAMES)})\s+){{0,3}}$"
+    rf"(?:(?:our|the|all|different|distinct|unique|(?:19|20)\d{{2}}|{'|'.join(CALENDAR_NAMES)})\s+){{0,3}}$"
 )
 """The words before the measure asked for; a period may stand between ("what share of 2025 orders")."""
 _SHARE_OF = re.compile(
@@ -1669,7 +1450,7 @@ def side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary, origin
         _BETWEEN_NAMES.search(text) or _COMPARING.search(text) or _WHICH_MORE.search(text)
     ):
         return  # "Compare Germany and France", "Germany vs France": the names side by side
-    in_names = _in_capitals(original)
+    in_names = in_capitals(original)
     periods = [p for p in find_periods(text) if not set(text[p.span[0] : p.span[1]].split()) <= in_names]
     if len(periods) >= 2 and not ("rank_by" in args and _WHICH_MORE.search(text)):
         # "France, 2025 vs 2024" compares periods; "Germany vs France in 2025" compares names; "which
@@ -1677,7 +1458,7 @@ def side_by_side(text: str, args: dict[str, Any], vocabulary: Vocabulary, origin
         return
     dimensions = set(vocabulary.choices("group_by").values())
     measures = set(vocabulary.choices("measure").values())
-    lists = [(parameter, _singular(parameter)) for parameter in vocabulary.entities]
+    lists = [(parameter, singular(parameter)) for parameter in vocabulary.entities]
     if vocabulary.free_list and vocabulary.free_text and vocabulary.free_dimension:
         lists.append((vocabulary.free_text, vocabulary.free_dimension))  # "compare A and B", two products
     for parameter, dimension in lists:
@@ -1702,7 +1483,7 @@ _WHOLE_NAMED = re.compile(
 segment's revenue…")."""
 
 
-def _share_within(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _share_within(text: str, marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "What share of the Regular segment's revenue comes from the UK?": of the segment, the UK the
     part. Only said when two kinds of names are read (one alone is always the part)."""
     if not args.get("share") or "share_within" not in vocabulary.parameters:
@@ -1715,7 +1496,7 @@ def _share_within(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vo
             args["share_within"] = parameter
 
 
-def _share_of(args: dict[str, Any], other: Found, marks: _Marks) -> None:
+def _share_of(args: dict[str, Any], other: Found, marks: Marks) -> None:
     """Of two periods, a share of the smaller in the larger ("October's share of 2011")."""
     inner, outer = day_bounds(str(args.get("period"))), day_bounds(other.period)
     if not (inner and outer):
@@ -1729,7 +1510,7 @@ def _share_of(args: dict[str, Any], other: Found, marks: _Marks) -> None:
     marks.take(*other.span)
 
 
-def _read_flags(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _read_flags(marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     for parameter, cues in vocabulary.cues.items():
         if parameter.startswith("exclude_"):
             continue
@@ -1761,7 +1542,7 @@ def _beside_the_rest(text: str, args: dict[str, Any], reading: Reading, vocabula
         del args["compare"]
 
 
-def _read_limit(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _read_limit(text: str, marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     if "group_by" not in args:  # "show me the top 3 instead": a follow-up's ranking, cut anew
         found = re.search(r"\b(top|bottom)\s+(\d{1,2})\b", text)
         if found and marks.free(*found.span()):
@@ -1821,11 +1602,11 @@ def _named(left: list[tuple[str, int]], original: str) -> bool:
     """The words left are one name, capitalised as names are ("sales figures for Mexico", "the
     Lunch Bag Red"), not the question's first word: the tool looks it up and says if the data has none."""
     words = [w.rstrip(".") for w in re.findall(r"[A-Za-z0-9][\w'&.+-]*", original)]
-    capitalised = {w.lower() for w in words[1:] if w[0].isupper()} - _CALENDAR_NAMES
+    capitalised = {w.lower() for w in words[1:] if w[0].isupper()} - CALENDAR_NAMES
     return all(w in capitalised for w, _ in left) and len(left) <= 8
 
 
-def _read_rank(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _read_rank(text: str, marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "The second best-selling product", "which one comes 3rd?": one place of a ranking."""
     if "rank" not in vocabulary.parameters:
         return
@@ -1840,7 +1621,7 @@ def _read_rank(text: str, marks: _Marks, args: dict[str, Any], vocabulary: Vocab
             return
 
 
-def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original: str) -> None:
+def _leftovers(marks: Marks, reading: Reading, vocabulary: Vocabulary, original: str) -> None:
     """Words the reading did not use: a subject the tool says the data lacks, a product's words
     (only after the word "product" or the like: a guess would turn any misread word into a product
     lookup), or not understood. A number left over (an id without its label) is not understood."""
@@ -1891,8 +1672,8 @@ def _leftovers(marks: _Marks, reading: Reading, vocabulary: Vocabulary, original
         if w in dimensions and before_at + len(prev) + 1 == at
     ]
     reading.not_understood = [w for w, at in left if (w, at) not in nouns]
-    kinds = {_singular(dimensions[w]) for w, _ in nouns} | {dimensions[w] for w, _ in nouns}
-    reading.unknown_kind = next((p for p in vocabulary.entities if _singular(p) in kinds), None)
+    kinds = {singular(dimensions[w]) for w, _ in nouns} | {dimensions[w] for w, _ in nouns}
+    reading.unknown_kind = next((p for p in vocabulary.entities if singular(p) in kinds), None)
 
 
 _NAME_JOINTS = frozenset({"and", "or", "&", ",", "vs", "versus"})
@@ -1919,7 +1700,7 @@ _UNIT_OF_PERIOD = {
 }
 
 
-def _the_period_unit(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
+def _the_period_unit(marks: Marks, args: dict[str, Any], vocabulary: Vocabulary) -> None:
     """ "Was 16 February 2011 a busy day?": a dimension word left over that names the unit of the
     period asked about is that period, not a breakdown nor a word not understood."""
     period = args.get("period")
@@ -1935,7 +1716,7 @@ def _the_period_unit(marks: _Marks, args: dict[str, Any], vocabulary: Vocabulary
                 marks.take(*span)
 
 
-def _dangling_cues(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> None:
+def _dangling_cues(marks: Marks, reading: Reading, vocabulary: Vocabulary) -> None:
     """An exclusion cue of common words ("other than") that left nothing out: read without it, the
     question would include what it asked to leave out, so the reading does not cover it."""
     for parameter, cues in vocabulary.cues.items():
@@ -1960,7 +1741,7 @@ def _dangling_cues(marks: _Marks, reading: Reading, vocabulary: Vocabulary) -> N
 
 
 def _excluded_name(
-    marks: _Marks, left: list[tuple[str, int]], reading: Reading, vocabulary: Vocabulary, original: str
+    marks: Marks, left: list[tuple[str, int]], reading: Reading, vocabulary: Vocabulary, original: str
 ) -> list[tuple[str, int]]:
     """ "Top 5 products, ignoring postage": the words after an exclusion cue of the tool's free-text
     parameter (``exclude_product``) are the name it leaves out; the words left without them."""
@@ -1988,7 +1769,7 @@ _JOINER = re.compile(r"(?:and|or|&) (?:(?:the|all|any|our) )?")
 
 
 def _runs_after(
-    at: int, left: list[tuple[str, int]], marks: _Marks, *, several: bool
+    at: int, left: list[tuple[str, int]], marks: Marks, *, several: bool
 ) -> list[list[tuple[str, int]]]:
     """The words left side by side from ``at`` on, a name; with ``several``, the next names too
     where "and" or "or" joins them ("excluding postage and manual")."""
