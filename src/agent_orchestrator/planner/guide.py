@@ -18,9 +18,13 @@ from typing import Any
 
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 
+from .choices import side_by_side
+from .entities import split_names
 from .periods import absolute
-from .reader import Reading, normalize, read, side_by_side, split_names
+from .reader import read
+from .reading import Reading
 from .vocabulary import Vocabulary, is_query_tool
+from .words import normalize
 
 _QUESTION = re.compile(
     r"\?\s*$|^\s*(?:what|which|who|whom|whose|how|when|where|why|is|are|was|were|do|does|did|can|could"

@@ -1,0 +1,187 @@
+"""The question's words before any reading: normalized, typos corrected, and the word lists every
+part of the reader shares.
+
+``normalize`` lower-cases the question and evens out its quotes, punctuation and abbreviations
+("u.k.", "non-UK", "france's"), so the other parts match plain words. ``spelled`` corrects typos of
+the tool's own words only: never a name written in capitals or in quotes, and a name of the data only
+from a keyboard slip (docs/architecture.md#answers-by-construction). ``COMMON`` is the English that
+is never a product's words nor a sign of a misreading.
+"""
+
+from __future__ import annotations
+
+import calendar
+import difflib
+import re
+
+from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS
+from .vocabulary import Vocabulary
+
+COMMON = frozenset(
+    """a an the of in on at to for from by with and or but than then so as is are was were be been being am
+    do does did done have has had what which who whom whose how many much when where why there here this
+    that these those it its they them their our ours we us you your i me my mine please show give tell
+    list let know get got see find look want need can could would should will shall may might about over
+    under into out up down all any some each every total overall whole entire number count amount figure
+    figures so far ever time times during between across among per vs also just only again same
+    other another more most less least very really quite overall grand sum ok okay thanks hi hello now
+    compared compare comparison against versus change changed difference performed perform did make made
+    bring brought bringing brings generate generated generates come comes came account contribute
+    contributed contributes place placed put buy bought purchase purchased spend spent sold sell selling
+    value level whats what's hows how's rank ranked ranking biggest largest number one top bottom best
+    worst first last previous prior preceding data shop store business company us our customers' like look
+    looking break breakdown split something anything everything someone anyone stuff thing things
+    everywhere anywhere everyone everybody
+    ask asked tell told say said mention mentioned remember recall conversation chat question questions
+    answer answered different distinct unique individual separate big large small together combined
+    altogether jointly buys buying purchasing spends spending ordered ordering bigger larger smaller higher
+    lower greater better worse take took taken receive received one ones i'd i'm i've we'd we're let's
+    quick quickly brief briefly short instead rather nr num pls plz thx thanks
+    go goes going went gone if behind coming different question raise raised raising
+    theirs yours hers based located situated terms right currently presently moment else roughly
+    approximately approx around wondering wonder back full single busy""".split()  # noqa: SIM905
+)
+"""Common English: never a product's words, never a sign of a misreading. Calendar words are not
+among them: "orders last week" or "revenue since 2024" read without their period would be a silent
+misreading, so a calendar word the periods did not use leaves the question not understood."""
+
+CALENDAR_NAMES = frozenset(
+    m.lower()
+    for m in (*calendar.month_name, *calendar.month_abbr, *calendar.day_name, *calendar.day_abbr)
+    if m
+)
+"""Capitalised, but never a product's name ("What share of 2024 came in July?")."""
+
+QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<![\w'])['\u2018]([^'\u2019]{2,80}?)['\u2019](?![\w'])")
+"""A name in quotes, double or single ("'STAR SPACEBOY BAKING SET'"); an apostrophe inside a word
+("don't", "customers'") opens none."""
+
+
+def normalize(question: str) -> str:
+    text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"(?<![\w'])'|'(?![\w])(?<!s')", " ", text)  # quotes around a name, not "don't"
+    text = re.sub(r"[?!,;:()\"“”]", " ", text)
+    text = re.sub(r"(?<=[a-z]{3})\.(?=\s)", " ", text)  # "ok, something else. whats the revenue"
+    text = re.sub(r"\bper cent\b", "percent", text)
+    text = re.sub(r"\b(is|are|was|were|do|does|did|has|have|had)n't\b", r"\1 not", text)  # "aren't"
+    text = re.sub(r"\b(excl|incl|approx|vs)\.(?=\s)", r"\1", text)  # "revenue excl. France"
+    text = re.sub(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?(?!\w)", r"\1\2\3", text)  # "u.k." is "uk"
+    text = re.sub(r"\b(non|ex)-(?=\w)", r"\1 ", text)  # "non-UK", "ex-At Risk": exclusion cues
+    text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
+    # "best-selling", "lowest-revenue": the superlative and its word
+    text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest|\w+est)-(?=[a-z])", r"\1 ", text)
+    # "the first and second half of 2025": two periods, each with its noun
+    text = re.sub(
+        r"\b(first|second|third|fourth)\s+and\s+(?:the\s+)?(first|second|third|fourth)\s+(half|quarter)s?\b",
+        r"\1 \3 and the \2 \3",
+        text.replace("halves", "half"),
+    )
+    return re.sub(r"\s+", " ", text).strip().rstrip(".")
+
+
+EXCLUDED_AFTER = ("excluded", "not included", "left out", "aside")
+"""Words after a name that leave it out ("total sales, 2025, uk excluded")."""
+
+
+def subject_stem(word: str) -> str:
+    """A word less the endings that make it another word of the same subject: "profitable",
+    "profitability" and "profits" are all about profit, "costing" about cost."""
+    return re.sub(r"(?<=\w{3})(?:ability|able|ably|ing|ed|s)$", "", word)
+
+
+def spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str, dict[str, str]]:
+    """Typos of the tool's own words corrected ("custmers" -> "customers"): only words of five letters
+    or more, only to a known word that is close (difflib ratio 0.8, 0.85 for words of three or four
+    letters) and starts with the same letter, never a word already known. With the corrections made
+    (corrected -> as typed): a word the reading then does not understand is reported as the user
+    typed it ("slice", not "since")."""
+    known = set(COMMON) | set(NUMBER_WORDS) | set(ORDINALS)  # "three" is no typo of "there"
+    known |= CALENDAR_WORDS  # "christmas eve" is no "christmas ever"
+    known |= {w for p, terms in vocabulary.terms.items() if p != "rank_by" for t in terms for w in t.split()}
+    known |= {w for cues in vocabulary.cues.values() for c in cues for w in c.split()}  # "leaving"
+    known |= {w for things in vocabulary.left_out.values() for t in things for w in t.split()}
+    known |= {w for phrase in EXCLUDED_AFTER for w in phrase.split()}  # "excluded" is no "exclude"
+    lacking = {
+        w for subject in vocabulary.not_in_data for w in subject.split()
+    }  # "delivery" is no "delivered"
+    named = {w for names in vocabulary.entities.values() for n in names for w in n.split()} - known
+    known |= named
+    targets = sorted(
+        w for w in known if len(w) >= 3
+    )  # what the data lacks is no target: "water" is no "weather"
+    known |= lacking
+    # a verb of change is known but no typo target: "deadline" is not "declined"
+    known |= {w for t in vocabulary.choices("rank_by") for w in t.split()}
+    if not original.isupper():  # a name in capitals ("CHARLIE+LOLA LUNCH BOX") is no typo
+        known |= {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", original)}
+    quoted = " ".join(double or single for double, single in QUOTED.findall(original))
+    known |= set(normalize(quoted).split())  # a name in quotes is as meant: 'pink love shopper bag'
+    words, corrected = [], {}
+    for word in text.split(" "):
+        if len(word) >= 3 and word.isalpha() and word not in known and subject_stem(word) not in lacking:
+            # a short word needs a closer match: "whch" is "which", "totl" "total", "mny" "many"
+            close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8 if len(word) >= 5 else 0.85)
+            if (
+                close
+                and close[0][0] == word[0]  # typos keep the first letter: "night" is no "might"
+                and (close[0] not in named or _one_typo(word, close[0]))  # "Iceland" is no "Ireland"
+                and (len(word) > 3 or len(close[0]) == len(word))  # "set" is no "sept"
+                and (len(close[0]) > 3 or len(close[0]) == len(word))  # "deck" is no "dec"
+            ):
+                corrected[close[0]] = word
+                word = close[0]
+        words.append(word)
+    return " ".join(words), corrected
+
+
+_KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+
+
+def _neighbours(a: str, b: str) -> bool:
+    """Keys side by side or above each other on a QWERTY keyboard: the letters a finger slips to."""
+    where = {c: (r, i) for r, row in enumerate(_KEYBOARD) for i, c in enumerate(row)}
+    if a not in where or b not in where:
+        return False
+    (ra, ia), (rb, ib) = where[a], where[b]
+    return abs(ra - rb) <= 1 and abs(ia - ib) <= 1
+
+
+def _one_typo(typed: str, name: str) -> bool:
+    """``typed`` is ``name`` with one slip: two letters swapped, one left out, one added, or one
+    struck on a neighbouring key. A name is corrected only so: a word a letter away that is no slip
+    ("iceland" for "ireland") may be another name the data does not hold, to be said so, not swapped."""
+    if typed == name:
+        return True
+    if len(typed) == len(name):
+        diff = [i for i, (a, b) in enumerate(zip(typed, name, strict=True)) if a != b]
+        if len(diff) == 1:
+            return _neighbours(typed[diff[0]], name[diff[0]])
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and typed[diff[0]] == name[diff[1]]
+            and typed[diff[1]] == name[diff[0]]
+        )
+    short, long = sorted((typed, name), key=len)
+    return len(long) - len(short) == 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+TYPO_PRONE = {"mnay": "many", "hwo": "how", "waht": "what", "wat": "what", "wht": "what", "teh": "the",
+               "hw": "how", "revnue": "revenue", "abt": "about", "bout": "about",
+               "thru": "through", "qty": "quantity", "diff": "different", "gimme": "give me",
+               "v": "vs", "no.": "number of"}  # fmt: skip
+"""Short transpositions difflib's length rule leaves alone (four letters or fewer)."""
+
+
+def singular(parameter: str) -> str:
+    """ "countries" -> "country", "segments" -> "segment": a list parameter's dimension."""
+    return re.sub(r"ies$", "y", parameter).removesuffix("s")
+
+
+def in_capitals(original: str) -> frozenset[str]:
+    """The words of names written in capitals, three words or more ("IVORY CHRISTMAS SHOPPER BAG"),
+    in a question not all in capitals."""
+    if original.isupper():
+        return frozenset()
+    runs = re.findall(r"\b[A-Z][A-Z0-9'&+-]*(?:\s+[A-Z0-9][A-Z0-9'&+-]*){2,}\b", original)
+    return frozenset(w.lower() for run in runs for w in run.split())
