@@ -1354,3 +1354,23 @@ def test_how_about_a_product_in_lower_case_asks_the_question_before_of_it(chat, 
     assert answer is not None and answer.startswith(f"Units sold, {second} (")
     arguments, _ = chat.ask(f"how many customers bought the {second.lower()}?")
     assert arguments is not None and arguments["measure"] == "customers"  # said outside the name
+    with sqlite3.connect(retail_db) as conn:
+        (rose,) = conn.execute(
+            "SELECT description FROM products WHERE description LIKE '% ROSE %'"
+        ).fetchone()
+    chat.ask(f"How many units of {first} did we sell in 2025?")
+    arguments, _ = chat.ask(f"How about {rose}?")  # "ROSE" inside the name is no growth
+    assert arguments == {"period": "2025", "measure": "units", "products": [rose]}
+
+
+def test_a_ranking_by_change_after_a_comparison_breaks_that_comparison_down(chat):
+    chat.ask("revenue in Q3 2025 vs Q2 2025")
+    arguments, answer = chat.ask("which products drove the increase?")
+    assert arguments == {
+        "period": "2025-Q3",
+        "compare": "previous_period",
+        "measure": "revenue",
+        "group_by": "product",
+        "rank_by": "growth",
+    }
+    assert answer is not None and answer.startswith("Revenue, top 5 products by growth, Q3 2025, vs Q2 2025")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from .entities import GROUP_CUES, describes
@@ -18,7 +19,7 @@ from .periods import NUMBER_WORDS, ORDINALS, find_periods
 from .reading import Marks, Reading
 from .timeframe import SHIFT_BACK
 from .vocabulary import Vocabulary, either
-from .words import CALENDAR_NAMES, in_capitals, singular
+from .words import CALENDAR_NAMES, in_capitals, normalize, singular, stem
 
 
 def _ranks_before(before: str) -> bool:
@@ -494,3 +495,39 @@ def beside_the_rest(text: str, args: dict[str, Any], reading: Reading, vocabular
         reading.not_understood.append("the rest")
     elif args.get("compare") == "previous_period" and not SHIFT_BACK.search(text):
         del args["compare"]
+
+
+_RANKED = ("compare", "rank_by", "order")
+
+
+def free_the_name(
+    arguments: dict[str, Any], names: Sequence[str], vocabulary: Vocabulary, asked: str
+) -> None:
+    """A name may hold the tool's words ("REGENCY ROSE TIN", "pink love shopper bag"): a ranking or a
+    measure read only from inside it is the name's ("rose" is no growth, "shopper" no count of
+    customers) and is dropped; one the question also says outside the name stays ("how many
+    customers bought the pink love shopper bag?")."""
+    inside = {stem(w) for name in names for w in normalize(name).split()}
+    rest = normalize(asked)
+    for name in names:
+        rest = rest.replace(normalize(name), " ")
+
+    def said(term: str) -> bool:
+        return re.search(rf"\b{re.escape(term)}\b", rest) is not None
+
+    def named(term: str) -> bool:
+        return {stem(w) for w in term.split()} <= inside
+
+    def only_inside(parameter: str) -> bool:
+        terms = vocabulary.choices(parameter)
+        return any(named(t) for t in terms) and not any(said(t) for t in terms)
+
+    for parameter in _RANKED:
+        if parameter in arguments and only_inside(parameter):
+            del arguments[parameter]
+    # the comparison a ranking by growth asked for, not said on its own
+    if only_inside("rank_by") and not any(said(t) for t in vocabulary.choices("compare")):
+        arguments.pop("compare", None)
+    measure = [t for t, c in vocabulary.choices("measure").items() if c == arguments.get("measure")]
+    if any(named(t) for t in measure) and not any(said(t) for t in measure):
+        del arguments["measure"]

@@ -21,9 +21,10 @@ from .words import CALENDAR_NAMES, COMMON, EXCLUDED_AFTER, singular, subject_ste
 
 GROUP_CUES = (
     r"(?:which|what|top|bottom|best|worst|biggest|largest|smallest|leading|highest|lowest|most|least|by|per"
-    r"|each|every|rank|ranked|strongest|weakest|busiest|quietest|who)"
+    r"|each|every|rank|ranked|strongest|weakest|busiest|quietest|who|across|between|among|amongst)"
 )
-"""Words that rank or break down what follows them ("top 5 customers", "which country")."""
+"""Words that rank or break down what follows them ("top 5 customers", "which country", "split
+between segments")."""
 
 
 def _left_out_before(before: str, free: str, vocabulary: Vocabulary) -> re.Match[str] | None:

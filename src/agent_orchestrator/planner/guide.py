@@ -18,13 +18,13 @@ from typing import Any
 
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 
-from .choices import side_by_side
+from .choices import free_the_name, side_by_side
 from .entities import split_names
 from .periods import absolute
 from .reader import read
 from .reading import Reading
 from .vocabulary import Vocabulary, is_query_tool
-from .words import normalize
+from .words import normalize, stem
 
 _QUESTION = re.compile(
     r"\?\s*$|^\s*(?:what|which|who|whom|whose|how|when|where|why|is|are|was|were|do|does|did|can|could"
@@ -78,10 +78,6 @@ def _arguments(call: dict[str, Any]) -> dict[str, Any] | None:
     except json.JSONDecodeError:
         return None
     return value if isinstance(value, dict) else None
-
-
-def _stem(word: str) -> str:
-    return re.sub(r"(?:ing|ed|es|s)$", "", word.lower())
 
 
 def _words(tool: dict[str, Any]) -> str:
@@ -230,7 +226,7 @@ def _refusal(
     said = _said(chat, vocabulary.tool)
     # a bare number may be an id another tool takes ("How much has 20017 spent?"); a word said before
     # is the chat's ("when is my deadline?")
-    unknown = [w for w in reading.not_understood if _stem(w) not in others | said and not w.isdigit()]
+    unknown = [w for w in reading.not_understood if stem(w) not in others | said and not w.isdigit()]
     if not unknown or len(unknown) != len(reading.not_understood):
         return None
     words = " or ".join(f"'{w}'" for w in dict.fromkeys(unknown))
@@ -251,7 +247,7 @@ def _said(chat: Sequence[dict[str, Any]], tool: str) -> set[str]:
     for m in reversed(chat[:-1]):  # from the end, so each message knows whether a query answered it
         if m.get("role") == "user":
             if not queried:
-                told |= {_stem(w) for w in re.findall(r"[a-z]+", _text(m).lower())}
+                told |= {stem(w) for w in re.findall(r"[a-z]+", _text(m).lower())}
             queried = False
         elif any(_name(c) == tool for c in _calls(m)):
             queried = True
@@ -385,10 +381,10 @@ class QueryGuide:
             vocabulary, query_tool = next(
                 ((v, dict(t)) for t in tools if (v := Vocabulary.of(t)) is not None), (None, {})
             )
-            own = {_stem(w) for w in vocabulary.words()} if vocabulary is not None else set()
+            own = {stem(w) for w in vocabulary.words()} if vocabulary is not None else set()
             others = (
                 frozenset(  # what only the other tools know: "month" is the query tool's word too
-                    _stem(w) for t in tools if not is_query_tool(t) for w in re.findall(r"[a-z]+", _words(t))
+                    stem(w) for t in tools if not is_query_tool(t) for w in re.findall(r"[a-z]+", _words(t))
                 )
                 - own
             )
@@ -432,34 +428,19 @@ class QueryGuide:
         if (
             free is not None
             and not any(
-                _stem(w) in others | _said(messages[: last + 1], vocabulary.tool)
+                stem(w) in others | _said(messages[: last + 1], vocabulary.tool)
                 for w in reading.not_understood
             )
             and (names := _named_things(reading, _text(messages[last]), vocabulary, carried=carried))
         ):
             # "how is the party bunting doing?": the words left may be a product's, typed in lower
             # case; the tool looks them up and says so when nothing in the data is called that
-            inside = {_stem(w) for name in names for w in name.split()}
-
-            def named(term: str) -> bool:  # "shopper", spelled "shoppers" by the reader, is the name's
-                return {_stem(w) for w in term.split()} <= inside
-
-            ranked = ("compare", "rank_by", "order")
-            named_rank = any(named(t) for k in ranked for t in vocabulary.choices(k))
-            arguments = {  # "regency rose tin": "rose" is the name's, no comparison
-                k: v for k, v in reading.arguments.items() if not (named_rank and k in ranked)
-            }
             asked = _text(messages[last])
-            rest = normalize(asked)
-            for name in names:
-                rest = rest.replace(normalize(name), " ")
-            terms = [t for t, m in vocabulary.choices("measure").items() if m == arguments.get("measure")]
-            if any(named(t) for t in terms) and not any(
-                re.search(rf"\b{re.escape(t)}\b", rest) for t in terms
-            ):
-                del arguments["measure"]  # "the pink love shopper bag": no count of shoppers
+            arguments = dict(reading.arguments)
+            free_the_name(arguments, names, vocabulary, asked)  # "regency rose tin": no comparison
             # "how about the pink love shopper bag?": the question before, about the thing named now
-            arguments |= {k: before[k] for k in (*ranked, "measure") if k in before and k not in arguments}
+            kept = ("compare", "rank_by", "order", "measure")
+            arguments |= {k: before[k] for k in kept if k in before and k not in arguments}
             arguments[free] = vocabulary.free_value(names)
             side_by_side(normalize(asked), arguments, vocabulary, asked)  # "compare A and B"
             return GuidedCall(vocabulary.tool, arguments)

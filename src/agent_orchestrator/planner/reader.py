@@ -26,6 +26,7 @@ from .choices import (
     COMPARING,
     among,
     beside_the_rest,
+    free_the_name,
     of_the_kind,
     read_choices,
     read_flags,
@@ -239,7 +240,10 @@ def read(
             if marks.free(*found.span()):
                 marks.take(*found.span())
     the_period_unit(marks, args, vocabulary)
+    free_named = vocabulary.free_text in args
     leftovers(marks, reading, vocabulary, original)
+    if not free_named and vocabulary.free_text in args:  # "How about FLORAL ROSE TEA CUP?"
+        free_the_name(args, vocabulary.free_names(args), vocabulary, original)
     side_by_side(text, args, vocabulary, original)  # the names leftovers found
     dangling_cues(marks, reading, vocabulary)
     beside_the_rest(text, args, reading, vocabulary)
@@ -284,7 +288,18 @@ def read(
         and set(args) <= {"group_by", "order", "limit", "rank"}
         and not reading.not_understood
     )
-    reading.follow_up = previous is not None and (referring or not own or shifted or bare or narrowing)
+    # "which products drove the increase?" after "Q3 vs Q2": the change just compared, broken down
+    of_that_change = (
+        previous is not None
+        and "rank_by" in args
+        and "period" not in args
+        and isinstance(previous.get("period"), str)
+        and bool(previous.get("compare") or previous.get("compare_with"))
+        and not reading.not_understood
+    )
+    reading.follow_up = previous is not None and (
+        referring or not own or shifted or bare or narrowing or of_that_change
+    )
     if NEW_QUESTION.search(text):
         reading.follow_up = False  # "ok, different question: what was the best month overall?"
     if steps and not reading.follow_up and "period" not in args:

@@ -39,7 +39,8 @@ COMMON = frozenset(
     quick quickly brief briefly short instead rather nr num pls plz thx thanks
     go goes going went gone if behind coming different question raise raised raising
     theirs yours hers based located situated terms right currently presently moment else roughly
-    approximately approx around wondering wonder back full single busy""".split()  # noqa: SIM905
+    approximately approx around wondering wonder back full single busy drove drive drives driving driven
+    drivers driver caused cause causing responsible""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -81,6 +82,11 @@ def normalize(question: str) -> str:
 
 EXCLUDED_AFTER = ("excluded", "not included", "left out", "aside")
 """Words after a name that leave it out ("total sales, 2025, uk excluded")."""
+
+
+def stem(word: str) -> str:
+    """A word less its endings of number and tense: "shoppers" and "shopper" are one word."""
+    return re.sub(r"(?:ing|ed|es|s)$", "", word.lower())
 
 
 def subject_stem(word: str) -> str:
