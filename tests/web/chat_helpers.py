@@ -1,13 +1,16 @@
 """Helpers for the branching and exchange tests: a model with perfect memory, and three-fact chats."""
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import httpx
+from sqlalchemy import update
 
 from agent_orchestrator.retail.analysis import Query, answer_query
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.sessions.store import AuditLog, SessionCatalog, UserStore, make_engine, migrate
+from agent_orchestrator.sessions.store.schema import share_links, utcnow
 from agent_orchestrator.testing.scripted_model import Reply, Text, user_messages
 
 FACTS = ["fact one: apple", "fact two: banana", "fact three: cherry"]
@@ -94,3 +97,13 @@ def create_users(database_url: str, *names: str) -> None:
     for name in names:
         users.create(name, PASSWORD)
     engine.dispose()
+
+
+def expire_share_links(database_url: str) -> None:
+    """Every share link's expiry moved into the past, as time passing would."""
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(update(share_links).values(expires_at=utcnow() - timedelta(seconds=1)))
+    finally:
+        engine.dispose()

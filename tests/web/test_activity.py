@@ -3,13 +3,9 @@ newest first; the owner's steps with device, address and server, anybody else's 
 an address, refused attempts counted; another user's session is an unknown one."""
 
 import json
-from datetime import timedelta
 
-from chat_helpers import create_users, events, send
-from sqlalchemy import update
+from chat_helpers import create_users, events, expire_share_links, send
 
-from agent_orchestrator.sessions.store import make_engine
-from agent_orchestrator.sessions.store.schema import share_links, utcnow
 from agent_orchestrator.testing.scripted_model import Text
 
 PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"
@@ -53,15 +49,6 @@ def test_the_owner_sees_what_happened_to_the_chat_and_nobody_elses_name(live_app
     assert stranger.get(f"/api/sessions/{session_id}/activity").status_code == 401
 
 
-def _expire_links(live_app) -> None:
-    engine = make_engine(live_app.web.database_url)
-    try:
-        with engine.begin() as conn:
-            conn.execute(update(share_links).values(expires_at=utcnow() - timedelta(seconds=1)))
-    finally:
-        engine.dispose()
-
-
 def test_refused_attempts_by_others_are_counted_with_their_times_and_no_name(live_app) -> None:
     """Other users asking for the chat's id (told, as for any unknown id, that there is none) and
     revoked or expired links of the chat opened are counted with their times, never who tried; the
@@ -81,7 +68,7 @@ def test_refused_attempts_by_others_are_counted_with_their_times_and_no_name(liv
     assert alice.delete(f"/api/shares/{revoked['id']}").status_code == 204
     assert stranger.get(revoked["url"].replace("/share/", "/api/shared/")).status_code == 404
     expired = alice.post("/api/sessions/acme-plan/shares", json={}).json()
-    _expire_links(live_app)
+    expire_share_links(live_app.web.database_url)
     assert bob.post(expired["url"].replace("/share/", "/api/shared/") + "/copy").status_code == 404
     assert stranger.get(f"/api/shared/{'x' * 43}").status_code == 404  # never issued: nobody's
 

@@ -11,13 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
-from chat_helpers import events, messages, send
-from sqlalchemy import update
+from chat_helpers import events, expire_share_links, messages, send
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.sessions.store import AuditLog, make_engine
-from agent_orchestrator.sessions.store.schema import share_links, utcnow
 from agent_orchestrator.testing.scripted_model import Text, ToolCall, message_text
 
 
@@ -90,12 +88,7 @@ def test_an_expired_link_answers_like_an_unknown_one(live_app) -> None:
     alice = live_app.client("alice")
     session_id = _chat(live_app, alice, "Old news", "It was fine.")
     link = _share(alice, session_id, days=1)
-    engine = make_engine(live_app.web.database_url)
-    try:
-        with engine.begin() as conn:
-            conn.execute(update(share_links).values(expires_at=utcnow() - timedelta(seconds=1)))
-    finally:
-        engine.dispose()
+    expire_share_links(live_app.web.database_url)
     expired = live_app.client().get(f"/api/shared/{_token(link)}")
     unknown = live_app.client().get(f"/api/shared/{'x' * 43}")
     assert (expired.status_code, expired.json()) == (unknown.status_code, unknown.json())

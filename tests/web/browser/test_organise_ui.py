@@ -151,6 +151,23 @@ def test_several_chats_are_changed_at_once_and_deleted_with_one_confirmation(
     assert api(page, "GET", f"/api/sessions/{ids['One']}")["status"] == 404
 
 
+def answered_on_two_devices(
+    new_context: Callable[..., BrowserContext],
+    user: Callable[[str], str],
+    scripted_model: ScriptedModel,
+    viewport: dict[str, int] | None,
+) -> tuple[Page, Page]:
+    """A chat answered on one device (at ``viewport``), open on a laptop too, titled by its first
+    message there."""
+    alice = user("alice")
+    page = device(new_context, alice, viewport)
+    scripted_model.script(Text("Revenue in May was 1,234."))
+    send(page, "Hi, could you tell me the revenue in May?")
+    laptop = device(new_context, alice, None)
+    expect(laptop.locator(".session-item.active .session-title")).to_have_text("The revenue in May")
+    return page, laptop
+
+
 @VIEWPORTS
 def test_an_answer_is_rated_with_a_note_and_the_chat_is_titled_by_its_first_message(
     new_context: Callable[..., BrowserContext],
@@ -158,12 +175,7 @@ def test_an_answer_is_rated_with_a_note_and_the_chat_is_titled_by_its_first_mess
     scripted_model: ScriptedModel,
     viewport: dict[str, int] | None,
 ) -> None:
-    alice = user("alice")
-    page = device(new_context, alice, viewport)
-    scripted_model.script(Text("Revenue in May was 1,234."))
-    send(page, "Hi, could you tell me the revenue in May?")
-    laptop = device(new_context, alice, None)
-    expect(laptop.locator(".session-item.active .session-title")).to_have_text("The revenue in May")
+    page, laptop = answered_on_two_devices(new_context, user, scripted_model, viewport)
 
     answer = page.locator(ASSISTANT).last
     answer.get_by_test_id("feedback-down").click()
@@ -191,12 +203,7 @@ def test_a_chat_renamed_in_the_sidebar_keeps_its_name_after_later_answers_on_bot
     scripted_model: ScriptedModel,
     viewport: dict[str, int] | None,
 ) -> None:
-    alice = user("alice")
-    page = device(new_context, alice, viewport)
-    scripted_model.script(Text("Revenue in May was 1,234."))
-    send(page, "Hi, could you tell me the revenue in May?")
-    laptop = device(new_context, alice, None)
-    expect(laptop.locator(".session-item.active .session-title")).to_have_text("The revenue in May")
+    page, laptop = answered_on_two_devices(new_context, user, scripted_model, viewport)
 
     chats(page, viewport).first.get_by_test_id("session-rename").click()
     field = page.get_by_test_id("session-rename-input")
