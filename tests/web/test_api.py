@@ -76,7 +76,7 @@ def test_chat_streams_and_the_conversation_continues_on_another_device(live_app)
     assert session["preview"].startswith("Your favourite")
 
 
-def test_another_users_id_is_exactly_like_an_unknown_id_and_leaves_no_trail(live_app):
+def test_another_users_id_is_exactly_like_an_unknown_id_and_audited_alike(live_app):
     alice, bob = live_app.client("alice"), live_app.client("bob")
     session_id = alice.post("/api/sessions", json={"title": "Private"}).json()["id"]
     unknown = bob.get("/api/sessions/chat-00000000000000000")
@@ -96,7 +96,12 @@ def test_another_users_id_is_exactly_like_an_unknown_id_and_leaves_no_trail(live
     engine = make_engine(live_app.web.database_url)
     bobs = [e for e in AuditLog(engine).recent(limit=1000) if e.username == "bob" and e.action != "login"]
     engine.dispose()
-    assert bobs == []  # an unknown id to bob: nothing looked up, counted or written for it
+    # an unknown id to bob, whoever has it: one row the same for both ids (at most one a minute),
+    # naming the id as asked and no session
+    assert {e.asked_id for e in bobs} == {"chat-00000000000000000", session_id} and len(bobs) == 2
+    assert {(e.action, e.session_id, tuple(sorted(e.details.items()))) for e in bobs} == {
+        ("unknown_id", None, tuple(sorted(bobs[0].details.items())))
+    }
 
 
 def test_a_second_sender_is_told_busy_and_the_log_stays_linear(live_app):
