@@ -189,6 +189,7 @@ def test_an_admin_corrects_how_the_file_is_read_and_it_is_remembered(data_app, t
         ({"format": {**fmt, "thousands": "."}}, "The decimal mark must differ"),
         ({"format": {**fmt, "delimiter": "|"}}, "yen.csv is not a CSV file with a header"),
         ({"format": {**fmt, "encoding": "rot13"}}, "Unknown encoding 'rot13'."),
+        ({"format": {**fmt, "encoding": "idna"}}, "Unknown encoding 'idna'."),
     ]:
         refused = alice.post(read, json=body)
         assert refused.status_code == 422 and refused.json()["detail"].startswith(detail), refused.text

@@ -54,9 +54,10 @@ class FormatBody(_In):
 
     def csv_format(self) -> CsvFormat:
         """The format, or ``InvalidInputError`` for one no file can be read in."""
-        try:
-            "a".encode(self.encoding)  # a text encoding: rot13 and the like are codecs, not encodings
-        except LookupError:
+        try:  # a text encoding: rot13 is a codec, not one; idna reads no bytes it cannot decode
+            "a".encode(self.encoding)
+            b"\xff".decode(self.encoding, errors="replace")
+        except (LookupError, UnicodeError):
             raise InvalidInputError(f"Unknown encoding {self.encoding!r}.") from None
         if self.decimal == self.thousands or self.decimal == self.delimiter:
             raise InvalidInputError(

@@ -82,8 +82,9 @@ def _noun(dimension: Dimension) -> str:
 DAYS = frozenset({Measure.first_purchase, Measure.last_purchase})
 """Measures whose value is a day, not a figure."""
 RATIOS = {Measure.orders_per_customer: "orders per customer", Measure.units_per_order: "units per order"}
-COUNTED_WHEN_ASKED = frozenset({Measure.new_customers, *BY_ORDER_COUNT})
 """Measures whose value is a ratio of counts, with two decimals and its unit."""
+COUNTED_WHEN_ASKED = frozenset({Measure.new_customers, *BY_ORDER_COUNT})
+"""Measures counted only when asked for (a second pass): a result lists them only then."""
 
 
 _RATE_OF = {

@@ -54,7 +54,7 @@ LABELS = {
 
 RefusalKind = Literal["session_id", "sign_in", "revoked", "expired"]
 REFUSALS: dict[RefusalKind, str] = {
-    "session_id": "Asked for by another user (told there is no such chat)",
+    "session_id": "Another user asked for a chat with this id (told there is none)",
     "sign_in": "Signed-in-only link opened without signing in",
     "revoked": "Revoked link opened",
     "expired": "Expired link opened",

@@ -373,7 +373,7 @@ def _rebuilt(
 ) -> list[dict[str, Any]]:
     """The conversation of an uploaded log as new events: only :data:`KEPT_EVENTS` of the conversation
     itself (not a sub-agent's), each rebuilt from the fields the runtime and the transcript read, with
-    new ids (events, messages, tool calls: nothing of the file's own is written) chained by
+    new ids (events, messages and, unless ``keep_call_ids``, tool calls) chained by
     ``parentId``, and its time checked (docs/architecture.md#export-and-import).
 
     Tool calls are kept only in pairs, a request and the result that answered it before the next user

@@ -11,7 +11,7 @@ revoked or expired one opened at all) and copied.
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from agent_orchestrator.errors import NotFoundError, SignInRequiredError
 from agent_orchestrator.sessions.actions.exchange import Exchange
@@ -26,6 +26,9 @@ MAX_DAYS = 90
 UNKNOWN_LINK = "No such link: it may have expired or been revoked."
 ANONYMOUS = "(anonymous)"
 SIGN_IN = {"reason": "sign_in"}
+REFUSALS_EVERY = timedelta(minutes=1)
+"""A dead or signed-in-only link refused anonymously is written once a minute per link and reason on
+each server: anybody holding a leaked link could otherwise grow the audit log at will."""
 """Why a live link was refused: a signed-in-only link opened without signing in (``share_refused``'s
 other reasons are ``revoked`` and ``expired``)."""
 
@@ -37,6 +40,7 @@ class Sharing:
         self.service = service
         self.links = links
         self.exchange = exchange
+        self._last_refused: dict[tuple[str, str], datetime] = {}
 
     async def create(
         self, actor: Actor, public_id: str, *, days: int = DEFAULT_DAYS, signed_in_only: bool = False
@@ -87,13 +91,14 @@ class Sharing:
             raise NotFoundError(UNKNOWN_LINK)
         if not link.live(now):
             reason = {"reason": "revoked" if link.revoked_at else "expired"}
-            await self._audit(
+            await self._refused(
                 self._event("share_refused", viewer, link, client_addr=client_addr, details=reason)
             )
             raise NotFoundError(UNKNOWN_LINK)
         if link.signed_in_only and viewer is None:
-            refused = self._event("share_refused", viewer, link, client_addr=client_addr, details=SIGN_IN)
-            await self._audit(refused)
+            await self._refused(
+                self._event("share_refused", viewer, link, client_addr=client_addr, details=SIGN_IN)
+            )
             raise SignInRequiredError("Sign in to this server to see this conversation.")
         await asyncio.to_thread(self.links.viewed, link.id)
         await self._audit(self._event("share_view", viewer, link, client_addr=client_addr))
@@ -112,6 +117,19 @@ class Sharing:
         if link is None:
             raise NotFoundError(UNKNOWN_LINK)
         return link
+
+    async def _refused(self, event: AuditEvent) -> None:
+        """A refusal, audited at most once in ``REFUSALS_EVERY`` per link and reason (on this server)."""
+        key = (str(event.session_id), str(event.details.get("reason")))
+        last = self._last_refused.get(key)
+        if last is not None and event.at - last < REFUSALS_EVERY:
+            return
+        if len(self._last_refused) > 10_000:  # forget what no longer holds a refusal back
+            self._last_refused = {
+                k: at for k, at in self._last_refused.items() if event.at - at < REFUSALS_EVERY
+            }
+        self._last_refused[key] = event.at
+        await self._audit(event)
 
     async def _audit(self, event: AuditEvent) -> None:
         await asyncio.to_thread(self.service.audit.record, event)
