@@ -10,7 +10,7 @@
 // its figures as a table under it (screen readers, copying numbers, and a browser without the script).
 
 import { el } from "./dom.js";
-import { fmtMoney, fmtNumber, fmtPercent } from "./format.js";
+import { fmtMoney, fmtNumber, fmtPercent, inCurrency } from "./format.js";
 
 // Distinct in hue and lightness, readable on white; the first is the app's accent.
 const COLORS = ["#2f5fd0", "#e07b39", "#1e9e6a", "#8e5bd0", "#c2417a"];
@@ -24,7 +24,7 @@ const formatOf = (unit, money) => (unit === "money" ? (v) => fmtMoney(v, money) 
 function tickOf(unit, money) {
   if (unit === "share") return (v) => percentTickFmt.format(v);
   if (unit !== "money") return (v) => compactFmt.format(v);
-  return (v) => `${v < 0 ? "-" : ""}${money?.prefix ?? ""}${compactFmt.format(Math.abs(v))}${money?.suffix ?? ""}`;
+  return (v) => inCurrency(v, money, compactFmt.format(Math.abs(v)));
 }
 
 /** Bar charts of many labels read better sideways (long product names, customer ids). */

@@ -19,7 +19,11 @@ export const fmtNumber = (v) => (v === null || v === undefined ? DASH : numberFm
  */
 export function fmtMoney(v, money) {
   if (v === null || v === undefined) return DASH;
-  const text = `${money?.prefix ?? ""}${moneyFmt.format(Math.abs(v))}${money?.suffix ?? ""}`;
+  return inCurrency(v, money, moneyFmt.format(Math.abs(v)));
+}
+/** `digits` (the amount's size, already formatted) signed and in the currency, as fmtMoney writes it. */
+export function inCurrency(v, money, digits) {
+  const text = `${money?.prefix ?? ""}${digits}${money?.suffix ?? ""}`;
   return v < 0 ? `-${text}` : text;
 }
 export const fmtPercent = (v) => (v === null || v === undefined ? DASH : percentFmt.format(v));
