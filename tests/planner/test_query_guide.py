@@ -1374,3 +1374,18 @@ def test_a_ranking_by_change_after_a_comparison_breaks_that_comparison_down(chat
         "rank_by": "growth",
     }
     assert answer is not None and answer.startswith("Revenue, top 5 products by growth, Q3 2025, vs Q2 2025")
+
+
+def test_a_ranking_among_a_set_of_its_own_is_a_new_question_not_the_rows_before(chat):
+    chat.ask("top 3 products by units in 2025")
+    arguments, _ = chat.ask(
+        "Among our ten best-selling products by revenue in 2025, which one brought in the least?"
+    )
+    assert arguments == {
+        "period": "2025",
+        "group_by": "product",
+        "among_top": 10,
+        "among_by": "revenue",
+        "limit": 1,
+        "order": "lowest",
+    }

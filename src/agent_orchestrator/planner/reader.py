@@ -273,7 +273,9 @@ def read(
         or that_row  # "what share of all orders is that country?"
         or refers_back(text, marks, args)
         or (bool(ENDS_REFERRING.search(text)) and not scoped)
-        or (bool(ELLIPTIC.search(text)) and "measure" not in args)
+        # "which month had the most?"; not "among our ten best-selling by revenue, which one brought
+        # in the least?", whose ranking says by what it counts
+        or (bool(ELLIPTIC.search(text)) and "measure" not in args and "among_by" not in args)
         or (
             previous is not None
             and isinstance(previous.get("period"), str)
