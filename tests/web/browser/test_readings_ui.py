@@ -5,7 +5,8 @@ again without the model, and the new turn shows live on another device and after
 from collections.abc import Callable
 from typing import Any
 
-from browser_ui import ASSISTANT, ASSISTANT_TEXT, USER_TEXT, chart_values, login, new_chat, send
+import pytest
+from browser_ui import ASSISTANT, ASSISTANT_TEXT, PHONE, USER_TEXT, chart_values, login, new_chat, send
 from chat_helpers import computed
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
@@ -98,11 +99,17 @@ def test_a_ranking_turns_from_highest_to_lowest_and_its_chart_follows(
     assert chart_values(chart) == [[row["revenue"] for row in bottom["rows"]]]
 
 
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
 def test_products_and_a_period_left_out_are_chips_that_stay_when_another_is_changed(
-    page: Page, user: Callable[[str], str], browser_app: Any, scripted_model: ScriptedModel
+    page: Page,
+    user: Callable[[str], str],
+    browser_app: Any,
+    scripted_model: ScriptedModel,
+    viewport: dict[str, int] | None,
 ) -> None:
     """Several products left out, a month left out of the year and the biggest customer left out
-    read as chips of their own; the query sent back keeps them when the measure changes."""
+    read as chips of their own, wrapped within a phone's width; the query sent back keeps them when
+    the measure changes."""
     conn = open_readonly(browser_app.web.retail_db)
     try:
         names = [n for (n,) in conn.execute("SELECT description FROM products ORDER BY stock_code LIMIT 2")]
@@ -111,6 +118,8 @@ def test_products_and_a_period_left_out_are_chips_that_stay_when_another_is_chan
     asked = {"period": "2025", "exclude_period": "2025-12", "exclude_products": names, "exclude_top": 1}
     login(page, user("alice"))
     new_chat(page)
+    if viewport:
+        page.set_viewport_size(viewport)
     scripted_model.script(ToolCall("retail-analytics-analyze_sales", asked), "Without them.")
     send(page, "2025 revenue without those two, December or our biggest customer?")
     first = computed(browser_app, asked)
@@ -129,3 +138,5 @@ def test_products_and_a_period_left_out_are_chips_that_stay_when_another_is_chan
     orders = computed(browser_app, {**asked, "measure": "orders"})
     expect(page.locator(ASSISTANT_TEXT).last).to_have_text(orders["answer"])
     assert "excluding December 2025" in orders["answer"] and names[1] in orders["answer"]
+    if viewport:
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
