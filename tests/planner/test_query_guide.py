@@ -1389,3 +1389,14 @@ def test_a_ranking_among_a_set_of_its_own_is_a_new_question_not_the_rows_before(
         "limit": 1,
         "order": "lowest",
     }
+
+
+def test_a_top_thing_of_another_kind_after_a_count_ranks_by_what_sold(chat):
+    """ "Their top product" after their orders is ranked by the tool's own measure; "which month had
+    the most?" after a count of units keeps the units."""
+    chat.ask("how many orders did Germany place in 2025?")
+    arguments, _ = chat.ask("what was their top product?")
+    assert arguments is not None and "measure" not in arguments and arguments["group_by"] == "product"
+    chat.ask("how many units did we sell in France in 2025?")
+    arguments, _ = chat.ask("which month had the most?")
+    assert arguments is not None and arguments["measure"] == "units"

@@ -55,6 +55,10 @@ ELLIPTIC = re.compile(
     rf"|\bthe\s+(?:top|bottom|best|worst|biggest|largest|smallest)\s+(?:\d{{1,2}}|{'|'.join(NUMBER_WORDS)})$"
 )
 """'Which month had the most?', 'who are the top 3?': of what and where the question before counted."""
+_TOP = re.compile(r"\b(?:top|best|biggest|largest|leading)\b")
+"""A ranking of another kind of thing by the tool's own measure ("their top product"), unlike "which
+month had the most?", whose count is the question before's."""
+
 ENDS_REFERRING = re.compile(
     r"\b(?:that|those|it|them|then|instead|same|there)\b\W*$|\b(?:does|did|is|was|were|how)\s+(?:that|it|those|these)\b",
     re.IGNORECASE,
@@ -370,6 +374,13 @@ def merge(
         merged.pop("compare", None)
     if "measure" not in new and merged.get("measure") == f"{merged.get('group_by')}s":
         del merged["measure"]  # "who are the top 3?" after how many customers: by what they bought
+    if (
+        "measure" not in new
+        and new.get("group_by") not in (None, previous.get("group_by"))
+        and _TOP.search(text)
+        and not ELLIPTIC.search(text)
+    ):
+        merged.pop("measure", None)  # "what's their top product?" after their orders: by what sold
     return {k: v for k, v in merged.items() if v not in (None, [], "")}
 
 
