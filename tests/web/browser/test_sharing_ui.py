@@ -114,6 +114,15 @@ def shown(viewer: Page) -> dict[str, object]:
     }
 
 
+def alices_new_chat(page: Page, user: Callable[[str], str], viewport: dict[str, int] | None) -> None:
+    """Alice signed in with a new chat open, then at ``viewport`` (the sidebar's button is a
+    desktop's)."""
+    login(page, user("alice"))
+    new_chat(page)
+    if viewport:
+        page.set_viewport_size(viewport)
+
+
 @VIEWPORTS
 def test_a_shared_answer_draws_its_chart_in_a_fresh_browser(
     page: Page,
@@ -123,10 +132,7 @@ def test_a_shared_answer_draws_its_chart_in_a_fresh_browser(
     base_url: str,
     viewport: dict[str, int] | None,
 ) -> None:
-    login(page, user("alice"))
-    new_chat(page)
-    if viewport:
-        page.set_viewport_size(viewport)
+    alices_new_chat(page, user, viewport)
     scripted_model.script(ToolCall("retail-analytics-monthly_trend", {"months": 6}), Text("Revenue rose."))
     expect(send(page, "How did revenue develop over the last 6 months?")).to_have_text("Revenue rose.")
     months = last_tool_result(scripted_model)["months"]
@@ -168,10 +174,7 @@ def test_the_panels_expiry_and_sign_in_choice_hold_refresh_reshares_and_an_expir
     base_url: str,
     viewport: dict[str, int] | None,
 ) -> None:
-    login(page, user("alice"))
-    new_chat(page)
-    if viewport:
-        page.set_viewport_size(viewport)
+    alices_new_chat(page, user, viewport)
     scripted_model.script(Text("Germany leads."))
     expect(send(page, "Which country leads?")).to_have_text("Germany leads.")
 
