@@ -80,6 +80,17 @@ class CannotAnswer(Exception):
         self.unmatched = unmatched
 
 
+QUOTIENTS: dict[Measure, tuple[str, str, int]] = {
+    Measure.avg_order_value: ("revenue", "orders", 2),
+    Measure.revenue_per_customer: ("revenue", "customers", 2),
+    Measure.orders_per_customer: ("orders", "customers", 2),
+    Measure.units_per_order: ("units", "orders", 2),
+    Measure.cancellation_rate: ("cancellations", "orders", 4),
+    Measure.repeat_rate: ("repeat_customers", "customers", 4),
+}
+"""The measures that are one count divided by another (a rate keeps four decimals: a fraction)."""
+
+
 @dataclass(frozen=True)
 class Figures:
     revenue: float
@@ -106,18 +117,10 @@ class Figures:
         if measure in (Measure.first_purchase, Measure.last_purchase):
             day = self.first if measure is Measure.first_purchase else self.last
             return float(date.fromisoformat(day).toordinal()) if day else 0.0
-        if measure is Measure.avg_order_value:
-            return round(self.revenue / self.orders, 2) if self.orders else 0.0
-        if measure is Measure.revenue_per_customer:
-            return round(self.revenue / self.customers, 2) if self.customers else 0.0
-        if measure is Measure.orders_per_customer:
-            return round(self.orders / self.customers, 2) if self.customers else 0.0
-        if measure is Measure.units_per_order:
-            return round(self.units / self.orders, 2) if self.orders else 0.0
-        if measure is Measure.cancellation_rate:
-            return round(self.cancellations / self.orders, 4) if self.orders else 0.0
-        if measure is Measure.repeat_rate:
-            return round(self.repeat_customers / self.customers, 4) if self.customers else 0.0
+        if measure in QUOTIENTS:
+            part, whole, digits = QUOTIENTS[measure]
+            divisor = getattr(self, whole)
+            return round(getattr(self, part) / divisor, digits) if divisor else 0.0
         if measure is Measure.overview:
             return self.revenue
         if measure is Measure.cancelled_revenue:
