@@ -90,3 +90,17 @@ async def test_opening_ahead_runs_at_most_two_at_once_and_a_take_or_evict_waits_
     await pool.warm.evict("s2")
     assert pool.closed == [("s2", 3)]
     assert Pool(capacity=0).warm.open_ahead("s9", opener("s9")) is False
+
+
+async def test_a_copy_still_closing_is_opened_ahead_again_once_it_is_closed():
+    pool = Pool(capacity=1)
+    pool.warm.keep("s1", _session("old"), fencing_token=1)
+    pool.warm.keep("s2", _session("other"), fencing_token=1)  # s1 leaves the full pool: closing
+
+    async def open_copy() -> None:
+        assert pool.closed == [("s1", 1)]  # the runtime never holds the session open twice
+        pool.warm.keep("s1", _session("new"), fencing_token=2, ahead=True)
+
+    assert pool.warm.open_ahead("s1", open_copy)
+    copy = await pool.warm.take("s1", fencing_token=3)
+    assert copy is not None and copy.session == "new" and copy.ahead

@@ -107,16 +107,24 @@ class WarmSessions:
             self._start_closing(oldest)
 
     def open_ahead(self, session_id: str, opener: OpenWarm) -> bool:
-        """Run ``opener`` in the background unless the session is open, opening or closing here, or
-        ``MAX_OPENING`` copies are being opened already; ``opener`` calls :meth:`keep` if it opened one."""
-        busy = session_id in self._open or session_id in self._opening or session_id in self._closing
+        """Run ``opener`` in the background unless the session is open or opening here, or
+        ``MAX_OPENING`` copies are being opened already; ``opener`` calls :meth:`keep` if it opened one.
+        A copy still closing (it just left a full pool) is opened again once it is closed: the runtime
+        must not have the session open twice, and the owner who asks is about to write."""
+        busy = session_id in self._open or session_id in self._opening
         if busy or self.capacity == 0 or len(self._opening) >= MAX_OPENING:
             return False
         self._taken_in[session_id] = self._generation
-        task = asyncio.create_task(opener())
+        task = asyncio.create_task(self._open_after_closing(self._closing.get(session_id), opener))
         self._opening[session_id] = task
         task.add_done_callback(lambda done: self._forget(self._opening, session_id, done))
         return True
+
+    @staticmethod
+    async def _open_after_closing(closing: asyncio.Task[None] | None, opener: OpenWarm) -> None:
+        if closing is not None:
+            await asyncio.gather(closing, return_exceptions=True)
+        await opener()
 
     async def settle(self, session_id: str) -> None:
         """Wait until the session is neither being opened nor closed here."""
