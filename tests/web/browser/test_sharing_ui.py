@@ -205,6 +205,12 @@ def test_the_panels_expiry_and_sign_in_choice_hold_refresh_reshares_and_an_expir
     stranger.get_by_test_id("share-login-password").fill("not the password")
     stranger.get_by_test_id("share-login-submit").click()
     expect(stranger.get_by_test_id("share-login-error")).to_have_text("Wrong username or password.")
+    stranger.route("**/api/auth/login", lambda route: route.abort())  # the server out of reach
+    stranger.get_by_test_id("share-login-submit").click()
+    expect(stranger.get_by_test_id("share-login-error")).to_have_text(
+        "Cannot reach the server. Check your connection and try again."
+    )
+    stranger.unroute("**/api/auth/login")
     stranger.get_by_test_id("share-login-password").fill(PASSWORD)
     stranger.get_by_test_id("share-login-submit").click()
     expect(stranger.locator(ASSISTANT_TEXT)).to_have_text(["Germany leads."])

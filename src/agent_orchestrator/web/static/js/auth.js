@@ -15,6 +15,7 @@ import { storage } from "./storage.js";
 import { clearTurns } from "./turns.js";
 import { clearUsage, refreshUsage } from "./usage.js";
 import { setView } from "./views.js";
+import { bindSignIn } from "./signin.js";
 
 function showPage(page) {
   show($("boot"), false);
@@ -27,35 +28,6 @@ function showLogin(message = "") {
   setText($("login-error"), message);
   $("login-password").value = "";
   $("login-username").focus();
-}
-
-async function onLoginSubmit(event) {
-  event.preventDefault();
-  const username = $("login-username").value.trim();
-  const password = $("login-password").value;
-  if (!username || !password) {
-    setText($("login-error"), "Enter your username and password.");
-    return;
-  }
-  const submit = $("login-submit");
-  submit.disabled = true;
-  setText($("login-error"), "");
-  try {
-    const me = await api("POST", "/api/auth/login", { username, password });
-    $("login-password").value = "";
-    await startApp(me);
-  } catch (error) {
-    const message =
-      error instanceof ApiError && error.status === 401
-        ? "Wrong username or password."
-        : error instanceof ApiError
-          ? error.message
-          : "Cannot reach the server. Check your connection and try again.";
-    setText($("login-error"), message);
-    $("login-password").focus();
-  } finally {
-    submit.disabled = false;
-  }
 }
 
 async function onLogout() {
@@ -115,7 +87,7 @@ export async function boot() {
 }
 
 export function bindAuth() {
-  $("login-form").addEventListener("submit", onLoginSubmit);
+  bindSignIn($("login-form"), "login", startApp);
   $("logout").addEventListener("click", onLogout);
   onSignedOut(() => handleSignedOut());
 }

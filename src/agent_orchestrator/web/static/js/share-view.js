@@ -4,9 +4,10 @@
 // viewer may continue it as a chat of their own. The token never leaves this page but for the API
 // calls that need it (the page's referrer policy is same-origin).
 
-import { ApiError, api, errorMessage, fetchMe, rawRequest } from "./api.js";
-import { $, setText, show } from "./dom.js";
+import { errorMessage, fetchMe, rawRequest } from "./api.js";
+import { $, show } from "./dom.js";
 import { messageElement } from "./messages.js";
+import { bindSignIn } from "./signin.js";
 import { update } from "./state.js";
 import { storage } from "./storage.js";
 
@@ -55,31 +56,6 @@ function showLogin() {
   $("share-login-username").focus();
 }
 
-/** Sign in without leaving the link (the app's sign-in page would not bring the viewer back). */
-async function signIn(event) {
-  event.preventDefault();
-  const username = $("share-login-username").value.trim();
-  const password = $("share-login-password").value;
-  if (!username || !password) {
-    setText($("share-login-error"), "Enter your username and password.");
-    return;
-  }
-  const submit = $("share-login-submit");
-  submit.disabled = true;
-  setText($("share-login-error"), "");
-  try {
-    await api("POST", "/api/auth/login", { username, password });
-    $("share-login-password").value = "";
-    await load();
-  } catch (error) {
-    const wrong = error instanceof ApiError && error.status === 401;
-    setText($("share-login-error"), wrong ? "Wrong username or password." : error.message);
-    $("share-login-password").focus();
-  } finally {
-    submit.disabled = false;
-  }
-}
-
 async function copy() {
   const button = $("share-copy");
   button.disabled = true;
@@ -95,5 +71,6 @@ async function copy() {
 }
 
 $("share-copy").addEventListener("click", copy);
-$("share-login").addEventListener("submit", signIn);
+// Signing in here keeps the viewer on the link (the app's sign-in page would not bring them back).
+bindSignIn($("share-login"), "share-login", load);
 load();
