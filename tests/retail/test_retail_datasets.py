@@ -550,3 +550,19 @@ def test_cli_import_takes_a_mapping_and_a_format(tmp_path: Path) -> None:
         == 0
     )
     assert sqlite3.connect(db).execute("SELECT SUM(unit_price) FROM transactions").fetchone() == (1237.25,)
+
+
+def test_cli_import_refuses_a_date_format_that_reads_none_of_the_files_dates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agent_orchestrator.retail.__main__ import main
+
+    path = _write(tmp_path, EURO, encoding="latin-1")
+    db = tmp_path / "euro.sqlite"
+    mapping = ",".join(f"{field}={column}" for field, column in MAPPING_EURO.items())
+    options = ["--mapping", mapping, "--delimiter", ";", "--encoding", "latin-1", "--date-format", "%Y-%m-%d"]
+    assert main(["import", str(path), "--db", str(db), *options]) == 1
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("error: the date format '%Y-%m-%d' reads none of the dates in")
+    assert "\n" not in error  # one line, no traceback
+    assert not db.exists()  # nothing imported, no empty database left behind

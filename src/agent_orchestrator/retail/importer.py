@@ -107,7 +107,10 @@ def import_online_retail_csv(
     """
     report = progress or (lambda stage, done, total: None)
     csv_path = Path(csv_path)
-    preview = inspect_csv(csv_path, rows=0)  # before the database is opened
+    # Before the database is opened; a given date format that reads none of the file's dates is
+    # refused here, as on the Data page, rather than skipping every row.
+    dated = (mapping or {}).get("invoiced_at")
+    preview = inspect_csv(csv_path, rows=0, given=fmt, date_column=dated)
     fmt = fmt or preview.format
     if mapping is None:
         if preview.layout is None:
