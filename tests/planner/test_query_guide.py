@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -302,6 +303,19 @@ def test_a_follow_up_changes_only_what_it_names(chat):
         "period": "2025-03",
     }
     assert chat.ask("What about the month before?")[0]["period"] == "2025-02"  # type: ignore[index]
+
+
+def test_in_percent_after_a_comparison_is_its_change_and_of_a_whole_is_a_share(chat):
+    compared = {
+        "measure": "revenue",
+        "countries": ["France"],
+        "period": "2025-03",
+        "compare": "previous_period",
+    }
+    assert chat.ask("France revenue in March 2025 vs the month before")[0] == compared
+    arguments, answer = chat.ask("and in percent?")
+    assert arguments == compared and answer is not None and re.search(r"\((?:up|down )?[\d.]+%\)", answer)
+    assert chat.ask("as a percentage of all revenue?")[0] == compared | {"share": True}
 
 
 def test_a_follow_up_steps_back_from_the_period_the_tool_placed(chat):

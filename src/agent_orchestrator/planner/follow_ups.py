@@ -46,6 +46,7 @@ _FOLLOW_UP = re.compile(
     r"|\b(?:buy|buys|bought|sell|sells|sold|order|orders|ordered|purchase|purchases|purchased)\s+it\b"
     r"|^\s*(?:what|how much|how many)\s+(?:is\s+|was\s+)?(?:that|this|it)\b"
     r"|^\s*which\s+(?:one|of\s+(?:them|those|these))\b"
+    r"|^\s*(?:as|in)\s+(?:an?\s+)?(?:share|percent|percentage|proportion|fraction|%)"
     r"|^\s*(?:and\s+|now\s+)?(?:compare|compared|vs|versus)\s+(?:it\s+|that\s+|this\s+|them\s+)?"
     r"(?:with|to|against)\b",
     re.IGNORECASE,
@@ -439,6 +440,22 @@ def beside(
             if "period" not in new:
                 merged.pop("compare", None)
             return
+
+
+_IN_PERCENT = re.compile(
+    r"\b(?:in|as\s+an?|as)\s+(?:percent|percentages?|%)(?:\s+terms)?\b|\bpercentage[-\s]wise\b"
+)
+
+
+def change_in_percent(
+    text: str, previous: dict[str, Any], new: dict[str, Any], merged: dict[str, Any]
+) -> None:
+    """ "And in percent?" after a comparison asks for the change as a percentage, which the compared
+    answer states ("down 621.48 (10.9%)"), not for each period's share of a total; "as a percentage of
+    all revenue" names a whole and stays a share."""
+    asked = new.get("share") and _IN_PERCENT.search(text) and not re.search(r"\b(?:of|from)\b", text)
+    if asked and "compare" in previous and "share" not in previous:
+        merged.pop("share", None)
 
 
 def whole_of(

@@ -58,6 +58,7 @@ from .follow_ups import (
     about_the_row,
     beside,
     by_measure,
+    change_in_percent,
     counted_of_those,
     excluding_listed,
     merge,
@@ -359,6 +360,7 @@ def read(
         reading.arguments = merge(previous, args, text, placed, qualifying=reading.qualifying)
         share_of_enclosing(previous, args, reading.arguments, placed, vocabulary)
         beside(previous, args, reading.arguments, text, vocabulary)
+        change_in_percent(text, previous, args, reading.arguments)
         row = None if left_one_out else referred_row(text, listed, vocabulary)
         if row is not None and "group_by" not in args:
             reading.arguments = about_the_row(reading.arguments, row, vocabulary, args)
