@@ -177,9 +177,15 @@ def test_an_admin_imports_follows_the_progress_reads_the_report_and_restores(
         "photo.csv is not a CSV file: it holds binary data"
     )
 
-    # The settings: renamed, another active window; the facts show them at once.
+    # The settings: renamed, another active window; the facts show them at once. What is typed and
+    # not yet saved survives a look at another page.
     page.get_by_test_id("settings-name").fill("Corner shop")
     page.get_by_test_id("settings-currency").fill("eur")
+    page.get_by_test_id("nav-chat").click()
+    with page.expect_response(lambda response: response.url.endswith("/api/datasets")):
+        page.get_by_test_id("nav-data").click()  # the page reloads its facts
+    expect(page.get_by_test_id("settings-name")).to_have_value("Corner shop")
+    expect(page.get_by_test_id("settings-currency")).to_have_value("eur")
     page.get_by_test_id("rule-active_days").fill("30")
     page.get_by_test_id("settings-save").click()
     expect(page.get_by_test_id("settings-saved")).to_contain_text("recomputed")
@@ -227,6 +233,7 @@ def test_an_admin_corrects_how_the_values_are_read_and_it_is_remembered(
 
     page.get_by_test_id("reading-decimal").select_option(".")
     expect(detected).to_contain_text("point (1.5)")
+    expect(detected).to_contain_text("as you chose it (kept when the file was read again)")
     expect(error).to_be_hidden()
     page.get_by_test_id("reading-thousands").select_option(",")
     expect(detected).to_contain_text('Thousands","')

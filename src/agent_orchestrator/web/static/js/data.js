@@ -47,7 +47,18 @@ function renderFacts(facts) {
   if (isAdmin()) fillSettings(facts, rules);
 }
 
+let settingsFrom = null; // the settings the form was last filled with
+let settingsTyped = false; // the admin changed the form since, and has not saved it
+
+/** Fill the settings form from the facts, unless the admin is editing it and the settings are still
+ * the ones the form was filled with: the page is reloaded each time it is shown, and typing not yet
+ * saved must survive a look at another page. */
 function fillSettings(facts, rules) {
+  const from = JSON.stringify([facts.version_id, facts.name, facts.currency, rules]);
+  if (from === settingsFrom && settingsTyped) return;
+  if (settingsTyped) setText($("settings-saved"), "The data changed meanwhile: the form shows its settings now.");
+  settingsFrom = from;
+  settingsTyped = false;
   $("settings-name").value = facts.name;
   $("settings-currency").value = facts.currency ?? "";
   $("settings-rules").replaceChildren(
@@ -122,7 +133,9 @@ async function onSaveSettings(event) {
   // An emptied field clears the currency (null): the amounts are then printed without one.
   const body = { name: $("settings-name").value.trim(), segment_rules: segmentRules, currency: currency || null };
   try {
-    renderFacts(await api("PATCH", "/api/datasets/settings", body));
+    const facts = await api("PATCH", "/api/datasets/settings", body);
+    settingsTyped = false;
+    renderFacts(facts);
     setText($("settings-saved"), "Saved; the segments are recomputed.");
   } catch (error) {
     setText($("settings-error"), error.message);
@@ -134,6 +147,8 @@ export function clearData() {
   $("data-facts").replaceChildren();
   $("data-rules").replaceChildren();
   $("settings-rules").replaceChildren();
+  settingsFrom = null;
+  settingsTyped = false;
   $("versions-table").tBodies[0].replaceChildren();
   clearUpload();
   clearImport();
@@ -145,4 +160,7 @@ export function bindData() {
   bindImportProgress();
   onImportEnded(() => loadData());
   $("data-settings").addEventListener("submit", onSaveSettings);
+  $("data-settings").addEventListener("input", () => {
+    settingsTyped = true;
+  });
 }

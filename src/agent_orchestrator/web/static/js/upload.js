@@ -47,7 +47,7 @@ function renderPreview(data, kept = null) {
     ...fact("Thousands", f.thousands ? `"${f.thousands}"` : "none"),
     ...fact("Dates", f.date_format ?? (data.date_formats.length ? "choose below" : "not recognised")),
     ...fact("Encoding", f.encoding),
-    ...fact("Mapping", data.remembered ? "as confirmed last time for this source" : "suggested from the header"),
+    ...fact("Mapping", mappingSource(data, kept)),
   ];
   $("mapping-detected").replaceChildren(...detected);
   $("mapping-problems").replaceChildren(...data.problems.map((text) => el("li", { text })));
@@ -60,6 +60,11 @@ function renderPreview(data, kept = null) {
   renderReading(data);
   renderDateFormats(data);
   show($("mapping-form"), true);
+}
+
+function mappingSource(data, kept) {
+  if (kept) return "as you chose it (kept when the file was read again)";
+  return data.remembered ? "as confirmed last time for this source" : "suggested from the header";
 }
 
 function options(labels, chosen) {
