@@ -143,6 +143,7 @@ class ImportJobs:
         remember: bool,
     ) -> None:
         job = running.job
+        ended: dict[str, Any]
         try:
             report = self._library.import_csv(
                 upload.path,
@@ -160,17 +161,26 @@ class ImportJobs:
             if not cancelled and not told:
                 logger.error("data import %s failed", job.id, exc_info=error)
             message = " ".join(str(error).split()) if told else _FAILED
-            state: JobState = "cancelled" if cancelled else "failed"
-            ended = self._update(running, state=state, error=None if cancelled else message)
-            self._record(actor, "data_import_cancel" if cancelled else "data_import_failed", ended)
+            ended = {"state": "cancelled"} if cancelled else {"state": "failed", "error": message}
+            audited: list[tuple[AuditAction, dict[str, Any]]] = [
+                ("data_import_cancel" if cancelled else "data_import_failed", {})
+            ]
         else:
-            ended = self._update(running, state="finished", report=report)
-            self._record(actor, "data_import_done", ended, imported=report.imported, skipped=report.skipped)
-            self._record(actor, "data_switch", ended, version_id=report.version_id)
+            ended = {"state": "finished", "report": report}
+            audited = [
+                ("data_import_done", {"imported": report.imported, "skipped": report.skipped}),
+                ("data_switch", {"version_id": report.version_id}),
+            ]
             if remember:
                 self._remember(upload, mapping, fmt)
-        finally:
+        try:
             self._uploads.discard(upload)
+            for action, details in audited:
+                self._record(actor, action, job, **details)
+        finally:
+            # Published last: whoever sees the job ended finds its audit lines written, its mapping
+            # remembered for the next file of the source and its upload gone.
+            self._update(running, **ended)
 
     def _remember(self, upload: Upload, mapping: dict[str, str], fmt: CsvFormat) -> None:
         """Keep the mapping for the source; failing to is no reason to fail the import itself."""
