@@ -316,6 +316,9 @@ def test_in_percent_after_a_comparison_is_its_change_and_of_a_whole_is_a_share(c
     arguments, answer = chat.ask("and in percent?")
     assert arguments == compared and answer is not None and re.search(r"\((?:up|down )?[\d.]+%\)", answer)
     assert chat.ask("as a percentage of all revenue?")[0] == compared | {"share": True}
+    # A question of its own that opens the same way keeps nothing of the one before.
+    own = chat.ask("As a share of all revenue, how much came from Germany?")[0]
+    assert own == {"measure": "revenue", "countries": ["Germany"], "share": True}
 
 
 def test_a_follow_up_steps_back_from_the_period_the_tool_placed(chat):

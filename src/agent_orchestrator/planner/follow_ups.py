@@ -46,7 +46,10 @@ _FOLLOW_UP = re.compile(
     r"|\b(?:buy|buys|bought|sell|sells|sold|order|orders|ordered|purchase|purchases|purchased)\s+it\b"
     r"|^\s*(?:what|how much|how many)\s+(?:is\s+|was\s+)?(?:that|this|it)\b"
     r"|^\s*which\s+(?:one|of\s+(?:them|those|these))\b"
-    r"|^\s*(?:as|in)\s+(?:an?\s+)?(?:share|percent|percentage|proportion|fraction|%)"
+    # "as a percentage of all revenue?" alone; "As a share of revenue, how much came from X?" is a
+    # question of its own
+    r"|^\s*(?:and\s+)?(?:as|in)\s+(?:an?\s+)?(?:share|percent|percentage|proportion|fraction|%)"
+    r"(?:\s+terms)?(?:\s+of\s+(?:the\s+|our\s+)?(?:total|all|whole|overall)(?:\s+\w+)?)?\s*$"
     r"|^\s*(?:and\s+|now\s+)?(?:compare|compared|vs|versus)\s+(?:it\s+|that\s+|this\s+|them\s+)?"
     r"(?:with|to|against)\b",
     re.IGNORECASE,
