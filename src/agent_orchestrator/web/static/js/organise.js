@@ -9,7 +9,7 @@ import { forgetCurrentSession, openSession } from "./commands.js";
 import { $, el, show } from "./dom.js";
 import { stopFollowingSession } from "./live.js";
 import { state } from "./state.js";
-import { setStatus } from "./status.js";
+import { setListStatus } from "./status.js";
 
 let selecting = false;
 const selected = new Set();
@@ -35,7 +35,7 @@ export async function loadLabels() {
   try {
     labels = await api("GET", "/api/labels");
   } catch (error) {
-    if (!isAbort(error)) setStatus(`Could not load your folders and tags: ${error.message}`, "error");
+    if (!isAbort(error)) setListStatus(`Could not load your folders and tags: ${error.message}`, "error");
     return;
   }
   const filter = $("session-filter");
@@ -142,9 +142,9 @@ export function organiseButtons(session, item, edit) {
 async function change(session, body, done) {
   try {
     await api("PATCH", sessionPath(session.id), body);
-    setStatus(done);
+    setListStatus(done);
   } catch (error) {
-    if (!isAbort(error)) setStatus(`Could not change the chat: ${error.message}`, "error");
+    if (!isAbort(error)) setListStatus(`Could not change the chat: ${error.message}`, "error");
   }
   await reload(); // the list, and with it the folders and tags
 }
@@ -158,6 +158,7 @@ function showSelection() {
 }
 
 function setSelecting(on) {
+  if (on) setListStatus(""); // what the last change did is not this one's
   selecting = on;
   selected.clear();
   $("session-select").setAttribute("aria-pressed", String(on));
@@ -170,32 +171,68 @@ function setSelecting(on) {
 async function bulk(action, extra = {}) {
   const ids = [...selected];
   if (ids.length === 0) {
-    setStatus("Select chats first.", "error");
+    setListStatus("Select chats first.", "error");
     return;
   }
   const several = ids.length === 1 ? "this chat" : `these ${ids.length} chats`;
   if (action === "delete" && !window.confirm(`Delete ${several}? This cannot be undone.`)) return;
+  const before = new Map(state.sessions.filter((s) => ids.includes(s.id)).map((s) => [s.id, s]));
   const openOne = ids.includes(state.currentSessionId);
   if (action === "delete" && openOne) stopFollowingSession(); // as a single delete does (sidebar.js)
   let outcome;
   try {
     outcome = await api("POST", "/api/sessions/bulk", { ids, action, ...extra });
   } catch (error) {
-    if (!isAbort(error)) setStatus(`Could not change the chats: ${error.message}`, "error");
+    if (!isAbort(error)) setListStatus(`Could not change the chats: ${error.message}`, "error");
     if (action === "delete" && openOne) await openSession(state.currentSessionId, { reveal: false });
     return;
   }
   const verb = { pin: "pinned", archive: "archived", restore: "restored", move: "moved", delete: "deleted" }[action];
   const missing = outcome.missing.length ? ` ${outcome.missing.length} no longer existed.` : "";
-  setStatus(`${outcome.done.length} ${outcome.done.length === 1 ? "chat" : "chats"} ${verb}.${missing}`);
+  const undo = outcome.done.length ? undoing(action, outcome.done, before) : null;
+  setListStatus(`${outcome.done.length} ${outcome.done.length === 1 ? "chat" : "chats"} ${verb}.${missing}`, "", undo);
   if (action === "delete" && openOne) forgetCurrentSession();
   setSelecting(false);
   await reload(); // the list, and with it the folders and tags
 }
 
+/** The requests that put the changed chats back as they were, for every change but a delete: only
+ * the chats the change changed are changed back, and the chats moved go back to their own folders. */
+function undoRequests(action, ids, before) {
+  const changed = (field, was) => ids.filter((id) => before.get(id)?.[field] === was);
+  const back = { archive: ["restore", "archived", false], restore: ["archive", "archived", true], pin: ["unpin", "pinned", false] };
+  if (action in back) {
+    const [opposite, field, was] = back[action];
+    const undone = changed(field, was);
+    return undone.length ? [{ ids: undone, action: opposite }] : [];
+  }
+  if (action !== "move") return null;
+  const byFolder = new Map();
+  for (const id of ids) {
+    const folder = before.get(id)?.folder ?? null;
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), id]);
+  }
+  return [...byFolder].map(([folder, group]) => ({ ids: group, action: "move", folder }));
+}
+
+function undoing(action, ids, before) {
+  const requests = undoRequests(action, ids, before);
+  if (!requests?.length) return null; // a delete, or nothing that changed
+  return async () => {
+    try {
+      for (const body of requests) await api("POST", "/api/sessions/bulk", body);
+      setListStatus(`Undone: ${ids.length === 1 ? "the chat is" : `the ${ids.length} chats are`} as they were.`);
+    } catch (error) {
+      if (!isAbort(error)) setListStatus(`Could not undo: ${error.message}`, "error");
+    }
+    await reload();
+  };
+}
+
 /** On sign-out. */
 export function clearOrganise() {
   setSelecting(false);
+  setListStatus("");
   $("session-filter").value = "";
   $("folder-names").replaceChildren();
 }
