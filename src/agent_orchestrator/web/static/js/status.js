@@ -4,8 +4,8 @@
 
 import { $, el, show } from "./dom.js";
 
-export function setStatus(text, kind = "", undo = null) {
-  tell($("status-line"), text, kind, undo);
+export function setStatus(text, kind = "") {
+  tell($("status-line"), text, kind);
 }
 
 export function setListStatus(text, kind = "", undo = null) {
@@ -16,7 +16,7 @@ export function setListStatus(text, kind = "", undo = null) {
 
 /** ``undo``: a change that is easily taken back says so with an "Undo" button after the sentence,
  * which runs ``undo`` once; the next status replaces both. */
-function tell(line, text, kind, undo) {
+function tell(line, text, kind, undo = null) {
   line.textContent = text || "";
   line.dataset.kind = kind;
   if (!undo) return;
