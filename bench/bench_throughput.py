@@ -1,7 +1,7 @@
 """Throughput of the web app against the runtime's own speed, measured in one run.
 
     uv run python bench/bench_throughput.py [--users 100] [--turns 5] [--store both|sqlite|postgres]
-        [--rounds 3] [--soak 300] [--warm 1000] [--cold-turns 1000]
+        [--rounds 3] [--soak 300] [--warm 1000] [--cold-turns 1000] [--across-users 20]
     uv run python bench/bench_throughput.py --users 10 --rounds 1 --soak 60 --warm 50      (a quick run)
 
 Everything runs for real (uvicorn, the Copilot CLI, SQLite or PostgreSQL) on the instant scripted model,
@@ -25,6 +25,14 @@ so every figure is the server's and the runtime's own overhead:
   memory for ``--warm`` more sessions with one turn each. The long sessions get the log of a chat of
   that length run for real straight on the runtime first, with the compactions the runtime made along
   the way.
+
+* across two servers on one PostgreSQL (``--across-users`` users, ``--turns`` turns each, sequential
+  per user, all users at once): every chat on one server (its warm copy current at every turn); each
+  chat's turns handed to the two servers in turn, as a balancer without stickiness does, straight
+  (every copy is stale by its server's next turn, so each turn resumes), and after opening the chat
+  on the server that will answer (``ACROSS_THINK_SECONDS`` before sending: the copy opened ahead);
+  and the same alternation on two servers that keep no warm copies (``AGENT_WARM_SESSIONS=0``). What
+  warm copies still save across servers is the difference; every acknowledged turn must answer.
 
 The scripted model announces a context window of ``--context-tokens`` (default: the embedded model's
 8,192), so long chats are compacted by the runtime as they would be on a real model; without a window
@@ -72,7 +80,13 @@ from web_users import WebUser, create_users, demo_password, runtime_ids
 
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
-from agent_orchestrator.testing.postgres import display_url, fresh_schema, postgres_problem, server_url
+from agent_orchestrator.testing.postgres import (
+    FreshSchema,
+    display_url,
+    fresh_schema,
+    postgres_problem,
+    server_url,
+)
 from agent_orchestrator.testing.scripted_model import ScriptedModel
 
 RUNTIME_WORKER = Path(__file__).with_name("runtime_load.py")
@@ -84,6 +98,7 @@ THINK_SECONDS = 2.0  # between opening a chat and sending: reading it and typing
 IDLE_SECONDS = 5.0  # each window the CPU of a server with its warm sessions open is measured over
 SOAK_PROMPT = "What is our best segment?"
 SOAK_RSS_EVERY = 50
+ACROSS_THINK_SECONDS = 1.0  # across servers: between opening the chat on a server and sending there
 MB = 1024 * 1024
 
 
@@ -95,14 +110,14 @@ class Bench:
     context_tokens: int
 
     def env(self, home: Path, **extra: str) -> dict[str, str]:
-        return clean_environment(
-            AGENT_ORCHESTRATOR_HOME=str(home),
-            AGENT_PROVIDER_BASE_URL=self.model.base_url,
-            AGENT_MODEL="scripted-model",
-            AGENT_WARM_SESSIONS=str(self.warm_setting),
-            AGENT_PROVIDER_MAX_PROMPT_TOKENS=str(self.context_tokens),
-            **extra,
-        )
+        settings = {
+            "AGENT_ORCHESTRATOR_HOME": str(home),
+            "AGENT_PROVIDER_BASE_URL": self.model.base_url,
+            "AGENT_MODEL": "scripted-model",
+            "AGENT_WARM_SESSIONS": str(self.warm_setting),
+            "AGENT_PROVIDER_MAX_PROMPT_TOKENS": str(self.context_tokens),
+        }
+        return clean_environment(**(settings | extra))
 
 
 # ------------------------------------------------------------------------------------------ loads
@@ -454,6 +469,88 @@ async def _cold_then_warm(
         await user.close()
 
 
+# ---------------------------------------------------------------------------------- across servers
+
+
+async def across_servers(bench: Bench, users: int, turns: int) -> None:
+    """The turns of ``users`` chats on two servers sharing one PostgreSQL, with and without warm
+    copies (see the module docstring)."""
+    with fresh_schema("bench_across") as warm_schema, fresh_schema("bench_across_cold") as cold_schema:
+        warm = await _server_pair(bench, "warm", warm_schema, users)
+        cold = await _server_pair(bench, "cold", cold_schema, users, AGENT_WARM_SESSIONS="0")
+        try:
+            figures = {
+                "one server, warm copies": await _across(warm, turns, alternate=False, opened=False),
+                "two in turn, warm copies": await _across(warm, turns, alternate=True, opened=False),
+                "two in turn, warm copies, opened first": await _across(
+                    warm, turns, alternate=True, opened=True
+                ),
+                "two in turn, no warm copies": await _across(cold, turns, alternate=True, opened=False),
+                "two in turn, no warm copies, opened first": await _across(
+                    cold, turns, alternate=True, opened=True
+                ),
+            }
+        finally:
+            for pair in (warm, cold):
+                await pair.close()
+    base = percentile(figures["one server, warm copies"], 0.5)
+    print(f"\n== across two servers on one PostgreSQL: {users} users at once, {turns} turns each ==")
+    for label, times in figures.items():
+        print(f"{label}: {summary(times)}; p50 / one server's {percentile(times, 0.5) / base:.2f}")
+    cold_p50 = percentile(figures["two in turn, no warm copies"], 0.5)
+    saved = 1 - percentile(figures["two in turn, warm copies, opened first"], 0.5) / cold_p50
+    print(
+        f"warm copies opened ahead save {saved:.0%} of a turn's p50 across servers; "
+        "every turn answered (a send that did not stops the benchmark)"
+    )
+
+
+@dataclass
+class _Pair:
+    apps: list[AppProcess]
+    people: list[list[WebUser]]  # each user's browser on each server (one login, shared store)
+    sessions: list[str]
+
+    async def close(self) -> None:
+        await asyncio.gather(*(person.close() for row in self.people for person in row))
+        for app in self.apps:
+            app.stop()
+
+
+async def _server_pair(bench: Bench, name: str, schema: FreshSchema, users: int, **env: str) -> _Pair:
+    names = [f"{name}{i:04d}" for i in range(users)]
+    create_users(schema.sqlalchemy_url, names)
+    apps = [
+        AppProcess(bench.env(bench.root / f"across-{name}-{i}", DATABASE_URL=schema.url, **env)).start()
+        for i in range(2)
+    ]
+    people = [[WebUser(app.url) for app in apps] for _ in names]
+    await bounded([partial(person.login, names[i]) for i, row in enumerate(people) for person in row])
+    sessions = [await row[0].new_session("across") for row in people]
+    await bounded([partial(row[0].send, session) for row, session in zip(people, sessions, strict=True)])
+    return _Pair(apps, people, sessions)
+
+
+async def _across(pair: _Pair, turns: int, *, alternate: bool, opened: bool) -> list[float]:
+    """Every user's ``turns`` turns, all users at once; each turn on the next server if ``alternate``,
+    the chat opened there ``ACROSS_THINK_SECONDS`` before if ``opened``. The times are the sends'."""
+
+    async def conversation(row: list[WebUser], session: str) -> list[float]:
+        times = []
+        for turn in range(turns):
+            person = row[(turn + 1) % 2] if alternate else row[0]
+            if opened:
+                await person.open(session)
+                await asyncio.sleep(ACROSS_THINK_SECONDS)
+            times.append(await timed(partial(person.send, session)))
+        return times
+
+    rows = await asyncio.gather(
+        *(conversation(row, s) for row, s in zip(pair.people, pair.sessions, strict=True))
+    )
+    return [time for row in rows for time in row]
+
+
 # ---------------------------------------------------------------------------------------- main
 
 
@@ -467,6 +564,9 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=1000, help="sessions for the memory figure (0: skip)")
     parser.add_argument("--cold-turns", type=int, default=1000, help="turns of the cold-resumed session")
     parser.add_argument("--context-tokens", type=int, default=8192, help="the model's announced window")
+    parser.add_argument(
+        "--across-users", type=int, default=20, help="users of the two-server figures (0: skip; PostgreSQL)"
+    )
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
     stores = ("sqlite", "postgres") if args.store == "both" else (args.store,)
@@ -482,6 +582,8 @@ def main() -> None:
             f"for every server of this run; medians of {COLD_SESSIONS} for each first-turn figure"
         )
         uvloop.run(loads_in_rounds(bench, args, stores))
+        if args.across_users and "postgres" in stores:
+            uvloop.run(across_servers(bench, args.across_users, args.turns))
         single_session_figures(bench, args.soak, args.cold_turns, args.warm)
 
 

@@ -46,6 +46,10 @@ TURN_SESSIONS = Counter(
     "owner read it (ahead), or resumed from the store (resumed).",
     ["source"],
 )
+STALE_WRITES_DROPPED = Counter(
+    "agent_stale_writes_dropped",
+    "Writes of a session copy kept open between turns after another writer took the session: dropped.",
+)
 MODEL_TOKENS = Counter("agent_model_tokens", "Model tokens, as the runtime reports them.", ["direction"])
 
 TRACER = trace.get_tracer("agent_orchestrator")

@@ -66,11 +66,15 @@ def test_a_trace_spans_the_request_the_turn_the_runtime_and_the_tool_call(
 
     request = _finished(spans, "POST /api/sessions/{session_id}/messages")
     turn = _finished(spans, "turn")
+    opened = _finished(spans, "turn.open")
     resume = _finished(spans, "runtime.resume_session")
     tool = _finished(spans, "tool list_segments")
     assert {s.context.trace_id for s in (request, turn, resume, tool)} == {request.context.trace_id}
     assert request.context.span_id in _ancestors(spans, turn)  # through FastAPI's endpoint span
-    assert resume.parent is not None and resume.parent.span_id == turn.context.span_id
+    # The chat is opened before the send is acknowledged, in the request; the turn runs after.
+    assert request.context.span_id in _ancestors(spans, opened)
+    assert resume.parent is not None and resume.parent.span_id == opened.context.span_id
+    assert opened.end_time is not None and turn.start_time is not None and opened.end_time <= turn.start_time
     assert tool.parent is not None and tool.parent.span_id == turn.context.span_id
     assert tool.attributes is not None and tool.attributes["tool.success"] is True
     assert turn.attributes is not None and turn.attributes["session.public_id"] == session_id

@@ -63,6 +63,7 @@ from agent_orchestrator.sessions.store import (
     SessionCatalog,
     SessionPage,
     SessionRecord,
+    SessionStatus,
     validate_title,
 )
 from agent_orchestrator.sessions.turn_runner import (
@@ -70,8 +71,8 @@ from agent_orchestrator.sessions.turn_runner import (
     TurnRunner,
     announce,
     close_quietly,
-    ends_with_user,
     logged_messages,
+    logged_turn,
 )
 from agent_orchestrator.sessions.turns.stream import TurnEvent
 
@@ -224,11 +225,21 @@ class SessionService:
             raise SessionNotFoundError("No such session.")
         if record.status == "busy" and not await self.turns.turn_running(record.id):
             # The server running the turn died (its lease expired): the turn is interrupted, and the
-            # user's message, already in the event log, can be retried.
-            await asyncio.to_thread(self.catalog.set_status, record.id, "interrupted")
-            record = replace(record, status="interrupted")
-            await self._end_interrupted_turn(record.id)
+            # user's message, in the event log or kept by the catalog, can be retried -- unless the
+            # answer reached the log before the server died, and only the turn's end was lost.
+            answer = await self._logged_answer(record)
+            status: SessionStatus = "interrupted" if answer is None else "idle"
+            await asyncio.to_thread(self.catalog.set_status, record.id, status)
+            record = replace(record, status=status)
+            await self._end_interrupted_turn(record.id, answer)
         return record
+
+    async def _logged_answer(self, record: SessionRecord) -> str | None:
+        """The answer to the catalog's pending prompt, if the session's log holds one."""
+        if record.pending_prompt is None:
+            return None
+        last = logged_turn(await logged_messages(self.files, record.id), record.pending_prompt)
+        return last.content if last is not None and last.role == "assistant" else None
 
     async def rename(self, actor: Actor, public_id: str, title: str) -> SessionRecord:
         record = await self.get(actor, public_id)
@@ -276,10 +287,15 @@ class SessionService:
         kept = await asyncio.to_thread(self.catalog.interrupted, session_id)
         messages = _merge_by_time(messages, [_interrupted_message(p, at) for p, at in kept])
         busy = await self.turns.turn_running(session_id)
-        if record.pending_prompt is not None and not ends_with_user(messages, record.pending_prompt):
-            # The turn's message is not (yet) in the runtime's log: it flushes as the turn goes, and a
-            # crash loses the tail. The catalog kept it.
-            messages.append(_interrupted_message(record.pending_prompt, record.updated_at))
+        pending = record.pending_prompt
+        logged = None if pending is None else logged_turn(messages, pending)
+        if pending is not None and logged is None:
+            # The turn's message is not (yet) in the runtime's log: it flushes as the turn goes, a
+            # crash loses the tail, and a turn that failed may never have reached it. The catalog kept it.
+            messages.append(_interrupted_message(pending, record.updated_at))
+        elif logged is not None and logged.role == "user" and not busy:
+            # Logged, but its turn failed or its server died: unanswered, whatever the log says after it.
+            messages[-1] = replace(messages[-1], interrupted=True)
         if busy and messages and messages[-1].interrupted:
             # The turn is still running somewhere: its user message is pending, not interrupted.
             messages[-1] = replace(messages[-1], interrupted=False)
@@ -350,11 +366,13 @@ class SessionService:
         except Exception:
             logger.exception("Live feed %s: publishing %s failed", stream, kind)
 
-    async def _end_interrupted_turn(self, session_id: str) -> None:
-        """Tell the session's followers (waiting for an ``idle`` that will never come) that it is over."""
+    async def _end_interrupted_turn(self, session_id: str, answer: str | None) -> None:
+        """Tell the session's followers (waiting for an ``idle`` that will never come) that it is over:
+        with the ``answer`` the log holds, so that the feed tells what the transcript shows, or else
+        that it failed."""
         message = "The server answering this message stopped; send it again."
         try:
-            await self.live.end_open_turn(session_stream(session_id), message)
+            await self.live.end_open_turn(session_stream(session_id), message, answer=answer)
         except Exception:  # the feed is a view; the session is already marked interrupted
             logger.exception("Live feed of %s: ending the interrupted turn failed", session_id)
 

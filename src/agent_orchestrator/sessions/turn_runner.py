@@ -25,9 +25,11 @@ from copilot import CopilotSession
 
 from agent_orchestrator.errors import (
     AgentOrchestratorError,
+    RuntimeFailure,
     SessionBusyError,
     SessionNotFoundError,
     StaleSessionError,
+    TurnFailedError,
 )
 from agent_orchestrator.runtime import CopilotRuntime
 from agent_orchestrator.runtime.session_files import SessionFiles
@@ -52,6 +54,7 @@ from agent_orchestrator.sessions.store import (
     SessionRecord,
     SessionStatus,
     TurnEnd,
+    Write,
 )
 from agent_orchestrator.sessions.turns.holds import Hold, Holds
 from agent_orchestrator.sessions.turns.stopped import STOP, keep_stopped_answer
@@ -66,7 +69,7 @@ from agent_orchestrator.sessions.turns.stream import (
 from agent_orchestrator.sessions.turns.titles import title_from_answer, title_from_message
 from agent_orchestrator.sessions.turns.usage import TurnMeter, UsageKeeper, observed_turn
 from agent_orchestrator.sessions.turns.warm import WarmSessions
-from agent_orchestrator.telemetry import TURN_SESSIONS
+from agent_orchestrator.telemetry import STALE_WRITES_DROPPED, TRACER, TURN_SESSIONS
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +98,8 @@ class _Turn:
     reservation: int | None
     since: int
     """The session feed's position at the turn's message: a stop asked for after it is this turn's."""
+    copy: CopilotSession
+    """The session open in the runtime (:meth:`TurnRunner._open`)."""
 
     @property
     def session_id(self) -> str:
@@ -214,6 +219,9 @@ class TurnRunner:
         except BaseException:
             await self._release_reservation(reservation)
             raise
+        # What a delete stops and waits for: the opening below, then the turn and its feed's last events.
+        hold, over = Hold(), asyncio.get_running_loop().create_future()
+        copy: CopilotSession | None = None
         try:
             if seen is not None:
                 await self._refuse_if_behind(session_id, seen)
@@ -225,63 +233,110 @@ class TurnRunner:
                     raise SessionNotFoundError("No such session.")
                 record = changed
             assert prompt is not None
+            self._holds.add(session_id, hold, over)  # after the change's own hold (``_fenced``)
             if record.pending_prompt is not None:
                 await self.keep_interrupted_prompt(record)
+            copy = await self._open(lease, hold)
             if record.turn_count == 0 and record.title_source == "default":
                 # Like most chat products: an untitled chat is named after its first message
                 # (docs/architecture.md#titles); its first answer may name it better.
                 title = title_from_message(prompt) or DEFAULT_TITLE
                 await asyncio.to_thread(self.catalog.auto_title, session_id, actor.user.id, title)
+            published = await announce(
+                self.live,
+                Batch(session_stream(session_id), [("user", {"content": prompt})]),
+                Batch(user_stream(actor.user.id), [("busy", {"id": record.public_id})]),
+            )
+            # Where a stop of this turn can come from: after its message (or, unpublished, from now on).
+            if published and published[0]:
+                since = published[0][0].seq
+            else:
+                since = await asyncio.to_thread(self.live.log.latest, session_stream(session_id))
         except BaseException:
             # No turn will run to release it: without this, the session answers "busy" until expiry.
+            if copy is not None:
+                await close_quietly(copy)
+            self._turn_fences.pop(session_id, None)
             await asyncio.to_thread(self.leases.release, lease)
             await self._release_reservation(reservation)
+            over.set_result(None)
             raise
-        published = await announce(
-            self.live,
-            Batch(session_stream(session_id), [("user", {"content": prompt})]),
-            Batch(user_stream(actor.user.id), [("busy", {"id": record.public_id})]),
-        )
-        # Where a stop of this turn can come from: after its message (or, unpublished, from now on).
-        if published and published[0]:
-            since = published[0][0].seq
-        else:
-            since = await asyncio.to_thread(self.live.log.latest, session_stream(session_id))
         queue = PublishingQueue(self.live, session_id, actor.user.id, public_id=record.public_id)
-        hold = Hold()
-        turn = _Turn(actor, record, prompt, lease, reservation, since)
+        turn = _Turn(actor, record, prompt, lease, reservation, since, copy)
         observed = observed_turn(self._run_turn(turn, queue, hold), session_id, record.public_id)
         task = asyncio.create_task(observed)
-        self._holds.add(session_id, hold, task, queue.published)
+        ended = asyncio.gather(task, queue.published, return_exceptions=True)
+        ended.add_done_callback(lambda _: over.set_result(None))
         for running in (task, queue.published):  # a shutdown waits for the feed's last events too
             self._turns.add(running)
             running.add_done_callback(self._turns.discard)
         return _drain(queue)
+
+    async def _open(self, lease: Lease, hold: Hold) -> CopilotSession:
+        """The session open in the runtime for the turn under ``lease``: this server's warm copy if no
+        one else wrote the session since (docs/architecture.md#warm-sessions), or else resumed from the
+        store. Before the sender is told the message was received: a session that cannot be opened
+        (the runtime down, the store unreachable) refuses the send, to be tried again, instead of
+        acknowledging a message that no turn will answer. A delete meanwhile stops it (``hold``)."""
+        session_id = lease.session_id
+        with TRACER.start_as_current_span("turn.open", attributes={"session.id": session_id}):
+            return await self._take_or_resume(lease, hold)
+
+    async def _take_or_resume(self, lease: Lease, hold: Hold) -> CopilotSession:
+        session_id = lease.session_id
+        task = asyncio.current_task()
+        warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
+        self._idle_tokens.pop(session_id, None)
+        self._turn_fences[session_id] = Fence.of(lease)
+        TURN_SESSIONS.labels("resumed" if warm is None else "ahead" if warm.ahead else "warm").inc()
+        if warm is not None:
+            return warm.session
+        hold.answering(task)
+        try:
+            return await self.runtime.resume_session(session_id)
+        except asyncio.CancelledError:
+            if hold.stopped is None or task is None:
+                raise
+            task.uncancel()  # deleted meanwhile
+            raise SessionNotFoundError("No such session.") from None
+        except (SessionNotFoundError, RuntimeFailure):
+            raise
+        except Exception as error:  # the runtime died, or the shared store failed under it
+            logger.warning("Opening session %s for a turn failed: %s", session_id, error)
+            raise TurnFailedError("The assistant could not open this chat just now; try again.") from error
+        finally:
+            hold.answering(None)
 
     async def keep_interrupted_prompt(self, record: SessionRecord) -> None:
         """The previous turn died with its message only in the catalog: keep it before this turn
         replaces it (we hold the lease, so that turn is certainly over)."""
         prompt = record.pending_prompt
         assert prompt is not None
-        if not ends_with_user(await logged_messages(self.files, record.id), prompt):
+        if logged_turn(await logged_messages(self.files, record.id), prompt) is None:
             await asyncio.to_thread(self.catalog.save_interrupted, record.id, prompt, record.updated_at)
 
-    async def may_write(self, session_id: str) -> bool:
-        """Whether this server may write the session's files now (the shared store's fencing check,
-        which names the session by the runtime's id, as everything below the catalog does).
+    async def may_write(self, session_id: str) -> Write:
+        """What becomes of a write this server makes to the session's files now (the shared store's
+        fencing check, which names the session by the runtime's id, as everything below the catalog
+        does).
 
-        During a turn, only while the turn's lease is live. Between turns a warm copy may write (the
-        runtime appends warnings of its own at any time) only while no one else has taken the session
-        since: once another server's turn has, the copy is stale and its writes are refused. Writes
-        outside both (creating a session) are not leased.
+        During a turn, it passes only while the turn's lease is live, and is refused after. Between
+        turns a warm copy may write (the runtime appends warnings of its own at any time, and a
+        shutdown record as it is closed) while no one else has taken the session since; once someone
+        has, the copy is stale and its writes are dropped (see :class:`Write`). Writes outside both
+        (creating a session) are not leased.
         """
         if (fence := self._turn_fences.get(session_id)) is not None:
             if fence.surely_live():  # no one can have taken it yet: no need to ask
-                return True
-            return await asyncio.to_thread(self.leases.check, session_id, fence.token)
+                return Write.PASS
+            live = await asyncio.to_thread(self.leases.check, session_id, fence.token)
+            return Write.PASS if live else Write.REFUSE
         if (token := self._idle_tokens.get(session_id)) is not None:
-            return await asyncio.to_thread(self.leases.is_latest, session_id, token)
-        return True
+            if await asyncio.to_thread(self.leases.is_latest, session_id, token):
+                return Write.PASS
+            STALE_WRITES_DROPPED.inc()
+            return Write.DROP
+        return Write.PASS
 
     async def _run_turn(self, turn: _Turn, queue: asyncio.Queue[TurnEvent | None], hold: Hold) -> None:
         session_id, lease = turn.session_id, turn.lease
@@ -327,8 +382,9 @@ class TurnRunner:
             else (turn.prompt, "interrupted")
         )
         session_id, owner_id = turn.session_id, turn.actor.user.id
+        kept = turn.prompt if status == "interrupted" else None
         end = TurnEnd(
-            self.catalog.turn_end_params(session_id, preview=preview, status=status),
+            self.catalog.turn_end_params(session_id, preview=preview, status=status, kept=kept),
             self._search_rows(session_id, owner_id, said),
             self.usage.row(session_id, owner_id, meter) if self.usage is not None else None,
             turn.reservation,
@@ -461,26 +517,19 @@ class TurnRunner:
     async def _answer(
         self, turn: _Turn, queue: asyncio.Queue[TurnEvent | None], said: TurnMessages, hold: Hold
     ) -> tuple[TurnEvent, TurnMeter]:
-        """Run the turn on the warm copy or a fresh resume; the session stays open if it answered.
+        """Run the turn on the session the turn opened; it stays open if it answered.
         The meter counts the model tokens this turn spent; ``said`` collects its messages. A turn
         stopped meanwhile (its session deleted: ``hold``) is aborted in the runtime and fails; one
         stopped on request (:meth:`_abort_when_asked`) keeps what it said so far."""
         session_id, prompt, lease = turn.session_id, turn.prompt, turn.lease
         outcome: TurnEvent = Failed("The turn ended without an answer.")
-        session: CopilotSession | None = None
+        session: CopilotSession | None = turn.copy
         meter = TurnMeter()
         task = asyncio.current_task()
         stopper: asyncio.Task[None] | None = None
         try:
             hold.answering(task)
-            warm = await self.warm.take(session_id, lease.fencing_token)  # closes a stale copy
-            self._idle_tokens.pop(session_id, None)
-            self._turn_fences[session_id] = Fence.of(lease)
-            TURN_SESSIONS.labels("resumed" if warm is None else "ahead" if warm.ahead else "warm").inc()
-            if warm is None:
-                session = await self.runtime.resume_session(session_id)
-            else:
-                session = warm.session
+            assert session is not None
             meter.attach(session)
             stopper = asyncio.create_task(self._abort_when_asked(session_id, session, turn.since))
             time_limit = self.runtime.settings.turn_timeout
@@ -592,8 +641,16 @@ async def logged_messages(files: SessionFiles, session_id: str) -> list[Transcri
     return parse_events(raw.splitlines()) if raw else []
 
 
-def ends_with_user(messages: list[TranscriptMessage], prompt: str) -> bool:
-    return bool(messages) and messages[-1].role == "user" and messages[-1].content == prompt
+def logged_turn(messages: list[TranscriptMessage], prompt: str) -> TranscriptMessage | None:
+    """Where the log stands on a turn whose message was ``prompt`` (the catalog's pending prompt): its
+    message, when it is the log's last user message; then the answer, when one follows it; ``None``
+    when the message never reached the log."""
+    for index in range(len(messages) - 1, -1, -1):
+        if messages[index].role == "user":
+            if messages[index].content != prompt:
+                return None
+            return messages[-1] if index < len(messages) - 1 else messages[index]
+    return None
 
 
 async def close_quietly(session: CopilotSession) -> None:

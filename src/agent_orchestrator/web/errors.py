@@ -46,6 +46,9 @@ class Answer:
     status: int
     detail: str | None = None
     extra: Callable[[Any], dict[str, Any]] | None = None
+    retry_after: int | None = None
+    """Seconds after which the same request may well succeed (``Retry-After``), for a refusal that
+    says "not now" rather than "no": a busy chat, a runtime that is briefly unavailable."""
 
 
 def _missed(error: StaleSessionError) -> dict[str, Any]:
@@ -65,7 +68,7 @@ ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
     SessionNotFoundError: Answer(status.HTTP_404_NOT_FOUND, "No such session."),
     AlreadyExistsError: Answer(status.HTTP_409_CONFLICT),
     SessionExistsError: Answer(status.HTTP_409_CONFLICT, "A session with this id already exists."),
-    SessionBusyError: Answer(status.HTTP_409_CONFLICT),
+    SessionBusyError: Answer(status.HTTP_409_CONFLICT, retry_after=2),
     NothingToStopError: Answer(status.HTTP_409_CONFLICT),
     SignInRequiredError: Answer(status.HTTP_401_UNAUTHORIZED),
     StaleSessionError: Answer(status.HTTP_409_CONFLICT, extra=_missed),
@@ -73,7 +76,7 @@ ANSWERS: dict[type[AgentOrchestratorError], Answer] = {
     ImportBusyError: Answer(status.HTTP_409_CONFLICT),
     DatasetChangedError: Answer(status.HTTP_409_CONFLICT),
     TooManyRequestsError: Answer(status.HTTP_429_TOO_MANY_REQUESTS),
-    RuntimeFailure: Answer(status.HTTP_503_SERVICE_UNAVAILABLE),
+    RuntimeFailure: Answer(status.HTTP_503_SERVICE_UNAVAILABLE, retry_after=5),
     RetailDatabaseError: Answer(status.HTTP_503_SERVICE_UNAVAILABLE, "retail database unavailable"),
     # Anything else of ours (the shared file store failing, say) is a server fault: logged, not detailed.
     AgentOrchestratorError: Answer(status.HTTP_500_INTERNAL_SERVER_ERROR, "Internal Server Error"),
@@ -111,7 +114,8 @@ def install_error_handler(app: FastAPI) -> None:
         elif answer.status > status.HTTP_500_INTERNAL_SERVER_ERROR:  # the log keeps what a fixed detail hides
             logger.warning("%s %s: %s", request.method, request.url.path, message)
         extra = answer.extra(error) if answer.extra else {}
-        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooManyRequestsError) else None
+        retry_after = error.retry_after if isinstance(error, TooManyRequestsError) else answer.retry_after
+        headers = None if retry_after is None else {"Retry-After": str(retry_after)}
         return JSONResponse(
             {"detail": answer.detail or message, **extra}, status_code=answer.status, headers=headers
         )

@@ -13,7 +13,7 @@ import pytest
 from agent_orchestrator.errors import RuntimeFailure, SessionExistsError, SessionNotFoundError
 from agent_orchestrator.runtime import CopilotRuntime, RuntimeSettings
 from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
-from agent_orchestrator.sessions.store import LeaseManager, make_engine, migrate
+from agent_orchestrator.sessions.store import LeaseManager, Write, make_engine, migrate
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, user_messages
 
 pytestmark = pytest.mark.postgres
@@ -121,7 +121,12 @@ async def test_a_stale_writers_late_write_is_rejected(tmp_path, scripted_model, 
         await runtime.ask(session, TELL)
     stale = leases.acquire("shared-fenced-1", "server-a", ttl=5.0)
     assert stale is not None
-    store.writer_check = lambda sid: asyncio.to_thread(leases.check, sid, stale.fencing_token)
+
+    async def fenced(session_id: str) -> Write:
+        live = await asyncio.to_thread(leases.check, session_id, stale.fencing_token)
+        return Write.PASS if live else Write.REFUSE
+
+    store.writer_check = fenced
     scripted_model.script(Text("late answer", delay=8))
     try:
         async with _runtime(tmp_path / "a", scripted_model, store) as runtime:
@@ -138,3 +143,56 @@ async def test_a_stale_writers_late_write_is_rejected(tmp_path, scripted_model, 
         engine.dispose()
     log = (await store.export_files("shared-fenced-1"))[EVENTS]
     assert b"late answer" not in log
+
+
+async def test_a_stale_copy_closes_cleanly_and_its_server_resumes_the_session_fresh(
+    tmp_path, scripted_model, store, module_schema, pg_url, pg_schema
+):
+    """Issue 42: server A keeps its copy of a session open after a turn; server B then answers a turn
+    of it. A's copy is stale: closing it used to fail (its shutdown record was refused with EACCES),
+    which left the runtime holding a half-closed copy, and A's next resume of the session failed with
+    "session close failed" -- an acknowledged message lost. A stale copy's writes are dropped instead:
+    the close succeeds, nothing of it reaches the log, and A resumes the whole conversation."""
+    engine = make_engine(module_schema.sqlalchemy_url)
+    migrate(engine)
+    leases = LeaseManager(engine)
+    first = leases.acquire("shared-stale-1", "server-a/1", ttl=30)
+    assert first is not None
+    fence = {"token": first.fencing_token, "turn": True}
+
+    async def as_server_a(session_id: str) -> Write:  # TurnRunner.may_write, reduced to one session
+        if fence["turn"]:
+            live = await asyncio.to_thread(leases.check, session_id, fence["token"])
+            return Write.PASS if live else Write.REFUSE
+        latest = await asyncio.to_thread(leases.is_latest, session_id, fence["token"])
+        return Write.PASS if latest else Write.DROP
+
+    store.writer_check = as_server_a
+    try:
+        async with _runtime(tmp_path / "a", scripted_model, store) as server_a:
+            kept = await server_a.create_session("shared-stale-1")
+            assert await server_a.ask(kept, "hello") == "OK"
+            await server_a.save_session("shared-stale-1")
+            leases.release(first)
+            fence["turn"] = False  # kept open between turns
+
+            on_b = PostgresSessionFiles.from_url(pg_url, schema=pg_schema, max_size=2)  # B's own fences: none
+            async with on_b, _runtime(tmp_path / "b", scripted_model, on_b) as server_b:
+                second = leases.acquire("shared-stale-1", "server-b/1", ttl=30)
+                assert second is not None
+                async with await server_b.resume_session("shared-stale-1") as session:
+                    await server_b.ask(session, TELL)
+                leases.release(second)
+            before = (await store.export_files("shared-stale-1"))[EVENTS]
+
+            third = leases.acquire("shared-stale-1", "server-a/2", ttl=30)
+            assert third is not None
+            await kept.disconnect()  # the stale copy: closed cleanly, its shutdown record dropped
+            assert (await store.export_files("shared-stale-1"))[EVENTS] == before
+            fence.update(token=third.fencing_token, turn=True)
+            async with await server_a.resume_session("shared-stale-1") as session:
+                answer = await server_a.ask(session, ASK)
+    finally:
+        store.writer_check = None
+        engine.dispose()
+    assert answer == "Your favourite retail segment is 'Loyal Customers'."

@@ -50,6 +50,20 @@ def test_a_retried_turn_keeps_the_interrupted_flag_on_the_first_attempt():
     assert [m.interrupted for m in parse_events(lines)] == [True, False, False]
 
 
+def test_a_turn_the_model_failed_is_interrupted_even_after_a_retry():
+    lines = [
+        _line("user.message", content="two"),
+        _line("assistant.turn_start"),
+        _line("assistant.turn_end"),
+        _line("session.error", message="Failed to get response from the AI model"),
+        _line("user.message", content="two"),
+        _line("assistant.message", content="answer two"),
+        _line("assistant.turn_end"),
+        _line("session.error", message="a warning after an answered turn"),
+    ]
+    assert [m.interrupted for m in parse_events(lines)] == [True, False, False]
+
+
 def _event(kind: str, agent_id: str | None = None, **data) -> bytes:
     record = {"type": kind, "data": data, "timestamp": "t"}
     if agent_id:

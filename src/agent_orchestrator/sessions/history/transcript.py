@@ -29,6 +29,7 @@ _SHOWN = (
     b'{"type":"assistant.turn_end"',
     b'{"type":"tool.execution_start"',
     b'{"type":"tool.execution_complete"',
+    b'{"type":"session.error"',
 )
 
 
@@ -58,11 +59,13 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
 
     Assistant messages that only request tools (empty content) are skipped; a user message followed
     by neither an answer nor an ``assistant.turn_end`` is flagged as interrupted (the process died
-    mid-turn, or the model failed), so the UI can offer to retry it. Events of sub-agents
-    (``agentId``) are not the conversation's tools.
+    mid-turn), and so is one whose turn ended in a ``session.error`` without an answer (the model
+    failed: the runtime ends the turn, then logs the error), so the UI can offer to retry it. Events of
+    sub-agents (``agentId``) are not the conversation's tools.
     """
     messages: list[TranscriptMessage] = []
     open_user: int | None = None
+    unanswered: int | None = None  # the last user message, until an answer follows it
     tools = ToolCalls()
     for line in lines:
         if not line.startswith(_SHOWN):
@@ -84,7 +87,7 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
                 messages[open_user] = _interrupted(messages[open_user])
             tools.drop()
             messages.append(TranscriptMessage("user", data.get("content", ""), at, event_id=event_id))
-            open_user = len(messages) - 1
+            open_user = unanswered = len(messages) - 1
         elif kind == "assistant.message" and data.get("content"):
             messages.append(
                 TranscriptMessage(
@@ -97,9 +100,12 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
                     stopped=data.get("stopped") is True,
                 )
             )
-            open_user = None
+            open_user = unanswered = None
         elif kind == "assistant.turn_end":
             open_user = None
+        elif kind == "session.error" and unanswered is not None:
+            messages[unanswered] = _interrupted(messages[unanswered])
+            unanswered = None
     if open_user is not None:
         messages[open_user] = _interrupted(messages[open_user])
     return messages

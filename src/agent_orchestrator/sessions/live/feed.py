@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable
@@ -134,9 +135,12 @@ class LiveHub:
                 await self.heard(batch.stream, event.seq, event)
         return published
 
-    async def end_open_turn(self, stream: str, message: str) -> None:
+    async def end_open_turn(self, stream: str, message: str, *, answer: str | None = None) -> None:
         """End a turn whose server died mid-way, so its followers stop waiting (see the log's method)."""
-        for event in await asyncio.to_thread(self.log.end_open_turn, stream, message):
+        ended = await asyncio.to_thread(
+            functools.partial(self.log.end_open_turn, stream, message, answer=answer)
+        )
+        for event in ended:
             await self.heard(stream, event.seq, event)
 
     async def heard(self, stream: str, seq: int, event: LiveEvent | None = None) -> None:

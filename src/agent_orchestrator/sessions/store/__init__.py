@@ -31,6 +31,7 @@ from agent_orchestrator.sessions.store.leases import (
     Lease,
     LeaseManager,
     Revoked,
+    Write,
     lease_clock,
     make_holder_id,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "UsageLedger",
     "User",
     "UserStore",
+    "Write",
     "account_key",
     "address_key",
     "applied_migrations",

@@ -672,13 +672,17 @@ class SessionCatalog:
                 write_event(conn, audit)
         return found
 
-    def turn_end_params(self, session_id: str, *, preview: str, status: SessionStatus) -> dict[str, object]:
+    def turn_end_params(
+        self, session_id: str, *, preview: str, status: SessionStatus, kept: str | None = None
+    ) -> dict[str, object]:
         """The catalog's part of a turn's end (``turn_end.TurnEnd.session``): the parameters of
         ``turn_update(busy=False, preview=True)``, the answer (or, for an interrupted turn, the
-        message) sealed as the preview."""
-        busy, params = self._turn_params(session_id, preview=preview, status=status, prompt=None, at=None)
-        if busy:
+        message) sealed as the preview. A failed turn keeps its message (``kept``) as the pending
+        prompt: the runtime may never have logged it, and an acknowledged message is never lost
+        (docs/architecture.md#crash-safety-and-restart-recovery)."""
+        if status == "busy":
             raise ValueError("A turn ends idle or interrupted, not busy.")
+        _, params = self._turn_params(session_id, preview=preview, status=status, prompt=kept, at=None)
         return params
 
     def _turn_params(
@@ -696,7 +700,7 @@ class SessionCatalog:
             "p_id": session_id,
             "p_updated_at": at or utcnow(),
             "p_status": status,
-            "p_pending_prompt": self._sealed(session_id, prompt) if busy else None,
+            "p_pending_prompt": None if prompt is None else self._sealed(session_id, prompt),
         }
         if preview is not None:
             params["p_preview"] = self._sealed(session_id, make_preview(preview))

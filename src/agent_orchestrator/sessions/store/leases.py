@@ -25,6 +25,7 @@ different rates. Past it, ask the database (:meth:`LeaseManager.check`).
 
 from __future__ import annotations
 
+import enum
 import os
 import secrets
 import socket
@@ -119,6 +120,21 @@ class Fence:
     def renewed(self, sent: float, ttl: float, ok: bool) -> None:
         """Account for a renewal for ``ttl`` seconds sent at ``sent``: a failed one means ask from now."""
         self.sure_until = _sure_until(sent, ttl) if ok else 0.0
+
+
+class Write(enum.Enum):
+    """What becomes of a write to a session's shared files, by who makes it
+    (docs/architecture.md#leases-and-fencing)."""
+
+    PASS = "pass"
+    """The writer holds the session: its lease is live, or it is the newest copy between turns."""
+    DROP = "drop"
+    """A copy between turns that someone else has leased since: stale, so what it writes (a warning,
+    its shutdown record as it is closed) is not the log's any more. Accepted and dropped, not refused:
+    a refused write leaves the runtime's copy half-closed, and the runtime then fails the next resume of
+    the session on this server ("session close failed")."""
+    REFUSE = "refuse"
+    """A turn (or an opening) whose lease is no longer live: its writes fail, and so does the turn."""
 
 
 def make_holder_id() -> str:

@@ -213,14 +213,20 @@ class LiveEventLog:
         body = self._body(stream, data)
         return _unique(lambda: self._restart(stream, kind, data, body))
 
-    def end_open_turn(self, stream: str, message: str) -> list[LiveEvent]:
-        """If the stream's last turn never ended (its server died), end it: ``error``, then ``idle``.
-        Checked and written under the stream's lock, so several servers noticing at once end it once."""
-        error = {"message": message, "code": "turn_interrupted"}
-        error_body = self._body(stream, error)
-        return _unique(lambda: self._end_open_turn(stream, error, error_body))
+    def end_open_turn(self, stream: str, message: str, *, answer: str | None = None) -> list[LiveEvent]:
+        """If the stream's last turn never ended (its server died), end it: ``error`` (``message``), or
+        ``done`` when the turn's ``answer`` reached the session's log before its server died; then
+        ``idle``. Checked and written under the stream's lock, so several servers noticing at once end
+        it once."""
+        ending: tuple[str, dict[str, Any]] = (
+            ("error", {"message": message, "code": "turn_interrupted"})
+            if answer is None
+            else ("done", {"content": answer, "tool_results": []})
+        )
+        body = self._body(stream, ending[1])
+        return _unique(lambda: self._end_open_turn(stream, ending, body))
 
-    def _end_open_turn(self, stream: str, error: dict[str, Any], error_body: str) -> list[LiveEvent]:
+    def _end_open_turn(self, stream: str, ending: tuple[str, dict[str, Any]], body: str) -> list[LiveEvent]:
         with self._locked(stream) as conn:
             boundary = conn.execute(
                 select(live_events.c.kind)
@@ -230,8 +236,8 @@ class LiveEventLog:
             ).scalar_one_or_none()
             if boundary != "user":
                 return []
-            failed = self._insert(conn, stream, "error", error, error_body)
-            return [failed, self._insert(conn, stream, "idle", {}, self._body(stream, {}))]
+            ended = self._insert(conn, stream, *ending, body)
+            return [ended, self._insert(conn, stream, "idle", {}, self._body(stream, {}))]
 
     def _restart(self, stream: str, kind: str, data: dict[str, Any], body: str) -> LiveEvent:
         with self._locked(stream) as conn:

@@ -64,8 +64,9 @@ class FileBackend(Connections, Protocol):
         """The sealing of the contents (``None``: stored in clear)."""
         ...
 
-    async def check_writer(self, session_id: str, path: str) -> None:
-        """Refuse (``EACCES``) a write from a server that no longer holds the session's lease."""
+    async def check_writer(self, session_id: str, path: str) -> bool:
+        """Whether to make a write (``False``: drop it); refuses (``EACCES``) a write from a server
+        that no longer holds the session's lease."""
         ...
 
     async def seal(self, session_id: str, plaintext: bytes) -> bytes: ...

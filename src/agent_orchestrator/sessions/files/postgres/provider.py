@@ -186,7 +186,8 @@ class PostgresSessionFsProvider(SessionFsProvider):
 
     async def write_file_bytes(self, path: str, content: bytes, mode: int | None = None) -> None:
         path = self._path(path)
-        await self._store.check_writer(self.session_id, path)
+        if not await self._store.check_writer(self.session_id, path):
+            return
         self._check_size(path, len(content))
         if self._implicit_dir(path):
             raise fs_error(errno.EISDIR, path)
@@ -211,7 +212,8 @@ class PostgresSessionFsProvider(SessionFsProvider):
         """Append ``data``; in one statement with the appends waiting meanwhile when the file exists (the
         usual case for ``events.jsonl``)."""
         path = self._path(path)
-        await self._store.check_writer(self.session_id, path)
+        if not await self._store.check_writer(self.session_id, path):
+            return
         self._check_size(path, len(data))
         stored = await self._store.seal(self.session_id, data)  # sealed frames concatenate
         chunks = await self._store.appends.append(self.session_id, path, len(data), stored)
@@ -272,7 +274,8 @@ class PostgresSessionFsProvider(SessionFsProvider):
 
     async def mkdir(self, path: str, recursive: bool, mode: int | None = None) -> None:
         path = self._path(path)
-        await self._store.check_writer(self.session_id, path)
+        if not await self._store.check_writer(self.session_id, path):
+            return
         if self._implicit_dir(path):
             if not recursive:
                 raise fs_error(errno.EEXIST, path)
@@ -296,7 +299,8 @@ class PostgresSessionFsProvider(SessionFsProvider):
 
     async def rm(self, path: str, recursive: bool, force: bool) -> None:
         path = self._path(path)
-        await self._store.check_writer(self.session_id, path)
+        if not await self._store.check_writer(self.session_id, path):
+            return
         if path == ROOT:
             raise fs_error(errno.EPERM, path, "refusing to remove a session's root")
         async with self._store.connection("rm", path) as conn, conn.transaction():
@@ -319,7 +323,8 @@ class PostgresSessionFsProvider(SessionFsProvider):
         """Move a file or directory within this session, atomically; an existing destination file (or
         empty directory) is replaced, as ``rename(2)`` does -- the runtime's atomic-write pattern."""
         src, dest = self._path(src), self._path(dest)
-        await self._store.check_writer(self.session_id, dest)
+        if not await self._store.check_writer(self.session_id, dest):
+            return
         if src == ROOT or self._implicit_dir(src):
             raise fs_error(errno.EBUSY, src, "cannot move a session's root or working directory")
         if is_below(dest, src):

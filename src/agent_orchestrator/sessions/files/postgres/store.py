@@ -55,7 +55,7 @@ from agent_orchestrator.sessions.files.postgres import provider as provider_modu
 from agent_orchestrator.sessions.files.postgres.appends import GroupedAppends
 from agent_orchestrator.sessions.files.postgres.provider import PostgresSessionFsProvider
 from agent_orchestrator.sessions.files.postgres.schema import Tables, ensure_schema
-from agent_orchestrator.sessions.store import liveness
+from agent_orchestrator.sessions.store import Write, liveness
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 _SCHEMES = ("postgresql", "postgres")
@@ -130,7 +130,7 @@ class PostgresSessionFiles:
         self._open_timeout = open_timeout
         self._pool: AsyncConnectionPool | None = None
         self._open_lock: asyncio.Lock | None = None
-        self.writer_check: Callable[[str], Awaitable[bool]] | None = None
+        self.writer_check: Callable[[str], Awaitable[Write]] | None = None
         self.appends = GroupedAppends(self)
         # Encryption at rest (docs/architecture.md#encryption-at-rest): file contents are sealed with
         # the session's data key; sizes, paths and times stay readable (``stat`` needs no key).
@@ -198,17 +198,22 @@ class PostgresSessionFiles:
         async with self.connection("ensure_schema", "") as conn:
             await ensure_schema(conn, self.tables)
 
-    async def check_writer(self, session_id: str, path: str) -> None:
-        """Fencing: refuse a write from a server that no longer holds the session's lease.
+    async def check_writer(self, session_id: str, path: str) -> bool:
+        """Fencing: whether to make a write (``False``: drop it, as a stale copy's); refuses (``EACCES``)
+        a write from a server whose turn no longer holds the session's lease.
 
         ``writer_check`` is installed by the session service (it knows which turns this server runs
-        and their fencing tokens). A server that stalled past its lease expiry and wakes up to finish
-        its turn would otherwise append to a log another server is now writing.
+        and their fencing tokens, and which copies it keeps open between turns). A server that stalled
+        past its lease expiry and wakes up to finish its turn would otherwise append to a log another
+        server is now writing; a copy kept open between turns that another server has written since
+        would append its shutdown record to it (see :class:`~agent_orchestrator.sessions.store.Write`).
         """
-        if self.writer_check is not None and not await self.writer_check(session_id):
+        verdict = Write.PASS if self.writer_check is None else await self.writer_check(session_id)
+        if verdict is Write.REFUSE:
             raise SessionFileStoreError(
                 errno.EACCES, f"Stale writer: this server no longer holds the lease of {session_id} ({path})"
             )
+        return verdict is Write.PASS
 
     @property
     def compact_threshold(self) -> int:
