@@ -476,9 +476,10 @@ async def across_servers(bench: Bench, users: int, turns: int) -> None:
     """The turns of ``users`` chats on two servers sharing one PostgreSQL, with and without warm
     copies (see the module docstring)."""
     with fresh_schema("bench_across") as warm_schema, fresh_schema("bench_across_cold") as cold_schema:
-        warm = await _server_pair(bench, "warm", warm_schema, users)
-        cold = await _server_pair(bench, "cold", cold_schema, users, AGENT_WARM_SESSIONS="0")
+        pairs: list[_Pair] = []
         try:
+            warm = await _server_pair(bench, "warm", warm_schema, users, pairs)
+            cold = await _server_pair(bench, "cold", cold_schema, users, pairs, AGENT_WARM_SESSIONS="0")
             figures = {
                 "one server, warm copies": await _across(warm, turns, alternate=False, opened=False),
                 "two in turn, warm copies": await _across(warm, turns, alternate=True, opened=False),
@@ -491,7 +492,7 @@ async def across_servers(bench: Bench, users: int, turns: int) -> None:
                 ),
             }
         finally:
-            for pair in (warm, cold):
+            for pair in pairs:
                 await pair.close()
     base = percentile(figures["one server, warm copies"], 0.5)
     print(f"\n== across two servers on one PostgreSQL: {users} users at once, {turns} turns each ==")
@@ -517,18 +518,23 @@ class _Pair:
             app.stop()
 
 
-async def _server_pair(bench: Bench, name: str, schema: FreshSchema, users: int, **env: str) -> _Pair:
+async def _server_pair(
+    bench: Bench, name: str, schema: FreshSchema, users: int, started: list[_Pair], **env: str
+) -> _Pair:
+    """Two servers on ``schema`` with ``users`` users of one answered chat each; added to ``started``
+    as soon as it has servers to stop."""
     names = [f"{name}{i:04d}" for i in range(users)]
     create_users(schema.sqlalchemy_url, names)
-    apps = [
-        AppProcess(bench.env(bench.root / f"across-{name}-{i}", DATABASE_URL=schema.url, **env)).start()
-        for i in range(2)
-    ]
-    people = [[WebUser(app.url) for app in apps] for _ in names]
-    await bounded([partial(person.login, names[i]) for i, row in enumerate(people) for person in row])
-    sessions = [await row[0].new_session("across") for row in people]
-    await bounded([partial(row[0].send, session) for row, session in zip(people, sessions, strict=True)])
-    return _Pair(apps, people, sessions)
+    pair = _Pair([], [], [])
+    started.append(pair)
+    for i in range(2):
+        home = bench.root / f"across-{name}-{i}"
+        pair.apps.append(AppProcess(bench.env(home, DATABASE_URL=schema.url, **env)).start())
+    pair.people = [[WebUser(app.url) for app in pair.apps] for _ in names]
+    await bounded([partial(person.login, names[i]) for i, row in enumerate(pair.people) for person in row])
+    pair.sessions = [await row[0].new_session("across") for row in pair.people]
+    await bounded([partial(row[0].send, s) for row, s in zip(pair.people, pair.sessions, strict=True)])
+    return pair
 
 
 async def _across(pair: _Pair, turns: int, *, alternate: bool, opened: bool) -> list[float]:

@@ -109,3 +109,20 @@ def test_a_tiny_run_prints_every_figure() -> None:
         "KiB per session",
     ):
         assert figure in done.stdout, done.stdout
+
+
+@pytest.mark.postgres
+def test_a_tiny_run_across_two_servers_prints_what_warm_copies_save() -> None:
+    args = ("--users", "1", "--turns", "2", "--store", "postgres", "--rounds", "1")
+    skip = ("--soak", "0", "--warm", "0", "--cold-turns", "0", "--across-users", "2")
+    command = [sys.executable, str(BENCH / "bench_throughput.py"), *args, *skip]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for figure in (
+        "== across two servers on one PostgreSQL: 2 users at once, 2 turns each ==",
+        "one server, warm copies: p50",
+        "two in turn, warm copies, opened first: p50",
+        "two in turn, no warm copies: p50",
+        "warm copies opened ahead save",
+    ):
+        assert figure in done.stdout, done.stdout

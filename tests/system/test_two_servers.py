@@ -180,6 +180,7 @@ def test_a_server_paused_past_its_lease_writes_nothing_after_it_wakes(servers, s
     assert _conversation(a, session_id)[-2][:2] == ("user", "and now?")
 
 
+@pytest.mark.exclusive
 def test_both_servers_recover_from_a_postgresql_restart_without_restarting(servers):
     a, b = servers.client("a"), servers.client("b")
     session_id = a.post("/api/sessions", json={}).json()["id"]
