@@ -1,0 +1,223 @@
+"""A :class:`~agent_orchestrator.semantic.query.SemanticQuery` compiled to one parameterised SQL
+statement over the engine's ``sales`` view: a pure function, so what a question computes can be read
+and tested without running it.
+
+Identifiers come only from the model (its names are identifiers by validation, and are quoted
+anyway); every value a question brings is a bound parameter. A comparison is the same aggregates over
+the earlier window, side by side (``FILTER``), so both come from one scan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.semantic.model import Column, Kind, Metric, Role, SemanticModel
+from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Window, aggregate_metrics
+
+VIEW = "sales"
+_OPS = {"eq": "=", "ne": "<>", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The statement, its parameters, and what each output column is."""
+
+    sql: str
+    params: list[Any]
+    groups: list[str]
+    """Output names of the grouping columns (a key's label follows it as ``<key>__label``)."""
+    metrics: list[str]
+    compared: list[str] = field(default_factory=list)
+    """Output names of the comparison window's metrics (``<metric>__before``)."""
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
+    query = query.checked(model)
+    # The parameters of each clause, joined in the order the clauses are written.
+    params, where_params, having_params = [], [], []  # type: ignore[var-annotated]
+    time = _time_column(model, query.window)
+    where = [
+        _row_filter(model.column(f.column), f, where_params) for f in query.filters if f.column is not None
+    ]
+    current = compare = None
+    if query.window is not None and query.compare is None:
+        where.append(_in_window(time, query.window, where_params))
+    elif query.window is not None and query.compare is not None:
+        current, compare = query.window, query.compare
+        starts, ends = (current.start, compare.start), (current.end, compare.end)
+        span = Window(
+            start=None if None in starts else min(d for d in starts if d is not None),
+            end=None if None in ends else max(d for d in ends if d is not None),
+        )
+        where.append(_in_window(time, span, where_params))
+
+    selects, groups = [], []
+    for group in query.group_by:
+        column = model.column(group.column)
+        alias = group.column if group.grain is None else f"{group.column}__{group.grain}"
+        selects.append(f"{_group_expression(column, group)} AS {quote(alias)}")
+        groups.append(alias)
+        label = model.label_of(column.entity) if column.role is Role.key and column.entity else None
+        if label is not None and not any(g.column == label.name for g in query.group_by):
+            selects.append(f"any_value({quote(label.name)}) AS {quote(alias + '__label')}")
+    metric_names = list(query.metrics)
+    for name in metric_names:
+        selects.append(f"{_metric(model, model.metric(name), current, time, params)} AS {quote(name)}")
+    compared = []
+    if compare is not None:
+        for name in metric_names:
+            selects.append(
+                f"{_metric(model, model.metric(name), compare, time, params)} AS {quote(name + '__before')}"
+            )
+            compared.append(name + "__before")
+    ranked = query.order_by or metric_names[0]
+    if query.share:
+        selects.append(
+            f"{quote(ranked)} / NULLIF(sum({quote(ranked)}) OVER (), 0) AS {quote(ranked + '__share')}"
+        )
+
+    sql = [f"SELECT {', '.join(selects)}", f"FROM {VIEW}"]
+    if where:
+        sql.append("WHERE " + " AND ".join(where))
+    if groups:
+        sql.append("GROUP BY ALL")
+        having = [
+            _group_filter(model, f, current, time, having_params)
+            for f in query.filters
+            if f.metric is not None
+        ]
+        if having:
+            sql.append("HAVING " + " AND ".join(having))
+        direction = "DESC" if query.order == "desc" else "ASC"
+        time_groups = [quote(a) for a, g in zip(groups, query.group_by, strict=True) if g.grain is not None]
+        if time_groups and len(groups) == len(time_groups):  # a trend reads in time order
+            sql.append("ORDER BY " + ", ".join(time_groups))
+        else:
+            sql.append(
+                f"ORDER BY {quote(ranked)} {direction} NULLS LAST, " + ", ".join(quote(g) for g in groups)
+            )
+        sql.append(f"LIMIT {int(query.limit)}")
+    return Compiled(" ".join(sql), params + where_params + having_params, groups, metric_names, compared)
+
+
+def _time_column(model: SemanticModel, window: Window | None) -> Column | None:
+    if window is not None and window.column is not None:
+        return model.column(window.column)
+    return model.time
+
+
+def _in_window(time: Column | None, window: Window, params: list[Any]) -> str:
+    if time is None:
+        return "TRUE"
+    parts = []
+    if window.start is not None:
+        parts.append(f"{quote(time.name)} >= ?")
+        params.append(window.start)
+    if window.end is not None:
+        parts.append(f"{quote(time.name)} < ?::DATE + 1")  # the whole last day, whatever the time of day
+        params.append(window.end)
+    return " AND ".join(parts) or "TRUE"
+
+
+def _group_expression(column: Column, group: GroupBy) -> str:
+    name = quote(column.name)
+    match group.grain:
+        case None:
+            return name
+        case "weekday":
+            return f"dayname({name})"
+        case grain:
+            return f"CAST(date_trunc('{grain}', {name}) AS DATE)"
+
+
+def _aggregate(model: SemanticModel, metric: Metric) -> str:
+    over = quote(metric.over) if metric.over else ""
+    match metric.kind:
+        case Kind.sum:
+            return f"sum({over} * {quote(metric.times)})" if metric.times else f"sum({over})"
+        case Kind.rows:
+            return "count(*)"
+        case Kind.count_distinct:
+            return f"count(DISTINCT {over})"
+        case Kind.average:
+            return f"avg({over})"
+        case Kind.minimum:
+            return f"min({over})"
+        case Kind.maximum:
+            return f"max({over})"
+        case Kind.ratio:
+            raise AssertionError("ratios are built from their parts")
+
+
+def _metric(
+    model: SemanticModel, metric: Metric, window: Window | None, time: Column | None, params: list[Any]
+) -> str:
+    """The metric's expression, over ``window`` only when given (a comparison's side)."""
+    if metric.kind is Kind.ratio:
+        numerator = _metric(model, model.metric(str(metric.numerator)), window, time, params)
+        denominator = _metric(model, model.metric(str(metric.denominator)), window, time, params)
+        return f"({numerator})::DOUBLE / NULLIF({denominator}, 0)"
+    aggregate = _aggregate(model, metric)
+    if window is None or time is None:
+        return aggregate
+    return f"{aggregate} FILTER (WHERE {_in_window(time, window, params)})"
+
+
+def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
+    name = quote(column.name)
+    values = [_typed(column, value) for value in rule.values]
+    match rule.op:
+        case "in" | "not_in":
+            params.extend(values)
+            marks = ", ".join("?" for _ in values)
+            return (
+                f"{name} IN ({marks})" if rule.op == "in" else f"({name} NOT IN ({marks}) OR {name} IS NULL)"
+            )
+        case "between":
+            params.extend(values)
+            return f"{name} BETWEEN ? AND ?"
+        case "contains":
+            params.append(
+                "%" + str(rule.values[0]).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            )
+            return f"{name}::VARCHAR ILIKE ? ESCAPE '\\'"
+        case "ne":
+            params.extend(values)
+            return f"({name} <> ? OR {name} IS NULL)"
+        case op:
+            params.extend(values)
+            return f"{name} {_OPS[op]} ?"
+
+
+def _group_filter(
+    model: SemanticModel, rule: Filter, window: Window | None, time: Column | None, params: list[Any]
+) -> str:
+    metric = model.metric(str(rule.metric))
+    expression = _metric(model, metric, window, time, params)
+    values = [date.fromisoformat(str(v)[:10]) if metric.unit == "date" else float(v) for v in rule.values]
+    params.extend(values)
+    if rule.op == "between":
+        return f"({expression}) BETWEEN ? AND ?"
+    if rule.op not in _OPS:
+        raise InvalidInputError(f"A metric is compared with {', '.join(_OPS)} or between, not {rule.op}.")
+    return f"({expression}) {_OPS[rule.op]} ?"
+
+
+def _typed(column: Column, value: Any) -> Any:
+    """A filter's value as the column holds it: a date for a time column, text for a key or a
+    dimension (a numeric key asked as text still matches), a number for a measure."""
+    if column.role is Role.time:
+        return date.fromisoformat(str(value)[:10])
+    if column.role is Role.measure:
+        return float(value)
+    return value
+
+
+__all__ = ["VIEW", "Compiled", "aggregate_metrics", "compile_query", "quote"]

@@ -1,0 +1,137 @@
+"""Running compiled queries on DuckDB, over a dataset's file through its semantic model.
+
+The engine's one view, ``sales``, names the file's columns by the model's names, reads dates with the
+model's formats, and keeps keys, labels and dimensions as text (a customer key is ``SM-20320`` or
+``12345`` exactly as the file writes it). Queries run in-process on a connection of their own, with
+the file read by DuckDB itself (CSV or Parquet): the Python around it builds SQL and reads the result
+table once (docs/architecture.md#the-semantic-model).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.semantic.compile import VIEW, Compiled, compile_query, quote
+from agent_orchestrator.semantic.model import Column, Role, SemanticModel
+from agent_orchestrator.semantic.query import ENUM_LIMIT, SemanticQuery
+
+
+@dataclass(frozen=True)
+class Result:
+    """A query's answer as one table: its column names, in order, and its rows."""
+
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+    compiled: Compiled
+
+    def records(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+
+class Engine:
+    """One dataset's file under its model; safe to share between threads (a cursor per query)."""
+
+    def __init__(self, model: SemanticModel, source: Path) -> None:
+        self.model = model
+        self.source = source
+        self._db = duckdb.connect()
+        self._lock = threading.Lock()
+        self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {_projection(model)} FROM {_reader(model, source)}")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def run(self, query: SemanticQuery) -> Result:
+        compiled = compile_query(self.model, query)
+        return self.execute(compiled)
+
+    def execute(self, compiled: Compiled) -> Result:
+        with self._lock:
+            cursor = self._db.cursor()
+        try:
+            try:
+                cursor.execute(compiled.sql, compiled.params)
+            except duckdb.ConversionException as error:
+                raise InvalidInputError(
+                    f"A value of the question does not fit its column: {error}"
+                ) from error
+            columns = [d[0] for d in cursor.description or []]
+            return Result(columns, cursor.fetchall(), compiled)
+        finally:
+            cursor.close()
+
+    def span(self, column: Column | None = None) -> tuple[date | None, date | None]:
+        """The first and last day of the data (of the model's time column, or ``column``)."""
+        time = column or self.model.time
+        if time is None:
+            return None, None
+        with self._lock:
+            cursor = self._db.cursor()
+        try:
+            first, last = cursor.execute(
+                f"SELECT min({quote(time.name)}), max({quote(time.name)}) FROM {VIEW}"
+            ).fetchone()  # type: ignore[misc]
+        finally:
+            cursor.close()
+        return _day(first), _day(last)
+
+    def values(self, limit: int = ENUM_LIMIT) -> dict[str, list[str]]:
+        """The distinct values of each dimension with at most ``limit`` of them: the enums of the
+        query's schema and the vocabulary a question's words are matched against."""
+        found: dict[str, list[str]] = {}
+        with self._lock:
+            cursor = self._db.cursor()
+        try:
+            for column in self.model.with_role(Role.dimension):
+                name = quote(column.name)
+                distinct = f"SELECT DISTINCT {name} FROM {VIEW} WHERE {name} IS NOT NULL"
+                rows = cursor.execute(f"{distinct} ORDER BY 1 LIMIT {limit + 1}").fetchall()
+                if len(rows) <= limit:
+                    found[column.name] = [str(value) for (value,) in rows]
+        finally:
+            cursor.close()
+        return found
+
+
+def _reader(model: SemanticModel, source: Path) -> str:
+    literal = str(source).replace("'", "''")
+    if source.suffix.lower() == ".parquet":
+        return f"read_parquet('{literal}')"
+    formats = {c.date_format for c in model.with_role(Role.time) if c.date_format}
+    option = f", dateformat = '{formats.pop()}'" if len(formats) == 1 else ""
+    return f"read_csv('{literal}', header = true, sample_size = -1{option})"
+
+
+def _projection(model: SemanticModel) -> str:
+    parts = []
+    for column in model.columns:
+        if column.role is Role.ignore:
+            continue
+        source = quote(column.source)
+        if column.role in (Role.key, Role.label, Role.dimension):
+            expression = f"CAST({source} AS VARCHAR)"
+        elif column.role is Role.time:
+            expression = f"CAST({source} AS DATE)"
+        else:
+            expression = f"CAST({source} AS DOUBLE)"
+        parts.append(f"{expression} AS {quote(column.name)}")
+    return ", ".join(parts)
+
+
+def _day(value: Any) -> date | None:
+    if value is None:
+        return None
+    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])

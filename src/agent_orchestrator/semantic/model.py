@@ -1,0 +1,228 @@
+"""A dataset's semantic model: what each column of a sales table is, and the metrics over it, as data.
+
+The assistant answers over this model rather than over a fixed table shape
+(docs/architecture.md#the-semantic-model): a file with a category, a region or a profit column gets
+dimensions and measures of those names, with the synonyms an admin adds, and no code changes. The
+model is validated once, as a whole, when it is made or loaded; everything downstream (the query's
+JSON schema, the compiler, the pages) reads these objects and never the file's header again.
+
+A column has two names: ``source``, the file's own header, which only the engine's view reads, and
+``name``, an identifier the model validates, which is all that queries and the compiler ever use.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from agent_orchestrator.errors import InvalidInputError
+
+Name = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")]
+"""A metric's or a column's name in the model: lower case, an identifier (``order_date``)."""
+Synonyms = Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=30)]
+
+
+class Role(StrEnum):
+    """What a column is for."""
+
+    time = "time"
+    """A date or time of the row (order date, ship date)."""
+    key = "key"
+    """The identifier of an entity (an order, a customer, a product), kept exactly as the file writes it."""
+    label = "label"
+    """The name of an entity shown beside its key (customer name, product name)."""
+    dimension = "dimension"
+    """Something to group or filter by (category, region, state, city, segment, ship mode, country)."""
+    measure = "measure"
+    """A number to aggregate (quantity, unit price, line total, profit, discount, cost)."""
+    ignore = "ignore"
+
+
+class Entity(StrEnum):
+    """What a key (and its label) identifies."""
+
+    order = "order"
+    customer = "customer"
+    product = "product"
+
+
+class Kind(StrEnum):
+    """How a metric is computed from its measure or key."""
+
+    sum = "sum"
+    rows = "rows"
+    """Rows (order lines)."""
+    count_distinct = "count_distinct"
+    """Distinct values of a key (orders, customers, products)."""
+    average = "average"
+    minimum = "minimum"
+    maximum = "maximum"
+    """The latest value (of a time column: the last order date)."""
+    ratio = "ratio"
+    """One metric divided by another (margin = profit / revenue, average order value)."""
+
+
+Unit = Literal["money", "count", "number", "ratio", "date"]
+
+
+class Column(BaseModel):
+    """One column of the table and its role."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: Name
+    source: Annotated[str, Field(min_length=1, max_length=200)]
+    """The file's own header for this column (what the engine reads)."""
+    role: Role
+    entity: Entity | None = None
+    """For a key or a label: what it identifies."""
+    label: Annotated[str, Field(max_length=80)] = ""
+    """How people call it ("Ship mode"); the name with spaces when empty."""
+    synonyms: Synonyms = []
+    unit: Literal["money", "number", "percent"] | None = None
+    """For a measure: money is written in the dataset's currency; a percent (a discount) is a share."""
+    date_format: Annotated[str, Field(max_length=40)] | None = None
+    """For a time column the file writes as text: its ``strptime`` format (``%m/%d/%Y``)."""
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+
+class Metric(BaseModel):
+    """A figure the assistant can compute: an aggregation of a measure or key, or a ratio of two
+    metrics. ``over`` names a column of the model; a ratio names two other metrics."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: Name
+    kind: Kind
+    label: Annotated[str, Field(max_length=80)] = ""
+    over: Name | None = None
+    times: Name | None = None
+    """For a sum: a second measure to multiply ``over`` by, row by row (quantity x unit price)."""
+    numerator: Name | None = None
+    denominator: Name | None = None
+    unit: Unit = "number"
+    synonyms: Synonyms = []
+    description: Annotated[str, Field(max_length=200)] = ""
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+
+class SemanticModel(BaseModel):
+    """Every column of one dataset with its role, and the metrics over them; validated as a whole."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dataset: Annotated[str, Field(min_length=1, max_length=120)]
+    currency: Annotated[str, Field(max_length=8)] | None = None
+    columns: Annotated[list[Column], Field(min_length=1, max_length=200)]
+    metrics: Annotated[list[Metric], Field(max_length=100)] = []
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SemanticModel:
+        for kind, names in (
+            ("column", [c.name for c in self.columns]),
+            ("metric", [m.name for m in self.metrics]),
+        ):
+            if len(set(names)) != len(names):  # a metric may share its column's name (profit)
+                raise ValueError(f"{kind} names must be unique: {_repeated(names)}")
+        sources = [c.source for c in self.columns]
+        if len(set(sources)) != len(sources):
+            raise ValueError(f"each column of the file has one role: {_repeated(sources)}")
+        columns = {c.name: c for c in self.columns}
+        for column in self.columns:
+            if column.role in (Role.key, Role.label) and column.entity is None:
+                raise ValueError(f"column {column.name}: a {column.role} names the entity it identifies")
+        for entity in Entity:
+            keys = [c.name for c in self.columns if c.role is Role.key and c.entity is entity]
+            if len(keys) > 1:
+                raise ValueError(f"one key per entity: {entity} has {', '.join(keys)}")
+        metrics = {m.name: m for m in self.metrics}
+        for metric in self.metrics:
+            _check_metric(metric, columns, metrics)
+        return self
+
+    # -- reading the model -------------------------------------------------------------------------
+
+    def column(self, name: str) -> Column:
+        for column in self.columns:
+            if column.name == name:
+                return column
+        raise InvalidInputError(f"The dataset has no column {name!r}.")
+
+    def metric(self, name: str) -> Metric:
+        for metric in self.metrics:
+            if metric.name == name:
+                return metric
+        raise InvalidInputError(f"The dataset has no metric {name!r}.")
+
+    def with_role(self, *roles: Role) -> list[Column]:
+        return [c for c in self.columns if c.role in roles]
+
+    def key_of(self, entity: Entity) -> Column | None:
+        return next((c for c in self.columns if c.role is Role.key and c.entity is entity), None)
+
+    def label_of(self, entity: Entity) -> Column | None:
+        return next((c for c in self.columns if c.role is Role.label and c.entity is entity), None)
+
+    @property
+    def time(self) -> Column | None:
+        """The default time column: the first one (the order date, when there are several)."""
+        times = self.with_role(Role.time)
+        return times[0] if times else None
+
+    @property
+    def groupable(self) -> list[Column]:
+        """Columns a question may group or filter by: dimensions, keys and labels."""
+        return self.with_role(Role.dimension, Role.key, Role.label)
+
+
+def _check_metric(metric: Metric, columns: dict[str, Column], metrics: dict[str, Metric]) -> None:
+    where = f"metric {metric.name}"
+    if metric.kind is Kind.ratio:
+        if metric.numerator not in metrics or metric.denominator not in metrics:
+            raise ValueError(f"{where}: a ratio divides two metrics of the model")
+        if metrics[metric.numerator].kind is Kind.ratio or metrics[metric.denominator].kind is Kind.ratio:
+            raise ValueError(f"{where}: a ratio divides plain metrics, not ratios")
+        return
+    if metric.kind is Kind.rows:
+        return
+    if metric.over not in columns:
+        raise ValueError(f"{where}: 'over' must name a column of the model")
+    over = columns[metric.over]
+    numeric = over.role is Role.measure
+    if metric.kind is Kind.count_distinct and over.role not in (Role.key, Role.label, Role.dimension):
+        raise ValueError(f"{where}: counts distinct values of a key, label or dimension")
+    if metric.kind in (Kind.sum, Kind.average) and not numeric:
+        raise ValueError(f"{where}: a {metric.kind} is of a measure")
+    if metric.kind in (Kind.minimum, Kind.maximum) and not (numeric or over.role is Role.time):
+        raise ValueError(f"{where}: a {metric.kind} is of a measure or a time column")
+    if metric.times is not None and (
+        metric.kind is not Kind.sum
+        or metric.times not in columns
+        or columns[metric.times].role is not Role.measure
+    ):
+        raise ValueError(f"{where}: 'times' multiplies a sum by a second measure")
+
+
+def _repeated(values: list[str]) -> str:
+    seen: set[str] = set()
+    return ", ".join(sorted({v for v in values if v in seen or seen.add(v)}))  # type: ignore[func-returns-value]
+
+
+_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def column_name(header: str) -> str:
+    """A model name for a file's header: ``"Sub-Category"`` -> ``sub_category``."""
+    name = _WORD.sub("_", header.strip().lower()).strip("_")
+    if not name or not name[0].isalpha():
+        name = f"c_{name}" if name else "column"
+    return name[:64]

@@ -1,0 +1,126 @@
+"""What a sales file holds, column by column, read by DuckDB: the basis of a suggested semantic model
+and of the Data page's column profiles (type, distinct values, samples).
+
+DuckDB's CSV sniffer finds the delimiter, the header, each column's type and the date format
+(``11/8/2016`` as ``%m/%d/%Y``); the profile is one pass of aggregates over the file, never a Python
+loop over its rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from agent_orchestrator.errors import InvalidInputError
+
+SAMPLES = 5
+"""Distinct example values kept per column."""
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnProfile:
+    """One column as the file holds it."""
+
+    header: str
+    type: str
+    """DuckDB's type for it: ``VARCHAR``, ``BIGINT``, ``DOUBLE``, ``DATE``, ``TIMESTAMP``, …"""
+    distinct: int
+    nulls: int
+    samples: tuple[str, ...]
+    date_format: str | None = None
+    """The format the sniffer read a date column with, when the file writes dates as text."""
+    maximum: float | None = None
+    """For a numeric column: its largest value (a discount of at most 1 is a fraction)."""
+
+    @property
+    def numeric(self) -> bool:
+        return self.type in _NUMERIC or self.type.startswith("DECIMAL")
+
+    @property
+    def temporal(self) -> bool:
+        return self.type in ("DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE")
+
+
+@dataclass(frozen=True, slots=True)
+class TableProfile:
+    rows: int
+    columns: tuple[ColumnProfile, ...]
+    date_format: str | None = None
+
+
+_NUMERIC = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "FLOAT", "DOUBLE", "UBIGINT"})
+
+
+def read_csv_sql(path: Path, date_format: str | None = None) -> str:
+    """The ``read_csv`` call DuckDB reads ``path`` with (the path bound as a literal, quoted)."""
+    literal = str(path).replace("'", "''")
+    options = f", dateformat = '{date_format}'" if date_format else ""
+    return f"read_csv('{literal}', header = true, sample_size = -1{options})"
+
+
+def profile_csv(path: Path) -> TableProfile:
+    """Profile a CSV file (one clear :class:`InvalidInputError` for a file DuckDB cannot read)."""
+    connection = duckdb.connect()
+    try:
+        return _profile(connection, path)
+    except duckdb.Error as error:
+        raise InvalidInputError(f"The file could not be read as CSV: {_first_line(error)}") from error
+    finally:
+        connection.close()
+
+
+def _profile(connection: duckdb.DuckDBPyConnection, path: Path) -> TableProfile:
+    sniffed = connection.execute(f"SELECT * FROM sniff_csv('{_literal(path)}', sample_size = -1)").fetchone()
+    date_format = _date_format(sniffed)
+    connection.execute(f"CREATE TEMP TABLE profiled AS SELECT * FROM {read_csv_sql(path, date_format)}")
+    source = "profiled"  # read once; each column's figures are then a scan of memory
+    described = connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()
+    rows = int(connection.execute(f"SELECT count(*) FROM {source}").fetchone()[0])  # type: ignore[index]
+    columns = []
+    for header, type_, *_ in described:
+        quoted = _quote(header)
+        numeric = type_ in _NUMERIC or type_.startswith("DECIMAL")
+        top = f"max({quoted})::DOUBLE" if numeric else "NULL"
+        distinct, nulls, maximum = connection.execute(
+            f"SELECT count(DISTINCT {quoted}), count(*) - count({quoted}), {top} FROM {source}"
+        ).fetchone()  # type: ignore[misc]
+        samples = connection.execute(
+            f"SELECT DISTINCT {quoted}::VARCHAR FROM {source} WHERE {quoted} IS NOT NULL LIMIT {SAMPLES}"
+        ).fetchall()
+        columns.append(
+            ColumnProfile(
+                header=header,
+                type=type_,
+                distinct=int(distinct),
+                nulls=int(nulls),
+                samples=tuple(str(value) for (value,) in samples),
+                date_format=date_format if type_ == "DATE" else None,
+                maximum=None if maximum is None else float(maximum),
+            )
+        )
+    return TableProfile(rows, tuple(columns), date_format)
+
+
+def _date_format(sniffed: tuple[object, ...] | None) -> str | None:
+    """The date format in ``sniff_csv``'s answer (its ``DateFormat`` column), if it found one."""
+    if not sniffed:
+        return None
+    for value in sniffed:
+        if isinstance(value, str) and value.startswith("%") and any(part in value for part in ("%d", "%m")):
+            return value
+    return None
+
+
+def _quote(identifier: str) -> str:
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def _literal(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

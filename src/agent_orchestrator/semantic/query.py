@@ -1,0 +1,204 @@
+"""The typed query over a semantic model: what a question asks, as a small value.
+
+A question is read into one :class:`SemanticQuery` -- metrics; columns to group by (a time column at a
+grain is one too); filters with negation, ranges and "in"; a time window; a comparison with an earlier
+window; order, limit and share of the total -- and :mod:`compile` turns it into SQL. Its JSON schema
+(:func:`query_schema`) is generated from the model, so a grammar made from it lets a small model name
+only the metrics, columns and values the dataset has (docs/architecture.md#the-semantic-model).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.semantic.model import Kind, Role, SemanticModel
+
+MAX_ROWS = 50
+Grain = Literal["day", "week", "month", "quarter", "year", "weekday"]
+Op = Literal["in", "not_in", "eq", "ne", "gt", "ge", "lt", "le", "between", "contains"]
+Value = str | float | int
+ENUM_LIMIT = 200
+"""A column with at most this many distinct values has them as an enum in the schema."""
+
+
+class Filter(BaseModel):
+    """Rows (or, on a metric, groups) kept: ``column`` (or ``metric``) ``op`` ``values``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    column: Annotated[str, Field(max_length=64)] | None = None
+    metric: Annotated[str, Field(max_length=64)] | None = None
+    """A filter on a metric applies to the groups ("customers whose last order was before …")."""
+    op: Op
+    values: Annotated[list[Value], Field(min_length=1, max_length=50)]
+
+    @model_validator(mode="after")
+    def _one_target(self) -> Filter:
+        if (self.column is None) == (self.metric is None):
+            raise ValueError("a filter names a column or a metric, not both")
+        if self.op == "between" and len(self.values) != 2:
+            raise ValueError("'between' takes two values")
+        if self.op not in ("in", "not_in", "between") and len(self.values) != 1:
+            raise ValueError(f"{self.op!r} takes one value")
+        return self
+
+
+class Window(BaseModel):
+    """Days ``start`` to ``end``, both included, of the model's time column (or ``column``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    start: date | None = None
+    end: date | None = None
+    column: Annotated[str, Field(max_length=64)] | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Window:
+        if self.start is not None and self.end is not None and self.start > self.end:
+            raise ValueError("a window starts before it ends")
+        return self
+
+
+class GroupBy(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    column: Annotated[str, Field(max_length=64)]
+    grain: Grain | None = None
+    """For a time column: the period each group is."""
+
+
+class SemanticQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    metrics: Annotated[list[Annotated[str, Field(max_length=64)]], Field(min_length=1, max_length=6)]
+    group_by: Annotated[list[GroupBy], Field(max_length=3)] = []
+    filters: Annotated[list[Filter], Field(max_length=12)] = []
+    window: Window | None = None
+    compare: Window | None = None
+    """An earlier window to compute the same metrics over, side by side."""
+    order: Literal["desc", "asc"] = "desc"
+    order_by: Annotated[str, Field(max_length=64)] | None = None
+    """The metric the groups are ranked by (the first metric when unset)."""
+    limit: Annotated[int, Field(ge=1, le=MAX_ROWS)] = 10
+    share: bool = False
+    """Each group's share of the total of the first metric."""
+
+    def checked(self, model: SemanticModel) -> SemanticQuery:
+        """This query if every name in it is the model's; one clear :class:`InvalidInputError` if not."""
+        for name in [*self.metrics, *([self.order_by] if self.order_by else [])]:
+            model.metric(name)
+        if self.order_by is not None and self.order_by not in self.metrics:
+            raise InvalidInputError(f"Rank by one of the metrics asked for, not {self.order_by!r}.")
+        for group in self.group_by:
+            column = model.column(group.column)
+            if column.role is Role.time:
+                if group.grain is None:
+                    raise InvalidInputError(f"Grouping by {column.name} needs a grain (day, month, …).")
+            elif group.grain is not None or column.role not in (Role.dimension, Role.key, Role.label):
+                raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
+        for rule in self.filters:
+            if rule.column is not None:
+                column = model.column(rule.column)
+                if column.role is Role.ignore:
+                    raise InvalidInputError(f"The dataset cannot be filtered by {column.name}.")
+            elif rule.metric is not None:
+                model.metric(rule.metric)
+        for window in (self.window, self.compare):
+            if (
+                window is not None
+                and window.column is not None
+                and model.column(window.column).role is not Role.time
+            ):
+                raise InvalidInputError(f"{window.column} is not a date of the dataset.")
+        if self.compare is not None and self.window is None:
+            raise InvalidInputError("A comparison needs the window it compares with.")
+        return self
+
+
+def query_schema(model: SemanticModel, values: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """The JSON schema of a :class:`SemanticQuery` over ``model``: metric and column names are enums of
+    the model's, and so are the values of each column listed in ``values`` (its distinct values, when
+    there are at most :data:`ENUM_LIMIT`), so output constrained by it can only name what exists."""
+    metrics = [m.name for m in model.metrics]
+    groupable = [c.name for c in model.groupable]
+    times = [c.name for c in model.with_role(Role.time)]
+    filterable = [c.name for c in model.columns if c.role is not Role.ignore]
+    values = values or {}
+
+    def names(choices: list[str]) -> dict[str, Any]:
+        return {"type": "string", "enum": choices}
+
+    value_schemas: list[dict[str, Any]] = [{"type": "number"}, {"type": "string", "format": "date"}]
+    listed = sorted({value for column in values.values() for value in column})
+    value_schemas.append(
+        {"type": "string", "enum": listed} if listed else {"type": "string", "maxLength": 80}
+    )
+    column_filter = {
+        "type": "object",
+        "properties": {
+            "column": names(filterable),
+            "op": {"type": "string", "enum": list(Op.__args__)},  # type: ignore[attr-defined]
+            "values": {"type": "array", "items": {"anyOf": value_schemas}, "minItems": 1, "maxItems": 50},
+        },
+        "required": ["column", "op", "values"],
+        "additionalProperties": False,
+    }
+    metric_filter = {
+        "type": "object",
+        "properties": {
+            "metric": names(metrics),
+            "op": {"type": "string", "enum": ["eq", "ne", "gt", "ge", "lt", "le", "between"]},
+            "values": {"type": "array", "items": {"anyOf": value_schemas[:2]}, "minItems": 1, "maxItems": 2},
+        },
+        "required": ["metric", "op", "values"],
+        "additionalProperties": False,
+    }
+    window: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "start": {"type": "string", "format": "date"},
+            "end": {"type": "string", "format": "date"},
+            **({"column": names(times)} if len(times) > 1 else {}),
+        },
+        "additionalProperties": False,
+    }
+    group: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "column": names(groupable + times),
+            "grain": {"type": "string", "enum": list(Grain.__args__)},  # type: ignore[attr-defined]
+        },
+        "required": ["column"],
+        "additionalProperties": False,
+    }
+    return {
+        "title": f"A question about {model.dataset}",
+        "type": "object",
+        "properties": {
+            "metrics": {"type": "array", "items": names(metrics), "minItems": 1, "maxItems": 6},
+            "group_by": {"type": "array", "items": group, "maxItems": 3},
+            "filters": {"type": "array", "items": {"anyOf": [column_filter, metric_filter]}, "maxItems": 12},
+            "window": window,
+            "compare": window,
+            "order": {"type": "string", "enum": ["desc", "asc"]},
+            "order_by": names(metrics),
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_ROWS},
+            "share": {"type": "boolean"},
+        },
+        "required": ["metrics"],
+        "additionalProperties": False,
+    }
+
+
+def aggregate_metrics(model: SemanticModel, names: list[str]) -> list[str]:
+    """The plain (non-ratio) metrics ``names`` needs, each once, in order: a ratio needs its two."""
+    needed: list[str] = []
+    for name in names:
+        metric = model.metric(name)
+        parts = [metric.numerator, metric.denominator] if metric.kind is Kind.ratio else [name]
+        needed.extend(part for part in parts if part is not None and part not in needed)
+    return needed

@@ -1,0 +1,241 @@
+"""A semantic model suggested from a file's profile: each column's role from its header and values,
+and the metrics every sales table supports over those roles.
+
+A suggestion, for an admin to confirm or change on the Data page: the words below are how exports
+commonly name their columns (Shopify, WooCommerce, the Online Retail files, the Superstore sample,
+spreadsheets), and the values decide what the words leave open (a numeric ``Postal Code`` is a
+dimension, not a measure; a text column with a value per row is a key, not a dimension). Nothing here
+knows a particular file.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent_orchestrator.semantic.model import (
+    Column,
+    Entity,
+    Kind,
+    Metric,
+    Role,
+    SemanticModel,
+    column_name,
+)
+from agent_orchestrator.semantic.profile import ColumnProfile, TableProfile
+
+# Words of a header, by what they say about the column.
+_ENTITY_WORDS: dict[Entity, tuple[str, ...]] = {
+    Entity.order: ("order", "invoice", "transaction", "receipt", "basket"),
+    Entity.customer: ("customer", "client", "buyer", "account", "member", "shopper"),
+    Entity.product: ("product", "item", "sku", "stock", "article", "variant"),
+}
+_KEY_WORDS = ("id", "key", "code", "no", "number", "num", "ref", "sku", "stockcode", "invoiceno")
+_LABEL_WORDS = ("name", "description", "title", "desc")
+_LINE_TOTAL_WORDS = ("sales", "revenue", "amount", "total", "subtotal", "turnover", "value", "gross", "net")
+_PRICE_WORDS = ("price", "unitprice", "rate")
+_QUANTITY_WORDS = ("quantity", "qty", "units", "count", "pieces")
+_MONEY_WORDS = (
+    *_LINE_TOTAL_WORDS,
+    *_PRICE_WORDS,
+    "profit",
+    "cost",
+    "margin",
+    "tax",
+    "shipping",
+    "refund",
+    "fee",
+)
+_PERCENT_WORDS = ("discount", "pct", "percent", "rate")
+_NOT_MEASURE_WORDS = ("postal", "zip", "postcode", "phone", "year", "row", "index", "line")
+_DIMENSION_SHARE = 0.5
+"""A text column with distinct values for at most this share of the rows is something to group by."""
+_UNIQUE_SHARE = 0.95
+"""A column with (about) a value per row."""
+_FEW_ROWS = 100
+"""Below this many rows the share says nothing: every text column is a dimension."""
+
+SYNONYMS: dict[str, list[str]] = {
+    "revenue": ["sales", "turnover", "takings", "income", "revenue", "money made", "how much we sold"],
+    "orders": ["orders", "purchases", "transactions", "invoices", "baskets"],
+    "customers": ["customers", "buyers", "clients", "shoppers"],
+    "products": ["products", "items", "skus", "articles"],
+    "units": ["units", "quantity", "items sold", "pieces"],
+    "profit": ["profit", "earnings", "margin amount", "made", "lost money"],
+    "margin": ["margin", "profit margin", "profitability"],
+    "average_order_value": ["aov", "average order value", "average basket", "basket size"],
+    "units_per_order": ["items per order", "units per order"],
+    "revenue_per_customer": ["revenue per customer", "spend per customer", "average spend"],
+    "average_discount": ["discount", "average discount"],
+}
+
+
+def suggest_model(profile: TableProfile, dataset: str, *, currency: str | None = None) -> SemanticModel:
+    """The model suggested for a file with ``profile``."""
+    columns = _unique_names([_column(c, profile.rows) for c in profile.columns])
+    columns = _one_key_per_entity(columns)
+    return SemanticModel(
+        dataset=dataset, currency=currency, columns=columns, metrics=default_metrics(columns)
+    )
+
+
+def _words(header: str) -> list[str]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", header)  # CustomerID -> Customer ID
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def _entity(words: list[str]) -> Entity | None:
+    for entity, names in _ENTITY_WORDS.items():
+        if any(word in names or word.rstrip("s") in names for word in words):
+            return entity
+    return None
+
+
+def _column(profile: ColumnProfile, rows: int) -> Column:
+    words = _words(profile.header)
+    name, source = column_name(profile.header), profile.header
+    entity = _entity(words)
+    if profile.temporal:
+        return Column(name=name, source=source, role=Role.time, date_format=profile.date_format)
+    if profile.distinct >= rows * _UNIQUE_SHARE and any(w in ("row", "index") for w in words):
+        return Column(name=name, source=source, role=Role.ignore)
+    if entity is None and any(w in ("description", "desc") for w in words) and not profile.numeric:
+        entity = Entity.product  # "Description" beside a stock code: what the product is called
+    if entity is not None and any(w in _LABEL_WORDS for w in words):
+        return Column(name=name, source=source, role=Role.label, entity=entity)
+    keyish = any(w in _KEY_WORDS for w in words) or not profile.numeric
+    if entity is not None and keyish and not any(w in (*_MONEY_WORDS, *_QUANTITY_WORDS) for w in words):
+        return Column(name=name, source=source, role=Role.key, entity=entity)
+    if profile.numeric and not any(w in _NOT_MEASURE_WORDS for w in words):
+        unit = _measure_unit(words, profile)
+        return Column(name=name, source=source, role=Role.measure, unit=unit)
+    if profile.numeric or rows < _FEW_ROWS or profile.distinct <= rows * _DIMENSION_SHARE:
+        return Column(name=name, source=source, role=Role.dimension)
+    return Column(name=name, source=source, role=Role.ignore)  # free text: a value per row
+
+
+def _measure_unit(words: list[str], profile: ColumnProfile) -> str:
+    if any(w in _PERCENT_WORDS for w in words) and profile.maximum is not None and profile.maximum <= 1:
+        return "percent"
+    if any(w in _MONEY_WORDS for w in words):
+        return "money"
+    return "number"
+
+
+def _unique_names(columns: list[Column]) -> list[Column]:
+    seen: dict[str, int] = {}
+    unique = []
+    for column in columns:
+        count = seen.get(column.name, 0)
+        seen[column.name] = count + 1
+        unique.append(
+            column if not count else column.model_copy(update={"name": f"{column.name}_{count + 1}"})
+        )
+    return unique
+
+
+def _one_key_per_entity(columns: list[Column]) -> list[Column]:
+    """A second key for an entity (a product's SKU beside its id) is a dimension of its own."""
+    keyed: set[Entity] = set()
+    kept = []
+    for column in columns:
+        if column.role is Role.key and column.entity is not None:
+            if column.entity in keyed:
+                column = column.model_copy(update={"role": Role.dimension, "entity": None})
+            keyed.add(column.entity or Entity.order)
+        kept.append(column)
+    return kept
+
+
+def _find(columns: list[Column], words: tuple[str, ...], unit: str | None = None) -> Column | None:
+    for column in columns:
+        fits = column.role is Role.measure and (unit is None or column.unit == unit)
+        if fits and any(w in words for w in _words(column.source)):
+            return column
+    return None
+
+
+def default_metrics(columns: list[Column]) -> list[Metric]:
+    """The metrics a sales table supports with these columns: revenue from a line total or from
+    quantity x unit price, counts of its entities, units, profit and margin, averages and the first
+    and last of each time column."""
+    metrics: list[Metric] = []
+
+    def add(name: str, kind: Kind, unit: str, label: str = "", **fields: str) -> None:
+        metrics.append(
+            Metric(name=name, kind=kind, unit=unit, label=label, synonyms=SYNONYMS.get(name, []), **fields)
+        )
+
+    quantity = _find(columns, _QUANTITY_WORDS)
+    price = _find(columns, _PRICE_WORDS)
+    line_total = _find(columns, _LINE_TOTAL_WORDS, "money")
+    if line_total is not None:
+        add("revenue", Kind.sum, "money", "Revenue", over=line_total.name)
+    elif quantity is not None and price is not None:
+        add("revenue", Kind.sum, "money", "Revenue", over=quantity.name, times=price.name)
+    keys = {c.entity: c for c in columns if c.role is Role.key and c.entity is not None}
+    labels = {c.entity: c for c in columns if c.role is Role.label and c.entity is not None}
+    for entity, plural in (
+        (Entity.order, "orders"),
+        (Entity.customer, "customers"),
+        (Entity.product, "products"),
+    ):
+        counted = keys.get(entity) or labels.get(entity)
+        if counted is not None:
+            add(plural, Kind.count_distinct, "count", plural.capitalize(), over=counted.name)
+    add("lines", Kind.rows, "count", "Order lines")
+    if quantity is not None:
+        add("units", Kind.sum, "number", "Units", over=quantity.name)
+    for column in columns:
+        if column.role is Role.measure and column not in (quantity, price, line_total):
+            if column.unit == "percent":
+                add(
+                    f"average_{column.name}",
+                    Kind.average,
+                    "ratio",
+                    f"Average {column.title.lower()}",
+                    over=column.name,
+                )
+            elif column.unit == "money" or column.unit == "number":
+                add(column.name, Kind.sum, column.unit or "number", column.title, over=column.name)
+    names = {m.name for m in metrics}
+    if "revenue" in names:
+        if "profit" in names:
+            add("margin", Kind.ratio, "ratio", "Profit margin", numerator="profit", denominator="revenue")
+        if "orders" in names:
+            add(
+                "average_order_value",
+                Kind.ratio,
+                "money",
+                "Average order value",
+                numerator="revenue",
+                denominator="orders",
+            )
+        if "customers" in names:
+            add(
+                "revenue_per_customer",
+                Kind.ratio,
+                "money",
+                "Revenue per customer",
+                numerator="revenue",
+                denominator="customers",
+            )
+    if "units" in names and "orders" in names:
+        add(
+            "units_per_order",
+            Kind.ratio,
+            "number",
+            "Units per order",
+            numerator="units",
+            denominator="orders",
+        )
+    for column in columns:
+        if column.role is Role.time:
+            add(
+                f"first_{column.name}",
+                Kind.minimum,
+                "date",
+                f"First {column.title.lower()}",
+                over=column.name,
+            )
+            add(f"last_{column.name}", Kind.maximum, "date", f"Last {column.title.lower()}", over=column.name)
+    return metrics

@@ -1,0 +1,254 @@
+"""The semantic model from a file, the typed query, its SQL and DuckDB's answers, on small files in
+the layouts of two real exports: a store export with line totals, text customer keys, categories,
+regions and profit (the Superstore sample's layout, dates as m/d/Y: ``data/store.csv``); the Online
+Retail files' layout
+(quantity times unit price, numeric customer keys, a guest checkout: ``data/online_retail.csv``).
+Every truth here is worked out by hand from those rows."""
+
+from __future__ import annotations
+
+import ast
+from datetime import date
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.semantic import (
+    Engine,
+    Entity,
+    Filter,
+    GroupBy,
+    Role,
+    SemanticModel,
+    SemanticQuery,
+    Window,
+    compile_query,
+    profile_csv,
+    query_schema,
+    suggest_model,
+)
+
+DATA = Path(__file__).with_name("data")
+
+
+@pytest.fixture(scope="module")
+def store() -> tuple[SemanticModel, Path]:
+    path = DATA / "store.csv"
+    return suggest_model(profile_csv(path), "Store"), path
+
+
+@pytest.fixture(scope="module")
+def engine(store: tuple[SemanticModel, Path]) -> Engine:
+    model, path = store
+    return Engine(model, path)
+
+
+def test_roles_are_suggested_from_the_header_and_the_values(store):
+    model, _ = store
+    roles = {c.source: (c.role, c.entity) for c in model.columns}
+    assert roles["Row ID"] == (Role.ignore, None)
+    assert roles["Order ID"] == (Role.key, Entity.order)
+    assert roles["Order Date"][0] is Role.time and roles["Ship Date"][0] is Role.time
+    assert roles["Customer ID"] == (Role.key, Entity.customer)
+    assert roles["Customer Name"] == (Role.label, Entity.customer)
+    assert roles["Product Name"] == (Role.label, Entity.product)
+    for dimension in (
+        "Ship Mode",
+        "Segment",
+        "City",
+        "State",
+        "Postal Code",
+        "Region",
+        "Category",
+        "Sub-Category",
+    ):
+        assert roles[dimension] == (Role.dimension, None), dimension
+    for measure in ("Sales", "Quantity", "Discount", "Profit"):
+        assert roles[measure] == (Role.measure, None), measure
+    assert model.column("discount").unit == "percent" and model.column("sales").unit == "money"
+    assert model.column("order_date").date_format == "%m/%d/%Y"
+    metrics = {m.name for m in model.metrics}
+    assert {"revenue", "orders", "customers", "products", "units", "profit", "margin"} <= metrics
+    assert {"average_order_value", "average_discount", "last_order_date", "first_ship_date"} <= metrics
+    assert model.metric("revenue").over == "sales"  # the file's line totals, as the shop counts them
+
+
+def test_revenue_orders_and_margin_by_region(engine):
+    result = engine.run(
+        SemanticQuery(
+            metrics=["revenue", "orders", "margin"], group_by=[GroupBy(column="region")], share=True
+        )
+    )
+    rows = {r["region"]: r for r in result.records()}
+    south_revenue = 261.96 + 731.94 + 957.58 + 22.37 + 680.36
+    assert rows["South"]["revenue"] == pytest.approx(south_revenue)
+    assert rows["South"]["orders"] == 3
+    south_profit = 41.91 + 219.58 - 383.03 + 2.52 + 170.09
+    assert rows["South"]["margin"] == pytest.approx(south_profit / south_revenue)
+    assert rows["West"]["revenue"] == pytest.approx(14.62 + 907.15)
+    assert result.columns[0] == "region" and result.rows[0][0] == "South"  # highest revenue first
+    total = south_revenue + 14.62 + 907.15
+    assert rows["West"]["revenue__share"] == pytest.approx((14.62 + 907.15) / total)
+
+
+def test_text_keys_are_kept_as_written_and_shown_with_their_names(engine):
+    result = engine.run(
+        SemanticQuery(
+            metrics=["orders", "revenue"],
+            group_by=[GroupBy(column="customer_id")],
+            filters=[Filter(column="customer_id", op="in", values=["CG-12520"])],
+        )
+    )
+    assert result.records() == [
+        {
+            "customer_id": "CG-12520",
+            "customer_id__label": "Claire Gute",
+            "orders": 2,
+            "revenue": pytest.approx(1674.26),
+        }
+    ]
+
+
+def test_negation_ranges_and_a_window_of_days(engine):
+    outside_technology = engine.run(
+        SemanticQuery(
+            metrics=["revenue"], filters=[Filter(column="category", op="not_in", values=["Technology"])]
+        )
+    )
+    assert outside_technology.rows[0][0] == pytest.approx(261.96 + 731.94 + 14.62 + 957.58 + 22.37)
+    discounted_2016_on = engine.run(
+        SemanticQuery(
+            metrics=["lines"],
+            filters=[Filter(column="discount", op="gt", values=[0])],
+            window=Window(start=date(2016, 1, 1)),
+        )
+    )
+    assert discounted_2016_on.rows[0][0] == 1  # the Seattle phone
+    same_day = engine.run(
+        SemanticQuery(metrics=["orders"], filters=[Filter(column="ship_mode", op="eq", values=["Same Day"])])
+    )
+    assert same_day.rows[0][0] == 1
+
+
+def test_recency_is_a_filter_on_the_last_date_of_each_customer(engine):
+    """ "Customers with no order in the last 6 months of the data" (the data ends 2017-12-30)."""
+    assert engine.span() == (date(2015, 10, 11), date(2017, 12, 30))
+    result = engine.run(
+        SemanticQuery(
+            metrics=["last_order_date"],
+            group_by=[GroupBy(column="customer_id")],
+            filters=[Filter(metric="last_order_date", op="lt", values=["2017-07-01"])],
+            order="asc",
+        )
+    )
+    assert [r["customer_id__label"] for r in result.records()] == ["Sean O'Donnell", "Darrin Van Huff"]
+
+
+def test_a_comparison_is_the_same_metrics_over_the_earlier_window(engine):
+    result = engine.run(
+        SemanticQuery(
+            metrics=["revenue"],
+            window=Window(start=date(2017, 1, 1), end=date(2017, 12, 31)),
+            compare=Window(start=date(2016, 1, 1), end=date(2016, 12, 31)),
+        )
+    )
+    assert result.records() == [
+        {"revenue": pytest.approx(907.15 + 680.36), "revenue__before": pytest.approx(261.96 + 731.94 + 14.62)}
+    ]
+
+
+def test_a_trend_by_month_reads_in_time_order(engine):
+    result = engine.run(
+        SemanticQuery(metrics=["revenue"], group_by=[GroupBy(column="order_date", grain="year")])
+    )
+    assert [row[0] for row in result.rows] == [date(2015, 1, 1), date(2016, 1, 1), date(2017, 1, 1)]
+
+
+def test_names_outside_the_model_are_refused_before_anything_runs(store):
+    model, _ = store
+    with pytest.raises(InvalidInputError, match="no metric 'weather'"):
+        compile_query(model, SemanticQuery(metrics=["weather"]))
+    with pytest.raises(InvalidInputError, match="no column 'colour'"):
+        compile_query(model, SemanticQuery(metrics=["revenue"], group_by=[GroupBy(column="colour")]))
+    with pytest.raises(InvalidInputError, match="needs a grain"):
+        compile_query(model, SemanticQuery(metrics=["revenue"], group_by=[GroupBy(column="order_date")]))
+    with pytest.raises(ValidationError):
+        SemanticQuery(metrics=["revenue"], filters=[Filter(column="region", op="between", values=["a"])])
+
+
+def test_values_a_question_brings_are_parameters_never_sql(engine):
+    sneaky = "West'; DROP TABLE sales; --"
+    compiled = compile_query(
+        engine.model,
+        SemanticQuery(metrics=["revenue"], filters=[Filter(column="region", op="in", values=[sneaky])]),
+    )
+    assert sneaky not in compiled.sql and compiled.params == [sneaky]
+    assert engine.run(
+        SemanticQuery(metrics=["revenue"], filters=[Filter(column="region", op="in", values=[sneaky])])
+    ).rows == [(None,)]
+
+
+def test_the_query_schema_names_only_the_models_metrics_columns_and_values(engine):
+    schema = query_schema(engine.model, engine.values())
+    metrics = schema["properties"]["metrics"]["items"]["enum"]
+    assert "margin" in metrics and "weather" not in metrics
+    grouped = schema["properties"]["group_by"]["items"]["properties"]["column"]["enum"]
+    assert {"region", "category", "sub_category", "customer_id", "order_date"} <= set(grouped)
+    value_enums = [
+        s
+        for s in schema["properties"]["filters"]["items"]["anyOf"][0]["properties"]["values"]["items"][
+            "anyOf"
+        ]
+        if "enum" in s
+    ]
+    assert {"Same Day", "Furniture", "West"} <= set(value_enums[0]["enum"])
+
+
+def test_the_online_retail_layout_counts_guest_lines_in_revenue_and_orders():
+    path = DATA / "online_retail.csv"
+    model = suggest_model(profile_csv(path), "Online Retail")
+    assert (
+        model.column("customerid").role is Role.key and model.column("customerid").entity is Entity.customer
+    )
+    assert model.column("description").role is Role.label and model.column("stockcode").role is Role.key
+    assert model.metric("revenue").times == "unitprice"
+    with Engine(model, path) as engine:
+        totals = engine.run(SemanticQuery(metrics=["revenue", "orders", "customers"])).records()[0]
+    assert totals["revenue"] == pytest.approx(6 * 2.55 + 6 * 3.39 + 6 * 1.85 + 32 * 1.69)
+    assert totals["orders"] == 3  # the guest checkout's order counts
+    assert totals["customers"] == 2  # a guest is nobody's customer figure
+
+
+def test_a_model_that_contradicts_itself_is_refused_whole():
+    with pytest.raises(ValidationError, match="a ratio divides two metrics"):
+        SemanticModel(
+            dataset="x",
+            columns=[{"name": "sales", "source": "Sales", "role": "measure"}],
+            metrics=[{"name": "margin", "kind": "ratio", "numerator": "profit", "denominator": "sales"}],
+        )
+    with pytest.raises(ValidationError, match="metric names must be unique"):
+        SemanticModel(
+            dataset="x",
+            columns=[{"name": "sales", "source": "Sales", "role": "measure"}],
+            metrics=[{"name": "sales", "kind": "sum", "over": "sales"}, {"name": "sales", "kind": "rows"}],
+        )
+
+
+def test_a_file_that_is_not_a_table_is_one_clear_error(tmp_path):
+    path = tmp_path / "binary.csv"
+    path.write_bytes(b"\x00\x01\x02\xff" * 100)
+    with pytest.raises(InvalidInputError, match="could not be read as CSV"):
+        profile_csv(path)
+
+
+def test_the_domain_package_imports_no_other_room():
+    """docs/architecture.md#who-may-call-whom: ``semantic`` stands on the shared modules only."""
+    package = Path(__import__("agent_orchestrator.semantic").semantic.__file__).parent
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("agent_orchestrator"):
+                assert node.module in ("agent_orchestrator.errors",) or node.module.startswith(
+                    "agent_orchestrator.semantic"
+                ), f"{path.name} imports {node.module}"
