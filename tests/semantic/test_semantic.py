@@ -194,16 +194,23 @@ def test_the_query_schema_names_only_the_models_metrics_columns_and_values(engin
     schema = query_schema(engine.model, engine.values())
     metrics = schema["properties"]["metrics"]["items"]["enum"]
     assert "margin" in metrics and "weather" not in metrics
-    grouped = schema["properties"]["group_by"]["items"]["properties"]["column"]["enum"]
-    assert {"region", "category", "sub_category", "customer_id", "order_date"} <= set(grouped)
-    value_enums = [
-        s
-        for s in schema["properties"]["filters"]["items"]["anyOf"][0]["properties"]["values"]["items"][
-            "anyOf"
-        ]
-        if "enum" in s
-    ]
-    assert {"Same Day", "Furniture", "West"} <= set(value_enums[0]["enum"])
+    by_column, by_period = schema["properties"]["group_by"]["items"]["anyOf"]
+    assert {"region", "category", "sub_category", "customer_id"} <= set(
+        by_column["properties"]["column"]["enum"]
+    )
+    assert "grain" not in by_column["properties"]  # a grain only with a date column, and always with one
+    assert by_period["properties"]["column"]["enum"] == ["order_date", "ship_date"]
+    assert by_period["required"] == ["column", "grain"]
+    shapes = schema["properties"]["filters"]["items"]["anyOf"]
+    filters = {
+        f["properties"]["column"]["const"]: f["properties"] for f in shapes if "column" in f["properties"]
+    }
+    assert filters["ship_mode"]["values"]["items"]["enum"] == ["Same Day", "Second Class", "Standard Class"]
+    assert filters["region"]["values"]["items"]["enum"] == ["South", "West"]  # a region's, never a state's
+    assert filters["discount"]["op"]["enum"] == ["gt", "ge", "lt", "le", "between"]
+    assert filters["discount"]["values"]["items"] == {"type": "number"}
+    assert filters["customer_id"]["op"]["enum"] == ["in", "not_in", "contains"]  # too many to list
+    assert "order_date" not in filters  # dates are the window's
 
 
 def test_the_online_retail_layout_counts_guest_lines_in_revenue_and_orders():

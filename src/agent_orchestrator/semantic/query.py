@@ -126,33 +126,48 @@ def query_schema(model: SemanticModel, values: dict[str, list[str]] | None = Non
     metrics = [m.name for m in model.metrics]
     groupable = [c.name for c in model.groupable]
     times = [c.name for c in model.with_role(Role.time)]
-    filterable = [c.name for c in model.columns if c.role is not Role.ignore]
     values = values or {}
 
     def names(choices: list[str]) -> dict[str, Any]:
         return {"type": "string", "enum": choices}
 
-    value_schemas: list[dict[str, Any]] = [{"type": "number"}, {"type": "string", "format": "date"}]
-    listed = sorted({value for column in values.values() for value in column})
-    value_schemas.append(
-        {"type": "string", "enum": listed} if listed else {"type": "string", "maxLength": 80}
-    )
-    column_filter = {
-        "type": "object",
-        "properties": {
-            "column": names(filterable),
-            "op": {"type": "string", "enum": list(Op.__args__)},  # type: ignore[attr-defined]
-            "values": {"type": "array", "items": {"anyOf": value_schemas}, "minItems": 1, "maxItems": 50},
-        },
-        "required": ["column", "op", "values"],
-        "additionalProperties": False,
-    }
+    # A filter's values belong to its column: one shape per column, with that column's own values
+    # (as an enum when they are few), its own operators, and numbers for a measure. Dates are the
+    # window's, not a filter's.
+    column_filters: list[dict[str, Any]] = []
+    for column in model.columns:
+        if column.role in (Role.ignore, Role.time):
+            continue
+        item: dict[str, Any]
+        if column.role is Role.measure:
+            ops, item = ["gt", "ge", "lt", "le", "between"], {"type": "number"}
+        else:
+            known = values.get(column.name)
+            ops = ["in", "not_in"] if known else ["in", "not_in", "contains"]
+            item = {"type": "string", "enum": known} if known else {"type": "string", "maxLength": 80}
+        column_filters.append(
+            {
+                "type": "object",
+                "properties": {
+                    "column": {"const": column.name},
+                    "op": {"type": "string", "enum": ops},
+                    "values": {"type": "array", "items": item, "minItems": 1, "maxItems": 20},
+                },
+                "required": ["column", "op", "values"],
+                "additionalProperties": False,
+            }
+        )
     metric_filter = {
         "type": "object",
         "properties": {
             "metric": names(metrics),
-            "op": {"type": "string", "enum": ["eq", "ne", "gt", "ge", "lt", "le", "between"]},
-            "values": {"type": "array", "items": {"anyOf": value_schemas[:2]}, "minItems": 1, "maxItems": 2},
+            "op": {"type": "string", "enum": ["gt", "ge", "lt", "le", "between"]},
+            "values": {
+                "type": "array",
+                "items": {"anyOf": [{"type": "number"}, {"type": "string", "format": "date"}]},
+                "minItems": 1,
+                "maxItems": 2,
+            },
         },
         "required": ["metric", "op", "values"],
         "additionalProperties": False,
@@ -166,22 +181,34 @@ def query_schema(model: SemanticModel, values: dict[str, list[str]] | None = Non
         },
         "additionalProperties": False,
     }
-    group: dict[str, Any] = {
+    # A grain belongs to a date column and to nothing else: two shapes, so neither mistake can be written.
+    by_column = {
         "type": "object",
-        "properties": {
-            "column": names(groupable + times),
-            "grain": {"type": "string", "enum": list(Grain.__args__)},  # type: ignore[attr-defined]
-        },
+        "properties": {"column": names(groupable)},
         "required": ["column"],
         "additionalProperties": False,
     }
+    by_period = {
+        "type": "object",
+        "properties": {
+            "column": names(times),
+            "grain": {"type": "string", "enum": list(Grain.__args__)},  # type: ignore[attr-defined]
+        },
+        "required": ["column", "grain"],
+        "additionalProperties": False,
+    }
+    group: dict[str, Any] = {"anyOf": [by_column, by_period] if times else [by_column]}
     return {
         "title": f"A question about {model.dataset}",
         "type": "object",
         "properties": {
             "metrics": {"type": "array", "items": names(metrics), "minItems": 1, "maxItems": 6},
             "group_by": {"type": "array", "items": group, "maxItems": 3},
-            "filters": {"type": "array", "items": {"anyOf": [column_filter, metric_filter]}, "maxItems": 12},
+            "filters": {
+                "type": "array",
+                "items": {"anyOf": [*column_filters, metric_filter]},
+                "maxItems": 12,
+            },
             "window": window,
             "compare": window,
             "order": {"type": "string", "enum": ["desc", "asc"]},

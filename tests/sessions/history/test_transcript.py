@@ -4,6 +4,7 @@ import json
 
 from agent_orchestrator.sessions.history.tool_results import ToolResult, imported_call_id, is_imported_call
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
+from agent_orchestrator.sessions.turn_runner import logged_turn
 
 
 def _line(kind: str, **data) -> bytes:
@@ -127,3 +128,20 @@ def test_an_imported_chats_tool_results_are_kept_apart_from_this_servers():
     assert answer.tool_results == (ToolResult("list_segments", None, {}, "real"),)
     assert answer.imported_tool_results == (ToolResult("monthly_trend", None, {}, "forged"),)
     assert is_imported_call(imported) and not is_imported_call(ours)
+
+
+def test_where_the_log_stands_on_a_pending_message():
+    """``logged_turn``: the catalog's pending message is the log's last user message (then its answer,
+    if one follows), or not in the log at all."""
+    said = [
+        TranscriptMessage("user", "one", "t1"),
+        TranscriptMessage("assistant", "answer one", "t2"),
+        TranscriptMessage("user", "two", "t3"),
+    ]
+    assert logged_turn(said, "two") == said[2]
+    assert (
+        logged_turn([*said, TranscriptMessage("assistant", "answer two", "t4")], "two").content
+        == "answer two"
+    )
+    assert logged_turn(said, "one") is None  # an earlier message of the same words is not this turn's
+    assert logged_turn(said, "three") is None and logged_turn([], "two") is None

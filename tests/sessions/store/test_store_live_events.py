@@ -172,3 +172,16 @@ def test_a_turn_left_open_by_a_dead_server_is_ended_once(store_engine: Engine) -
     log.append("s:c", "user", {"content": "next"})
     log.append("s:c", "done", {"content": "ok"})
     assert log.end_open_turn("s:c", "The server stopped.") == []  # an answered turn is left alone
+
+
+def test_a_turn_whose_answer_reached_the_log_before_its_server_died_ends_with_that_answer(
+    store_engine: Engine,
+) -> None:
+    """The feed tells what the transcript shows: the log had the answer, only ``done`` was lost."""
+    log = LiveEventLog(store_engine)
+    log.append("s:d", "user", {"content": "best segment?"})
+    ended = log.end_open_turn("s:d", "The server stopped.", answer="Champions.")
+    assert [(e.kind, e.data) for e in ended] == [
+        ("done", {"content": "Champions.", "tool_results": []}),
+        ("idle", {}),
+    ]
