@@ -1,6 +1,6 @@
 """Can the embedded model fill a semantic query under a grammar? A probe for issue 43's design.
 
-    uv run python bench/probe_semantic_fill.py --data /work/evaldata/superstore/superstore.csv
+    uv run python bench/probe_semantic_fill.py --data /work/evaldata/superstore/superstore.csv [--linked]
 
 The dataset's model is suggested from the file (``semantic.suggest_model``), its query schema turned
 into a GBNF grammar by llama.cpp's converter (vendored in cyllama), and the 0.5B model asked to fill
@@ -38,6 +38,7 @@ from agent_orchestrator.semantic import (
     Engine,
     SemanticModel,
     SemanticQuery,
+    Vocabulary,
     profile_csv,
     query_schema,
     suggest_model,
@@ -177,21 +178,23 @@ def fill(llm: LocalEngine, system: str, question: str, grammar: str) -> tuple[st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="a CSV in the Superstore layout")
+    parser.add_argument(
+        "--linked", action="store_true", help="restrict each grammar to what the question names"
+    )
     args = parser.parse_args()
     model = suggest_model(profile_csv(args.data), args.data.stem)
     engine = Engine(model, args.data)
     values = engine.values()
-    schema = query_schema(model, values)
-    for window in ("window", "compare"):  # the converter's date format, not JSON Schema's keyword soup
-        schema["properties"][window]["properties"].pop("column", None)
-    grammar = json_schema_to_grammar(schema)
+    vocabulary = Vocabulary(model, engine.words())
     system = describe(model, values, engine.span())
     weights = resolve_weights("0.5b", cache_dir=PROJECT / ".data" / "models", progress=False)
     llm = LocalEngine(weights, n_ctx=4096)
     llm.warm_up()
     right, times = 0, []
     for question, expected in QUESTIONS:
-        text, seconds = fill(llm, system, question, grammar)
+        # With --linked, the grammar offers only what the question was found to name (vocabulary.py).
+        schema = query_schema(model, values, vocabulary.find(question) if args.linked else None)
+        text, seconds = fill(llm, system, question, json_schema_to_grammar(schema))
         times.append(seconds)
         truth = engine.run(SemanticQuery.model_validate(expected)).rows
         try:

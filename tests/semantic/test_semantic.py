@@ -23,6 +23,7 @@ from agent_orchestrator.semantic import (
     Role,
     SemanticModel,
     SemanticQuery,
+    Vocabulary,
     Window,
     compile_query,
     profile_csv,
@@ -259,3 +260,36 @@ def test_the_domain_package_imports_no_other_room():
                 assert node.module in ("agent_orchestrator.errors",) or node.module.startswith(
                     "agent_orchestrator.semantic"
                 ), f"{path.name} imports {node.module}"
+
+
+def test_a_question_is_linked_to_the_datas_own_values_columns_and_metrics(engine):
+    vocabulary = Vocabulary(engine.model, engine.words())
+    found = vocabulary.find("Profit margin of furniture in Kentucky by sub-category, for customer CG-12520?")
+    assert {(m.column, m.value) for m in found.mentions} == {
+        ("category", "Furniture"),
+        ("state", "Kentucky"),
+        ("customer_id", "CG-12520"),
+    }
+    assert found.metrics == ("margin",) and found.columns == ("sub_category",)
+    typo = vocabulary.find("sales in califronia")
+    assert [(m.column, m.value, m.exact) for m in typo.mentions] == [("state", "California", False)]
+    assert typo.metrics == ("revenue",)
+    named = vocabulary.find("how much did Sean O'Donnell spend on the Bretford Table?")
+    assert {(m.column, m.value) for m in named.mentions} == {
+        ("customer_name", "Sean O'Donnell"),
+        ("product_name", "Bretford Table"),
+    }
+
+
+def test_a_schema_for_what_the_question_named_offers_nothing_else(engine):
+    found = Vocabulary(engine.model, engine.words()).find("profit margin of furniture by sub-category")
+    schema = query_schema(engine.model, engine.values(), found)
+    assert schema["properties"]["metrics"]["items"]["enum"] == ["margin"]
+    by_column, _ = schema["properties"]["group_by"]["items"]["anyOf"]
+    assert by_column["properties"]["column"]["enum"] == ["sub_category"]
+    shapes = schema["properties"]["filters"]["items"]["anyOf"]
+    filters = {
+        f["properties"]["column"]["const"]: f["properties"] for f in shapes if "column" in f["properties"]
+    }
+    assert list(filters) == ["category", "sub_category"]
+    assert filters["category"]["values"]["items"]["enum"] == ["Furniture"]

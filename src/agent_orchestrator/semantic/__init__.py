@@ -16,6 +16,7 @@ from agent_orchestrator.semantic.model import Column, Entity, Kind, Metric, Role
 from agent_orchestrator.semantic.profile import ColumnProfile, TableProfile, profile_csv
 from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Window, query_schema
 from agent_orchestrator.semantic.suggest import default_metrics, suggest_model
+from agent_orchestrator.semantic.vocabulary import Found, Mention, Vocabulary
 
 __all__ = [
     "Column",
@@ -24,14 +25,17 @@ __all__ = [
     "Engine",
     "Entity",
     "Filter",
+    "Found",
     "GroupBy",
     "Kind",
+    "Mention",
     "Metric",
     "Result",
     "Role",
     "SemanticModel",
     "SemanticQuery",
     "TableProfile",
+    "Vocabulary",
     "Window",
     "compile_query",
     "default_metrics",

@@ -88,14 +88,22 @@ class Engine:
             cursor.close()
         return _day(first), _day(last)
 
+    def words(self, limit: int = 200_000) -> dict[str, list[str]]:
+        """The distinct values of every dimension, key and label (up to ``limit`` each): what a
+        question's words are matched against (:class:`~agent_orchestrator.semantic.vocabulary.Vocabulary`)."""
+        return self._distinct(self.model.groupable, limit)
+
     def values(self, limit: int = ENUM_LIMIT) -> dict[str, list[str]]:
         """The distinct values of each dimension with at most ``limit`` of them: the enums of the
-        query's schema and the vocabulary a question's words are matched against."""
+        query's schema."""
+        return self._distinct(self.model.with_role(Role.dimension), limit)
+
+    def _distinct(self, columns: list[Column], limit: int) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
         with self._lock:
             cursor = self._db.cursor()
         try:
-            for column in self.model.with_role(Role.dimension):
+            for column in columns:
                 name = quote(column.name)
                 distinct = f"SELECT DISTINCT {name} FROM {VIEW} WHERE {name} IS NOT NULL"
                 rows = cursor.execute(f"{distinct} ORDER BY 1 LIMIT {limit + 1}").fetchall()

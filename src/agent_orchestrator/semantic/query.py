@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.model import Kind, Role, SemanticModel
+from agent_orchestrator.semantic.vocabulary import Found
 
 MAX_ROWS = 50
 Grain = Literal["day", "week", "month", "quarter", "year", "weekday"]
@@ -119,14 +120,25 @@ class SemanticQuery(BaseModel):
         return self
 
 
-def query_schema(model: SemanticModel, values: dict[str, list[str]] | None = None) -> dict[str, Any]:
+def query_schema(
+    model: SemanticModel, values: dict[str, list[str]] | None = None, found: Found | None = None
+) -> dict[str, Any]:
     """The JSON schema of a :class:`SemanticQuery` over ``model``: metric and column names are enums of
     the model's, and so are the values of each column listed in ``values`` (its distinct values, when
-    there are at most :data:`ENUM_LIMIT`), so output constrained by it can only name what exists."""
+    there are at most :data:`ENUM_LIMIT`), so output constrained by it can only name what exists.
+
+    With what a question was found to name (``found``, :mod:`vocabulary`), the schema offers only
+    that: the metrics it named (all, if none), the columns it named to group by (besides periods),
+    and filters on the values it named, each in its own column -- nothing else can be written.
+    """
     metrics = [m.name for m in model.metrics]
     groupable = [c.name for c in model.groupable]
     times = [c.name for c in model.with_role(Role.time)]
     values = values or {}
+    if found is not None:
+        metrics = list(found.metrics) or metrics
+        groupable = [name for name in found.columns if name in groupable]
+        values = found.values()
 
     def names(choices: list[str]) -> dict[str, Any]:
         return {"type": "string", "enum": choices}
@@ -138,6 +150,8 @@ def query_schema(model: SemanticModel, values: dict[str, list[str]] | None = Non
     for column in model.columns:
         if column.role in (Role.ignore, Role.time):
             continue
+        if found is not None and column.name not in values and column.name not in found.columns:
+            continue  # a filter only on what the question named
         item: dict[str, Any]
         if column.role is Role.measure:
             ops, item = ["gt", "ge", "lt", "le", "between"], {"type": "number"}
@@ -197,7 +211,8 @@ def query_schema(model: SemanticModel, values: dict[str, list[str]] | None = Non
         "required": ["column", "grain"],
         "additionalProperties": False,
     }
-    group: dict[str, Any] = {"anyOf": [by_column, by_period] if times else [by_column]}
+    shapes = ([by_column] if groupable else []) + ([by_period] if times else [])
+    group: dict[str, Any] = {"anyOf": shapes} if shapes else {"type": "object", "maxProperties": 0}
     return {
         "title": f"A question about {model.dataset}",
         "type": "object",

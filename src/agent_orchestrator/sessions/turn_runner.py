@@ -100,6 +100,8 @@ class _Turn:
     """The session feed's position at the turn's message: a stop asked for after it is this turn's."""
     copy: CopilotSession
     """The session open in the runtime (:meth:`TurnRunner._open`)."""
+    renewer: asyncio.Task[None]
+    """Renews the lease (:meth:`TurnRunner._keep_lease`) from before the session was opened."""
 
     @property
     def session_id(self) -> str:
@@ -222,6 +224,7 @@ class TurnRunner:
         # What a delete stops and waits for: the opening below, then the turn and its feed's last events.
         hold, over = Hold(), asyncio.get_running_loop().create_future()
         copy: CopilotSession | None = None
+        renewer: asyncio.Task[None] | None = None
         try:
             if seen is not None:
                 await self._refuse_if_behind(session_id, seen)
@@ -234,6 +237,8 @@ class TurnRunner:
                 record = changed
             assert prompt is not None
             self._holds.add(session_id, hold, over)  # after the change's own hold (``_fenced``)
+            # Renewed from here to the turn's end: resuming a long chat may take longer than the ttl.
+            renewer = asyncio.create_task(self._keep_lease(lease))
             if record.pending_prompt is not None:
                 await self.keep_interrupted_prompt(record)
             copy = await self._open(lease, hold)
@@ -254,6 +259,8 @@ class TurnRunner:
                 since = await asyncio.to_thread(self.live.log.latest, session_stream(session_id))
         except BaseException:
             # No turn will run to release it: without this, the session answers "busy" until expiry.
+            if renewer is not None:
+                renewer.cancel()
             if copy is not None:
                 await close_quietly(copy)
             self._turn_fences.pop(session_id, None)
@@ -262,7 +269,8 @@ class TurnRunner:
             over.set_result(None)
             raise
         queue = PublishingQueue(self.live, session_id, actor.user.id, public_id=record.public_id)
-        turn = _Turn(actor, record, prompt, lease, reservation, since, copy)
+        assert renewer is not None
+        turn = _Turn(actor, record, prompt, lease, reservation, since, copy, renewer)
         observed = observed_turn(self._run_turn(turn, queue, hold), session_id, record.public_id)
         task = asyncio.create_task(observed)
         ended = asyncio.gather(task, queue.published, return_exceptions=True)
@@ -339,8 +347,7 @@ class TurnRunner:
         return Write.PASS
 
     async def _run_turn(self, turn: _Turn, queue: asyncio.Queue[TurnEvent | None], hold: Hold) -> None:
-        session_id, lease = turn.session_id, turn.lease
-        renewer = asyncio.create_task(self._keep_lease(lease))
+        session_id, lease, renewer = turn.session_id, turn.lease, turn.renewer
         released = False
         try:
             # The turn's start and its audit record, in one transaction.

@@ -1,0 +1,116 @@
+"""The dataset's own words, found in a question: its values, its columns and its metrics.
+
+What a question names is linked here, in code, from the data -- a region, a state, a category, a
+customer's key or name, a product's name -- and from the model -- a column ("by region", "which
+state"), a metric or one of its synonyms ("sales", "aov"). The model that fills the query is then
+offered only those (``query_schema(..., found=...)``): the probe of the bare design showed a small
+model filling filters with values nobody asked about, and picking keys for words it did not know
+(``bench/probe_semantic_fill.py``). Nothing here knows a wording: the vocabulary is the data's and
+the model's, so a new column or value is found without code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from agent_orchestrator.semantic.model import Role, SemanticModel
+
+MAX_WORDS = 8
+"""The longest value matched, in words (a product's full name)."""
+FUZZY_CUTOFF = 0.88
+"""How close a misspelt word must be to a value to stand for it ("califronia")."""
+_MIN_FUZZY = 5
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A value of ``column`` that the question names (``exact`` unless found despite a misspelling)."""
+
+    column: str
+    value: str
+    words: str
+    exact: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What a question names of the dataset."""
+
+    mentions: tuple[Mention, ...]
+    columns: tuple[str, ...]
+    metrics: tuple[str, ...]
+
+    def values(self) -> dict[str, list[str]]:
+        """The mentioned values, by column (the filter enums of a restricted schema)."""
+        by_column: dict[str, list[str]] = {}
+        for mention in self.mentions:
+            by_column.setdefault(mention.column, [])
+            if mention.value not in by_column[mention.column]:
+                by_column[mention.column].append(mention.value)
+        return by_column
+
+
+def normalise(text: str) -> str:
+    """Lower-case words; a hyphen joins a code's parts (``cg-12520``) and separates words
+    (``sub-category`` is ``sub category``)."""
+    words: list[str] = []
+    for token in _TOKEN.findall(text.lower()):
+        words.extend([token] if any(c.isdigit() for c in token) else token.replace("-", " ").split())
+    return " ".join(words)
+
+
+class Vocabulary:
+    """Every value of the model's dimensions, keys and labels (as given), and its names, indexed by
+    their normalised words."""
+
+    def __init__(self, model: SemanticModel, values: dict[str, Iterable[str]]) -> None:
+        self.model = model
+        self._values: dict[str, list[tuple[str, str]]] = {}  # normalised words -> (column, value)
+        for name, known in values.items():
+            for value in known:
+                words = normalise(str(value))
+                if words:
+                    self._values.setdefault(words, []).append((name, str(value)))
+        self._fuzzy = [w for w in self._values if len(w) >= _MIN_FUZZY and not any(c.isdigit() for c in w)]
+        # Normalised name -> ("metric" | "column", name). Metrics first: "sales" in a question is the
+        # revenue metric (a synonym) before it is the measure column the metric sums.
+        self._names: dict[str, tuple[str, str]] = {}
+        for metric in model.metrics:
+            for name in (metric.name.replace("_", " "), metric.title, *metric.synonyms):
+                self._names.setdefault(normalise(name), ("metric", metric.name))
+        for column in model.columns:
+            if column.role is not Role.ignore:
+                for name in (column.name.replace("_", " "), column.title, *column.synonyms):
+                    self._names.setdefault(normalise(name), ("column", column.name))
+
+    def find(self, question: str) -> Found:
+        words = normalise(question).split()
+        mentions: list[Mention] = []
+        columns: list[str] = []
+        metrics: list[str] = []
+        used = [False] * len(words)
+        for size in range(min(MAX_WORDS, len(words)), 0, -1):  # the longest match first
+            for start in range(len(words) - size + 1):
+                if any(used[start : start + size]):
+                    continue
+                phrase = " ".join(words[start : start + size])
+                hits = self._values.get(phrase) or self._values.get(phrase.removesuffix("s"))
+                name = self._names.get(phrase) or self._names.get(phrase.removesuffix("s"))
+                if hits:
+                    mentions.extend(Mention(column, value, phrase) for column, value in hits)
+                elif name is not None:
+                    (columns if name[0] == "column" else metrics).append(name[1])
+                else:
+                    continue
+                used[start : start + size] = [True] * size
+        for start, word in enumerate(words):  # a misspelt value, one word at a time
+            if used[start] or len(word) < _MIN_FUZZY:
+                continue
+            close = difflib.get_close_matches(word, self._fuzzy, n=1, cutoff=FUZZY_CUTOFF)
+            if close and close[0] not in self._names:
+                mentions.extend(Mention(c, v, word, exact=False) for c, v in self._values[close[0]])
+        return Found(tuple(mentions), tuple(dict.fromkeys(columns)), tuple(dict.fromkeys(metrics)))
