@@ -285,11 +285,19 @@ def test_a_schema_for_what_the_question_named_offers_nothing_else(engine):
     found = Vocabulary(engine.model, engine.words()).find("profit margin of furniture by sub-category")
     schema = query_schema(engine.model, engine.values(), found)
     assert schema["properties"]["metrics"]["items"]["enum"] == ["margin"]
-    by_column, _ = schema["properties"]["group_by"]["items"]["anyOf"]
+    assert schema["properties"]["metrics"]["maxItems"] == 1
+    [by_column] = schema["properties"]["group_by"]["items"]["anyOf"]  # no period named: none offered
     assert by_column["properties"]["column"]["enum"] == ["sub_category"]
     shapes = schema["properties"]["filters"]["items"]["anyOf"]
     filters = {
         f["properties"]["column"]["const"]: f["properties"] for f in shapes if "column" in f["properties"]
     }
-    assert list(filters) == ["category", "sub_category"]
+    assert list(filters) == ["category"]  # a value it named; sub-category is only grouped by
     assert filters["category"]["values"]["items"]["enum"] == ["Furniture"]
+    monthly = query_schema(
+        engine.model, engine.values(), Vocabulary(engine.model, {}).find("monthly revenue")
+    )
+    [by_period] = monthly["properties"]["group_by"]["items"]["anyOf"]
+    assert by_period["properties"]["grain"]["enum"] == ["month"]
+    total = query_schema(engine.model, engine.values(), Vocabulary(engine.model, {}).find("total revenue?"))
+    assert "group_by" not in total["properties"]

@@ -10,16 +10,27 @@ only the metrics, columns and values the dataset has (docs/architecture.md#the-s
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.model import Kind, Role, SemanticModel
-from agent_orchestrator.semantic.vocabulary import Found
+
+if TYPE_CHECKING:  # vocabulary.py reads the grain words from here
+    from agent_orchestrator.semantic.vocabulary import Found
 
 MAX_ROWS = 50
 Grain = Literal["day", "week", "month", "quarter", "year", "weekday"]
+GRAIN_WORDS: dict[str, tuple[str, ...]] = {
+    "day": ("day", "daily", "days", "per day"),
+    "week": ("week", "weekly", "weeks"),
+    "month": ("month", "monthly", "months"),
+    "quarter": ("quarter", "quarterly", "quarters"),
+    "year": ("year", "yearly", "annual", "annually", "years"),
+    "weekday": ("weekday", "day of the week", "weekdays"),
+}
+"""How questions name each grain: part of the query language, found like the model's names."""
 Op = Literal["in", "not_in", "eq", "ne", "gt", "ge", "lt", "le", "between", "contains"]
 Value = str | float | int
 ENUM_LIMIT = 200
@@ -135,10 +146,13 @@ def query_schema(
     groupable = [c.name for c in model.groupable]
     times = [c.name for c in model.with_role(Role.time)]
     values = values or {}
+    grains = list(Grain.__args__)  # type: ignore[attr-defined]
     if found is not None:
         metrics = list(found.metrics) or metrics
         groupable = [name for name in found.columns if name in groupable]
         values = found.values()
+        grains = list(found.grains)
+        times = times if grains else []
 
     def names(choices: list[str]) -> dict[str, Any]:
         return {"type": "string", "enum": choices}
@@ -150,8 +164,13 @@ def query_schema(
     for column in model.columns:
         if column.role in (Role.ignore, Role.time):
             continue
-        if found is not None and column.name not in values and column.name not in found.columns:
-            continue  # a filter only on what the question named
+        named = (
+            found is None
+            or column.name in values
+            or (column.role is Role.measure and column.name in found.columns)
+        )
+        if not named:
+            continue  # a filter only on the values (or the measure) the question named
         item: dict[str, Any]
         if column.role is Role.measure:
             ops, item = ["gt", "ge", "lt", "le", "between"], {"type": "number"}
@@ -206,19 +225,25 @@ def query_schema(
         "type": "object",
         "properties": {
             "column": names(times),
-            "grain": {"type": "string", "enum": list(Grain.__args__)},  # type: ignore[attr-defined]
+            "grain": {"type": "string", "enum": grains},
         },
         "required": ["column", "grain"],
         "additionalProperties": False,
     }
     shapes = ([by_column] if groupable else []) + ([by_period] if times else [])
-    group: dict[str, Any] = {"anyOf": shapes} if shapes else {"type": "object", "maxProperties": 0}
+    # Nothing to group by: no ``group_by`` to write (a property the grammar cannot produce).
+    groups = {"group_by": {"type": "array", "items": {"anyOf": shapes}, "maxItems": 3}} if shapes else {}
     return {
         "title": f"A question about {model.dataset}",
         "type": "object",
         "properties": {
-            "metrics": {"type": "array", "items": names(metrics), "minItems": 1, "maxItems": 6},
-            "group_by": {"type": "array", "items": group, "maxItems": 3},
+            "metrics": {
+                "type": "array",
+                "items": names(metrics),
+                "minItems": 1,
+                "maxItems": min(6, len(metrics)),
+            },
+            **groups,
             "filters": {
                 "type": "array",
                 "items": {"anyOf": [*column_filters, metric_filter]},

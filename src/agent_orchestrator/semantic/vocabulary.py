@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agent_orchestrator.semantic.model import Role, SemanticModel
+from agent_orchestrator.semantic.query import GRAIN_WORDS
 
 MAX_WORDS = 8
 """The longest value matched, in words (a product's full name)."""
@@ -43,6 +44,8 @@ class Found:
     mentions: tuple[Mention, ...]
     columns: tuple[str, ...]
     metrics: tuple[str, ...]
+    grains: tuple[str, ...] = ()
+    """Periods to group by that the question named ("per month", "yearly")."""
 
     def values(self) -> dict[str, list[str]]:
         """The mentioned values, by column (the filter enums of a restricted schema)."""
@@ -86,12 +89,14 @@ class Vocabulary:
             if column.role is not Role.ignore:
                 for name in (column.name.replace("_", " "), column.title, *column.synonyms):
                     self._names.setdefault(normalise(name), ("column", column.name))
+        for grain, spoken in GRAIN_WORDS.items():
+            for name in spoken:
+                self._names.setdefault(normalise(name), ("grain", grain))
 
     def find(self, question: str) -> Found:
         words = normalise(question).split()
         mentions: list[Mention] = []
-        columns: list[str] = []
-        metrics: list[str] = []
+        named: dict[str, list[str]] = {"column": [], "metric": [], "grain": []}
         used = [False] * len(words)
         for size in range(min(MAX_WORDS, len(words)), 0, -1):  # the longest match first
             for start in range(len(words) - size + 1):
@@ -103,7 +108,7 @@ class Vocabulary:
                 if hits:
                     mentions.extend(Mention(column, value, phrase) for column, value in hits)
                 elif name is not None:
-                    (columns if name[0] == "column" else metrics).append(name[1])
+                    named[name[0]].append(name[1])
                 else:
                     continue
                 used[start : start + size] = [True] * size
@@ -113,4 +118,7 @@ class Vocabulary:
             close = difflib.get_close_matches(word, self._fuzzy, n=1, cutoff=FUZZY_CUTOFF)
             if close and close[0] not in self._names:
                 mentions.extend(Mention(c, v, word, exact=False) for c, v in self._values[close[0]])
-        return Found(tuple(mentions), tuple(dict.fromkeys(columns)), tuple(dict.fromkeys(metrics)))
+        columns, metrics, grains = (
+            tuple(dict.fromkeys(named[kind])) for kind in ("column", "metric", "grain")
+        )
+        return Found(tuple(mentions), columns, metrics, grains)
