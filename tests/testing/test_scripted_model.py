@@ -215,24 +215,25 @@ def test_invalid_body_is_logged_and_rejected(model: ScriptedModel) -> None:
 
 
 def test_delay_holds_the_reply() -> None:
-    with ScriptedModel(delay=0.3) as model:
+    # Wide margins: on a loaded machine (the suite runs in parallel) a plain reply can take tenths.
+    with ScriptedModel(delay=1.5) as model:
         started = time.monotonic()
         chat(model)
-        assert time.monotonic() - started >= 0.3
+        assert time.monotonic() - started >= 1.5
         model.script(Text("fast", delay=0.0))
         started = time.monotonic()
         chat(model)
-        assert time.monotonic() - started < 0.3
+        assert time.monotonic() - started < 1.5
 
 
 async def test_delay_does_not_block_other_requests(model: ScriptedModel) -> None:
-    model.script(Text("slow", delay=1.0), Text("fast"))
+    model.script(Text("slow", delay=3.0), Text("fast"))
     async with httpx.AsyncClient(base_url=model.base_url, timeout=10) as client:
         slow = asyncio.create_task(client.post("/chat/completions", json={"messages": [user("1")]}))
         await asyncio.to_thread(model.wait_for_requests, 1)
         started = time.monotonic()
         fast = await client.post("/chat/completions", json={"messages": [user("2")]})
-        assert time.monotonic() - started < 0.5
+        assert time.monotonic() - started < 2.0
         assert fast.json()["choices"][0]["message"]["content"] == "fast"
         assert not slow.done()
         assert (await slow).json()["choices"][0]["message"]["content"] == "slow"
@@ -301,7 +302,7 @@ def test_stop_does_not_hang_on_in_flight_request() -> None:
     model.wait_for_requests(1)
     started = time.monotonic()
     model.stop()
-    assert time.monotonic() - started < 1
+    assert time.monotonic() - started < 5  # not the 30 s the request would have waited
     worker.join(5)
     [response] = responses
     assert response.status_code == 503
