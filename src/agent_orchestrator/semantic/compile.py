@@ -15,7 +15,7 @@ from typing import Any
 
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.model import Column, Kind, Metric, Role, SemanticModel
-from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Window, aggregate_metrics
+from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Window
 
 VIEW = "sales"
 _OPS = {"eq": "=", "ne": "<>", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
@@ -137,7 +137,7 @@ def _group_expression(column: Column, group: GroupBy) -> str:
             return f"CAST(date_trunc('{grain}', {name}) AS DATE)"
 
 
-def _aggregate(model: SemanticModel, metric: Metric) -> str:
+def _aggregate(metric: Metric) -> str:
     over = quote(metric.over) if metric.over else ""
     match metric.kind:
         case Kind.sum:
@@ -164,7 +164,7 @@ def _metric(
         numerator = _metric(model, model.metric(str(metric.numerator)), window, time, params)
         denominator = _metric(model, model.metric(str(metric.denominator)), window, time, params)
         return f"({numerator})::DOUBLE / NULLIF({denominator}, 0)"
-    aggregate = _aggregate(model, metric)
+    aggregate = _aggregate(metric)
     if window is None or time is None:
         return aggregate
     return f"{aggregate} FILTER (WHERE {_in_window(time, window, params)})"
@@ -218,6 +218,3 @@ def _typed(column: Column, value: Any) -> Any:
     if column.role is Role.measure:
         return float(value)
     return value
-
-
-__all__ = ["VIEW", "Compiled", "aggregate_metrics", "compile_query", "quote"]

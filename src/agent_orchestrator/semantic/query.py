@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.semantic.model import Kind, Role, SemanticModel
+from agent_orchestrator.semantic.model import Role, SemanticModel
 
 if TYPE_CHECKING:  # vocabulary.py reads the grain words from here
     from agent_orchestrator.semantic.vocabulary import Found
@@ -259,13 +259,3 @@ def query_schema(
         "required": ["metrics"],
         "additionalProperties": False,
     }
-
-
-def aggregate_metrics(model: SemanticModel, names: list[str]) -> list[str]:
-    """The plain (non-ratio) metrics ``names`` needs, each once, in order: a ratio needs its two."""
-    needed: list[str] = []
-    for name in names:
-        metric = model.metric(name)
-        parts = [metric.numerator, metric.denominator] if metric.kind is Kind.ratio else [name]
-        needed.extend(part for part in parts if part is not None and part not in needed)
-    return needed
