@@ -50,7 +50,9 @@ EURO = (
 SHOPIFY_EXPORT = Path(__file__).parent / "data" / "shopify_orders_export.csv"
 """A Shopify orders export as the platform writes it: five orders of one to three lines."""
 MAPPING_EURO = dict(
-    zip(FIELDS, ("Invoice", "SKU", "Description", "Qty", "Date", "Price", "Customer", "Country"), strict=True)
+    zip(
+        FIELDS, ("Invoice", "SKU", "Description", "Qty", "Date", "Price", "Customer", "Country"), strict=False
+    )
 )
 
 
@@ -92,6 +94,51 @@ def library(tmp_path: Path) -> DatasetLibrary:
     found.close()
 
 
+STORE_EXPORT = (
+    "Row ID,Order ID,Order Date,Customer ID,Segment,Region,Product ID,Product Name,Sales,Quantity,Profit\n"
+    "1,CA-2016-152156,11/8/2016,CG-12520,Consumer,South,FUR-BO-1,Bookcase,261.96,2,41.91\n"
+    "2,CA-2016-152156,11/8/2016,CG-12520,Consumer,South,FUR-CH-4,Chairs,731.94,3,219.58\n"
+    "3,CA-2016-138688,6/30/2016,DV-13045,Corporate,West,OFF-LA-1,Labels,14.62,2,6.87\n"
+    "4,US-2015-108966,10/11/2015,SO-20335,Consumer,South,FUR-TA-5,Table,957.5775,5,-383.03\n"
+)
+"""A store's export with a line total (``Sales``) and no unit price, text customer keys."""
+
+
+def test_a_file_with_line_totals_and_no_unit_price_imports_as_exported(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, STORE_EXPORT, "store.csv")
+    preview = inspect_csv(path)
+    assert preview.problems == []
+    assert preview.mapping["line_total"] == "Sales" and preview.mapping["unit_price"] is None
+    mapping = {field: column for field, column in preview.mapping.items() if column}
+    report = library.import_csv(
+        path, mapping, preview.format, mode="replace", actor="admin", source_name="store.csv"
+    )
+    assert report.imported == 4 and report.skipped == 0
+    conn = sqlite3.connect(library.current_path())
+    try:
+        total, prices = conn.execute(
+            "SELECT ROUND(SUM(amount), 2), GROUP_CONCAT(unit_price) FROM transactions"
+        ).fetchone()
+    finally:
+        conn.close()
+    assert total == round(261.96 + 731.94 + 14.62 + 957.58, 2)  # the file's own totals, not price x qty
+    assert "130.98" in prices.split(",")
+
+
+def test_a_mapping_without_a_price_or_a_total_is_refused_naming_both(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, STORE_EXPORT, "store.csv")
+    preview = inspect_csv(path)
+    mapping = {field: column for field, column in preview.mapping.items() if column and field != "line_total"}
+    with pytest.raises(InvalidInputError, match="unit_price or line_total"):
+        library.import_csv(
+            path, mapping, preview.format, mode="replace", actor="admin", source_name="store.csv"
+        )
+
+
 def test_a_shop_platform_export_is_mapped_and_its_emails_become_stable_ids(
     library: DatasetLibrary, tmp_path: Path
 ) -> None:
@@ -107,6 +154,7 @@ def test_a_shop_platform_export_is_mapped_and_its_emails_become_stable_ids(
         "unit_price": "Lineitem price",
         "customer_id": "Email",
         "country": "Billing Country",
+        "line_total": None,
     }
     assert preview.format.date_format == "%Y-%m-%d %H:%M:%S %z"
     report = _import(library, path)

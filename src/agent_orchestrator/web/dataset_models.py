@@ -21,14 +21,22 @@ from agent_orchestrator.retail.datasets import (
     ImportReport,
     SegmentRules,
 )
-from agent_orchestrator.retail.datasets.formats import OPTIONAL_FIELDS
+from agent_orchestrator.retail.datasets.formats import OPTIONAL_FIELDS, missing_fields
 from agent_orchestrator.web.charts import MoneyFormat
 from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.import_jobs import ImportJob, JobState, Mode
 from agent_orchestrator.web.uploads import Upload
 
 FieldName = Literal[
-    "invoice", "stock_code", "description", "quantity", "invoiced_at", "unit_price", "customer_id", "country"
+    "invoice",
+    "stock_code",
+    "description",
+    "quantity",
+    "invoiced_at",
+    "unit_price",
+    "customer_id",
+    "country",
+    "line_total",
 ]
 Column = NulFree
 
@@ -139,8 +147,7 @@ def checked_mapping(mapping: Mapping[FieldName, str | None], header: list[str]) 
     unknown = sorted(set(chosen.values()) - set(header))
     if unknown:
         raise InvalidInputError(f"The file has no column {', '.join(map(repr, unknown))}.")
-    missing = [name for name in FIELDS if name not in chosen and name not in OPTIONAL_FIELDS]
-    if missing:
+    if missing := missing_fields(chosen):
         raise InvalidInputError(f"Choose a column for {', '.join(missing)}.")
     return chosen
 

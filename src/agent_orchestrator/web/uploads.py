@@ -25,8 +25,8 @@ from pathlib import Path, PurePath
 from typing import BinaryIO
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError
-from agent_orchestrator.retail.datasets import FIELDS, CsvFormat, CsvPreview, inspect_csv
-from agent_orchestrator.retail.datasets.formats import OPTIONAL_FIELDS
+from agent_orchestrator.retail.datasets import CsvFormat, CsvPreview, inspect_csv
+from agent_orchestrator.retail.datasets.formats import missing_fields
 
 UPLOAD_MAX_BYTES = 128 * 2**20
 """The largest upload: the one-million-line Online Retail II export is about 95 MB; a 200 MB file is
@@ -137,7 +137,7 @@ async def _copy(chunks: AsyncIterator[bytes], handle: BinaryIO) -> int:
 def _check_columns(name: str, preview: CsvPreview) -> None:
     """A file with fewer columns than the fields every import needs cannot be mapped: refused now,
     in one message, rather than after the admin has tried."""
-    required = [field for field in FIELDS if field not in OPTIONAL_FIELDS]
+    required = missing_fields({})
     if len(preview.header) < len(required):
         raise InvalidInputError(
             f"{name} has {len(preview.header)} columns; sales need at least {len(required)}: "

@@ -22,11 +22,17 @@ FIELDS = (
     "unit_price",
     "customer_id",
     "country",
+    "line_total",
 )
-"""Our columns, in the order of the Online Retail layout."""
+"""Our columns, in the order of the Online Retail layout, then a line's total."""
 
-OPTIONAL_FIELDS = frozenset({"description", "country"})
-"""Fields a file may lack: an empty description, and the country ``Unspecified``."""
+PRICE_FIELDS = ("unit_price", "line_total")
+"""A line's money: its unit price, or its total (a shop's ``Sales`` column), either is enough; with
+only a total, the unit price is the total over the quantity."""
+
+OPTIONAL_FIELDS = frozenset({"description", "country", *PRICE_FIELDS})
+"""Fields a file may lack: an empty description, the country ``Unspecified``, and one of the two
+:data:`PRICE_FIELDS` (see :func:`missing_fields`)."""
 
 LAYOUTS: dict[str, tuple[str, ...]] = {
     "Online Retail II": (
@@ -88,6 +94,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "quantity": ("quantity", "qty", "lineitemquantity", "units", "amountordered"),
     "invoiced_at": ("invoicedate", "orderdate", "createdat", "paidat", "date", "datetime", "timestamp"),
     "unit_price": ("price", "unitprice", "lineitemprice", "itemprice", "priceeach"),
+    "line_total": ("linetotal", "sales", "lineamount", "lineitemtotal", "totalprice", "extendedprice"),
     "customer_id": (
         "customerid",
         "customerno",
@@ -111,6 +118,15 @@ class CsvFormat:
     decimal: str = "."
     thousands: str = ""
     encoding: str = "utf-8"
+
+
+def missing_fields(mapping: dict[str, str] | dict[str, str | None]) -> list[str]:
+    """The required fields a mapping gives no column (a unit price or a line total counts once, as
+    ``"unit_price or line_total"``): what an import as mapped cannot do without."""
+    missing = [field for field in FIELDS if not mapping.get(field) and field not in OPTIONAL_FIELDS]
+    if not any(mapping.get(field) for field in PRICE_FIELDS):
+        missing.append(" or ".join(PRICE_FIELDS))
+    return missing
 
 
 def normalise(name: str) -> str:

@@ -19,10 +19,10 @@ from pathlib import Path
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.retail.datasets.dates import ONLINE_RETAIL_DATES, candidate_formats, reads_any
 from agent_orchestrator.retail.datasets.formats import (
-    FIELDS,
-    OPTIONAL_FIELDS,
+    PRICE_FIELDS,
     CsvFormat,
     layout_of,
+    missing_fields,
     source_key,
     suggest_mapping,
 )
@@ -37,7 +37,7 @@ _FIELD_WORDS = {
     "stock_code": "a stock code or SKU",
     "quantity": "a quantity",
     "invoiced_at": "a date",
-    "unit_price": "a unit price",
+    "unit_price or line_total": "a unit price or a line total",
     "customer_id": "a customer id",
 }
 _COMMA_THOUSANDS = re.compile(r"^-?\d{1,3}(,\d{3})+(\.\d+)?$")
@@ -91,7 +91,8 @@ def inspect_csv(
     if given:
         decimal, thousands = given.decimal, given.thousands
     else:
-        decimal, thousands = _number_format(_column(body, header, mapping.get("unit_price")))
+        money = next((mapping[field] for field in PRICE_FIELDS if mapping.get(field)), None)
+        decimal, thousands = _number_format(_column(body, header, money))
     dated = date_column if date_column in header else mapping["invoiced_at"]
     dates = _column(body, header, dated)
     date_formats = candidate_formats(dates)
@@ -109,11 +110,7 @@ def inspect_csv(
         thousands=thousands,
         encoding=encoding if given or not raw.startswith(codecs.BOM_UTF8) else "utf-8-sig",
     )
-    problems = [
-        f"no column looks like {_FIELD_WORDS[field]}"
-        for field in FIELDS
-        if mapping[field] is None and field not in OPTIONAL_FIELDS
-    ]
+    problems = [f"no column looks like {_FIELD_WORDS[field]}" for field in missing_fields(mapping)]
     if not typed:  # a typed format was checked above
         problems += _date_problems(dated, dates, date_formats)
     return CsvPreview(

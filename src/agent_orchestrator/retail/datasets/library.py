@@ -34,10 +34,9 @@ from agent_orchestrator.retail.analysis import dataset_currency, set_currency
 from agent_orchestrator.retail.datasets.build import building, carry_settings, finish
 from agent_orchestrator.retail.datasets.cache import SUFFIXES, VersionFiles, file_chunks, file_sha256
 from agent_orchestrator.retail.datasets.formats import (
-    FIELDS,
-    OPTIONAL_FIELDS,
     CsvFormat,
     c_marks_cancellations,
+    missing_fields,
 )
 from agent_orchestrator.retail.datasets.inspect import date_formats_for, inspect_csv
 from agent_orchestrator.retail.datasets.load import LoadCounts, load, open_csv
@@ -279,8 +278,7 @@ class DatasetLibrary:
                 f"{path.name} has no column {', '.join(map(repr, unknown))}: its header is "
                 f"{','.join(header)[:200]!r}"
             )
-        missing = [field for field in FIELDS if not mapping.get(field) and field not in OPTIONAL_FIELDS]
-        if missing:
+        if missing := missing_fields(mapping):
             raise InvalidInputError(f"choose the column for {', '.join(missing)}")
         return header, date_formats_for(fmt, preview, path.name)
 

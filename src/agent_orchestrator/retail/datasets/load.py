@@ -123,7 +123,7 @@ def load(
             reasons[skip.reason] = reasons.get(skip.reason, 0) + 1
             on_skip(reader.line_num, skip.reason, str(skip), row)
             continue
-        invoice, code, description, quantity, invoiced_at, price, customer_id, country = line
+        invoice, code, description, quantity, invoiced_at, price, customer_id, country, amount = line
         key = f"{invoice}\x1f{code}"
         seq = seen.get(key, 0)
         seen[key] = seq + 1
@@ -136,7 +136,7 @@ def load(
                 customer_id,
                 quantity,
                 price,
-                round(quantity * price, 2),
+                amount,
                 invoiced_at,
                 country,
                 cancelled,

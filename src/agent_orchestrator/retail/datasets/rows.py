@@ -1,11 +1,12 @@
 """One CSV record to one invoice line, under a mapping and a format, or the reason it is skipped.
 
 The rules are the Online Retail importer's (``retail.importer`` documents them for users): a line
-needs an invoice, a stock code, a non-zero integer quantity, a date, a price >= 0 and a customer;
-a negative quantity is a cancellation (or return) line. In the Online Retail layouts a "C" invoice
-is a cancellation too and must have a negative quantity; elsewhere a "C" is just part of the order
-number (``CA-1001``), which a shop may choose freely. Each failure has a stable *reason* (the key of
-``ImportReport.skipped_by_reason``) and a message naming the file's own column.
+needs an invoice, a stock code, a non-zero integer quantity, a date, a price >= 0 (or a line
+total, which has the quantity's sign) and a customer; a negative quantity is a cancellation (or
+return) line. In the Online Retail layouts a "C" invoice is a cancellation too and must have a
+negative quantity; elsewhere a "C" is just part of the order number (``CA-1001``), which a shop
+may choose freely. Each failure has a stable *reason* (the key of ``ImportReport.skipped_by_reason``)
+and a message naming the file's own column.
 
 Order-level cells filled down: shop platform exports (Shopify's orders export, for one) write the
 date, the customer and the billing country on an order's first line only and leave them blank on
@@ -28,7 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from agent_orchestrator.retail.datasets.dates import date_parser
-from agent_orchestrator.retail.datasets.formats import FIELDS, OPTIONAL_FIELDS, CsvFormat
+from agent_orchestrator.retail.datasets.formats import FIELDS, CsvFormat, missing_fields
 
 KEYED_ID_BASE = 10**15
 """Ids of customers whose key is not a number start here, above any numeric id a shop uses."""
@@ -43,6 +44,8 @@ class Line(NamedTuple):
     unit_price: float
     customer_id: int
     country: str
+    amount: float
+    """The line's total: the file's own when it has one, else quantity times unit price."""
 
 
 class Skip(Exception):
@@ -92,28 +95,31 @@ def line_parser(
     ``formats.c_marks_cancellations``).
     """
     position = {name: i for i, name in reversed(list(enumerate(header)))}
+    if missing := missing_fields(mapping):
+        raise ValueError(f"no column for {', '.join(missing)}")
     for field in FIELDS:
         column = mapping.get(field)
-        if not column and field not in OPTIONAL_FIELDS:
-            raise ValueError(f"no column for {field}")
         if column and column not in position:
             raise ValueError(f"no column {column!r} in the header")
     name = {field: mapping.get(field) or field for field in FIELDS}
     width = len(header)
-    i_inv, i_code, i_qty, i_date, i_price, i_cust = (
-        position[mapping[f]]
-        for f in ("invoice", "stock_code", "quantity", "invoiced_at", "unit_price", "customer_id")
+    i_inv, i_code, i_qty, i_date, i_cust = (
+        position[mapping[f]] for f in ("invoice", "stock_code", "quantity", "invoiced_at", "customer_id")
     )
-    i_desc, i_country = (position[mapping[f]] if mapping.get(f) else None for f in ("description", "country"))
+    i_desc, i_country, i_price, i_total = (
+        position[mapping[f]] if mapping.get(f) else None
+        for f in ("description", "country", "unit_price", "line_total")
+    )
     parse_date = date_parser(date_formats)
     expected = " or ".join(date_formats)
     parse_number = number_parser(fmt)
     customers: dict[str, int] = {}
     order = ["", "", "", ""]  # the current invoice and its first line's date, customer and country
-    q_name, d_name, p_name, c_name = (
+    q_name, d_name, p_name, t_name, c_name = (
         name["quantity"],
         name["invoiced_at"],
         name["unit_price"],
+        name["line_total"],
         name["customer_id"],
     )
 
@@ -129,6 +135,19 @@ def line_parser(
         if not value.is_integer():
             raise Skip("bad quantity", f"invalid {q_name} {text!r} (expected an integer)")
         return int(value)
+
+    def money_of(text: str, column: str, sign: int) -> float:
+        """A price (``sign`` 1) or a line total (``sign``: the quantity, whose sign a total shares)."""
+        try:
+            value = parse_number(text)
+        except ValueError:
+            raise Skip("bad price", f"invalid {column} {text!r}") from None
+        if not abs(value) < float("inf"):  # nan and inf
+            raise Skip("bad price", f"invalid {column} {text!r}")
+        if value * sign < 0:
+            rule = "must be >= 0" if sign == 1 else "a total has the sign of its quantity"
+            raise Skip("negative price", f"invalid {column} {text!r} ({rule})")
+        return value
 
     def customer_of(text: str) -> int:
         found = customers.get(text)
@@ -178,15 +197,10 @@ def line_parser(
             invoiced_at = parse_date(text)
         except ValueError:
             raise Skip("bad date", f"invalid {d_name} {text!r} (expected {expected})") from None
-        text = row[i_price].strip()
-        try:
-            price = parse_number(text)
-        except ValueError:
-            raise Skip("bad price", f"invalid {p_name} {text!r}") from None
-        if price < 0:
-            raise Skip("negative price", f"invalid {p_name} {text!r} (must be >= 0)")
-        if not price < float("inf"):  # nan and inf
-            raise Skip("bad price", f"invalid {p_name} {text!r}")
+        total = None if i_total is None else money_of(row[i_total].strip(), t_name, quantity)
+        # A line total alone gives the unit price (a return's total is negative, like its quantity).
+        price = total / quantity if i_price is None else money_of(row[i_price].strip(), p_name, 1)  # type: ignore[operator]
+        amount = round(quantity * price, 2) if total is None else round(total, 4)  # the shop's own cents
         customer_id = customer_of(customer)
         description = "" if i_desc is None else row[i_desc].strip()
         return Line(
@@ -198,6 +212,7 @@ def line_parser(
             round(price, 4),
             customer_id,
             country or "Unspecified",
+            amount,
         )
 
     return parse

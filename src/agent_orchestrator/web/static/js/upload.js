@@ -19,7 +19,10 @@ const LABELS = {
   unit_price: "Unit price",
   customer_id: "Customer",
   country: "Country",
+  line_total: "Line total",
 };
+/** A line's money: either is enough (retail/datasets/formats.py, PRICE_FIELDS). */
+const PRICE_FIELDS = ["unit_price", "line_total"];
 const DELIMITERS = { ",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe" };
 const DECIMALS = { ".": "point (1.5)", ",": "comma (1,5)" };
 const THOUSANDS = { "": "none (1234)", ",": "comma (1,234)", ".": "point (1.234)", " ": "space (1 234)", "'": "apostrophe (1'234)" };
@@ -78,14 +81,15 @@ function renderReading(data) {
 }
 
 function fieldChoice(data, field, mapping) {
-  const optional = data.optional_fields.includes(field);
+  const optional = data.optional_fields.includes(field) && !PRICE_FIELDS.includes(field);
   const id = `map-${field}`;
   const select = el("select", { attrs: { id, name: field }, testid: id });
   select.append(el("option", { text: optional ? "(none)" : "(choose a column)", attrs: { value: "" } }));
   for (const column of data.header) {
     select.append(el("option", { text: column, attrs: { value: column, selected: mapping[field] === column } }));
   }
-  return [el("label", { text: LABELS[field] + (optional ? " (optional)" : ""), attrs: { for: id } }), select];
+  const note = optional ? " (optional)" : PRICE_FIELDS.includes(field) ? " (this or the other)" : "";
+  return [el("label", { text: LABELS[field] + note, attrs: { for: id } }), select];
 }
 
 /** Whether the admin must pick the date format: the first rows fit several and no known layout says. */
@@ -198,9 +202,10 @@ async function onConfirm(event) {
   if ($("reading-date-typed").value.trim() && !(await readAgain())) return; // typed, not read yet
   setText($("mapping-error"), "");
   const mapping = chosenMapping();
-  const missing = preview.fields.filter((f) => !mapping[f] && !preview.optional_fields.includes(f));
+  const missing = preview.fields.filter((f) => !mapping[f] && !preview.optional_fields.includes(f)).map((f) => LABELS[f]);
+  if (!PRICE_FIELDS.some((f) => mapping[f])) missing.push(PRICE_FIELDS.map((f) => LABELS[f]).join(" or "));
   if (missing.length) {
-    setText($("mapping-error"), `Choose a column for ${missing.map((f) => LABELS[f]).join(", ")}.`);
+    setText($("mapping-error"), `Choose a column for ${missing.join(", ")}.`);
     return;
   }
   const dateFormat = $("mapping-date-format").value;
