@@ -43,7 +43,9 @@ class Engine:
         self.source = source
         self._db = duckdb.connect()
         self._lock = threading.Lock()
-        self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {_projection(model)} FROM {_reader(model, source)}")
+        parquet = source.suffix.lower() == ".parquet"  # written by source.py: named by the model already
+        reader = f"read_parquet({_string(str(source))})" if parquet else _reader(model, source)
+        self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {projection(model, by_name=parquet)} FROM {reader}")
 
     def close(self) -> None:
         self._db.close()
@@ -116,19 +118,19 @@ class Engine:
 
 def _reader(model: SemanticModel, source: Path) -> str:
     literal = str(source).replace("'", "''")
-    if source.suffix.lower() == ".parquet":
-        return f"read_parquet('{literal}')"
     formats = {c.date_format for c in model.with_role(Role.time) if c.date_format}
     option = f", dateformat = '{formats.pop()}'" if len(formats) == 1 else ""
     return f"read_csv('{literal}', header = true, sample_size = -1{option})"
 
 
-def _projection(model: SemanticModel) -> str:
+def projection(model: SemanticModel, *, by_name: bool = False) -> str:
+    """The model's columns (not the ignored ones), each cast to its role's type and named by the
+    model; read from the file's own headers, or from the model's names (``by_name``)."""
     parts = []
     for column in model.columns:
         if column.role is Role.ignore:
             continue
-        source = quote(column.source)
+        source = quote(column.name if by_name else column.source)
         if column.role in (Role.key, Role.label, Role.dimension):
             expression = f"CAST({source} AS VARCHAR)"
         elif column.role is Role.time:
@@ -137,6 +139,10 @@ def _projection(model: SemanticModel) -> str:
             expression = f"CAST({source} AS DOUBLE)"
         parts.append(f"{expression} AS {quote(column.name)}")
     return ", ".join(parts)
+
+
+def _string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _day(value: Any) -> date | None:

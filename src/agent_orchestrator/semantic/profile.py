@@ -53,28 +53,51 @@ class TableProfile:
 _NUMERIC = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "FLOAT", "DOUBLE", "UBIGINT"})
 
 
-def read_csv_sql(path: Path, date_format: str | None = None) -> str:
+@dataclass(frozen=True, slots=True)
+class CsvReading:
+    """How a UTF-8 file writes its values, when an admin has confirmed it (else DuckDB sniffs it):
+    the delimiter, the decimal mark and the ``strptime`` format of its dates."""
+
+    delimiter: str = ","
+    decimal: str = "."
+    date_format: str | None = None
+
+
+def read_csv_sql(path: Path, date_format: str | None = None, reading: CsvReading | None = None) -> str:
     """The ``read_csv`` call DuckDB reads ``path`` with (the path bound as a literal, quoted)."""
     literal = str(path).replace("'", "''")
-    options = f", dateformat = '{date_format}'" if date_format else ""
+    date_format = date_format or (reading.date_format if reading else None)
+    options = ""
+    if date_format:
+        option = "timestampformat" if "%H" in date_format else "dateformat"
+        options += f", {option} = {_string(date_format)}"
+    if reading is not None:
+        options += f", delim = {_string(reading.delimiter)}, decimal_separator = {_string(reading.decimal)}"
     return f"read_csv('{literal}', header = true, sample_size = -1{options})"
 
 
-def profile_csv(path: Path) -> TableProfile:
-    """Profile a CSV file (one clear :class:`InvalidInputError` for a file DuckDB cannot read)."""
+def profile_csv(path: Path, reading: CsvReading | None = None) -> TableProfile:
+    """Profile a CSV file (one clear :class:`InvalidInputError` for a file DuckDB cannot read), read
+    as ``reading`` says when one is given."""
     connection = duckdb.connect()
     try:
-        return _profile(connection, path)
+        return _profile(connection, path, reading)
     except duckdb.Error as error:
         raise InvalidInputError(f"The file could not be read as CSV: {_first_line(error)}") from error
     finally:
         connection.close()
 
 
-def _profile(connection: duckdb.DuckDBPyConnection, path: Path) -> TableProfile:
-    sniffed = connection.execute(f"SELECT * FROM sniff_csv('{_literal(path)}', sample_size = -1)").fetchone()
-    date_format = _date_format(sniffed)
-    connection.execute(f"CREATE TEMP TABLE profiled AS SELECT * FROM {read_csv_sql(path, date_format)}")
+def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvReading | None) -> TableProfile:
+    if reading is not None:
+        date_format = reading.date_format
+    else:
+        sniffed = connection.execute(
+            f"SELECT * FROM sniff_csv('{_literal(path)}', sample_size = -1)"
+        ).fetchone()
+        date_format = _date_format(sniffed)
+    read = read_csv_sql(path, date_format, reading)
+    connection.execute(f"CREATE TEMP TABLE profiled AS SELECT * FROM {read}")
     source = "profiled"  # read once; each column's figures are then a scan of memory
     described = connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()
     rows = int(connection.execute(f"SELECT count(*) FROM {source}").fetchone()[0])  # type: ignore[index]
@@ -96,7 +119,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path) -> TableProfile:
                 distinct=int(distinct),
                 nulls=int(nulls),
                 samples=tuple(str(value) for (value,) in samples),
-                date_format=date_format if type_ == "DATE" else None,
+                date_format=date_format if type_ in ("DATE", "TIMESTAMP") else None,
                 maximum=None if maximum is None else float(maximum),
             )
         )
@@ -115,6 +138,10 @@ def _date_format(sniffed: tuple[object, ...] | None) -> str | None:
 
 def _quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
+
+
+def _string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _literal(path: Path) -> str:

@@ -11,6 +11,7 @@ knows a particular file.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from agent_orchestrator.semantic.model import (
     Column,
@@ -69,12 +70,46 @@ SYNONYMS: dict[str, list[str]] = {
 }
 
 
-def suggest_model(profile: TableProfile, dataset: str, *, currency: str | None = None) -> SemanticModel:
-    """The model suggested for a file with ``profile``."""
-    columns = _unique_names([_column(c, profile.rows) for c in profile.columns])
-    columns = _one_key_per_entity(columns)
+KNOWN: dict[str, tuple[Role, Entity | None, str | None]] = {
+    "order": (Role.key, Entity.order, None),
+    "product": (Role.key, Entity.product, None),
+    "product_name": (Role.label, Entity.product, None),
+    "customer": (Role.key, Entity.customer, None),
+    "time": (Role.time, None, None),
+    "quantity": (Role.measure, None, "number"),
+    "unit_price": (Role.measure, None, "money"),
+    "line_total": (Role.measure, None, "money"),
+    "country": (Role.dimension, None, None),
+}
+"""What a column an admin has already named is (an import's mapping: this header holds the order
+number, that one the line total): it overrides what the header's words suggest."""
+
+
+def suggest_model(
+    profile: TableProfile,
+    dataset: str,
+    *,
+    currency: str | None = None,
+    known: Mapping[str, str] | None = None,
+) -> SemanticModel:
+    """The model suggested for a file with ``profile``; ``known`` is :data:`KNOWN`'s field -> header
+    for the columns someone has confirmed."""
+    known = dict(known or {})
+    by_header = {header: field for field, header in known.items()}
+    columns = []
+    for found in profile.columns:
+        column = _column(found, profile.rows)
+        if (field := by_header.get(found.header)) is not None:
+            role, entity, unit = KNOWN[field]
+            date_format = found.date_format if role is Role.time else None
+            update = {"role": role, "entity": entity, "unit": unit, "date_format": date_format}
+            column = column.model_copy(update=update)
+        columns.append(column)
+    columns = _one_key_per_entity(_unique_names(columns))
+    names = {column.source: column.name for column in columns}
+    chosen = {field: names[header] for field, header in known.items() if header in names}
     return SemanticModel(
-        dataset=dataset, currency=currency, columns=columns, metrics=default_metrics(columns)
+        dataset=dataset, currency=currency, columns=columns, metrics=default_metrics(columns, chosen)
     )
 
 
@@ -154,10 +189,13 @@ def _find(columns: list[Column], words: tuple[str, ...], unit: str | None = None
     return None
 
 
-def default_metrics(columns: list[Column]) -> list[Metric]:
+def default_metrics(columns: list[Column], chosen: Mapping[str, str] | None = None) -> list[Metric]:
     """The metrics a sales table supports with these columns: revenue from a line total or from
     quantity x unit price, counts of its entities, units, profit and margin, averages and the first
-    and last of each time column."""
+    and last of each time column. ``chosen``: :data:`KNOWN`'s field -> column name, for the columns
+    confirmed to be the quantity, the unit price or the line total (a header's words only guess)."""
+    chosen = chosen or {}
+    by_name = {column.name: column for column in columns}
     metrics: list[Metric] = []
 
     def add(name: str, kind: Kind, unit: str, label: str = "", **fields: str) -> None:
@@ -165,9 +203,14 @@ def default_metrics(columns: list[Column]) -> list[Metric]:
             Metric(name=name, kind=kind, unit=unit, label=label, synonyms=SYNONYMS.get(name, []), **fields)
         )
 
-    quantity = _find(columns, _QUANTITY_WORDS)
-    price = _find(columns, _PRICE_WORDS)
-    line_total = _find(columns, _LINE_TOTAL_WORDS, "money")
+    if chosen:
+        quantity, price, line_total = (
+            by_name.get(chosen.get(field, "")) for field in ("quantity", "unit_price", "line_total")
+        )
+    else:
+        quantity = _find(columns, _QUANTITY_WORDS)
+        price = _find(columns, _PRICE_WORDS)
+        line_total = _find(columns, _LINE_TOTAL_WORDS, "money")
     if line_total is not None:
         add("revenue", Kind.sum, "money", "Revenue", over=line_total.name)
     elif quantity is not None and price is not None:

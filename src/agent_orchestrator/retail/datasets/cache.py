@@ -19,7 +19,9 @@ from agent_orchestrator.errors import RetailDatabaseError
 CHUNK_BYTES = 8 * 1024 * 1024
 """A stored file's chunk: big enough for few round trips, small enough to hold one in memory."""
 
-SUFFIXES = {"db": ".sqlite", "skipped": ".skipped.csv"}
+SUFFIXES = {"db": ".sqlite", "skipped": ".skipped.csv", "rows": ".rows.parquet"}
+"""A version's files: its data, its skipped rows, and its rows as the semantic engine reads them
+(written from the data on first use: ``semantic.py``)."""
 VERSION_ID = re.compile(r"\d{8}T\d{6}-[0-9a-f]{8}")
 """A version's id (``library._new_id``): when it was made, and a random part."""
 

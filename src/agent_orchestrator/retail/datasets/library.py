@@ -43,6 +43,7 @@ from agent_orchestrator.retail.datasets.load import LoadCounts, load, open_csv
 from agent_orchestrator.retail.datasets.models import DatasetFacts, DatasetVersion, ImportReport, SegmentRules
 from agent_orchestrator.retail.datasets.progress import ImportProgress, ProgressReporter
 from agent_orchestrator.retail.datasets.rows import line_parser
+from agent_orchestrator.retail.datasets.semantic import drop_semantic, store_semantic
 from agent_orchestrator.retail.datasets.skipped import SkippedRows
 from agent_orchestrator.retail.datasets.store import VersionRecord, VersionStore
 from agent_orchestrator.retail.db import open_readonly
@@ -250,6 +251,11 @@ class DatasetLibrary:
                                 create_indexes(conn, step)
                             reporter.phase = "statistics"
                             finish(conn, source="imported")
+                        if mode == "replace":
+                            name = get_meta(conn, "dataset_name") or Path(source_name).stem
+                            store_semantic(conn, path, mapping, fmt, date_formats, dataset=name)
+                        else:
+                            drop_semantic(conn)
                         step()
                         reporter.phase = "storing"  # from the commit on
                     report = self._report(target, version_id, mode, counts, started)
