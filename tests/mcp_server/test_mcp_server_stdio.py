@@ -173,6 +173,10 @@ EVERY_TOOL = {
     "list_transactions": {"country": HOSTILE},
     "get_transaction": {"transaction_id": 1},
     "analyze_sales": {"countries": [HOSTILE]},  # answers "not in the data" as a result, not an error
+    "query_data": {
+        "metrics": ["revenue"],
+        "filters": [{"column": "country", "op": "in", "values": [HOSTILE]}],
+    },
 }
 
 

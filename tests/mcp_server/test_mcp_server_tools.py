@@ -46,6 +46,8 @@ async def test_schemas_are_small_and_advertise_exact_choices(retail_db: Path, db
     async with mcp_session(["--db", str(retail_db)]) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
     for name, tool in tools.items():
+        if name == "query_data":  # one filter shape per column: its schema is tested in test_query_data.py
+            continue
         schema = tool.input_schema
         assert all("title" not in node and "anyOf" not in node for node in _walk(schema)), name
         properties = schema["properties"]

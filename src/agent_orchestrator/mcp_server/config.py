@@ -18,6 +18,7 @@ MAX_COUNTRY_ROWS = 40
 MAX_MONTHS = 24
 TOOL_NAMES = (
     "analyze_sales",
+    "query_data",
     "list_segments",
     "find_customers",
     "top_customers",

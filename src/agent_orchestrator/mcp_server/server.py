@@ -38,10 +38,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import Tool as MCPTool
 from pydantic import ValidationError
 
-from agent_orchestrator.errors import RetailDatabaseError
+from agent_orchestrator.errors import InvalidInputError, RetailDatabaseError
 from agent_orchestrator.mcp_server import (
     tools_analysis,
     tools_customers,
+    tools_query,
     tools_sales,
     tools_segments,
     tools_transactions,
@@ -94,6 +95,7 @@ class RetailMCPServer(MCPServer):
         super().__init__(**options)
         self._current_path = current_path
         self._built_for: Path | None = None
+        self._semantic: tools_query.SemanticData | None = None
 
     def follow_data(self) -> None:
         """(Re)register the tools if the provider names another file than they were built for."""
@@ -109,12 +111,26 @@ class RetailMCPServer(MCPServer):
         kit = ToolKit(self, self._current_path, _countries_for_schema(path))
         for module in (tools_analysis, tools_segments, tools_customers, tools_sales, tools_transactions):
             module.register(kit)
+        if self._semantic is not None:
+            self._semantic.close()
+        self._semantic = _semantic_data(path)
+        tools_query.register(kit, self._semantic)
         self._built_for = path
 
     async def list_tools(self) -> list[MCPTool]:
         self.follow_data()
         tools = await super().list_tools()
-        return [t.model_copy(update={"input_schema": compact_input_schema(t.input_schema)}) for t in tools]
+        semantic = self._semantic
+        return [
+            t.model_copy(
+                update={
+                    "input_schema": semantic.schema
+                    if semantic is not None and t.name == "query_data"
+                    else compact_input_schema(t.input_schema)
+                }
+            )
+            for t in tools
+        ]
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         self.follow_data()
@@ -125,6 +141,18 @@ class RetailMCPServer(MCPServer):
                 message = f"invalid arguments for {name}: {compact_validation_error(exc.__cause__)}"
                 raise ToolError(message) from exc.__cause__
             raise
+
+
+def _semantic_data(db_path: Path) -> tools_query.SemanticData | None:
+    """The semantic model and engine of the dataset file, or ``None`` (no ``query_data`` tool) when
+    there is no data yet or its rows cannot be read."""
+    if not db_path.is_file():
+        return None
+    try:
+        return tools_query.SemanticData(db_path)
+    except (RetailDatabaseError, InvalidInputError, OSError) as exc:
+        log.warning("no query_data tool for %s: %s", db_path.name, exc)
+        return None
 
 
 def _countries_for_schema(db_path: Path) -> list[str]:

@@ -75,6 +75,41 @@ class Engine:
         finally:
             cursor.close()
 
+    def group_count(self, query: SemanticQuery) -> int:
+        """How many groups the query has before its limit ("the top 5 of 24")."""
+        compiled = compile_query(self.model, query)
+        unlimited = compiled.sql.rsplit(" LIMIT ", 1)[0]
+        with self._lock:
+            cursor = self._db.cursor()
+        try:
+            (count,) = cursor.execute(f"SELECT count(*) FROM ({unlimited})", compiled.params).fetchone()  # type: ignore[misc]
+        finally:
+            cursor.close()
+        return int(count)
+
+    def matches(self, column: Column, text: str, limit: int = 8) -> list[str]:
+        """The values of ``column`` that ``text`` names: the one equal to it (case aside), else those
+        holding all of its words ("Chand" -> every Chand), at most ``limit``."""
+        name = quote(column.name)
+        words = [w for w in text.lower().split() if w]
+        if not words:
+            return []
+        with self._lock:
+            cursor = self._db.cursor()
+        try:
+            exact = cursor.execute(
+                f"SELECT DISTINCT {name} FROM {VIEW} WHERE lower({name}) = ? LIMIT 2", [text.strip().lower()]
+            ).fetchall()
+            if exact:
+                return [str(value) for (value,) in exact]
+            where = " AND ".join(f"contains(lower({name}), ?)" for _ in words)
+            rows = cursor.execute(
+                f"SELECT DISTINCT {name} FROM {VIEW} WHERE {where} ORDER BY 1 LIMIT {limit + 1}", words
+            ).fetchall()
+        finally:
+            cursor.close()
+        return [str(value) for (value,) in rows]
+
     def span(self, column: Column | None = None) -> tuple[date | None, date | None]:
         """The first and last day of the data (of the model's time column, or ``column``)."""
         time = column or self.model.time

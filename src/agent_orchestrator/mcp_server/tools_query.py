@@ -1,0 +1,168 @@
+"""``query_data``: any question on the active dataset's own columns, as one typed semantic query.
+
+The arguments are a :class:`~agent_orchestrator.semantic.SemanticQuery` over the version's semantic
+model (docs/architecture.md#the-semantic-model): the schema the tool advertises is generated from the
+model, with its metrics, its columns and the values of its dimensions as enums, so any client
+(a large model on a BYOK route, the embedded model's guide) can only name what the data has. The
+result's ``answer`` states the reading and every figure, written by code; ``rows`` are the table
+the answer was written from. A name of an entity (a customer, a product) is looked up in the data:
+one match is used, none is said, several are offered as choices rather than guessed.
+No ``from __future__ import annotations``: see ``tools_customers``.
+"""
+
+import logging
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, ValidationError
+
+from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.mcp_server.arguments import compact_validation_error
+from agent_orchestrator.mcp_server.toolkit import ToolKit, to_json
+from agent_orchestrator.retail.datasets.semantic import semantic_source
+from agent_orchestrator.semantic import Engine, Filter, Role, SemanticModel, SemanticQuery, query_schema
+from agent_orchestrator.semantic.render import render
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION = (
+    "Any question on the dataset's own columns (category, region, profit, ... whatever the file has): "
+    "metrics, group_by, filters (in, not_in, ranges), a date window, a comparison window, order, limit, "
+    "share."
+)
+
+
+class SemanticData:
+    """The active version's model, engine and advertised schema, built with the tools."""
+
+    def __init__(self, path: Path) -> None:
+        model, rows = semantic_source(path)
+        self.model: SemanticModel = model
+        self.engine = Engine(model, rows)
+        self.values = self.engine.values()
+        self.schema = described_schema(model, self.values)
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict[str, Any]:
+    """The query's schema with each name's words in its description (``name = title, synonym``), so a
+    client reads "sales" as revenue and "area" as the region without knowing this dataset."""
+    schema = {key: value for key, value in query_schema(model, values).items() if key != "title"}
+    properties = schema["properties"]
+    properties["metrics"]["description"] = "; ".join(
+        f"{m.name} = {', '.join(dict.fromkeys([m.title.lower(), *m.synonyms]))}" for m in model.metrics
+    )
+    columns = [c for c in model.columns if c.role is not Role.ignore]
+    described = "; ".join(
+        f"{c.name} = {', '.join(dict.fromkeys([c.title.lower(), *c.synonyms]))}" for c in columns
+    )
+    if "group_by" in properties:
+        properties["group_by"]["description"] = described
+    properties["filters"]["description"] = "Rows kept: a column's values (in, not_in) or a range of a measure"
+    properties["window"]["description"] = "The days asked about (start and end included, YYYY-MM-DD)"
+    properties["compare"]["description"] = "An earlier window to compare the same metrics with"
+    properties["order"]["description"] = "desc: highest first (top, best, most); asc: lowest first"
+    properties["order_by"]["description"] = "The metric the groups are ranked by (the first one if unset)"
+    properties["limit"]["description"] = "Groups shown, most 50"
+    properties["share"]["description"] = "Each group's share of the total (share, percentage of, proportion)"
+    return schema
+
+
+def register(kit: ToolKit, data: SemanticData | None) -> None:
+    """``data``: ``None`` when the dataset cannot be read (yet); the tool then says why, as the
+    others do."""
+
+    @kit.tool(DESCRIPTION)
+    def query_data(
+        metrics: Annotated[list[str], Field(min_length=1, max_length=6)],
+        group_by: list[dict[str, Any]] | None = None,
+        filters: list[dict[str, Any]] | None = None,
+        window: dict[str, Any] | None = None,
+        compare: dict[str, Any] | None = None,
+        order: str = "desc",
+        order_by: str | None = None,
+        limit: Annotated[int, Field(ge=1, le=50)] = 10,
+        share: bool = False,
+    ) -> str:
+        given = {
+            "metrics": metrics,
+            "group_by": group_by or [],
+            "filters": filters or [],
+            "window": window,
+            "compare": compare,
+            "order": order,
+            "order_by": order_by,
+            "limit": limit,
+            "share": share,
+        }
+        if data is None:
+            with kit.connect():  # a missing database is reported as every tool reports it
+                pass
+            return _refused("the dataset's rows cannot be read; ask an admin to import the file again")
+        try:
+            query = SemanticQuery.model_validate(given).checked(data.model)
+        except ValidationError as error:
+            return _refused(compact_validation_error(error))
+        except InvalidInputError as error:
+            return _refused(str(error))
+        resolved = _resolved(data, query)
+        if isinstance(resolved, str):
+            return resolved
+        try:
+            result = data.engine.run(resolved)
+            total = data.engine.group_count(resolved) if resolved.group_by else None
+        except InvalidInputError as error:
+            return _refused(str(error))
+        return to_json(
+            {
+                "answer": render(data.model, resolved, result, total_groups=total),
+                "query": resolved.model_dump(mode="json", exclude_defaults=True),
+                "columns": result.columns,
+                "rows": [list(row) for row in result.rows],
+                **({"currency": data.model.currency} if data.model.currency else {}),
+            }
+        )
+
+
+def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | str:
+    """The query with each named value as the data writes it; a name the data lacks, or one that
+    names several things, is the answer instead (the choices offered, never one guessed)."""
+    filters = []
+    for rule in query.filters:
+        if rule.column is None or rule.op not in ("in", "not_in", "eq", "ne"):
+            filters.append(rule)
+            continue
+        column = data.model.column(rule.column)
+        if column.role is Role.measure:
+            filters.append(rule)
+            continue
+        noun = column.entity.value if column.entity is not None else column.title.lower()
+        values: list[str | float | int] = []
+        for value in rule.values:
+            found = data.engine.matches(column, str(value))
+            if not found:
+                return to_json(
+                    {
+                        "answer": f"I can't answer that from this data: no {noun} is called {value!r}.",
+                        "unmatched": {"column": column.name, "value": value},
+                    }
+                )
+            if len(found) > 1 and str(value).lower() not in (f.lower() for f in found):
+                shown = found[:8]
+                return to_json(
+                    {
+                        "answer": f"Which {noun} do you mean: "
+                        + ", ".join(shown[:-1])
+                        + f" or {shown[-1]}?",
+                        "clarify": {"column": column.name, "choices": shown},
+                    }
+                )
+            values.append(found[0])
+        filters.append(Filter(column=rule.column, op=rule.op, values=values))
+    return query.model_copy(update={"filters": filters})
+
+
+def _refused(reason: str) -> str:
+    return to_json({"answer": f"I can't answer that from this data: {reason}", "error": reason})

@@ -1,0 +1,199 @@
+"""A query's result written out by code: the reading first, then every figure in its metric's unit.
+
+The answer opens with what was computed in the analyst's terms ("Profit by region, 2017, Category:
+Technology"), so a misreading shows at once, then the figures: money with two decimals and the
+dataset's currency when it declares one, counts as whole numbers, ratios as percentages, dates as
+days. Nothing here is decided by a model (docs/architecture.md#the-semantic-model).
+"""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date
+from typing import Any
+
+from agent_orchestrator.semantic.engine import Result
+from agent_orchestrator.semantic.model import Metric, Role, SemanticModel
+from agent_orchestrator.semantic.query import Filter, SemanticQuery, Window
+
+_OPS = {
+    "in": "",
+    "not_in": "not ",
+    "eq": "",
+    "ne": "not ",
+    "gt": "over ",
+    "ge": "at least ",
+    "lt": "under ",
+    "le": "at most ",
+    "contains": "containing ",
+}
+_PERCENT_RATIOS = ("margin", "rate", "share", "percent", "discount")
+
+
+def figure(metric: Metric, value: Any, currency: str | None = None) -> str:
+    """One value of ``metric`` as an analyst reads it."""
+    if value is None:
+        return "none"
+    if metric.unit == "date":
+        return _day(value)
+    number = float(value)
+    if metric.unit == "count":
+        return f"{round(number):,}"
+    if metric.unit == "money":
+        text = f"{number:,.2f}"
+        return f"{text} {currency}" if currency else text
+    if metric.unit == "ratio" or (metric.kind == "average" and _is_percent(metric)):
+        if _is_percent(metric):
+            return f"{number * 100:.2f}%"
+        return f"{number:,.2f}"
+    return f"{number:,.2f}".rstrip("0").rstrip(".") if number % 1 else f"{int(number):,}"
+
+
+def window_text(window: Window | None) -> str:
+    """A window as people say it: a year, a quarter, a month, a day, or a range."""
+    if window is None or (window.start is None and window.end is None):
+        return "all time"
+    start, end = window.start, window.end
+    if start is None:
+        return f"until {_day(end)}"
+    if end is None:
+        return f"since {_day(start)}"
+    last_of_month = calendar.monthrange(end.year, end.month)[1]
+    if start == end:
+        return _day(start)
+    if start.day == 1 and end.day == last_of_month and start.year == end.year:
+        if start.month == 1 and end.month == 12:
+            return str(start.year)
+        if start.month == end.month:
+            return f"{calendar.month_name[start.month]} {start.year}"
+        if start.month % 3 == 1 and end.month == start.month + 2:
+            return f"Q{start.month // 3 + 1} {start.year}"
+    return f"{_day(start)} to {_day(end)}"
+
+
+def reading(model: SemanticModel, query: SemanticQuery) -> str:
+    """What was computed: metrics, groups, filters and window, in the model's own titles."""
+    metrics = " and ".join(model.metric(name).title for name in query.metrics)
+    parts = [metrics]
+    if query.group_by:
+        groups = []
+        for group in query.group_by:
+            title = model.column(group.column).title.lower()
+            groups.append(f"{group.grain} ({title})" if group.grain else _entity_title(model, group.column))
+        parts[0] += " by " + " and ".join(groups)
+    parts += [_filter_text(model, rule) for rule in query.filters]
+    when = window_text(query.window)
+    if query.compare is not None:
+        when += f" vs {window_text(query.compare)}"
+    parts.append(when)
+    return ", ".join(parts)
+
+
+def render(
+    model: SemanticModel, query: SemanticQuery, result: Result, *, total_groups: int | None = None
+) -> str:
+    """The answer's text: the reading, then the figures (a line per group)."""
+    currency = model.currency
+    head = reading(model, query)
+    records = result.records()
+    metrics = [model.metric(name) for name in query.metrics]
+    if not query.group_by:
+        row = records[0] if records else {}
+        if query.compare is not None:
+            return f"{head}: " + "; ".join(_compared(m, row, currency) for m in metrics) + "."
+        return (
+            f"{head}: "
+            + "; ".join(_valued(m, row.get(m.name), currency, len(metrics)) for m in metrics)
+            + "."
+        )
+    if not records:
+        return f"{head}: nothing matches."
+    shown = f" (top {len(records)} of {total_groups})" if total_groups and total_groups > len(records) else ""
+    lines = [f"{head}{shown}:"]
+    for place, row in enumerate(records, 1):
+        name = " · ".join(_group_value(model, query, row, i) for i in range(len(query.group_by)))
+        if query.compare is not None:
+            figures = "; ".join(_compared(m, row, currency) for m in metrics)
+        else:
+            figures = "; ".join(_valued(m, row.get(m.name), currency, len(metrics)) for m in metrics)
+        ranked = query.order_by or query.metrics[0]
+        share = row.get(f"{ranked}__share")
+        tail = f" ({share * 100:.2f}% of the total)" if query.share and share is not None else ""
+        lines.append(f"{place}. {name}: {figures}{tail}")
+    return "\n".join(lines)
+
+
+def _valued(metric: Metric, value: Any, currency: str | None, count: int) -> str:
+    text = figure(metric, value, currency)
+    return f"{metric.title} {text}" if count > 1 else text
+
+
+def _compared(metric: Metric, row: dict[str, Any], currency: str | None) -> str:
+    now, before = row.get(metric.name), row.get(f"{metric.name}__before")
+    text = f"{metric.title} {figure(metric, now, currency)} vs {figure(metric, before, currency)}"
+    if isinstance(now, int | float) and isinstance(before, int | float):
+        change = now - before
+        direction = "up" if change > 0 else "down" if change < 0 else "unchanged"
+        if metric.unit == "date":
+            return text
+        amount = figure(metric, abs(change), currency)
+        percent = f" ({abs(change) / abs(before) * 100:.2f}%)" if before else ""
+        text += f", {direction}" + ("" if direction == "unchanged" else f" {amount}{percent}")
+    return text
+
+
+def _group_value(model: SemanticModel, query: SemanticQuery, row: dict[str, Any], index: int) -> str:
+    group = query.group_by[index]
+    alias = group.column if group.grain is None else f"{group.column}__{group.grain}"
+    value = row.get(alias)
+    if group.grain is not None:
+        return _period(value, group.grain)
+    label = row.get(f"{alias}__label")
+    return f"{label} ({value})" if label not in (None, "", value) else str(value)
+
+
+def _period(value: Any, grain: str) -> str:
+    if value is None:
+        return "no date"
+    if grain == "weekday":
+        return str(value)
+    day = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+    if grain == "year":
+        return str(day.year)
+    if grain == "quarter":
+        return f"Q{(day.month - 1) // 3 + 1} {day.year}"
+    if grain == "month":
+        return f"{calendar.month_name[day.month]} {day.year}"
+    if grain == "week":
+        return f"week of {_day(day)}"
+    return _day(day)
+
+
+def _filter_text(model: SemanticModel, rule: Filter) -> str:
+    if rule.metric is not None:
+        metric = model.metric(rule.metric)
+        values = " and ".join(figure(metric, v, model.currency) for v in rule.values)
+        return f"{metric.title.lower()} {_OPS.get(rule.op, rule.op + ' ')}{values}"
+    column = model.column(rule.column or "")
+    values = " or ".join(str(v) for v in rule.values)
+    if rule.op == "between":
+        values = " to ".join(str(v) for v in rule.values)
+        return f"{column.title.lower()} {values}"
+    return f"{column.title} {_OPS.get(rule.op, rule.op + ' ')}{values}"
+
+
+def _entity_title(model: SemanticModel, name: str) -> str:
+    column = model.column(name)
+    if column.role is Role.key and column.entity is not None:
+        return column.entity.value
+    return column.title.lower()
+
+
+def _is_percent(metric: Metric) -> bool:
+    words = f"{metric.name} {metric.title}".lower()
+    return any(word in words for word in _PERCENT_RATIOS)
+
+
+def _day(value: Any) -> str:
+    day = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+    return f"{calendar.month_name[day.month]} {day.day}, {day.year}"

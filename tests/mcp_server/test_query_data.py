@@ -1,0 +1,87 @@
+"""``query_data`` over an imported export's own columns: the reading and figures written by code, a
+name looked up in the data (none said, several offered as choices), a bad query one line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from agent_orchestrator.mcp_server.server import RetailMCPServer, build_server
+from agent_orchestrator.retail.datasets import DatasetLibrary, inspect_csv
+
+STORE = (
+    "Row ID,Order ID,Order Date,Ship Mode,Customer ID,Customer Name,Segment,Region,Product ID,"
+    "Product Name,Sales,Quantity,Discount,Profit\n"
+    "1,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-1,Bookcase,261.96,2,0,41.9136\n"
+    "2,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-2,Chairs,731.94,3,0,219.582\n"
+    "3,CA-2,6/30/2016,Same Day,DV-13045,Darrin Chand,Corporate,West,OFF-1,Labels,14.62,2,0,6.8714\n"
+    "4,US-3,10/11/2015,Standard Class,SO-20335,Sean Chand,Consumer,West,FUR-3,Table,957.5775,5,0.45,"
+    "-383.031\n"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RetailMCPServer]:
+    folder = tmp_path_factory.mktemp("query")
+    path = folder / "store.csv"
+    path.write_text(STORE)
+    library = DatasetLibrary(folder / "data")
+    preview = inspect_csv(path)
+    mapping = {field: column for field, column in preview.mapping.items() if column}
+    library.import_csv(path, mapping, preview.format, mode="replace", actor="admin", source_name="store.csv")
+    yield build_server(library.current_path)
+    library.close()
+
+
+async def _ask(server: RetailMCPServer, **arguments: Any) -> dict[str, Any]:
+    result = await server.call_tool("query_data", arguments)
+    return json.loads(result.content[0].text)  # type: ignore[union-attr]
+
+
+async def test_its_schema_is_the_datasets_own(server: RetailMCPServer) -> None:
+    tool = next(t for t in await server.list_tools() if t.name == "query_data")
+    schema = tool.input_schema
+    assert "profit" in schema["properties"]["metrics"]["items"]["enum"]
+    assert "region = region" in schema["properties"]["group_by"]["description"]
+    regions = [
+        shape
+        for shape in schema["properties"]["filters"]["items"]["anyOf"]
+        if shape["properties"].get("column", {}).get("const") == "region"
+    ]
+    assert regions[0]["properties"]["values"]["items"]["enum"] == ["South", "West"]
+
+
+async def test_a_new_dimension_is_answered_with_its_reading(server: RetailMCPServer) -> None:
+    found = await _ask(server, metrics=["profit"], group_by=[{"column": "region"}])
+    assert found["answer"].splitlines() == [
+        "Profit by region, all time:",
+        "1. South: 261.50",
+        "2. West: -376.16",
+    ]
+    found = await _ask(
+        server, metrics=["orders"], filters=[{"column": "ship_mode", "op": "in", "values": ["same day"]}]
+    )
+    assert found["answer"] == "Orders, Ship mode Same Day, all time: 1."
+
+
+async def test_a_customer_is_named_as_the_file_names_them(server: RetailMCPServer) -> None:
+    found = await _ask(server, metrics=["revenue"], group_by=[{"column": "customer_id"}], limit=1)
+    assert found["answer"].splitlines()[1] == "1. Claire Gute (CG-12520): 993.90"
+    assert "(top 1 of 3)" in found["answer"]
+
+
+async def test_a_name_is_looked_up_never_guessed(server: RetailMCPServer) -> None:
+    several = await _ask(
+        server, metrics=["orders"], filters=[{"column": "customer_name", "op": "in", "values": ["Chand"]}]
+    )
+    assert several["answer"] == "Which customer do you mean: Darrin Chand or Sean Chand?"
+    assert several["clarify"]["choices"] == ["Darrin Chand", "Sean Chand"]
+    none = await _ask(
+        server, metrics=["orders"], filters=[{"column": "region", "op": "in", "values": ["Narnia"]}]
+    )
+    assert none["answer"] == "I can't answer that from this data: no region is called 'Narnia'."
+    bad = await _ask(server, metrics=["weather"])
+    assert bad["answer"].startswith("I can't answer that from this data:") and "weather" in bad["answer"]
