@@ -270,7 +270,7 @@ def test_a_question_is_linked_to_the_datas_own_values_columns_and_metrics(engine
         ("state", "Kentucky"),
         ("customer_id", "CG-12520"),
     }
-    assert found.metrics == ("margin",) and found.columns == ("sub_category",)
+    assert found.metrics == ("margin",) and found.columns == ("sub_category", "customer_id")
     typo = vocabulary.find("sales in califronia")
     assert [(m.column, m.value, m.exact) for m in typo.mentions] == [("state", "California", False)]
     assert typo.metrics == ("revenue",)

@@ -3,6 +3,8 @@ read-only retail tools and nothing else, the query guide and the retail words fo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_orchestrator.mcp_server.config import SERVER_NAME, TOOL_NAMES
@@ -31,15 +33,24 @@ def analyst_profile() -> SessionProfile:
     return SessionProfile(prompt=ANALYST_PROMPT)
 
 
-def _query_guide() -> Guide:
-    from agent_orchestrator.planner import QueryGuide
+def _query_guide(data: Callable[[], Path] | None) -> Callable[[], Guide]:
+    def guide() -> Guide:
+        from agent_orchestrator.planner.data_guide import DataGuide
 
-    return QueryGuide()
+        return DataGuide(data)
+
+    return guide
 
 
-def retail_profile(*, mcp: dict[str, Any] | None = None, tools: list[Tool] | None = None) -> SessionProfile:
+def retail_profile(
+    *,
+    mcp: dict[str, Any] | None = None,
+    tools: list[Tool] | None = None,
+    data: Callable[[], Path] | None = None,
+) -> SessionProfile:
     """The retail tools over an SDK MCP server config (``mcp``) or this process's own connection
-    (``tools``, the web app); the model may call them and nothing else."""
+    (``tools``, the web app); the model may call them and nothing else. ``data`` names the active
+    dataset's file, for the guide's reading of its own columns (docs/architecture.md#the-semantic-model)."""
     from agent_orchestrator.mcp_server.lexicon import RETAIL
 
     return SessionProfile(
@@ -48,6 +59,6 @@ def retail_profile(*, mcp: dict[str, Any] | None = None, tools: list[Tool] | Non
         mcp_servers={SERVER_NAME: mcp} if mcp is not None else {},
         tools=tuple(tools or ()),
         permitted=frozenset((SERVER_NAME, name) for name in TOOL_NAMES),
-        guide=_query_guide,
+        guide=_query_guide(data),
         lexicon=RETAIL,
     )

@@ -153,9 +153,7 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | str:
                 shown = found[:8]
                 return to_json(
                     {
-                        "answer": f"Which {noun} do you mean: "
-                        + ", ".join(shown[:-1])
-                        + f" or {shown[-1]}?",
+                        "answer": f"Which {noun} do you mean: " + ", ".join(shown[:-1]) + f" or {shown[-1]}?",
                         "clarify": {"column": column.name, "choices": shown},
                     }
                 )

@@ -86,6 +86,9 @@ class Column(BaseModel):
     """For a measure: money is written in the dataset's currency; a percent (a discount) is a share."""
     date_format: Annotated[str, Field(max_length=40)] | None = None
     """For a time column the file writes as text: its ``strptime`` format (``%m/%d/%Y``)."""
+    mapped: Annotated[str, Field(max_length=40)] | None = None
+    """What an admin confirmed the column holds (``suggest.KNOWN``: the order number, the line total):
+    the columns every sales table has, as against the ones only this file has."""
 
     @property
     def title(self) -> str:

@@ -173,7 +173,9 @@ def _filter_text(model: SemanticModel, rule: Filter) -> str:
     if rule.metric is not None:
         metric = model.metric(rule.metric)
         values = " and ".join(figure(metric, v, model.currency) for v in rule.values)
-        return f"{metric.title.lower()} {_OPS.get(rule.op, rule.op + ' ')}{values}"
+        op = {"lt": "before ", "le": "on or before ", "gt": "after ", "ge": "on or after "}.get(rule.op)
+        op = op if metric.unit == "date" and op else _OPS.get(rule.op, rule.op + " ")
+        return f"{metric.title.lower()} {op}{values}"
     column = model.column(rule.column or "")
     values = " or ".join(str(v) for v in rule.values)
     if rule.op == "between":

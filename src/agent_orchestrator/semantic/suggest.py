@@ -80,6 +80,7 @@ KNOWN: dict[str, tuple[Role, Entity | None, str | None]] = {
     "unit_price": (Role.measure, None, "money"),
     "line_total": (Role.measure, None, "money"),
     "country": (Role.dimension, None, None),
+    "segment": (Role.dimension, None, None),
 }
 """What a column an admin has already named is (an import's mapping: this header holds the order
 number, that one the line total): it overrides what the header's words suggest."""
@@ -102,7 +103,13 @@ def suggest_model(
         if (field := by_header.get(found.header)) is not None:
             role, entity, unit = KNOWN[field]
             date_format = found.date_format if role is Role.time else None
-            update = {"role": role, "entity": entity, "unit": unit, "date_format": date_format}
+            update = {
+                "role": role,
+                "entity": entity,
+                "unit": unit,
+                "date_format": date_format,
+                "mapped": field,
+            }
             column = column.model_copy(update=update)
         columns.append(column)
     columns = _one_key_per_entity(_unique_names(columns))

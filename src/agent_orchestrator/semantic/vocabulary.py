@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from agent_orchestrator.semantic.model import Role, SemanticModel
@@ -46,6 +46,8 @@ class Found:
     metrics: tuple[str, ...]
     grains: tuple[str, ...] = ()
     """Periods to group by that the question named ("per month", "yearly")."""
+    used: tuple[str, ...] = ()
+    """The question's words (normalised) that named something: what the reading covers."""
 
     def values(self) -> dict[str, list[str]]:
         """The mentioned values, by column (the filter enums of a restricted schema)."""
@@ -55,6 +57,13 @@ class Found:
             if mention.value not in by_column[mention.column]:
                 by_column[mention.column].append(mention.value)
         return by_column
+
+
+def _singular(phrase: str) -> str:
+    """A plural's singular, as names are written ("sub categories" -> "sub category")."""
+    if phrase.endswith("ies") and len(phrase) > 4:
+        return phrase[:-3] + "y"
+    return phrase.removesuffix("s")
 
 
 def normalise(text: str) -> str:
@@ -70,7 +79,7 @@ class Vocabulary:
     """Every value of the model's dimensions, keys and labels (as given), and its names, indexed by
     their normalised words."""
 
-    def __init__(self, model: SemanticModel, values: dict[str, Iterable[str]]) -> None:
+    def __init__(self, model: SemanticModel, values: Mapping[str, Iterable[str]]) -> None:
         self.model = model
         self._values: dict[str, list[tuple[str, str]]] = {}  # normalised words -> (column, value)
         for name, known in values.items():
@@ -89,6 +98,9 @@ class Vocabulary:
             if column.role is not Role.ignore:
                 for name in (column.name.replace("_", " "), column.title, *column.synonyms):
                     self._names.setdefault(normalise(name), ("column", column.name))
+        for column in model.with_role(Role.key):  # "which customer", "per order": the entity's key
+            if column.entity is not None:
+                self._names.setdefault(column.entity.value, ("column", column.name))
         for grain, spoken in GRAIN_WORDS.items():
             for name in spoken:
                 self._names.setdefault(normalise(name), ("grain", grain))
@@ -98,13 +110,15 @@ class Vocabulary:
         mentions: list[Mention] = []
         named: dict[str, list[str]] = {"column": [], "metric": [], "grain": []}
         used = [False] * len(words)
+        phrases: list[str] = []
         for size in range(min(MAX_WORDS, len(words)), 0, -1):  # the longest match first
             for start in range(len(words) - size + 1):
                 if any(used[start : start + size]):
                     continue
                 phrase = " ".join(words[start : start + size])
-                hits = self._values.get(phrase) or self._values.get(phrase.removesuffix("s"))
-                name = self._names.get(phrase) or self._names.get(phrase.removesuffix("s"))
+                singular = _singular(phrase)
+                hits = self._values.get(phrase) or self._values.get(singular)
+                name = self._names.get(phrase) or self._names.get(singular)
                 if hits:
                     mentions.extend(Mention(column, value, phrase) for column, value in hits)
                 elif name is not None:
@@ -112,13 +126,15 @@ class Vocabulary:
                 else:
                     continue
                 used[start : start + size] = [True] * size
+                phrases.append(phrase)
         for start, word in enumerate(words):  # a misspelt value, one word at a time
             if used[start] or len(word) < _MIN_FUZZY:
                 continue
             close = difflib.get_close_matches(word, self._fuzzy, n=1, cutoff=FUZZY_CUTOFF)
             if close and close[0] not in self._names:
                 mentions.extend(Mention(c, v, word, exact=False) for c, v in self._values[close[0]])
+                phrases.append(word)
         columns, metrics, grains = (
             tuple(dict.fromkeys(named[kind])) for kind in ("column", "metric", "grain")
         )
-        return Found(tuple(mentions), columns, metrics, grains)
+        return Found(tuple(mentions), columns, metrics, grains, tuple(phrases))

@@ -84,7 +84,11 @@ def create_app(
                 config = retail_mcp.copilot_config()
                 retail_tools = McpTools(SERVER_NAME, config["url"], config["headers"])
                 await stack.enter_async_context(retail_tools)
-            profile = retail_profile(tools=retail_tools.tools) if retail_tools else analyst_profile()
+            profile = (
+                retail_profile(tools=retail_tools.tools, data=datasets.current_path)
+                if retail_tools
+                else analyst_profile()
+            )
             composed = await stack.enter_async_context(
                 compose(storage, web, runtime_settings, profile=profile)
             )

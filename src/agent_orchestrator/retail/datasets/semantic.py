@@ -72,6 +72,7 @@ _RETAIL_KNOWN = {
     "quantity": "Quantity",
     "unit_price": "Price",
     "line_total": "Line Total",
+    "segment": "Segment",
 }
 
 

@@ -1,0 +1,154 @@
+"""``DataGuide``: the query guide with the dataset's own semantic model beside the retail reader.
+
+Two readers, one answer each (docs/architecture.md#answers-by-construction):
+
+* the retail reader (``QueryGuide``, over ``analyze_sales``) knows the questions every sales table
+  answers and their many wordings, and stays the fast path for them;
+* the semantic reader (``semantic_reading``, over ``query_data``) knows whatever the active file has:
+  its own columns, values and metrics.
+
+A question whose reading names a column only this file has (a region, a profit, a customer's name)
+goes to ``query_data``, and so does one the retail reader does not cover and the semantic one does,
+and a follow-up of a ``query_data`` answer. The rest is the retail guide's, unchanged. The guide runs
+in the app's own process, so it reads the active version's model and values directly (the same
+``semantic_source`` the tool reads), rebuilt when the version changes.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
+from agent_orchestrator.retail.datasets.semantic import semantic_source
+from agent_orchestrator.semantic import Engine, SemanticModel, Vocabulary
+
+from .guide import QueryGuide
+from .semantic_reading import extra_columns, read_semantic
+
+TOOL = "query_data"
+"""The semantic query tool's own name (the runtime prefixes its server's)."""
+
+
+@dataclass(frozen=True)
+class _Data:
+    rows: Path
+    model: SemanticModel
+    vocabulary: Vocabulary
+    last_day: date | None
+
+
+class DataGuide:
+    """Plans the steps the two query tools can answer; stateless but for the dataset's vocabulary."""
+
+    def __init__(self, current_path: Callable[[], Path] | None = None) -> None:
+        self._retail = QueryGuide()
+        self._current_path = current_path
+        self._data: _Data | None = None
+        self._lock = threading.Lock()
+
+    def owns(self, tool: dict[str, Any]) -> bool:
+        return self._retail.owns(tool) or _is_query(tool)
+
+    def step(
+        self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]
+    ) -> GuidedCall | GuidedAnswer | None:
+        tool = next((str(t["function"]["name"]) for t in tools if _is_query(t)), None)
+        users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
+        if tool is None or not users or self._current_path is None:
+            return self._retail.step(messages, tools)
+        last = users[-1]
+        turn = messages[last + 1 :]
+        if any(m.get("role") == "tool" for m in turn):
+            return _answer(turn, tool) or self._retail.step(messages, tools)
+        planned = self._retail.step(messages, tools)
+        data = self._dataset()
+        if data is None:
+            return planned
+        previous = _previous(messages[:last], tool)
+        reading = read_semantic(_text(messages[last]), data.model, data.vocabulary, data.last_day, previous)
+        if not reading.covered:
+            return planned
+        if (
+            extra_columns(data.model, reading.columns)
+            or not isinstance(planned, GuidedCall)
+            or (previous is not None and reading.follow_up)
+        ):
+            return GuidedCall(tool, reading.arguments)
+        return planned
+
+    def _dataset(self) -> _Data | None:
+        """The active version's model, vocabulary and last day (rebuilt when the version changes)."""
+        assert self._current_path is not None
+        with self._lock:
+            try:
+                model, rows = semantic_source(self._current_path())
+            except Exception:
+                return None
+            if self._data is None or self._data.rows != rows or self._data.model != model:
+                with Engine(model, rows) as engine:
+                    vocabulary = Vocabulary(model, engine.words())
+                    _, last_day = engine.span()
+                self._data = _Data(rows, model, vocabulary, last_day)
+            return self._data
+
+
+def _is_query(tool: dict[str, Any]) -> bool:
+    name = str((tool.get("function") or {}).get("name") or "")
+    return name == TOOL or name.endswith(f"-{TOOL}")
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        content = " ".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    text = str(content or "")
+    if "</current_datetime>" in text:  # the runtime's tag before the user's words
+        text = text.split("</current_datetime>", 1)[1]
+    return text.strip()
+
+
+def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in message.get("tool_calls") or () if isinstance(c, dict)]
+
+
+def _previous(earlier: Sequence[dict[str, Any]], tool: str) -> dict[str, Any] | None:
+    """The arguments of the last call, if the last tool call of the chat was a ``query_data`` one
+    that answered (a follow-up's base)."""
+    for message in reversed(earlier):
+        calls = _calls(message)
+        if not calls:
+            continue
+        call = calls[-1]
+        function = call.get("function") or {}
+        if function.get("name") != tool:
+            return None
+        raw = function.get("arguments")
+        try:
+            arguments = json.loads(raw) if isinstance(raw, str) else raw
+        except json.JSONDecodeError:
+            return None
+        return arguments if isinstance(arguments, dict) else None
+    return None
+
+
+def _answer(turn: Sequence[dict[str, Any]], tool: str) -> GuidedAnswer | None:
+    """The tool's own answer, once this turn has its result."""
+    ids = {str(c.get("id")) for m in turn for c in _calls(m) if (c.get("function") or {}).get("name") == tool}
+    results = [m for m in turn if m.get("role") == "tool" and str(m.get("tool_call_id")) in ids]
+    if not results:
+        return None
+    try:
+        data = json.loads(_text(results[-1]))
+    except json.JSONDecodeError:
+        return GuidedAnswer(
+            "I can't answer that from this data: the lookup failed. Please rephrase the question."
+        )
+    if isinstance(data, dict) and isinstance(data.get("answer"), str):
+        return GuidedAnswer(data["answer"])
+    return None

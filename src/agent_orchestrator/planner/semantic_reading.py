@@ -1,0 +1,391 @@
+"""A question read into a semantic query over the dataset's own model, linked in code.
+
+What the question names is found in the data and the model (``semantic.Vocabulary``: a region, a
+customer's name, "profit", "by state"), its periods by ``periods`` and placed on the data's own
+calendar, and the few words that shape a query -- a ranking ("top 5", "lowest"), an exclusion
+("outside California"), a share, a comparison, a count ("how many orders") -- are the query
+language's own, not any dataset's. Every word of the question must be used by the reading or be
+common English: a word left over means the reading does not cover the question and nothing is
+guessed (docs/architecture.md#answers-by-construction). A follow-up patches the previous query:
+it changes what it names and keeps the rest.
+
+Nothing here knows a dataset: a new column, value or metric is read with no code change.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from agent_orchestrator.retail.analysis.query import Period, PeriodError, parse_period
+from agent_orchestrator.semantic import Entity, Kind, Role, SemanticModel, Vocabulary
+from agent_orchestrator.semantic.query import MAX_ROWS
+from agent_orchestrator.semantic.vocabulary import normalise
+
+from .periods import NUMBER_WORDS, find_periods
+from .words import COMMON, normalize, stem
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_HIGH = _words("top best most highest biggest largest greatest leading strongest max maximum more higher")
+_LOW = _words("bottom worst least lowest smallest fewest weakest min minimum less lower poorest")
+_RANKING = _HIGH | _LOW | {"rank", "ranked", "ranking", "which", "who", "whom"}
+_SHARE = _words("share percentage percent proportion portion fraction")
+_YEAR_BACK = re.compile(
+    r"\b(?:year over year|year on year|yoy|a year (?:earlier|before|ago)|the year before|previous year"
+    r"|prior year|same (?:month|quarter|period|time) last year)\b"
+)
+_STEP_BACK = re.compile(
+    r"\b(?:month over month|mom|quarter over quarter|qoq|previous (?:month|quarter|period)"
+    r"|prior (?:month|quarter|period)|(?:month|quarter|period) before)\b"
+)
+_GROWTH = _words("growth grow grew grown change changed increase increased decrease decreased")
+_COUNTING = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b|\bcount\b")
+_RECENCY = re.compile(
+    r"\b(?:not|no|n't|never|without|hasn't|haven't|didn't|stopped)\b.{0,40}?"
+    r"\b(?:order|ordered|orders|purchase|purchased|purchases|bought|buy|bought|shopped|sale|sales)\b"
+    r"|\blast (?:order|purchase)\b.{0,30}\bago\b|\b(?:lapsed|inactive|dormant|churned)\b"
+)
+_LOSS = re.compile(
+    r"\b(?:lost|lose|loses|losing)\s+money\b|\bunprofitable\b|\bnegative (?:profit|margin)\b|\bat a loss\b"
+)
+"""A loss, said: a profit below zero (for a dataset with a profit)."""
+_SINCE = re.compile(r"\b(?:since|after|from)\s*$")
+_UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
+_FOLLOW = re.compile(
+    r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:that|those|them|it|same)\b"
+)
+_OWN = _words(
+    """by per each every breakdown split across group grouped sorted order ordered orders list show over
+    during time whole all total overall sum average avg mean how many much number count what which
+    were was did do does any ones one our we us sold sell sells selling made make makes bring brought
+    generated generate earn earned had has have trend trends period periods date dates vs versus
+    compared compare comparison against than share percentage percent proportion portion fraction
+    growth grow grew grown change changed increase increased decrease decreased day days rate
+    ago since after from before until till through not no never without excluding exclude except
+    outside ignoring ignore non besides apart other haven't hasn't didn't stopped n't
+    top bottom best worst most least highest lowest biggest largest smallest fewest greatest weakest
+    leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
+    and what about how same also now then in of for on at to with the a an is are"""
+)
+"""The query language's own words: used by the reading's cues (or harmless around them)."""
+
+
+@dataclass
+class SemanticReading:
+    """The query's arguments read from a question, and what of the question they leave out."""
+
+    arguments: dict[str, Any] = field(default_factory=dict)
+    left: list[str] = field(default_factory=list)
+    """Words neither the reading nor common English accounts for."""
+    named: bool = False
+    """Whether the question named anything of the data or the model (else it is no data question)."""
+    follow_up: bool = False
+    columns: set[str] = field(default_factory=set)
+    """The columns the query reads (its filters, groups and metrics)."""
+
+    @property
+    def covered(self) -> bool:
+        return self.named and not self.left and bool(self.arguments.get("metrics"))
+
+
+def read_semantic(
+    question: str,
+    model: SemanticModel,
+    vocabulary: Vocabulary,
+    last_day: date | None,
+    previous: dict[str, Any] | None = None,
+) -> SemanticReading:
+    """Read ``question`` (with the previous query, for a follow-up) over ``model``."""
+    text = normalize(question)
+    reading = SemanticReading()
+    args: dict[str, Any] = {}
+    rest = _read_time(text, last_day, args, reading)
+    found = vocabulary.find(rest)
+    words = normalise(rest).split()
+    used = {w for phrase in found.used for w in phrase.split()}
+    numbers = {w for w in words if w.isdigit() or w in NUMBER_WORDS}
+    titled = {_root(w) for name in _named_columns(found) for w in normalise(model.column(name).title).split()}
+    reading.left = [
+        w
+        for w in words
+        if w not in used
+        and w not in numbers
+        and w not in COMMON
+        and w not in _OWN
+        and _root(w) not in titled  # "shipped first class": a form of the column's own word
+    ]
+    reading.named = bool(found.mentions or found.columns or found.metrics or found.grains or "window" in args)
+    cues = set(words)
+    counting = bool(_COUNTING.search(text))
+    ranking = bool(cues & _RANKING)
+
+    metrics = list(found.metrics)
+    groups: list[dict[str, Any]] = []
+    filters = _filters(text, found)
+    # a column named beside one value of its own is that value's ("the West region"); beside values
+    # it leaves out, or several side by side, it is also what the answer is broken down by
+    filter_columns = {f["column"] for f in filters if f["op"] == "in" and len(f["values"]) == 1}
+    if _LOSS.search(text) and "profit" in {m.name for m in model.metrics}:
+        metrics = [*[m for m in metrics if m != "profit"], "profit"]
+        reading.left = [w for w in reading.left if w not in ("lost", "lose", "losing", "loses", "money")]
+        filters.append({"metric": "profit", "op": "lt", "values": [0]})
+        args["order"] = "asc"  # the biggest loss first
+    for name in found.columns:
+        column = model.column(name)
+        if column.role is Role.measure:
+            metric = _metric_over(model, name)
+            if metric is not None and metric not in metrics:
+                metrics.append(metric)
+        elif column.role is Role.time:
+            continue  # a date column is a window's or a grain's
+        elif name not in filter_columns:
+            key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
+            groups.append({"column": key.name if key is not None else name})
+    # "top customers", "which products": an entity's count is the entity ranked, unless counted
+    for metric_name in list(metrics):
+        entity = _counted_entity(model, metric_name)
+        key = model.key_of(entity) if entity is not None else None
+        if key is None or counting or not ranking or groups or found.grains:
+            continue
+        metrics.remove(metric_name)
+        groups.append({"column": key.name})
+    if not metrics and groups and ranking and not counting:
+        metrics = [_default_metric(model)]
+    time = model.time
+    for grain in found.grains:
+        if time is not None:
+            groups.append({"column": time.name, "grain": grain})
+    if not metrics and (found.mentions or groups or "window" in args):
+        metrics = [_default_metric(model)]
+    args["metrics"] = metrics[:6]
+    if groups:
+        args["group_by"] = _unique(groups)[:3]
+
+    for rule in filters:  # "furniture vs office supplies": side by side, unless grouped otherwise
+        if rule.get("column") and rule["op"] == "in" and len(rule["values"]) > 1 and not args.get("group_by"):
+            args["group_by"] = [{"column": rule["column"]}]
+    if filters:
+        args["filters"] = filters
+    if cues & _SHARE or "%" in question:
+        args["share"] = True
+        if not groups and filters and filters[0]["op"] == "in":  # "what share came from the West?"
+            args["group_by"] = [{"column": filters[0]["column"]}]
+            args["filters"] = filters[1:]
+    if cues & _LOW and not cues & _HIGH:
+        args["order"] = "asc"
+    limit = _limit(text)
+    if limit is not None:
+        args["limit"] = limit
+    elif any("grain" in g for g in args.get("group_by", [])):
+        args["limit"] = MAX_ROWS
+    if _RECENCY.search(text):
+        _recency(args, model, last_day)
+    if previous is not None and _FOLLOW.search(text):
+        reading.follow_up = True
+        args = _patched(previous, args, found)
+        reading.named = True
+    elif previous is not None and not found.metrics and not groups and (filters or "window" in args):
+        reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
+        args = _patched(previous, args, found)
+        reading.named = True
+    if not args.get("metrics"):
+        args.pop("metrics", None)
+    reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {})}
+    reading.columns = _columns_read(model, reading.arguments)
+    return reading
+
+
+def extra_columns(model: SemanticModel, columns: set[str]) -> bool:
+    """Whether the query reads a column only this file has (a region, a profit, a customer's name
+    shown beside the key): the questions the retail tables cannot answer."""
+    for name in columns:
+        column = model.column(name)
+        if column.role is not Role.ignore and column.mapped is None:
+            return True
+    return False
+
+
+def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: SemanticReading) -> str:
+    """The window (and a comparison) from the periods the text names; the text without them."""
+    found = find_periods(text)
+    if not found or last_day is None:
+        return text
+    placed: list[Period] = []
+    blanked = text
+    for period in found:
+        value = period.period
+        try:
+            placed.append(parse_period(value, last_day))
+        except PeriodError:
+            continue
+        start, end = period.span
+        blanked = blanked[:start] + " " * (end - start) + blanked[end:]
+    if not placed:
+        return text
+    before = text[: found[0].span[0]]
+    if len(placed) == 1:
+        current = placed[0]
+        if _SINCE.search(before):
+            current = Period(current.first, last_day, "", "range")
+        elif _UNTIL.search(before):
+            current = Period(date(1900, 1, 1), current.first - timedelta(days=1), "", "range")
+        args["window"] = _window(current)
+        if _YEAR_BACK.search(text):
+            args["compare"] = _window(current.year_before())
+        elif _STEP_BACK.search(text) or set(text.split()) & _GROWTH:
+            args["compare"] = _window(current.before())
+    else:
+        first, second = placed[0], placed[1]
+        between = text[found[0].span[1] : found[1].span[0]]
+        if re.search(r"\b(?:to|until|through|and)\b|-", between) and re.search(
+            r"\b(?:from|between)\b\s*$", before
+        ):
+            args["window"] = _window(Period(first.first, second.last, "", "range"))
+        else:  # two periods side by side: the later one against the earlier one
+            later, earlier = (first, second) if first.first > second.first else (second, first)
+            args["window"], args["compare"] = _window(later), _window(earlier)
+    return blanked
+
+
+def _window(period: Period) -> dict[str, str]:
+    return {"start": period.first.isoformat(), "end": period.last.isoformat()}
+
+
+def _root(word: str) -> str:
+    """A word less its endings, a doubled last consonant single ("shipped" -> "ship")."""
+    root = stem(word)
+    return root[:-1] if len(root) > 3 and root[-1] == root[-2] and root[-1] not in "aeiou" else root
+
+
+def _named_columns(found: Any) -> set[str]:
+    return set(found.columns) | {m.column for m in found.mentions}
+
+
+def _filters(text: str, found: Any) -> list[dict[str, Any]]:
+    """A filter per column the question names values of; excluded when an exclusion cue comes just
+    before ("outside California", "not in the West", "excluding Technology")."""
+    by_column: dict[tuple[str, str], list[str]] = {}
+    for mention in found.mentions:
+        at = text.find(mention.words)
+        lead = text[max(0, at - 30) : at] if at >= 0 else ""
+        negated = bool(
+            re.search(
+                r"\b(?:not|excluding|exclude|except|outside|without|ignoring|non|besides|"
+                r"apart from|other than)\b(?:\s+\w+){0,2}\s*$",
+                lead,
+            )
+        )
+        op = "not_in" if negated else "in"
+        by_column.setdefault((mention.column, op), [])
+        if mention.value not in by_column[(mention.column, op)]:
+            by_column[(mention.column, op)].append(mention.value)
+    return [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
+
+
+def _limit(text: str) -> int | None:
+    spelled = "|".join(NUMBER_WORDS)
+    found = re.search(
+        rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|highest|lowest)\s+(\d{{1,2}}|{spelled})\b"
+        rf"|\b(\d{{1,2}}|{spelled})\s+(?:best|worst|biggest|largest|smallest|highest|lowest|top|most|least)\b",
+        text,
+    )
+    if not found:
+        return None
+    value = found[1] or found[2]
+    number = int(value) if value.isdigit() else NUMBER_WORDS[value]
+    return max(1, min(MAX_ROWS, number))
+
+
+def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None) -> bool:
+    """ "Customers who haven't ordered in 6 months": each customer's last order before that, not a
+    window. The window the period made becomes the cut-off."""
+    key = model.key_of(Entity.customer)
+    time = model.time
+    window = args.get("window")
+    if key is None or time is None or window is None or last_day is None:
+        return False
+    last = f"last_{time.name}"
+    if last not in {m.name for m in model.metrics}:
+        return False
+    cutoff = date.fromisoformat(window["start"])
+    args.pop("window", None)
+    args.pop("compare", None)
+    args["group_by"] = [{"column": key.name}]
+    args["metrics"] = [last]
+    args["filters"] = [*args.get("filters", []), {"metric": last, "op": "lt", "values": [cutoff.isoformat()]}]
+    args["order"] = "desc"
+    args.setdefault("limit", MAX_ROWS)
+    return True
+
+
+def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any) -> dict[str, Any]:
+    """The previous query with what this one names in its place."""
+    patched = dict(previous)
+    if found.metrics or (
+        args.get("metrics") and args["metrics"] != previous.get("metrics") and found.columns
+    ):
+        patched["metrics"] = args["metrics"]
+    if "group_by" in args:
+        patched["group_by"] = args["group_by"]
+    if "filters" in args:
+        named = {f.get("column") for f in args["filters"]}
+        kept = [f for f in previous.get("filters", []) if f.get("column") not in named]
+        patched["filters"] = kept + args["filters"]
+    for key in ("window", "compare", "order", "limit", "share"):
+        if key in args:
+            patched[key] = args[key]
+    if "window" in args and "compare" not in args:
+        patched.pop("compare", None)
+    return patched
+
+
+def _metric_over(model: SemanticModel, column: str) -> str | None:
+    """The metric of a measure column named on its own ("profit", "discount")."""
+    for kind in (Kind.sum, Kind.average):
+        for metric in model.metrics:
+            if metric.over == column and metric.kind is kind and metric.times is None:
+                return metric.name
+    return None
+
+
+def _counted_entity(model: SemanticModel, metric: str) -> Entity | None:
+    found = model.metric(metric)
+    if found.kind is not Kind.count_distinct or found.over is None:
+        return None
+    return model.column(found.over).entity
+
+
+def _default_metric(model: SemanticModel) -> str:
+    names = [m.name for m in model.metrics]
+    return "revenue" if "revenue" in names else names[0]
+
+
+def _unique(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen: list[dict[str, Any]] = []
+    for group in groups:
+        if group not in seen:
+            seen.append(group)
+    return seen
+
+
+def _columns_read(model: SemanticModel, args: dict[str, Any]) -> set[str]:
+    columns = {g["column"] for g in args.get("group_by", [])}
+    columns |= {f["column"] for f in args.get("filters", []) if f.get("column")}
+    for group in args.get("group_by", []):
+        column = model.column(group["column"])
+        if column.role is Role.key and column.entity is not None:
+            label = model.label_of(column.entity)
+            if label is not None:
+                columns.add(label.name)
+    pending = list(args.get("metrics", []))
+    while pending:
+        metric = model.metric(pending.pop())
+        columns |= {name for name in (metric.over, metric.times) if name}
+        pending += [name for name in (metric.numerator, metric.denominator) if name]
+    return columns

@@ -1,0 +1,96 @@
+"""Questions read into semantic queries over a file's own columns, by family: a new dimension, a
+value kept or left out, an entity ranked, a count, periods compared, a follow-up patched, and a word
+nobody knows left unread. The data is the small store export of the semantic tests; every truth is
+worked out by hand from its seven lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_orchestrator.planner.semantic_reading import SemanticReading, extra_columns, read_semantic
+from agent_orchestrator.semantic import Engine, SemanticQuery, Vocabulary, profile_csv, suggest_model
+
+STORE = Path(__file__).parents[1] / "semantic" / "data" / "store.csv"
+KNOWN = {"order": "Order ID", "customer": "Customer ID", "time": "Order Date", "line_total": "Sales"}
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    model = suggest_model(profile_csv(STORE), "Store", known=KNOWN)
+    return Engine(model, STORE)
+
+
+@pytest.fixture(scope="module")
+def vocabulary(engine: Engine) -> Vocabulary:
+    return Vocabulary(engine.model, engine.words())
+
+
+def _read(engine: Engine, vocabulary: Vocabulary, question: str, previous: Any = None) -> SemanticReading:
+    _, last = engine.span()
+    return read_semantic(question, engine.model, vocabulary, last, previous)
+
+
+def _rows(engine: Engine, reading: SemanticReading) -> list[tuple[Any, ...]]:
+    assert reading.covered, reading
+    return engine.run(SemanticQuery.model_validate(reading.arguments)).rows
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["profit by region", "What is our total profit for each region?", "which region made the most profit?"],
+)
+def test_a_dimension_of_the_file_is_grouped_by(engine: Engine, vocabulary: Vocabulary, question: str) -> None:
+    reading = _read(engine, vocabulary, question)
+    assert reading.arguments["group_by"] == [{"column": "region"}]
+    assert [(r, round(p, 2)) for r, p in _rows(engine, reading)] == [("West", 97.59), ("South", 51.07)]
+    assert extra_columns(engine.model, reading.columns)
+
+
+def test_a_value_is_kept_or_left_out(engine: Engine, vocabulary: Vocabulary) -> None:
+    kept = _read(engine, vocabulary, "sales in Kentucky")
+    assert round(_rows(engine, kept)[0][0], 2) == round(261.96 + 731.94 + 680.36, 2)
+    left_out = _read(engine, vocabulary, "revenue outside kentucky")
+    assert left_out.arguments["filters"] == [{"column": "state", "op": "not_in", "values": ["Kentucky"]}]
+    both = _read(engine, vocabulary, "profit margin of furniture vs technology")
+    assert both.arguments["group_by"] == [{"column": "category"}]  # side by side
+    assert [r[0] for r in _rows(engine, both)] == ["Technology", "Furniture"]
+
+
+def test_an_entity_is_ranked_and_counted(engine: Engine, vocabulary: Vocabulary) -> None:
+    top = _read(engine, vocabulary, "top 2 customers by sales")
+    assert top.arguments["limit"] == 2 and top.arguments["group_by"] == [{"column": "customer_id"}]
+    assert [(r[0], r[1]) for r in _rows(engine, top)] == [
+        ("CG-12520", "Claire Gute"),
+        ("SO-20335", "Sean O'Donnell"),
+    ]
+    counted = _read(engine, vocabulary, "how many orders were shipped standard class?")
+    assert counted.arguments["metrics"] == ["orders"] and _rows(engine, counted) == [(3,)]
+
+
+def test_periods_are_placed_on_the_datas_calendar(engine: Engine, vocabulary: Vocabulary) -> None:
+    compared = _read(engine, vocabulary, "revenue in 2017 vs 2016")
+    assert compared.arguments["window"] == {"start": "2017-01-01", "end": "2017-12-31"}
+    assert compared.arguments["compare"] == {"start": "2016-01-01", "end": "2016-12-31"}
+    latest = _read(engine, vocabulary, "orders this year")  # the data's last year, not the calendar's
+    assert latest.arguments["window"]["start"] == "2017-01-01"
+
+
+def test_a_follow_up_changes_what_it_names(engine: Engine, vocabulary: Vocabulary) -> None:
+    first = _read(engine, vocabulary, "profit in the South in 2016")
+    then = _read(engine, vocabulary, "and in the West?", first.arguments)
+    assert then.follow_up
+    assert then.arguments["filters"] == [{"column": "region", "op": "in", "values": ["West"]}]
+    assert then.arguments["window"] == first.arguments["window"]
+    counted = _read(engine, vocabulary, "how many orders was that?", then.arguments)
+    assert counted.arguments["metrics"] == ["orders"] and _rows(engine, counted) == [(1,)]
+
+
+@pytest.mark.parametrize("question", ["profit by weather", "which region has the happiest staff?"])
+def test_a_word_nobody_knows_leaves_the_question_unread(
+    engine: Engine, vocabulary: Vocabulary, question: str
+) -> None:
+    reading = _read(engine, vocabulary, question)
+    assert not reading.covered and reading.left
