@@ -91,3 +91,12 @@ def test_the_rows_are_written_again_when_their_file_is_gone(library: DatasetLibr
     model, again = semantic_source(library.current_path())
     assert again == rows and again.read_bytes() == (tmp_path / "kept.parquet").read_bytes()
     assert model.dataset == "store"
+
+
+def test_a_currency_the_file_names_is_the_datasets(library: DatasetLibrary, tmp_path: Path) -> None:
+    path = tmp_path / "shop.csv"
+    lines = STORE.splitlines()
+    path.write_text("\n".join([lines[0] + ",Currency", *(line + ",EUR" for line in lines[1:])]) + "\n")
+    _import(library, path)
+    model, _ = semantic_source(library.current_path())
+    assert model.currency == "EUR" and library.facts().currency == "EUR"

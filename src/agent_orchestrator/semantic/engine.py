@@ -43,9 +43,9 @@ class Engine:
         self.source = source
         self._db = duckdb.connect()
         self._lock = threading.Lock()
-        parquet = source.suffix.lower() == ".parquet"  # written by source.py: named by the model already
+        parquet = source.suffix.lower() == ".parquet"  # written by source.py: the file's own columns
         reader = f"read_parquet({_string(str(source))})" if parquet else _reader(model, source)
-        self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {projection(model, by_name=parquet)} FROM {reader}")
+        self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {projection(model)} FROM {reader}")
 
     def close(self) -> None:
         self._db.close()
@@ -158,14 +158,14 @@ def _reader(model: SemanticModel, source: Path) -> str:
     return f"read_csv('{literal}', header = true, sample_size = -1{option})"
 
 
-def projection(model: SemanticModel, *, by_name: bool = False) -> str:
-    """The model's columns (not the ignored ones), each cast to its role's type and named by the
-    model; read from the file's own headers, or from the model's names (``by_name``)."""
+def projection(model: SemanticModel) -> str:
+    """The model's columns (not the ignored ones), read under the file's own headers, each cast to
+    its role's type and named by the model."""
     parts = []
     for column in model.columns:
         if column.role is Role.ignore:
             continue
-        source = quote(column.name if by_name else column.source)
+        source = quote(column.source)
         if column.role in (Role.key, Role.label, Role.dimension):
             expression = f"CAST({source} AS VARCHAR)"
         elif column.role is Role.time:

@@ -116,8 +116,21 @@ def suggest_model(
     names = {column.source: column.name for column in columns}
     chosen = {field: names[header] for field, header in known.items() if header in names}
     return SemanticModel(
-        dataset=dataset, currency=currency, columns=columns, metrics=default_metrics(columns, chosen)
+        dataset=dataset,
+        currency=currency or _currency_of(profile),
+        columns=columns,
+        metrics=default_metrics(columns, chosen),
     )
+
+
+def _currency_of(profile: TableProfile) -> str | None:
+    """The currency a file names in a column of its own ("Currency": "EUR" on every line), if one."""
+    for column in profile.columns:
+        if "currency" in _words(column.header) and column.distinct == 1 and column.samples:
+            code = column.samples[0].strip().upper()
+            if re.fullmatch(r"[A-Z]{3}", code):
+                return code
+    return None
 
 
 def _words(header: str) -> list[str]:

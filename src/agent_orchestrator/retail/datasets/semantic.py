@@ -25,7 +25,7 @@ from pathlib import Path
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.retail.datasets.formats import CsvFormat
 from agent_orchestrator.retail.db import open_readonly
-from agent_orchestrator.retail.schema import get_meta
+from agent_orchestrator.retail.schema import get_meta, set_meta
 from agent_orchestrator.semantic import SemanticModel, profile_csv, suggest_model
 from agent_orchestrator.semantic.profile import CsvReading
 from agent_orchestrator.semantic.source import write_parquet
@@ -102,6 +102,8 @@ def store_semantic(
             write_parquet(model, utf8, rows, reading)
         except InvalidInputError:
             return False
+        if model.currency and not get_meta(conn, "currency"):  # the file names it: the shop's own
+            set_meta(conn, "currency", model.currency)
         conn.execute(_TABLE)
         conn.execute("DELETE FROM semantic_files")
         conn.executemany(
@@ -152,7 +154,8 @@ def _materialise(db: Path) -> tuple[SemanticModel, Path]:
     finally:
         conn.close()
     os.replace(partial, target)
-    return model.model_copy(update={"currency": currency, "dataset": name or model.dataset}), target
+    update = {"currency": currency or model.currency, "dataset": name or model.dataset}
+    return model.model_copy(update=update), target
 
 
 def _stored(conn: sqlite3.Connection) -> tuple[bytes, bytes] | None:
