@@ -21,9 +21,10 @@ from agent_orchestrator.mcp_server.arguments import compact_validation_error
 from agent_orchestrator.mcp_server.toolkit import ToolKit, to_json
 from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.semantic import Engine, Filter, Role, SemanticModel, SemanticQuery, query_schema
-from agent_orchestrator.semantic.render import render
+from agent_orchestrator.semantic.render import chips, reading, render
 
 log = logging.getLogger(__name__)
+TOOL = "query_data"
 
 DESCRIPTION = (
     "Any question on the dataset's own columns (category, region, profit, ... whatever the file has): "
@@ -100,33 +101,43 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
         if data is None:
             with kit.connect():  # a missing database is reported as every tool reports it
                 pass
-            return _refused("the dataset's rows cannot be read; ask an admin to import the file again")
-        try:
-            query = SemanticQuery.model_validate(given).checked(data.model)
-        except ValidationError as error:
-            return _refused(compact_validation_error(error))
-        except InvalidInputError as error:
-            return _refused(str(error))
-        resolved = _resolved(data, query)
-        if isinstance(resolved, str):
-            return resolved
-        try:
-            result = data.engine.run(resolved)
-            total = data.engine.group_count(resolved) if resolved.group_by else None
-        except InvalidInputError as error:
-            return _refused(str(error))
-        return to_json(
-            {
-                "answer": render(data.model, resolved, result, total_groups=total),
-                "query": resolved.model_dump(mode="json", exclude_defaults=True),
-                "columns": result.columns,
-                "rows": [list(row) for row in result.rows],
-                **({"currency": data.model.currency} if data.model.currency else {}),
-            }
-        )
+            return to_json(
+                _refused("the dataset's rows cannot be read; ask an admin to import the file again")
+            )
+        return to_json(answer(data, given))
 
 
-def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | str:
+def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
+    """The tool's result for the query ``given``: ``answered`` with the reading, its chips, the query,
+    the rows and the answer written by code; or why not (``answer`` alone), or the choices of a name
+    that means several things (``clarify``). The same for a call and for a reading changed in the UI."""
+    try:
+        query = SemanticQuery.model_validate(given).checked(data.model)
+    except ValidationError as error:
+        return _refused(compact_validation_error(error))
+    except InvalidInputError as error:
+        return _refused(str(error))
+    resolved = _resolved(data, query)
+    if isinstance(resolved, dict):
+        return resolved
+    try:
+        result = data.engine.run(resolved)
+        total = data.engine.group_count(resolved) if resolved.group_by else None
+    except InvalidInputError as error:
+        return _refused(str(error))
+    return {
+        "answered": True,
+        "answer": render(data.model, resolved, result, total_groups=total),
+        "reading": reading(data.model, resolved),
+        "chips": chips(data.model, resolved),
+        "query": resolved.model_dump(mode="json", exclude_defaults=True),
+        "columns": result.columns,
+        "rows": [list(row) for row in result.rows],
+        **({"currency": data.model.currency} if data.model.currency else {}),
+    }
+
+
+def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[str, Any]:
     """The query with each named value as the data writes it; a name the data lacks, or one that
     names several things, is the answer instead (the choices offered, never one guessed)."""
     filters = []
@@ -143,24 +154,21 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | str:
         for value in rule.values:
             found = data.engine.matches(column, str(value))
             if not found:
-                return to_json(
-                    {
-                        "answer": f"I can't answer that from this data: no {noun} is called {value!r}.",
-                        "unmatched": {"column": column.name, "value": value},
-                    }
-                )
+                return {
+                    "answer": f"I can't answer that from this data: no {noun} is called {value!r}.",
+                    "unmatched": {"column": column.name, "value": value},
+                }
             if len(found) > 1 and str(value).lower() not in (f.lower() for f in found):
                 shown = found[:8]
-                return to_json(
-                    {
-                        "answer": f"Which {noun} do you mean: " + ", ".join(shown[:-1]) + f" or {shown[-1]}?",
-                        "clarify": {"column": column.name, "choices": shown},
-                    }
-                )
+                return {
+                    "answer": f"Which {noun} do you mean: " + ", ".join(shown[:-1]) + f" or {shown[-1]}?",
+                    "clarify": {"column": column.name, "value": value, "choices": shown},
+                    "query": query.model_dump(mode="json", exclude_defaults=True),
+                }
             values.append(found[0])
         filters.append(Filter(column=rule.column, op=rule.op, values=values))
     return query.model_copy(update={"filters": filters})
 
 
-def _refused(reason: str) -> str:
-    return to_json({"answer": f"I can't answer that from this data: {reason}", "error": reason})
+def _refused(reason: str) -> dict[str, Any]:
+    return {"answer": f"I can't answer that from this data: {reason}", "error": reason}

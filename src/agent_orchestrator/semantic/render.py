@@ -199,3 +199,25 @@ def _is_percent(metric: Metric) -> bool:
 def _day(value: Any) -> str:
     day = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
     return f"{calendar.month_name[day.month]} {day.day}, {day.year}"
+
+
+def chips(model: SemanticModel, query: SemanticQuery) -> list[dict[str, str]]:
+    """The reading's parts, each with the query field it stands for and how it reads: what the UI
+    shows under an answer and lets an analyst change (docs/architecture.md#editing-a-reading)."""
+    found = [{"field": "metrics", "value": name, "label": model.metric(name).title} for name in query.metrics]
+    for group in query.group_by:
+        title = model.column(group.column).title.lower()
+        label = f"by {group.grain} ({title})" if group.grain else f"by {_entity_title(model, group.column)}"
+        found.append({"field": "group_by", "value": group.column, "label": label})
+    for rule in query.filters:
+        found.append(
+            {
+                "field": "filters",
+                "value": rule.column or rule.metric or "",
+                "label": _filter_text(model, rule),
+            }
+        )
+    found.append({"field": "window", "value": "", "label": window_text(query.window)})
+    if query.compare is not None:
+        found.append({"field": "compare", "value": "", "label": f"vs {window_text(query.compare)}"})
+    return found

@@ -41,6 +41,7 @@ from agent_orchestrator.web.routes import (
     activity,
     auth,
     branching,
+    data_model,
     datasets,
     exchange,
     feedback,
@@ -162,6 +163,7 @@ def create_app(
     app.include_router(feedback.router)
     app.include_router(search.router)
     app.include_router(usage.router)
+    app.include_router(data_model.router)  # before datasets: /api/datasets/model is not a version
     app.include_router(datasets.router)
     app.include_router(vendor.router)
     app.include_router(

@@ -1,21 +1,24 @@
 """Sales readings under chat answers, and a changed reading computed again without the model.
 
-When a turn's ``analyze_sales`` call was answered, the answer shows the tool's reading as chips
-(measure · filters · period · comparison · ranking) and the tool's own answer text, so the figures an
-analyst reads were written by code whichever model answered. Changing a chip sends the edited query
-back; it is computed here with ``retail.analysis`` directly, and the session service records it as a
+When a turn's ``analyze_sales`` or ``query_data`` call was answered, the answer shows the tool's
+reading as chips (measure · filters · period · comparison · ranking) and the tool's own answer text,
+so the figures an analyst reads were written by code whichever model answered; a ``query_data`` name
+that meant several things shows its choices. Changing a chip (or picking a choice) sends the edited
+query back; it is computed here with the tool's own code, and the session service records it as a
 turn of the conversation (docs/architecture.md#editing-a-reading).
 """
 
 import json
+import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.mcp_server import tools_query
 from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.mcp_server.toolkit import to_json
 from agent_orchestrator.retail.analysis import Query, answer_query
@@ -23,6 +26,9 @@ from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.sessions import ToolAnswer, ToolResult
 
 TOOL = "analyze_sales"
+TOOLS = (TOOL, tools_query.TOOL)
+"""The query tools whose readings are shown and can be changed."""
+Tool = Literal["analyze_sales", "query_data"]
 CHANGED = "Reading changed: "
 
 
@@ -35,24 +41,36 @@ class Chip(BaseModel):
     label: str
 
 
-class Reading(BaseModel):
-    """What the tool computed, for the UI: ``answer`` is the tool's own text (``None`` when the message
-    already is that text), ``query`` what a changed chip edits and sends back."""
+class Clarify(BaseModel):
+    """A name that meant several things: the filter's column, the name asked and the choices."""
 
     model_config = ConfigDict(extra="ignore")
-    reading: str
-    chips: list[Chip]
+    column: str
+    value: str
+    choices: list[str]
+
+
+class Reading(BaseModel):
+    """What the tool computed, for the UI: ``answer`` is the tool's own text (``None`` when the message
+    already is that text), ``query`` what a changed chip edits and sends back, ``tool`` which query it
+    is; ``clarify``, for a name the data holds several of, the choices to compute it with instead."""
+
+    model_config = ConfigDict(extra="ignore")
+    tool: Tool = "analyze_sales"
+    reading: str = ""
+    chips: list[Chip] = []
     query: dict[str, Any]
     answer: str | None
+    clarify: Clarify | None = None
 
 
 def readings_for(results: Iterable[ToolResult], shown: str) -> list[Reading]:
-    """The readings of the answered ``analyze_sales`` calls among a message's tool results."""
+    """The readings of the answered query calls among a message's tool results."""
     found: list[Reading] = []
     for result in results:
-        if result.tool != TOOL or result.server not in (SERVER_NAME, None):
+        if result.tool not in TOOLS or result.server not in (SERVER_NAME, None):
             continue
-        reading = _reading(result.content)
+        reading = _reading(result.tool, result.content)
         if reading is None or reading in found:
             continue
         if reading.answer is not None and reading.answer.strip() == shown.strip():
@@ -62,16 +80,20 @@ def readings_for(results: Iterable[ToolResult], shown: str) -> list[Reading]:
 
 
 @lru_cache(maxsize=4096)
-def _reading(content: str) -> Reading | None:
+def _reading(tool: str, content: str) -> Reading | None:
     """Cached like the charts: a stored result is read again on every reload."""
     try:
         data = json.loads(content)
     except ValueError:
         return None
-    if not isinstance(data, dict) or data.get("answered") is not True:
+    if not isinstance(data, dict):
+        return None
+    if data.get("answered") is not True and not data.get("clarify"):
         return None  # "I can't answer that from this data": nothing to change
     try:
-        return Reading.model_validate(data)
+        return Reading.model_validate(
+            {**data, "tool": tool, "answer": data.get("answer") if data.get("answered") else None}
+        )
     except ValidationError:
         return None
 
@@ -104,3 +126,31 @@ def compute(current_path: Callable[[], Path], query: Query) -> ToolAnswer:
     prompt = CHANGED + " · ".join(chip["label"] for chip in result["chips"])
     arguments = query.model_dump(mode="json", exclude_defaults=True)
     return ToolAnswer(prompt, f"{SERVER_NAME}-{TOOL}", arguments, to_json(result), result["answer"])
+
+
+def compute_data_query(current_path: Callable[[], Path], query: dict[str, Any]) -> ToolAnswer:
+    """A ``query_data`` reading answered as the tool answers it, on the active version; blocking. A
+    query the data cannot answer (or that names several things) is an :class:`InvalidInputError`
+    with the tool's sentence, and nothing is recorded."""
+    result = tools_query.answer(semantic_data(current_path()), query)
+    if not result.get("answered"):
+        raise InvalidInputError(result["answer"])
+    prompt = CHANGED + " · ".join(chip["label"] for chip in result["chips"])
+    name = f"{SERVER_NAME}-{tools_query.TOOL}"
+    return ToolAnswer(prompt, name, result["query"], to_json(result), result["answer"])
+
+
+_data: dict[Path, tools_query.SemanticData] = {}
+_data_lock = threading.Lock()
+
+
+def semantic_data(path: Path) -> tools_query.SemanticData:
+    """The version's model and engine, kept while it is the active one."""
+    with _data_lock:
+        found = _data.get(path)
+        if found is None:
+            for old in _data.values():
+                old.close()
+            _data.clear()
+            found = _data[path] = tools_query.SemanticData(path)
+        return found

@@ -14,7 +14,7 @@ from fastapi import APIRouter, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
-from agent_orchestrator.web.readings import compute, parse_query
+from agent_orchestrator.web.readings import Tool, compute, compute_data_query, parse_query
 from agent_orchestrator.web.routes.messages import MessageOut
 
 router = APIRouter(prefix="/api/sessions/{session_id}/readings", tags=["readings"])
@@ -23,8 +23,9 @@ router = APIRouter(prefix="/api/sessions/{session_id}/readings", tags=["readings
 class ChangeReading(BaseModel):
     model_config = ConfigDict(extra="forbid")
     query: dict[str, Any] = Field(
-        description="The reading's query with the part changed (the analyze_sales tool's arguments)."
+        description="The reading's query with the part changed (the query tool's arguments)."
     )
+    tool: Tool = Field("analyze_sales", description="The query tool the reading is of")
 
 
 class ChangedReading(BaseModel):
@@ -46,7 +47,10 @@ class ChangedReading(BaseModel):
 async def change_reading(
     session_id: str, body: ChangeReading, actor: CurrentActor, services: ServicesDep
 ) -> ChangedReading:
-    query = parse_query(body.query)
-    compute_it = functools.partial(compute, services.datasets.current_path, query)
+    current_path = services.datasets.current_path
+    if body.tool == "query_data":
+        compute_it = functools.partial(compute_data_query, current_path, body.query)
+    else:
+        compute_it = functools.partial(compute, current_path, parse_query(body.query))
     added = await services.readings.change(actor, session_id, compute_it)
     return ChangedReading(messages=[MessageOut.of(message) for message in added])

@@ -20,9 +20,11 @@ const COMPARISONS = [
   ["year_before", "vs a year before"],
 ];
 
-// The choices of /api/retail/analysis/options (the data's measures, countries, segments, periods),
-// fetched once per page; a failed fetch is tried again with the next reading.
+// The choices of /api/retail/analysis/options (the data's measures, countries, segments, periods)
+// and of /api/datasets/model (the file's own metrics, columns and their values), each fetched once per
+// page; a failed fetch is tried again with the next reading.
 let choices = null;
+let dataModel = null;
 
 function loadChoices() {
   choices ??= api("GET", "/api/retail/analysis/options").catch((error) => {
@@ -32,6 +34,14 @@ function loadChoices() {
   return choices;
 }
 
+function loadModel() {
+  dataModel ??= api("GET", "/api/datasets/model").catch((error) => {
+    dataModel = null;
+    throw error;
+  });
+  return dataModel;
+}
+
 /** The readings under an answer, or null when its tools computed none. */
 export function answerReadings(readings) {
   if (!Array.isArray(readings) || readings.length === 0) return null;
@@ -39,6 +49,7 @@ export function answerReadings(readings) {
 }
 
 function readingBlock(reading) {
+  if (reading.tool === "query_data") return dataReadingBlock(reading);
   const chips = el("div", {
     className: "reading-chips",
     attrs: { role: "group", "aria-label": `Reading: ${reading.reading}. Change a part to compute the answer again.` },
@@ -161,13 +172,129 @@ function cleaned(query) {
   );
 }
 
-async function change(query, chips) {
+/**
+ * A query_data reading: its chips over the file's own columns (the metric, the breakdown, each value
+ * kept or left out, the period) as controls, or, for a name the data holds several of, the choices as
+ * buttons. Either sends the edited query, computed without the model.
+ */
+function dataReadingBlock(reading) {
+  const chips = el("div", {
+    className: "reading-chips",
+    attrs: { role: "group", "aria-label": readingLabel(reading) },
+  });
+  const block = el("section", { className: "reading", testid: "reading" }, [
+    reading.answer ? el("p", { className: "reading-answer", testid: "reading-answer", text: reading.answer }) : null,
+    chips,
+  ]);
+  const send = (query) => change(query, chips, "query_data").finally(() => editable().catch(() => {}));
+  if (reading.clarify) {
+    chips.replaceChildren(...clarifyButtons(reading, send));
+    return block;
+  }
+  chips.replaceChildren(...reading.chips.map((chip) => chipElement(chip.label)));
+  const editable = () => loadModel().then((model) => chips.replaceChildren(...dataChips(reading, model, send)));
+  editable().catch(() => {});
+  return block;
+}
+
+const readingLabel = (reading) =>
+  reading.clarify
+    ? `Choose which ${reading.clarify.value} you mean.`
+    : `Reading: ${reading.reading}. Change a part to compute the answer again.`;
+
+function clarifyButtons(reading, send) {
+  const { column, value, choices: options } = reading.clarify;
+  return options.map((choice) => {
+    const button = el("button", {
+      className: "btn btn-ghost btn-small",
+      text: choice,
+      testid: "reading-choice",
+      attrs: { type: "button" },
+    });
+    button.addEventListener("click", () => {
+      const filters = (reading.query.filters || []).map((rule) =>
+        rule.column === column ? { ...rule, values: rule.values.map((v) => (v === value ? choice : v)) } : rule,
+      );
+      send({ ...reading.query, filters });
+    });
+    return button;
+  });
+}
+
+function dataChips(reading, model, send) {
+  const query = reading.query;
+  const edited = (changes) => send(cleaned({ ...query, ...changes }));
+  const columns = new Map(model.columns.map((c) => [c.name, c]));
+  const groupable = model.columns.filter((c) => ["dimension", "key"].includes(c.role));
+  const chips = [];
+  let filterIndex = 0;
+  for (const chip of reading.chips) {
+    if (chip.field === "metrics" && chip.value === query.metrics[0]) {
+      const metrics = model.metrics.map((m) => [m.value, m.label]);
+      chips.push(
+        control(select("reading-metric", "Metric", metrics, chip.value, (v) => edited({ metrics: [v, ...query.metrics.slice(1)] }))),
+      );
+    } else if (chip.field === "group_by" && !(query.group_by || []).some((g) => g.grain)) {
+      const items = [["", "no breakdown"], ...groupable.map((c) => [c.name, `by ${c.entity || c.label.toLowerCase()}`])];
+      const pick = select("reading-group", "Breakdown", items, chip.value, (v) =>
+        edited({ group_by: v ? [{ column: v }] : [], share: v ? query.share : false }),
+      );
+      chips.push(chipElement("", [pick, ...rankingControls(query, model, edited)]));
+    } else if (chip.field === "filters") {
+      const index = filterIndex++;
+      const rule = (query.filters || [])[index];
+      const values = rule && rule.column && columns.get(rule.column)?.values;
+      if (values && rule.values.length === 1 && ["in", "not_in"].includes(rule.op)) {
+        const title = columns.get(rule.column).label;
+        const items = [["", `any ${title.toLowerCase()}`], ...values.map((v) => [v, `${rule.op === "in" ? "" : "not "}${v}`])];
+        const pick = select("reading-filter", title, items, rule.values[0], (v) => {
+          const filters = (query.filters || []).map((r, i) => (i === index ? { ...r, values: [v] } : r));
+          edited({ filters: filters.filter((r, i) => i !== index || v) });
+        });
+        chips.push(control(pick));
+      } else {
+        chips.push(chipElement(chip.label));
+      }
+    } else if (chip.field === "window") {
+      const current = query.window ? `${query.window.start}..${query.window.end}` : "";
+      const items = [["", "all time"], ...model.periods.map((p) => [p.value, p.label])];
+      if (current && !items.some(([v]) => v === current)) items.splice(1, 0, [current, chip.label]);
+      const pick = select("reading-period", "Period", items, current, (v) => {
+        const [start, end] = v ? v.split("..") : [];
+        edited({ window: v ? { start, end } : null, compare: null });
+      });
+      chips.push(control(pick));
+    } else {
+      chips.push(chipElement(chip.label));
+    }
+  }
+  return chips;
+}
+
+/** Highest ↔ lowest first, and how many groups are shown. */
+function rankingControls(query, model, edited) {
+  if (!(query.group_by || []).length) return [];
+  const order = query.order === "asc" ? "asc" : "desc";
+  const words = { desc: "highest", asc: "lowest" };
+  const toggle = el("button", {
+    className: "btn btn-ghost btn-small chip-toggle",
+    text: `${words[order]} first`,
+    testid: "reading-order",
+    attrs: { type: "button", "aria-label": `Order: ${words[order]} first. Switch.` },
+  });
+  toggle.addEventListener("click", () => edited({ order: order === "desc" ? "asc" : "desc" }));
+  const rows = Array.from({ length: model.max_rows }, (_, i) => [String(i + 1), String(i + 1)]);
+  const limit = select("reading-limit", "Rows", rows, String(query.limit || 10), (v) => edited({ limit: Number(v) }));
+  return [toggle, limit];
+}
+
+async function change(query, chips, tool = "analyze_sales") {
   const sessionId = state.currentSessionId;
   if (!sessionId) return;
   for (const control of chips.querySelectorAll("select, button")) control.disabled = true;
   setStatus("Computing the changed reading…", "busy");
   try {
-    await api("POST", sessionPath(sessionId, "/readings"), { query });
+    await api("POST", sessionPath(sessionId, "/readings"), { query, tool });
     setStatus(""); // the new turn comes on the live feed, like any turn
   } catch (error) {
     if (!isAbort(error)) setStatus(`The reading was not changed: ${error.message}`, "error");
