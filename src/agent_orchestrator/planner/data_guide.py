@@ -74,9 +74,11 @@ class DataGuide:
         reading = read_semantic(_text(messages[last]), data.model, data.vocabulary, data.last_day, previous)
         if not reading.covered:
             return planned
+        # Only this file's columns, a question the retail reader refused (words it does not know), or a
+        # follow-up of this tool's answer; a step the retail guide left to the other tools stays theirs.
         if (
             extra_columns(data.model, reading.columns)
-            or not isinstance(planned, GuidedCall)
+            or isinstance(planned, GuidedAnswer)
             or (previous is not None and reading.follow_up)
         ):
             return GuidedCall(tool, reading.arguments)

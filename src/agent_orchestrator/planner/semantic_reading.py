@@ -55,6 +55,13 @@ _LOSS = re.compile(
     r"\b(?:lost|lose|loses|losing)\s+money\b|\bunprofitable\b|\bnegative (?:profit|margin)\b|\bat a loss\b"
 )
 """A loss, said: a profit below zero (for a dataset with a profit)."""
+_SPELLED = "|".join(NUMBER_WORDS)
+_LIMIT = re.compile(
+    rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|highest|lowest)\s+(\d{{1,2}}|{_SPELLED})\b"
+    rf"|\b(\d{{1,2}}|{_SPELLED})\s+(?:best|worst|biggest|largest|smallest|highest|lowest|top|most|least)\b"
+)
+"""How many groups a ranking shows ("top 5", "the three biggest")."""
+_DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
 _SINCE = re.compile(r"\b(?:since|after|from)\s*$")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
 _FOLLOW = re.compile(
@@ -109,7 +116,8 @@ def read_semantic(
     found = vocabulary.find(rest)
     words = normalise(rest).split()
     used = {w for phrase in found.used for w in phrase.split()}
-    numbers = {w for w in words if w.isdigit() or w in NUMBER_WORDS}
+    limited = _LIMIT.search(rest)
+    numbers = {w for w in (limited.group(0).split() if limited else []) if w.isdigit() or w in NUMBER_WORDS}
     titled = {_root(w) for name in _named_columns(found) for w in normalise(model.column(name).title).split()}
     reading.left = [
         w
@@ -120,6 +128,9 @@ def read_semantic(
         and w not in _OWN
         and _root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
+    # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
+    reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
+    reading.left += _ambiguous(found)
     reading.named = bool(found.mentions or found.columns or found.metrics or found.grains or "window" in args)
     cues = set(words)
     counting = bool(_COUNTING.search(text))
@@ -288,13 +299,17 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
     return [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
 
 
+def _ambiguous(found: Any) -> list[str]:
+    """Words that name values of several columns, none of them named ("22156" a stock code and a
+    customer): which one is meant is not the reading's to guess."""
+    columns: dict[str, set[str]] = {}
+    for mention in found.mentions:
+        columns.setdefault(mention.words, set()).add(mention.column)
+    return [words for words, named in columns.items() if len(named) > 1 and not named & set(found.columns)]
+
+
 def _limit(text: str) -> int | None:
-    spelled = "|".join(NUMBER_WORDS)
-    found = re.search(
-        rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|highest|lowest)\s+(\d{{1,2}}|{spelled})\b"
-        rf"|\b(\d{{1,2}}|{spelled})\s+(?:best|worst|biggest|largest|smallest|highest|lowest|top|most|least)\b",
-        text,
-    )
+    found = _LIMIT.search(text)
     if not found:
         return None
     value = found[1] or found[2]
