@@ -26,7 +26,7 @@ from typing import Any
 
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.retail.datasets.semantic import semantic_source
-from agent_orchestrator.semantic import Engine, SemanticModel, Vocabulary
+from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary
 
 from .guide import QueryGuide
 from .semantic_reading import extra_columns, read_semantic
@@ -41,6 +41,8 @@ class _Data:
     model: SemanticModel
     vocabulary: Vocabulary
     last_day: date | None
+    hashed: frozenset[str]
+    """Key columns the retail tables keep only as numbers made from the file's text ("SM-20320")."""
 
 
 class DataGuide:
@@ -73,11 +75,13 @@ class DataGuide:
         previous = _previous(messages[:last], tool)
         reading = read_semantic(_text(messages[last]), data.model, data.vocabulary, data.last_day, previous)
         if not reading.covered:
-            return planned
+            return _in_this_datas_words(planned, data.model)
         # Only this file's columns, a question the retail reader refused (words it does not know), or a
         # follow-up of this tool's answer; a step the retail guide left to the other tools stays theirs.
+        filtered = {f.get("column") for f in reading.arguments.get("filters", [])}
         if (
             extra_columns(data.model, reading.columns)
+            or filtered & data.hashed  # "customer SM-20320": a key only the file's rows hold as written
             or isinstance(planned, GuidedAnswer)
             or (previous is not None and reading.follow_up)
         ):
@@ -94,10 +98,38 @@ class DataGuide:
                 return None
             if self._data is None or self._data.rows != rows or self._data.model != model:
                 with Engine(model, rows) as engine:
-                    vocabulary = Vocabulary(model, engine.words())
+                    words = engine.words()
                     _, last_day = engine.span()
-                self._data = _Data(rows, model, vocabulary, last_day)
+                customer = model.key_of(Entity.customer)
+                hashed = frozenset(
+                    [customer.name]
+                    if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))
+                    else []
+                )
+                self._data = _Data(rows, model, Vocabulary(model, words), last_day, hashed)
             return self._data
+
+
+_CAN_ASK = " You can ask for "
+
+
+def _in_this_datas_words(planned: GuidedCall | GuidedAnswer | None, model: SemanticModel) -> Any:
+    """A refusal says what this dataset can answer instead: its own metrics and columns, not only
+    those every sales table has."""
+    if not isinstance(planned, GuidedAnswer) or _CAN_ASK not in planned.text:
+        return planned
+    return GuidedAnswer(planned.text.split(_CAN_ASK, 1)[0] + " " + can_ask(model))
+
+
+def can_ask(model: SemanticModel) -> str:
+    """What the dataset answers, in one sentence: its metrics, and what they can be broken down by."""
+    metrics = [m.title.lower() for m in model.metrics if m.kind not in (Kind.minimum, Kind.maximum)][:10]
+    columns = model.with_role(Role.dimension, Role.key)
+    groups = [c.entity.value if c.role is Role.key and c.entity else c.title.lower() for c in columns]
+    text = "You can ask for " + ", ".join(metrics)
+    if groups:
+        text += " — in total or by " + ", ".join(dict.fromkeys(groups))
+    return text + ", for any period, compared with an earlier one or as a share of the total."
 
 
 def _is_query(tool: dict[str, Any]) -> bool:

@@ -124,6 +124,8 @@ def missing_fields(mapping: dict[str, str] | dict[str, str | None]) -> list[str]
     """The required fields a mapping gives no column (a unit price or a line total counts once, as
     ``"unit_price or line_total"``): what an import as mapped cannot do without."""
     missing = [field for field in FIELDS if not mapping.get(field) and field not in OPTIONAL_FIELDS]
+    if "stock_code" in missing and mapping.get("description"):
+        missing.remove("stock_code")  # a file that names its products only: the name is the key
     if not any(mapping.get(field) for field in PRICE_FIELDS):
         missing.append(" or ".join(PRICE_FIELDS))
     return missing

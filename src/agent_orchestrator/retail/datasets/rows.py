@@ -103,9 +103,10 @@ def line_parser(
             raise ValueError(f"no column {column!r} in the header")
     name = {field: mapping.get(field) or field for field in FIELDS}
     width = len(header)
-    i_inv, i_code, i_qty, i_date, i_cust = (
-        position[mapping[f]] for f in ("invoice", "stock_code", "quantity", "invoiced_at", "customer_id")
+    i_inv, i_qty, i_date, i_cust = (
+        position[mapping[f]] for f in ("invoice", "quantity", "invoiced_at", "customer_id")
     )
+    i_code = position[mapping.get("stock_code") or mapping["description"]]  # a name alone is the key
     i_desc, i_country, i_price, i_total = (
         position[mapping[f]] if mapping.get(f) else None
         for f in ("description", "country", "unit_price", "line_total")

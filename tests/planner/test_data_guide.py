@@ -1,0 +1,104 @@
+"""The data guide on a store export with columns of its own, driving the real tools as the runtime
+would: a question on such a column goes to ``query_data`` and its follow-up patches it; a question
+every sales table answers stays the retail reader's; a text customer key is found; a refusal says
+what this dataset can answer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
+from agent_orchestrator.mcp_server.server import RetailMCPServer, build_server
+from agent_orchestrator.planner.data_guide import DataGuide
+from agent_orchestrator.retail.datasets import DatasetLibrary, inspect_csv
+
+STORE = Path(__file__).parents[1] / "semantic" / "data" / "store.csv"
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DatasetLibrary]:
+    found = DatasetLibrary(tmp_path_factory.mktemp("guide") / "data")
+    preview = inspect_csv(STORE)
+    mapping = {field: column for field, column in preview.mapping.items() if column}
+    found.import_csv(STORE, mapping, preview.format, mode="replace", actor="admin", source_name="store.csv")
+    yield found
+    found.close()
+
+
+@pytest.fixture(scope="module")
+def server(library: DatasetLibrary) -> RetailMCPServer:
+    return build_server(library.current_path)
+
+
+class Chat:
+    def __init__(self, guide: DataGuide, server: RetailMCPServer) -> None:
+        self.guide, self.server = guide, server
+        listed = asyncio.run(server.list_tools())
+        self.tools = [
+            {
+                "type": "function",
+                "function": {"name": f"retail-analytics-{t.name}", "parameters": t.input_schema},
+            }
+            for t in listed
+        ]
+        self.messages: list[dict[str, Any]] = []
+
+    def ask(self, question: str) -> tuple[str | None, dict[str, Any] | None, str | None]:
+        """The tool called (short name), its arguments and the answer shown."""
+        self.messages.append({"role": "user", "content": question})
+        step = self.guide.step(self.messages, self.tools)
+        if not isinstance(step, GuidedCall):
+            text = step.text if isinstance(step, GuidedAnswer) else None
+            self.messages.append({"role": "assistant", "content": text or "(the model's own answer)"})
+            return None, None, text
+        name = step.name.removeprefix("retail-analytics-")
+        result = asyncio.run(self.server.call_tool(name, step.arguments))
+        call = {
+            "id": f"c{len(self.messages)}",
+            "type": "function",
+            "function": {"name": step.name, "arguments": json.dumps(step.arguments)},
+        }
+        self.messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        self.messages.append({"role": "tool", "tool_call_id": call["id"], "content": result.content[0].text})  # type: ignore[union-attr]
+        answer = self.guide.step(self.messages, self.tools)
+        assert isinstance(answer, GuidedAnswer)
+        self.messages.append({"role": "assistant", "content": answer.text})
+        return name, step.arguments, answer.text
+
+
+@pytest.fixture
+def chat(library: DatasetLibrary, server: RetailMCPServer) -> Chat:
+    return Chat(DataGuide(library.current_path), server)
+
+
+def test_a_column_only_this_file_has_and_its_follow_up(chat: Chat) -> None:
+    tool, _, answer = chat.ask("What was our profit in the South region?")
+    assert tool == "query_data" and answer == "Profit, Region South, all time: 51.07."
+    tool, _, answer = chat.ask("and in the West?")
+    assert tool == "query_data" and answer == "Profit, Region West, all time: 97.59."
+    tool, _, answer = chat.ask("how many orders was that?")
+    assert tool == "query_data" and answer == "Orders, Region West, all time: 2."
+
+
+def test_what_every_sales_table_answers_stays_the_retail_readers(chat: Chat) -> None:
+    tool, arguments, _ = chat.ask("What was our revenue in 2016?")
+    assert tool == "analyze_sales" and arguments == {"measure": "revenue", "period": "2016"}
+
+
+def test_a_text_customer_key_and_names_are_the_files(chat: Chat) -> None:
+    tool, _, answer = chat.ask("How many orders has customer CG-12520 placed?")
+    assert tool == "query_data" and answer == "Orders, Customer id CG-12520, all time: 2."
+    tool, _, answer = chat.ask("who are our top 2 customers?")
+    assert tool == "query_data" and "1. Claire Gute (CG-12520): 1,674.26" in answer
+
+
+def test_a_refusal_says_what_this_dataset_answers(chat: Chat) -> None:
+    tool, _, answer = chat.ask("Which region has the happiest staff?")
+    assert tool is None and answer is not None and "I can't answer that from this data" in answer
+    assert "region" in answer and "profit" in answer
