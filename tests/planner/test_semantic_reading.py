@@ -94,3 +94,12 @@ def test_a_word_nobody_knows_leaves_the_question_unread(
 ) -> None:
     reading = _read(engine, vocabulary, question)
     assert not reading.covered and reading.left
+
+
+def test_the_days_between_two_dates_of_a_row_are_a_metric(engine: Engine, vocabulary: Vocabulary) -> None:
+    reading = _read(engine, vocabulary, "what is the average shipping time in the West?")
+    assert reading.arguments["metrics"] == ["days_to_ship"]
+    # CA-2016-2: 6/12 to 6/16 (4 days); CA-2017-4: 12/30 to 12/30 (0 days)
+    assert _rows(engine, reading) == [(2.0,)]
+    months = _read(engine, vocabulary, "revenue over the last 6 calendar months")
+    assert months.arguments["window"] == {"start": "2017-07-01", "end": "2017-12-30"}

@@ -104,12 +104,15 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         re.compile(
             r"\b(?:the\s+)?(?:last|past|previous)\s+(\d{1,3}|"
             + "|".join(NUMBER_WORDS)
-            + r")\s+(day|week|month|year)s?\b"
+            + r")\s+(?:calendar\s+)?(day|week|month|year)s?\b"
         ),
         "relative",
     ),
     (
-        re.compile(r"\b(?:the\s+)?(?:latest|last|this|current|most recent)\s+(day|month|quarter|year)\b"),
+        re.compile(
+            r"\b(?:the\s+)?(?:latest|last|this|current|most recent)\s+(?:calendar\s+)?"
+            r"(day|month|quarter|year)\b"
+        ),
         "latest",
     ),
     (re.compile(r"\b(?:in\s+|during\s+|for\s+|of\s+)?(?:the\s+)?(?:year\s+)?((?:19|20)\d{2})\b"), "year"),

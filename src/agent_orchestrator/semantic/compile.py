@@ -152,6 +152,8 @@ def _aggregate(metric: Metric) -> str:
             return f"min({over})"
         case Kind.maximum:
             return f"max({over})"
+        case Kind.days_between:
+            return f"avg(date_diff('day', {quote(str(metric.since))}, {over}))"
         case Kind.ratio:
             raise AssertionError("ratios are built from their parts")
 

@@ -63,6 +63,9 @@ class Kind(StrEnum):
     """The latest value (of a time column: the last order date)."""
     ratio = "ratio"
     """One metric divided by another (margin = profit / revenue, average order value)."""
+    days_between = "days_between"
+    """The average number of days from one date of a row (``since``) to another (``over``): the
+    days from order to shipping."""
 
 
 Unit = Literal["money", "count", "number", "ratio", "date"]
@@ -107,6 +110,8 @@ class Metric(BaseModel):
     over: Name | None = None
     times: Name | None = None
     """For a sum: a second measure to multiply ``over`` by, row by row (quantity x unit price)."""
+    since: Name | None = None
+    """For days between: the earlier date column."""
     numerator: Name | None = None
     denominator: Name | None = None
     unit: Unit = "number"
@@ -196,6 +201,10 @@ def _check_metric(metric: Metric, columns: dict[str, Column], metrics: dict[str,
             raise ValueError(f"{where}: a ratio divides plain metrics, not ratios")
         return
     if metric.kind is Kind.rows:
+        return
+    if metric.kind is Kind.days_between:
+        if {metric.over, metric.since} - {name for name, c in columns.items() if c.role is Role.time}:
+            raise ValueError(f"{where}: days between two time columns of the model")
         return
     if metric.over not in columns:
         raise ValueError(f"{where}: 'over' must name a column of the model")

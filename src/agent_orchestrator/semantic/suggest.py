@@ -123,6 +123,14 @@ def suggest_model(
     )
 
 
+def _gerund(word: str) -> str:
+    """ "ship" -> "shipping", "deliver" -> "delivering": a date's word as people say the wait for it."""
+    vowels = sum(1 for c in word if c in "aeiou")
+    if vowels == 1 and len(word) >= 3 and word[-1] not in "aeiouwxy" and word[-2] in "aeiou":
+        return word + word[-1] + "ing"
+    return word.removesuffix("e") + "ing"
+
+
 def _currency_of(profile: TableProfile) -> str | None:
     """The currency a file names in a column of its own ("Currency": "EUR" on every line), if one."""
     for column in profile.columns:
@@ -290,6 +298,28 @@ def default_metrics(columns: list[Column], chosen: Mapping[str, str] | None = No
             "Units per order",
             numerator="units",
             denominator="orders",
+        )
+    times = [c for c in columns if c.role is Role.time]
+    for later in times[1:]:  # "days to ship": from the row's first date to each other one
+        first = times[0]
+        word = _words(later.source)[0] if _words(later.source) else later.name
+        metrics.append(
+            Metric(
+                name=column_name(f"days to {word}") if word != "days" else f"days_to_{later.name}",
+                kind=Kind.days_between,
+                unit="number",
+                label=f"Days from {first.title.lower()} to {later.title.lower()}",
+                over=later.name,
+                since=first.name,
+                synonyms=[
+                    f"days to {word}",
+                    f"time to {word}",
+                    f"{word} time",
+                    f"{_gerund(word)} time",
+                    f"days until {word}",
+                    "lead time",
+                ],
+            )
         )
     for column in columns:
         if column.role is Role.time:
