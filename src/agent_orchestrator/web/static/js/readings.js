@@ -186,14 +186,16 @@ function dataReadingBlock(reading) {
     reading.answer ? el("p", { className: "reading-answer", testid: "reading-answer", text: reading.answer }) : null,
     chips,
   ]);
-  const send = (query) => change(query, chips, "query_data").finally(() => editable().catch(() => {}));
+  // Drawn again once a change is sent (its controls were disabled meanwhile), whatever came of it.
+  let redraw = () => Promise.resolve();
+  const send = (query) => change(query, chips, "query_data").finally(() => redraw().catch(() => {}));
   if (reading.clarify) {
-    chips.replaceChildren(...clarifyButtons(reading, send));
-    return block;
+    redraw = async () => chips.replaceChildren(...clarifyButtons(reading, send));
+  } else {
+    chips.replaceChildren(...reading.chips.map((chip) => chipElement(chip.label)));
+    redraw = () => loadModel().then((model) => chips.replaceChildren(...dataChips(reading, model, send)));
   }
-  chips.replaceChildren(...reading.chips.map((chip) => chipElement(chip.label)));
-  const editable = () => loadModel().then((model) => chips.replaceChildren(...dataChips(reading, model, send)));
-  editable().catch(() => {});
+  redraw().catch(() => {});
   return block;
 }
 
