@@ -556,13 +556,30 @@ async def test_a_question_about_what_the_user_said_is_answered_with_their_words(
     assert engine.prompts == []
 
 
-async def test_a_question_about_the_assistants_answers_goes_to_the_model_without_tools(
+async def test_a_question_about_the_assistants_answers_is_quoted_without_the_model(
     client: httpx.AsyncClient, engine: ScriptedEngine
 ) -> None:
     messages = [
         {"role": "user", "content": "I look after the North region."},
         {"role": "assistant", "content": "Noted."},
-        {"role": "user", "content": "What did you answer before?"},
+        {"role": "user", "content": "What did you say before?"},
+    ]
+
+    body = (await client.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == (
+        'My last reply (to "I look after the North region.") was: "Noted."'
+    )
+    assert engine.prompts == []
+
+
+async def test_a_reason_asked_about_the_chat_goes_to_the_model_without_tools(
+    client: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    messages = [
+        {"role": "user", "content": "I look after the North region."},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "user", "content": "Why did you answer like that?"},
     ]
     engine.pieces = ["I said ", "noted."]
 
@@ -869,6 +886,24 @@ async def test_a_guide_makes_the_call_and_gives_the_answer_without_the_model(
     deltas = [c["choices"][0]["delta"].get("content") for c in sse_events(stream.text) if c.get("choices")]
     assert "".join(d for d in deltas if d) == "From the tool: 48213.5."
     assert engine.prompts == []  # the model was never asked
+
+
+async def test_a_question_about_the_chat_is_answered_before_the_guide_without_the_model(
+    guided: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    """The guide's planner would read it as a question for the data: it is never asked."""
+    messages = [
+        *_answered('{"sales": 48213.5}'),
+        {"role": "assistant", "content": "From the tool: 48213.5."},
+        {"role": "user", "content": "Which region did I ask about first in this chat?"},
+    ]
+
+    body = (await guided.post("/chat/completions", json={"messages": messages, "tools": [SALES]})).json()
+
+    assert body["choices"][0]["message"]["content"] == (
+        'The first region you asked about was North (you asked: "What were the sales in the North region?").'
+    )
+    assert guided.guide.asked == 0 and engine.prompts == []  # type: ignore[attr-defined]
 
 
 async def test_what_the_guide_leaves_and_a_required_choice_go_to_the_model(

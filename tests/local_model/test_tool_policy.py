@@ -317,7 +317,9 @@ def test_what_the_user_told_is_recalled_in_their_words() -> None:
 
 
 def test_the_model_does_not_see_fixed_replies_it_would_repeat() -> None:
-    p = plan(user("My name is Priya."), {"role": "assistant", "content": "Noted."}, user("What did you say?"))
+    p = plan(
+        user("My name is Priya."), {"role": "assistant", "content": "Noted."}, user("Why did you say that?")
+    )
     assert p.mode == "chat" and p.reply is None
     assert [m["role"] for m in p.messages] == ["system", "user", "user"]
 

@@ -42,6 +42,7 @@ from .chat_format import (
     normalize_messages,
     validate_tools,
 )
+from .conversation import ChatReply
 from .engine import ContextLengthExceeded, Engine, EngineError, GenerationParams, GenerationStats
 from .guide import Guide, GuidedAnswer, GuidedCall
 from .lexicon import NEUTRAL, Lexicon
@@ -190,7 +191,8 @@ def create_app(
     model answers markedly better greedy, and the Copilot runtime does not choose a temperature.
     A request that offers tools goes through ``tool_policy`` and ``tool_turns``: the server decides
     whether the turn calls a tool, constrains the call, and checks the answer against the data.
-    ``guide`` (``local_model.guide``) is asked first and may take the step without the model.
+    A question about the conversation itself is answered from its messages first (``conversation``);
+    then ``guide`` (``local_model.guide``) is asked and may take the step without the model.
     ``lexicon`` (``local_model.lexicon``) gives the pipeline the domain's words; the default knows
     none, so any client's tools work as they describe themselves.
     """
@@ -263,7 +265,10 @@ def create_app(
         body: ChatCompletionRequest, request: Request
     ) -> JSONResponse | StreamingResponse:
         messages, tools = _read(body)
-        guided = _guided(body, messages, tools)
+        about = _about_the_chat(body, messages, tools)
+        if about is not None and about.text is not None:
+            return _respond(TurnResult(about.text), body, f"chatcmpl-{secrets.token_hex(12)}")
+        guided = None if about is not None else _guided(body, messages, tools)
         if guided is not None:
             return _respond(guided, body, f"chatcmpl-{secrets.token_hex(12)}")
         tokens, params, plan = await _prepare(body, messages, tools)
@@ -318,6 +323,17 @@ def create_app(
             return normalize_messages(body.messages), tools
         except ChatFormatError as exc:
             raise ApiError(400, str(exc), "invalid_request_error", exc.param) from exc
+
+    def _about_the_chat(
+        body: ChatCompletionRequest, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
+    ) -> ChatReply | None:
+        """A question about the conversation itself (``conversation``), before the guide: its data
+        planner would read "which customer did I ask about first?" as a question for the data. The
+        reply is quoted from the messages, without the model; one without text (a reason asked) is
+        left to the pipeline's chat mode, never to the guide."""
+        if not tools or body.tool_choice not in (None, "auto"):
+            return None
+        return policy.about_the_chat(messages, tools)
 
     def _guided(
         body: ChatCompletionRequest, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None

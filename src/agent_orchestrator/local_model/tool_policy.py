@@ -12,10 +12,11 @@ conversation, and the model only fills in what it is good at:
   ``tool_choice`` is ``"required"`` or names a tool, whatever the message. The model *must* call a
   tool: only the few best-ranked tools are offered (``tool_ranking``) and decoding is constrained to
   a call of one of them (``tool_grammar``).
-* **chat**: anything else: a question about what the user told earlier is answered with the user's
-  own words (``recall``), other questions about the conversation by the model without tools; thanks
-  or a statement to remember gets a fixed short reply (``fixed_reply``), a greeting the lexicon's
-  (``lexicon``), or the model's own without tools when the lexicon has none.
+* **chat**: anything else: a question about the conversation itself (what the user asked or said,
+  what the assistant answered, what the chat was about) is answered from the messages by code
+  (``conversation``), a reason asked about it by the model without tools; thanks or a statement to
+  remember gets a fixed short reply (``fixed_reply``), a greeting the lexicon's (``lexicon``), or
+  the model's own without tools when the lexicon has none.
 
 Arguments are narrowed to what the user's words support before the grammar is built
 (``tool_arguments``): a 0.5B model otherwise fills an id with 12345 and adds an enum value to a
@@ -35,6 +36,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from .chat_format import answer_after_tool_results
+from .chat_kinds import Kinds
+from .conversation import ChatReply, asks, is_about_the_chat, is_statement, recall, user_text
+from .conversation import answer as answer_about_the_chat
 from .history_window import window
 from .lexicon import NEUTRAL, Lexicon
 from .tool_arguments import Mentions, narrow_tool
@@ -53,22 +57,12 @@ EVIDENCE_WEIGHT = 1.5
 LEAD_RATIO = 1.2
 """A tool scoring less than the best one divided by this is not offered."""
 
-_RUNTIME_TAG = re.compile(r"<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
 _MEMORY = re.compile(
     r"\b(?:remember|recall|you (?:said|told|mentioned)|did you (?:say|tell)|"
     r"i (?:said|told|mentioned|asked|wrote|gave)|did i|am i|was i|are we|were we|"
     r"my (?:name|focus|goal|task|team|role|job|project|question|deadline|budget)|what (?:was|is) my|"
     r"we (?:discussed|talked|were))\b",
     re.IGNORECASE,
-)
-_STATEMENT = re.compile(
-    r"^\s*(?:i|i'm|i've|i'd|my|we|we're|we've|our (?:focus|goal|team|task)|thanks|thank|ok|okay|great|"
-    r"cool|nice|good|got it|noted|sure|yes|no|hi|hello|hey|bye|please remember|note|for this chat)\b",
-    re.IGNORECASE,
-)
-_CLAUSE = re.compile(r"[.;:!?]\s+|,\s+(?:and|but|so)\s+|\s+and\s+(?=i\b|i'm|my\b|we\b|our\b)", re.IGNORECASE)
-_QUESTION_WORDS = frozenset(
-    {"remind", "mention", "say", "tell", "remember", "recall", "again", "back", "quick"}
 )
 _FOLLOW_UP = re.compile(
     r"^\s*(?:and|what about|how about|same|also|now|then|those|them|these|that|there|which of|for)\b"
@@ -83,10 +77,6 @@ _REFERS_BACK = re.compile(
 )
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[\s!.,]*$", re.IGNORECASE)
 _THANKS = re.compile(r"^\s*(?:thanks|thank you|cheers|great|perfect|ok|okay)\b[^?]*$", re.IGNORECASE)
-_ASKING = re.compile(
-    r"\b(?:what|whats|what's|how|which|who|when|where|why|show|give|tell|list|compare|total)\b", re.IGNORECASE
-)
-"""A question after the thanks: it is asked, not thanked for."""
 THANKS_REPLY = "You're welcome."
 NOTED_REPLY = "Noted."
 HELLO = "Hello! How can I help?"
@@ -147,11 +137,6 @@ class Plan:
         return [r.error for r in self.turn_results if r.error is not None]
 
 
-def user_text(message: Mapping[str, Any]) -> str:
-    """A user message without the runtime's ``<current_datetime>`` prefix."""
-    return _RUNTIME_TAG.sub("", str(message.get("content") or "")).strip()
-
-
 def tool_result(content: str, tool: str) -> ToolResult:
     """A tool message's content; the runtime reports a failed MCP call as text of its own form."""
     match = _TOOL_ERROR.match(content.strip())
@@ -185,6 +170,7 @@ class ToolPolicy:
     ) -> None:
         self._rankers: dict[str, ToolRanker] = {}
         self._lexicons: dict[str, Lexicon] = {}
+        self._kinds: dict[str, Kinds] = {}
         self._count_tokens = count_tokens
         self._history_budget = history_budget
         self._lexicon = lexicon
@@ -197,6 +183,15 @@ class ToolPolicy:
     def _words(self, tools: Sequence[Mapping[str, Any]]) -> Lexicon:
         """The server's lexicon joined with what ``tools`` say about themselves."""
         return _cached(self._lexicons, tools, self._lexicon.for_tools)
+
+    def about_the_chat(
+        self, messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
+    ) -> ChatReply | None:
+        """The reply to the last message (a user's) when it asks about the conversation itself
+        (``conversation``); None when it does not. The server asks before its guide, whose data
+        planner would read "which customer did I ask about first?" as a question for the data."""
+        kinds = _cached(self._kinds, tools, lambda t: Kinds.of(t, self._words(t)))
+        return answer_about_the_chat(messages, kinds)
 
     def plan(
         self,
@@ -239,12 +234,20 @@ class ToolPolicy:
         previous = said[-2] if len(said) > 1 else ""
         if named is not None:
             tools = [named]
-        if not must_call and not self._asks_for_data(question, previous, messages, last_user, tools):
-            if is_greeting(question):
+        about = None if must_call else self.about_the_chat(messages[: last_user + 1], tools)
+        if about is not None or (
+            not must_call and not self._asks_for_data(question, previous, messages, last_user, tools)
+        ):
+            if about is not None:
+                # Quoted from the chat; None leaves a reason asked, or a fact put in other words, to
+                # the model (without tools, checked against the conversation).
+                base.reply = about.text
+            elif is_greeting(question):
                 # Nothing to look up or to call: the lexicon's greeting, or the model's own.
                 base.reply, base.fallback = self._lexicon.greeting, HELLO
                 return base
-            base.reply = fixed_reply(question) or recall(question, messages[:last_user])
+            else:
+                base.reply = fixed_reply(question) or recall(question, messages[:last_user])
             # Not offered, but a call the model writes anyway (it judged the data needed) still counts.
             mentions, earlier = _mentions(said, lexicon)
             base.tools = [n.tool for t in tools if (n := narrow_tool(t, mentions, earlier)) is not None]
@@ -380,13 +383,14 @@ def evidence(messages: Sequence[Mapping[str, Any]], last_user: int) -> list[str]
     """What an answer may state (docs/architecture.md#grounded-tool-turns): the client's system
     messages, this turn's question, calls and results, and what the question refers back to: for a
     follow-up (:func:`is_follow_up`, "…was that?") the question and the answer before it, for a
-    question about the conversation (``_MEMORY``: "what did you tell me…") the conversation. An
-    earlier turn's entity in an unrelated answer has no evidence, however well that turn was checked."""
+    question about the conversation (``_MEMORY``, ``conversation.is_about_the_chat``: "what did you
+    tell me…") the conversation. An earlier turn's entity in an unrelated answer has no evidence,
+    however well that turn was checked."""
     found = [str(m["content"]) for m in messages if m["role"] == "system" and m["content"]]
     if last_user < 0:
         return found
     question = user_text(messages[last_user])
-    if _MEMORY.search(question):
+    if _MEMORY.search(question) or is_about_the_chat(question):
         return found + [
             user_text(m) if m["role"] == "user" else str(m["content"])
             for m in messages
@@ -470,11 +474,6 @@ def is_follow_up(text: str) -> bool:
     return bool(_FOLLOW_UP.search(text)) or len(text.split()) <= 4
 
 
-def is_statement(text: str) -> bool:
-    """The user tells rather than asks: a fact about themselves, thanks, a greeting."""
-    return bool(_STATEMENT.match(text)) and not text.rstrip().endswith("?") and not _ASKING.search(text)
-
-
 def is_greeting(text: str) -> bool:
     """ "hi", "Good morning!": nothing to look up, nothing to remember."""
     return bool(_GREETING.match(text))
@@ -484,29 +483,9 @@ def fixed_reply(text: str) -> str | None:
     """The reply to thanks and to a statement, without the model: a 0.5B model "acknowledges"
     "My name is Priya" with an invented biography. The statement stays in the conversation, so
     later questions about it are answered from there."""
-    if _THANKS.match(text) and not _ASKING.search(text):  # "ok now something else. whats the revenue"
+    if _THANKS.match(text) and not asks(text):  # "ok now something else. whats the revenue"
         return THANKS_REPLY
     return NOTED_REPLY if is_statement(text) else None
-
-
-def recall(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
-    """A question (not about the data) that shares words with something the user told earlier
-    ("Which customer was I focusing on?"), answered with the user's own words: always right, and
-    nothing for a small model to garble. Questions about the assistant's answers ("what did you
-    say…") are left to the model."""
-    if re.search(r"\byou\b", question, re.IGNORECASE):
-        return None
-    asked = set(words(question)) - _QUESTION_WORDS
-    two_asks = bool(re.search(r"\w,?\s+and\s+\w", question.strip()))
-    best, best_overlap = None, 0
-    for message in earlier:
-        if message["role"] == "user" and is_statement(text := user_text(message)):
-            # The clause that answers ("my deadline is Friday the 14th"), unless two things are asked.
-            for clause in [text] if two_asks else _CLAUSE.split(text):
-                overlap = len(asked & set(words(clause)))
-                if overlap > best_overlap:
-                    best, best_overlap = clause.strip(), overlap
-    return f'You told me: "{best}"' if best else None
 
 
 def _recalls_a_statement(question: str, earlier: Sequence[Mapping[str, Any]], ranker: ToolRanker) -> bool:

@@ -1,0 +1,412 @@
+"""Questions about the conversation itself are answered from the request's own messages, by code.
+
+Each family with several phrasings: the user's questions by position, the assistant's answers by
+position or topic, the things the chat was about, what the user stated. Data follow-ups stay data
+questions, and a chat without what is asked about says so.
+"""
+
+import json
+
+import pytest
+from tool_fixtures import RETAIL_TOOLS, answered, tool, user
+
+from agent_orchestrator.local_model.chat_format import normalize_messages
+from agent_orchestrator.local_model.chat_kinds import Kinds
+from agent_orchestrator.local_model.conversation import ChatReply, answer, is_about_the_chat, recall
+from agent_orchestrator.local_model.tool_policy import ToolPolicy
+from agent_orchestrator.mcp_server.lexicon import RETAIL
+
+SYSTEM = {"role": "system", "content": "You are a retail assistant."}
+TRANSACTION = tool(
+    "get_transaction",
+    "One transaction",
+    {"transaction_id": {"type": "integer", "description": "Transaction id"}},
+    ["transaction_id"],
+)
+KINDS = Kinds.of(RETAIL_TOOLS, RETAIL.for_tools(RETAIL_TOOLS))
+
+TOP_FRANCE = json.dumps(
+    {
+        "headline": "The top customers by revenue in France are customer 12347 and customer 12350.",
+        "customers": [
+            {"id": 12347, "country": "France", "segment": "High Value", "revenue": 4310.0},
+            {"id": 12350, "country": "France", "segment": "Regular", "revenue": 1757.55},
+        ],
+    }
+)
+SUMMARY = json.dumps({"id": 12350, "segment": "Regular", "country": "France", "revenue": 1757.55})
+TREND = json.dumps(
+    {"months": [{"month": "2024-01", "revenue": 1000.0}, {"month": "2024-02", "revenue": 1200.0}]}
+)
+CHAT = [
+    user("Hi! I'm Priya and I look after our French accounts."),
+    {"role": "assistant", "content": "Noted."},
+    *answered(
+        "Who are our top customers in France?",
+        "retail-analytics-top_customers",
+        '{"country": "France"}',
+        TOP_FRANCE,
+        "c1",
+    ),
+    {"role": "assistant", "content": "The top customers in France are customer 12347 and customer 12350."},
+    *answered(
+        "What is that second one's segment?",
+        "retail-analytics-get_customer_summary",
+        '{"customer_id": 12350}',
+        SUMMARY,
+        "c2",
+    ),
+    {"role": "assistant", "content": "Customer 12350 is in the Regular segment."},
+    *answered(
+        "Monthly revenue for January and February 2024?",
+        "retail-analytics-monthly_trend",
+        '{"months": 2}',
+        TREND,
+        "c3",
+    ),
+    {"role": "assistant", "content": "Revenue was 1,000.00 in January 2024 and 1,200.00 in February 2024."},
+]
+QUESTIONS = (
+    "Who are our top customers in France?",
+    "What is that second one's segment?",
+    "Monthly revenue for January and February 2024?",
+)
+ANSWERS = (
+    "The top customers in France are customer 12347 and customer 12350.",
+    "Customer 12350 is in the Regular segment.",
+    "Revenue was 1,000.00 in January 2024 and 1,200.00 in February 2024.",
+)
+
+
+def reply(question: str, chat=CHAT, kinds: Kinds = KINDS) -> str | None:
+    """The reply by code to ``question`` asked after ``chat``; fails when it is no question about the chat."""
+    found = answer(normalize_messages([SYSTEM, *chat, user(question)]), kinds)
+    assert found is not None, f"not read as a question about the chat: {question!r}"
+    return found.text
+
+
+# --- the user's own questions, by position ---
+
+
+@pytest.mark.parametrize(
+    ("question", "which", "quoted"),
+    [
+        ("What did I ask first?", "first", QUESTIONS[0]),
+        ("What was the very first question I asked you here?", "first", QUESTIONS[0]),
+        ("what was my first question?", "first", QUESTIONS[0]),
+        ("Which question did I start with?", "first", QUESTIONS[0]),
+        ("What was my second question?", "second", QUESTIONS[1]),
+        ("remind me what I asked two questions ago", "second", QUESTIONS[1]),
+        ("What did I ask the question before last?", "second", QUESTIONS[1]),
+        ("what did I just ask?", "last", QUESTIONS[2]),
+        ("Sorry, what was my previous question?", "last", QUESTIONS[2]),
+        ("What was my last question?", "last", QUESTIONS[2]),
+        ("What question did I ask before this one?", "last", QUESTIONS[2]),
+        ("Can you remind me of my first question?", "first", QUESTIONS[0]),
+    ],
+)
+def test_the_users_questions_are_quoted_by_position(question: str, which: str, quoted: str) -> None:
+    assert reply(question) == f'Your {which} question was: "{quoted}"'
+
+
+def test_a_statement_is_no_question_but_is_something_the_user_said() -> None:
+    assert reply("What was the first thing I said?") == (
+        'Your first message was: "Hi! I\'m Priya and I look after our French accounts."'
+    )
+
+
+def test_every_question_so_far_is_listed_in_order() -> None:
+    assert reply("What have I asked so far?") == (
+        "Your questions in this chat, in order:\n"
+        + "\n".join(f'{n}. "{q}"' for n, q in enumerate(QUESTIONS, 1))
+    )
+
+
+def test_a_question_out_of_range_is_said_to_be_missing() -> None:
+    assert reply("What was my fifth question?") == (
+        "There is no fifth question of yours in this chat: you have sent 3 questions so far."
+    )
+
+
+# --- the assistant's answers, by position or topic ---
+
+
+@pytest.mark.parametrize(
+    ("question", "which", "at"),
+    [
+        ("repeat your second answer", "second answer", 1),
+        ("Can you repeat your first answer?", "first answer", 0),
+        ("What was your last response?", "last answer", 2),
+        ("what did you just say?", "last reply", 2),
+        ("What did you say before that?", "second reply", 1),
+        ("What did you answer two answers ago?", "second answer", 1),
+        ("What was the answer to my first question?", "first answer", 0),
+    ],
+)
+def test_the_assistants_answers_are_quoted_by_position(question: str, which: str, at: int) -> None:
+    assert reply(question, CHAT[2:]) == f'My {which} (to "{QUESTIONS[at]}") was: "{ANSWERS[at]}"'
+
+
+def test_before_that_steps_back_from_the_one_quoted_last() -> None:
+    quoted = [*CHAT, user("What was your third answer?"), {"role": "assistant", "content": "…"}]
+    assert reply("And before that?", quoted) == f'My second answer (to "{QUESTIONS[1]}") was: "{ANSWERS[1]}"'
+    # every reply counted, "Noted." too: the same one, the third of them
+    assert reply("what did you tell me before that?", quoted).startswith(
+        f'My third reply (to "{QUESTIONS[1]}")'
+    )
+    assert reply("And after that?", quoted) == 'My last answer (to "What was your third answer?") was: "…"'
+
+
+def test_a_reply_to_a_greeting_is_no_answer_but_is_something_said() -> None:
+    greeted = [user("hello"), {"role": "assistant", "content": "Hello! Ask me about customers."}, *CHAT[2:]]
+    assert reply("What was your first answer?", greeted).startswith(f'My first answer (to "{QUESTIONS[0]}")')
+    assert reply("What was the first thing you said?", greeted) == (
+        'My first reply (to "hello") was: "Hello! Ask me about customers."'
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "at"),
+    [
+        ("What figure did you give me for revenue earlier?", 2),
+        ("what was your answer about the segment?", 1),
+        ("What did you tell me about the top customers?", 0),
+        ("Which revenue figure did you mention for February 2024?", 2),
+        ("What was the February 2024 revenue again?", 2),
+        ("what was customer 12350's segment again?", 1),
+    ],
+)
+def test_an_answer_is_found_by_what_it_was_about(question: str, at: int) -> None:
+    assert reply(question) == f'When you asked "{QUESTIONS[at]}", I answered: "{ANSWERS[at]}"'
+
+
+def test_the_last_turn_is_what_we_were_discussing() -> None:
+    assert reply("What were we discussing?") == f'You asked: "{QUESTIONS[2]}", and I answered: "{ANSWERS[2]}"'
+
+
+def test_a_tool_call_is_no_answer() -> None:
+    calling = [*answered("Top customers?", "retail-analytics-top_customers", "{}", TOP_FRANCE)]
+    assert (
+        reply("What was your first answer?", calling) == "I haven't answered anything earlier in this chat."
+    )
+
+
+def test_nothing_said_about_a_topic_is_said_plainly() -> None:
+    assert (
+        reply("What did you tell me about Germany?") == "I haven't said anything about germany in this chat."
+    )
+
+
+# --- the things the chat was about ---
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "Which customer did I ask about first in this chat?",
+            f'The first customer you asked about was customer 12350 (you asked: "{QUESTIONS[1]}").',
+        ),
+        (
+            "sorry, which customer are we talking about again?",
+            f'The customer we talked about was customer 12350 (you asked: "{QUESTIONS[1]}").',
+        ),
+        (
+            "Which customers did you mention?",
+            "The customers I mentioned were customer 12347 and customer 12350.",
+        ),
+        (
+            "which country were we talking about?",
+            f'The country we talked about was France (you asked: "{QUESTIONS[0]}").',
+        ),
+        (
+            "What was the segment of customer 12350 again?",
+            f'The segment we talked about was Regular (in my answer to "{QUESTIONS[1]}").',
+        ),
+        (
+            "What segment did you say that customer was in?",
+            f'The segment I mentioned was Regular (in my answer to "{QUESTIONS[1]}").',
+        ),
+        (
+            "Which months did we talk about?",
+            "The months we talked about were January and February 2024.",
+        ),
+        (
+            "Which year did I ask about?",
+            f'The year you asked about was 2024 (you asked: "{QUESTIONS[2]}").',
+        ),
+        (
+            "Which client did I ask about first?",
+            f'The first client you asked about was customer 12350 (you asked: "{QUESTIONS[1]}").',
+        ),
+    ],
+)
+def test_the_things_the_chat_was_about_are_found_in_its_questions_calls_and_answers(
+    question: str, expected: str
+) -> None:
+    assert reply(question) == expected
+
+
+def test_a_name_is_known_from_the_tables_the_chat_got_back_however_it_was_typed() -> None:
+    """A dataset's own columns and names: no tool schema lists them, the results do."""
+    query = tool("query_data", "Query the data", {"filters": {"type": "array"}}, [])
+    rows = json.dumps(
+        {
+            "rows": [
+                {"customer_name": "Maria Lopez", "sales": 912.5},
+                {"customer_name": "Ken Adams", "sales": 48.0},
+            ]
+        }
+    )
+    one = json.dumps({"rows": [{"customer_name": "Ken Adams", "orders": 3}]})
+    chat = [
+        *answered("top 2 customers by sales", "retail-analytics-query_data", "{}", rows, "q1"),
+        {"role": "assistant", "content": "1. Maria Lopez: 912.50\n2. Ken Adams: 48.00"},
+        *answered(
+            "how many orders did ken adams place?",
+            "retail-analytics-query_data",
+            '{"filters": [{"column": "customer_name", "op": "in", "values": ["Ken Adams"]}]}',
+            one,
+            "q2",
+        ),
+        {"role": "assistant", "content": "Ken Adams placed 3 orders."},
+    ]
+    kinds = Kinds.of([query], RETAIL)
+    assert reply("sorry, which customer are we talking about again?", chat, kinds) == (
+        'The customer we talked about was Ken Adams (you asked: "how many orders did ken adams place?").'
+    )
+    assert reply("Which customers did you mention?", chat, kinds) == (
+        "The customers I mentioned were Maria Lopez and Ken Adams."
+    )
+
+
+def test_a_kind_nothing_was_said_about_is_said_plainly() -> None:
+    assert reply("Which segment did I ask about?") == "You haven't asked about any segment in this chat."
+    assert reply(
+        "Which transaction did we talk about?", kinds=Kinds.of([*RETAIL_TOOLS, TRANSACTION], RETAIL)
+    ) == ("We haven't talked about any transaction in this chat.")
+    # a kind no tool names is a topic: what was said about it
+    assert (
+        reply("which product were we talking about?") == "I haven't said anything about product in this chat."
+    )
+
+
+# --- what the user stated ---
+
+
+def test_what_the_user_stated_is_quoted() -> None:
+    told = [
+        user("Remember this: my favourite retail segment is 'At Risk'."),
+        {"role": "assistant", "content": "Noted."},
+        user("Note for later: our campaign budget is £12,500 and the target segment is Regular."),
+        {"role": "assistant", "content": "Noted."},
+        *CHAT[2:],
+    ]
+    assert reply("What did I say my favourite segment was?", told) == (
+        "You said: \"my favourite retail segment is 'At Risk'.\""
+    )
+    assert reply("What was the budget I mentioned?", told) == (
+        'You said: "our campaign budget is £12,500 and the target segment is Regular."'
+    )
+    assert reply("Which segment did I say was my favourite?", told) == (
+        'The segment you mentioned was At Risk (you said: "Remember this: my favourite retail segment is '
+        "'At Risk'.\")."
+    )
+
+
+def test_a_fact_put_in_other_words_and_a_reason_are_left_to_the_model() -> None:
+    euros = [user("Please always report figures in euros."), {"role": "assistant", "content": "OK."}]
+    assert reply("Which currency did I ask you to use?", euros) is None
+    assert reply("Why did you say that?") is None
+
+
+def test_what_the_user_told_is_theirs_and_a_request_is_not() -> None:
+    refused = [
+        user("profit by region"),
+        {"role": "assistant", "content": "I can't answer that from this data."},
+    ]
+    assert recall("Which region do I manage?", normalize_messages(refused)) is None
+    told = [user("I manage the North region."), {"role": "assistant", "content": "Noted."}]
+    assert (
+        recall("Which region do I manage?", normalize_messages(told))
+        == 'You told me: "I manage the North region."'
+    )
+
+
+def test_a_correction_the_user_stated_replaces_what_they_said_before() -> None:
+    p = ToolPolicy(lexicon=RETAIL).plan(
+        normalize_messages(
+            [
+                SYSTEM,
+                user("My favourite segment is Loyal."),
+                {"role": "assistant", "content": "Noted."},
+                user("Correction: my favourite segment is Champions, not Loyal."),
+                {"role": "assistant", "content": "Noted."},
+                user("Which segment is my favourite now?"),
+            ]
+        ),
+        RETAIL_TOOLS,
+    )
+    assert p.mode == "chat" and p.reply == 'You told me: "my favourite segment is Champions, not Loyal."'
+
+
+# --- what is not about the chat, and a chat with nothing earlier ---
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "and in France?",
+        "How many orders was that?",
+        "what about the year before?",
+        "Which of those had the most customers?",
+        "How many repeat customers did we have in 2024?",
+        "Can you tell me the revenue in Germany?",
+        "Which customer spent the most in 2024?",
+        "Show the top 5 products",
+        "Compare that with the previous period",
+        "What was the last order?",
+        "I asked for France, not Germany.",
+        "What was the profit again?",  # a reminder no earlier answer fits: the data's to say
+    ],
+)
+def test_a_data_question_is_no_question_about_the_chat(question: str) -> None:
+    assert answer(normalize_messages([SYSTEM, *CHAT, user(question)]), KINDS) is None
+
+
+@pytest.mark.parametrize(
+    "question", ["and in France?", "How many orders was that?", "what about the year before?"]
+)
+def test_a_data_follow_up_still_calls_a_tool(question: str) -> None:
+    p = ToolPolicy(lexicon=RETAIL).plan(normalize_messages([SYSTEM, *CHAT, user(question)]), RETAIL_TOOLS)
+    assert p.mode == "call"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("What was my first question?", "There is no earlier question of yours in this chat."),
+        ("What did I just ask?", "There is no earlier question of yours in this chat."),
+        ("repeat your last answer", "I haven't answered anything earlier in this chat."),
+        ("Which customer did I ask about first?", "You haven't asked about any customer in this chat."),
+    ],
+)
+def test_a_chat_with_nothing_earlier_says_so(question: str, said: str) -> None:
+    assert reply(question, []) == said
+
+
+def test_questions_about_the_chat_are_told_by_how_they_are_built() -> None:
+    assert is_about_the_chat("What did you tell me about that customer before?")
+    assert is_about_the_chat("Which two customers did I ask about?")
+    assert not is_about_the_chat("As I said, what was the revenue in France?")
+    assert not is_about_the_chat("My question is: how many orders in 2024?")
+
+
+def test_the_policy_answers_a_question_about_the_chat_without_the_model() -> None:
+    p = ToolPolicy(lexicon=RETAIL).plan(
+        normalize_messages([SYSTEM, *CHAT, user("What did I ask first?")]), RETAIL_TOOLS
+    )
+    assert p.mode == "chat" and p.reply == f'Your first question was: "{QUESTIONS[0]}"'
+    assert answer(normalize_messages([SYSTEM, *CHAT, user("Why did you say that?")]), KINDS) == ChatReply(
+        None
+    )
