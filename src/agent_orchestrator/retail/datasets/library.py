@@ -43,12 +43,22 @@ from agent_orchestrator.retail.datasets.load import LoadCounts, load, open_csv
 from agent_orchestrator.retail.datasets.models import DatasetFacts, DatasetVersion, ImportReport, SegmentRules
 from agent_orchestrator.retail.datasets.progress import ImportProgress, ProgressReporter
 from agent_orchestrator.retail.datasets.rows import line_parser
-from agent_orchestrator.retail.datasets.semantic import drop_semantic, store_semantic
+from agent_orchestrator.retail.datasets.semantic import (
+    ModelChanges,
+    changed_model,
+    check_model_rows,
+    drop_semantic,
+    editable_model,
+    keep_model,
+    semantic_source,
+    store_semantic,
+)
 from agent_orchestrator.retail.datasets.skipped import SkippedRows
 from agent_orchestrator.retail.datasets.store import VersionRecord, VersionStore
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.retail.schema import create_indexes, get_meta, set_meta
 from agent_orchestrator.retail.stats import refresh_customer_stats
+from agent_orchestrator.semantic import SemanticModel
 
 log = logging.getLogger(__name__)
 
@@ -519,6 +529,39 @@ class DatasetLibrary:
             finally:
                 target.unlink(missing_ok=True)
         return self.facts()
+
+    def update_model(self, actor: str, changes: ModelChanges) -> SemanticModel:
+        """Change the roles, labels and synonyms of the active version's columns and metrics, as an
+        admin confirms them on the Data page: a new version, made as a settings change is (a copy of
+        the active file with the new model, published and active at once; the old one stays
+        restorable), so every reader follows it and a restore undoes it.
+
+        The new model is validated as a whole and against the version's rows before anything is
+        written: a column whose values cannot be what it is made (text as a measure, a number as a
+        date) is one ``InvalidInputError`` naming it, and nothing changes. A version that kept no
+        model (the generated data, an append) keeps the one it is answered with now, changed, and
+        its rows with it. Nothing different: no new version. Returns the model now answered with.
+        """
+        with self._importing:
+            base, base_id = self._base()
+            current, rows, stored = editable_model(base)
+            changed = changed_model(current, changes)
+            if changed == current:
+                return semantic_source(base)[0]
+            check_model_rows(changed, rows, current)
+            lines = self.facts().rows
+            version_id = _new_id()
+            target = self.files.building(version_id)
+            try:
+                with building(target, base=base) as conn:
+                    keep_model(conn, changed, None if stored else rows)
+                final = self.files.path(version_id)
+                os.replace(target, final)
+                source = next((v.source_name for v in self.versions() if v.active), "model")
+                self._publish(final, version_id, base_id, actor, source, "model", lines, None)
+            finally:
+                target.unlink(missing_ok=True)
+        return semantic_source(final)[0]
 
 
 def _new_id() -> str:

@@ -37,7 +37,8 @@ class ImportReport:
 @dataclass
 class DatasetVersion:
     """One version. ``mode`` is how it was made: ``replace`` or ``append`` (an import), ``settings``
-    (a settings change), ``default`` (version zero: the install's own dataset, id ``default``)."""
+    (a settings change), ``model`` (the columns' roles or words changed on the Data page),
+    ``default`` (version zero: the install's own dataset, id ``default``)."""
 
     id: str
     created_at: datetime

@@ -28,7 +28,8 @@ user, asked id and minute, and at most 30 a minute per user (the attempts past t
 An admin-only route refused to an analyst is ``forbidden`` (with the method and path), and every
 change to the retail data is audited: ``data_upload``, ``data_import_start`` and its outcome
 (``data_import_done``, ``_failed``, ``_cancel``), ``data_switch`` (an import's version made active),
-``data_restore`` (an older one made active again) and ``data_settings`` (docs/architecture.md#roles).
+``data_restore`` (an older one made active again), ``data_settings`` and ``data_model`` (the columns'
+roles or words changed) (docs/architecture.md#roles).
 Action names fit the column's 20 characters.
 
 Rows have no foreign keys: the trail must outlive the users and sessions it mentions.
@@ -85,6 +86,7 @@ AuditAction = Literal[
     "data_switch",
     "data_restore",
     "data_settings",
+    "data_model",
     "organise",
     "feedback",
     "feedback_export",

@@ -1,8 +1,10 @@
-// The Data page: the active dataset's facts, its segment rules and its versions for everyone; for
-// admins also the settings form, "Restore" on each version, and the upload (upload.js, import.js).
+// The Data page: the active dataset's facts, its segment rules, its columns and its versions for
+// everyone; for admins also the settings form, the columns' roles and words (columns.js), "Restore" on
+// each version, and the upload (upload.js, import.js).
 // The admin controls are hidden from analysts, but it is the server that refuses them (403).
 
 import { api, isAbort } from "./api.js";
+import { bindColumns, clearColumns, loadColumns } from "./columns.js";
 import { $, el, setText, show } from "./dom.js";
 import { DASH, fmtNumber, timeElement } from "./format.js";
 import { bindImportProgress, clearImport, onImportEnded, resumeImport } from "./import.js";
@@ -94,6 +96,7 @@ function versionRow(version) {
 async function loadData() {
   setText($("data-error"), "");
   for (const node of document.querySelectorAll("#view-data .admin-only")) show(node, isAdmin());
+  const columns = loadColumns(); // its own errors are shown in its own section
   try {
     const [facts, versions] = await Promise.all([api("GET", "/api/datasets"), api("GET", "/api/datasets/versions")]);
     renderFacts(facts);
@@ -102,6 +105,7 @@ async function loadData() {
     if (!isAbort(error)) setText($("data-error"), `Could not load the data's facts: ${error.message}`);
   }
   if (isAdmin()) resumeImport();
+  await columns;
 }
 
 async function onRestore(version, button) {
@@ -150,6 +154,7 @@ export function clearData() {
   settingsFrom = null;
   settingsTyped = false;
   $("versions-table").tBodies[0].replaceChildren();
+  clearColumns();
   clearUpload();
   clearImport();
 }
@@ -158,6 +163,7 @@ export function bindData() {
   whenShown("data", loadData);
   bindUpload();
   bindImportProgress();
+  bindColumns(() => loadData());
   onImportEnded(() => loadData());
   $("data-settings").addEventListener("submit", onSaveSettings);
   $("data-settings").addEventListener("input", () => {
