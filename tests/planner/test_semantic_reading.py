@@ -103,3 +103,18 @@ def test_the_days_between_two_dates_of_a_row_are_a_metric(engine: Engine, vocabu
     assert _rows(engine, reading) == [(2.0,)]
     months = _read(engine, vocabulary, "revenue over the last 6 calendar months")
     assert months.arguments["window"] == {"start": "2017-07-01", "end": "2017-12-30"}
+
+
+def test_growth_between_two_periods_ranks_by_the_change(engine: Engine, vocabulary: Vocabulary) -> None:
+    reading = _read(engine, vocabulary, "which region had the biggest growth in sales from 2016 to 2017?")
+    assert reading.arguments["by_change"] and reading.arguments["compare"]["start"] == "2016-01-01"
+    # West: 907.15 in 2017 against 14.62 in 2016; South: 680.36 against 993.90
+    assert [row[0] for row in _rows(engine, reading)] == ["West", "South"]
+
+
+def test_a_measure_had_or_not_and_a_ratio_per_entity(engine: Engine, vocabulary: Vocabulary) -> None:
+    discounted = _read(engine, vocabulary, "how many orders had a discount?")
+    assert discounted.arguments["filters"] == [{"column": "discount", "op": "gt", "values": [0]}]
+    assert _rows(engine, discounted) == [(2,)]  # US-2015-3 and CA-2017-4
+    per_order = _read(engine, vocabulary, "average sales per order for furniture")
+    assert per_order.arguments["metrics"] == ["average_order_value"]

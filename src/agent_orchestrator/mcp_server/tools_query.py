@@ -68,6 +68,9 @@ def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict
     properties["order_by"]["description"] = "The metric the groups are ranked by (the first one if unset)"
     properties["limit"]["description"] = "Groups shown, most 50"
     properties["share"]["description"] = "Each group's share of the total (share, percentage of, proportion)"
+    properties["by_change"]["description"] = (
+        "Rank by the change since the compare window (grew most, fell most)"
+    )
     return schema
 
 
@@ -86,6 +89,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
         order_by: str | None = None,
         limit: Annotated[int, Field(ge=1, le=50)] = 10,
         share: bool = False,
+        by_change: bool = False,
     ) -> str:
         given = {
             "metrics": metrics,
@@ -97,6 +101,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
             "order_by": order_by,
             "limit": limit,
             "share": share,
+            "by_change": by_change,
         }
         if data is None:
             with kit.connect():  # a missing database is reported as every tool reports it

@@ -15,7 +15,7 @@ Nothing here knows a dataset: a new column, value or metric is read with no code
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -51,6 +51,12 @@ _RECENCY = re.compile(
     r"\b(?:order|ordered|orders|purchase|purchased|purchases|bought|buy|bought|shopped|sale|sales)\b"
     r"|\blast (?:order|purchase)\b.{0,30}\bago\b|\b(?:lapsed|inactive|dormant|churned)\b"
 )
+_DECLINE = _words("decline declined fell fall dropped drop shrank shrunk decreased")
+_HAVING = re.compile(
+    r"\b(?:(?P<no>without|no|never|not)\s+(?:a\s+|any\s+)?|(?:with|had|has|have|got)\s+(?:a\s+|any\s+))"
+    r"(?P<what>\w+)"
+)
+"""A measure present or absent on a line ("orders with a discount", "sales without any discount")."""
 _LOSS = re.compile(
     r"\b(?:lost|lose|loses|losing)\s+money\b|\bunprofitable\b|\bnegative (?:profit|margin)\b|\bat a loss\b"
 )
@@ -142,11 +148,21 @@ def read_semantic(
     # a column named beside one value of its own is that value's ("the West region"); beside values
     # it leaves out, or several side by side, it is also what the answer is broken down by
     filter_columns = {f["column"] for f in filters if f["op"] == "in" and len(f["values"]) == 1}
-    if _LOSS.search(text) and "profit" in {m.name for m in model.metrics}:
+    if (loss := _LOSS.search(text)) and "profit" in {m.name for m in model.metrics}:
         metrics = [*[m for m in metrics if m != "profit"], "profit"]
-        reading.left = [w for w in reading.left if w not in ("lost", "lose", "losing", "loses", "money")]
+        reading.left = [w for w in reading.left if w not in loss.group(0).split()]
         filters.append({"metric": "profit", "op": "lt", "values": [0]})
         args["order"] = "asc"  # the biggest loss first
+    for match in _HAVING.finditer(text):  # "orders with a discount", "sales without one"
+        named = vocabulary.find(match["what"]).metrics
+        over = model.metric(named[0]).over if named else None
+        if over is not None and model.column(over).role is Role.measure and len(metrics) > 1:
+            metrics = [m for m in metrics if m != named[0]]
+            filters.append({"column": over, "op": "le" if match["no"] else "gt", "values": [0]})
+    ratio = _per(text, model, vocabulary)  # "average sales per order": the ratio the model has
+    if ratio is not None:
+        metrics = [ratio]
+        found = replace(found, columns=tuple(c for c in found.columns if _is_not_key(model, c)))
     for name in found.columns:
         column = model.column(name)
         if column.role is Role.measure:
@@ -190,11 +206,15 @@ def read_semantic(
             args["filters"] = filters[1:]
     if cues & _LOW and not cues & _HIGH:
         args["order"] = "asc"
+    if "compare" in args and args.get("group_by") and set(text.split()) & (_GROWTH | _DECLINE):
+        args["by_change"] = True  # "which region grew most from 2016 to 2017?"
+        if set(text.split()) & _DECLINE:
+            args["order"] = "asc"
     limit = _limit(text)
     if limit is not None:
         args["limit"] = limit
-    elif any("grain" in g for g in args.get("group_by", [])):
-        args["limit"] = MAX_ROWS
+    elif any("grain" in g for g in args.get("group_by", [])) or any("metric" in f for f in filters):
+        args["limit"] = MAX_ROWS  # a series in time, or every group that passes ("which states lost money?")
     if _RECENCY.search(text):
         _recency(args, model, last_day)
     if previous is not None and _FOLLOW.search(text):
@@ -254,8 +274,11 @@ def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: 
     else:
         first, second = placed[0], placed[1]
         between = text[found[0].span[1] : found[1].span[0]]
-        if re.search(r"\b(?:to|until|through|and)\b|-", between) and re.search(
-            r"\b(?:from|between)\b\s*$", before
+        growth = bool(set(text.split()) & _GROWTH)
+        if (
+            not growth
+            and re.search(r"\b(?:to|until|through|and)\b|-", between)
+            and re.search(r"\b(?:from|between)\b\s*$", before)
         ):
             args["window"] = _window(Period(first.first, second.last, "", "range"))
         else:  # two periods side by side: the later one against the earlier one
@@ -266,6 +289,25 @@ def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: 
 
 def _window(period: Period) -> dict[str, str]:
     return {"start": period.first.isoformat(), "end": period.last.isoformat()}
+
+
+def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
+    """ "average sales per order", "revenue per customer": the model's ratio of those two, if any."""
+    found = re.search(r"\b([\w ]+?)\s+(?:per|by each|for each|each)\s+(\w+)\b", text)
+    if not found:
+        return None
+    top = vocabulary.find(found[1]).metrics
+    bottom = vocabulary.find(found[2]).metrics or vocabulary.find(found[2] + "s").metrics
+    if not top or not bottom:
+        return None
+    for metric in model.metrics:
+        if metric.numerator == top[-1] and metric.denominator == bottom[0]:
+            return metric.name
+    return None
+
+
+def _is_not_key(model: SemanticModel, name: str) -> bool:
+    return model.column(name).role is not Role.key
 
 
 def _root(word: str) -> str:

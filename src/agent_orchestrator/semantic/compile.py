@@ -101,10 +101,16 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             sql.append("ORDER BY " + ", ".join(time_groups))
         else:
             sql.append(
-                f"ORDER BY {quote(ranked)} {direction} NULLS LAST, " + ", ".join(quote(g) for g in groups)
+                f"ORDER BY {_ranking(ranked, query.by_change)} {direction} NULLS LAST, "
+                + ", ".join(quote(g) for g in groups)
             )
         sql.append(f"LIMIT {int(query.limit)}")
     return Compiled(" ".join(sql), params + where_params + having_params, groups, metric_names, compared)
+
+
+def _ranking(metric: str, by_change: bool) -> str:
+    """What the groups are ranked by: the metric, or its change since the window compared with."""
+    return f"({quote(metric)} - {quote(metric + '__before')})" if by_change else quote(metric)
 
 
 def _time_column(model: SemanticModel, window: Window | None) -> Column | None:

@@ -98,6 +98,9 @@ class SemanticQuery(BaseModel):
     limit: Annotated[int, Field(ge=1, le=MAX_ROWS)] = 10
     share: bool = False
     """Each group's share of the total of the first metric."""
+    by_change: bool = False
+    """Rank the groups by the change of the ranked metric since the comparison window ("which
+    region grew most?"), not by its value."""
 
     def checked(self, model: SemanticModel) -> SemanticQuery:
         """This query if every name in it is the model's; one clear :class:`InvalidInputError` if not."""
@@ -128,6 +131,8 @@ class SemanticQuery(BaseModel):
                 raise InvalidInputError(f"{window.column} is not a date of the dataset.")
         if self.compare is not None and self.window is None:
             raise InvalidInputError("A comparison needs the window it compares with.")
+        if self.by_change and self.compare is None:
+            raise InvalidInputError("Ranking by the change needs a period to compare with.")
         return self
 
 
@@ -255,6 +260,7 @@ def query_schema(
             "order_by": names(metrics),
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_ROWS},
             "share": {"type": "boolean"},
+            "by_change": {"type": "boolean"},
         },
         "required": ["metrics"],
         "additionalProperties": False,

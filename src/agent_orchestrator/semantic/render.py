@@ -81,6 +81,8 @@ def reading(model: SemanticModel, query: SemanticQuery) -> str:
             title = model.column(group.column).title.lower()
             groups.append(f"{group.grain} ({title})" if group.grain else _entity_title(model, group.column))
         parts[0] += " by " + " and ".join(groups)
+    if query.by_change:
+        parts[0] += ", ranked by the change"
     parts += [_filter_text(model, rule) for rule in query.filters]
     when = window_text(query.window)
     if query.compare is not None:
