@@ -102,3 +102,18 @@ def test_a_refusal_says_what_this_dataset_answers(chat: Chat) -> None:
     tool, _, answer = chat.ask("Which region has the happiest staff?")
     assert tool is None and answer is not None and "I can't answer that from this data" in answer
     assert "region" in answer and "profit" in answer
+
+
+def test_part_of_a_name_is_looked_up_and_several_are_offered(chat: Chat) -> None:
+    tool, _, answer = chat.ask("how much has Claire spent with us?")
+    assert tool == "query_data" and answer == "Revenue, Customer name Claire Gute, all time: 1,674.26."
+    tool, _, answer = chat.ask("how many orders did Sean place?")
+    assert tool == "query_data" and answer == "Which customer do you mean: Sean Miller or Sean O'Donnell?"
+
+
+def test_a_follow_up_keeps_the_breakdown_and_steps_back_a_year(chat: Chat) -> None:
+    chat.ask("profit by region this year")
+    tool, arguments, _ = chat.ask("which one had the lowest profit?")
+    assert tool == "query_data" and arguments["group_by"] == [{"column": "region"}]
+    tool, arguments, _ = chat.ask("and last year?")
+    assert tool == "query_data" and arguments["window"] == {"start": "2016-01-01", "end": "2016-12-31"}

@@ -76,13 +76,14 @@ class DataGuide:
         reading = read_semantic(_text(messages[last]), data.model, data.vocabulary, data.last_day, previous)
         if not reading.covered:
             return _in_this_datas_words(planned, data.model)
-        # Only this file's columns, a question the retail reader refused (words it does not know), or a
-        # follow-up of this tool's answer; a step the retail guide left to the other tools stays theirs.
+        # Only this file's columns, a question the retail reader did not read (a refusal, or left to
+        # the model), or a follow-up of this tool's answer. A reading covers every word, numbers too,
+        # so one customer's details ("is 22156 High Value?") stay the customer tools'.
         filtered = {f.get("column") for f in reading.arguments.get("filters", [])}
         if (
             extra_columns(data.model, reading.columns)
             or filtered & data.hashed  # "customer SM-20320": a key only the file's rows hold as written
-            or isinstance(planned, GuidedAnswer)
+            or not isinstance(planned, GuidedCall)
             or (previous is not None and reading.follow_up)
         ):
             return GuidedCall(tool, reading.arguments)

@@ -22,7 +22,7 @@ from typing import Any
 from agent_orchestrator.retail.analysis.query import Period, PeriodError, parse_period
 from agent_orchestrator.semantic import Entity, Kind, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.query import MAX_ROWS
-from agent_orchestrator.semantic.vocabulary import normalise
+from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
 from .periods import NUMBER_WORDS, find_periods
 from .words import COMMON, normalize, stem
@@ -68,10 +68,15 @@ _LIMIT = re.compile(
 )
 """How many groups a ranking shows ("top 5", "the three biggest")."""
 _DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
+_SHORT = 6
+"""A question of at most this many words that names no metric nor breakdown of its own may narrow
+the one before ("in the West?"); a longer one is a question of its own."""
+_YEAR_BEFORE = re.compile(r"\b(?:last|previous|prior)\s+year\b")
 _SINCE = re.compile(r"\b(?:since|after|from)\s*$")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
 _FOLLOW = re.compile(
     r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:that|those|them|it|same)\b"
+    r"|\bwhich (?:one|of (?:these|those|them))\b"
 )
 _OWN = _words(
     """by per each every breakdown split across group grouped sorted order ordered orders list show over
@@ -134,6 +139,11 @@ def read_semantic(
         and w not in _OWN
         and _root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
+    named_part = _part_of_a_name(question, reading.left, vocabulary)  # "the Xerox 1881", "Chand"
+    if named_part is not None:
+        holder, words_used, text_used = named_part
+        reading.left = [w for w in reading.left if w not in words_used]
+        found = replace(found, mentions=(*found.mentions, Mention(holder, text_used, " ".join(words_used))))
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
     reading.left += _ambiguous(found)
@@ -147,7 +157,11 @@ def read_semantic(
     filters = _filters(text, found)
     # a column named beside one value of its own is that value's ("the West region"); beside values
     # it leaves out, or several side by side, it is also what the answer is broken down by
-    filter_columns = {f["column"] for f in filters if f["op"] == "in" and len(f["values"]) == 1}
+    filter_columns = {
+        f["column"]
+        for f in filters
+        if (f["op"] == "in" and len(f["values"]) == 1) or (f["op"] == "not_in" and not ranking)
+    }
     if (loss := _LOSS.search(text)) and "profit" in {m.name for m in model.metrics}:
         metrics = [*[m for m in metrics if m != "profit"], "profit"]
         reading.left = [w for w in reading.left if w not in loss.group(0).split()]
@@ -219,11 +233,17 @@ def read_semantic(
         _recency(args, model, last_day)
     if previous is not None and _FOLLOW.search(text):
         reading.follow_up = True
-        args = _patched(previous, args, found)
+        args = _patched(previous, args, found, text)
         reading.named = True
-    elif previous is not None and not found.metrics and not groups and (filters or "window" in args):
+    elif (
+        previous is not None
+        and not found.metrics
+        and not groups
+        and (filters or "window" in args)
+        and len(words) <= _SHORT
+    ):
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
-        args = _patched(previous, args, found)
+        args = _patched(previous, args, found, text)
         reading.named = True
     if not args.get("metrics"):
         args.pop("metrics", None)
@@ -289,6 +309,24 @@ def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: 
 
 def _window(period: Period) -> dict[str, str]:
     return {"start": period.first.isoformat(), "end": period.last.isoformat()}
+
+
+def _part_of_a_name(
+    question: str, left: list[str], vocabulary: Vocabulary
+) -> tuple[str, list[str], str] | None:
+    """Words left over that the question writes as a name (capitalised, or with digits) and that
+    are all part of some key's or label's value, in one column: that column and the words, to be
+    looked up as written (the tool uses the one name it matches, or offers the several)."""
+    written = re.findall(r"[\w'-]+", question)
+    names = [w for w in written if normalise(w) in left and (w[:1].isupper() or any(c.isdigit() for c in w))]
+    words = [normalise(w) for w in names]
+    if not words:
+        return None
+    holding = vocabulary.containing(words)
+    if len(holding) != 1:
+        return None
+    (column,) = holding
+    return column, words, " ".join(names)
 
 
 def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
@@ -381,9 +419,15 @@ def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None) 
     return True
 
 
-def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any) -> dict[str, Any]:
+def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any, text: str) -> dict[str, Any]:
     """The previous query with what this one names in its place."""
     patched = dict(previous)
+    if (
+        args.get("window") is not None
+        and args["window"] == previous.get("window")
+        and _YEAR_BEFORE.search(text)
+    ):
+        args = {**args, "window": _year_back(args["window"])}  # "this year", then "and last year?"
     if found.metrics or (
         args.get("metrics") and args["metrics"] != previous.get("metrics") and found.columns
     ):
@@ -400,6 +444,16 @@ def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any) -> dict
     if "window" in args and "compare" not in args:
         patched.pop("compare", None)
     return patched
+
+
+def _year_back(window: dict[str, str]) -> dict[str, str]:
+    start, end = date.fromisoformat(window["start"]), date.fromisoformat(window["end"])
+    return {
+        "start": start.replace(year=start.year - 1).isoformat(),
+        "end": end.replace(
+            year=end.year - 1, day=min(end.day, 28) if end.month == 2 else end.day
+        ).isoformat(),
+    }
 
 
 def _metric_over(model: SemanticModel, column: str) -> str | None:

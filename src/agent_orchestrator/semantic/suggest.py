@@ -56,7 +56,18 @@ _FEW_ROWS = 100
 """Below this many rows the share says nothing: every text column is a dimension."""
 
 SYNONYMS: dict[str, list[str]] = {
-    "revenue": ["sales", "turnover", "takings", "income", "revenue", "money made", "how much we sold"],
+    "revenue": [
+        "sales",
+        "turnover",
+        "takings",
+        "income",
+        "revenue",
+        "money made",
+        "how much we sold",
+        "spent",
+        "spend",
+        "spending",
+    ],
     "orders": ["orders", "purchases", "transactions", "invoices", "baskets"],
     "customers": ["customers", "buyers", "clients", "shoppers"],
     "products": ["products", "items", "skus", "articles"],

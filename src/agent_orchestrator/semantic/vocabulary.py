@@ -88,6 +88,12 @@ class Vocabulary:
                 if words:
                     self._values.setdefault(words, []).append((name, str(value)))
         self._fuzzy = [w for w in self._values if len(w) >= _MIN_FUZZY and not any(c.isdigit() for c in w)]
+        named = {c.name for c in model.with_role(Role.label, Role.key)}
+        self._words: dict[str, set[tuple[str, str]]] = {}  # a word -> the names holding it
+        for name in named & set(values):
+            for value in values[name]:
+                for word in set(normalise(str(value)).split()):
+                    self._words.setdefault(word, set()).add((name, str(value)))
         # Normalised name -> ("metric" | "column", name). Metrics first: "sales" in a question is the
         # revenue metric (a synonym) before it is the measure column the metric sums.
         self._names: dict[str, tuple[str, str]] = {}
@@ -104,6 +110,20 @@ class Vocabulary:
         for grain, spoken in GRAIN_WORDS.items():
             for name in spoken:
                 self._names.setdefault(normalise(name), ("grain", grain))
+
+    def containing(self, words: list[str]) -> dict[str, list[str]]:
+        """The names (of keys and labels) that hold every one of ``words``, by column: "xerox 1881"
+        is in "Xerox 1881" and nowhere else; "chand" in three customers' names."""
+        found: set[tuple[str, str]] | None = None
+        for word in words:
+            holding = self._words.get(word, set())
+            found = holding if found is None else found & holding
+            if not found:
+                return {}
+        by_column: dict[str, list[str]] = {}
+        for column, value in sorted(found or ()):
+            by_column.setdefault(column, []).append(value)
+        return by_column
 
     def find(self, question: str) -> Found:
         words = normalise(question).split()
@@ -128,8 +148,8 @@ class Vocabulary:
                 used[start : start + size] = [True] * size
                 phrases.append(phrase)
         for start, word in enumerate(words):  # a misspelt value, one word at a time
-            if used[start] or len(word) < _MIN_FUZZY:
-                continue
+            if used[start] or len(word) < _MIN_FUZZY or word in self._words:
+                continue  # a word of some name ("Tamara" of Tamara Chand) is no misspelling of another
             close = difflib.get_close_matches(word, self._fuzzy, n=1, cutoff=FUZZY_CUTOFF)
             if close and close[0] not in self._names:
                 mentions.extend(Mention(c, v, word, exact=False) for c, v in self._values[close[0]])
