@@ -117,3 +117,24 @@ def test_a_follow_up_keeps_the_breakdown_and_steps_back_a_year(chat: Chat) -> No
     assert tool == "query_data" and arguments["group_by"] == [{"column": "region"}]
     tool, arguments, _ = chat.ask("and last year?")
     assert tool == "query_data" and arguments["window"] == {"start": "2016-01-01", "end": "2016-12-31"}
+
+
+def test_a_lead_in_a_threshold_and_a_column_by_another_name(chat: Chat) -> None:
+    tool, _, answer = chat.ask("Hi - I look after the West. What was the West's profit?")
+    assert tool == "query_data" and answer == "Profit, Region West, all time: 97.59."
+    tool, _, answer = chat.ask("total profit on lines with a discount above 30%?")
+    assert tool == "query_data" and answer == "Profit, Discount over 0.3, all time: -383.03."
+    tool, _, answer = chat.ask("total sales for zip 42420?")
+    assert tool == "query_data" and answer.startswith("Revenue, Postal code 42420, all time: ")
+
+
+def test_which_of_those_and_a_choice_named(chat: Chat) -> None:
+    chat.ask("top 2 states by revenue")
+    tool, arguments, _ = chat.ask("which of those is the most profitable?")
+    assert (
+        tool == "query_data"
+        and {"column": "state", "op": "in", "values": ["Kentucky", "Florida"]} in arguments["filters"]
+    )
+    chat.ask("how many orders did Sean place?")  # Sean Miller or Sean O'Donnell
+    tool, _, answer = chat.ask("Miller")
+    assert tool == "query_data" and answer == "Orders, Customer name Sean Miller, all time: 1."

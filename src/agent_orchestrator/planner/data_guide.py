@@ -72,8 +72,10 @@ class DataGuide:
         data = self._dataset()
         if data is None:
             return planned
-        previous = _previous(messages[:last], tool)
-        reading = read_semantic(_text(messages[last]), data.model, data.vocabulary, data.last_day, previous)
+        previous, listed = _previous(messages[:last], tool)
+        reading = read_semantic(
+            _text(messages[last]), data.model, data.vocabulary, data.last_day, previous, listed
+        )
         if not reading.covered:
             return _in_this_datas_words(planned, data.model)
         # Only this file's columns, a question the retail reader did not read (a refusal, or left to
@@ -152,23 +154,48 @@ def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in message.get("tool_calls") or () if isinstance(c, dict)]
 
 
-def _previous(earlier: Sequence[dict[str, Any]], tool: str) -> dict[str, Any] | None:
+def _previous(
+    earlier: Sequence[dict[str, Any]], tool: str
+) -> tuple[dict[str, Any] | None, tuple[str, list[str]] | None]:
     """The arguments of the last call, if the last tool call of the chat was a ``query_data`` one
-    that answered (a follow-up's base)."""
-    for message in reversed(earlier):
-        calls = _calls(message)
+    (a follow-up's base), and what its answer listed: the values of the column it broke down by
+    ("which of those…"), or the choices it offered for a name ("Tamara")."""
+    for at in range(len(earlier) - 1, -1, -1):
+        calls = _calls(earlier[at])
         if not calls:
             continue
         call = calls[-1]
         function = call.get("function") or {}
         if function.get("name") != tool:
-            return None
+            return None, None
         raw = function.get("arguments")
         try:
             arguments = json.loads(raw) if isinstance(raw, str) else raw
         except json.JSONDecodeError:
-            return None
-        return arguments if isinstance(arguments, dict) else None
+            return None, None
+        if not isinstance(arguments, dict):
+            return None, None
+        return arguments, _listed(earlier[at + 1 :], str(call.get("id")))
+    return None, None
+
+
+def _listed(after: Sequence[dict[str, Any]], call_id: str) -> tuple[str, list[str]] | None:
+    result = next(
+        (m for m in after if m.get("role") == "tool" and str(m.get("tool_call_id")) == call_id), None
+    )
+    try:
+        data = json.loads(_text(result)) if result is not None else None
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    clarify = data.get("clarify")
+    if isinstance(clarify, dict) and isinstance(clarify.get("choices"), list):
+        return str(clarify.get("column")), [str(c) for c in clarify["choices"]]
+    groups = (data.get("query") or {}).get("group_by") or []
+    rows = data.get("rows")
+    if len(groups) == 1 and "grain" not in groups[0] and isinstance(rows, list):
+        return str(groups[0]["column"]), [str(row[0]) for row in rows if isinstance(row, list) and row]
     return None
 
 

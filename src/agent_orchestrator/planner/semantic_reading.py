@@ -68,6 +68,18 @@ _LIMIT = re.compile(
 )
 """How many groups a ranking shows ("top 5", "the three biggest")."""
 _DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+-\s+")
+_THAT_PERIOD = re.compile(r"\b(?:that|the same|this)\s+(?:year|month|quarter|period|day|week)\b")
+"""The previous answer's period, referred to ("their top sub-category that year")."""
+_THRESHOLD = re.compile(
+    r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|of\s+)?"
+    r"(?P<op>above|over|more than|greater than|at least|below|under|less than|at most)"
+    r"\s+\$?(?P<number>\d+(?:\.\d+)?)\s*(?P<percent>%|percent)?"
+)
+"""A measure's range on the lines counted ("lines with a discount above 30%", "orders over $500")."""
+_OPS = {"above": "gt", "over": "gt", "more than": "gt", "greater than": "gt", "at least": "ge",
+        "below": "lt", "under": "lt", "less than": "lt", "at most": "le"}  # fmt: skip
+_AMONG = re.compile(r"\b(?:of|among|between)\s+(?:those|these|them)\b|\bthose\b|\bthese\b")
 _SHORT = 6
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
 the one before ("in the West?"); a longer one is a question of its own."""
@@ -76,7 +88,7 @@ _SINCE = re.compile(r"\b(?:since|after|from)\s*$")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
 _FOLLOW = re.compile(
     r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:that|those|them|it|same)\b"
-    r"|\bwhich (?:one|of (?:these|those|them))\b"
+    r"|\bwhich (?:one|of (?:these|those|them))\b|\b(?:he|she|they|his|her|their|him)\b"
 )
 _OWN = _words(
     """by per each every breakdown split across group grouped sorted order ordered orders list show over
@@ -89,7 +101,9 @@ _OWN = _words(
     outside ignoring ignore non besides apart other haven't hasn't didn't stopped n't
     top bottom best worst most least highest lowest biggest largest smallest fewest greatest weakest
     leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
-    and what about how same also now then in of for on at to with the a an is are"""
+    and what about how same also now then in of for on at to with the a an is are
+    fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then
+    he she they him her their them his hers its it out"""
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""
 
@@ -118,17 +132,43 @@ def read_semantic(
     vocabulary: Vocabulary,
     last_day: date | None,
     previous: dict[str, Any] | None = None,
+    listed: tuple[str, list[str]] | None = None,
 ) -> SemanticReading:
-    """Read ``question`` (with the previous query, for a follow-up) over ``model``."""
+    """Read ``question`` (with the previous query and what its answer listed -- a column's values,
+    or the choices offered for a name -- for a follow-up) over ``model``. Of several
+    sentences, a lead-in ("Hi - I manage the Central region.") is left out when the last sentence
+    reads whole on its own; the answer states its reading, so what was left out shows."""
+    reading = _read(question, model, vocabulary, last_day, previous, listed)
+    *before, last = _SENTENCES.split(question.strip())
+    if reading.covered or not before or not last.strip():
+        return reading
+    alone = _read(last, model, vocabulary, last_day, previous, listed)
+    return alone if alone.covered else reading
+
+
+def _read(
+    question: str,
+    model: SemanticModel,
+    vocabulary: Vocabulary,
+    last_day: date | None,
+    previous: dict[str, Any] | None,
+    listed: tuple[str, list[str]] | None,
+) -> SemanticReading:
     text = normalize(question)
     reading = SemanticReading()
     args: dict[str, Any] = {}
     rest = _read_time(text, last_day, args, reading)
+    if previous is not None and previous.get("window") and "window" not in args and _THAT_PERIOD.search(rest):
+        args["window"] = previous["window"]  # "that year": the period the answer before was for
+        rest = _THAT_PERIOD.sub(" ", rest)
+    thresholds = _thresholds(rest, model, vocabulary)
+    rest = _THRESHOLD.sub(lambda m: " " + m["what"] + " ", rest) if thresholds else rest
     found = vocabulary.find(rest)
     words = normalise(rest).split()
     used = {w for phrase in found.used for w in phrase.split()}
     limited = _LIMIT.search(rest)
     numbers = {w for w in (limited.group(0).split() if limited else []) if w.isdigit() or w in NUMBER_WORDS}
+    numbers |= set(re.findall(r"\b(?:those|these|the)\s+(\w+)\b", rest)) & set(NUMBER_WORDS)
     titled = {_root(w) for name in _named_columns(found) for w in normalise(model.column(name).title).split()}
     reading.left = [
         w
@@ -139,7 +179,7 @@ def read_semantic(
         and w not in _OWN
         and _root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
-    named_part = _part_of_a_name(question, reading.left, vocabulary)  # "the Xerox 1881", "Chand"
+    named_part = _part_of_a_name(question, reading.left, vocabulary, listed)  # "the Xerox 1881", "Chand"
     if named_part is not None:
         holder, words_used, text_used = named_part
         reading.left = [w for w in reading.left if w not in words_used]
@@ -154,7 +194,7 @@ def read_semantic(
 
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
-    filters = _filters(text, found)
+    filters = _filters(text, found) + thresholds
     # a column named beside one value of its own is that value's ("the West region"); beside values
     # it leaves out, or several side by side, it is also what the answer is broken down by
     filter_columns = {
@@ -167,12 +207,16 @@ def read_semantic(
         reading.left = [w for w in reading.left if w not in loss.group(0).split()]
         filters.append({"metric": "profit", "op": "lt", "values": [0]})
         args["order"] = "asc"  # the biggest loss first
+    ranged = {f["column"] for f in thresholds}
     for match in _HAVING.finditer(text):  # "orders with a discount", "sales without one"
         named = vocabulary.find(match["what"]).metrics
         over = model.metric(named[0]).over if named else None
         if over is not None and model.column(over).role is Role.measure and len(metrics) > 1:
             metrics = [m for m in metrics if m != named[0]]
-            filters.append({"column": over, "op": "le" if match["no"] else "gt", "values": [0]})
+            if over not in ranged:  # "a discount above 30%" is its own range
+                filters.append({"column": over, "op": "le" if match["no"] else "gt", "values": [0]})
+    if len(metrics) > 1:  # "profit on lines with…", "revenue across all orders": what is counted over
+        metrics = [m for m in metrics if not _scope_only(text, model, m)] or metrics
     ratio = _per(text, model, vocabulary)  # "average sales per order": the ratio the model has
     if ratio is not None:
         metrics = [ratio]
@@ -213,7 +257,7 @@ def read_semantic(
             args["group_by"] = [{"column": rule["column"]}]
     if filters:
         args["filters"] = filters
-    if cues & _SHARE or "%" in question:
+    if cues & _SHARE or re.search(r"%\s+of\b", text):
         args["share"] = True
         if not groups and filters and filters[0]["op"] == "in":  # "what share came from the West?"
             args["group_by"] = [{"column": filters[0]["column"]}]
@@ -245,6 +289,13 @@ def read_semantic(
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
         args = _patched(previous, args, found, text)
         reading.named = True
+    if reading.follow_up and listed is not None and _AMONG.search(text):
+        among, values = listed  # "which of those three…": the rows the answer before listed
+        if values and among not in {f.get("column") for f in args.get("filters", [])}:
+            args["filters"] = [
+                *args.get("filters", []),
+                {"column": among, "op": "in", "values": values[:50]},
+            ]
     if not args.get("metrics"):
         args.pop("metrics", None)
     reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {})}
@@ -312,7 +363,7 @@ def _window(period: Period) -> dict[str, str]:
 
 
 def _part_of_a_name(
-    question: str, left: list[str], vocabulary: Vocabulary
+    question: str, left: list[str], vocabulary: Vocabulary, listed: tuple[str, list[str]] | None
 ) -> tuple[str, list[str], str] | None:
     """Words left over that the question writes as a name (capitalised, or with digits) and that
     are all part of some key's or label's value, in one column: that column and the words, to be
@@ -323,10 +374,41 @@ def _part_of_a_name(
     if not words:
         return None
     holding = vocabulary.containing(words)
+    if listed is not None and listed[0] in holding:  # "Tamara", of the choices just offered
+        chosen = [value for value in holding[listed[0]] if value in listed[1]]
+        if len(chosen) == 1:
+            return listed[0], words, chosen[0]
     if len(holding) != 1:
         return None
     (column,) = holding
     return column, words, " ".join(names)
+
+
+def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
+    """Whether a count metric is only named as the rows something is taken over ("on lines")."""
+    metric = model.metric(name)
+    if metric.kind not in (Kind.rows, Kind.count_distinct):
+        return False
+    spoken = {normalise(w) for w in (metric.name.replace("_", " "), metric.title, *metric.synonyms)}
+    words = "|".join(re.escape(w) for w in sorted(spoken, key=len, reverse=True) if w)
+    return bool(re.search(rf"\b(?:on|across|over|among)\s+(?:all\s+)?(?:the\s+)?(?:{words})\b", text))
+
+
+def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list[dict[str, Any]]:
+    """Filters for a measure's range on the lines ("a discount above 30%": over 0.3 when the
+    measure is a fraction)."""
+    found = []
+    for match in _THRESHOLD.finditer(text):
+        named = vocabulary.find(match["what"])
+        columns = [c for c in named.columns if model.column(c).role is Role.measure]
+        over = columns[0] if columns else (model.metric(named.metrics[0]).over if named.metrics else None)
+        if over is None or model.column(over).role is not Role.measure:
+            continue
+        value = float(match["number"])
+        if match["percent"] and model.column(over).unit == "percent":
+            value /= 100
+        found.append({"column": over, "op": _OPS[match["op"]], "values": [value]})
+    return found
 
 
 def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
@@ -368,7 +450,7 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
         negated = bool(
             re.search(
                 r"\b(?:not|excluding|exclude|except|outside|without|ignoring|non|besides|"
-                r"apart from|other than)\b(?:\s+\w+){0,2}\s*$",
+                r"apart from|other than|leave|leaving)\b(?:\s+\w+){0,2}\s*$",
                 lead,
             )
         )

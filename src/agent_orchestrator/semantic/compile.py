@@ -78,7 +78,7 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             )
             compared.append(name + "__before")
     ranked = query.order_by or metric_names[0]
-    if query.share:
+    if query.share and groups:  # a share is of the groups' total: with no groups there is one row
         selects.append(
             f"{quote(ranked)} / NULLIF(sum({quote(ranked)}) OVER (), 0) AS {quote(ranked + '__share')}"
         )

@@ -70,6 +70,9 @@ class Engine:
                 raise InvalidInputError(
                     f"A value of the question does not fit its column: {error}"
                 ) from error
+            except duckdb.Error as error:  # a query the compiler should not have written: one line
+                first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                raise InvalidInputError(f"The question could not be computed: {first}") from error
             columns = [d[0] for d in cursor.description or []]
             return Result(columns, cursor.fetchall(), compiled)
         finally:

@@ -72,7 +72,7 @@ SYNONYMS: dict[str, list[str]] = {
     "customers": ["customers", "buyers", "clients", "shoppers"],
     "products": ["products", "items", "skus", "articles"],
     "units": ["units", "quantity", "items sold", "pieces", "popular", "best selling", "best-selling"],
-    "profit": ["profit", "earnings", "margin amount", "profitable", "profits"],
+    "profit": ["profit", "earnings", "margin amount", "profitable", "profits", "make money", "made money"],
     "margin": ["margin", "profit margin", "profitability"],
     "average_order_value": ["aov", "average order value", "average basket", "basket size"],
     "units_per_order": ["items per order", "units per order"],
@@ -95,6 +95,20 @@ KNOWN: dict[str, tuple[Role, Entity | None, str | None]] = {
 }
 """What a column an admin has already named is (an import's mapping: this header holds the order
 number, that one the line total): it overrides what the header's words suggest."""
+
+
+COLUMN_SYNONYMS: dict[str, list[str]] = {
+    "postal code": ["zip", "zip code", "zipcode", "postcode"],
+    "zip": ["postal code", "postcode"],
+    "ship mode": ["shipping method", "shipping mode", "delivery method", "shipping"],
+    "sub category": ["subcategory"],
+    "state": ["province"],
+    "city": ["town"],
+    "region": ["area"],
+    "segment": ["customer segment", "customer type"],
+    "category": ["product category"],
+}
+"""Other words people use for a column, by its header's words: a suggestion, edited on the Data page."""
 
 
 def suggest_model(
@@ -122,6 +136,9 @@ def suggest_model(
                 "mapped": field,
             }
             column = column.model_copy(update=update)
+        spoken = " ".join(_words(found.header))
+        if spoken in COLUMN_SYNONYMS and column.role is not Role.ignore:
+            column = column.model_copy(update={"synonyms": COLUMN_SYNONYMS[spoken]})
         columns.append(column)
     columns = _one_key_per_entity(_unique_names(columns))
     names = {column.source: column.name for column in columns}
