@@ -34,9 +34,9 @@ so every figure is the server's and the runtime's own overhead:
   and the same alternation on two servers that keep no warm copies (``AGENT_WARM_SESSIONS=0``). What
   warm copies still save across servers is the difference; every acknowledged turn must answer.
 
-The scripted model announces a context window of ``--context-tokens`` (default: the embedded model's
-8,192), so long chats are compacted by the runtime as they would be on a real model; without a window
-the runtime would send a 300-turn history with every turn.
+The scripted model announces a context window of ``--context-tokens`` (default 16,384: the retail
+tools' schemas alone are about 8,000 tokens), so long chats are compacted by the runtime as they
+would be on a real model; without a window the runtime would send a 300-turn history with every turn.
 
 The app is driven through its public HTTP API only, by clients on uvloop (the load they put on the
 machine's cores is not the server's). Every server gets ``AGENT_WARM_SESSIONS`` large
@@ -569,7 +569,7 @@ def main() -> None:
     parser.add_argument("--soak", type=int, default=300, help="turns of the one-session soak (0: skip)")
     parser.add_argument("--warm", type=int, default=1000, help="sessions for the memory figure (0: skip)")
     parser.add_argument("--cold-turns", type=int, default=1000, help="turns of the cold-resumed session")
-    parser.add_argument("--context-tokens", type=int, default=8192, help="the model's announced window")
+    parser.add_argument("--context-tokens", type=int, default=16384, help="the model's announced window")
     parser.add_argument(
         "--across-users", type=int, default=20, help="users of the two-server figures (0: skip; PostgreSQL)"
     )

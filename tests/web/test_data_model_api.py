@@ -68,7 +68,7 @@ def test_everyone_sees_the_roles_and_profiles_and_an_admin_changes_them(store_ap
         "money",
         "line_total",
     )
-    assert shown["row_id"]["role"] == "ignore" and region["synonyms"] == []
+    assert shown["row_id"]["role"] == "ignore" and region["synonyms"] == ["area"]  # suggested
     assert ship["profile"]["type"] == "VARCHAR" and ship["profile"]["distinct"] == 3
     assert ship["profile"]["nulls"] == 0
     assert set(ship["profile"]["samples"]) == {"Second Class", "Same Day", "Standard Class"}
@@ -87,13 +87,16 @@ def test_everyone_sees_the_roles_and_profiles_and_an_admin_changes_them(store_ap
     changed = alice.put(
         MODEL,
         json={
-            "columns": {"Postal Code": {"role": "ignore"}, "region": {"synonyms": ["area", " Area ", ""]}},
+            "columns": {
+                "Postal Code": {"role": "ignore"},
+                "region": {"synonyms": ["territory", " Territory ", ""]},
+            },
             "metrics": {"revenue": {"label": "Sales", "synonyms": ["sales", "turnover"]}},
         },
     )
     assert changed.status_code == 200, changed.text
     answered = {column["name"]: column for column in changed.json()["columns"]}
-    assert answered["postal_code"]["role"] == "ignore" and answered["region"]["synonyms"] == ["area"]
+    assert answered["postal_code"]["role"] == "ignore" and answered["region"]["synonyms"] == ["territory"]
     assert columns(bob) == answered  # what GET answers from now on, for everyone
     revenue = next(m for m in bob.get(MODEL).json()["metrics"] if m["value"] == "revenue")
     assert (revenue["label"], revenue["synonyms"]) == ("Sales", ["sales", "turnover"])
@@ -112,7 +115,7 @@ def test_everyone_sees_the_roles_and_profiles_and_an_admin_changes_them(store_ap
     assert reading(alice, session_id, "region").status_code == 201
 
     # The same words again: nothing different, no new version.
-    again = alice.put(MODEL, json={"columns": {"region": {"synonyms": ["area"]}}})
+    again = alice.put(MODEL, json={"columns": {"region": {"synonyms": ["territory"]}}})
     assert again.status_code == 200
     assert len(alice.get("/api/datasets/versions").json()["items"]) == len(versions)
 
@@ -132,7 +135,7 @@ def test_a_change_the_rows_cannot_take_is_one_message_and_changes_nothing(store_
             "The column 'Ship Mode' cannot be a measure: its value",
         ),
         (
-            {"columns": {"Row ID": {"role": "time"}, "region": {"synonyms": ["area"]}}},
+            {"columns": {"Row ID": {"role": "time"}, "region": {"synonyms": ["territory"]}}},
             "The column 'Row ID' cannot be a time column: its value '",
         ),
         (
@@ -163,7 +166,7 @@ def test_a_change_the_rows_cannot_take_is_one_message_and_changes_nothing(store_
 
 def test_an_analyst_is_refused_audited_and_a_request_without_the_csrf_header_too(store_app: Any) -> None:
     bob = store_app.client("bob")
-    body = {"columns": {"region": {"synonyms": ["area"]}}}
+    body = {"columns": {"region": {"synonyms": ["territory"]}}}
     refused = bob.put(MODEL, json=body)
     assert (refused.status_code, refused.json()) == (403, {"detail": ADMINS_ONLY})
     assert audit_actions(store_app)()[-1] == "forbidden"
@@ -172,5 +175,5 @@ def test_an_analyst_is_refused_audited_and_a_request_without_the_csrf_header_too
     del alice.headers["X-CSRF-Token"]
     refused = alice.put(MODEL, json=body)
     assert (refused.status_code, refused.json()["detail"]) == (403, "Missing or wrong CSRF token.")
-    assert columns(alice)["region"]["synonyms"] == []
+    assert columns(alice)["region"]["synonyms"] == ["area"]  # as suggested: unchanged
     assert len(alice.get("/api/datasets/versions").json()["items"]) == 2  # the import and version zero
