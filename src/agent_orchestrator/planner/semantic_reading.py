@@ -80,6 +80,7 @@ _THRESHOLD = re.compile(
 _OPS = {"above": "gt", "over": "gt", "more than": "gt", "greater than": "gt", "at least": "ge",
         "below": "lt", "under": "lt", "less than": "lt", "at most": "le"}  # fmt: skip
 _AMONG = re.compile(r"\b(?:of|among|between)\s+(?:those|these|them)\b|\bthose\b|\bthese\b")
+_HOW_MUCH_TOO = re.compile(r"\band\s+(?:for\s+)?how\s+much\b")
 _SHORT = 6
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
 the one before ("in the West?"); a longer one is a question of its own."""
@@ -142,6 +143,8 @@ def read_semantic(
     *before, last = _SENTENCES.split(question.strip())
     if reading.covered or not before or not last.strip():
         return reading
+    if any(_read(lead, model, vocabulary, last_day, None, None).named for lead in before):
+        return reading  # a sentence before names something of the data: it is part of the question
     alone = _read(last, model, vocabulary, last_day, previous, listed)
     return alone if alone.covered else reading
 
@@ -232,6 +235,10 @@ def _read(
         elif name not in filter_columns:
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
             groups.append({"column": key.name if key is not None else name})
+    customer = model.key_of(Entity.customer)
+    if cues & {"who", "whom"} and customer is not None and not groups and not found.grains:
+        groups.append({"column": customer.name})  # "who placed the most orders?": customers ranked
+        metrics = [m for m in metrics if _counted_entity(model, m) is not Entity.customer]
     # "top customers", "which products": an entity's count is the entity ranked, unless counted
     for metric_name in list(metrics):
         entity = _counted_entity(model, metric_name)
@@ -248,6 +255,9 @@ def _read(
             groups.append({"column": time.name, "grain": grain})
     if not metrics and (found.mentions or groups or "window" in args):
         metrics = [_default_metric(model)]
+    revenue = _default_metric(model)
+    if _HOW_MUCH_TOO.search(text) and metrics and revenue not in metrics:
+        metrics.append(revenue)  # "how many units…, and for how much?"
     args["metrics"] = metrics[:6]
     if groups:
         args["group_by"] = _unique(groups)[:3]
@@ -368,8 +378,20 @@ def _part_of_a_name(
     """Words left over that the question writes as a name (capitalised, or with digits) and that
     are all part of some key's or label's value, in one column: that column and the words, to be
     looked up as written (the tool uses the one name it matches, or offers the several)."""
-    written = re.findall(r"[\w'-]+", question)
-    names = [w for w in written if normalise(w) in left and (w[:1].isupper() or any(c.isdigit() for c in w))]
+    written = [
+        (w, at == 0 or question[: m.start()].rstrip().endswith((".", "?", "!", "-")))
+        for at, m in enumerate(re.finditer(r"[\w'-]+", question))
+        for w in [m.group(0)]
+    ]
+    # a capital a sentence starts with says nothing ("Pull up customer…") but in a name alone
+    # ("Tamara"); digits always do
+    alone = len(written) <= 3
+    names = [
+        w
+        for w, first in written
+        if normalise(w) in left
+        and ((w[:1].isupper() and (alone or not first)) or any(c.isdigit() for c in w))
+    ]
     words = [normalise(w) for w in names]
     if not words:
         return None
@@ -391,7 +413,8 @@ def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
         return False
     spoken = {normalise(w) for w in (metric.name.replace("_", " "), metric.title, *metric.synonyms)}
     words = "|".join(re.escape(w) for w in sorted(spoken, key=len, reverse=True) if w)
-    return bool(re.search(rf"\b(?:on|across|over|among)\s+(?:all\s+)?(?:the\s+)?(?:{words})\b", text))
+    scope = r"\b(?:on|across|over|among)\s+(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?"
+    return bool(re.search(rf"{scope}(?:{words})\b", text))
 
 
 def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list[dict[str, Any]]:
