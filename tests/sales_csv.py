@@ -1,5 +1,5 @@
-"""CSV files of sales for the upload tests (web API, unit and browser): the Online Retail layout, and a
-shop's own export whose columns must be mapped by hand."""
+"""CSV files of sales for the upload tests (web API, unit and browser): the Online Retail layout, a
+shop's own export whose columns must be mapped by hand, and a store export with columns of its own."""
 
 from __future__ import annotations
 
@@ -22,6 +22,18 @@ ONLINE_RETAIL = (
 SHOP_EXPORT = ("Order", "SKU", "Item", "Qty", "Date", "Price", "Client", "Country")
 COUNTRIES = ("United Kingdom", "Germany", "France", "EIRE")
 START = datetime(2011, 1, 1, 9, 0)
+
+STORE_EXPORT = (
+    "Row ID,Order ID,Order Date,Ship Mode,Customer ID,Customer Name,Segment,Region,Product ID,"
+    "Product Name,Sales,Quantity,Discount,Profit\n"
+    "1,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-1,Bookcase,261.96,2,0,41.9136\n"
+    "2,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-2,Chairs,731.94,3,0,219.582\n"
+    "3,CA-2,6/30/2016,Same Day,DV-13045,Darrin Chand,Corporate,West,OFF-1,Labels,14.62,2,0,6.8714\n"
+    "4,US-3,10/11/2015,Standard Class,SO-20335,Sean Chand,Consumer,West,FUR-3,Table,957.5775,5,0.45,"
+    "-383.031\n"
+)
+"""A store export in the Superstore sample's layout: line totals, text customer keys, regions and
+profit; three customers, two of them Chands (a name that means several)."""
 
 
 def sales_csv(

@@ -8,26 +8,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sales_csv import STORE_EXPORT
 
 from agent_orchestrator.mcp_server.server import RetailMCPServer, build_server
 from agent_orchestrator.retail.datasets import DatasetLibrary, inspect_csv
-
-STORE = (
-    "Row ID,Order ID,Order Date,Ship Mode,Customer ID,Customer Name,Segment,Region,Product ID,"
-    "Product Name,Sales,Quantity,Discount,Profit\n"
-    "1,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-1,Bookcase,261.96,2,0,41.9136\n"
-    "2,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-2,Chairs,731.94,3,0,219.582\n"
-    "3,CA-2,6/30/2016,Same Day,DV-13045,Darrin Chand,Corporate,West,OFF-1,Labels,14.62,2,0,6.8714\n"
-    "4,US-3,10/11/2015,Standard Class,SO-20335,Sean Chand,Consumer,West,FUR-3,Table,957.5775,5,0.45,"
-    "-383.031\n"
-)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RetailMCPServer]:
     folder = tmp_path_factory.mktemp("query")
     path = folder / "store.csv"
-    path.write_text(STORE)
+    path.write_text(STORE_EXPORT)
     library = DatasetLibrary(folder / "data")
     preview = inspect_csv(path)
     mapping = {field: column for field, column in preview.mapping.items() if column}

@@ -8,21 +8,13 @@ from typing import Any
 
 import pytest
 from chat_helpers import events, messages, send
+from sales_csv import STORE_EXPORT
 from test_data_api import import_and_wait, upload
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.testing.scripted_model import Text, ToolCall
 
 TOOL = "retail-analytics-query_data"
-STORE = (
-    "Row ID,Order ID,Order Date,Ship Mode,Customer ID,Customer Name,Segment,Region,Product ID,"
-    "Product Name,Sales,Quantity,Discount,Profit\n"
-    "1,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-1,Bookcase,261.96,2,0,41.9136\n"
-    "2,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-2,Chairs,731.94,3,0,219.582\n"
-    "3,CA-2,6/30/2016,Same Day,DV-13045,Darrin Chand,Corporate,West,OFF-1,Labels,14.62,2,0,6.8714\n"
-    "4,US-3,10/11/2015,Standard Class,SO-20335,Sean Chand,Consumer,West,FUR-3,Table,957.5775,5,0.45,"
-    "-383.031\n"
-)
 
 
 @pytest.fixture
@@ -32,7 +24,7 @@ def store_app(start_app: Any, tmp_path: Path) -> Any:
     app = start_app(retail_dataset=True)
     alice = app.client("alice")
     path = tmp_path / "store.csv"
-    path.write_text(STORE)
+    path.write_text(STORE_EXPORT)
     job = import_and_wait(alice, upload(alice, path).json(), mode="replace")
     assert job["state"] == "finished", job
     return app

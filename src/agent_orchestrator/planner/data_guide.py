@@ -28,7 +28,7 @@ from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary
 
-from .guide import QueryGuide
+from .guide import QueryGuide, _calls, _text, answer_of
 from .semantic_reading import extra_columns, read_semantic
 
 TOOL = "query_data"
@@ -140,20 +140,6 @@ def _is_query(tool: dict[str, Any]) -> bool:
     return name == TOOL or name.endswith(f"-{TOOL}")
 
 
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, list):
-        content = " ".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    text = str(content or "")
-    if "</current_datetime>" in text:  # the runtime's tag before the user's words
-        text = text.split("</current_datetime>", 1)[1]
-    return text.strip()
-
-
-def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for c in message.get("tool_calls") or () if isinstance(c, dict)]
-
-
 def _previous(
     earlier: Sequence[dict[str, Any]], tool: str
 ) -> tuple[dict[str, Any] | None, tuple[str, list[str]] | None]:
@@ -203,14 +189,4 @@ def _answer(turn: Sequence[dict[str, Any]], tool: str) -> GuidedAnswer | None:
     """The tool's own answer, once this turn has its result."""
     ids = {str(c.get("id")) for m in turn for c in _calls(m) if (c.get("function") or {}).get("name") == tool}
     results = [m for m in turn if m.get("role") == "tool" and str(m.get("tool_call_id")) in ids]
-    if not results:
-        return None
-    try:
-        data = json.loads(_text(results[-1]))
-    except json.JSONDecodeError:
-        return GuidedAnswer(
-            "I can't answer that from this data: the lookup failed. Please rephrase the question."
-        )
-    if isinstance(data, dict) and isinstance(data.get("answer"), str):
-        return GuidedAnswer(data["answer"])
-    return None
+    return answer_of(results[-1]) if results else None

@@ -460,12 +460,17 @@ class QueryGuide:
         ours = [m for m in results if names.get(str(m.get("tool_call_id"))) == vocabulary.tool]
         if not ours or len(ours) != len(results):
             return None
-        try:
-            data = json.loads(_text(ours[-1]))
-        except json.JSONDecodeError:
-            return GuidedAnswer(
-                "I can't answer that from this data: the lookup failed. Please rephrase the question."
-            )
-        if isinstance(data, dict) and isinstance(data.get("answer"), str):
-            return GuidedAnswer(data["answer"])
-        return None
+        return answer_of(ours[-1])
+
+
+def answer_of(result: dict[str, Any]) -> GuidedAnswer | None:
+    """A query tool's own answer, from its result message: the text it wrote by code."""
+    try:
+        data = json.loads(_text(result))
+    except json.JSONDecodeError:
+        return GuidedAnswer(
+            "I can't answer that from this data: the lookup failed. Please rephrase the question."
+        )
+    if isinstance(data, dict) and isinstance(data.get("answer"), str):
+        return GuidedAnswer(data["answer"])
+    return None

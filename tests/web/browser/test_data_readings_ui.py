@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from browser_ui import ASSISTANT, ASSISTANT_TEXT, PASSWORD, PHONE, USER_TEXT, login, new_chat, send
 from playwright.sync_api import Browser, ConsoleMessage, Locator, Page, expect
+from sales_csv import STORE_EXPORT
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
@@ -32,15 +33,6 @@ SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, produc
 TOOL = "retail-analytics-query_data"
 # The store export of tests/web/test_data_readings.py: columns no Online Retail file has (Region,
 # Segment, Profit) and two customers called Chand.
-STORE = (
-    "Row ID,Order ID,Order Date,Ship Mode,Customer ID,Customer Name,Segment,Region,Product ID,"
-    "Product Name,Sales,Quantity,Discount,Profit\n"
-    "1,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-1,Bookcase,261.96,2,0,41.9136\n"
-    "2,CA-1,11/8/2016,Second Class,CG-12520,Claire Gute,Consumer,South,FUR-2,Chairs,731.94,3,0,219.582\n"
-    "3,CA-2,6/30/2016,Same Day,DV-13045,Darrin Chand,Corporate,West,OFF-1,Labels,14.62,2,0,6.8714\n"
-    "4,US-3,10/11/2015,Standard Class,SO-20335,Sean Chand,Consumer,West,FUR-3,Table,957.5775,5,0.45,"
-    "-383.031\n"
-)
 BY_REGION = {"metrics": ["profit"], "group_by": [{"column": "region"}]}
 CHAND = {"metrics": ["orders"], "filters": [{"column": "customer_name", "op": "in", "values": ["Chand"]}]}
 WHICH = "Which customer do you mean: Darrin Chand or Sean Chand?"
@@ -118,7 +110,7 @@ def store_site(
     url = server.start(timeout=60)
     try:
         path = data_dir / "store.csv"
-        path.write_text(STORE)
+        path.write_text(STORE_EXPORT)
         # Playwright's loop is marked running only while a browser test runs (tests/browser_fixtures.py):
         # mark it for the import, as for a test, and clear it again after.
         asyncio._set_running_loop(playwright_loop)
