@@ -143,10 +143,17 @@ def read_semantic(
     *before, last = _SENTENCES.split(question.strip())
     if reading.covered or not before or not last.strip():
         return reading
-    if any(_read(lead, model, vocabulary, last_day, None, None).named for lead in before):
-        return reading  # a sentence before names something of the data: it is part of the question
     alone = _read(last, model, vocabulary, last_day, previous, listed)
-    return alone if alone.covered else reading
+    if not alone.covered:
+        return reading
+    rules = alone.arguments.get("filters", [])
+    kept = {str(v) for f in rules for v in f.get("values", [])}
+    columns = {f.get("column") for f in rules}
+    for lead in before:  # a lead-in may only name again what the question names itself
+        named = vocabulary.find(normalize(lead))
+        if named.metrics or set(named.columns) - columns or {m.value for m in named.mentions} - kept:
+            return reading
+    return alone
 
 
 def _read(
