@@ -111,8 +111,6 @@ class RetailMCPServer(MCPServer):
         kit = ToolKit(self, self._current_path, _countries_for_schema(path))
         for module in (tools_analysis, tools_segments, tools_customers, tools_sales, tools_transactions):
             module.register(kit)
-        if self._semantic is not None:
-            self._semantic.close()
         self._semantic = _semantic_data(path)
         tools_query.register(kit, self._semantic)
         self._built_for = path
@@ -149,7 +147,7 @@ def _semantic_data(db_path: Path) -> tools_query.SemanticData | None:
     if not db_path.is_file():
         return None
     try:
-        return tools_query.SemanticData(db_path)
+        return tools_query.semantic_data(db_path)
     except (RetailDatabaseError, InvalidInputError, OSError) as exc:
         log.warning("no query_data tool for %s: %s", db_path.name, exc)
         return None

@@ -11,6 +11,7 @@ No ``from __future__ import annotations``: see ``tools_customers``.
 """
 
 import logging
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -45,6 +46,26 @@ class SemanticData:
 
     def close(self) -> None:
         self.engine.close()
+
+
+_KEPT = 3
+"""Files whose engines stay open: the active version, and the one just left while the tools follow."""
+_data: dict[tuple[Path, int, int], SemanticData] = {}
+_data_lock = threading.Lock()
+
+
+def semantic_data(path: Path) -> SemanticData:
+    """The model and engine of the dataset file ``path``, one per process: the tool, the chips'
+    choices and a changed reading share it (one engine, one scan of the values); a file changed in
+    place is read again, and the least recently asked of more than :data:`_KEPT` is closed."""
+    stat = path.stat()
+    key = (path, stat.st_mtime_ns, stat.st_size)
+    with _data_lock:
+        found = _data.pop(key, None) or SemanticData(path)
+        _data[key] = found  # the most recent last
+        while len(_data) > _KEPT:
+            _data.pop(next(iter(_data))).close()
+        return found
 
 
 def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict[str, Any]:

@@ -9,7 +9,6 @@ turn of the conversation (docs/architecture.md#editing-a-reading).
 """
 
 import json
-import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
@@ -132,25 +131,9 @@ def compute_data_query(current_path: Callable[[], Path], query: dict[str, Any]) 
     """A ``query_data`` reading answered as the tool answers it, on the active version; blocking. A
     query the data cannot answer (or that names several things) is an :class:`InvalidInputError`
     with the tool's sentence, and nothing is recorded."""
-    result = tools_query.answer(semantic_data(current_path()), query)
+    result = tools_query.answer(tools_query.semantic_data(current_path()), query)
     if not result.get("answered"):
         raise InvalidInputError(result["answer"])
     prompt = CHANGED + " · ".join(chip["label"] for chip in result["chips"])
     name = f"{SERVER_NAME}-{tools_query.TOOL}"
     return ToolAnswer(prompt, name, result["query"], to_json(result), result["answer"])
-
-
-_data: dict[Path, tools_query.SemanticData] = {}
-_data_lock = threading.Lock()
-
-
-def semantic_data(path: Path) -> tools_query.SemanticData:
-    """The version's model and engine, kept while it is the active one."""
-    with _data_lock:
-        found = _data.get(path)
-        if found is None:
-            for old in _data.values():
-                old.close()
-            _data.clear()
-            found = _data[path] = tools_query.SemanticData(path)
-        return found

@@ -24,6 +24,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
+from agent_orchestrator.mcp_server.tools_query import semantic_data
 from agent_orchestrator.retail.datasets.semantic import (
     ColumnChange,
     MetricChange,
@@ -35,7 +36,6 @@ from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.sessions.store import AuditEvent
 from agent_orchestrator.web.deps import CurrentActor, CurrentAdmin, ServicesDep
 from agent_orchestrator.web.fields import NulFree
-from agent_orchestrator.web.readings import semantic_data
 
 router = APIRouter(prefix="/api/datasets/model", tags=["datasets"])
 
