@@ -21,6 +21,7 @@ from mcp.client.streamable_http import create_mcp_http_client, streamable_http_c
 from mcp.types import CallToolResult, TextContent
 
 from agent_orchestrator.errors import RuntimeFailure
+from agent_orchestrator.runtime.tool_names import forwarded_id, tool_name
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ class McpTools:
         listed = await session.list_tools()
         self.tools = [
             Tool(
-                name=f"{self.server_name}-{tool.name}",
+                name=forwarded_id(self.server_name, tool.name),
                 description=tool.description or "",
                 parameters=tool.input_schema,
                 handler=self._forward_to(tool.name),
@@ -66,7 +67,7 @@ class McpTools:
         session = await self._connect()
         listed = {tool.name: tool for tool in (await session.list_tools()).tools}
         for tool in self.tools:
-            fresh = listed.get(tool.name.removeprefix(f"{self.server_name}-"))
+            fresh = listed.get(tool_name(tool.name, None))
             if fresh is not None:
                 tool.description = fresh.description or ""
                 tool.parameters = fresh.input_schema

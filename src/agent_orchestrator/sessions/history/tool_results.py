@@ -16,8 +16,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_orchestrator.mcp_server.config import SERVER_NAME
-
 
 @dataclass(frozen=True)
 class ToolResult:
@@ -69,13 +67,6 @@ class ToolCalls:
         self._started.clear()
         self._finished.clear()
         self._imported.clear()
-
-
-def tool_name(runtime_name: str, mcp_name: str | None) -> str:
-    """The tool's own name: the MCP name when the runtime gives one (an attached MCP server), else its
-    id without the retail server's prefix (the web app's tools over one MCP connection keep the
-    runtime's ``<server>-<tool>`` names)."""
-    return mcp_name or runtime_name.removeprefix(f"{SERVER_NAME}-")
 
 
 # The call ids an import gives the tool calls it brings (docs/architecture.md#export-and-import). The

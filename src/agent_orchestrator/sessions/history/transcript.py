@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Literal
 
-from agent_orchestrator.sessions.history.tool_results import ToolCalls, ToolResult, tool_name
+from agent_orchestrator.runtime.tool_names import tool_name
+from agent_orchestrator.sessions.history.tool_results import ToolCalls, ToolResult
 
 Role = Literal["user", "assistant"]
 

@@ -26,7 +26,8 @@ from copilot.session_events import (
     UserMessageData,
 )
 
-from agent_orchestrator.sessions.history.tool_results import ToolCalls, ToolResult, tool_name
+from agent_orchestrator.runtime.tool_names import tool_name
+from agent_orchestrator.sessions.history.tool_results import ToolCalls, ToolResult
 from agent_orchestrator.sessions.history.transcript import Role, TranscriptMessage, log_timestamp
 
 

@@ -24,7 +24,7 @@ from opentelemetry import trace
 from opentelemetry.trace import Span, Status, StatusCode
 
 from agent_orchestrator.errors import TokenBudgetExceededError
-from agent_orchestrator.sessions.history.tool_results import tool_name
+from agent_orchestrator.runtime.tool_names import tool_name
 from agent_orchestrator.sessions.store import TokenTotals, UsageLedger
 from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.telemetry import MODEL_TOKENS, TRACER, TURN_SECONDS, TURNS_IN_FLIGHT
