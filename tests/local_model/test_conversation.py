@@ -141,6 +141,9 @@ def test_a_question_out_of_range_is_said_to_be_missing() -> None:
         ("What did you say before that?", "second reply", 1),
         ("What did you answer two answers ago?", "second answer", 1),
         ("What was the answer to my first question?", "first answer", 0),
+        ("sorry, what was the first number you gave me?", "first answer", 0),
+        ("What was the second figure you gave me?", "second answer", 1),
+        ("what did you tell me at the start of the chat?", "first reply", 0),
     ],
 )
 def test_the_assistants_answers_are_quoted_by_position(question: str, which: str, at: int) -> None:
@@ -245,6 +248,61 @@ def test_the_things_the_chat_was_about_are_found_in_its_questions_calls_and_answ
     question: str, expected: str
 ) -> None:
     assert reply(question) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which country did I look at?",
+        "which country did I check?",
+        "which country have we looked at so far?",
+        "which country did we end up looking at?",
+    ],
+)
+def test_looking_at_or_checking_something_is_talking_about_it(question: str) -> None:
+    assert reply(question).startswith("The country ")
+    assert "France" in reply(question)
+
+
+def test_a_revenue_figure_at_the_start_of_a_year_is_a_data_question() -> None:
+    assert (
+        answer(normalize_messages([SYSTEM, *CHAT, user("what was revenue at the start of 2024?")]), KINDS)
+        is None
+    )
+
+
+def test_a_typed_querys_columns_and_values_are_kinds_before_any_call_used_them() -> None:
+    query = tool(
+        "query_data",
+        "Any question on the dataset's own columns",
+        {
+            "filters": {
+                "type": "array",
+                "items": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "properties": {
+                                "column": {"const": "region"},
+                                "values": {"type": "array", "items": {"enum": ["East", "West"]}},
+                            },
+                        }
+                    ]
+                },
+            }
+        },
+        [],
+    )
+    kinds = Kinds.of([query], RETAIL)
+    chat = [
+        user("total profit in the West in 2015"),
+        {"role": "assistant", "content": "I can't answer that."},
+        user("and East?"),
+        {"role": "assistant", "content": "I can't answer that."},
+    ]
+    assert reply("which two regions have we looked at so far?", chat, kinds) == (
+        "The regions we talked about were West and East."
+    )
 
 
 def test_a_name_is_known_from_the_tables_the_chat_got_back_however_it_was_typed() -> None:

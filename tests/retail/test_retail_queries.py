@@ -16,6 +16,7 @@ from retail_fixtures import KNOWN_SEGMENTS
 from agent_orchestrator.retail import open_readonly, queries
 from agent_orchestrator.retail.analysis import set_currency
 from agent_orchestrator.retail.models import CustomerFilter, SalesFilter, TransactionFilter
+from agent_orchestrator.retail.money import cents
 from agent_orchestrator.retail.segments import Segment
 
 
@@ -494,3 +495,9 @@ def test_the_segment_reasons_and_rules_state_amounts_in_the_datasets_currency(
         assert "spend €9,000.00 above" in queries.predict_segment(conn, 0, 2, 9_000).reason
     finally:
         conn.close()
+
+
+def test_a_sum_of_money_is_rounded_to_the_cent_half_up_without_float_drift() -> None:
+    assert cents(0.275 + 0.275 + 0.275) == 0.83  # 0.8249999… summed in binary
+    assert cents(118447.825) == 118447.83
+    assert cents(-1.005) == -1.01 and cents(2.0) == 2.0

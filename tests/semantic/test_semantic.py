@@ -30,6 +30,7 @@ from agent_orchestrator.semantic import (
     query_schema,
     suggest_model,
 )
+from agent_orchestrator.semantic.render import figure
 
 DATA = Path(__file__).with_name("data")
 
@@ -301,3 +302,17 @@ def test_a_schema_for_what_the_question_named_offers_nothing_else(engine):
     assert by_period["properties"]["grain"]["enum"] == ["month"]
     total = query_schema(engine.model, engine.values(), Vocabulary(engine.model, {}).find("total revenue?"))
     assert "group_by" not in total["properties"]
+
+
+def test_sums_are_exact_decimals_rounded_half_up_as_a_spreadsheet_does(tmp_path):
+    """Three amounts of 0.275 make 0.825 exactly, shown 0.83; summed as binary doubles they make
+    0.8249999…, which rounds to 0.82."""
+    path = tmp_path / "cents.csv"
+    path.write_text("Order ID,Order Date,Sales\nA,2024-01-01,0.275\nB,2024-01-02,0.275\nC,2024-01-03,0.275\n")
+    model = suggest_model(profile_csv(path), "Cents")
+    with Engine(model, path) as exact:
+        result = exact.run(SemanticQuery(metrics=["revenue"]))
+    assert 0.275 + 0.275 + 0.275 != 0.825
+    assert result.records()[0]["revenue"] == 0.825
+    assert figure(model.metric("revenue"), 0.825) == "0.83"
+    assert figure(model.metric("revenue"), 118447.825) == "118,447.83"

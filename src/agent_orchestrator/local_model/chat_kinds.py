@@ -91,6 +91,9 @@ class Kinds:
         for tool in tools:
             properties = ((tool.get("function") or {}).get("parameters") or {}).get("properties") or {}
             for parameter, spec in properties.items():
+                for column, values in _filtered_columns(spec):
+                    if any(_names_a_thing(v) for v in values):
+                        names.setdefault(column, {}).update(dict.fromkeys(values))
                 kind = _kind_word(str(parameter))
                 if kind is None or not isinstance(spec, Mapping):
                     continue
@@ -135,6 +138,22 @@ class Kinds:
 def _enum(spec: Mapping[str, Any]) -> list[Any]:
     options = [spec, *(spec.get("anyOf") or ()), spec.get("items") or {}]
     return [v for option in options if isinstance(option, Mapping) for v in option.get("enum") or ()]
+
+
+def _filtered_columns(spec: Any) -> Iterator[tuple[str, list[str]]]:
+    """A typed query's filters (``filters: [{"column": {"const": "region"}, "values": {"items":
+    {"enum": [...]}}}, ...]``): each column a kind, its values the names ("which regions did we
+    look at?" is answerable before any call filtered on one)."""
+    items = spec.get("items") if isinstance(spec, Mapping) else None
+    for option in (items or {}).get("anyOf") or () if isinstance(items, Mapping) else ():
+        properties = option.get("properties") if isinstance(option, Mapping) else None
+        if not isinstance(properties, Mapping):
+            continue
+        column = (properties.get("column") or {}).get("const")
+        values = _enum((properties.get("values") or {}).get("items") or {})
+        kind = _kind_word(str(column)) if isinstance(column, str) else None
+        if kind is not None and values:
+            yield kind, [str(v) for v in values]
 
 
 def _names_a_thing(value: str) -> bool:

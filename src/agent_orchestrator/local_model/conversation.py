@@ -61,13 +61,15 @@ _RECALL_WORDS = frozenset(
 
 _SAY = (
     r"(?:ask|say|tell|mention|write|type|give|send|answer|reply|respond|show|quote|state|report|put|start|begin"
-    r"|open)"
+    r"|open|compare|check|look|pick|choose|select)"
 )
 _SAID = (
     r"(?:asked|said|told|mentioned|wrote|typed|gave|given|sent|answered|replied|responded|showed|shown|"
-    r"quoted|stated|reported|put|started|began|opened)"
+    r"quoted|stated|reported|put|started|began|opened|compared|checked|looked|picked|chose|chosen|selected)"
 )
 _NOUN = r"(?:questions?|answers?|messages?|repl(?:y|ies)|responses?|quer(?:y|ies)|requests?|prompts?)"
+_FIGURE = r"(?:numbers?|figures?|values?|amounts?|totals?|results?)"
+"""What an answer stated, counted like the answers themselves ("the first number you gave me")."""
 _ORD = (
     r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th)|last|latest"
     r"|previous|prior|preceding|most\s+recent|earliest|original(?:ly)?|initial(?:ly)?)"
@@ -87,7 +89,9 @@ _ASSISTANT = re.compile(
 _BOTH = re.compile(
     r"\bwe(?:'ve|'d|\s+have|\s+had)?\s+(?:\w+\s+)?(?:talked|discussed|covered|chatted|spoken|spoke|went over"
     r"|gone over|looked at|been (?:talking|discussing|looking at))\b"
-    r"|\b(?:did|have|had)\s+we\s+(?:\w+\s+)?(?:talk|discuss|cover|chat|speak|go over|look at)\b"
+    r"|\b(?:did|have|had)\s+we\s+(?:\w+\s+){0,2}?(?:talk(?:ed|ing)?|discuss(?:ed|ing)?|cover(?:ed|ing)?"
+    r"|chat(?:ted|ting)?|speak(?:ing)?|spoken|go(?:ne|ing)? over|went over|look(?:ed|ing)? at"
+    r"|check(?:ed|ing)?|compar(?:e|ed|ing))\b"
     r"|\b(?:are|were)\s+we\s+(?:\w+\s+)?(?:talking|discussing|speaking)\b"
     r"|\bwere\s+we\s+(?:\w+\s+)?looking at\b"
     r"|\bwe(?:'re|\s+are|\s+were)\s+(?:\w+\s+)?(?:talking|discussing)\s+about\b"
@@ -145,7 +149,7 @@ _AGO = re.compile(rf"\b(\w+)\s+(?:{_NOUN}|turns?)\s+(?:ago|back)\b")
 _ORDINAL_PLACES = (
     # "my first question", "the very first thing I asked", "your second answer", "the last one"
     re.compile(
-        rf"\b(?:very\s+)?({_ORD})\s+(?:(?:ever|of\s+(?:the|all|your|my))\s+)?(?:{_NOUN}|things?|ones?)\b"
+        rf"\b(?:very\s+)?({_ORD})\s+(?:(?:ever|of\s+(?:the|all|your|my))\s+)?(?:{_NOUN}|things?|ones?|{_FIGURE})\b"
     ),
     # "what did I ask first?", "which customer did I ask about first in this chat?", not "… last year"
     re.compile(
@@ -157,6 +161,11 @@ _ORDINAL_PLACES = (
     # "and the second one?"
     re.compile(rf"^\W*(?:and|what about|how about)?\W*(?:the\s+)?({_ORD})(?:\s+one)?\W*$"),
 )
+_AT_THE_START = re.compile(
+    r"\b(?:at|in)\s+the\s+(?:very\s+)?(?:start|beginning|outset)\b"
+    r"(?!\s+of\s+(?!(?:the|this|our)\s+(?:chat|conversation)\b))"
+)
+"""Where the chat began ("the number you gave me at the start"), not a period's start ("… of 2017")."""
 _JUST = re.compile(rf"\bjust\s+(?:\w+\s+)?{_VERB}\b")
 _OPENED_WITH = re.compile(
     r"\b(?:start|started|begin|began|open|opened)\s+(?:the\s+(?:chat|conversation)\s+)?with\b"
@@ -183,7 +192,7 @@ _FILLER = frozenset(
         "sixth seventh eighth ninth tenth last latest recent most prior preceding penultimate original "
         "originally initial initially earliest very ever sorry quick check please pls ok okay hey so far all "
         "everything exact exactly actually about now then also figure number value amount result two three "
-        "four five six seven eight nine ten whole list turn not that those",
+        "four five six seven eight nine ten whole list turn not that those end ended up finally eventually",
     )
 )
 """Words of asking about the chat, not of what was talked about."""
@@ -383,7 +392,7 @@ def _question(messages: Sequence[Mapping[str, Any]], kinds: Kinds, depth: int = 
     return _Asked(
         side=side or "both",
         questions_only=bool(
-            re.search(r"\b(?:ask|question|quer|request|prompt|answer|repl|respon)", sentence)
+            re.search(rf"\b(?:ask|question|quer|request|prompt|answer|repl|respon|{_FIGURE}\b)", sentence)
         ),
         position=position,
         step=step,
@@ -430,7 +439,7 @@ def _position(sentence: str, kind_word: str) -> tuple[int | None, int]:
             return _ordinal(found.group(1)), 0
     if _JUST.search(sentence):
         return -1, 0
-    return (1, 0) if _OPENED_WITH.search(sentence) else (None, 0)
+    return (1, 0) if _OPENED_WITH.search(sentence) or _AT_THE_START.search(sentence) else (None, 0)
 
 
 def _ordinal(word: str) -> int:

@@ -34,6 +34,7 @@ from agent_orchestrator.mcp_server.toolkit import (
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.analysis import dataset_currency
 from agent_orchestrator.retail.models import ProductSortKey, SalesFilter, TrendPoint
+from agent_orchestrator.retail.money import cents
 from agent_orchestrator.retail.queries import month_index
 from agent_orchestrator.retail.stats import load_as_of
 
@@ -199,7 +200,7 @@ def trend_summary(points: list[TrendPoint]) -> dict[str, Any]:
     first, last = points[0], points[-1]
     change = None if not first.revenue else round((last.revenue - first.revenue) / abs(first.revenue), 4)
     return {
-        "total_revenue": round(sum(p.revenue for p in points), 2),
+        "total_revenue": cents(sum(p.revenue for p in points)),
         "total_orders": sum(p.orders for p in points),
         "highest_revenue_month": best.month,
         "highest_revenue": best.revenue,

@@ -9,6 +9,7 @@ from agent_orchestrator.mcp_server.toolkit import ToolKit, with_headline
 from agent_orchestrator.retail import queries
 from agent_orchestrator.retail.analysis import dataset_currency
 from agent_orchestrator.retail.models import SegmentSummary
+from agent_orchestrator.retail.money import cents
 
 
 def _segment(s: SegmentSummary) -> dict[str, Any]:
@@ -20,7 +21,7 @@ def _segment(s: SegmentSummary) -> dict[str, Any]:
         "revenue_share": s.revenue_share,
         "orders": s.orders,
         "avg_order_value": s.avg_order_value,
-        "revenue_per_customer": round(s.revenue / s.customers, 2) if s.customers else None,
+        "revenue_per_customer": cents(s.revenue / s.customers) if s.customers else None,
         "avg_recency_days": s.avg_recency_days,
         "repeat_rate": s.repeat_rate,
         "retention_rate": s.retention_rate,

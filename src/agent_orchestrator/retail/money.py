@@ -5,6 +5,7 @@ charts). A leaf module, so the queries and the answers can both use it."""
 from __future__ import annotations
 
 import sqlite3
+from decimal import ROUND_HALF_UP, Decimal
 
 from agent_orchestrator.retail.schema import get_meta, set_meta
 
@@ -49,3 +50,11 @@ def money(value: float, currency: str | None) -> str:
     prefix, suffix = money_affixes(currency)
     text = f"{prefix}{abs(value):,.2f}{suffix}"
     return f"-{text}" if value < 0 else text
+
+
+def cents(amount: float) -> float:
+    """A sum of money to the cent, half up as a spreadsheet rounds: first to six places, which
+    removes the drift of summing binary floats (118,447.82499999 is the shop's 118,447.825), then
+    to two (118,447.83; ``round`` would give .82)."""
+    exact = Decimal(repr(round(amount, 6)))
+    return float(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))

@@ -34,7 +34,7 @@ from agent_orchestrator.retail.models import (
     TransactionFilter,
     TrendPoint,
 )
-from agent_orchestrator.retail.money import dataset_currency, money
+from agent_orchestrator.retail.money import cents, dataset_currency, money
 from agent_orchestrator.retail.segments import SEGMENT_ORDER, Segment, SegmentRules, classify, rfm_scores
 from agent_orchestrator.retail.stats import RETENTION_DAYS, load_as_of, load_cuts, load_rules
 
@@ -54,7 +54,7 @@ def _ratio(part: float, whole: float, digits: int = 4) -> float | None:
 
 
 def _avg_order_value(revenue: float, orders: int) -> float | None:
-    return None if not orders else round(revenue / orders, 2)
+    return None if not orders else cents(revenue / orders)
 
 
 def _summary(name: str, row: tuple, total_customers: int, total_revenue: float) -> SegmentSummary:
@@ -63,7 +63,7 @@ def _summary(name: str, row: tuple, total_customers: int, total_revenue: float) 
         segment=name,
         customers=customers,
         customer_share=_ratio(customers, total_customers) or 0.0,
-        revenue=round(revenue, 2),
+        revenue=cents(revenue),
         revenue_share=_ratio(revenue, total_revenue) or 0.0,
         orders=orders,
         avg_order_value=_avg_order_value(revenue, orders),
@@ -77,7 +77,7 @@ def rules_info(rules: SegmentRules, currency: str | None) -> SegmentRulesInfo:
     """The rules in words, the High Value threshold in the dataset's currency like every amount."""
     return SegmentRulesInfo(
         active_days=rules.active_days,
-        high_value_above=round(rules.high_value_above, 2),
+        high_value_above=cents(rules.high_value_above),
         rules=[
             f"At Risk: no purchase in the last {rules.active_days} days",
             "New: exactly 1 order (placed within that window)",
@@ -177,7 +177,7 @@ def customers_revenue(conn: sqlite3.Connection, filters: CustomerFilter | None =
     total = conn.execute(f"SELECT COALESCE(SUM(revenue), 0) FROM customer_stats {clause}", params).fetchone()[
         0
     ]
-    return round(float(total), 2)
+    return cents(float(total))
 
 
 def find_customers(
@@ -264,7 +264,7 @@ def get_customer(conn: sqlite3.Connection, customer_id: int) -> CustomerDetail |
         avg_order_value=_avg_order_value(item.revenue, item.orders),
         segment_reason=reason,
         top_products=[
-            ProductShare(stock_code=code, description=desc, quantity=qty, revenue=round(rev, 2))
+            ProductShare(stock_code=code, description=desc, quantity=qty, revenue=cents(rev))
             for code, desc, qty, rev in products
         ],
     )
@@ -386,7 +386,7 @@ def sales_summary(conn: sqlite3.Connection, filters: SalesFilter | None = None) 
         params,
     ).fetchone()
     return SalesTotals(
-        revenue=round(revenue, 2),
+        revenue=cents(revenue),
         orders=orders,
         buyers=buyers,
         units=units,
@@ -422,7 +422,7 @@ def top_products(
         ProductSales(
             stock_code=code,
             description=description,
-            revenue=round(revenue, 2),
+            revenue=cents(revenue),
             quantity=quantity,
             orders=orders,
             buyers=buyers,
@@ -443,7 +443,7 @@ def country_breakdown(conn: sqlite3.Connection, filters: SalesFilter | None = No
         CountrySales(
             country=country,
             buyers=buyers,
-            revenue=round(revenue, 2),
+            revenue=cents(revenue),
             revenue_share=_ratio(revenue, total) or 0.0,
             orders=orders,
             avg_order_value=_avg_order_value(revenue, orders),
@@ -505,9 +505,7 @@ def monthly_trend(
     for index in range(start, end + 1):
         month = _month_start(index).isoformat()[:7]
         revenue, orders, buyers = by_month.get(month, (0.0, 0, 0))
-        points.append(
-            TrendPoint(month=month, revenue=round(revenue, 2), orders=orders, active_customers=buyers)
-        )
+        points.append(TrendPoint(month=month, revenue=cents(revenue), orders=orders, active_customers=buyers))
     return points
 
 

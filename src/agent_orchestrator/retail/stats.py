@@ -24,6 +24,7 @@ import json
 import sqlite3
 from datetime import date
 
+from agent_orchestrator.retail.money import cents
 from agent_orchestrator.retail.schema import get_meta, set_meta
 from agent_orchestrator.retail.segments import (
     ACTIVE_DAYS,
@@ -78,13 +79,13 @@ def refresh_customer_stats(conn: sqlite3.Connection) -> date | None:
     cuts = RfmCuts(
         recency=quintile_cuts(recencies, descending=True),
         frequency=quintile_cuts([row[2] for row in rows]),
-        monetary=quintile_cuts([round(row[4], 2) for row in rows]),
+        monetary=quintile_cuts([cents(row[4]) for row in rows]),
     )
     rules = SegmentRules.from_cuts(cuts, active_days, quintile)
     out = []
     for row, recency in zip(rows, recencies, strict=True):
         customer_id, country, orders, cancellations, revenue, first, last = row
-        revenue = round(revenue, 2)
+        revenue = cents(revenue)
         r, f, m = rfm_scores(recency, orders, revenue, cuts)
         segment = classify(recency, orders, revenue, rules).segment
         tenure = (as_of - _day(first)).days

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ class Engine:
                 first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
                 raise InvalidInputError(f"The question could not be computed: {first}") from error
             columns = [d[0] for d in cursor.description or []]
-            return Result(columns, cursor.fetchall(), compiled)
+            return Result(columns, [tuple(map(_plain, row)) for row in cursor.fetchall()], compiled)
         finally:
             cursor.close()
 
@@ -161,6 +162,10 @@ def _reader(model: SemanticModel, source: Path) -> str:
     return f"read_csv('{literal}', header = true, sample_size = -1{option})"
 
 
+MEASURE_TYPE = "DECIMAL(18, 6)"
+"""Measures' type: exact to six decimals, up to a trillion a line (sums widen to 38 digits)."""
+
+
 def projection(model: SemanticModel) -> str:
     """The model's columns (not the ignored ones), read under the file's own headers, each cast to
     its role's type and named by the model."""
@@ -174,9 +179,17 @@ def projection(model: SemanticModel) -> str:
         elif column.role is Role.time:
             expression = f"CAST({source} AS DATE)"
         else:
-            expression = f"CAST({source} AS DOUBLE)"
+            # Exact decimals: a sum of 10,000 amounts is the shop's own to the cent (a binary
+            # double drifts, and 118,447.825 then shows as .82).
+            expression = f"CAST({source} AS {MEASURE_TYPE})"
         parts.append(f"{expression} AS {quote(column.name)}")
     return ", ".join(parts)
+
+
+def _plain(value: Any) -> Any:
+    """A decimal result as the float it reads as: its shortest repr is the exact decimal (at most
+    15 significant digits), which ``render.figure`` rounds half up, as a spreadsheet does."""
+    return float(value) if isinstance(value, Decimal) else value
 
 
 def _string(text: str) -> str:

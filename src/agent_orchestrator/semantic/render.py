@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from agent_orchestrator.semantic.engine import Result
@@ -31,22 +32,31 @@ _PERCENT_RATIOS = ("margin", "rate", "share", "percent", "discount")
 
 
 def figure(metric: Metric, value: Any, currency: str | None = None) -> str:
-    """One value of ``metric`` as an analyst reads it."""
+    """One value of ``metric`` as an analyst reads it, rounded half up as a spreadsheet rounds."""
     if value is None:
         return "none"
     if metric.unit == "date":
         return _day(value)
-    number = float(value)
+    number = exact(value)
     if metric.unit == "count":
-        return f"{round(number):,}"
+        return f"{_rounded(number, 0):,}"
     if metric.unit == "money":
-        text = f"{number:,.2f}"
+        text = f"{_rounded(number, 2):,}"
         return f"{text} {currency}" if currency else text
     if metric.unit == "ratio" or (metric.kind == "average" and _is_percent(metric)):
         if _is_percent(metric):
-            return f"{number * 100:.2f}%"
-        return f"{number:,.2f}"
-    return f"{number:,.2f}".rstrip("0").rstrip(".") if number % 1 else f"{int(number):,}"
+            return f"{_rounded(number * 100, 2)}%"
+        return f"{_rounded(number, 2):,}"
+    return f"{_rounded(number, 2):,}".rstrip("0").rstrip(".") if number % 1 else f"{int(number):,}"
+
+
+def exact(value: Any) -> Decimal:
+    """A figure as the decimal it reads as (the engine's floats come from exact decimals)."""
+    return value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+
+
+def _rounded(number: Decimal, places: int) -> Decimal:
+    return number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
 def window_text(window: Window | None) -> str:
@@ -134,12 +144,12 @@ def _compared(metric: Metric, row: dict[str, Any], currency: str | None) -> str:
     now, before = row.get(metric.name), row.get(f"{metric.name}__before")
     text = f"{metric.title} {figure(metric, now, currency)} vs {figure(metric, before, currency)}"
     if isinstance(now, int | float) and isinstance(before, int | float):
-        change = now - before
+        change = exact(now) - exact(before)
         direction = "up" if change > 0 else "down" if change < 0 else "unchanged"
         if metric.unit == "date":
             return text
         amount = figure(metric, abs(change), currency)
-        percent = f" ({abs(change) / abs(before) * 100:.2f}%)" if before else ""
+        percent = f" ({_rounded(abs(change) / abs(exact(before)) * 100, 2)}%)" if before else ""
         text += f", {direction}" + ("" if direction == "unchanged" else f" {amount}{percent}")
     return text
 

@@ -29,6 +29,7 @@ from agent_orchestrator.retail.analysis.query import (
     year_period,
 )
 from agent_orchestrator.retail.countries import match_country
+from agent_orchestrator.retail.money import cents
 from agent_orchestrator.retail.segments import SEGMENT_ORDER
 from agent_orchestrator.retail.stats import load_as_of
 
@@ -124,7 +125,7 @@ class Figures:
         if measure is Measure.overview:
             return self.revenue
         if measure is Measure.cancelled_revenue:
-            return round(self.cancelled_revenue, 2)
+            return cents(self.cancelled_revenue)
         return float(getattr(self, measure.value))
 
 
@@ -647,7 +648,7 @@ def _figures(conn: sqlite3.Connection, scope: Scope, period: Period | None, meas
     revenue, *counts = conn.execute(
         f"SELECT {columns} FROM transactions AS t {join} {clause}", params
     ).fetchone()
-    figures = Figures(round(revenue, 2), *counts)
+    figures = Figures(cents(revenue), *counts)
     if measure in BY_ORDER_COUNT:
         repeat, once = conn.execute(
             f"SELECT COALESCE(SUM(n > 1), 0), COALESCE(SUM(n = 1), 0) FROM (SELECT COUNT(DISTINCT "
@@ -687,7 +688,7 @@ def _grouped_figures(
     rows = conn.execute(
         f"SELECT {key}, {columns} FROM transactions AS t {join} {first} {clause} GROUP BY 1", params
     ).fetchall()
-    groups = {str(key): Figures(round(revenue, 2), *counts) for key, revenue, *counts in rows}
+    groups = {str(key): Figures(cents(revenue), *counts) for key, revenue, *counts in rows}
     if measure in BY_ORDER_COUNT:
         counted = conn.execute(
             f"SELECT k, SUM(n > 1), SUM(n = 1) FROM (SELECT {key} AS k, COUNT(DISTINCT t.invoice) AS n "

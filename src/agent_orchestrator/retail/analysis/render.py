@@ -25,7 +25,7 @@ from agent_orchestrator.retail.analysis.execute import (
     whole_scope,
 )
 from agent_orchestrator.retail.analysis.query import RATES, Dimension, Measure
-from agent_orchestrator.retail.money import money
+from agent_orchestrator.retail.money import cents, money
 
 MEASURE_LABELS = {
     Measure.revenue: "Revenue",
@@ -436,7 +436,7 @@ def _figures_text(outcome: Outcome, currency: str | None) -> str:
                 base = PART_OF[measure]
                 whole, figure = outcome.whole.get(base), Figure(base, figure.currency)
                 if measure is Measure.cancelled_revenue:  # of the sales before they were taken off
-                    whole, of = round(whole + part, 2), "the gross sales"
+                    whole, of = cents(whole + part), "the gross sales"
             text += f", {percent(part, whole)} of {of} {figure(whole)}"
         return text + "."
     if not outcome.rows:
