@@ -138,3 +138,11 @@ def test_which_of_those_and_a_choice_named(chat: Chat) -> None:
     chat.ask("how many orders did Sean place?")  # Sean Miller or Sean O'Donnell
     tool, _, answer = chat.ask("Miller")
     assert tool == "query_data" and answer == "Orders, Customer name Sean Miller, all time: 1."
+
+
+def test_a_refusal_never_says_the_file_lacks_what_it_has(chat: Chat) -> None:
+    """The retail reader knows no profit; this file has it: what was not read is said instead."""
+    tool, _, text = chat.ask("what profit did we make from the weather?")
+    assert tool is None and text is not None
+    assert "no figures on profit" not in text
+    assert "'weather'" in text and "profit" in text.split("You can ask for", 1)[1]

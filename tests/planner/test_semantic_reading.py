@@ -88,6 +88,37 @@ def test_a_follow_up_changes_what_it_names(engine: Engine, vocabulary: Vocabular
     assert counted.arguments["metrics"] == ["orders"] and _rows(engine, counted) == [(1,)]
 
 
+@pytest.mark.parametrize(
+    ("question", "arguments"),
+    [
+        (
+            "wat ws the totl profit in the wset regoin",
+            {"metrics": ["profit"], "filters": [{"column": "region", "op": "in", "values": ["West"]}]},
+        ),
+        ("totl profit by categroy", {"metrics": ["profit"], "group_by": [{"column": "category"}]}),
+        (
+            "how many custmers in kentuky",
+            {"metrics": ["customers"], "filters": [{"column": "state", "op": "in", "values": ["Kentucky"]}]},
+        ),
+    ],
+)
+def test_a_typo_of_the_datas_words_or_of_english_is_read_as_meant(
+    engine: Engine, vocabulary: Vocabulary, question: str, arguments: dict[str, Any]
+) -> None:
+    reading = _read(engine, vocabulary, question)
+    assert reading.covered and reading.arguments == arguments
+
+
+def test_a_word_of_english_is_never_made_one_of_the_datas(engine: Engine, vocabulary: Vocabulary) -> None:
+    """ "leave" is no typo of a value a letter or two away: leaving something out is a filter."""
+    reading = _read(engine, vocabulary, "total furniture profit if you leave chairs out")
+    assert reading.arguments["filters"] == [
+        {"column": "category", "op": "in", "values": ["Furniture"]},
+        {"column": "sub_category", "op": "not_in", "values": ["Chairs"]},
+    ]
+    assert not _read(engine, vocabulary, "profit by weather").covered
+
+
 @pytest.mark.parametrize("question", ["profit by weather", "which region has the happiest staff?"])
 def test_a_word_nobody_knows_leaves_the_question_unread(
     engine: Engine, vocabulary: Vocabulary, question: str

@@ -17,6 +17,7 @@ in the app's own process, so it reads the active version's model and values dire
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticMode
 
 from .guide import QueryGuide, _calls, _text, answer_of
 from .semantic_reading import extra_columns, read_semantic
+from .words import normalize
 
 TOOL = "query_data"
 """The semantic query tool's own name (the runtime prefixes its server's)."""
@@ -77,7 +79,7 @@ class DataGuide:
             _text(messages[last]), data.model, data.vocabulary, data.last_day, previous, listed
         )
         if not reading.covered:
-            return _in_this_datas_words(planned, data.model)
+            return _in_this_datas_words(planned, data, reading.left)
         # Only this file's columns, a question the retail reader did not read (a refusal, or left to
         # the model), or a follow-up of this tool's answer. A reading covers every word, numbers too,
         # so one customer's details ("is 22156 High Value?") stay the customer tools'.
@@ -116,12 +118,27 @@ class DataGuide:
 _CAN_ASK = " You can ask for "
 
 
-def _in_this_datas_words(planned: GuidedCall | GuidedAnswer | None, model: SemanticModel) -> Any:
+_LACKS = re.compile(r"it holds no figures on (?P<subjects>[^.]+)\.")
+
+
+def _in_this_datas_words(planned: GuidedCall | GuidedAnswer | None, data: _Data, left: list[str]) -> Any:
     """A refusal says what this dataset can answer instead: its own metrics and columns, not only
-    those every sales table has."""
+    those every sales table has. "It holds no figures on profit" is not said of a file that has
+    them: what the question was not read by is said instead (its words left over)."""
     if not isinstance(planned, GuidedAnswer) or _CAN_ASK not in planned.text:
         return planned
-    return GuidedAnswer(planned.text.split(_CAN_ASK, 1)[0] + " " + can_ask(model))
+    reason = planned.text.split(_CAN_ASK, 1)[0]
+    lacks = _LACKS.search(reason)
+    if lacks is not None:
+        found = data.vocabulary.find(normalize(lacks["subjects"]))
+        if found.metrics or found.columns:
+            unread = " or ".join(f"'{w}'" for w in dict.fromkeys(left))
+            reason = (
+                f"I can't answer that from this data: I don't know what {unread} means here."
+                if unread
+                else "I couldn't read that question whole."
+            )
+    return GuidedAnswer(f"{reason} {can_ask(data.model)}")
 
 
 def can_ask(model: SemanticModel) -> str:

@@ -25,7 +25,7 @@ from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
 from .periods import NUMBER_WORDS, find_periods
-from .words import COMMON, normalize, stem
+from .words import COMMON, TYPO_PRONE, correction, is_english, normalize, short_word, stem
 
 
 def _words(text: str) -> frozenset[str]:
@@ -99,7 +99,7 @@ _OWN = _words(
     compared compare comparison against than share percentage percent proportion portion fraction
     growth grow grew grown change changed increase increased decrease decreased day days rate
     ago since after from before until till through not no never without excluding exclude except
-    outside ignoring ignore non besides apart other haven't hasn't didn't stopped n't
+    outside ignoring ignore non besides apart other leave leaving haven't hasn't didn't stopped n't
     top bottom best worst most least highest lowest biggest largest smallest fewest greatest weakest
     leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
     and what about how same also now then in of for on at to with the a an is are
@@ -127,6 +127,27 @@ class SemanticReading:
         return self.named and not self.left and bool(self.arguments.get("metrics"))
 
 
+def _respelled(question: str, left: list[str], vocabulary: Vocabulary) -> str | None:
+    """The question with its left-over words that are typos of common English or of the data's own
+    words corrected (``words.correction``, ``words.short_word``); None when none is. A word of
+    English is never made one of the data's ("leave" is no "level")."""
+    targets, names = vocabulary.spelling
+    plain = COMMON | _OWN
+    common = sorted(w for w in plain if len(w) >= 3 and w.isalpha())
+    text, changed = question, False
+    for word in dict.fromkeys(left):
+        close = (
+            TYPO_PRONE.get(word)
+            or correction(word, common, set())
+            or short_word(word, plain)
+            or (None if is_english(word) else correction(word, targets, names))
+        )
+        if close is not None:
+            text = re.sub(rf"(?<![\w'-]){re.escape(word)}(?![\w'-])", close, text, flags=re.IGNORECASE)
+            changed = True
+    return text if changed else None
+
+
 def read_semantic(
     question: str,
     model: SemanticModel,
@@ -140,6 +161,11 @@ def read_semantic(
     sentences, a lead-in ("Hi - I manage the Central region.") is left out when the last sentence
     reads whole on its own; the answer states its reading, so what was left out shows."""
     reading = _read(question, model, vocabulary, last_day, previous, listed)
+    respelled = _respelled(question, reading.left, vocabulary)
+    if respelled is not None:  # "wat ws the totl profit in the west regoin": read as meant
+        again = _read(respelled, model, vocabulary, last_day, previous, listed)
+        if again.covered:
+            return again
     *before, last = _SENTENCES.split(question.strip())
     if reading.covered or not before or not last.strip():
         return reading

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import calendar
 import difflib
+import functools
 import re
+from collections.abc import Collection
+
+from spellchecker import SpellChecker
 
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS
 from .vocabulary import Vocabulary
@@ -124,20 +128,55 @@ def spelled(text: str, vocabulary: Vocabulary, original: str = "") -> tuple[str,
     known |= set(normalize(quoted).split())  # a name in quotes is as meant: 'pink love shopper bag'
     words, corrected = [], {}
     for word in text.split(" "):
-        if len(word) >= 3 and word.isalpha() and word not in known and subject_stem(word) not in lacking:
-            # a short word needs a closer match: "whch" is "which", "totl" "total", "mny" "many"
-            close = difflib.get_close_matches(word, targets, n=1, cutoff=0.8 if len(word) >= 5 else 0.85)
-            if (
-                close
-                and close[0][0] == word[0]  # typos keep the first letter: "night" is no "might"
-                and (close[0] not in named or _one_typo(word, close[0]))  # "Iceland" is no "Ireland"
-                and (len(word) > 3 or len(close[0]) == len(word))  # "set" is no "sept"
-                and (len(close[0]) > 3 or len(close[0]) == len(word))  # "deck" is no "dec"
-            ):
-                corrected[close[0]] = word
-                word = close[0]
+        if word not in known and subject_stem(word) not in lacking:
+            close = correction(word, targets, named)
+            if close is not None:
+                corrected[close] = word
+                word = close
         words.append(word)
     return " ".join(words), corrected
+
+
+def correction(word: str, targets: list[str], names: Collection[str]) -> str | None:
+    """The known word ``word`` is a typo of, if it is close enough: three letters or more, close
+    (difflib ratio 0.8, 0.85 for words of three or four letters: "whch" is "which", "totl" "total"),
+    with the same first letter, and for a name of the data (``names``) only a keyboard slip."""
+    if len(word) < 3 or not word.isalpha():
+        return None
+    cutoff = 0.8 if len(word) >= 5 else 0.85
+    # typos keep the first letter: "night" is no "might"
+    close = [c for c in difflib.get_close_matches(word, targets, n=3, cutoff=cutoff) if c[0] == word[0]][:1]
+    if not close and len(word) >= 4:  # "wset": a slip difflib scores low, when only one word fits
+        slips = [t for t in targets if t[0] == word[0] and _one_typo(word, t)]
+        close = slips if len(slips) == 1 else []
+    if (
+        close
+        and (close[0] not in names or _one_typo(word, close[0]))  # "Iceland" is no "Ireland"
+        and (len(word) > 3 or len(close[0]) == len(word))  # "set" is no "sept"
+        and (len(close[0]) > 3 or len(close[0]) == len(word))  # "deck" is no "dec"
+    ):
+        return close[0]
+    return None
+
+
+def short_word(word: str, targets: frozenset[str]) -> str | None:
+    """The one word of ``targets`` that a word of two or three letters is with a letter left out
+    ("ws" is "was", "nd" "and"); None when none or several are."""
+    if not 2 <= len(word) <= 3 or not word.isalpha():
+        return None
+    fits = [t for t in targets if len(t) == len(word) + 1 and _one_typo(word, t)]
+    return fits[0] if len(fits) == 1 else None
+
+
+@functools.cache
+def _dictionary() -> SpellChecker:
+    return SpellChecker()  # an English word list with frequencies (pyspellchecker), loaded once
+
+
+def is_english(word: str) -> bool:
+    """A word of English ("leave", "lost"): a word the reader does not know, never a typo of one it
+    does ("leave" is no "level")."""
+    return word in _dictionary()
 
 
 _KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")

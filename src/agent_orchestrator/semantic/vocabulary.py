@@ -12,6 +12,7 @@ the model's, so a new column or value is found without code.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -110,6 +111,16 @@ class Vocabulary:
         for grain, spoken in GRAIN_WORDS.items():
             for name in spoken:
                 self._names.setdefault(normalise(name), ("grain", grain))
+
+    @functools.cached_property
+    def spelling(self) -> tuple[list[str], frozenset[str]]:
+        """The words a typo may be corrected to: the model's own names and the values of its
+        dimensions, then the words of its names of things (customers, products), which only a
+        keyboard slip may be corrected to (a name a letter away may be another one)."""
+        own = {w for phrase in self._names for w in phrase.split()}
+        own |= {w for phrase in self._values for w in phrase.split() if not any(c.isdigit() for c in w)}
+        names = frozenset(w for w in self._words if w not in own and w.isalpha())
+        return sorted(w for w in own | names if len(w) >= 3 and w.isalpha()), names
 
     def containing(self, words: list[str]) -> dict[str, list[str]]:
         """The names (of keys and labels) that hold every one of ``words``, by column: "xerox 1881"
