@@ -149,3 +149,28 @@ def test_a_measure_had_or_not_and_a_ratio_per_entity(engine: Engine, vocabulary:
     assert _rows(engine, discounted) == [(2,)]  # US-2015-3 and CA-2017-4
     per_order = _read(engine, vocabulary, "average sales per order for furniture")
     assert per_order.arguments["metrics"] == ["average_order_value"]
+
+
+@pytest.mark.parametrize(
+    ("question", "cutoff", "customers"),
+    [
+        ("how many customers haven't ordered since 2015?", "2016-01-01", ["SO-20335"]),
+        (
+            "How many customers have not bought anything since June 2016?",
+            "2016-07-01",
+            ["DV-13045", "SO-20335"],
+        ),
+        ("which customers haven't placed an order since 2016?", "2017-01-01", ["DV-13045", "SO-20335"]),
+    ],
+)
+def test_not_since_a_period_is_a_last_order_in_it_or_before(
+    engine: Engine, vocabulary: Vocabulary, question: str, cutoff: str, customers: list[str]
+) -> None:
+    """ "Not since 2015" is a last order in 2015 or earlier; "how many" counts the customers who
+    pass, "which" lists them."""
+    reading = _read(engine, vocabulary, question)
+    assert {"metric": "last_order_date", "op": "lt", "values": [cutoff]} in reading.arguments["filters"]
+    assert reading.arguments.get("count", False) == question.lower().startswith("how many")
+    query = SemanticQuery.model_validate(reading.arguments)
+    assert [r[0] for r in engine.run(query).rows] == customers
+    assert engine.group_count(query) == len(customers)

@@ -30,7 +30,7 @@ from agent_orchestrator.semantic import (
     query_schema,
     suggest_model,
 )
-from agent_orchestrator.semantic.render import figure
+from agent_orchestrator.semantic.render import figure, render
 
 DATA = Path(__file__).with_name("data")
 
@@ -316,3 +316,16 @@ def test_sums_are_exact_decimals_rounded_half_up_as_a_spreadsheet_does(tmp_path)
     assert result.records()[0]["revenue"] == 0.825
     assert figure(model.metric("revenue"), 0.825) == "0.83"
     assert figure(model.metric("revenue"), 118447.825) == "118,447.83"
+
+
+def test_a_count_of_groups_is_said_first_then_the_groups(engine):
+    query = SemanticQuery(
+        metrics=["profit"],
+        group_by=[GroupBy(column="region")],
+        filters=[Filter(metric="profit", op="gt", values=[0])],
+        count=True,
+    )
+    text = render(engine.model, query, engine.run(query), total_groups=engine.group_count(query))
+    assert text.startswith("Number of regions (Profit by region), profit over 0.00, all time: 2 regions")
+    with pytest.raises(InvalidInputError, match="what is counted"):
+        SemanticQuery(metrics=["profit"], count=True).checked(engine.model)

@@ -14,6 +14,7 @@ Nothing here knows a dataset: a new column, value or metric is read with no code
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
@@ -317,7 +318,17 @@ def _read(
     elif any("grain" in g for g in args.get("group_by", [])) or any("metric" in f for f in filters):
         args["limit"] = MAX_ROWS  # a series in time, or every group that passes ("which states lost money?")
     if _RECENCY.search(text):
-        _recency(args, model, last_day)
+        _recency(args, model, last_day, text)
+    grouped = args.get("group_by", [])
+    if (
+        counting
+        and len(grouped) == 1
+        and "grain" not in grouped[0]
+        and any("metric" in f for f in args.get("filters", []))
+    ):
+        args["count"] = (
+            True  # "how many customers haven't ordered since 2015?": the groups that pass, counted
+        )
     if previous is not None and _FOLLOW.search(text):
         reading.follow_up = True
         args = _patched(previous, args, found, text)
@@ -535,9 +546,10 @@ def _limit(text: str) -> int | None:
     return max(1, min(MAX_ROWS, number))
 
 
-def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None) -> bool:
+def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None, text: str) -> bool:
     """ "Customers who haven't ordered in 6 months": each customer's last order before that, not a
-    window. The window the period made becomes the cut-off."""
+    window. The window the period made becomes the cut-off; "not since 2015" is a last order in
+    2015 or before, so a period after "since" is over before the cut-off."""
     key = model.key_of(Entity.customer)
     time = model.time
     window = args.get("window")
@@ -546,7 +558,7 @@ def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None) 
     last = f"last_{time.name}"
     if last not in {m.name for m in model.metrics}:
         return False
-    cutoff = date.fromisoformat(window["start"])
+    cutoff = _after_since(text) or date.fromisoformat(window["start"])
     args.pop("window", None)
     args.pop("compare", None)
     args["group_by"] = [{"column": key.name}]
@@ -555,6 +567,29 @@ def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None) 
     args["order"] = "desc"
     args.setdefault("limit", MAX_ROWS)
     return True
+
+
+_SINCE = re.compile(
+    r"\bsince\s+(?:(?P<month>"
+    + "|".join(m.lower() for m in calendar.month_name[1:])
+    + r")\s+|q(?P<quarter>[1-4])\s+)?"
+    r"(?P<year>(?:19|20)\d\d)\b(?!-)"
+)
+
+
+def _after_since(text: str) -> date | None:
+    """The first day after the period a negated "since" names ("not since 2015": 2016-01-01)."""
+    match = _SINCE.search(text)
+    if match is None:
+        return None
+    year = int(match["year"])
+    if match["month"]:
+        month = [m.lower() for m in calendar.month_name].index(match["month"])
+        return date(year + month // 12, month % 12 + 1, 1)
+    if match["quarter"]:
+        quarter = int(match["quarter"])
+        return date(year + quarter // 4, (quarter % 4) * 3 + 1, 1)
+    return date(year + 1, 1, 1)
 
 
 def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any, text: str) -> dict[str, Any]:

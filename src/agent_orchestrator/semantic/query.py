@@ -101,6 +101,9 @@ class SemanticQuery(BaseModel):
     by_change: bool = False
     """Rank the groups by the change of the ranked metric since the comparison window ("which
     region grew most?"), not by its value."""
+    count: bool = False
+    """The answer is how many groups there are ("how many customers haven't ordered since 2015?"),
+    the first of them listed beside it."""
 
     def checked(self, model: SemanticModel) -> SemanticQuery:
         """This query if every name in it is the model's; one clear :class:`InvalidInputError` if not."""
@@ -133,6 +136,8 @@ class SemanticQuery(BaseModel):
             raise InvalidInputError("A comparison needs the window it compares with.")
         if self.by_change and self.compare is None:
             raise InvalidInputError("Ranking by the change needs a period to compare with.")
+        if self.count and not self.group_by:
+            raise InvalidInputError("Counting needs what is counted: a column to group by.")
         return self
 
 
@@ -261,6 +266,7 @@ def query_schema(
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_ROWS},
             "share": {"type": "boolean"},
             "by_change": {"type": "boolean"},
+            "count": {"type": "boolean"},
         },
         "required": ["metrics"],
         "additionalProperties": False,

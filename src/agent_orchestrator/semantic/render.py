@@ -93,6 +93,8 @@ def reading(model: SemanticModel, query: SemanticQuery) -> str:
         parts[0] += " by " + " and ".join(groups)
     if query.by_change:
         parts[0] += ", ranked by the change"
+    if query.count:
+        parts[0] = f"Number of {_counted(model, query, 2)} ({parts[0]})"
     parts += [_filter_text(model, rule) for rule in query.filters]
     when = window_text(query.window)
     if query.compare is not None:
@@ -119,9 +121,16 @@ def render(
             + "."
         )
     if not records:
-        return f"{head}: nothing matches."
+        return f"{head}: nothing matches." if not query.count else f"{head}: 0 {_counted(model, query, 0)}."
     shown = f" (top {len(records)} of {total_groups})" if total_groups and total_groups > len(records) else ""
     lines = [f"{head}{shown}:"]
+    if query.count:
+        number = total_groups if total_groups is not None else len(records)
+        lines = [
+            f"{head}: {number:,} {_counted(model, query, number)}",
+            "The first of them:" if shown else "",
+        ]
+        lines = [line for line in lines if line]
     for place, row in enumerate(records, 1):
         name = " · ".join(_group_value(model, query, row, i) for i in range(len(query.group_by)))
         if query.compare is not None:
@@ -194,6 +203,14 @@ def _filter_text(model: SemanticModel, rule: Filter) -> str:
         values = " to ".join(str(v) for v in rule.values)
         return f"{column.title.lower()} {values}"
     return f"{column.title} {_OPS.get(rule.op, rule.op + ' ')}{values}"
+
+
+def _counted(model: SemanticModel, query: SemanticQuery, number: int) -> str:
+    """What a count counts, in the plural unless one: "20 customers", "1 region"."""
+    groups = " · ".join(_entity_title(model, g.column) if not g.grain else g.grain for g in query.group_by)
+    if number == 1:
+        return groups
+    return f"{groups[:-1]}ies" if groups.endswith("y") and groups[-2:-1] not in "aeiou" else f"{groups}s"
 
 
 def _entity_title(model: SemanticModel, name: str) -> str:
