@@ -174,3 +174,19 @@ def test_not_since_a_period_is_a_last_order_in_it_or_before(
     query = SemanticQuery.model_validate(reading.arguments)
     assert [r[0] for r in engine.run(query).rows] == customers
     assert engine.group_count(query) == len(customers)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "when was Claire Gute's last order?",
+        "when did claire gute last order?",
+        "Claire Gute's most recent purchase",
+    ],
+)
+def test_the_last_order_is_the_latest_order_date(
+    engine: Engine, vocabulary: Vocabulary, question: str
+) -> None:
+    reading = _read(engine, vocabulary, question)
+    assert reading.arguments["metrics"] == ["last_order_date"]
+    assert [str(r[0]) for r in _rows(engine, reading)] == ["2017-11-22"]

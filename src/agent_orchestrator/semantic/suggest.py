@@ -351,12 +351,23 @@ def default_metrics(columns: list[Column], chosen: Mapping[str, str] | None = No
         )
     for column in columns:
         if column.role is Role.time:
-            add(
-                f"first_{column.name}",
-                Kind.minimum,
-                "date",
-                f"First {column.title.lower()}",
-                over=column.name,
+            # "when did they last order?", "their most recent purchase": the event the date is of
+            event = column.title.lower().removesuffix(" date").removesuffix(" day").strip()
+            events = (
+                [event, *(["purchase"] if event == "order" else [])] if event != column.title.lower() else []
             )
-            add(f"last_{column.name}", Kind.maximum, "date", f"Last {column.title.lower()}", over=column.name)
+            for name, kind, title, words in (
+                ("first", Kind.minimum, "First", ("first", "earliest")),
+                ("last", Kind.maximum, "Last", ("last", "latest", "most recent")),
+            ):
+                metrics.append(
+                    Metric(
+                        name=f"{name}_{column.name}",
+                        kind=kind,
+                        unit="date",
+                        label=f"{title} {column.title.lower()}",
+                        over=column.name,
+                        synonyms=[f"{word} {e}" for e in events for word in words],
+                    )
+                )
     return metrics
