@@ -190,3 +190,36 @@ def test_the_last_order_is_the_latest_order_date(
     reading = _read(engine, vocabulary, question)
     assert reading.arguments["metrics"] == ["last_order_date"]
     assert [str(r[0]) for r in _rows(engine, reading)] == ["2017-11-22"]
+
+
+def test_a_run_of_a_names_words_is_that_name_not_other_values_it_holds(tmp_path: Path) -> None:
+    """ "the Global Troy tilter": one product, though Troy is also a city; "the Cubify 3D printer" is
+    two products, to be offered, never one of them guessed."""
+    path = tmp_path / "shop.csv"
+    path.write_text(
+        "Order ID,Order Date,Customer ID,City,Region,Product Name,Sales,Quantity\n"
+        "A-1,2024-01-02,C-1,Troy,East,Global Troy Executive Leather Tilter,100.00,2\n"
+        "A-2,2024-01-03,C-2,Austin,West,Global Troy Executive Leather Tilter,50.00,1\n"
+        "A-3,2024-01-04,C-1,Troy,East,Cubify CubeX 3D Printer Double Head,900.00,1\n"
+        "A-4,2024-01-05,C-2,Austin,West,Cubify CubeX 3D Printer Triple Head,1200.00,1\n"
+    )
+    model = suggest_model(
+        profile_csv(path), "Shop", known={"order": "Order ID", "line_total": "Sales", "quantity": "Quantity"}
+    )
+    with Engine(model, path) as shop:
+        words = Vocabulary(model, shop.words())
+        _, last = shop.span()
+        tilter = read_semantic(
+            "Which region moved the most units of the Global Troy tilter?", model, words, last
+        )
+        assert tilter.covered
+        assert tilter.arguments["filters"] == [
+            {"column": "product_name", "op": "in", "values": ["Global Troy tilter"]}
+        ]
+        assert tilter.arguments["group_by"] == [{"column": "region"}]
+        printer = read_semantic("units of the Cubify 3D printer", model, words, last)
+        assert printer.covered
+        assert shop.matches(model.column("product_name"), "Cubify 3D printer") == [
+            "Cubify CubeX 3D Printer Double Head",
+            "Cubify CubeX 3D Printer Triple Head",
+        ]

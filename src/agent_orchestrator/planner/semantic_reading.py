@@ -95,8 +95,8 @@ _FOLLOW = re.compile(
 _OWN = _words(
     """by per each every breakdown split across group grouped sorted order ordered orders list show over
     during time whole all total overall sum average avg mean how many much number count what which
-    were was did do does any ones one our we us sold sell sells selling made make makes bring brought
-    generated generate earn earned had has have trend trends period periods date dates vs versus
+    were was did do does any ones one our we us sold sell sells selling moved shifted made make makes
+    bring brought generated generate earn earned had has have trend trends period periods date dates vs versus
     compared compare comparison against than share percentage percent proportion portion fraction
     growth grow grew grown change changed increase increased decrease decreased day days rate
     ago since after from before until till through not no never without excluding exclude except
@@ -216,6 +216,12 @@ def _read(
         and w not in _OWN
         and _root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
+    run = _name_run(question, reading.left, found, vocabulary)  # "the Global Troy tilter": one product
+    if run is not None:
+        holder, run_words, run_text = run
+        reading.left = [w for w in reading.left if w not in run_words]
+        kept = tuple(m for m in found.mentions if not set(m.words.split()) <= set(run_words))
+        found = replace(found, mentions=(*kept, Mention(holder, run_text, " ".join(run_words))))
     named_part = _part_of_a_name(question, reading.left, vocabulary, listed)  # "the Xerox 1881", "Chand"
     if named_part is not None:
         holder, words_used, text_used = named_part
@@ -414,6 +420,35 @@ def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: 
 
 def _window(period: Period) -> dict[str, str]:
     return {"start": period.first.isoformat(), "end": period.last.isoformat()}
+
+
+def _name_run(
+    question: str, left: list[str], found: Any, vocabulary: Vocabulary
+) -> tuple[str, list[str], str] | None:
+    """A run of words written as a name (capitalised, or with digits) with words the reading left
+    over beside it, that together are part of names of one column: "the Global Troy tilter" is one
+    product, not the city Troy and a product called Global; "the Cubify 3D printer" is two, to be
+    offered. The run must hold a word left over (else its words were read as meant)."""
+    tokens = [(m.group(0), normalise(m.group(0))) for m in re.finditer(r"[\w'-]+", question)]
+    best: tuple[str, list[str], str] | None = None
+    start = 0
+    while start < len(tokens):
+        end = start
+        while end < len(tokens) and (
+            tokens[end][0][:1].isupper()
+            or any(c.isdigit() for c in tokens[end][0])
+            or (tokens[end][1] in left and end > start)
+        ):
+            end += 1
+        run = tokens[start:end]
+        words = [w for _, w in run]
+        if len(run) >= 2 and set(words) & set(left):
+            holding = vocabulary.containing(words)
+            if len(holding) == 1 and (best is None or len(words) > len(best[1])):
+                (column,) = holding
+                best = (column, words, " ".join(t for t, _ in run))
+        start = max(end, start + 1)
+    return best
 
 
 def _part_of_a_name(
