@@ -146,3 +146,19 @@ def test_a_refusal_never_says_the_file_lacks_what_it_has(chat: Chat) -> None:
     assert tool is None and text is not None
     assert "no figures on profit" not in text
     assert "'weather'" in text and "profit" in text.split("You can ask for", 1)[1]
+
+
+def test_a_question_naming_what_only_this_file_has_is_never_read_by_the_retail_reader(chat: Chat) -> None:
+    """Kentucky is a state here: the retail tables, which have no states, would read it as a product."""
+    tool, _, text = chat.ask("how many sales reps do we have working in Kentucky?")
+    assert tool is None and text is not None
+    assert text.startswith("I can't answer that from this data: I don't know what 'reps' or 'working'")
+
+
+def test_a_period_outside_the_data_is_said_never_answered_with_zeros(chat: Chat) -> None:
+    tool, _, text = chat.ask("can you predict how much we'll sell in January 2030?")
+    assert tool is None
+    assert text == (
+        "I can't answer that from this data: it runs from October 11, 2015 to December 30, 2017, "
+        "and January 2030 is outside it."
+    )

@@ -27,7 +27,8 @@ from typing import Any
 
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.retail.datasets.semantic import semantic_source
-from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary
+from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary, Window
+from agent_orchestrator.semantic.render import day_text, window_text
 
 from .guide import QueryGuide, _calls, _text, answer_of
 from .semantic_reading import extra_columns, read_semantic
@@ -42,6 +43,7 @@ class _Data:
     rows: Path
     model: SemanticModel
     vocabulary: Vocabulary
+    first_day: date | None
     last_day: date | None
     hashed: frozenset[str]
     """Key columns the retail tables keep only as numbers made from the file's text ("SM-20320")."""
@@ -78,7 +80,14 @@ class DataGuide:
         reading = read_semantic(
             _text(messages[last]), data.model, data.vocabulary, data.last_day, previous, listed
         )
+        outside = _outside(reading.arguments, data)
+        if outside is not None:
+            return GuidedAnswer(outside)
         if not reading.covered:
+            if extra_columns(data.model, reading.columns):
+                # it names what only this file has ("sales reps in Texas": a state): the retail tables
+                # would read it as something else (a product called Texas), and so would the model
+                return GuidedAnswer(f"{_unread(reading.left)} {can_ask(data.model)}")
             return _in_this_datas_words(planned, data, reading.left)
         # Only this file's columns, a question the retail reader did not read (a refusal, or left to
         # the model), or a follow-up of this tool's answer. A reading covers every word, numbers too,
@@ -104,14 +113,14 @@ class DataGuide:
             if self._data is None or self._data.rows != rows or self._data.model != model:
                 with Engine(model, rows) as engine:
                     words = engine.words()
-                    _, last_day = engine.span()
+                    first_day, last_day = engine.span()
                 customer = model.key_of(Entity.customer)
                 hashed = frozenset(
                     [customer.name]
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))
                     else []
                 )
-                self._data = _Data(rows, model, Vocabulary(model, words), last_day, hashed)
+                self._data = _Data(rows, model, Vocabulary(model, words), first_day, last_day, hashed)
             return self._data
 
 
@@ -132,13 +141,31 @@ def _in_this_datas_words(planned: GuidedCall | GuidedAnswer | None, data: _Data,
     if lacks is not None:
         found = data.vocabulary.find(normalize(lacks["subjects"]))
         if found.metrics or found.columns:
-            unread = " or ".join(f"'{w}'" for w in dict.fromkeys(left))
-            reason = (
-                f"I can't answer that from this data: I don't know what {unread} means here."
-                if unread
-                else "I couldn't read that question whole."
-            )
+            reason = _unread(left)
     return GuidedAnswer(f"{reason} {can_ask(data.model)}")
+
+
+def _unread(left: list[str]) -> str:
+    unread = " or ".join(f"'{w}'" for w in dict.fromkeys(left))
+    if not unread:
+        return "I couldn't read that question whole."
+    return f"I can't answer that from this data: I don't know what {unread} means here."
+
+
+def _outside(arguments: dict[str, Any], data: _Data) -> str | None:
+    """A period wholly outside the data ("January 2018" of a file that ends in 2017): said, with the
+    data's span, rather than answered with zeros (or forecast)."""
+    window = arguments.get("window") or {}
+    if data.first_day is None or data.last_day is None or not window:
+        return None
+    start, end = window.get("start"), window.get("end")
+    after = start is not None and date.fromisoformat(str(start)) > data.last_day
+    before = end is not None and date.fromisoformat(str(end)) < data.first_day
+    if not (after or before):
+        return None
+    asked = window_text(Window.model_validate(window))
+    span = f"{day_text(data.first_day)} to {day_text(data.last_day)}"
+    return f"I can't answer that from this data: it runs from {span}, and {asked} is outside it."
 
 
 def can_ask(model: SemanticModel) -> str:

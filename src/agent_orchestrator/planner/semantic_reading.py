@@ -104,7 +104,7 @@ _OWN = _words(
     top bottom best worst most least highest lowest biggest largest smallest fewest greatest weakest
     leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
     and what about how same also now then in of for on at to with the a an is are
-    fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then
+    fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
     he she they him her their them his hers its it out"""
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""

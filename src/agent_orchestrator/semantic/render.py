@@ -36,7 +36,7 @@ def figure(metric: Metric, value: Any, currency: str | None = None) -> str:
     if value is None:
         return "none"
     if metric.unit == "date":
-        return _day(value)
+        return day_text(value)
     number = exact(value)
     if metric.unit == "count":
         return f"{_rounded(number, 0):,}"
@@ -65,12 +65,12 @@ def window_text(window: Window | None) -> str:
         return "all time"
     start, end = window.start, window.end
     if start is None:
-        return f"until {_day(end)}"
+        return f"until {day_text(end)}"
     if end is None:
-        return f"since {_day(start)}"
+        return f"since {day_text(start)}"
     last_of_month = calendar.monthrange(end.year, end.month)[1]
     if start == end:
-        return _day(start)
+        return day_text(start)
     if start.day == 1 and end.day == last_of_month and start.year == end.year:
         if start.month == 1 and end.month == 12:
             return str(start.year)
@@ -78,7 +78,7 @@ def window_text(window: Window | None) -> str:
             return f"{calendar.month_name[start.month]} {start.year}"
         if start.month % 3 == 1 and end.month == start.month + 2:
             return f"Q{start.month // 3 + 1} {start.year}"
-    return f"{_day(start)} to {_day(end)}"
+    return f"{day_text(start)} to {day_text(end)}"
 
 
 def reading(model: SemanticModel, query: SemanticQuery) -> str:
@@ -186,8 +186,8 @@ def _period(value: Any, grain: str) -> str:
     if grain == "month":
         return f"{calendar.month_name[day.month]} {day.year}"
     if grain == "week":
-        return f"week of {_day(day)}"
-    return _day(day)
+        return f"week of {day_text(day)}"
+    return day_text(day)
 
 
 def _filter_text(model: SemanticModel, rule: Filter) -> str:
@@ -225,7 +225,7 @@ def _is_percent(metric: Metric) -> bool:
     return any(word in words for word in _PERCENT_RATIOS)
 
 
-def _day(value: Any) -> str:
+def day_text(value: Any) -> str:
     day = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
     return f"{calendar.month_name[day.month]} {day.day}, {day.year}"
 
