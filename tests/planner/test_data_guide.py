@@ -162,3 +162,19 @@ def test_a_period_outside_the_data_is_said_never_answered_with_zeros(chat: Chat)
         "I can't answer that from this data: it runs from October 11, 2015 to December 30, 2017, "
         "and January 2030 is outside it."
     )
+
+
+def test_a_file_with_guest_checkouts_is_answered_from_its_own_rows(tmp_path: Path) -> None:
+    """The retail tables leave out the lines without a customer; the shop's totals hold them."""
+    shop = DatasetLibrary(tmp_path / "data")
+    source = STORE.with_name("online_retail.csv")
+    preview = inspect_csv(source)
+    mapping = {field: column for field, column in preview.mapping.items() if column}
+    shop.import_csv(source, mapping, preview.format, mode="replace", actor="admin", source_name=source.name)
+    try:
+        guests = Chat(DataGuide(shop.current_path), build_server(shop.current_path))
+        tool, _, text = guests.ask("what was our total revenue and how many orders?")
+        assert tool == "query_data" and text is not None
+        assert "Revenue 100.82" in text and "Orders 3" in text  # with the guest order (6 × 1.85)
+    finally:
+        shop.close()

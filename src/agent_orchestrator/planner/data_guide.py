@@ -47,6 +47,9 @@ class _Data:
     last_day: date | None
     hashed: frozenset[str]
     """Key columns the retail tables keep only as numbers made from the file's text ("SM-20320")."""
+    guests: bool
+    """Lines without a customer (guest checkouts): the retail tables leave them out, so only the
+    file's own rows give the shop's totals."""
 
 
 class DataGuide:
@@ -96,6 +99,7 @@ class DataGuide:
         if (
             extra_columns(data.model, reading.columns)
             or filtered & data.hashed  # "customer SM-20320": a key only the file's rows hold as written
+            or data.guests  # the retail tables lack the guest checkouts' lines: the file's totals
             or not isinstance(planned, GuidedCall)
             or (previous is not None and reading.follow_up)
         ):
@@ -111,16 +115,17 @@ class DataGuide:
             except Exception:
                 return None
             if self._data is None or self._data.rows != rows or self._data.model != model:
+                customer = model.key_of(Entity.customer)
                 with Engine(model, rows) as engine:
                     words = engine.words()
                     first_day, last_day = engine.span()
-                customer = model.key_of(Entity.customer)
+                    guests = customer is not None and engine.blank(customer) > 0
                 hashed = frozenset(
                     [customer.name]
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))
                     else []
                 )
-                self._data = _Data(rows, model, Vocabulary(model, words), first_day, last_day, hashed)
+                self._data = _Data(rows, model, Vocabulary(model, words), first_day, last_day, hashed, guests)
             return self._data
 
 

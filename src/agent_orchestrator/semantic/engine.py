@@ -129,6 +129,17 @@ class Engine:
             cursor.close()
         return _day(first), _day(last)
 
+    def blank(self, column: Column) -> int:
+        """How many rows leave ``column`` empty (a guest checkout's lines have no customer)."""
+        name = quote(column.name)
+        with self._lock:
+            cursor = self._db.cursor()
+        try:
+            (count,) = cursor.execute(f"SELECT count(*) FROM {VIEW} WHERE {name} IS NULL").fetchone()  # type: ignore[misc]
+        finally:
+            cursor.close()
+        return int(count)
+
     def words(self, limit: int = 200_000) -> dict[str, list[str]]:
         """The distinct values of every dimension, key and label (up to ``limit`` each): what a
         question's words are matched against (:class:`~agent_orchestrator.semantic.vocabulary.Vocabulary`)."""
