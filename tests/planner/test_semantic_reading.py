@@ -223,3 +223,24 @@ def test_a_run_of_a_names_words_is_that_name_not_other_values_it_holds(tmp_path:
             "Cubify CubeX 3D Printer Double Head",
             "Cubify CubeX 3D Printer Triple Head",
         ]
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "metrics"),
+    [
+        ("profit on discounted lines", "gt", ["profit"]),
+        ("sales from discounted orders", "gt", ["revenue"]),
+        ("how many undiscounted lines?", "le", ["lines"]),
+    ],
+)
+def test_a_measure_said_as_a_participle_is_had_or_not(
+    engine: Engine, vocabulary: Vocabulary, question: str, op: str, metrics: list[str]
+) -> None:
+    reading = _read(engine, vocabulary, question)
+    assert reading.covered
+    assert reading.arguments["metrics"] == metrics
+    assert reading.arguments["filters"] == [{"column": "discount", "op": op, "values": [0]}]
+
+
+def test_a_small_number_alone_is_no_part_of_a_name(engine: Engine, vocabulary: Vocabulary) -> None:
+    assert not _read(engine, vocabulary, "what share of sales came with discount > 0?").covered

@@ -258,6 +258,11 @@ def _read(
             metrics = [m for m in metrics if m != named[0]]
             if over not in ranged:  # "a discount above 30%" is its own range
                 filters.append({"column": over, "op": "le" if match["no"] else "gt", "values": [0]})
+    for word in list(reading.left):  # "discounted lines", "undiscounted orders": a measure had or not
+        measure = _measure_had(model, word, ranged)
+        if measure is not None:
+            filters.append({"column": measure, "op": "le" if word.startswith("un") else "gt", "values": [0]})
+            reading.left.remove(word)
     if len(metrics) > 1:  # "profit on lines with…", "revenue across all orders": what is counted over
         metrics = [m for m in metrics if not _scope_only(text, model, m)] or metrics
     ratio = _per(text, model, vocabulary)  # "average sales per order": the ratio the model has
@@ -471,6 +476,8 @@ def _part_of_a_name(
         if normalise(w) in left
         and ((w[:1].isupper() and (alone or not first)) or any(c.isdigit() for c in w))
     ]
+    if all(w.isdigit() and len(w) < 3 for w in names):
+        return None  # "(discount > 0)", "top 5": a small number alone names nothing
     words = [normalise(w) for w in names]
     if not words:
         return None
@@ -492,7 +499,7 @@ def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
         return False
     spoken = {normalise(w) for w in (metric.name.replace("_", " "), metric.title, *metric.synonyms)}
     words = "|".join(re.escape(w) for w in sorted(spoken, key=len, reverse=True) if w)
-    scope = r"\b(?:on|across|over|among)\s+(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?"
+    scope = r"\b(?:on|across|over|among|from)\s+(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?(?:\w+ed\s+)?"
     return bool(re.search(rf"{scope}(?:{words})\b", text))
 
 
@@ -525,6 +532,18 @@ def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
     for metric in model.metrics:
         if metric.numerator == top[-1] and metric.denominator == bottom[0]:
             return metric.name
+    return None
+
+
+def _measure_had(model: SemanticModel, word: str, ranged: set[str]) -> str | None:
+    """The measure a participle says a line has ("discounted": a discount above 0; "undiscounted":
+    none), when the file has a measure of that word and no range of it is asked already."""
+    if not word.endswith("ed"):
+        return None
+    root = _root(word.removeprefix("un"))
+    for column in model.with_role(Role.measure):
+        if column.name not in ranged and _root(normalise(column.title)) == root:
+            return column.name
     return None
 
 
