@@ -76,3 +76,12 @@ async def test_a_name_is_looked_up_never_guessed(server: RetailMCPServer) -> Non
     assert none["answer"] == "I can't answer that from this data: no region is called 'Narnia'."
     bad = await _ask(server, metrics=["weather"])
     assert bad["answer"].startswith("I can't answer that from this data:") and "weather" in bad["answer"]
+
+
+async def test_groups_tied_with_the_last_of_a_cut_list_are_named_too(server: RetailMCPServer) -> None:
+    found = await _ask(server, metrics=["orders"], group_by=[{"column": "ship_mode"}], limit=1)
+    lines = found["answer"].splitlines()
+    assert lines[0] == "Orders by ship mode, all time (top 1 of 3, and 2 tied with the last):"
+    assert len(lines) == 4 and len(found["rows"]) == 3
+    untied = await _ask(server, metrics=["orders"], group_by=[{"column": "region"}], limit=1)
+    assert untied["answer"].splitlines() == ["Orders by region, all time (top 1 of 2):", "1. West: 2"]

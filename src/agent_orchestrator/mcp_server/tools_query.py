@@ -12,6 +12,7 @@ No ``from __future__ import annotations``: see ``tools_customers``.
 
 import logging
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,6 +23,8 @@ from agent_orchestrator.mcp_server.arguments import compact_validation_error
 from agent_orchestrator.mcp_server.toolkit import ToolKit, to_json
 from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.semantic import Engine, Filter, Role, SemanticModel, SemanticQuery, query_schema
+from agent_orchestrator.semantic.engine import Result
+from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.render import chips, reading, render
 
 log = logging.getLogger(__name__)
@@ -149,6 +152,8 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
     try:
         result = data.engine.run(resolved)
         total = data.engine.group_count(resolved) if resolved.group_by else None
+        if total is not None and total > len(result.rows) and not resolved.by_change:
+            result = _with_ties(data, resolved, result)
     except InvalidInputError as error:
         return _refused(str(error))
     return {
@@ -161,6 +166,22 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
         "rows": [list(row) for row in result.rows],
         **({"currency": data.model.currency} if data.model.currency else {}),
     }
+
+
+_TIES = 5
+"""Groups beyond a list's cut looked at for a tie with its last one."""
+
+
+def _with_ties(data: SemanticData, query: SemanticQuery, result: Result) -> Result:
+    """A cut list with the groups that tie with its last one ("top 3 cities": a fourth city with
+    as many orders as the third is named too, not dropped by the order rows happen to come in)."""
+    if not result.rows or query.limit >= MAX_ROWS:
+        return result
+    ranked = result.columns.index(query.order_by or query.metrics[0])
+    last = result.rows[-1][ranked]
+    wider = data.engine.run(query.model_copy(update={"limit": min(MAX_ROWS, query.limit + _TIES)}))
+    tied = [row for row in wider.rows[len(result.rows) :] if row[ranked] == last]
+    return replace(result, rows=[*result.rows, *tied]) if tied else result
 
 
 def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[str, Any]:

@@ -122,7 +122,12 @@ def render(
         )
     if not records:
         return f"{head}: nothing matches." if not query.count else f"{head}: 0 {_counted(model, query, 0)}."
-    shown = f" (top {len(records)} of {total_groups})" if total_groups and total_groups > len(records) else ""
+    shown = ""
+    tied = len(records) - query.limit
+    if total_groups and tied > 0:
+        shown = f" (top {query.limit} of {total_groups}, and {tied} tied with the last)"
+    elif total_groups and total_groups > len(records):
+        shown = f" (top {len(records)} of {total_groups})"
     lines = [f"{head}{shown}:"]
     if query.count:
         number = total_groups if total_groups is not None else len(records)
