@@ -329,3 +329,45 @@ def test_a_count_of_groups_is_said_first_then_the_groups(engine):
     assert text.startswith("Number of regions (Profit by region), profit over 0.00, all time: 2 regions")
     with pytest.raises(InvalidInputError, match="what is counted"):
         SemanticQuery(metrics=["profit"], count=True).checked(engine.model)
+
+
+def test_cancelled_invoices_are_no_orders_and_metrics_of_their_own(tmp_path):
+    """The Online Retail layout marks a cancellation with a "C" before the invoice number: revenue is
+    net of it, orders, customers and units count what was bought."""
+    path = tmp_path / "retail.csv"
+    path.write_text(
+        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+        + "".join(
+            f"5363{n:02},85123A,WHITE HEART,2,2010-12-01 08:26:00,2.50,178{n:02},United Kingdom\n"
+            for n in range(12)
+        )
+        + "C536379,85123A,WHITE HEART,-2,2010-12-02 09:41:00,2.50,17800,United Kingdom\n"
+    )
+    model = suggest_model(profile_csv(path), "Retail")
+    assert model.cancellation is not None and model.cancellation.prefix == "C"
+    with Engine(model, path) as engine:
+        query = SemanticQuery(
+            metrics=["revenue", "orders", "customers", "units", "cancelled_orders", "cancellation_rate"]
+        )
+        found = engine.run(query).records()[0]
+        text = render(model, query, engine.run(query))
+    assert found["revenue"] == pytest.approx(12 * 5.0 - 5.0)
+    assert (found["orders"], found["customers"], found["units"]) == (12, 12, 24)
+    assert found["cancelled_orders"] == 1
+    assert "Cancellation rate 7.69%" in text  # 1 of 13 invoices
+
+
+def test_a_status_that_refunds_an_order_is_a_cancellation(tmp_path):
+    path = tmp_path / "shop.csv"
+    path.write_text(
+        "Order ID,Created at,Financial Status,Lineitem price,Lineitem quantity,Total\n"
+        "#1001,2024-01-02,paid,10.00,1,10.00\n#1002,2024-01-03,refunded,20.00,1,20.00\n"
+        "#1003,2024-01-04,paid,30.00,2,60.00\n#1004,2024-01-05,paid,5.00,1,5.00\n"
+    )
+    model = suggest_model(profile_csv(path), "Shop", known={"order": "Order ID", "line_total": "Total"})
+    assert model.cancellation is not None and model.cancellation.values == ["refunded"]
+    with Engine(model, path) as engine:
+        found = engine.run(
+            SemanticQuery(metrics=["orders", "cancelled_orders", "cancelled_revenue"])
+        ).records()
+    assert found == [{"orders": 3, "cancelled_orders": 1, "cancelled_revenue": 20.0}]

@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.semantic.model import Column, Kind, Metric, Role, SemanticModel
+from agent_orchestrator.semantic.model import Cancellation, Column, Kind, Metric, Role, SemanticModel
 from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Window
 
 VIEW = "sales"
@@ -173,9 +173,22 @@ def _metric(
         denominator = _metric(model, model.metric(str(metric.denominator)), window, time, params)
         return f"({numerator})::DOUBLE / NULLIF({denominator}, 0)"
     aggregate = _aggregate(metric)
-    if window is None or time is None:
-        return aggregate
-    return f"{aggregate} FILTER (WHERE {_in_window(time, window, params)})"
+    conditions = []
+    if window is not None and time is not None:
+        conditions.append(_in_window(time, window, params))
+    if metric.only is not None and model.cancellation is not None:
+        cancelled = _cancelled(model.cancellation)
+        conditions.append(cancelled if metric.only == "cancelled" else f"NOT {cancelled}")
+    return f"{aggregate} FILTER (WHERE {' AND '.join(conditions)})" if conditions else aggregate
+
+
+def _cancelled(rule: Cancellation) -> str:
+    """Whether a line is a cancellation: literals from the validated model, never from a question."""
+    name = f"{quote(rule.column)}::VARCHAR"
+    if rule.prefix is not None:
+        return f"coalesce(starts_with({name}, '{rule.prefix}'), false)"
+    listed = ", ".join("'" + value.lower().replace("'", "''") + "'" for value in rule.values)
+    return f"coalesce(lower({name}) IN ({listed}), false)"
 
 
 def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:

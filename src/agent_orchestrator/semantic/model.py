@@ -98,6 +98,25 @@ class Column(BaseModel):
         return self.label or self.name.replace("_", " ").capitalize()
 
 
+class Cancellation(BaseModel):
+    """Which lines cancel (or refund) an order rather than sell: those whose ``column`` starts with
+    ``prefix`` (the Online Retail layout's "C536379" invoices), or holds one of ``values`` (a status
+    column's "refunded"). Orders, customers and units count the other lines; cancellations are
+    metrics of their own."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    column: Name
+    prefix: Annotated[str, Field(max_length=8, pattern=r"^[A-Za-z0-9-]+$")] | None = None
+    values: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=10)] = []
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> Cancellation:
+        if (self.prefix is None) == (not self.values):
+            raise ValueError("a cancellation is marked by a prefix or by values, one of them")
+        return self
+
+
 class Metric(BaseModel):
     """A figure the assistant can compute: an aggregation of a measure or key, or a ratio of two
     metrics. ``over`` names a column of the model; a ratio names two other metrics."""
@@ -117,6 +136,9 @@ class Metric(BaseModel):
     unit: Unit = "number"
     synonyms: Synonyms = []
     description: Annotated[str, Field(max_length=200)] = ""
+    only: Literal["kept", "cancelled"] | None = None
+    """Only the lines that are not cancellations, or only those that are (the model's
+    :class:`Cancellation`)."""
 
     @property
     def title(self) -> str:
@@ -132,6 +154,7 @@ class SemanticModel(BaseModel):
     currency: Annotated[str, Field(max_length=8)] | None = None
     columns: Annotated[list[Column], Field(min_length=1, max_length=200)]
     metrics: Annotated[list[Metric], Field(max_length=100)] = []
+    cancellation: Cancellation | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> SemanticModel:
@@ -155,6 +178,12 @@ class SemanticModel(BaseModel):
         metrics = {m.name: m for m in self.metrics}
         for metric in self.metrics:
             _check_metric(metric, columns, metrics)
+            if metric.only is not None and self.cancellation is None:
+                raise ValueError(
+                    f"metric {metric.name}: only {metric.only} lines, but nothing marks a cancellation"
+                )
+        if self.cancellation is not None and self.cancellation.column not in columns:
+            raise ValueError(f"a cancellation is marked in {self.cancellation.column}, which is no column")
         return self
 
     # -- reading the model -------------------------------------------------------------------------

@@ -33,6 +33,9 @@ class ColumnProfile:
     """The format the sniffer read a date column with, when the file writes dates as text."""
     maximum: float | None = None
     """For a numeric column: its largest value (a discount of at most 1 is a fraction)."""
+    marked: str | None = None
+    """For a text column of numbers: the letter that starts some of them ("C536379" among "536365"s:
+    the Online Retail layout's cancelled invoices; a rare other letter, an adjustment, aside)."""
 
     @property
     def numeric(self) -> bool:
@@ -112,6 +115,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
         samples = connection.execute(
             f"SELECT DISTINCT {quoted}::VARCHAR FROM {source} WHERE {quoted} IS NOT NULL LIMIT {SAMPLES}"
         ).fetchall()
+        marked = None if numeric else _marked(connection, source, quoted)
         columns.append(
             ColumnProfile(
                 header=header,
@@ -121,9 +125,25 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 samples=tuple(str(value) for (value,) in samples),
                 date_format=date_format if type_ in ("DATE", "TIMESTAMP") else None,
                 maximum=None if maximum is None else float(maximum),
+                marked=marked,
             )
         )
     return TableProfile(rows, tuple(columns), date_format)
+
+
+def _marked(connection: duckdb.DuckDBPyConnection, source: str, quoted: str) -> str | None:
+    """The one letter that starts some values of a column of numbers, when most are plain numbers."""
+    found = connection.execute(
+        f"SELECT regexp_extract({quoted}::VARCHAR, '^([A-Za-z]?)[0-9]+$', 1) AS mark, count(*) AS n "
+        f"FROM {source} WHERE regexp_matches({quoted}::VARCHAR, '^[A-Za-z]?[0-9]+$') GROUP BY mark"
+    ).fetchall()
+    counts = {str(mark): int(n) for mark, n in found}
+    marks = sorted((mark for mark in counts if mark), key=counts.__getitem__, reverse=True)
+    if not marks:
+        return None
+    top, rest = counts[marks[0]], sum(counts[mark] for mark in marks[1:])
+    # one letter, on fewer values than the plain numbers; another letter only on a few (adjustments)
+    return marks[0] if counts.get("", 0) > top and top >= 10 * rest else None
 
 
 def _date_format(sniffed: tuple[object, ...] | None) -> str | None:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 
 from agent_orchestrator.semantic.model import (
+    Cancellation,
     Column,
     Entity,
     Kind,
@@ -78,6 +79,28 @@ SYNONYMS: dict[str, list[str]] = {
     "units_per_order": ["items per order", "units per order"],
     "revenue_per_customer": ["revenue per customer", "spend per customer", "average spend"],
     "average_discount": ["discount", "average discount"],
+    "gross_revenue": [
+        "gross revenue",
+        "gross sales",
+        "sales before cancellations",
+        "revenue before cancellations",
+    ],
+    "cancelled_revenue": [
+        "cancelled revenue",
+        "value of cancellations",
+        "cancelled sales",
+        "refunded amount",
+    ],
+    "cancelled_orders": [
+        "cancellations",
+        "cancelled orders",
+        "canceled orders",
+        "cancelled invoices",
+        "refunds",
+        "refunded orders",
+        "returns",
+    ],
+    "cancellation_rate": ["cancellation rate", "cancel rate", "refund rate", "return rate"],
 }
 
 
@@ -143,12 +166,35 @@ def suggest_model(
     columns = _one_key_per_entity(_unique_names(columns))
     names = {column.source: column.name for column in columns}
     chosen = {field: names[header] for field, header in known.items() if header in names}
+    cancellation = _cancellation(profile, columns)
     return SemanticModel(
         dataset=dataset,
         currency=currency or _currency_of(profile),
         columns=columns,
-        metrics=default_metrics(columns, chosen),
+        metrics=default_metrics(columns, chosen, cancellation),
+        cancellation=cancellation,
     )
+
+
+_CANCELLED = frozenset({"cancelled", "canceled", "refunded", "returned", "voided", "void"})
+"""A status that undoes an order ("refunded" in a web shop's export)."""
+
+
+def _cancellation(profile: TableProfile, columns: list[Column]) -> Cancellation | None:
+    """What marks a cancellation in this file: a letter before some order numbers (the Online Retail
+    layout's "C536379"), or a status column's "cancelled" or "refunded"."""
+    found = dict(zip((p.header for p in profile.columns), profile.columns, strict=True))
+    for column in columns:
+        seen = found.get(column.source)
+        if seen is None:
+            continue
+        if column.role is Role.key and column.entity is Entity.order and seen.marked:
+            return Cancellation(column=column.name, prefix=seen.marked)
+        if column.role is Role.dimension and "status" in _words(column.source):
+            values = [v for v in seen.samples if v.strip().lower() in _CANCELLED]
+            if values:
+                return Cancellation(column=column.name, values=values)
+    return None
 
 
 def _gerund(word: str) -> str:
@@ -245,7 +291,9 @@ def _find(columns: list[Column], words: tuple[str, ...], unit: str | None = None
     return None
 
 
-def default_metrics(columns: list[Column], chosen: Mapping[str, str] | None = None) -> list[Metric]:
+def default_metrics(
+    columns: list[Column], chosen: Mapping[str, str] | None = None, cancellation: Cancellation | None = None
+) -> list[Metric]:
     """The metrics a sales table supports with these columns: revenue from a line total or from
     quantity x unit price, counts of its entities, units, profit and margin, averages and the first
     and last of each time column. ``chosen``: :data:`KNOWN`'s field -> column name, for the columns
@@ -253,6 +301,8 @@ def default_metrics(columns: list[Column], chosen: Mapping[str, str] | None = No
     chosen = chosen or {}
     by_name = {column.name: column for column in columns}
     metrics: list[Metric] = []
+
+    kept = {"only": "kept"} if cancellation is not None else {}
 
     def add(name: str, kind: Kind, unit: str, label: str = "", **fields: str) -> None:
         metrics.append(
@@ -280,10 +330,28 @@ def default_metrics(columns: list[Column], chosen: Mapping[str, str] | None = No
     ):
         counted = keys.get(entity) or labels.get(entity)
         if counted is not None:
-            add(plural, Kind.count_distinct, "count", plural.capitalize(), over=counted.name)
+            # what was bought: a cancelled order is no order, its customer no buyer, its units none sold
+            add(plural, Kind.count_distinct, "count", plural.capitalize(), over=counted.name, **kept)
     add("lines", Kind.rows, "count", "Order lines")
     if quantity is not None:
-        add("units", Kind.sum, "number", "Units", over=quantity.name)
+        add("units", Kind.sum, "number", "Units", over=quantity.name, **kept)
+    revenue = next((m for m in metrics if m.name == "revenue"), None)
+    order = keys.get(Entity.order)
+    if cancellation is not None and revenue is not None and order is not None:
+        sums = {"over": str(revenue.over), **({"times": revenue.times} if revenue.times else {})}
+        add("gross_revenue", Kind.sum, "money", "Gross revenue", **sums, **kept)
+        add("cancelled_revenue", Kind.sum, "money", "Cancelled revenue", **sums, only="cancelled")
+        add(
+            "cancelled_orders",
+            Kind.count_distinct,
+            "count",
+            "Cancelled orders",
+            over=order.name,
+            only="cancelled",
+        )
+        add("all_orders", Kind.count_distinct, "count", "Orders placed and cancelled", over=order.name)
+        add("cancellation_rate", Kind.ratio, "ratio", "Cancellation rate", numerator="cancelled_orders",
+            denominator="all_orders")  # fmt: skip
     for column in columns:
         if column.role is Role.measure and column not in (quantity, price, line_total):
             if column.unit == "percent":
@@ -306,7 +374,7 @@ def default_metrics(columns: list[Column], chosen: Mapping[str, str] | None = No
                 Kind.ratio,
                 "money",
                 "Average order value",
-                numerator="revenue",
+                numerator="gross_revenue" if "gross_revenue" in names else "revenue",
                 denominator="orders",
             )
         if "customers" in names:

@@ -36,6 +36,7 @@ from agent_orchestrator.retail.datasets.formats import CsvFormat
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.retail.schema import get_meta, set_meta
 from agent_orchestrator.semantic import (
+    Cancellation,
     Column,
     ColumnProfile,
     Entity,
@@ -273,7 +274,7 @@ def changed_model(model: SemanticModel, changes: ModelChanges) -> SemanticModel:
         columns[at] = _changed_column(columns[at], change)
     metrics = list(model.metrics)
     if any(_shape(old) != _shape(new) for old, new in zip(model.columns, columns, strict=True)):
-        metrics = _derived_metrics(columns, model.metrics)
+        metrics = _derived_metrics(columns, model.metrics, model.cancellation)
     for name, metric_change in changes.metrics.items():
         found = next((i for i, metric in enumerate(metrics) if metric.name == name), None)
         if found is None:
@@ -282,7 +283,13 @@ def changed_model(model: SemanticModel, changes: ModelChanges) -> SemanticModel:
             metrics[found], f"metric {name!r}", _words(metric_change.label, metric_change.synonyms)
         )
     try:
-        return SemanticModel(dataset=model.dataset, currency=model.currency, columns=columns, metrics=metrics)
+        return SemanticModel(
+            dataset=model.dataset,
+            currency=model.currency,
+            columns=columns,
+            metrics=metrics,
+            cancellation=model.cancellation,
+        )
     except ValidationError as error:
         raise InvalidInputError(f"The columns cannot be so: {_first_error(error)}.") from None
 
@@ -432,7 +439,9 @@ def _shape(column: Column) -> tuple[Role, Entity | None, str | None]:
     return column.role, column.entity, column.unit
 
 
-def _derived_metrics(columns: list[Column], before: Sequence[Metric]) -> list[Metric]:
+def _derived_metrics(
+    columns: list[Column], before: Sequence[Metric], cancellation: Cancellation | None
+) -> list[Metric]:
     """The default metrics of ``columns``, with the words of the metrics of the same names in
     ``before``. The confirmed columns (``mapped``: the quantity, the line total...) still decide
     revenue and units while they keep the role they were confirmed with; one an admin has since
@@ -444,7 +453,7 @@ def _derived_metrics(columns: list[Column], before: Sequence[Metric]) -> list[Me
     }
     kept = {metric.name: metric for metric in before}
     metrics = []
-    for metric in default_metrics(columns, chosen):
+    for metric in default_metrics(columns, chosen, cancellation):
         old = kept.get(metric.name)
         if old is not None:
             metric = metric.model_copy(
