@@ -175,6 +175,6 @@ def test_a_file_with_guest_checkouts_is_answered_from_its_own_rows(tmp_path: Pat
         guests = Chat(DataGuide(shop.current_path), build_server(shop.current_path))
         tool, _, text = guests.ask("what was our total revenue and how many orders?")
         assert tool == "query_data" and text is not None
-        assert "Revenue 100.82" in text and "Orders 3" in text  # with the guest order (6 × 1.85)
+        assert "Revenue 100.82" in text and "Orders 3" in text  # with the guest order (6 x 1.85)
     finally:
         shop.close()

@@ -244,3 +244,53 @@ def test_a_measure_said_as_a_participle_is_had_or_not(
 
 def test_a_small_number_alone_is_no_part_of_a_name(engine: Engine, vocabulary: Vocabulary) -> None:
     assert not _read(engine, vocabulary, "what share of sales came with discount > 0?").covered
+
+
+@pytest.fixture(scope="module")
+def retail(tmp_path_factory: pytest.TempPathFactory) -> tuple[Engine, Vocabulary]:
+    """The Online Retail layout: "C" invoices cancel, countries of several words."""
+    path = tmp_path_factory.mktemp("retail") / "retail.csv"
+    lines = [
+        f"5363{n:02},85123A,WHITE HEART,2,2011-{n % 3 + 1:02}-0{n % 9 + 1} 08:26:00,2.50,178{n:02},"
+        f"{'United Kingdom' if n % 4 else 'France'}\n"
+        for n in range(12)
+    ]
+    path.write_text(
+        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+        + "".join(lines)
+        + "C536379,85123A,WHITE HEART,-2,2011-01-02 09:41:00,2.50,17800,United Kingdom\n"
+    )
+    model = suggest_model(profile_csv(path), "Retail")
+    engine = Engine(model, path)
+    return engine, Vocabulary(model, engine.words())
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "revenue"),
+    [
+        ("total revenue, net of cancellations", "revenue", 12 * 5.0 - 5.0),
+        ("revenue before cancellations", "gross_revenue", 12 * 5.0),
+        ("gross sales, non-cancelled lines only", "gross_revenue", 12 * 5.0),
+    ],
+)
+def test_net_and_gross_of_cancellations(
+    retail: tuple[Engine, Vocabulary], question: str, metric: str, revenue: float
+) -> None:
+    engine, words = retail
+    reading = _read(engine, words, question)
+    assert reading.covered and reading.arguments["metrics"] == [metric]
+    assert _rows(engine, reading) == [(pytest.approx(revenue),)]
+
+
+def test_one_period_ranked_and_countries_counted(retail: tuple[Engine, Vocabulary]) -> None:
+    engine, words = retail
+    best = _read(engine, words, "which month had the highest revenue?")
+    assert best.arguments["order_by"] == "revenue" and best.arguments["limit"] == 1
+    trend = _read(engine, words, "revenue by month")
+    assert "order_by" not in trend.arguments  # a trend reads in time order
+    counted = _read(engine, words, "how many countries besides the UK do we sell to?")
+    assert counted.arguments["count"] is True
+    assert counted.arguments["filters"] == [
+        {"column": "country", "op": "not_in", "values": ["United Kingdom"]}
+    ]
+    assert engine.group_count(SemanticQuery.model_validate(counted.arguments)) == 1

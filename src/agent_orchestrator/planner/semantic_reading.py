@@ -58,6 +58,15 @@ _HAVING = re.compile(
     r"(?P<what>\w+)"
 )
 """A measure present or absent on a line ("orders with a discount", "sales without any discount")."""
+_PERIODS = re.compile(r"\b(?:days|weeks|months|quarters|years|weekdays)\b")
+"""Periods asked for in the plural ("the best months"), not one."""
+_NET = re.compile(r"\bnet(?:\s+of\s+(?:the\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?))?\b")
+"""Revenue as recorded, what a cancellation takes off included ("net of cancellations is fine")."""
+_GROSS = re.compile(
+    r"\b(?:gross|(?:non|un)[\s-]?cancell?ed(?:\s+(?:lines?|orders?|invoices?))?(?:\s+only)?"
+    r"|(?:excluding|without|before|ignoring)\s+(?:the\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?))\b"
+)
+"""Only the lines that were bought, not cancelled ("non-cancelled only", "before cancellations")."""
 _LOSS = re.compile(
     r"\b(?:lost|lose|loses|losing)\s+money\b|\bunprofitable\b|\bnegative (?:profit|margin)\b|\bat a loss\b"
 )
@@ -198,6 +207,9 @@ def _read(
     if previous is not None and previous.get("window") and "window" not in args and _THAT_PERIOD.search(rest):
         args["window"] = previous["window"]  # "that year": the period the answer before was for
         rest = _THAT_PERIOD.sub(" ", rest)
+    # "net of cancellations" is revenue as recorded; "non-cancelled only", "gross" the lines kept
+    gross = model.cancellation is not None and bool(_GROSS.search(rest))
+    rest = _GROSS.sub(" ", _NET.sub(" ", rest)) if model.cancellation is not None else _NET.sub(" ", rest)
     thresholds = _thresholds(rest, model, vocabulary)
     rest = _THRESHOLD.sub(lambda m: " " + m["what"] + " ", rest) if thresholds else rest
     found = vocabulary.find(rest)
@@ -243,8 +255,9 @@ def _read(
     filter_columns = {
         f["column"]
         for f in filters
-        if (f["op"] == "in" and len(f["values"]) == 1) or (f["op"] == "not_in" and not ranking)
-    }
+        if (f["op"] == "in" and len(f["values"]) == 1)
+        or (f["op"] == "not_in" and not ranking and not (counting and not found.metrics))  # "how many
+    }  # countries besides the UK": the countries left, counted
     if (loss := _LOSS.search(text)) and "profit" in {m.name for m in model.metrics}:
         metrics = [*[m for m in metrics if m != "profit"], "profit"]
         reading.left = [w for w in reading.left if w not in loss.group(0).split()]
@@ -303,6 +316,8 @@ def _read(
     revenue = _default_metric(model)
     if _HOW_MUCH_TOO.search(text) and metrics and revenue not in metrics:
         metrics.append(revenue)  # "how many units…, and for how much?"
+    if gross and "gross_revenue" in {m.name for m in model.metrics}:
+        metrics = ["gross_revenue" if m == "revenue" else m for m in metrics]
     args["metrics"] = metrics[:6]
     if groups:
         args["group_by"] = _unique(groups)[:3]
@@ -324,6 +339,11 @@ def _read(
         if set(text.split()) & _DECLINE:
             args["order"] = "asc"
     limit = _limit(text)
+    grouped = args.get("group_by", [])
+    if ranking and grouped and all("grain" in g for g in grouped):  # "which month had the highest revenue?"
+        args["order_by"] = args["metrics"][0]
+        if limit is None and not _PERIODS.search(text):
+            limit = 1  # one period asked for; those tied with it are named too
     if limit is not None:
         args["limit"] = limit
     elif any("grain" in g for g in args.get("group_by", [])) or any("metric" in f for f in filters):
@@ -335,11 +355,16 @@ def _read(
         counting
         and len(grouped) == 1
         and "grain" not in grouped[0]
-        and any("metric" in f for f in args.get("filters", []))
-    ):
-        args["count"] = (
-            True  # "how many customers haven't ordered since 2015?": the groups that pass, counted
+        and (
+            any(
+                "metric" in f for f in args.get("filters", [])
+            )  # "how many customers haven't ordered since 2015?"
+            or (
+                not found.metrics and model.column(grouped[0]["column"]).role is Role.dimension
+            )  # "how many countries"
         )
+    ):
+        args["count"] = True  # the groups that pass, counted
     if previous is not None and _FOLLOW.search(text):
         reading.follow_up = True
         args = _patched(previous, args, found, text)

@@ -97,7 +97,9 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             sql.append("HAVING " + " AND ".join(having))
         direction = "DESC" if query.order == "desc" else "ASC"
         time_groups = [quote(a) for a, g in zip(groups, query.group_by, strict=True) if g.grain is not None]
-        if time_groups and len(groups) == len(time_groups):  # a trend reads in time order
+        if (
+            time_groups and len(groups) == len(time_groups) and query.order_by is None
+        ):  # a trend: in time order
             sql.append("ORDER BY " + ", ".join(time_groups))
         else:
             sql.append(

@@ -94,7 +94,8 @@ class SemanticQuery(BaseModel):
     """An earlier window to compute the same metrics over, side by side."""
     order: Literal["desc", "asc"] = "desc"
     order_by: Annotated[str, Field(max_length=64)] | None = None
-    """The metric the groups are ranked by (the first metric when unset)."""
+    """The metric the groups are ranked by (the first metric when unset); periods are ranked by it
+    only when it is set ("which month had the highest revenue?"), else they read in time order."""
     limit: Annotated[int, Field(ge=1, le=MAX_ROWS)] = 10
     share: bool = False
     """Each group's share of the total of the first metric."""

@@ -76,6 +76,25 @@ def normalise(text: str) -> str:
     return " ".join(words)
 
 
+_PLAIN_PAIRS = frozenset(
+    {"us", "we", "it", "at", "in", "on", "an", "as", "or", "to", "by", "of", "is", "be", "do", "no"}
+    | {"so", "up", "my", "me", "he", "if", "go", "am"}
+)
+"""Initials that are words of their own ("us" is no United States)."""
+
+
+def _initials(values: Mapping[str, Iterable[str]], dimensions: set[str]) -> dict[str, list[tuple[str, str]]]:
+    """A dimension's values of several words by their initials ("uk": United Kingdom, "ec": European
+    Community), when no other value has the same ones and they are no word of their own."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for name in dimensions & set(values):
+        for value in values[name]:
+            words = normalise(str(value)).split()
+            if len(words) >= 2 and all(w.isalpha() for w in words):
+                found.setdefault("".join(w[0] for w in words), []).append((name, str(value)))
+    return {k: v for k, v in found.items() if len(v) == 1 and k not in _PLAIN_PAIRS}
+
+
 class Vocabulary:
     """Every value of the model's dimensions, keys and labels (as given), and its names, indexed by
     their normalised words."""
@@ -88,6 +107,9 @@ class Vocabulary:
                 words = normalise(str(value))
                 if words:
                     self._values.setdefault(words, []).append((name, str(value)))
+        dimensions = {c.name for c in model.with_role(Role.dimension)}
+        for initials, held in _initials(values, dimensions).items():
+            self._values.setdefault(initials, held)  # "the UK": United Kingdom
         self._fuzzy = [w for w in self._values if len(w) >= _MIN_FUZZY and not any(c.isdigit() for c in w)]
         named = {c.name for c in model.with_role(Role.label, Role.key)}
         self._words: dict[str, set[tuple[str, str]]] = {}  # a word -> the names holding it
