@@ -85,3 +85,14 @@ async def test_groups_tied_with_the_last_of_a_cut_list_are_named_too(server: Ret
     assert len(lines) == 4 and len(found["rows"]) == 3
     untied = await _ask(server, metrics=["orders"], group_by=[{"column": "region"}], limit=1)
     assert untied["answer"].splitlines() == ["Orders by region, all time (top 1 of 2):", "1. West: 2"]
+
+
+async def test_a_word_naming_several_of_what_is_counted_counts_them(server: RetailMCPServer) -> None:
+    found = await _ask(
+        server, metrics=["products"], filters=[{"column": "product_name", "op": "in", "values": ["ab"]}]
+    )
+    assert found["answer"] == "Products, Product name containing ab, all time: 2."  # Labels, Table
+    chosen = await _ask(
+        server, metrics=["revenue"], filters=[{"column": "product_name", "op": "in", "values": ["ab"]}]
+    )
+    assert chosen["answer"] == "Which product do you mean: Labels or Table?"

@@ -294,3 +294,26 @@ def test_one_period_ranked_and_countries_counted(retail: tuple[Engine, Vocabular
         {"column": "country", "op": "not_in", "values": ["United Kingdom"]}
     ]
     assert engine.group_count(SemanticQuery.model_validate(counted.arguments)) == 1
+
+
+def test_things_named_by_a_plural_are_every_one_so_named(tmp_path: Path) -> None:
+    """ "how many different doormats": the products whose names hold "doormat", counted; a word
+    naming several things is what is counted, not a choice to make."""
+    path = tmp_path / "shop.csv"
+    path.write_text(
+        "Order ID,Order Date,Customer ID,Product ID,Product Name,Sales\n"
+        "A-1,2024-01-02,C-1,P-1,DOORMAT RED,10.00\nA-2,2024-01-03,C-2,P-2,DOORMAT BLUE,20.00\n"
+        "A-3,2024-01-04,C-1,P-3,LUNCH BAG,5.00\n"
+    )
+    model = suggest_model(profile_csv(path), "Shop", known={"order": "Order ID", "line_total": "Sales"})
+    with Engine(model, path) as shop:
+        words = Vocabulary(model, shop.words())
+        _, last = shop.span()
+        counted = read_semantic("how many different doormats do we sell?", model, words, last)
+        assert counted.covered and counted.arguments["metrics"] == ["products"]
+        assert counted.arguments["filters"] == [
+            {"column": "product_name", "op": "contains", "values": ["doormat"]}
+        ]
+        assert shop.run(SemanticQuery.model_validate(counted.arguments)).rows == [(2,)]
+        summed = read_semantic("sales of doormats", model, words, last)
+        assert shop.run(SemanticQuery.model_validate(summed.arguments)).rows == [(30.0,)]

@@ -22,7 +22,16 @@ from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.mcp_server.arguments import compact_validation_error
 from agent_orchestrator.mcp_server.toolkit import ToolKit, to_json
 from agent_orchestrator.retail.datasets.semantic import semantic_source
-from agent_orchestrator.semantic import Engine, Filter, Role, SemanticModel, SemanticQuery, query_schema
+from agent_orchestrator.semantic import (
+    Column,
+    Engine,
+    Filter,
+    Kind,
+    Role,
+    SemanticModel,
+    SemanticQuery,
+    query_schema,
+)
 from agent_orchestrator.semantic.engine import Result
 from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.render import chips, reading, render
@@ -197,6 +206,10 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[
             filters.append(rule)
             continue
         noun = column.entity.value if column.entity is not None else column.title.lower()
+        if rule.op == "in" and len(rule.values) == 1 and _counts_its_entity(data.model, query, column):
+            # "how many different doormats do we sell?": every product whose name holds the word
+            filters.append(Filter(column=rule.column, op="contains", values=rule.values))
+            continue
         values: list[str | float | int] = []
         for value in rule.values:
             found = data.engine.matches(column, str(value))
@@ -215,6 +228,18 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[
             values.append(found[0])
         filters.append(Filter(column=rule.column, op=rule.op, values=values))
     return query.model_copy(update={"filters": filters})
+
+
+def _counts_its_entity(model: SemanticModel, query: SemanticQuery, column: Column) -> bool:
+    """Whether the query counts the entity whose name ``column`` holds (products, by a word of their
+    names), so that a word naming several is what is counted rather than a choice to make."""
+    if column.entity is None or column.role not in (Role.key, Role.label) or query.group_by:
+        return False
+    names = {c.name for c in model.columns if c.entity is column.entity and c.role in (Role.key, Role.label)}
+    return any(
+        (metric := model.metric(name)).kind is Kind.count_distinct and metric.over in names
+        for name in query.metrics
+    )
 
 
 def _refused(reason: str) -> dict[str, Any]:

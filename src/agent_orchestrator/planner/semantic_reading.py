@@ -21,7 +21,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from agent_orchestrator.retail.analysis.query import Period, PeriodError, parse_period
-from agent_orchestrator.semantic import Entity, Kind, Role, SemanticModel, Vocabulary
+from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
@@ -250,6 +250,16 @@ def _read(
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
     filters = _filters(text, found) + thresholds
+    kind = _kind_of_thing(reading.left, model, vocabulary)  # "doormats": every product named a doormat
+    if kind is not None:
+        column, plural, word = kind
+        reading.left.remove(plural)
+        reading.named = True
+        filters.append({"column": column.name, "op": "contains", "values": [word]})
+        if counting and not metrics and column.entity is not None:
+            metrics = [
+                m.name for m in model.metrics if m.kind is Kind.count_distinct and _counts(model, m, column)
+            ][:1]
     # a column named beside one value of its own is that value's ("the West region"); beside values
     # it leaves out, or several side by side, it is also what the answer is broken down by
     filter_columns = {
@@ -515,6 +525,29 @@ def _part_of_a_name(
         return None
     (column,) = holding
     return column, words, " ".join(names)
+
+
+def _kind_of_thing(
+    left: list[str], model: SemanticModel, vocabulary: Vocabulary
+) -> tuple[Column, str, str] | None:
+    """A plural left over whose singular is a word of the names of one entity's things: "doormats",
+    "mugs" (products so named). The column holding the names, the word as written, its singular."""
+    for word in left:
+        for singular in dict.fromkeys([word.removesuffix("es"), word.removesuffix("s")]):
+            if singular == word or len(singular) < 3:
+                continue
+            holding = vocabulary.containing([singular])
+            names = [model.column(name) for name in holding]
+            named = [c for c in names if c.role is Role.label and c.entity is not None]
+            if len(named) == 1 and len(holding[named[0].name]) > 1:
+                return named[0], word, singular
+    return None
+
+
+def _counts(model: SemanticModel, metric: Metric, column: Column) -> bool:
+    """Whether ``metric`` counts the entity whose names ``column`` holds."""
+    over = model.column(str(metric.over)) if metric.over else None
+    return over is not None and over.entity is column.entity and over.role in (Role.key, Role.label)
 
 
 def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
