@@ -264,6 +264,10 @@ def test_looking_at_or_checking_something_is_talking_about_it(question: str) -> 
     assert "France" in reply(question)
 
 
+def test_your_list_is_one_of_the_answers() -> None:
+    assert reply("remind me, which country topped your top-5 list?").startswith("The country I mentioned was")
+
+
 def test_a_revenue_figure_at_the_start_of_a_year_is_a_data_question() -> None:
     assert (
         answer(normalize_messages([SYSTEM, *CHAT, user("what was revenue at the start of 2024?")]), KINDS)

@@ -317,3 +317,8 @@ def test_things_named_by_a_plural_are_every_one_so_named(tmp_path: Path) -> None
         assert shop.run(SemanticQuery.model_validate(counted.arguments)).rows == [(2,)]
         summed = read_semantic("sales of doormats", model, words, last)
         assert shop.run(SemanticQuery.model_validate(summed.arguments)).rows == [(30.0,)]
+
+
+def test_which_n_things_is_a_ranking_of_n(engine: Engine, vocabulary: Vocabulary) -> None:
+    reading = _read(engine, vocabulary, "which 2 states have the smallest sales over the whole data set?")
+    assert reading.covered and reading.arguments["limit"] == 2 and reading.arguments["order"] == "asc"

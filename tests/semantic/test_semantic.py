@@ -371,3 +371,11 @@ def test_a_status_that_refunds_an_order_is_a_cancellation(tmp_path):
             SemanticQuery(metrics=["orders", "cancelled_orders", "cancelled_revenue"])
         ).records()
     assert found == [{"orders": 3, "cancelled_orders": 1, "cancelled_revenue": 20.0}]
+
+
+def test_a_guests_lines_are_no_customers_group():
+    path = DATA / "online_retail.csv"
+    model = suggest_model(profile_csv(path), "Online Retail")
+    with Engine(model, path) as engine:
+        rows = engine.run(SemanticQuery(metrics=["orders"], group_by=[GroupBy(column="customerid")])).rows
+    assert sorted(str(r[0]) for r in rows) == ["13047", "17850"]  # the guest checkout is nobody's

@@ -81,7 +81,7 @@ _USER = re.compile(
 _ASSISTANT = re.compile(
     rf"\b(?:did|have|had)\s+you\s+(?:\w+\s+)?(?:{_SAY}|{_SAID})\b"
     rf"|\byou(?:'ve|'d|\s+have|\s+had)?\s+(?:\w+\s+)?{_SAID}\b"
-    r"|\byour\s+(?:\w+\s+){0,2}?(?:answers?|repl(?:y|ies)|responses?|messages?)\b"
+    r"|\byour\s+(?:[\w-]+\s+){0,2}?(?:answers?|repl(?:y|ies)|responses?|messages?|lists?|tables?)\b"
     r"|\b(?:the|your)\s+(?:\w+\s+)?(?:answer|reply|response)\s+(?:to|for)\b"
     r"|^\W*(?:(?:please|pls|can you|could you|would you|will you|kindly)\s+)*(?:repeat|restate)\s+"
     r"(?:that|it|this|what|your|the)\b|\bsay\s+(?:that|it)\s+again\b|\bcome again\b"

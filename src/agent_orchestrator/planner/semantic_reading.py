@@ -75,6 +75,7 @@ _SPELLED = "|".join(NUMBER_WORDS)
 _LIMIT = re.compile(
     rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|highest|lowest)\s+(\d{{1,2}}|{_SPELLED})\b"
     rf"|\b(\d{{1,2}}|{_SPELLED})\s+(?:best|worst|biggest|largest|smallest|highest|lowest|top|most|least)\b"
+    rf"|\b(?:which|what|the|our|list)\s+(\d{{1,2}}|{_SPELLED})(?=\s+\w+s\b)"
 )
 """How many groups a ranking shows ("top 5", "the three biggest")."""
 _DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
@@ -114,7 +115,7 @@ _OWN = _words(
     leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
     and what about how same also now then in of for on at to with the a an is are
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
-    he she they him her their them his hers its it out"""
+    he she they him her their them his hers its it out pls plz data set dataset"""
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""
 
@@ -653,7 +654,7 @@ def _limit(text: str) -> int | None:
     found = _LIMIT.search(text)
     if not found:
         return None
-    value = found[1] or found[2]
+    value = found[1] or found[2] or found[3]
     number = int(value) if value.isdigit() else NUMBER_WORDS[value]
     return max(1, min(MAX_ROWS, number))
 

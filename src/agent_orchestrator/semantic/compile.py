@@ -64,6 +64,8 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
         alias = group.column if group.grain is None else f"{group.column}__{group.grain}"
         selects.append(f"{_group_expression(column, group)} AS {quote(alias)}")
         groups.append(alias)
+        if column.role in (Role.key, Role.label):
+            where.append(f"{quote(column.name)} IS NOT NULL")  # a guest's lines are nobody's customer
         label = model.label_of(column.entity) if column.role is Role.key and column.entity else None
         if label is not None and not any(g.column == label.name for g in query.group_by):
             selects.append(f"any_value({quote(label.name)}) AS {quote(alias + '__label')}")
