@@ -379,3 +379,12 @@ def test_a_guests_lines_are_no_customers_group():
     with Engine(model, path) as engine:
         rows = engine.run(SemanticQuery(metrics=["orders"], group_by=[GroupBy(column="customerid")])).rows
     assert sorted(str(r[0]) for r in rows) == ["13047", "17850"]  # the guest checkout is nobody's
+
+
+def test_a_unit_price_is_averaged_over_the_lines_sold():
+    path = DATA / "online_retail.csv"
+    model = suggest_model(profile_csv(path), "Online Retail")
+    assert "unit price" in model.metric("average_price").synonyms
+    with Engine(model, path) as engine:
+        (row,) = engine.run(SemanticQuery(metrics=["average_price"])).rows
+    assert row[0] == pytest.approx((2.55 + 3.39 + 1.85 + 1.69) / 4)

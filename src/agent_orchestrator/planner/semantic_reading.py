@@ -115,7 +115,7 @@ _OWN = _words(
     leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
     and what about how same also now then in of for on at to with the a an is are
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
-    he she they him her their them his hers its it out pls plz data set dataset"""
+    he she they him her their them his hers its it out pls plz data set dataset usually typically normally"""
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""
 

@@ -101,6 +101,14 @@ SYNONYMS: dict[str, list[str]] = {
         "returns",
     ],
     "cancellation_rate": ["cancellation rate", "cancel rate", "refund rate", "return rate"],
+    "average_price": [
+        "average price",
+        "average unit price",
+        "typical price",
+        "usual price",
+        "unit price",
+        "price",
+    ],
 }
 
 
@@ -335,6 +343,9 @@ def default_metrics(
     add("lines", Kind.rows, "count", "Order lines")
     if quantity is not None:
         add("units", Kind.sum, "number", "Units", over=quantity.name, **kept)
+    if price is not None and price.role is Role.measure:
+        # "what does it usually sell at?": the price of a line, averaged over the lines sold
+        add("average_price", Kind.average, "money", f"Average {price.title.lower()}", over=price.name, **kept)
     revenue = next((m for m in metrics if m.name == "revenue"), None)
     order = keys.get(Entity.order)
     if cancellation is not None and revenue is not None and order is not None:
