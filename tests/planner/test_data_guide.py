@@ -178,3 +178,11 @@ def test_a_file_with_guest_checkouts_is_answered_from_its_own_rows(tmp_path: Pat
         assert "Revenue 100.82" in text and "Orders 3" in text  # with the guest order (6 x 1.85)
     finally:
         shop.close()
+
+
+def test_a_question_neither_reader_reads_is_not_left_to_the_model_on_a_file_of_its_own(chat: Chat) -> None:
+    """The retail reader leaves it to the model; over tables that lack this file's columns the model
+    would improvise (a forecast answered with a month's revenue): what was not read is said."""
+    tool, _, text = chat.ask("what will the full month of December end up at?")
+    assert tool is None and text is not None
+    assert text.startswith("I can't answer that from this data: I don't know what 'end' means here.")

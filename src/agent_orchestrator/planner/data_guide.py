@@ -50,6 +50,8 @@ class _Data:
     guests: bool
     """Lines without a customer (guest checkouts): the retail tables leave them out, so only the
     file's own rows give the shop's totals."""
+    own_columns: bool
+    """Columns the retail tables do not have (a region, a profit)."""
 
 
 class DataGuide:
@@ -87,9 +89,12 @@ class DataGuide:
         if outside is not None:
             return GuidedAnswer(outside)
         if not reading.covered:
-            if extra_columns(data.model, reading.columns):
+            if extra_columns(data.model, reading.columns) or (
+                planned is None and reading.named and (data.guests or data.own_columns)
+            ):
                 # it names what only this file has ("sales reps in Texas": a state): the retail tables
-                # would read it as something else (a product called Texas), and so would the model
+                # would read it as something else (a product called Texas), and so would the model;
+                # nor is the model to improvise over tables that lack this file's lines or columns
                 return GuidedAnswer(f"{_unread(reading.left)} {can_ask(data.model)}")
             return _in_this_datas_words(planned, data, reading.left)
         # Only this file's columns, a question the retail reader did not read (a refusal, or left to
@@ -125,7 +130,9 @@ class DataGuide:
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))
                     else []
                 )
-                self._data = _Data(rows, model, Vocabulary(model, words), first_day, last_day, hashed, guests)
+                own = extra_columns(model, {c.name for c in model.columns})
+                vocabulary = Vocabulary(model, words)
+                self._data = _Data(rows, model, vocabulary, first_day, last_day, hashed, guests, own)
             return self._data
 
 
