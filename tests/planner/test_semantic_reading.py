@@ -322,3 +322,22 @@ def test_things_named_by_a_plural_are_every_one_so_named(tmp_path: Path) -> None
 def test_which_n_things_is_a_ranking_of_n(engine: Engine, vocabulary: Vocabulary) -> None:
     reading = _read(engine, vocabulary, "which 2 states have the smallest sales over the whole data set?")
     assert reading.covered and reading.arguments["limit"] == 2 and reading.arguments["order"] == "asc"
+
+
+def test_initials_are_a_value_only_in_capitals(tmp_path: Path) -> None:
+    """ "the UK" is United Kingdom; "was" (stemmed "wa") is no city called West Allis."""
+    path = tmp_path / "shop.csv"
+    path.write_text(
+        "Order ID,Order Date,City,Country,Sales\n"
+        "A-1,2024-01-02,West Allis,United States,10.00\nA-2,2024-01-03,Leeds,United Kingdom,20.00\n"
+    )
+    model = suggest_model(profile_csv(path), "Shop", known={"order": "Order ID", "line_total": "Sales"})
+    with Engine(model, path) as shop:
+        words = Vocabulary(model, shop.words())
+        _, last = shop.span()
+        plain = read_semantic("what was total revenue?", model, words, last)
+        assert plain.covered and "filters" not in plain.arguments
+        outside = read_semantic("what was revenue outside the UK?", model, words, last)
+        assert outside.arguments["filters"] == [
+            {"column": "country", "op": "not_in", "values": ["United Kingdom"]}
+        ]

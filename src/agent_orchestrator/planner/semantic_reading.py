@@ -229,6 +229,12 @@ def _read(
         and w not in _OWN
         and _root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
+    for capitals in dict.fromkeys(re.findall(r"\b[A-Z]{2,4}\b", question)):  # "outside the UK"
+        initials = capitals.lower()
+        if initials in reading.left and initials in vocabulary.initials:
+            column, value = vocabulary.initials[initials]
+            reading.left = [w for w in reading.left if w != initials]
+            found = replace(found, mentions=(*found.mentions, Mention(column, value, initials)))
     run = _name_run(question, reading.left, found, vocabulary)  # "the Global Troy tilter": one product
     if run is not None:
         holder, run_words, run_text = run

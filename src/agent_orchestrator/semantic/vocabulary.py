@@ -108,8 +108,10 @@ class Vocabulary:
                 if words:
                     self._values.setdefault(words, []).append((name, str(value)))
         dimensions = {c.name for c in model.with_role(Role.dimension)}
-        for initials, held in _initials(values, dimensions).items():
-            self._values.setdefault(initials, held)  # "the UK": United Kingdom
+        # A dimension's value by its initials ("uk": United Kingdom), for a question that writes them
+        # in capitals ("the UK"): written small they are too often a word ("was" is no West Allis).
+        initials = _initials(values, dimensions)
+        self.initials = {key: held[0] for key, held in initials.items() if key not in self._values}
         self._fuzzy = [w for w in self._values if len(w) >= _MIN_FUZZY and not any(c.isdigit() for c in w)]
         named = {c.name for c in model.with_role(Role.label, Role.key)}
         self._words: dict[str, set[tuple[str, str]]] = {}  # a word -> the names holding it
