@@ -232,9 +232,9 @@ def _read(
     for capitals in dict.fromkeys(re.findall(r"\b[A-Z]{2,4}\b", question)):  # "outside the UK"
         initials = capitals.lower()
         if initials in reading.left and initials in vocabulary.initials:
-            column, value = vocabulary.initials[initials]
+            holder, value = vocabulary.initials[initials]
             reading.left = [w for w in reading.left if w != initials]
-            found = replace(found, mentions=(*found.mentions, Mention(column, value, initials)))
+            found = replace(found, mentions=(*found.mentions, Mention(holder, value, initials)))
     run = _name_run(question, reading.left, found, vocabulary)  # "the Global Troy tilter": one product
     if run is not None:
         holder, run_words, run_text = run
