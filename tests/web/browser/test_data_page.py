@@ -88,7 +88,9 @@ def upload(page: Page, path: Path) -> None:
 def restore_default(page: Page) -> None:
     row = page.locator('[data-testid="versions-table"] tr[data-version="default"]')
     row.get_by_test_id("version-restore").click()
-    expect(row.get_by_test_id("version-active")).to_be_visible()
+    # A switch rebuilds the tools' schemas from the version's semantic model: seconds on a loaded
+    # machine (the suite runs four workers on two cores), not the assertion's default five.
+    expect(row.get_by_test_id("version-active")).to_be_visible(timeout=20_000)
     expect(page.get_by_test_id("data-facts")).to_contain_text("6,000")
 
 
