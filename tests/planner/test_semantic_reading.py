@@ -38,6 +38,14 @@ def _rows(engine: Engine, reading: SemanticReading) -> list[tuple[Any, ...]]:
     return engine.run(SemanticQuery.model_validate(reading.arguments)).rows
 
 
+def _shop(path: Path, rows: str) -> tuple[Engine, Vocabulary, Any]:
+    """A small export with order numbers and line totals: its engine, vocabulary and last day."""
+    path.write_text(rows)
+    model = suggest_model(profile_csv(path), "Shop", known={"order": "Order ID", "line_total": "Sales"})
+    shop = Engine(model, path)
+    return shop, Vocabulary(model, shop.words()), shop.span()[1]
+
+
 @pytest.mark.parametrize(
     "question",
     ["profit by region", "What is our total profit for each region?", "which region made the most profit?"],
@@ -300,15 +308,16 @@ def test_things_named_by_a_plural_are_every_one_so_named(tmp_path: Path) -> None
     """ "how many different doormats": the products whose names hold "doormat", counted; a word
     naming several things is what is counted, not a choice to make."""
     path = tmp_path / "shop.csv"
-    path.write_text(
-        "Order ID,Order Date,Customer ID,Product ID,Product Name,Sales\n"
-        "A-1,2024-01-02,C-1,P-1,DOORMAT RED,10.00\nA-2,2024-01-03,C-2,P-2,DOORMAT BLUE,20.00\n"
-        "A-3,2024-01-04,C-1,P-3,LUNCH BAG,5.00\n"
+    shop, words, last = _shop(
+        path,
+        (
+            "Order ID,Order Date,Customer ID,Product ID,Product Name,Sales\n"
+            "A-1,2024-01-02,C-1,P-1,DOORMAT RED,10.00\nA-2,2024-01-03,C-2,P-2,DOORMAT BLUE,20.00\n"
+            "A-3,2024-01-04,C-1,P-3,LUNCH BAG,5.00\n"
+        ),
     )
-    model = suggest_model(profile_csv(path), "Shop", known={"order": "Order ID", "line_total": "Sales"})
-    with Engine(model, path) as shop:
-        words = Vocabulary(model, shop.words())
-        _, last = shop.span()
+    model = shop.model
+    with shop:
         counted = read_semantic("how many different doormats do we sell?", model, words, last)
         assert counted.covered and counted.arguments["metrics"] == ["products"]
         assert counted.arguments["filters"] == [
@@ -327,14 +336,15 @@ def test_which_n_things_is_a_ranking_of_n(engine: Engine, vocabulary: Vocabulary
 def test_initials_are_a_value_only_in_capitals(tmp_path: Path) -> None:
     """ "the UK" is United Kingdom; "was" (stemmed "wa") is no city called West Allis."""
     path = tmp_path / "shop.csv"
-    path.write_text(
-        "Order ID,Order Date,City,Country,Sales\n"
-        "A-1,2024-01-02,West Allis,United States,10.00\nA-2,2024-01-03,Leeds,United Kingdom,20.00\n"
+    shop, words, last = _shop(
+        path,
+        (
+            "Order ID,Order Date,City,Country,Sales\n"
+            "A-1,2024-01-02,West Allis,United States,10.00\nA-2,2024-01-03,Leeds,United Kingdom,20.00\n"
+        ),
     )
-    model = suggest_model(profile_csv(path), "Shop", known={"order": "Order ID", "line_total": "Sales"})
-    with Engine(model, path) as shop:
-        words = Vocabulary(model, shop.words())
-        _, last = shop.span()
+    model = shop.model
+    with shop:
         plain = read_semantic("what was total revenue?", model, words, last)
         assert plain.covered and "filters" not in plain.arguments
         outside = read_semantic("what was revenue outside the UK?", model, words, last)

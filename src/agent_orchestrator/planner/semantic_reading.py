@@ -138,19 +138,22 @@ class SemanticReading:
         return self.named and not self.left and bool(self.arguments.get("metrics"))
 
 
+_PLAIN = COMMON | _OWN
+_PLAIN_TARGETS = sorted(w for w in _PLAIN if len(w) >= 3 and w.isalpha())
+"""Plain English and the query language's words: what a typo of neither the data's words is of."""
+
+
 def _respelled(question: str, left: list[str], vocabulary: Vocabulary) -> str | None:
     """The question with its left-over words that are typos of common English or of the data's own
     words corrected (``words.correction``, ``words.short_word``); None when none is. A word of
     English is never made one of the data's ("leave" is no "level")."""
     targets, names = vocabulary.spelling
-    plain = COMMON | _OWN
-    common = sorted(w for w in plain if len(w) >= 3 and w.isalpha())
     text, changed = question, False
     for word in dict.fromkeys(left):
         close = (
             TYPO_PRONE.get(word)
-            or correction(word, common, set())
-            or short_word(word, plain)
+            or correction(word, _PLAIN_TARGETS, set())
+            or short_word(word, _PLAIN)
             or (None if is_english(word) else correction(word, targets, names))
         )
         if close is not None:
