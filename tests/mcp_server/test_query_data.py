@@ -96,3 +96,9 @@ async def test_a_word_naming_several_of_what_is_counted_counts_them(server: Reta
         server, metrics=["revenue"], filters=[{"column": "product_name", "op": "in", "values": ["ab"]}]
     )
     assert chosen["answer"] == "Which product do you mean: Labels or Table?"
+
+
+async def test_a_count_of_groups_reaches_the_tool(server: RetailMCPServer) -> None:
+    counted = await _ask(server, metrics=["revenue"], group_by=[{"column": "region"}], count=True)
+    assert counted["query"]["count"] is True
+    assert counted["answer"].splitlines()[0] == "Number of regions (Revenue by region), all time: 2 regions"

@@ -104,6 +104,7 @@ def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict
     properties["by_change"]["description"] = (
         "Rank by the change since the compare window (grew most, fell most)"
     )
+    properties["count"]["description"] = "The answer is how many groups there are (how many countries…)"
     return schema
 
 
@@ -123,6 +124,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
         limit: Annotated[int, Field(ge=1, le=50)] = 10,
         share: bool = False,
         by_change: bool = False,
+        count: bool = False,
     ) -> str:
         given = {
             "metrics": metrics,
@@ -135,6 +137,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
             "limit": limit,
             "share": share,
             "by_change": by_change,
+            "count": count,
         }
         if data is None:
             with kit.connect():  # a missing database is reported as every tool reports it
