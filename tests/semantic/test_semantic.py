@@ -223,6 +223,9 @@ def test_the_online_retail_layout_counts_guest_lines_in_revenue_and_orders():
     )
     assert model.column("description").role is Role.label and model.column("stockcode").role is Role.key
     assert model.metric("revenue").times == "unitprice"
+    titles = [model.column(name).title for name in ("stockcode", "customerid", "unitprice", "invoicedate")]
+    assert titles == ["Stock code", "Customer ID", "Unit price", "Invoice date"]  # said as people say them
+    assert "last order" in model.metric("last_invoicedate").synonyms  # the table's own date is its orders'
     with Engine(model, path) as engine:
         totals = engine.run(SemanticQuery(metrics=["revenue", "orders", "customers"])).records()[0]
     assert totals["revenue"] == pytest.approx(6 * 2.55 + 6 * 3.39 + 6 * 1.85 + 32 * 1.69)

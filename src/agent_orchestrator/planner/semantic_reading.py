@@ -26,6 +26,7 @@ from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
 from .periods import NUMBER_WORDS, find_periods
+from .row_reference import referred_row
 from .words import COMMON, TYPO_PRONE, correction, is_english, normalize, short_word, stem
 
 
@@ -52,6 +53,8 @@ _RECENCY = re.compile(
     r"\b(?:order|ordered|orders|purchase|purchased|purchases|bought|buy|bought|shopped|sale|sales)\b"
     r"|\blast (?:order|purchase)\b.{0,30}\bago\b|\b(?:lapsed|inactive|dormant|churned)\b"
 )
+_WHEN = re.compile(r"\bwhen\b.*\b(?P<which>first|earliest|last|latest|most recent)\b")
+"""The day something was first or last done, asked ("when was their last order?")."""
 _DECLINE = _words("decline declined fell fall dropped drop shrank shrunk decreased")
 _HAVING = re.compile(
     r"\b(?:(?P<no>without|no|never|not)\s+(?:a\s+|any\s+)?|(?:with|had|has|have|got)\s+(?:a\s+|any\s+))"
@@ -60,7 +63,10 @@ _HAVING = re.compile(
 """A measure present or absent on a line ("orders with a discount", "sales without any discount")."""
 _PERIODS = re.compile(r"\b(?:days|weeks|months|quarters|years|weekdays)\b")
 """Periods asked for in the plural ("the best months"), not one."""
-_NET = re.compile(r"\bnet(?:\s+of\s+(?:the\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?))?\b")
+_NET = re.compile(
+    r"\bnet(?:\s+of\s+(?:the\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?))?\b"
+    r"|\b(?:after|less)\s+(?:the\s+|any\s+)?(?:cancell?ations?|refunds?|returns?)\b"
+)
 """Revenue as recorded, what a cancellation takes off included ("net of cancellations is fine")."""
 _GROSS = re.compile(
     r"\b(?:gross|(?:non|un)[\s-]?cancell?ed(?:\s+(?:lines?|orders?|invoices?))?(?:\s+only)?"
@@ -100,7 +106,7 @@ _SINCE = re.compile(r"\b(?:since|after|from)\s*$")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
 _FOLLOW = re.compile(
     r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:that|those|them|it|same)\b"
-    r"|\bwhich (?:one|of (?:these|those|them))\b|\b(?:he|she|they|his|her|their|him)\b"
+    r"|\bwhich (?:one|of (?:these|those|them))\b|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
 )
 _OWN = _words(
     """by per each every breakdown split across group grouped sorted order ordered orders list show over
@@ -205,6 +211,11 @@ def _read(
     listed: tuple[str, list[str]] | None,
 ) -> SemanticReading:
     text = normalize(question)
+    row = (
+        referred_row(text, listed, lowest_first=(previous or {}).get("order") == "asc") if previous else None
+    )
+    if row is not None:  # "no. 3 on that list", "they": one row of the answer before, asked about
+        text = row.text
     reading = SemanticReading()
     args: dict[str, Any] = {}
     rest = _read_time(text, last_day, args, reading)
@@ -331,6 +342,13 @@ def _read(
     for grain in found.grains:
         if time is not None:
             groups.append({"column": time.name, "grain": grain})
+    when = _WHEN.search(text)
+    if not metrics and when is not None and model.time is not None:  # "when was their last one?"
+        first = when["which"] in ("first", "earliest")
+        dated = f"{'first' if first else 'last'}_{model.time.name}"
+        if dated in {m.name for m in model.metrics}:
+            metrics = [dated]
+            found = replace(found, metrics=(dated,))  # what a follow-up asks now
     if not metrics and (found.mentions or groups or "window" in args):
         metrics = [_default_metric(model)]
     revenue = _default_metric(model)
@@ -360,6 +378,15 @@ def _read(
             args["order"] = "asc"
     limit = _limit(text)
     grouped = args.get("group_by", [])
+    if (
+        limit is None
+        and ranking
+        and len(grouped) == 1
+        and "grain" not in grouped[0]
+        and not _RECENCY.search(text)
+        and _one_asked(text, model.column(grouped[0]["column"]))
+    ):
+        limit = 1  # "who's our biggest customer?": one, and those tied with it
     if ranking and grouped and all("grain" in g for g in grouped):  # "which month had the highest revenue?"
         args["order_by"] = args["metrics"][0]
         if limit is None and not _PERIODS.search(text):
@@ -385,10 +412,12 @@ def _read(
         )
     ):
         args["count"] = True  # the groups that pass, counted
-    if previous is not None and _FOLLOW.search(text):
+    if previous is not None and (row is not None or _FOLLOW.search(text)):
         reading.follow_up = True
         args = _patched(previous, args, found, text)
         reading.named = True
+        if row is not None:
+            args = _about_row(args, row.column, row.value)
     elif (
         previous is not None
         and not found.metrics
@@ -659,6 +688,21 @@ def _ambiguous(found: Any) -> list[str]:
     return [words for words, named in columns.items() if len(named) > 1 and not named & set(found.columns)]
 
 
+def _one_asked(text: str, column: Column) -> bool:
+    """Whether the question names what it ranks in the singular ("which country…", "our biggest
+    customer") and never in the plural: one is asked for."""
+    names = {normalise(column.title), *(normalise(s) for s in column.synonyms)}
+    if column.entity is not None:
+        names.add(column.entity.value)
+    singular = plural = False
+    for name in filter(None, names):
+        plural = plural or bool(
+            re.search(rf"\b{re.escape(name)}(?:s|es)\b|\b{re.escape(name[:-1])}ies\b", text)
+        )
+        singular = singular or bool(re.search(rf"\b{re.escape(name)}\b", text))
+    return singular and not plural
+
+
 def _limit(text: str) -> int | None:
     found = _LIMIT.search(text)
     if not found:
@@ -739,6 +783,21 @@ def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any, text: s
     if "window" in args and "compare" not in args:
         patched.pop("compare", None)
     return patched
+
+
+def _about_row(args: dict[str, Any], column: str, value: str) -> dict[str, Any]:
+    """The query asked of one row of the list before: that row kept, the breakdown by its column
+    (and the ranking of it) gone."""
+    groups = [g for g in args.get("group_by", []) if g.get("column") != column]
+    rules = [f for f in args.get("filters", []) if f.get("column") != column]
+    about = {
+        k: v for k, v in args.items() if k not in ("group_by", "limit", "order", "order_by", "share", "count")
+    }
+    if groups:
+        about["group_by"] = groups
+        about.update({k: args[k] for k in ("limit", "order", "order_by") if k in args})
+    about["filters"] = [*rules, {"column": column, "op": "in", "values": [value]}]
+    return about
 
 
 def _year_back(window: dict[str, str]) -> dict[str, str]:

@@ -236,6 +236,16 @@ def _entity(words: list[str]) -> Entity | None:
 
 
 def _column(profile: ColumnProfile, rows: int) -> Column:
+    column = _role(profile, rows)
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", profile.header.strip())
+    if spaced != profile.header.strip():  # "StockCode" is said "stock code", "CustomerID" "customer ID"
+        first, *rest = spaced.split()
+        label = " ".join([first.capitalize(), *(w if w.isupper() else w.lower() for w in rest)])
+        column = column.model_copy(update={"label": label[:80]})
+    return column
+
+
+def _role(profile: ColumnProfile, rows: int) -> Column:
     words = _words(profile.header)
     name, source = column_name(profile.header), profile.header
     entity = _entity(words)
@@ -428,13 +438,15 @@ def default_metrics(
                 ],
             )
         )
+    times = [c for c in columns if c.role is Role.time]
+    main = next((c for c in times if c.mapped == "time"), times[0] if times else None)
     for column in columns:
         if column.role is Role.time:
             # "when did they last order?", "their most recent purchase": the event the date is of
             event = column.title.lower().removesuffix(" date").removesuffix(" day").strip()
-            events = (
-                [event, *(["purchase"] if event == "order" else [])] if event != column.title.lower() else []
-            )
+            events = [event] if event != column.title.lower() else []
+            if event == "order" or column is main:  # a sales table's own date is its orders'
+                events = list(dict.fromkeys([*events, "order", "purchase"]))
             for name, kind, title, words in (
                 ("first", Kind.minimum, "First", ("first", "earliest")),
                 ("last", Kind.maximum, "Last", ("last", "latest", "most recent")),

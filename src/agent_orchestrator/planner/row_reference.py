@@ -1,0 +1,77 @@
+"""A row of the previous answer, referred to: "no. 3 on that list", "the bottom one", "they".
+
+A follow-up often asks about one row the answer before listed rather than naming it again: by its
+place in the list ("the second one", "#3", "the top one", "the last one") or, when the list held one
+row ("who is our biggest customer?"), by a pronoun ("how many orders have they placed?"). The row
+becomes a filter of the next query, on the column the list was broken down by, so the question is
+asked about that row alone (docs/architecture.md#the-semantic-model). The words that referred to it
+are taken out of the question, so that "top" or "3" in them is not read as a ranking of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .periods import NUMBER_WORDS
+
+_PLACES = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+    "top": 1, "highest": 1, "biggest": 1, "best": 1, "leading": 1, "winning": 1, "last": -1, "final": -1,
+}  # fmt: skip
+_LOWEST = frozenset(("bottom", "lowest", "smallest", "worst", "weakest"))
+"""The row with the least: the first of a list ranked lowest first, else the last."""
+_PLACE = "|".join([*_PLACES, *_LOWEST])
+_NUMBERED = "|".join(NUMBER_WORDS)
+_ON_THE_LIST = (
+    r"(?:\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?(?:list|ranking|table|answer))?"
+)
+_BY_PLACE = re.compile(
+    r"\b(?:(?:no|number|nr|#)\s*\.?\s*(?P<number>\d{1,2})\b"
+    rf"|(?:the\s+)?(?P<nth>\d{{1,2}})(?:st|nd|rd|th)\s+(?:one|entry|row|item|place)\b"
+    rf"|(?:the|that)\s+(?P<word>{_PLACE})\s+(?:one|entry|row|item)\b"
+    rf"|(?:the\s+)?(?P<spelled>{_NUMBERED})\s+(?:on|in)\s+(?:that|the|this|your)\s+list\b)" + _ON_THE_LIST
+)
+"""A row by its place in the list; "the top one", but not "the top one hundred"."""
+_PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|him|that one|this one)\b")
+"""A row named by a pronoun: only when the list held one row."""
+
+
+@dataclass(frozen=True)
+class RowReference:
+    column: str
+    value: str
+    text: str
+    """The question with the words that referred to the row taken out."""
+
+
+def referred_row(
+    text: str, listed: tuple[str, list[str]] | None, lowest_first: bool = False
+) -> RowReference | None:
+    """The row of ``listed`` (the previous answer's breakdown column and its rows, in order; ranked
+    lowest first when ``lowest_first``) that the normalised question ``text`` refers to; None when
+    it refers to none, or to a place the list does not have."""
+    if listed is None or not listed[1]:
+        return None
+    column, values = listed
+    found = _BY_PLACE.search(text)
+    if found is not None:
+        place = 1 if lowest_first and found["word"] in _LOWEST else _place(found)
+        if place is None or not -len(values) <= place <= len(values) or place == 0:
+            return None
+        value = values[place - 1] if place > 0 else values[place]
+        return RowReference(column, value, text[: found.start()] + " " + text[found.end() :])
+    if len(values) == 1 and _PRONOUN.search(text):
+        return RowReference(column, values[0], text)
+    return None
+
+
+def _place(found: re.Match[str]) -> int | None:
+    if found["number"] or found["nth"]:
+        return int(found["number"] or found["nth"])
+    if found["word"]:
+        return _PLACES.get(found["word"], -1)
+    if found["spelled"]:
+        return NUMBER_WORDS[found["spelled"]]
+    return None
