@@ -98,7 +98,18 @@ async def test_a_word_naming_several_of_what_is_counted_counts_them(server: Reta
     assert chosen["answer"] == "Which product do you mean: Labels or Table?"
 
 
-async def test_a_count_of_groups_reaches_the_tool(server: RetailMCPServer) -> None:
+async def test_a_count_and_a_share_of_a_whole_reach_the_tool(server: RetailMCPServer) -> None:
     counted = await _ask(server, metrics=["revenue"], group_by=[{"column": "region"}], count=True)
     assert counted["query"]["count"] is True
     assert counted["answer"].splitlines()[0] == "Number of regions (Revenue by region), all time: 2 regions"
+
+    whole = await _ask(
+        server,
+        metrics=["revenue"],
+        filters=[{"column": "region", "op": "in", "values": ["West"]}],
+        share_of={},
+    )
+    assert (
+        whole["answer"]
+        == "Revenue, Region West, all time: 972.20 (49.45% of 1,966.10, the revenue of all time)."
+    )

@@ -12,6 +12,7 @@ import pytest
 
 from agent_orchestrator.planner.semantic_reading import SemanticReading, extra_columns, read_semantic
 from agent_orchestrator.semantic import Engine, SemanticQuery, Vocabulary, profile_csv, suggest_model
+from agent_orchestrator.semantic.render import render
 
 STORE = Path(__file__).parents[1] / "semantic" / "data" / "store.csv"
 KNOWN = {"order": "Order ID", "customer": "Customer ID", "time": "Order Date", "line_total": "Sales"}
@@ -393,3 +394,21 @@ def test_one_asked_for_is_then_they(engine: Engine, vocabulary: Vocabulary) -> N
         when.arguments["metrics"] == ["last_order_date"]
         and _rows(engine, when)[0][0].isoformat() == "2017-11-22"
     )
+
+
+def test_a_share_of_a_wider_whole_is_the_part_over_the_whole(engine: Engine, vocabulary: Vocabulary) -> None:
+    period = _read(engine, vocabulary, "What share of 2017 sales came from the West?")
+    assert period.arguments["share_of"] == {"window": {"start": "2017-01-01", "end": "2017-12-31"}}
+    assert period.arguments["filters"] == [{"column": "region", "op": "in", "values": ["West"]}]
+    query = SemanticQuery.model_validate(period.arguments)
+    text = render(engine.model, query, engine.run(query))
+    assert text == "Revenue, Region West, 2017: 907.15 (57.14% of 1,587.51, the revenue of 2017)."
+    total = _read(engine, vocabulary, "what % of total sales is the South on its own?")
+    assert total.arguments["share_of"] == {} and "group_by" not in total.arguments
+    query = SemanticQuery.model_validate(total.arguments)
+    assert "(74.22% of 3,575.98" in render(engine.model, query, engine.run(query))
+    each = _read(engine, vocabulary, "what share of sales came from each region?")
+    assert each.arguments["share"] and "share_of" not in each.arguments  # the groups' own total
+    _, last = engine.span()
+    later = read_semantic("and in 2016?", engine.model, vocabulary, last, period.arguments)
+    assert later.arguments["share_of"] == {"window": {"start": "2016-01-01", "end": "2016-12-31"}}

@@ -24,6 +24,7 @@ from agent_orchestrator.semantic import (
     SemanticModel,
     SemanticQuery,
     Vocabulary,
+    Whole,
     Window,
     compile_query,
     profile_csv,
@@ -391,3 +392,27 @@ def test_a_unit_price_is_averaged_over_the_lines_sold():
     with Engine(model, path) as engine:
         (row,) = engine.run(SemanticQuery(metrics=["average_price"])).rows
     assert row[0] == pytest.approx((2.55 + 3.39 + 1.85 + 1.69) / 4)
+
+
+def test_a_share_of_a_wider_whole_binds_the_parts_and_the_wholes_values_in_order(engine):
+    south = Filter(column="region", op="in", values=["South"])
+    years = Window(start=date(2015, 1, 1), end=date(2016, 12, 31))
+    query = SemanticQuery(
+        metrics=["revenue"],
+        filters=[south, Filter(column="category", op="in", values=["Furniture"])],
+        window=years,
+        share_of=Whole(window=years, filters=[south]),
+    )
+    record = engine.run(query).records()[0]
+    assert (round(record["revenue"], 2), round(record["revenue__whole"], 2)) == (1951.48, 1973.85)
+    assert render(engine.model, query, engine.run(query)).endswith(
+        "(98.87% of 1,973.85, the revenue of Region South, January 1, 2015 to December 31, 2016)."
+    )
+    by_category = SemanticQuery(
+        metrics=["revenue"],
+        group_by=[GroupBy(column="category")],
+        filters=[south],
+        share_of=Whole(filters=[south]),
+    )
+    lines = render(engine.model, by_category, engine.run(by_category)).splitlines()
+    assert lines[1] == "1. Furniture: 1,951.48 (73.52% of 2,654.21, the revenue of Region South, all time)"

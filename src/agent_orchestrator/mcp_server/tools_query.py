@@ -105,6 +105,9 @@ def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict
         "Rank by the change since the compare window (grew most, fell most)"
     )
     properties["count"]["description"] = "The answer is how many groups there are (how many countries…)"
+    properties["share_of"]["description"] = (
+        "The answer as a share of a wider whole: the same metric over this window and these filters only"
+    )
     return schema
 
 
@@ -125,6 +128,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
         share: bool = False,
         by_change: bool = False,
         count: bool = False,
+        share_of: dict[str, Any] | None = None,
     ) -> str:
         given = {
             "metrics": metrics,
@@ -138,6 +142,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
             "share": share,
             "by_change": by_change,
             "count": count,
+            "share_of": share_of,
         }
         if data is None:
             with kit.connect():  # a missing database is reported as every tool reports it

@@ -200,8 +200,11 @@ def _previous(
     earlier: Sequence[dict[str, Any]], tool: str
 ) -> tuple[dict[str, Any] | None, tuple[str, list[str]] | None]:
     """The arguments of the last call, if the last tool call of the chat was a ``query_data`` one
-    (a follow-up's base), and what its answer listed: the values of the column it broke down by
-    ("which of those…"), or the choices it offered for a name ("Tamara")."""
+    (a follow-up's base), and what the latest answer with a list listed (of the last
+    :data:`_LISTS_BACK` calls): the values of the column it broke down by ("which of those…",
+    "no. 3 on that list" after a one-figure answer), or the choices it offered for a name ("Tamara")."""
+    previous: dict[str, Any] | None = None
+    calls_back = 0
     for at in range(len(earlier) - 1, -1, -1):
         calls = _calls(earlier[at])
         if not calls:
@@ -209,16 +212,26 @@ def _previous(
         call = calls[-1]
         function = call.get("function") or {}
         if function.get("name") != tool:
-            return None, None
+            return previous, None
         raw = function.get("arguments")
         try:
             arguments = json.loads(raw) if isinstance(raw, str) else raw
         except json.JSONDecodeError:
-            return None, None
+            return previous, None
         if not isinstance(arguments, dict):
-            return None, None
-        return arguments, _listed(earlier[at + 1 :], str(call.get("id")))
-    return None, None
+            return previous, None
+        previous = previous if previous is not None else arguments
+        listed = _listed(earlier[at + 1 :], str(call.get("id")))
+        calls_back += 1
+        if listed is not None and (len(listed[1]) > 1 or calls_back == 1):
+            return previous, listed
+        if calls_back >= _LISTS_BACK:
+            break
+    return previous, None
+
+
+_LISTS_BACK = 3
+"""How far back "that list" may be: answers of one figure in between ("what % is the UK?") are passed over."""
 
 
 def _listed(after: Sequence[dict[str, Any]], call_id: str) -> tuple[str, list[str]] | None:

@@ -38,6 +38,11 @@ _HIGH = _words("top best most highest biggest largest greatest leading strongest
 _LOW = _words("bottom worst least lowest smallest fewest weakest min minimum less lower poorest")
 _RANKING = _HIGH | _LOW | {"rank", "ranked", "ranking", "which", "who", "whom"}
 _SHARE = _words("share percentage percent proportion portion fraction")
+_SHARE_OF = re.compile(
+    r"(?:\b(?:share|percentage|percent|proportion|portion|fraction)|%)\s+of\s+(?P<whole>.+?)\s+"
+    r"(?:came|comes|come|was|were|is|are|did|does|do|went|goes|go|made)\b"
+)
+"""A share of a whole the question names, and the part it asks about after it."""
 _YEAR_BACK = re.compile(
     r"\b(?:year over year|year on year|yoy|a year (?:earlier|before|ago)|the year before|previous year"
     r"|prior year|same (?:month|quarter|period|time) last year)\b"
@@ -121,7 +126,8 @@ _OWN = _words(
     leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
     and what about how same also now then in of for on at to with the a an is are
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
-    he she they him her their them his hers its it out pls plz data set dataset usually typically normally"""
+    he she they him her their them his hers its it out pls plz data set dataset usually typically normally
+    own alone"""
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""
 
@@ -365,7 +371,10 @@ def _read(
             args["group_by"] = [{"column": rule["column"]}]
     if filters:
         args["filters"] = filters
-    if cues & _SHARE or re.search(r"%\s+of\b", text):
+    whole = _whole_asked(text, args, found, last_day) if not groups else None
+    if whole is not None:  # "what share of 2011 revenue came from Q4?": Q4 over the whole of 2011
+        args["share_of"] = whole
+    elif cues & _SHARE or re.search(r"%\s+of\b", text):
         args["share"] = True
         if not groups and filters and filters[0]["op"] == "in":  # "what share came from the West?"
             args["group_by"] = [{"column": filters[0]["column"]}]
@@ -437,9 +446,44 @@ def _read(
             ]
     if not args.get("metrics"):
         args.pop("metrics", None)
-    reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {})}
+    reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {}) or k == "share_of"}
     reading.columns = _columns_read(model, reading.arguments)
     return reading
+
+
+def _whole_asked(text: str, args: dict[str, Any], found: Any, last_day: date | None) -> dict[str, Any] | None:
+    """The whole a share is asked of ("share of <2011 revenue> came from <Q4>", "% of <total revenue>
+    is <the UK>"), when the rest of the question names the part: the window and filters the whole
+    phrase names become the whole's, and the part keeps them plus its own. None when no part is named."""
+    match = _SHARE_OF.search(text)
+    if match is None:
+        return None
+    start, end = match.span("whole")
+    phrase, rest = text[start:end], text[:start] + " " * (end - start) + text[end:]
+    whole_time: dict[str, Any] = {}
+    part_time: dict[str, Any] = {}
+    _read_time(phrase, last_day, whole_time, SemanticReading())
+    _read_time(rest, last_day, part_time, SemanticReading())
+
+    def in_whole(rule: dict[str, Any]) -> bool:
+        said = [
+            m.words for m in found.mentions if m.column == rule.get("column") and m.value in rule["values"]
+        ]
+        return any(start <= text.find(words) < end for words in said)
+
+    rules = args.get("filters", [])
+    whole_rules = [rule for rule in rules if "column" in rule and in_whole(rule)]
+    if "window" not in part_time and len(whole_rules) == len(rules):
+        return None  # no part named: a share of what?
+    args.pop("compare", None)
+    window = part_time.get("window") or whole_time.get("window")
+    if window is not None:
+        args["window"] = window
+    else:
+        args.pop("window", None)
+    # "what share of revenue came from Germany in 2011": of 2011's revenue, when the whole names no period
+    whole_window = whole_time.get("window") or window
+    return {k: v for k, v in (("window", whole_window), ("filters", whole_rules)) if v}
 
 
 def extra_columns(model: SemanticModel, columns: set[str]) -> bool:
@@ -777,11 +821,34 @@ def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any, text: s
         named = {f.get("column") for f in args["filters"]}
         kept = [f for f in previous.get("filters", []) if f.get("column") not in named]
         patched["filters"] = kept + args["filters"]
-    for key in ("window", "compare", "order", "limit", "share"):
+    for key in ("window", "compare", "order", "limit", "share", "share_of"):
         if key in args:
             patched[key] = args[key]
     if "window" in args and "compare" not in args:
         patched.pop("compare", None)
+    if "share_of" in args and "group_by" not in args:
+        patched.pop("group_by", None)  # "what % of the total is the UK?": one figure, not the list before
+        patched.pop("limit", None)
+    elif "share_of" in previous:
+        patched = _whole_kept(previous, patched, args, found)
+    if "compare" in patched and all("grain" in g for g in patched.get("group_by", [{}])):
+        patched.pop("group_by", None)  # "month over month, from Sept to Oct": the two months side by side
+    return patched
+
+
+def _whole_kept(
+    previous: dict[str, Any], patched: dict[str, Any], args: dict[str, Any], found: Any
+) -> dict[str, Any]:
+    """A share asked before, carried into a follow-up only where it still means something: "and in
+    2010?" moves a whole that was the period's own to the new period; a new metric, a breakdown or
+    a comparison asks no share."""
+    whole = dict(previous["share_of"])
+    if found.metrics or "group_by" in args or "compare" in args:
+        patched.pop("share_of", None)
+    elif "window" in args and whole.get("window") == previous.get("window"):
+        patched["share_of"] = {**whole, "window": args["window"]}
+    elif "window" in args:
+        patched.pop("share_of", None)
     return patched
 
 

@@ -14,7 +14,7 @@ from agent_orchestrator.semantic.compile import Compiled, compile_query
 from agent_orchestrator.semantic.engine import Engine, Result
 from agent_orchestrator.semantic.model import Cancellation, Column, Entity, Kind, Metric, Role, SemanticModel
 from agent_orchestrator.semantic.profile import ColumnProfile, TableProfile, profile_csv
-from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Window, query_schema
+from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Whole, Window, query_schema
 from agent_orchestrator.semantic.suggest import default_metrics, suggest_model
 from agent_orchestrator.semantic.vocabulary import Found, Mention, Vocabulary
 
@@ -37,6 +37,7 @@ __all__ = [
     "SemanticQuery",
     "TableProfile",
     "Vocabulary",
+    "Whole",
     "Window",
     "compile_query",
     "default_metrics",

@@ -15,7 +15,7 @@ from typing import Any
 
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.model import Cancellation, Column, Kind, Metric, Role, SemanticModel
-from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Window
+from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Whole, Window
 
 VIEW = "sales"
 _OPS = {"eq": "=", "ne": "<>", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
@@ -80,7 +80,11 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             )
             compared.append(name + "__before")
     ranked = query.order_by or metric_names[0]
-    if query.share and groups:  # a share is of the groups' total: with no groups there is one row
+    if query.share_of is not None:  # of a wider whole: the same metric over it, in a scalar subquery
+        for alias, template in (("__share", f"{quote(ranked)} / NULLIF({{}}, 0)"), ("__whole", "{}")):
+            whole = _whole(model, model.metric(ranked), query.share_of, params)  # its parameters, each time
+            selects.append(f"{template.format(whole)} AS {quote(ranked + alias)}")
+    elif query.share and groups:  # a share is of the groups' total: with no groups there is one row
         selects.append(
             f"{quote(ranked)} / NULLIF(sum({quote(ranked)}) OVER (), 0) AS {quote(ranked + '__share')}"
         )
@@ -110,6 +114,15 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             )
         sql.append(f"LIMIT {int(query.limit)}")
     return Compiled(" ".join(sql), params + where_params + having_params, groups, metric_names, compared)
+
+
+def _whole(model: SemanticModel, metric: Metric, whole: Whole, params: list[Any]) -> str:
+    """The metric over the whole a share is of, as a scalar subquery (its parameters appended)."""
+    expression = _metric(model, metric, None, model.time, params)
+    where = [_row_filter(model.column(f.column), f, params) for f in whole.filters if f.column is not None]
+    if whole.window is not None:
+        where.append(_in_window(_time_column(model, whole.window), whole.window, params))
+    return f"(SELECT {expression} FROM {VIEW}" + (f" WHERE {' AND '.join(where)})" if where else ")")
 
 
 def _ranking(metric: str, by_change: bool) -> str:

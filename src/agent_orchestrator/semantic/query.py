@@ -75,6 +75,16 @@ class Window(BaseModel):
         return self
 
 
+class Whole(BaseModel):
+    """What a share is of, when it is more than the groups' total ("what share of 2011 revenue came
+    from Q4?"): the first metric over this window and these filters only."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    window: Window | None = None
+    filters: Annotated[list[Filter], Field(max_length=12)] = []
+
+
 class GroupBy(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -99,6 +109,8 @@ class SemanticQuery(BaseModel):
     limit: Annotated[int, Field(ge=1, le=MAX_ROWS)] = 10
     share: bool = False
     """Each group's share of the total of the first metric."""
+    share_of: Whole | None = None
+    """The answer's share of a wider whole: of the same metric over the whole's window and filters."""
     by_change: bool = False
     """Rank the groups by the change of the ranked metric since the comparison window ("which
     region grew most?"), not by its value."""
@@ -119,14 +131,14 @@ class SemanticQuery(BaseModel):
                     raise InvalidInputError(f"Grouping by {column.name} needs a grain (day, month, …).")
             elif group.grain is not None or column.role not in (Role.dimension, Role.key, Role.label):
                 raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
-        for rule in self.filters:
+        for rule in [*self.filters, *(self.share_of.filters if self.share_of else [])]:
             if rule.column is not None:
                 column = model.column(rule.column)
                 if column.role is Role.ignore:
                     raise InvalidInputError(f"The dataset cannot be filtered by {column.name}.")
             elif rule.metric is not None:
                 model.metric(rule.metric)
-        for window in (self.window, self.compare):
+        for window in (self.window, self.compare, self.share_of.window if self.share_of else None):
             if (
                 window is not None
                 and window.column is not None
@@ -266,6 +278,14 @@ def query_schema(
             "order_by": names(metrics),
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_ROWS},
             "share": {"type": "boolean"},
+            "share_of": {
+                "type": "object",
+                "properties": {
+                    "window": window,
+                    "filters": {"type": "array", "items": {"anyOf": column_filters}},
+                },
+                "additionalProperties": False,
+            },
             "by_change": {"type": "boolean"},
             "count": {"type": "boolean"},
         },

@@ -118,6 +118,7 @@ def render(
         return (
             f"{head}: "
             + "; ".join(_valued(m, row.get(m.name), currency, len(metrics)) for m in metrics)
+            + _share_of(model, query, row)
             + "."
         )
     if not records:
@@ -145,8 +146,23 @@ def render(
         ranked = query.order_by or query.metrics[0]
         share = row.get(f"{ranked}__share")
         tail = f" ({share * 100:.2f}% of the total)" if query.share and share is not None else ""
+        tail = _share_of(model, query, row) or tail
         lines.append(f"{place}. {name}: {figures}{tail}")
     return "\n".join(lines)
+
+
+def _share_of(model: SemanticModel, query: SemanticQuery, row: dict[str, Any]) -> str:
+    """ " (32.96% of 8,998,790.91, the revenue of 2011)": a figure's share of the wider whole asked."""
+    if query.share_of is None:
+        return ""
+    ranked = query.order_by or query.metrics[0]
+    share, whole = row.get(f"{ranked}__share"), row.get(f"{ranked}__whole")
+    metric = model.metric(ranked)
+    of = [_filter_text(model, rule) for rule in query.share_of.filters] + [window_text(query.share_of.window)]
+    amount = figure(metric, whole, model.currency)
+    if share is None:
+        return f" (of {amount}: no share, the whole is nothing)"
+    return f" ({_rounded(exact(share) * 100, 2)}% of {amount}, the {metric.title.lower()} of {', '.join(of)})"
 
 
 def _valued(metric: Metric, value: Any, currency: str | None, count: int) -> str:
