@@ -412,3 +412,29 @@ def test_a_share_of_a_wider_whole_is_the_part_over_the_whole(engine: Engine, voc
     _, last = engine.span()
     later = read_semantic("and in 2016?", engine.model, vocabulary, last, period.arguments)
     assert later.arguments["share_of"] == {"window": {"start": "2016-01-01", "end": "2016-12-31"}}
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "days", "sales"),
+    [
+        ("sales on Tuesdays", "in", ["Tuesday"], 261.96 + 731.94),
+        ("how much did we sell at weekends?", "in", ["Saturday", "Sunday"], 14.62 + 957.58 + 22.37 + 907.15),
+        ("revenue on a wednesday in 2017", "in", ["Wednesday"], 680.36),
+        ("sales not on sundays", "not_in", ["Sunday"], 261.96 + 731.94 + 907.15 + 680.36),
+    ],
+)
+def test_a_weekday_is_a_part_of_every_date(
+    engine: Engine, vocabulary: Vocabulary, question: str, op: str, days: list[str], sales: float
+) -> None:
+    reading = _read(engine, vocabulary, question)
+    assert reading.arguments["filters"] == [
+        {"column": "order_date", "part": "weekday", "op": op, "values": days}
+    ]
+    assert "group_by" not in reading.arguments  # two days are one filter, not a breakdown
+    assert round(_rows(engine, reading)[0][0], 2) == round(sales, 2)
+
+
+def test_one_day_with_its_weekday_is_that_day(engine: Engine, vocabulary: Vocabulary) -> None:
+    reading = _read(engine, vocabulary, "sales on Tuesday 8 November 2016")
+    assert reading.arguments["window"] == {"start": "2016-11-08", "end": "2016-11-08"}
+    assert "filters" not in reading.arguments

@@ -213,7 +213,9 @@ def test_the_query_schema_names_only_the_models_metrics_columns_and_values(engin
     assert filters["discount"]["op"]["enum"] == ["gt", "ge", "lt", "le", "between"]
     assert filters["discount"]["values"]["items"] == {"type": "number"}
     assert filters["customer_id"]["op"]["enum"] == ["in", "not_in", "contains"]  # too many to list
-    assert "order_date" not in filters  # dates are the window's
+    # a date's days are the window's; a filter on a date names only its weekday
+    assert filters["order_date"]["part"] == {"const": "weekday"}
+    assert filters["order_date"]["values"]["items"]["enum"][0] == "Monday"
 
 
 def test_the_online_retail_layout_counts_guest_lines_in_revenue_and_orders():
@@ -416,3 +418,15 @@ def test_a_share_of_a_wider_whole_binds_the_parts_and_the_wholes_values_in_order
     )
     lines = render(engine.model, by_category, engine.run(by_category)).splitlines()
     assert lines[1] == "1. Furniture: 1,951.48 (73.52% of 2,654.21, the revenue of Region South, all time)"
+
+
+def test_a_weekday_filter_is_checked_and_bound(engine):
+    sundays = Filter(column="order_date", part="weekday", op="in", values=["Sunday"])
+    found = engine.run(SemanticQuery(metrics=["orders"], filters=[sundays])).rows
+    assert found == [(2,)]  # CA-2016-2 and US-2015-3
+    with pytest.raises(ValidationError):
+        Filter(column="order_date", part="weekday", op="in", values=["Funday"])
+    with pytest.raises(InvalidInputError):  # a weekday is of a date, never of a region
+        SemanticQuery(
+            metrics=["orders"], filters=[Filter(column="region", part="weekday", op="in", values=["Sunday"])]
+        ).checked(engine.model)

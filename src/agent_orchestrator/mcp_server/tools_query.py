@@ -210,7 +210,7 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[
             filters.append(rule)
             continue
         column = data.model.column(rule.column)
-        if column.role is Role.measure:
+        if column.role is Role.measure or rule.part is not None:  # a range, or a weekday's name
             filters.append(rule)
             continue
         noun = column.entity.value if column.entity is not None else column.title.lower()

@@ -34,8 +34,12 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_HIGH = _words("top best most highest biggest largest greatest leading strongest max maximum more higher")
-_LOW = _words("bottom worst least lowest smallest fewest weakest min minimum less lower poorest")
+_HIGH = _words(
+    "top best most highest biggest largest greatest leading strongest max maximum more higher busiest"
+)
+_LOW = _words(
+    "bottom worst least lowest smallest fewest weakest min minimum less lower poorest quietest slowest"
+)
 _RANKING = _HIGH | _LOW | {"rank", "ranked", "ranking", "which", "who", "whom"}
 _SHARE = _words("share percentage percent proportion portion fraction")
 _SHARE_OF = re.compile(
@@ -127,7 +131,7 @@ _OWN = _words(
     and what about how same also now then in of for on at to with the a an is are
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
-    own alone"""
+    own alone trade traded trading"""
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""
 
@@ -224,6 +228,7 @@ def _read(
         text = row.text
     reading = SemanticReading()
     args: dict[str, Any] = {}
+    text, weekdays = _weekdays(text, model)  # "on Thursdays": a part of every date, not a day
     rest = _read_time(text, last_day, args, reading)
     if previous is not None and previous.get("window") and "window" not in args and _THAT_PERIOD.search(rest):
         args["window"] = previous["window"]  # "that year": the period the answer before was for
@@ -269,14 +274,16 @@ def _read(
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
     reading.left += _ambiguous(found)
-    reading.named = bool(found.mentions or found.columns or found.metrics or found.grains or "window" in args)
+    reading.named = bool(
+        found.mentions or found.columns or found.metrics or found.grains or "window" in args or weekdays
+    )
     cues = set(words)
     counting = bool(_COUNTING.search(text))
     ranking = bool(cues & _RANKING)
 
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
-    filters = _filters(text, found) + thresholds
+    filters = _filters(text, found) + thresholds + weekdays
     kind = _kind_of_thing(reading.left, model, vocabulary)  # "doormats": every product named a doormat
     if kind is not None:
         column, plural, word = kind
@@ -355,7 +362,7 @@ def _read(
         if dated in {m.name for m in model.metrics}:
             metrics = [dated]
             found = replace(found, metrics=(dated,))  # what a follow-up asks now
-    if not metrics and (found.mentions or groups or "window" in args):
+    if not metrics and (found.mentions or groups or "window" in args or weekdays):
         metrics = [_default_metric(model)]
     revenue = _default_metric(model)
     if _HOW_MUCH_TOO.search(text) and metrics and revenue not in metrics:
@@ -367,7 +374,13 @@ def _read(
         args["group_by"] = _unique(groups)[:3]
 
     for rule in filters:  # "furniture vs office supplies": side by side, unless grouped otherwise
-        if rule.get("column") and rule["op"] == "in" and len(rule["values"]) > 1 and not args.get("group_by"):
+        if (
+            rule.get("column")
+            and rule["op"] == "in"
+            and len(rule["values"]) > 1
+            and not args.get("group_by")
+            and "part" not in rule
+        ):
             args["group_by"] = [{"column": rule["column"]}]
     if filters:
         args["filters"] = filters
@@ -376,7 +389,9 @@ def _read(
         args["share_of"] = whole
     elif cues & _SHARE or re.search(r"%\s+of\b", text):
         args["share"] = True
-        if not groups and filters and filters[0]["op"] == "in":  # "what share came from the West?"
+        if (
+            not groups and filters and filters[0]["op"] == "in" and "part" not in filters[0]
+        ):  # "…from the West?"
             args["group_by"] = [{"column": filters[0]["column"]}]
             args["filters"] = filters[1:]
     if cues & _LOW and not cues & _HIGH:
@@ -539,6 +554,39 @@ def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: 
             later, earlier = (first, second) if first.first > second.first else (second, first)
             args["window"], args["compare"] = _window(later), _window(earlier)
     return blanked
+
+
+_DAY_NAMES = "|".join(d.lower() for d in calendar.day_name)
+_WEEKDAY = re.compile(
+    r"(?P<lead>\b(?:not|excluding|except|outside|without|besides|apart from|other than)\s+)?"
+    r"(?:\bon\s+)?(?:\b(?:a|an|the)\s+)?"
+    rf"\b(?:(?P<day>{_DAY_NAMES})s?|(?P<weekend>weekends?))\b"
+    r"(?!\s+(?:\d|the\s+\d|" + "|".join(m.lower() for m in calendar.month_name[1:]) + r"))"
+)
+"""A weekday of every date ("on Thursdays", "on a saturday", "at weekends"); not one day ("Thursday 25
+April"), nor a day counted back ("last Thursday")."""
+
+
+def _weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """The weekday filters the text asks for, and the text without their words."""
+    time = model.time
+    if time is None:
+        return text, []
+    kept: dict[str, list[str]] = {}
+    spans = []
+    for match in _WEEKDAY.finditer(text):
+        if re.search(r"\b(?:last|this|next|previous|past|every other)\s+$", text[: match.start()]):
+            continue
+        days = [match["day"].capitalize()] if match["day"] else ["Saturday", "Sunday"]
+        kept.setdefault("not_in" if match["lead"] else "in", []).extend(days)
+        spans.append(match.span())
+    for start, end in reversed(spans):
+        text = text[:start] + " " + text[end:]
+    rules = [
+        {"column": time.name, "part": "weekday", "op": op, "values": list(dict.fromkeys(days))}
+        for op, days in kept.items()
+    ]
+    return text, rules
 
 
 def _window(period: Period) -> dict[str, str]:

@@ -209,6 +209,10 @@ def _cancelled(rule: Cancellation) -> str:
 
 
 def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
+    if rule.part == "weekday":  # "on Thursdays": the date's weekday, by the engine's names
+        params.extend(rule.values)
+        marks = ", ".join("?" for _ in rule.values)
+        return f"dayname({quote(column.name)}) {'NOT ' if rule.op == 'not_in' else ''}IN ({marks})"
     name = quote(column.name)
     values = [_typed(column, value) for value in rule.values]
     match rule.op:

@@ -9,6 +9,7 @@ only the metrics, columns and values the dataset has (docs/architecture.md#the-s
 
 from __future__ import annotations
 
+import calendar
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -31,6 +32,8 @@ GRAIN_WORDS: dict[str, tuple[str, ...]] = {
     "weekday": ("weekday", "day of the week", "weekdays"),
 }
 """How questions name each grain: part of the query language, found like the model's names."""
+WEEKDAYS = tuple(calendar.day_name)
+"""A weekday as the engine names it (``dayname``)."""
 Op = Literal["in", "not_in", "eq", "ne", "gt", "ge", "lt", "le", "between", "contains"]
 Value = str | float | int
 ENUM_LIMIT = 200
@@ -47,11 +50,17 @@ class Filter(BaseModel):
     """A filter on a metric applies to the groups ("customers whose last order was before …")."""
     op: Op
     values: Annotated[list[Value], Field(min_length=1, max_length=50)]
+    part: Literal["weekday"] | None = None
+    """Of a date column: the part of each date compared ("on Thursdays": the weekday is Thursday)."""
 
     @model_validator(mode="after")
     def _one_target(self) -> Filter:
         if (self.column is None) == (self.metric is None):
             raise ValueError("a filter names a column or a metric, not both")
+        if self.part == "weekday" and (
+            self.op not in ("in", "not_in") or any(v not in WEEKDAYS for v in self.values)
+        ):
+            raise ValueError(f"a weekday is one of {', '.join(WEEKDAYS)}")
         if self.op == "between" and len(self.values) != 2:
             raise ValueError("'between' takes two values")
         if self.op not in ("in", "not_in", "between") and len(self.values) != 1:
@@ -136,6 +145,8 @@ class SemanticQuery(BaseModel):
                 column = model.column(rule.column)
                 if column.role is Role.ignore:
                     raise InvalidInputError(f"The dataset cannot be filtered by {column.name}.")
+                if (rule.part is not None) != (column.role is Role.time):
+                    raise InvalidInputError(f"{column.name} is filtered by a part of its dates, a weekday.")
             elif rule.metric is not None:
                 model.metric(rule.metric)
         for window in (self.window, self.compare, self.share_of.window if self.share_of else None):
@@ -213,6 +224,21 @@ def query_schema(
                 "additionalProperties": False,
             }
         )
+    if found is None:  # "on Thursdays": a weekday of each date column
+        column_filters += [
+            {
+                "type": "object",
+                "properties": {
+                    "column": {"const": name},
+                    "part": {"const": "weekday"},
+                    "op": {"type": "string", "enum": ["in", "not_in"]},
+                    "values": {"type": "array", "items": names(list(WEEKDAYS)), "minItems": 1, "maxItems": 7},
+                },
+                "required": ["column", "part", "op", "values"],
+                "additionalProperties": False,
+            }
+            for name in times
+        ]
     metric_filter = {
         "type": "object",
         "properties": {

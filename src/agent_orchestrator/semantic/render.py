@@ -220,6 +220,8 @@ def _filter_text(model: SemanticModel, rule: Filter) -> str:
         return f"{metric.title.lower()} {op}{values}"
     column = model.column(rule.column or "")
     values = " or ".join(str(v) for v in rule.values)
+    if rule.part == "weekday":
+        return f"{'not ' if rule.op == 'not_in' else ''}on {' or '.join(f'{v}s' for v in rule.values)}"
     if rule.op == "between":
         values = " to ".join(str(v) for v in rule.values)
         return f"{column.title.lower()} {values}"
