@@ -438,3 +438,34 @@ def test_one_day_with_its_weekday_is_that_day(engine: Engine, vocabulary: Vocabu
     reading = _read(engine, vocabulary, "sales on Tuesday 8 November 2016")
     assert reading.arguments["window"] == {"start": "2016-11-08", "end": "2016-11-08"}
     assert "filters" not in reading.arguments
+
+
+def test_what_each_customer_did_or_never_did_is_a_condition_on_their_count(tmp_path: Path) -> None:
+    shop, vocabulary, last = _shop(
+        tmp_path / "shop.csv",
+        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+        "1001,A1,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
+        "1002,A1,RED MUG,1,2011-02-03 10:00:00,5.00,17002,France\n"
+        "C1003,A1,RED MUG,-1,2011-02-04 10:00:00,5.00,17002,France\n"
+        "1004,B2,BLUE BOWL,4,2011-03-03 10:00:00,2.50,17003,France\n"
+        "C1005,B2,BLUE BOWL,-2,2011-03-04 10:00:00,2.50,17004,Germany\n",
+    )
+    never = read_semantic("How many customers have never cancelled anything?", shop.model, vocabulary, last)
+    assert {"metric": "cancelled_orders", "op": "le", "values": [0]} in never.arguments["filters"]
+    assert never.arguments["count"] and never.arguments["group_by"] == [{"column": "customerid"}]
+    assert sorted(r[0] for r in _rows(shop, never)) == ["17001", "17003"]
+    once = read_semantic(
+        "and how many cancelled at least once?", shop.model, vocabulary, last, never.arguments
+    )
+    assert once.arguments["filters"] == [{"metric": "cancelled_orders", "op": "ge", "values": [1]}]
+    assert once.arguments.get("order", "desc") == "desc"  # "at least" ranks nothing
+    assert sorted(r[0] for r in _rows(shop, once)) == ["17002", "17004"]
+    top = read_semantic("Of the ones who never cancelled, who spent the most?", shop.model, vocabulary, last)
+    assert top.arguments["limit"] == 1 and _rows(shop, top)[0][0] == "17001"  # 10.00 against 10.00: tied
+    aside = read_semantic(
+        "How many customers have never cancelled anything? (at least one normal order, no C invoices at all)",
+        shop.model,
+        vocabulary,
+        last,
+    )
+    assert aside.arguments == never.arguments  # an aside that explains and names nothing is set aside

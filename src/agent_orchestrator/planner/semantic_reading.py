@@ -196,6 +196,14 @@ def read_semantic(
         again = _read(respelled, model, vocabulary, last_day, previous, listed)
         if again.covered:
             return again
+    aside = _ASIDE.search(question)
+    if not reading.covered and aside is not None and not _names_data(aside[1], vocabulary, last_day):
+        # "(at least one normal order, no C invoices at all)": an aside that explains, naming nothing
+        plain = _read(
+            question[: aside.start()] + question[aside.end() :], model, vocabulary, last_day, previous, listed
+        )
+        if plain.covered:
+            return plain
     *before, last = _SENTENCES.split(question.strip())
     if reading.covered or not before or not last.strip():
         return reading
@@ -210,6 +218,15 @@ def read_semantic(
         if named.metrics or set(named.columns) - columns or {m.value for m in named.mentions} - kept:
             return reading
     return alone
+
+
+_ASIDE = re.compile(r"\(([^()]{1,200})\)")
+
+
+def _names_data(text: str, vocabulary: Vocabulary, last_day: date | None) -> bool:
+    """Whether an aside names a value of the data or a period (then it narrows, not explains)."""
+    plain = normalize(text)
+    return bool(vocabulary.find(plain).mentions) or bool(last_day is not None and find_periods(plain))
 
 
 def _read(
@@ -338,6 +355,18 @@ def _read(
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
             groups.append({"column": key.name if key is not None else name})
     customer = model.key_of(Entity.customer)
+    recent = bool(_RECENCY.search(text)) and "window" in args  # "not since 2015": a last order, below
+    done = _done_or_not(text, model, vocabulary) if customer is not None and not recent else []
+    if done and customer is not None and not found.grains:  # "customers who never cancelled anything"
+        said = {w for rule in done for w in rule.pop("words").split()}
+        reading.left = [w for w in reading.left if w not in said]
+        cues -= said  # "at least once" ranks nothing
+        reading.named = True
+        filters += done
+        if not groups:
+            groups.append({"column": customer.name})
+        counted = [m for m in metrics if _counted_entity(model, m) is Entity.customer]
+        metrics = [m for m in metrics if m not in counted] or ([done[0]["metric"]] if counted else [])
     if cues & {"who", "whom"} and customer is not None and not groups and not found.grains:
         groups.append({"column": customer.name})  # "who placed the most orders?": customers ranked
         metrics = [m for m in metrics if _counted_entity(model, m) is not Entity.customer]
@@ -408,7 +437,7 @@ def _read(
         and len(grouped) == 1
         and "grain" not in grouped[0]
         and not _RECENCY.search(text)
-        and _one_asked(text, model.column(grouped[0]["column"]))
+        and _one_asked(text, model.column(grouped[0]["column"]), who=bool(cues & {"who", "whom"}))
     ):
         limit = 1  # "who's our biggest customer?": one, and those tied with it
     if ranking and grouped and all("grain" in g for g in grouped):  # "which month had the highest revenue?"
@@ -464,6 +493,42 @@ def _read(
     reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {}) or k == "share_of"}
     reading.columns = _columns_read(model, reading.arguments)
     return reading
+
+
+_DONE = re.compile(
+    r"\b(?P<no>never|not|haven't|hasn't|didn't|don't|doesn't)\s+(?:ever\s+|once\s+)?(?P<never>\w+)"
+    r"|\b(?P<once>\w+)\s+(?:at least once|at least one time|before|ever)\b"
+    r"|\b(?:ever|once)\s+(?P<ever>\w+)"
+)
+"""Something a customer did or never did ("never cancelled", "cancelled at least once")."""
+_ORDERED = _words("ordered order bought buy purchased purchase shopped shop")
+
+
+def _done_or_not(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list[dict[str, Any]]:
+    """Filters on each customer's count of what the text says they did or never did: "never
+    cancelled" is no cancelled order, "cancelled at least once" one or more; the words said are kept
+    under ``words`` for the caller to take off. Only a count the model has ("cancelled orders")."""
+    names = {m.name for m in model.metrics}
+    rules = []
+    for match in _DONE.finditer(text):
+        word = match["never"] or match["once"] or match["ever"]
+        if word in _ORDERED or stem(word) in _ORDERED:
+            metric = "orders" if "orders" in names else None
+        else:
+            counted = [m for m in vocabulary.find(f"{word} orders").metrics if m != "orders"]
+            metric = counted[0] if counted else None
+        if metric is None or model.metric(metric).kind not in (Kind.count_distinct, Kind.rows):
+            continue
+        never = match["no"] is not None
+        rules.append(
+            {
+                "metric": metric,
+                "op": "le" if never else "ge",
+                "values": [0 if never else 1],
+                "words": match[0],
+            }
+        )
+    return rules
 
 
 def _whole_asked(text: str, args: dict[str, Any], found: Any, last_day: date | None) -> dict[str, Any] | None:
@@ -640,6 +705,7 @@ def _part_of_a_name(
         w
         for w, first in written
         if normalise(w) in left
+        and len(w) > 1  # "no C invoices": a letter alone names nothing
         and ((w[:1].isupper() and (alone or not first)) or any(c.isdigit() for c in w))
     ]
     if all(w.isdigit() and len(w) < 3 for w in names):
@@ -780,9 +846,9 @@ def _ambiguous(found: Any) -> list[str]:
     return [words for words, named in columns.items() if len(named) > 1 and not named & set(found.columns)]
 
 
-def _one_asked(text: str, column: Column) -> bool:
+def _one_asked(text: str, column: Column, who: bool = False) -> bool:
     """Whether the question names what it ranks in the singular ("which country…", "our biggest
-    customer") and never in the plural: one is asked for."""
+    customer", or only "who") and never in the plural: one is asked for."""
     names = {normalise(column.title), *(normalise(s) for s in column.synonyms)}
     if column.entity is not None:
         names.add(column.entity.value)
@@ -792,7 +858,7 @@ def _one_asked(text: str, column: Column) -> bool:
             re.search(rf"\b{re.escape(name)}(?:s|es)\b|\b{re.escape(name[:-1])}ies\b", text)
         )
         singular = singular or bool(re.search(rf"\b{re.escape(name)}\b", text))
-    return singular and not plural
+    return (singular or who) and not plural
 
 
 def _limit(text: str) -> int | None:

@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from agent_orchestrator.semantic.engine import Result
-from agent_orchestrator.semantic.model import Metric, Role, SemanticModel
+from agent_orchestrator.semantic.model import Kind, Metric, Role, SemanticModel
 from agent_orchestrator.semantic.query import Filter, SemanticQuery, Window
 
 _OPS = {
@@ -211,9 +211,21 @@ def _period(value: Any, grain: str) -> str:
     return day_text(day)
 
 
+_NONE_OR_SOME: dict[tuple[str, str | float | int], str] = {
+    ("le", 0): "no",
+    ("lt", 1): "no",
+    ("ge", 1): "with",
+    ("gt", 0): "with",
+}
+"""A count kept at none or at some: said as people say it."""
+
+
 def _filter_text(model: SemanticModel, rule: Filter) -> str:
     if rule.metric is not None:
         metric = model.metric(rule.metric)
+        said = _NONE_OR_SOME.get((rule.op, rule.values[0])) if len(rule.values) == 1 else None
+        if said is not None and metric.kind in (Kind.count_distinct, Kind.rows):
+            return f"{said} {metric.title.lower()}"  # "no cancelled orders", "with cancelled orders"
         values = " and ".join(figure(metric, v, model.currency) for v in rule.values)
         op = {"lt": "before ", "le": "on or before ", "gt": "after ", "ge": "on or after "}.get(rule.op)
         op = op if metric.unit == "date" and op else _OPS.get(rule.op, rule.op + " ")
