@@ -93,7 +93,7 @@ def test_what_every_sales_table_answers_stays_the_retail_readers(chat: Chat) -> 
 
 def test_a_text_customer_key_and_names_are_the_files(chat: Chat) -> None:
     tool, _, answer = chat.ask("How many orders has customer CG-12520 placed?")
-    assert tool == "query_data" and answer == "Orders, Customer id CG-12520, all time: 2."
+    assert tool == "query_data" and answer == "Orders, Customer id CG-12520 (Claire Gute), all time: 2."
     tool, _, answer = chat.ask("who are our top 2 customers?")
     assert tool == "query_data" and "1. Claire Gute (CG-12520): 1,674.26" in answer
 

@@ -469,3 +469,48 @@ def test_what_each_customer_did_or_never_did_is_a_condition_on_their_count(tmp_p
         last,
     )
     assert aside.arguments == never.arguments  # an aside that explains and names nothing is set aside
+
+
+def test_a_blank_customer_is_a_guests_line(tmp_path: Path) -> None:
+    shop, vocabulary, last = _shop(
+        tmp_path / "shop.csv",
+        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+        "1001,A1,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
+        "1002,A1,RED MUG,1,2011-02-03 10:00:00,5.00,,France\n"
+        "1003,B2,BLUE BOWL,4,2011-03-03 10:00:00,2.50,,France\n"
+        "1004,B2,BLUE BOWL,1,2011-03-04 10:00:00,2.50,,Germany\n",
+    )
+    for question in ("how much revenue came from guest checkouts?", "revenue of lines with no CustomerID"):
+        reading = read_semantic(question, shop.model, vocabulary, last)
+        assert reading.arguments["filters"] == [{"column": "customerid", "op": "missing"}], question
+        assert round(_rows(shop, reading)[0][0], 2) == 17.50
+    most = read_semantic("which country has the most guest lines?", shop.model, vocabulary, last)
+    assert _rows(shop, most) == [("France", 2)]
+    known = read_semantic("how many orders had a customer id?", shop.model, vocabulary, last)
+    assert known.arguments["filters"] == [{"column": "customerid", "op": "present"}] and _rows(
+        shop, known
+    ) == [(1,)]
+    assert shop.names_of(shop.model.column("stockcode"), ["B2", "Z9"]) == {"B2": "BLUE BOWL"}
+
+
+def test_a_period_of_the_list_before_is_asked_about(engine: Engine, vocabulary: Vocabulary) -> None:
+    best = _read(engine, vocabulary, "which month had the highest sales?")
+    (row,) = _rows(engine, best)
+    assert row[0].isoformat() == "2016-11-01"
+    _, last = engine.span()
+    listed = ("order_date@month", ["2016-11-01"])
+    compared = read_semantic(
+        "how did that compare to the month before?", engine.model, vocabulary, last, best.arguments, listed
+    )
+    assert compared.arguments["window"] == {"start": "2016-11-01", "end": "2016-11-30"}
+    assert compared.arguments["compare"] == {"start": "2016-10-01", "end": "2016-10-31"}
+    assert "group_by" not in compared.arguments
+
+
+def test_a_comparison_is_not_carried_into_a_new_breakdown(engine: Engine, vocabulary: Vocabulary) -> None:
+    _, last = engine.span()
+    both = _read(engine, vocabulary, "furniture sales in 2016 vs 2015")
+    by_region = read_semantic("and by region?", engine.model, vocabulary, last, both.arguments)
+    assert "compare" not in by_region.arguments and "window" not in by_region.arguments
+    growth = read_semantic("and which region grew most?", engine.model, vocabulary, last, both.arguments)
+    assert growth.arguments["compare"] == both.arguments["compare"]

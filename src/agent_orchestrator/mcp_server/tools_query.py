@@ -173,9 +173,17 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
             result = _with_ties(data, resolved, result)
     except InvalidInputError as error:
         return _refused(str(error))
+    keys = [
+        (column, [str(v) for v in rule.values])
+        for rule in resolved.filters
+        if rule.column is not None
+        and rule.op == "in"
+        and (column := data.model.column(rule.column)).role is Role.key
+    ]
+    names = {k: v for column, values in keys for k, v in data.engine.names_of(column, values).items()}
     return {
         "answered": True,
-        "answer": render(data.model, resolved, result, total_groups=total),
+        "answer": render(data.model, resolved, result, total_groups=total, names=names),
         "reading": reading(data.model, resolved),
         "chips": chips(data.model, resolved),
         "query": resolved.model_dump(mode="json", exclude_defaults=True),

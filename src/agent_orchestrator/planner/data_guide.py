@@ -249,9 +249,12 @@ def _listed(after: Sequence[dict[str, Any]], call_id: str) -> tuple[str, list[st
         return str(clarify.get("column")), [str(c) for c in clarify["choices"]]
     groups = (data.get("query") or {}).get("group_by") or []
     rows = data.get("rows")
-    if len(groups) == 1 and "grain" not in groups[0] and isinstance(rows, list):
-        return str(groups[0]["column"]), [str(row[0]) for row in rows if isinstance(row, list) and row]
-    return None
+    if len(groups) != 1 or not isinstance(rows, list):
+        return None
+    column = str(groups[0]["column"])
+    if "grain" in groups[0]:  # periods: "column@month", each row's first day
+        column += f"@{groups[0]['grain']}"
+    return column, [str(row[0]) for row in rows if isinstance(row, list) and row]
 
 
 def _answer(turn: Sequence[dict[str, Any]], tool: str) -> GuidedAnswer | None:

@@ -34,7 +34,10 @@ _BY_PLACE = re.compile(
     rf"|(?:the\s+)?(?P<spelled>{_NUMBERED})\s+(?:on|in)\s+(?:that|the|this|your)\s+list\b)" + _ON_THE_LIST
 )
 """A row by its place in the list; "the top one", but not "the top one hundred"."""
-_PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|him|that one|this one)\b")
+_PRONOUN = re.compile(
+    r"\b(?:they|them|their|theirs|it|its|he|she|his|her|him|that one|this one)\b"
+    r"|\bthat\s+(?:compare|compared|change|changed|grow|grew|do|did|was|is|look|looked)\b"
+)
 """A row named by a pronoun: only when the list held one row."""
 
 

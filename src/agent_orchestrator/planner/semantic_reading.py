@@ -20,7 +20,15 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
 
-from agent_orchestrator.retail.analysis.query import Period, PeriodError, parse_period
+from agent_orchestrator.retail.analysis.query import (
+    Period,
+    PeriodError,
+    day_period,
+    month_period,
+    parse_period,
+    quarter_period,
+    year_period,
+)
 from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.vocabulary import Mention, normalise
@@ -246,6 +254,8 @@ def _read(
     reading = SemanticReading()
     args: dict[str, Any] = {}
     text, weekdays = _weekdays(text, model)  # "on Thursdays": a part of every date, not a day
+    text, blanks = _blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
+    weekdays += blanks
     rest = _read_time(text, last_day, args, reading)
     if previous is not None and previous.get("window") and "window" not in args and _THAT_PERIOD.search(rest):
         args["window"] = previous["window"]  # "that year": the period the answer before was for
@@ -469,7 +479,9 @@ def _read(
         reading.follow_up = True
         args = _patched(previous, args, found, text)
         reading.named = True
-        if row is not None:
+        if row is not None and "@" in row.column:  # "how did that compare to the month before?"
+            args = _about_period(args, row.column, row.value, text)
+        elif row is not None:
             args = _about_row(args, row.column, row.value)
     elif (
         previous is not None
@@ -652,6 +664,46 @@ def _weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]
         for op, days in kept.items()
     ]
     return text, rules
+
+
+_GUEST = re.compile(r"\b(?:guests?|anonymous)(?:\s+check[- ]?outs?)?\b")
+"""A customer nobody knows: a line with no customer key."""
+
+
+def _blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """Filters for a key, label or dimension left blank ("lines with no CustomerID", "guest
+    checkouts": no customer) or given ("orders with a customer"), and the text without their words."""
+    said: dict[str, Column] = {}
+    for column in model.with_role(Role.key, Role.label, Role.dimension):
+        names = [
+            normalise(column.title),
+            column.name.replace("_", " "),
+            *(normalise(s) for s in column.synonyms),
+        ]
+        if column.role is Role.key and column.entity is not None:
+            names += [column.entity.value, f"{column.entity.value} id"]
+        for name in names:
+            said.setdefault(name, column)
+    rules: dict[tuple[str, str], dict[str, Any]] = {}
+    customer = model.key_of(Entity.customer)
+    if customer is not None and _GUEST.search(text):
+        rules[(customer.name, "missing")] = {"column": customer.name, "op": "missing"}
+        text = _GUEST.sub(" ", text)
+    if said:
+        phrases = "|".join(re.escape(p) for p in sorted(said, key=len, reverse=True))
+        blank = re.compile(
+            r"\b(?:(?P<no>no|without|missing|blank|empty)[\s-]+(?:a\s+|an\s+|any\s+)?"
+            r"|with\s+(?:a\s+|an\s+|any\s+)?|(?:had|has|have)\s+(?:a|an|any)\s+)"
+            rf"(?P<what>{phrases})\b(?:[\s-]+id\b)?"
+        )
+        for match in blank.finditer(text):
+            column = said[match["what"]]
+            op = "missing" if match["no"] else "present"
+            if op == "present" and column.role is not Role.key:
+                continue  # "with a region" asks nothing
+            rules[(column.name, op)] = {"column": column.name, "op": op}
+        text = blank.sub(lambda m: " " if m["no"] or said[m["what"]].role is Role.key else m[0], text)
+    return text, list(rules.values())
 
 
 def _window(period: Period) -> dict[str, str]:
@@ -940,6 +992,10 @@ def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any, text: s
             patched[key] = args[key]
     if "window" in args and "compare" not in args:
         patched.pop("compare", None)
+    compared = set(text.split()) & (_GROWTH | _DECLINE | {"vs", "versus", "compared", "compare", "against"})
+    if "compare" in previous and "group_by" in args and "window" not in args and not compared:
+        patched.pop("compare", None)  # "2011 vs 2010", then "top 3 countries for it?": a new view, all time
+        patched.pop("window", None)
     if "share_of" in args and "group_by" not in args:
         patched.pop("group_by", None)  # "what % of the total is the UK?": one figure, not the list before
         patched.pop("limit", None)
@@ -978,6 +1034,36 @@ def _about_row(args: dict[str, Any], column: str, value: str) -> dict[str, Any]:
         about["group_by"] = groups
         about.update({k: args[k] for k in ("limit", "order", "order_by") if k in args})
     about["filters"] = [*rules, {"column": column, "op": "in", "values": [value]}]
+    return about
+
+
+def _about_period(args: dict[str, Any], column: str, value: str, text: str) -> dict[str, Any]:
+    """The query asked of one period the list before was broken down into (``column@grain``): that
+    period is the window, compared with the one before or a year back when the question says so."""
+    name, grain = column.split("@", 1)
+    groups = [g for g in args.get("group_by", []) if g.get("column") != name]
+    about = {k: v for k, v in args.items() if k not in ("group_by", "limit", "order", "order_by", "compare")}
+    if groups:
+        about["group_by"] = groups
+    if grain == "weekday":
+        rule = {"column": name, "part": "weekday", "op": "in", "values": [value]}
+        about["filters"] = [*[f for f in args.get("filters", []) if f.get("part") != "weekday"], rule]
+        return about
+    try:
+        first = date.fromisoformat(value[:10])
+    except ValueError:
+        return args
+    period = {
+        "day": lambda: day_period(first),
+        "month": lambda: month_period(first.year, first.month),
+        "quarter": lambda: quarter_period(first.year, (first.month - 1) // 3 + 1),
+        "year": lambda: year_period(first.year),
+    }.get(grain, lambda: Period(first, first + timedelta(days=6), "", "range"))()
+    about["window"] = _window(period)
+    if _YEAR_BACK.search(text):
+        about["compare"] = _window(period.year_before())
+    elif _STEP_BACK.search(text) or set(text.split()) & _GROWTH:
+        about["compare"] = _window(period.before())
     return about
 
 

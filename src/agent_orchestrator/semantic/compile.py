@@ -225,6 +225,10 @@ def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
         case "between":
             params.extend(values)
             return f"{name} BETWEEN ? AND ?"
+        case "missing":
+            return f"{name} IS NULL"
+        case "present":
+            return f"{name} IS NOT NULL"
         case "contains":
             params.append(
                 "%" + str(rule.values[0]).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

@@ -114,6 +114,25 @@ class Engine:
             cursor.close()
         return [str(value) for (value,) in rows]
 
+    def names_of(self, key: Column, values: list[str]) -> dict[str, str]:
+        """What the file calls each of these values of an entity's ``key`` (its label's most common
+        value): a product asked by its stock code is named in the answer."""
+        label = self.model.label_of(key.entity) if key.entity is not None else None
+        if label is None or not values:
+            return {}
+        marks = ", ".join("?" for _ in values)
+        with self._lock:
+            cursor = self._db.cursor()
+        try:
+            rows = cursor.execute(
+                f"SELECT {quote(key.name)}::VARCHAR, mode({quote(label.name)}) FROM {VIEW} "
+                f"WHERE {quote(key.name)}::VARCHAR IN ({marks}) GROUP BY 1",
+                [str(v) for v in values],
+            ).fetchall()
+        finally:
+            cursor.close()
+        return {str(k): str(name).strip() for k, name in rows if name is not None}
+
     def span(self, column: Column | None = None) -> tuple[date | None, date | None]:
         """The first and last day of the data (of the model's time column, or ``column``)."""
         time = column or self.model.time

@@ -34,7 +34,9 @@ GRAIN_WORDS: dict[str, tuple[str, ...]] = {
 """How questions name each grain: part of the query language, found like the model's names."""
 WEEKDAYS = tuple(calendar.day_name)
 """A weekday as the engine names it (``dayname``)."""
-Op = Literal["in", "not_in", "eq", "ne", "gt", "ge", "lt", "le", "between", "contains"]
+Op = Literal["in", "not_in", "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "missing", "present"]
+BLANK_OPS = ("missing", "present")
+"""A value left blank, or given: "lines with no customer" (a guest's) take no values."""
 Value = str | float | int
 ENUM_LIMIT = 200
 """A column with at most this many distinct values has them as an enum in the schema."""
@@ -49,7 +51,7 @@ class Filter(BaseModel):
     metric: Annotated[str, Field(max_length=64)] | None = None
     """A filter on a metric applies to the groups ("customers whose last order was before …")."""
     op: Op
-    values: Annotated[list[Value], Field(min_length=1, max_length=50)]
+    values: Annotated[list[Value], Field(max_length=50)] = []
     part: Literal["weekday"] | None = None
     """Of a date column: the part of each date compared ("on Thursdays": the weekday is Thursday)."""
 
@@ -61,9 +63,11 @@ class Filter(BaseModel):
             self.op not in ("in", "not_in") or any(v not in WEEKDAYS for v in self.values)
         ):
             raise ValueError(f"a weekday is one of {', '.join(WEEKDAYS)}")
+        if (self.op in BLANK_OPS) != (not self.values):
+            raise ValueError("'missing' and 'present' take no values; every other operator takes some")
         if self.op == "between" and len(self.values) != 2:
             raise ValueError("'between' takes two values")
-        if self.op not in ("in", "not_in", "between") and len(self.values) != 1:
+        if self.op not in ("in", "not_in", "between", *BLANK_OPS) and len(self.values) != 1:
             raise ValueError(f"{self.op!r} takes one value")
         return self
 
@@ -210,7 +214,11 @@ def query_schema(
             ops, item = ["gt", "ge", "lt", "le", "between"], {"type": "number"}
         else:
             known = values.get(column.name)
-            ops = ["in", "not_in"] if known else ["in", "not_in", "contains"]
+            ops = (
+                ["in", "not_in", "missing", "present"]
+                if known
+                else ["in", "not_in", "contains", "missing", "present"]
+            )
             item = {"type": "string", "enum": known} if known else {"type": "string", "maxLength": 80}
         column_filters.append(
             {
@@ -218,9 +226,9 @@ def query_schema(
                 "properties": {
                     "column": {"const": column.name},
                     "op": {"type": "string", "enum": ops},
-                    "values": {"type": "array", "items": item, "minItems": 1, "maxItems": 20},
+                    "values": {"type": "array", "items": item, "maxItems": 20},
                 },
-                "required": ["column", "op", "values"],
+                "required": ["column", "op"],
                 "additionalProperties": False,
             }
         )

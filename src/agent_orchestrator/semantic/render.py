@@ -81,7 +81,7 @@ def window_text(window: Window | None) -> str:
     return f"{day_text(start)} to {day_text(end)}"
 
 
-def reading(model: SemanticModel, query: SemanticQuery) -> str:
+def reading(model: SemanticModel, query: SemanticQuery, names: dict[str, str] | None = None) -> str:
     """What was computed: metrics, groups, filters and window, in the model's own titles."""
     metrics = " and ".join(model.metric(name).title for name in query.metrics)
     parts = [metrics]
@@ -95,7 +95,7 @@ def reading(model: SemanticModel, query: SemanticQuery) -> str:
         parts[0] += ", ranked by the change"
     if query.count:
         parts[0] = f"Number of {_counted(model, query, 2)} ({parts[0]})"
-    parts += [_filter_text(model, rule) for rule in query.filters]
+    parts += [_filter_text(model, rule, names) for rule in query.filters]
     when = window_text(query.window)
     if query.compare is not None:
         when += f" vs {window_text(query.compare)}"
@@ -104,11 +104,17 @@ def reading(model: SemanticModel, query: SemanticQuery) -> str:
 
 
 def render(
-    model: SemanticModel, query: SemanticQuery, result: Result, *, total_groups: int | None = None
+    model: SemanticModel,
+    query: SemanticQuery,
+    result: Result,
+    *,
+    total_groups: int | None = None,
+    names: dict[str, str] | None = None,
 ) -> str:
-    """The answer's text: the reading, then the figures (a line per group)."""
+    """The answer's text: the reading, then the figures (a line per group). ``names``: what the file
+    calls the keys the query is filtered to ("Stock code 22423 (REGENCY CAKESTAND 3 TIER)")."""
     currency = model.currency
-    head = reading(model, query)
+    head = reading(model, query, names)
     records = result.records()
     metrics = [model.metric(name) for name in query.metrics]
     if not query.group_by:
@@ -220,7 +226,7 @@ _NONE_OR_SOME: dict[tuple[str, str | float | int], str] = {
 """A count kept at none or at some: said as people say it."""
 
 
-def _filter_text(model: SemanticModel, rule: Filter) -> str:
+def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | None = None) -> str:
     if rule.metric is not None:
         metric = model.metric(rule.metric)
         said = _NONE_OR_SOME.get((rule.op, rule.values[0])) if len(rule.values) == 1 else None
@@ -231,7 +237,12 @@ def _filter_text(model: SemanticModel, rule: Filter) -> str:
         op = op if metric.unit == "date" and op else _OPS.get(rule.op, rule.op + " ")
         return f"{metric.title.lower()} {op}{values}"
     column = model.column(rule.column or "")
-    values = " or ".join(str(v) for v in rule.values)
+    named = names if column.role is Role.key and rule.op == "in" else None
+    values = " or ".join(
+        f"{v} ({named[str(v)]})" if named and str(v) in named else str(v) for v in rule.values
+    )
+    if rule.op in ("missing", "present"):  # "no Customer ID": a guest's lines
+        return f"{'no' if rule.op == 'missing' else 'with a'} {column.title}"
     if rule.part == "weekday":
         return f"{'not ' if rule.op == 'not_in' else ''}on {' or '.join(f'{v}s' for v in rule.values)}"
     if rule.op == "between":
