@@ -514,3 +514,52 @@ def test_a_comparison_is_not_carried_into_a_new_breakdown(engine: Engine, vocabu
     assert "compare" not in by_region.arguments and "window" not in by_region.arguments
     growth = read_semantic("and which region grew most?", engine.model, vocabulary, last, both.arguments)
     assert growth.arguments["compare"] == both.arguments["compare"]
+
+
+_GIFTS = (
+    "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+    "1001,A1,PAPER CHAIN KIT EMPIRE,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
+    "1002,A2,PAPER CHAIN KIT VINTAGE CHRISTMAS,3,2011-02-03 10:00:00,4.00,17002,France\n"
+    "1003,B1,DOORMAT RED,1,2011-06-30 10:00:00,8.00,17002,France\n"
+    "1004,B2,DOORMAT BLUE,2,2011-07-04 10:00:00,8.00,17001,United Kingdom\n"
+    "C1005,B2,DOORMAT BLUE,-1,2011-07-05 10:00:00,8.00,17001,United Kingdom\n"
+)
+
+
+def test_names_written_in_lower_case_and_choices_picked_by_a_word(tmp_path: Path) -> None:
+    shop, vocabulary, last = _shop(tmp_path / "gifts.csv", _GIFTS)
+    kit = read_semantic("how much did the paper chain kit make?", shop.model, vocabulary, last)
+    assert kit.arguments["filters"] == [{"column": "description", "op": "in", "values": ["paper chain kit"]}]
+    offered = ("description", ["PAPER CHAIN KIT EMPIRE", "PAPER CHAIN KIT VINTAGE CHRISTMAS"])
+    pick = read_semantic(
+        "sorry - the vintage christmas one", shop.model, vocabulary, last, kit.arguments, offered
+    )
+    assert pick.arguments["filters"][0]["values"] == ["PAPER CHAIN KIT VINTAGE CHRISTMAS"]
+    assert "window" not in pick.arguments  # "christmas" is the name's word here, not a day
+    doormats = read_semantic("how many different doormats do we sell?", shop.model, vocabulary, last)
+    best = read_semantic(
+        "which one brought in the most revenue?", shop.model, vocabulary, last, doormats.arguments
+    )
+    assert best.arguments["group_by"] == [{"column": "stockcode"}] and best.arguments["limit"] == 1
+    recount = read_semantic(
+        "and how many products have KIT in them?", shop.model, vocabulary, last, best.arguments
+    )
+    assert "group_by" not in recount.arguments  # a count of products is no breakdown by product
+
+
+def test_where_value_and_passive_wordings(tmp_path: Path) -> None:
+    shop, vocabulary, last = _shop(tmp_path / "gifts.csv", _GIFTS)
+    where = read_semantic(
+        "customer 17002: total spend, and where are they based?", shop.model, vocabulary, last
+    )
+    assert where.arguments["group_by"] == [{"column": "country"}] and _rows(shop, where)[0][0] == "France"
+    cancelled = read_semantic("how many invoices got cancelled in 2011?", shop.model, vocabulary, last)
+    assert cancelled.arguments["metrics"] == ["cancelled_orders"] and _rows(shop, cancelled) == [(1,)]
+    value = read_semantic(
+        "whats the total value of those?", shop.model, vocabulary, last, cancelled.arguments
+    )
+    assert value.arguments["metrics"] == ["cancelled_revenue"] and _rows(shop, value) == [(8.0,)]
+    lapsed = read_semantic("how many customers haven't ordered since the end of June 2011?", shop.model,
+                           vocabulary, last)  # fmt: skip
+    assert {"metric": "last_invoicedate", "op": "lt", "values": ["2011-07-01"]} in lapsed.arguments["filters"]
+    assert [r[0] for r in _rows(shop, lapsed)] == ["17002"]

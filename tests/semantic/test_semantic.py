@@ -360,6 +360,9 @@ def test_cancelled_invoices_are_no_orders_and_metrics_of_their_own(tmp_path):
     assert found["revenue"] == pytest.approx(12 * 5.0 - 5.0)
     assert (found["orders"], found["customers"], found["units"]) == (12, 12, 24)
     assert found["cancelled_orders"] == 1
+    with Engine(model, path) as engine:
+        lost = engine.run(SemanticQuery(metrics=["cancelled_revenue"])).records()[0]["cancelled_revenue"]
+    assert lost == pytest.approx(5.0)  # what was cancelled, as a positive amount
     assert "Cancellation rate 7.69%" in text  # 1 of 13 invoices
 
 

@@ -248,10 +248,13 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[
 
 def _counts_its_entity(model: SemanticModel, query: SemanticQuery, column: Column) -> bool:
     """Whether the query counts the entity whose name ``column`` holds (products, by a word of their
-    names), so that a word naming several is what is counted rather than a choice to make."""
-    if column.entity is None or column.role not in (Role.key, Role.label) or query.group_by:
+    names), or ranks it ("which of the doormats sold most?"), so that a word naming several is
+    what is counted or ranked rather than a choice to make."""
+    if column.entity is None or column.role not in (Role.key, Role.label):
         return False
     names = {c.name for c in model.columns if c.entity is column.entity and c.role in (Role.key, Role.label)}
+    if query.group_by:
+        return any(g.column in names for g in query.group_by)
     return any(
         (metric := model.metric(name)).kind is Kind.count_distinct and metric.over in names
         for name in query.metrics

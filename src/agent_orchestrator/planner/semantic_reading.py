@@ -139,7 +139,7 @@ _OWN = _words(
     and what about how same also now then in of for on at to with the a an is are
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
-    own alone trade traded trading"""
+    own alone trade traded trading positive absolute"""
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""
 
@@ -246,6 +246,7 @@ def _read(
     listed: tuple[str, list[str]] | None,
 ) -> SemanticReading:
     text = normalize(question)
+    text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
     row = (
         referred_row(text, listed, lowest_first=(previous or {}).get("order") == "asc") if previous else None
     )
@@ -253,6 +254,9 @@ def _read(
         text = row.text
     reading = SemanticReading()
     args: dict[str, Any] = {}
+    chosen = _chosen(text, listed)
+    if chosen is not None:  # its words are the name's, not a period's ("christmas") nor a metric's
+        text = " ".join(w for w in text.split() if w not in chosen[1])
     text, weekdays = _weekdays(text, model)  # "on Thursdays": a part of every date, not a day
     text, blanks = _blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
     weekdays += blanks
@@ -293,7 +297,11 @@ def _read(
         reading.left = [w for w in reading.left if w not in run_words]
         kept = tuple(m for m in found.mentions if not set(m.words.split()) <= set(run_words))
         found = replace(found, mentions=(*kept, Mention(holder, run_text, " ".join(run_words))))
-    named_part = _part_of_a_name(question, reading.left, vocabulary, listed)  # "the Xerox 1881", "Chand"
+    named_part = (
+        chosen  # "the vintage christmas one", of the choices just offered
+        or _part_of_a_name(question, reading.left, vocabulary, listed)  # "the Xerox 1881", "Chand"
+        or _lower_run(question, reading.left, vocabulary)  # "the paper chain kit"
+    )
     if named_part is not None:
         holder, words_used, text_used = named_part
         reading.left = [w for w in reading.left if w not in words_used]
@@ -364,6 +372,14 @@ def _read(
         elif name not in filter_columns:
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
             groups.append({"column": key.name if key is not None else name})
+    if previous is not None and not metrics and _VALUE.search(text):  # "the total value of those?"
+        money = _money_of(model, previous.get("metrics", []))
+        if money is not None:
+            metrics = [money]
+            found = replace(found, metrics=(money,))
+    place = _place_column(model) if "where" in set(words) and not groups and not found.grains else None
+    if place is not None:  # "where are they based?", "where do we sell most?": the place they are in
+        groups.append({"column": place})
     customer = model.key_of(Entity.customer)
     recent = bool(_RECENCY.search(text)) and "window" in args  # "not since 2015": a last order, below
     done = _done_or_not(text, model, vocabulary) if customer is not None and not recent else []
@@ -493,6 +509,16 @@ def _read(
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
         args = _patched(previous, args, found, text)
         reading.named = True
+    if reading.follow_up and args.get("group_by"):  # "how many products…?" counts them: no breakdown by them
+        entities = {_counted_entity(model, m) for m in args.get("metrics", [])} - {None}
+        breakdown = [
+            g for g in args["group_by"] if "grain" in g or model.column(g["column"]).entity not in entities
+        ]
+        if len(breakdown) < len(args["group_by"]):
+            args = {k: v for k, v in args.items() if k not in ("group_by", "limit")}
+            args.update({"group_by": breakdown} if breakdown else {})
+    if reading.follow_up and _WHICH_ONE.search(text) and "group_by" not in args:
+        args = _ranked_among(args, model)  # "how many doormats…?", then "which one sold most?"
     if reading.follow_up and listed is not None and _AMONG.search(text):
         among, values = listed  # "which of those three…": the rows the answer before listed
         if values and among not in {f.get("column") for f in args.get("filters", [])}:
@@ -776,6 +802,66 @@ def _part_of_a_name(
     return column, words, " ".join(names)
 
 
+_VALUE = re.compile(r"\b(?:value|worth|amount)\b")
+
+
+def _money_of(model: SemanticModel, counted: list[str]) -> str | None:
+    """The money of the rows a count counted ("cancelled orders": what they were worth)."""
+    if not counted:
+        return None
+    count = model.metric(counted[0])
+    if count.kind not in (Kind.count_distinct, Kind.rows):
+        return None
+    for metric in model.metrics:
+        if metric.kind is Kind.sum and metric.unit == "money" and metric.only == count.only:
+            return metric.name
+    return None
+
+
+_PLACES = ("country", "state", "province", "region", "city", "territory", "location")
+
+
+def _place_column(model: SemanticModel) -> str | None:
+    """The dimension that says where (a country before a state, a region, a city), if the file has one."""
+    dimensions = model.with_role(Role.dimension)
+    for word in _PLACES:
+        for column in dimensions:
+            if word in normalise(column.title).split() or word in column.name.split("_"):
+                return column.name
+    return None
+
+
+def _chosen(text: str, listed: tuple[str, list[str]] | None) -> tuple[str, list[str], str] | None:
+    """A question whose every word but plain English is in exactly one of the names just listed or
+    offered, written in any case ("the sweetheart one" of three cakestands): that name."""
+    if listed is None or "@" in listed[0]:
+        return None
+    words = [w for w in text.split() if w not in _PLAIN and len(w) > 2]
+    picked = [v for v in listed[1] if words and all(w in normalise(v).split() for w in words)]
+    if len(picked) != 1:
+        return None
+    return listed[0], words, picked[0]
+
+
+def _lower_run(question: str, left: list[str], vocabulary: Vocabulary) -> tuple[str, list[str], str] | None:
+    """Two or more words left over side by side that are, together, part of names of one column,
+    however they are written ("the paper chain kit": six products, to be offered)."""
+    words = [normalise(m.group(0)) for m in re.finditer(r"[\w'-]+", question)]
+    best: list[str] = []
+    run: list[str] = []
+    for word in [*words, ""]:
+        if word and word in left and word not in run:
+            run.append(word)
+            continue
+        if len(run) >= 2 and len(run) > len(best) and len(vocabulary.containing(run)) == 1:
+            best = run
+        run = []
+    if not best:
+        return None
+    (column,) = vocabulary.containing(best)
+    return column, best, " ".join(best)
+
+
 def _kind_of_thing(
     left: list[str], model: SemanticModel, vocabulary: Vocabulary
 ) -> tuple[Column, str, str] | None:
@@ -946,7 +1032,7 @@ def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None, 
 
 
 _SINCE = re.compile(
-    r"\bsince\s+(?:(?P<month>"
+    r"\bsince\s+(?:(?:the\s+)?(?:end|close)\s+of\s+)?(?:(?P<month>"
     + "|".join(m.lower() for m in calendar.month_name[1:])
     + r")\s+|q(?P<quarter>[1-4])\s+)?"
     r"(?P<year>(?:19|20)\d\d)\b(?!-)"
@@ -1035,6 +1121,25 @@ def _about_row(args: dict[str, Any], column: str, value: str) -> dict[str, Any]:
         about.update({k: args[k] for k in ("limit", "order", "order_by") if k in args})
     about["filters"] = [*rules, {"column": column, "op": "in", "values": [value]}]
     return about
+
+
+_WHICH_ONE = re.compile(r"\bwhich\s+(?:one|of\s+(?:these|those|them))\b")
+
+
+def _ranked_among(args: dict[str, Any], model: SemanticModel) -> dict[str, Any]:
+    """The things the query before was narrowed to by a name's words ("doormats"), ranked: one."""
+    named = [
+        f
+        for f in args.get("filters", [])
+        if f.get("column")
+        and f["op"] in ("in", "contains")
+        and model.column(f["column"]).role in (Role.key, Role.label)
+    ]
+    if not named:
+        return args
+    column = model.column(named[-1]["column"])
+    key = model.key_of(column.entity) if column.entity is not None else None
+    return {**args, "group_by": [{"column": (key or column).name}], "limit": args.get("limit", 1)}
 
 
 def _about_period(args: dict[str, Any], column: str, value: str, text: str) -> dict[str, Any]:

@@ -45,7 +45,7 @@ COMMON = frozenset(
     theirs yours hers based located situated terms right currently presently moment else roughly
     approximately approx around wondering wonder back full single busy drove drive drives driving driven
     drivers driver caused cause causing responsible
-    u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey""".split()  # noqa: SIM905
+    u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -74,6 +74,13 @@ def normalize(question: str) -> str:
     text = re.sub(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?(?!\w)", r"\1\2\3", text)  # "u.k." is "uk"
     text = re.sub(r"\b(non|ex)-(?=\w)", r"\1 ", text)  # "non-UK", "ex-At Risk": exclusion cues
     text = re.sub(r"(?<=\w)'s\b", "", text)  # "france's revenue": the possessive names the country
+    # "invoices (that) got cancelled": the cancelled invoices
+    text = re.sub(
+        r"\b(orders|invoices|transactions|purchases|sales)\s+(?:that\s+|which\s+)?"
+        r"(?:got|get|were|was|have been|had been|been)\s+(cancell?ed|refunded|returned)\b",
+        r"\2 \1",
+        text,
+    )
     # "best-selling", "lowest-revenue": the superlative and its word
     text = re.sub(r"\b(best|top|worst|least|most|fastest|slowest|\w+est)-(?=[a-z])", r"\1 ", text)
     # "the first and second half of 2025": two periods, each with its noun

@@ -196,7 +196,12 @@ def _metric(
     if metric.only is not None and model.cancellation is not None:
         cancelled = _cancelled(model.cancellation)
         conditions.append(cancelled if metric.only == "cancelled" else f"NOT {cancelled}")
-    return f"{aggregate} FILTER (WHERE {' AND '.join(conditions)})" if conditions else aggregate
+    expression = f"{aggregate} FILTER (WHERE {' AND '.join(conditions)})" if conditions else aggregate
+    if metric.only == "cancelled" and metric.kind is Kind.sum:
+        # what was cancelled, as a positive amount, whether the file writes it as negative lines
+        # (a "C" invoice) or as the refunded order's own amount
+        return f"abs({expression})"
+    return expression
 
 
 def _cancelled(rule: Cancellation) -> str:
