@@ -365,6 +365,9 @@ def test_follow_ups_narrow_cut_and_point_into_the_answer_before(chat):
     first = answer.splitlines()[1].split(". ", 1)[1].split(":")[0] if answer else ""
     share, _ = chat.ask("What share of total revenue does the first one have?")
     assert share is not None and share["countries"] == [first] and share["share"] is True
+    chat.ask("and just the bottom 3")
+    lowest, _ = chat.ask("how many orders did the bottom one place?")  # of a list ranked lowest first
+    assert lowest is not None and lowest["countries"] == [first]
     chat.ask("Revenue in Q3 2025")
     chat.ask("break it down by month")
     highest, _ = chat.ask("which was highest?")

@@ -563,3 +563,17 @@ def test_where_value_and_passive_wordings(tmp_path: Path) -> None:
                            vocabulary, last)  # fmt: skip
     assert {"metric": "last_invoicedate", "op": "lt", "values": ["2011-07-01"]} in lapsed.arguments["filters"]
     assert [r[0] for r in _rows(shop, lapsed)] == ["17002"]
+
+
+def test_who_without_a_superlative_is_everyone_and_a_breakdown_keeps_the_metric(
+    engine: Engine, vocabulary: Vocabulary
+) -> None:
+    _, last = engine.span()
+    chairs = _read(engine, vocabulary, "sales of the Hon Chair")
+    buyers = read_semantic("who bought it?", engine.model, vocabulary, last, chairs.arguments)
+    assert buyers.arguments["group_by"] == [{"column": "customer_id"}] and "limit" not in buyers.arguments
+    losses = _read(engine, vocabulary, "which regions lost money?")
+    worst = read_semantic(
+        "for furniture, which region is worst?", engine.model, vocabulary, last, losses.arguments
+    )
+    assert worst.arguments["metrics"] == ["profit"]  # the losses' measure, not the default revenue

@@ -16,6 +16,7 @@ from typing import Any
 from .choices import BETWEEN_NAMES, COMPARING
 from .periods import NUMBER_WORDS, after, before, day_bounds, year_before
 from .reading import Marks, Reading
+from .row_reference import referred_row as row_in_list
 from .timeframe import SHIFT_BACK, SHIFT_ON, WHOLE_OF, YEAR_BACK, enclosing
 from .vocabulary import Vocabulary, either
 from .words import singular
@@ -195,14 +196,12 @@ def _exclusion_of(kind: str, vocabulary: Vocabulary) -> str | None:
 
 _PRONOUN_AFTER_NAME = re.compile(r"\b(?:they|them|their|theirs|its|his|her|hers)\b")
 
-_ORDINAL_ONE = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last|top|bottom)\s+one\b")
-
 
 def referred_row(
-    text: str, listed: Sequence[tuple[str, str]], vocabulary: Vocabulary
+    text: str, listed: Sequence[tuple[str, str]], vocabulary: Vocabulary, lowest_first: bool = False
 ) -> tuple[str, str] | None:
     """The row of the previous answer a follow-up points at: "they" or "that month" when it named
-    one, "the first one" / "the last one" of a list."""
+    one, "the first one" / "no. 3 on that list" / "the bottom one" of a list (``row_reference``)."""
     if not listed:
         return None
     that = re.search(rf"\b(?:that|this)\s+(?:{_that_nouns(listed, vocabulary)})\b", text)
@@ -210,9 +209,9 @@ def referred_row(
         return listed[0]
     if len(listed) == 1 and re.search(r"\b(?:break|split|show)\s+(?:that|this)\b", text):
         return listed[0]  # "break that down by month" after one product: that product's months
-    if found := _ORDINAL_ONE.search(text):
-        place = {"first": 0, "top": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}.get(found[1], -1)
-        return listed[place] if -len(listed) <= place < len(listed) else None
+    placed = row_in_list(text, ("", [key for _, key in listed]), lowest_first)
+    if placed is not None and placed.text != text:  # by its place, not by a pronoun
+        return next(row for row in listed if row[1] == placed.value)
     return listed[0] if len(listed) == 1 and _PRONOUN.search(text) else None
 
 

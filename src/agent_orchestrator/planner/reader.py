@@ -361,7 +361,8 @@ def read(
         share_of_enclosing(previous, args, reading.arguments, placed, vocabulary)
         beside(previous, args, reading.arguments, text, vocabulary)
         change_in_percent(text, previous, args, reading.arguments)
-        row = None if left_one_out else referred_row(text, listed, vocabulary)
+        lowest = previous.get("order") == "lowest"
+        row = None if left_one_out else referred_row(text, listed, vocabulary, lowest_first=lowest)
         if row is not None and "group_by" not in args:
             reading.arguments = about_the_row(reading.arguments, row, vocabulary, args)
         elif row is not None and args["group_by"] != row[0] and len(listed) == 1:

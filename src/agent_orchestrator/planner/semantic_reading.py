@@ -124,6 +124,7 @@ _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
 _FOLLOW = re.compile(
     r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:that|those|them|it|same)\b"
     r"|\bwhich (?:one|of (?:these|those|them))\b|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
+    r"|^\s*(?:for|in|among|within)\s+(?:the\s+)?(?:\w+\s+){1,3}(?:which|what|how|who)\b"  # "for tables, which…"
 )
 _OWN = _words(
     """by per each every breakdown split across group grouped sorted order ordered orders list show over
@@ -463,7 +464,11 @@ def _read(
         and len(grouped) == 1
         and "grain" not in grouped[0]
         and not _RECENCY.search(text)
-        and _one_asked(text, model.column(grouped[0]["column"]), who=bool(cues & {"who", "whom"}))
+        and _one_asked(
+            text,
+            model.column(grouped[0]["column"]),
+            who=bool(cues & {"who", "whom"} and cues & (_HIGH | _LOW)),
+        )
     ):
         limit = 1  # "who's our biggest customer?": one, and those tied with it
     if ranking and grouped and all("grain" in g for g in grouped):  # "which month had the highest revenue?"
@@ -493,7 +498,7 @@ def _read(
         args["count"] = True  # the groups that pass, counted
     if previous is not None and (row is not None or _FOLLOW.search(text)):
         reading.follow_up = True
-        args = _patched(previous, args, found, text)
+        args = _patched(previous, args, found, text, model)
         reading.named = True
         if row is not None and "@" in row.column:  # "how did that compare to the month before?"
             args = _about_period(args, row.column, row.value, text)
@@ -507,7 +512,7 @@ def _read(
         and len(words) <= _SHORT
     ):
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
-        args = _patched(previous, args, found, text)
+        args = _patched(previous, args, found, text, model)
         reading.named = True
     if reading.follow_up and args.get("group_by"):  # "how many products…?" counts them: no breakdown by them
         entities = {_counted_entity(model, m) for m in args.get("metrics", [])} - {None}
@@ -1054,8 +1059,12 @@ def _after_since(text: str) -> date | None:
     return date(year + 1, 1, 1)
 
 
-def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any, text: str) -> dict[str, Any]:
-    """The previous query with what this one names in its place."""
+def _patched(
+    previous: dict[str, Any], args: dict[str, Any], found: Any, text: str, model: SemanticModel
+) -> dict[str, Any]:
+    """The previous query with what this one names in its place: its metrics only when it names
+    some (or a measure), not the default a breakdown alone would get ("for tables, which region is
+    worst?" after losses keeps the profit)."""
     patched = dict(previous)
     if (
         args.get("window") is not None
@@ -1063,9 +1072,8 @@ def _patched(previous: dict[str, Any], args: dict[str, Any], found: Any, text: s
         and _YEAR_BEFORE.search(text)
     ):
         args = {**args, "window": _year_back(args["window"])}  # "this year", then "and last year?"
-    if found.metrics or (
-        args.get("metrics") and args["metrics"] != previous.get("metrics") and found.columns
-    ):
+    measured = any(model.column(name).role is Role.measure for name in found.columns)
+    if found.metrics or (args.get("metrics") and args["metrics"] != previous.get("metrics") and measured):
         patched["metrics"] = args["metrics"]
     if "group_by" in args:
         patched["group_by"] = args["group_by"]
