@@ -121,10 +121,10 @@ the one before ("in the West?"); a longer one is a question of its own."""
 _YEAR_BEFORE = re.compile(r"\b(?:last|previous|prior)\s+year\b")
 _SINCE = re.compile(r"\b(?:since|after|from)\s*$")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
-_FOLLOW = re.compile(
+_FOLLOW = re.compile(  # a follow-up: "and…", "that", "they", "for tables, which…"
     r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:that|those|them|it|same)\b"
     r"|\bwhich (?:one|of (?:these|those|them))\b|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
-    r"|^\s*(?:for|in|among|within)\s+(?:the\s+)?(?:\w+\s+){1,3}(?:which|what|how|who)\b"  # "for tables, which…"
+    r"|^\s*(?:for|in|among|within)\s+(?:the\s+)?(?:\w+\s+){1,3}(?:which|what|how|who)\b"
 )
 _OWN = _words(
     """by per each every breakdown split across group grouped sorted order ordered orders list show over
