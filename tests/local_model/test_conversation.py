@@ -177,6 +177,7 @@ def test_a_reply_to_a_greeting_is_no_answer_but_is_something_said() -> None:
         ("Which revenue figure did you mention for February 2024?", 2),
         ("What was the February 2024 revenue again?", 2),
         ("what was customer 12350's segment again?", 1),
+        ("sorry, what was the February 2024 revenue again?", 2),
     ],
 )
 def test_an_answer_is_found_by_what_it_was_about(question: str, at: int) -> None:

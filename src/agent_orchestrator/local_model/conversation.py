@@ -108,7 +108,10 @@ _ASKS = re.compile(
     r"could|would|will|remind|repeat|restate|say|tell|recall|quote|list|show|give|remember|name)\b"
 )
 """A question or a request: "I asked for France, not Germany." corrects a reading, it asks nothing."""
-_AGAIN = re.compile(r"^\W*(?:what|which|who|when|where|how)\b.*\bagain\W*$")
+_AGAIN = re.compile(
+    r"^\W*(?:(?:sorry|ok|okay|so|and|oh|hmm|um|wait|remind me)\W+)*"  # "sorry, what was the date again?"
+    r"(?:what|which|who|when|where|how)\b.*\bagain\W*$"
+)
 """Only a reminder asked ("what was the revenue again?"): about the chat when an earlier answer fits."""
 _WHY = re.compile(r"^\W*(?:why|how come)\b")
 _ASIDE = re.compile(r"\b(?:as|like)\s+(?:i|you)\s+(?:said|mentioned|told\s+(?:me|you))\b")

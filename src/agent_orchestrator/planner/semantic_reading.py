@@ -1081,7 +1081,7 @@ def _patched(
         named = {f.get("column") for f in args["filters"]}
         kept = [f for f in previous.get("filters", []) if f.get("column") not in named]
         patched["filters"] = kept + args["filters"]
-    for key in ("window", "compare", "order", "limit", "share", "share_of"):
+    for key in ("window", "compare", "order", "limit", "share", "share_of", "count"):
         if key in args:
             patched[key] = args[key]
     if "window" in args and "compare" not in args:

@@ -459,6 +459,7 @@ def default_metrics(
                         label=f"{title} {column.title.lower()}",
                         over=column.name,
                         synonyms=[f"{word} {e}" for e in events for word in words],
+                        **kept,  # a cancellation is no order: the last order is the last one kept
                     )
                 )
     return metrics
