@@ -473,3 +473,45 @@ def test_the_policy_answers_a_question_about_the_chat_without_the_model() -> Non
     assert answer(normalize_messages([SYSTEM, *CHAT, user("Why did you say that?")]), KINDS) == ChatReply(
         None
     )
+
+
+def test_a_typed_query_column_is_known_by_the_thing_it_names() -> None:
+    query = tool(
+        "query_data",
+        "Any question on the dataset's own columns",
+        {
+            "filters": {
+                "type": "array",
+                "items": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "title": "product",
+                            "properties": {
+                                "column": {"const": "description"},
+                                "values": {"type": "array", "items": {"type": "string"}},
+                            },
+                        }
+                    ]
+                },
+            }
+        },
+        [],
+    )
+    kinds = Kinds.of([query], RETAIL)
+    chat = [
+        *answered(
+            "how much did the vintage christmas paper chain kit make?",
+            "retail-analytics-query_data",
+            '{"metrics": ["revenue"], "filters": [{"column": "description", "op": "in",'
+            ' "values": ["PAPER CHAIN KIT VINTAGE CHRISTMAS"]}]}',
+            '{"answer": "Revenue, Description PAPER CHAIN KIT VINTAGE CHRISTMAS, all time: 31,941.89."}',
+        ),
+        {
+            "role": "assistant",
+            "content": "Revenue, Description PAPER CHAIN KIT VINTAGE CHRISTMAS, all time: 31,941.89.",
+        },
+    ]
+    assert "PAPER CHAIN KIT VINTAGE CHRISTMAS" in (
+        reply("which product did we end up looking at?", chat, kinds) or ""
+    )

@@ -88,12 +88,16 @@ class Kinds:
     def of(cls, tools: Sequence[Mapping[str, Any]], lexicon: Lexicon) -> Kinds:
         names: dict[str, dict[str, None]] = {}
         ids: set[str] = set()
+        entities: dict[str, str] = {}
         for tool in tools:
             properties = ((tool.get("function") or {}).get("parameters") or {}).get("properties") or {}
             for parameter, spec in properties.items():
-                for column, values in _filtered_columns(spec):
+                for column, values, entity in _filtered_columns(spec):
                     if any(_names_a_thing(v) for v in values):
                         names.setdefault(column, {}).update(dict.fromkeys(values))
+                    if entity is not None and entity != column:  # "which product…?" of a Description
+                        names.setdefault(column, {})
+                        entities.setdefault(entity, column)
                 kind = _kind_word(str(parameter))
                 if kind is None or not isinstance(spec, Mapping):
                     continue
@@ -107,6 +111,7 @@ class Kinds:
         known = {*names, *ids}
         labels = {kind: kind for kind in known}
         labels |= {label: kind for label, kind in lexicon.id_kinds.items() if kind in known}
+        labels |= {entity: column for entity, column in entities.items() if entity not in labels}
         return cls({k: tuple(v) for k, v in names.items()}, frozenset(ids), labels, lexicon)
 
     def with_kinds(self, more: Iterable[str]) -> Kinds:
@@ -140,10 +145,11 @@ def _enum(spec: Mapping[str, Any]) -> list[Any]:
     return [v for option in options if isinstance(option, Mapping) for v in option.get("enum") or ()]
 
 
-def _filtered_columns(spec: Any) -> Iterator[tuple[str, list[str]]]:
+def _filtered_columns(spec: Any) -> Iterator[tuple[str, list[str], str | None]]:
     """A typed query's filters (``filters: [{"column": {"const": "region"}, "values": {"items":
     {"enum": [...]}}}, ...]``): each column a kind, its values the names ("which regions did we
-    look at?" is answerable before any call filtered on one)."""
+    look at?" is answerable before any call filtered on one), and the thing it names when the
+    filter's title says (``"title": "product"`` of a Description column)."""
     items = spec.get("items") if isinstance(spec, Mapping) else None
     for option in (items or {}).get("anyOf") or () if isinstance(items, Mapping) else ():
         properties = option.get("properties") if isinstance(option, Mapping) else None
@@ -152,8 +158,9 @@ def _filtered_columns(spec: Any) -> Iterator[tuple[str, list[str]]]:
         column = (properties.get("column") or {}).get("const")
         values = _enum((properties.get("values") or {}).get("items") or {})
         kind = _kind_word(str(column)) if isinstance(column, str) else None
-        if kind is not None and values:
-            yield kind, [str(v) for v in values]
+        title = option.get("title")
+        if kind is not None:
+            yield kind, [str(v) for v in values], title if isinstance(title, str) else None
 
 
 def _names_a_thing(value: str) -> bool:

@@ -223,6 +223,7 @@ def query_schema(
         column_filters.append(
             {
                 "type": "object",
+                **({"title": column.entity.value} if column.entity is not None else {}),  # what it names
                 "properties": {
                     "column": {"const": column.name},
                     "op": {"type": "string", "enum": ops},
