@@ -186,3 +186,24 @@ def test_a_question_neither_reader_reads_is_not_left_to_the_model_on_a_file_of_i
     tool, _, text = chat.ask("what will the full month of December end up at?")
     assert tool is None and text is not None
     assert text.startswith("I can't answer that from this data: I don't know what 'end' means here.")
+
+
+def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_path: Path) -> None:
+    till = tmp_path / "till.csv"
+    till.write_text(
+        "Invoice ID,Branch,Customer type,Product line,Unit price,Quantity,Date\n"
+        "750-67-8428,A,Member,Health and beauty,10.00,2,1/25/2019\n"
+        "226-31-3081,C,Normal,Electronic accessories,5.00,3,3/8/2019\n"
+    )
+    library = DatasetLibrary(tmp_path / "data")
+    preview = inspect_csv(till)
+    mapping = {field: column for field, column in preview.mapping.items() if column}
+    library.import_csv(till, mapping, preview.format, mode="replace", actor="admin", source_name="till.csv")
+    try:
+        chat = Chat(DataGuide(library.current_path), build_server(library.current_path))
+        tool, _, answer = chat.ask("what was total revenue?")
+        assert tool == "query_data" and answer == "Revenue, all time: 35.00."  # not the empty retail tables
+        tool, _, answer = chat.ask("revenue for members only")
+        assert tool == "query_data" and answer == "Revenue, Customer type Member, all time: 20.00."
+    finally:
+        library.close()

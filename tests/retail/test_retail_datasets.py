@@ -33,6 +33,7 @@ from agent_orchestrator.retail.datasets import (
 )
 from agent_orchestrator.retail.datasets import library as library_module
 from agent_orchestrator.retail.datasets.rows import KEYED_ID_BASE, keyed_customer_id
+from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
 
 SHOPIFY = (
@@ -456,7 +457,7 @@ def test_bad_files_raise_one_line_and_change_nothing(library: DatasetLibrary, tm
                 path, {f: f for f in FIELDS}, CsvFormat(), mode="replace", actor="a", source_name="x"
             )
     wrong = _write(tmp_path, "name,email\nada,a@b\n", "wrong.csv")
-    assert "no column looks like a stock code or SKU" in inspect_csv(wrong).problems
+    assert "no column looks like a quantity" in inspect_csv(wrong).problems  # a customer or product may lack
     with pytest.raises(InvalidInputError, match=r"has no column .*'Invoice'"):
         library.import_csv(
             wrong, {f: f.title() for f in FIELDS}, CsvFormat(), mode="replace", actor="a", source_name="x"
@@ -614,3 +615,33 @@ def test_cli_import_refuses_a_date_format_that_reads_none_of_the_files_dates(
     assert error.startswith("error: the date format '%Y-%m-%d' reads none of the dates in")
     assert "\n" not in error  # one line, no traceback
     assert not db.exists()  # nothing imported, no empty database left behind
+
+
+TILL_EXPORT = (
+    "Invoice ID,Branch,Customer type,Gender,Product line,Unit price,Quantity,Date,Payment,Rating\n"
+    "750-67-8428,A,Member,Female,Health and beauty,74.69,7,1/25/2019,Ewallet,9.1\n"
+    "226-31-3081,C,Normal,Female,Electronic accessories,15.28,5,3/8/2019,Cash,9.6\n"
+    "631-41-3108,A,Normal,Male,Home and lifestyle,46.33,7,3/3/2019,Credit card,7.4\n"
+)
+
+
+def test_a_till_export_without_customers_or_products_imports_as_its_own_rows(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    """No customer and no product column: the lines are the file's own rows, answered by its
+    semantic model; a "Customer type" or "Product line" groups, it names no customer or product;
+    a rating is averaged."""
+    path = _write(tmp_path, TILL_EXPORT, "till.csv")
+    preview = inspect_csv(path)
+    mapping = {field: column for field, column in preview.mapping.items() if column}
+    assert "customer_id" not in mapping and "stock_code" not in mapping and preview.problems == []
+    report = library.import_csv(
+        path, mapping, preview.format, mode="replace", actor="a", source_name="till.csv"
+    )
+    assert (report.rows_read, report.imported, report.skipped) == (3, 3, 0)
+    model, _ = semantic_source(library.current_path())
+    roles = {c.name: (c.role.value, c.entity) for c in model.columns}
+    assert roles["customer_type"] == ("dimension", None) and roles["product_line"] == ("dimension", None)
+    assert model.metric("rating").kind.value == "average"
+    with pytest.raises(InvalidInputError, match="replace the data, not be appended"):
+        library.import_csv(path, mapping, preview.format, mode="append", actor="a", source_name="till.csv")

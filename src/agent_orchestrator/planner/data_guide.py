@@ -48,8 +48,8 @@ class _Data:
     hashed: frozenset[str]
     """Key columns the retail tables keep only as numbers made from the file's text ("SM-20320")."""
     guests: bool
-    """Lines without a customer (guest checkouts): the retail tables leave them out, so only the
-    file's own rows give the shop's totals."""
+    """Lines without a customer (guest checkouts), or a file with no customer or product column at
+    all: the retail tables leave them out, so only the file's own rows give the shop's totals."""
     own_columns: bool
     """Columns the retail tables do not have (a region, a profit)."""
 
@@ -124,7 +124,9 @@ class DataGuide:
                 with Engine(model, rows) as engine:
                     words = engine.words()
                     first_day, last_day = engine.span()
-                    guests = customer is not None and engine.blank(customer) > 0
+                    product = model.key_of(Entity.product) or model.label_of(Entity.product)
+                    # no customer or product column: every line is the file's own rows only
+                    guests = customer is None or product is None or engine.blank(customer) > 0
                 hashed = frozenset(
                     [customer.name]
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))

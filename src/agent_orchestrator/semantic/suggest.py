@@ -33,6 +33,11 @@ _ENTITY_WORDS: dict[Entity, tuple[str, ...]] = {
 }
 _KEY_WORDS = ("id", "key", "code", "no", "number", "num", "ref", "sku", "stockcode", "invoiceno")
 _LABEL_WORDS = ("name", "description", "title", "desc")
+_SCORE_WORDS = ("rating", "score", "percentage", "percent", "pct", "rate", "ratio", "age", "stars")
+"""A measure of each line that is a level, not an amount: its average means something, its sum not."""
+_KIND_WORDS = ("type", "line", "category", "group", "segment", "class", "kind", "level", "tier", "status",
+               "brand", "family", "range")  # fmt: skip
+"""A kind of an entity, not the entity ("Customer type", "Product line"): something to group by."""
 _LINE_TOTAL_WORDS = ("sales", "revenue", "amount", "total", "subtotal", "turnover", "value", "gross", "net")
 _PRICE_WORDS = ("price", "unitprice", "rate")
 _QUANTITY_WORDS = ("quantity", "qty", "units", "count", "pieces")
@@ -249,6 +254,8 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
     words = _words(profile.header)
     name, source = column_name(profile.header), profile.header
     entity = _entity(words)
+    if any(w in _KIND_WORDS for w in words) and not any(w in (*_KEY_WORDS, *_LABEL_WORDS) for w in words):
+        entity = None  # "Customer type" (Member, Normal) groups customers; it names none of them
     if profile.temporal:
         return Column(name=name, source=source, role=Role.time, date_format=profile.date_format)
     if profile.distinct >= rows * _UNIQUE_SHARE and any(w in ("row", "index") for w in words):
@@ -383,6 +390,8 @@ def default_metrics(
                     f"Average {column.title.lower()}",
                     over=column.name,
                 )
+            elif any(w in _SCORE_WORDS for w in _words(column.title)):  # "Rating": averaged, never summed
+                add(column.name, Kind.average, "number", f"Average {column.title.lower()}", over=column.name)
             elif column.unit == "money" or column.unit == "number":
                 add(column.name, Kind.sum, column.unit or "number", column.title, over=column.name)
     names = {m.name for m in metrics}

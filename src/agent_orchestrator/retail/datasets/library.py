@@ -263,7 +263,17 @@ class DatasetLibrary:
                             finish(conn, source="imported")
                         if mode == "replace":
                             name = get_meta(conn, "dataset_name") or Path(source_name).stem
-                            store_semantic(conn, path, mapping, fmt, date_formats, dataset=name)
+                            kept = store_semantic(conn, path, mapping, fmt, date_formats, dataset=name)
+                            if counts.rows_only and not kept:
+                                raise InvalidInputError(
+                                    f"{path.name} names no customer or no product, so only its own columns "
+                                    "can answer it, and they could not be read as a table"
+                                )
+                        elif counts.rows_only:
+                            raise InvalidInputError(
+                                "a file without a customer or a product column can replace the data, "
+                                "not be appended to it"
+                            )
                         else:
                             drop_semantic(conn)
                         step()

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.retail.datasets.formats import CsvFormat
-from agent_orchestrator.retail.datasets.rows import Line, Skip
+from agent_orchestrator.retail.datasets.rows import Line, RowsOnly, Skip
 
 BATCH = 20_000
 """Lines per ``executemany``: big enough to amortise the call, small enough to report progress often."""
@@ -68,6 +68,8 @@ class LoadCounts:
     skipped: int = 0
     cancellations: int = 0
     skipped_by_reason: dict[str, int] = field(default_factory=dict)
+    rows_only: int = 0
+    """Lines kept only in the file's own rows: it has no customer or product column."""
 
 
 def _reading_encoding(fmt: CsvFormat) -> str:
@@ -118,6 +120,10 @@ def load(
         counts.rows_read += 1
         try:
             line = parse(row)
+        except RowsOnly:
+            counts.imported += 1  # into the file's own rows (store_semantic), which answer it
+            counts.rows_only += 1
+            continue
         except Skip as skip:
             counts.skipped += 1
             reasons[skip.reason] = reasons.get(skip.reason, 0) + 1

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from agent_orchestrator.retail.datasets.dates import date_parser
-from agent_orchestrator.retail.datasets.formats import FIELDS, CsvFormat, missing_fields
+from agent_orchestrator.retail.datasets.formats import FIELDS, ROWS_ONLY, CsvFormat, missing_fields
 
 KEYED_ID_BASE = 10**15
 """Ids of customers whose key is not a number start here, above any numeric id a shop uses."""
@@ -54,6 +54,11 @@ class Skip(Exception):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class RowsOnly(Skip):
+    """A line of a file without customers or products: imported into the file's own rows (its
+    semantic model answers it), not into the retail tables, and not a skipped line."""
 
 
 def keyed_customer_id(key: str) -> int:
@@ -103,6 +108,14 @@ def line_parser(
             raise ValueError(f"no column {column!r} in the header")
     name = {field: mapping.get(field) or field for field in FIELDS}
     width = len(header)
+    if not mapping.get("customer_id") or not (mapping.get("stock_code") or mapping.get("description")):
+
+        def rows_only(row: list[str]) -> Line:  # no customer or no product: the file's own rows hold it
+            if len(row) != width:
+                raise Skip("wrong column count", f"expected {width} columns, found {len(row)}")
+            raise RowsOnly(ROWS_ONLY, "kept in the file's own rows")
+
+        return rows_only
     i_inv, i_qty, i_date, i_cust = (
         position[mapping[f]] for f in ("invoice", "quantity", "invoiced_at", "customer_id")
     )
