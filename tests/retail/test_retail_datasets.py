@@ -645,3 +645,17 @@ def test_a_till_export_without_customers_or_products_imports_as_its_own_rows(
     assert model.metric("rating").kind.value == "average"
     with pytest.raises(InvalidInputError, match="replace the data, not be appended"):
         library.import_csv(path, mapping, preview.format, mode="append", actor="a", source_name="till.csv")
+
+
+def test_a_total_on_every_line_is_the_lines_total(tmp_path: Path) -> None:
+    taxed = _write(
+        tmp_path, "Invoice ID,Unit price,Quantity,Tax 5%,Total,Date\n1,10.00,2,1.00,21.00,1/25/2019\n"
+    )
+    assert inspect_csv(taxed).mapping["line_total"] == "Total"  # what the customer paid, tax and all
+    order_level = _write(
+        tmp_path,
+        "Name,Total,Lineitem price,Lineitem quantity,Created at\n"
+        "#1,30.00,10.00,1,2024-01-25\n#1,,20.00,1,2024-01-25\n",
+        "orders.csv",
+    )
+    assert inspect_csv(order_level).mapping["line_total"] is None  # an order's total, on its first line only

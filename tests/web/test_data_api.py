@@ -290,7 +290,7 @@ def test_bad_files_and_mappings_get_one_message_and_change_nothing(data_app, tmp
     (tmp_path / "empty.csv").write_bytes(b"")
     for name, detail in [
         ("photo.csv", "photo.csv is not a CSV file: it holds binary data"),
-        ("two.csv", "two.csv has 2 columns; sales need at least 6"),
+        ("two.csv", "two.csv has 2 columns; sales need at least 4: invoice, quantity"),
         ("empty.csv", "empty.csv is empty: expected a CSV file with a header"),
     ]:
         refused = upload(alice, tmp_path / name)
@@ -298,7 +298,7 @@ def test_bad_files_and_mappings_get_one_message_and_change_nothing(data_app, tmp
     preview = upload(alice, sales_csv(tmp_path / "ok.csv", 20)).json()
     for mapping, detail in [
         ({**preview["mapping"], "quantity": "Nope"}, "The file has no column 'Nope'."),
-        ({**preview["mapping"], "customer_id": None}, "Choose a column for customer_id."),
+        ({**preview["mapping"], "quantity": None}, "Choose a column for quantity."),
     ]:
         refused = alice.post(
             "/api/datasets/imports", json={"upload_id": preview["upload_id"], "mapping": mapping}

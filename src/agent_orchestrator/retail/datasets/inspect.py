@@ -23,6 +23,7 @@ from agent_orchestrator.retail.datasets.formats import (
     CsvFormat,
     layout_of,
     missing_fields,
+    normalise,
     source_key,
     suggest_mapping,
 )
@@ -87,6 +88,8 @@ def inspect_csv(
     _check_header(path.name, header)
     body = records[1:]
     mapping = suggest_mapping(header)
+    if not mapping.get("line_total"):
+        mapping["line_total"] = _line_total(header, body, set(mapping.values()))
     layout = layout_of(header)
     if given:
         decimal, thousands = given.decimal, given.thousands
@@ -173,6 +176,22 @@ def _check_header(name: str, header: list[str]) -> None:
         raise InvalidInputError(
             f"{name} has no header: its first line looks like data ({','.join(header)[:80]!r})"
         )
+
+
+_TOTAL_NAMES = ("total", "amount", "totalamount", "linevalue", "value")
+
+
+def _line_total(header: list[str], body: list[list[str]], taken: set[str | None]) -> str | None:
+    """A "Total" or "Amount" column that is a line's own total: written on every line sampled. An
+    order's total is written on its first line only (a web shop's export), so it is never taken."""
+    for name in header:
+        if normalise(name) not in _TOTAL_NAMES or name in taken:
+            continue
+        i = header.index(name)
+        cells = [record[i].strip() if len(record) > i else "" for record in body]
+        if cells and all(re.fullmatch(r"-?[\d.,]+", cell) for cell in cells):
+            return name
+    return None
 
 
 def _column(body: list[list[str]], header: list[str], column: str | None) -> list[str]:
