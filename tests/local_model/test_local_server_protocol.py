@@ -856,6 +856,8 @@ class _RegionGuide:
             return GuidedAnswer(f"From the tool: {json.loads(messages[-1]['content'])['sales']}.")
         if "North" in str(messages[-1]["content"]):
             return GuidedCall("get_sales", {"region": "North"})
+        if "East" in str(messages[-1]["content"]):
+            raise KeyError("group_by")  # a reader's defect
         return None
 
     def owns(self, tool: Any) -> bool:
@@ -1076,3 +1078,11 @@ async def test_a_follow_up_may_state_what_it_refers_back_to(
 
     assert len(engine.prompts) == 1  # no retry: 1,441.68 is the answer the question leans on
     assert body["choices"][0]["message"]["content"] == engine.pieces[0]
+
+
+async def test_a_guide_that_fails_leaves_the_question_to_the_model_never_a_500(
+    guided: httpx.AsyncClient, engine: ScriptedEngine
+) -> None:
+    east = [{"role": "user", "content": "What were the sales in the East region?"}]
+    answered = await guided.post("/chat/completions", json={"messages": east, "tools": [SALES]})
+    assert answered.status_code == 200 and engine.prompts  # the model answered it

@@ -191,9 +191,9 @@ def test_a_question_neither_reader_reads_is_not_left_to_the_model_on_a_file_of_i
 def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_path: Path) -> None:
     till = tmp_path / "till.csv"
     till.write_text(
-        "Invoice ID,Branch,Customer type,Product line,Unit price,Quantity,Date\n"
-        "750-67-8428,A,Member,Health and beauty,10.00,2,1/25/2019\n"
-        "226-31-3081,C,Normal,Electronic accessories,5.00,3,3/8/2019\n"
+        "Invoice ID,Branch,City,Customer type,Product line,Unit price,Quantity,Date\n"
+        "750-67-8428,A,Yangon,Member,Health and beauty,10.00,2,1/25/2019\n"
+        "226-31-3081,C,Naypyitaw,Normal,Electronic accessories,5.00,3,3/8/2019\n"
     )
     library = DatasetLibrary(tmp_path / "data")
     preview = inspect_csv(till)
@@ -205,5 +205,7 @@ def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_
         assert tool == "query_data" and answer == "Revenue, all time: 35.00."  # not the empty retail tables
         tool, _, answer = chat.ask("revenue for members only")
         assert tool == "query_data" and answer == "Revenue, Customer type Member, all time: 20.00."
+        tool, _, answer = chat.ask("and for Yangon?")  # the retail reader, with no products, reads it too
+        assert tool == "query_data" and answer is not None and answer.endswith("all time: 20.00.")
     finally:
         library.close()

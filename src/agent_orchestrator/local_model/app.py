@@ -342,7 +342,11 @@ def create_app(
         tool rendered (no model, so no tokens)."""
         if guide is None or not tools or body.tool_choice not in (None, "auto"):
             return None
-        step = guide.step(messages, tools)
+        try:
+            step = guide.step(messages, tools)
+        except Exception:  # a reader's defect must cost the fast path, never the answer
+            logger.exception("the guide failed on a question; the model answers it instead")
+            return None
         if isinstance(step, GuidedCall):
             arguments = json.dumps(step.arguments, ensure_ascii=False)
             return TurnResult(

@@ -297,7 +297,7 @@ def leftovers(marks: Marks, reading: Reading, vocabulary: Vocabulary, original: 
             )
         ]
         reading.arguments[free] = vocabulary.free_value([name for name in names if name] or [""])
-        if reading.arguments.get("group_by") == vocabulary.free_dimension:
+        if vocabulary.free_dimension and reading.arguments.get("group_by") == vocabulary.free_dimension:
             del reading.arguments["group_by"]
         return
     # "the Champions segment": the dimension's noun after an unknown name only says what it was meant as
