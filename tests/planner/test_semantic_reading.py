@@ -490,7 +490,7 @@ def test_a_blank_customer_is_a_guests_line(tmp_path: Path) -> None:
     assert known.arguments["filters"] == [{"column": "customerid", "op": "present"}] and _rows(
         shop, known
     ) == [(1,)]
-    assert shop.names_of(shop.model.column("stockcode"), ["B2", "Z9"]) == {"B2": "BLUE BOWL"}
+    assert shop.names_of(shop.model.column("stockcode"), ["B2", "Z9"]) == {"stockcode=B2": "BLUE BOWL"}
 
 
 def test_a_period_of_the_list_before_is_asked_about(engine: Engine, vocabulary: Vocabulary) -> None:
@@ -577,3 +577,22 @@ def test_who_without_a_superlative_is_everyone_and_a_breakdown_keeps_the_metric(
         "for furniture, which region is worst?", engine.model, vocabulary, last, losses.arguments
     )
     assert worst.arguments["metrics"] == ["profit"]  # the losses' measure, not the default revenue
+
+
+def test_a_yes_or_no_about_one_thing_shows_what_it_is(engine: Engine, vocabulary: Vocabulary) -> None:
+    reading = _read(engine, vocabulary, "Is customer CG-12520 in the West region?")
+    assert reading.arguments["group_by"] == [{"column": "region"}]  # a no says where they are
+    assert reading.arguments["filters"] == [{"column": "customer_id", "op": "in", "values": ["CG-12520"]}]
+    assert [r[0] for r in _rows(engine, reading)] == ["South"]
+
+
+def test_a_number_in_two_columns_is_the_named_columns(tmp_path: Path) -> None:
+    shop, vocabulary, last = _shop(
+        tmp_path / "shop.csv",
+        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+        "1001,22156,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
+        "1002,A1,BLUE BOWL,1,2011-02-03 10:00:00,5.00,22156,France\n",
+    )
+    reading = read_semantic("revenue of customer 22156", shop.model, vocabulary, last)
+    assert reading.arguments["filters"] == [{"column": "customerid", "op": "in", "values": ["22156"]}]
+    assert _rows(shop, reading) == [(5.0,)]

@@ -310,6 +310,7 @@ def _read(
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
     reading.left += _ambiguous(found)
+    found = _of_the_named_column(found)  # "customer 22156": the customer, not the stock code 22156
     reading.named = bool(
         found.mentions or found.columns or found.metrics or found.grains or "window" in args or weekdays
     )
@@ -438,6 +439,10 @@ def _read(
             and "part" not in rule
         ):
             args["group_by"] = [{"column": rule["column"]}]
+    if not args.get("group_by") and _YES_OR_NO.match(text):  # "is customer 22156 High Value?"
+        filters, asked = _attribute_asked(filters, model)
+        if asked is not None:
+            args["group_by"] = [{"column": asked}]  # their segment, said, whatever it is
     if filters:
         args["filters"] = filters
     whole = _whole_asked(text, args, found, last_day) if not groups else None
@@ -978,6 +983,36 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
         if mention.value not in by_column[(mention.column, op)]:
             by_column[(mention.column, op)].append(mention.value)
     return [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
+
+
+_YES_OR_NO = re.compile(r"^\s*(?:is|was|are|were|does|did|do)\b")
+
+
+def _attribute_asked(
+    filters: list[dict[str, Any]], model: SemanticModel
+) -> tuple[list[dict[str, Any]], str | None]:
+    """ "Is customer 22156 High Value?": one thing (a key's value) and one value of a dimension
+    asked of it; the dimension is then what the answer shows, so that a no says what it is."""
+    one = [f for f in filters if f.get("column") and f["op"] == "in" and len(f["values"]) == 1]
+    keys = [f for f in one if model.column(f["column"]).role in (Role.key, Role.label)]
+    dimensions = [f for f in one if model.column(f["column"]).role is Role.dimension and "part" not in f]
+    if len(keys) != 1 or len(dimensions) != 1:
+        return filters, None
+    return [f for f in filters if f is not dimensions[0]], dimensions[0]["column"]
+
+
+def _of_the_named_column(found: Any) -> Any:
+    """Of the values that words name in several columns, the one of the column the question names."""
+    columns: dict[str, set[str]] = {}
+    for mention in found.mentions:
+        columns.setdefault(mention.words, set()).add(mention.column)
+    named = set(found.columns)
+    kept = tuple(
+        m
+        for m in found.mentions
+        if len(columns[m.words]) == 1 or not columns[m.words] & named or m.column in named
+    )
+    return replace(found, mentions=kept) if len(kept) < len(found.mentions) else found
 
 
 def _ambiguous(found: Any) -> list[str]:

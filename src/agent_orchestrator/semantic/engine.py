@@ -116,7 +116,7 @@ class Engine:
 
     def names_of(self, key: Column, values: list[str]) -> dict[str, str]:
         """What the file calls each of these values of an entity's ``key`` (its label's most common
-        value): a product asked by its stock code is named in the answer."""
+        value), by ``column=value``: a product asked by its stock code is named in the answer."""
         label = self.model.label_of(key.entity) if key.entity is not None else None
         if label is None or not values:
             return {}
@@ -131,7 +131,7 @@ class Engine:
             ).fetchall()
         finally:
             cursor.close()
-        return {str(k): str(name).strip() for k, name in rows if name is not None}
+        return {f"{key.name}={k}": str(name).strip() for k, name in rows if name is not None}
 
     def span(self, column: Column | None = None) -> tuple[date | None, date | None]:
         """The first and last day of the data (of the model's time column, or ``column``)."""

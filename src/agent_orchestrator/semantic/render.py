@@ -239,7 +239,8 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
     column = model.column(rule.column or "")
     named = names if column.role is Role.key and rule.op == "in" else None
     values = " or ".join(
-        f"{v} ({named[str(v)]})" if named and str(v) in named else str(v) for v in rule.values
+        f"{v} ({named[f'{column.name}={v}']})" if named and f"{column.name}={v}" in named else str(v)
+        for v in rule.values
     )
     if rule.op in ("missing", "present"):  # "no Customer ID": a guest's lines
         return f"{'no' if rule.op == 'missing' else 'with a'} {column.title}"
