@@ -596,3 +596,9 @@ def test_a_number_in_two_columns_is_the_named_columns(tmp_path: Path) -> None:
     reading = read_semantic("revenue of customer 22156", shop.model, vocabulary, last)
     assert reading.arguments["filters"] == [{"column": "customerid", "op": "in", "values": ["22156"]}]
     assert _rows(shop, reading) == [(5.0,)]
+
+
+def test_since_a_period_runs_to_the_last_day_of_the_data(engine: Engine, vocabulary: Vocabulary) -> None:
+    reading = _read(engine, vocabulary, "sales since June 2017")
+    assert reading.arguments["window"] == {"start": "2017-06-01", "end": "2017-12-30"}
+    assert round(_rows(engine, reading)[0][0], 2) == round(907.15 + 680.36, 2)

@@ -34,6 +34,18 @@ from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
 from .periods import NUMBER_WORDS, find_periods
+from .query_phrases import (
+    VALUE,
+    YES_OR_NO,
+    attribute_asked,
+    blanks,
+    done_or_not,
+    lower_run,
+    money_of,
+    of_the_named_column,
+    place_column,
+    weekdays,
+)
 from .row_reference import referred_row
 from .words import COMMON, TYPO_PRONE, correction, is_english, normalize, short_word, stem
 
@@ -258,9 +270,9 @@ def _read(
     chosen = _chosen(text, listed)
     if chosen is not None:  # its words are the name's, not a period's ("christmas") nor a metric's
         text = " ".join(w for w in text.split() if w not in chosen[1])
-    text, weekdays = _weekdays(text, model)  # "on Thursdays": a part of every date, not a day
-    text, blanks = _blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
-    weekdays += blanks
+    text, on_days = weekdays(text, model)  # "on Thursdays": a part of every date, not a day
+    text, blank = blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
+    phrased = on_days + blank
     rest = _read_time(text, last_day, args, reading)
     if previous is not None and previous.get("window") and "window" not in args and _THAT_PERIOD.search(rest):
         args["window"] = previous["window"]  # "that year": the period the answer before was for
@@ -301,7 +313,7 @@ def _read(
     named_part = (
         chosen  # "the vintage christmas one", of the choices just offered
         or _part_of_a_name(question, reading.left, vocabulary, listed)  # "the Xerox 1881", "Chand"
-        or _lower_run(question, reading.left, vocabulary)  # "the paper chain kit"
+        or lower_run(question, reading.left, vocabulary)  # "the paper chain kit"
     )
     if named_part is not None:
         holder, words_used, text_used = named_part
@@ -310,9 +322,9 @@ def _read(
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
     reading.left += _ambiguous(found)
-    found = _of_the_named_column(found)  # "customer 22156": the customer, not the stock code 22156
+    found = of_the_named_column(found)  # "customer 22156": the customer, not the stock code 22156
     reading.named = bool(
-        found.mentions or found.columns or found.metrics or found.grains or "window" in args or weekdays
+        found.mentions or found.columns or found.metrics or found.grains or "window" in args or phrased
     )
     cues = set(words)
     counting = bool(_COUNTING.search(text))
@@ -320,7 +332,7 @@ def _read(
 
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
-    filters = _filters(text, found) + thresholds + weekdays
+    filters = _filters(text, found) + thresholds + phrased
     kind = _kind_of_thing(reading.left, model, vocabulary)  # "doormats": every product named a doormat
     if kind is not None:
         column, plural, word = kind
@@ -374,17 +386,17 @@ def _read(
         elif name not in filter_columns:
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
             groups.append({"column": key.name if key is not None else name})
-    if previous is not None and not metrics and _VALUE.search(text):  # "the total value of those?"
-        money = _money_of(model, previous.get("metrics", []))
+    if previous is not None and not metrics and VALUE.search(text):  # "the total value of those?"
+        money = money_of(model, previous.get("metrics", []))
         if money is not None:
             metrics = [money]
             found = replace(found, metrics=(money,))
-    place = _place_column(model) if "where" in set(words) and not groups and not found.grains else None
+    place = place_column(model) if "where" in set(words) and not groups and not found.grains else None
     if place is not None:  # "where are they based?", "where do we sell most?": the place they are in
         groups.append({"column": place})
     customer = model.key_of(Entity.customer)
     recent = bool(_RECENCY.search(text)) and "window" in args  # "not since 2015": a last order, below
-    done = _done_or_not(text, model, vocabulary) if customer is not None and not recent else []
+    done = done_or_not(text, model, vocabulary) if customer is not None and not recent else []
     if done and customer is not None and not found.grains:  # "customers who never cancelled anything"
         said = {w for rule in done for w in rule.pop("words").split()}
         reading.left = [w for w in reading.left if w not in said]
@@ -419,7 +431,7 @@ def _read(
         if dated in {m.name for m in model.metrics}:
             metrics = [dated]
             found = replace(found, metrics=(dated,))  # what a follow-up asks now
-    if not metrics and (found.mentions or groups or "window" in args or weekdays):
+    if not metrics and (found.mentions or groups or "window" in args or phrased):
         metrics = [_default_metric(model)]
     revenue = _default_metric(model)
     if _HOW_MUCH_TOO.search(text) and metrics and revenue not in metrics:
@@ -439,8 +451,8 @@ def _read(
             and "part" not in rule
         ):
             args["group_by"] = [{"column": rule["column"]}]
-    if not args.get("group_by") and _YES_OR_NO.match(text):  # "is customer 22156 High Value?"
-        filters, asked = _attribute_asked(filters, model)
+    if not args.get("group_by") and YES_OR_NO.match(text):  # "is customer 22156 High Value?"
+        filters, asked = attribute_asked(filters, model)
         if asked is not None:
             args["group_by"] = [{"column": asked}]  # their segment, said, whatever it is
     if filters:
@@ -543,42 +555,6 @@ def _read(
     return reading
 
 
-_DONE = re.compile(
-    r"\b(?P<no>never|not|haven't|hasn't|didn't|don't|doesn't)\s+(?:ever\s+|once\s+)?(?P<never>\w+)"
-    r"|\b(?P<once>\w+)\s+(?:at least once|at least one time|before|ever)\b"
-    r"|\b(?:ever|once)\s+(?P<ever>\w+)"
-)
-"""Something a customer did or never did ("never cancelled", "cancelled at least once")."""
-_ORDERED = _words("ordered order bought buy purchased purchase shopped shop")
-
-
-def _done_or_not(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list[dict[str, Any]]:
-    """Filters on each customer's count of what the text says they did or never did: "never
-    cancelled" is no cancelled order, "cancelled at least once" one or more; the words said are kept
-    under ``words`` for the caller to take off. Only a count the model has ("cancelled orders")."""
-    names = {m.name for m in model.metrics}
-    rules = []
-    for match in _DONE.finditer(text):
-        word = match["never"] or match["once"] or match["ever"]
-        if word in _ORDERED or stem(word) in _ORDERED:
-            metric = "orders" if "orders" in names else None
-        else:
-            counted = [m for m in vocabulary.find(f"{word} orders").metrics if m != "orders"]
-            metric = counted[0] if counted else None
-        if metric is None or model.metric(metric).kind not in (Kind.count_distinct, Kind.rows):
-            continue
-        never = match["no"] is not None
-        rules.append(
-            {
-                "metric": metric,
-                "op": "le" if never else "ge",
-                "values": [0 if never else 1],
-                "words": match[0],
-            }
-        )
-    return rules
-
-
 def _whole_asked(text: str, args: dict[str, Any], found: Any, last_day: date | None) -> dict[str, Any] | None:
     """The whole a share is asked of ("share of <2011 revenue> came from <Q4>", "% of <total revenue>
     is <the UK>"), when the rest of the question names the part: the window and filters the whole
@@ -669,79 +645,6 @@ def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: 
     return blanked
 
 
-_DAY_NAMES = "|".join(d.lower() for d in calendar.day_name)
-_WEEKDAY = re.compile(
-    r"(?P<lead>\b(?:not|excluding|except|outside|without|besides|apart from|other than)\s+)?"
-    r"(?:\bon\s+)?(?:\b(?:a|an|the)\s+)?"
-    rf"\b(?:(?P<day>{_DAY_NAMES})s?|(?P<weekend>weekends?))\b"
-    r"(?!\s+(?:\d|the\s+\d|" + "|".join(m.lower() for m in calendar.month_name[1:]) + r"))"
-)
-"""A weekday of every date ("on Thursdays", "on a saturday", "at weekends"); not one day ("Thursday 25
-April"), nor a day counted back ("last Thursday")."""
-
-
-def _weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
-    """The weekday filters the text asks for, and the text without their words."""
-    time = model.time
-    if time is None:
-        return text, []
-    kept: dict[str, list[str]] = {}
-    spans = []
-    for match in _WEEKDAY.finditer(text):
-        if re.search(r"\b(?:last|this|next|previous|past|every other)\s+$", text[: match.start()]):
-            continue
-        days = [match["day"].capitalize()] if match["day"] else ["Saturday", "Sunday"]
-        kept.setdefault("not_in" if match["lead"] else "in", []).extend(days)
-        spans.append(match.span())
-    for start, end in reversed(spans):
-        text = text[:start] + " " + text[end:]
-    rules = [
-        {"column": time.name, "part": "weekday", "op": op, "values": list(dict.fromkeys(days))}
-        for op, days in kept.items()
-    ]
-    return text, rules
-
-
-_GUEST = re.compile(r"\b(?:guests?|anonymous)(?:\s+check[- ]?outs?)?\b")
-"""A customer nobody knows: a line with no customer key."""
-
-
-def _blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
-    """Filters for a key, label or dimension left blank ("lines with no CustomerID", "guest
-    checkouts": no customer) or given ("orders with a customer"), and the text without their words."""
-    said: dict[str, Column] = {}
-    for column in model.with_role(Role.key, Role.label, Role.dimension):
-        names = [
-            normalise(column.title),
-            column.name.replace("_", " "),
-            *(normalise(s) for s in column.synonyms),
-        ]
-        if column.role is Role.key and column.entity is not None:
-            names += [column.entity.value, f"{column.entity.value} id"]
-        for name in names:
-            said.setdefault(name, column)
-    rules: dict[tuple[str, str], dict[str, Any]] = {}
-    customer = model.key_of(Entity.customer)
-    if customer is not None and _GUEST.search(text):
-        rules[(customer.name, "missing")] = {"column": customer.name, "op": "missing"}
-        text = _GUEST.sub(" ", text)
-    if said:
-        phrases = "|".join(re.escape(p) for p in sorted(said, key=len, reverse=True))
-        blank = re.compile(
-            r"\b(?:(?P<no>no|without|missing|blank|empty)[\s-]+(?:a\s+|an\s+|any\s+)?"
-            r"|with\s+(?:a\s+|an\s+|any\s+)?|(?:had|has|have)\s+(?:a|an|any)\s+)"
-            rf"(?P<what>{phrases})\b(?:[\s-]+id\b)?"
-        )
-        for match in blank.finditer(text):
-            column = said[match["what"]]
-            op = "missing" if match["no"] else "present"
-            if op == "present" and column.role is not Role.key:
-                continue  # "with a region" asks nothing
-            rules[(column.name, op)] = {"column": column.name, "op": op}
-        text = blank.sub(lambda m: " " if m["no"] or said[m["what"]].role is Role.key else m[0], text)
-    return text, list(rules.values())
-
-
 def _window(period: Period) -> dict[str, str]:
     return {"start": period.first.isoformat(), "end": period.last.isoformat()}
 
@@ -812,35 +715,6 @@ def _part_of_a_name(
     return column, words, " ".join(names)
 
 
-_VALUE = re.compile(r"\b(?:value|worth|amount)\b")
-
-
-def _money_of(model: SemanticModel, counted: list[str]) -> str | None:
-    """The money of the rows a count counted ("cancelled orders": what they were worth)."""
-    if not counted:
-        return None
-    count = model.metric(counted[0])
-    if count.kind not in (Kind.count_distinct, Kind.rows):
-        return None
-    for metric in model.metrics:
-        if metric.kind is Kind.sum and metric.unit == "money" and metric.only == count.only:
-            return metric.name
-    return None
-
-
-_PLACES = ("country", "state", "province", "region", "city", "territory", "location")
-
-
-def _place_column(model: SemanticModel) -> str | None:
-    """The dimension that says where (a country before a state, a region, a city), if the file has one."""
-    dimensions = model.with_role(Role.dimension)
-    for word in _PLACES:
-        for column in dimensions:
-            if word in normalise(column.title).split() or word in column.name.split("_"):
-                return column.name
-    return None
-
-
 def _chosen(text: str, listed: tuple[str, list[str]] | None) -> tuple[str, list[str], str] | None:
     """A question whose every word but plain English is in exactly one of the names just listed or
     offered, written in any case ("the sweetheart one" of three cakestands): that name."""
@@ -851,25 +725,6 @@ def _chosen(text: str, listed: tuple[str, list[str]] | None) -> tuple[str, list[
     if len(picked) != 1:
         return None
     return listed[0], words, picked[0]
-
-
-def _lower_run(question: str, left: list[str], vocabulary: Vocabulary) -> tuple[str, list[str], str] | None:
-    """Two or more words left over side by side that are, together, part of names of one column,
-    however they are written ("the paper chain kit": six products, to be offered)."""
-    words = [normalise(m.group(0)) for m in re.finditer(r"[\w'-]+", question)]
-    best: list[str] = []
-    run: list[str] = []
-    for word in [*words, ""]:
-        if word and word in left and word not in run:
-            run.append(word)
-            continue
-        if len(run) >= 2 and len(run) > len(best) and len(vocabulary.containing(run)) == 1:
-            best = run
-        run = []
-    if not best:
-        return None
-    (column,) = vocabulary.containing(best)
-    return column, best, " ".join(best)
 
 
 def _kind_of_thing(
@@ -985,36 +840,6 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
     return [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
 
 
-_YES_OR_NO = re.compile(r"^\s*(?:is|was|are|were|does|did|do)\b")
-
-
-def _attribute_asked(
-    filters: list[dict[str, Any]], model: SemanticModel
-) -> tuple[list[dict[str, Any]], str | None]:
-    """ "Is customer 22156 High Value?": one thing (a key's value) and one value of a dimension
-    asked of it; the dimension is then what the answer shows, so that a no says what it is."""
-    one = [f for f in filters if f.get("column") and f["op"] == "in" and len(f["values"]) == 1]
-    keys = [f for f in one if model.column(f["column"]).role in (Role.key, Role.label)]
-    dimensions = [f for f in one if model.column(f["column"]).role is Role.dimension and "part" not in f]
-    if len(keys) != 1 or len(dimensions) != 1:
-        return filters, None
-    return [f for f in filters if f is not dimensions[0]], dimensions[0]["column"]
-
-
-def _of_the_named_column(found: Any) -> Any:
-    """Of the values that words name in several columns, the one of the column the question names."""
-    columns: dict[str, set[str]] = {}
-    for mention in found.mentions:
-        columns.setdefault(mention.words, set()).add(mention.column)
-    named = set(found.columns)
-    kept = tuple(
-        m
-        for m in found.mentions
-        if len(columns[m.words]) == 1 or not columns[m.words] & named or m.column in named
-    )
-    return replace(found, mentions=kept) if len(kept) < len(found.mentions) else found
-
-
 def _ambiguous(found: Any) -> list[str]:
     """Words that name values of several columns, none of them named ("22156" a stock code and a
     customer): which one is meant is not the reading's to guess."""
@@ -1071,7 +896,7 @@ def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None, 
     return True
 
 
-_SINCE = re.compile(
+_NOT_SINCE = re.compile(
     r"\bsince\s+(?:(?:the\s+)?(?:end|close)\s+of\s+)?(?:(?P<month>"
     + "|".join(m.lower() for m in calendar.month_name[1:])
     + r")\s+|q(?P<quarter>[1-4])\s+)?"
@@ -1081,7 +906,7 @@ _SINCE = re.compile(
 
 def _after_since(text: str) -> date | None:
     """The first day after the period a negated "since" names ("not since 2015": 2016-01-01)."""
-    match = _SINCE.search(text)
+    match = _NOT_SINCE.search(text)
     if match is None:
         return None
     year = int(match["year"])

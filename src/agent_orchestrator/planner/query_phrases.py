@@ -1,0 +1,215 @@
+"""Phrases of a question that become parts of a semantic query, whatever the dataset.
+
+Each finder reads one kind of phrase -- a weekday of every date ("on Thursdays"), a key left blank
+("guest checkouts"), what each customer did or never did ("never cancelled"), a place asked with
+"where", the money of what a count counted ("the value of those"), a name in lower case ("the
+paper chain kit"), a yes-or-no about one thing -- and gives the query's part for it, the words it
+used taken out where the reader must not read them again (docs/architecture.md#the-semantic-model).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import replace
+from typing import Any
+
+from agent_orchestrator.semantic import Column, Entity, Kind, Role, SemanticModel, Vocabulary
+from agent_orchestrator.semantic.vocabulary import normalise
+
+from .words import stem
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_DONE = re.compile(
+    r"\b(?P<no>never|not|haven't|hasn't|didn't|don't|doesn't)\s+(?:ever\s+|once\s+)?(?P<never>\w+)"
+    r"|\b(?P<once>\w+)\s+(?:at least once|at least one time|before|ever)\b"
+    r"|\b(?:ever|once)\s+(?P<ever>\w+)"
+)
+"""Something a customer did or never did ("never cancelled", "cancelled at least once")."""
+
+
+_ORDERED = _words("ordered order bought buy purchased purchase shopped shop")
+
+
+def done_or_not(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list[dict[str, Any]]:
+    """Filters on each customer's count of what the text says they did or never did: "never
+    cancelled" is no cancelled order, "cancelled at least once" one or more; the words said are kept
+    under ``words`` for the caller to take off. Only a count the model has ("cancelled orders")."""
+    names = {m.name for m in model.metrics}
+    rules = []
+    for match in _DONE.finditer(text):
+        word = match["never"] or match["once"] or match["ever"]
+        if word in _ORDERED or stem(word) in _ORDERED:
+            metric = "orders" if "orders" in names else None
+        else:
+            counted = [m for m in vocabulary.find(f"{word} orders").metrics if m != "orders"]
+            metric = counted[0] if counted else None
+        if metric is None or model.metric(metric).kind not in (Kind.count_distinct, Kind.rows):
+            continue
+        never = match["no"] is not None
+        rules.append(
+            {
+                "metric": metric,
+                "op": "le" if never else "ge",
+                "values": [0 if never else 1],
+                "words": match[0],
+            }
+        )
+    return rules
+
+
+_DAY_NAMES = "|".join(d.lower() for d in calendar.day_name)
+
+
+_WEEKDAY = re.compile(
+    r"(?P<lead>\b(?:not|excluding|except|outside|without|besides|apart from|other than)\s+)?"
+    r"(?:\bon\s+)?(?:\b(?:a|an|the)\s+)?"
+    rf"\b(?:(?P<day>{_DAY_NAMES})s?|(?P<weekend>weekends?))\b"
+    r"(?!\s+(?:\d|the\s+\d|" + "|".join(m.lower() for m in calendar.month_name[1:]) + r"))"
+)
+"""A weekday of every date ("on Thursdays", "on a saturday", "at weekends"); not one day ("Thursday 25
+April"), nor a day counted back ("last Thursday")."""
+
+
+def weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """The weekday filters the text asks for, and the text without their words."""
+    time = model.time
+    if time is None:
+        return text, []
+    kept: dict[str, list[str]] = {}
+    spans = []
+    for match in _WEEKDAY.finditer(text):
+        if re.search(r"\b(?:last|this|next|previous|past|every other)\s+$", text[: match.start()]):
+            continue
+        days = [match["day"].capitalize()] if match["day"] else ["Saturday", "Sunday"]
+        kept.setdefault("not_in" if match["lead"] else "in", []).extend(days)
+        spans.append(match.span())
+    for start, end in reversed(spans):
+        text = text[:start] + " " + text[end:]
+    rules = [
+        {"column": time.name, "part": "weekday", "op": op, "values": list(dict.fromkeys(days))}
+        for op, days in kept.items()
+    ]
+    return text, rules
+
+
+_GUEST = re.compile(r"\b(?:guests?|anonymous)(?:\s+check[- ]?outs?)?\b")
+"""A customer nobody knows: a line with no customer key."""
+
+
+def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """Filters for a key, label or dimension left blank ("lines with no CustomerID", "guest
+    checkouts": no customer) or given ("orders with a customer"), and the text without their words."""
+    said: dict[str, Column] = {}
+    for column in model.with_role(Role.key, Role.label, Role.dimension):
+        names = [
+            normalise(column.title),
+            column.name.replace("_", " "),
+            *(normalise(s) for s in column.synonyms),
+        ]
+        if column.role is Role.key and column.entity is not None:
+            names += [column.entity.value, f"{column.entity.value} id"]
+        for name in names:
+            said.setdefault(name, column)
+    rules: dict[tuple[str, str], dict[str, Any]] = {}
+    customer = model.key_of(Entity.customer)
+    if customer is not None and _GUEST.search(text):
+        rules[(customer.name, "missing")] = {"column": customer.name, "op": "missing"}
+        text = _GUEST.sub(" ", text)
+    if said:
+        phrases = "|".join(re.escape(p) for p in sorted(said, key=len, reverse=True))
+        blank = re.compile(
+            r"\b(?:(?P<no>no|without|missing|blank|empty)[\s-]+(?:a\s+|an\s+|any\s+)?"
+            r"|with\s+(?:a\s+|an\s+|any\s+)?|(?:had|has|have)\s+(?:a|an|any)\s+)"
+            rf"(?P<what>{phrases})\b(?:[\s-]+id\b)?"
+        )
+        for match in blank.finditer(text):
+            column = said[match["what"]]
+            op = "missing" if match["no"] else "present"
+            if op == "present" and column.role is not Role.key:
+                continue  # "with a region" asks nothing
+            rules[(column.name, op)] = {"column": column.name, "op": op}
+        text = blank.sub(lambda m: " " if m["no"] or said[m["what"]].role is Role.key else m[0], text)
+    return text, list(rules.values())
+
+
+VALUE = re.compile(r"\b(?:value|worth|amount)\b")
+
+
+def money_of(model: SemanticModel, counted: list[str]) -> str | None:
+    """The money of the rows a count counted ("cancelled orders": what they were worth)."""
+    if not counted:
+        return None
+    count = model.metric(counted[0])
+    if count.kind not in (Kind.count_distinct, Kind.rows):
+        return None
+    for metric in model.metrics:
+        if metric.kind is Kind.sum and metric.unit == "money" and metric.only == count.only:
+            return metric.name
+    return None
+
+
+_PLACES = ("country", "state", "province", "region", "city", "territory", "location")
+
+
+def place_column(model: SemanticModel) -> str | None:
+    """The dimension that says where (a country before a state, a region, a city), if the file has one."""
+    dimensions = model.with_role(Role.dimension)
+    for word in _PLACES:
+        for column in dimensions:
+            if word in normalise(column.title).split() or word in column.name.split("_"):
+                return column.name
+    return None
+
+
+def lower_run(question: str, left: list[str], vocabulary: Vocabulary) -> tuple[str, list[str], str] | None:
+    """Two or more words left over side by side that are, together, part of names of one column,
+    however they are written ("the paper chain kit": six products, to be offered)."""
+    words = [normalise(m.group(0)) for m in re.finditer(r"[\w'-]+", question)]
+    best: list[str] = []
+    run: list[str] = []
+    for word in [*words, ""]:
+        if word and word in left and word not in run:
+            run.append(word)
+            continue
+        if len(run) >= 2 and len(run) > len(best) and len(vocabulary.containing(run)) == 1:
+            best = run
+        run = []
+    if not best:
+        return None
+    (column,) = vocabulary.containing(best)
+    return column, best, " ".join(best)
+
+
+YES_OR_NO = re.compile(r"^\s*(?:is|was|are|were|does|did|do)\b")
+
+
+def attribute_asked(
+    filters: list[dict[str, Any]], model: SemanticModel
+) -> tuple[list[dict[str, Any]], str | None]:
+    """ "Is customer 22156 High Value?": one thing (a key's value) and one value of a dimension
+    asked of it; the dimension is then what the answer shows, so that a no says what it is."""
+    one = [f for f in filters if f.get("column") and f["op"] == "in" and len(f["values"]) == 1]
+    keys = [f for f in one if model.column(f["column"]).role in (Role.key, Role.label)]
+    dimensions = [f for f in one if model.column(f["column"]).role is Role.dimension and "part" not in f]
+    if len(keys) != 1 or len(dimensions) != 1:
+        return filters, None
+    return [f for f in filters if f is not dimensions[0]], dimensions[0]["column"]
+
+
+def of_the_named_column(found: Any) -> Any:
+    """Of the values that words name in several columns, the one of the column the question names."""
+    columns: dict[str, set[str]] = {}
+    for mention in found.mentions:
+        columns.setdefault(mention.words, set()).add(mention.column)
+    named = set(found.columns)
+    kept = tuple(
+        m
+        for m in found.mentions
+        if len(columns[m.words]) == 1 or not columns[m.words] & named or m.column in named
+    )
+    return replace(found, mentions=kept) if len(kept) < len(found.mentions) else found
