@@ -16,8 +16,10 @@ in the app's own process, so it reads the active version's model and values dire
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,8 +27,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from agent_orchestrator.errors import RetailDatabaseError
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.retail.datasets.semantic import semantic_source
+from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary, Window
 from agent_orchestrator.semantic.render import day_text, window_text
 
@@ -124,9 +128,11 @@ class DataGuide:
                 with Engine(model, rows) as engine:
                     words = engine.words()
                     first_day, last_day = engine.span()
-                    product = model.key_of(Entity.product) or model.label_of(Entity.product)
-                    # no customer or product column: every line is the file's own rows only
-                    guests = customer is None or product is None or engine.blank(customer) > 0
+                    # guest lines, or a file imported as its own rows only (no customer or product
+                    # column mapped): the retail tables lack lines the file has
+                    guests = (customer is not None and engine.blank(customer) > 0) or not _retail_lines(
+                        self._current_path()
+                    )
                 hashed = frozenset(
                     [customer.name]
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))
@@ -136,6 +142,15 @@ class DataGuide:
                 vocabulary = Vocabulary(model, words)
                 self._data = _Data(rows, model, vocabulary, first_day, last_day, hashed, guests, own)
             return self._data
+
+
+def _retail_lines(path: Path) -> bool:
+    """Whether the version's retail tables hold any line (a file imported as its own rows has none)."""
+    try:
+        with contextlib.closing(open_readonly(path)) as conn:
+            return conn.execute("SELECT 1 FROM transactions LIMIT 1").fetchone() is not None
+    except (RetailDatabaseError, sqlite3.Error):
+        return True
 
 
 _CAN_ASK = " You can ask for "

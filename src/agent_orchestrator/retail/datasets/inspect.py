@@ -114,6 +114,12 @@ def inspect_csv(
         encoding=encoding if given or not raw.startswith(codecs.BOM_UTF8) else "utf-8-sig",
     )
     problems = [f"no column looks like {_FIELD_WORDS[field]}" for field in missing_fields(mapping)]
+    if not mapping.get("customer_id") or not (mapping.get("stock_code") or mapping.get("description")):
+        lacking = "a customer id" if not mapping.get("customer_id") else "a product"
+        problems.append(  # optional, but the admin is to know what choosing none means
+            f"no column looks like {lacking}: choose one, or the file imports as its own rows only "
+            "(its own columns answer; no customer or product figures from the retail tables)"
+        )
     if not typed:  # a typed format was checked above
         problems += _date_problems(dated, dates, date_formats)
     return CsvPreview(
