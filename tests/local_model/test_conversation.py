@@ -6,6 +6,7 @@ questions, and a chat without what is asked about says so.
 """
 
 import json
+from typing import Any
 
 import pytest
 from tool_fixtures import RETAIL_TOOLS, answered, tool, user
@@ -276,27 +277,20 @@ def test_a_revenue_figure_at_the_start_of_a_year_is_a_data_question() -> None:
     )
 
 
+def _query_tool(filter_shape: dict[str, Any]) -> dict[str, Any]:
+    """A typed query tool whose filters take one column, shaped as ``filter_shape``."""
+    filters = {"type": "array", "items": {"anyOf": [{"type": "object", **filter_shape}]}}
+    return tool("query_data", "Any question on the dataset's own columns", {"filters": filters}, [])
+
+
 def test_a_typed_querys_columns_and_values_are_kinds_before_any_call_used_them() -> None:
-    query = tool(
-        "query_data",
-        "Any question on the dataset's own columns",
+    query = _query_tool(
         {
-            "filters": {
-                "type": "array",
-                "items": {
-                    "anyOf": [
-                        {
-                            "type": "object",
-                            "properties": {
-                                "column": {"const": "region"},
-                                "values": {"type": "array", "items": {"enum": ["East", "West"]}},
-                            },
-                        }
-                    ]
-                },
+            "properties": {
+                "column": {"const": "region"},
+                "values": {"type": "array", "items": {"enum": ["East", "West"]}},
             }
-        },
-        [],
+        }
     )
     kinds = Kinds.of([query], RETAIL)
     chat = [
@@ -476,27 +470,14 @@ def test_the_policy_answers_a_question_about_the_chat_without_the_model() -> Non
 
 
 def test_a_typed_query_column_is_known_by_the_thing_it_names() -> None:
-    query = tool(
-        "query_data",
-        "Any question on the dataset's own columns",
+    query = _query_tool(
         {
-            "filters": {
-                "type": "array",
-                "items": {
-                    "anyOf": [
-                        {
-                            "type": "object",
-                            "title": "product",
-                            "properties": {
-                                "column": {"const": "description"},
-                                "values": {"type": "array", "items": {"type": "string"}},
-                            },
-                        }
-                    ]
-                },
-            }
-        },
-        [],
+            "title": "product",
+            "properties": {
+                "column": {"const": "description"},
+                "values": {"type": "array", "items": {"type": "string"}},
+            },
+        }
     )
     kinds = Kinds.of([query], RETAIL)
     chat = [

@@ -39,6 +39,10 @@ def _rows(engine: Engine, reading: SemanticReading) -> list[tuple[Any, ...]]:
     return engine.run(SemanticQuery.model_validate(reading.arguments)).rows
 
 
+_RETAIL_HEADER = "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+"""The Online Retail layout's header, for the small shops below."""
+
+
 def _shop(path: Path, rows: str) -> tuple[Engine, Vocabulary, Any]:
     """A small export with order numbers and line totals: its engine, vocabulary and last day."""
     path.write_text(rows)
@@ -268,7 +272,7 @@ def retail(tmp_path_factory: pytest.TempPathFactory) -> tuple[Engine, Vocabulary
         for n in range(12)
     ]
     path.write_text(
-        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
+        _RETAIL_HEADER
         + "".join(lines)
         + "C536379,85123A,WHITE HEART,-2,2011-01-02 09:41:00,2.50,17800,United Kingdom\n"
     )
@@ -443,8 +447,7 @@ def test_one_day_with_its_weekday_is_that_day(engine: Engine, vocabulary: Vocabu
 def test_what_each_customer_did_or_never_did_is_a_condition_on_their_count(tmp_path: Path) -> None:
     shop, vocabulary, last = _shop(
         tmp_path / "shop.csv",
-        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
-        "1001,A1,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
+        _RETAIL_HEADER + "1001,A1,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
         "1002,A1,RED MUG,1,2011-02-03 10:00:00,5.00,17002,France\n"
         "C1003,A1,RED MUG,-1,2011-02-04 10:00:00,5.00,17002,France\n"
         "1004,B2,BLUE BOWL,4,2011-03-03 10:00:00,2.50,17003,France\n"
@@ -474,8 +477,7 @@ def test_what_each_customer_did_or_never_did_is_a_condition_on_their_count(tmp_p
 def test_a_blank_customer_is_a_guests_line(tmp_path: Path) -> None:
     shop, vocabulary, last = _shop(
         tmp_path / "shop.csv",
-        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
-        "1001,A1,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
+        _RETAIL_HEADER + "1001,A1,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
         "1002,A1,RED MUG,1,2011-02-03 10:00:00,5.00,,France\n"
         "1003,B2,BLUE BOWL,4,2011-03-03 10:00:00,2.50,,France\n"
         "1004,B2,BLUE BOWL,1,2011-03-04 10:00:00,2.50,,Germany\n",
@@ -517,8 +519,7 @@ def test_a_comparison_is_not_carried_into_a_new_breakdown(engine: Engine, vocabu
 
 
 _GIFTS = (
-    "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
-    "1001,A1,PAPER CHAIN KIT EMPIRE,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
+    _RETAIL_HEADER + "1001,A1,PAPER CHAIN KIT EMPIRE,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
     "1002,A2,PAPER CHAIN KIT VINTAGE CHRISTMAS,3,2011-02-03 10:00:00,4.00,17002,France\n"
     "1003,B1,DOORMAT RED,1,2011-06-30 10:00:00,8.00,17002,France\n"
     "1004,B2,DOORMAT BLUE,2,2011-07-04 10:00:00,8.00,17001,United Kingdom\n"
@@ -589,8 +590,7 @@ def test_a_yes_or_no_about_one_thing_shows_what_it_is(engine: Engine, vocabulary
 def test_a_number_in_two_columns_is_the_named_columns(tmp_path: Path) -> None:
     shop, vocabulary, last = _shop(
         tmp_path / "shop.csv",
-        "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country\n"
-        "1001,22156,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
+        _RETAIL_HEADER + "1001,22156,RED MUG,2,2011-01-03 10:00:00,5.00,17001,United Kingdom\n"
         "1002,A1,BLUE BOWL,1,2011-02-03 10:00:00,5.00,22156,France\n",
     )
     reading = read_semantic("revenue of customer 22156", shop.model, vocabulary, last)

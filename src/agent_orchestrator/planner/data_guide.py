@@ -119,8 +119,9 @@ class DataGuide:
         """The active version's model, vocabulary and last day (rebuilt when the version changes)."""
         assert self._current_path is not None
         with self._lock:
+            path = self._current_path()
             try:
-                model, rows = semantic_source(self._current_path())
+                model, rows = semantic_source(path)
             except Exception:
                 return None
             if self._data is None or self._data.rows != rows or self._data.model != model:
@@ -130,9 +131,7 @@ class DataGuide:
                     first_day, last_day = engine.span()
                     # guest lines, or a file imported as its own rows only (no customer or product
                     # column mapped): the retail tables lack lines the file has
-                    guests = (customer is not None and engine.blank(customer) > 0) or not _retail_lines(
-                        self._current_path()
-                    )
+                    guests = (customer is not None and engine.blank(customer) > 0) or not _retail_lines(path)
                 hashed = frozenset(
                     [customer.name]
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))

@@ -30,10 +30,11 @@ PRICE_FIELDS = ("unit_price", "line_total")
 """A line's money: its unit price, or its total (a shop's ``Sales`` column), either is enough; with
 only a total, the unit price is the total over the quantity."""
 
-OPTIONAL_FIELDS = frozenset({"description", "country", "customer_id", *PRICE_FIELDS})
-"""Fields a file may lack: an empty description, the country ``Unspecified``, one of the two
-:data:`PRICE_FIELDS` (see :func:`missing_fields`), and the customer, or the product (stock code and
-description both): a till's export names neither. Its lines are then the file's own rows only
+OPTIONAL_FIELDS = frozenset({"stock_code", "description", "country", "customer_id", *PRICE_FIELDS})
+"""Fields a file may lack: the stock code (a file that names its products only: the name is the
+key), an empty description, the country ``Unspecified``, one of the two :data:`PRICE_FIELDS` (see
+:func:`missing_fields`), and the customer, or the product (stock code and description both): a
+till's export names neither. Its lines are then the file's own rows only
 (:data:`ROWS_ONLY`), answered by its semantic model, never the retail tables' customers or products."""
 
 ROWS_ONLY = "rows only"
@@ -137,8 +138,6 @@ def missing_fields(mapping: dict[str, str] | dict[str, str | None]) -> list[str]
     """The required fields a mapping gives no column (a unit price or a line total counts once, as
     ``"unit_price or line_total"``): what an import as mapped cannot do without."""
     missing = [field for field in FIELDS if not mapping.get(field) and field not in OPTIONAL_FIELDS]
-    if "stock_code" in missing:
-        missing.remove("stock_code")  # a file that names its products only: the name is the key
     if not any(mapping.get(field) for field in PRICE_FIELDS):
         missing.append(" or ".join(PRICE_FIELDS))
     return missing
