@@ -251,10 +251,21 @@ _ASKS = re.compile(
 )
 
 
-def stated_figures(answer: str, question: str) -> list[str]:
-    """Figures of ``answer`` that ``question`` does not hold: not years, not list numbers, not 0."""
-    text = _LIST_NUMBER.sub(" ", answer)
-    return [f for f in invented_figures(text, question) if not _YEAR.fullmatch(f)]
+_SPAN_DATE = re.compile(rf"\b(?:{'|'.join(_MONTHS)}) \d{{1,2}}, \d{{4}}\b", re.IGNORECASE)
+
+
+def stated_figures(answer: str, question: str, own: Iterable[str] = ()) -> list[str]:
+    """Figures of ``answer`` that ``question`` does not hold: not years, not list numbers, not 0,
+    not a day (a decline may say the data's span), not a figure of the file's own headers ("Tax 5%")."""
+    text = _SPAN_DATE.sub(" ", _LIST_NUMBER.sub(" ", answer))
+    kept = set(own)
+    return [f for f in invented_figures(text, question) if not (_YEAR.fullmatch(f) or f.rstrip("%") in kept)]
+
+
+def header_figures(path: Path) -> frozenset[str]:
+    """The numbers written in a CSV file's header line: a decline that names a column says them."""
+    with path.open(encoding="utf-8", errors="replace") as file:
+        return frozenset(re.findall(r"\d+(?:\.\d+)?", file.readline()))
 
 
 def candidate_named(text: str, name: str, candidates: Iterable[str]) -> bool:
@@ -269,8 +280,9 @@ def candidate_named(text: str, name: str, candidates: Iterable[str]) -> bool:
     return re.search(rf"(?<!\w){re.escape(' '.join(own))}(?!\w)", text) is not None
 
 
-def score(answer: str, question: str, expect: Expect) -> list[str]:
-    """The checks ``answer`` fails (empty: it passes). The verbatim question is cut out first."""
+def score(answer: str, question: str, expect: Expect, own: Iterable[str] = ()) -> list[str]:
+    """The checks ``answer`` fails (empty: it passes). The verbatim question is cut out first;
+    ``own`` are the figures of the file's own headers."""
     if question.strip():
         answer = answer.replace(question.strip(), " ")
     text = normalise(answer)
@@ -300,7 +312,7 @@ def score(answer: str, question: str, expect: Expect) -> list[str]:
     if expect.decline:
         if not _DECLINE.search(text):
             failed.append("decline: does not say the data cannot answer it")
-        figures = stated_figures(answer, question)
+        figures = stated_figures(answer, question, own)
         if figures:
             failed.append(f"decline: states figures {figures[:4]}")
     return failed
@@ -326,9 +338,11 @@ class TurnResult:
         return self.scored and not self.failed
 
 
-def evaluate(chat: str, index: int, turn: BankTurn, answer: Answer, scored: bool) -> TurnResult:
+def evaluate(
+    chat: str, index: int, turn: BankTurn, answer: Answer, scored: bool, own: Iterable[str] = ()
+) -> TurnResult:
     """One answer scored (``scored`` False: asked for its chat's sake only)."""
-    failed = score(answer.text, turn.q, turn.expect) if scored else []
+    failed = score(answer.text, turn.q, turn.expect, own) if scored else []
     if scored and answer.error:
         failed.insert(0, f"error: {answer.error}")
     return TurnResult(
@@ -478,7 +492,8 @@ def run_bank(
             run.model = run.model or client.session_model(session)
             for i, turn in enumerate(chat.turns):
                 answer = client.ask(session, turn.q)
-                result = evaluate(chat.chat, i, turn, answer, is_scored(turn, categories))
+                own = header_figures(data[chat.dataset])
+                result = evaluate(chat.chat, i, turn, answer, is_scored(turn, categories), own)
                 run.results.append(result)
                 _progress(len(run.results), total, result, verbose)
     finally:

@@ -207,5 +207,8 @@ def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_
         assert tool == "query_data" and answer == "Revenue, Customer type Member, all time: 20.00."
         tool, _, answer = chat.ask("and for Yangon?")  # the retail reader, with no products, reads it too
         assert tool == "query_data" and answer is not None and answer.endswith("all time: 20.00.")
+        tool, _, answer = chat.ask("how much did we sell in January, my gut says little")
+        assert tool is None and answer is not None  # read in part: what was not read is said, never
+        assert answer.startswith("I can't answer that from this data: I don't know what")  # "no sales"
     finally:
         library.close()

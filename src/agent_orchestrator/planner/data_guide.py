@@ -56,6 +56,9 @@ class _Data:
     all: the retail tables leave them out, so only the file's own rows give the shop's totals."""
     own_columns: bool
     """Columns the retail tables do not have (a region, a profit)."""
+    rows_only: bool
+    """A file imported as its own rows only (no customer or product column): the retail tables hold
+    none of its lines, so nothing of theirs may answer a question on it."""
 
 
 class DataGuide:
@@ -93,12 +96,15 @@ class DataGuide:
         if outside is not None:
             return GuidedAnswer(outside)
         if not reading.covered:
-            if extra_columns(data.model, reading.columns) or (
-                planned is None and reading.named and (data.guests or data.own_columns)
+            if (
+                (data.rows_only and (reading.named or isinstance(planned, GuidedCall)))
+                or extra_columns(data.model, reading.columns)
+                or (planned is None and reading.named and (data.guests or data.own_columns))
             ):
                 # it names what only this file has ("sales reps in Texas": a state): the retail tables
                 # would read it as something else (a product called Texas), and so would the model;
-                # nor is the model to improvise over tables that lack this file's lines or columns
+                # nor is the model to improvise over tables that lack this file's lines or columns,
+                # and a file imported as its rows only has none of its lines in the retail tables
                 return GuidedAnswer(f"{_unread(reading.left)} {can_ask(data.model)}")
             return _in_this_datas_words(planned, data, reading.left)
         # Only this file's columns, a question the retail reader did not read (a refusal, or left to
@@ -131,7 +137,8 @@ class DataGuide:
                     first_day, last_day = engine.span()
                     # guest lines, or a file imported as its own rows only (no customer or product
                     # column mapped): the retail tables lack lines the file has
-                    guests = (customer is not None and engine.blank(customer) > 0) or not _retail_lines(path)
+                    rows_only = not _retail_lines(path)
+                    guests = (customer is not None and engine.blank(customer) > 0) or rows_only
                 hashed = frozenset(
                     [customer.name]
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))
@@ -139,7 +146,9 @@ class DataGuide:
                 )
                 own = extra_columns(model, {c.name for c in model.columns})
                 vocabulary = Vocabulary(model, words)
-                self._data = _Data(rows, model, vocabulary, first_day, last_day, hashed, guests, own)
+                self._data = _Data(
+                    rows, model, vocabulary, first_day, last_day, hashed, guests, own, rows_only
+                )
             return self._data
 
 
