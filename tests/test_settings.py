@@ -200,3 +200,12 @@ def test_only_the_settings_module_reads_the_environment() -> None:
         if re.search(r"os\.environ|getenv|from os import", path.read_text())
     ]
     assert readers == []
+
+
+def test_allowed_hosts_are_names_and_none_by_default() -> None:
+    assert load_settings({}).web.host_names == ()
+    given = load_settings({"AGENT_WEB_ALLOWED_HOSTS": " App.Example.com., agent.internal:8443 "}).web
+    assert given.host_names == ("app.example.com", "agent.internal:8443")
+    with pytest.raises(SettingsError) as info:
+        load_settings({"AGENT_WEB_ALLOWED_HOSTS": "https://app.example.com/"})
+    assert "AGENT_WEB_ALLOWED_HOSTS" in str(info.value)

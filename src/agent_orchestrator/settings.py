@@ -173,6 +173,16 @@ def _proxy_list(value: str) -> str:
     return ",".join(entries)
 
 
+def _host_list(value: str) -> str:
+    """``AGENT_WEB_ALLOWED_HOSTS``: comma-separated host names (``*``: any), as a ``Host`` header names
+    them without a port; a URL, a path or a space is refused, since it never matches a Host."""
+    entries = [entry.strip().lower().rstrip(".") for entry in value.split(",") if entry.strip()]
+    for entry in entries:
+        if entry != "*" and (any(c in entry for c in "/@ ?#") or not entry.strip("[]:.")):
+            raise ValueError(f"{entry!r} is not a host name")
+    return ",".join(entries)
+
+
 def _default_server_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
@@ -192,6 +202,11 @@ class WebSettings(_Section):
     # any, the client is the TCP peer (docs/architecture.md#login-throttling).
     trusted_proxies: Annotated[str, AfterValidator(_proxy_list)] = Field(
         "", validation_alias="AGENT_WEB_TRUSTED_PROXIES"
+    )
+    # The Host names answered besides this machine's own (docs/architecture.md#host-names): a public
+    # name behind a proxy; any other Host is refused with 421, against DNS rebinding.
+    allowed_hosts: Annotated[str, AfterValidator(_host_list)] = Field(
+        "", validation_alias="AGENT_WEB_ALLOWED_HOSTS"
     )
     login_ttl: float = 12 * 3600
     lease_ttl: float = Field(30.0, validation_alias="AGENT_WEB_LEASE_TTL")
@@ -240,6 +255,11 @@ class WebSettings(_Section):
     @property
     def retail_db(self) -> Path:
         return self.data_dir / "retail.sqlite"
+
+    @property
+    def host_names(self) -> tuple[str, ...]:
+        """``AGENT_WEB_ALLOWED_HOSTS`` as a tuple (empty when unset)."""
+        return tuple(name for name in self.allowed_hosts.split(",") if name)
 
 
 class TestingSettings(_Section):

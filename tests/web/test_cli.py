@@ -96,6 +96,8 @@ def test_a_server_others_can_reach_creates_no_demo_account(
     log, demo = _serve(tmp_path, scripted_model, "--host", "0.0.0.0")
     assert not demo and not (tmp_path / "demo-login.txt").exists()
     assert "Demo login" not in log and "create-user" in log
+    # docs/architecture.md#host-names: a public name is answered only once it is configured.
+    assert "AGENT_WEB_ALLOWED_HOSTS" in log
 
 
 def test_loopback_or_the_flag_creates_and_prints_the_demo_account(

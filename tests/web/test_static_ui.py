@@ -18,7 +18,8 @@ IMPORT = re.compile(r'^import .+? from "(\./[\w-]+\.js)";$', re.MULTILINE | re.D
 def test_every_ui_module_is_reached_from_an_entry_point_and_served_as_javascript(tmp_path: Path) -> None:
     # Without the lifespan nothing starts (no database, no Copilot CLI): only the routes and static files.
     web = WebSettings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'catalog.sqlite'}")
-    client = TestClient(create_app(web, RuntimeSettings(data_dir=tmp_path)))
+    # A Host the app answers (TestClient says "testserver"): docs/architecture.md#host-names.
+    client = TestClient(create_app(web, RuntimeSettings(data_dir=tmp_path)), base_url="http://127.0.0.1")
     page = client.get("/")
     assert page.headers["content-security-policy"] == SECURITY_HEADERS["Content-Security-Policy"]
     entry = re.findall(r"<script\b[^>]*>", page.text)

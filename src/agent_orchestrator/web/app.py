@@ -16,6 +16,7 @@ from fastapi import Depends, FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from agent_orchestrator.hosts import HostPolicy, is_wildcard
 from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.mcp_server.profile import analyst_profile, retail_profile
@@ -175,6 +176,7 @@ def create_app(
         GuardMiddleware,
         body_limits={exchange.IMPORT_PATH: exchange.IMPORT_MAX_BYTES, datasets.UPLOAD_PATH: UPLOAD_MAX_BYTES},
         https_only=web.secure_cookies,
+        hosts=HostPolicy(web.host, web.host_names),
     )
     # Last: its middleware is then the outermost, so a refused request has its id too.
     install_observability(app, metrics_token=web.metrics_token)
@@ -196,3 +198,11 @@ def print_banner(web: WebSettings, demo: str) -> None:
     """What the main command prints once the app is ready: where it runs, and the demo account's line."""
     print(f"AgentOrchestrator is running at http://{web.host}:{web.port}/", file=sys.stderr, flush=True)
     print(demo, file=sys.stderr, flush=True)
+    if is_wildcard(web.host) and not web.host_names:
+        # docs/architecture.md#host-names: a public name must be named, or it is refused (421).
+        print(
+            "Answering only IP addresses and localhost: set AGENT_WEB_ALLOWED_HOSTS to the name(s) "
+            "clients use (behind a proxy, its public name).",
+            file=sys.stderr,
+            flush=True,
+        )

@@ -1,5 +1,10 @@
-"""Every response's security headers, and the request body limit, as one plain ASGI middleware
-(see :mod:`agent_orchestrator.web.asgi` for why plain).
+"""Every response's security headers, the request's Host, and the request body limit, as one plain
+ASGI middleware (see :mod:`agent_orchestrator.web.asgi` for why plain).
+
+A request whose ``Host`` does not name this server is refused first, ``421`` with a short plain
+text, on every path (docs/architecture.md#host-names): that is what a DNS-rebinding page's request
+carries. Every answer under ``/api/`` is ``Cache-Control: no-store`` unless its route says otherwise:
+they are one user's data (or a share link's), which no browser or proxy cache should keep.
 
 The body limit counts bytes as they arrive: a declared ``Content-Length`` past the limit is refused
 before any route runs, and a body without one (``Transfer-Encoding: chunked``) is cut off at the
@@ -11,9 +16,10 @@ from collections.abc import Mapping
 
 from fastapi import HTTPException, status
 from starlette.datastructures import Headers, MutableHeaders
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from agent_orchestrator.hosts import HostPolicy
 from agent_orchestrator.web.asgi import HttpMiddleware, editing_headers
 
 MAX_BODY_BYTES = 256 * 1024
@@ -27,23 +33,37 @@ SECURITY_HEADERS = {
 }
 # A year; no includeSubDomains: the other hosts of the domain are not this app's to decide for.
 HSTS = "max-age=31536000"
+PRIVATE_PREFIX = "/api/"
+MISDIRECTED = "Misdirected request: this server does not answer for this host name.\n"
 
 
 class GuardMiddleware(HttpMiddleware):
-    """Refuse a body larger than its path's limit (``body_limits``, else :data:`MAX_BODY_BYTES`) with
-    413, and add :data:`SECURITY_HEADERS` to every response that does not set its own, with HSTS
-    over HTTPS or when TLS ends in front of the app (``https_only``: the cookies are Secure then)."""
+    """Refuse a Host that ``hosts`` does not allow with 421 (none: any Host), a body larger than its
+    path's limit (``body_limits``, else :data:`MAX_BODY_BYTES`) with 413, and add
+    :data:`SECURITY_HEADERS` to every response that does not set its own, with HSTS over HTTPS or
+    when TLS ends in front of the app (``https_only``: the cookies are Secure then), and
+    ``Cache-Control: no-store`` under ``/api/``."""
 
     def __init__(
-        self, app: ASGIApp, *, body_limits: Mapping[str, int] | None = None, https_only: bool = False
+        self,
+        app: ASGIApp,
+        *,
+        body_limits: Mapping[str, int] | None = None,
+        https_only: bool = False,
+        hosts: HostPolicy | None = None,
     ) -> None:
         super().__init__(app)
         self.body_limits = dict(body_limits or {})
         self.https_only = https_only
+        self.hosts = hosts
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         hsts = self.https_only or scope["scheme"] == "https"
-        send = editing_headers(send, _add_secure_headers if hsts else _add_security_headers)
+        private = scope["path"].startswith(PRIVATE_PREFIX)
+        send = editing_headers(send, lambda headers: _add_headers(headers, hsts=hsts, private=private))
+        if self.hosts is not None and not self.hosts.allows(Headers(scope=scope).get("host", "")):
+            await PlainTextResponse(MISDIRECTED, status_code=421)(scope, receive, send)
+            return
         limit = self.body_limits.get(scope["path"], MAX_BODY_BYTES)
         length = Headers(scope=scope).get("content-length")
         if length is not None and not _within(length, limit):
@@ -86,11 +106,10 @@ def too_large(limit: int) -> str:
     return f"Request body too large: at most {size} here."
 
 
-def _add_security_headers(headers: MutableHeaders) -> None:
+def _add_headers(headers: MutableHeaders, *, hsts: bool, private: bool) -> None:
     for name, value in SECURITY_HEADERS.items():
         headers.setdefault(name, value)
-
-
-def _add_secure_headers(headers: MutableHeaders) -> None:
-    _add_security_headers(headers)
-    headers.setdefault("Strict-Transport-Security", HSTS)
+    if hsts:
+        headers.setdefault("Strict-Transport-Security", HSTS)
+    if private:
+        headers.setdefault("Cache-Control", "no-store")
