@@ -7,10 +7,13 @@ on the server, whatever the UI shows (docs/architecture.md#roles).
 
 import asyncio
 import secrets
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Request, status
+from fastapi import Depends, HTTPException, Request, Response, status
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 
 from agent_orchestrator.retail.datasets import DatasetLibrary
 from agent_orchestrator.sessions import Actor, Branching, Exchange, Readings, SessionService, UsageKeeper
@@ -81,6 +84,9 @@ def cookie_name(request: Request, settings: WebSettings) -> str:
 
 async def current_login(request: Request, services: ServicesDep) -> tuple[User, str]:
     """The user behind the session cookie and their CSRF token, or 401."""
+    checked = request.scope.get(_CHECKED_LOGIN)
+    if checked is not None:  # an admin-only route checked it before reading the body
+        return checked
     token = request.cookies.get(cookie_name(request, services.settings))
     login = await asyncio.to_thread(services.users.login_for_token, token) if token else None
     if login is None:
@@ -142,3 +148,45 @@ async def current_admin(request: Request, actor: CurrentActor, services: Service
 
 
 CurrentAdmin = Annotated[Actor, Depends(current_admin)]
+
+
+_CHECKED_LOGIN = "agent_orchestrator.login"
+"""Where :class:`AdminFirstRoute` leaves the login it checked, so the route's own dependencies do not
+look it up a second time."""
+
+
+def requires_admin(dependant: Dependant) -> bool:
+    """Whether a route (its dependency tree) needs :func:`current_admin`: an admin-only route."""
+    return any(call is current_admin for call in _calls(dependant))
+
+
+def _calls(dependant: Dependant) -> Iterator[Any]:
+    yield dependant.call
+    for sub in dependant.dependencies:
+        yield from _calls(sub)
+
+
+class AdminFirstRoute(APIRoute):
+    """A route class that authorises an admin-only route before anything of the request is read.
+
+    FastAPI parses a JSON body before it runs any dependency, so an analyst's malformed body would be
+    answered ``422`` and never reach :func:`current_admin`: neither refused nor audited. For a route
+    that depends on :func:`current_admin`, this class checks the login, the CSRF token and the role
+    first, as the dependencies would (``401``, ``403``, ``403`` audited ``forbidden``), and only then
+    hands the request to FastAPI (docs/architecture.md#roles). Other routes are unchanged. Every
+    router with an admin-only route is made with ``route_class=AdminFirstRoute``; the tests hold every
+    admin-only route of the app to it."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+        if not requires_admin(self.dependant):
+            return handler
+
+        async def admin_first(request: Request) -> Response:
+            services: Services = request.app.state.services
+            login = await current_login(request, services)
+            await current_admin(request, _actor(request, login[0]), services)
+            request.scope[_CHECKED_LOGIN] = login
+            return await handler(request)
+
+        return admin_first

@@ -34,10 +34,10 @@ from agent_orchestrator.retail.datasets.semantic import (
 from agent_orchestrator.semantic import ColumnProfile, Entity, Role
 from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.sessions.store import AuditEvent
-from agent_orchestrator.web.deps import CurrentActor, CurrentAdmin, ServicesDep
+from agent_orchestrator.web.deps import AdminFirstRoute, CurrentActor, CurrentAdmin, ServicesDep
 from agent_orchestrator.web.fields import NulFree
 
-router = APIRouter(prefix="/api/datasets/model", tags=["datasets"])
+router = APIRouter(prefix="/api/datasets/model", tags=["datasets"], route_class=AdminFirstRoute)
 
 
 class Choice(BaseModel):

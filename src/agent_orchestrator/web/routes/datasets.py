@@ -33,11 +33,11 @@ from agent_orchestrator.web.dataset_models import (
     VersionsOut,
     checked_mapping,
 )
-from agent_orchestrator.web.deps import CurrentActor, CurrentAdmin, Services, ServicesDep
+from agent_orchestrator.web.deps import AdminFirstRoute, CurrentActor, CurrentAdmin, Services, ServicesDep
 from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.uploads import UPLOAD_MAX_BYTES, Upload, Uploads
 
-router = APIRouter(prefix="/api/datasets", tags=["data"])
+router = APIRouter(prefix="/api/datasets", tags=["data"], route_class=AdminFirstRoute)
 UPLOAD_PATH = f"{router.prefix}/uploads"
 
 # The body is the CSV file as it is (not a form): the document says so for clients and the fuzzer.

@@ -7,9 +7,9 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions.store.feedback import NOTE_MAX
-from agent_orchestrator.web.deps import CurrentActor, CurrentAdmin, ServicesDep
+from agent_orchestrator.web.deps import AdminFirstRoute, CurrentActor, CurrentAdmin, ServicesDep
 
-router = APIRouter(tags=["feedback"])
+router = APIRouter(tags=["feedback"], route_class=AdminFirstRoute)
 ANSWER = "/api/sessions/{session_id}/messages/{event_id}/feedback"
 EventId = Annotated[str, Path(min_length=1, max_length=64, description="The answer's event id.")]
 
