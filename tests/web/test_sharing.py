@@ -84,6 +84,30 @@ def test_a_link_shows_its_snapshot_to_anyone_until_revoked(live_app) -> None:
     assert revoked.json() == guessed.json() == malformed.json()
 
 
+def test_views_of_a_link_are_audited_once_a_window_per_viewer_and_never_cached(live_app) -> None:
+    """300 anonymous views from one address are one audit row (the link still counts 300), a signed-in
+    viewer has a row of their own, and neither the snapshot nor who is signed in may be cached."""
+    alice, bob = live_app.client("alice"), live_app.client("bob")
+    session_id = _chat(live_app, alice, "Popular", "Everyone reads this.")
+    link = _share(alice, session_id)
+    stranger = live_app.client()
+    for _ in range(300):
+        shared = stranger.get(f"/api/shared/{_token(link)}")
+        assert shared.status_code == 200
+    assert shared.headers["cache-control"] == "no-store"
+    assert bob.get(f"/api/shared/{_token(link)}").status_code == 200
+    assert bob.get(f"/api/shared/{_token(link)}").status_code == 200
+    assert alice.get("/api/auth/me").headers["cache-control"] == "no-store"
+    assert alice.get("/api/shares").headers["cache-control"] == "no-store"
+
+    assert alice.get("/api/shares").json()[0]["views"] == 302
+    audit = AuditLog(make_engine(live_app.web.database_url))
+    viewed = [e for e in audit.recent() if e.action == "share_view"]
+    assert sorted((e.username, e.details["views"]) for e in viewed) == [("(anonymous)", "1"), ("bob", "1")]
+    activity = alice.get(f"/api/sessions/{session_id}/activity").json()
+    assert [s["details"]["views"] for s in activity["steps"] if s["action"] == "share_view"] == ["1", "1"]
+
+
 def test_an_expired_link_answers_like_an_unknown_one(live_app) -> None:
     alice = live_app.client("alice")
     session_id = _chat(live_app, alice, "Old news", "It was fine.")

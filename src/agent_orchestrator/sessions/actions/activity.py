@@ -64,10 +64,11 @@ before there were others (``sign_in``)."""
 
 _KEPT_DETAILS = (
     *("parent", "child", "copy", "event_id", "link", "days", "signed_in_only", "as", "source"),
-    *("server", "device", "pinned", "archived", "folder", "tags", "rating", "reason"),
+    *("server", "device", "pinned", "archived", "folder", "tags", "rating", "reason", "views"),
 )
-_ANYONES_DETAILS = ("link", "reason")
-"""What an owner is shown of someone else's step: which of their links, and why it was refused."""
+_ANYONES_DETAILS = ("link", "reason", "views")
+"""What an owner is shown of someone else's step: which of their links, why it was refused, and how
+many views a link's view stands for (docs/architecture.md#share-links)."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ revoked or expired one opened at all) and copied.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from agent_orchestrator.errors import NotFoundError, SignInRequiredError
@@ -20,6 +21,7 @@ from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.store import AuditAction, AuditEvent, SessionRecord
 from agent_orchestrator.sessions.store.schema import utcnow
 from agent_orchestrator.sessions.store.share_links import ShareLink, ShareLinks
+from agent_orchestrator.sessions.store.throttle import client_network
 
 DEFAULT_DAYS = 7
 MAX_DAYS = 90
@@ -31,6 +33,33 @@ REFUSALS_EVERY = timedelta(minutes=1)
 each server: anybody holding a leaked link could otherwise grow the audit log at will."""
 """Why a live link was refused: a signed-in-only link opened without signing in (``share_refused``'s
 other reasons are ``revoked`` and ``expired``)."""
+VIEWS_EVERY = timedelta(minutes=10)
+"""A live link's views are written at most once in this window per link and viewer (a signed-in
+user, or an address's network for a viewer without an account) on each server, the row counting the
+views it stands for (``views``: this one and those folded into it since the viewer's last row):
+otherwise 300 anonymous views of a leaked link are 300 rows (docs/architecture.md#share-links). The
+link's own ``views`` count each one."""
+
+
+class ViewFolding:
+    """Which views are written (on this server): the first of a key, then the first after ``every``
+    has passed since the key's last written one, each with the number of views it stands for."""
+
+    def __init__(self, every: timedelta) -> None:
+        self.every = every
+        self._last: dict[tuple[str, ...], tuple[datetime, int]] = {}
+
+    def admit(self, key: tuple[str, ...], at: datetime) -> int | None:
+        """The views the row written now stands for, or ``None`` when this view is folded (counted
+        towards the key's next row)."""
+        last = self._last.get(key)
+        if last is not None and at - last[0] < self.every:
+            self._last[key] = (last[0], last[1] + 1)
+            return None
+        if len(self._last) > 10_000:  # forget keys whose window is over (their folded views with them)
+            self._last = {k: v for k, v in self._last.items() if at - v[0] < self.every}
+        self._last[key] = (at, 0)
+        return 1 + (last[1] if last is not None else 0)
 
 
 class Sharing:
@@ -41,6 +70,7 @@ class Sharing:
         self.links = links
         self.exchange = exchange
         self._last_refused: dict[tuple[str, str], datetime] = {}
+        self._views = ViewFolding(VIEWS_EVERY)
 
     async def create(
         self, actor: Actor, public_id: str, *, days: int = DEFAULT_DAYS, signed_in_only: bool = False
@@ -80,8 +110,11 @@ class Sharing:
         await self._audit(self._event("share_refresh", actor, link))
         return await self._owned(actor, link_id)
 
-    async def view(self, token: str, viewer: Actor | None, client_addr: str) -> ShareLink:
-        """The link's snapshot for ``viewer`` (``None``: not signed in); audited. An unknown, revoked
+    async def view(
+        self, token: str, viewer: Actor | None, client_addr: str, *, copying: bool = False
+    ) -> ShareLink:
+        """The link's snapshot for ``viewer`` (``None``: not signed in); audited (a view folded into
+        the viewer's last row within :data:`VIEWS_EVERY`, unless ``copying``). An unknown, revoked
         or expired token is :class:`NotFoundError`, all alike to the viewer; a revoked or expired one
         is still the owner's link, so its refusal is audited for the owner's activity (a token never
         issued belongs to no session). A signed-in-only link asks an anonymous viewer to sign in."""
@@ -101,13 +134,13 @@ class Sharing:
             )
             raise SignInRequiredError("Sign in to this server to see this conversation.")
         await asyncio.to_thread(self.links.viewed, link.id)
-        await self._audit(self._event("share_view", viewer, link, client_addr=client_addr))
+        await self._viewed(self._event("share_view", viewer, link, client_addr=client_addr), always=copying)
         return link
 
     async def copy(self, token: str, actor: Actor) -> SessionRecord:
         """The snapshot as a new session of the signed-in viewer's own (an import: nothing of the
         owner's session is touched)."""
-        link = await self.view(token, actor, actor.client_addr)
+        link = await self.view(token, actor, actor.client_addr, copying=True)
         record = await self.exchange.import_log(actor, link.title, link.snapshot, source="share")
         await self._audit(self._event("share_fork", actor, link, details={"copy": record.public_id}))
         return record
@@ -130,6 +163,17 @@ class Sharing:
             }
         self._last_refused[key] = event.at
         await self._audit(event)
+
+    async def _viewed(self, event: AuditEvent, *, always: bool) -> None:
+        """A view, audited unless folded into its viewer's last row (see :data:`VIEWS_EVERY`); one
+        ``always`` audited is a row of its own (a copy's)."""
+        views: int | None = 1
+        if not always:
+            address = client_network(event.client_addr or "")
+            who = f"user:{event.user_id}" if event.user_id is not None else address
+            views = self._views.admit((str(event.details.get("link")), who), event.at)
+        if views is not None:
+            await self._audit(replace(event, details={**event.details, "views": str(views)}))
 
     async def _audit(self, event: AuditEvent) -> None:
         await asyncio.to_thread(self.service.audit.record, event)

@@ -38,7 +38,9 @@ async function openActivity(panel) {
       ? ` (from “${step.details.parent}”)`
       : step.details.child
         ? ` (“${step.details.child}”)`
-        : "";
+        : Number(step.details.views) > 1
+          ? ` (${step.details.views} views)` // folded views of a share link (docs/architecture.md#share-links)
+          : "";
     return el("li", { testid: "activity-step" }, [
       el("time", { text: new Date(step.at).toLocaleString(), attrs: { datetime: step.at } }),
       el("span", { className: "activity-label", text: ` ${step.label}${extra} — ${step.by}` }),
