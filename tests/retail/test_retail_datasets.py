@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import csv
 import json
 import os
@@ -32,6 +33,7 @@ from agent_orchestrator.retail.datasets import (
     inspect_csv,
 )
 from agent_orchestrator.retail.datasets import library as library_module
+from agent_orchestrator.retail.datasets.inspect import SAMPLE_BYTES
 from agent_orchestrator.retail.datasets.rows import KEYED_ID_BASE, keyed_customer_id
 from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
@@ -297,6 +299,45 @@ def test_a_byte_order_mark_and_tabs_are_read(library: DatasetLibrary, tmp_path: 
         "Online Retail II",
     )
     assert _import(library, path).imported == 18
+
+
+def test_excel_unicode_text_utf_16_with_tabs_is_read_not_refused_as_binary(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    """Excel's "Unicode text": UTF-16 LE with a byte-order mark, tab-separated."""
+    text = (HEADER + KNOWN_ROWS.replace("ITEM B", "Crème £5")).replace(",", "\t")
+    path = tmp_path / "unicode.txt"
+    path.write_bytes(codecs.BOM_UTF16_LE + text.encode("utf-16-le"))
+    preview = inspect_csv(path)
+    assert (preview.format.encoding, preview.format.delimiter, preview.layout) == (
+        "utf-16",
+        "\t",
+        "Online Retail II",
+    )
+    assert preview.rows[2][2] == "Crème £5"
+    assert _import(library, path).imported == 18
+    assert _query(library.current_path(), "SELECT description FROM products WHERE stock_code = 'B'") == [
+        ("Crème £5",)
+    ]
+
+
+def test_a_file_ascii_for_its_first_256_kb_is_read_as_what_its_later_lines_are(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    """The encoding is the whole file's: a cp1252 "£" after 256 KB of ASCII is not read as UTF-8
+    (whose reading would store a replacement character), and a UTF-8 file stays UTF-8."""
+    ascii_lines = "".join(
+        f"{200000 + i},A,ITEM A,1,2024-01-10 10:00:00,2.5,{1 + i % 50},United Kingdom\n" for i in range(5_000)
+    )
+    late = "300000,Z,Crème £5,1,2024-02-01 10:00:00,5,7,France\n"
+    assert len(ascii_lines) > SAMPLE_BYTES
+    for encoding, detected in [("cp1252", "cp1252"), ("utf-8", "utf-8")]:
+        path = _write(tmp_path, HEADER + ascii_lines + late, f"late-{encoding}.csv", encoding=encoding)
+        preview = inspect_csv(path)
+        assert preview.format.encoding == detected
+        assert _import(library, path).imported == 5_001
+        stored = _query(library.current_path(), "SELECT description FROM products WHERE stock_code = 'Z'")
+        assert stored == [("Crème £5",)], encoding
 
 
 def test_ambiguous_dates_are_candidates_and_an_import_needs_one(

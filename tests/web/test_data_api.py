@@ -6,6 +6,7 @@ change nothing."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -217,6 +218,42 @@ def test_an_admin_corrects_how_the_file_is_read_and_it_is_remembered(data_app, t
     remembered = upload(alice, tmp_path / "yen.csv").json()
     assert remembered["remembered"] is True
     assert remembered["format"] == again["format"] and remembered["problems"] == []
+
+
+def test_each_file_of_a_source_is_read_in_its_own_encoding(data_app, tmp_path: Path) -> None:
+    """A remembered reading keeps the mapping and the admin's choices, never the last file's encoding:
+    ASCII, then cp1252 with "Crème £5", then UTF-8, then Excel's UTF-16 "Unicode text", all of one
+    source; each preview says which encoding it detected, and each import stores "Crème £5"."""
+    alice = data_app.client("alice")
+    plain = sales_csv(tmp_path / "plain.csv", 40).read_text()
+    accented = plain.replace("Product P001", "Crème £5")
+
+    def descriptions() -> set[str]:
+        lines = alice.get("/api/retail/transactions", params={"limit": 100}).json()["items"]
+        return {line["description"] for line in lines}
+
+    first = upload(alice, tmp_path / "plain.csv").json()
+    assert first["format"]["encoding"] == "utf-8"
+    assert import_and_wait(alice, first)["state"] == "finished"
+
+    for name, data, encoding in [
+        ("windows.csv", accented.encode("cp1252"), "cp1252"),
+        ("unix.csv", accented.encode("utf-8"), "utf-8"),
+        ("windows-again.csv", accented.encode("cp1252"), "cp1252"),
+        ("unicode.txt", codecs.BOM_UTF16_LE + accented.replace(",", "\t").encode("utf-16-le"), "utf-16"),
+    ]:
+        (tmp_path / name).write_bytes(data)
+        answered = upload(alice, tmp_path / name)
+        assert answered.status_code == 201, answered.text
+        preview = answered.json()
+        # The tab-separated file cannot be read with the source's remembered comma: read as detected.
+        remembered = encoding != "utf-16"
+        assert (preview["remembered"], preview["format"]["encoding"]) == (remembered, encoding), name
+        assert "Crème £5" in {row[2] for row in preview["rows"]}, preview["rows"]
+        job = import_and_wait(alice, preview)
+        assert job["state"] == "finished", job
+        assert "Crème £5" in descriptions(), name
+        assert not {text for text in descriptions() if "\ufffd" in text or "Ã" in text}, name
 
 
 def test_an_admin_changes_the_settings_and_the_segments_are_recomputed(data_app) -> None:

@@ -33,6 +33,7 @@ SAMPLE_BYTES = 256 * 1024
 
 _DELIMITERS = ",;\t|"
 _ENCODINGS = ("utf-8", "cp1252", "latin-1")  # latin-1 reads any bytes: the last resort
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _FIELD_WORDS = {
     "invoice": "an invoice or order number",
     "stock_code": "a stock code or SKU",
@@ -76,8 +77,10 @@ def inspect_csv(
     of the sampled dates.
     """
     raw = _head(path)
-    encoding = given.encoding if given else _encoding(raw)
+    encoding = given.encoding if given else _encoding(path, raw)
     text = raw.decode(encoding, errors="replace").removeprefix("\ufeff")
+    if "\x00" in text:
+        raise InvalidInputError(f"{path.name} is not a CSV file: it holds binary data")
     if len(raw) == SAMPLE_BYTES:  # the last line is probably cut
         text = text[: text.rfind("\n") + 1] or text
     delimiter = given.delimiter if given else _delimiter(text)
@@ -111,7 +114,7 @@ def inspect_csv(
         date_format=typed or (date_formats[0] if len(date_formats) == 1 else None),
         decimal=decimal,
         thousands=thousands,
-        encoding=encoding if given or not raw.startswith(codecs.BOM_UTF8) else "utf-8-sig",
+        encoding=encoding,
     )
     problems = [f"no column looks like {_FIELD_WORDS[field]}" for field in missing_fields(mapping)]
     if not mapping.get("customer_id") or not (mapping.get("stock_code") or mapping.get("description")):
@@ -151,19 +154,45 @@ def _head(path: Path) -> bytes:
         raise InvalidInputError(f"cannot read {path.name}: {error.strerror or error}") from None
     if not raw.strip():
         raise InvalidInputError(f"empty file: {path.name} holds no data (expected a CSV file with a header)")
-    if b"\x00" in raw:
+    if b"\x00" in raw and not raw.startswith(_UTF16_BOMS):  # UTF-16 text is half NULs
         raise InvalidInputError(f"{path.name} is not a CSV file: it holds binary data")
     return raw
 
 
-def _encoding(raw: bytes) -> str:
-    for encoding in _ENCODINGS:
-        try:
-            codecs.getincrementaldecoder(encoding)().decode(raw, final=False)  # a cut last character is fine
-        except UnicodeDecodeError:
-            continue
-        return encoding
-    return _ENCODINGS[-1]
+def _encoding(path: Path, raw: bytes) -> str:
+    """This file's own encoding, detected afresh for every file (never the one a source's earlier
+    file had: docs/architecture.md#dataset-versions). UTF-16 by its byte-order mark (Excel's "Unicode
+    text"); else UTF-8 when the whole file reads as UTF-8, not just its first 256 KB (a shop's file
+    can be ASCII for thousands of lines before its first "£"); else cp1252, else latin-1."""
+    if raw.startswith(_UTF16_BOMS):
+        return "utf-16"
+    found = next((encoding for encoding in _ENCODINGS if _decodes(raw, encoding)), _ENCODINGS[-1])
+    if found == "utf-8" and len(raw) == SAMPLE_BYTES and not _all_utf8(path):
+        found = "cp1252" if _decodes(raw, "cp1252") else "latin-1"
+    return "utf-8-sig" if found == "utf-8" and raw.startswith(codecs.BOM_UTF8) else found
+
+
+def _decodes(raw: bytes, encoding: str) -> bool:
+    try:
+        codecs.getincrementaldecoder(encoding)().decode(raw, final=False)  # a cut last character is fine
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _all_utf8(path: Path) -> bool:
+    """Whether the whole file is UTF-8: read a megabyte at a time (128 MB in a fraction of a second)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    except OSError as error:
+        raise InvalidInputError(f"cannot read {path.name}: {error.strerror or error}") from None
+    return True
 
 
 def _delimiter(text: str) -> str:

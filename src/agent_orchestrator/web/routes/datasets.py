@@ -11,6 +11,7 @@ is the file itself, streamed to disk (``web/uploads.py``) and limited by the gua
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from typing import Annotated
 
@@ -205,7 +206,10 @@ def _as_remembered(
 ) -> tuple[Upload, dict[str, str] | None]:
     """The upload read with the format confirmed last time for its source (a delimiter the detection
     gets wrong splits the header otherwise), and that time's mapping; as detected, and no mapping,
-    when that format no longer reads this file."""
+    when that format no longer reads this file. The encoding is always this file's own, as detected:
+    a source's next export may be written in another one (docs/architecture.md#the-data-page), and
+    reading it in the last file's would silently store ``Cr�me`` or ``CrÃ¨me`` for ``Crème``."""
+    fmt = dataclasses.replace(fmt, encoding=upload.preview.format.encoding)
     try:
         return uploads.reread(upload, fmt, mapping.get("invoiced_at")), mapping
     except InvalidInputError:

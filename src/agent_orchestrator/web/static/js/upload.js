@@ -26,6 +26,15 @@ const PRICE_FIELDS = ["unit_price", "line_total"];
 const DELIMITERS = { ",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe" };
 const DECIMALS = { ".": "point (1.5)", ",": "comma (1,5)" };
 const THOUSANDS = { "": "none (1234)", ",": "comma (1,234)", ".": "point (1.234)", " ": "space (1 234)", "'": "apostrophe (1'234)" };
+/** The encodings the server detects (retail/datasets/inspect.py), as people know them. Each file's
+ * own, detected afresh: never the one an earlier file of the same source had. */
+const ENCODINGS = {
+  "utf-8": "UTF-8",
+  "utf-8-sig": "UTF-8 (with byte-order mark)",
+  "utf-16": "UTF-16 (Unicode text)",
+  cp1252: "Windows-1252",
+  "latin-1": "Latin-1",
+};
 
 /** The server's limit (web/uploads.py, UPLOAD_MAX_BYTES): a larger file is refused here, before any
  * of it is sent, rather than after minutes of uploading. */
@@ -49,7 +58,7 @@ function renderPreview(data, kept = null) {
     ...fact("Decimal mark", f.decimal === "," ? "comma (1,5)" : "point (1.5)"),
     ...fact("Thousands", f.thousands ? `"${f.thousands}"` : "none"),
     ...fact("Dates", f.date_format ?? (data.date_formats.length ? "choose below" : "not recognised")),
-    ...fact("Encoding", f.encoding),
+    ...fact("Encoding", `${ENCODINGS[f.encoding] ?? f.encoding}, detected in this file`),
     ...fact("Mapping", mappingSource(data, kept)),
   ];
   $("mapping-detected").replaceChildren(...detected);
