@@ -3,6 +3,8 @@
 import importlib
 import sys
 
+from agent_orchestrator.home import owner_only_umask
+
 LABS = {
     "sessions": ("sdk_labs.sessions", "Lab 05: create, close and resume a session with a stable id"),
 }
@@ -23,6 +25,7 @@ def main(argv: list[str]) -> int:
     if name not in LABS:
         print(f"error: unknown lab {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
+    owner_only_umask()  # the labs write under the app's home: docs/architecture.md#the-home-is-owner-only
     module = importlib.import_module(LABS[name][0])
     return module.main(rest)
 

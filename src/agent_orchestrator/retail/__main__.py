@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from agent_orchestrator.errors import AgentOrchestratorError
+from agent_orchestrator.home import owner_only_umask
 from agent_orchestrator.retail.analysis import dataset_currency, set_currency
 from agent_orchestrator.retail.datasets import FIELDS, CsvFormat, inspect_csv
 from agent_orchestrator.retail.db import open_readonly, open_readwrite
@@ -64,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    owner_only_umask()  # what it writes is owner-only: docs/architecture.md#the-home-is-owner-only
     try:
         if args.command == "generate":
             config = GeneratorConfig(seed=args.seed, customers=args.customers, transactions=args.transactions)

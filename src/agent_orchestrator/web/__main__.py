@@ -13,6 +13,7 @@ import os
 import sys
 
 from agent_orchestrator.errors import AgentOrchestratorError
+from agent_orchestrator.home import owner_only_umask
 from agent_orchestrator.settings import Settings, WebSettings, load_settings
 
 DEMO_FILE = "demo-login.txt"
@@ -135,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add.set_defaults(func=create_user)
     args = parser.parse_args(argv)
+    owner_only_umask()  # docs/architecture.md#the-home-is-owner-only
     try:
         return args.func(args, load_settings())
     except (AgentOrchestratorError, ValueError) as error:  # ValueError: a malformed setting

@@ -8,6 +8,7 @@ purge of expired logins (at start, then hourly in the background).
 """
 
 import asyncio
+import os
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -16,6 +17,7 @@ from fastapi import Depends, FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from agent_orchestrator.home import prepare_home
 from agent_orchestrator.hosts import HostPolicy, is_wildcard
 from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
@@ -70,6 +72,10 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:  # stops everything in the reverse order of starting
+            # docs/architecture.md#the-home-is-owner-only: before anything is written there.
+            for home in dict.fromkeys((web.data_dir, runtime_settings.data_dir)):
+                previous = await asyncio.to_thread(prepare_home, home)
+                stack.callback(os.umask, previous)
             storage = await stack.enter_async_context(open_storage(web, session_files))
             # docs/architecture.md#dataset-versions: shared with the other servers on PostgreSQL.
             datasets = await asyncio.to_thread(

@@ -24,6 +24,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from agent_orchestrator.home import owner_only_umask
 from agent_orchestrator.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -229,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     seal.set_defaults(func=_seal_existing)
     args = parser.parse_args(argv)
+    owner_only_umask()  # docs/architecture.md#the-home-is-owner-only
 
     from sqlalchemy.exc import SQLAlchemyError
 

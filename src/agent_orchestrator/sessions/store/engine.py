@@ -35,6 +35,7 @@ from sqlalchemy import Connection, Dialect, Engine, create_engine, event, func, 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 
+from agent_orchestrator.home import owner_only_file
 from agent_orchestrator.sessions.store import liveness
 from agent_orchestrator.sessions.store.schema import UTCDateTime, utcnow
 
@@ -97,7 +98,9 @@ def _sqlite_engine(url: str) -> Engine:
         # Each pooled connection would get its own empty in-memory database.
         raise ValueError("The session store needs a SQLite file, not an in-memory database.")
     if not database.startswith("file:"):
-        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        # Owner-only whatever the umask (password hashes); SQLite gives its -wal and -shm files the
+        # database's mode (docs/architecture.md#the-home-is-owner-only).
+        owner_only_file(Path(database).expanduser())
     engine = create_engine(
         url,
         pool_size=SQLITE_POOL_SIZE,
