@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import pathlib
 import re
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
-from fastapi.responses import FileResponse
+from fastapi.responses import StreamingResponse
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError
 from agent_orchestrator.retail.datasets import CsvFormat
 from agent_orchestrator.sessions import Actor
 from agent_orchestrator.sessions.store import AuditAction, AuditEvent
+from agent_orchestrator.spreadsheet import safe_csv
 from agent_orchestrator.web.dataset_models import (
     FactsOut,
     ImportIn,
@@ -169,19 +172,33 @@ async def restore(version_id: VersionId, admin: CurrentAdmin, services: Services
 @router.get(
     "/versions/{version_id}/skipped.csv",
     summary="The rows an import skipped, with their line numbers and reasons (admins)",
-    response_class=FileResponse,
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/csv": {}}}},
 )
-async def skipped_rows(version_id: VersionId, admin: CurrentAdmin, services: ServicesDep) -> FileResponse:
+async def skipped_rows(
+    version_id: VersionId, admin: CurrentAdmin, services: ServicesDep
+) -> StreamingResponse:
     _check_version_id(version_id)
     path = await asyncio.to_thread(services.datasets.skipped_rows_path, version_id)
     if not await asyncio.to_thread(path.is_file):
         raise NotFoundError("No skipped rows are kept for this version.")
-    return FileResponse(
-        path,
+    # The uploaded file's cells, as the import kept them, with none left a spreadsheet would run
+    # (docs/architecture.md#spreadsheet-cells); the file is read and escaped as it is sent.
+    return StreamingResponse(
+        _escaped(path),
         media_type="text/csv; charset=utf-8",
-        filename=f"skipped-rows-{version_id}.csv",
-        headers={"Cache-Control": "no-store"},
+        headers={
+            "Content-Disposition": f'attachment; filename="skipped-rows-{version_id}.csv"',
+            "Cache-Control": "no-store",
+        },
     )
+
+
+def _escaped(path: pathlib.Path) -> Iterator[str]:
+    """The CSV file at ``path``, its cells through :func:`spreadsheet.safe_cell` (run in a worker
+    thread by Starlette, a thousand rows at a time)."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        yield from safe_csv(handle)
 
 
 async def _switched(services: Services) -> None:
