@@ -8,6 +8,7 @@ derandomized), so a run is the same requests every time and stays within a coupl
 cores. The figures are printed at the end (``pytest -s``).
 """
 
+import csv
 import json
 from collections import Counter
 from pathlib import Path
@@ -18,11 +19,13 @@ import requests
 import schemathesis
 from chat_helpers import answer
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
+from agent_orchestrator.web.routes.datasets import UPLOAD_PATH
 
 EXAMPLES = 25
 PASSWORD = "correct horse battery"  # the conftest's users'
@@ -51,6 +54,7 @@ class Fuzzer:
         self.sent: Counter[str] = Counter()
         self.statuses: Counter[int] = Counter()
         self.failures: list[str] = []
+        self.oversized = 0
 
     def send(self, case: schemathesis.Case) -> None:
         request = case.as_transport_kwargs(base_url=self.base_url, headers=self.headers)
@@ -78,6 +82,63 @@ class Fuzzer:
             fuzz()
         except Unsatisfiable:  # nothing to make invalid (an operation without parameters or body)
             assert mode is GenerationMode.NEGATIVE
+
+    def run_oversized(self, operation: Any) -> None:
+        """The upload with a field past the CSV reader's limit on one of its first lines: one 422 that
+        names that line (docs/architecture.md#the-data-page), never a 500."""
+
+        @BUDGET
+        @given(
+            case=operation.as_strategy(generation_mode=GenerationMode.POSITIVE),
+            upload=_oversized_csv(),
+        )
+        def fuzz(case: schemathesis.Case, upload: tuple[bytes, int]) -> None:
+            case.body, line = upload
+            request = case.as_transport_kwargs(base_url=self.base_url, headers=self.headers)
+            response = self.http.request(**request, timeout=60)
+            self.oversized += 1
+            self.statuses[response.status_code] += 1
+            problem = _problem(response)
+            if problem is None and response.status_code == 422:
+                detail = response.json()["detail"]
+                if str(detail).startswith(f"line {line} of "):
+                    return
+                problem = f"422 not naming line {line}: {detail!r}"
+            self.failures.append(
+                f"{case.method} {case.path} with a field past the limit: {problem or response.status_code}"
+            )
+
+        fuzz()
+
+
+@st.composite
+def _oversized_csv(draw: st.DrawFn) -> tuple[bytes, int]:
+    """A sales CSV (a header and eleven lines, within the preview's 256 KB) with one field longer than
+    the CSV reader's limit, quoted or not, on a drawn line; and that line's number."""
+    limit = csv.field_size_limit()
+    line = draw(st.integers(1, 12))
+    column = draw(st.integers(0, 7))
+    field = "x" * draw(st.integers(limit + 1, limit + 60_000))
+    if draw(st.booleans()):
+        field = f'"{field}"'
+    rows = [
+        [
+            "InvoiceNo",
+            "StockCode",
+            "Description",
+            "Quantity",
+            "InvoiceDate",
+            "UnitPrice",
+            "CustomerID",
+            "Country",
+        ]
+    ]
+    rows += [
+        [f"5{i}", "P1", "Mug", "2", "2011-01-0{1 + i % 9} 10:00", "1.25", "12001", "France"]
+        for i in range(11)
+    ]
+    rows[line - 1][column] = field
+    return "".join(",".join(row) + "\n" for row in rows).encode(), line
 
 
 def _problem(response: requests.Response) -> str | None:
@@ -121,6 +182,8 @@ def test_no_operation_answers_a_server_error_or_another_error_shape(fuzzed_app: 
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             fuzzer.run(operation, mode)
+        if (operation.method.upper(), operation.path) == ("POST", UPLOAD_PATH):
+            fuzzer.run_oversized(operation)
         names = {parameter.name for parameter in operation.path_parameters}
         if "session_id" in names:  # the same again on a real session (a fresh one: it may be deleted)
             session_id = owner.post("/api/sessions", json={}).json()["id"]
@@ -137,4 +200,5 @@ def test_no_operation_answers_a_server_error_or_another_error_shape(fuzzed_app: 
         f"statuses {dict(sorted(fuzzer.statuses.items()))}"
     )
     assert set(fuzzer.sent) == named, f"never sent: {named - set(fuzzer.sent)}"
+    assert fuzzer.oversized == EXAMPLES  # the uploads with a field past the CSV reader's limit
     assert not fuzzer.failures, "\n".join(fuzzer.failures)

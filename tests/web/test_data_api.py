@@ -350,6 +350,23 @@ def test_bad_files_and_mappings_get_one_message_and_change_nothing(data_app, tmp
     assert list((data_app.web.data_dir / "uploads").iterdir()) != []  # only ok.csv's upload waits
 
 
+def test_a_field_past_the_csv_readers_limit_is_one_422_naming_its_line(data_app, tmp_path: Path) -> None:
+    """Not a 500: a field over 128 KB in the preview's lines is the admin's to know, with its line."""
+    alice = data_app.client("alice")
+    lines = sales_csv(tmp_path / "ok.csv", 20).read_text().splitlines(keepends=True)
+    lines[2] = lines[2].replace("Product", "x" * 200_000, 1)  # line 3's description
+    (tmp_path / "huge-field.csv").write_text("".join(lines))
+    refused = upload(alice, tmp_path / "huge-field.csv")
+    assert (refused.status_code, refused.json()) == (
+        422,
+        {
+            "detail": "line 3 of huge-field.csv has a field longer than 128 KB: not a CSV file of sales "
+            'lines, or a quote (") left open there'
+        },
+    )
+    assert alice.get("/api/datasets").json()["version_id"] == "default"
+
+
 def test_a_file_past_the_limit_is_refused_as_it_arrives(data_app) -> None:
     alice = data_app.client("alice")
     # A declared length past the limit: answered from the headers alone (no client sends the body

@@ -15,6 +15,7 @@ from sales_csv import sales_csv
 from agent_orchestrator.errors import ImportBusyError, InvalidInputError, NotFoundError
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.retail.datasets import CsvFormat, DatasetLibrary
+from agent_orchestrator.retail.datasets.inspect import SAMPLE_BYTES
 from agent_orchestrator.sessions import Actor
 from agent_orchestrator.sessions.store import AuditLog, User, make_engine, migrate
 from agent_orchestrator.testing.eventually import eventually
@@ -171,4 +172,28 @@ def test_a_mapping_the_library_refuses_fails_the_job_with_its_message(
     runner.start(ADMIN, upload, MAPPING, CsvFormat(date_format="%d.%m.%Y"), "append")
     job = _ended(runner)
     assert job.state == "failed" and job.error and "\n" not in job.error
+    assert audit.recent(limit=1)[0].action == "data_import_failed"
+
+
+def test_a_field_past_the_readers_limit_fails_the_import_naming_its_line(
+    tmp_path: Path, uploads: Uploads, jobs
+) -> None:
+    """Past the preview's first 256 KB: the upload is read, the import stops at the line, says which,
+    and changes nothing."""
+    runner, audit, library = jobs
+    before = library.facts().version_id
+    lines = sales_csv(tmp_path / "in.csv", 5_000).read_text().splitlines(keepends=True)
+    assert len("".join(lines[:4_000])) > SAMPLE_BYTES
+    cells = lines[4_000].split(",")
+    cells[2] = "x" * 200_000  # the description of the file's line 4,001
+    lines[4_000] = ",".join(cells)
+    upload = _receive(uploads, "".join(lines).encode())
+    runner.start(ADMIN, upload, MAPPING, upload.preview.format, "replace")
+    job = _ended(runner)
+    assert (job.state, job.error) == (
+        "failed",
+        "line 4001 of sales.csv has a field longer than 128 KB: not a CSV file of sales lines, "
+        'or a quote (") left open there',
+    )
+    assert library.facts().version_id == before
     assert audit.recent(limit=1)[0].action == "data_import_failed"

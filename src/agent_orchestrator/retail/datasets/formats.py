@@ -9,6 +9,7 @@ them from a header; ``inspect.py`` looks at the values too.
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import re
 from dataclasses import dataclass
@@ -190,3 +191,17 @@ def source_key(header: list[str]) -> str:
     """A stable key of a header (its normalised names, in order), to remember a mapping per source:
     the same shop's next export has the same header."""
     return hashlib.sha256("\x1f".join(normalise(name) for name in header).encode()).hexdigest()[:16]
+
+
+def unreadable_line(name: str, line: int, error: csv.Error) -> str:
+    """What to tell the admin when Python's CSV reader gives up at ``line`` of the file ``name``: one
+    line naming it (docs/architecture.md#the-data-page). In practice a field longer than the reader's
+    limit (128 KB: no sales line has one; a file that does is not what it says it is, or has a quote
+    left open, so that the rest of the file reads as one field)."""
+    if "field larger than field limit" in str(error):
+        limit = csv.field_size_limit()
+        return (
+            f"line {line} of {name} has a field longer than {limit // 1024} KB: not a CSV file of sales "
+            'lines, or a quote (") left open there'
+        )
+    return f"line {line} of {name} cannot be read as CSV: {error}"

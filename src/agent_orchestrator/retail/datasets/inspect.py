@@ -26,6 +26,7 @@ from agent_orchestrator.retail.datasets.formats import (
     normalise,
     source_key,
     suggest_mapping,
+    unreadable_line,
 )
 
 SAMPLE_BYTES = 256 * 1024
@@ -84,7 +85,11 @@ def inspect_csv(
     if len(raw) == SAMPLE_BYTES:  # the last line is probably cut
         text = text[: text.rfind("\n") + 1] or text
     delimiter = given.delimiter if given else _delimiter(text)
-    records = [record for record in csv.reader(text.splitlines(), delimiter=delimiter) if record]
+    reader = csv.reader(text.splitlines(), delimiter=delimiter)
+    try:
+        records = [record for record in reader if record]
+    except csv.Error as error:  # a field past the reader's limit: one 422 naming its line, not a 500
+        raise InvalidInputError(unreadable_line(path.name, reader.line_num, error)) from None
     if not records:
         raise InvalidInputError(f"empty file: {path.name} has no lines (expected a CSV file with a header)")
     header = [name.strip() for name in records[0]]

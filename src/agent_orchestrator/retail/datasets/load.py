@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.retail.datasets.formats import CsvFormat
+from agent_orchestrator.retail.datasets.formats import CsvFormat, unreadable_line
 from agent_orchestrator.retail.datasets.rows import Line, RowsOnly, Skip
 
 BATCH = 20_000
@@ -114,50 +114,53 @@ def load(
     names: set[tuple[str, str]] = set()
     batch: list[tuple[Any, ...]] = []
     reasons = counts.skipped_by_reason
-    for row in reader:
-        if not row:  # csv yields [] for a blank line: not data
-            continue
-        counts.rows_read += 1
-        try:
-            line = parse(row)
-        except RowsOnly:
-            counts.imported += 1  # into the file's own rows (store_semantic), which answer it
-            counts.rows_only += 1
-            continue
-        except Skip as skip:
-            counts.skipped += 1
-            reasons[skip.reason] = reasons.get(skip.reason, 0) + 1
-            on_skip(reader.line_num, skip.reason, str(skip), row)
-            continue
-        invoice, code, description, quantity, invoiced_at, price, customer_id, country, amount = line
-        key = f"{invoice}\x1f{code}"
-        seq = seen.get(key, 0)
-        seen[key] = seq + 1
-        cancelled = quantity < 0  # a "C" invoice with a positive quantity never gets here (rows.py)
-        batch.append(
-            (
-                invoice,
-                code,
-                seq,
-                customer_id,
-                quantity,
-                price,
-                amount,
-                invoiced_at,
-                country,
-                cancelled,
+    try:  # around the loop, not per row: free until a record is past the reader's field limit
+        for row in reader:
+            if not row:  # csv yields [] for a blank line: not data
+                continue
+            counts.rows_read += 1
+            try:
+                line = parse(row)
+            except RowsOnly:
+                counts.imported += 1  # into the file's own rows (store_semantic), which answer it
+                counts.rows_only += 1
+                continue
+            except Skip as skip:
+                counts.skipped += 1
+                reasons[skip.reason] = reasons.get(skip.reason, 0) + 1
+                on_skip(reader.line_num, skip.reason, str(skip), row)
+                continue
+            invoice, code, description, quantity, invoiced_at, price, customer_id, country, amount = line
+            key = f"{invoice}\x1f{code}"
+            seq = seen.get(key, 0)
+            seen[key] = seq + 1
+            cancelled = quantity < 0  # a "C" invoice with a positive quantity never gets here (rows.py)
+            batch.append(
+                (
+                    invoice,
+                    code,
+                    seq,
+                    customer_id,
+                    quantity,
+                    price,
+                    amount,
+                    invoiced_at,
+                    country,
+                    cancelled,
+                )
             )
-        )
-        customers[customer_id] = country
-        if description:
-            products[code] = (description, price)
-            names.add((code, description))
-        else:
-            products[code] = (products[code][0] if code in products else "", price)
-        if len(batch) >= BATCH:
-            _write(conn, insert, batch, counts)
-            counts.bytes_read = binary.tell()
-            on_batch()
+            customers[customer_id] = country
+            if description:
+                products[code] = (description, price)
+                names.add((code, description))
+            else:
+                products[code] = (products[code][0] if code in products else "", price)
+            if len(batch) >= BATCH:
+                _write(conn, insert, batch, counts)
+                counts.bytes_read = binary.tell()
+                on_batch()
+    except csv.Error as error:
+        raise InvalidInputError(unreadable_line(Path(binary.name).name, reader.line_num, error)) from None
     _write(conn, insert, batch, counts)
     counts.bytes_read = binary.tell()
     conn.executemany(_UPSERT_CUSTOMER, customers.items())
