@@ -102,7 +102,11 @@ def create_app(
             )
             service = composed.service
             uploads = Uploads(web.data_dir / "uploads")
-            imports = ImportJobs(datasets, service.audit, uploads)
+            # docs/architecture.md#crash-safety-and-restart-recovery: an import a crash cut off is
+            # recorded as failed now (reading the audit log and the versions: in a worker thread).
+            imports = await asyncio.to_thread(
+                ImportJobs, datasets, service.audit, uploads, state_file=web.data_dir / "import-job.json"
+            )
             stack.callback(imports.stop)  # first of these to run: the import's thread ends first
             users = UserStore(storage.engine)
             throttle = LoginThrottle(
@@ -156,6 +160,10 @@ def create_app(
         title="AgentOrchestrator",
         summary="Retail-analytics assistant on durable Copilot SDK sessions",
         lifespan=lifespan,
+        # Our own /docs (vendor.py): FastAPI's pages load Swagger UI and ReDoc from CDNs, which the
+        # CSP refuses and an offline machine cannot reach (docs/architecture.md#api-docs).
+        docs_url=None,
+        redoc_url=None,
     )
     app.include_router(auth.router)
     app.include_router(exchange.router)  # before sessions: /api/sessions/import is not a session id

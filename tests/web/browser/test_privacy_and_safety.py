@@ -123,3 +123,18 @@ def test_browser_storage_holds_only_the_session_id_and_prefs(
         preview,
     ]:
         assert not re.search(re.escape(text), stored, re.IGNORECASE), text
+
+
+def test_the_api_docs_draw_every_operation_under_the_csp(page: Page, csp_violations: list[str]) -> None:
+    """``/docs`` is Swagger UI from the app's own origin (docs/architecture.md#api-docs): it draws the
+    operations, with nothing refused by the Content Security Policy and nothing fetched elsewhere."""
+    elsewhere: list[str] = []
+    page.on(
+        "request", lambda request: elsewhere.append(request.url) if "127.0.0.1" not in request.url else None
+    )
+    page.goto("/docs")
+    expect(page.locator(".opblock-summary-path", has_text="/api/sessions").first).to_be_visible(
+        timeout=20_000
+    )
+    assert page.locator(".opblock").count() > 20
+    assert csp_violations == [] and [url for url in elsewhere if not url.startswith("data:")] == []
