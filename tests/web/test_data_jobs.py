@@ -197,3 +197,25 @@ def test_a_field_past_the_readers_limit_fails_the_import_naming_its_line(
     )
     assert library.facts().version_id == before
     assert audit.recent(limit=1)[0].action == "data_import_failed"
+
+
+def test_a_job_that_ended_leaves_nothing_for_the_next_start_to_report(
+    tmp_path: Path, uploads: Uploads, jobs
+) -> None:
+    """The running job is written down until it ends (a crash is reported at the next start:
+    tests/system/test_restart_recovery.py); one that ended, however, is not reported again."""
+    _, audit, library = jobs
+    state = tmp_path / "import-job.json"
+    runner = ImportJobs(library, audit, uploads, state_file=state)
+    upload = _receive(uploads, sales_csv(tmp_path / "in.csv", 50_000).read_bytes())
+    runner.start(ADMIN, upload, MAPPING, upload.preview.format, "replace")
+    assert state.is_file()
+    assert _ended(runner).state == "finished"
+    assert not state.exists()
+    restarted = ImportJobs(library, audit, uploads, state_file=state)
+    assert restarted.current() is None
+    assert [event.action for event in audit.recent(limit=3)] == [
+        "data_switch",
+        "data_import_done",
+        "data_import_start",
+    ]

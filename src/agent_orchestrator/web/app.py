@@ -102,7 +102,11 @@ def create_app(
             )
             service = composed.service
             uploads = Uploads(web.data_dir / "uploads")
-            imports = ImportJobs(datasets, service.audit, uploads)
+            # docs/architecture.md#crash-safety-and-restart-recovery: an import a crash cut off is
+            # recorded as failed now (reading the audit log and the versions: in a worker thread).
+            imports = await asyncio.to_thread(
+                ImportJobs, datasets, service.audit, uploads, state_file=web.data_dir / "import-job.json"
+            )
             stack.callback(imports.stop)  # first of these to run: the import's thread ends first
             users = UserStore(storage.engine)
             throttle = LoginThrottle(

@@ -141,11 +141,13 @@ export function showJob(job) {
   }
 }
 
-/** When the Data page is shown to an admin: pick up a running import (another tab's, or before a reload). */
+/** When the Data page is shown to an admin: pick up a running import (another tab's, or before a
+ * reload), or say why the last one failed: one a server restart cut off is reported so by the server
+ * when it starts again (docs/architecture.md#crash-safety-and-restart-recovery). */
 export async function resumeImport() {
   try {
     const { job } = await api("GET", "/api/datasets/imports/current");
-    if (job && job.state === "running" && job.id !== followed) showJob(job);
+    if (job && (job.state === "running" || job.state === "failed") && job.id !== followed) showJob(job);
   } catch {
     /* the page still works; the next visit tries again */
   }
