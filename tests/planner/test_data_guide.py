@@ -212,3 +212,39 @@ def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_
         assert answer.startswith("I can't answer that from this data: I don't know what")  # "no sales"
     finally:
         library.close()
+
+
+def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) -> None:
+    """What a header says is found in the forms people say it ("paid" for Payment, "tax" for
+    "Tax 5%", "branches", "women" for Female), amounts are ranges ("invoices over 100": each
+    invoice's revenue; "a quantity of 3": exactly), and "ignore" leaves a value out."""
+    till = tmp_path / "till.csv"
+    till.write_text(
+        "Invoice ID,Branch,Gender,Payment,Unit price,Quantity,Tax 5%,Total,Date,Rating\n"
+        "750-67-8428,A,Female,Cash,10.00,2,1.00,21.00,1/25/2019,9.1\n"
+        "226-31-3081,B,Male,Ewallet,50.00,3,7.50,157.50,3/8/2019,4.5\n"
+        "631-41-3108,A,Female,Ewallet,40.00,3,6.00,126.00,3/9/2019,7.0\n"
+    )
+    library = DatasetLibrary(tmp_path / "data")
+    preview = inspect_csv(till)
+    mapping = {field: column for field, column in preview.mapping.items() if column}
+    library.import_csv(till, mapping, preview.format, mode="replace", actor="admin", source_name="till.csv")
+    try:
+        chat = Chat(DataGuide(library.current_path), build_server(library.current_path))
+        asked = {
+            "how many invoices were paid in cash?": "1",
+            "how much tax did we collect?": "14.50",
+            "how many units did we sell to women?": "5",
+            "how many units did branch A sell?": "5",
+            "how many invoices were over 100?": "2 orders",
+            "how many invoices had a quantity of 3?": "2",
+            "how many invoices got a rating of 7 or above?": "2",
+            "if we ignore Ewallet payments, what was revenue?": "21.00",
+            "total revenue across all 2 branches for the whole file?": "304.50",
+        }
+        for question, figure in asked.items():
+            tool, _, answer = chat.ask(question)
+            assert tool == "query_data" and answer is not None, question
+            assert f": {figure}" in answer, (question, answer)
+    finally:
+        library.close()

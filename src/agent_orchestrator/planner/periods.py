@@ -102,7 +102,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(
-            r"\b(?:the\s+)?(?:last|past|previous)\s+(\d{1,3}|"
+            r"\b(?:the\s+)?(?:last|past|previous|final|latest|most recent)\s+(\d{1,3}|"
             + "|".join(NUMBER_WORDS)
             + r")\s+(?:calendar\s+)?(day|week|month|year)s?\b"
         ),
@@ -110,7 +110,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         re.compile(
-            r"\b(?:the\s+)?(?:latest|last|this|current|most recent)\s+(?:calendar\s+)?"
+            r"\b(?:the\s+)?(?:latest|last|this|current|most recent|newest|final)\s+(?:calendar\s+)?"
             r"(day|month|quarter|year)\b"
         ),
         "latest",

@@ -115,16 +115,29 @@ _LIMIT = re.compile(
 """How many groups a ranking shows ("top 5", "the three biggest")."""
 _DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+-\s+")
+_ALL_OF = re.compile(
+    r"\b(?:all(?:\s+of)?(?:\s+the)?|(?:across|over|in|for|during|throughout)\s+the)\s+(?:\d{1,2}|"
+    + "|".join(NUMBER_WORDS)
+    + r")\s+(?!(?:best|worst|top|bottom|biggest|largest|smallest|highest|lowest|most|least)\b)\w+s\b"
+)
+"""Every one of a number of things the data has ("across all 3 branches", "over the 3 months"): all
+of them, not a count to rank or a span of time."""
 _THAT_PERIOD = re.compile(r"\b(?:that|the same|this)\s+(?:year|month|quarter|period|day|week)\b")
 """The previous answer's period, referred to ("their top sub-category that year")."""
 _THRESHOLD = re.compile(
-    r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|of\s+)?"
-    r"(?P<op>above|over|more than|greater than|at least|below|under|less than|at most)"
+    r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|were\s+|of\s+|with\s+|rated\s+)?"
+    r"(?:(?P<op>above|over|more than|greater than|at least|below|under|less than|at most|of|exactly|equal to)"
     r"\s+\$?(?P<number>\d+(?:\.\d+)?)\s*(?P<percent>%|percent)?"
+    r"|\$?(?P<number2>\d+(?:\.\d+)?)\s*(?P<percent2>%|percent)?\s+or\s+"
+    r"(?P<op2>above|more|over|higher|greater|below|less|under|lower|fewer)\b)"
 )
-"""A measure's range on the lines counted ("lines with a discount above 30%", "orders over $500")."""
+"""A measure's range on the lines counted ("lines with a discount above 30%", "a quantity of 10",
+"a rating of 9 or above"), or an amount each thing counted comes to ("orders over $500")."""
 _OPS = {"above": "gt", "over": "gt", "more than": "gt", "greater than": "gt", "at least": "ge",
-        "below": "lt", "under": "lt", "less than": "lt", "at most": "le"}  # fmt: skip
+        "below": "lt", "under": "lt", "less than": "lt", "at most": "le", "of": "eq", "exactly": "eq",
+        "equal to": "eq"}  # fmt: skip
+_OR_MORE = {"above": "ge", "more": "ge", "over": "ge", "higher": "ge", "greater": "ge", "below": "le",
+            "less": "le", "under": "le", "lower": "le", "fewer": "le"}  # fmt: skip
 _AMONG = re.compile(r"\b(?:of|among|between)\s+(?:those|these|them)\b|\bthose\b|\bthese\b")
 _HOW_MUCH_TOO = re.compile(r"\band\s+(?:for\s+)?how\s+much\b")
 _SHORT = 6
@@ -152,7 +165,8 @@ _OWN = _words(
     and what about how same also now then in of for on at to with the a an is are
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
-    own alone trade traded trading positive absolute"""
+    own alone trade traded trading positive absolute file files records sheet spreadsheet both numbers
+    led lead leads won collect collected collecting"""
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""
 
@@ -260,6 +274,7 @@ def _read(
 ) -> SemanticReading:
     text = normalize(question)
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
+    text = _ALL_OF.sub(" overall ", text)  # "across all 3 branches": everything
     row = (
         referred_row(text, listed, lowest_first=(previous or {}).get("order") == "asc") if previous else None
     )
@@ -281,7 +296,8 @@ def _read(
     gross = model.cancellation is not None and bool(_GROSS.search(rest))
     rest = _GROSS.sub(" ", _NET.sub(" ", rest)) if model.cancellation is not None else _NET.sub(" ", rest)
     thresholds = _thresholds(rest, model, vocabulary)
-    rest = _THRESHOLD.sub(lambda m: " " + m["what"] + " ", rest) if thresholds else rest
+    for spoken in {t.pop("spoken"): None for t in thresholds}:  # read: the thing ranged stays
+        rest = rest.replace(spoken, " " + spoken.split()[0] + " ", 1)
     found = vocabulary.find(rest)
     words = normalise(rest).split()
     used = {w for phrase in found.used for w in phrase.split()}
@@ -298,6 +314,18 @@ def _read(
         and w not in _OWN
         and _root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
+    other = vocabulary.in_other_forms(  # "paid" for Payment, "tax" for Tax 5%, not "discounted" lines
+        w for w in reading.left if _measure_had(model, w, set()) is None
+    )
+    if other.used:
+        reading.left = [w for w in reading.left if w not in other.used]
+        found = replace(
+            found,
+            mentions=(*found.mentions, *other.mentions),
+            columns=tuple(dict.fromkeys((*found.columns, *other.columns))),
+            metrics=tuple(dict.fromkeys((*found.metrics, *other.metrics))),
+            used=(*found.used, *other.used),
+        )
     for capitals in dict.fromkeys(re.findall(r"\b[A-Z]{2,4}\b", question)):  # "outside the UK"
         initials = capitals.lower()
         if initials in reading.left and initials in vocabulary.initials:
@@ -332,7 +360,9 @@ def _read(
 
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
-    filters = _filters(text, found) + thresholds + phrased
+    filters = _filters(text, found) + [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
+    filters += phrased
+    groups += [{"column": t["group"]} for t in thresholds if "group" in t]  # "invoices over 500"
     kind = _kind_of_thing(reading.left, model, vocabulary)  # "doormats": every product named a doormat
     if kind is not None:
         column, plural, word = kind
@@ -356,7 +386,7 @@ def _read(
         reading.left = [w for w in reading.left if w not in loss.group(0).split()]
         filters.append({"metric": "profit", "op": "lt", "values": [0]})
         args["order"] = "asc"  # the biggest loss first
-    ranged = {f["column"] for f in thresholds}
+    ranged = {f["column"] for f in thresholds if "column" in f}
     for match in _HAVING.finditer(text):  # "orders with a discount", "sales without one"
         named = vocabulary.find(match["what"]).metrics
         over = model.metric(named[0]).over if named else None
@@ -763,18 +793,41 @@ def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
 
 def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list[dict[str, Any]]:
     """Filters for a measure's range on the lines ("a discount above 30%": over 0.3 when the
-    measure is a fraction)."""
+    measure is a fraction; "a quantity of 10": exactly 10), or for what each thing counted comes to
+    ("invoices over 500": the orders whose revenue is over 500, ``group`` the order's key)."""
     found = []
     for match in _THRESHOLD.finditer(text):
         named = vocabulary.find(match["what"])
         columns = [c for c in named.columns if model.column(c).role is Role.measure]
         over = columns[0] if columns else (model.metric(named.metrics[0]).over if named.metrics else None)
+        op = _OPS[match["op"]] if match["op"] else _OR_MORE[match["op2"]]
+        number, percent = (
+            (match["number"], match["percent"]) if match["op"] else (match["number2"], match["percent2"])
+        )
+        if op == "eq" and re.fullmatch(r"(?:19|20)\d\d", number):
+            continue  # "revenue of 2011" is a period's, read by the periods
+        value = float(number)
+        entity = _counted_entity(model, named.metrics[0]) if named.metrics and not columns else None
+        key = model.key_of(entity) if entity is not None else None
+        if key is not None and op != "eq" and not percent:  # "invoices over 500": each one's amount
+            found.append(
+                {
+                    "metric": _default_metric(model),
+                    "op": op,
+                    "values": [value],
+                    "group": key.name,
+                    "spoken": match[0],
+                }
+            )
+            continue
         if over is None or model.column(over).role is not Role.measure:
             continue
-        value = float(match["number"])
-        if match["percent"] and model.column(over).unit == "percent":
+        if percent and model.column(over).unit == "percent":
             value /= 100
-        found.append({"column": over, "op": _OPS[match["op"]], "values": [value]})
+        values = [value, value] if op == "eq" else [value]
+        found.append(
+            {"column": over, "op": "between" if op == "eq" else op, "values": values, "spoken": match[0]}
+        )
     return found
 
 
@@ -828,8 +881,9 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
         lead = text[max(0, at - 30) : at] if at >= 0 else ""
         negated = bool(
             re.search(
-                r"\b(?:not|excluding|exclude|except|outside|without|ignoring|non|besides|"
-                r"apart from|other than|leave|leaving)\b(?:\s+\w+){0,2}\s*$",
+                r"\b(?:not|exclud(?:e|es|ed|ing)|except|outside|without|ignor(?:e|es|ed|ing)|non|besides|"
+                r"apart from|aside from|other than|leave|leaving|omit(?:s|ted|ting)?|minus|"
+                r"skip(?:s|ped|ping)?|set(?:ting)? aside|not counting)\b(?:\s+\w+){0,2}\s*$",
                 lead,
             )
         )

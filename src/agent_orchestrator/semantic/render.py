@@ -239,7 +239,7 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
     column = model.column(rule.column or "")
     named = names if column.role is Role.key and rule.op == "in" else None
     values = " or ".join(
-        f"{v} ({named[f'{column.name}={v}']})" if named and f"{column.name}={v}" in named else str(v)
+        f"{v} ({named[f'{column.name}={v}']})" if named and f"{column.name}={v}" in named else _plain(v)
         for v in rule.values
     )
     if rule.op in ("missing", "present"):  # "no Customer ID": a guest's lines
@@ -247,9 +247,14 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
     if rule.part == "weekday":
         return f"{'not ' if rule.op == 'not_in' else ''}on {' or '.join(f'{v}s' for v in rule.values)}"
     if rule.op == "between":
-        values = " to ".join(str(v) for v in rule.values)
-        return f"{column.title.lower()} {values}"
+        low, high = (_plain(v) for v in rule.values)
+        return f"{column.title} {low}" if low == high else f"{column.title.lower()} {low} to {high}"
     return f"{column.title} {_OPS.get(rule.op, rule.op + ' ')}{values}"
+
+
+def _plain(value: object) -> str:
+    """A value as the question wrote it: 3, not 3.0."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def _counted(model: SemanticModel, query: SemanticQuery, number: int) -> str:

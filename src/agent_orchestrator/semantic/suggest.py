@@ -80,8 +80,20 @@ SYNONYMS: dict[str, list[str]] = {
     "units": ["units", "quantity", "items sold", "pieces", "popular", "best selling", "best-selling"],
     "profit": ["profit", "earnings", "margin amount", "profitable", "profits", "make money", "made money"],
     "margin": ["margin", "profit margin", "profitability"],
-    "average_order_value": ["aov", "average order value", "average basket", "basket size"],
-    "units_per_order": ["items per order", "units per order"],
+    "average_order_value": [
+        "aov",
+        "average order value",
+        "average basket",
+        "basket size",
+        "basket value",
+        "order value",
+        "average ticket",
+        "ticket size",
+        "average invoice",
+        "average sale",
+        "average transaction",
+    ],
+    "units_per_order": ["items per order", "units per order", "items per basket", "basket size in units"],
     "revenue_per_customer": ["revenue per customer", "spend per customer", "average spend"],
     "average_discount": ["discount", "average discount"],
     "gross_revenue": [
@@ -142,6 +154,7 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "city": ["town"],
     "region": ["area"],
     "segment": ["customer segment", "customer type"],
+    "payment": ["payment method", "payment type", "method of payment", "paid with", "paid by"],
     "category": ["product category"],
 }
 """Other words people use for a column, by its header's words: a suggestion, edited on the Data page."""

@@ -61,10 +61,35 @@ class Found:
 
 
 def _singular(phrase: str) -> str:
-    """A plural's singular, as names are written ("sub categories" -> "sub category")."""
+    """A plural's singular, as names are written ("sub categories" -> "sub category", "branches"
+    -> "branch")."""
     if phrase.endswith("ies") and len(phrase) > 4:
         return phrase[:-3] + "y"
+    if re.search(r"(?:ch|sh|ss|x)es$", phrase):
+        return phrase[:-2]
     return phrase.removesuffix("s")
+
+
+_IRREGULAR = {
+    "paid": "pay", "sold": "sell", "bought": "buy", "spent": "spend", "made": "make", "gave": "give",
+    "given": "give", "women": "woman", "men": "man", "people": "person", "children": "child",
+}  # fmt: skip
+"""English forms no ending explains ("paid" is a form of "pay", as "payment" is)."""
+_ENDINGS = re.compile(r"(?<=\w{3})(?:ments?|ships?|ings?|ed|ers?|es|s)$")
+
+
+def root(word: str) -> str:
+    """A word's root, the same for its forms and the words made from it: "paid", "paying" and
+    "payment" are "pay"; "membership" and "members" are "member"; "shipped" is "ship"."""
+    word = _IRREGULAR.get(word, word)
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    word = _ENDINGS.sub("", word)
+    return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou" else word
+
+
+def _rooted(phrase: str) -> str:
+    return " ".join(root(w) for w in phrase.split())
 
 
 def normalise(text: str) -> str:
@@ -81,6 +106,8 @@ _PLAIN_PAIRS = frozenset(
     | {"so", "up", "my", "me", "he", "if", "go", "am"}
 )
 """Initials that are words of their own ("us" is no United States)."""
+_PLAIN_WORDS = _PLAIN_PAIRS | {"a", "i", "o"}
+"""Values that are also words ("A" of a branch): read as the value only beside its column's name."""
 
 
 def _initials(values: Mapping[str, Iterable[str]], dimensions: set[str]) -> dict[str, list[tuple[str, str]]]:
@@ -93,6 +120,17 @@ def _initials(values: Mapping[str, Iterable[str]], dimensions: set[str]) -> dict
             if len(words) >= 2 and all(w.isalpha() for w in words):
                 found.setdefault("".join(w[0] for w in words), []).append((name, str(value)))
     return {k: v for k, v in found.items() if len(v) == 1 and k not in _PLAIN_PAIRS}
+
+
+_VALUE_WORDS = {
+    "female": ("women", "woman", "ladies", "females", "female customers"),
+    "f": ("women", "woman", "ladies", "female", "females"),
+    "male": ("men", "man", "gentlemen", "males", "male customers"),
+    "m": ("men", "man", "gentlemen", "male", "males"),
+    "member": ("members", "membership", "loyalty members", "card holders"),
+}
+"""The words people say for a value files write otherwise (a gender column's "Female" or "F" are
+the women): English, not any file's; a value of the file's own with those words wins."""
 
 
 class Vocabulary:
@@ -108,6 +146,14 @@ class Vocabulary:
                 if words:
                     self._values.setdefault(words, []).append((name, str(value)))
         dimensions = {c.name for c in model.with_role(Role.dimension)}
+        aliases: dict[str, list[tuple[str, str]]] = {}
+        for name in dimensions & set(values):
+            for value in values[name]:
+                for alias in _VALUE_WORDS.get(normalise(str(value)), ()):
+                    aliases.setdefault(alias, []).append((name, str(value)))
+        for alias, held in aliases.items():
+            if alias not in self._values and len({column for column, _ in held}) == 1:
+                self._values[alias] = held
         # A dimension's value by its initials ("uk": United Kingdom), for a question that writes them
         # in capitals ("the UK"): written small they are too often a word ("was" is no West Allis).
         initials = _initials(values, dimensions)
@@ -135,6 +181,59 @@ class Vocabulary:
         for grain, spoken in GRAIN_WORDS.items():
             for name in spoken:
                 self._names.setdefault(normalise(name), ("grain", grain))
+        self._forms = self._other_forms(model)
+
+    def _other_forms(self, model: SemanticModel) -> dict[str, list[tuple[str, str]]]:
+        """Each name, and each dimension's value, by its words' roots ("paid" for *Payment*,
+        "branches" for *Branch*, "membership" for *Member*), and a name by its words other than a
+        figure ("tax" for *Tax 5%*). Only what no other name shares; consulted for words nothing
+        else read."""
+        forms: dict[str, set[tuple[str, str]]] = {}
+
+        def add(phrase: str, kind: str, name: str) -> None:
+            for words in {phrase, " ".join(w for w in phrase.split() if not w.isdigit())}:
+                if words:
+                    forms.setdefault(_rooted(words), set()).add((kind, name))
+
+        for phrase, (kind, name) in self._names.items():
+            if kind != "grain":
+                add(phrase, kind, name)
+        dimensions = {c.name for c in model.with_role(Role.dimension)}
+        for phrase, held in self._values.items():
+            for column, value in held:
+                if column in dimensions and not any(c.isdigit() for c in phrase):
+                    forms.setdefault(_rooted(phrase), set()).add((column, value))
+        return {k: sorted(v) for k, v in forms.items() if len(v) == 1 and k}
+
+    def _beside_its_column(
+        self, words: list[str], start: int, size: int, hits: list[tuple[str, str]]
+    ) -> bool:
+        columns = {column for column, _ in hits}
+        around = [" ".join(words[max(0, start - 2) : start]), words[start - 1] if start else ""]
+        around += [
+            " ".join(words[start + size : start + size + 2]),
+            " ".join(words[start + size : start + size + 1]),
+        ]
+        return any(self._names.get(w) in {("column", c) for c in columns} for w in around if w)
+
+    def in_other_forms(self, words: Iterable[str]) -> Found:
+        """What each of ``words`` names in another form of a name's word (see :meth:`_other_forms`):
+        for the words of a question that nothing else read."""
+        mentions: list[Mention] = []
+        named: dict[str, list[str]] = {"column": [], "metric": []}
+        used: list[str] = []
+        for word in dict.fromkeys(words):
+            held = self._forms.get(root(word))
+            if not held:
+                continue
+            kind, name = held[0]
+            if kind in named:
+                named[kind].append(name)
+            else:
+                mentions.append(Mention(kind, name, word))
+            used.append(word)
+        columns, metrics = (tuple(dict.fromkeys(named[kind])) for kind in ("column", "metric"))
+        return Found(tuple(mentions), columns, metrics, (), tuple(used))
 
     @functools.cached_property
     def spelling(self) -> tuple[list[str], frozenset[str]]:
@@ -173,6 +272,8 @@ class Vocabulary:
                 phrase = " ".join(words[start : start + size])
                 singular = _singular(phrase)
                 hits = self._values.get(phrase) or self._values.get(singular)
+                if hits and phrase in _PLAIN_WORDS and not self._beside_its_column(words, start, size, hits):
+                    hits = None  # "a" is Branch A only beside "branch": else the article
                 name = self._names.get(phrase) or self._names.get(singular)
                 if hits:
                     mentions.extend(Mention(column, value, phrase) for column, value in hits)
