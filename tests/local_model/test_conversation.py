@@ -496,3 +496,16 @@ def test_a_typed_query_column_is_known_by_the_thing_it_names() -> None:
     assert "PAPER CHAIN KIT VINTAGE CHRISTMAS" in (
         reply("which product did we end up looking at?", chat, kinds) or ""
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted"),
+    [
+        ("what did I ask right before I asked about the monthly revenue?", QUESTIONS[1]),
+        ("what did I ask before my segment question?", QUESTIONS[0]),
+        ("which question came just before I asked for the segment?", QUESTIONS[0]),
+    ],
+)
+def test_the_question_before_one_named_by_what_it_was_about(question: str, quoted: str) -> None:
+    text = reply(question)
+    assert text is not None and quoted in text and text.count('"') == 2, text

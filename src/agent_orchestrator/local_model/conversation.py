@@ -143,6 +143,12 @@ _VERB = (
 _BEFORE_THAT = re.compile(r"\bbefore\s+(?:that|it)\b|\bthe\s+one\s+before\b|^\W*(?:and\s+)?before\W*$")
 _BEFORE_THIS = re.compile(r"\bbefore\s+this(?:\s+(?:one|question|message))?\b")
 """Before the question being asked: the last one."""
+_BEFORE_ASKING = re.compile(
+    r"\bbefore\s+(?:i\s+(?:asked|said|mentioned|brought\s+up)\s+(?:you\s+)?(?:about\s+|for\s+)?"
+    r"|(?:the|my|your)\s+(?=\S+(?:\s+\S+){0,4}\s+(?:question|one|answer)\b))(?P<what>[a-z0-9' ]+)"
+)
+"""Before a question named by what it was about: "what did I ask right before I asked about the
+basket value?", "the question before the weather one"."""
 _AFTER_THAT = re.compile(r"\bafter\s+(?:that|this|it)\b|\bthe\s+one\s+after\b|^\W*(?:and\s+)?after\W*$")
 _SECOND_TO_LAST = re.compile(
     r"\b(?:second|2nd)[\s-]+(?:to|from)[\s-]+(?:the\s+)?last\b|\bpenultimate\b|\blast\s+but\s+one\b"
@@ -345,6 +351,8 @@ class _Asked:
     """About what the user asked the assistant to do (:data:`_INSTRUCTION`)."""
     why: bool
     """A reason asked for: the model's to give."""
+    anchor: tuple[str, ...] = ()
+    """The words of the question the one asked for came just before (:data:`_BEFORE_ASKING`)."""
 
 
 def _asked_sentence(question: str) -> str:
@@ -392,6 +400,14 @@ def _question(messages: Sequence[Mapping[str, Any]], kinds: Kinds, depth: int = 
     used = {*re.findall(r"[a-z0-9]+", head), kind_word}
     plain = re.sub(r"'(?:s|ve|re|d|m|ll)\b", "", re.sub(r"n't\b", " not", sentence))
     topic = [w for w in re.findall(r"[a-z0-9]+", plain) if w not in used | _FILLER and stem(w) not in _FILLER]
+    anchored = _BEFORE_ASKING.search(sentence)
+    anchor = tuple(
+        w
+        for w in re.findall(r"[a-z0-9]+", anchored["what"] if anchored else "")
+        if w not in _FILLER and words(w)
+    )
+    if anchor:  # what the asked-for question came before, not what it was about
+        topic, position, step = [], None, 0
     return _Asked(
         side=side or "both",
         questions_only=bool(
@@ -406,7 +422,13 @@ def _question(messages: Sequence[Mapping[str, Any]], kinds: Kinds, depth: int = 
         weak=weak,
         instruction=bool(_INSTRUCTION.search(sentence)),
         why=bool(_WHY.search(sentence)),
+        anchor=anchor,
     )
+
+
+def _stems(text: str) -> set[str]:
+    found = re.findall(r"[a-z0-9]+", text.lower())
+    return {*found, *map(stem, found)}
 
 
 def _kind(sentence: str, kinds: Kinds) -> tuple[str | None, str, str]:
@@ -495,6 +517,9 @@ class _Reply:
         asked, items = self.asked, self.items()
         if asked.kind is not None or asked.topic or asked.many:
             return None
+        if asked.anchor:  # the one before the last that was about the anchor's words
+            about = [n for n, (_, text) in enumerate(items) if set(map(stem, asked.anchor)) <= _stems(text)]
+            return about[-1] - 1 if about else None
         if asked.step and self.pointed_at is not None:  # the one before (after) the turn quoted last
             before = [n for n, (turn, _) in enumerate(items) if turn < self.pointed_at]
             after = [n for n, (turn, _) in enumerate(items) if turn > self.pointed_at]
