@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from tool_fixtures import RETAIL_TOOLS, answered
 
 from agent_orchestrator.background_server import BackgroundServer
-from agent_orchestrator.local_model.access import host_allowed
+from agent_orchestrator.hosts import host_allowed
 from agent_orchestrator.local_model.app import create_app
 from agent_orchestrator.local_model.engine import ContextLengthExceeded, GenerationParams, GenerationStats
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall

@@ -14,51 +14,20 @@ streamed completion is not wrapped in a task and a memory stream.
 
 from __future__ import annotations
 
-import ipaddress
 import secrets
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .protocol import error_body
+from agent_orchestrator.hosts import host_allowed
 
-LOOPBACK_NAMES = frozenset({"localhost"})
-WILDCARD_BINDS = frozenset({"0.0.0.0", "::"})
+from .protocol import error_body
 
 
 def new_token() -> str:
     """A token for a server whose starter did not choose one."""
     return secrets.token_urlsafe(32)
-
-
-def host_name(header: str) -> str:
-    """The name in a ``Host`` header: without the port or an IPv6 literal's brackets, lower case,
-    without a trailing dot."""
-    if header.startswith("["):
-        name = header[1:].partition("]")[0]
-    else:
-        name = header.rpartition(":")[0] if header.count(":") == 1 else header
-    return name.lower().rstrip(".")
-
-
-def _address(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        return ipaddress.ip_address(name)
-    except ValueError:
-        return None
-
-
-def host_allowed(header: str, bind_host: str) -> bool:
-    """Whether a request naming ``header`` as its Host is for this server bound to ``bind_host``:
-    a loopback name or address, or the bind address itself. A wildcard bind (``0.0.0.0``, ``::``) also
-    takes any IP address, which is what other machines use: a rebinding page needs a name."""
-    name = host_name(header)
-    address = _address(name)
-    if name in LOOPBACK_NAMES or (address is not None and address.is_loopback):
-        return True
-    bind = bind_host.strip("[]").lower().rstrip(".")
-    return name == bind or (bind in WILDCARD_BINDS and address is not None)
 
 
 class RequireAccess:
