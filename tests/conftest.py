@@ -10,6 +10,7 @@ Tiers: every test that is slow by nature is marked ``slow`` here, at collection 
 quick loop of unit and SQLite store tests; the whole suite is the default.
 """
 
+import os
 import re
 import subprocess
 import sys
@@ -140,6 +141,16 @@ def run_embedded_lab(tmp_path: Path, model_weights: Path) -> LabRunner:
 
 
 _PATIENCE = 60.0  # seconds a required server may take to come (back) up
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The umask most systems give a process; restored after the test."""
+    previous = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(previous)
 
 
 def postgres_required() -> bool:

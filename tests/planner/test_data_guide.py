@@ -6,6 +6,7 @@ what this dataset can answer."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,6 +71,21 @@ class Chat:
         assert isinstance(answer, GuidedAnswer)
         self.messages.append({"role": "assistant", "content": answer.text})
         return name, step.arguments, answer.text
+
+
+@contextlib.contextmanager
+def _chat_on(home: Path, rows: str) -> Iterator[Chat]:
+    """A chat on a till export with ``rows`` (a CSV text), imported with the suggested mapping."""
+    till = home / "till.csv"
+    till.write_text(rows)
+    library = DatasetLibrary(home / "data")
+    preview = inspect_csv(till)
+    mapping = {field: column for field, column in preview.mapping.items() if column}
+    library.import_csv(till, mapping, preview.format, mode="replace", actor="admin", source_name=till.name)
+    try:
+        yield Chat(DataGuide(library.current_path), build_server(library.current_path))
+    finally:
+        library.close()
 
 
 @pytest.fixture
@@ -189,18 +205,12 @@ def test_a_question_neither_reader_reads_is_not_left_to_the_model_on_a_file_of_i
 
 
 def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_path: Path) -> None:
-    till = tmp_path / "till.csv"
-    till.write_text(
+    till = (
         "Invoice ID,Branch,City,Customer type,Product line,Unit price,Quantity,Date\n"
         "750-67-8428,A,Yangon,Member,Health and beauty,10.00,2,1/25/2019\n"
         "226-31-3081,C,Naypyitaw,Normal,Electronic accessories,5.00,3,3/8/2019\n"
     )
-    library = DatasetLibrary(tmp_path / "data")
-    preview = inspect_csv(till)
-    mapping = {field: column for field, column in preview.mapping.items() if column}
-    library.import_csv(till, mapping, preview.format, mode="replace", actor="admin", source_name="till.csv")
-    try:
-        chat = Chat(DataGuide(library.current_path), build_server(library.current_path))
+    with _chat_on(tmp_path, till) as chat:
         tool, _, answer = chat.ask("what was total revenue?")
         assert tool == "query_data" and answer == "Revenue, all time: 35.00."  # not the empty retail tables
         tool, _, answer = chat.ask("revenue for members only")
@@ -210,27 +220,19 @@ def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_
         tool, _, answer = chat.ask("how much did we sell in January, my gut says little")
         assert tool is None and answer is not None  # read in part: what was not read is said, never
         assert answer.startswith("I can't answer that from this data: I don't know what")  # "no sales"
-    finally:
-        library.close()
 
 
 def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) -> None:
     """What a header says is found in the forms people say it ("paid" for Payment, "tax" for
     "Tax 5%", "branches", "women" for Female), amounts are ranges ("invoices over 100": each
     invoice's revenue; "a quantity of 3": exactly), and "ignore" leaves a value out."""
-    till = tmp_path / "till.csv"
-    till.write_text(
+    till = (
         "Invoice ID,Branch,Gender,Payment,Unit price,Quantity,Tax 5%,Total,Date,Rating\n"
         "750-67-8428,A,Female,Cash,10.00,2,1.00,21.00,1/25/2019,9.1\n"
         "226-31-3081,B,Male,Ewallet,50.00,3,7.50,157.50,3/8/2019,4.5\n"
         "631-41-3108,A,Female,Ewallet,40.00,3,6.00,126.00,3/9/2019,7.0\n"
     )
-    library = DatasetLibrary(tmp_path / "data")
-    preview = inspect_csv(till)
-    mapping = {field: column for field, column in preview.mapping.items() if column}
-    library.import_csv(till, mapping, preview.format, mode="replace", actor="admin", source_name="till.csv")
-    try:
-        chat = Chat(DataGuide(library.current_path), build_server(library.current_path))
+    with _chat_on(tmp_path, till) as chat:
         asked = {
             "how many invoices were paid in cash?": "1",
             "how much tax did we collect?": "14.50",
@@ -246,5 +248,3 @@ def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) 
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None, question
             assert f": {figure}" in answer, (question, answer)
-    finally:
-        library.close()

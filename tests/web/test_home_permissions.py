@@ -5,32 +5,18 @@ runtime's session files), and another local user reads none of it."""
 
 import os
 import shutil
-import stat
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from chat_helpers import events, send
+from file_modes import mode, nobody_reads
 from sales_csv import sales_csv
 from test_data_api import SMALL_RETAIL, import_and_wait, upload
 
 from agent_orchestrator.retail import generate_dataset
 from agent_orchestrator.testing.scripted_model import Text
-
-
-def _mode(path: Path) -> int:
-    return stat.S_IMODE(path.lstat().st_mode)
-
-
-@pytest.fixture
-def umask_022() -> Iterator[None]:
-    previous = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(previous)
 
 
 @pytest.fixture
@@ -48,18 +34,11 @@ def tmp_path() -> Iterator[Path]:
         shutil.rmtree(folder)
 
 
-def _nobody_reads(path: Path) -> bool:
-    if os.geteuid() != 0 or shutil.which("runuser") is None:
-        pytest.skip("reading as another local user needs root and runuser")
-    command = ["runuser", "-u", "nobody", "--", "cat", str(path)]
-    return subprocess.run(command, capture_output=True, timeout=30, check=False).returncode == 0
-
-
 def test_everything_the_app_finds_or_writes_in_its_home_is_owner_only(
     umask_022: None, tmp_path: Path, start_app
 ) -> None:
     generate_dataset(tmp_path / "retail.sqlite", SMALL_RETAIL)  # as an earlier start left it: 0644
-    assert _mode(tmp_path / "retail.sqlite") == 0o644 and _nobody_reads(tmp_path / "retail.sqlite")
+    assert mode(tmp_path / "retail.sqlite") == 0o644 and nobody_reads(tmp_path / "retail.sqlite")
 
     app = start_app(retail_dataset=True)  # its users were made before it started, under umask 0o022
     alice = app.client("alice")
@@ -79,14 +58,14 @@ def test_everything_the_app_finds_or_writes_in_its_home_is_owner_only(
         home / "datasets" / f"{report['version_id']}.skipped.csv",
     ]
     for path in written:
-        assert path.exists() and _mode(path) & 0o077 == 0, (path, oct(_mode(path)))
+        assert path.exists() and mode(path) & 0o077 == 0, (path, oct(mode(path)))
     logs = list((home / "copilot").rglob("events.jsonl"))
-    assert logs and all(_mode(path) & 0o077 == 0 for path in logs)  # written by the Copilot CLI
+    assert logs and all(mode(path) & 0o077 == 0 for path in logs)  # written by the Copilot CLI
     for root, folders, files in os.walk(home):
         for name in folders:
-            assert _mode(Path(root, name)) == 0o700, Path(root, name)
+            assert mode(Path(root, name)) == 0o700, Path(root, name)
         for name in files:
-            assert _mode(Path(root, name)) & 0o077 == 0, Path(root, name)
-    assert _mode(home) == 0o700
-    assert not _nobody_reads(home / "catalog.sqlite")
-    assert not _nobody_reads(home / "datasets" / "versions.sqlite")
+            assert mode(Path(root, name)) & 0o077 == 0, Path(root, name)
+    assert mode(home) == 0o700
+    assert not nobody_reads(home / "catalog.sqlite")
+    assert not nobody_reads(home / "datasets" / "versions.sqlite")
