@@ -31,7 +31,7 @@ from agent_orchestrator.retail.analysis.query import (
 )
 from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.query import MAX_ROWS
-from agent_orchestrator.semantic.vocabulary import Mention, normalise
+from agent_orchestrator.semantic.vocabulary import Mention, normalise, root
 
 from .periods import NUMBER_WORDS, find_periods
 from .query_phrases import (
@@ -47,7 +47,7 @@ from .query_phrases import (
     weekdays,
 )
 from .row_reference import referred_row
-from .words import COMMON, TYPO_PRONE, correction, is_english, normalize, short_word, stem
+from .words import COMMON, TYPO_PRONE, correction, is_english, normalize, short_word
 
 
 def _words(text: str) -> frozenset[str]:
@@ -304,7 +304,7 @@ def _read(
     limited = _LIMIT.search(rest)
     numbers = {w for w in (limited.group(0).split() if limited else []) if w.isdigit() or w in NUMBER_WORDS}
     numbers |= set(re.findall(r"\b(?:those|these|the)\s+(\w+)\b", rest)) & set(NUMBER_WORDS)
-    titled = {_root(w) for name in _named_columns(found) for w in normalise(model.column(name).title).split()}
+    titled = {root(w) for name in _named_columns(found) for w in normalise(model.column(name).title).split()}
     reading.left = [
         w
         for w in words
@@ -312,7 +312,7 @@ def _read(
         and w not in numbers
         and w not in COMMON
         and w not in _OWN
-        and _root(w) not in titled  # "shipped first class": a form of the column's own word
+        and root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
     other = vocabulary.in_other_forms(  # "paid" for Payment, "tax" for Tax 5%, not "discounted" lines
         w for w in reading.left if _measure_had(model, w, set()) is None
@@ -851,21 +851,15 @@ def _measure_had(model: SemanticModel, word: str, ranged: set[str]) -> str | Non
     none), when the file has a measure of that word and no range of it is asked already."""
     if not word.endswith("ed"):
         return None
-    root = _root(word.removeprefix("un"))
+    had = root(word.removeprefix("un"))
     for column in model.with_role(Role.measure):
-        if column.name not in ranged and _root(normalise(column.title)) == root:
+        if column.name not in ranged and root(normalise(column.title)) == had:
             return column.name
     return None
 
 
 def _is_not_key(model: SemanticModel, name: str) -> bool:
     return model.column(name).role is not Role.key
-
-
-def _root(word: str) -> str:
-    """A word less its endings, a doubled last consonant single ("shipped" -> "ship")."""
-    root = stem(word)
-    return root[:-1] if len(root) > 3 and root[-1] == root[-2] and root[-1] not in "aeiou" else root
 
 
 def _named_columns(found: Any) -> set[str]:

@@ -75,7 +75,7 @@ _IRREGULAR = {
     "given": "give", "women": "woman", "men": "man", "people": "person", "children": "child",
 }  # fmt: skip
 """English forms no ending explains ("paid" is a form of "pay", as "payment" is)."""
-_ENDINGS = re.compile(r"(?<=\w{3})(?:ments?|ships?|ings?|ed|ers?|es|s)$")
+_ENDINGS = re.compile(r"(?<=\w{3})(?:ments?|ships?|ings?|ed|es|s)$")
 
 
 def root(word: str) -> str:
