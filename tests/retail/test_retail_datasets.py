@@ -689,6 +689,27 @@ def test_a_till_export_without_customers_or_products_imports_as_its_own_rows(
         library.import_csv(path, mapping, preview.format, mode="append", actor="a", source_name="till.csv")
 
 
+def test_run_together_capitals_and_a_name_for_the_customer_are_mapped(tmp_path: Path) -> None:
+    """A distributor's export in capitals (``QUANTITYORDERED``), customers by name only."""
+    path = _write(
+        tmp_path,
+        "ORDERNUMBER,QUANTITYORDERED,PRICEEACH,SALES,ORDERDATE,PRODUCTCODE,CUSTOMERNAME,COUNTRY\n"
+        "10107,30,95.70,2871.00,2/24/2003 0:00,S10_1678,Land of Toys Inc.,USA\n",
+    )
+    mapping = _mapping(path)
+    assert (mapping["quantity"], mapping["customer_id"]) == ("QUANTITYORDERED", "CUSTOMERNAME")
+
+
+def test_a_file_kept_as_its_own_rows_needs_no_quantity_beside_a_line_total(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, "Invoice,Shop,Amount,Date\nR1,North,12.50,1/25/2019\nR2,South,7.25,1/26/2019\n")
+    preview = inspect_csv(path)
+    assert not any(p.startswith("no column looks like a quantity") for p in preview.problems)
+    report = _import(library, path)
+    assert (report.rows_read, report.imported, report.skipped) == (2, 2, 0)
+
+
 def test_a_total_on_every_line_is_the_lines_total(tmp_path: Path) -> None:
     taxed = _write(
         tmp_path, "Invoice ID,Unit price,Quantity,Tax 5%,Total,Date\n1,10.00,2,1.00,21.00,1/25/2019\n"

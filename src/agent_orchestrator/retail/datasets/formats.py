@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 FIELDS = (
@@ -99,7 +100,19 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
         "title",
         "product",
     ),
-    "quantity": ("quantity", "qty", "lineitemquantity", "units", "amountordered"),
+    "quantity": (
+        "quantity",
+        "qty",
+        "lineitemquantity",
+        "units",
+        "amountordered",
+        "quantityordered",
+        "orderedquantity",
+        "orderquantity",
+        "qtyordered",
+        "quantitysold",
+        "unitssold",
+    ),
     "invoiced_at": ("invoicedate", "orderdate", "createdat", "paidat", "date", "datetime", "timestamp"),
     "unit_price": ("price", "unitprice", "lineitemprice", "itemprice", "priceeach"),
     "line_total": (
@@ -118,6 +131,8 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
         "email",
         "customeremail",
         "clientid",
+        "customername",
+        "clientname",
     ),
     "country": ("country", "billingcountry", "shippingcountry", "countrycode", "customercountry"),
 }
@@ -135,10 +150,20 @@ class CsvFormat:
     encoding: str = "utf-8"
 
 
-def missing_fields(mapping: dict[str, str] | dict[str, str | None]) -> list[str]:
+def is_rows_only(mapping: Mapping[str, str | None]) -> bool:
+    """Whether a file mapped so imports as its own rows only (:data:`ROWS_ONLY`): no customer, or no
+    product (neither a stock code nor a description)."""
+    return not mapping.get("customer_id") or not (mapping.get("stock_code") or mapping.get("description"))
+
+
+def missing_fields(mapping: Mapping[str, str | None]) -> list[str]:
     """The required fields a mapping gives no column (a unit price or a line total counts once, as
-    ``"unit_price or line_total"``): what an import as mapped cannot do without."""
-    missing = [field for field in FIELDS if not mapping.get(field) and field not in OPTIONAL_FIELDS]
+    ``"unit_price or line_total"``): what an import as mapped cannot do without. A file kept as its
+    own rows needs no quantity beside a line total: its totals are the file's own."""
+    optional = OPTIONAL_FIELDS | (
+        {"quantity"} if is_rows_only(mapping) and mapping.get("line_total") else set()
+    )
+    missing = [field for field in FIELDS if not mapping.get(field) and field not in optional]
     if not any(mapping.get(field) for field in PRICE_FIELDS):
         missing.append(" or ".join(PRICE_FIELDS))
     return missing

@@ -21,6 +21,7 @@ from agent_orchestrator.retail.datasets.dates import ONLINE_RETAIL_DATES, candid
 from agent_orchestrator.retail.datasets.formats import (
     PRICE_FIELDS,
     CsvFormat,
+    is_rows_only,
     layout_of,
     missing_fields,
     normalise,
@@ -122,7 +123,7 @@ def inspect_csv(
         encoding=encoding,
     )
     problems = [f"no column looks like {_FIELD_WORDS[field]}" for field in missing_fields(mapping)]
-    if not mapping.get("customer_id") or not (mapping.get("stock_code") or mapping.get("description")):
+    if is_rows_only(mapping):
         lacking = "a customer id" if not mapping.get("customer_id") else "a product"
         problems.append(  # optional, but the admin is to know what choosing none means
             f"no column looks like {lacking}: choose one, or the file imports as its own rows only "

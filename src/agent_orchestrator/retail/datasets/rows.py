@@ -29,7 +29,13 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from agent_orchestrator.retail.datasets.dates import date_parser
-from agent_orchestrator.retail.datasets.formats import FIELDS, ROWS_ONLY, CsvFormat, missing_fields
+from agent_orchestrator.retail.datasets.formats import (
+    FIELDS,
+    ROWS_ONLY,
+    CsvFormat,
+    is_rows_only,
+    missing_fields,
+)
 
 KEYED_ID_BASE = 10**15
 """Ids of customers whose key is not a number start here, above any numeric id a shop uses."""
@@ -108,7 +114,7 @@ def line_parser(
             raise ValueError(f"no column {column!r} in the header")
     name = {field: mapping.get(field) or field for field in FIELDS}
     width = len(header)
-    if not mapping.get("customer_id") or not (mapping.get("stock_code") or mapping.get("description")):
+    if is_rows_only(mapping):
 
         def rows_only(row: list[str]) -> Line:  # no customer or no product: the file's own rows hold it
             if len(row) != width:
