@@ -248,3 +248,25 @@ def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) 
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None, question
             assert f": {figure}" in answer, (question, answer)
+
+
+def test_a_share_leaves_out_of_the_whole_what_the_question_ignores_and_a_span_compares_with_its_own(
+    tmp_path: Path,
+) -> None:
+    till = (
+        "Invoice ID,Branch,Payment,Total,Date\n"
+        "1,A,Cash,20.00,3/2/2019\n2,B,Ewallet,60.00,3/9/2019\n3,A,Card,20.00,3/16/2019\n"
+        "4,B,Cash,30.00,3/20/2019\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        _, _, answer = chat.ask("if we ignore Ewallet payments, what share of revenue is Cash?")
+        assert answer is not None and "50.00 (71.43% of 70.00" in answer  # not of all 130.00
+        _, _, answer = chat.ask("revenue from March 17 to March 23, 2019")
+        _, _, answer = chat.ask("how does that compare with the week before that?")
+        assert (
+            answer is not None
+            and "vs March 10, 2019 to March 16, 2019" in answer
+            and "30.00 vs 20.00" in answer
+        )
+        tool, _, answer = chat.ask("who are our top 5 customers by name?")  # no customers in a till's rows
+        assert tool is None and answer is not None and "I don't know what 'customers'" in answer

@@ -97,7 +97,7 @@ class DataGuide:
             return GuidedAnswer(outside)
         if not reading.covered:
             if (
-                (data.rows_only and (reading.named or isinstance(planned, GuidedCall)))
+                (data.rows_only and (reading.named or reading.left or isinstance(planned, GuidedCall)))
                 or extra_columns(data.model, reading.columns)
                 or (planned is None and reading.named and (data.guests or data.own_columns))
             ):

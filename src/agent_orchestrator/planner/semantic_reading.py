@@ -122,6 +122,16 @@ _ALL_OF = re.compile(
 )
 """Every one of a number of things the data has ("across all 3 branches", "over the 3 months"): all
 of them, not a count to rank or a span of time."""
+_SPAN_BEFORE = re.compile(
+    r"\b(?:compare[sd]?|comparison|vs|versus|against)\b.*\b(?:(?:\d{1,2}|"
+    + "|".join(NUMBER_WORDS)
+    + r")\s+)?(?:days?|weeks?|months?|quarters?|years?|period|span|stretch)\s+(?:before|prior|earlier)\b"
+)
+"""A comparison with the span just before the one answered ("…with the two weeks before that")."""
+_ALL_TIME = re.compile(
+    r"\b(?:overall|all time|ever|lifetime|(?:the\s+)?(?:whole|entire)\s+(?:period|file|data|dataset|time))\b"
+)
+"""Every period of the data, said in a follow-up: the window before is not kept."""
 _THAT_PERIOD = re.compile(r"\b(?:that|the same|this)\s+(?:year|month|quarter|period|day|week)\b")
 """The previous answer's period, referred to ("their top sub-category that year")."""
 _THRESHOLD = re.compile(
@@ -360,9 +370,12 @@ def _read(
 
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
+    if not counting:  # "revenue from invoices under 100" sums groups, which a query cannot: unread
+        reading.left += [str(t["values"][0]).removesuffix(".0") for t in thresholds if "group" in t]
+        thresholds = [t for t in thresholds if "group" not in t]
     filters = _filters(text, found) + [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
     filters += phrased
-    groups += [{"column": t["group"]} for t in thresholds if "group" in t]  # "invoices over 500"
+    groups += [{"column": t["group"]} for t in thresholds if "group" in t]  # "invoices over 500", counted
     kind = _kind_of_thing(reading.left, model, vocabulary)  # "doormats": every product named a doormat
     if kind is not None:
         column, plural, word = kind
@@ -573,11 +586,16 @@ def _read(
         args = _ranked_among(args, model)  # "how many doormats…?", then "which one sold most?"
     if reading.follow_up and listed is not None and _AMONG.search(text):
         among, values = listed  # "which of those three…": the rows the answer before listed
-        if values and among not in {f.get("column") for f in args.get("filters", [])}:
-            args["filters"] = [
-                *args.get("filters", []),
-                {"column": among, "op": "in", "values": values[:50]},
-            ]
+        name, _, grain = among.partition("@")
+        kept = [g for g in args.get("group_by", []) if g.get("column") != name]
+        if grain and not kept:  # periods listed: those periods again ("which of those days…")
+            args["group_by"] = [{"column": name, "grain": grain}]
+        if grain == "weekday":
+            rule = {"column": name, "part": "weekday", "op": "in", "values": values[:7]}
+        else:  # other periods listed are within the window kept; other rows are filtered to
+            rule = None if grain else {"column": among, "op": "in", "values": values[:50]}
+        if rule is not None and values and among not in {f.get("column") for f in args.get("filters", [])}:
+            args["filters"] = [*args.get("filters", []), rule]
     if not args.get("metrics"):
         args.pop("metrics", None)
     reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {}) or k == "share_of"}
@@ -588,7 +606,8 @@ def _read(
 def _whole_asked(text: str, args: dict[str, Any], found: Any, last_day: date | None) -> dict[str, Any] | None:
     """The whole a share is asked of ("share of <2011 revenue> came from <Q4>", "% of <total revenue>
     is <the UK>"), when the rest of the question names the part: the window and filters the whole
-    phrase names become the whole's, and the part keeps them plus its own. None when no part is named."""
+    phrase names become the whole's, and the part keeps them plus its own. What the question leaves
+    out beside naming a part is left out of the whole too. None when no part is named."""
     match = _SHARE_OF.search(text)
     if match is None:
         return None
@@ -609,6 +628,9 @@ def _whole_asked(text: str, args: dict[str, Any], found: Any, last_day: date | N
     whole_rules = [rule for rule in rules if "column" in rule and in_whole(rule)]
     if "window" not in part_time and len(whole_rules) == len(rules):
         return None  # no part named: a share of what?
+    left_out = [r for r in rules if r.get("op") == "not_in" and r not in whole_rules]
+    if any(r not in whole_rules and r not in left_out for r in rules) or "window" in part_time:
+        whole_rules += left_out  # "if we ignore Ewallet, what share is Fashion?": of the rest too
     args.pop("compare", None)
     window = part_time.get("window") or whole_time.get("window")
     if window is not None:
@@ -871,7 +893,9 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
     before ("outside California", "not in the West", "excluding Technology")."""
     by_column: dict[tuple[str, str], list[str]] = {}
     for mention in found.mentions:
-        at = text.find(mention.words)
+        places = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(mention.words)}(?!\w)", text)]
+        # a value that is also a word ("a" of Branch A) is the one written last, beside its column
+        at = (places[-1] if len(mention.words) < 3 else places[0]) if places else -1
         lead = text[max(0, at - 30) : at] if at >= 0 else ""
         negated = bool(
             re.search(
@@ -974,6 +998,10 @@ def _patched(
     some (or a measure), not the default a breakdown alone would get ("for tables, which region is
     worst?" after losses keeps the profit)."""
     patched = dict(previous)
+    if previous.get("window") and "window" not in args and _SPAN_BEFORE.search(text):
+        # "how does that compare with the two weeks before that?": the same span, just before
+        args = {k: v for k, v in args.items() if k not in ("group_by", "limit")}
+        args["compare"] = _span_before(previous["window"])
     if (
         args.get("window") is not None
         and args["window"] == previous.get("window")
@@ -993,6 +1021,9 @@ def _patched(
         if key in args:
             patched[key] = args[key]
     if "window" in args and "compare" not in args:
+        patched.pop("compare", None)
+    if "window" not in args and _ALL_TIME.search(text):  # "…and across all 3 months?": no period
+        patched.pop("window", None)
         patched.pop("compare", None)
     compared = set(text.split()) & (_GROWTH | _DECLINE | {"vs", "versus", "compared", "compare", "against"})
     if "compare" in previous and "group_by" in args and "window" not in args and not compared:
@@ -1086,6 +1117,22 @@ def _about_period(args: dict[str, Any], column: str, value: str, text: str) -> d
     elif _STEP_BACK.search(text) or set(text.split()) & _GROWTH:
         about["compare"] = _window(period.before())
     return about
+
+
+def _span_before(window: dict[str, str]) -> dict[str, str]:
+    """The span of the same length just before ``window``: whole months before whole months ("March"
+    then February), else as many days."""
+    start, end = date.fromisoformat(window["start"]), date.fromisoformat(window["end"])
+    if start.day == 1 and (end + timedelta(days=1)).day == 1:
+        months = (end.year - start.year) * 12 + end.month - start.month + 1
+        first = start.year * 12 + start.month - 1 - months
+        earlier = date(first // 12, first % 12 + 1, 1)
+        return {"start": earlier.isoformat(), "end": (start - timedelta(days=1)).isoformat()}
+    days = (end - start).days + 1
+    return {
+        "start": (start - timedelta(days=days)).isoformat(),
+        "end": (start - timedelta(days=1)).isoformat(),
+    }
 
 
 def _year_back(window: dict[str, str]) -> dict[str, str]:
