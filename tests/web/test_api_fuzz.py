@@ -21,6 +21,7 @@ from chat_helpers import answer
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
+from sales_csv import ONLINE_RETAIL
 from schemathesis import GenerationMode
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
@@ -121,18 +122,7 @@ def _oversized_csv(draw: st.DrawFn) -> tuple[bytes, int]:
     field = "x" * draw(st.integers(limit + 1, limit + 60_000))
     if draw(st.booleans()):
         field = f'"{field}"'
-    rows = [
-        [
-            "InvoiceNo",
-            "StockCode",
-            "Description",
-            "Quantity",
-            "InvoiceDate",
-            "UnitPrice",
-            "CustomerID",
-            "Country",
-        ]
-    ]
+    rows = [list(ONLINE_RETAIL)]
     rows += [
         [f"5{i}", "P1", "Mug", "2", "2011-01-0{1 + i % 9} 10:00", "1.25", "12001", "France"]
         for i in range(11)
