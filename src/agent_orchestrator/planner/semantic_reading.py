@@ -587,15 +587,16 @@ def _read(
     if reading.follow_up and listed is not None and _AMONG.search(text):
         among, values = listed  # "which of those three…": the rows the answer before listed
         name, _, grain = among.partition("@")
-        kept = [g for g in args.get("group_by", []) if g.get("column") != name]
-        if grain and not kept:  # periods listed: those periods again ("which of those days…")
+        grouped = [g for g in args.get("group_by", []) if g.get("column") != name]
+        if grain and not grouped:  # periods listed: those periods again ("which of those days…")
             args["group_by"] = [{"column": name, "grain": grain}]
+        those: dict[str, Any] | None = None  # other periods listed are within the window kept
         if grain == "weekday":
-            rule = {"column": name, "part": "weekday", "op": "in", "values": values[:7]}
-        else:  # other periods listed are within the window kept; other rows are filtered to
-            rule = None if grain else {"column": among, "op": "in", "values": values[:50]}
-        if rule is not None and values and among not in {f.get("column") for f in args.get("filters", [])}:
-            args["filters"] = [*args.get("filters", []), rule]
+            those = {"column": name, "part": "weekday", "op": "in", "values": values[:7]}
+        elif not grain:  # rows of a column: filtered to
+            those = {"column": among, "op": "in", "values": values[:50]}
+        if those is not None and values and among not in {f.get("column") for f in args.get("filters", [])}:
+            args["filters"] = [*args.get("filters", []), those]
     if not args.get("metrics"):
         args.pop("metrics", None)
     reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {}) or k == "share_of"}
