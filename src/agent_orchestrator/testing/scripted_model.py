@@ -59,11 +59,13 @@ DEFAULT_MODEL_ID = "scripted-model"
 @dataclass(frozen=True)
 class Text:
     """An assistant message with text content. ``delay`` overrides the server's per-request delay;
-    ``pace`` (seconds) is waited between streamed pieces, so a turn can be watched mid-answer."""
+    ``pace`` (seconds) is waited between the ``pieces`` it is streamed in, so a turn can be watched
+    (and stopped) mid-answer however slow the machine is."""
 
     content: str
     delay: float | None = None
     pace: float = 0.0
+    pieces: int = 4
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,8 @@ def _chunks(reply: Text | ToolCall | ToolCalls, body: Mapping[str, Any], model: 
     else:
         calls, content = _tool_calls(reply)
         finish, generated = "tool_calls", content + json.dumps(calls)
-    chunks += [chunk({"content": piece}) for piece in _split(content)]
+    pieces = reply.pieces if isinstance(reply, Text) else 4
+    chunks += [chunk({"content": piece}) for piece in _split(content, pieces)]
     for index, call in enumerate(calls):
         fn = call["function"]
         head = {"index": index, "id": call["id"], "type": "function"}

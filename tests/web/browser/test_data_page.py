@@ -11,6 +11,7 @@ shared by every other browser test, which expect its generated data).
 import json
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -364,19 +365,25 @@ def test_an_admin_downloads_the_rated_answers_as_eval_cases(
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def money_on_chart(figure: Locator) -> dict[str, object]:
-    """What a drawn chart writes for its money: the left axis' ticks, a tooltip line, the table's cells."""
-    chart_points(figure)
-    return figure.locator("canvas").evaluate(
-        """(canvas) => {
-            const chart = window.Chart.getChart(canvas);
-            const label = chart.config.options.plugins.tooltip.callbacks.label;
-            return {
-                ticks: chart.scales.left.ticks.map((tick) => tick.label),
-                tooltip: label({ dataset: chart.data.datasets[0], raw: 1234.5 }),
-            };
-        }"""
-    ) | {"table": figure.get_by_test_id("chart-table").locator("tbody tr td").first.text_content()}
+def money_on_chart(figure: Locator, tooltip: str) -> dict[str, object]:
+    """What a drawn chart writes for its money: the left axis' ticks, a tooltip line, the table's cells;
+    read again until its tooltip reads ``tooltip`` (a page redraws its charts after its tables)."""
+    deadline = time.monotonic() + 15
+    while True:
+        chart_points(figure)
+        shown = figure.locator("canvas").evaluate(
+            """(canvas) => {
+                const chart = window.Chart.getChart(canvas);
+                const label = chart.config.options.plugins.tooltip.callbacks.label;
+                return {
+                    ticks: chart.scales.left.ticks.map((tick) => tick.label),
+                    tooltip: label({ dataset: chart.data.datasets[0], raw: 1234.5 }),
+                };
+            }"""
+        ) | {"table": figure.get_by_test_id("chart-table").locator("tbody tr td").first.text_content()}
+        if shown["tooltip"] == tooltip or time.monotonic() > deadline:
+            return shown
+        time.sleep(0.1)
 
 
 def set_currency(page: Page, code: str) -> None:
@@ -408,7 +415,7 @@ def test_the_pages_and_their_charts_print_money_in_the_currency_the_admin_sets(
     expect(rules).to_contain_text("spending more than £")
     expect(rules).to_contain_text("net spend above £")
     trend = page.get_by_test_id("segments-trend-chart").get_by_test_id("chart")
-    shown = money_on_chart(trend)
+    shown = money_on_chart(trend, "Revenue: £1,234.50")
     assert shown["tooltip"] == "Revenue: £1,234.50", shown
     assert all(str(tick).startswith("£") for tick in shown["ticks"]), shown  # type: ignore[attr-defined]
     assert str(shown["table"]).startswith("£"), shown
@@ -420,7 +427,7 @@ def test_the_pages_and_their_charts_print_money_in_the_currency_the_admin_sets(
     expect(page.get_by_test_id("customer-figures")).to_contain_text("£")
     expect(page.get_by_test_id("customer-products")).to_contain_text("£")
     timeline = page.locator("#customer-body").get_by_test_id("chart").first
-    assert money_on_chart(timeline)["tooltip"] == "Revenue: £1,234.50"
+    assert money_on_chart(timeline, "Revenue: £1,234.50")["tooltip"] == "Revenue: £1,234.50"
     if viewport:
         fits_the_phone(page, tmp_path / "customer.png")
 
@@ -429,7 +436,7 @@ def test_the_pages_and_their_charts_print_money_in_the_currency_the_admin_sets(
     expect(table.locator("tbody tr").first).not_to_contain_text("£")
     expect(rules).to_contain_text("spending more than ")
     expect(rules).not_to_contain_text("£")
-    shown = money_on_chart(trend)
+    shown = money_on_chart(trend, "Revenue: 1,234.50")
     assert shown["tooltip"] == "Revenue: 1,234.50", shown
     assert not any("£" in str(tick) for tick in shown["ticks"]), shown  # type: ignore[attr-defined]
     assert not str(shown["table"]).startswith("£"), shown

@@ -30,7 +30,7 @@ def test_another_device_stops_the_answer_and_both_keep_its_words(
     laptop = new_context().new_page()
     login(laptop, alice)
 
-    scripted_model.script(Text(LONG, pace=0.3))
+    scripted_model.script(Text(LONG, pace=0.5, pieces=80))  # a word every half second
     page.get_by_test_id("composer-input").fill("Tell me everything")
     page.get_by_test_id("composer-send").click()
     streaming = laptop.locator(f"{ASSISTANT} .message-body.streaming")

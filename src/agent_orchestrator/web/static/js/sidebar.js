@@ -29,6 +29,8 @@ let labelsStale = true;
 const LABEL_EVENTS = new Set(["created", "organised", "deleted", "reset"]);
 // While a rename form is open the list is not re-rendered (that would throw the typed title away).
 let renamingId = null;
+// The forms opened so far: a form that closes after a newer one opened leaves the list to the newer.
+let forms = 0;
 // Discards a list that arrives after a newer search was issued (out-of-order fetches).
 let listSeq = 0;
 
@@ -150,7 +152,9 @@ function editInPlace(item, { label, value, testid, maxlength, list, allowEmpty =
   const saveButton = el("button", { className: "btn btn-primary btn-small", text: "Save", attrs: { type: "submit" } });
   const cancel = el("button", { className: "btn btn-ghost btn-small", text: "Cancel", attrs: { type: "button" } });
   const form = el("form", { className: "rename-form" }, [input, el("div", { className: "rename-buttons" }, [saveButton, cancel])]);
+  const mine = ++forms;
   const restore = () => {
+    if (mine !== forms) return; // a form opened since (while this one saved) keeps the list as it is
     renamingId = null;
     renderSessionList();
     focusSessionItem(item.dataset.sessionId, ".session-open");
@@ -169,7 +173,7 @@ function editInPlace(item, { label, value, testid, maxlength, list, allowEmpty =
       await save(text);
       restore();
     } catch (error) {
-      renamingId = session?.id ?? null;
+      if (mine === forms) renamingId = session?.id ?? null;
       saveButton.disabled = false;
       if (!isAbort(error)) setStatus(`Could not save: ${error.message}`, "error");
     }
