@@ -171,6 +171,7 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
         total = data.engine.group_count(resolved) if resolved.group_by else None
         if total is not None and total > len(result.rows) and not resolved.by_change:
             result = _with_ties(data, resolved, result)
+        overall = _overall(data, resolved) if total is not None and total > 1 else None
     except InvalidInputError as error:
         return _refused(str(error))
     keys = [
@@ -183,14 +184,32 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
     names = {k: v for column, values in keys for k, v in data.engine.names_of(column, values).items()}
     return {
         "answered": True,
-        "answer": render(data.model, resolved, result, total_groups=total, names=names),
+        "answer": render(data.model, resolved, result, total_groups=total, names=names, overall=overall),
         "reading": reading(data.model, resolved),
         "chips": chips(data.model, resolved),
         "query": resolved.model_dump(mode="json", exclude_defaults=True),
         "columns": result.columns,
         "rows": [list(row) for row in result.rows],
+        **({"overall": overall} if overall is not None else {}),
         **({"currency": data.model.currency} if data.model.currency else {}),
     }
+
+
+def _overall(data: SemanticData, query: SemanticQuery) -> dict[str, Any] | None:
+    """The metrics over all the groups together (the list's total line), where that is one figure
+    of the same reading: not for a count of groups, a ranking by change, a comparison, a share of
+    a wider whole, groups kept by their own figures ("customers who spent over 500"), or dates."""
+    if (
+        query.count
+        or query.by_change
+        or query.compare is not None
+        or query.share_of is not None
+        or any(rule.metric is not None for rule in query.filters)
+        or any(data.model.metric(name).unit == "date" for name in query.metrics)
+    ):
+        return None
+    whole = data.engine.run(query.model_copy(update={"group_by": [], "order_by": None, "share": False}))
+    return whole.records()[0] if whole.rows else None
 
 
 _TIES = 5

@@ -110,9 +110,11 @@ def render(
     *,
     total_groups: int | None = None,
     names: dict[str, str] | None = None,
+    overall: dict[str, Any] | None = None,
 ) -> str:
     """The answer's text: the reading, then the figures (a line per group). ``names``: what the file
-    calls the keys the query is filtered to ("Stock code 22423 (REGENCY CAKESTAND 3 TIER)")."""
+    calls the keys the query is filtered to ("Stock code 22423 (REGENCY CAKESTAND 3 TIER)");
+    ``overall``: the metrics over every group together, said under the list (:func:`overall_line`)."""
     currency = model.currency
     head = reading(model, query, names)
     records = result.records()
@@ -154,7 +156,23 @@ def render(
         tail = f" ({share * 100:.2f}% of the total)" if query.share and share is not None else ""
         tail = _share_of(model, query, row) or tail
         lines.append(f"{place}. {name}: {figures}{tail}")
+    if overall is not None:
+        lines.append(overall_line(metrics, overall, currency, total_groups or len(records)))
     return "\n".join(lines)
+
+
+_ADDITIVE = (Kind.sum, Kind.rows, Kind.count_distinct)
+
+
+def overall_line(metrics: list[Metric], overall: dict[str, Any], currency: str | None, groups: int) -> str:
+    """ "Total of the 3: 3,651": what the groups come to together, so "how many units did the
+    branches outside Yangon sell?" is answered by the list too. Sums and counts are totals (a
+    distinct count is counted again over all of them, not added up); averages and ratios are the
+    figure over all the groups' rows, said as "overall"."""
+    figures = "; ".join(_valued(m, overall.get(m.name), currency, len(metrics)) for m in metrics)
+    if not all(m.kind in _ADDITIVE for m in metrics):
+        return f"Overall: {figures}"
+    return f"Total of the {groups:,}: {figures}"
 
 
 def _share_of(model: SemanticModel, query: SemanticQuery, row: dict[str, Any]) -> str:
