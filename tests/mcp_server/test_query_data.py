@@ -53,6 +53,7 @@ async def test_a_new_dimension_is_answered_with_its_reading_and_the_groups_total
         "Profit by region, all time:",
         "1. South: 261.50",
         "2. West: -376.16",
+        "",
         "Total of the 2: -114.66",
     ]
     assert found["overall"] == {"profit": -114.664}  # exact, as the rows are; the answer rounds it
@@ -90,12 +91,13 @@ async def test_groups_tied_with_the_last_of_a_cut_list_are_named_too(server: Ret
     found = await _ask(server, metrics=["orders"], group_by=[{"column": "ship_mode"}], limit=1)
     lines = found["answer"].splitlines()
     assert lines[0] == "Orders by ship mode, all time (top 1 of 3, and 2 tied with the last):"
-    assert len(lines) == 5 and len(found["rows"]) == 3
+    assert len(lines) == 6 and len(found["rows"]) == 3
     assert lines[-1] == "Total of the 3: 3"  # every group's, not only the ones listed
     untied = await _ask(server, metrics=["orders"], group_by=[{"column": "region"}], limit=1)
     assert untied["answer"].splitlines() == [
         "Orders by region, all time (top 1 of 2):",
         "1. West: 2",
+        "",
         "Total of the 2: 3",
     ]
 

@@ -270,3 +270,26 @@ def test_a_share_leaves_out_of_the_whole_what_the_question_ignores_and_a_span_co
         )
         tool, _, answer = chat.ask("who are our top 5 customers by name?")  # no customers in a till's rows
         assert tool is None and answer is not None and "I don't know what 'customers'" in answer
+
+
+def test_hours_of_the_day_a_busiest_hour_and_that_hour_again(tmp_path: Path) -> None:
+    """A till that writes each sale's time beside its date: "busiest hour", clock times ("from 6pm
+    onwards", "between 10am and 2pm", "in the evening") and "that hour" after the hour named."""
+    till = (
+        "Invoice ID,City,Total,Date,Time\n"
+        "750-1,Yangon,100.50,1/25/2019,13:08\n750-2,Yangon,20,1/25/2019,19:10\n"
+        "750-3,Mandalay,30,1/26/2019,19:45\n750-4,Mandalay,5.25,2/16/2019,10:29\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        tool, _, busiest = chat.ask("what hour of the day is busiest by number of invoices?")
+        assert tool == "query_data" and busiest is not None and "1. 19:00: 2" in busiest, busiest
+        _, _, that = chat.ask("how much revenue came in during that hour over the whole period")
+        assert that == "Revenue, at 19:00-19:59, all time: 50.00.", that
+        asked = {
+            "what share of sales happens from 6pm onwards?": "from 18:00, all time: 50.00 (32.10% of 155.75",
+            "how many invoices between 10am and 2pm?": "10:00 to 13:59, all time: 2",
+            "revenue in the evening in Yangon": "City Yangon, from 17:00, all time: 20.00",
+        }
+        for question, said in asked.items():
+            tool, _, answer = chat.ask(question)
+            assert tool == "query_data" and answer is not None and said in answer, (question, answer)

@@ -433,3 +433,57 @@ def test_a_weekday_filter_is_checked_and_bound(engine):
         SemanticQuery(
             metrics=["orders"], filters=[Filter(column="region", part="weekday", op="in", values=["Sunday"])]
         ).checked(engine.model)
+
+
+TILL = (
+    "Invoice ID,City,Total,Date,Time\n"
+    "750-1,Yangon,100.50,1/5/2019,13:08\n"
+    "750-2,Yangon,20,1/5/2019,19:10\n"
+    "750-3,Mandalay,30,1/6/2019,19:45\n"
+    "750-4,Mandalay,5.25,2/6/2019,10:29\n"
+)
+
+
+def test_hours_are_read_from_a_time_of_day_and_from_a_moment(tmp_path):
+    """A till's ``Time`` beside its ``Date`` and an export's timestamps are grouped and filtered by
+    the hour; a date alone has no hours, and a time alone no periods or windows."""
+    till = tmp_path / "till.csv"
+    till.write_text(TILL)
+    model = suggest_model(profile_csv(till), "Till")
+    assert [(c.name, c.day_time) for c in model.with_role(Role.time)] == [("date", "date"), ("time", "time")]
+    assert model.time is not None and model.time.name == "date"
+    assert [c.name for c in model.clocked] == ["time"]
+    assert "first_time" not in {m.name for m in model.metrics}  # a time of day is no event's date
+    with Engine(model, till) as engine:
+        busiest = SemanticQuery(
+            metrics=["orders", "revenue"], group_by=[GroupBy(column="time", grain="hour")], order_by="orders"
+        )
+        assert engine.run(busiest).rows[0] == (19, 2, 50.0)
+        listed = render(model, busiest, engine.run(busiest)).splitlines()
+        assert listed[1] == "1. 19:00: Orders 2; Revenue 50.00"
+        evening = SemanticQuery(
+            metrics=["revenue"], filters=[Filter(column="time", part="hour", op="ge", values=[18])]
+        )
+        assert render(model, evening, engine.run(evening)) == "Revenue, from 18:00, all time: 50.00."
+        midday = Filter(column="time", part="hour", op="between", values=[10, 13])
+        assert engine.run(SemanticQuery(metrics=["revenue"], filters=[midday])).rows == [(105.75,)]
+    for wrong in (
+        SemanticQuery(metrics=["orders"], group_by=[GroupBy(column="date", grain="hour")]),
+        SemanticQuery(metrics=["orders"], group_by=[GroupBy(column="time", grain="month")]),
+        SemanticQuery(metrics=["orders"], filters=[Filter(column="date", part="hour", op="in", values=[9])]),
+        SemanticQuery(metrics=["orders"], window=Window(start=date(2019, 1, 1), column="time")),
+    ):
+        with pytest.raises(InvalidInputError):
+            wrong.checked(model)
+    with pytest.raises(ValidationError):
+        Filter(column="time", part="hour", op="in", values=[24])
+
+    stamps = suggest_model(profile_csv(DATA / "online_retail.csv"), "OR")
+    (moment,) = stamps.with_role(Role.time)
+    assert moment.day_time == "date_time" and stamps.clocked == [moment] and stamps.time == moment
+    with Engine(stamps, DATA / "online_retail.csv") as engine:
+        hours = SemanticQuery(metrics=["lines"], group_by=[GroupBy(column=moment.name, grain="hour")])
+        assert engine.run(hours).rows == [(8, 4)]
+        assert engine.span() == (date(2010, 12, 1), date(2011, 1, 5))  # days, whatever the hour
+        december = Window(start=date(2010, 12, 1), end=date(2010, 12, 1))
+        assert engine.run(SemanticQuery(metrics=["lines"], window=december)).rows == [(3,)]

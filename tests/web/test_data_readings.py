@@ -47,6 +47,8 @@ def test_a_column_only_this_file_has_is_answered_with_chips_and_one_changed(stor
         "Profit by region, all time:",
         "1. South: 261.50",
         "2. West: -376.16",
+        "",
+        "Total of the 2: -114.66",
     ]
     assert [c["label"] for c in reading["chips"]] == ["Profit", "by region", "all time"]
 

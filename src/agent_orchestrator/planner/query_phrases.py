@@ -97,6 +97,68 @@ def weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]
     return text, rules
 
 
+_CLOCK = (
+    r"(?:(?P<{0}>\d{{1,2}})(?:\s+(?P<{0}m>[0-5]\d))?\s*(?P<{0}ap>am|pm)?|(?P<{0}word>noon|midday|midnight))"
+)
+_HOURS = re.compile(
+    rf"\bbetween\s+{_CLOCK.format('a')}\s+and\s+{_CLOCK.format('b')}"
+    rf"|\b(?P<lead>from|after|since|past|before|until|till|up to|at|around)\s+{_CLOCK.format('c')}"
+    r"(?P<on>\s+(?:onwards?|or later|and later|on))?"
+    r"|\b(?:(?:in|during)\s+the\s+)?(?P<part>mornings?|afternoons?|evenings?)\b"
+)
+_PARTS_OF_DAY = {"morning": ("lt", [12]), "afternoon": ("between", [12, 16]), "evening": ("ge", [17])}
+"""A part of the day as its hours: before noon, noon to five, from five."""
+
+
+def _clock(match: re.Match[str], name: str) -> tuple[int, int] | None:
+    """The hour and minutes a clock time of ``match`` names, when it is one ("6pm", "18:00",
+    "noon"); a bare number ("after 6") is no time of day."""
+    word = match[f"{name}word"]
+    if word is not None:
+        return (0 if word == "midnight" else 12), 0
+    if match[name] is None or (match[f"{name}ap"] is None and match[f"{name}m"] is None):
+        return None
+    hour, minutes = int(match[name]), int(match[f"{name}m"] or 0)
+    if match[f"{name}ap"] is not None:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if match[f"{name}ap"] == "pm" else 0)
+    return (hour, minutes) if hour <= 23 else None
+
+
+def hours_of_day(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """The hour filters the text asks for ("from 6pm onwards", "before noon", "in the evening"), on
+    the column with times of day, and the text without their words. A bound inside an hour ("after
+    6:30pm") is not read: hours are what the query compares."""
+    clocked = model.clocked
+    if not clocked:
+        return text, []
+    rules, spans = [], []
+    for match in _HOURS.finditer(text):
+        rule: tuple[str, list[int]] | None = None
+        if match["part"] is not None:
+            rule = _PARTS_OF_DAY[match["part"].removesuffix("s")]
+        elif match["lead"] is None:
+            low, high = _clock(match, "a"), _clock(match, "b")
+            if low is not None and high is not None and low[1] == 0 and high[1] == 0 and low[0] < high[0]:
+                rule = ("between", [low[0], high[0] - 1])
+        elif (clock := _clock(match, "c")) is not None and clock[1] == 0:
+            lead, hour = match["lead"], clock[0]
+            if lead in ("at", "around") and not match["on"]:
+                rule = ("in", [hour])
+            elif lead in ("before", "until", "till", "up to"):
+                rule = ("lt", [hour]) if hour > 0 else None
+            else:
+                rule = ("ge", [hour])
+        if rule is not None:
+            op, hours = rule
+            rules.append({"column": clocked[0].name, "part": "hour", "op": op, "values": hours})
+            spans.append(match.span())
+    for start, end in reversed(spans):
+        text = text[:start] + " " + text[end:]
+    return text, rules
+
+
 _GUEST = re.compile(r"\b(?:guests?|anonymous)(?:\s+check[- ]?outs?)?\b")
 """A customer nobody knows: a line with no customer key."""
 

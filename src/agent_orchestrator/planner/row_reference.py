@@ -67,7 +67,15 @@ def referred_row(
         return RowReference(column, value, text[: found.start()] + " " + text[found.end() :])
     if len(values) == 1 and _PRONOUN.search(text):
         return RowReference(column, values[0], text)
+    grain = column.partition("@")[2]
+    period = re.search(rf"\b(?:that|the same)\s+{_GRAIN_NOUNS.get(grain, grain)}\b", text) if grain else None
+    if len(values) == 1 and period is not None:  # "during that hour", after the busiest hour
+        return RowReference(column, values[0], text[: period.start()] + " " + text[period.end() :])
     return None
+
+
+_GRAIN_NOUNS = {"weekday": "(?:weekday|day)", "day": "(?:day|date)"}
+"""How a period of a list is referred to, by its grain ("that hour", "the same month", "that day")."""
 
 
 def _place(found: re.Match[str]) -> int | None:

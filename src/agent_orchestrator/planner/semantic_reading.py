@@ -40,6 +40,7 @@ from .query_phrases import (
     attribute_asked,
     blanks,
     done_or_not,
+    hours_of_day,
     lower_run,
     money_of,
     of_the_named_column,
@@ -132,7 +133,7 @@ _ALL_TIME = re.compile(
     r"\b(?:overall|all time|ever|lifetime|(?:the\s+)?(?:whole|entire)\s+(?:period|file|data|dataset|time))\b"
 )
 """Every period of the data, said in a follow-up: the window before is not kept."""
-_THAT_PERIOD = re.compile(r"\b(?:that|the same|this)\s+(?:year|month|quarter|period|day|week)\b")
+_THAT_PERIOD = re.compile(r"\b(?:that|the same|this)\s+(?:year|month|quarter|period|day|week|hour)\b")
 """The previous answer's period, referred to ("their top sub-category that year")."""
 _THRESHOLD = re.compile(
     r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|were\s+|of\s+|with\s+|rated\s+)?"
@@ -161,8 +162,9 @@ _FOLLOW = re.compile(  # a follow-up: "and…", "that", "they", "for tables, whi
     r"|\bwhich (?:one|of (?:these|those|them))\b|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
     r"|^\s*(?:for|in|among|within)\s+(?:the\s+)?(?:\w+\s+){1,3}(?:which|what|how|who)\b"
 )
-_OWN = _words(
-    """by per each every breakdown split across group grouped sorted order ordered orders list show over
+_OWN = (
+    _words(
+        """by per each every breakdown split across group grouped sorted order ordered orders list show over
     during time whole all total overall sum average avg mean how many much number count what which
     were was did do does any ones one our we us sold sell sells selling moved shifted made make makes
     bring brought generated generate earn earned had has have trend trends period periods date dates vs versus
@@ -176,7 +178,10 @@ _OWN = _words(
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
     own alone trade traded trading positive absolute file files records sheet spreadsheet both numbers
-    led lead leads won collect collected collecting"""
+    led lead leads won collect collected collecting happen happens happened"""
+    )
+    | _HIGH
+    | _LOW
 )
 """The query language's own words: used by the reading's cues (or harmless around them)."""
 
@@ -207,15 +212,16 @@ _PLAIN_TARGETS = sorted(w for w in _PLAIN if len(w) >= 3 and w.isalpha())
 def _respelled(question: str, left: list[str], vocabulary: Vocabulary) -> str | None:
     """The question with its left-over words that are typos of common English or of the data's own
     words corrected (``words.correction``, ``words.short_word``); None when none is. A word of
-    English is never made one of the data's ("leave" is no "level")."""
+    English is never made another word ("leave" is no "level", "staff" no "stuff")."""
     targets, names = vocabulary.spelling
     text, changed = question, False
     for word in dict.fromkeys(left):
-        close = (
-            TYPO_PRONE.get(word)
-            or correction(word, _PLAIN_TARGETS, set())
+        close = TYPO_PRONE.get(word) or (
+            None  # a word of English is no typo of another one ("happiest" is not "happens")
+            if is_english(word)
+            else correction(word, _PLAIN_TARGETS, set())
             or short_word(word, _PLAIN)
-            or (None if is_english(word) else correction(word, targets, names))
+            or correction(word, targets, names)
         )
         if close is not None:
             text = re.sub(rf"(?<![\w'-]){re.escape(word)}(?![\w'-])", close, text, flags=re.IGNORECASE)
@@ -297,7 +303,8 @@ def _read(
         text = " ".join(w for w in text.split() if w not in chosen[1])
     text, on_days = weekdays(text, model)  # "on Thursdays": a part of every date, not a day
     text, blank = blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
-    phrased = on_days + blank
+    text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
+    phrased = on_days + blank + hours
     rest = _read_time(text, last_day, args, reading)
     if previous is not None and previous.get("window") and "window" not in args and _THAT_PERIOD.search(rest):
         args["window"] = previous["window"]  # "that year": the period the answer before was for
@@ -465,8 +472,11 @@ def _read(
         metrics = [_default_metric(model)]
     time = model.time
     for grain in found.grains:
-        if time is not None:
-            groups.append({"column": time.name, "grain": grain})
+        # an hour is of a column with times of day (the one named, if several), a period of a date's
+        clocked = [c for c in model.clocked if c.name in found.columns] or model.clocked
+        periodic = (clocked[0] if clocked else None) if grain == "hour" else time
+        if periodic is not None:
+            groups.append({"column": periodic.name, "grain": grain})
     when = _WHEN.search(text)
     if not metrics and when is not None and model.time is not None:  # "when was their last one?"
         first = when["which"] in ("first", "earliest")
@@ -505,11 +515,16 @@ def _read(
         args["share_of"] = whole
     elif cues & _SHARE or re.search(r"%\s+of\b", text):
         args["share"] = True
+        parts = [f for f in filters if "part" in f]
         if (
             not groups and filters and filters[0]["op"] == "in" and "part" not in filters[0]
         ):  # "…from the West?"
             args["group_by"] = [{"column": filters[0]["column"]}]
             args["filters"] = filters[1:]
+        elif not groups and parts:  # "what share of sales happens from 6pm?": of all the hours
+            del args["share"]
+            unparted = [f for f in filters if "part" not in f]
+            args["share_of"] = {k: v for k, v in (("window", args.get("window")), ("filters", unparted)) if v}
     if cues & _LOW and not cues & _HIGH:
         args["order"] = "asc"
     if "compare" in args and args.get("group_by") and set(text.split()) & (_GROWTH | _DECLINE):
@@ -1098,9 +1113,10 @@ def _about_period(args: dict[str, Any], column: str, value: str, text: str) -> d
     about = {k: v for k, v in args.items() if k not in ("group_by", "limit", "order", "order_by", "compare")}
     if groups:
         about["group_by"] = groups
-    if grain == "weekday":
-        rule = {"column": name, "part": "weekday", "op": "in", "values": [value]}
-        about["filters"] = [*[f for f in args.get("filters", []) if f.get("part") != "weekday"], rule]
+    if grain in ("weekday", "hour"):  # a part of every date: "that weekday", "during that hour"
+        part = int(value) if grain == "hour" else value
+        rule = {"column": name, "part": grain, "op": "in", "values": [part]}
+        about["filters"] = [*[f for f in args.get("filters", []) if f.get("part") != grain], rule]
         return about
     try:
         first = date.fromisoformat(value[:10])

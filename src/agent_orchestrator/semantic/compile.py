@@ -156,6 +156,8 @@ def _group_expression(column: Column, group: GroupBy) -> str:
             return name
         case "weekday":
             return f"dayname({name})"
+        case "hour":
+            return f"hour({name})"
         case grain:
             return f"CAST(date_trunc('{grain}', {name}) AS DATE)"
 
@@ -218,8 +220,13 @@ def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
         params.extend(rule.values)
         marks = ", ".join("?" for _ in rule.values)
         return f"dayname({quote(column.name)}) {'NOT ' if rule.op == 'not_in' else ''}IN ({marks})"
-    name = quote(column.name)
-    values = [_typed(column, value) for value in rule.values]
+    if rule.part == "hour":  # "from 6pm": the hour of the day, 0 to 23
+        return _compared(f"hour({quote(column.name)})", rule, [int(v) for v in rule.values], params)
+    return _compared(quote(column.name), rule, [_typed(column, value) for value in rule.values], params)
+
+
+def _compared(name: str, rule: Filter, values: list[Any], params: list[Any]) -> str:
+    """``name`` (a column, or a part of one) kept as ``rule`` says, its ``values`` bound."""
     match rule.op:
         case "in" | "not_in":
             params.extend(values)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -192,6 +192,8 @@ def _reader(model: SemanticModel, source: Path) -> str:
     return f"read_csv('{literal}', header = true, sample_size = -1{option})"
 
 
+DAY_TIME_TYPE = {"date": "DATE", "date_time": "TIMESTAMP", "time": "TIME"}
+"""A time column's type in the view: a day, or a day with its time of day kept, or a time alone."""
 MEASURE_TYPE = "DECIMAL(18, 6)"
 """Measures' type: exact to six decimals, up to a trillion a line (sums widen to 38 digits)."""
 
@@ -207,7 +209,7 @@ def projection(model: SemanticModel) -> str:
         if column.role in (Role.key, Role.label, Role.dimension):
             expression = f"CAST({source} AS VARCHAR)"
         elif column.role is Role.time:
-            expression = f"CAST({source} AS DATE)"
+            expression = f"CAST({source} AS {DAY_TIME_TYPE[column.day_time]})"
         else:
             # Exact decimals: a sum of 10,000 amounts is the shop's own to the cent (a binary
             # double drifts, and 118,447.825 then shows as .82).
@@ -219,6 +221,8 @@ def projection(model: SemanticModel) -> str:
 def _plain(value: Any) -> Any:
     """A decimal result as the float it reads as: its shortest repr is the exact decimal (at most
     15 significant digits), which ``render.figure`` rounds half up, as a spreadsheet does."""
+    if isinstance(value, datetime):  # a moment's day: dates are what answers say (hours are grouped)
+        return value.date()
     return float(value) if isinstance(value, Decimal) else value
 
 
@@ -229,4 +233,5 @@ def _string(text: str) -> str:
 def _day(value: Any) -> date | None:
     if value is None:
         return None
+    value = _plain(value)
     return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])

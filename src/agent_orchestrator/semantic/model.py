@@ -69,6 +69,9 @@ class Kind(StrEnum):
 
 
 Unit = Literal["money", "count", "number", "ratio", "date"]
+DayTime = Literal["date", "date_time", "time"]
+"""What a time column's values hold: days; days with their times of day (an Online Retail
+``InvoiceDate``); or times of day alone (a till's ``Time`` beside its ``Date``)."""
 
 
 class Column(BaseModel):
@@ -89,6 +92,9 @@ class Column(BaseModel):
     """For a measure: money is written in the dataset's currency; a percent (a discount) is a share."""
     date_format: Annotated[str, Field(max_length=40)] | None = None
     """For a time column the file writes as text: its ``strptime`` format (``%m/%d/%Y``)."""
+    day_time: DayTime = "date"
+    """For a time column: whether it holds times of day too, or only them. Hours are asked of a
+    column with times ("the busiest hour"); periods and windows of one with dates."""
     mapped: Annotated[str, Field(max_length=40)] | None = None
     """What an admin confirmed the column holds (``suggest.KNOWN``: the order number, the line total):
     the columns every sales table has, as against the ones only this file has."""
@@ -212,8 +218,18 @@ class SemanticModel(BaseModel):
     @property
     def time(self) -> Column | None:
         """The default time column: the first one (the order date, when there are several)."""
-        times = self.with_role(Role.time)
+        times = self.dated
         return times[0] if times else None
+
+    @property
+    def dated(self) -> list[Column]:
+        """The time columns that hold days (a time of day alone is grouped by the hour only)."""
+        return [c for c in self.with_role(Role.time) if c.day_time != "time"]
+
+    @property
+    def clocked(self) -> list[Column]:
+        """The time columns that hold times of day: what an hour is read from."""
+        return [c for c in self.with_role(Role.time) if c.day_time != "date"]
 
     @property
     def groupable(self) -> list[Column]:
@@ -232,7 +248,8 @@ def _check_metric(metric: Metric, columns: dict[str, Column], metrics: dict[str,
     if metric.kind is Kind.rows:
         return
     if metric.kind is Kind.days_between:
-        if {metric.over, metric.since} - {name for name, c in columns.items() if c.role is Role.time}:
+        dated = {name for name, c in columns.items() if c.role is Role.time and c.day_time != "time"}
+        if {metric.over, metric.since} - dated:
             raise ValueError(f"{where}: days between two time columns of the model")
         return
     if metric.over not in columns:

@@ -33,6 +33,8 @@ class ColumnProfile:
     """The format the sniffer read a date column with, when the file writes dates as text."""
     maximum: float | None = None
     """For a numeric column: its largest value (a discount of at most 1 is a fraction)."""
+    times_of_day: bool = False
+    """For a timestamp column: its times of day differ (not all midnight), so hours can be asked."""
     marked: str | None = None
     """For a text column of numbers: the letter that starts some of them ("C536379" among "536365"s:
     the Online Retail layout's cancelled invoices; a rare other letter, an adjustment, aside)."""
@@ -43,7 +45,7 @@ class ColumnProfile:
 
     @property
     def temporal(self) -> bool:
-        return self.type in ("DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE")
+        return self.type in ("DATE", "TIME", *_STAMPS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,7 @@ class TableProfile:
     date_format: str | None = None
 
 
+_STAMPS = ("TIMESTAMP", "TIMESTAMP WITH TIME ZONE")
 _NUMERIC = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "FLOAT", "DOUBLE", "UBIGINT"})
 
 
@@ -116,6 +119,11 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
             f"SELECT DISTINCT {quoted}::VARCHAR FROM {source} WHERE {quoted} IS NOT NULL LIMIT {SAMPLES}"
         ).fetchall()
         marked = None if numeric else _marked(connection, source, quoted)
+        times_of_day = type_ in _STAMPS and bool(
+            connection.execute(f"SELECT count(DISTINCT CAST({quoted} AS TIME)) > 1 FROM {source}").fetchone()[
+                0
+            ]  # type: ignore[index]
+        )
         columns.append(
             ColumnProfile(
                 header=header,
@@ -125,6 +133,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 samples=tuple(str(value) for (value,) in samples),
                 date_format=date_format if type_ in ("DATE", "TIMESTAMP") else None,
                 maximum=None if maximum is None else float(maximum),
+                times_of_day=times_of_day,
                 marked=marked,
             )
         )

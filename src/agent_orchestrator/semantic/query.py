@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # vocabulary.py reads the grain words from here
     from agent_orchestrator.semantic.vocabulary import Found
 
 MAX_ROWS = 50
-Grain = Literal["day", "week", "month", "quarter", "year", "weekday"]
+Grain = Literal["day", "week", "month", "quarter", "year", "weekday", "hour"]
 GRAIN_WORDS: dict[str, tuple[str, ...]] = {
     "day": ("day", "daily", "days", "per day"),
     "week": ("week", "weekly", "weeks"),
@@ -30,6 +30,7 @@ GRAIN_WORDS: dict[str, tuple[str, ...]] = {
     "quarter": ("quarter", "quarterly", "quarters"),
     "year": ("year", "yearly", "annual", "annually", "years"),
     "weekday": ("weekday", "day of the week", "weekdays"),
+    "hour": ("hour", "hourly", "hours", "hour of the day", "time of day", "time of the day"),
 }
 """How questions name each grain: part of the query language, found like the model's names."""
 WEEKDAYS = tuple(calendar.day_name)
@@ -52,8 +53,9 @@ class Filter(BaseModel):
     """A filter on a metric applies to the groups ("customers whose last order was before …")."""
     op: Op
     values: Annotated[list[Value], Field(max_length=50)] = []
-    part: Literal["weekday"] | None = None
-    """Of a date column: the part of each date compared ("on Thursdays": the weekday is Thursday)."""
+    part: Literal["weekday", "hour"] | None = None
+    """Of a time column: the part of each value compared ("on Thursdays": the weekday is Thursday;
+    "from 6pm": the hour, 0 to 23, is at least 18)."""
 
     @model_validator(mode="after")
     def _one_target(self) -> Filter:
@@ -63,6 +65,11 @@ class Filter(BaseModel):
             self.op not in ("in", "not_in") or any(v not in WEEKDAYS for v in self.values)
         ):
             raise ValueError(f"a weekday is one of {', '.join(WEEKDAYS)}")
+        if self.part == "hour" and (
+            self.op not in ("in", "not_in", "gt", "ge", "lt", "le", "between")
+            or any(not isinstance(v, int | float) or not 0 <= v <= 23 or v % 1 for v in self.values)
+        ):
+            raise ValueError("an hour is a whole number from 0 to 23")
         if (self.op in BLANK_OPS) != (not self.values):
             raise ValueError("'missing' and 'present' take no values; every other operator takes some")
         if self.op == "between" and len(self.values) != 2:
@@ -142,6 +149,8 @@ class SemanticQuery(BaseModel):
             if column.role is Role.time:
                 if group.grain is None:
                     raise InvalidInputError(f"Grouping by {column.name} needs a grain (day, month, …).")
+                if (group.grain == "hour") != (column.day_time == "time") and column.day_time != "date_time":
+                    raise InvalidInputError(_NO_SUCH_PART[column.day_time].format(column.name))
             elif group.grain is not None or column.role not in (Role.dimension, Role.key, Role.label):
                 raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
         for rule in [*self.filters, *(self.share_of.filters if self.share_of else [])]:
@@ -151,13 +160,15 @@ class SemanticQuery(BaseModel):
                     raise InvalidInputError(f"The dataset cannot be filtered by {column.name}.")
                 if (rule.part is not None) != (column.role is Role.time):
                     raise InvalidInputError(f"{column.name} is filtered by a part of its dates, a weekday.")
+                if (rule.part == "hour") != (column.day_time == "time") and column.day_time != "date_time":
+                    raise InvalidInputError(_NO_SUCH_PART[column.day_time].format(column.name))
             elif rule.metric is not None:
                 model.metric(rule.metric)
         for window in (self.window, self.compare, self.share_of.window if self.share_of else None):
             if (
                 window is not None
                 and window.column is not None
-                and model.column(window.column).role is not Role.time
+                and model.column(window.column) not in model.dated
             ):
                 raise InvalidInputError(f"{window.column} is not a date of the dataset.")
         if self.compare is not None and self.window is None:
@@ -167,6 +178,12 @@ class SemanticQuery(BaseModel):
         if self.count and not self.group_by:
             raise InvalidInputError("Counting needs what is counted: a column to group by.")
         return self
+
+
+_NO_SUCH_PART = {
+    "date": "{} holds days, not times of day: it has no hours.",
+    "time": "{} holds times of day only: it is grouped and filtered by the hour.",
+}
 
 
 def query_schema(
@@ -182,7 +199,8 @@ def query_schema(
     """
     metrics = [m.name for m in model.metrics]
     groupable = [c.name for c in model.groupable]
-    times = [c.name for c in model.with_role(Role.time)]
+    times = [c.name for c in model.dated]
+    clocks = [c.name for c in model.clocked]
     values = values or {}
     grains = list(Grain.__args__)  # type: ignore[attr-defined]
     if found is not None:
@@ -190,7 +208,9 @@ def query_schema(
         groupable = [name for name in found.columns if name in groupable]
         values = found.values()
         grains = list(found.grains)
-        times = times if grains else []
+    clocks = clocks if "hour" in grains else []
+    grains = [grain for grain in grains if grain != "hour"]
+    periods = times if grains else []
 
     def names(choices: list[str]) -> dict[str, Any]:
         return {"type": "string", "enum": choices}
@@ -247,6 +267,24 @@ def query_schema(
                 "additionalProperties": False,
             }
             for name in times
+        ] + [
+            {
+                "type": "object",
+                "properties": {
+                    "column": {"const": name},
+                    "part": {"const": "hour"},
+                    "op": {"type": "string", "enum": ["in", "not_in", "ge", "le", "between"]},
+                    "values": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 0, "maximum": 23},
+                        "minItems": 1,
+                        "maxItems": 24,
+                    },
+                },
+                "required": ["column", "part", "op", "values"],
+                "additionalProperties": False,
+            }
+            for name in [c.name for c in model.clocked]
         ]
     metric_filter = {
         "type": "object",
@@ -268,7 +306,7 @@ def query_schema(
         "properties": {
             "start": {"type": "string", "format": "date"},
             "end": {"type": "string", "format": "date"},
-            **({"column": names(times)} if len(times) > 1 else {}),
+            **({"column": names(periods)} if len(periods) > 1 else {}),
         },
         "additionalProperties": False,
     }
@@ -282,13 +320,21 @@ def query_schema(
     by_period = {
         "type": "object",
         "properties": {
-            "column": names(times),
+            "column": names(periods),
             "grain": {"type": "string", "enum": grains},
         },
         "required": ["column", "grain"],
         "additionalProperties": False,
     }
-    shapes = ([by_column] if groupable else []) + ([by_period] if times else [])
+    by_hour = {
+        "type": "object",
+        "properties": {"column": names(clocks), "grain": {"const": "hour"}},
+        "required": ["column", "grain"],
+        "additionalProperties": False,
+    }
+    shapes = (
+        ([by_column] if groupable else []) + ([by_period] if periods else []) + ([by_hour] if clocks else [])
+    )
     # Nothing to group by: no ``group_by`` to write (a property the grammar cannot produce).
     groups = {"group_by": {"type": "array", "items": {"anyOf": shapes}, "maxItems": 3}} if shapes else {}
     return {

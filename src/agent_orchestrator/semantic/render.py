@@ -156,8 +156,8 @@ def render(
         tail = f" ({share * 100:.2f}% of the total)" if query.share and share is not None else ""
         tail = _share_of(model, query, row) or tail
         lines.append(f"{place}. {name}: {figures}{tail}")
-    if overall is not None:
-        lines.append(overall_line(metrics, overall, currency, total_groups or len(records)))
+    if overall is not None:  # a paragraph of its own: the list's last item does not run on into it
+        lines += ["", overall_line(metrics, overall, currency, total_groups or len(records))]
     return "\n".join(lines)
 
 
@@ -223,6 +223,8 @@ def _period(value: Any, grain: str) -> str:
         return "no date"
     if grain == "weekday":
         return str(value)
+    if grain == "hour":
+        return _hour(int(value))
     day = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
     if grain == "year":
         return str(day.year)
@@ -264,10 +266,33 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         return f"{'no' if rule.op == 'missing' else 'with a'} {column.title}"
     if rule.part == "weekday":
         return f"{'not ' if rule.op == 'not_in' else ''}on {' or '.join(f'{v}s' for v in rule.values)}"
+    if rule.part == "hour":
+        return _hours_text(rule)
     if rule.op == "between":
         low, high = (_plain(v) for v in rule.values)
         return f"{column.title} {low}" if low == high else f"{column.title.lower()} {low} to {high}"
     return f"{column.title} {_OPS.get(rule.op, rule.op + ' ')}{values}"
+
+
+def _hour(hour: int) -> str:
+    return f"{hour:02d}:00"
+
+
+def _hours_text(rule: Filter) -> str:
+    """An hour filter as a clock says it: "from 18:00", "before 12:00", "09:00 to 11:59"."""
+    hours = [int(v) for v in rule.values]
+    match rule.op:
+        case "ge" | "gt":
+            start = hours[0] + (rule.op == "gt")
+            return f"from {_hour(start)}" if start < 24 else "after 23:59"
+        case "lt" | "le":
+            end = hours[0] + (rule.op == "le")
+            return f"before {_hour(end)}" if end < 24 else "until 23:59"
+        case "between":
+            return f"{_hour(hours[0])} to {hours[1]:02d}:59"
+        case op:
+            listed = " or ".join(f"{_hour(h)}-{h:02d}:59" for h in hours)
+            return f"{'not ' if op == 'not_in' else ''}at {listed}"
 
 
 def _plain(value: object) -> str:

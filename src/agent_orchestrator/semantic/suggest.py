@@ -270,7 +270,10 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
     if any(w in _KIND_WORDS for w in words) and not any(w in (*_KEY_WORDS, *_LABEL_WORDS) for w in words):
         entity = None  # "Customer type" (Member, Normal) groups customers; it names none of them
     if profile.temporal:
-        return Column(name=name, source=source, role=Role.time, date_format=profile.date_format)
+        day_time = "time" if profile.type == "TIME" else "date_time" if profile.times_of_day else "date"
+        return Column(
+            name=name, source=source, role=Role.time, date_format=profile.date_format, day_time=day_time
+        )
     if profile.distinct >= rows * _UNIQUE_SHARE and any(w in ("row", "index") for w in words):
         return Column(name=name, source=source, role=Role.ignore)
     if entity is None and any(w in ("description", "desc") for w in words) and not profile.numeric:
@@ -438,7 +441,7 @@ def default_metrics(
             numerator="units",
             denominator="orders",
         )
-    times = [c for c in columns if c.role is Role.time]
+    times = [c for c in columns if c.role is Role.time and c.day_time != "time"]
     for later in times[1:]:  # "days to ship": from the row's first date to each other one
         first = times[0]
         word = _words(later.source)[0] if _words(later.source) else later.name
@@ -460,28 +463,26 @@ def default_metrics(
                 ],
             )
         )
-    times = [c for c in columns if c.role is Role.time]
     main = next((c for c in times if c.mapped == "time"), times[0] if times else None)
-    for column in columns:
-        if column.role is Role.time:
-            # "when did they last order?", "their most recent purchase": the event the date is of
-            event = column.title.lower().removesuffix(" date").removesuffix(" day").strip()
-            events = [event] if event != column.title.lower() else []
-            if event == "order" or column is main:  # a sales table's own date is its orders'
-                events = list(dict.fromkeys([*events, "order", "purchase"]))
-            for name, kind, title, words in (
-                ("first", Kind.minimum, "First", ("first", "earliest")),
-                ("last", Kind.maximum, "Last", ("last", "latest", "most recent")),
-            ):
-                metrics.append(
-                    Metric(
-                        name=f"{name}_{column.name}",
-                        kind=kind,
-                        unit="date",
-                        label=f"{title} {column.title.lower()}",
-                        over=column.name,
-                        synonyms=[f"{word} {e}" for e in events for word in words],
-                        **kept,  # a cancellation is no order: the last order is the last one kept
-                    )
+    for column in times:
+        # "when did they last order?", "their most recent purchase": the event the date is of
+        event = column.title.lower().removesuffix(" date").removesuffix(" day").strip()
+        events = [event] if event != column.title.lower() else []
+        if event == "order" or column is main:  # a sales table's own date is its orders'
+            events = list(dict.fromkeys([*events, "order", "purchase"]))
+        for name, kind, title, words in (
+            ("first", Kind.minimum, "First", ("first", "earliest")),
+            ("last", Kind.maximum, "Last", ("last", "latest", "most recent")),
+        ):
+            metrics.append(
+                Metric(
+                    name=f"{name}_{column.name}",
+                    kind=kind,
+                    unit="date",
+                    label=f"{title} {column.title.lower()}",
+                    over=column.name,
+                    synonyms=[f"{word} {e}" for e in events for word in words],
+                    **kept,  # a cancellation is no order: the last order is the last one kept
                 )
+            )
     return metrics

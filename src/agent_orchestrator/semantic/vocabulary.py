@@ -179,6 +179,8 @@ class Vocabulary:
             if column.entity is not None:
                 self._names.setdefault(column.entity.value, ("column", column.name))
         for grain, spoken in GRAIN_WORDS.items():
+            if grain == "hour" and not model.clocked:
+                continue  # no times of day: "hour" names nothing of this data
             for name in spoken:
                 self._names.setdefault(normalise(name), ("grain", grain))
         self._forms = self._other_forms(model)

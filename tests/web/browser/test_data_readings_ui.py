@@ -173,13 +173,15 @@ def test_the_files_own_columns_are_chips_a_change_recomputes_and_a_choice_answer
     scripted_model.script(ToolCall(TOOL, BY_REGION), Text("Here is the profit by region."))
     expect(send(page, "What is the profit by region?")).to_have_text("Here is the profit by region.")
     reading = answers.nth(0).get_by_test_id("reading")
-    expect(reading.get_by_test_id("reading-answer")).to_have_text(
-        "Profit by region, all time: 1. South: 261.50 2. West: -376.16"  # its lines, whitespace folded
+    expect(reading.get_by_test_id("reading-answer")).to_have_text(  # its lines, whitespace folded
+        "Profit by region, all time: 1. South: 261.50 2. West: -376.16 Total of the 2: -114.66"
     )
     assert reading.get_by_test_id("reading-answer").inner_text().splitlines() == [
         "Profit by region, all time:",
         "1. South: 261.50",
         "2. West: -376.16",
+        "",
+        "Total of the 2: -114.66",
     ]
     expect(reading.get_by_test_id("reading-chip")).to_have_count(3)  # metric, breakdown, period
     metric, group = reading.get_by_test_id("reading-metric"), reading.get_by_test_id("reading-group")

@@ -48,6 +48,7 @@ from agent_orchestrator.semantic import (
     suggest_model,
 )
 from agent_orchestrator.semantic.compile import quote
+from agent_orchestrator.semantic.engine import DAY_TIME_TYPE
 from agent_orchestrator.semantic.profile import SAMPLES, CsvReading
 from agent_orchestrator.semantic.source import check_rows, write_parquet
 from agent_orchestrator.semantic.suggest import KNOWN
@@ -307,10 +308,11 @@ def check_model_rows(model: SemanticModel, rows: Path, before: SemanticModel | N
             if earlier.get(column.source) is column.role:
                 continue  # read so at the import, or at an earlier change
             measure = column.role is Role.measure
+            typed = "DOUBLE" if measure else DAY_TIME_TYPE[column.day_time]
             quoted = quote(column.source)
             found = connection.execute(
                 f"SELECT {quoted}::VARCHAR FROM {source} WHERE {quoted} IS NOT NULL "
-                f"AND TRY_CAST({quoted} AS {'DOUBLE' if measure else 'DATE'}) IS NULL LIMIT 1"
+                f"AND TRY_CAST({quoted} AS {typed}) IS NULL LIMIT 1"
             ).fetchone()
             if found is not None:
                 role, kind = ("a measure", "a number") if measure else ("a time column", "a date")
