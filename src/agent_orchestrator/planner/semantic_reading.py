@@ -178,7 +178,7 @@ _OWN = (
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
     own alone trade traded trading positive absolute file files records sheet spreadsheet both numbers
-    led lead leads won collect collected collecting happen happens happened"""
+    led lead leads won collect collected collecting happen happens happened too meant"""
     )
     | _HIGH
     | _LOW
@@ -218,7 +218,7 @@ def _respelled(question: str, left: list[str], vocabulary: Vocabulary) -> str | 
     for word in dict.fromkeys(left):
         close = TYPO_PRONE.get(word) or (
             None  # a word of English is no typo of another one ("happiest" is not "happens")
-            if is_english(word)
+            if is_english(word) and len(word) > _SHORT_TYPO
             else correction(word, _PLAIN_TARGETS, set())
             or short_word(word, _PLAIN)
             or correction(word, targets, names)
@@ -272,6 +272,8 @@ def read_semantic(
 
 
 _ASIDE = re.compile(r"\(([^()]{1,200})\)")
+_SHORT_TYPO = 3
+"""A word this short may be a slip even where it spells another ("nd" east: "and")."""
 
 
 def _names_data(text: str, vocabulary: Vocabulary, last_day: date | None) -> bool:
