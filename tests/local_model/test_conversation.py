@@ -234,7 +234,7 @@ def test_nothing_said_about_a_topic_is_said_plainly() -> None:
         ),
         (
             "Which months did we talk about?",
-            "The months we talked about were January and February 2024.",
+            "The months we talked about were January 2024 and February 2024.",
         ),
         (
             "Which year did I ask about?",
@@ -509,3 +509,47 @@ def test_a_typed_query_column_is_known_by_the_thing_it_names() -> None:
 def test_the_question_before_one_named_by_what_it_was_about(question: str, quoted: str) -> None:
     text = reply(question)
     assert text is not None and quoted in text and text.count('"') == 2, text
+
+
+def test_a_column_is_known_by_the_thing_its_result_says_it_names_and_a_month_by_its_answer() -> None:
+    """``query_data``'s schema is generic; its result says what its columns name (a product's
+    description), and a month asked without its year is the one the answer read."""
+    query = tool("query_data", "Query the data", {"filters": {"type": "array"}}, [])
+    kinds = Kinds.of([query], RETAIL)
+    chat = [
+        *answered(
+            "sorry - the vintage christmas one",
+            "retail-analytics-query_data",
+            '{"metrics": ["revenue"], "filters": [{"column": "description", "op": "in",'
+            ' "values": ["PAPER CHAIN KIT VINTAGE CHRISTMAS"]}]}',
+            json.dumps(
+                {
+                    "answer": "Revenue, Description PAPER CHAIN KIT VINTAGE CHRISTMAS, all time: 31,941.89.",
+                    "entities": {"description": "product"},
+                }
+            ),
+        ),
+        {
+            "role": "assistant",
+            "content": "Revenue, Description PAPER CHAIN KIT VINTAGE CHRISTMAS, all time: 31,941.89.",
+        },
+        *answered(
+            "what was the best-selling product line by revenue in February?",
+            "retail-analytics-query_data",
+            '{"metrics": ["revenue"], "window": {"start": "2019-02-01", "end": "2019-02-28"}}',
+            json.dumps(
+                {"answer": "Revenue by product line, February 2019: 1. Food and beverages: 20,000.36"}
+            ),
+            "q2",
+        ),
+        {
+            "role": "assistant",
+            "content": "Revenue by product line, February 2019: 1. Food and beverages: 20,000.36",
+        },
+    ]
+    assert "PAPER CHAIN KIT VINTAGE CHRISTMAS" in (
+        reply("which product did we end up looking at?", chat, kinds) or ""
+    )
+    assert (reply("which month were we talking about?", chat, kinds) or "").startswith(
+        "The month we talked about was February 2019 ("
+    )

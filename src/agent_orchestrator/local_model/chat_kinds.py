@@ -190,7 +190,7 @@ class Finder:
         )
         known = dict.fromkeys(kinds.names.get(kind, ()))
         for arguments, result in calls if kind not in TIME_KINDS else ():  # the calendar's: as written
-            known |= dict.fromkeys(self._canonical(n) for n in _argument_names(arguments, kind))
+            known |= dict.fromkeys(self._canonical(n) for n in _argument_names(arguments, kind, result))
             grouped = any(
                 _DIMENSION.search(str(k)) and isinstance(v, str) and kinds.kind(v) == kind
                 for k, v in arguments.items()
@@ -236,7 +236,11 @@ class Finder:
         """The things ``calls`` were made for ("that customer" of their question is 20071)."""
         if self.kind in TIME_KINDS:
             return []  # periods as written ("March 2025"), not as a call encodes them ("months": 2)
-        names = [self._canonical(n) for arguments, _ in calls for n in _argument_names(arguments, self.kind)]
+        names = [
+            self._canonical(n)
+            for arguments, result in calls
+            for n in _argument_names(arguments, self.kind, result)
+        ]
         return [self._shown_as.get(normalized(n), n) for n in names if n]
 
     def shown(self, name: str) -> str:
@@ -259,9 +263,11 @@ def _alternatives(names: Sequence[str], flags: int) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, ordered))})(?![\w-])", flags)
 
 
-def _argument_names(arguments: Mapping[str, Any], kind: str) -> Iterator[str]:
+def _argument_names(arguments: Mapping[str, Any], kind: str, result: Any = None) -> Iterator[str]:
     """The values of a call's parameters about ``kind`` (``countries``, ``exclude_customer_ids``),
-    and of its filters on a column about it (``{"column": "customer_name", "values": […]}``)."""
+    and of its filters on a column about it (``{"column": "customer_name", "values": […]}``, or a
+    column the result says names it: ``"entities": {"description": "product"}``)."""
+    named = _entities(result)
     for parameter, value in arguments.items():
         items = value if isinstance(value, list) else [value]
         if _kind_word(str(parameter)) == kind:
@@ -269,11 +275,19 @@ def _argument_names(arguments: Mapping[str, Any], kind: str) -> Iterator[str]:
                 str(i) for i in items if isinstance(i, str | int) and not isinstance(i, bool) and str(i)
             )
         for item in items:
-            if isinstance(item, Mapping) and _kind_word(str(_filtered(item) or "")) == kind:
+            column = str(_filtered(item) or "") if isinstance(item, Mapping) else ""
+            if isinstance(item, Mapping) and kind in (_kind_word(column), named.get(column)):
                 found = item.get("values", item.get("value"))
                 yield from (
                     str(v) for v in (found if isinstance(found, list) else [found]) if isinstance(v, str)
                 )
+
+
+def _entities(result: Any) -> dict[str, str]:
+    """What the columns of a call's filters name, when its result says (``query_data``'s
+    ``entities``: a product's description is a product's name)."""
+    found = result.get("entities") if isinstance(result, Mapping) else None
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, Mapping) else {}
 
 
 def _filtered(item: Mapping[str, Any]) -> str | None:
@@ -303,6 +317,7 @@ def table_kinds(calls: Iterable[Call]) -> set[str]:
     for arguments, result in calls:
         walk(arguments, False)
         walk(result, False)
+        found.update(_entities(result).values())
     return {kind for kind in found if kind and kind not in TIME_KINDS}
 
 

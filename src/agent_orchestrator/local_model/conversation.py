@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .chat_kinds import Call, Finder, Kinds, table_kinds
+from .chat_kinds import TIME_KINDS, Call, Finder, Kinds, table_kinds
 from .tool_ranking import stem, words
 
 Side = Literal["user", "assistant", "both"]
@@ -626,6 +626,8 @@ class _Reply:
             if asked.topic and not self._shares(each):
                 continue
             in_question = finder.in_text(each.question) + finder.in_calls(each.calls)
+            if kind in TIME_KINDS:
+                in_question = [_as_answered(thing, each.answer) for thing in in_question]
             if asked.side != "assistant" and in_question:
                 found += [(i, True, thing) for thing in in_question]
             elif asked.side != "user" and each.answer:
@@ -680,6 +682,15 @@ class _Reply:
         if self.asked.side == "assistant":
             return f"I haven't mentioned any {self._word(kind)} in this chat."
         return f"We haven't talked about any {self._word(kind)} in this chat."
+
+
+def _as_answered(period: str, answer: str) -> str:
+    """A month asked without its year ("February") as the answer to it dated it ("February 2019"):
+    which February the chat was about is what the answer read."""
+    if not re.fullmatch(r"[A-Za-z]+", period):
+        return period
+    dated = re.search(rf"\b{re.escape(period)}\s+((?:19|20)\d\d)\b", answer, re.IGNORECASE)
+    return f"{period.capitalize()} {dated.group(1)}" if dated else period
 
 
 def _best_clause(question: str, said: Sequence[str]) -> str | None:

@@ -191,7 +191,19 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
         "columns": result.columns,
         "rows": [list(row) for row in result.rows],
         **({"overall": overall} if overall is not None else {}),
+        **({"entities": entities} if (entities := _entities(data.model, resolved)) else {}),
         **({"currency": data.model.currency} if data.model.currency else {}),
+    }
+
+
+def _entities(model: SemanticModel, query: SemanticQuery) -> dict[str, str]:
+    """What the query's key and label columns name ("description": "product"): a later question
+    about the chat ("which product did we end up looking at?") finds the product by its kind."""
+    used = {rule.column for rule in query.filters} | {group.column for group in query.group_by}
+    return {
+        column.name: column.entity.value
+        for column in model.with_role(Role.key, Role.label)
+        if column.entity is not None and column.name in used
     }
 
 
