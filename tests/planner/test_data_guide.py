@@ -243,6 +243,8 @@ def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) 
             "how many invoices got a rating of 7 or above?": "2",
             "if we ignore Ewallet payments, what was revenue?": "21.00",
             "total revenue across all 2 branches for the whole file?": "304.50",
+            "what was the revenue from invoices over 100?": "283.50 (2 orders)",  # those invoices, together
+            "how many units were sold on invoices over 100?": "6 (2 orders)",
         }
         for question, figure in asked.items():
             tool, _, answer = chat.ask(question)

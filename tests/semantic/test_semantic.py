@@ -487,3 +487,19 @@ def test_hours_are_read_from_a_time_of_day_and_from_a_moment(tmp_path):
         assert engine.span() == (date(2010, 12, 1), date(2011, 1, 5))  # days, whatever the hour
         december = Window(start=date(2010, 12, 1), end=date(2010, 12, 1))
         assert engine.run(SemanticQuery(metrics=["lines"], window=december)).rows == [(3,)]
+
+
+def test_groups_kept_by_their_own_figures_are_taken_together(engine):
+    """ "Revenue from orders over 500": each order's revenue chooses it, and the revenue of the
+    orders chosen is one figure, with how many there were; row filters and the window hold for both."""
+    big = Filter(metric="revenue", op="gt", values=[500])
+    query = SemanticQuery(metrics=["revenue", "units"], group_by=[GroupBy(column="order_id")], filters=[big])
+    together = query.model_copy(update={"together": True})
+    assert engine.run(together).rows == [(3561.36, 19.0, 4)]  # all but CA-2016-2 (14.62)
+    assert render(engine.model, together, engine.run(together)) == (
+        "Revenue and Units, orders with revenue over 500.00, all time: Revenue 3,561.36; Units 19 (4 orders)."
+    )
+    west = together.model_copy(update={"filters": [big, Filter(column="region", op="in", values=["West"])]})
+    assert engine.run(west).rows == [(907.15, 4.0, 1)]  # CA-2017-4
+    with pytest.raises(InvalidInputError):  # groups taken together are not also counted
+        query.model_copy(update={"together": True, "count": True}).checked(engine.model)

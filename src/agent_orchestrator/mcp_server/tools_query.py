@@ -105,6 +105,9 @@ def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict
         "Rank by the change since the compare window (grew most, fell most)"
     )
     properties["count"]["description"] = "The answer is how many groups there are (how many countries…)"
+    properties["together"]["description"] = (
+        "The answer is the metrics of the groups kept, together (revenue from orders over 500)"
+    )
     properties["share_of"]["description"] = (
         "The answer as a share of a wider whole: the same metric over this window and these filters only"
     )
@@ -129,6 +132,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
         by_change: bool = False,
         count: bool = False,
         share_of: dict[str, Any] | None = None,
+        together: bool = False,
     ) -> str:
         given = {
             "metrics": metrics,
@@ -143,6 +147,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
             "by_change": by_change,
             "count": count,
             "share_of": share_of,
+            "together": together,
         }
         if data is None:
             with kit.connect():  # a missing database is reported as every tool reports it
@@ -168,7 +173,7 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
         return resolved
     try:
         result = data.engine.run(resolved)
-        total = data.engine.group_count(resolved) if resolved.group_by else None
+        total = data.engine.group_count(resolved) if resolved.group_by and not resolved.together else None
         if total is not None and total > len(result.rows) and not resolved.by_change:
             result = _with_ties(data, resolved, result)
         overall = _overall(data, resolved) if total is not None and total > 1 else None

@@ -379,9 +379,8 @@ def _read(
 
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
-    if not counting:  # "revenue from invoices under 100" sums groups, which a query cannot: unread
-        reading.left += [str(t["values"][0]).removesuffix(".0") for t in thresholds if "group" in t]
-        thresholds = [t for t in thresholds if "group" not in t]
+    # "revenue from invoices under 100": the invoices kept, their revenue together (counted: how many)
+    together = not counting and any("group" in t for t in thresholds)
     filters = _filters(text, found) + [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
     filters += phrased
     groups += [{"column": t["group"]} for t in thresholds if "group" in t]  # "invoices over 500", counted
@@ -572,7 +571,18 @@ def _read(
             )  # "how many countries"
         )
     ):
-        args["count"] = True  # the groups that pass, counted
+        entity = model.column(grouped[0]["column"]).entity
+        if any("metric" in f for f in args.get("filters", [])) and any(
+            _counted_entity(model, m) not in (entity, None) or model.metric(m).kind is Kind.sum
+            for m in found.metrics
+        ):
+            together = True  # "how many units were sold on invoices over 500?": the units, not the invoices
+        else:
+            args["count"] = True  # the groups that pass, counted
+    if together and not args.get("share") and "compare" not in args:
+        args["together"] = True
+        for unranked in ("limit", "order", "order_by"):
+            args.pop(unranked, None)
     if previous is not None and (row is not None or _FOLLOW.search(text)):
         reading.follow_up = True
         args = _patched(previous, args, found, text, model)
@@ -1035,7 +1045,7 @@ def _patched(
         named = {f.get("column") for f in args["filters"]}
         kept = [f for f in previous.get("filters", []) if f.get("column") not in named]
         patched["filters"] = kept + args["filters"]
-    for key in ("window", "compare", "order", "limit", "share", "share_of", "count"):
+    for key in ("window", "compare", "order", "limit", "share", "share_of", "count", "together"):
         if key in args:
             patched[key] = args[key]
     if "window" in args and "compare" not in args:

@@ -15,7 +15,7 @@ from typing import Any
 
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.model import Cancellation, Column, Kind, Metric, Role, SemanticModel
-from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Whole, Window
+from agent_orchestrator.semantic.query import MAX_ROWS, Filter, GroupBy, SemanticQuery, Whole, Window
 
 VIEW = "sales"
 _OPS = {"eq": "=", "ne": "<>", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
@@ -40,6 +40,8 @@ def quote(name: str) -> str:
 
 def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
     query = query.checked(model)
+    if query.together:
+        return _together(model, query)
     # The parameters of each clause, joined in the order the clauses are written.
     params, where_params, having_params = [], [], []  # type: ignore[var-annotated]
     time = _time_column(model, query.window)
@@ -114,6 +116,37 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             )
         sql.append(f"LIMIT {int(query.limit)}")
     return Compiled(" ".join(sql), params + where_params + having_params, groups, metric_names, compared)
+
+
+def _together(model: SemanticModel, query: SemanticQuery) -> Compiled:
+    """The metrics over the rows of the groups the query keeps, as one row, with how many groups
+    were kept (``__groups``): the groups are chosen in a subquery (its row filters, window and
+    group filters), and the rows of those groups are aggregated again under the same row filters."""
+    grouped = compile_query(
+        model, query.model_copy(update={"together": False, "order_by": None, "limit": MAX_ROWS})
+    )
+    chosen = grouped.sql.rsplit(" ORDER BY ", 1)[0]  # every group kept, in no order
+    time = _time_column(model, query.window)
+    params: list[Any] = []
+    selects = [f"{_metric(model, model.metric(n), None, time, params)} AS {quote(n)}" for n in query.metrics]
+    where_params: list[Any] = []
+    where = [
+        _row_filter(model.column(f.column), f, where_params) for f in query.filters if f.column is not None
+    ]
+    if query.window is not None:
+        where.append(_in_window(time, query.window, where_params))
+    # the kept groups' values under names of their own, so a row's columns are the row's
+    kept = ", ".join(f"{quote(alias)} AS __kept{n}" for n, alias in enumerate(grouped.groups))
+    keys = [
+        f"{_group_expression(model.column(group.column), group)} IS NOT DISTINCT FROM __kept{n}"
+        for n, group in enumerate(query.group_by)
+    ]
+    where.append(f"EXISTS (SELECT 1 FROM kept WHERE {' AND '.join(keys)})")
+    sql = (
+        f"WITH kept AS (SELECT {kept} FROM ({chosen})) SELECT {', '.join(selects)}, "
+        f'(SELECT count(*) FROM kept) AS "__groups" FROM {VIEW} WHERE {" AND ".join(where)}'
+    )
+    return Compiled(sql, grouped.params + params + where_params, [], list(query.metrics))
 
 
 def _whole(model: SemanticModel, metric: Metric, whole: Whole, params: list[Any]) -> str:

@@ -137,6 +137,9 @@ class SemanticQuery(BaseModel):
     count: bool = False
     """The answer is how many groups there are ("how many customers haven't ordered since 2015?"),
     the first of them listed beside it."""
+    together: bool = False
+    """The answer is the metrics over every row of the groups kept, as one figure: "revenue from
+    invoices under 100" is the revenue of the invoices whose revenue is under 100, together."""
 
     def checked(self, model: SemanticModel) -> SemanticQuery:
         """This query if every name in it is the model's; one clear :class:`InvalidInputError` if not."""
@@ -177,6 +180,12 @@ class SemanticQuery(BaseModel):
             raise InvalidInputError("Ranking by the change needs a period to compare with.")
         if self.count and not self.group_by:
             raise InvalidInputError("Counting needs what is counted: a column to group by.")
+        if self.together and (
+            not self.group_by or self.count or self.compare or self.share or self.by_change
+        ):
+            raise InvalidInputError(
+                "Groups taken together need a column to group by, and no count, comparison or share."
+            )
         return self
 
 
@@ -369,6 +378,7 @@ def query_schema(
             },
             "by_change": {"type": "boolean"},
             "count": {"type": "boolean"},
+            "together": {"type": "boolean"},
         },
         "required": ["metrics"],
         "additionalProperties": False,

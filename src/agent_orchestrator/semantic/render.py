@@ -85,6 +85,12 @@ def reading(model: SemanticModel, query: SemanticQuery, names: dict[str, str] | 
     """What was computed: metrics, groups, filters and window, in the model's own titles."""
     metrics = " and ".join(model.metric(name).title for name in query.metrics)
     parts = [metrics]
+    if query.together:  # "Revenue, orders with revenue under 100, all time"
+        kept = _counted(model, query, 2)
+        parts += [f"{kept} with {_filter_text(model, r)}" for r in query.filters if r.metric is not None]
+        parts += [_filter_text(model, r, names) for r in query.filters if r.metric is None]
+        parts.append(window_text(query.window))
+        return ", ".join(parts)
     if query.group_by:
         groups = []
         for group in query.group_by:
@@ -119,6 +125,11 @@ def render(
     head = reading(model, query, names)
     records = result.records()
     metrics = [model.metric(name) for name in query.metrics]
+    if query.together:
+        row = records[0] if records else {}
+        kept = int(row.get("__groups") or 0)
+        figures = "; ".join(_valued(m, row.get(m.name), currency, len(metrics)) for m in metrics)
+        return f"{head}: {figures} ({kept:,} {_counted(model, query, kept)})."
     if not query.group_by:
         row = records[0] if records else {}
         if query.compare is not None:
