@@ -623,8 +623,8 @@ class _Reply:
         finder = Finder([c for t in self.turns for c in t.calls], kind, self.kinds)
         found: list[tuple[int, bool, str]] = []  # (turn, in the user's question, thing)
         for i, each in enumerate(self.turns):
-            if asked.topic and not self._shares(each):
-                continue
+            if (asked.topic and not self._shares(each)) or is_about_the_chat(each.question):
+                continue  # a reply about the chat only quotes it: its things were found where said
             in_question = finder.in_text(each.question) + finder.in_calls(each.calls)
             if kind in TIME_KINDS:
                 in_question = [_as_answered(thing, each.answer) for thing in in_question]

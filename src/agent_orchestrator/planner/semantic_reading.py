@@ -178,7 +178,7 @@ _OWN = (
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
     own alone trade traded trading positive absolute file files records sheet spreadsheet both numbers
-    led lead leads won collect collected collecting happen happens happened too meant"""
+    led lead leads won collect collected collecting happen happens happened too meant subset selection"""
     )
     | _HIGH
     | _LOW
@@ -1064,6 +1064,11 @@ def _patched(
         patched = _whole_kept(previous, patched, args, found)
     if "compare" in patched and all("grain" in g for g in patched.get("group_by", [{}])):
         patched.pop("group_by", None)  # "month over month, from Sept to Oct": the two months side by side
+    if patched.get("together"):  # "and the revenue from invoices under 100?" after a count: one figure
+        for other in ("count", "share", "compare", "by_change", "limit", "order", "order_by"):
+            patched.pop(other, None)
+    elif args.get("count"):
+        patched.pop("together", None)
     return patched
 
 
