@@ -245,6 +245,8 @@ def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) 
             "total revenue across all 2 branches for the whole file?": "304.50",
             "what was the revenue from invoices over 100?": "283.50 (2 orders)",  # those invoices, together
             "how many units were sold on invoices over 100?": "6 (2 orders)",
+            "on average how many items does someone put in a basket?": "2.67",  # units per order
+            "what was the biggest single invoice?": "157.50\n\nTotal of the 3",  # "Invoice ID": invoices
         }
         for question, figure in asked.items():
             tool, _, answer = chat.ask(question)

@@ -422,7 +422,7 @@ def _read(
             reading.left.remove(word)
     if len(metrics) > 1:  # "profit on lines with…", "revenue across all orders": what is counted over
         metrics = [m for m in metrics if not _scope_only(text, model, m)] or metrics
-    ratio = _per(text, model, vocabulary)  # "average sales per order": the ratio the model has
+    ratio = _per(text, model, vocabulary) or _averaged(text, model, metrics)  # "average sales per order"
     if ratio is not None:
         metrics = [ratio]
         found = replace(found, columns=tuple(c for c in found.columns if _is_not_key(model, c)))
@@ -892,6 +892,20 @@ def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
         return None
     for metric in model.metrics:
         if metric.numerator == top[-1] and metric.denominator == bottom[0]:
+            return metric.name
+    return None
+
+
+_AVERAGE = re.compile(r"\b(?:on\s+)?(?:average|avg|typical(?:ly)?|usually|mean)\b")
+
+
+def _averaged(text: str, model: SemanticModel, metrics: list[str]) -> str | None:
+    """ "On average how many items does someone put in a basket?": an average of one named metric
+    over the other (units over orders) is the model's ratio of the two, in either order said."""
+    if len(metrics) != 2 or not _AVERAGE.search(text):
+        return None
+    for metric in model.metrics:
+        if metric.kind is Kind.ratio and {metric.numerator, metric.denominator} == set(metrics):
             return metric.name
     return None
 

@@ -282,7 +282,10 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
         return Column(name=name, source=source, role=Role.label, entity=entity)
     keyish = any(w in _KEY_WORDS for w in words) or not profile.numeric
     if entity is not None and keyish and not any(w in (*_MONEY_WORDS, *_QUANTITY_WORDS) for w in words):
-        return Column(name=name, source=source, role=Role.key, entity=entity)
+        # "Invoice ID" is also said "invoice", "transaction_id" "transaction": the header's own noun
+        own = " ".join(w for w in words if w not in _KEY_WORDS)
+        synonyms = [own] if own and own != entity.value else []
+        return Column(name=name, source=source, role=Role.key, entity=entity, synonyms=synonyms)
     if profile.numeric and not any(w in _NOT_MEASURE_WORDS for w in words):
         unit = _measure_unit(words, profile)
         return Column(name=name, source=source, role=Role.measure, unit=unit)
@@ -411,6 +414,9 @@ def default_metrics(
             elif column.unit == "money" or column.unit == "number":
                 add(column.name, Kind.sum, column.unit or "number", column.title, over=column.name)
     names = {m.name for m in metrics}
+    if "units" in names and "products" not in names:  # no product counted: "items" are the units
+        at = next(i for i, m in enumerate(metrics) if m.name == "units")
+        metrics[at] = metrics[at].model_copy(update={"synonyms": [*metrics[at].synonyms, "items"]})
     if "revenue" in names:
         if "profit" in names:
             add("margin", Kind.ratio, "ratio", "Profit margin", numerator="profit", denominator="revenue")
