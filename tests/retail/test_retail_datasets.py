@@ -722,3 +722,26 @@ def test_a_total_on_every_line_is_the_lines_total(tmp_path: Path) -> None:
         "orders.csv",
     )
     assert inspect_csv(order_level).mapping["line_total"] is None  # an order's total, on its first line only
+
+
+def test_headers_no_list_names_are_mapped_by_their_words(tmp_path: Path) -> None:
+    """A coffee chain's export ("transaction_id", "transaction_date", "transaction_time") and a
+    till's ("Receipt No", "Sale Date", "Item Name"): the kind of thing and a key's word (or a date's)
+    say the field; a time of day alone and a ship date are no date of sale."""
+    coffee = tmp_path / "coffee.csv"
+    coffee.write_text(
+        "transaction_id,transaction_time,transaction_date,product_id,product_name,quantity,unit_price,"
+        "total_price,customer_id,location\n"
+        "1,10:10:19,2025-03-13,P302,Croissant,1,3.0,3.0,C624,Airport\n"
+        "2,13:13:41,2024-09-26,P103,Latte,2,4.5,9.0,C549,University\n"
+    )
+    mapping = inspect_csv(coffee).mapping
+    assert (mapping["invoice"], mapping["invoiced_at"]) == ("transaction_id", "transaction_date")
+    assert (mapping["stock_code"], mapping["description"]) == ("product_id", "product_name")
+    till = tmp_path / "till.csv"
+    till.write_text(
+        "Receipt No,Ship Date,Sale Date,Item Code,Item Name,Qty,Price\nR1,1/2/2024,1/1/2024,A,Tea,1,2\n"
+    )
+    mapping = inspect_csv(till).mapping
+    assert (mapping["invoice"], mapping["invoiced_at"]) == ("Receipt No", "Sale Date")
+    assert (mapping["stock_code"], mapping["description"]) == ("Item Code", "Item Name")

@@ -62,6 +62,8 @@ _LOW = _words(
     "bottom worst least lowest smallest fewest weakest min minimum less lower poorest quietest slowest"
 )
 _RANKING = _HIGH | _LOW | {"rank", "ranked", "ranking", "which", "who", "whom"}
+_BUSY = _words("busiest busy quietest quiet slowest")
+"""How busy a time or a place is: how many orders it had, not how much they came to."""
 _SHARE = _words("share percentage percent proportion portion fraction")
 _SHARE_OF = re.compile(
     r"(?:\b(?:share|percentage|percent|proportion|portion|fraction)|%)\s+of\s+(?P<whole>.+?)\s+"
@@ -470,7 +472,7 @@ def _read(
         metrics.remove(metric_name)
         groups.append({"column": key.name})
     if not metrics and groups and ranking and not counting:
-        metrics = [_default_metric(model)]
+        metrics = [_default_metric(model, cues)]
     time = model.time
     for grain in found.grains:
         # an hour is of a column with times of day (the one named, if several), a period of a date's
@@ -486,7 +488,7 @@ def _read(
             metrics = [dated]
             found = replace(found, metrics=(dated,))  # what a follow-up asks now
     if not metrics and (found.mentions or groups or "window" in args or phrased):
-        metrics = [_default_metric(model)]
+        metrics = [_default_metric(model, cues)]
     revenue = _default_metric(model)
     if _HOW_MUCH_TOO.search(text) and metrics and revenue not in metrics:
         metrics.append(revenue)  # "how many units…, and for how much?"
@@ -1209,8 +1211,11 @@ def _counted_entity(model: SemanticModel, metric: str) -> Entity | None:
     return model.column(found.over).entity
 
 
-def _default_metric(model: SemanticModel) -> str:
+def _default_metric(model: SemanticModel, cues: set[str] | frozenset[str] = frozenset()) -> str:
+    """What a question naming no metric asks for: revenue, or the orders of "the busiest hour"."""
     names = [m.name for m in model.metrics]
+    if cues & _BUSY and "orders" in names:
+        return "orders"
     return "revenue" if "revenue" in names else names[0]
 
 

@@ -209,7 +209,38 @@ def suggest_mapping(header: list[str]) -> dict[str, str | None]:
                 mapping[field] = found
                 taken.add(found)
                 break
+    for field, fits in _BY_WORDS.items():  # no known name: a header whose words say it
+        if mapping[field] is None:
+            found = next((c for c in header if c not in taken and fits(set(header_words(c)))), None)
+            if found is not None:
+                mapping[field] = found
+                taken.add(found)
     return mapping
+
+
+def header_words(name: str) -> list[str]:
+    """A header's words: "transaction_id", "TransactionDate" and "Sale Date" are two each."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
+    return re.findall(r"[a-z]+|\d+", spaced.lower())
+
+
+_EVENT = frozenset(
+    {"invoice", "order", "transaction", "receipt", "bill", "ticket", "sale", "sales", "purchase"}
+)
+"""What one line belongs to: an order by any of its names."""
+_KEY = frozenset({"id", "no", "nr", "number", "num", "ref", "reference", "code", "key"})
+_DAY = frozenset({"date", "datetime", "timestamp", "day"})
+_NOT_SOLD_ON = frozenset({"ship", "shipped", "shipping", "delivery", "delivered", "due", "return", "birth"})
+_PRODUCT = frozenset({"product", "item", "article", "sku", "menu"})
+_NAME = frozenset({"name", "title", "description", "desc"})
+_BY_WORDS = {
+    "invoice": lambda words: bool(words & _EVENT and words & _KEY),  # "transaction_id", "Receipt No"
+    "invoiced_at": lambda words: bool(words & _DAY and not words & _NOT_SOLD_ON),  # "transaction_date"
+    "stock_code": lambda words: bool(words & _PRODUCT and words & _KEY),  # "item_code", "menu_id"
+    "description": lambda words: bool(words & _PRODUCT and words & _NAME),  # "item_name"
+}
+"""Fields found by a header's words when no known name matched: the kind of thing, and a key's word
+(or a date's). A ship date is no date of sale."""
 
 
 def source_key(header: list[str]) -> str:
