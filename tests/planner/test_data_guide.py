@@ -298,3 +298,13 @@ def test_hours_of_the_day_a_busiest_hour_and_that_hour_again(tmp_path: Path) -> 
         for question, said in asked.items():
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+
+
+def test_a_figure_neither_reader_reads_is_declined_never_made_up(chat: Chat) -> None:
+    """On a file with columns of its own the model is not to improvise a figure: what was not read
+    is said, with what the data answers; a greeting is still the model's."""
+    tool, _, answer = chat.ask("how many points were redeemed?")
+    assert tool is None and answer is not None
+    assert answer.startswith("I can't answer that from this data: I don't know what 'points' or 'redeemed'")
+    tool, _, answer = chat.ask("hello, what can you do?")
+    assert tool is None and answer is None  # left to the model, with no figure to make up

@@ -100,11 +100,17 @@ class DataGuide:
                 (data.rows_only and (reading.named or reading.left or isinstance(planned, GuidedCall)))
                 or extra_columns(data.model, reading.columns)
                 or (planned is None and reading.named and (data.guests or data.own_columns))
+                or (
+                    planned is None
+                    and (data.guests or data.own_columns)
+                    and _FIGURE_ASKED.search(normalize(_text(messages[last])))
+                )
             ):
                 # it names what only this file has ("sales reps in Texas": a state): the retail tables
                 # would read it as something else (a product called Texas), and so would the model;
                 # nor is the model to improvise over tables that lack this file's lines or columns,
-                # and a file imported as its rows only has none of its lines in the retail tables
+                # and a file imported as its rows only has none of its lines in the retail tables;
+                # nor to make up a figure ("how many points were redeemed?") neither reader read
                 return GuidedAnswer(f"{_unread(reading.left)} {can_ask(data.model)}")
             return _in_this_datas_words(planned, data, reading.left)
         # Only this file's columns, a question the retail reader did not read (a refusal, or left to
@@ -162,6 +168,8 @@ def _retail_lines(path: Path) -> bool:
 
 
 _CAN_ASK = " You can ask for "
+_FIGURE_ASKED = re.compile(r"\bhow (?:many|much)\b|\b(?:number|count|total|sum|average) of\b")
+"""A figure asked for: one that no reader read is declined, never left to the model to make up."""
 
 
 _LACKS = re.compile(r"it holds no figures on (?P<subjects>[^.]+)\.")

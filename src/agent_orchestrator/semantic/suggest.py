@@ -282,9 +282,10 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
         return Column(name=name, source=source, role=Role.label, entity=entity)
     keyish = any(w in _KEY_WORDS for w in words) or not profile.numeric
     if entity is not None and keyish and not any(w in (*_MONEY_WORDS, *_QUANTITY_WORDS) for w in words):
-        # "Invoice ID" is also said "invoice", "transaction_id" "transaction": the header's own noun
+        # "Invoice ID" is also said "invoice", "transaction_id" "transaction": an order's own noun (a
+        # product's is no such name: "in stock" asks about inventory, not the "StockCode")
         own = " ".join(w for w in words if w not in _KEY_WORDS)
-        synonyms = [own] if own and own != entity.value else []
+        synonyms = [own] if entity is Entity.order and own and own != entity.value else []
         return Column(name=name, source=source, role=Role.key, entity=entity, synonyms=synonyms)
     if profile.numeric and not any(w in _NOT_MEASURE_WORDS for w in words):
         unit = _measure_unit(words, profile)
