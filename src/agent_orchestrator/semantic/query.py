@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.semantic.model import Role, SemanticModel
+from agent_orchestrator.semantic.model import Column, Role, SemanticModel
 
 if TYPE_CHECKING:  # vocabulary.py reads the grain words from here
     from agent_orchestrator.semantic.vocabulary import Found
@@ -152,8 +152,7 @@ class SemanticQuery(BaseModel):
             if column.role is Role.time:
                 if group.grain is None:
                     raise InvalidInputError(f"Grouping by {column.name} needs a grain (day, month, …).")
-                if (group.grain == "hour") != (column.day_time == "time") and column.day_time != "date_time":
-                    raise InvalidInputError(_NO_SUCH_PART[column.day_time].format(column.name))
+                _check_part(column, group.grain)
             elif group.grain is not None or column.role not in (Role.dimension, Role.key, Role.label):
                 raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
         for rule in [*self.filters, *(self.share_of.filters if self.share_of else [])]:
@@ -163,8 +162,7 @@ class SemanticQuery(BaseModel):
                     raise InvalidInputError(f"The dataset cannot be filtered by {column.name}.")
                 if (rule.part is not None) != (column.role is Role.time):
                     raise InvalidInputError(f"{column.name} is filtered by a part of its dates, a weekday.")
-                if (rule.part == "hour") != (column.day_time == "time") and column.day_time != "date_time":
-                    raise InvalidInputError(_NO_SUCH_PART[column.day_time].format(column.name))
+                _check_part(column, rule.part)
             elif rule.metric is not None:
                 model.metric(rule.metric)
         for window in (self.window, self.compare, self.share_of.window if self.share_of else None):
@@ -193,6 +191,12 @@ _NO_SUCH_PART = {
     "date": "{} holds days, not times of day: it has no hours.",
     "time": "{} holds times of day only: it is grouped and filtered by the hour.",
 }
+
+
+def _check_part(column: Column, part: str | None) -> None:
+    """An hour is of a column with times of day, a period or a weekday of one with days."""
+    if (part == "hour") != (column.day_time == "time") and column.day_time != "date_time":
+        raise InvalidInputError(_NO_SUCH_PART[column.day_time].format(column.name))
 
 
 def query_schema(
