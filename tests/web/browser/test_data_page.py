@@ -127,7 +127,7 @@ def test_an_admin_imports_follows_the_progress_reads_the_report_and_restores(
     expect(page.get_by_test_id("import-progress")).to_be_visible()
     expect(page.get_by_test_id("import-numbers")).to_contain_text("rows/s", timeout=10_000)
     moving = re.compile(r"^(?:[1-9]|0\.\d*[1-9])")  # above zero: the bar moves
-    expect(page.get_by_test_id("import-bar")).to_have_attribute("value", moving)
+    expect(page.get_by_test_id("import-bar")).to_have_attribute("value", moving, timeout=30_000)
     report = page.get_by_test_id("import-report")
     expect(report).to_contain_text("Imported online-retail.csv", timeout=60_000)
     expect(page.get_by_test_id("report-facts")).to_contain_text("250,000")
