@@ -185,7 +185,7 @@ def suggest_model(
                 "mapped": field,
             }
             column = column.model_copy(update=update)
-        spoken = " ".join(_words(found.header))
+        spoken = " ".join(header_words(found.header))
         if spoken in COLUMN_SYNONYMS and column.role is not Role.ignore:
             column = column.model_copy(update={"synonyms": COLUMN_SYNONYMS[spoken]})
         columns.append(column)
@@ -216,7 +216,7 @@ def _cancellation(profile: TableProfile, columns: list[Column]) -> Cancellation 
             continue
         if column.role is Role.key and column.entity is Entity.order and seen.marked:
             return Cancellation(column=column.name, prefix=seen.marked)
-        if column.role is Role.dimension and "status" in _words(column.source):
+        if column.role is Role.dimension and "status" in header_words(column.source):
             values = [v for v in seen.samples if v.strip().lower() in _CANCELLED]
             if values:
                 return Cancellation(column=column.name, values=values)
@@ -234,14 +234,15 @@ def _gerund(word: str) -> str:
 def _currency_of(profile: TableProfile) -> str | None:
     """The currency a file names in a column of its own ("Currency": "EUR" on every line), if one."""
     for column in profile.columns:
-        if "currency" in _words(column.header) and column.distinct == 1 and column.samples:
+        if "currency" in header_words(column.header) and column.distinct == 1 and column.samples:
             code = column.samples[0].strip().upper()
             if re.fullmatch(r"[A-Z]{3}", code):
                 return code
     return None
 
 
-def _words(header: str) -> list[str]:
+def header_words(header: str) -> list[str]:
+    """A header's words: "CustomerID", "customer_id" and "Customer ID" are two each."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", header)  # CustomerID -> Customer ID
     return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
 
@@ -264,7 +265,7 @@ def _column(profile: ColumnProfile, rows: int) -> Column:
 
 
 def _role(profile: ColumnProfile, rows: int) -> Column:
-    words = _words(profile.header)
+    words = header_words(profile.header)
     name, source = column_name(profile.header), profile.header
     entity = _entity(words)
     if any(w in _KIND_WORDS for w in words) and not any(w in (*_KEY_WORDS, *_LABEL_WORDS) for w in words):
@@ -331,7 +332,7 @@ def _one_key_per_entity(columns: list[Column]) -> list[Column]:
 def _find(columns: list[Column], words: tuple[str, ...], unit: str | None = None) -> Column | None:
     for column in columns:
         fits = column.role is Role.measure and (unit is None or column.unit == unit)
-        if fits and any(w in words for w in _words(column.source)):
+        if fits and any(w in words for w in header_words(column.source)):
             return column
     return None
 
@@ -410,7 +411,9 @@ def default_metrics(
                     f"Average {column.title.lower()}",
                     over=column.name,
                 )
-            elif any(w in _SCORE_WORDS for w in _words(column.title)):  # "Rating": averaged, never summed
+            elif any(
+                w in _SCORE_WORDS for w in header_words(column.title)
+            ):  # "Rating": averaged, never summed
                 add(column.name, Kind.average, "number", f"Average {column.title.lower()}", over=column.name)
             elif column.unit == "money" or column.unit == "number":
                 add(column.name, Kind.sum, column.unit or "number", column.title, over=column.name)
@@ -451,7 +454,7 @@ def default_metrics(
     times = [c for c in columns if c.role is Role.time and c.day_time != "time"]
     for later in times[1:]:  # "days to ship": from the row's first date to each other one
         first = times[0]
-        word = _words(later.source)[0] if _words(later.source) else later.name
+        word = header_words(later.source)[0] if header_words(later.source) else later.name
         metrics.append(
             Metric(
                 name=column_name(f"days to {word}") if word != "days" else f"days_to_{later.name}",

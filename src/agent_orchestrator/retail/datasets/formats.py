@@ -15,6 +15,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from agent_orchestrator.semantic.suggest import header_words
+
 FIELDS = (
     "invoice",
     "stock_code",
@@ -216,12 +218,6 @@ def suggest_mapping(header: list[str]) -> dict[str, str | None]:
                 mapping[field] = found
                 taken.add(found)
     return mapping
-
-
-def header_words(name: str) -> list[str]:
-    """A header's words: "transaction_id", "TransactionDate" and "Sale Date" are two each."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
-    return re.findall(r"[a-z]+|\d+", spaced.lower())
 
 
 _EVENT = frozenset(
