@@ -8,7 +8,7 @@ import { $, el } from "./dom.js";
 import { state } from "./state.js";
 import { setStatus } from "./status.js";
 
-const LABELS = { up: "A helpful answer", down: "Not a helpful answer" };
+const LABELS = { up: "Rate this answer: helpful", down: "Rate this answer: not helpful" };
 
 /** The rating buttons of a stored answer (one with an event id). */
 export function feedbackControls(message) {

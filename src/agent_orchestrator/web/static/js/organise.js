@@ -121,7 +121,7 @@ export function organiseButtons(session, item, edit) {
         save: (text) => change(session, { folder: text || null }, text ? `Moved to “${text}”.` : "Taken out of its folder."),
       }),
     ),
-    button("Tags", "session-tags", "Tag", () =>
+    button("Tags", "session-tags", "Tags of", () =>
       edit(item, {
         label: "Tags, separated by commas",
         value: (session.tags || []).join(", "),
