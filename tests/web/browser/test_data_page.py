@@ -120,7 +120,8 @@ def test_an_admin_imports_follows_the_progress_reads_the_report_and_restores(
 
     # A big file in the Online Retail layout: read as it is, imported with a moving progress bar.
     upload(page, sales_csv(tmp_path / "online-retail.csv", 250_000, customers=2_000))
-    expect(page.get_by_test_id("mapping-detected")).to_contain_text("Online Retail")
+    # 16 MB through the browser: seconds on a busy machine.
+    expect(page.get_by_test_id("mapping-detected")).to_contain_text("Online Retail", timeout=30_000)
     expect(page.get_by_test_id("map-customer_id")).to_have_value("CustomerID")
     expect(page.get_by_test_id("preview-table").locator("tbody tr")).to_have_count(10)
     page.get_by_test_id("import-start").click()

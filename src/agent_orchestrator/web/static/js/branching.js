@@ -108,7 +108,7 @@ async function regenerate() {
   const id = state.currentSessionId;
   try {
     const prompt = await rewind(id);
-    if (prompt !== null) await sendTurn(prompt, { fromComposer: false });
+    if (prompt !== null) await sendTurn(prompt, { fromComposer: false, sessionId: id });
   } catch (error) {
     if (!isAbort(error)) setStatus(`Could not regenerate the answer: ${error.message}`, "error");
   }
@@ -129,7 +129,8 @@ async function rewind(id) {
   const data = await api("GET", sessionPath(id, "/messages"));
   const question = [...data.messages].reverse().find((m) => m.role === "user");
   await api("POST", sessionPath(id, "/rewind"), { turns: 1 });
-  await openSession(id);
+  // Only if the user is still there: a click on another chat meanwhile wins.
+  if (state.currentSessionId === id) await openSession(id);
   await loadSessions();
   return question ? question.content : null;
 }

@@ -105,10 +105,11 @@ async function onComposerSubmit(event) {
  * Send one prompt; the turn itself shows up through the live feed. Returns true once the server
  * accepted it. The typed text stays in the composer until then, so a 409/413/422 loses nothing.
  */
-export async function sendTurn(text, { fromComposer }) {
-  let sessionId;
+export async function sendTurn(text, { fromComposer, sessionId = null }) {
+  // sessionId: the chat a regenerated question belongs to, even if the user has opened another since.
+  const background = sessionId !== null && sessionId !== state.currentSessionId;
   try {
-    sessionId = await ensureSession();
+    sessionId ??= await ensureSession();
   } catch (error) {
     if (!isAbort(error)) setStatus(`Could not start a chat: ${error.message}`, "error");
     return false;
@@ -119,7 +120,7 @@ export async function sendTurn(text, { fromComposer }) {
   let response;
   try {
     // last_event_id: what this tab has seen; the server refuses the message if others came since.
-    const body = { content: text, last_event_id: seenEventId() };
+    const body = background ? { content: text } : { content: text, last_event_id: seenEventId() };
     response = await rawRequest("POST", sessionPath(sessionId, "/messages"), body, { accept: "text/event-stream" });
   } catch (error) {
     if (!isAbort(error)) setStatus("Cannot reach the server. Your message was not sent.", "error");
