@@ -8,6 +8,8 @@ Figures:
 - first token, turn 2: the same conversation extended by the reply and a follow-up. The server keeps
   the KV cache of turn 1, so it prefills only the new tokens; "turn 2 cold" is the same request after
   an unrelated one has evicted that prefix, i.e. what every turn would cost without prefix reuse;
+- a checked answer after tool results, streamed: when its first sentence arrives against when the
+  whole answer has (each sentence goes out once checked; before, nothing went out until the end);
 - decode tok/s: completion tokens after the first / time from first to last token (median of repeats);
 - peak RSS: VmHWM of the server process; ru_maxrss of this process for the raw run.
 
@@ -44,6 +46,26 @@ TURN1 = "Write a Python class Inventory with add, remove and report methods, wit
 TURN2 = "Now add a method that returns the three items with the lowest stock."
 PAUSE = 1.0
 OTHER = "What is the capital of France? Answer in one word."
+_CALL = {"id": "c1", "type": "function", "function": {"name": "sales_by_region", "arguments": "{}"}}
+_REGIONS = {"North": 48213.5, "South": 31877.25, "East": 22410.0, "West": 9105.75}
+TOOL_ANSWER = [
+    {
+        "role": "user",
+        "content": "Describe our sales by region: which regions lead, which lag, and by how much?",
+    },
+    {"role": "assistant", "content": None, "tool_calls": [_CALL]},
+    {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"regions": _REGIONS})},
+]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "sales_by_region",
+            "description": "Sales per region.",
+            "parameters": {"type": "object", "properties": {}},
+        },
+    }
+]
 
 
 def free_port() -> int:
@@ -52,7 +74,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def stream_timed(client: httpx.Client, messages: list[dict], max_tokens: int) -> dict:
+def stream_timed(
+    client: httpx.Client, messages: list[dict], max_tokens: int, tools: list[dict] | None = None
+) -> dict:
     """One streamed completion: first-token latency, decode rate, text and usage."""
     body = {
         "model": "bench",
@@ -61,6 +85,7 @@ def stream_timed(client: httpx.Client, messages: list[dict], max_tokens: int) ->
         "max_tokens": max_tokens,
         "stream": True,
         "stream_options": {"include_usage": True},
+        **({"tools": tools} if tools else {}),
     }
     started = time.perf_counter()
     first = last = None
@@ -84,6 +109,8 @@ def stream_timed(client: httpx.Client, messages: list[dict], max_tokens: int) ->
     n = usage["completion_tokens"]
     return {
         "first_token_s": first - started,
+        "last_token_s": last - started,
+        "pieces": len(text),
         "decode_tps": (n - 1) / (last - first) if n > 1 and last > first else float("nan"),
         "completion_tokens": n,
         "prompt_tokens": usage["prompt_tokens"],
@@ -240,6 +267,7 @@ def main() -> None:
         engine.warm_up()  # on this thread, which runs its generations too
         conv = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": TURN1}]
         s_t1, s_t2, s_cold, s_tps, r_t1, r_tps, e_tps = [], [], [], [], [], [], []
+        answers: list[dict] = []
         auth = {"Authorization": f"Bearer {TOKEN}"}
         with httpx.Client(base_url=f"{root}/v1", headers=auth, timeout=600) as client:
             # Server and raw runs alternate, so a noisy neighbour hits both alike.
@@ -258,6 +286,7 @@ def main() -> None:
                 r2 = stream_timed(client, turn2, args.tokens)
                 stream_timed(client, [{"role": "user", "content": OTHER}], 4)
                 cold = stream_timed(client, turn2, 8)
+                answers.append(stream_timed(client, TOOL_ANSWER, args.tokens, TOOLS))
                 time.sleep(PAUSE)
                 raw = raw or raw_runner.run(prompt_text, args.tokens)
                 s_t1.append(r1["first_token_s"])
@@ -292,6 +321,12 @@ def main() -> None:
     print(f"   {r2['prompt_tokens']} prompt tokens, {r2['cached_tokens']} reused; best {min(s_t2):.3f}")
     print(f"{'first token, turn 2 cold (s)':30}{med(s_cold):>9.3f}{'':>9}", end="")
     print(f"   same prompt, nothing reused; best {min(s_cold):.3f}")
+    first, whole = med(a["first_token_s"] for a in answers), med(a["last_token_s"] for a in answers)
+    print(f"{'checked answer, first (s)':30}{first:>9.3f}{'':>9}", end="")
+    print(
+        f"   whole answer {whole:.3f} s (first/whole {first / whole:.2f});"
+        f" in {answers[-1]['pieces']} piece(s)"
+    )
     print(f"{'decode (tok/s)':30}{med(s_tps):>9.1f}{med(r_tps):>9.1f}", end="")
     print(f"   {r1['completion_tokens']} tokens; best {max(s_tps):.1f} / {max(r_tps):.1f}")
     print(f"{'peak RSS (MB)':30}{server_rss:>9.0f}{raw_rss:>9.0f}")

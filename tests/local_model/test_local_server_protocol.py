@@ -35,7 +35,8 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 class ScriptedEngine:
-    """Yields ``pieces`` (one token each). ``gate`` holds generations; ``delay`` paces the pieces."""
+    """Yields ``pieces`` (one token each). ``gate`` holds generations; ``delay`` paces the pieces;
+    ``hold_after`` pieces, a generation waits for ``resume``."""
 
     n_ctx = 1000
     load_seconds = 0.0
@@ -47,6 +48,8 @@ class ScriptedEngine:
         self.gate = threading.Event()
         self.gate.set()
         self.delay = 0.0
+        self.hold_after: int | None = None
+        self.resume = threading.Event()
         self.prompts: list[str] = []
         self.params: list[GenerationParams] = []
         self.results: list[GenerationStats] = []
@@ -86,6 +89,9 @@ class ScriptedEngine:
                     stats.finish_reason = "length"
                     break
                 time.sleep(self.delay)  # kept: the stand-in engine's pace per token
+                while stats.completion_tokens == self.hold_after and not self.resume.wait(0.01):
+                    if cancel.is_set():
+                        break
                 stats.completion_tokens += 1
                 yield piece
             else:
@@ -1086,3 +1092,59 @@ async def test_a_guide_that_fails_leaves_the_question_to_the_model_never_a_500(
     east = [{"role": "user", "content": "What were the sales in the East region?"}]
     answered = await guided.post("/chat/completions", json={"messages": east, "tools": [SALES]})
     assert answered.status_code == 200 and engine.prompts  # the model answered it
+
+
+def _content(lines: Iterator[str]) -> str:
+    """The next piece of an answer's text in a stream."""
+    for line in lines:
+        if line.startswith("data: {"):
+            delta = json.loads(line.removeprefix("data: "))["choices"][0]["delta"]
+            if delta.get("content"):
+                return str(delta["content"])
+    raise AssertionError("the stream ended")
+
+
+def test_a_streamed_answer_sends_each_checked_sentence_while_the_model_writes_the_next(
+    http_server: tuple[str, Any], engine: ScriptedEngine
+) -> None:
+    root, _ = http_server
+    engine.pieces = ["North sold ", "48,213.50.", " That is", " most of", " the year."]
+    engine.hold_after = 3  # the model stops mid-sentence until the first one has arrived
+    body = {"messages": _answered('{"sales": 48213.5}'), "tools": [SALES], "stream": True}
+    with (
+        httpx.Client(base_url=root, headers=AUTH, timeout=10) as client,
+        client.stream("POST", "/v1/chat/completions", json=body) as response,
+    ):
+        lines = response.iter_lines()
+        assert _content(lines) == "North sold 48,213.50."
+        assert engine.running == 1  # still writing
+        engine.resume.set()
+        assert _content(lines) == " That is most of the year."
+
+
+def test_a_streamed_answer_ends_before_a_claim_the_results_do_not_support(
+    http_server: tuple[str, Any], engine: ScriptedEngine
+) -> None:
+    root, _ = http_server
+    engine.pieces = ["North sold ", "48,213.50.", " That is", " 12% more than", " last year."]
+    body = {"messages": _answered('{"sales": 48213.5}'), "tools": [SALES], "stream": True}
+    with httpx.Client(base_url=root, headers=AUTH, timeout=10) as client:
+        events = sse_events(client.post("/v1/chat/completions", json=body).text)
+    text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events)
+    assert text == "North sold 48,213.50."  # the 12% was never sent
+    assert events[-1]["choices"][0]["finish_reason"] == "stop"
+    assert len(engine.prompts) == 1  # no second draft: the first sentence had gone out
+
+
+def test_a_streamed_answer_holds_its_sentences_until_the_count_asked_for_is_stated(
+    http_server: tuple[str, Any], engine: ScriptedEngine
+) -> None:
+    root, _ = http_server
+    engine.pieces = ["The North placed 12 orders."]  # the customers' count, from the same sentence
+    headline = "Sales 48,213.50 from 310 orders by 12 customers (region North)."
+    messages = _answered(json.dumps({"headline": headline, "sales": 48213.5, "orders": 310, "customers": 12}))
+    messages[0] = {"role": "user", "content": "How many orders did the North region place?"}
+    body = {"messages": messages, "tools": [SALES], "stream": True}
+    with httpx.Client(base_url=root, headers=AUTH, timeout=10) as client:
+        events = sse_events(client.post("/v1/chat/completions", json=body).text)
+    assert "".join(e["choices"][0]["delta"].get("content") or "" for e in events) == headline

@@ -301,7 +301,10 @@ def create_app(
         cancel: threading.Event,
         watcher: asyncio.Task[None],
     ) -> JSONResponse | StreamingResponse:
-        """A request with tools: planned, generated and checked as a whole (``tool_turns``)."""
+        """A request with tools: planned, generated and checked (``tool_turns``); a streamed answer
+        goes out sentence by sentence as it is checked, anything else whole."""
+        if body.stream and plan.mode == "answer":
+            return _streamed_answer(plan, tokens, params, body, completion_id, cancel, watcher)
         try:
             result = await queue.run(lambda: run_plan(engine, template, plan, tokens, params, cancel))
         except (EngineError, ValueError, RuntimeError) as exc:
@@ -312,6 +315,31 @@ def create_app(
         if not result.grounded:
             logger.warning("Answer not grounded in the tool results (%s mode); fell back", plan.mode)
         return _respond(result, body, completion_id)
+
+    def _streamed_answer(
+        plan: Plan,
+        tokens: list[int],
+        params: GenerationParams,
+        body: ChatCompletionRequest,
+        completion_id: str,
+        cancel: threading.Event,
+        watcher: asyncio.Task[None],
+    ) -> StreamingResponse:
+        """Started now, not when the response is first read: the worker frees its slot either way."""
+        loop = asyncio.get_running_loop()
+        pieces: asyncio.Queue[str] = asyncio.Queue()
+
+        def emit(text: str) -> None:
+            loop.call_soon_threadsafe(pieces.put_nowait, text)
+
+        work = asyncio.ensure_future(
+            queue.run(lambda: run_plan(engine, template, plan, tokens, params, cancel, emit))
+        )
+        work.add_done_callback(lambda done: done.cancelled() or done.exception())  # read in the stream
+        include_usage = bool(body.stream_options and body.stream_options.include_usage)
+        chunks = ChunkFactory(completion_id, model_id, include_usage)
+        sse = _checked_stream(work, pieces, chunks, watcher, cancel)
+        return event_stream(sse, headers={"Cache-Control": "no-cache"})
 
     def _read(body: ChatCompletionRequest) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
         """The request's messages and tools, checked once for the guide and the pipeline."""
@@ -455,6 +483,52 @@ async def _replay(
     if chunks.include_usage:
         yield _sse(chunks.usage_chunk(stats))
     yield frame(DONE)
+
+
+async def _checked_stream(
+    work: asyncio.Future[TurnResult],
+    pieces: asyncio.Queue[str],
+    chunks: ChunkFactory,
+    watcher: asyncio.Task[None],
+    cancel: threading.Event,
+) -> AsyncIterator[str]:
+    """An answer's checked sentences as they come (``tool_turns``), then whatever the checks added."""
+    sent = ""
+    try:
+        yield _sse(chunks.chunk({"role": "assistant", "content": ""}))
+        while not work.done() or not pieces.empty():
+            piece = asyncio.ensure_future(pieces.get())
+            waiting: list[asyncio.Future[Any]] = [piece, work]
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if not piece.done():
+                piece.cancel()
+                continue
+            sent += piece.result()
+            yield _sse(chunks.chunk({"content": piece.result()}))
+        try:
+            result = work.result()
+        except (EngineError, ValueError, RuntimeError) as exc:
+            yield _sse(error_body(f"generation failed: {exc}", "server_error"))
+            yield frame(DONE)
+            return
+        if not result.grounded:
+            logger.warning("Answer not grounded in the tool results (answer mode); fell back")
+        text = result.text or ""
+        if not text.startswith(sent):  # the gate releases prefixes of the answer only
+            logger.error("A streamed answer's end does not continue what was sent; its end is dropped")
+        elif text[len(sent) :]:
+            yield _sse(chunks.chunk({"content": text[len(sent) :]}))
+        yield _sse(chunks.chunk({}, "length" if result.finish_reason == "length" else "stop"))
+        if chunks.include_usage:
+            yield _sse(
+                chunks.usage_chunk(
+                    usage(result.prompt_tokens, result.completion_tokens, result.cached_tokens)
+                )
+            )
+        yield frame(DONE)
+    finally:
+        cancel.set()  # no-op when finished; frees the model when the client went away mid-stream
+        watcher.cancel()
 
 
 async def _stream(

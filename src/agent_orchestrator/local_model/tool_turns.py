@@ -1,7 +1,9 @@
 """Carry out a :class:`tool_policy.Plan` on the engine: a constrained call, or a checked answer.
 
-Runs on the inference worker thread (one generation at a time) and returns the whole result, because
-an answer is only released after the grounding check: a streamed token cannot be taken back.
+Runs on the inference worker thread (one generation at a time) and returns the whole result. An
+answer is only released once checked, because a streamed token cannot be taken back: with ``emit``
+(a streamed request) an answer's sentences are released as they are completed and checked
+(:class:`_SentenceGate`), the rest of the answer held until it is.
 
 * call: the prompt ends inside ``<tool_call>`` and decoding follows the plan's grammar, so the output is
   one JSON call of an offered tool with valid arguments; when the narrowed tools allow exactly one
@@ -11,6 +13,9 @@ an answer is only released after the grounding check: a streamed token cannot be
   says so plainly, without asking the model (a 0.5B model turns "no customer with id 99999999"
   into a segment). Otherwise the model answers and ``grounding`` checks it; an unsupported claim gets
   one retry with the claims named, then the answer of last resort: what the tool returned.
+  Streamed, a sentence goes out once the whole answer up to it passes the same checks (no
+  unsupported claim, the asked-for count or figure stated); an answer that has gone out in part and
+  then makes an unsupported claim ends before that sentence, which is never sent.
 * chat: small talk and statements get the plan's fixed reply; otherwise the model answers, and a
   claim its evidence does not support gets an honest "I don't know" (a greeting, a plain hello). A
   call the model writes as text anyway (tags, bare JSON, or the 1.5B model's "I would call `…` with
@@ -24,6 +29,7 @@ import logging
 import re
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -57,6 +63,12 @@ _RETRY_NOTE = (
 )
 
 
+Emit = Callable[[str], None]
+"""Sends a piece of a streamed answer on its way (called on the worker thread)."""
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+
+
 @dataclass
 class TurnResult:
     text: str | None
@@ -76,9 +88,12 @@ def run_plan(
     prompt: list[int],
     params: GenerationParams,
     cancel: threading.Event,
+    emit: Emit | None = None,
 ) -> TurnResult:
     """``prompt``: the plan's prompt, already rendered and tokenized by the caller (which checked it
-    against the context window), so the first generation does not render and tokenize it again."""
+    against the context window), so the first generation does not render and tokenize it again.
+    ``emit``: where an answer's checked sentences go as they are written; the text returned then
+    starts with all that was emitted."""
     if plan.reply is not None:
         return TurnResult(plan.reply)
     if plan.mode == "call":
@@ -90,7 +105,39 @@ def run_plan(
         # The reason's first clause: "no country named 'X' in the data", not the list of the others.
         reasons = "; ".join(dict.fromkeys(e.split(";")[0].rstrip(".") for e in plan.errors))
         return TurnResult(NOT_FOUND.format(reasons=reasons))
-    return _answer(engine, template, plan, prompt, params, cancel)
+    return _answer(engine, template, plan, prompt, params, cancel, emit)
+
+
+class _SentenceGate:
+    """Releases an answer's complete sentences once the answer up to them passes the checks.
+
+    ``released`` is always a prefix of the answer's stripped text, so what was sent stays the start
+    of what the answer turns out to be.
+    """
+
+    def __init__(self, plan: Plan, sources: Sources, emit: Emit) -> None:
+        self.plan, self.sources, self.emit = plan, sources, emit
+        self.released = ""
+        self.seen = 0  # the end of the last candidate checked: each is checked once
+        self.closed = False
+        """Set by an unsupported claim after something went out: the answer ends where it was."""
+
+    def offer(self, text: str, *, finished: bool = False) -> None:
+        """``text``: everything generated so far; ``finished``: its last sentence is complete."""
+        text = text.lstrip()
+        ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+        end = len(text.rstrip()) if finished else (ends[-1] if ends else 0)
+        if self.closed or end <= self.seen:
+            return
+        self.seen = end
+        candidate = text[:end]
+        if unsupported_claims(candidate, self.sources, self.plan.terms):
+            self.closed = bool(self.released)
+            return
+        if _checked(candidate.strip(), self.plan) != candidate.strip():
+            return  # the count or the figure asked for is still to come: hold the sentence
+        self.emit(candidate[len(self.released) :])
+        self.released = candidate
 
 
 def _call(
@@ -129,9 +176,17 @@ def _answer(
     prompt: list[int],
     params: GenerationParams,
     cancel: threading.Event,
+    emit: Emit | None,
 ) -> TurnResult:
     sources = Sources.of(plan.sources)
-    text, result = _generate(engine, prompt, params, cancel)
+    gate = _SentenceGate(plan, sources, emit) if emit is not None and plan.mode == "answer" else None
+    text, result = _generate(engine, prompt, params, cancel, gate.offer if gate else None)
+    if gate is not None:
+        gate.offer(text, finished=True)
+        if gate.released and gate.released.strip() != text.strip():  # ended at an unsupported claim
+            logger.warning("A streamed answer ended before an unsupported claim")
+            result.text = _with_requested_rows(gate.released.strip(), plan)
+            return result
     if plan.mode == "chat" and plan.tools:
         _, calls = split_tool_calls(text, plan.tools)
         if calls:
@@ -234,8 +289,13 @@ def _parsed(content: str) -> Any:
 
 
 def _generate(
-    engine: Engine, prompt: str | list[int], params: GenerationParams, cancel: threading.Event
+    engine: Engine,
+    prompt: str | list[int],
+    params: GenerationParams,
+    cancel: threading.Event,
+    watch: Callable[[str], None] | None = None,
 ) -> tuple[str, TurnResult]:
+    """``watch``: shown the text so far after each piece (the sentence gate of a streamed answer)."""
     pieces: list[str] = []
     stats: GenerationStats | None = None
     tokens = engine.tokenize(prompt) if isinstance(prompt, str) else prompt
@@ -244,6 +304,8 @@ def _generate(
         for item in generation:
             if isinstance(item, str):
                 pieces.append(item)
+                if watch is not None:
+                    watch("".join(pieces))
             else:
                 stats = item
     finally:
