@@ -378,27 +378,25 @@ def default_metrics(
         if counted is not None:
             # what was bought: a cancelled order is no order, its customer no buyer, its units none sold
             add(plural, Kind.count_distinct, "count", plural.capitalize(), over=counted.name, **kept)
-    add("lines", Kind.rows, "count", "Order lines")
+    order = keys.get(Entity.order) or labels.get(Entity.order)
+    if order is None:  # no order number: each line is an order (a file of one line per purchase)
+        add("orders", Kind.rows, "count", "Orders", **kept)
+    else:
+        add("lines", Kind.rows, "count", "Order lines")
     if quantity is not None:
         add("units", Kind.sum, "number", "Units", over=quantity.name, **kept)
     if price is not None and price.role is Role.measure:
         # "what does it usually sell at?": the price of a line, averaged over the lines sold
         add("average_price", Kind.average, "money", f"Average {price.title.lower()}", over=price.name, **kept)
     revenue = next((m for m in metrics if m.name == "revenue"), None)
-    order = keys.get(Entity.order)
-    if cancellation is not None and revenue is not None and order is not None:
+    if cancellation is not None and revenue is not None:
         sums = {"over": str(revenue.over), **({"times": revenue.times} if revenue.times else {})}
+        orders = {"over": order.name} if order else {}  # without an order number, its lines
+        kind = Kind.count_distinct if order else Kind.rows
         add("gross_revenue", Kind.sum, "money", "Gross revenue", **sums, **kept)
         add("cancelled_revenue", Kind.sum, "money", "Cancelled revenue", **sums, only="cancelled")
-        add(
-            "cancelled_orders",
-            Kind.count_distinct,
-            "count",
-            "Cancelled orders",
-            over=order.name,
-            only="cancelled",
-        )
-        add("all_orders", Kind.count_distinct, "count", "Orders placed and cancelled", over=order.name)
+        add("cancelled_orders", kind, "count", "Cancelled orders", **orders, only="cancelled")
+        add("all_orders", kind, "count", "Orders placed and cancelled", **orders)
         add("cancellation_rate", Kind.ratio, "ratio", "Cancellation rate", numerator="cancelled_orders",
             denominator="all_orders")  # fmt: skip
     for column in columns:

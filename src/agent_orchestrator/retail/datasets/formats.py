@@ -34,12 +34,16 @@ PRICE_FIELDS = ("unit_price", "line_total")
 """A line's money: its unit price, or its total (a shop's ``Sales`` column), either is enough; with
 only a total, the unit price is the total over the quantity."""
 
-OPTIONAL_FIELDS = frozenset({"stock_code", "description", "country", "customer_id", *PRICE_FIELDS})
-"""Fields a file may lack: the stock code (a file that names its products only: the name is the
+OPTIONAL_FIELDS = frozenset({"invoice", "stock_code", "description", "country", "customer_id", *PRICE_FIELDS})
+"""Fields a file may lack: the order number (a file of one line per order: each line is an order of
+its own, :data:`LINE_ORDERS`), the stock code (a file that names its products only: the name is the
 key), an empty description, the country ``Unspecified``, one of the two :data:`PRICE_FIELDS` (see
 :func:`missing_fields`), and the customer, or the product (stock code and description both): a
 till's export names neither. Its lines are then the file's own rows only
 (:data:`ROWS_ONLY`), answered by its semantic model, never the retail tables' customers or products."""
+
+LINE_ORDERS = "line {}"
+"""The order number of a file's line when the file has none (each line is an order): its line's place."""
 
 ROWS_ONLY = "rows only"
 """Why a line is kept in the file's own rows and not in the retail tables: the file has no

@@ -1,7 +1,8 @@
 """One CSV record to one invoice line, under a mapping and a format, or the reason it is skipped.
 
 The rules are the Online Retail importer's (``retail.importer`` documents them for users): a line
-needs an invoice, a stock code, a non-zero integer quantity, a date, a price >= 0 (or a line
+needs an invoice (a file without order numbers has one order per line, numbered by its place), a
+stock code, a non-zero integer quantity, a date, a price >= 0 (or a line
 total, which has the quantity's sign) and a customer; a negative quantity is a cancellation (or
 return) line. In the Online Retail layouts a "C" invoice is a cancellation too and must have a
 negative quantity; elsewhere a "C" is just part of the order number (``CA-1001``), which a shop
@@ -25,12 +26,14 @@ Built as closures over the column positions, because this runs once per line of 
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from agent_orchestrator.retail.datasets.dates import date_parser
 from agent_orchestrator.retail.datasets.formats import (
     FIELDS,
+    LINE_ORDERS,
     ROWS_ONLY,
     CsvFormat,
     is_rows_only,
@@ -122,9 +125,9 @@ def line_parser(
             raise RowsOnly(ROWS_ONLY, "kept in the file's own rows")
 
         return rows_only
-    i_inv, i_qty, i_date, i_cust = (
-        position[mapping[f]] for f in ("invoice", "quantity", "invoiced_at", "customer_id")
-    )
+    i_qty, i_date, i_cust = (position[mapping[f]] for f in ("quantity", "invoiced_at", "customer_id"))
+    i_inv = position[mapping["invoice"]] if mapping.get("invoice") else None
+    lines = itertools.count(1)  # without an order number, each line is an order: numbered by its place
     i_code = position[mapping.get("stock_code") or mapping["description"]]  # a name alone is the key
     i_desc, i_country, i_price, i_total = (
         position[mapping[f]] if mapping.get(f) else None
@@ -191,7 +194,7 @@ def line_parser(
     def parse(row: list[str]) -> Line:
         if len(row) != width:
             raise Skip("wrong column count", f"expected {width} columns, found {len(row)}")
-        invoice = row[i_inv].strip().upper()
+        invoice = LINE_ORDERS.format(next(lines)) if i_inv is None else row[i_inv].strip().upper()
         if not invoice:
             order[0] = ""  # the next line starts an order of its own
             raise Skip("no invoice", f"missing {name['invoice']}")
