@@ -366,7 +366,9 @@ def test_cancelled_invoices_are_no_orders_and_metrics_of_their_own(tmp_path):
     assert "Cancellation rate 7.69%" in text  # 1 of 13 invoices
 
 
-def test_a_status_that_refunds_an_order_is_a_cancellation(tmp_path):
+def test_a_status_that_refunds_an_order_is_a_cancellation_of_an_order_placed(tmp_path):
+    """A refunded order was placed: it counts in orders as its amount counts in revenue (the file's
+    own totals); the refunds are metrics of their own."""
     path = tmp_path / "shop.csv"
     path.write_text(
         "Order ID,Created at,Financial Status,Lineitem price,Lineitem quantity,Total\n"
@@ -377,9 +379,19 @@ def test_a_status_that_refunds_an_order_is_a_cancellation(tmp_path):
     assert model.cancellation is not None and model.cancellation.values == ["refunded"]
     with Engine(model, path) as engine:
         found = engine.run(
-            SemanticQuery(metrics=["orders", "cancelled_orders", "cancelled_revenue"])
+            SemanticQuery(
+                metrics=["revenue", "orders", "cancelled_orders", "cancelled_revenue", "cancellation_rate"]
+            )
         ).records()
-    assert found == [{"orders": 3, "cancelled_orders": 1, "cancelled_revenue": 20.0}]
+    assert found == [
+        {
+            "revenue": 95.0,
+            "orders": 4,
+            "cancelled_orders": 1,
+            "cancelled_revenue": 20.0,
+            "cancellation_rate": 0.25,
+        }
+    ]
 
 
 def test_a_guests_lines_are_no_customers_group():
@@ -503,3 +515,20 @@ def test_groups_kept_by_their_own_figures_are_taken_together(engine):
     assert engine.run(west).rows == [(907.15, 4.0, 1)]  # CA-2017-4
     with pytest.raises(InvalidInputError):  # groups taken together are not also counted
         query.model_copy(update={"together": True, "count": True}).checked(engine.model)
+
+
+def test_a_value_written_several_ways_is_one_value_as_most_lines_write_it(tmp_path):
+    """An export's "PayPal" and "Paypal" are one payment method: grouped once and filtered as one."""
+    path = tmp_path / "sales.csv"
+    methods = ["PayPal"] * 3 + ["Paypal"] * 2 + [" paypal"] + ["Cash"] * 4
+    path.write_text(
+        "Date,Payment Method,Total\n"
+        + "".join(f"2024-01-{day:02},{method},10.00\n" for day, method in enumerate(methods, 1))
+    )
+    model = suggest_model(profile_csv(path), "Shop")
+    assert model.column("payment_method").spellings == {" paypal": "PayPal", "Paypal": "PayPal"}
+    with Engine(model, path) as engine:
+        by_method = SemanticQuery(metrics=["revenue"], group_by=[GroupBy(column="payment_method")])
+        assert sorted(engine.run(by_method).rows) == [("Cash", 40.0), ("PayPal", 60.0)]
+        paypal = Filter(column="payment_method", op="in", values=["PayPal"])
+        assert engine.run(SemanticQuery(metrics=["revenue"], filters=[paypal])).rows == [(60.0,)]

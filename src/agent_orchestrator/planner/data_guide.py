@@ -51,9 +51,10 @@ class _Data:
     last_day: date | None
     hashed: frozenset[str]
     """Key columns the retail tables keep only as numbers made from the file's text ("SM-20320")."""
-    guests: bool
-    """Lines without a customer (guest checkouts), or a file with no customer or product column at
-    all: the retail tables leave them out, so only the file's own rows give the shop's totals."""
+    own_totals: bool
+    """The retail tables' figures are not the file's: they leave out lines without a customer (guest
+    checkouts) or a file with no customer or product column at all, and know cancellations only as
+    reversal lines, not a status's ("Cancelled"). Only the file's own rows then give its totals."""
     own_columns: bool
     """Columns the retail tables do not have (a region, a profit)."""
     rows_only: bool
@@ -99,10 +100,10 @@ class DataGuide:
             if (
                 (data.rows_only and (reading.named or reading.left or isinstance(planned, GuidedCall)))
                 or extra_columns(data.model, reading.columns)
-                or (planned is None and reading.named and (data.guests or data.own_columns))
+                or (planned is None and reading.named and (data.own_totals or data.own_columns))
                 or (
                     planned is None
-                    and (data.guests or data.own_columns)
+                    and (data.own_totals or data.own_columns)
                     and _FIGURE_ASKED.search(normalize(_text(messages[last])))
                 )
             ):
@@ -120,7 +121,7 @@ class DataGuide:
         if (
             extra_columns(data.model, reading.columns)
             or filtered & data.hashed  # "customer SM-20320": a key only the file's rows hold as written
-            or data.guests  # the retail tables lack the guest checkouts' lines: the file's totals
+            or data.own_totals  # the retail tables lack lines or statuses of the file's: its totals
             or not isinstance(planned, GuidedCall)
             or (previous is not None and reading.follow_up)
         ):
@@ -144,7 +145,9 @@ class DataGuide:
                     # guest lines, or a file imported as its own rows only (no customer or product
                     # column mapped): the retail tables lack lines the file has
                     rows_only = not _retail_lines(path)
-                    guests = (customer is not None and engine.blank(customer) > 0) or rows_only
+                    guests = customer is not None and engine.blank(customer) > 0
+                # cancellations marked by a status, which the retail tables do not know
+                statuses = model.cancellation is not None and bool(model.cancellation.values)
                 hashed = frozenset(
                     [customer.name]
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))
@@ -153,7 +156,15 @@ class DataGuide:
                 own = extra_columns(model, {c.name for c in model.columns})
                 vocabulary = Vocabulary(model, words)
                 self._data = _Data(
-                    rows, model, vocabulary, first_day, last_day, hashed, guests, own, rows_only
+                    rows,
+                    model,
+                    vocabulary,
+                    first_day,
+                    last_day,
+                    hashed,
+                    guests or rows_only or statuses,
+                    own,
+                    rows_only,
                 )
             return self._data
 

@@ -208,6 +208,9 @@ def projection(model: SemanticModel) -> str:
         source = quote(column.source)
         if column.role in (Role.key, Role.label, Role.dimension):
             expression = f"CAST({source} AS VARCHAR)"
+            if column.spellings:  # literals from the validated model, never from a question
+                cases = " ".join(f"WHEN {_string(k)} THEN {_string(v)}" for k, v in column.spellings.items())
+                expression = f"CASE {expression} {cases} ELSE {expression} END"
         elif column.role is Role.time:
             expression = f"CAST({source} AS {DAY_TIME_TYPE[column.day_time]})"
         else:

@@ -95,6 +95,12 @@ class Column(BaseModel):
     day_time: DayTime = "date"
     """For a time column: whether it holds times of day too, or only them. Hours are asked of a
     column with times ("the busiest hour"); periods and windows of one with dates."""
+    spellings: Annotated[
+        dict[Annotated[str, Field(max_length=200)], Annotated[str, Field(max_length=200)]],
+        Field(max_length=50),
+    ] = {}
+    """For a key, a label or a dimension: values the file writes another way -> the value they are
+    ("Paypal" -> "PayPal"), so that a value is one group and one filter however a line spells it."""
     mapped: Annotated[str, Field(max_length=40)] | None = None
     """What an admin confirmed the column holds (``suggest.KNOWN``: the order number, the line total):
     the columns every sales table has, as against the ones only this file has."""
@@ -107,8 +113,9 @@ class Column(BaseModel):
 class Cancellation(BaseModel):
     """Which lines cancel (or refund) an order rather than sell: those whose ``column`` starts with
     ``prefix`` (the Online Retail layout's "C536379" invoices), or holds one of ``values`` (a status
-    column's "refunded"). Orders, customers and units count the other lines; cancellations are
-    metrics of their own."""
+    column's "refunded"). A reversal line (a prefix) is no order: orders, customers and units count
+    the other lines. A status marks an order that was placed, counted as the file records it, as
+    its revenue is. Either way cancellations are metrics of their own."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

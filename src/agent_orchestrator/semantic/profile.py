@@ -38,6 +38,9 @@ class ColumnProfile:
     marked: str | None = None
     """For a text column of numbers: the letter that starts some of them ("C536379" among "536365"s:
     the Online Retail layout's cancelled invoices; a rare other letter, an adjustment, aside)."""
+    spellings: tuple[tuple[str, str], ...] = ()
+    """For a text column of few values: a value written another way (case, spaces: "Paypal") and the
+    way the file mostly writes it ("PayPal")."""
 
     @property
     def numeric(self) -> bool:
@@ -119,6 +122,8 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
             f"SELECT DISTINCT {quoted}::VARCHAR FROM {source} WHERE {quoted} IS NOT NULL LIMIT {SAMPLES}"
         ).fetchall()
         marked = None if numeric else _marked(connection, source, quoted)
+        few = not numeric and type_ == "VARCHAR" and int(distinct) <= SPELLED_VALUES
+        spellings = _spellings(connection, source, quoted) if few else ()
         times_of_day = type_ in _STAMPS and bool(
             connection.execute(f"SELECT count(DISTINCT CAST({quoted} AS TIME)) > 1 FROM {source}").fetchone()[
                 0
@@ -135,9 +140,29 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 maximum=None if maximum is None else float(maximum),
                 times_of_day=times_of_day,
                 marked=marked,
+                spellings=spellings,
             )
         )
     return TableProfile(rows, tuple(columns), date_format)
+
+
+SPELLED_VALUES = 500
+"""Text columns with at most this many values are checked for one value written several ways."""
+
+
+def _spellings(
+    connection: duckdb.DuckDBPyConnection, source: str, quoted: str
+) -> tuple[tuple[str, str], ...]:
+    """Values equal but for case and surrounding spaces, each with the spelling most lines use (ties:
+    the first in sort order), so that "PayPal" and "Paypal" are one payment method."""
+    found = connection.execute(
+        "SELECT value, spelled FROM (SELECT value, count(*) OVER (PARTITION BY folded) AS ways, "
+        "first(value ORDER BY lines DESC, value) OVER (PARTITION BY folded) AS spelled FROM "
+        f"(SELECT {quoted}::VARCHAR AS value, lower(trim({quoted}::VARCHAR)) AS folded, count(*) AS lines "
+        f"FROM {source} WHERE {quoted} IS NOT NULL GROUP BY 1, 2)) WHERE ways > 1 AND value <> spelled "
+        "ORDER BY 1"
+    ).fetchall()
+    return tuple((str(value), str(spelled)) for value, spelled in found)
 
 
 def _marked(connection: duckdb.DuckDBPyConnection, source: str, quoted: str) -> str | None:

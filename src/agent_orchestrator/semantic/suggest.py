@@ -256,6 +256,8 @@ def _entity(words: list[str]) -> Entity | None:
 
 def _column(profile: ColumnProfile, rows: int) -> Column:
     column = _role(profile, rows)
+    if profile.spellings and column.role in (Role.key, Role.label, Role.dimension):
+        column = column.model_copy(update={"spellings": dict(profile.spellings[:50])})
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", profile.header.strip())
     if spaced != profile.header.strip():  # "StockCode" is said "stock code", "CustomerID" "customer ID"
         first, *rest = spaced.split()
@@ -348,7 +350,11 @@ def default_metrics(
     by_name = {column.name: column for column in columns}
     metrics: list[Metric] = []
 
-    kept = {"only": "kept"} if cancellation is not None else {}
+    # A reversal line (the Online Retail layout's "C" invoice) is no order: orders, customers, units
+    # and revenue before cancellations count the other lines. A status ("cancelled", "refunded")
+    # marks an order that was placed: it counts as the file records it, as its revenue does.
+    reversal = cancellation is not None and cancellation.prefix is not None
+    kept = {"only": "kept"} if reversal else {}
 
     def add(name: str, kind: Kind, unit: str, label: str = "", **fields: str) -> None:
         metrics.append(
@@ -393,12 +399,14 @@ def default_metrics(
         sums = {"over": str(revenue.over), **({"times": revenue.times} if revenue.times else {})}
         orders = {"over": order.name} if order else {}  # without an order number, its lines
         kind = Kind.count_distinct if order else Kind.rows
-        add("gross_revenue", Kind.sum, "money", "Gross revenue", **sums, **kept)
+        if reversal:
+            add("gross_revenue", Kind.sum, "money", "Gross revenue", **sums, **kept)
         add("cancelled_revenue", Kind.sum, "money", "Cancelled revenue", **sums, only="cancelled")
         add("cancelled_orders", kind, "count", "Cancelled orders", **orders, only="cancelled")
-        add("all_orders", kind, "count", "Orders placed and cancelled", **orders)
+        if reversal:
+            add("all_orders", kind, "count", "Orders placed and cancelled", **orders)
         add("cancellation_rate", Kind.ratio, "ratio", "Cancellation rate", numerator="cancelled_orders",
-            denominator="all_orders")  # fmt: skip
+            denominator="all_orders" if reversal else "orders")  # fmt: skip
     for column in columns:
         if column.role is Role.measure and column not in (quantity, price, line_total):
             if column.unit == "percent":
