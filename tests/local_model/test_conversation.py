@@ -553,3 +553,37 @@ def test_a_column_is_known_by_the_thing_its_result_says_it_names_and_a_month_by_
     assert (reply("which month were we talking about?", chat, kinds) or "").startswith(
         "The month we talked about was February 2019 ("
     )
+
+
+def said_and_answered(*pairs: tuple[str, str]) -> list[dict[str, Any]]:
+    return [m for question, text in pairs for m in (user(question), {"role": "assistant", "content": text})]
+
+
+LONG_CHAT = said_and_answered(
+    ("hi! whats the total revenue in this file?", "Revenue, all time: 63,602,668.37."),
+    ("and the avg order value?", "Average order value, all time: 3,180.13."),
+    ("I call a customer lapsed if they've bought nothing since May 2024. how many are lapsed?", "6,044."),
+    ("what share of revenue came from orders that were cancelled?", "Revenue, cancelled: 32.98%."),
+    ("which of the lapsed customers opened our last promo email?", "I can't answer that from this data."),
+    ("what target did I say my boss set?", "You haven't said anything about a target."),
+)
+
+
+def test_a_topic_named_by_a_synonym_finds_the_answer_that_says_all_of_it() -> None:
+    """"AOV" is the average order value, not any answer about orders; a reply about the chat only
+    quotes what was said elsewhere."""
+    assert reply("remind me what AOV you gave me earlier", LONG_CHAT) == (
+        'When you asked "and the avg order value?", I answered: "Average order value, all time: 3,180.13."'
+    )
+
+
+def test_what_the_user_gave_is_their_statement_before_a_later_question_with_its_words() -> None:
+    assert reply("what cutoff did I give you for lapsed?", LONG_CHAT) == (
+        "You said: \"I call a customer lapsed if they've bought nothing since May 2024\""
+    )
+
+
+def test_today_is_this_chat() -> None:
+    assert reply("what was the very first thing I asked you today?", LONG_CHAT) == (
+        'Your first question was: "hi! whats the total revenue in this file?"'
+    )

@@ -201,7 +201,8 @@ _FILLER = frozenset(
         "sixth seventh eighth ninth tenth last latest recent most prior preceding penultimate original "
         "originally initial initially earliest very ever sorry quick check please pls ok okay hey so far all "
         "everything exact exactly actually about now then also figure number value amount result two three "
-        "four five six seven eight nine ten whole list turn not that those end ended up finally eventually",
+        "four five six seven eight nine ten whole list turn not that those end ended up finally eventually "
+        "today",
     )
 )
 """Words of asking about the chat, not of what was talked about."""
@@ -594,17 +595,21 @@ class _Reply:
         earliest when the question says "first")."""
         asked = self.asked
         if asked.side == "user" or asked.instruction:
-            quoted = _best_clause(" ".join(asked.topic), [t.question for t in self.turns])
+            # what the user gave or said: a statement of theirs before a question with the same words
+            stated = not asked.questions_only and not asked.instruction
+            quoted = _best_clause(" ".join(asked.topic), [t.question for t in self.turns], stated=stated)
             if quoted is None:
                 return None  # put in other words, perhaps: the model reads the conversation
             verb = "asked" if asked.questions_only and not asked.instruction else "said"
             return f'You {verb}: "{quoted}"'
         first = asked.position is not None and asked.position > 0
-        alike = [self.kinds.lexicon.alike(words(w)) for w in asked.topic]
+        meanings = [self.kinds.lexicon.meanings(words(w)) for w in asked.topic]
         best, best_score = None, 0
         for i, turn in enumerate(self.turns):
+            if is_about_the_chat(turn.question):
+                continue  # a reply about the chat only quotes it: what it quotes was said where it was
             said = set(words(f"{turn.question} {turn.answer}")) if turn.answer else set()
-            score = sum(1 for group in alike if group & said)
+            score = sum(1 for phrases in meanings if any(phrase <= said for phrase in phrases))
             if score > best_score or (score and score == best_score and not first):
                 best, best_score = i, score
         if best is None:
@@ -693,17 +698,20 @@ def _as_answered(period: str, answer: str) -> str:
     return f"{period.capitalize()} {dated.group(1)}" if dated else period
 
 
-def _best_clause(question: str, said: Sequence[str]) -> str | None:
-    """The clause of ``said`` that shares the most words with the question, the latest of equals;
-    the whole message when two things are asked ("my name, and which countries …")."""
+def _best_clause(question: str, said: Sequence[str], *, stated: bool = False) -> str | None:
+    """The clause of ``said`` that shares the most words with the question, the latest of equals
+    (with ``stated``, a statement before any question: "what cutoff did I give you for lapsed?" is
+    "I call a customer lapsed if …", not a later question about lapsed customers); the whole
+    message when two things are asked ("my name, and which countries …")."""
     asked = set(words(question)) - _RECALL_WORDS
     two_asks = bool(re.search(r"\w,?\s+and\s+\w", question.strip()))
-    best, best_overlap = None, 0
+    best, best_score = None, (0, False)
     for text in said:
         for clause in [text] if two_asks else _CLAUSE.split(text):
             overlap = len(asked & set(words(clause)))
-            if overlap and overlap >= best_overlap:
-                best, best_overlap = clause.strip(), overlap
+            score = (overlap, stated and not asks(clause) and not clause.rstrip().endswith("?"))
+            if overlap and score >= best_score:
+                best, best_score = clause.strip(), score
     return best
 
 

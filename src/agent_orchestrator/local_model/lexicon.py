@@ -83,6 +83,17 @@ class Lexicon:
                 found |= every_word
         return found
 
+    def meanings(self, said: Iterable[str]) -> list[frozenset[str]]:
+        """Stemmed ``said`` and every phrase of a group that has it as a member: "aov" means
+        {"average", "order", "value"} too. Unlike :meth:`alike`, a phrase counts only whole: a
+        text about "orders" does not mention the average order value."""
+        own = frozenset(said)
+        found = [own] if own else []
+        for members, _ in self._groups:
+            if own in members:
+                found += [member for member in members if member != own]
+        return found
+
     def describes(self, choice: str, said: set[str]) -> bool:
         """Whether stemmed ``said`` describes an enum choice without naming it: its own words
         ("orders" for ``orders``), or a member of its group ("best sellers" for ``quantity``)."""
@@ -133,8 +144,14 @@ def _lower_words(text: str) -> list[str]:
 
 def _glossed(spec: Mapping[str, Any]) -> list[tuple[str, ...]]:
     """``measure``'s "revenue = sales, turnover; orders = invoices" as groups of the enum's own
-    choices (a gloss of anything else is prose)."""
-    choices = {str(c) for option in [spec, *spec.get("anyOf", ())] for c in option.get("enum", ())}
+    choices, or of its items' (a list of metrics); a gloss of anything else is prose."""
+    items = spec.get("items")
+    options = [
+        spec,
+        *spec.get("anyOf", ()),
+        *([items, *items.get("anyOf", ())] if isinstance(items, dict) else []),
+    ]
+    choices = {str(c) for option in options for c in option.get("enum", ())}
     found: list[tuple[str, ...]] = []
     for choice, glosses in _GLOSS.findall(str(spec.get("description") or "")):
         if choice in choices:
