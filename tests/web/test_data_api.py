@@ -327,7 +327,7 @@ def test_bad_files_and_mappings_get_one_message_and_change_nothing(data_app, tmp
     (tmp_path / "empty.csv").write_bytes(b"")
     for name, detail in [
         ("photo.csv", "photo.csv is not a CSV file: it holds binary data"),
-        ("two.csv", "two.csv has 2 columns; sales need at least 4: invoice, quantity"),
+        ("two.csv", "two.csv has 2 columns; sales need at least 3: quantity, invoiced_at"),
         ("empty.csv", "empty.csv is empty: expected a CSV file with a header"),
     ]:
         refused = upload(alice, tmp_path / name)

@@ -222,8 +222,7 @@ class Finder:
                     ]
         for names in self._patterns:
             for m in names.finditer(text) if names is not None else ():
-                name = m.group(1) if m.groups() else self._shown_as.get(normalized(m.group(0)), m.group(0))
-                spans.append((m.start(), m.end(), name))
+                spans.append((m.start(), m.end(), self._shown_as.get(normalized(m.group(1)), m.group(1))))
         found: list[str] = []
         end = -1
         for start, stop, name in sorted(spans, key=lambda s: (s[0], -s[1])):
@@ -256,11 +255,12 @@ class Finder:
 
 
 def _alternatives(names: Sequence[str], flags: int) -> re.Pattern[str] | None:
-    """One pattern for whole-word ``names``, the longest first."""
+    """One pattern for whole-word ``names``, the longest first, the name as group 1; a plural counts
+    ("smartphones vs laptops" names the product types Smartphone and Laptop)."""
     if not names:
         return None
     ordered = sorted(names, key=len, reverse=True)
-    return re.compile(rf"(?<![\w-])(?:{'|'.join(map(re.escape, ordered))})(?![\w-])", flags)
+    return re.compile(rf"(?<![\w-])({'|'.join(map(re.escape, ordered))})(?:(?<=[a-z])e?s)?(?![\w-])", flags)
 
 
 def _argument_names(arguments: Mapping[str, Any], kind: str, result: Any = None) -> Iterator[str]:

@@ -591,8 +591,9 @@ class _Reply:
 
     def _about(self) -> str | None:
         """What was said about the question's topic ("what figure did you give me for revenue?"):
-        the answer, or the user's message, that shares the most of it, the latest of equals (the
-        earliest when the question says "first")."""
+        the answer, or the user's message, that shares the most of it, a topic asked about counting
+        twice what an answer only mentions (a refusal's list of what can be asked names everything),
+        the latest of equals (the earliest when the question says "first")."""
         asked = self.asked
         if asked.side == "user" or asked.instruction:
             # what the user gave or said: a statement of theirs before a question with the same words
@@ -608,8 +609,13 @@ class _Reply:
         for i, turn in enumerate(self.turns):
             if is_about_the_chat(turn.question):
                 continue  # a reply about the chat only quotes it: what it quotes was said where it was
-            said = set(words(f"{turn.question} {turn.answer}")) if turn.answer else set()
-            score = sum(1 for phrases in meanings if any(phrase <= said for phrase in phrases))
+            if not turn.answer:
+                continue
+            asked_words, said = set(words(turn.question)), set(words(turn.answer))
+            score = sum(
+                2 if any(p <= asked_words for p in phrases) else 1 if any(p <= said for p in phrases) else 0
+                for phrases in meanings
+            )
             if score > best_score or (score and score == best_score and not first):
                 best, best_score = i, score
         if best is None:

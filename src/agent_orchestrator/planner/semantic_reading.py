@@ -61,6 +61,8 @@ _HIGH = _words(
 _LOW = _words(
     "bottom worst least lowest smallest fewest weakest min minimum less lower poorest quietest slowest"
 )
+_JUDGED = _words("best better strongest worst worse weakest poorest")
+"""Ranking words that judge rather than measure: which way is good is the metric's (``better``)."""
 _RANKING = _HIGH | _LOW | {"rank", "ranked", "ranking", "which", "who", "whom"}
 _BUSY = _words("busiest busy quietest quiet slowest")
 """How busy a time or a place is: how many orders it had, not how much they came to."""
@@ -266,11 +268,27 @@ def read_semantic(
     rules = alone.arguments.get("filters", [])
     kept = {str(v) for f in rules for v in f.get("values", [])}
     columns = {f.get("column") for f in rules}
+    figures = _parts(alone.arguments.get("metrics", []), model)
     for lead in before:  # a lead-in may only name again what the question names itself
         named = vocabulary.find(normalize(lead))
-        if named.metrics or set(named.columns) - columns or {m.value for m in named.mentions} - kept:
+        if (
+            set(named.metrics) - figures
+            or set(named.columns) - columns
+            or {m.value for m in named.mentions} - kept
+        ):
             return reading
     return alone
+
+
+def _parts(metrics: list[str], model: SemanticModel) -> set[str]:
+    """The metrics and what their ratios are made of: "our red line for cancellations is 30%" talks
+    about the cancellation rate's cancelled orders."""
+    found = set(metrics)
+    for name in metrics:
+        metric = next((m for m in model.metrics if m.name == name), None)
+        if metric is not None and metric.numerator and metric.denominator:
+            found |= _parts([metric.numerator, metric.denominator], model)
+    return found
 
 
 _ASIDE = re.compile(r"\(([^()]{1,200})\)")
@@ -424,13 +442,15 @@ def _read(
             reading.left.remove(word)
     if len(metrics) > 1:  # "profit on lines with…", "revenue across all orders": what is counted over
         metrics = [m for m in metrics if not _scope_only(text, model, m)] or metrics
+    if len(metrics) > 1:  # "orders by customers aged 60 or over": the age is a range, not a figure asked
+        metrics = [m for m in metrics if model.metric(m).over not in ranged] or metrics
     ratio = _per(text, model, vocabulary) or _averaged(text, model, metrics)  # "average sales per order"
     if ratio is not None:
         metrics = [ratio]
         found = replace(found, columns=tuple(c for c in found.columns if _is_not_key(model, c)))
     for name in found.columns:
         column = model.column(name)
-        if column.role is Role.measure:
+        if column.role is Role.measure and (name not in ranged or not metrics):
             metric = _metric_over(model, name)
             if metric is not None and metric not in metrics:
                 metrics.append(metric)
@@ -449,10 +469,30 @@ def _read(
         groups.append({"column": place})
     customer = model.key_of(Entity.customer)
     recent = bool(_RECENCY.search(text)) and "window" in args  # "not since 2015": a last order, below
-    done = done_or_not(text, model, vocabulary) if customer is not None and not recent else []
+    # what each customer did or never did: a question about customers ("how many of those weren't
+    # cancelled?" after orders is about the orders, a status's value)
+    about_customers = customer is not None and (
+        any(_counted_entity(model, m) is Entity.customer for m in found.metrics)
+        or customer.name in found.columns
+        or bool(cues & {"who", "whom", "anyone", "anybody", "everyone", "nobody", "noone"})
+        or not any(
+            f.get("column") == (model.cancellation.column if model.cancellation else None) for f in filters
+        )
+    )
+    done = (
+        done_or_not(text, model, vocabulary)
+        if customer is not None and about_customers and not recent
+        else []
+    )
     if done and customer is not None and not found.grains:  # "customers who never cancelled anything"
         said = {w for rule in done for w in rule.pop("words").split()}
         reading.left = [w for w in reading.left if w not in said]
+        filters = [  # "never cancelled" is what each did, not the lines of a status "Cancelled"
+            f
+            for f in filters
+            if not f.get("column")
+            or not {w for v in f.get("values", []) for w in normalise(str(v)).split()} <= said
+        ]
         cues -= said  # "at least once" ranks nothing
         reading.named = True
         filters += done
@@ -530,6 +570,11 @@ def _read(
             args["share_of"] = {k: v for k, v in (("window", args.get("window")), ("filters", unparted)) if v}
     if cues & _LOW and not cues & _HIGH:
         args["order"] = "asc"
+    ranked = str(args.get("order_by") or (args.get("metrics") or [""])[0])
+    judged = next((m for m in model.metrics if m.name == ranked), None)
+    if cues & _JUDGED and judged is not None and judged.better == "lower":
+        # the worst cancellation rate is the highest one: judged by the metric's own good direction
+        args["order"] = "asc" if cues & _JUDGED & _HIGH else "desc"
     if "compare" in args and args.get("group_by") and set(text.split()) & (_GROWTH | _DECLINE):
         args["by_change"] = True  # "which region grew most from 2016 to 2017?"
         if set(text.split()) & _DECLINE:
@@ -850,6 +895,8 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
     found = []
     for match in _THRESHOLD.finditer(text):
         named = vocabulary.find(match["what"])
+        if not named.columns and not named.metrics:  # "aged 60 or over", "priced above 100"
+            named = vocabulary.in_other_forms([match["what"]])
         columns = [c for c in named.columns if model.column(c).role is Role.measure]
         over = columns[0] if columns else (model.metric(named.metrics[0]).over if named.metrics else None)
         op = _OPS[match["op"]] if match["op"] else _OR_MORE[match["op2"]]

@@ -152,6 +152,9 @@ class Metric(BaseModel):
     only: Literal["kept", "cancelled"] | None = None
     """Only the lines that are not cancellations, or only those that are (the model's
     :class:`Cancellation`)."""
+    better: Literal["higher", "lower"] = "higher"
+    """Which way is good: the worst cancellation rate is the highest, the best days to ship the
+    fewest ("worst" and "best" rank by it; "highest" and "lowest" by the figure)."""
 
     @property
     def title(self) -> str:

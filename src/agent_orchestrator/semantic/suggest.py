@@ -53,6 +53,10 @@ _MONEY_WORDS = (
     "fee",
 )
 _PERCENT_WORDS = ("discount", "pct", "percent", "rate")
+_LOSS_WORDS = frozenset(
+    ("cost", "costs", "expense", "expenses", "refund", "refunds", "returns", "loss", "losses")
+)
+"""A measure of what is lost or spent: its best is its lowest."""
 _NOT_MEASURE_WORDS = ("postal", "zip", "postcode", "phone", "year", "row", "index", "line")
 _DIMENSION_SHARE = 0.5
 """A text column with distinct values for at most this share of the rows is something to group by."""
@@ -357,8 +361,22 @@ def default_metrics(
     kept = {"only": "kept"} if reversal else {}
 
     def add(name: str, kind: Kind, unit: str, label: str = "", **fields: str) -> None:
+        # a loss is better low: cancellations, and a measure of what is lost or spent ("Cost")
+        lost = (
+            fields.get("only") == "cancelled"
+            or name == "cancellation_rate"
+            or bool(_LOSS_WORDS & {*name.split("_")})
+        )
         metrics.append(
-            Metric(name=name, kind=kind, unit=unit, label=label, synonyms=SYNONYMS.get(name, []), **fields)
+            Metric(
+                name=name,
+                kind=kind,
+                unit=unit,
+                label=label,
+                synonyms=SYNONYMS.get(name, []),
+                better="lower" if lost else "higher",
+                **fields,
+            )
         )
 
     if chosen:
@@ -466,6 +484,7 @@ def default_metrics(
                 name=column_name(f"days to {word}") if word != "days" else f"days_to_{later.name}",
                 kind=Kind.days_between,
                 unit="number",
+                better="lower",  # the best days to ship are the fewest
                 label=f"Days from {first.title.lower()} to {later.title.lower()}",
                 over=later.name,
                 since=first.name,

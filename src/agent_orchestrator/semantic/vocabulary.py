@@ -226,6 +226,8 @@ class Vocabulary:
         used: list[str] = []
         for word in dict.fromkeys(words):
             held = self._forms.get(root(word))
+            if not held and word.endswith("ed"):  # "aged" for *Age*, "priced" for *Price*: an "e" lost
+                held = self._forms.get(root(word[:-1]))
             if not held:
                 continue
             kind, name = held[0]
