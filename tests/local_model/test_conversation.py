@@ -570,7 +570,7 @@ LONG_CHAT = said_and_answered(
 
 
 def test_a_topic_named_by_a_synonym_finds_the_answer_that_says_all_of_it() -> None:
-    """"AOV" is the average order value, not any answer about orders; a reply about the chat only
+    """ "AOV" is the average order value, not any answer about orders; a reply about the chat only
     quotes what was said elsewhere."""
     assert reply("remind me what AOV you gave me earlier", LONG_CHAT) == (
         'When you asked "and the avg order value?", I answered: "Average order value, all time: 3,180.13."'
@@ -579,7 +579,7 @@ def test_a_topic_named_by_a_synonym_finds_the_answer_that_says_all_of_it() -> No
 
 def test_what_the_user_gave_is_their_statement_before_a_later_question_with_its_words() -> None:
     assert reply("what cutoff did I give you for lapsed?", LONG_CHAT) == (
-        "You said: \"I call a customer lapsed if they've bought nothing since May 2024\""
+        'You said: "I call a customer lapsed if they\'ve bought nothing since May 2024"'
     )
 
 
@@ -587,3 +587,26 @@ def test_today_is_this_chat() -> None:
     assert reply("what was the very first thing I asked you today?", LONG_CHAT) == (
         'Your first question was: "hi! whats the total revenue in this file?"'
     )
+
+
+def test_a_column_of_two_words_is_asked_for_by_both_and_its_values_by_their_plurals() -> None:
+    """ "which two product types" is the product_type column (not any product), and "smartphones vs
+    laptops" names two of its values."""
+    query = tool("query_data", "Query the data", {"filters": {"type": "array"}}, [])
+    rows = json.dumps(
+        {"rows": [{"product_type": "Smartphone", "rating": 3.32}, {"product_type": "Laptop", "rating": 2.98}]}
+    )
+    arguments = '{"filters": [{"column": "product_type", "op": "in", "values": ["Smartphone", "Laptop"]}]}'
+    chat = [
+        *answered(
+            "compare avg rating for smartphones vs laptops",
+            "retail-analytics-query_data",
+            arguments,
+            rows,
+            "q1",
+        ),
+        {"role": "assistant", "content": "Smartphone 3.32, Laptop 2.98."},
+    ]
+    assert reply(
+        "which two product types did I ask you to compare ratings for?", chat, Kinds.of([query], RETAIL)
+    ) == ("The product types you asked about were Smartphone and Laptop.")

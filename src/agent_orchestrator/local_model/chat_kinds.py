@@ -175,6 +175,13 @@ def _kind_word(name: str) -> str | None:
     return parts[-1] if parts else None
 
 
+def _compound(name: str) -> str | None:
+    """A column of several words as a kind of its own (``product_type``: "which product types"),
+    beside its last word (``type``), which another column may share (``shipping_type``)."""
+    parts = [w for w in words(name) if w not in _NOT_A_KIND]
+    return "_".join(parts) if len(parts) > 1 else None
+
+
 class Finder:
     """Finds the things of one kind in a chat's texts and calls: by the names the tools' enums, and
     the chat's ``calls`` and results, give them; by an id after a word for the kind ("customer
@@ -276,7 +283,11 @@ def _argument_names(arguments: Mapping[str, Any], kind: str, result: Any = None)
             )
         for item in items:
             column = str(_filtered(item) or "") if isinstance(item, Mapping) else ""
-            if isinstance(item, Mapping) and kind in (_kind_word(column), named.get(column)):
+            if isinstance(item, Mapping) and kind in (
+                _kind_word(column),
+                _compound(column),
+                named.get(column),
+            ):
                 found = item.get("values", item.get("value"))
                 yield from (
                     str(v) for v in (found if isinstance(found, list) else [found]) if isinstance(v, str)
@@ -308,10 +319,10 @@ def table_kinds(calls: Iterable[Call]) -> set[str]:
                 walk(item, True)
         elif isinstance(value, Mapping):
             if (column := _filtered(value)) is not None:
-                found.add(_kind_word(column) or "")
+                found.update((_kind_word(column) or "", _compound(column) or ""))
             for key, item in value.items():
                 if in_rows and isinstance(item, str) and _is_text_name(item):
-                    found.add(_kind_word(str(key)) or "")
+                    found.update((_kind_word(str(key)) or "", _compound(str(key)) or ""))
                 walk(item, False)
 
     for arguments, result in calls:
@@ -336,6 +347,8 @@ def _result_names(value: Any, kind: str, kinds: Kinds, grouped: bool, rows: bool
         return
     for key, item in value.items():
         about = kinds.kind(word) if (word := _kind_word(str(key))) else None
+        if (whole := _compound(str(key))) is not None and kinds.kind(whole) == kind:
+            about = kind  # "product_type" rows, asked as product types
         if isinstance(item, Mapping | list):
             inner = about == kind or (grouped and str(key) in _ROW_LISTS)
             yield from _result_names(item, kind, kinds, grouped and not inner, inner)

@@ -435,6 +435,11 @@ def _stems(text: str) -> set[str]:
 def _kind(sentence: str, kinds: Kinds) -> tuple[str | None, str, str]:
     """The kind asked for ("which customer …" -> customer), the word used, and the words up to it."""
     for match in _HEAD.finditer(sentence):
+        after = re.match(r"[\s-]+([a-z]\w*)", sentence[match.end() :])
+        if after is not None:  # "which two product types": a column of two words, or its head noun
+            kind = kinds.named(f"{match.group(2)}_{after.group(1)}") or kinds.named(after.group(1))
+            if kind is not None:
+                return kind, f"{match.group(2)} {after.group(1)}", match.group(0) + after.group(0)
         kind = kinds.named(match.group(2))
         if kind is not None:
             return kind, match.group(2), match.group(0)
