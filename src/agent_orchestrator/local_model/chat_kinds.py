@@ -195,7 +195,8 @@ class Finder:
             if labels
             else None
         )
-        known = dict.fromkeys(kinds.names.get(kind, ()))
+        # a column of two words ("payment_method") has the names its last word's kind was given
+        known = dict.fromkeys(kinds.names.get(kind) or kinds.names.get(_kind_word(kind) or "", ()))
         for arguments, result in calls if kind not in TIME_KINDS else ():  # the calendar's: as written
             known |= dict.fromkeys(self._canonical(n) for n in _argument_names(arguments, kind, result))
             grouped = any(

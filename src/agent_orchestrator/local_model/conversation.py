@@ -637,17 +637,9 @@ class _Reply:
         the calls made for them (what the user asked about), and in the answers."""
         asked = self.asked
         finder = Finder([c for t in self.turns for c in t.calls], kind, self.kinds)
-        found: list[tuple[int, bool, str]] = []  # (turn, in the user's question, thing)
-        for i, each in enumerate(self.turns):
-            if (asked.topic and not self._shares(each)) or is_about_the_chat(each.question):
-                continue  # a reply about the chat only quotes it: its things were found where said
-            in_question = finder.in_text(each.question) + finder.in_calls(each.calls)
-            if kind in TIME_KINDS:
-                in_question = [_as_answered(thing, each.answer) for thing in in_question]
-            if asked.side != "assistant" and in_question:
-                found += [(i, True, thing) for thing in in_question]
-            elif asked.side != "user" and each.answer:
-                found += [(i, False, thing) for thing in finder.in_text(each.answer)]
+        found = self._found(finder, kind, by_topic=True)
+        if not found and asked.topic and asked.side == "assistant":
+            found = self._found(finder, kind, by_topic=False)  # "came out on top": phrasing, no topic
         if not found:
             if asked.weak or (asked.topic and asked.side == "user"):
                 return None  # a fact the user stated in other words, perhaps: the model reads it
@@ -674,6 +666,22 @@ class _Reply:
         which = _nth(asked.position) if asked.position and asked.position > 0 else ""
         lead = self._lead(kind, many=len(chosen) > 1, which=which)
         return f"{lead} {_series([finder.shown(t) for t in chosen])} ({evidence})."
+
+    def _found(self, finder: Finder, kind: str, *, by_topic: bool) -> list[tuple[int, bool, str]]:
+        """(turn, in the user's question, thing) of every thing of the kind, in the turns about the
+        question's topic when ``by_topic``."""
+        asked, found = self.asked, []
+        for i, each in enumerate(self.turns):
+            if (by_topic and asked.topic and not self._shares(each)) or is_about_the_chat(each.question):
+                continue  # a reply about the chat only quotes it: its things were found where said
+            in_question = finder.in_text(each.question) + finder.in_calls(each.calls)
+            if kind in TIME_KINDS:
+                in_question = [_as_answered(thing, each.answer) for thing in in_question]
+            if asked.side != "assistant" and in_question:
+                found += [(i, True, thing) for thing in in_question]
+            elif asked.side != "user" and each.answer:
+                found += [(i, False, thing) for thing in finder.in_text(each.answer)]
+        return found
 
     def _shares(self, turn: _Turn) -> bool:
         said = set(words(f"{turn.question} {turn.answer}"))
