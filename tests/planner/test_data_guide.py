@@ -308,3 +308,30 @@ def test_a_figure_neither_reader_reads_is_declined_never_made_up(chat: Chat) -> 
     assert answer.startswith("I can't answer that from this data: I don't know what 'points' or 'redeemed'")
     tool, _, answer = chat.ask("hello, what can you do?")
     assert tool is None and answer is None  # left to the model, with no figure to make up
+
+
+COFFEE = (
+    "transaction_id,transaction_date,location,barista_id,customer_id,loyalty_points_earned,total_price\n"
+    + "".join(
+        f"{n},2025-0{1 + n % 3}-1{n % 9},{('Airport', 'Downtown', 'Mall', 'Campus')[n % 4]},EMP00{1 + n % 2},"
+        f"{'NA' if n % 5 == 0 else f'C{n % 7}'},{n % 4},{4 + n % 6}.50\n"
+        for n in range(1, 41)
+    )
+)
+
+
+def test_a_till_export_is_read_by_the_parts_of_its_names_and_its_na_keys_are_walk_ins(tmp_path: Path) -> None:
+    """ "barista" names *barista_id* and "points" the points earned; "NA" is no customer; a greeting
+    is no morning; "our 4 locations" and "top 3" are how many, never a transaction's number."""
+    with _chat_on(tmp_path, COFFEE) as chat:
+        _, arguments, text = chat.ask("morning! which barista brought in the most revenue?")
+        assert arguments is not None and arguments["group_by"] == [{"column": "barista_id"}]
+        assert "filters" not in arguments
+        _, _, text = chat.ask("how many loyalty points were earned in total?")
+        assert text == f"Loyalty points earned, all time: {sum(n % 4 for n in range(1, 41))}."
+        _, _, text = chat.ask("how many customers do we have?")
+        assert text == "Customers, all time: 7."  # the walk-ins' NA is nobody
+        _, arguments, _ = chat.ask("can you rank our 4 locations by revenue?")
+        assert arguments == {"metrics": ["revenue"], "group_by": [{"column": "location"}]}
+        _, arguments, _ = chat.ask("what are our top 3 locations by revenue?")
+        assert arguments is not None and "filters" not in arguments and arguments["limit"] == 3

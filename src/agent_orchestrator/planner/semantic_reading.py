@@ -121,12 +121,14 @@ _LIMIT = re.compile(
 _DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+-\s+")
 _ALL_OF = re.compile(
-    r"\b(?:all(?:\s+of)?(?:\s+the)?|(?:across|over|in|for|during|throughout)\s+the)\s+(?:\d{1,2}|"
+    r"\b(?:all(?:\s+of)?(?:\s+the)?|(?:across|over|in|for|during|throughout)\s+(?:the|our))\s+(?:\d{1,2}|"
     + "|".join(NUMBER_WORDS)
     + r")\s+(?!(?:best|worst|top|bottom|biggest|largest|smallest|highest|lowest|most|least)\b)\w+s\b"
 )
 """Every one of a number of things the data has ("across all 3 branches", "over the 3 months"): all
 of them, not a count to rank or a span of time."""
+_OUR_N = re.compile(r"\bour\s+(?:\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?=\w+s\b)")
+"""How many of a thing there are ("rank our 4 locations"): said, not asked (nor a key's value)."""
 _SPAN_BEFORE = re.compile(
     r"\b(?:compare[sd]?|comparison|vs|versus|against)\b.*\b(?:(?:\d{1,2}|"
     + "|".join(NUMBER_WORDS)
@@ -245,6 +247,7 @@ def read_semantic(
     or the choices offered for a name -- for a follow-up) over ``model``. Of several
     sentences, a lead-in ("Hi - I manage the Central region.") is left out when the last sentence
     reads whole on its own; the answer states its reading, so what was left out shows."""
+    question = _GREETING.sub("", question)  # "morning! what's our revenue?" asks about every hour
     reading = _read(question, model, vocabulary, last_day, previous, listed)
     respelled = _respelled(question, reading.left, vocabulary)
     if respelled is not None:  # "wat ws the totl profit in the west regoin": read as meant
@@ -292,6 +295,12 @@ def _parts(metrics: list[str], model: SemanticModel) -> set[str]:
 
 
 _ASIDE = re.compile(r"\(([^()]{1,200})\)")
+_GREETING = re.compile(
+    r"^\W*(?:(?:good\s+)?(?:morning|afternoon|evening)(?:\s+(?:all|team|everyone|there))?\s*[!,.;:-]+"
+    r"|good\s+(?:morning|afternoon|evening)\b)",
+    re.IGNORECASE,
+)
+"""A greeting at the start of a message, which names no part of the day."""
 _SHORT_TYPO = 3
 """A word this short may be a slip even where it spells another ("nd" east: "and")."""
 
@@ -313,6 +322,7 @@ def _read(
     text = normalize(question)
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
     text = _ALL_OF.sub(" overall ", text)  # "across all 3 branches": everything
+    text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
     row = (
         referred_row(text, listed, lowest_first=(previous or {}).get("order") == "asc") if previous else None
     )
@@ -343,6 +353,8 @@ def _read(
     limited = _LIMIT.search(rest)
     numbers = {w for w in (limited.group(0).split() if limited else []) if w.isdigit() or w in NUMBER_WORDS}
     numbers |= set(re.findall(r"\b(?:those|these|the)\s+(\w+)\b", rest)) & set(NUMBER_WORDS)
+    # "our top 3 products": the 3 is how many, never a key's value
+    found = replace(found, mentions=tuple(m for m in found.mentions if not set(m.words.split()) <= numbers))
     titled = {root(w) for name in _named_columns(found) for w in normalise(model.column(name).title).split()}
     reading.left = [
         w

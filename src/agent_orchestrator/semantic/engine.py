@@ -198,6 +198,10 @@ MEASURE_TYPE = "DECIMAL(18, 6)"
 """Measures' type: exact to six decimals, up to a trillion a line (sums widen to 38 digits)."""
 
 
+_MISSING = "'', 'NA', 'N/A', '#N/A', 'NULL', 'NONE', 'NAN', '-'"
+"""What exports write in a key's place when there is none: such a line has no customer (a guest)."""
+
+
 def projection(model: SemanticModel) -> str:
     """The model's columns (not the ignored ones), read under the file's own headers, each cast to
     its role's type and named by the model."""
@@ -211,6 +215,10 @@ def projection(model: SemanticModel) -> str:
             if column.spellings:  # literals from the validated model, never from a question
                 cases = " ".join(f"WHEN {_string(k)} THEN {_string(v)}" for k, v in column.spellings.items())
                 expression = f"CASE {expression} {cases} ELSE {expression} END"
+            if column.role is Role.key:  # "NA", "N/A", "-": an export's word for no key (a walk-in)
+                expression = (
+                    f"CASE WHEN upper(trim({expression})) IN ({_MISSING}) THEN NULL ELSE {expression} END"
+                )
         elif column.role is Role.time:
             expression = f"CAST({source} AS {DAY_TIME_TYPE[column.day_time]})"
         else:

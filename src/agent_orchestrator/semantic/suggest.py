@@ -445,6 +445,10 @@ def default_metrics(
     if "units" in names and "products" not in names:  # no product counted: "items" are the units
         at = next(i for i, m in enumerate(metrics) if m.name == "units")
         metrics[at] = metrics[at].model_copy(update={"synonyms": [*metrics[at].synonyms, "items"]})
+    if "revenue" in names and "profit" not in names:  # no profit: the money a shop makes is its takings
+        at = next(i for i, m in enumerate(metrics) if m.name == "revenue")
+        money = ["money", "make money", "made money", "makes money"]
+        metrics[at] = metrics[at].model_copy(update={"synonyms": [*metrics[at].synonyms, *money]})
     if "revenue" in names:
         if "profit" in names:
             add("margin", Kind.ratio, "ratio", "Profit margin", numerator="profit", denominator="revenue")

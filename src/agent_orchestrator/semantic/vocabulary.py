@@ -92,6 +92,112 @@ def _rooted(phrase: str) -> str:
     return " ".join(root(w) for w in phrase.split())
 
 
+_GENERIC = frozenset(
+    (
+        "id",
+        "no",
+        "number",
+        "num",
+        "code",
+        "key",
+        "ref",
+        "total",
+        "amount",
+        "count",
+        "value",
+        "date",
+        "time",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "hour",
+        "hours",
+        "name",
+        "type",
+        "kind",
+        "earned",
+        "of",
+        "the",
+        "per",
+        "a",
+        "an",
+        "and",
+        "or",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "to",
+        "from",
+        "with",
+        "into",
+        "than",
+        "up",
+        "out",
+        "over",
+        "under",
+        "between",
+        "is",
+        "are",
+        "was",
+        "were",
+        "it",
+        "its",
+        "our",
+        "my",
+        "your",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "average",
+        "avg",
+        "sum",
+    )
+)
+"""Words of a name that say what sort of figure or field it is, not what it is about: a part of a
+name without any other word names nothing ("total" is no *Total price*)."""
+
+
+def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
+    """A metric or a column by a run of the words of its name that no other name has ("barista" for
+    *Barista ID*, "loyalty points" for *Loyalty points earned*): people say the part that matters."""
+    owners: dict[str, set[tuple[str, str]]] = {}
+    named = [("metric", m.name, (m.name.replace("_", " "), m.title)) for m in model.metrics]
+    named += [
+        ("column", c.name, (c.name.replace("_", " "), c.title))
+        for c in model.columns
+        if c.role is not Role.ignore
+    ]
+    for kind, name, spoken in named:
+        for phrase in spoken:
+            words = normalise(phrase).split()
+            for size in range(1, len(words)):
+                for start in range(len(words) - size + 1):
+                    part = words[start : start + size]
+                    if any(w not in _GENERIC for w in part):
+                        owners.setdefault(" ".join(part), set()).add((kind, name))
+    over = {m.name: m.over for m in model.metrics}
+    found = {}
+    for phrase, held in owners.items():
+        # a metric and the column it sums are one thing: the metric ("points" is the points earned)
+        metrics = {name for kind, name in held if kind == "metric"}
+        if len(metrics) == 1 and all(
+            kind == "metric" or over[next(iter(metrics))] == name for kind, name in held
+        ):
+            found[phrase] = ("metric", next(iter(metrics)))
+        elif len(held) == 1:
+            found[phrase] = next(iter(held))
+    return found
+
+
 def normalise(text: str) -> str:
     """Lower-case words; a hyphen joins a code's parts (``cg-12520``) and separates words
     (``sub-category`` is ``sub category``)."""
@@ -183,6 +289,8 @@ class Vocabulary:
                 continue  # no times of day: "hour" names nothing of this data
             for name in spoken:
                 self._names.setdefault(normalise(name), ("grain", grain))
+        for phrase, owner in _partial_names(model).items():
+            self._names.setdefault(phrase, owner)
         self._forms = self._other_forms(model)
 
     def _other_forms(self, model: SemanticModel) -> dict[str, list[tuple[str, str]]]:
