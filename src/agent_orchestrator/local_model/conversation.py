@@ -202,7 +202,7 @@ _FILLER = frozenset(
         "originally initial initially earliest very ever sorry quick check please pls ok okay hey so far all "
         "everything exact exactly actually about now then also figure number value amount result two three "
         "four five six seven eight nine ten whole list turn not that those end ended up finally eventually "
-        "today",
+        "today word words verbatim literally",
     )
 )
 """Words of asking about the chat, not of what was talked about."""

@@ -157,13 +157,22 @@ _GENERIC = frozenset(
         "that",
         "these",
         "those",
+        "first",
+        "last",
+        "customer",
+        "customers",
+        "product",
+        "products",
+        "order",
+        "orders",
         "average",
         "avg",
         "sum",
     )
 )
-"""Words of a name that say what sort of figure or field it is, not what it is about: a part of a
-name without any other word names nothing ("total" is no *Total price*)."""
+"""Words of a name that say what sort of figure or field it is, not what it is about, and the
+entities, which their keys name: a part of a name without any other word names nothing ("total" is
+no *Total price*, "customers" no *Customer type*)."""
 
 
 def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
