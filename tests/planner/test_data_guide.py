@@ -335,3 +335,26 @@ def test_a_till_export_is_read_by_the_parts_of_its_names_and_its_na_keys_are_wal
         assert arguments == {"metrics": ["revenue"], "group_by": [{"column": "location"}]}
         _, arguments, _ = chat.ask("what are our top 3 locations by revenue?")
         assert arguments is not None and "filters" not in arguments and arguments["limit"] == 3
+
+
+def test_a_till_exports_missing_keys_weekdays_and_its_staffs_verbs(tmp_path: Path) -> None:
+    """ "ignore the NA ids" leaves out what no customer group holds anyway (never a value "NA" of
+    another column); a customers' total is theirs alone; "the weakest day" after weekdays is one."""
+    rows = "transaction_id,transaction_date,size,barista_id,customer_id,total_price\n" + "".join(
+        f"{n},2025-01-{1 + n % 28:02},{('NA', 'Large')[n % 2]},EMP00{1 + n % 2},"
+        f"{'NA' if n % 5 == 0 else f'C{n % 7}'},{4 + n % 6}.50\n"
+        for n in range(1, 41)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, arguments, text = chat.ask("who's our top customer by total spend? ignore the NA ids")
+        assert arguments is not None and "filters" not in arguments
+        keyed = sum(4.5 + n % 6 for n in range(1, 41) if n % 5)
+        assert text is not None and text.endswith(f"Total of the 7: {keyed:,.2f}")
+        _, arguments, _ = chat.ask("how many transactions did EMP001 handle?")
+        assert arguments == {
+            "metrics": ["orders"],
+            "filters": [{"column": "barista_id", "op": "in", "values": ["EMP001"]}],
+        }
+        chat.ask("which day of the week brings in the most revenue?")
+        _, arguments, _ = chat.ask("and the weakest day?")
+        assert arguments is not None and arguments["group_by"][0]["grain"] == "weekday"

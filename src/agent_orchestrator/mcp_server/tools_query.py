@@ -225,7 +225,14 @@ def _overall(data: SemanticData, query: SemanticQuery) -> dict[str, Any] | None:
         or any(data.model.metric(name).unit == "date" for name in query.metrics)
     ):
         return None
-    whole = data.engine.run(query.model_copy(update={"group_by": [], "order_by": None, "share": False}))
+    # the groups' lines only: a guest's lines are no customer's group, so not in the customers' total
+    keyed = [
+        Filter(column=g.column, op="present")
+        for g in query.group_by
+        if data.model.column(g.column).role in (Role.key, Role.label)
+    ]
+    update = {"group_by": [], "order_by": None, "share": False, "filters": [*query.filters, *keyed]}
+    whole = data.engine.run(query.model_copy(update=update))
     return whole.records()[0] if whole.rows else None
 
 

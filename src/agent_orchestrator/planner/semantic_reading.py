@@ -127,6 +127,13 @@ _ALL_OF = re.compile(
 )
 """Every one of a number of things the data has ("across all 3 branches", "over the 3 months"): all
 of them, not a count to rank or a span of time."""
+_NO_MISSING_KEYS = re.compile(
+    r"\b(?:ignore|ignoring|leave out|leaving out|exclude|excluding|skip|skipping|without|"
+    r"don'?t count|do not count|not counting)\s+(?:the\s+|any\s+)?"
+    r"(?:na|n\s*a|null|blank|missing|empty|unknown)\s+(?:customer\s+)?(?:ids?|keys?|customers?|numbers?)\b"
+)
+"""Lines without a key left out ("ignore the NA ids"): what the query does anyway (a guest is no
+customer, nor a group), never a value "NA" of another column."""
 _OUR_N = re.compile(r"\bour\s+(?:\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?=\w+s\b)")
 """How many of a thing there are ("rank our 4 locations"): said, not asked (nor a key's value)."""
 _SPAN_BEFORE = re.compile(
@@ -184,12 +191,17 @@ _OWN = (
     fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
     own alone trade traded trading positive absolute file files records sheet spreadsheet both numbers
-    led lead leads won collect collected collecting happen happens happened too meant subset selection"""
+    led lead leads won collect collected collecting happen happens happened too meant subset selection
+    ring rang rung rings ringing handle handled handles handling process processed serve served
+    hand handed handing give gave given rack racked book booked log logged record recorded came come
+    talking talk ids"""
     )
     | _HIGH
     | _LOW
 )
-"""The query language's own words: used by the reading's cues (or harmless around them)."""
+"""The query language's own words: used by the reading's cues (or harmless around them), with the
+verbs a till or a person does a figure by ("which barista rang up the most", "transactions EMP005
+handled", "points handed out")."""
 
 
 @dataclass
@@ -323,6 +335,7 @@ def _read(
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
     text = _ALL_OF.sub(" overall ", text)  # "across all 3 branches": everything
     text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
+    text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     row = (
         referred_row(text, listed, lowest_first=(previous or {}).get("order") == "asc") if previous else None
     )
@@ -1094,6 +1107,13 @@ def _after_since(text: str) -> date | None:
     return date(year + 1, 1, 1)
 
 
+def _same_grain(group: dict[str, Any], before: list[dict[str, Any]]) -> dict[str, Any]:
+    """A "day" of a follow-up after days of the week is a day of the week ("which weekday sells
+    most?", then "and the weakest day?"), as an "hour" after hours stays one."""
+    weekdays = any(g.get("grain") == "weekday" and g.get("column") == group.get("column") for g in before)
+    return {**group, "grain": "weekday"} if weekdays and group.get("grain") == "day" else group
+
+
 def _patched(
     previous: dict[str, Any], args: dict[str, Any], found: Any, text: str, model: SemanticModel
 ) -> dict[str, Any]:
@@ -1115,7 +1135,7 @@ def _patched(
     if found.metrics or (args.get("metrics") and args["metrics"] != previous.get("metrics") and measured):
         patched["metrics"] = args["metrics"]
     if "group_by" in args:
-        patched["group_by"] = args["group_by"]
+        patched["group_by"] = [_same_grain(g, previous.get("group_by", [])) for g in args["group_by"]]
     if "filters" in args:
         named = {f.get("column") for f in args["filters"]}
         kept = [f for f in previous.get("filters", []) if f.get("column") not in named]
