@@ -358,3 +358,22 @@ def test_a_till_exports_missing_keys_weekdays_and_its_staffs_verbs(tmp_path: Pat
         chat.ask("which day of the week brings in the most revenue?")
         _, arguments, _ = chat.ask("and the weakest day?")
         assert arguments is not None and arguments["group_by"][0]["grain"] == "weekday"
+
+
+def test_two_months_side_by_side_a_whose_average_and_a_range_said_alone(tmp_path: Path) -> None:
+    """Growth from one month into the next is one figure each; "customer rating" is the rating, not
+    a breakdown by customer; "how many were 9 or above?" after it counts the orders so rated."""
+    rows = "Invoice ID,Date,Customer,Rating,Total\n" + "".join(
+        f"INV{n},2019-0{1 + n % 3}-{1 + n % 27:02},C{n % 9},{4 + n % 7},{10 + n}.00\n" for n in range(1, 61)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, arguments, text = chat.ask("what was the month-over-month growth going from Feb into March?")
+        assert arguments is not None and "group_by" not in arguments and "compare" in arguments
+        assert text is not None and text.startswith("Revenue, March 2019 vs February 2019: Revenue ")
+        _, arguments, text = chat.ask("whats the average customer rating overall?")
+        assert arguments == {"metrics": ["rating"]}
+        _, arguments, text = chat.ask("and how many were 9 or above?")
+        assert arguments is not None and arguments["metrics"] == ["orders"]
+        assert (
+            text == f"Orders, Rating at least 9, all time: {sum(1 for n in range(1, 61) if 4 + n % 7 >= 9)}."
+        )

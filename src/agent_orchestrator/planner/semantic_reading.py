@@ -336,6 +336,7 @@ def _read(
     text = _ALL_OF.sub(" overall ", text)  # "across all 3 branches": everything
     text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
+    text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
     row = (
         referred_row(text, listed, lowest_first=(previous or {}).get("order") == "asc") if previous else None
     )
@@ -357,9 +358,10 @@ def _read(
     # "net of cancellations" is revenue as recorded; "non-cancelled only", "gross" the lines kept
     gross = model.cancellation is not None and bool(_GROSS.search(rest))
     rest = _GROSS.sub(" ", _NET.sub(" ", rest)) if model.cancellation is not None else _NET.sub(" ", rest)
-    thresholds = _thresholds(rest, model, vocabulary)
+    thresholds = _thresholds(rest, model, vocabulary) or _range_of_the_last(rest, model, previous)
     for spoken in {t.pop("spoken"): None for t in thresholds}:  # read: the thing ranged stays
-        rest = rest.replace(spoken, " " + spoken.split()[0] + " ", 1)
+        ranged_word = spoken.split()[0]
+        rest = rest.replace(spoken, f" {'' if ranged_word[0].isdigit() else ranged_word} ", 1)
     found = vocabulary.find(rest)
     words = normalise(rest).split()
     used = {w for phrase in found.used for w in phrase.split()}
@@ -600,6 +602,14 @@ def _read(
     if cues & _JUDGED and judged is not None and judged.better == "lower":
         # the worst cancellation rate is the highest one: judged by the metric's own good direction
         args["order"] = "asc" if cues & _JUDGED & _HIGH else "desc"
+    if (
+        "compare" in args
+        and args.get("group_by")
+        and all(_one_period(args.get("window"), g.get("grain")) for g in args["group_by"])
+    ):
+        # "month-over-month growth from Feb into March": the two periods side by side, one figure each
+        for ranked_key in ("group_by", "limit", "order", "order_by"):
+            args.pop(ranked_key, None)
     if "compare" in args and args.get("group_by") and set(text.split()) & (_GROWTH | _DECLINE):
         args["by_change"] = True  # "which region grew most from 2016 to 2017?"
         if set(text.split()) & _DECLINE:
@@ -673,6 +683,15 @@ def _read(
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
         args = _patched(previous, args, found, text, model)
         reading.named = True
+    counts = [m.name for m in model.metrics if m.name == "orders"]
+    if (
+        reading.follow_up
+        and counting
+        and not found.metrics
+        and counts
+        and not any(model.metric(m).kind in (Kind.rows, Kind.count_distinct) for m in args.get("metrics", []))
+    ):
+        args["metrics"] = counts  # "and how many were 9 or above?" after the average rating: orders
     if reading.follow_up and args.get("group_by"):  # "how many products…?" counts them: no breakdown by them
         entities = {_counted_entity(model, m) for m in args.get("metrics", [])} - {None}
         breakdown = [
@@ -1105,6 +1124,58 @@ def _after_since(text: str) -> date | None:
         quarter = int(match["quarter"])
         return date(year + quarter // 4, (quarter % 4) * 3 + 1, 1)
     return date(year + 1, 1, 1)
+
+
+_BARE_RANGE = re.compile(
+    r"\b(?:(?P<op>above|over|more than|greater than|at least|below|under|less than|at most)\s+"
+    r"(?P<number>\d+(?:\.\d+)?)|(?P<number2>\d+(?:\.\d+)?)\s+or\s+"
+    r"(?P<op2>above|more|over|higher|greater|below|less|under|lower|fewer))\b"
+)
+
+
+def _range_of_the_last(
+    text: str, model: SemanticModel, previous: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """A range said alone in a follow-up ("and how many were 9 or above?" after the average rating):
+    of the measure the answer before was a figure of."""
+    found = _BARE_RANGE.search(text)
+    names = previous.get("metrics", []) if previous is not None else []
+    metric = next((m for m in model.metrics if m.name in names[:1]), None)
+    if found is None or metric is None or metric.kind not in (Kind.average, Kind.sum) or not metric.over:
+        return []
+    if model.column(metric.over).role is not Role.measure or metric.times:
+        return []
+    op = _OPS[found["op"]] if found["op"] else _OR_MORE[found["op2"]]
+    value = float(found["number"] or found["number2"])
+    return [{"column": metric.over, "op": op, "values": [value], "spoken": found[0]}]
+
+
+def _whose_average(text: str, model: SemanticModel) -> str:
+    """A thing's word before a figure averaged over lines says whose figure it is ("customer rating",
+    "customer age", "product price"), not a breakdown by it: the word is left out."""
+    averaged = {
+        normalise(str(m.over and model.column(m.over).title)).split()[0]
+        for m in model.metrics
+        if m.kind is Kind.average and m.over
+    }
+    if not averaged:
+        return text
+    heads = "|".join(sorted(map(re.escape, averaged)))
+    return re.sub(rf"\b(?:customer|client|shopper|buyer|product|item)s?\s+(?=(?:{heads})s?\b)", "", text)
+
+
+def _one_period(window: dict[str, str] | None, grain: str | None) -> bool:
+    """Whether a window is one period of a grain (March, for months): grouped by it, one row."""
+    if window is None or grain not in ("day", "week", "month", "quarter", "year"):
+        return False
+    start, end = date.fromisoformat(window["start"]), date.fromisoformat(window["end"])
+    if grain == "day":
+        return start == end
+    if grain == "week":
+        return (end - start).days < 7 and start.weekday() <= end.weekday()
+    quarter = (start.month - 1) // 3 == (end.month - 1) // 3
+    same = {"month": start.month == end.month, "quarter": quarter, "year": True}[grain]
+    return start.year == end.year and same
 
 
 def _same_grain(group: dict[str, Any], before: list[dict[str, Any]]) -> dict[str, Any]:
