@@ -1148,3 +1148,21 @@ def test_a_streamed_answer_holds_its_sentences_until_the_count_asked_for_is_stat
     with httpx.Client(base_url=root, headers=AUTH, timeout=10) as client:
         events = sse_events(client.post("/v1/chat/completions", json=body).text)
     assert "".join(e["choices"][0]["delta"].get("content") or "" for e in events) == headline
+
+
+def test_a_streamed_lead_in_waits_for_the_sentence_that_says_something(
+    http_server: tuple[str, Any], engine: ScriptedEngine
+) -> None:
+    """A lead-in alone is no answer: were the rest unsupported, the data itself would be (not sent)."""
+    root, _ = http_server
+    engine.pieces = ["Based on the data, here is the answer.", " North sold ", "48,213.50.", " It", " leads."]
+    engine.hold_after = 4
+    body = {"messages": _answered('{"sales": 48213.5}'), "tools": [SALES], "stream": True}
+    with (
+        httpx.Client(base_url=root, headers=AUTH, timeout=10) as client,
+        client.stream("POST", "/v1/chat/completions", json=body) as response,
+    ):
+        lines = response.iter_lines()
+        assert _content(lines) == "Based on the data, here is the answer. North sold 48,213.50."
+        engine.resume.set()
+        assert _content(lines) == " It leads."

@@ -14,8 +14,9 @@ answer is only released once checked, because a streamed token cannot be taken b
   into a segment). Otherwise the model answers and ``grounding`` checks it; an unsupported claim gets
   one retry with the claims named, then the answer of last resort: what the tool returned.
   Streamed, a sentence goes out once the whole answer up to it passes the same checks (no
-  unsupported claim, the asked-for count or figure stated); an answer that has gone out in part and
-  then makes an unsupported claim ends before that sentence, which is never sent.
+  unsupported claim, the asked-for count or figure stated) and states something (a lead-in alone is
+  held); an answer that has gone out in part and then makes an unsupported claim ends before that
+  sentence, which is never sent.
 * chat: small talk and statements get the plan's fixed reply; otherwise the model answers, and a
   claim its evidence does not support gets an honest "I don't know" (a greeting, a plain hello). A
   call the model writes as text anyway (tags, bare JSON, or the 1.5B model's "I would call `…` with
@@ -136,6 +137,8 @@ class _SentenceGate:
             return
         if _checked(candidate.strip(), self.plan) != candidate.strip():
             return  # the count or the figure asked for is still to come: hold the sentence
+        if not has_claims(candidate, self.plan.terms):
+            return  # a lead-in ("Based on the data, …"): nothing of the answer yet, so nothing sent
         self.emit(candidate[len(self.released) :])
         self.released = candidate
 
