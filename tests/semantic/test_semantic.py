@@ -532,3 +532,43 @@ def test_a_value_written_several_ways_is_one_value_as_most_lines_write_it(tmp_pa
         assert sorted(engine.run(by_method).rows) == [("Cash", 40.0), ("PayPal", 60.0)]
         paypal = Filter(column="payment_method", op="in", values=["PayPal"])
         assert engine.run(SemanticQuery(metrics=["revenue"], filters=[paypal])).rows == [(60.0,)]
+
+
+def test_a_name_is_read_by_a_part_only_it_has_but_never_a_keys_part():
+    """ "barista" is *Barista ID* and "loyalty points" the points earned (the metric over the column
+    of that name); "stock" alone is no *StockCode*: "in stock" asks about inventory."""
+    till = SemanticModel.model_validate(
+        {
+            "dataset": "Till",
+            "columns": [
+                {"name": "barista_id", "source": "Barista ID", "role": "dimension"},
+                {
+                    "name": "loyalty_points_earned",
+                    "source": "Points",
+                    "role": "measure",
+                    "label": "Loyalty points earned",
+                },
+                {
+                    "name": "stockcode",
+                    "source": "StockCode",
+                    "role": "key",
+                    "entity": "product",
+                    "label": "Stock code",
+                },
+                {"name": "total", "source": "Total", "role": "measure", "unit": "money"},
+            ],
+            "metrics": [
+                {"name": "revenue", "kind": "sum", "over": "total", "unit": "money"},
+                {
+                    "name": "loyalty_points_earned",
+                    "kind": "sum",
+                    "over": "loyalty_points_earned",
+                    "label": "Loyalty points earned",
+                },
+            ],
+        }
+    )
+    vocabulary = Vocabulary(till, {})
+    assert vocabulary.find("revenue by barista").columns == ("barista_id",)
+    assert vocabulary.find("loyalty points this year").metrics == ("loyalty_points_earned",)
+    assert "stockcode" not in vocabulary.find("how many lanterns are in stock").columns

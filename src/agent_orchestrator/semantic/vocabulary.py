@@ -180,10 +180,10 @@ def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
     *Barista ID*, "loyalty points" for *Loyalty points earned*): people say the part that matters."""
     owners: dict[str, set[tuple[str, str]]] = {}
     named = [("metric", m.name, (m.name.replace("_", " "), m.title)) for m in model.metrics]
-    named += [
+    named += [  # not a key's: its entity names it ("in stock" asks about inventory, not the StockCode)
         ("column", c.name, (c.name.replace("_", " "), c.title))
         for c in model.columns
-        if c.role is not Role.ignore
+        if c.role not in (Role.ignore, Role.key)
     ]
     for kind, name, spoken in named:
         for phrase in spoken:
