@@ -1104,18 +1104,24 @@ def _content(lines: Iterator[str]) -> str:
     raise AssertionError("the stream ended")
 
 
+@contextlib.contextmanager
+def _answer_stream(root: str) -> Iterator[Iterator[str]]:
+    """The lines of a streamed answer to "sales in the North?" after its tool returned 48,213.50."""
+    body = {"messages": _answered('{"sales": 48213.5}'), "tools": [SALES], "stream": True}
+    with (
+        httpx.Client(base_url=root, headers=AUTH, timeout=10) as client,
+        client.stream("POST", "/v1/chat/completions", json=body) as response,
+    ):
+        yield response.iter_lines()
+
+
 def test_a_streamed_answer_sends_each_checked_sentence_while_the_model_writes_the_next(
     http_server: tuple[str, Any], engine: ScriptedEngine
 ) -> None:
     root, _ = http_server
     engine.pieces = ["North sold ", "48,213.50.", " That is", " most of", " the year."]
     engine.hold_after = 3  # the model stops mid-sentence until the first one has arrived
-    body = {"messages": _answered('{"sales": 48213.5}'), "tools": [SALES], "stream": True}
-    with (
-        httpx.Client(base_url=root, headers=AUTH, timeout=10) as client,
-        client.stream("POST", "/v1/chat/completions", json=body) as response,
-    ):
-        lines = response.iter_lines()
+    with _answer_stream(root) as lines:
         assert _content(lines) == "North sold 48,213.50."
         assert engine.running == 1  # still writing
         engine.resume.set()
@@ -1157,12 +1163,7 @@ def test_a_streamed_lead_in_waits_for_the_sentence_that_says_something(
     root, _ = http_server
     engine.pieces = ["Based on the data, here is the answer.", " North sold ", "48,213.50.", " It", " leads."]
     engine.hold_after = 4
-    body = {"messages": _answered('{"sales": 48213.5}'), "tools": [SALES], "stream": True}
-    with (
-        httpx.Client(base_url=root, headers=AUTH, timeout=10) as client,
-        client.stream("POST", "/v1/chat/completions", json=body) as response,
-    ):
-        lines = response.iter_lines()
+    with _answer_stream(root) as lines:
         assert _content(lines) == "Based on the data, here is the answer. North sold 48,213.50."
         engine.resume.set()
         assert _content(lines) == " It leads."

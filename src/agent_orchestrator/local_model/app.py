@@ -304,7 +304,21 @@ def create_app(
         """A request with tools: planned, generated and checked (``tool_turns``); a streamed answer
         goes out sentence by sentence as it is checked, anything else whole."""
         if body.stream and plan.mode == "answer":
-            return _streamed_answer(plan, tokens, params, body, completion_id, cancel, watcher)
+            # Started now, not when the response is first read: the worker frees its slot either way.
+            loop = asyncio.get_running_loop()
+            pieces: asyncio.Queue[str] = asyncio.Queue()
+
+            def emit(text: str) -> None:
+                loop.call_soon_threadsafe(pieces.put_nowait, text)
+
+            work = asyncio.ensure_future(
+                queue.run(lambda: run_plan(engine, template, plan, tokens, params, cancel, emit))
+            )
+            work.add_done_callback(lambda done: done.cancelled() or done.exception())  # read in the stream
+            include_usage = bool(body.stream_options and body.stream_options.include_usage)
+            chunks = ChunkFactory(completion_id, model_id, include_usage)
+            sse = _checked_stream(work, pieces, chunks, watcher, cancel)
+            return event_stream(sse, headers={"Cache-Control": "no-cache"})
         try:
             result = await queue.run(lambda: run_plan(engine, template, plan, tokens, params, cancel))
         except (EngineError, ValueError, RuntimeError) as exc:
@@ -315,31 +329,6 @@ def create_app(
         if not result.grounded:
             logger.warning("Answer not grounded in the tool results (%s mode); fell back", plan.mode)
         return _respond(result, body, completion_id)
-
-    def _streamed_answer(
-        plan: Plan,
-        tokens: list[int],
-        params: GenerationParams,
-        body: ChatCompletionRequest,
-        completion_id: str,
-        cancel: threading.Event,
-        watcher: asyncio.Task[None],
-    ) -> StreamingResponse:
-        """Started now, not when the response is first read: the worker frees its slot either way."""
-        loop = asyncio.get_running_loop()
-        pieces: asyncio.Queue[str] = asyncio.Queue()
-
-        def emit(text: str) -> None:
-            loop.call_soon_threadsafe(pieces.put_nowait, text)
-
-        work = asyncio.ensure_future(
-            queue.run(lambda: run_plan(engine, template, plan, tokens, params, cancel, emit))
-        )
-        work.add_done_callback(lambda done: done.cancelled() or done.exception())  # read in the stream
-        include_usage = bool(body.stream_options and body.stream_options.include_usage)
-        chunks = ChunkFactory(completion_id, model_id, include_usage)
-        sse = _checked_stream(work, pieces, chunks, watcher, cancel)
-        return event_stream(sse, headers={"Cache-Control": "no-cache"})
 
     def _read(body: ChatCompletionRequest) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
         """The request's messages and tools, checked once for the guide and the pipeline."""

@@ -168,17 +168,21 @@ def _names_a_thing(value: str) -> bool:
     return not re.fullmatch(r"[a-z][a-z0-9_]*", value)
 
 
+def _kind_parts(name: str) -> list[str]:
+    return [w for w in words(name) if w not in _NOT_A_KIND]
+
+
 def _kind_word(name: str) -> str | None:
     """What a parameter or a result's field is about: ``exclude_countries`` -> country,
     ``customer_id`` -> customer, ``customer_name`` -> customer."""
-    parts = [w for w in words(name) if w not in _NOT_A_KIND]
+    parts = _kind_parts(name)
     return parts[-1] if parts else None
 
 
 def _compound(name: str) -> str | None:
     """A column of several words as a kind of its own (``product_type``: "which product types"),
     beside its last word (``type``), which another column may share (``shipping_type``)."""
-    parts = [w for w in words(name) if w not in _NOT_A_KIND]
+    parts = _kind_parts(name)
     return "_".join(parts) if len(parts) > 1 else None
 
 

@@ -148,13 +148,14 @@ _ALL_TIME = re.compile(
 """Every period of the data, said in a follow-up: the window before is not kept."""
 _THAT_PERIOD = re.compile(r"\b(?:that|the same|this)\s+(?:year|month|quarter|period|day|week|hour)\b")
 """The previous answer's period, referred to ("their top sub-category that year")."""
-_THRESHOLD = re.compile(
-    r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|were\s+|of\s+|with\s+|rated\s+)?"
+_RANGE = (
     r"(?:(?P<op>above|over|more than|greater than|at least|below|under|less than|at most|of|exactly|equal to)"
     r"\s+\$?(?P<number>\d+(?:\.\d+)?)\s*(?P<percent>%|percent)?"
     r"|\$?(?P<number2>\d+(?:\.\d+)?)\s*(?P<percent2>%|percent)?\s+or\s+"
     r"(?P<op2>above|more|over|higher|greater|below|less|under|lower|fewer)\b)"
 )
+"""A range of figures: "above 30%", "of 10" (exactly), "9 or above"."""
+_THRESHOLD = re.compile(r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|were\s+|of\s+|with\s+|rated\s+)?" + _RANGE)
 """A measure's range on the lines counted ("lines with a discount above 30%", "a quantity of 10",
 "a rating of 9 or above"), or an amount each thing counted comes to ("orders over $500")."""
 _OPS = {"above": "gt", "over": "gt", "more than": "gt", "greater than": "gt", "at least": "ge",
@@ -498,13 +499,12 @@ def _read(
     recent = bool(_RECENCY.search(text)) and "window" in args  # "not since 2015": a last order, below
     # what each customer did or never did: a question about customers ("how many of those weren't
     # cancelled?" after orders is about the orders, a status's value)
+    status = model.cancellation.column if model.cancellation is not None else None
     about_customers = customer is not None and (
         any(_counted_entity(model, m) is Entity.customer for m in found.metrics)
         or customer.name in found.columns
         or bool(cues & {"who", "whom", "anyone", "anybody", "everyone", "nobody", "noone"})
-        or not any(
-            f.get("column") == (model.cancellation.column if model.cancellation else None) for f in filters
-        )
+        or not any(f.get("column") == status for f in filters)
     )
     done = (
         done_or_not(text, model, vocabulary)
@@ -683,15 +683,14 @@ def _read(
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
         args = _patched(previous, args, found, text, model)
         reading.named = True
-    counts = [m.name for m in model.metrics if m.name == "orders"]
     if (
         reading.follow_up
         and counting
         and not found.metrics
-        and counts
+        and any(m.name == "orders" for m in model.metrics)
         and not any(model.metric(m).kind in (Kind.rows, Kind.count_distinct) for m in args.get("metrics", []))
     ):
-        args["metrics"] = counts  # "and how many were 9 or above?" after the average rating: orders
+        args["metrics"] = ["orders"]  # "and how many were 9 or above?" after the average rating: orders
     if reading.follow_up and args.get("group_by"):  # "how many products…?" counts them: no breakdown by them
         entities = {_counted_entity(model, m) for m in args.get("metrics", [])} - {None}
         breakdown = [
@@ -1126,11 +1125,7 @@ def _after_since(text: str) -> date | None:
     return date(year + 1, 1, 1)
 
 
-_BARE_RANGE = re.compile(
-    r"\b(?:(?P<op>above|over|more than|greater than|at least|below|under|less than|at most)\s+"
-    r"(?P<number>\d+(?:\.\d+)?)|(?P<number2>\d+(?:\.\d+)?)\s+or\s+"
-    r"(?P<op2>above|more|over|higher|greater|below|less|under|lower|fewer))\b"
-)
+_BARE_RANGE = re.compile(r"\b" + _RANGE)
 
 
 def _range_of_the_last(
@@ -1141,7 +1136,9 @@ def _range_of_the_last(
     found = _BARE_RANGE.search(text)
     names = previous.get("metrics", []) if previous is not None else []
     metric = next((m for m in model.metrics if m.name in names[:1]), None)
-    if found is None or metric is None or metric.kind not in (Kind.average, Kind.sum) or not metric.over:
+    if found is None or found["op"] == "of" or found["percent"] or found["percent2"]:
+        return []  # "top 3 of 10" is no range
+    if metric is None or metric.kind not in (Kind.average, Kind.sum) or not metric.over:
         return []
     if model.column(metric.over).role is not Role.measure or metric.times:
         return []
@@ -1154,7 +1151,7 @@ def _whose_average(text: str, model: SemanticModel) -> str:
     """A thing's word before a figure averaged over lines says whose figure it is ("customer rating",
     "customer age", "product price"), not a breakdown by it: the word is left out."""
     averaged = {
-        normalise(str(m.over and model.column(m.over).title)).split()[0]
+        normalise(model.column(m.over).title).split()[0]
         for m in model.metrics
         if m.kind is Kind.average and m.over
     }
