@@ -357,3 +357,14 @@ def test_an_import_and_a_restore_on_one_server_are_the_other_servers_data_within
     assert a.post("/api/datasets/versions/default/activate").status_code == 200
     facts = eventually(partial(on_b, "default"), timeout=SWITCH_BOUND)
     assert facts["customers"] > 3
+
+
+def test_a_token_revoked_on_one_server_is_refused_by_the_other_at_once(servers):
+    a = servers.client("a")
+    secret = a.post("/api/tokens", json={"name": "script", "scopes": ["read"]}).json()["secret"]
+    on_b = httpx.Client(base_url=servers.apps["b"].url, headers={"Authorization": f"Bearer {secret}"})
+    assert on_b.get("/api/sessions").status_code == 200
+    (token,) = a.get("/api/tokens").json()
+    assert a.delete(f"/api/tokens/{token['id']}").status_code == 204
+    refused = on_b.get("/api/sessions")
+    assert (refused.status_code, refused.json()["detail"]) == (401, "Invalid, expired or revoked API token.")

@@ -18,6 +18,9 @@ class Actor:
     client_addr: str
     device: str = ""
     """The client's own name for itself (its User-Agent), for the session's activity."""
+    token: str | None = None
+    """The name of the API token the request came with (``None``: a browser's login), audited with
+    every step so a chat's activity says "via token 'nightly-report'"."""
 
 
 def audit_event(
@@ -30,6 +33,7 @@ def audit_event(
     session ever had, with the public id its owner knew it by in the details, which stay once the
     catalog row is gone (docs/architecture.md#ownership)."""
     named = {"public_id": session.public_id} if session is not None else {}
+    named |= {"token": actor.token} if actor.token else {}
     return AuditEvent(
         action=action,
         user_id=actor.user.id,

@@ -29,7 +29,10 @@ from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.sessions import PostgresSessionFiles, compose, open_storage
+from agent_orchestrator.sessions.actions.tokens import TokenAccess
 from agent_orchestrator.sessions.store import LoginThrottle, UserStore
+from agent_orchestrator.sessions.store.api_tokens import ApiTokens
+from agent_orchestrator.sessions.store.device_grants import DeviceGrants
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.telemetry import SESSION_LEASES
 from agent_orchestrator.web import STATIC_DIR, vendor
@@ -50,11 +53,13 @@ from agent_orchestrator.web.routes import (
     feedback,
     live,
     messages,
+    openai_compat,
     organising,
     readings,
     search,
     sessions,
     sharing,
+    tokens,
     usage,
 )
 from agent_orchestrator.web.uploads import UPLOAD_MAX_BYTES, Uploads
@@ -150,6 +155,9 @@ def create_app(
                 datasets=datasets,
                 uploads=uploads,
                 imports=imports,
+                tokens=TokenAccess(
+                    ApiTokens(storage.engine), DeviceGrants(storage.engine), users, service.audit
+                ),
                 dataset_switch=switch,
             )
             if on_ready is not None:
@@ -166,6 +174,7 @@ def create_app(
         redoc_url=None,
     )
     app.include_router(auth.router)
+    app.include_router(tokens.router)
     app.include_router(exchange.router)  # before sessions: /api/sessions/import is not a session id
     app.include_router(sessions.router)
     app.include_router(live.router)
@@ -181,6 +190,7 @@ def create_app(
     app.include_router(data_model.router)  # before datasets: /api/datasets/model is not a version
     app.include_router(datasets.router)
     app.include_router(vendor.router)
+    app.include_router(openai_compat.router)
     app.include_router(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )
@@ -202,6 +212,7 @@ def create_app(
         return {"status": "ok"}
 
     @app.get("/", include_in_schema=False)
+    @app.get(tokens.DEVICE_PAGE, include_in_schema=False)  # the app approves a terminal's login there
     async def index() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html")
 

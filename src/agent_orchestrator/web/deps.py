@@ -21,7 +21,9 @@ from agent_orchestrator.sessions.actions.activity import SessionActivity
 from agent_orchestrator.sessions.actions.feedback import Feedback
 from agent_orchestrator.sessions.actions.organising import Organising
 from agent_orchestrator.sessions.actions.sharing import Sharing
+from agent_orchestrator.sessions.actions.tokens import TokenAccess
 from agent_orchestrator.sessions.store import AuditEvent, LoginThrottle, User, UserStore
+from agent_orchestrator.sessions.store.api_tokens import ApiToken, Scope
 from agent_orchestrator.settings import WebSettings
 from agent_orchestrator.web.dataset_switch import DatasetSwitch
 from agent_orchestrator.web.import_jobs import ImportJobs
@@ -56,6 +58,7 @@ class Services:
     """The retail data's versions; every reader opens ``datasets.current_path()`` when it reads."""
     uploads: Uploads
     imports: ImportJobs
+    tokens: TokenAccess
     dataset_switch: DatasetSwitch | None = None
     """Await ``check()`` after changing the active version here, so the next turn is on its tools."""
 
@@ -83,10 +86,15 @@ def cookie_name(request: Request, settings: WebSettings) -> str:
 
 
 async def current_login(request: Request, services: ServicesDep) -> tuple[User, str]:
-    """The user behind the session cookie and their CSRF token, or 401."""
+    """The user behind the request and their CSRF token, or 401: an API token in ``Authorization:
+    Bearer`` (no CSRF token: a script's header cannot be forged by another site's page; its scope is
+    checked instead), else the session cookie (its CSRF token checked on every unsafe method)."""
     checked = request.scope.get(_CHECKED_LOGIN)
     if checked is not None:  # an admin-only route checked it before reading the body
         return checked
+    authorization = request.headers.get("authorization")
+    if authorization is not None:
+        return await _token_login(request, services, authorization), ""
     token = request.cookies.get(cookie_name(request, services.settings))
     login = await asyncio.to_thread(services.users.login_for_token, token) if token else None
     if login is None:
@@ -99,7 +107,57 @@ async def current_login(request: Request, services: ServicesDep) -> tuple[User, 
     return user, csrf
 
 
+BAD_TOKEN = "Invalid, expired or revoked API token."
+_BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="AgentOrchestrator"'}
+_TOKEN = "agent_orchestrator.api_token"
+"""Where a bearer request's :class:`ApiToken` is kept, for its actor and the routes a token may
+not use."""
+
+
+async def _token_login(request: Request, services: Services, authorization: str) -> User:
+    """The user of a bearer token allowed on this route (docs/architecture.md#api-tokens): 401 alike for
+    a malformed, unknown, revoked or expired token; 403 for a scope that does not cover the route."""
+    scheme, _, secret = authorization.partition(" ")
+    found = None
+    if scheme.lower() == "bearer":
+        found = await services.tokens.authenticate(secret.strip(), client_addr(request))
+    if found is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, BAD_TOKEN, headers=_BEARER_CHALLENGE)
+    user, token = found
+    needed = needed_scope(request)
+    if not token.allows(needed):
+        detail = f"The token {token.name!r} has the scopes {', '.join(token.scopes)}; this needs {needed}."
+        raise HTTPException(status.HTTP_403_FORBIDDEN, detail)
+    request.scope[_TOKEN] = token
+    return user
+
+
+def needed_scope(request: Request) -> Scope:
+    """The scope a token needs for the request's route: ``data`` for an admin-only route, ``read``
+    to read, ``chat`` to change anything."""
+    route = request.scope.get("route")
+    if isinstance(route, APIRoute) and requires_admin(route.dependant):
+        return "data"
+    return "read" if request.method in _SAFE_METHODS else "chat"
+
+
+def request_token(request: Request) -> ApiToken | None:
+    """The API token the request came with, if it did."""
+    return request.scope.get(_TOKEN)
+
+
 CurrentLogin = Annotated[tuple[User, str], Depends(current_login)]
+
+
+async def browser_login(request: Request, login: CurrentLogin) -> tuple[User, str]:
+    """:func:`current_login`, refusing an API token: a token cannot make tokens, approve a device or
+    log out a browser (docs/architecture.md#api-tokens)."""
+    if request_token(request) is not None:
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "An API token cannot do this; sign in in a browser.")
+    return login
+
+
+BrowserLogin = Annotated[tuple[User, str], Depends(browser_login)]
 
 
 async def current_actor(request: Request, login: CurrentLogin) -> Actor:
@@ -108,7 +166,10 @@ async def current_actor(request: Request, login: CurrentLogin) -> Actor:
 
 def _actor(request: Request, user: User) -> Actor:
     device = request.headers.get("user-agent", "")[:DEVICE_CHARS]
-    return Actor(user=user, client_addr=client_addr(request), device=device)
+    token = request_token(request)
+    return Actor(
+        user=user, client_addr=client_addr(request), device=device, token=token.name if token else None
+    )
 
 
 DEVICE_CHARS = 160
@@ -116,6 +177,14 @@ DEVICE_CHARS = 160
 
 
 CurrentActor = Annotated[Actor, Depends(current_actor)]
+
+
+async def browser_actor(request: Request, login: BrowserLogin) -> Actor:
+    return _actor(request, login[0])
+
+
+BrowserActor = Annotated[Actor, Depends(browser_actor)]
+"""The signed-in user of a browser: an API token is refused (:func:`browser_login`)."""
 
 
 async def optional_actor(request: Request, services: ServicesDep) -> Actor | None:

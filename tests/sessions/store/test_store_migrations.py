@@ -163,6 +163,37 @@ EXPECTED_SCHEMA = {
         "foreign_keys": [],
         "indexes": [("ix_turn_usage_session", False), ("ix_turn_usage_user_at", False)],
     },
+    "api_tokens": {
+        "columns": [
+            ("id", False),
+            ("user_id", False),
+            ("name", False),
+            ("scopes", False),
+            ("token_hash", False),
+            ("hint", False),
+            ("created_at", False),
+            ("expires_at", False),
+            ("last_used_at", True),
+            ("last_used_addr", True),
+        ],
+        "primary_key": ["id"],
+        "foreign_keys": [(("user_id",), "users", "CASCADE")],
+        "indexes": [("ux_api_tokens_token_hash", True), ("ux_api_tokens_user_name", True)],
+    },
+    "device_grants": {
+        "columns": [
+            ("code_hash", False),
+            ("user_code", False),
+            ("client_name", False),
+            ("created_at", False),
+            ("expires_at", False),
+            ("user_id", True),
+            ("scopes", True),
+        ],
+        "primary_key": ["code_hash"],
+        "foreign_keys": [(("user_id",), "users", "CASCADE")],
+        "indexes": [("ux_device_grants_user_code", True)],
+    },
     "share_links": {
         "columns": [
             ("id", False),

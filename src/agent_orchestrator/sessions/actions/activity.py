@@ -64,7 +64,7 @@ before there were others (``sign_in``)."""
 
 _KEPT_DETAILS = (
     *("parent", "child", "copy", "event_id", "link", "days", "signed_in_only", "as", "source"),
-    *("server", "device", "pinned", "archived", "folder", "tags", "rating", "reason", "views"),
+    *("server", "device", "pinned", "archived", "folder", "tags", "rating", "reason", "views", "token"),
 )
 _ANYONES_DETAILS = ("link", "reason", "views")
 """What an owner is shown of someone else's step: which of their links, why it was refused, and how

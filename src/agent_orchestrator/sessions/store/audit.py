@@ -90,6 +90,10 @@ AuditAction = Literal[
     "organise",
     "feedback",
     "feedback_export",
+    "token_create",
+    "token_revoke",
+    "token_use",
+    "device_approve",
 ]
 AUDIT_ACTIONS: frozenset[str] = frozenset(get_args(AuditAction))
 MAX_RECENT = 1_000

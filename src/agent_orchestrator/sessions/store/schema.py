@@ -188,6 +188,42 @@ share_links = Table(
     Index("ix_share_links_session", "session_id"),
 )
 
+# Personal API tokens (migration 0016, docs/architecture.md#api-tokens): found by the sha256 of the
+# token, which only its holder has; ``hint`` is its first characters, to tell tokens apart in a list.
+# Revoking one deletes its row, so every server refuses it from the next request on.
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(60), nullable=False),
+    Column("scopes", String(40), nullable=False),  # space-separated: read, chat, data
+    Column("token_hash", String(64), nullable=False),
+    Column("hint", String(16), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("last_used_at", UTCDateTime(), nullable=True),
+    Column("last_used_addr", String(64), nullable=True),
+    Index("ux_api_tokens_token_hash", "token_hash", unique=True),
+    Index("ux_api_tokens_user_name", "user_id", "name", unique=True),
+)
+
+# Device logins in progress (RFC 8628, migration 0016): a terminal holds the device code (stored as its
+# sha256), the user types the short user code into a signed-in browser, which approves it with a scope;
+# the terminal's next poll turns the approval into a token and deletes the row.
+device_grants = Table(
+    "device_grants",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("user_code", String(9), nullable=False),
+    Column("client_name", String(60), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    Column("scopes", String(40), nullable=True),
+    Index("ux_device_grants_user_code", "user_code", unique=True),
+)
+
 # User messages of turns that a crash cut off before the runtime wrote them to its event log, kept
 # once the session has moved on, so the transcript still shows them where they were asked.
 interrupted_turns = Table(

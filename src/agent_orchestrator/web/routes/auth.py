@@ -17,6 +17,7 @@ from agent_orchestrator.sessions.store import AuditEvent, Charge, User, login_ke
 from agent_orchestrator.sessions.store.users import Role
 from agent_orchestrator.telemetry import LOGIN_FAILURES
 from agent_orchestrator.web.deps import (
+    BrowserLogin,
     CurrentLogin,
     Services,
     ServicesDep,
@@ -107,7 +108,7 @@ async def me(login: CurrentLogin) -> LoginOut:
 
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT, summary="Log out")
-async def logout(request: Request, login: CurrentLogin, services: ServicesDep) -> Response:
+async def logout(request: Request, login: BrowserLogin, services: ServicesDep) -> Response:
     name = cookie_name(request, services.settings)
     await asyncio.to_thread(services.users.close_login, request.cookies[name])
     await asyncio.to_thread(

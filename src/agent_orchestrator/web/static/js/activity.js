@@ -31,7 +31,7 @@ async function openActivity(panel) {
   }
   if (state.currentSessionId !== sessionId) return;
   const items = activity.steps.map((step) => {
-    const where = [step.details.device, step.address, step.details.server && `server ${step.details.server}`]
+    const where = [step.details.token && `via token '${step.details.token}'`, step.details.device, step.address, step.details.server && `server ${step.details.server}`]
       .filter(Boolean)
       .join(" · ");
     const extra = step.details.parent
