@@ -107,6 +107,7 @@ async def current_login(request: Request, services: ServicesDep) -> tuple[User, 
     return user, csrf
 
 
+OWN_TOKEN_PATH = "/api/auth/token"
 BAD_TOKEN = "Invalid, expired or revoked API token."
 _BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="AgentOrchestrator"'}
 _TOKEN = "agent_orchestrator.api_token"
@@ -136,6 +137,8 @@ def needed_scope(request: Request) -> Scope:
     """The scope a token needs for the request's route: ``data`` for an admin-only route, ``read``
     to read, ``chat`` to change anything."""
     route = request.scope.get("route")
+    if isinstance(route, APIRoute) and route.path == OWN_TOKEN_PATH:
+        return "read"  # any token may revoke itself
     if isinstance(route, APIRoute) and requires_admin(route.dependant):
         return "data"
     return "read" if request.method in _SAFE_METHODS else "chat"

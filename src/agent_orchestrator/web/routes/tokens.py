@@ -8,7 +8,7 @@ login; a token can do neither. The terminal's side of a device login, ``/api/aut
 from datetime import datetime
 from typing import Annotated, Literal, Self
 
-from fastapi import APIRouter, Path, Request, Response, status
+from fastapi import APIRouter, HTTPException, Path, Request, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +16,14 @@ from agent_orchestrator.errors import NotFoundError
 from agent_orchestrator.sessions.store.api_tokens import DEFAULT_DAYS, MAX_DAYS, NAME_MAX, ApiToken, Scope
 from agent_orchestrator.sessions.store.device_grants import GRANT_TTL, NO_SUCH_CODE
 from agent_orchestrator.sessions.store.schema import utcnow
-from agent_orchestrator.web.deps import BrowserActor, ServicesDep, client_addr
+from agent_orchestrator.web.deps import (
+    OWN_TOKEN_PATH,
+    BrowserActor,
+    CurrentActor,
+    ServicesDep,
+    client_addr,
+    request_token,
+)
 from agent_orchestrator.web.fields import NulFree
 
 router = APIRouter(tags=["api tokens"])
@@ -90,6 +97,19 @@ TokenId = Annotated[str, Path(max_length=32)]
 async def revoke_token(token_id: TokenId, actor: BrowserActor, services: ServicesDep) -> Response:
     if not await services.tokens.revoke(actor, token_id):
         raise NotFoundError(NO_SUCH_TOKEN)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.delete(
+    OWN_TOKEN_PATH,
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Revoke the API token this request carries ('ao logout')",
+)
+async def revoke_own_token(request: Request, actor: CurrentActor, services: ServicesDep) -> Response:
+    token = request_token(request)
+    if token is None:
+        raise HTTPException(status.HTTP_400_BAD_REQUEST, "This request carries no API token.")
+    await services.tokens.revoke(actor, token.id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -12,6 +12,7 @@ import { followList, stopFollowing } from "./live.js";
 import { clearSidebar, loadSessions, onListEvent } from "./sidebar.js";
 import { state, update } from "./state.js";
 import { storage } from "./storage.js";
+import { clearTokens, deviceCode } from "./tokens.js";
 import { clearTurns } from "./turns.js";
 import { clearUsage, refreshUsage } from "./usage.js";
 import { setView } from "./views.js";
@@ -57,6 +58,7 @@ function handleSignedOut(message = "Your sign-in has expired. Please sign in aga
   clearCustomers();
   clearCustomer();
   clearData();
+  clearTokens();
   showLogin(message);
 }
 
@@ -66,7 +68,8 @@ async function startApp(me) {
   refreshUsage();
   restoreCustomerFilter();
   showPage("app");
-  setView(initialView(storage.prefs().view));
+  // A terminal's login link (/device?code=…) opens the page that approves it.
+  setView(deviceCode() !== null ? "settings" : initialView(storage.prefs().view));
   await loadSessions();
   followList(onListEvent);
   await openInitialSession();

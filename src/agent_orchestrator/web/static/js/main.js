@@ -15,6 +15,7 @@ import { bindData } from "./data.js";
 import { refreshRelativeTimes } from "./format.js";
 import { bindSegments } from "./segments.js";
 import { bindSidebar } from "./sidebar.js";
+import { bindTokens } from "./tokens.js";
 import { bindComposer } from "./turns.js";
 import { bindViews } from "./views.js";
 
@@ -28,6 +29,7 @@ bindSegments();
 bindCustomers();
 bindCustomer();
 bindData();
+bindTokens();
 // Relative times ("3 minutes ago") go stale: refresh their text once a minute, in place, so keyboard
 // focus and an open rename form are not disturbed.
 setInterval(refreshRelativeTimes, 60_000);

@@ -7,7 +7,7 @@
 
 const STORAGE_SESSION = "ao.currentSession";
 const STORAGE_PREFS = "ao.prefs";
-export const VIEWS = ["chat", "segments", "customers", "customer", "data"];
+export const VIEWS = ["chat", "segments", "customers", "customer", "data", "settings"];
 export const SEGMENTS = ["High Value", "Regular", "At Risk", "New"];
 // Mirrors the server's id policy (sessions/ids.py); anything else in storage was not written by us.
 const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/;
