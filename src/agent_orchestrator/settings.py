@@ -230,6 +230,10 @@ class WebSettings(_Section):
     login_max_account_failures: int = Field(50, ge=1, validation_alias="AGENT_LOGIN_MAX_ACCOUNT_FAILURES")
     login_max_address_failures: int = Field(100, ge=1, validation_alias="AGENT_LOGIN_MAX_ADDRESS_FAILURES")
     login_lockout: float = Field(900.0, gt=0, validation_alias="AGENT_LOGIN_LOCKOUT")
+    # Each API token's own rate on each server (docs/architecture.md#api-tokens): a burst, then calls
+    # per second.
+    token_burst: int = Field(60, ge=1, validation_alias="AGENT_TOKEN_BURST")
+    token_per_second: float = Field(5.0, gt=0, validation_alias="AGENT_TOKEN_PER_SECOND")
     # Sessions not updated for this many days are purged, by one server at a time (off when unset).
     retention_days: int | None = Field(None, ge=1, validation_alias="AGENT_RETENTION_DAYS")
     retention_interval: float = 3600.0

@@ -29,7 +29,7 @@ from agent_orchestrator.retail.progress import StderrProgress
 from agent_orchestrator.runtime import RuntimeSettings
 from agent_orchestrator.runtime.mcp_tools import McpTools
 from agent_orchestrator.sessions import PostgresSessionFiles, compose, open_storage
-from agent_orchestrator.sessions.actions.tokens import TokenAccess
+from agent_orchestrator.sessions.actions.tokens import TokenAccess, TokenRate
 from agent_orchestrator.sessions.store import LoginThrottle, UserStore
 from agent_orchestrator.sessions.store.api_tokens import ApiTokens
 from agent_orchestrator.sessions.store.device_grants import DeviceGrants
@@ -156,7 +156,11 @@ def create_app(
                 uploads=uploads,
                 imports=imports,
                 tokens=TokenAccess(
-                    ApiTokens(storage.engine), DeviceGrants(storage.engine), users, service.audit
+                    ApiTokens(storage.engine),
+                    DeviceGrants(storage.engine),
+                    users,
+                    service.audit,
+                    TokenRate(web.token_burst, web.token_per_second),
                 ),
                 dataset_switch=switch,
             )
