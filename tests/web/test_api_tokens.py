@@ -181,3 +181,21 @@ def test_a_device_login_becomes_a_token_once_the_browser_approves_it(live_app) -
     unknown = terminal.post("/api/auth/device/token", json={"device_code": "made-up"})
     assert unknown.status_code == 404
     assert [t["name"] for t in alice.get("/api/tokens").json()] == ["ao on laptop"]
+
+
+def test_another_users_chat_id_answers_a_token_exactly_like_an_unknown_one(live_app) -> None:
+    alice = live_app.client("alice")
+    chat_id = alice.post("/api/sessions", json={"title": "Mine"}).json()["id"]
+    bob = bearer(live_app, make_token(live_app.client("bob"), "bob's script", "chat"))
+    theirs = bob.get(f"/api/sessions/{chat_id}/messages")
+    unknown = bob.get("/api/sessions/chat-0000000000000000/messages")
+    assert (
+        (theirs.status_code, theirs.json())
+        == (unknown.status_code, unknown.json())
+        == (
+            404,
+            {"detail": "No such session."},
+        )
+    )
+    sent = bob.post(f"/api/sessions/{chat_id}/messages", json={"content": "x"})
+    assert (sent.status_code, sent.json()) == (404, {"detail": "No such session."})

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_ui import ASSISTANT_TEXT, login, send
+from browser_ui import ASSISTANT_TEXT, login, new_chat, send
 from playwright.sync_api import Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
@@ -132,3 +132,35 @@ def test_the_terminal_logs_in_through_the_browser_and_shares_its_chats_live(
     assert not kept.exists()
     page.get_by_test_id("nav-settings").click()
     expect(page.get_by_test_id("token-row")).to_have_count(0)
+
+
+def test_an_openai_client_continues_a_browser_chat_and_the_browser_sees_it_live(
+    page: Page, user, scripted_model: ScriptedModel, browser_app
+) -> None:
+    import openai
+
+    alice = user("alice")
+    login(page, alice)
+    chat_id = new_chat(page)
+    scripted_model.script(Text("Noted: apples."))
+    send(page, "I like apples")
+
+    # The token is made on the Settings page, as a user would, and read from the box it is shown in once.
+    page.get_by_test_id("nav-settings").click()
+    page.get_by_test_id("token-name").fill("notebook")
+    page.get_by_test_id("token-create").click()
+    expect(page.get_by_test_id("token-secret-value")).to_have_value(re.compile(r"^aopat_\w{36}$"))
+    secret = page.get_by_test_id("token-secret-value").input_value()
+    page.get_by_test_id("nav-chat").click()
+
+    client = openai.OpenAI(base_url=f"{browser_app.url}/v1", api_key=secret)
+    scripted_model.script(Text("You like apples.", pace=0.2))
+    reply = client.chat.completions.create(
+        model="agent-orchestrator",
+        messages=[{"role": "user", "content": "What do I like?"}],
+        extra_headers={"X-Session-Id": chat_id},
+    )
+    assert reply.choices[0].message.content == "You like apples."
+    expect(page.locator(ASSISTANT_TEXT)).to_have_text(["Noted: apples.", "You like apples."], timeout=30_000)
+    page.get_by_test_id("activity-open").click()
+    expect(page.get_by_test_id("activity-step").first).to_contain_text("via token 'notebook'")

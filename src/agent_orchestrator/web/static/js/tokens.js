@@ -7,15 +7,16 @@ import { DASH, timeElement } from "./format.js";
 import { state } from "./state.js";
 import { whenShown } from "./views.js";
 
+// What each choice allows is said in full by the option's title (a tooltip) and by docs/terminal.md.
 const SCOPES = [
-  ["chat", "Chat: read, ask, branch and delete chats"],
-  ["read", "Read: list, read, search and export chats"],
+  ["chat", "chat — read and write chats", "List, read, search, export, ask, branch and delete chats"],
+  ["read", "read — only read chats", "List, read, search and export chats"],
 ];
-const DATA_SCOPE = ["chat,data", "Chat and data: also the Data page (admins)"];
+const DATA_SCOPE = ["chat,data", "chat + data — also the Data page", "Chats, and the Data page's admin routes"];
 
 function fillScopes(select) {
   const options = state.user?.role === "admin" ? [...SCOPES, DATA_SCOPE] : SCOPES;
-  select.replaceChildren(...options.map(([value, text]) => el("option", { text, attrs: { value } })));
+  select.replaceChildren(...options.map(([value, text, title]) => el("option", { text, attrs: { value, title } })));
 }
 
 const scopesOf = (select) => select.value.split(",");
