@@ -281,6 +281,24 @@ class TestingSettings(_Section):
         return self.ci or self.require_postgres
 
 
+class ClientSettings(_Section):
+    """What ``ao``, the terminal client, reads (docs/terminal.md): where its login is kept, and a
+    server and token that win over the kept ones (for scripts)."""
+
+    config_file: Path | None = Field(None, validation_alias="AO_CONFIG")
+    config_home: Path | None = Field(None, validation_alias="XDG_CONFIG_HOME")
+    server: str | None = Field(None, validation_alias="AO_SERVER")
+    token: str | None = Field(None, validation_alias="AO_TOKEN")
+
+
+def load_client_settings(environ: Mapping[str, str] | None = None) -> ClientSettings:
+    """The terminal client's settings, or one :class:`SettingsError`."""
+    try:
+        return _read(ClientSettings, os.environ if environ is None else environ)
+    except ValidationError as error:
+        raise SettingsError(_describe(error)) from None
+
+
 class _SharedSettings(_Section):
     """The variables several sections depend on; read first so that they are read once."""
 

@@ -10,8 +10,6 @@ from test_api_tokens import make_token
 
 from agent_orchestrator.testing.scripted_model import Text, user_messages
 
-pytestmark = pytest.mark.usefixtures("live_app")
-
 
 def test_the_openai_client_continues_a_chat_the_browser_started(live_app) -> None:
     model = live_app.model

@@ -10,6 +10,8 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from agent_orchestrator.settings import load_client_settings
+
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
@@ -22,11 +24,10 @@ class Login:
 
 
 def config_path() -> Path:
-    explicit = os.environ.get("AO_CONFIG")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "ao" / "config.json"
+    settings = load_client_settings()
+    if settings.config_file:
+        return settings.config_file
+    return (settings.config_home or Path.home() / ".config") / "ao" / "config.json"
 
 
 def load() -> Login | None:
@@ -38,10 +39,11 @@ def load() -> Login | None:
             stored = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             stored = {}
-    token = os.environ.get("AO_TOKEN") or stored.get("token", "")
+    settings = load_client_settings()
+    token = settings.token or stored.get("token", "")
     if not token:
         return None
-    server = os.environ.get("AO_SERVER") or stored.get("server") or DEFAULT_SERVER
+    server = settings.server or stored.get("server") or DEFAULT_SERVER
     return Login(server, token, stored.get("username", ""), stored.get("token_name", ""))
 
 
@@ -73,4 +75,5 @@ def server_option(given: str | None) -> str:
     if given:
         return given.rstrip("/")
     stored = load()
-    return (os.environ.get("AO_SERVER") or (stored.server if stored else "") or DEFAULT_SERVER).rstrip("/")
+    server = load_client_settings().server or (stored.server if stored else "") or DEFAULT_SERVER
+    return server.rstrip("/")

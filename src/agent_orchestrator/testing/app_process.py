@@ -69,10 +69,16 @@ class AppProcess:
             self.proc.wait()
 
     def stop(self) -> None:
-        """A graceful shutdown (SIGTERM), falling back to kill."""
+        """A graceful shutdown, falling back to kill: SIGTERM to the server alone, which lets its
+        answers in flight finish and then stops the runtime it started, as systemd's
+        ``KillMode=mixed`` does (docs/deploy.md); a signal to the whole group would stop the runtime
+        under those answers."""
         if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
+            os.kill(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.kill()
+                return
+            with contextlib.suppress(ProcessLookupError):  # whatever it left running, as systemd does
+                os.killpg(self.proc.pid, signal.SIGKILL)
