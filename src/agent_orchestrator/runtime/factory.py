@@ -277,6 +277,14 @@ class CopilotRuntime:
             if lock.parent == locks:
                 await asyncio.to_thread(lock.unlink, missing_ok=True)
 
+    def connected(self) -> bool:
+        """Whether the CLI is still connected. The SDK (1.0.25) keeps this only privately: its client's
+        ``_state`` turns ``"disconnected"`` when the CLI's pipe closes (the process died) and
+        nothing fails the turns then waiting on it, so a turn asks this in its silences
+        (``sessions/turns/stream.py``). Read defensively: a later SDK without the attribute counts as
+        connected, as before."""
+        return self.client is not None and getattr(self.client, "_state", "connected") != "disconnected"
+
     def _require_client(self) -> CopilotClient:
         if self.client is None:
             raise RuntimeFailure("The Copilot runtime is not started.")

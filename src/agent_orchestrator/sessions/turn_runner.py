@@ -540,7 +540,8 @@ class TurnRunner:
             meter.attach(session)
             stopper = asyncio.create_task(self._abort_when_asked(session_id, session, turn.since))
             time_limit = self.runtime.settings.turn_timeout
-            async for event in stream_turn(session, prompt, time_limit=time_limit, said=said):
+            alive = self.runtime.connected
+            async for event in stream_turn(session, prompt, time_limit=time_limit, said=said, alive=alive):
                 if isinstance(event, Done | Stopped):  # stored before anyone hears it is done
                     await self.runtime.save_session(session_id)
                 if isinstance(event, Stopped):  # its history changes under the open copy: closed first

@@ -11,7 +11,7 @@ upkeep indexes them at the end of the turn without reading the log back
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from copilot import CopilotSession
@@ -29,6 +29,10 @@ from copilot.session_events import (
 from agent_orchestrator.runtime.tool_names import tool_name
 from agent_orchestrator.sessions.history.tool_results import ToolCalls, ToolResult
 from agent_orchestrator.sessions.history.transcript import Role, TranscriptMessage, log_timestamp
+
+LIVENESS_SECONDS = 2.0
+"""How long a turn waits in silence before it asks whether the runtime is still there."""
+RUNTIME_GONE = "The assistant runtime stopped while answering; ask again in a moment."
 
 
 @dataclass(frozen=True)
@@ -91,11 +95,18 @@ class TurnMessages(list[TranscriptMessage]):
 
 
 async def stream_turn(
-    session: CopilotSession, prompt: str, *, time_limit: float, said: TurnMessages | None = None
+    session: CopilotSession,
+    prompt: str,
+    *,
+    time_limit: float,
+    said: TurnMessages | None = None,
+    alive: Callable[[], bool] = lambda: True,
 ) -> AsyncIterator[TurnEvent]:
     """Yield the turn's events, ending with exactly one :class:`Done`, :class:`Failed` or, once
     ``session.abort()`` was called, :class:`Stopped`; ``said`` collects the turn's messages as they
-    are logged."""
+    are logged. ``alive`` says whether the runtime is still there: asked every
+    :data:`LIVENESS_SECONDS` of quiet, so a runtime that died mid-answer fails the turn at once, not
+    at its time limit."""
     queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
     final_text: list[str] = []
     partial: list[str] = []  # the answer being written, until its message is whole
@@ -137,8 +148,15 @@ async def stream_turn(
         while True:
             remaining = deadline - time.monotonic()
             try:
-                item = await asyncio.wait_for(queue.get(), timeout=max(remaining, 0.001))
+                item = await asyncio.wait_for(
+                    queue.get(), timeout=min(max(remaining, 0.001), LIVENESS_SECONDS)
+                )
             except TimeoutError:
+                if not alive():
+                    yield Failed(RUNTIME_GONE)
+                    return
+                if deadline - time.monotonic() > 0:
+                    continue
                 await session.abort()
                 yield Failed(f"No answer within {time_limit:.0f} s; the turn was stopped.")
                 return
