@@ -217,6 +217,10 @@ class WebSettings(_Section):
     # A live feed's response ends after this and the browser reconnects where it stopped
     # (docs/architecture.md#live-sessions): graceful shutdowns stay short, proxies see no endless response.
     live_feed_seconds: float = Field(25.0, gt=0, validation_alias="AGENT_WEB_LIVE_FEED_SECONDS")
+    # How servers on one PostgreSQL tell each other of live events (docs/architecture.md#live-sessions):
+    # PostgreSQL's NOTIFY (no other service) or Redis pub/sub at AGENT_REDIS_URL.
+    live_fanout: Literal["postgres", "redis"] = Field("postgres", validation_alias="AGENT_LIVE_FANOUT")
+    redis_url: str = Field("redis://127.0.0.1:6379/0", validation_alias="AGENT_REDIS_URL")
     max_prompt_chars: int = 8_000
     server_id: str = Field(default_factory=_default_server_id, validation_alias="AGENT_SERVER_ID")
     retail_dataset: Annotated[bool, _off_when("0", "false", "no")] = Field(

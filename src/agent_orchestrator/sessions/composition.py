@@ -45,6 +45,7 @@ from agent_orchestrator.sessions.crypto import SessionCipher, open_cipher
 from agent_orchestrator.sessions.files.deployment import deployment_files
 from agent_orchestrator.sessions.live.feed import LiveHub
 from agent_orchestrator.sessions.live.notify import PostgresAnnouncements
+from agent_orchestrator.sessions.live.redis_fanout import RedisAnnouncements, RedisPublisher
 from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import SessionService
 from agent_orchestrator.sessions.store import (
@@ -139,9 +140,14 @@ async def compose(
         stack.push_async_callback(runtime.stop)
         engine, cipher = storage.engine, storage.cipher
         search = SearchIndex(engine, cipher)
-        live = LiveHub(LiveEventLog(engine, sealer=cipher))
-        if server and web.is_postgres:  # across servers, live events are announced through PostgreSQL
-            announcer = asyncio.create_task(PostgresAnnouncements(live).run())
+        # Across servers, live events are announced through PostgreSQL's NOTIFY, or Redis pub/sub.
+        publisher = RedisPublisher(web.redis_url) if web.is_postgres and web.live_fanout == "redis" else None
+        if publisher is not None:
+            stack.callback(publisher.close)
+        live = LiveHub(LiveEventLog(engine, sealer=cipher, publisher=publisher))
+        if server and web.is_postgres:
+            listener = RedisAnnouncements(live, web.redis_url) if publisher else PostgresAnnouncements(live)
+            announcer = asyncio.create_task(listener.run())
             stack.callback(announcer.cancel)
         usage = UsageKeeper(UsageLedger(engine), daily_budget=web.daily_token_budget)
         catalog = SessionCatalog(engine, sealer=cipher)

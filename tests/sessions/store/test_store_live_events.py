@@ -185,3 +185,33 @@ def test_a_turn_whose_answer_reached_the_log_before_its_server_died_ends_with_th
         ("done", {"content": "Champions.", "tool_results": []}),
         ("idle", {}),
     ]
+
+
+@pytest.mark.postgres
+def test_with_a_publisher_each_write_is_announced_through_it_after_commit_and_not_notified(
+    postgres_schema,
+) -> None:
+    from agent_orchestrator.sessions.store import make_engine, migrate
+
+    engine = make_engine(postgres_schema.sqlalchemy_url)
+    published: list[tuple[str, str, int]] = []
+
+    class Recording:
+        def publish(self, channel: str, message: str) -> None:
+            stream, _, seq = message.rpartition(" ")
+            # Committed before it is announced: another connection reads the event already.
+            published.append((channel, message, len(LiveEventLog(engine).after(stream, int(seq) - 1))))
+
+    try:
+        migrate(engine)
+        log = LiveEventLog(engine, publisher=Recording())
+        with psycopg.connect(postgres_schema.url, autocommit=True) as listener:
+            listener.execute(f'LISTEN "{log.channel()}"')
+            log.append("s:chat-1", "user", {"content": "hi"})
+            log.append_each([Batch("s:chat-1", [("done", {"content": "A"}), ("idle", {})], 0)])
+            log.restart("s:chat-1", "created", {})
+            assert list(listener.notifies(timeout=1, stop_after=1)) == []
+    finally:
+        engine.dispose()
+    channel = published[0][0]
+    assert published == [(channel, "s:chat-1 1", 1), (channel, "s:chat-1 3", 1), (channel, "s:chat-1 4", 1)]

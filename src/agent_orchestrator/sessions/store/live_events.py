@@ -105,10 +105,15 @@ class Batch:
 class LiveEventLog:
     """Append and read a stream's events; every call is one short transaction."""
 
-    def __init__(self, engine: Engine, *, sealer: EventSealer | None = None) -> None:
+    def __init__(
+        self, engine: Engine, *, sealer: EventSealer | None = None, publisher: Publisher | None = None
+    ) -> None:
+        """``publisher``: announce each write's last event through it, after its commit, instead of
+        PostgreSQL's ``NOTIFY`` (docs/architecture.md#live-sessions: the fan-out)."""
         self._engine = engine
         self._sealer = sealer
         self.postgres = engine.dialect.name == "postgresql"
+        self._publisher = publisher
         self._channel: str | None = None
 
     @property
@@ -142,7 +147,11 @@ class LiveEventLog:
         bodies = [[self._body(batch.stream, data) for _, data in batch.events] for batch in batches]
         if self.postgres:
             with read_connection(self._engine) as conn:  # autocommit: the statement commits
-                return _unique(lambda: self._pg_append_each(conn, batches, bodies))
+                numbered = _unique(lambda: self._pg_append_each(conn, batches, bodies))
+            for batch, events in zip(batches, numbered, strict=True):
+                if events:
+                    self._publish(batch.stream, events[-1].seq)
+            return numbered
         with write_transaction(self._engine) as conn:
             return [
                 self._sqlite_batch(conn, batch, sealed) for batch, sealed in zip(batches, bodies, strict=True)
@@ -168,7 +177,8 @@ class LiveEventLog:
             "at": utcnow(),
             "channel": self.channel(),
         }
-        firsts = {stream: int(first) for stream, first, _ in conn.execute(_PG_APPEND_EACH, params).all()}
+        statement = _PG_APPEND_EACH if self._publisher is None else _PG_APPEND_EACH_QUIET
+        firsts = {stream: int(first) for stream, first, _, _ in conn.execute(statement, params).all()}
         numbered: list[list[LiveEvent]] = []
         for batch in batches:  # a stream's batches took its numbers in their order
             first = firsts.get(batch.stream)
@@ -211,7 +221,9 @@ class LiveEventLog:
         """Forget the stream's events and add this one, numbered on from the last (a created or deleted
         session: nothing of an earlier conversation under the same id can be replayed)."""
         body = self._body(stream, data)
-        return _unique(lambda: self._restart(stream, kind, data, body))
+        event = _unique(lambda: self._restart(stream, kind, data, body))
+        self._publish(stream, event.seq)
+        return event
 
     def end_open_turn(self, stream: str, message: str, *, answer: str | None = None) -> list[LiveEvent]:
         """If the stream's last turn never ended (its server died), end it: ``error`` (``message``), or
@@ -224,7 +236,10 @@ class LiveEventLog:
             else ("done", {"content": answer, "tool_results": []})
         )
         body = self._body(stream, ending[1])
-        return _unique(lambda: self._end_open_turn(stream, ending, body))
+        ended = _unique(lambda: self._end_open_turn(stream, ending, body))
+        if ended:
+            self._publish(stream, ended[-1].seq)
+        return ended
 
     def _end_open_turn(self, stream: str, ending: tuple[str, dict[str, Any]], body: str) -> list[LiveEvent]:
         with self._locked(stream) as conn:
@@ -286,8 +301,13 @@ class LiveEventLog:
         return LiveEvent(seq, kind, data)
 
     def _announce(self, conn: Connection, stream: str, seq: int) -> None:
-        if self.postgres:  # delivered on commit, in commit order
+        if self.postgres and self._publisher is None:  # delivered on commit, in commit order
             conn.execute(select(func.pg_notify(self.channel(), f"{stream} {seq}")))
+
+    def _publish(self, stream: str, seq: int) -> None:
+        """Announce ``seq`` of ``stream`` through the publisher, once it is committed."""
+        if self._publisher is not None:
+            self._publisher.publish(self.channel(), f"{stream} {seq}")
 
     def after(self, stream: str, seq: int, *, limit: int = KEEP) -> list[LiveEvent]:
         """The stream's events numbered above ``seq``, oldest first (at most ``limit``)."""
@@ -370,7 +390,7 @@ _DROP_DELTAS = delete(live_events).where(
 # (from the event ``end_befores`` names; 0: the first of these), and one NOTIFY per stream for its last
 # new event. The DELETE sees the table as it was before the INSERT, so it cannot take an event added
 # here.
-_PG_APPEND_EACH = text("""
+_PG_APPEND_EACH_SQL = """
 WITH e AS (
     SELECT * FROM unnest(CAST(:streams AS varchar[]), CAST(:kinds AS varchar[]), CAST(:bodies AS text[]))
         WITH ORDINALITY AS e(stream, kind, data, ord)
@@ -397,9 +417,20 @@ dropped AS (
     WHERE base.stream = t.stream AND d.stream = t.stream AND d.kind = 'delta'
       AND d.seq < CASE WHEN t.before > 0 THEN t.before ELSE base.n + 1 END
 )
-SELECT stream, min(seq), pg_notify(:channel, stream || ' ' || max(seq)) FROM added GROUP BY stream
-""")
+SELECT stream, min(seq), max(seq), {announce} FROM added GROUP BY stream
+"""
+_PG_APPEND_EACH = text(_PG_APPEND_EACH_SQL.format(announce="pg_notify(:channel, stream || ' ' || max(seq))"))
+_PG_APPEND_EACH_QUIET = text(_PG_APPEND_EACH_SQL.format(announce="NULL"))
+"""The same append for a log whose announcements go out another way (a :class:`Publisher`)."""
 _UNIQUE_RETRIES = 100
+
+
+class Publisher(Protocol):
+    """Where a log's announcements go when not through ``NOTIFY``: ``"<stream> <seq>"`` on a channel."""
+
+    def publish(self, channel: str, message: str) -> None: ...
+
+
 _UNIQUE_VIOLATION = "23505"  # PostgreSQL's SQLSTATE
 
 
