@@ -89,3 +89,9 @@ def test_refusals_are_one_clear_error(live_app) -> None:
         json={"model": "m", "messages": [{"role": "system", "content": "be brief"}]},
     )
     assert (empty.status_code, empty.json()["detail"]) == (422, "No user message to answer.")
+
+
+def test_the_openai_api_is_never_cached(live_app) -> None:
+    token = make_token(live_app.client("alice"), "cache", "read")
+    models = httpx.get(f"{live_app.url}/v1/models", headers={"Authorization": f"Bearer {token}"})
+    assert models.status_code == 200 and models.headers["cache-control"] == "no-store"

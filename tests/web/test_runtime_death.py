@@ -14,8 +14,9 @@ from agent_orchestrator.sessions.turns.stream import RUNTIME_GONE
 from agent_orchestrator.testing.scripted_model import Text
 
 
-def _runtime_children() -> list[int]:
-    """This process's Copilot CLI children (the in-process app started them)."""
+def _runtime_children(home: Path) -> list[int]:
+    """This process's Copilot CLI children whose home is under ``home`` (the app this test started:
+    a worker may run others, the browser tests' app say)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -23,20 +24,22 @@ def _runtime_children() -> list[int]:
         try:
             stat = (entry / "stat").read_text()
             command = (entry / "cmdline").read_bytes()
+            environment = (entry / "environ").read_bytes().split(b"\0")
         except OSError:
             continue
         parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == os.getpid() and b"copilot" in command:
+        ours = any(line.startswith(b"COPILOT_HOME=" + bytes(home)) for line in environment)
+        if parent == os.getpid() and b"copilot" in command and ours:
             found.append(int(entry.name))
     return found
 
 
-def test_a_runtime_that_dies_mid_answer_fails_the_turn_at_once(start_app) -> None:
+def test_a_runtime_that_dies_mid_answer_fails_the_turn_at_once(start_app, tmp_path: Path) -> None:
     app = start_app()
     app.model.script(Text("one two three four five six seven eight nine ten", pace=0.5))
     alice = app.client("alice")
     chat = alice.post("/api/sessions", json={"title": "Doomed"}).json()["id"]
-    (cli,) = _runtime_children()
+    (cli,) = _runtime_children(tmp_path)
     threading.Timer(1.5, os.kill, (cli, signal.SIGKILL)).start()
 
     started = time.monotonic()

@@ -3,8 +3,9 @@ ASGI middleware (see :mod:`agent_orchestrator.web.asgi` for why plain).
 
 A request whose ``Host`` does not name this server is refused first, ``421`` with a short plain
 text, on every path (docs/architecture.md#host-names): that is what a DNS-rebinding page's request
-carries. Every answer under ``/api/`` is ``Cache-Control: no-store`` unless its route says otherwise:
-they are one user's data (or a share link's), which no browser or proxy cache should keep.
+carries. Every answer under ``/api/`` and ``/v1/`` is ``Cache-Control: no-store`` unless its route
+says otherwise: they are one user's data (or a share link's), which no browser or proxy cache should
+keep.
 
 The body limit counts bytes as they arrive: a declared ``Content-Length`` past the limit is refused
 before any route runs, and a body without one (``Transfer-Encoding: chunked``) is cut off at the
@@ -33,7 +34,7 @@ SECURITY_HEADERS = {
 }
 # A year; no includeSubDomains: the other hosts of the domain are not this app's to decide for.
 HSTS = "max-age=31536000"
-PRIVATE_PREFIX = "/api/"
+PRIVATE_PREFIXES = ("/api/", "/v1/")  # the app's API and its OpenAI-compatible one
 MISDIRECTED = "Misdirected request: this server does not answer for this host name.\n"
 
 
@@ -42,7 +43,7 @@ class GuardMiddleware(HttpMiddleware):
     path's limit (``body_limits``, else :data:`MAX_BODY_BYTES`) with 413, and add
     :data:`SECURITY_HEADERS` to every response that does not set its own, with HSTS over HTTPS or
     when TLS ends in front of the app (``https_only``: the cookies are Secure then), and
-    ``Cache-Control: no-store`` under ``/api/``."""
+    ``Cache-Control: no-store`` under ``/api/`` and ``/v1/``."""
 
     def __init__(
         self,
@@ -59,7 +60,7 @@ class GuardMiddleware(HttpMiddleware):
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         hsts = self.https_only or scope["scheme"] == "https"
-        private = scope["path"].startswith(PRIVATE_PREFIX)
+        private = scope["path"].startswith(PRIVATE_PREFIXES)
         send = editing_headers(send, lambda headers: _add_headers(headers, hsts=hsts, private=private))
         if self.hosts is not None and not self.hosts.allows(Headers(scope=scope).get("host", "")):
             await PlainTextResponse(MISDIRECTED, status_code=421)(scope, receive, send)

@@ -100,7 +100,7 @@ async def chat_completions(
     record = await services.sessions.get(actor, session_id)
     before = await _used(services, record.id)
     events = await services.sessions.send(actor, session_id, prompt)
-    headers = {SESSION_HEADER: session_id, "Cache-Control": "no-store"}
+    headers = {SESSION_HEADER: session_id}
     completion = _Completion(session_id, body.model, services, record.id, before)
     if body.stream:
         usage = bool(body.stream_options and body.stream_options.include_usage)
