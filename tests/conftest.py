@@ -234,25 +234,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _is_slow(item):
             item.add_marker(pytest.mark.slow)
-
-
-LONGEST_FIRST = ("tests/system/", "tests/web/test_api_fuzz.py", "tests/bench/test_bench_throughput.py")
-"""The tests that run for minutes (``.ci/run`` lists the 25 slowest): started first, so that the
-workers end together instead of one finishing a four-minute scenario after the others are idle."""
-
-
-class _LongestFirst:
-    """Puts the tests of :data:`LONGEST_FIRST` first, in its order (a stable sort: the rest keep
-    theirs), after every other plugin has ordered the items."""
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        def place(item: pytest.Item) -> int:
-            ranks = (rank for rank, prefix in enumerate(LONGEST_FIRST) if item.nodeid.startswith(prefix))
-            return next(ranks, len(LONGEST_FIRST))
-
-        items.sort(key=place)
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.pluginmanager.register(_LongestFirst(), "longest-first")

@@ -1,7 +1,7 @@
 """Three app servers behind HAProxy (``deploy/haproxy.cfg``, Debian's package), no sticky sessions,
-one PostgreSQL, under load: users chat through the balancer, each with the chat's live feed open
-through it too. One server is killed (SIGKILL) and later started again; then every server is
-restarted in turn, as a deploy does (SIGTERM, start, next).
+one PostgreSQL (live events fanned out through Redis), under load: users chat through the balancer,
+each with the chat's live feed open through it too. One server is killed (SIGKILL) and later
+started again; then every server is restarted in turn, as a deploy does (SIGTERM, start, next).
 
 Afterwards: every message that got a 2xx is in its transcript with its answer or marked interrupted;
 every feed reconnected through the balancer and tells the same conversation as the transcript, each
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 from live_feed import Feed
 
 from agent_orchestrator.sessions.store import UserStore, applied_migrations, make_engine, migration_names
@@ -34,9 +35,10 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
 
 pytestmark = pytest.mark.postgres
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
-USERS = 12
+USERS = 8
 EVERY = 1.5
 PASSWORD = "balancer-password-1"
+REDIS = "redis://127.0.0.1:6379/0"
 
 
 @dataclass
@@ -144,6 +146,10 @@ def test_nothing_acknowledged_is_lost_behind_a_balancer_while_servers_die_and_re
 ) -> None:
     if shutil.which("haproxy") is None:
         pytest.fail("haproxy is missing (apt-get install -y haproxy)")
+    try:
+        redis.Redis.from_url(REDIS).ping()
+    except redis.RedisError:
+        pytest.fail(f"Redis is not running at {REDIS}")
     scripted_model.default = lambda body: Text("Revenue rose 4 % on the month before.", pace=0.05)
     apps = [
         AppProcess(
@@ -156,6 +162,10 @@ def test_nothing_acknowledged_is_lost_behind_a_balancer_while_servers_die_and_re
                 AGENT_WEB_LEASE_TTL="3",
                 AGENT_WEB_LIVE_FEED_SECONDS="5",
                 AGENT_WEB_TRUSTED_PROXIES="127.0.0.1",
+                # The fan-out through Redis here (NOTIFY is the round-robin and two-server tests'):
+                # its listeners too must resume after crashes and restarts.
+                AGENT_LIVE_FANOUT="redis",
+                AGENT_REDIS_URL=REDIS,
             ),
             log=tmp_path / f"server{n}.log",
         )
@@ -185,18 +195,18 @@ def test_nothing_acknowledged_is_lost_behind_a_balancer_while_servers_die_and_re
         for thread in threads:
             thread.start()
 
-        time.sleep(6)
-        apps[1].kill()  # a crash under load
-        time.sleep(6)
-        apps[1].start()
         time.sleep(4)
+        apps[1].kill()  # a crash under load
+        time.sleep(4)
+        apps[1].start()
+        time.sleep(3)
         rolling_from = time.monotonic()
         for app in apps:  # a deploy: each server stopped gracefully and started again, in turn
             app.stop()
             app.start()
-            time.sleep(2)
+            time.sleep(1)
         rolling_until = time.monotonic()
-        time.sleep(4)
+        time.sleep(3)
         stop.set()
         for thread in threads:
             thread.join(timeout=180)
