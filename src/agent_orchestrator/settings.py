@@ -217,6 +217,9 @@ class WebSettings(_Section):
     # A live feed's response ends after this and the browser reconnects where it stopped
     # (docs/architecture.md#live-sessions): graceful shutdowns stay short, proxies see no endless response.
     live_feed_seconds: float = Field(25.0, gt=0, validation_alias="AGENT_WEB_LIVE_FEED_SECONDS")
+    # Behind a balancer: on SIGTERM, answer the health check 503 and go on serving for this long before
+    # closing the listener, so the balancer stops sending requests first (docs/deploy.md).
+    drain_seconds: float = Field(0.0, ge=0, validation_alias="AGENT_WEB_DRAIN_SECONDS")
     # How servers on one PostgreSQL tell each other of live events (docs/architecture.md#live-sessions):
     # PostgreSQL's NOTIFY (no other service) or Redis pub/sub at AGENT_REDIS_URL.
     live_fanout: Literal["postgres", "redis"] = Field("postgres", validation_alias="AGENT_LIVE_FANOUT")

@@ -165,6 +165,8 @@ def test_nothing_acknowledged_is_lost_behind_a_balancer_while_servers_die_and_re
                 # The fan-out through Redis here (NOTIFY is the round-robin and two-server tests'):
                 # its listeners too must resume after crashes and restarts.
                 AGENT_LIVE_FANOUT="redis",
+                # Past HAProxy's two failed checks 0.5 s apart (deploy/haproxy.cfg).
+                AGENT_WEB_DRAIN_SECONDS="1.5",
                 AGENT_REDIS_URL=REDIS,
             ),
             log=tmp_path / f"server{n}.log",
@@ -269,3 +271,27 @@ def test_nothing_acknowledged_is_lost_behind_a_balancer_while_servers_die_and_re
             balancer.stop()
         for app in apps:
             app.kill()
+
+
+def test_a_draining_server_fails_its_health_check_but_serves_until_it_closes(
+    tmp_path: Path, scripted_model: ScriptedModel, postgres_schema: FreshSchema
+) -> None:
+    app = AppProcess(
+        clean_environment(
+            AGENT_ORCHESTRATOR_HOME=str(tmp_path),
+            DATABASE_URL=postgres_schema.url,
+            AGENT_PROVIDER_BASE_URL=scripted_model.base_url,
+            AGENT_MODEL="scripted-model",
+            AGENT_WEB_RETAIL="0",
+            AGENT_WEB_DRAIN_SECONDS="3",
+        )
+    ).start()
+    try:
+        assert app.proc is not None
+        os.kill(app.proc.pid, signal.SIGTERM)
+        drained = httpx.get(f"{app.url}/api/health", timeout=2)
+        assert (drained.status_code, drained.json()) == (503, {"status": "draining"})
+        assert httpx.get(f"{app.url}/api/auth/me", timeout=2).status_code == 401, "still serving"
+        app.proc.wait(timeout=30)
+    finally:
+        app.kill()

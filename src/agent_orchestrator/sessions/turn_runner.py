@@ -59,6 +59,7 @@ from agent_orchestrator.sessions.store import (
 from agent_orchestrator.sessions.turns.holds import Hold, Holds
 from agent_orchestrator.sessions.turns.stopped import STOP, keep_stopped_answer
 from agent_orchestrator.sessions.turns.stream import (
+    RUNTIME_GONE,
     Done,
     Failed,
     Stopped,
@@ -556,7 +557,10 @@ class TurnRunner:
             queue.put_nowait(outcome)
         except Exception as error:  # the runtime died or the connection broke mid-turn
             logger.exception("Turn failed in session %s", session_id)
-            outcome = Failed(f"The assistant runtime failed: {type(error).__name__}.")
+            gone = not self.runtime.connected()
+            outcome = Failed(
+                RUNTIME_GONE if gone else f"The assistant runtime failed: {type(error).__name__}."
+            )
             queue.put_nowait(outcome)
         except asyncio.CancelledError:
             if hold.stopped is None or task is None:

@@ -70,6 +70,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     from agent_orchestrator.sessions import PostgresSessionFiles
     from agent_orchestrator.telemetry import configure_logging, configure_tracing
     from agent_orchestrator.web.app import create_app, print_banner
+    from agent_orchestrator.web.draining import DrainingServer
 
     web = settings.web.model_copy(
         update={"host": args.host or settings.web.host, "port": args.port or settings.web.port}
@@ -89,7 +90,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
     # server's CPU per turn is its throughput: docs/architecture.md#performance-budgets). Forwarded
     # headers are read only from the trusted proxies: uvicorn's own default believes 127.0.0.1, so any
     # process on this machine could claim to be any client.
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=web.host,
         port=web.port,
@@ -101,6 +102,7 @@ def serve(args: argparse.Namespace, settings: Settings) -> int:
         log_level="warning" if not args.verbose else "info",
         log_config=None,  # uvicorn's loggers go to ours (JSON lines with the request id)
     )
+    DrainingServer(config, drain_seconds=web.drain_seconds, app=app).run()
     return 0
 
 

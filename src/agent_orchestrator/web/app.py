@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import Depends, FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from agent_orchestrator.home import prepare_home
@@ -199,6 +199,7 @@ def create_app(
         create_retail_router(), prefix="/api/retail", tags=["retail"], dependencies=[Depends(current_login)]
     )
     app.state.retail_db = web.retail_db  # version zero until the lifespan sets the library's provider
+    app.state.draining = False
     install_error_handler(app)
     app.add_middleware(
         GuardMiddleware,
@@ -212,8 +213,11 @@ def create_app(
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/api/health", tags=["health"], summary="Liveness probe for load balancers")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health() -> JSONResponse:
+        # Draining before a shutdown (docs/deploy.md): still serving, but send nothing new here.
+        if app.state.draining:
+            return JSONResponse({"status": "draining"}, status_code=503)
+        return JSONResponse({"status": "ok"})
 
     @app.get("/", include_in_schema=False)
     @app.get(tokens.DEVICE_PAGE, include_in_schema=False)  # the app approves a terminal's login there
