@@ -99,3 +99,31 @@ class Feed:
             # The reader thread may be using it; its connection goes either way.
             with contextlib.suppress(Exception):
                 self._response.close()
+
+
+def feed_conversation(feed: Feed) -> tuple[list[tuple[str, str]], list[int]]:
+    """What the feed told so far, drained: each user's message, then its answer (``done``) or its
+    error; and the numbers of every event, in the order they came."""
+    told, ids = [], []
+    while not feed.events.empty():
+        event = feed.events.get_nowait()
+        if event.id is not None:
+            ids.append(event.id)
+        if event.kind == "user":
+            told.append(("user", event.data["content"]))
+        elif event.kind in ("done", "error"):
+            told.append((event.kind, ""))
+    return told, ids
+
+
+def transcript_conversation(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The same conversation as a transcript tells it (an interrupted message counts as an error)."""
+    told: list[tuple[str, str]] = []
+    for message in messages:
+        if message["role"] == "user":
+            told.append(("user", str(message["content"])))
+            if message["interrupted"]:
+                told.append(("error", ""))
+        else:
+            told.append(("done", ""))
+    return told

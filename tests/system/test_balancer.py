@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
-from live_feed import Feed
+from live_feed import Feed, feed_conversation, transcript_conversation
 
 from agent_orchestrator.sessions.store import UserStore, applied_migrations, make_engine, migration_names
 from agent_orchestrator.testing.app_process import AppProcess, free_port
@@ -114,31 +114,6 @@ def _chat(user: User, stop: threading.Event) -> None:
             read.ending = "broken"
         _send(user)
         stop.wait(max(0.0, EVERY - (time.monotonic() - started)))
-
-
-def _feed_story(feed: Feed) -> tuple[list[tuple[str, str]], list[int]]:
-    told, ids = [], []
-    while not feed.events.empty():
-        event = feed.events.get_nowait()
-        if event.id is not None:
-            ids.append(event.id)
-        if event.kind == "user":
-            told.append(("user", event.data["content"]))
-        elif event.kind in ("done", "error"):
-            told.append((event.kind, ""))
-    return told, ids
-
-
-def _transcript_story(messages: list[dict[str, object]]) -> list[tuple[str, str]]:
-    told: list[tuple[str, str]] = []
-    for message in messages:
-        if message["role"] == "user":
-            told.append(("user", str(message["content"])))
-            if message["interrupted"]:
-                told.append(("error", ""))
-        else:
-            told.append(("done", ""))
-    return told
 
 
 def test_nothing_acknowledged_is_lost_behind_a_balancer_while_servers_die_and_restart(
@@ -246,11 +221,11 @@ def test_nothing_acknowledged_is_lost_behind_a_balancer_while_servers_die_and_re
                 ):
                     unanswered.append(request)
             assert user.feed is not None
-            told, ids = _feed_story(user.feed)
+            told, ids = feed_conversation(user.feed)
             if ids != sorted(set(ids)):
                 repeated.append((user.name, ids))
-            if told != _transcript_story(messages):
-                disagreeing.append((user.name, told, _transcript_story(messages)))
+            if told != transcript_conversation(messages):
+                disagreeing.append((user.name, told, transcript_conversation(messages)))
         reconnects = sum(user.feed.connections - 1 for user in users if user.feed)
         print(
             f"\n{sends} sends, {acknowledged} acknowledged; {len(lost)} lost, {len(unanswered)} unanswered; "

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_feed import Feed
+from live_feed import Feed, feed_conversation, transcript_conversation
 
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.testing.app_process import AppProcess
@@ -90,30 +90,6 @@ def _chat(user: User, urls: list[str], deadline: float, offset: int) -> None:
         time.sleep(max(0.0, EVERY - (time.monotonic() - started)))
 
 
-def _feed_conversation(feed: Feed) -> list[tuple[str, str]]:
-    """The messages the feed told: a user's message, then its answer or its error."""
-    told = []
-    while not feed.events.empty():
-        event = feed.events.get_nowait()
-        if event.kind == "user":
-            told.append(("user", event.data["content"]))
-        elif event.kind in ("done", "error"):
-            told.append((event.kind, ""))
-    return told
-
-
-def _transcript_conversation(messages: list[dict[str, object]]) -> list[tuple[str, str]]:
-    told: list[tuple[str, str]] = []
-    for message in messages:
-        if message["role"] == "user":
-            told.append(("user", str(message["content"])))
-            if message["interrupted"]:
-                told.append(("error", ""))
-        else:
-            told.append(("done", ""))
-    return told
-
-
 def test_no_acknowledged_message_is_lost_when_servers_take_turns_under_load(
     tmp_path: Path, scripted_model: ScriptedModel, postgres_schema: FreshSchema
 ):
@@ -171,9 +147,9 @@ def test_no_acknowledged_message_is_lost_when_servers_take_turns_under_load(
                 elif sent.content not in logged:
                     lost.append(sent)
             assert user.feed is not None
-            told = _feed_conversation(user.feed)
-            if told != _transcript_conversation(messages):
-                disagreeing.append((user.name, told, _transcript_conversation(messages)))
+            told, _ = feed_conversation(user.feed)
+            if told != transcript_conversation(messages):
+                disagreeing.append((user.name, told, transcript_conversation(messages)))
         acknowledged = sends - refused
         print(
             f"\n{sends} sends: {acknowledged} acknowledged, {refused} refused before acknowledgement "
