@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
 import queue
 import threading
@@ -127,3 +128,18 @@ def transcript_conversation(messages: list[dict[str, Any]]) -> list[tuple[str, s
         else:
             told.append(("done", ""))
     return told
+
+
+def disagreement(name: str, told: list[tuple[str, str]], transcript: list[tuple[str, str]]) -> str | None:
+    """Where a feed and a transcript tell a conversation differently, as a diff a failure can print
+    whole (a long conversation's repr is cut in the middle, just where they part)."""
+    if told == transcript:
+        return None
+    lines = difflib.unified_diff(
+        [f"{kind} {content}" for kind, content in transcript],
+        [f"{kind} {content}" for kind, content in told],
+        f"{name}: transcript",
+        f"{name}: feed",
+        lineterm="",
+    )
+    return "\n".join(lines)

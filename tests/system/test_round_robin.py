@@ -16,7 +16,6 @@ printed, not asserted: it depends on the machine's load.
 from __future__ import annotations
 
 import itertools
-import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_feed import Feed, feed_conversation, transcript_conversation
+from live_feed import Feed, disagreement, feed_conversation, transcript_conversation
 
 from agent_orchestrator.sessions.store import UserStore, make_engine, migrate
 from agent_orchestrator.testing.app_process import AppProcess
@@ -122,7 +121,9 @@ def test_no_acknowledged_message_is_lost_when_servers_take_turns_under_load(
         for number, user in enumerate(users):
             created = user.client.post(f"{urls[number % SERVERS]}/api/sessions", json={})
             user.chat = created.json()["id"]
-            user.feed = Feed(user.client, f"{urls[(number + 1) % SERVERS]}/api/sessions/{user.chat}/events")
+            user.feed = Feed(
+                user.client, f"{urls[(number + 1) % SERVERS]}/api/sessions/{user.chat}/events?after=0"
+            )
         deadline = time.monotonic() + SECONDS
         threads = [
             threading.Thread(target=_chat, args=(user, urls, deadline, number), daemon=True)
@@ -148,15 +149,16 @@ def test_no_acknowledged_message_is_lost_when_servers_take_turns_under_load(
                     lost.append(sent)
             assert user.feed is not None
             told, _ = feed_conversation(user.feed)
-            if told != transcript_conversation(messages):
-                disagreeing.append((user.name, told, transcript_conversation(messages)))
+            differs = disagreement(user.name, told, transcript_conversation(messages))
+            if differs:
+                disagreeing.append(differs)
         acknowledged = sends - refused
         print(
             f"\n{sends} sends: {acknowledged} acknowledged, {refused} refused before acknowledgement "
             f"({refused / max(1, sends):.1%}); {len(lost)} lost"
         )
         assert not lost, lost
-        assert not disagreeing, json.dumps(disagreeing[:2], indent=1)
+        assert not disagreeing, "\n".join(disagreeing[:2])
     finally:
         for app in apps:
             app.kill()

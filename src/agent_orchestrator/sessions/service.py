@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -229,9 +230,16 @@ class SessionService:
             # answer reached the log before the server died, and only the turn's end was lost.
             answer = await self._logged_answer(record)
             status: SessionStatus = "interrupted" if answer is None else "idle"
-            await asyncio.to_thread(self.catalog.set_status, record.id, status)
-            record = replace(record, status=status)
-            await self._end_interrupted_turn(record.id, answer)
+            ended = await asyncio.to_thread(
+                functools.partial(self.catalog.set_status, record.id, status, ending=record)
+            )
+            if ended:  # this server's to tell the feed (another may have noticed as well)
+                await self._end_interrupted_turn(record.id, answer, record.pending_prompt)
+                return replace(record, status=status)
+            again = await asyncio.to_thread(self.catalog.get, record.id)  # as the other server left it
+            if again is None:
+                raise SessionNotFoundError("No such session.")
+            record = again
         return record
 
     async def _logged_answer(self, record: SessionRecord) -> str | None:
@@ -366,13 +374,13 @@ class SessionService:
         except Exception:
             logger.exception("Live feed %s: publishing %s failed", stream, kind)
 
-    async def _end_interrupted_turn(self, session_id: str, answer: str | None) -> None:
+    async def _end_interrupted_turn(self, session_id: str, answer: str | None, prompt: str | None) -> None:
         """Tell the session's followers (waiting for an ``idle`` that will never come) that it is over:
         with the ``answer`` the log holds, so that the feed tells what the transcript shows, or else
-        that it failed."""
+        that it failed; with its message (``prompt``) first if its server died before telling it."""
         message = "The server answering this message stopped; send it again."
         try:
-            await self.live.end_open_turn(session_stream(session_id), message, answer=answer)
+            await self.live.end_open_turn(session_stream(session_id), message, answer=answer, prompt=prompt)
         except Exception:  # the feed is a view; the session is already marked interrupted
             logger.exception("Live feed of %s: ending the interrupted turn failed", session_id)
 

@@ -248,6 +248,16 @@ class TurnRunner:
                 # (docs/architecture.md#titles); its first answer may name it better.
                 title = title_from_message(prompt) or DEFAULT_TITLE
                 await asyncio.to_thread(self.catalog.auto_title, session_id, actor.user.id, title)
+            # The turn's start and its audit record, in one transaction, before anyone hears of its
+            # message: a server that dies after this leaves the message pending, to be shown as
+            # interrupted and told to the feed (docs/architecture.md#crash-safety-and-restart-recovery);
+            # one that died between the feed's ``user`` and this record would leave a message every
+            # device was told of and no transcript keeps.
+            begin = functools.partial(self.catalog.record_turn, preview=prompt, status="busy", prompt=prompt)
+            where = {"server": self.server_id} | ({"device": actor.device} if actor.device else {})
+            await asyncio.to_thread(
+                begin, session_id, audit=audit_event("resume", actor, record, details=where)
+            )
             published = await announce(
                 self.live,
                 Batch(session_stream(session_id), [("user", {"content": prompt})]),
@@ -351,13 +361,6 @@ class TurnRunner:
         session_id, lease, renewer = turn.session_id, turn.lease, turn.renewer
         released = False
         try:
-            # The turn's start and its audit record, in one transaction.
-            begin = functools.partial(
-                self.catalog.record_turn, preview=turn.prompt, status="busy", prompt=turn.prompt
-            )
-            where = {"server": self.server_id} | ({"device": turn.actor.device} if turn.actor.device else {})
-            resumed = audit_event("resume", turn.actor, turn.session, details=where)
-            await asyncio.to_thread(begin, session_id, audit=resumed)
             said = TurnMessages()
             outcome, meter = await self._answer(turn, queue, said, hold)
             renewer.cancel()

@@ -187,6 +187,27 @@ def test_a_turn_whose_answer_reached_the_log_before_its_server_died_ends_with_th
     ]
 
 
+def test_a_message_its_dead_server_never_told_is_told_with_its_end(store_engine: Engine) -> None:
+    """The catalog recorded the turn, then its server died before the feed heard of the message: the
+    feed tells it with its end, as the transcript shows it (an interrupted message). The server whose
+    catalog update ended the turn tells it (``SessionCatalog.set_status(ending=)``), once."""
+    log = LiveEventLog(store_engine)
+    log.append_all("s:e", [("user", {"content": "first"}), ("done", {"content": "ok"}), ("idle", {})])
+    ended = log.end_open_turn("s:e", "The server stopped.", prompt="never told")
+    assert [(e.seq, e.kind, e.data.get("content")) for e in ended] == [
+        (4, "user", "never told"),
+        (5, "error", None),
+        (6, "idle", None),
+    ]
+    # A message the feed had is not told twice.
+    log.append("s:e", "user", {"content": "told"})
+    ended = log.end_open_turn("s:e", "The server stopped.", prompt="told")
+    assert [e.kind for e in ended] == ["error", "idle"]
+    # Nothing after a deleted session's last event.
+    log.restart("s:e", "deleted", {})
+    assert log.end_open_turn("s:e", "The server stopped.", prompt="late") == []
+
+
 @pytest.mark.postgres
 def test_with_a_publisher_each_write_is_announced_through_it_after_commit_and_not_notified(
     postgres_schema,

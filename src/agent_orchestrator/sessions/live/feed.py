@@ -135,10 +135,12 @@ class LiveHub:
                 await self.heard(batch.stream, event.seq, event)
         return published
 
-    async def end_open_turn(self, stream: str, message: str, *, answer: str | None = None) -> None:
+    async def end_open_turn(
+        self, stream: str, message: str, *, answer: str | None = None, prompt: str | None = None
+    ) -> None:
         """End a turn whose server died mid-way, so its followers stop waiting (see the log's method)."""
         ended = await asyncio.to_thread(
-            functools.partial(self.log.end_open_turn, stream, message, answer=answer)
+            functools.partial(self.log.end_open_turn, stream, message, answer=answer, prompt=prompt)
         )
         for event in ended:
             await self.heard(stream, event.seq, event)

@@ -756,11 +756,18 @@ class SessionCatalog:
             return [(row.prompt, row.at) for row in rows]
         return [(self._sealer.open_text(session_id, row.prompt), row.at) for row in rows]
 
-    def set_status(self, session_id: str, status: SessionStatus) -> bool:
-        """Change only the status (e.g. ``interrupted`` after a crash); the list order is kept."""
+    def set_status(
+        self, session_id: str, status: SessionStatus, *, ending: SessionRecord | None = None
+    ) -> bool:
+        """Change only the status (e.g. ``interrupted`` after a crash); the list order is kept. With
+        ``ending``, only while the session is still that record's busy turn (no one ended it since, no
+        later turn began): of several servers noticing a dead server's turn at once, one ends it."""
         status = _validate_status(status)
+        query = update(sessions).where(sessions.c.id == session_id)
+        if ending is not None:
+            query = query.where(sessions.c.status == "busy", sessions.c.turn_count == ending.turn_count)
         with write_transaction(self._engine) as conn:
-            result = conn.execute(update(sessions).where(sessions.c.id == session_id).values(status=status))
+            result = conn.execute(query.values(status=status))
         return result.rowcount == 1
 
     def delete(self, session_id: str, owner_id: int, *, audit: AuditEvent | None = None) -> bool:

@@ -225,23 +225,32 @@ class LiveEventLog:
         self._publish(stream, event.seq)
         return event
 
-    def end_open_turn(self, stream: str, message: str, *, answer: str | None = None) -> list[LiveEvent]:
+    def end_open_turn(
+        self, stream: str, message: str, *, answer: str | None = None, prompt: str | None = None
+    ) -> list[LiveEvent]:
         """If the stream's last turn never ended (its server died), end it: ``error`` (``message``), or
         ``done`` when the turn's ``answer`` reached the session's log before its server died; then
-        ``idle``. Checked and written under the stream's lock, so several servers noticing at once end
-        it once."""
+        ``idle``. A turn whose server died before its message (``prompt``, pending in the catalog) was
+        told is told now, with its end, so the feed says what the transcript shows. Checked and
+        written under the stream's lock, so several servers noticing at once end it once."""
         ending: tuple[str, dict[str, Any]] = (
             ("error", {"message": message, "code": "turn_interrupted"})
             if answer is None
             else ("done", {"content": answer, "tool_results": []})
         )
-        body = self._body(stream, ending[1])
-        ended = _unique(lambda: self._end_open_turn(stream, ending, body))
+        told: list[tuple[str, dict[str, Any]]] = [] if prompt is None else [("user", {"content": prompt})]
+        events = [*told, ending, ("idle", {})]
+        bodies = [self._body(stream, data) for _, data in events]
+        ended = _unique(lambda: self._end_open_turn(stream, events, bodies, told=bool(told)))
         if ended:
             self._publish(stream, ended[-1].seq)
         return ended
 
-    def _end_open_turn(self, stream: str, ending: tuple[str, dict[str, Any]], body: str) -> list[LiveEvent]:
+    def _end_open_turn(
+        self, stream: str, events: list[tuple[str, dict[str, Any]]], bodies: list[str], *, told: bool
+    ) -> list[LiveEvent]:
+        """``events``: the message (if ``told``), the ending and ``idle``; the message is left out when
+        the feed has it."""
         with self._locked(stream) as conn:
             boundary = conn.execute(
                 select(live_events.c.kind)
@@ -249,10 +258,16 @@ class LiveEventLog:
                 .order_by(live_events.c.seq.desc())
                 .limit(1)
             ).scalar_one_or_none()
-            if boundary != "user":
+            if boundary == "user":
+                start = 1 if told else 0
+            elif told and boundary != "deleted":
+                start = 0
+            else:
                 return []
-            ended = self._insert(conn, stream, *ending, body)
-            return [ended, self._insert(conn, stream, "idle", {}, self._body(stream, {}))]
+            return [
+                self._insert(conn, stream, kind, data, body)
+                for (kind, data), body in zip(events[start:], bodies[start:], strict=True)
+            ]
 
     def _restart(self, stream: str, kind: str, data: dict[str, Any], body: str) -> LiveEvent:
         with self._locked(stream) as conn:
