@@ -135,8 +135,18 @@ async function rewind(id) {
   return question ? question.content : null;
 }
 
+// The message last opened at: it stays marked however often its chat is drawn again meanwhile (a
+// turn's end or a live event re-renders the transcript).
+let highlight = { sessionId: null, eventId: null };
+
+/** Whether a stored message of the open chat is the one a search hit or a fork's link opened at. */
+export function isHighlighted(message) {
+  return Boolean(message.event_id) && highlight.sessionId === state.currentSessionId && highlight.eventId === message.event_id;
+}
+
 /** Open a chat and bring one of its messages into view (a search hit, a fork's parent). */
 export async function openAtMessage(sessionId, eventId) {
+  highlight = { sessionId, eventId };
   if (!(await openSession(sessionId))) return;
   if (!eventId) return;
   const bar = $("messages").querySelector(`[data-event-id="${CSS.escape(eventId)}"]`);

@@ -4,7 +4,7 @@
 
 import { activityButton, closeActivity } from "./activity.js";
 import { ApiError, api, isAbort, sessionPath } from "./api.js";
-import { exportLinks, messageActions, parentLink } from "./branching.js";
+import { exportLinks, isHighlighted, messageActions, parentLink } from "./branching.js";
 import { destroyCharts } from "./charts.js";
 import { provideCommands } from "./commands.js";
 import { $, show } from "./dom.js";
@@ -169,6 +169,7 @@ export async function refreshMessageActions(id) {
 /** A stored message with its actions; a prompt that never got its answer offers to send it again. */
 function transcriptItem(message, isLast) {
   const item = messageElement(message);
+  if (isHighlighted(message)) item.classList.add("highlighted");
   if (message.role === "user" && message.interrupted) markInterrupted(item, message.content);
   const actions = messageActions(message, { isLast });
   if (actions) item.append(actions);
