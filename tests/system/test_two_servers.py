@@ -24,7 +24,7 @@ from live_feed import Feed
 from agent_orchestrator.testing.app_process import AppProcess
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.eventually import eventually
-from agent_orchestrator.testing.postgres import FreshSchema
+from agent_orchestrator.testing.postgres import FreshSchema, fresh_schema
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text, ToolCall, user_messages
 
 pytestmark = pytest.mark.postgres
@@ -37,6 +37,7 @@ ASK = "Which retail segment did I say was my favourite?"
 class Servers:
     def __init__(self, root: Path, database_url: str, model: ScriptedModel) -> None:
         self.root = root
+        self.database_url = database_url
         self.apps = {
             name: AppProcess(
                 clean_environment(
@@ -62,9 +63,8 @@ class Servers:
         return client
 
 
-@pytest.fixture
-def servers(tmp_path: Path, scripted_model: ScriptedModel, postgres_schema: FreshSchema) -> Iterator[Servers]:
-    pair = Servers(tmp_path, postgres_schema.url, scripted_model)
+@contextlib.contextmanager
+def _started(pair: Servers) -> Iterator[Servers]:
     try:
         pair.apps["a"].start()  # first, so that it alone creates the demo account
         pair.apps["b"].start()
@@ -72,6 +72,26 @@ def servers(tmp_path: Path, scripted_model: ScriptedModel, postgres_schema: Fres
     finally:
         for app in pair.apps.values():
             app.kill()
+
+
+@pytest.fixture
+def servers(tmp_path: Path, scripted_model: ScriptedModel, postgres_schema: FreshSchema) -> Iterator[Servers]:
+    """A pair of its own, for a test that stops a server, restarts the database or locks logins."""
+    with _started(Servers(tmp_path, postgres_schema.url, scripted_model)) as pair:
+        yield pair
+
+
+@pytest.fixture(scope="module")
+def shared_servers(
+    tmp_path_factory: pytest.TempPathFactory, scripted_server: ScriptedModel, postgres_url: str
+) -> Iterator[Servers]:
+    """One pair for the tests that leave both servers up and logins open, each in chats of its own
+    (a pair takes half a minute to a minute and a half to start on a busy CI machine)."""
+    with (
+        fresh_schema("two_servers", url=postgres_url) as schema,
+        _started(Servers(tmp_path_factory.mktemp("two_servers"), schema.url, scripted_server)) as pair,
+    ):
+        yield pair
 
 
 def _send(client: httpx.Client, session_id: str, content: str) -> httpx.Response:
@@ -93,8 +113,9 @@ def _conversation(client: httpx.Client, session_id: str) -> list[tuple[str, str,
     return [(m["role"], m["content"], m["interrupted"]) for m in messages]
 
 
-def test_any_server_continues_any_session_with_one_writer_at_a_time(servers, scripted_model):
-    a, b = servers.client("a"), servers.client("b")
+@pytest.mark.xdist_group("two_servers")
+def test_any_server_continues_any_session_with_one_writer_at_a_time(shared_servers, scripted_model):
+    a, b = shared_servers.client("a"), shared_servers.client("b")
     session_id = a.post("/api/sessions", json={"title": "Shared"}).json()["id"]
     assert "event: done" in _send(a, session_id, TELL).text
 
@@ -251,8 +272,9 @@ def test_an_address_is_locked_after_its_limit_of_failures_over_many_accounts(ser
     assert [json.loads(details)["scope"] for (details,) in locks] == ["address"]
 
 
-def test_a_warm_copy_is_reread_when_another_server_wrote_since(servers, scripted_model):
-    a, b = servers.client("a"), servers.client("b")
+@pytest.mark.xdist_group("two_servers")
+def test_a_warm_copy_is_reread_when_another_server_wrote_since(shared_servers, scripted_model):
+    a, b = shared_servers.client("a"), shared_servers.client("b")
     session_id = a.post("/api/sessions", json={}).json()["id"]
     assert "event: done" in _send(a, session_id, "hello").text  # A keeps the session open
     assert "event: done" in _send(b, session_id, TELL).text  # meanwhile B writes it
@@ -264,14 +286,15 @@ def test_a_warm_copy_is_reread_when_another_server_wrote_since(servers, scripted
     assert [m[0] for m in _conversation(b, session_id)] == ["user", "assistant"] * 3
 
 
+@pytest.mark.xdist_group("two_servers")
 def test_a_chat_deleted_on_one_server_while_another_answers_it_is_gone_for_good(
-    servers, scripted_model, postgres_schema
+    shared_servers, scripted_model
 ):
     """The delete takes the lease from A's running turn: A's next renewal fails and it stops the turn,
     and B waits out what A could still have written without asking before removing everything."""
-    a, b = servers.client("a"), servers.client("b")
+    a, b = shared_servers.client("a"), shared_servers.client("b")
     session_id = a.post("/api/sessions", json={"id": "doomed-chat"}).json()["id"]
-    with psycopg.connect(postgres_schema.url) as conn:  # what the files and the feed are keyed by
+    with psycopg.connect(shared_servers.database_url) as conn:  # what the files and the feed are keyed by
         [(stored,)] = conn.execute("SELECT id FROM sessions WHERE public_id = %s", (session_id,)).fetchall()
     assert "event: done" in _send(a, session_id, TELL).text
     scripted_model.script(Text("An answer nobody should keep.", delay=LEASE_TTL * 2, pace=0.5))
@@ -283,7 +306,7 @@ def test_a_chat_deleted_on_one_server_while_another_answers_it_is_gone_for_good(
     turn.join(60)
     assert 'data: {"message": "This chat was deleted.", "code": "turn_failed"}' in answered["a"].text
     time.sleep(LEASE_TTL * 2)  # kept: until A's model would have answered (nothing may arrive)
-    with psycopg.connect(postgres_schema.url) as conn:
+    with psycopg.connect(shared_servers.database_url) as conn:
         files = conn.execute("SELECT path FROM session_fs_files WHERE session_id = %s", (stored,))
         assert files.fetchall() == []
         feed = conn.execute("SELECT kind FROM live_events WHERE stream = %s", (f"s:{stored}",))
@@ -309,12 +332,13 @@ def _answer_readings(response: httpx.Response) -> list[dict[str, object]]:
     return done["readings"]
 
 
+@pytest.mark.xdist_group("two_servers")
 def test_an_import_and_a_restore_on_one_server_are_the_other_servers_data_within_seconds(
-    servers, scripted_model
+    shared_servers, scripted_model
 ):
     """docs/architecture.md#dataset-versions: B reads the version A switched to, its facts and its
     assistant's tools alike, within ``SWITCH_BOUND``, without a restart or a request to A."""
-    a, b = servers.client("a"), servers.client("b")  # demo, the first account: an admin
+    a, b = shared_servers.client("a"), shared_servers.client("b")  # demo, the first account: an admin
     assert b.get("/api/datasets").json()["version_id"] == "default"
     header = "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice,CustomerID,Country"
     uploaded = a.post(
@@ -359,10 +383,11 @@ def test_an_import_and_a_restore_on_one_server_are_the_other_servers_data_within
     assert facts["customers"] > 3
 
 
-def test_a_token_revoked_on_one_server_is_refused_by_the_other_at_once(servers):
-    a = servers.client("a")
+@pytest.mark.xdist_group("two_servers")
+def test_a_token_revoked_on_one_server_is_refused_by_the_other_at_once(shared_servers):
+    a = shared_servers.client("a")
     secret = a.post("/api/tokens", json={"name": "script", "scopes": ["read"]}).json()["secret"]
-    on_b = httpx.Client(base_url=servers.apps["b"].url, headers={"Authorization": f"Bearer {secret}"})
+    on_b = httpx.Client(base_url=shared_servers.apps["b"].url, headers={"Authorization": f"Bearer {secret}"})
     assert on_b.get("/api/sessions").status_code == 200
     (token,) = a.get("/api/tokens").json()
     assert a.delete(f"/api/tokens/{token['id']}").status_code == 204
