@@ -498,7 +498,7 @@ def test_bad_files_raise_one_line_and_change_nothing(library: DatasetLibrary, tm
                 path, {f: f for f in FIELDS}, CsvFormat(), mode="replace", actor="a", source_name="x"
             )
     wrong = _write(tmp_path, "name,email\nada,a@b\n", "wrong.csv")
-    assert "no column looks like a quantity" in inspect_csv(wrong).problems  # a customer or product may lack
+    assert "no column looks like a date" in inspect_csv(wrong).problems  # a customer or product may lack
     with pytest.raises(InvalidInputError, match=r"has no column .*'Invoice'"):
         library.import_csv(
             wrong, {f: f.title() for f in FIELDS}, CsvFormat(), mode="replace", actor="a", source_name="x"
@@ -708,6 +708,29 @@ def test_a_file_kept_as_its_own_rows_needs_no_quantity_beside_a_line_total(
     assert not any(p.startswith("no column looks like a quantity") for p in preview.problems)
     report = _import(library, path)
     assert (report.rows_read, report.imported, report.skipped) == (2, 2, 0)
+
+
+def test_a_file_without_a_quantity_sells_one_unit_a_line(library: DatasetLibrary, tmp_path: Path) -> None:
+    """A car dealer's export: a sale a line, its price, no quantity column. It imports as exported
+    (before, an admin had to add a column of 1s), a unit a line, in its own rows and, with a product
+    chosen, in the retail tables."""
+    path = _write(
+        tmp_path,
+        "Car_id,Date,Customer Name,Model,Price ($)\n"
+        "C_1,1/25/2022,Geraldine,Expedition,26000\nC_2,1/26/2022,Gia,Durango,19000\n",
+    )
+    preview = inspect_csv(path)
+    assert preview.mapping["quantity"] is None
+    assert not any("quantity" in problem for problem in preview.problems)  # its own rows: lines are units
+    mapping = {field: column for field, column in preview.mapping.items() if column} | {
+        "description": "Model"
+    }
+    report = library.import_csv(
+        path, mapping, preview.format, mode="replace", actor="admin", source_name="cars"
+    )
+    assert (report.rows_read, report.imported, report.skipped) == (2, 2, 0)
+    sold = "SELECT SUM(quantity), SUM(amount) FROM transactions"
+    assert _query(library.current_path(), sold) == [(2, 45000)]
 
 
 def test_a_total_on_every_line_is_the_lines_total(tmp_path: Path) -> None:

@@ -26,7 +26,6 @@ from typing import BinaryIO
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError
 from agent_orchestrator.retail.datasets import CsvFormat, CsvPreview, inspect_csv
-from agent_orchestrator.retail.datasets.formats import missing_fields
 
 UPLOAD_MAX_BYTES = 128 * 2**20
 """The largest upload: the one-million-line Online Retail II export is about 95 MB; a 200 MB file is
@@ -72,7 +71,6 @@ class Uploads:
             if size == 0:
                 raise InvalidInputError(f"{path.name} is empty: expected a CSV file with a header")
             preview = await asyncio.to_thread(inspect_csv, path)
-            _check_columns(path.name, preview)
         except BaseException:  # a refused file, a body cut off at the limit, a client gone
             shutil.rmtree(path.parent, ignore_errors=True)
             raise
@@ -87,7 +85,6 @@ class Uploads:
         was when the file cannot be read that way. The source key stays the one of the file as first
         read: that is the key the next file of the same source is looked up by."""
         preview = inspect_csv(upload.path, given=fmt, date_column=date_column)
-        _check_columns(upload.name, preview)
         preview = dataclasses.replace(preview, source_key=upload.preview.source_key)
         reread = dataclasses.replace(upload, preview=preview)
         with self._lock:
@@ -132,17 +129,6 @@ async def _copy(chunks: AsyncIterator[bytes], handle: BinaryIO) -> int:
         size += len(batch)
         await asyncio.to_thread(write, bytes(batch))
     return size
-
-
-def _check_columns(name: str, preview: CsvPreview) -> None:
-    """A file with fewer columns than the fields every import needs cannot be mapped: refused now,
-    in one message, rather than after the admin has tried."""
-    required = missing_fields({})
-    if len(preview.header) < len(required):
-        raise InvalidInputError(
-            f"{name} has {len(preview.header)} columns; sales need at least {len(required)}: "
-            + ", ".join(required)
-        )
 
 
 def clean_name(name: str) -> str:

@@ -34,12 +34,15 @@ PRICE_FIELDS = ("unit_price", "line_total")
 """A line's money: its unit price, or its total (a shop's ``Sales`` column), either is enough; with
 only a total, the unit price is the total over the quantity."""
 
-OPTIONAL_FIELDS = frozenset({"invoice", "stock_code", "description", "country", "customer_id", *PRICE_FIELDS})
+OPTIONAL_FIELDS = frozenset(
+    {"invoice", "stock_code", "description", "quantity", "country", "customer_id", *PRICE_FIELDS}
+)
 """Fields a file may lack: the order number (a file of one line per order: each line is an order of
 its own, :data:`LINE_ORDERS`), the stock code (a file that names its products only: the name is the
-key), an empty description, the country ``Unspecified``, one of the two :data:`PRICE_FIELDS` (see
-:func:`missing_fields`), and the customer, or the product (stock code and description both): a
-till's export names neither. Its lines are then the file's own rows only
+key), an empty description, the quantity (a line is one unit sold: a car dealer's sales, a ticket
+each; its price is the line's total), the country ``Unspecified``, one of the two
+:data:`PRICE_FIELDS` (see :func:`missing_fields`), and the customer, or the product (stock code and
+description both): a till's export names neither. Its lines are then the file's own rows only
 (:data:`ROWS_ONLY`), answered by its semantic model, never the retail tables' customers or products."""
 
 LINE_ORDERS = "line {}"
@@ -164,12 +167,8 @@ def is_rows_only(mapping: Mapping[str, str | None]) -> bool:
 
 def missing_fields(mapping: Mapping[str, str | None]) -> list[str]:
     """The required fields a mapping gives no column (a unit price or a line total counts once, as
-    ``"unit_price or line_total"``): what an import as mapped cannot do without. A file kept as its
-    own rows needs no quantity beside a line total: its totals are the file's own."""
-    optional = OPTIONAL_FIELDS | (
-        {"quantity"} if is_rows_only(mapping) and mapping.get("line_total") else set()
-    )
-    missing = [field for field in FIELDS if not mapping.get(field) and field not in optional]
+    ``"unit_price or line_total"``): what an import as mapped cannot do without."""
+    missing = [field for field in FIELDS if not mapping.get(field) and field not in OPTIONAL_FIELDS]
     if not any(mapping.get(field) for field in PRICE_FIELDS):
         missing.append(" or ".join(PRICE_FIELDS))
     return missing

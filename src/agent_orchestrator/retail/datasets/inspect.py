@@ -129,6 +129,8 @@ def inspect_csv(
             f"no column looks like {lacking}: choose one, or the file imports as its own rows only "
             "(its own columns answer; no customer or product figures from the retail tables)"
         )
+    if not mapping.get("quantity") and not is_rows_only(mapping):  # units are the retail tables' own
+        problems.append("no column looks like a quantity: choose one, or each line counts as one unit sold")
     if not typed:  # a typed format was checked above
         problems += _date_problems(dated, dates, date_formats)
     return CsvPreview(

@@ -2,12 +2,12 @@
 
 The rules are the Online Retail importer's (``retail.importer`` documents them for users): a line
 needs an invoice (a file without order numbers has one order per line, numbered by its place), a
-stock code, a non-zero integer quantity, a date, a price >= 0 (or a line
-total, which has the quantity's sign) and a customer; a negative quantity is a cancellation (or
-return) line. In the Online Retail layouts a "C" invoice is a cancellation too and must have a
-negative quantity; elsewhere a "C" is just part of the order number (``CA-1001``), which a shop
-may choose freely. Each failure has a stable *reason* (the key of ``ImportReport.skipped_by_reason``)
-and a message naming the file's own column.
+stock code, a non-zero integer quantity (a file without one sells a unit a line), a date, a price
+>= 0 (or a line total, which has the quantity's sign) and a customer; a negative quantity is a
+cancellation (or return) line. In the Online Retail layouts a "C" invoice is a cancellation too and
+must have a negative quantity; elsewhere a "C" is just part of the order number (``CA-1001``), which
+a shop may choose freely. Each failure has a stable *reason* (the key of
+``ImportReport.skipped_by_reason``) and a message naming the file's own column.
 
 Order-level cells filled down: shop platform exports (Shopify's orders export, for one) write the
 date, the customer and the billing country on an order's first line only and leave them blank on
@@ -125,7 +125,8 @@ def line_parser(
             raise RowsOnly(ROWS_ONLY, "kept in the file's own rows")
 
         return rows_only
-    i_qty, i_date, i_cust = (position[mapping[f]] for f in ("quantity", "invoiced_at", "customer_id"))
+    i_date, i_cust = (position[mapping[f]] for f in ("invoiced_at", "customer_id"))
+    i_qty = position[mapping["quantity"]] if mapping.get("quantity") else None  # none: a unit a line
     i_inv = position[mapping["invoice"]] if mapping.get("invoice") else None
     lines = itertools.count(1)  # without an order number, each line is an order: numbered by its place
     i_code = position[mapping.get("stock_code") or mapping["description"]]  # a name alone is the key
@@ -208,7 +209,7 @@ def line_parser(
         stock_code = row[i_code].strip().upper()
         if not stock_code:
             raise Skip("no stock code", f"missing {name['stock_code']}")
-        quantity = quantity_of(row[i_qty].strip())
+        quantity = 1 if i_qty is None else quantity_of(row[i_qty].strip())
         if quantity == 0:
             raise Skip("zero quantity", f"{q_name} is 0")
         if quantity > 0 and c_cancels and invoice.startswith("C"):
