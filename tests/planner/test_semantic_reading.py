@@ -602,3 +602,57 @@ def test_since_a_period_runs_to_the_last_day_of_the_data(engine: Engine, vocabul
     reading = _read(engine, vocabulary, "sales since June 2017")
     assert reading.arguments["window"] == {"start": "2017-06-01", "end": "2017-12-30"}
     assert round(_rows(engine, reading)[0][0], 2) == round(907.15 + 680.36, 2)
+
+
+def test_a_sale_a_line_without_a_quantity_is_counted_by_its_own_noun(tmp_path: Path) -> None:
+    """A dealer's export: a car a line, its price, a key of its own and no order number. Its revenue
+    is the prices' sum, its cars are its lines (the key's noun), and "which dealer" is the dealer's
+    name, not its number or its region."""
+    path = tmp_path / "cars.csv"
+    path.write_text(
+        "Car_id,Date,Dealer_Name,Dealer_No,Dealer_Region,Company,Price ($)\n"
+        "C_1,2023-01-02,Star Motors,06457-3834,Austin,Ford,26000\n"
+        "C_2,2023-01-03,Star Motors,06457-3834,Austin,Dodge,19000\n"
+        "C_3,2023-01-04,Pitre Cars,60504-7114,Pasco,Ford,31500\n"
+    )
+    model = suggest_model(profile_csv(path), "Cars", known={"time": "Date", "unit_price": "Price ($)"})
+    assert model.metric("revenue").over == "price"
+    assert "cars" in model.metric("orders").synonyms
+    with Engine(model, path) as cars:
+        words = Vocabulary(model, cars.words())
+        _, last = cars.span()
+        sold = read_semantic("Which dealer sold the most cars?", model, words, last)
+        assert sold.covered
+        assert sold.arguments["metrics"] == ["orders"]
+        assert sold.arguments["group_by"] == [{"column": "dealer_name"}]
+        assert cars.run(SemanticQuery.model_validate(sold.arguments)).rows[0] == ("Star Motors", 2)
+        revenue = read_semantic("total revenue", model, words, last)
+        assert cars.run(SemanticQuery.model_validate(revenue.arguments)).rows == [(76500,)]
+
+
+def test_a_word_of_a_dimensions_values_names_them_and_a_months_typo_is_read(tmp_path: Path) -> None:
+    """ "fashion" is the one product line holding it; "accessories" is in two, looked up as written
+    (the tool offers both, never one guessed); "febuary" is February."""
+    path = tmp_path / "till.csv"
+    path.write_text(
+        "Invoice ID,Date,Product line,Total\n"
+        "1,2019-01-05,Fashion accessories,10.00\n2,2019-02-05,Electronic accessories,20.00\n"
+        "3,2019-02-06,Food and beverages,5.00\n4,2019-03-01,Fashion accessories,7.00\n"
+    )
+    model = suggest_model(profile_csv(path), "Till", known={"order": "Invoice ID", "line_total": "Total"})
+    with Engine(model, path) as till:
+        words = Vocabulary(model, till.words())
+        _, last = till.span()
+        fashion = read_semantic("revenue of the fashion line", model, words, last)
+        assert fashion.covered
+        assert fashion.arguments["filters"] == [{"column": "product_line", "op": "in", "values": ["fashion"]}]
+        assert till.matches(model.column("product_line"), "fashion") == ["Fashion accessories"]
+        both = read_semantic("revenue from accessories", model, words, last)
+        assert both.covered
+        assert till.matches(model.column("product_line"), "accessories") == [
+            "Electronic accessories",
+            "Fashion accessories",
+        ]
+        february = read_semantic("revenue in febuary 2019", model, words, last)
+        assert february.covered
+        assert till.run(SemanticQuery.model_validate(february.arguments)).rows == [(25,)]

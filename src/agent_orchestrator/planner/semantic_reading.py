@@ -224,8 +224,10 @@ class SemanticReading:
 
 
 _PLAIN = COMMON | _OWN
-_PLAIN_TARGETS = sorted(w for w in _PLAIN if len(w) >= 3 and w.isalpha())
-"""Plain English and the query language's words: what a typo of neither the data's words is of."""
+_CALENDAR = {n.lower() for n in (*calendar.month_name, *calendar.day_name) if n}
+_PLAIN_TARGETS = sorted(w for w in _PLAIN | _CALENDAR if len(w) >= 3 and w.isalpha())
+"""Plain English, the query language's words and the calendar's ("febuary", "wendesday"): what a typo
+of neither the data's words is of."""
 
 
 def _respelled(question: str, left: list[str], vocabulary: Vocabulary) -> str | None:
@@ -414,6 +416,11 @@ def _read(
         holder, words_used, text_used = named_part
         reading.left = [w for w in reading.left if w not in words_used]
         found = replace(found, mentions=(*found.mentions, Mention(holder, text_used, " ".join(words_used))))
+    for word in [w for w in reading.left if w not in _PLAIN]:
+        dimension = vocabulary.dimension_of_word(word)  # "the fashion one", "the accessories line"
+        if dimension is not None:
+            reading.left.remove(word)
+            found = replace(found, mentions=(*found.mentions, Mention(dimension, word, word)))
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
     reading.left += _ambiguous(found)

@@ -193,7 +193,7 @@ def suggest_model(
         if spoken in COLUMN_SYNONYMS and column.role is not Role.ignore:
             column = column.model_copy(update={"synonyms": COLUMN_SYNONYMS[spoken]})
         columns.append(column)
-    columns = _one_key_per_entity(_unique_names(columns))
+    columns = _row_key(_one_key_per_entity(_unique_names(columns)), profile)
     names = {column.source: column.name for column in columns}
     chosen = {field: names[header] for field, header in known.items() if header in names}
     cancellation = _cancellation(profile, columns)
@@ -310,6 +310,31 @@ def _measure_unit(words: list[str], profile: ColumnProfile) -> str:
     return "number"
 
 
+def _row_key(columns: list[Column], profile: TableProfile) -> list[Column]:
+    """Without an order number, a key of something no entity word names, with a value per row
+    ("Car_id": C_CND_000001, ...), is what each line is: a sale of a car, its key the order's and its
+    noun said for it ("how many cars were sold?"). A key a few rows share is a dimension already."""
+    if any(c.role is Role.key and c.entity is Entity.order for c in columns):
+        return columns
+    found = {p.header: p for p in profile.columns}
+    for at, column in enumerate(columns):
+        words = header_words(column.source)
+        seen = found.get(column.source)
+        noun = [w for w in words if w not in _KEY_WORDS]
+        if (
+            column.role in (Role.ignore, Role.dimension)  # a small file's text columns are dimensions
+            and seen is not None
+            and seen.distinct >= profile.rows * _UNIQUE_SHARE
+            and len(words) > len(noun) >= 1
+            and not any(w in (*_LABEL_WORDS, "row", "index") for w in words)
+        ):
+            key = column.model_copy(
+                update={"role": Role.key, "entity": Entity.order, "synonyms": [" ".join(noun)]}
+            )
+            return [*columns[:at], key, *columns[at + 1 :]]
+    return columns
+
+
 def _unique_names(columns: list[Column]) -> list[Column]:
     seen: dict[str, int] = {}
     unique = []
@@ -391,6 +416,8 @@ def default_metrics(
         add("revenue", Kind.sum, "money", "Revenue", over=line_total.name)
     elif quantity is not None and price is not None:
         add("revenue", Kind.sum, "money", "Revenue", over=quantity.name, times=price.name)
+    elif price is not None and price.unit == "money":  # no quantity: a line is a unit sold (a car, a ticket)
+        add("revenue", Kind.sum, "money", "Revenue", over=price.name)
     keys = {c.entity: c for c in columns if c.role is Role.key and c.entity is not None}
     labels = {c.entity: c for c in columns if c.role is Role.label and c.entity is not None}
     for entity, plural in (
@@ -402,6 +429,9 @@ def default_metrics(
         if counted is not None:
             # what was bought: a cancelled order is no order, its customer no buyer, its units none sold
             add(plural, Kind.count_distinct, "count", plural.capitalize(), over=counted.name, **kept)
+            if entity is Entity.order and counted.synonyms:  # "receipts", "tickets", "cars": counted
+                said = [f"{noun}s" for noun in counted.synonyms if f"{noun}s" not in metrics[-1].synonyms]
+                metrics[-1] = metrics[-1].model_copy(update={"synonyms": [*metrics[-1].synonyms, *said]})
     order = keys.get(Entity.order) or labels.get(Entity.order)
     if order is None:  # no order number: each line is an order (a file of one line per purchase)
         add("orders", Kind.rows, "count", "Orders", **kept)

@@ -204,7 +204,25 @@ def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
             found[phrase] = ("metric", next(iter(metrics)))
         elif len(held) == 1:
             found[phrase] = next(iter(held))
+        elif (called := _name_column(phrase, held, model)) is not None:
+            found[phrase] = ("column", called)
     return found
+
+
+_NAME_WORDS = ("name", "title")
+
+
+def _name_column(phrase: str, held: set[tuple[str, str]], model: SemanticModel) -> str | None:
+    """The one of several columns that a thing's word names when it is the thing's name: "dealer"
+    is the *Dealer Name* beside *Dealer No* and *Dealer Region* ("which dealer sold most?"), as
+    people name a thing by what it is called, not by its number or its place."""
+    titles = {c.name: normalise(c.title) for c in model.columns}
+    names = [
+        name
+        for kind, name in held
+        if kind == "column" and titles.get(name) in {f"{phrase} {word}" for word in _NAME_WORDS}
+    ]
+    return names[0] if len(names) == 1 else None
 
 
 def normalise(text: str) -> str:
@@ -280,6 +298,15 @@ class Vocabulary:
             for value in values[name]:
                 for word in set(normalise(str(value)).split()):
                     self._words.setdefault(word, set()).add((name, str(value)))
+        # A word of a dimension's values of several words ("fashion" of *Fashion accessories*), for a
+        # word nothing else read: a dimension's values are few, and a thing is named by a part of its name.
+        self._value_words: dict[str, set[tuple[str, str]]] = {}
+        for name in dimensions & set(values):
+            for value in values[name]:
+                value_words = normalise(str(value)).split()
+                for word in set(value_words) if len(value_words) > 1 else ():
+                    if len(word) >= 3 and word.isalpha() and word not in _GENERIC:
+                        self._value_words.setdefault(word, set()).add((name, str(value)))
         # Normalised name -> ("metric" | "column", name). Metrics first: "sales" in a question is the
         # revenue metric (a synonym) before it is the measure column the metric sums.
         self._names: dict[str, tuple[str, str]] = {}
@@ -365,6 +392,14 @@ class Vocabulary:
         own |= {w for phrase in self._values for w in phrase.split() if not any(c.isdigit() for c in w)}
         names = frozenset(w for w in self._words if w not in own and w.isalpha())
         return sorted(w for w in own | names if len(w) >= 3 and w.isalpha()), names
+
+    def dimension_of_word(self, word: str) -> str | None:
+        """The one dimension whose values of several words hold ``word`` (or its singular): the
+        question names one of them by it, or several ("accessories": two product lines, to be
+        offered as a choice, never guessed)."""
+        held = self._value_words.get(word) or self._value_words.get(_singular(word), set())
+        columns = {column for column, _ in held}
+        return columns.pop() if len(columns) == 1 else None
 
     def containing(self, words: list[str]) -> dict[str, list[str]]:
         """The names (of keys and labels) that hold every one of ``words``, by column: "xerox 1881"
