@@ -459,6 +459,33 @@ def test_questions_about_the_chat_are_told_by_how_they_are_built() -> None:
     assert not is_about_the_chat("My question is: how many orders in 2024?")
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which customer id was I asking about?",  # going on
+        "which product did I end up picking?",
+        "which segment did we start with?",  # we: the user and the assistant
+        "which state are we looking at?",
+        "which city did you list third?",  # listing, naming, ranking: saying too
+        "what were you showing me before that?",
+    ],
+)
+def test_saying_going_on_and_by_us_both_is_about_the_chat(question: str) -> None:
+    assert is_about_the_chat(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which products are we selling most?",
+        "which customers did we lose last year?",
+        "what did we sell in May?",
+    ],
+)
+def test_what_we_did_as_a_shop_is_no_question_about_the_chat(question: str) -> None:
+    assert not is_about_the_chat(question)
+
+
 def test_the_policy_answers_a_question_about_the_chat_without_the_model() -> None:
     p = ToolPolicy(lexicon=RETAIL).plan(
         normalize_messages([SYSTEM, *CHAT, user("What did I ask first?")]), RETAIL_TOOLS
@@ -610,3 +637,48 @@ def test_a_column_of_two_words_is_asked_for_by_both_and_its_values_by_their_plur
     assert reply(
         "which two product types did I ask you to compare ratings for?", chat, Kinds.of([query], RETAIL)
     ) == ("The product types you asked about were Smartphone and Laptop.")
+
+
+def test_an_interjection_is_no_topic_of_the_chat() -> None:
+    """ "wait, which country…": the kind asked for, not the turns about a "wait"."""
+    chat = [
+        *answered(
+            "How much revenue did Germany bring in during 2011?",
+            "retail-analytics-analyze_sales",
+            json.dumps({"measure": "revenue", "countries": ["Germany"]}),
+            json.dumps({"headline": "Revenue in Germany, 2011: 207,135.37"}),
+        ),
+        {"role": "assistant", "content": "Revenue, Country Germany, 2011: 207,135.37."},
+    ]
+    assert reply("wait, which country were we talking about?", chat) == (
+        "The country we talked about was Germany "
+        '(you asked: "How much revenue did Germany bring in during 2011?").'
+    )
+
+
+def test_a_period_asked_in_words_is_the_one_its_answer_was_read_for() -> None:
+    """ "this year", "valentines day": no period as written, the answer's reading names it."""
+    chat = [
+        *answered(
+            "whats revenue this year?",
+            "retail-analytics-query_data",
+            json.dumps({"metrics": ["revenue"], "window": {"start": "2017-01-01", "end": "2017-12-30"}}),
+            json.dumps({"rows": [{"revenue": 733215.26}]}),
+            "q1",
+        ),
+        {"role": "assistant", "content": "Revenue, 2017: 733,215.26."},
+        *answered(
+            "How much did we sell on valentines day?",
+            "retail-analytics-query_data",
+            json.dumps({"metrics": ["revenue"]}),
+            json.dumps({"rows": [{"revenue": 1.0}]}),
+            "q2",
+        ),
+        {"role": "assistant", "content": "Revenue, February 14, 2017: 1.00."},
+    ]
+    assert reply("what time period was my first question about?", chat).startswith(
+        "The first time period you asked about was 2017"
+    )
+    assert reply("which day did I ask about?", chat).startswith(
+        "The day you asked about was February 14, 2017"
+    )

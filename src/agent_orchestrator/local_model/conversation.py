@@ -59,14 +59,28 @@ _RECALL_WORDS = frozenset(
 
 # --- what makes a question one about the chat (on the lower-cased sentence that asks) ----------------
 
-_SAY = (
-    r"(?:ask|say|tell|mention|write|type|give|send|answer|reply|respond|show|quote|state|report|put|start|begin"
-    r"|open|compare|check|look|pick|choose|select)"
-)
+
+def _ing(verb: str) -> str:
+    """ "ask" -> "asking", "pick" -> "picking", "compare" -> "comparing", "put" -> "putting"."""
+    if verb == "begin":
+        return "beginning"
+    if verb.endswith("e") and not verb.endswith("ee"):
+        return verb[:-1] + "ing"
+    if len(verb) == 3 and verb[1] in "aeiou" and verb[2] not in "aeiouwxy" and verb[0] not in "aeiou":
+        return verb + verb[2] + "ing"
+    return verb + "ing"
+
+
+_SAY_VERBS = """ask say tell mention write type give send answer reply respond show quote state report put
+start begin open compare check look pick choose select list name rank""".split()  # noqa: SIM905
+_SAY = rf"(?:{'|'.join(_SAY_VERBS)})"
 _SAID = (
     r"(?:asked|said|told|mentioned|wrote|typed|gave|given|sent|answered|replied|responded|showed|shown|"
-    r"quoted|stated|reported|put|started|began|opened|compared|checked|looked|picked|chose|chosen|selected)"
+    r"quoted|stated|reported|put|started|began|opened|compared|checked|looked|picked|chose|chosen|selected|"
+    r"listed|named|ranked)"
 )
+_SAYING = rf"(?:{'|'.join(sorted({_ing(verb) for verb in _SAY_VERBS}))})"
+"""The same, going on: "which customer id was I asking about?", "which product did I end up picking?"."""
 _NOUN = r"(?:questions?|answers?|messages?|repl(?:y|ies)|responses?|quer(?:y|ies)|requests?|prompts?)"
 _FIGURE = r"(?:numbers?|figures?|values?|amounts?|totals?|results?)"
 """What an answer stated, counted like the answers themselves ("the first number you gave me")."""
@@ -75,11 +89,12 @@ _ORD = (
     r"|previous|prior|preceding|most\s+recent|earliest|original(?:ly)?|initial(?:ly)?)"
 )
 _USER = re.compile(
-    rf"\b(?:did|have|had)\s+i\s+(?:\w+\s+)?(?:{_SAY}|{_SAID})\b|\bi(?:'ve|'d|\s+have|\s+had)?\s+(?:\w+\s+)?{_SAID}\b"
+    rf"\b(?:did|have|had)\s+i\s+(?:\w+\s+){{0,2}}?(?:{_SAY}|{_SAID}|{_SAYING})\b"
+    rf"|\bi(?:'ve|'d|\s+have|\s+had)?\s+(?:\w+\s+)?{_SAID}\b|\b(?:was|am)\s+i\s+(?:\w+\s+)?{_SAYING}\b"
     r"|\bmy\s+(?:\w+\s+){0,2}?(?:questions?|messages?|quer(?:y|ies)|requests?|prompts?)\b(?!\s*(?:is\b|:))"
 )
 _ASSISTANT = re.compile(
-    rf"\b(?:did|have|had)\s+you\s+(?:\w+\s+)?(?:{_SAY}|{_SAID})\b"
+    rf"\b(?:did|have|had)\s+you\s+(?:\w+\s+)?(?:{_SAY}|{_SAID})\b|\bwere\s+you\s+(?:\w+\s+)?{_SAYING}\b"
     rf"|\byou(?:'ve|'d|\s+have|\s+had)?\s+(?:\w+\s+)?{_SAID}\b"
     r"|\byour\s+(?:[\w-]+\s+){0,2}?(?:answers?|repl(?:y|ies)|responses?|messages?|lists?|tables?)\b"
     r"|\b(?:the|your)\s+(?:\w+\s+)?(?:answer|reply|response)\s+(?:to|for)\b"
@@ -92,8 +107,8 @@ _BOTH = re.compile(
     r"|\b(?:did|have|had)\s+we\s+(?:\w+\s+){0,2}?(?:talk(?:ed|ing)?|discuss(?:ed|ing)?|cover(?:ed|ing)?"
     r"|chat(?:ted|ting)?|speak(?:ing)?|spoken|go(?:ne|ing)? over|went over|look(?:ed|ing)? at"
     r"|check(?:ed|ing)?|compar(?:e|ed|ing))\b"
-    r"|\b(?:are|were)\s+we\s+(?:\w+\s+)?(?:talking|discussing|speaking)\b"
-    r"|\bwere\s+we\s+(?:\w+\s+)?looking at\b"
+    r"|\b(?:are|were)\s+we\s+(?:\w+\s+)?(?:talking|discussing|speaking|looking at|focusing on)\b"
+    rf"|\b(?:did|have|had)\s+we\s+(?:\w+\s+)?(?:{_SAY}|{_SAID})\b"
     r"|\bwe(?:'re|\s+are|\s+were)\s+(?:\w+\s+)?(?:talking|discussing)\s+about\b"
     r"|\b(?:in|of|from|during|throughout)\s+(?:this|our|the)\s+(?:chat|conversation)\b"
 )
@@ -202,7 +217,9 @@ _FILLER = frozenset(
         "originally initial initially earliest very ever sorry quick check please pls ok okay hey so far all "
         "everything exact exactly actually about now then also figure number value amount result two three "
         "four five six seven eight nine ten whole list turn not that those end ended up finally eventually "
-        "today word words verbatim literally",
+        "today word words verbatim literally "
+        # interjections: "wait, which country were we talking about?" is about no "wait"
+        "wait hmm hm oh um uh er ah well right alright anyway btw hi hello thanks thank",
     )
 )
 """Words of asking about the chat, not of what was talked about."""
@@ -677,6 +694,10 @@ class _Reply:
             in_question = finder.in_text(each.question) + finder.in_calls(each.calls)
             if kind in TIME_KINDS:
                 in_question = [_as_answered(thing, each.answer) for thing in in_question]
+                if not in_question and each.calls and each.answer:
+                    # "valentines day", "this year": the period asked about is the one its answer
+                    # was read for, which the answer's reading names before its figures
+                    in_question = finder.in_text(each.answer.split(":", 1)[0])
             if asked.side != "assistant" and in_question:
                 found += [(i, True, thing) for thing in in_question]
             elif asked.side != "user" and each.answer:
