@@ -632,7 +632,7 @@ def test_a_sale_a_line_without_a_quantity_is_counted_by_its_own_noun(tmp_path: P
 
 def test_a_word_of_a_dimensions_values_names_them_and_a_months_typo_is_read(tmp_path: Path) -> None:
     """ "fashion" is the one product line holding it; "accessories" is in two, looked up as written
-    (the tool offers both, never one guessed); "febuary" is February."""
+    (the tool offers both, never one guessed); a file's rows are its lines; "febuary" is February."""
     path = tmp_path / "till.csv"
     path.write_text(
         "Invoice ID,Date,Product line,Total\n"
@@ -653,6 +653,8 @@ def test_a_word_of_a_dimensions_values_names_them_and_a_months_typo_is_read(tmp_
             "Electronic accessories",
             "Fashion accessories",
         ]
+        rows = read_semantic("how many rows are in the file?", model, words, last)  # every table has them
+        assert (rows.covered, rows.arguments["metrics"]) == (True, ["lines"])
         february = read_semantic("revenue in febuary 2019", model, words, last)
         assert february.covered
         assert till.run(SemanticQuery.model_validate(february.arguments)).rows == [(25,)]

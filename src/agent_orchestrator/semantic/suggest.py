@@ -79,6 +79,7 @@ SYNONYMS: dict[str, list[str]] = {
         "spending",
     ],
     "orders": ["orders", "purchases", "transactions", "invoices", "baskets"],
+    "lines": ["lines", "order lines", "line items", "rows", "records", "entries"],
     "customers": ["customers", "buyers", "clients", "shoppers"],
     "products": ["products", "items", "skus", "articles"],
     "units": ["units", "quantity", "items sold", "pieces", "popular", "best selling", "best-selling"],
@@ -435,6 +436,8 @@ def default_metrics(
     order = keys.get(Entity.order) or labels.get(Entity.order)
     if order is None:  # no order number: each line is an order (a file of one line per purchase)
         add("orders", Kind.rows, "count", "Orders", **kept)
+        orders = metrics[-1]  # its lines are its rows: "how many rows?"
+        metrics[-1] = orders.model_copy(update={"synonyms": [*orders.synonyms, *SYNONYMS["lines"]]})
     else:
         add("lines", Kind.rows, "count", "Order lines")
     if quantity is not None:
