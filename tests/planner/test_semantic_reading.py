@@ -43,10 +43,13 @@ _RETAIL_HEADER = "InvoiceNo,StockCode,Description,Quantity,InvoiceDate,UnitPrice
 """The Online Retail layout's header, for the small shops below."""
 
 
-def _shop(path: Path, rows: str) -> tuple[Engine, Vocabulary, Any]:
-    """A small export with order numbers and line totals: its engine, vocabulary and last day."""
+def _shop(path: Path, rows: str, known: dict[str, str] | None = None) -> tuple[Engine, Vocabulary, Any]:
+    """A small export (with order numbers and line totals unless ``known`` says otherwise): its engine,
+    vocabulary and last day."""
     path.write_text(rows)
-    model = suggest_model(profile_csv(path), "Shop", known={"order": "Order ID", "line_total": "Sales"})
+    model = suggest_model(
+        profile_csv(path), "Shop", known=known or {"order": "Order ID", "line_total": "Sales"}
+    )
     shop = Engine(model, path)
     return shop, Vocabulary(model, shop.words()), shop.span()[1]
 
@@ -633,16 +636,15 @@ def test_a_sale_a_line_without_a_quantity_is_counted_by_its_own_noun(tmp_path: P
 def test_a_word_of_a_dimensions_values_names_them_and_a_months_typo_is_read(tmp_path: Path) -> None:
     """ "fashion" is the one product line holding it; "accessories" is in two, looked up as written
     (the tool offers both, never one guessed); a file's rows are its lines; "febuary" is February."""
-    path = tmp_path / "till.csv"
-    path.write_text(
+    till, words, last = _shop(
+        tmp_path / "till.csv",
         "Invoice ID,Date,Product line,Total\n"
         "1,2019-01-05,Fashion accessories,10.00\n2,2019-02-05,Electronic accessories,20.00\n"
-        "3,2019-02-06,Food and beverages,5.00\n4,2019-03-01,Fashion accessories,7.00\n"
+        "3,2019-02-06,Food and beverages,5.00\n4,2019-03-01,Fashion accessories,7.00\n",
+        {"order": "Invoice ID", "line_total": "Total"},
     )
-    model = suggest_model(profile_csv(path), "Till", known={"order": "Invoice ID", "line_total": "Total"})
-    with Engine(model, path) as till:
-        words = Vocabulary(model, till.words())
-        _, last = till.span()
+    model = till.model
+    with till:
         fashion = read_semantic("revenue of the fashion line", model, words, last)
         assert fashion.covered
         assert fashion.arguments["filters"] == [{"column": "product_line", "op": "in", "values": ["fashion"]}]
