@@ -436,8 +436,8 @@ def default_metrics(
     order = keys.get(Entity.order) or labels.get(Entity.order)
     if order is None:  # no order number: each line is an order (a file of one line per purchase)
         add("orders", Kind.rows, "count", "Orders", **kept)
-        orders = metrics[-1]  # its lines are its rows: "how many rows?"
-        metrics[-1] = orders.model_copy(update={"synonyms": [*orders.synonyms, *SYNONYMS["lines"]]})
+        rows = metrics[-1]  # its lines are its rows: "how many rows?"
+        metrics[-1] = rows.model_copy(update={"synonyms": [*rows.synonyms, *SYNONYMS["lines"]]})
     else:
         add("lines", Kind.rows, "count", "Order lines")
     if quantity is not None:
