@@ -32,6 +32,7 @@ from agent_orchestrator.semantic import (
     suggest_model,
 )
 from agent_orchestrator.semantic.render import figure, render
+from agent_orchestrator.semantic.suggest import run_together
 
 DATA = Path(__file__).with_name("data")
 
@@ -572,3 +573,24 @@ def test_a_name_is_read_by_a_part_only_it_has_but_never_a_keys_part():
     assert vocabulary.find("revenue by barista").columns == ("barista_id",)
     assert vocabulary.find("loyalty points this year").metrics == ("loyalty_points_earned",)
     assert "stockcode" not in vocabulary.find("how many lanterns are in stock").columns
+
+
+def test_a_header_written_as_one_word_is_read_in_its_words(tmp_path):
+    """An export's run-together capitals ("PRODUCTLINE", "DEALSIZE", "PRICEEACH") are the words
+    people say ("which product line…", "large deals"); a word of its own stays whole."""
+    assert run_together("productline") == ["product", "line"]
+    assert run_together("contactlastname") == ["contact", "last", "name"]
+    assert run_together("addressline1") == ["address", "line", "1"]
+    assert run_together("territory") == ["territory"]
+    assert run_together("msrp") == ["msrp"]
+    path = tmp_path / "sales.csv"
+    path.write_text(
+        "ORDERNUMBER,ORDERDATE,PRODUCTLINE,DEALSIZE,SALES\n"
+        "10100,1/6/2003,Motorcycles,Small,100.00\n10101,1/9/2003,Classic Cars,Large,900.00\n"
+    )
+    model = suggest_model(profile_csv(path), "Sales", known={"order": "ORDERNUMBER", "line_total": "SALES"})
+    assert (model.column("productline").title, model.column("dealsize").title) == (
+        "Product line",
+        "Deal size",
+    )
+    assert model.column("productline").role is Role.dimension

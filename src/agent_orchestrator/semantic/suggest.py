@@ -10,8 +10,11 @@ knows a particular file.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
+
+from spellchecker import SpellChecker
 
 from agent_orchestrator.semantic.model import (
     Cancellation,
@@ -247,9 +250,41 @@ def _currency_of(profile: TableProfile) -> str | None:
 
 
 def header_words(header: str) -> list[str]:
-    """A header's words: "CustomerID", "customer_id" and "Customer ID" are two each."""
+    """A header's words: "CustomerID", "customer_id", "Customer ID" and "CUSTOMERID" are two each."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", header)  # CustomerID -> Customer ID
-    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+    return [part for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w for part in run_together(w)]
+
+
+_PART = 3
+"""The shortest word a run-together header is split into ("priceeach": price, each; never "pr", "ice")."""
+
+
+def run_together(word: str) -> list[str]:
+    """A header written as one word ("PRODUCTLINE", "QUANTITYORDERED", "contactlastname", an
+    export's habit) in the English words it runs together, fewest first; the word itself when it is
+    one, or when no split into two to four words of English reads it whole. Digits after it stay
+    a word of their own ("ADDRESSLINE1")."""
+    letters = word.rstrip("0123456789")
+    digits = word[len(letters) :]
+    english = _english()
+    if len(letters) < 2 * _PART + 2 or not letters.isalpha() or letters in english:
+        return [word]
+    best: dict[int, list[str]] = {0: []}
+    for end in range(_PART, len(letters) + 1):
+        for start in range(0, end - _PART + 1):
+            if start in best and letters[start:end] in english:
+                split = [*best[start], letters[start:end]]
+                if end not in best or len(split) < len(best[end]):
+                    best[end] = split
+    parts = best.get(len(letters))
+    if parts is None or not 2 <= len(parts) <= 4:
+        return [word]
+    return [*parts, *([digits] if digits else [])]
+
+
+@functools.cache
+def _english() -> SpellChecker:
+    return SpellChecker()  # an English word list (pyspellchecker), loaded once
 
 
 def _entity(words: list[str]) -> Entity | None:
@@ -268,6 +303,8 @@ def _column(profile: ColumnProfile, rows: int) -> Column:
         first, *rest = spaced.split()
         label = " ".join([first.capitalize(), *(w if w.isupper() else w.lower() for w in rest)])
         column = column.model_copy(update={"label": label[:80]})
+    elif len(parts := run_together(profile.header.strip().lower())) > 1:  # "PRODUCTLINE": "Product line"
+        column = column.model_copy(update={"label": " ".join(parts).capitalize()[:80]})
     return column
 
 
