@@ -234,7 +234,7 @@ class SessionService:
                 functools.partial(self.catalog.set_status, record.id, status, ending=record)
             )
             if ended:  # this server's to tell the feed (another may have noticed as well)
-                await self._end_interrupted_turn(record.id, answer, record.pending_prompt)
+                await self._end_interrupted_turn(record, answer)
                 return replace(record, status=status)
             again = await asyncio.to_thread(self.catalog.get, record.id)  # as the other server left it
             if again is None:
@@ -374,15 +374,19 @@ class SessionService:
         except Exception:
             logger.exception("Live feed %s: publishing %s failed", stream, kind)
 
-    async def _end_interrupted_turn(self, session_id: str, answer: str | None, prompt: str | None) -> None:
+    async def _end_interrupted_turn(self, record: SessionRecord, answer: str | None) -> None:
         """Tell the session's followers (waiting for an ``idle`` that will never come) that it is over:
         with the ``answer`` the log holds, so that the feed tells what the transcript shows, or else
-        that it failed; with its message (``prompt``) first if its server died before telling it."""
+        that it failed; with its message first if its server died before telling it (the turn began
+        when the record was last updated)."""
         message = "The server answering this message stopped; send it again."
+        stream = session_stream(record.id)
         try:
-            await self.live.end_open_turn(session_stream(session_id), message, answer=answer, prompt=prompt)
+            await self.live.end_open_turn(
+                stream, message, answer=answer, prompt=record.pending_prompt, since=record.updated_at
+            )
         except Exception:  # the feed is a view; the session is already marked interrupted
-            logger.exception("Live feed of %s: ending the interrupted turn failed", session_id)
+            logger.exception("Live feed of %s: ending the interrupted turn failed", record.id)
 
     # -------------------------------------------------------------------------------- turn side
 

@@ -279,7 +279,7 @@ class TurnRunner:
             await self._release_reservation(reservation)
             over.set_result(None)
             raise
-        queue = PublishingQueue(self.live, session_id, actor.user.id, public_id=record.public_id)
+        queue = PublishingQueue(self.live, session_id, actor.user.id, public_id=record.public_id, since=since)
         assert renewer is not None
         turn = _Turn(actor, record, prompt, lease, reservation, since, copy, renewer)
         observed = observed_turn(self._run_turn(turn, queue, hold), session_id, record.public_id)

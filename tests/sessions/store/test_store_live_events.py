@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -188,24 +189,42 @@ def test_a_turn_whose_answer_reached_the_log_before_its_server_died_ends_with_th
 
 
 def test_a_message_its_dead_server_never_told_is_told_with_its_end(store_engine: Engine) -> None:
-    """The catalog recorded the turn, then its server died before the feed heard of the message: the
-    feed tells it with its end, as the transcript shows it (an interrupted message). The server whose
-    catalog update ended the turn tells it (``SessionCatalog.set_status(ending=)``), once."""
+    """The catalog recorded the turn (at ``began``), then its server died before the feed heard of the
+    message: the feed tells it with its end, as the transcript shows it (an interrupted message). The
+    server whose catalog update ended the turn tells it (``SessionCatalog.set_status(ending=)``)."""
     log = LiveEventLog(store_engine)
     log.append_all("s:e", [("user", {"content": "first"}), ("done", {"content": "ok"}), ("idle", {})])
-    ended = log.end_open_turn("s:e", "The server stopped.", prompt="never told")
+    began = datetime.now(UTC)
+    ended = log.end_open_turn("s:e", "The server stopped.", prompt="never told", since=began)
     assert [(e.seq, e.kind, e.data.get("content")) for e in ended] == [
         (4, "user", "never told"),
         (5, "error", None),
         (6, "idle", None),
     ]
-    # A message the feed had is not told twice.
+    # A message the feed had is not told twice, whether its turn was ended or not.
+    began = datetime.now(UTC)
     log.append("s:e", "user", {"content": "told"})
-    ended = log.end_open_turn("s:e", "The server stopped.", prompt="told")
+    ended = log.end_open_turn("s:e", "The server stopped.", prompt="told", since=began)
     assert [e.kind for e in ended] == ["error", "idle"]
+    assert log.end_open_turn("s:e", "The server stopped.", prompt="told", since=began) == []
     # Nothing after a deleted session's last event.
     log.restart("s:e", "deleted", {})
-    assert log.end_open_turn("s:e", "The server stopped.", prompt="late") == []
+    assert log.end_open_turn("s:e", "The server stopped.", prompt="late", since=datetime.now(UTC)) == []
+
+
+def test_a_turn_another_server_ended_is_not_ended_again_by_its_own_server(store_engine: Engine) -> None:
+    """A server stalled past its lease: another ended its turn; its own end, when it wakes, is dropped
+    (one error in the feed, as in the transcript), and the next turn's end is written as ever."""
+    log = LiveEventLog(store_engine)
+    (user,) = log.append_all("s:f", [("user", {"content": "slow"})])
+    log.append("s:f", "delta", {"text": "Hal"})
+    assert [e.kind for e in log.end_open_turn("s:f", "The server stopped.")] == ["error", "idle"]
+    late = Batch("s:f", [("error", {"message": "lease lost"}), ("idle", {})], ends_turn_from=user.seq)
+    assert log.append_each([late]) == [[]]
+    (user,) = log.append_all("s:f", [("user", {"content": "next"})])
+    on_time = Batch("s:f", [("done", {"content": "ok"}), ("idle", {})], ends_turn_from=user.seq)
+    assert [e.kind for e in log.append_each([on_time])[0]] == ["done", "idle"]
+    assert [e.kind for e in log.after("s:f", 0)] == ["user", "error", "idle", "user", "done", "idle"]
 
 
 @pytest.mark.postgres

@@ -136,12 +136,17 @@ class LiveHub:
         return published
 
     async def end_open_turn(
-        self, stream: str, message: str, *, answer: str | None = None, prompt: str | None = None
+        self,
+        stream: str,
+        message: str,
+        *,
+        answer: str | None = None,
+        prompt: str | None = None,
+        since: datetime | None = None,
     ) -> None:
         """End a turn whose server died mid-way, so its followers stop waiting (see the log's method)."""
-        ended = await asyncio.to_thread(
-            functools.partial(self.log.end_open_turn, stream, message, answer=answer, prompt=prompt)
-        )
+        end = functools.partial(self.log.end_open_turn, answer=answer, prompt=prompt, since=since)
+        ended = await asyncio.to_thread(end, stream, message)
         for event in ended:
             await self.heard(stream, event.seq, event)
 
@@ -241,10 +246,20 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
     for followers that lag behind) and the owner's sessions list hearing the session is idle.
     """
 
-    def __init__(self, hub: LiveHub, session_id: str, owner_id: int, *, public_id: str | None = None) -> None:
+    def __init__(
+        self,
+        hub: LiveHub,
+        session_id: str,
+        owner_id: int,
+        *,
+        public_id: str | None = None,
+        since: int | None = None,
+    ) -> None:
         """``session_id`` is the runtime id, whose stream the turn goes to; the owner's list hears the
-        public id (by default the same), the one its owner knows (docs/architecture.md#session-ids)."""
+        public id (by default the same), the one its owner knows (docs/architecture.md#session-ids).
+        ``since``: the turn's message in the feed, after which nothing but this turn may end it."""
         super().__init__()
+        self._since = since
         self._hub = hub
         self._session_id = session_id
         self._public_id = public_id or session_id
@@ -258,7 +273,7 @@ class PublishingQueue(asyncio.Queue[TurnEvent | None]):
 
     async def _publish_all(self) -> None:
         stream = session_stream(self._session_id)
-        first: int | None = None  # the number of the turn's first event in the feed
+        first = self._since  # the number of the turn's first event in the feed
         ended = False
         while not ended:
             items = await self._next_items()

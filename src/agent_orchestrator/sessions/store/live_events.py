@@ -15,6 +15,10 @@ order: a reader that saw event N has seen every event before it that still exist
   they write (ending a dead server's turn, restarting a stream) take an advisory lock per stream for
   that, and retry the same way against plain appends.
 
+A turn's end (a batch with ``ends_turn_from``) is dropped when its turn has ended already: a server
+that stalled past its lease while another one ended the turn for it (``end_open_turn``) must not end
+it a second time when it wakes.
+
 A session stream's ``deleted`` is its last event: appends after it are dropped (a turn that was still
 running somewhere when its session was deleted must leave nothing for a later reader), and only
 :meth:`LiveEventLog.restart` (a session created under that id) starts it again.
@@ -42,6 +46,7 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, text
@@ -196,6 +201,11 @@ class LiveEventLog:
         head = conn.execute(_HEAD, {"stream": batch.stream}).first()
         if head is not None and head.kind == "deleted" and _session_of(batch.stream) is not None:
             return []
+        if (
+            batch.ends_turn_from
+            and conn.execute(_ENDED, {"stream": batch.stream, "after": batch.ends_turn_from}).first()
+        ):
+            return []  # another server ended the turn meanwhile (see the module docstring)
         first = (head.seq if head is not None else 0) + 1
         at = utcnow()
         rows = [
@@ -226,13 +236,21 @@ class LiveEventLog:
         return event
 
     def end_open_turn(
-        self, stream: str, message: str, *, answer: str | None = None, prompt: str | None = None
+        self,
+        stream: str,
+        message: str,
+        *,
+        answer: str | None = None,
+        prompt: str | None = None,
+        since: datetime | None = None,
     ) -> list[LiveEvent]:
         """If the stream's last turn never ended (its server died), end it: ``error`` (``message``), or
         ``done`` when the turn's ``answer`` reached the session's log before its server died; then
-        ``idle``. A turn whose server died before its message (``prompt``, pending in the catalog) was
-        told is told now, with its end, so the feed says what the transcript shows. Checked and
-        written under the stream's lock, so several servers noticing at once end it once."""
+        ``idle``. A turn whose message (``prompt``, pending in the catalog since the turn began at
+        ``since``) the feed never heard of -- its server died between the two -- is told now, with
+        its end, so the feed says what the transcript shows; one the feed told, and ended (its server
+        lost its lease before its catalog write), is left as it is. Checked and written under the
+        stream's lock, so several servers noticing at once end it once."""
         ending: tuple[str, dict[str, Any]] = (
             ("error", {"message": message, "code": "turn_interrupted"})
             if answer is None
@@ -241,26 +259,40 @@ class LiveEventLog:
         told: list[tuple[str, dict[str, Any]]] = [] if prompt is None else [("user", {"content": prompt})]
         events = [*told, ending, ("idle", {})]
         bodies = [self._body(stream, data) for _, data in events]
-        ended = _unique(lambda: self._end_open_turn(stream, events, bodies, told=bool(told)))
+        ended = _unique(lambda: self._end_open_turn(stream, events, bodies, told=bool(told), since=since))
         if ended:
             self._publish(stream, ended[-1].seq)
         return ended
 
     def _end_open_turn(
-        self, stream: str, events: list[tuple[str, dict[str, Any]]], bodies: list[str], *, told: bool
+        self,
+        stream: str,
+        events: list[tuple[str, dict[str, Any]]],
+        bodies: list[str],
+        *,
+        told: bool,
+        since: datetime | None,
     ) -> list[LiveEvent]:
         """``events``: the message (if ``told``), the ending and ``idle``; the message is left out when
         the feed has it."""
+        t = live_events
         with self._locked(stream) as conn:
             boundary = conn.execute(
-                select(live_events.c.kind)
-                .where(live_events.c.stream == stream, live_events.c.kind.in_(BOUNDARY_KINDS))
-                .order_by(live_events.c.seq.desc())
+                select(t.c.kind)
+                .where(t.c.stream == stream, t.c.kind.in_(BOUNDARY_KINDS))
+                .order_by(t.c.seq.desc())
                 .limit(1)
             ).scalar_one_or_none()
+            heard = told and (
+                since is None
+                or conn.execute(
+                    select(t.c.seq).where(t.c.stream == stream, t.c.kind == "user", t.c.at >= since).limit(1)
+                ).first()
+                is not None
+            )
             if boundary == "user":
                 start = 1 if told else 0
-            elif told and boundary != "deleted":
+            elif told and not heard and boundary != "deleted":
                 start = 0
             else:
                 return []
@@ -392,6 +424,15 @@ _HEAD = (
     .order_by(live_events.c.seq.desc())
     .limit(1)
 )
+_ENDED = (
+    select(live_events.c.seq)
+    .where(
+        live_events.c.stream == bindparam("stream"),
+        live_events.c.seq > bindparam("after"),
+        live_events.c.kind.in_(("done", "error", "idle")),
+    )
+    .limit(1)
+)
 _TRIM = delete(live_events).where(
     live_events.c.stream == bindparam("stream"), live_events.c.seq <= bindparam("upto")
 )
@@ -418,7 +459,14 @@ head AS (
     ) h ON true
 ),
 base AS (
-    SELECT stream, n FROM head WHERE left(stream, 2) <> 's:' OR kind IS DISTINCT FROM 'deleted'
+    SELECT head.stream, head.n FROM head
+    WHERE (left(head.stream, 2) <> 's:' OR head.kind IS DISTINCT FROM 'deleted')
+      AND NOT EXISTS (
+        SELECT 1
+        FROM unnest(CAST(:end_streams AS varchar[]), CAST(:end_befores AS bigint[])) AS t(stream, before)
+        JOIN live_events b ON b.stream = t.stream AND b.seq > t.before AND b.kind IN ('done', 'error', 'idle')
+        WHERE t.stream = head.stream AND t.before > 0
+      )
 ),
 added AS (
     INSERT INTO live_events (stream, seq, kind, data, at)
