@@ -660,3 +660,17 @@ def test_a_word_of_a_dimensions_values_names_them_and_a_months_typo_is_read(tmp_
         february = read_semantic("revenue in febuary 2019", model, words, last)
         assert february.covered
         assert till.run(SemanticQuery.model_validate(february.arguments)).rows == [(25,)]
+
+
+def test_what_a_line_does_not_have_and_what_its_name_holds(retail: tuple[Engine, Vocabulary]) -> None:
+    """ "don't have a CustomerID" is a blank key, never its opposite; "with 'HEART' in the name" the
+    things whose name holds it; a question before an elaboration is never dropped as a lead-in."""
+    engine, words = retail
+    blank = _read(engine, words, "How many rows in the file don't have a CustomerID?")
+    assert blank.arguments["filters"] == [{"column": "customerid", "op": "missing"}]
+    holding = _read(engine, words, "how much did we sell of anything with 'HEART' in the name in 2011?")
+    assert holding.covered
+    assert holding.arguments["filters"] == [{"column": "description", "op": "contains", "values": ["heart"]}]
+    assert holding.arguments["window"] == {"start": "2011-01-01", "end": "2011-12-31"}
+    elaborated = _read(engine, words, "how many units did the heart lights sell in 2011? units, all lines")
+    assert not elaborated.covered or elaborated.arguments.get("window")  # never the units of all time

@@ -185,7 +185,8 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
     if said:
         phrases = "|".join(re.escape(p) for p in sorted(said, key=len, reverse=True))
         blank = re.compile(
-            r"\b(?:(?P<no>no|without|missing|blank|empty)[\s-]+(?:a\s+|an\s+|any\s+)?"
+            r"\b(?:(?P<no>no|without|missing|blank|empty|lacking"
+            r"|(?:(?:do|does|did)\s+not|never)\s+(?:have|has|had|come\s+with))[\s-]+(?:a\s+|an\s+|any\s+)?"
             r"|with\s+(?:a\s+|an\s+|any\s+)?|(?:had|has|have)\s+(?:a|an|any)\s+)"
             rf"(?P<what>{phrases})\b(?:[\s-]+id\b)?"
         )
@@ -197,6 +198,29 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
             rules[(column.name, op)] = {"column": column.name, "op": op}
         text = blank.sub(lambda m: " " if m["no"] or said[m["what"]].role is Role.key else m[0], text)
     return text, list(rules.values())
+
+
+_HOLDING = re.compile(
+    r"\b(?:with|containing|that\s+(?:contains?|has|have))\s+(?:the\s+words?\s+)?(?P<what>[\w' -]{2,60}?)\s+"
+    r"in\s+(?:the|its|their)\s+(?P<field>names?|descriptions?|titles?)\b"
+)
+
+
+def names_holding(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """ "anything with 'LUNCH BAG' in the name", "stuff with christmas in the description": the
+    things whose name holds the words (the label of that field, else the products' name), and the
+    text without them."""
+    rules: list[dict[str, Any]] = []
+    labels = model.with_role(Role.label)
+    for match in list(_HOLDING.finditer(text)):
+        field = match["field"].rstrip("s")
+        column = next(
+            (c for c in labels if field in normalise(c.title).split()), model.label_of(Entity.product)
+        )
+        if column is not None:
+            rules.append({"column": column.name, "op": "contains", "values": [match["what"].strip(" '")]})
+            text = text.replace(match[0], " ", 1)
+    return text, rules
 
 
 VALUE = re.compile(r"\b(?:value|worth|amount)\b")

@@ -43,12 +43,13 @@ from .query_phrases import (
     hours_of_day,
     lower_run,
     money_of,
+    names_holding,
     of_the_named_column,
     place_column,
     weekdays,
 )
 from .row_reference import referred_row
-from .words import COMMON, TYPO_PRONE, correction, is_english, normalize, short_word
+from .words import COMMON, QUOTED, TYPO_PRONE, correction, is_english, normalize, short_word
 
 
 def _words(text: str) -> frozenset[str]:
@@ -290,7 +291,9 @@ def read_semantic(
     for lead in before:  # a lead-in may only name again what the question names itself
         named = vocabulary.find(normalize(lead))
         if (
-            set(named.metrics) - figures
+            find_periods(normalize(lead))
+            or QUOTED.search(lead)  # "… in 2011?", "with 'LUNCH BAG' …"
+            or set(named.metrics) - figures
             or set(named.columns) - columns
             or {m.value for m in named.mentions} - kept
         ):
@@ -352,8 +355,9 @@ def _read(
         text = " ".join(w for w in text.split() if w not in chosen[1])
     text, on_days = weekdays(text, model)  # "on Thursdays": a part of every date, not a day
     text, blank = blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
+    text, holding = names_holding(text, model)  # "anything with 'LUNCH BAG' in the name"
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
-    phrased = on_days + blank + hours
+    phrased = on_days + blank + holding + hours
     rest = _read_time(text, last_day, args, reading)
     if previous is not None and previous.get("window") and "window" not in args and _THAT_PERIOD.search(rest):
         args["window"] = previous["window"]  # "that year": the period the answer before was for
