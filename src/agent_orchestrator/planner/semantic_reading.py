@@ -31,6 +31,7 @@ from agent_orchestrator.retail.analysis.query import (
 )
 from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.query import MAX_ROWS
+from agent_orchestrator.semantic.suggest import is_english
 from agent_orchestrator.semantic.vocabulary import Mention, normalise, root
 
 from .periods import NUMBER_WORDS, find_periods
@@ -49,7 +50,7 @@ from .query_phrases import (
     weekdays,
 )
 from .row_reference import referred_row
-from .words import COMMON, QUOTED, TYPO_PRONE, correction, is_english, normalize, short_word
+from .words import COMMON, QUOTED, TYPO_PRONE, correction, normalize, short_word
 
 
 def _words(text: str) -> frozenset[str]:

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 import calendar
 import difflib
-import functools
 import re
 from collections.abc import Collection
-
-from spellchecker import SpellChecker
 
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS
 from .vocabulary import Vocabulary
@@ -174,17 +171,6 @@ def short_word(word: str, targets: frozenset[str]) -> str | None:
         return None
     fits = [t for t in targets if len(t) == len(word) + 1 and _one_typo(word, t)]
     return fits[0] if len(fits) == 1 else None
-
-
-@functools.cache
-def _dictionary() -> SpellChecker:
-    return SpellChecker()  # an English word list with frequencies (pyspellchecker), loaded once
-
-
-def is_english(word: str) -> bool:
-    """A word of English ("leave", "lost"): a word the reader does not know, never a typo of one it
-    does ("leave" is no "level")."""
-    return word in _dictionary()
 
 
 _KEYBOARD = ("qwertyuiop", "asdfghjkl", "zxcvbnm")

@@ -266,13 +266,12 @@ def run_together(word: str) -> list[str]:
     a word of their own ("ADDRESSLINE1")."""
     letters = word.rstrip("0123456789")
     digits = word[len(letters) :]
-    english = _english()
-    if len(letters) < 2 * _PART + 2 or not letters.isalpha() or letters in english:
+    if len(letters) < 2 * _PART + 2 or not letters.isalpha() or is_english(letters):
         return [word]
     best: dict[int, list[str]] = {0: []}
     for end in range(_PART, len(letters) + 1):
         for start in range(0, end - _PART + 1):
-            if start in best and letters[start:end] in english:
+            if start in best and is_english(letters[start:end]):
                 split = [*best[start], letters[start:end]]
                 if end not in best or len(split) < len(best[end]):
                     best[end] = split
@@ -284,7 +283,13 @@ def run_together(word: str) -> list[str]:
 
 @functools.cache
 def _english() -> SpellChecker:
-    return SpellChecker()  # an English word list (pyspellchecker), loaded once
+    return SpellChecker()  # an English word list with frequencies (pyspellchecker), loaded once
+
+
+def is_english(word: str) -> bool:
+    """A word of English ("leave", "lost"): a part of a header's run of words, and, to the planner,
+    a word the reader does not know, never a typo of one it does ("leave" is no "level")."""
+    return word in _english()
 
 
 def _entity(words: list[str]) -> Entity | None:
