@@ -87,6 +87,8 @@ def test_a_tiny_run_prints_every_figure() -> None:
             "2",
             "--cold-turns",
             "5",
+            "--rounds",
+            "1",
         ),
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -97,7 +99,7 @@ def test_a_tiny_run_prints_every_figure() -> None:
         "app/runtime p95",
         "CPU per turn",
         "of which Python",
-        "== medians over 3 round(s) ==",
+        "== medians over 1 round(s) ==",
         "turns 1-1 p50",
         "one session, 3 turns, through the app (SQLite)",
         "one session, 3 turns, straight on the runtime",

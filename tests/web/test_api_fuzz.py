@@ -3,9 +3,10 @@ dev group): every operation gets valid and invalid requests, logged in with the 
 with generated ids, then on a real session of the user's; no answer is a 5xx, and every error is the
 app's one JSON shape, ``{"detail": ...}`` (docs/architecture.md#how-we-test).
 
-The budget is fixed (``EXAMPLES`` per operation, mode and pass; no shrinking, no example database,
-derandomized), so a run is the same requests every time and stays within a couple of minutes on two
-cores. The figures are printed at the end (``pytest -s``).
+The budget is fixed (``EXAMPLES`` per operation, mode and pass on PostgreSQL, which refuses text
+SQLite takes; ``SQLITE_EXAMPLES`` on SQLite, where the same requests meet the same routes; no
+shrinking, no example database, derandomized), so a run is the same requests every time and stays
+within a couple of minutes on two cores. The figures are printed at the end (``pytest -s``).
 """
 
 import csv
@@ -29,25 +30,30 @@ from agent_orchestrator.sessions.files.postgres import PostgresSessionFiles
 from agent_orchestrator.web.routes.datasets import UPLOAD_PATH
 
 EXAMPLES = 25
+SQLITE_EXAMPLES = 10
 PASSWORD = "correct horse battery"  # the conftest's users'
 SMALL_RETAIL = GeneratorConfig(seed=7, customers=300, transactions=6_000, products=200)
 # Logging out ends the fuzzer's own login: that operation goes last.
 LAST = ("POST", "/api/auth/logout")
-BUDGET = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    database=None,
-    derandomize=True,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-)
+
+
+def _budget(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 class Fuzzer:
     """Sends each generated case as the logged-in user and keeps what went wrong."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, examples: int) -> None:
         self.base_url = base_url
+        self.budget = _budget(examples)
         self.http = requests.Session()
         login = self.http.post(f"{base_url}/api/auth/login", json={"username": "alice", "password": PASSWORD})
         login.raise_for_status()
@@ -74,7 +80,7 @@ class Fuzzer:
             self.failures.append(f"{case.method} {case.path}: {problem}\n    {case.as_curl_command()}")
 
     def run(self, operation: Any, mode: GenerationMode, **fixed: Any) -> None:
-        @BUDGET
+        @self.budget
         @given(case=operation.as_strategy(generation_mode=mode, **fixed))
         def fuzz(case: schemathesis.Case) -> None:
             self.send(case)
@@ -88,7 +94,7 @@ class Fuzzer:
         """The upload with a field past the CSV reader's limit on one of its first lines: one 422 that
         names that line (docs/architecture.md#the-data-page), never a 500."""
 
-        @BUDGET
+        @self.budget
         @given(
             case=operation.as_strategy(generation_mode=GenerationMode.POSITIVE),
             upload=_oversized_csv(),
@@ -150,25 +156,26 @@ def _problem(response: requests.Response) -> str | None:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def fuzzed_app(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """The app with the retail dataset, on each store (PostgreSQL refuses some text SQLite takes)."""
+def fuzzed_app(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Any, int]:
+    """The app with the retail dataset, on each store, and the examples to send each operation."""
     generate_dataset(tmp_path / "retail.sqlite", SMALL_RETAIL)
     if request.param == "postgres":
         schema = request.getfixturevalue("postgres_schema")  # first, so that it outlives the app
         start_app = request.getfixturevalue("start_app")
         files = PostgresSessionFiles.from_url(schema.url)
-        return start_app(schema.sqlalchemy_url, files, retail_dataset=True)
-    return request.getfixturevalue("start_app")(retail_dataset=True)
+        return start_app(schema.sqlalchemy_url, files, retail_dataset=True), EXAMPLES
+    return request.getfixturevalue("start_app")(retail_dataset=True), SQLITE_EXAMPLES
 
 
-def test_no_operation_answers_a_server_error_or_another_error_shape(fuzzed_app: Any) -> None:
-    schema = schemathesis.openapi.from_url(f"{fuzzed_app.url}/openapi.json")
+def test_no_operation_answers_a_server_error_or_another_error_shape(fuzzed_app: tuple[Any, int]) -> None:
+    app, examples = fuzzed_app
+    schema = schemathesis.openapi.from_url(f"{app.url}/openapi.json")
     operations = sorted(
         (result.ok() for result in schema.get_all_operations()),
         key=lambda op: (op.method.upper(), op.path) == LAST,
     )
-    fuzzer = Fuzzer(fuzzed_app.url)
-    owner = fuzzed_app.client("alice")
+    fuzzer = Fuzzer(app.url, examples)
+    owner = app.client("alice")
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             fuzzer.run(operation, mode)
@@ -190,5 +197,5 @@ def test_no_operation_answers_a_server_error_or_another_error_shape(fuzzed_app: 
         f"statuses {dict(sorted(fuzzer.statuses.items()))}"
     )
     assert set(fuzzer.sent) == named, f"never sent: {named - set(fuzzer.sent)}"
-    assert fuzzer.oversized == EXAMPLES  # the uploads with a field past the CSV reader's limit
+    assert fuzzer.oversized == examples  # the uploads with a field past the CSV reader's limit
     assert not fuzzer.failures, "\n".join(fuzzer.failures)
