@@ -674,3 +674,111 @@ def test_what_a_line_does_not_have_and_what_its_name_holds(retail: tuple[Engine,
     assert holding.arguments["window"] == {"start": "2011-01-01", "end": "2011-12-31"}
     elaborated = _read(engine, words, "how many units did the heart lights sell in 2011? units, all lines")
     assert not elaborated.covered or elaborated.arguments.get("window")  # never the units of all time
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("which ship mode gets used the most?", "orders"),  # a form of a plain word, a way used: orders
+        ("which region gets the most orders?", "orders"),
+        ("avg order val by region", "average_order_value"),  # an analyst's shorthand
+        ("rev by region", "revenue"),
+    ],
+)
+def test_forms_of_plain_words_and_shorthand_are_read(
+    engine: Engine, vocabulary: Vocabulary, question: str, metric: str
+) -> None:
+    reading = _read(engine, vocabulary, question)
+    assert reading.covered, reading
+    assert reading.arguments["metrics"] == [metric]
+    grouped = "region" if "region" in question else "ship_mode"
+    assert reading.arguments["group_by"] == [{"column": grouped}]
+
+
+def test_how_many_of_a_value_were_sold_counts_its_units(tmp_path: Path) -> None:
+    """ "How many Phones did we sell?": the units of the phones, not their revenue; "moves" is sells."""
+    shop, vocabulary, last = _shop(
+        tmp_path / "phones.csv",
+        "Order ID,Order Date,Category,Quantity,Sales\n1,1/2/2023,Phones,4,400\n2,1/3/2023,Phones,3,300\n"
+        "3,1/3/2023,Chairs,1,50\n",
+        known={"order": "Order ID", "quantity": "Quantity", "line_total": "Sales"},
+    )
+    sold = read_semantic("How many Phones did we sell?", shop.model, vocabulary, last, None)
+    assert sold.arguments["metrics"] == ["units"]
+    assert shop.run(SemanticQuery.model_validate(sold.arguments)).rows == [(7,)]
+    moved = read_semantic("which category moves the most units?", shop.model, vocabulary, last, None)
+    assert shop.run(SemanticQuery.model_validate(moved.arguments)).rows == [("Phones", 7)]
+
+
+def test_a_loss_is_read_however_it_is_said(engine: Engine, vocabulary: Vocabulary) -> None:
+    """ "lost the most", "in the red": a profit below zero, the biggest loss first; "red" is no name."""
+    for question in ("which sub-category lost the most money?", "which sub-category lost the most?"):
+        reading = _read(engine, vocabulary, question)
+        assert reading.arguments["limit"] == 1
+        assert _rows(engine, reading) == [("Tables", pytest.approx(-383.03))]
+    red = _read(engine, vocabulary, "which states were in the red?")
+    assert [r[0] for r in _rows(engine, red)] == ["Florida"]
+
+
+def test_a_things_word_before_a_column_says_whose_it_is(engine: Engine, vocabulary: Vocabulary) -> None:
+    """ "the customer segment", "which product category": the column after, never each customer."""
+    reading = _read(engine, vocabulary, "which product category sold the most?")
+    assert reading.arguments["group_by"] == [{"column": "category"}]
+
+
+def test_a_file_without_quantities_sells_a_unit_a_line(tmp_path: Path) -> None:
+    """A car dealer's export: no quantity, so "how many Porsches were sold?" counts its lines, and a
+    brand is the file's Company."""
+    shop, vocabulary, last = _shop(
+        tmp_path / "cars.csv",
+        "Car_id,Date,Company,Price ($)\nC1,1/2/2023,Porsche,90000\nC2,1/3/2023,Porsche,80000\n"
+        "C3,1/4/2023,Ford,20000\n",
+        known={"line_total": "Price ($)"},
+    )
+    sold = read_semantic("How many Porsches were sold?", shop.model, vocabulary, last, None)
+    assert shop.run(SemanticQuery.model_validate(sold.arguments)).rows == [(2,)]
+    brand = read_semantic("which brand made the most revenue?", shop.model, vocabulary, last, None)
+    assert shop.run(SemanticQuery.model_validate(brand.arguments)).rows == [("Porsche", 170000)]
+
+
+def test_bought_in_one_period_but_not_the_next_is_a_last_order_in_the_first(
+    engine: Engine, vocabulary: Vocabulary
+) -> None:
+    """ "bought in 2016 but didnt buy in 2017" (the data's last year): a last order in 2016; the other
+    way round is no comparison of the two years, and is not read."""
+    reading = _read(engine, vocabulary, "how many customers bought in 2016 but didnt buy anything in 2017?")
+    assert reading.arguments["count"] is True
+    assert {r[0] for r in _rows(engine, reading)} == {"DV-13045"}  # Claire Gute ordered again in 2017
+    other_way = _read(engine, vocabulary, "how many customers bought in 2017 but not in 2016?")
+    assert not other_way.covered and "not" in other_way.left
+
+
+def test_that_year_is_the_period_of_the_last_answer_of_any_tool(
+    engine: Engine, vocabulary: Vocabulary
+) -> None:
+    _, last = engine.span()
+    period = {"start": "2016-01-01", "end": "2016-12-31"}
+    reading = read_semantic("which region had the most profit that year?", engine.model, vocabulary, last,
+                            period_before=period)  # fmt: skip
+    assert reading.arguments["window"] == period
+    assert _rows(engine, reading) == [("South", pytest.approx(41.91 + 219.58))]
+
+
+def test_that_compared_with_a_period_named_is_the_period_answered_against_it(
+    engine: Engine, vocabulary: Vocabulary
+) -> None:
+    """ "How'd that compare with 2016?" after 2017's profit: 2017 against 2016, not 2016 against 2015;
+    "which day…, and how many that day?" asks for its own day, not the period before."""
+    _, last = engine.span()
+    before = {"window": {"start": "2017-01-01", "end": "2017-12-31"}, "metrics": ["profit"]}
+    compared = read_semantic("How'd that compare with 2016?", engine.model, vocabulary, last, before)
+    assert compared.arguments["window"] == before["window"]
+    assert compared.arguments["compare"] == {"start": "2016-01-01", "end": "2016-12-31"}
+    day = read_semantic(
+        "Which single day had the most orders, and how many were there that day?",
+        engine.model,
+        vocabulary,
+        last,
+        before,
+    )
+    assert "window" not in day.arguments and day.arguments["group_by"][0]["grain"] == "day"

@@ -594,3 +594,19 @@ def test_a_header_written_as_one_word_is_read_in_its_words(tmp_path):
         "Deal size",
     )
     assert model.column("productline").role is Role.dimension
+
+
+def test_a_name_said_in_a_row_is_the_one_value_holding_it_so(tmp_path, engine):
+    """ "Sean" names two customers, a choice to make; "Land of Toys" is Land of Toys Inc., which holds
+    the words as said, not Toys of Finland, which holds them apart."""
+    assert engine.matches(engine.model.column("customer_name"), "Sean") == ["Sean Miller", "Sean O'Donnell"]
+    path = tmp_path / "toys.csv"
+    path.write_text(
+        "Order,Date,Customer,Sales\n1,2024-01-02,Land of Toys Inc.,10\n"
+        '2,2024-01-03,"Toys of Finland, Co.",20\n'
+    )
+    model = suggest_model(profile_csv(path), "Toys", known={"order": "Order", "line_total": "Sales"})
+    shop = Engine(model, path)
+    customer = next(c for c in shop.model.columns if c.source == "Customer")
+    assert shop.matches(customer, "land of toys") == ["Land of Toys Inc."]
+    assert shop.matches(customer, "toys") == ["Land of Toys Inc.", "Toys of Finland, Co."]

@@ -29,12 +29,13 @@ from typing import Any
 
 from agent_orchestrator.errors import RetailDatabaseError
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
+from agent_orchestrator.retail.analysis.query import PeriodError, parse_period
 from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary, Window
 from agent_orchestrator.semantic.render import day_text, window_text
 
-from .guide import QueryGuide, _calls, _text, answer_of
+from .guide import QueryGuide, _arguments, _calls, _text, answer_of
 from .semantic_reading import extra_columns, read_semantic
 from .words import normalize
 
@@ -91,7 +92,13 @@ class DataGuide:
             return planned
         previous, listed = _previous(messages[:last], tool)
         reading = read_semantic(
-            _text(messages[last]), data.model, data.vocabulary, data.last_day, previous, listed
+            _text(messages[last]),
+            data.model,
+            data.vocabulary,
+            data.last_day,
+            previous,
+            listed,
+            _period_before(messages[:last], data.last_day),
         )
         outside = _outside(reading.arguments, data)
         if outside is not None:
@@ -272,6 +279,25 @@ def _previous(
         if calls_back >= _LISTS_BACK:
             break
     return previous, None
+
+
+def _period_before(earlier: Sequence[dict[str, Any]], last_day: date | None) -> dict[str, str] | None:
+    """The window the chat's last call was for, of any tool ("how many orders in 2017?" answered by
+    the retail tools, then "the average order value that year?" read here): None if it had none."""
+    for message in reversed(earlier):
+        calls = _calls(message)
+        if not calls:
+            continue
+        arguments = _arguments(calls[-1]) or {}
+        window = arguments.get("window")
+        if isinstance(window, dict):
+            return window
+        try:
+            period = parse_period(str(arguments["period"]), last_day)
+        except (KeyError, PeriodError):
+            return None
+        return {"start": period.first.isoformat(), "end": period.last.isoformat()}
+    return None
 
 
 _LISTS_BACK = 3

@@ -17,7 +17,7 @@ from typing import Any
 from .periods import NUMBER_WORDS
 from .reading import Marks, Reading
 from .vocabulary import Vocabulary, either
-from .words import CALENDAR_NAMES, COMMON, EXCLUDED_AFTER, singular, subject_stem
+from .words import CALENDAR_NAMES, COMMON, EXCLUDED_AFTER, is_plain, singular, subject_stem
 
 GROUP_CUES = (
     r"(?:which|what|top|bottom|best|worst|biggest|largest|smallest|leading|highest|lowest|most|least|by|per"
@@ -263,7 +263,7 @@ def leftovers(marks: Marks, reading: Reading, vocabulary: Vocabulary, original: 
     lookup), or not understood. A number left over (an id without its label) is not understood."""
     free = vocabulary.free_text
     cues = [t for t, v in vocabulary.choices("group_by").items() if v == vocabulary.free_dimension]
-    left = [(w, at) for w, at in marks.left() if w not in COMMON and not (w.isdigit() and len(w) < 3)]
+    left = [(w, at) for w, at in marks.left() if not is_plain(w, COMMON) and not (w.isdigit() and len(w) < 3)]
     if free in reading.arguments:  # a quoted name: "the product" before it is part of it
         left = [(w, at) for w, at in left if w not in cues]
     left = _excluded_name(marks, left, reading, vocabulary, original)

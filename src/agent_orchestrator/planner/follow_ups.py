@@ -41,6 +41,8 @@ _FOLLOW_UP = re.compile(
     r"^\s*(?:and|what about|how about|same|now|also|then|ok|okay|so|but|what if|and what about)\b"
     r"|\b(?:of|among|from|in|for)\s+(?:those|these|them)\b"
     r"|\bthat\s+compares?\b"
+    # "avg order value that year?", "in the same month?" (not "the same quarter a year before")
+    r"|\b(?:that|the\s+same)\s+(?:year|month|quarter|week|day|period)\b(?!\s+(?:a|one|the|last|previous|of)\b)"
     r"|\b(?:they|them|their|theirs|he|she|his|her|hers|ones|its)\b|\bbreak\s+(?:it|that|this)\s+down\b"
     r"|\bthe\s+(?:first|second|third|fourth|fifth|last|top|bottom)\s+one\b"
     r"|\beach\s+(?:one|of\s+(?:them|those|these))\b"

@@ -50,7 +50,7 @@ from .query_phrases import (
     weekdays,
 )
 from .row_reference import referred_row
-from .words import COMMON, QUOTED, TYPO_PRONE, correction, normalize, short_word
+from .words import COMMON, QUOTED, TYPO_PRONE, correction, is_plain, normalize, short_word
 
 
 def _words(text: str) -> frozenset[str]:
@@ -66,8 +66,9 @@ _LOW = _words(
 _JUDGED = _words("best better strongest worst worse weakest poorest")
 """Ranking words that judge rather than measure: which way is good is the metric's (``better``)."""
 _RANKING = _HIGH | _LOW | {"rank", "ranked", "ranking", "which", "who", "whom"}
-_BUSY = _words("busiest busy quietest quiet slowest")
-"""How busy a time or a place is: how many orders it had, not how much they came to."""
+_BUSY = _words("busiest busy quietest quiet slowest used use uses often frequently commonly")
+"""How busy a time or a place is, how much a way of doing is used ("which ship mode gets used the
+most?"): how many orders it had, not how much they came to."""
 _SHARE = _words("share percentage percent proportion portion fraction")
 _SHARE_OF = re.compile(
     r"(?:\b(?:share|percentage|percent|proportion|portion|fraction)|%)\s+of\s+(?P<whole>.+?)\s+"
@@ -110,9 +111,11 @@ _GROSS = re.compile(
 )
 """Only the lines that were bought, not cancelled ("non-cancelled only", "before cancellations")."""
 _LOSS = re.compile(
-    r"\b(?:lost|lose|loses|losing)\s+money\b|\bunprofitable\b|\bnegative (?:profit|margin)\b|\bat a loss\b"
+    r"\b(?:lost|lose|loses|losing)\s+(?:(?:the\s+)?most\s+)?money\b|\bunprofitable\b"
+    r"|\bnegative (?:profit|margin)\b|\bat a loss\b|\bin the red\b|\b(?:biggest|largest) loss(?:es)?\b"
+    r"|\b(?:lost|lose|loses|losing)\s+(?:the\s+)?most\b(?!\s+(?:customers|clients|orders|buyers|sales))"
 )
-"""A loss, said: a profit below zero (for a dataset with a profit)."""
+"""A loss, said: a profit below zero (for a dataset with a profit); "lost the most" is the biggest."""
 _SPELLED = "|".join(NUMBER_WORDS)
 _LIMIT = re.compile(
     rf"\b(?:top|bottom|best|worst|biggest|largest|smallest|highest|lowest)\s+(\d{{1,2}}|{_SPELLED})\b"
@@ -148,7 +151,7 @@ _ALL_TIME = re.compile(
     r"\b(?:overall|all time|ever|lifetime|(?:the\s+)?(?:whole|entire)\s+(?:period|file|data|dataset|time))\b"
 )
 """Every period of the data, said in a follow-up: the window before is not kept."""
-_THAT_PERIOD = re.compile(r"\b(?:that|the same|this)\s+(?:year|month|quarter|period|day|week|hour)\b")
+_THAT_PERIOD = re.compile(r"\b(?:that|the same|this)\s+(year|month|quarter|period|day|week|hour)\b")
 """The previous answer's period, referred to ("their top sub-category that year")."""
 _RANGE = (
     r"(?:(?P<op>above|over|more than|greater than|at least|below|under|less than|at most|of|exactly|equal to)"
@@ -197,10 +200,11 @@ _OWN = (
     led lead leads won collect collected collecting happen happens happened too meant subset selection
     ring rang rung rings ringing handle handled handles handling process processed serve served
     hand handed handing give gave given rack racked book booked log logged record recorded came come
-    talking talk ids"""
+    talking talk ids move moves moving calendar dollars dollar usd euros euro eur pounds gbp bucks"""
     )
     | _HIGH
     | _LOW
+    | _BUSY
 )
 """The query language's own words: used by the reading's cues (or harmless around them), with the
 verbs a till or a person does a figure by ("which barista rang up the most", "transactions EMP005
@@ -259,30 +263,38 @@ def read_semantic(
     last_day: date | None,
     previous: dict[str, Any] | None = None,
     listed: tuple[str, list[str]] | None = None,
+    period_before: dict[str, str] | None = None,
 ) -> SemanticReading:
     """Read ``question`` (with the previous query and what its answer listed -- a column's values,
-    or the choices offered for a name -- for a follow-up) over ``model``. Of several
+    or the choices offered for a name -- for a follow-up; ``period_before``: the window of the last
+    answer of any tool, which "that year" means) over ``model``. Of several
     sentences, a lead-in ("Hi - I manage the Central region.") is left out when the last sentence
     reads whole on its own; the answer states its reading, so what was left out shows."""
     question = _GREETING.sub("", question)  # "morning! what's our revenue?" asks about every hour
-    reading = _read(question, model, vocabulary, last_day, previous, listed)
+    reading = _read(question, model, vocabulary, last_day, previous, listed, period_before)
     respelled = _respelled(question, reading.left, vocabulary)
     if respelled is not None:  # "wat ws the totl profit in the west regoin": read as meant
-        again = _read(respelled, model, vocabulary, last_day, previous, listed)
+        again = _read(respelled, model, vocabulary, last_day, previous, listed, period_before)
         if again.covered:
             return again
     aside = _ASIDE.search(question)
     if not reading.covered and aside is not None and not _names_data(aside[1], vocabulary, last_day):
         # "(at least one normal order, no C invoices at all)": an aside that explains, naming nothing
         plain = _read(
-            question[: aside.start()] + question[aside.end() :], model, vocabulary, last_day, previous, listed
+            question[: aside.start()] + question[aside.end() :],
+            model,
+            vocabulary,
+            last_day,
+            previous,
+            listed,
+            period_before,
         )
         if plain.covered:
             return plain
     *before, last = _SENTENCES.split(question.strip())
     if reading.covered or not before or not last.strip():
         return reading
-    alone = _read(last, model, vocabulary, last_day, previous, listed)
+    alone = _read(last, model, vocabulary, last_day, previous, listed, period_before)
     if not alone.covered:
         return reading
     rules = alone.arguments.get("filters", [])
@@ -337,6 +349,7 @@ def _read(
     last_day: date | None,
     previous: dict[str, Any] | None,
     listed: tuple[str, list[str]] | None,
+    period_before: dict[str, str] | None = None,
 ) -> SemanticReading:
     text = normalize(question)
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
@@ -360,8 +373,13 @@ def _read(
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
     phrased = on_days + blank + holding + hours
     rest = _read_time(text, last_day, args, reading)
-    if previous is not None and previous.get("window") and "window" not in args and _THAT_PERIOD.search(rest):
-        args["window"] = previous["window"]  # "that year": the period the answer before was for
+    before = (previous or {}).get("window") or period_before
+    that = _THAT_PERIOD.search(rest)
+    asked = that is not None and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{that[1]}\b", rest)
+    if asked:  # "which day had the most…, and how many that day?": the day it asks for
+        rest, text = _THAT_PERIOD.sub(" ", rest), _THAT_PERIOD.sub(" ", text)
+    elif before and "window" not in args and that is not None:
+        args["window"] = before  # "that year": the period the answer before was for
         rest = _THAT_PERIOD.sub(" ", rest)
     # "net of cancellations" is revenue as recorded; "non-cancelled only", "gross" the lines kept
     gross = model.cancellation is not None and bool(_GROSS.search(rest))
@@ -370,6 +388,9 @@ def _read(
     for spoken in {t.pop("spoken"): None for t in thresholds}:  # read: the thing ranged stays
         ranged_word = spoken.split()[0]
         rest = rest.replace(spoken, f" {'' if ranged_word[0].isdigit() else ranged_word} ", 1)
+    loss = _LOSS.search(rest) if "profit" in {m.name for m in model.metrics} else None
+    if loss is not None:  # "in the red": a loss, no name ("red" is no city Redding)
+        rest = rest.replace(loss.group(0), " ", 1)
     found = vocabulary.find(rest)
     words = normalise(rest).split()
     used = {w for phrase in found.used for w in phrase.split()}
@@ -384,8 +405,7 @@ def _read(
         for w in words
         if w not in used
         and w not in numbers
-        and w not in COMMON
-        and w not in _OWN
+        and not is_plain(w, _PLAIN)  # "gets", "counting": a form of a plain word
         and root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
     other = vocabulary.in_other_forms(  # "paid" for Payment, "tax" for Tax 5%, not "discounted" lines
@@ -462,9 +482,8 @@ def _read(
         if (f["op"] == "in" and len(f["values"]) == 1)
         or (f["op"] == "not_in" and not ranking and not (counting and not found.metrics))  # "how many
     }  # countries besides the UK": the countries left, counted
-    if (loss := _LOSS.search(text)) and "profit" in {m.name for m in model.metrics}:
+    if loss is not None:
         metrics = [*[m for m in metrics if m != "profit"], "profit"]
-        reading.left = [w for w in reading.left if w not in loss.group(0).split()]
         filters.append({"metric": "profit", "op": "lt", "values": [0]})
         args["order"] = "asc"  # the biggest loss first
     ranged = {f["column"] for f in thresholds if "column" in f}
@@ -567,7 +586,7 @@ def _read(
             metrics = [dated]
             found = replace(found, metrics=(dated,))  # what a follow-up asks now
     if not metrics and (found.mentions or groups or "window" in args or phrased):
-        metrics = [_default_metric(model, cues)]
+        metrics = [_default_metric(model, cues, counting=counting and not groups)]
     revenue = _default_metric(model)
     if _HOW_MUCH_TOO.search(text) and metrics and revenue not in metrics:
         metrics.append(revenue)  # "how many units…, and for how much?"
@@ -649,7 +668,10 @@ def _read(
         args["limit"] = limit
     elif any("grain" in g for g in args.get("group_by", [])) or any("metric" in f for f in filters):
         args["limit"] = MAX_ROWS  # a series in time, or every group that passes ("which states lost money?")
-    if _RECENCY.search(text):
+    negated = _negated_period(text)
+    if negated and not (_RECENCY.search(text) and _recency(args, model, last_day, text, since_first=True)):
+        reading.left.append(negated)  # "bought in 2017 but not in 2016": no comparison, nor a guess
+    elif not negated and _RECENCY.search(text):
         _recency(args, model, last_day, text)
     grouped = args.get("group_by", [])
     if (
@@ -1067,12 +1089,18 @@ def _ambiguous(found: Any) -> list[str]:
     return [words for words, named in columns.items() if len(named) > 1 and not named & set(found.columns)]
 
 
+_NAMING = frozenset({"name", "names", "id", "no", "number", "code"})
+"""Words of a header that say it names the thing ("Dealer Name"): the thing is the rest."""
+
+
 def _one_asked(text: str, column: Column, who: bool = False) -> bool:
     """Whether the question names what it ranks in the singular ("which country…", "our biggest
     customer", or only "who") and never in the plural: one is asked for."""
     names = {normalise(column.title), *(normalise(s) for s in column.synonyms)}
     if column.entity is not None:
         names.add(column.entity.value)
+    names.add(" ".join(w for w in normalise(column.title).split() if w not in _NAMING))  # "which dealer"
+    text = normalise(text)  # "which sub-category": the name as its title writes it
     singular = plural = False
     for name in filter(None, names):
         plural = plural or bool(
@@ -1091,10 +1119,14 @@ def _limit(text: str) -> int | None:
     return max(1, min(MAX_ROWS, number))
 
 
-def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None, text: str) -> bool:
+def _recency(
+    args: dict[str, Any], model: SemanticModel, last_day: date | None, text: str, since_first: bool = False
+) -> bool:
     """ "Customers who haven't ordered in 6 months": each customer's last order before that, not a
     window. The window the period made becomes the cut-off; "not since 2015" is a last order in
-    2015 or before, so a period after "since" is over before the cut-off."""
+    2015 or before, so a period after "since" is over before the cut-off. ``since_first``: "bought in
+    2016 but not in 2017", a period bought in, then a later one that runs to the data's end: a last
+    order in the first (anything else is not read, False)."""
     key = model.key_of(Entity.customer)
     time = model.time
     window = args.get("window")
@@ -1103,15 +1135,35 @@ def _recency(args: dict[str, Any], model: SemanticModel, last_day: date | None, 
     last = f"last_{time.name}"
     if last not in {m.name for m in model.metrics}:
         return False
+    bounds = []
+    if since_first:
+        earlier = args.get("compare") or {}
+        if not earlier.get("start") or date.fromisoformat(window["end"]) < last_day:
+            return False
+        bounds.append({"metric": last, "op": "ge", "values": [earlier["start"]]})
     cutoff = _after_since(text) or date.fromisoformat(window["start"])
     args.pop("window", None)
     args.pop("compare", None)
     args["group_by"] = [{"column": key.name}]
     args["metrics"] = [last]
-    args["filters"] = [*args.get("filters", []), {"metric": last, "op": "lt", "values": [cutoff.isoformat()]}]
+    cut = {"metric": last, "op": "lt", "values": [cutoff.isoformat()]}
+    args["filters"] = [*args.get("filters", []), *bounds, cut]
     args["order"] = "desc"
     args.setdefault("limit", MAX_ROWS)
     return True
+
+
+_NEGATION = re.compile(r"\b(?:not|never|no|without|didn't|hasn't|haven't|stopped)\b")
+
+
+def _negated_period(text: str) -> str | None:
+    """The negation between two periods ("bought in 2016 but not in 2017"): the later one is left
+    out, which is no comparison of the two. None when there is none."""
+    periods = find_periods(text)
+    if len(periods) < 2:
+        return None
+    found = _NEGATION.search(text, periods[0].span[1], periods[1].span[0])
+    return found.group(0) if found else None
 
 
 _NOT_SINCE = re.compile(
@@ -1194,6 +1246,9 @@ def _same_grain(group: dict[str, Any], before: list[dict[str, Any]]) -> dict[str
     return {**group, "grain": "weekday"} if weekdays and group.get("grain") == "day" else group
 
 
+_COMPARED = re.compile(r"\b(?:compare[sd]?|comparing|comparison|vs|versus|against|stack(?:s|ed)? up)\b")
+
+
 def _patched(
     previous: dict[str, Any], args: dict[str, Any], found: Any, text: str, model: SemanticModel
 ) -> dict[str, Any]:
@@ -1201,6 +1256,13 @@ def _patched(
     some (or a measure), not the default a breakdown alone would get ("for tables, which region is
     worst?" after losses keeps the profit)."""
     patched = dict(previous)
+    if (
+        previous.get("window")
+        and args.get("window") not in (None, previous["window"])
+        and _COMPARED.search(text)
+        and len(find_periods(text)) == 1
+    ):  # "how'd that compare with Q3 2022?": the period answered against the one named now
+        args = {**args, "window": previous["window"], "compare": args["window"]}
     if previous.get("window") and "window" not in args and _SPAN_BEFORE.search(text):
         # "how does that compare with the two weeks before that?": the same span, just before
         args = {k: v for k, v in args.items() if k not in ("group_by", "limit")}
@@ -1370,10 +1432,16 @@ def _counted_entity(model: SemanticModel, metric: str) -> Entity | None:
     return model.column(found.over).entity
 
 
-def _default_metric(model: SemanticModel, cues: set[str] | frozenset[str] = frozenset()) -> str:
-    """What a question naming no metric asks for: revenue, or the orders of "the busiest hour"."""
+def _default_metric(
+    model: SemanticModel, cues: set[str] | frozenset[str] = frozenset(), *, counting: bool = False
+) -> str:
+    """What a question naming no metric asks for: revenue, the orders of "the busiest hour", or what
+    is counted of the things it names ("how many Porsches were sold?": units, or orders -- a car a
+    line -- where the file has no quantity)."""
     names = [m.name for m in model.metrics]
-    if cues & _BUSY and "orders" in names:
+    if counting and "units" in names:
+        return "units"
+    if (counting or cues & _BUSY) and "orders" in names:
         return "orders"
     return "revenue" if "revenue" in names else names[0]
 

@@ -60,13 +60,37 @@ QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<![\w'])['\u2018]([^'\u20
 ("don't", "customers'") opens none."""
 
 
+_SHORTHAND_WORDS = {
+    "rev": "revenue",
+    "revs": "revenue",
+    "val": "value",
+    "vals": "values",
+    "qty": "quantity",
+    "qtys": "quantities",
+    "amt": "amount",
+    "amts": "amounts",
+    "cust": "customer",
+    "custs": "customers",
+    "txn": "transaction",
+    "txns": "transactions",
+    "yr": "year",
+    "yrs": "years",
+    "mos": "months",
+}
+"""An analyst's shorthand for the words of figures and periods ("rev", "avg order val", "qty", "txns",
+"last 3 mos"): each is that word everywhere, as a spreadsheet's column headers use them."""
+_SHORTHAND = re.compile(r"\b(?:" + "|".join(_SHORTHAND_WORDS) + r")\b(?!['.-]\w)")
+
+
 def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"(?<![\w'])'|'(?![\w])(?<!s')", " ", text)  # quotes around a name, not "don't"
     text = re.sub(r"[?!,;:()\"“”]", " ", text)
     text = re.sub(r"(?<=[a-z]{3})\.(?=\s)", " ", text)  # "ok, something else. whats the revenue"
     text = re.sub(r"\bper cent\b", "percent", text)
-    text = re.sub(r"\b(is|are|was|were|do|does|did|has|have|had)n't\b", r"\1 not", text)  # "aren't"
+    text = re.sub(r"\b(is|are|was|were|do|does|did|has|have|had)n'?t\b", r"\1 not", text)  # "aren't", "didnt"
+    text = re.sub(r"\b(how|what|who|where|when|why)'d\b", r"\1 did", text)  # "how'd that compare"
+    text = _SHORTHAND.sub(lambda m: _SHORTHAND_WORDS[m.group(0)], text)
     text = re.sub(r"\b(excl|incl|approx|vs)\.(?=\s)", r"\1", text)  # "revenue excl. France"
     text = re.sub(r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?(?!\w)", r"\1\2\3", text)  # "u.k." is "uk"
     text = re.sub(r"\b(non|ex)-(?=\w)", r"\1 ", text)  # "non-UK", "ex-At Risk": exclusion cues
@@ -87,6 +111,35 @@ def normalize(question: str) -> str:
         text.replace("halves", "half"),
     )
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
+
+
+def base_forms(word: str) -> tuple[str, ...]:
+    """What an inflected word may be a form of: "gets" of *get*, "used" of *use*, "counting" of
+    *count*, "shipped" of *ship*, "carries" of *carry*. A word list of plain English names each word
+    once; its forms of tense and number are the same word, never a sign of a misreading."""
+    forms = [word]
+    if len(word) < 4:
+        return tuple(forms)
+    if word.endswith("ies"):
+        forms.append(word[:-3] + "y")
+    elif word.endswith("es"):
+        forms += [word[:-2], word[:-1]]
+    elif word.endswith("s") and not word.endswith("ss"):
+        forms.append(word[:-1])
+    for ending in ("ed", "ing"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            stem_ = word[: -len(ending)]
+            forms += [stem_, stem_ + "e"]
+            if stem_[-1] == stem_[-2]:  # "shipped", "stopping"
+                forms.append(stem_[:-1])
+            if stem_.endswith("i"):  # "carried"
+                forms.append(stem_[:-1] + "y")
+    return tuple(forms)
+
+
+def is_plain(word: str, plain: Collection[str]) -> bool:
+    """Whether ``word`` is in ``plain`` in any of its forms of tense and number (:func:`base_forms`)."""
+    return any(form in plain for form in base_forms(word))
 
 
 EXCLUDED_AFTER = ("excluded", "not included", "left out", "aside")

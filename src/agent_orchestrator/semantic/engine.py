@@ -9,6 +9,7 @@ table once (docs/architecture.md#the-semantic-model).
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -93,7 +94,9 @@ class Engine:
 
     def matches(self, column: Column, text: str, limit: int = 8) -> list[str]:
         """The values of ``column`` that ``text`` names: the one equal to it (case aside), else those
-        holding all of its words ("Chand" -> every Chand), at most ``limit``."""
+        holding all of its words ("Chand" -> every Chand), at most ``limit`` -- or the one of them
+        that holds its words as written, in a row ("Land of Toys" is Land of Toys Inc., not Toys of
+        Finland)."""
         name = quote(column.name)
         words = [w for w in text.lower().split() if w]
         if not words:
@@ -112,7 +115,10 @@ class Engine:
             ).fetchall()
         finally:
             cursor.close()
-        return [str(value) for (value,) in rows]
+        found = [str(value) for (value,) in rows]
+        said = re.compile(rf"(?<!\w){re.escape(' '.join(words))}(?!\w)")
+        phrased = [value for value in found if said.search(value.lower())]
+        return phrased if len(phrased) == 1 else found  # "Land of Toys": not "Toys of Finland"
 
     def names_of(self, key: Column, values: list[str]) -> dict[str, str]:
         """What the file calls each of these values of an entity's ``key`` (its label's most common

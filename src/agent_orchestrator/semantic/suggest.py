@@ -164,6 +164,17 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "segment": ["customer segment", "customer type"],
     "payment": ["payment method", "payment type", "method of payment", "paid with", "paid by"],
     "category": ["product category"],
+    "company": ["brand", "manufacturer", "maker", "car make"],
+    "brand": ["manufacturer", "maker"],
+    "manufacturer": ["brand", "maker"],
+    "body style": ["body type", "body", "style"],
+    "product line": ["line", "product range", "range"],
+    "territory": ["sales territory", "area"],
+    "deal size": ["deal", "deal band"],
+    "store": ["shop", "outlet", "branch", "location"],
+    "branch": ["store", "shop", "outlet", "location"],
+    "salesperson": ["sales rep", "rep", "seller", "agent"],
+    "channel": ["sales channel"],
 }
 """Other words people use for a column, by its header's words: a suggestion, edited on the Data page."""
 
@@ -484,6 +495,8 @@ def default_metrics(
         add("lines", Kind.rows, "count", "Order lines")
     if quantity is not None:
         add("units", Kind.sum, "number", "Units", over=quantity.name, **kept)
+    elif _find(columns, _QUANTITY_WORDS) is None and any(m.name == "revenue" for m in metrics):
+        add("units", Kind.rows, "count", "Units", **kept)  # no quantity at all: a line is a unit sold
     if price is not None and price.role is Role.measure:
         # "what does it usually sell at?": the price of a line, averaged over the lines sold
         add("average_price", Kind.average, "money", f"Average {price.title.lower()}", over=price.name, **kept)

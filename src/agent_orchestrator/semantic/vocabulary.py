@@ -415,12 +415,19 @@ class Vocabulary:
             by_column.setdefault(column, []).append(value)
         return by_column
 
+    def _modifies(self, first: str, second: str) -> bool:
+        """Whether a thing's key named just before another column says whose that column is ("car
+        brand", "order date", "customer segment"): the column after is what is meant."""
+        before, after = self.model.column(first), self.model.column(second)
+        return before.role is Role.key and after.role is not Role.key and before.name != after.name
+
     def find(self, question: str) -> Found:
         words = normalise(question).split()
         mentions: list[Mention] = []
         named: dict[str, list[str]] = {"column": [], "metric": [], "grain": []}
         used = [False] * len(words)
         phrases: list[str] = []
+        at: dict[int, tuple[int, str]] = {}  # a column's name where it starts: where it ends, the column
         for size in range(min(MAX_WORDS, len(words)), 0, -1):  # the longest match first
             for start in range(len(words) - size + 1):
                 if any(used[start : start + size]):
@@ -435,10 +442,16 @@ class Vocabulary:
                     mentions.extend(Mention(column, value, phrase) for column, value in hits)
                 elif name is not None:
                     named[name[0]].append(name[1])
+                    if name[0] == "column":
+                        at[start] = (start + size, name[1])
                 else:
                     continue
                 used[start : start + size] = [True] * size
                 phrases.append(phrase)
+        for end, column in at.values():  # "which car brand": the car's brand, not each car
+            after = at.get(end)
+            if after is not None and self._modifies(column, after[1]):
+                named["column"].remove(column)
         for start, word in enumerate(words):  # a misspelt value, one word at a time
             if used[start] or len(word) < _MIN_FUZZY or word in self._words:
                 continue  # a word of some name ("Tamara" of Tamara Chand) is no misspelling of another
