@@ -375,8 +375,8 @@ def _read(
     rest = _read_time(text, last_day, args, reading)
     before = (previous or {}).get("window") or period_before
     that = _THAT_PERIOD.search(rest)
-    asked = that is not None and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{that[1]}\b", rest)
-    if asked:  # "which day had the most…, and how many that day?": the day it asks for
+    its_own = that is not None and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{that[1]}\b", rest)
+    if its_own:  # "which day had the most…, and how many that day?": the day it asks for
         rest, text = _THAT_PERIOD.sub(" ", rest), _THAT_PERIOD.sub(" ", text)
     elif before and "window" not in args and that is not None:
         args["window"] = before  # "that year": the period the answer before was for
