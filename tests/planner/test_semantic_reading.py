@@ -782,3 +782,25 @@ def test_that_compared_with_a_period_named_is_the_period_answered_against_it(
         before,
     )
     assert "window" not in day.arguments and day.arguments["group_by"][0]["grain"] == "day"
+
+
+def test_cancelled_orders_left_out_or_counted_with_their_value_on_a_status_file(tmp_path: Path) -> None:
+    """A file that marks a refund by a status: "excluding cancelled orders" and "don't count refunds"
+    keep the orders of every other status; "how many were refunded, and how much was on them?" is
+    the refunded orders' own value, not all revenue; "don't count" is no customer's recency."""
+    shop, vocabulary, last = _shop(
+        tmp_path / "shop.csv",
+        "Order ID,Created at,Financial Status,Lineitem price,Lineitem quantity,Total\n"
+        "#1001,2024-01-02,paid,10.00,1,10.00\n#1002,2024-01-03,refunded,20.00,1,20.00\n"
+        "#1003,2024-01-04,paid,30.00,2,60.00\n",
+        known={"order": "Order ID", "line_total": "Total"},
+    )
+
+    def figures(question: str) -> list[Any]:
+        reading = read_semantic(question, shop.model, vocabulary, last, None)
+        assert reading.covered, reading
+        return list(shop.run(SemanticQuery.model_validate(reading.arguments)).rows[0])
+
+    assert figures("total revenue excluding cancelled orders") == [70]
+    assert figures("revenue in 2024, don't count refunds") == [70]
+    assert figures("how many orders got cancelled, and how much $ was on them?") == [1, 20]

@@ -86,7 +86,8 @@ _STEP_BACK = re.compile(
 _GROWTH = _words("growth grow grew grown change changed increase increased decrease decreased")
 _COUNTING = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b|\bcount\b")
 _RECENCY = re.compile(
-    r"\b(?:not|no|n't|never|without|hasn't|haven't|didn't|stopped)\b.{0,40}?"
+    r"\b(?:not|no|n't|never|without|hasn't|haven't|didn't|stopped)\b"
+    r"(?!\s+(?:count|counting|include|including|incl|cancell?ed|refunded|returned)\b).{0,40}?"
     r"\b(?:order|ordered|orders|purchase|purchased|purchases|bought|buy|bought|shopped|sale|sales)\b"
     r"|\blast (?:order|purchase)\b.{0,30}\bago\b|\b(?:lapsed|inactive|dormant|churned)\b"
 )
@@ -107,9 +108,12 @@ _NET = re.compile(
 """Revenue as recorded, what a cancellation takes off included ("net of cancellations is fine")."""
 _GROSS = re.compile(
     r"\b(?:gross|(?:non|un)[\s-]?cancell?ed(?:\s+(?:lines?|orders?|invoices?))?(?:\s+only)?"
-    r"|(?:excluding|without|before|ignoring)\s+(?:the\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?))\b"
+    r"|(?:excluding|exclude|without|before|ignoring|ignore|not counting|do not count|leaving out|leave out"
+    r"|skipping|skip)\s+(?:the\s+|any\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?))\b"
 )
-"""Only the lines that were bought, not cancelled ("non-cancelled only", "before cancellations")."""
+"""Only the lines that were bought, not cancelled ("non-cancelled only", "before cancellations",
+"don't count cancelled orders"): on a file that marks cancellations by a status, the orders whose
+status is none of its cancelling ones."""
 _LOSS = re.compile(
     r"\b(?:lost|lose|loses|losing)\s+(?:(?:the\s+)?most\s+)?money\b|\bunprofitable\b"
     r"|\bnegative (?:profit|margin)\b|\bat a loss\b|\bin the red\b|\b(?:biggest|largest) loss(?:es)?\b"
@@ -589,9 +593,14 @@ def _read(
         metrics = [_default_metric(model, cues, counting=counting and not groups)]
     revenue = _default_metric(model)
     if _HOW_MUCH_TOO.search(text) and metrics and revenue not in metrics:
-        metrics.append(revenue)  # "how many units…, and for how much?"
+        names = {m.name for m in model.metrics}
+        lost = "cancelled_orders" in metrics and "cancelled_revenue" in names  # "…and how much was on them?"
+        metrics.append("cancelled_revenue" if lost else revenue)  # "how many units…, and for how much?"
     if gross and "gross_revenue" in {m.name for m in model.metrics}:
         metrics = ["gross_revenue" if m == "revenue" else m for m in metrics]
+    elif gross and model.cancellation is not None and model.cancellation.values:
+        cancelling = model.cancellation
+        filters.append({"column": cancelling.column, "op": "not_in", "values": list(cancelling.values)})
     args["metrics"] = metrics[:6]
     if groups:
         args["group_by"] = _unique(groups)[:3]
