@@ -804,3 +804,16 @@ def test_cancelled_orders_left_out_or_counted_with_their_value_on_a_status_file(
     assert figures("total revenue excluding cancelled orders") == [70]
     assert figures("revenue in 2024, don't count refunds") == [70]
     assert figures("how many orders got cancelled, and how much $ was on them?") == [1, 20]
+
+
+def test_per_a_column_and_biggest_first_are_breakdowns_of_every_group(
+    engine: Engine, vocabulary: Vocabulary
+) -> None:
+    """ "revenue per region" is revenue by region (not the ratio *Revenue per customer* by its first
+    words); "…, biggest first" orders every region rather than naming one."""
+    per = _read(engine, vocabulary, "revenue per region please")
+    assert per.arguments["metrics"] == ["revenue"] and per.arguments["group_by"] == [{"column": "region"}]
+    assert _read(engine, vocabulary, "revenue per customer").arguments["metrics"] == ["revenue_per_customer"]
+    ordered = _read(engine, vocabulary, "revenue by region, biggest first")
+    assert "limit" not in ordered.arguments
+    assert [r[0] for r in _rows(engine, ordered)] == ["South", "West"]

@@ -609,4 +609,5 @@ def test_a_name_said_in_a_row_is_the_one_value_holding_it_so(tmp_path, engine):
     shop = Engine(model, path)
     customer = next(c for c in shop.model.columns if c.source == "Customer")
     assert shop.matches(customer, "land of toys") == ["Land of Toys Inc."]
+    assert shop.matches(customer, "land toys") == ["Land of Toys Inc."]  # as read, its "of" left out
     assert shop.matches(customer, "toys") == ["Land of Toys Inc.", "Toys of Finland, Co."]

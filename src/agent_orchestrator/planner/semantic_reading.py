@@ -91,6 +91,11 @@ _RECENCY = re.compile(
     r"\b(?:order|ordered|orders|purchase|purchased|purchases|bought|buy|bought|shopped|sale|sales)\b"
     r"|\blast (?:order|purchase)\b.{0,30}\bago\b|\b(?:lapsed|inactive|dormant|churned)\b"
 )
+_SORTED = re.compile(
+    r"\b(?:biggest|largest|highest|top|most|best|smallest|lowest|least|worst)\s+"
+    r"(?:first|at the top|to \w+est)\b"
+)
+"""A ranking asked for as an order of every group ("biggest first", "highest to lowest"), not one."""
 _WHEN = re.compile(r"\bwhen\b.*\b(?P<which>first|earliest|last|latest|most recent)\b")
 """The day something was first or last done, asked ("when was their last order?")."""
 _DECLINE = _words("decline declined fell fall dropped drop shrank shrunk decreased")
@@ -662,6 +667,7 @@ def _read(
         and len(grouped) == 1
         and "grain" not in grouped[0]
         and not _RECENCY.search(text)
+        and not _SORTED.search(text)  # "revenue by product line, biggest first": all of them, in order
         and _one_asked(
             text,
             model.column(grouped[0]["column"]),

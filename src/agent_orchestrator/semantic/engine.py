@@ -116,7 +116,8 @@ class Engine:
         finally:
             cursor.close()
         found = [str(value) for (value,) in rows]
-        said = re.compile(rf"(?<!\w){re.escape(' '.join(words))}(?!\w)")
+        joined = r"\W+(?:(?:of|the|and|&|de|du|la|le|von|van)\W+)?".join(re.escape(w) for w in words)
+        said = re.compile(rf"(?<!\w){joined}(?!\w)")  # "land toys": Land of Toys, as read without "of"
         phrased = [value for value in found if said.search(value.lower())]
         return phrased if len(phrased) == 1 else found  # "Land of Toys": not "Toys of Finland"
 

@@ -175,6 +175,13 @@ entities, which their keys name: a part of a name without any other word names n
 no *Total price*, "customers" no *Customer type*)."""
 
 
+_LINKING = frozenset(
+    ("per", "of", "by", "each", "to", "and", "or", "the", "a", "an", "for", "in", "on", "with")
+)
+"""Words that join a name's parts: a run ending or starting with one is no part of it ("revenue per"
+is not *Revenue per customer*: "revenue per territory" is revenue by territory)."""
+
+
 def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
     """A metric or a column by a run of the words of its name that no other name has ("barista" for
     *Barista ID*, "loyalty points" for *Loyalty points earned*): people say the part that matters."""
@@ -191,7 +198,7 @@ def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
             for size in range(1, len(words)):
                 for start in range(len(words) - size + 1):
                     part = words[start : start + size]
-                    if any(w not in _GENERIC for w in part):
+                    if any(w not in _GENERIC for w in part) and not {part[0], part[-1]} & _LINKING:
                         owners.setdefault(" ".join(part), set()).add((kind, name))
     over = {m.name: m.over for m in model.metrics}
     found = {}
