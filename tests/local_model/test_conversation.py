@@ -270,6 +270,13 @@ def test_your_list_is_one_of_the_answers() -> None:
     assert reply("remind me, which country topped your top-5 list?").startswith("The country I mentioned was")
 
 
+@pytest.mark.parametrize(
+    "question", ["which customer was fourth on that list you gave me?", "and the second one in your list?"]
+)
+def test_a_place_on_a_list_is_a_row_of_the_data_answered_there(question: str) -> None:
+    assert answer(normalize_messages([SYSTEM, *CHAT, user(question)]), KINDS) is None
+
+
 def test_a_revenue_figure_at_the_start_of_a_year_is_a_data_question() -> None:
     assert (
         answer(normalize_messages([SYSTEM, *CHAT, user("what was revenue at the start of 2024?")]), KINDS)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agent_orchestrator.planner.row_reference import referred_row
 from agent_orchestrator.planner.semantic_reading import SemanticReading, extra_columns, read_semantic
 from agent_orchestrator.semantic import Engine, SemanticQuery, Vocabulary, profile_csv, suggest_model
 from agent_orchestrator.semantic.render import render
@@ -817,3 +818,11 @@ def test_per_a_column_and_biggest_first_are_breakdowns_of_every_group(
     ordered = _read(engine, vocabulary, "revenue by region, biggest first")
     assert "limit" not in ordered.arguments
     assert [r[0] for r in _rows(engine, ordered)] == ["South", "West"]
+
+
+def test_a_row_by_its_ordinal_place_on_a_list() -> None:
+    listed = ("customer_id", ["14646", "18102", "17450", "14911", "12415"])
+    fourth = referred_row("which customer was fourth on that list you gave me", listed)
+    last = referred_row("the last one in your list", listed)
+    assert fourth is not None and fourth.value == "14911"
+    assert last is not None and last.value == "12415"

@@ -270,6 +270,14 @@ def recall(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
     return f'You told me: "{found}"' if found else None
 
 
+_ON_A_LIST = re.compile(
+    rf"\b(?:{'|'.join(_NTH)}|top|bottom|last|no\.?\s*\d+|#\s*\d+|number\s+\d+)\s+"
+    r"(?:one\s+)?(?:on|in)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?(?:list|ranking|table)\b",
+    re.IGNORECASE,
+)
+"""A row of a list answered before, by its place ("fourth on that list you gave me")."""
+
+
 def is_about_the_chat(question: str) -> bool:
     """Whether a question asks about the conversation itself, by how it is built: someone's saying or
     asking in the past, a question or an answer counted, the chat itself."""
@@ -283,6 +291,8 @@ def answer(messages: Sequence[Mapping[str, Any]], kinds: Kinds) -> ChatReply | N
     for a reminder ("…again?") that no earlier answer fits: the data path takes it then."""
     if not messages or messages[-1]["role"] != "user":
         return None
+    if _ON_A_LIST.search(user_text(messages[-1])):
+        return None  # "which customer was fourth on that list?": a row of the data's answer, read there
     asked = _question(messages, kinds)
     if asked is None:
         return None  # most requests: the chat's tool results are not even read

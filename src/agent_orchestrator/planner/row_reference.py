@@ -31,7 +31,9 @@ _BY_PLACE = re.compile(
     r"\b(?:(?:no|number|nr|#)\s*\.?\s*(?P<number>\d{1,2})\b"
     rf"|(?:the\s+)?(?P<nth>\d{{1,2}})(?:st|nd|rd|th)\s+(?:one|entry|row|item|place)\b"
     rf"|(?:the|that)\s+(?P<word>{_PLACE})\s+(?:one|entry|row|item)\b"
-    rf"|(?:the\s+)?(?P<spelled>{_NUMBERED})\s+(?:on|in)\s+(?:that|the|this|your)\s+list\b)" + _ON_THE_LIST
+    rf"|(?:the\s+)?(?P<spelled>{_NUMBERED})\s+(?:on|in)\s+(?:that|the|this|your)\s+list\b"
+    rf"|(?:the\s+)?(?P<listed>{_PLACE})(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?list\b))"
+    + _ON_THE_LIST
 )
 """A row by its place in the list; "the top one", but not "the top one hundred"."""
 _PRONOUN = re.compile(
@@ -60,7 +62,7 @@ def referred_row(
     column, values = listed
     found = _BY_PLACE.search(text)
     if found is not None:
-        place = 1 if lowest_first and found["word"] in _LOWEST else _place(found)
+        place = 1 if lowest_first and (found["word"] or found["listed"]) in _LOWEST else _place(found)
         if place is None or not -len(values) <= place <= len(values) or place == 0:
             return None
         value = values[place - 1] if place > 0 else values[place]
@@ -81,8 +83,8 @@ _GRAIN_NOUNS = {"weekday": "(?:weekday|day)", "day": "(?:day|date)"}
 def _place(found: re.Match[str]) -> int | None:
     if found["number"] or found["nth"]:
         return int(found["number"] or found["nth"])
-    if found["word"]:
-        return _PLACES.get(found["word"], -1)
+    if found["word"] or found["listed"]:  # "the top one", "fourth on that list"
+        return _PLACES.get(found["word"] or found["listed"], -1)
     if found["spelled"]:
         return NUMBER_WORDS[found["spelled"]]
     return None
