@@ -10,6 +10,7 @@ Tiers: every test that is slow by nature is marked ``slow`` here, at collection 
 quick loop of unit and SQLite store tests; the whole suite is the default.
 """
 
+import functools
 import os
 import re
 import subprocess
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 from browser_fixtures import (  # noqa: F401 (session-wide: one Chromium for every browser directory)
     browser_type_launch_args,
     chromium_path,
@@ -27,6 +29,7 @@ from browser_fixtures import (  # noqa: F401 (session-wide: one Chromium for eve
     report_missing_chromium,
 )
 
+from agent_orchestrator.sessions.store import users as user_store
 from agent_orchestrator.settings import load_settings
 from agent_orchestrator.testing.environment import clean_environment
 from agent_orchestrator.testing.postgres import (
@@ -37,6 +40,14 @@ from agent_orchestrator.testing.postgres import (
     server_url,
 )
 from agent_orchestrator.testing.scripted_model import Reply, ScriptedModel, Text, user_messages
+
+# The apps this process runs hash passwords with argon2id at tiny costs: the same code path (hash,
+# verify, rehash) for a fraction of the CPU -- at RFC 9106's defaults a hash or a check costs 0.2 s of
+# CPU, and each of some 700 app tests creates users and logs in a few times. Apps started as processes
+# of their own (tests/system, the CLIs) keep the real costs, as production does: this is no setting.
+user_store.PasswordHasher = functools.partial(  # type: ignore[misc]
+    PasswordHasher, time_cost=1, memory_cost=1024, parallelism=1
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _FAVOURITE = re.compile(r"favourite retail segment is '([^']+)'")
