@@ -35,7 +35,7 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
 
 pytestmark = pytest.mark.postgres
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
-USERS = 8
+USERS = 6
 EVERY = 1.5
 PASSWORD = "balancer-password-1"
 REDIS = "redis://127.0.0.1:6379/0"
