@@ -805,6 +805,9 @@ def test_cancelled_orders_left_out_or_counted_with_their_value_on_a_status_file(
     assert figures("total revenue excluding cancelled orders") == [70]
     assert figures("revenue in 2024, don't count refunds") == [70]
     assert figures("how many orders got cancelled, and how much $ was on them?") == [1, 20]
+    kept = read_semantic("total revenue excluding cancelled orders", shop.model, vocabulary, last, None)
+    which = read_semantic("and how many cancelled orders?", shop.model, vocabulary, last, kept.arguments)
+    assert shop.run(SemanticQuery.model_validate(which.arguments)).rows == [(1,)]  # not the none left
 
 
 def test_per_a_column_and_biggest_first_are_breakdowns_of_every_group(

@@ -765,6 +765,7 @@ def _read(
             args["filters"] = [*args.get("filters", []), those]
     if not args.get("metrics"):
         args.pop("metrics", None)
+    args["filters"] = _not_left_out(args.get("filters", []), args.get("metrics", []), model)
     reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {}) or k == "share_of"}
     reading.columns = _columns_read(model, reading.arguments)
     return reading
@@ -1445,6 +1446,18 @@ def _counted_entity(model: SemanticModel, metric: str) -> Entity | None:
     if found.kind is not Kind.count_distinct or found.over is None:
         return None
     return model.column(found.over).entity
+
+
+def _not_left_out(
+    filters: list[dict[str, Any]], metrics: list[str], model: SemanticModel
+) -> list[dict[str, Any]]:
+    """The filters less one that leaves out the cancelled orders a metric counts ("which customers
+    were those cancellations from?" after revenue excluding them: the cancelled ones, not none)."""
+    cancelling = model.cancellation
+    names = {m.name: m for m in model.metrics}
+    if cancelling is None or not any(names[m].only == "cancelled" for m in metrics if m in names):
+        return filters
+    return [f for f in filters if not (f.get("column") == cancelling.column and f.get("op") == "not_in")]
 
 
 def _default_metric(
