@@ -62,6 +62,45 @@ def test_a_stopped_answer_keeps_its_words_everywhere_and_the_chat_goes_on(live_a
     assert [e.username for e in audit.recent() if e.action == "stop"] == ["alice"]
 
 
+def test_an_answer_stopped_before_its_first_word_stays_as_a_stopped_turn(live_app) -> None:
+    """Nothing said yet: the turn is still kept, as an empty answer marked stopped, on every device
+    and after a reload, so the chat shows "Stopped" with a way to run it again; the model's later
+    turns see the question without an invented answer."""
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={"title": "Quick stop"}).json()["id"]
+    live_app.model.script(Text("Too late", delay=60))
+    answered: dict[str, httpx.Response] = {}
+    turn = threading.Thread(target=lambda: answered.setdefault("r", send(alice, session_id, "Think hard")))
+    turn.start()
+    asked = len(live_app.model.requests)
+    assert eventually(lambda: len(live_app.model.requests) > asked)  # the model is thinking
+    assert alice.post(f"/api/sessions/{session_id}/stop").status_code == 202
+    turn.join(30)
+    kind, done = events(answered["r"])[-1]
+    assert (kind, done["stopped"], done["content"]) == ("done", True, "")
+
+    transcript = _messages(live_app.client("alice"), session_id)  # another device, after a reload
+    assert [(m["role"], m["content"], m["stopped"]) for m in transcript["messages"]] == [
+        ("user", "Think hard", False),
+        ("assistant", "", True),
+    ]
+    assert not transcript["messages"][0]["interrupted"] and not transcript["busy"]
+
+    live_app.model.script(Text("Fine."))
+    assert events(send(alice, session_id, "Think hard"))[-1][0] == "done"  # Retry: the same question
+    sent = live_app.model.requests[-1]["messages"]
+    asked_twice = [message_text(m) for m in sent if m["role"] == "user"][-2:]
+    assert len(asked_twice) == 2 and all(text.endswith("Think hard") for text in asked_twice)
+    assert not any(m["role"] == "assistant" and not message_text(m) and not m.get("tool_calls") for m in sent)
+    after = _messages(alice, session_id)["messages"]
+    assert [(m["role"], m["stopped"]) for m in after] == [
+        ("user", False),
+        ("assistant", True),
+        ("user", False),
+        ("assistant", False),
+    ]
+
+
 def test_only_a_running_answer_of_ones_own_chat_can_be_stopped(live_app) -> None:
     alice, bob = live_app.client("alice"), live_app.client("bob")
     session_id = alice.post("/api/sessions", json={"title": "Quiet"}).json()["id"]

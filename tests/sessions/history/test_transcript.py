@@ -2,9 +2,12 @@
 
 import json
 
+from agent_orchestrator.sessions.files.local import LocalSessionFiles
 from agent_orchestrator.sessions.history.tool_results import ToolResult, imported_call_id, is_imported_call
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
 from agent_orchestrator.sessions.turn_runner import logged_turn
+from agent_orchestrator.sessions.turns.stopped import keep_stopped_answer
+from agent_orchestrator.sessions.turns.stream import Stopped
 
 
 def _line(kind: str, **data) -> bytes:
@@ -145,3 +148,38 @@ def test_where_the_log_stands_on_a_pending_message():
     )
     assert logged_turn(said, "one") is None  # an earlier message of the same words is not this turn's
     assert logged_turn(said, "three") is None and logged_turn([], "two") is None
+
+
+def test_a_turn_stopped_before_its_first_word_is_an_empty_stopped_answer():
+    stop = [
+        _line("user.message", content="one"),
+        _line("assistant.turn_start"),
+        _line("abort", reason="user"),
+    ]
+    assert [
+        (m.role, m.content, m.stopped, m.interrupted)
+        for m in parse_events([*stop, _line("assistant.turn_end")])
+    ] == [
+        ("user", "one", False, False),
+        ("assistant", "", True, False),
+    ]
+    kept = [*stop, _line("assistant.message", content="half an", stopped=True), _line("assistant.turn_end")]
+    assert [(m.content, m.stopped) for m in parse_events(kept)] == [("one", False), ("half an", True)]
+    early = [_line("abort", reason="user"), _line("user.message", content="two"), _line("assistant.turn_end")]
+    assert [m.content for m in parse_events(early)] == ["two"]  # turns/stopped.py adds the abort after it
+
+
+async def test_a_stop_logged_ahead_of_its_question_is_logged_again_after_it(tmp_path):
+    files = LocalSessionFiles(tmp_path)
+    early = [_line("abort", reason="user"), _line("user.message", content="two"), _line("assistant.turn_end")]
+    await files.write_events("s", b"\n".join(early) + b"\n")
+    assert await keep_stopped_answer(files, "s", Stopped(text="")) == []
+    assert [
+        (m.role, m.content, m.stopped) for m in parse_events((await files.read_events("s")).splitlines())
+    ] == [
+        ("user", "two", False),
+        ("assistant", "", True),
+    ]
+    once = await files.read_events("s")
+    await keep_stopped_answer(files, "s", Stopped(text=""))  # already marked: nothing more
+    assert await files.read_events("s") == once

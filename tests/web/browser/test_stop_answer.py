@@ -53,3 +53,27 @@ def test_another_device_stops_the_answer_and_both_keep_its_words(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], "the composer's buttons fit the phone's width"
     expect(send(page, "Thanks")).to_have_text("OK")
+
+
+def test_an_answer_stopped_before_its_first_word_stays_with_retry(
+    page: Page, user: Callable[[str], str], scripted_model: ScriptedModel
+) -> None:
+    login(page, user("alice"))
+    new_chat(page)
+    asked = len(scripted_model.requests)
+    scripted_model.script(Text("Too late", delay=60))
+    page.get_by_test_id("composer-input").fill("Think hard")
+    page.get_by_test_id("composer-send").click()
+    scripted_model.wait_for_requests(asked + 1, timeout=30)  # the model is thinking: no word yet
+    page.get_by_test_id("composer-stop").click()
+
+    stopped = page.get_by_test_id("message-stopped")
+    expect(stopped).to_have_text(["Stopped before the answer began"], timeout=30_000)
+    page.reload()  # kept, not only drawn: the turn stays, with a way to run it again
+    expect(stopped).to_have_text(["Stopped before the answer began"], timeout=30_000)
+    expect(page.locator(ASSISTANT)).to_have_count(1)
+    scripted_model.script(Text("Thought it through."))
+    page.get_by_test_id("message-retry-stopped").click()
+    expect(page.locator(ASSISTANT_TEXT).last).to_have_text("Thought it through.", timeout=30_000)
+    expect(page.locator(ASSISTANT)).to_have_count(2)
+    expect(stopped).to_have_count(1)  # the stopped turn is still there, above the new answer

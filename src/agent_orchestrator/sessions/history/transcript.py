@@ -31,6 +31,7 @@ _SHOWN = (
     b'{"type":"tool.execution_start"',
     b'{"type":"tool.execution_complete"',
     b'{"type":"session.error"',
+    b'{"type":"abort"',
 )
 
 
@@ -61,8 +62,10 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
     Assistant messages that only request tools (empty content) are skipped; a user message followed
     by neither an answer nor an ``assistant.turn_end`` is flagged as interrupted (the process died
     mid-turn), and so is one whose turn ended in a ``session.error`` without an answer (the model
-    failed: the runtime ends the turn, then logs the error), so the UI can offer to retry it. Events of
-    sub-agents (``agentId``) are not the conversation's tools.
+    failed: the runtime ends the turn, then logs the error), so the UI can offer to retry it. A
+    question stopped before its answer's first word (the runtime's ``abort`` after it) gets an empty
+    answer marked stopped, which the words said so far replace when they follow
+    (``turns/stopped.py``). Events of sub-agents (``agentId``) are not the conversation's tools.
     """
     messages: list[TranscriptMessage] = []
     open_user: int | None = None
@@ -89,7 +92,12 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
             tools.drop()
             messages.append(TranscriptMessage("user", data.get("content", ""), at, event_id=event_id))
             open_user = unanswered = len(messages) - 1
+        elif kind == "abort" and unanswered is not None:
+            messages.append(TranscriptMessage("assistant", "", at, event_id=event_id, stopped=True))
+            open_user = unanswered = None
         elif kind == "assistant.message" and data.get("content"):
+            if data.get("stopped") is True and _stopped_silent(messages):
+                messages.pop()
             messages.append(
                 TranscriptMessage(
                     "assistant",
@@ -110,6 +118,12 @@ def parse_events(lines: Iterable[bytes]) -> list[TranscriptMessage]:
     if open_user is not None:
         messages[open_user] = _interrupted(messages[open_user])
     return messages
+
+
+def _stopped_silent(messages: list[TranscriptMessage]) -> bool:
+    """Whether the last message is a stopped turn's empty answer (its words may follow the abort)."""
+    last = messages[-1] if messages else None
+    return last is not None and last.role == "assistant" and last.stopped and not last.content
 
 
 def _interrupted(message: TranscriptMessage) -> TranscriptMessage:

@@ -16,10 +16,16 @@ import { state } from "./state.js";
 import { setStatus } from "./status.js";
 import { sendTurn } from "./turns.js";
 
-/** The actions under one stored message (only messages the runtime logged have an event id). */
-export function messageActions(message, { isLast }) {
+/**
+ * The actions under one stored message (only messages the runtime logged have an event id); a stopped
+ * answer's Retry asks its ``question`` again, and the stopped turn stays as it was.
+ */
+export function messageActions(message, { isLast, question }) {
   if (!message.event_id) return null;
   const actions = [actionButton("Branch here", "message-branch", () => branchAt(message))];
+  if (message.stopped && question?.role === "user") {
+    actions.push(actionButton("Retry", "message-retry-stopped", () => sendTurn(question.content, { fromComposer: false })));
+  }
   if (message.role === "user") actions.push(actionButton("Edit", "message-edit", (button) => startEdit(button, message)));
   if (message.role === "assistant") {
     actions.push(feedbackControls(message));

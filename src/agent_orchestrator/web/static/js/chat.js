@@ -107,7 +107,8 @@ function showConversation(data) {
   dropTurn();
   destroyCharts(list);
   const last = data.messages.length - 1;
-  list.replaceChildren(...data.messages.map((message, index) => transcriptItem(message, index === last)));
+  const items = data.messages.map((message, index) => transcriptItem(message, index === last, data.messages[index - 1]));
+  list.replaceChildren(...items);
   show($("empty-state"), list.children.length === 0);
   // A turn in flight shows as far as it got; the feed brings the rest and its end ("idle").
   update({ answering: Boolean(data.live_turn) });
@@ -161,17 +162,20 @@ export async function refreshMessageActions(id) {
   const last = data.messages.length - 1;
   items.forEach((item, index) => {
     item.querySelector(":scope > .message-actions")?.remove();
-    const actions = messageActions(data.messages[index], { isLast: index === last });
+    const actions = messageActions(data.messages[index], { isLast: index === last, question: data.messages[index - 1] });
     if (actions) item.append(actions);
   });
 }
 
-/** A stored message with its actions; a prompt that never got its answer offers to send it again. */
-function transcriptItem(message, isLast) {
+/**
+ * A stored message with its actions (``question``: the message before it, which a stopped answer's
+ * Retry asks again); a prompt that never got its answer offers to send it again.
+ */
+function transcriptItem(message, isLast, question) {
   const item = messageElement(message);
   if (isHighlighted(message)) item.classList.add("highlighted");
   if (message.role === "user" && message.interrupted) markInterrupted(item, message.content);
-  const actions = messageActions(message, { isLast });
+  const actions = messageActions(message, { isLast, question });
   if (actions) item.append(actions);
   return item;
 }

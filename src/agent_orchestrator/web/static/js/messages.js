@@ -87,9 +87,11 @@ function readable(content) {
   }
 }
 
-/** An answer stopped while it was written: its words so far, said to be so. */
+/** An answer stopped while it was written: its words so far (perhaps none), said to be so. */
 export function markStopped(item) {
   if (item.querySelector(".message-stopped")) return;
   item.classList.add("stopped");
-  item.append(el("p", { className: "message-stopped", text: "Stopped", testid: "message-stopped" }));
+  const silent = !item.querySelector(".message-body")?.textContent.trim();
+  const text = silent ? "Stopped before the answer began" : "Stopped";
+  item.append(el("p", { className: "message-stopped", text, testid: "message-stopped" }));
 }
