@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.mcp_server.server import RetailMCPServer, build_server
 from agent_orchestrator.planner.data_guide import DataGuide
+from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.retail.datasets import DatasetLibrary, inspect_csv
 
 STORE = Path(__file__).parents[1] / "semantic" / "data" / "store.csv"
@@ -302,12 +304,12 @@ def test_hours_of_the_day_a_busiest_hour_and_that_hour_again(tmp_path: Path) -> 
 
 def test_a_figure_neither_reader_reads_is_declined_never_made_up(chat: Chat) -> None:
     """On a file with columns of its own the model is not to improvise a figure: what was not read
-    is said, with what the data answers; a greeting is still the model's."""
+    is said, with what the data answers; "what can you do?" is said from the data."""
     tool, _, answer = chat.ask("how many points were redeemed?")
     assert tool is None and answer is not None
     assert answer.startswith("I can't answer that from this data: I don't know what 'points' or 'redeemed'")
     tool, _, answer = chat.ask("hello, what can you do?")
-    assert tool is None and answer is None  # left to the model, with no figure to make up
+    assert tool is None and answer is not None and answer.startswith("Hello! I answer questions on the")
 
 
 COFFEE = (
@@ -377,3 +379,56 @@ def test_two_months_side_by_side_a_whose_average_and_a_range_said_alone(tmp_path
         assert (
             text == f"Orders, Rating at least 9, all time: {sum(1 for n in range(1, 61) if 4 + n % 7 >= 9)}."
         )
+
+
+@pytest.fixture(scope="module")
+def generated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    config = GeneratorConfig(seed=5, customers=200, transactions=3_000, products=100)
+    return generate_dataset(tmp_path_factory.mktemp("generated") / "retail.sqlite", config)
+
+
+def _answered(chat: Chat, question: str) -> str:
+    tool, _, answer = chat.ask(question)
+    assert tool is not None and answer, f"{question!r} was not answered from the data: {answer!r}"
+    assert "can't" not in answer and "Error" not in answer, f"{question!r}: {answer}"
+    return answer
+
+
+def test_the_start_screen_says_what_is_loaded_and_each_suggestion_is_answered(
+    chat: Chat, generated_db: Path
+) -> None:
+    screen = chat.guide.start_screen()
+    assert screen is not None
+    assert (screen.rows, screen.first_day, screen.last_day) == (7, date(2015, 10, 11), date(2017, 12, 30))
+    assert {"revenue", "profit", "orders"} <= set(screen.measures)
+    assert "first order date" not in screen.measures  # a date is no measure to ask for
+    assert {"region", "category", "segment"} <= set(screen.dimensions)
+    assert 4 <= len(screen.suggestions) <= 6
+    assert screen.suggestions[0] == "What was revenue in December 2017?"  # its own latest month
+    for question in screen.suggestions:
+        _answered(Chat(chat.guide, chat.server), question)
+
+    generated = Chat(DataGuide(lambda: generated_db), build_server(lambda: generated_db))
+    other = generated.guide.start_screen()
+    assert other is not None and other.suggestions != screen.suggestions
+    assert {"country", "segment"} <= set(other.dimensions)
+    for question in other.suggestions:
+        _answered(Chat(generated.guide, generated.server), question)
+
+
+@pytest.mark.parametrize(
+    "greeting", ["hi", "Hello!", "hi, what can you do?", "What can I ask?", "what data do you have?", "help"]
+)
+def test_a_greeting_or_what_can_you_do_gets_the_start_screen_briefly(chat: Chat, greeting: str) -> None:
+    tool, _, answer = chat.ask(greeting)
+    assert tool is None and answer is not None
+    assert "I answer questions on the store data: 7 rows from 11 October 2015 to 30 December 2017." in answer
+    assert "profit" in answer and "region" in answer
+    assert "For example: “What was revenue in December 2017?”" in answer
+    assert answer.startswith("Hello! ") == greeting.lower().startswith(("hi", "hello"))
+    assert len(answer) < 600
+
+
+def test_a_greeting_before_a_question_is_no_question_about_the_assistant(chat: Chat) -> None:
+    tool, _, _ = chat.ask("hi, what was our profit in the South region?")
+    assert tool == "query_data"

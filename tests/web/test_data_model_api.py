@@ -177,3 +177,24 @@ def test_an_analyst_is_refused_audited_and_a_request_without_the_csrf_header_too
     assert (refused.status_code, refused.json()["detail"]) == (403, "Missing or wrong CSRF token.")
     assert columns(alice)["region"]["synonyms"] == ["area"]  # as suggested: unchanged
     assert len(alice.get("/api/datasets/versions").json()["items"]) == 2  # the import and version zero
+
+
+def test_the_start_screen_follows_the_active_version(start_app: Any, tmp_path: Path) -> None:
+    """Every user reads what a new chat starts from; after an import it is the new file's."""
+    generate_dataset(tmp_path / "retail.sqlite", GeneratorConfig(seed=3, customers=50, transactions=500))
+    app = start_app(retail_dataset=True)
+    alice, bob = app.client("alice"), app.client("bob")
+    before = bob.get(f"{MODEL}/start")
+    assert before.status_code == 200, before.text
+    generated = before.json()
+    assert generated["rows"] > 0 and "country" in generated["dimensions"] and generated["suggestions"]
+    assert generated["brief"].startswith(f"I answer questions on the {generated['dataset']} data")
+
+    path = tmp_path / "store.csv"
+    path.write_text(STORE)
+    assert import_and_wait(alice, upload(alice, path).json(), mode="replace")["state"] == "finished"
+    store = bob.get(f"{MODEL}/start").json()
+    assert (store["rows"], store["first_day"], store["last_day"]) == (4, "2015-10-11", "2016-11-08")
+    assert "region" in store["dimensions"] and "profit" in store["measures"]
+    assert store["suggestions"][0] == "What was revenue in October 2016?"
+    assert httpx.get(f"{app.url}{MODEL}/start").status_code == 401

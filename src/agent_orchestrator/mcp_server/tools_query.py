@@ -56,9 +56,6 @@ class SemanticData:
         self.values = self.engine.values()
         self.schema = described_schema(model, self.values)
 
-    def close(self) -> None:
-        self.engine.close()
-
 
 _KEPT = 3
 """Files whose engines stay open: the active version, and the one just left while the tools follow."""
@@ -69,14 +66,16 @@ _data_lock = threading.Lock()
 def semantic_data(path: Path) -> SemanticData:
     """The model and engine of the dataset file ``path``, one per process: the tool, the chips'
     choices and a changed reading share it (one engine, one scan of the values); a file changed in
-    place is read again, and the least recently asked of more than :data:`_KEPT` is closed."""
+    place is read again, and the least recently asked of more than :data:`_KEPT` is let go: its
+    engine closes once no tool server built on it holds it any more (closing it here would break
+    a server still answering on it)."""
     stat = path.stat()
     key = (path, stat.st_mtime_ns, stat.st_size)
     with _data_lock:
         found = _data.pop(key, None) or SemanticData(path)
         _data[key] = found  # the most recent last
         while len(_data) > _KEPT:
-            _data.pop(next(iter(_data))).close()
+            _data.pop(next(iter(_data)))
         return found
 
 

@@ -37,6 +37,7 @@ from agent_orchestrator.semantic.render import day_text, window_text
 
 from .guide import QueryGuide, _arguments, _calls, _text, answer_of
 from .semantic_reading import extra_columns, read_semantic
+from .start import StartScreen, reads_whole, start_screen
 from .words import normalize
 
 TOOL = "query_data"
@@ -70,6 +71,7 @@ class DataGuide:
         self._retail = QueryGuide()
         self._current_path = current_path
         self._data: _Data | None = None
+        self._start: tuple[_Data, StartScreen] | None = None
         self._lock = threading.Lock()
 
     def owns(self, tool: dict[str, Any]) -> bool:
@@ -90,6 +92,10 @@ class DataGuide:
         data = self._dataset()
         if data is None:
             return planned
+        about = _ABOUT_YOU.match(normalize(_text(messages[last])))
+        if about is not None and (about["greeting"] or about["ask"]):  # what is loaded, questions to try
+            hello = "Hello! " if about["greeting"] else ""
+            return GuidedAnswer(hello + self._start_of(data).brief())
         previous, listed = _previous(messages[:last], tool)
         reading = read_semantic(
             _text(messages[last]),
@@ -134,6 +140,19 @@ class DataGuide:
         ):
             return GuidedCall(tool, reading.arguments)
         return planned
+
+    def start_screen(self) -> StartScreen | None:
+        """What the active dataset holds and questions to ask it (None: no dataset is readable)."""
+        data = self._dataset()
+        return None if data is None else self._start_of(data)
+
+    def _start_of(self, data: _Data) -> StartScreen:
+        with self._lock:
+            if self._start is None or self._start[0] is not data:
+                with Engine(data.model, data.rows) as engine:
+                    reads = reads_whole(data.model, data.vocabulary, data.last_day)
+                    self._start = (data, start_screen(data.model, engine, data.last_day, reads))
+            return self._start[1]
 
     def _dataset(self) -> _Data | None:
         """The active version's model, vocabulary and last day (rebuilt when the version changes)."""
@@ -183,6 +202,19 @@ def _retail_lines(path: Path) -> bool:
             return conn.execute("SELECT 1 FROM transactions LIMIT 1").fetchone() is not None
     except (RetailDatabaseError, sqlite3.Error):
         return True
+
+
+_ABOUT_YOU = re.compile(
+    r"^\W*(?P<greeting>(?:hi|hello|hey|hiya|greetings|good (?:morning|afternoon|evening|day))"
+    r"(?: there| all| team)?\b\W*)?"
+    r"(?P<ask>(?:so |and |ok |okay )?"
+    r"(?:what (?:can|could|do) (?:you|i) (?:do|ask|help with|answer|know|tell me)"
+    r"(?: (?:here|about|for me|with this|on this data))?"
+    r"|what (?:data|dataset|figures|numbers) (?:do you have|is (?:this|loaded|here)|are (?:loaded|here))"
+    r"|what(?: kind of| sort of)? questions can i ask(?: you)?|how can you help(?: me)?"
+    r"|who are you|what are you|help(?: me)?)\b\W*)?$"
+)
+"""A greeting, "what can you do?" or both: answered with the start screen, briefly."""
 
 
 _CAN_ASK = " You can ask for "

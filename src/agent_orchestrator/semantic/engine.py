@@ -84,13 +84,19 @@ class Engine:
         """How many groups the query has before its limit ("the top 5 of 24")."""
         compiled = compile_query(self.model, query)
         unlimited = compiled.sql.rsplit(" LIMIT ", 1)[0]
+        (count,) = self._one(f"SELECT count(*) FROM ({unlimited})", compiled.params)
+        return int(count)
+
+    def _one(self, sql: str, params: Any = ()) -> tuple[Any, ...]:
+        """The one row an aggregate query returns."""
         with self._lock:
             cursor = self._db.cursor()
         try:
-            (count,) = cursor.execute(f"SELECT count(*) FROM ({unlimited})", compiled.params).fetchone()  # type: ignore[misc]
+            row = cursor.execute(sql, params).fetchone()
         finally:
             cursor.close()
-        return int(count)
+        assert row is not None  # an aggregate always has its row
+        return tuple(row)
 
     def matches(self, column: Column, text: str, limit: int = 8) -> list[str]:
         """The values of ``column`` that ``text`` names: the one equal to it (case aside), else those
@@ -145,25 +151,17 @@ class Engine:
         time = column or self.model.time
         if time is None:
             return None, None
-        with self._lock:
-            cursor = self._db.cursor()
-        try:
-            first, last = cursor.execute(
-                f"SELECT min({quote(time.name)}), max({quote(time.name)}) FROM {VIEW}"
-            ).fetchone()  # type: ignore[misc]
-        finally:
-            cursor.close()
+        first, last = self._one(f"SELECT min({quote(time.name)}), max({quote(time.name)}) FROM {VIEW}")
         return _day(first), _day(last)
+
+    def row_count(self) -> int:
+        """How many rows the dataset has (what the start screen says is loaded)."""
+        (count,) = self._one(f"SELECT count(*) FROM {VIEW}")
+        return int(count)
 
     def blank(self, column: Column) -> int:
         """How many rows leave ``column`` empty (a guest checkout's lines have no customer)."""
-        name = quote(column.name)
-        with self._lock:
-            cursor = self._db.cursor()
-        try:
-            (count,) = cursor.execute(f"SELECT count(*) FROM {VIEW} WHERE {name} IS NULL").fetchone()  # type: ignore[misc]
-        finally:
-            cursor.close()
+        (count,) = self._one(f"SELECT count(*) FROM {VIEW} WHERE {quote(column.name)} IS NULL")
         return int(count)
 
     def words(self, limit: int = 200_000) -> dict[str, list[str]]:

@@ -22,6 +22,7 @@ from agent_orchestrator.hosts import HostPolicy, is_wildcard
 from agent_orchestrator.mcp_server import SERVER_NAME
 from agent_orchestrator.mcp_server.http import RetailMcpHttpServer
 from agent_orchestrator.mcp_server.profile import analyst_profile, retail_profile
+from agent_orchestrator.planner.data_guide import DataGuide
 from agent_orchestrator.retail import ensure_dataset
 from agent_orchestrator.retail.api import create_retail_router
 from agent_orchestrator.retail.datasets import DatasetLibrary
@@ -162,6 +163,7 @@ def create_app(
                     service.audit,
                     TokenRate(web.token_burst, web.token_per_second),
                 ),
+                start=DataGuide(datasets.current_path),
                 dataset_switch=switch,
             )
             if on_ready is not None:

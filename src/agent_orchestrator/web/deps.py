@@ -15,6 +15,7 @@ from fastapi import Depends, HTTPException, Request, Response, status
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
+from agent_orchestrator.planner.data_guide import DataGuide
 from agent_orchestrator.retail.datasets import DatasetLibrary
 from agent_orchestrator.sessions import Actor, Branching, Exchange, Readings, SessionService, UsageKeeper
 from agent_orchestrator.sessions.actions.activity import SessionActivity
@@ -59,6 +60,9 @@ class Services:
     uploads: Uploads
     imports: ImportJobs
     tokens: TokenAccess
+    start: DataGuide
+    """The reader of the active version, whose start screen (what is loaded, questions it reads)
+    opens every new chat."""
     dataset_switch: DatasetSwitch | None = None
     """Await ``check()`` after changing the active version here, so the next turn is on its tools."""
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import calendar
+import dataclasses
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.mcp_server.tools_query import semantic_data
@@ -147,6 +148,34 @@ class ModelIn(_In):
 @router.get("", summary="The active dataset's semantic model: its columns, roles, metrics and periods")
 async def data_model(actor: CurrentActor, services: ServicesDep) -> ModelOut:
     return await asyncio.to_thread(_model_out, services.datasets.current_path())
+
+
+class StartOut(BaseModel):
+    """What a new chat shows: the active dataset in a few words and questions it answers."""
+
+    dataset: str
+    rows: int
+    first_day: date | None
+    last_day: date | None
+    currency: str | None
+    measures: list[str]
+    dimensions: list[str]
+    suggestions: list[str]
+    """Questions made from the data's own months, columns and values, each one the reader reads."""
+    brief: str
+    """The same in two or three sentences: the chat's answer to "what can you do?"."""
+
+
+@router.get(
+    "/start",
+    summary="A new chat's start screen: what is loaded and questions made from the data",
+    responses={404: {"description": "No dataset is loaded"}},
+)
+async def start(actor: CurrentActor, services: ServicesDep) -> StartOut:
+    screen = await asyncio.to_thread(services.start.start_screen)
+    if screen is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, "No dataset is loaded.")
+    return StartOut(**dataclasses.asdict(screen), brief=screen.brief())
 
 
 @router.put(

@@ -13,6 +13,7 @@ import { sessionTitle } from "./format.js";
 import { followSession, stopFollowingSession } from "./live.js";
 import { messageElement } from "./messages.js";
 import { createSession } from "./sidebar.js";
+import { showStart } from "./start.js";
 import { state, update } from "./state.js";
 import { closeSharePanel, shareButton } from "./share.js";
 import { setStatus } from "./status.js";
@@ -92,6 +93,7 @@ function clearConversation() {
   $("chat-actions").replaceChildren();
   $("chat-title").textContent = "New chat";
   show($("empty-state"), true);
+  showStart();
   setStatus("");
 }
 
@@ -110,6 +112,7 @@ function showConversation(data) {
   const items = data.messages.map((message, index) => transcriptItem(message, index === last, data.messages[index - 1]));
   list.replaceChildren(...items);
   show($("empty-state"), list.children.length === 0);
+  if (list.children.length === 0) showStart();
   // A turn in flight shows as far as it got; the feed brings the rest and its end ("idle").
   update({ answering: Boolean(data.live_turn) });
   setStatus("");

@@ -34,7 +34,7 @@ function onComposerInput() {
   rawRequest("POST", sessionPath(sessionId, "/composing")).catch(() => {}); // only a hint
 }
 
-function composerLocked() {
+export function composerLocked() {
   return sending || state.answering;
 }
 
