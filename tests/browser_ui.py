@@ -43,6 +43,13 @@ def new_chat(page: Page) -> str:
     return session_id
 
 
+def chat_action(item: Locator, testid: str) -> None:
+    """Choose one of a chat's actions (``session-rename``, ``session-pin``…) from its "…" menu in the
+    list, as a person does."""
+    item.get_by_test_id("session-menu").click()
+    item.get_by_test_id(testid).click()
+
+
 def current_session(page: Page) -> str:
     """The open chat's id, as the page keeps it; waits for one (the app opens a chat after sign-in)."""
     return page.wait_for_function("() => localStorage.getItem('ao.currentSession')").json_value()

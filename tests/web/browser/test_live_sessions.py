@@ -10,6 +10,7 @@ from browser_ui import (
     ASSISTANT,
     ASSISTANT_TEXT,
     USER_TEXT,
+    chat_action,
     current_session,
     login,
     new_chat,
@@ -138,8 +139,6 @@ def test_the_sessions_list_is_live_on_every_device(
     laptop.locator(f'[data-testid="session-item"][data-session-id="{first}"] .session-open').click()
     expect(laptop.locator('[data-testid="session-item"].active')).to_have_attribute("data-session-id", first)
     page.once("dialog", lambda dialog: dialog.accept())
-    page.locator(f'[data-testid="session-item"][data-session-id="{first}"]').get_by_test_id(
-        "session-delete"
-    ).click()
+    chat_action(page.locator(f'[data-testid="session-item"][data-session-id="{first}"]'), "session-delete")
     expect(items).to_have_count(1)
     expect(laptop.get_by_test_id("status-line")).to_have_text("This chat was deleted on another device.")

@@ -7,7 +7,7 @@ shows on a second device without a reload; on a desktop and at a phone's width (
 from collections.abc import Callable
 
 import pytest
-from browser_ui import ASSISTANT, PHONE, api, login, send
+from browser_ui import ASSISTANT, PHONE, api, chat_action, login, send
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
@@ -56,7 +56,7 @@ def test_pin_file_tag_archive_and_restore_show_on_both_devices(
     expect(titles(page)).to_have_text(["Gamma", "Beta", "Alpha"])
 
     # Pin: first in the list with a mark, here and on the laptop.
-    item(page, ids["Alpha"]).get_by_test_id("session-pin").click()
+    chat_action(item(page, ids["Alpha"]), "session-pin")
     for where in (page, laptop):
         expect(titles(where)).to_have_text(["Alpha", "Gamma", "Beta"])
         expect(item(where, ids["Alpha"]).get_by_test_id("session-pinned")).to_have_text("Pinned")
@@ -67,10 +67,10 @@ def test_pin_file_tag_archive_and_restore_show_on_both_devices(
         expect(titles(where)).to_have_text(["Alpha", "Gamma", "Beta"])
 
     # A folder and tags, typed in place.
-    item(page, ids["Beta"]).get_by_test_id("session-move").click()
+    chat_action(item(page, ids["Beta"]), "session-move")
     page.get_by_test_id("session-folder-input").fill("Cases")
     page.get_by_test_id("session-folder-input").press("Enter")
-    item(page, ids["Beta"]).get_by_test_id("session-tags").click()
+    chat_action(item(page, ids["Beta"]), "session-tags")
     page.get_by_test_id("session-tags-input").fill("q3, board")
     page.get_by_test_id("session-tags-input").press("Enter")
     for where in (page, laptop):
@@ -83,7 +83,7 @@ def test_pin_file_tag_archive_and_restore_show_on_both_devices(
     laptop.get_by_test_id("session-filter").select_option("")
 
     # Archive: out of the list on both devices, under Archived, and still found by search.
-    item(page, ids["Gamma"]).get_by_test_id("session-archive").click()
+    chat_action(item(page, ids["Gamma"]), "session-archive")
     for where in (page, laptop):
         expect(titles(where)).to_have_text(["Alpha", "Beta"])
     laptop.get_by_test_id("session-search").fill("gam")
@@ -92,7 +92,7 @@ def test_pin_file_tag_archive_and_restore_show_on_both_devices(
     laptop.get_by_test_id("session-search").fill("")
     page.get_by_test_id("session-filter").select_option("archived")
     expect(titles(page)).to_have_text(["Gamma"])
-    item(page, ids["Gamma"]).get_by_test_id("session-archive").click()  # "Restore" here
+    chat_action(item(page, ids["Gamma"]), "session-archive")  # "Restore" here
     expect(titles(page)).to_have_count(0)
     page.get_by_test_id("session-filter").select_option("")
     for where in (page, laptop):
@@ -233,7 +233,7 @@ def test_a_chat_renamed_in_the_sidebar_keeps_its_name_after_later_answers_on_bot
 ) -> None:
     page, laptop = answered_on_two_devices(new_context, user, scripted_model, viewport)
 
-    chats(page, viewport).first.get_by_test_id("session-rename").click()
+    chat_action(chats(page, viewport).first, "session-rename")
     field = page.get_by_test_id("session-rename-input")
     field.fill("May check")
     field.press("Enter")
@@ -248,3 +248,74 @@ def test_a_chat_renamed_in_the_sidebar_keeps_its_name_after_later_answers_on_bot
     expect(titles(page)).to_have_text(["May check"])
     if viewport:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@VIEWPORTS
+def test_each_chat_is_one_tab_stop_and_its_menu_works_from_the_keyboard(
+    new_context: Callable[..., BrowserContext], user: Callable[[str], str], viewport: dict[str, int] | None
+) -> None:
+    """One "…" menu per chat holds every action; the keyboard reaches each chat with one Tab stop,
+    the arrows move between chats and open the menu, Escape closes it; Share, Activity and the
+    exports open from it too."""
+    page = device(new_context, user("alice"), viewport)
+    ids = {t: api(page, "POST", "/api/sessions", {"title": t})["body"]["id"] for t in ("One", "Two", "Three")}
+    page.reload()
+    expect(page.get_by_test_id("composer-input")).to_be_focused()  # the app's last step after loading
+    expect(chats(page, viewport)).to_have_count(3)
+    menu = item(page, ids["Three"]).get_by_test_id("session-menu")
+    expect(menu).to_have_text("…")
+    stops = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="session-item"] button, '
+                + '[data-testid="session-item"] input')].filter((n) => n.tabIndex >= 0).length"""
+    )
+    assert stops == 3  # one per chat: its title; the menu button is reached with the arrows
+
+    first = item(page, ids["Three"]).locator(".session-open")
+    first.focus()
+    page.keyboard.press("ArrowDown")
+    expect(item(page, ids["Two"]).locator(".session-open")).to_be_focused()
+    page.keyboard.press("ArrowRight")  # the chat's menu, its first action focused
+    entries = item(page, ids["Two"]).get_by_role("menuitem")
+    expect(entries).to_have_text(
+        [
+            "Rename…",
+            "Pin",
+            "Archive",
+            "Move to folder…",
+            "Tags…",
+            "Share…",
+            "Export JSON",
+            "Export Markdown",
+            "Activity",
+            "Delete…",
+        ]
+    )
+    expect(entries.first).to_be_focused()
+    page.keyboard.press("ArrowUp")  # wraps round to the last
+    expect(entries.last).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(entries).to_have_count(0)
+    expect(item(page, ids["Two"]).locator(".session-open")).to_be_focused()
+    page.keyboard.press("Shift+F10")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # Pin
+    expect(titles(page)).to_have_text(["Two", "Three", "One"])
+    expect(item(page, ids["Two"]).get_by_test_id("session-pinned")).to_have_text("Pinned")
+
+    for action, shown in (("session-share", "share-create"), ("session-activity", "activity-panel")):
+        drawer(page, viewport)
+        chat_action(item(page, ids["One"]), action)  # opens the chat (closing the drawer), then its panel
+        expect(
+            page.get_by_test_id(shown) if shown == "share-create" else page.locator(f"#{shown}")
+        ).to_be_visible()
+    drawer(page, viewport)
+    with page.expect_download() as exported:
+        chat_action(item(page, ids["One"]), "session-export-markdown")
+    assert exported.value.suggested_filename.endswith(".md")
+
+
+def drawer(page: Page, viewport: dict[str, int] | None) -> None:
+    """The chats in view: on a phone, the drawer opened unless it is (not while it slides shut)."""
+    if viewport and not page.evaluate("document.body.classList.contains('sidebar-open')"):
+        page.locator("#sidebar-toggle").click()
+    expect(page.locator("#sidebar")).to_be_visible()

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 
-from browser_ui import USER_TEXT, api, current_session, login, new_chat, send
+from browser_ui import USER_TEXT, api, chat_action, current_session, login, new_chat, send
 from playwright.sync_api import Page, expect
 
 CHATS = ["Plan the spring campaign", "Review churned customers", "Summarise revenue by country"]
@@ -33,7 +33,7 @@ def test_rename_search_and_delete(page: Page, user: Callable[[str], str]) -> Non
 
     # Rename the spring chat in place; the new title is on the server and searchable.
     spring = page.locator(f'[data-testid="session-item"][data-session-id="{ids[CHATS[0]]}"]')
-    spring.get_by_test_id("session-rename").click()
+    chat_action(spring, "session-rename")
     field = page.get_by_test_id("session-rename-input")
     expect(field).to_have_value(CHATS[0])
     field.fill("Quarterly review")
@@ -52,10 +52,10 @@ def test_rename_search_and_delete(page: Page, user: Callable[[str], str]) -> Non
     current = page.locator(f'[data-testid="session-item"][data-session-id="{ids[CHATS[2]]}"]')
     assert current_session(page) == ids[CHATS[2]]
     page.once("dialog", lambda dialog: dialog.dismiss())
-    current.get_by_test_id("session-delete").click()
+    chat_action(current, "session-delete")
     expect(page.get_by_test_id("session-item")).to_have_count(3)
     page.once("dialog", lambda dialog: dialog.accept())
-    current.get_by_test_id("session-delete").click()
+    chat_action(current, "session-delete")
     expect(page.get_by_test_id("status-line")).to_have_text("Chat deleted.")
     expect(page.get_by_test_id("session-item")).to_have_count(2)
     # The open chat was the deleted one: the next most recent opens in its place.

@@ -5,13 +5,19 @@
 // were refused, counted by kind with their times (never who tried). Built with textContent only.
 
 import { api, isAbort, sessionPath } from "./api.js";
-import { closePanel, el, panelToggle, show } from "./dom.js";
+import { $, closePanel, el, panelToggle, show } from "./dom.js";
 import { state } from "./state.js";
 import { setStatus } from "./status.js";
 
 /** The "Activity" button of the open chat's actions. */
 export function activityButton() {
   return panelToggle("Activity", "activity-open", "activity-panel", openActivity);
+}
+
+/** Open the list of the open chat (its menu in the list asks for it). */
+export function showActivity() {
+  const panel = $("activity-panel");
+  if (panel.hidden) openActivity(panel);
 }
 
 /** Another chat is opened: the list was about the old one. */

@@ -90,52 +90,53 @@ export function selectBox(session) {
 }
 
 /**
- * A chat's organising buttons; ``edit(item, options)`` opens a one-field form in place of the item
- * (sidebar.js's, which keeps the list from redrawing under it).
+ * A chat's organising actions, for its menu (rowmenu.js); ``edit(item, options)`` opens a one-field
+ * form in place of the item (sidebar.js's, which keeps the list from redrawing under it).
  */
-export function organiseButtons(session, item, edit) {
-  const button = (text, testid, label, onClick) => {
-    const node = el("button", { className: "icon-btn", text, testid, attrs: { type: "button", "aria-label": `${label} “${session.title}”` } });
-    node.addEventListener("click", onClick);
-    return node;
-  };
+export function organiseItems(session, item, edit) {
   return [
-    button(session.pinned ? "Unpin" : "Pin", "session-pin", session.pinned ? "Unpin" : "Pin", () =>
-      change(session, { pinned: !session.pinned }, session.pinned ? "Chat unpinned." : "Chat pinned."),
-    ),
-    button(session.archived ? "Restore" : "Archive", "session-archive", session.archived ? "Restore" : "Archive", () =>
-      change(
-        session,
-        { archived: !session.archived },
-        session.archived ? "Chat restored." : "Chat archived: it is under Archived, and search still finds it.",
-      ),
-    ),
-    button("Folder", "session-move", "Move to a folder:", () =>
-      edit(item, {
-        label: "Folder",
-        value: session.folder || "",
-        list: "folder-names",
-        testid: "session-folder-input",
-        maxlength: 80,
-        allowEmpty: true,
-        save: (text) => change(session, { folder: text || null }, text ? `Moved to “${text}”.` : "Taken out of its folder."),
-      }),
-    ),
-    button("Tags", "session-tags", "Tags of", () =>
-      edit(item, {
-        label: "Tags, separated by commas",
-        value: (session.tags || []).join(", "),
-        testid: "session-tags-input",
-        maxlength: 450,
-        allowEmpty: true,
-        save: (text) =>
-          change(
-            session,
-            { tags: text.split(",").map((t) => t.trim()).filter(Boolean) },
-            "Tags saved.",
-          ),
-      }),
-    ),
+    {
+      text: session.pinned ? "Unpin" : "Pin",
+      testid: "session-pin",
+      run: () => change(session, { pinned: !session.pinned }, session.pinned ? "Chat unpinned." : "Chat pinned."),
+    },
+    {
+      text: session.archived ? "Restore" : "Archive",
+      testid: "session-archive",
+      run: () =>
+        change(
+          session,
+          { archived: !session.archived },
+          session.archived ? "Chat restored." : "Chat archived: it is under Archived, and search still finds it.",
+        ),
+    },
+    {
+      text: "Move to folder…",
+      testid: "session-move",
+      run: () =>
+        edit(item, {
+          label: "Folder",
+          value: session.folder || "",
+          list: "folder-names",
+          testid: "session-folder-input",
+          maxlength: 80,
+          allowEmpty: true,
+          save: (text) => change(session, { folder: text || null }, text ? `Moved to “${text}”.` : "Taken out of its folder."),
+        }),
+    },
+    {
+      text: "Tags…",
+      testid: "session-tags",
+      run: () =>
+        edit(item, {
+          label: "Tags, separated by commas",
+          value: (session.tags || []).join(", "),
+          testid: "session-tags-input",
+          maxlength: 450,
+          allowEmpty: true,
+          save: (text) => change(session, { tags: text.split(",").map((t) => t.trim()).filter(Boolean) }, "Tags saved."),
+        }),
+    },
   ];
 }
 

@@ -6,7 +6,7 @@
 
 import { api, errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
 import { copyToClipboard } from "./copy.js";
-import { closePanel, el, panelToggle, show } from "./dom.js";
+import { $, closePanel, el, panelToggle, show } from "./dom.js";
 import { state } from "./state.js";
 import { setStatus } from "./status.js";
 
@@ -20,6 +20,12 @@ const EXPIRY_DAYS = [
 /** The "Share…" button of the open chat's actions. */
 export function shareButton() {
   return panelToggle("Share…", "share-open", "share-panel", openPanel);
+}
+
+/** Open the panel of the open chat (its menu in the list asks for it). */
+export function showSharePanel() {
+  const panel = $("share-panel");
+  if (panel.hidden) openPanel(panel);
 }
 
 /** Another chat is opened: the panel was about the old one. */

@@ -4,13 +4,16 @@
 // open one change (a state subscription), whoever changed them. Opening a chat is chat.js's job, asked
 // for through commands.js.
 
+import { showActivity } from "./activity.js";
 import { ApiError, api, isAbort, queryString, sessionPath } from "./api.js";
 import { searchHitItem } from "./branching.js";
 import { forgetCurrentSession, openSession, provideCommands } from "./commands.js";
 import { $, SEARCH_DEBOUNCE_MS, debounce, el, show } from "./dom.js";
 import { sessionTitle, timeElement } from "./format.js";
 import { stopFollowingSession } from "./live.js";
-import { bindOrganise, clearOrganise, filterParams, loadLabels, organiseButtons, selectBox, sessionLabels, showingAll } from "./organise.js";
+import { bindOrganise, clearOrganise, filterParams, loadLabels, organiseItems, selectBox, sessionLabels, showingAll } from "./organise.js";
+import { menuIsOpen, rowMenu, whenClosed } from "./rowmenu.js";
+import { showSharePanel } from "./share.js";
 import { state, subscribe, update } from "./state.js";
 import { setStatus } from "./status.js";
 import { setView } from "./views.js";
@@ -74,6 +77,14 @@ async function loadSearchHits(seq) {
 
 function renderSessionList() {
   if (renamingId !== null) return;
+  if (menuIsOpen()) {
+    // drawn once the menu closes, with the focus kept on the chat it was about
+    whenClosed((focusedId) => {
+      renderSessionList();
+      if (focusedId) focusSessionItem(focusedId, ".session-open");
+    });
+    return;
+  }
   const list = $("session-list");
   list.replaceChildren(...state.sessions.map(sessionItem));
   const empty = $("session-list-empty");
@@ -101,39 +112,39 @@ function sessionItem(session) {
   ]);
   open.addEventListener("click", () => openSession(session.id));
 
-  const rename = el("button", {
-    className: "icon-btn",
-    text: "Rename",
+  const item = el("li", { className: `session-item${active ? " active" : ""}`, testid: "session-item" });
+  const rename = {
+    text: "Rename…",
     testid: "session-rename",
-    attrs: { type: "button", "aria-label": `Rename “${sessionTitle(session)}”` },
-  });
-  rename.addEventListener("click", () =>
-    editInPlace(item, {
-      label: "New title",
-      value: session.title || "",
-      testid: "session-rename-input",
-      maxlength: 120,
-      save: async (title) => {
-        if (title === session.title) return;
-        replaceSession(await api("PATCH", sessionPath(session.id), { title }));
-      },
-    }),
-  );
-  const remove = el("button", {
-    className: "icon-btn icon-btn-danger",
-    text: "Delete",
-    testid: "session-delete",
-    attrs: { type: "button", "aria-label": `Delete “${sessionTitle(session)}”` },
-  });
-  remove.addEventListener("click", () => deleteSession(session));
-
-  const actions = el("div", { className: "session-actions" });
-  const item = el("li", { className: `session-item${active ? " active" : ""}`, testid: "session-item" }, [
-    selectBox(session),
-    open,
-    actions,
-  ]);
-  actions.append(rename, ...organiseButtons(session, item, editInPlace), remove);
+    run: () =>
+      editInPlace(item, {
+        label: "New title",
+        value: session.title || "",
+        testid: "session-rename-input",
+        maxlength: 120,
+        save: async (title) => {
+          if (title === session.title) return;
+          replaceSession(await api("PATCH", sessionPath(session.id), { title }));
+        },
+      }),
+  };
+  const opened = (then) => async () => {
+    if (await openSession(session.id)) then();
+  };
+  const download = (format) => () => {
+    el("a", { attrs: { href: sessionPath(session.id, `/export?format=${format}`), download: "" } }).click();
+  };
+  const items = [
+    rename,
+    ...organiseItems(session, item, editInPlace),
+    { text: "Share…", testid: "session-share", run: opened(showSharePanel) },
+    { text: "Export JSON", testid: "session-export-json", run: download("json") },
+    { text: "Export Markdown", testid: "session-export-markdown", run: download("markdown") },
+    { text: "Activity", testid: "session-activity", run: opened(showActivity) },
+    { text: "Delete…", testid: "session-delete", run: () => deleteSession(session), danger: true },
+  ];
+  const menu = rowMenu(open, `“${sessionTitle(session)}”`, items);
+  item.append(...[selectBox(session), el("div", { className: "session-row" }, [open, menu])].filter(Boolean));
   item.dataset.sessionId = session.id;
   return item;
 }
