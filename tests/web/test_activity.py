@@ -8,7 +8,10 @@ from chat_helpers import create_users, events, expire_share_links, send
 
 from agent_orchestrator.testing.scripted_model import Text
 
-PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"
+PHONE = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+    "Version/17.0 Mobile/15E148 Safari/604.1"
+)
 
 
 def test_the_owner_sees_what_happened_to_the_chat_and_nobody_elses_name(live_app) -> None:
@@ -40,7 +43,7 @@ def test_the_owner_sees_what_happened_to_the_chat_and_nobody_elses_name(live_app
     assert (refusals["kind"], refusals["count"]) == ("sign_in", 1)
     assert refusals["times"] == [refusals["last_at"]]
     answered = next(s for s in activity["steps"] if s["action"] == "resume")
-    assert answered["details"]["device"] == PHONE and answered["details"]["server"]
+    assert answered["details"]["device"] == "Mobile Safari on iPhone" and answered["details"]["server"]
     assert answered["address"] == "127.0.0.1"
     viewed = next(s for s in activity["steps"] if s["action"] == "share_view")
     assert viewed["address"] is None and "bob" not in str(viewed)
@@ -136,4 +139,24 @@ def test_branches_rewinds_imports_and_copies_show_in_the_activity(live_app) -> N
     assert [(a, d.get("source")) for a, _, d in steps(bob, copy)][:2] == [
         ("import", "share"),
         ("create", None),
+    ]
+
+
+def test_organising_steps_say_what_changed(live_app) -> None:
+    alice = live_app.client("alice")
+    session_id = alice.post("/api/sessions", json={"title": "Tidy"}).json()["id"]
+    changes = [
+        {"pinned": True},
+        {"folder": "Cases", "tags": ["q3", "board"]},
+        {"archived": True},
+        {"folder": None},
+    ]
+    for change in changes:
+        assert alice.patch(f"/api/sessions/{session_id}", json=change).status_code == 200
+    steps = alice.get(f"/api/sessions/{session_id}/activity").json()["steps"]
+    assert [s["label"] for s in steps if s["action"] == "organise"] == [
+        "Taken out of its folder",
+        "Archived",
+        "Moved to “Cases”; Tagged q3, board",
+        "Pinned",
     ]

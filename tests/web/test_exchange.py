@@ -7,6 +7,8 @@ import uuid
 
 from chat_helpers import FACTS, answer, audit_actions, contents, memory_rule, messages, runtime_id
 
+from agent_orchestrator.web.routes.exchange import download_name
+
 
 def _chatgpt_conversation(title: str, turns: list[tuple[str, str]]) -> dict:
     """A conversation as ChatGPT exports it: a message tree (with a hidden root and a system node)."""
@@ -46,7 +48,8 @@ def test_our_json_export_reimports_into_a_session_the_model_remembers(live_app, 
     alice, session_id = chat
     exported = alice.get(f"/api/sessions/{session_id}/export")
     assert exported.status_code == 200
-    assert exported.headers["content-disposition"] == f'attachment; filename="{session_id}.json"'
+    named = "attachment; filename=\"Fruit facts.json\"; filename*=UTF-8''Fruit%20facts.json"
+    assert exported.headers["content-disposition"] == named  # the chat's title, not its id
     document = exported.json()
     assert document["format"] == 1 and [m["content"] for m in document["transcript"]] == contents(
         alice, session_id
@@ -267,3 +270,16 @@ def test_the_eleventh_import_within_an_hour_is_refused_and_creates_nothing(live_
     assert alice.get("/api/sessions").json()["items"] == before
     assert alice.get("/api/search", params={"q": "lychee"}).json()["messages"] == []
     assert _import(live_app.client("bob"), one).status_code == 201  # each user has their own hour
+
+
+def test_a_download_is_named_after_its_chat() -> None:
+    assert download_name("Q3: revenue / margin?", "chat-1", "md") == (
+        "attachment; filename=\"Q3 revenue margin.md\"; filename*=UTF-8''Q3%20revenue%20margin.md"
+    )
+    assert download_name("Ventes à Zürich", "chat-1", "md").startswith(
+        'attachment; filename="Ventes _ Z_rich.md"'
+    )
+    assert (
+        download_name("...", "chat-1", "json")
+        == "attachment; filename=\"chat-1.json\"; filename*=UTF-8''chat-1.json"
+    )

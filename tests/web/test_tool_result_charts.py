@@ -6,6 +6,7 @@ so a change to a tool's result shape that the charts no longer read fails here, 
 
 import json
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +15,13 @@ import pytest
 from agent_orchestrator.mcp_server.server import build_server
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
 from agent_orchestrator.retail.analysis import set_currency
+from agent_orchestrator.sessions.actions.exchange import export_markdown
 from agent_orchestrator.sessions.history.tool_results import ToolResult
-from agent_orchestrator.web.charts import charts_for
+from agent_orchestrator.sessions.store import SessionRecord
+from agent_orchestrator.web.charts import charts_for, markdown_table
 from agent_orchestrator.web.customer_links import customer_ids
 from agent_orchestrator.web.markdown import render_markdown
+from agent_orchestrator.web.routes.exchange import figures_of
 
 
 @pytest.fixture(scope="module")
@@ -190,3 +194,30 @@ async def test_the_tools_amounts_and_their_charts_are_in_the_datasets_currency(
     for result in results:
         headline = json.loads(result.content).get("headline") or json.loads(result.content)["answer"]
         assert (in_words in headline) if in_words else not any(sign in headline for sign in "£€$¥"), headline
+
+
+async def test_a_markdown_export_carries_each_charts_figures_as_a_table(retail_db: Path) -> None:
+    countries = await tool_result(retail_db, "country_breakdown", {"limit": 3})
+    (chart,) = charts_for([countries])
+    rows = json.loads(countries.content)["countries"]
+    table = markdown_table(chart).splitlines()
+    assert (
+        table[0] == f"**{chart.title}**" and table[2] == "| Country | Revenue |" and table[3] == "|---|---|"
+    )
+    assert table[4] == f"| {rows[0]['country']} | {rows[0]['revenue']:,.2f} |" and len(table) == 4 + len(rows)
+
+    started = {"toolCallId": "c1", "toolName": "country_breakdown", "mcpServerName": "retail-analytics"}
+    finished = {"toolCallId": "c1", "success": True, "result": {"content": countries.content}}
+    log = [
+        ("user.message", {"content": "Revenue by country?"}),
+        ("tool.execution_start", started | {"mcpToolName": "country_breakdown", "arguments": {"limit": 3}}),
+        ("tool.execution_complete", finished),
+        ("assistant.message", {"content": "Three countries lead."}),
+    ]
+    raw = b"".join(
+        json.dumps({"type": kind, "data": data}, separators=(",", ":")).encode() + b"\n" for kind, data in log
+    )
+    now = datetime.now(UTC)
+    record = SessionRecord(id="s", owner_id=1, title="Countries", created_at=now, updated_at=now)
+    exported = export_markdown(record, raw, figures_of)
+    assert exported.endswith("Three countries lead.\n\n" + markdown_table(chart) + "\n")

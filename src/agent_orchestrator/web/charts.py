@@ -322,3 +322,24 @@ def charts_for(results: Iterable[ToolResult]) -> list[Chart]:
         if chart is not None and chart not in charts:
             charts.append(chart)
     return charts
+
+
+def markdown_table(chart: Chart) -> str:
+    """A chart's figures as a Markdown table under its title, for a Markdown export: a reader of the
+    file sees the numbers the chart drew (pipes in names are escaped; cells stay text)."""
+
+    def cell(value: object) -> str:
+        return str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+    head = [chart.category, *(s.label for s in chart.series)]
+    rows = [
+        [label, *(_plain_number(s.values[i]) for s in chart.series)] for i, label in enumerate(chart.labels)
+    ]
+    lines = [f"**{cell(chart.title)}**", "", "| " + " | ".join(map(cell, head)) + " |"]
+    lines.append("|" + "---|" * len(head))
+    lines += ["| " + " | ".join(map(cell, row)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _plain_number(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"

@@ -101,3 +101,16 @@ def test_typing_in_a_chat_tells_the_server_once_a_minute(page: Page, user: Calla
     composer.press_sequentially("st question")
     expect(send(page, None)).to_have_text("OK")
     assert hints == []
+
+
+def test_the_first_chat_of_a_visit_has_its_actions_from_its_first_message(
+    page: Page, user: Callable[[str], str]
+) -> None:
+    """A new user's first message starts the chat; its Export, Share and Activity show at once, not
+    only once it is opened again."""
+    login(page, user("alice"))
+    expect(page.get_by_test_id("export-json")).to_have_count(0)
+    expect(send(page, "Hello")).to_have_text("OK")
+    for action in ("export-json", "export-markdown", "share-open", "activity-open"):
+        expect(page.get_by_test_id(action)).to_be_visible()
+    assert current_session(page)

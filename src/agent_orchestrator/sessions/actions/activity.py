@@ -19,9 +19,12 @@ it was created.
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, get_args
+
+import ua_parser
 
 from agent_orchestrator.sessions.actor import Actor
 from agent_orchestrator.sessions.service import SessionService
@@ -136,9 +139,10 @@ def _step(event: AuditEvent, owner: Actor) -> Step:
     details = {
         k: str(v) for k, v in event.details.items() if k in _KEPT_DETAILS and (mine or k in _ANYONES_DETAILS)
     }
-    return Step(
-        event.at, event.action, LABELS[event.action], by, event.client_addr if mine else None, details
-    )
+    if "device" in details:
+        details["device"] = device_name(details["device"])
+    label = _organised(details) if event.action == "organise" else LABELS[event.action]
+    return Step(event.at, event.action, label, by, event.client_addr if mine else None, details)
 
 
 def _refusal(event: AuditEvent) -> RefusalKind:
@@ -148,3 +152,31 @@ def _refusal(event: AuditEvent) -> RefusalKind:
         if kind == reason:
             return kind
     return "sign_in"
+
+
+def _organised(details: dict[str, str]) -> str:
+    """What organising did, in the owner's words ("Pinned; moved to “Cases”"), not a bare "Organised"."""
+    said = []
+    if "pinned" in details:
+        said.append("Pinned" if details["pinned"] == "true" else "Unpinned")
+    if "archived" in details:
+        said.append("Archived" if details["archived"] == "true" else "Restored from the archive")
+    if "folder" in details:
+        said.append(f"Moved to “{details['folder']}”" if details["folder"] else "Taken out of its folder")
+    if "tags" in details:
+        said.append(f"Tagged {details['tags']}" if details["tags"] else "Tags removed")
+    return "; ".join(said) or LABELS["organise"]
+
+
+@functools.lru_cache(maxsize=256)
+def device_name(agent: str) -> str:
+    """A User-Agent as its owner recognises it: "Chrome on Linux", "Mobile Safari on iPhone", or a
+    client's own name for itself ("ao (terminal client)", "python-httpx") without its version."""
+    found = ua_parser.parse(agent)
+    browser = found.user_agent.family if found.user_agent else None
+    if browser is None:
+        return agent.split("/", 1)[0].strip() or "an unnamed client"
+    device = found.device.family if found.device and found.device.family != "Other" else None
+    system = found.os.family if found.os else None
+    where = device if device and device not in ("Mac", "Generic Smartphone") else system
+    return f"{browser} on {where}" if where else browser

@@ -37,7 +37,7 @@ import itertools
 import json
 import math
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -45,7 +45,7 @@ from typing import Any
 from agent_orchestrator.errors import ImportThrottledError, InvalidInputError
 from agent_orchestrator.sessions.actions.branching import record_history
 from agent_orchestrator.sessions.history.tool_results import imported_call_id
-from agent_orchestrator.sessions.history.transcript import log_timestamp, parse_events
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp, parse_events
 from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, validate_title
@@ -86,15 +86,19 @@ class Exchange:
         self.search_index = search
         self.imports_per_hour = imports_per_hour
 
-    async def export(self, actor: Actor, public_id: str, *, markdown: bool = False) -> dict[str, Any] | str:
-        """The caller's session as our JSON document, or as Markdown."""
+    async def export(
+        self, actor: Actor, public_id: str, *, markdown: bool = False, figures: Figures | None = None
+    ) -> tuple[str, dict[str, Any] | str]:
+        """The caller's session's title, and the session as our JSON document or as Markdown (with
+        ``figures``: the tables of what an answer's tools returned, under it)."""
         record = await self.service.get(actor, public_id)
         raw = await self.service.files.read_events(record.id) or b""
         event = self.service.event(
             "export", actor, record, details={"as": "markdown" if markdown else "json"}
         )
         await asyncio.to_thread(self.service.audit.record, event)
-        return export_markdown(record, raw) if markdown else export_document(record, raw)
+        body = export_markdown(record, raw, figures) if markdown else export_document(record, raw)
+        return record.title, body
 
     async def import_file(self, actor: Actor, data: bytes) -> list[SessionRecord]:
         """New sessions for every conversation in the file; nothing at all if any of it is bad, or if
@@ -194,14 +198,21 @@ def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
     }
 
 
-def export_markdown(record: SessionRecord, raw: bytes) -> str:
-    """The visible conversation as Markdown, for reading and sharing (not for re-import)."""
+Figures = Callable[[TranscriptMessage], list[str]]
+"""The Markdown tables of what an answer's tools returned (its charts' figures)."""
+
+
+def export_markdown(record: SessionRecord, raw: bytes, figures: Figures | None = None) -> str:
+    """The visible conversation as Markdown, for reading and sharing (not for re-import); under an
+    answer, its charts' figures as tables (``figures``)."""
     lines = [f"# {record.title}", "", f"_Exported from AgentOrchestrator, session `{record.public_id}`._", ""]
     for message in parse_events(raw.splitlines()):
         who = "You" if message.role == "user" else "Assistant"
         stamp = f" ({message.timestamp})" if message.timestamp else ""
         note = " — _no answer_" if message.interrupted else " — _stopped_" if message.stopped else ""
         lines += [f"### {who}{stamp}{note}", "", message.content.strip(), ""]
+        for table in figures(message) if figures is not None else []:
+            lines += [table, ""]
     return "\n".join(lines)
 
 

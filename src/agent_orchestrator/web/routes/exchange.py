@@ -4,11 +4,15 @@
 at most 100 conversations a file, ten files a user an hour: docs/architecture.md#export-and-import)."""
 
 import json
+import re
 from typing import Literal
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request, Response, status
 from pydantic import BaseModel
 
+from agent_orchestrator.sessions.history.transcript import TranscriptMessage
+from agent_orchestrator.web.charts import charts_for, markdown_table
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.routes.sessions import SessionOut
 
@@ -69,15 +73,32 @@ async def export_session(
     services: ServicesDep,
     format: Literal["json", "markdown"] = Query("json"),
 ) -> Response:
-    exported = await services.exchange.export(actor, session_id, markdown=format == "markdown")
+    title, exported = await services.exchange.export(
+        actor, session_id, markdown=format == "markdown", figures=figures_of
+    )
     if isinstance(exported, str):
         body, media, suffix = exported, "text/markdown; charset=utf-8", "md"
     else:
         body, media, suffix = json.dumps(exported, indent=2, ensure_ascii=False), "application/json", "json"
-    disposition = f'attachment; filename="{session_id}.{suffix}"'  # ids are [A-Za-z0-9._-] only
+    disposition = download_name(title, session_id, suffix)
     return Response(
         body, media_type=media, headers={"Content-Disposition": disposition, "Cache-Control": "no-store"}
     )
+
+
+def figures_of(message: TranscriptMessage) -> list[str]:
+    """An answer's charts as Markdown tables, for the Markdown export."""
+    return [markdown_table(chart) for chart in charts_for(message.tool_results)]
+
+
+def download_name(title: str, session_id: str, suffix: str) -> str:
+    """``Content-Disposition`` naming the file after the chat's title ("Revenue by country.md"): as
+    written for browsers that read RFC 6266's ``filename*``, in plain ASCII for the rest; the
+    session id when the title leaves nothing (ids are ``[A-Za-z0-9._-]`` only)."""
+    name = " ".join(re.sub(r"[\x00-\x1f\x7f/\\:*?\"<>|]+", " ", title).split()).strip(" .")[:100].strip()
+    name = name or session_id
+    plain = re.sub(r"[^A-Za-z0-9 ._-]+", "_", name).strip("_ ") or session_id
+    return f"attachment; filename=\"{plain}.{suffix}\"; filename*=UTF-8''{quote(f'{name}.{suffix}')}"
 
 
 @router.post(

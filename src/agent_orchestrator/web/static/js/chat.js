@@ -81,8 +81,15 @@ export async function ensureSession() {
   update({ currentSessionId: session.id });
   storage.setSessionId(session.id);
   $("chat-title").textContent = sessionTitle(session);
+  showChatActions(session); // the first chat of a visit has its Export, Share and Activity at once
   followSession(session.id, 0, (name, data) => onSessionEvent(session.id, name, data));
   return session.id;
+}
+
+/** The open chat's own actions above its messages. */
+function showChatActions(session) {
+  const actions = [parentLink(session), ...exportLinks(session.id), shareButton(), activityButton()];
+  $("chat-actions").replaceChildren(...actions.filter(Boolean));
 }
 
 function clearConversation() {
@@ -101,8 +108,7 @@ function clearConversation() {
 function showConversation(data) {
   const id = data.session.id;
   $("chat-title").textContent = sessionTitle(data.session);
-  const actions = [parentLink(data.session), ...exportLinks(id), shareButton(), activityButton()];
-  $("chat-actions").replaceChildren(...actions.filter(Boolean));
+  showChatActions(data.session);
   closeSharePanel();
   closeActivity();
   const list = $("messages");
