@@ -442,3 +442,30 @@ def test_a_chat_answers_on_the_new_data_from_its_next_turn(data_app, tmp_path: P
     )
     (after,) = events(send(alice, session_id, "And in Narnia?"))[-1][1]["readings"]
     assert after["answer"] == "Customers, Narnia, all time: 3 customers."
+
+
+SHOP = "Order,SKU,Item,Qty,Date,Price,Customer,Country,Region\n" + "".join(
+    f"T{100 + i // 2},K{i % 9},{('Red', 'Blue', 'Green', 'Plain')[i % 4]} mug no. {i},{1 + i % 3},"
+    f"2024-03-{1 + i % 28:02d},{3 + i % 5}.50,{7 + i % 6},France,{('North', 'South')[i % 2]}\n"
+    for i in range(60)
+)
+
+
+def test_the_preview_profiles_each_column_and_says_what_it_looks_like(data_app, tmp_path: Path) -> None:
+    """The mapping step's evidence: each column's type, distinct values and samples, and whether it
+    looks like names, categories or amounts, so one left unused is pointed out before the import."""
+    alice = data_app.client("alice")
+    path = tmp_path / "shop.csv"
+    path.write_text(SHOP)
+    answered = upload(alice, path)
+    assert answered.status_code == 201, answered.text
+    columns = {column["header"]: column for column in answered.json()["columns"]}
+    assert list(columns) == SHOP.splitlines()[0].split(",")
+    assert (columns["Item"]["type"], columns["Item"]["distinct"], columns["Item"]["looks_like"]) == (
+        "VARCHAR",
+        60,
+        "names",
+    )
+    assert columns["Region"]["looks_like"] == "categories" and columns["Region"]["distinct"] == 2
+    assert columns["Price"]["looks_like"] == "amounts" and columns["Date"]["looks_like"] == "dates"
+    assert 0 < len(columns["Item"]["samples"]) <= 5 and all("mug" in s for s in columns["Item"]["samples"])

@@ -5,7 +5,7 @@ so a wrong mapping is one ``422`` now rather than a failed job later."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -22,6 +22,7 @@ from agent_orchestrator.retail.datasets import (
     SegmentRules,
 )
 from agent_orchestrator.retail.datasets.formats import OPTIONAL_FIELDS, missing_fields
+from agent_orchestrator.retail.datasets.semantic import UploadColumn
 from agent_orchestrator.web.charts import MoneyFormat
 from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.import_jobs import ImportJob, JobState, Mode
@@ -76,6 +77,30 @@ class FormatBody(_In):
         return CsvFormat(**self.model_dump())
 
 
+class UploadColumnOut(BaseModel):
+    """One column of an upload, from its first lines: the mapping step's evidence for it."""
+
+    header: str
+    type: str
+    """DuckDB's type of its values (``VARCHAR``, ``BIGINT``, ``DOUBLE``, ``DATE``...)."""
+    distinct: int
+    samples: list[str]
+    looks_like: Literal["names", "categories", "amounts", "keys", "dates"] | None
+    """What it seems to hold: a column that holds names, categories or amounts and is mapped to no
+    field is pointed out before the import."""
+
+    @classmethod
+    def of(cls, column: UploadColumn) -> UploadColumnOut:
+        profile = column.profile
+        return cls(
+            header=profile.header,
+            type=profile.type,
+            distinct=profile.distinct,
+            samples=list(profile.samples),
+            looks_like=column.looks_like,
+        )
+
+
 class PreviewOut(BaseModel):
     """An upload as it was read: its first rows and how each column was understood."""
 
@@ -95,11 +120,15 @@ class PreviewOut(BaseModel):
     )
     fields: list[str] = Field(description="every field, in order")
     optional_fields: list[str]
+    columns: list[UploadColumnOut] = Field(description="each column's profile, from the file's first lines")
 
     @classmethod
-    def of(cls, upload: Upload, remembered: Mapping[str, str | None] | None) -> PreviewOut:
+    def of(
+        cls, upload: Upload, remembered: Mapping[str, str | None] | None, columns: Sequence[UploadColumn] = ()
+    ) -> PreviewOut:
         """The upload as last read; ``remembered``: the mapping confirmed last time for its source
-        (the upload was then read with that time's format), instead of the suggested one."""
+        (the upload was then read with that time's format), instead of the suggested one;
+        ``columns``: its columns' profiles (``upload_columns``)."""
         preview = upload.preview
         mapping = dict(remembered if remembered is not None else preview.mapping)
         return cls(
@@ -117,6 +146,7 @@ class PreviewOut(BaseModel):
             remembered=remembered is not None,
             fields=list(FIELDS),
             optional_fields=sorted(OPTIONAL_FIELDS),
+            columns=[UploadColumnOut.of(column) for column in columns],
         )
 
 

@@ -443,3 +443,32 @@ def test_the_pages_and_their_charts_print_money_in_the_currency_the_admin_sets(
     assert not str(shown["table"]).startswith("£"), shown
     page.get_by_test_id("nav-data").click()
     restore_default(page)
+
+
+def test_a_column_of_names_left_unused_is_pointed_out_before_the_import(
+    page: Page, data_site: str, tmp_path: Path
+) -> None:
+    """Each column shows its profile under its name; columns of names, categories or amounts that no
+    field was chosen for are listed before the import, with a word on product names."""
+    open_data_page(page, data_site, "owner")
+    path = tmp_path / "shop.csv"
+    path.write_text(
+        "Order,SKU,Item,Qty,Date,Price,Customer,Country,Region\n"
+        + "".join(
+            f"T{i},K{i % 9},Mug no. {i},1,2024-03-{1 + i % 28:02d},3.50,{7 + i % 6},France,"
+            f"{('North', 'South')[i % 2]}\n"
+            for i in range(40)
+        )
+    )
+    upload(page, path)
+    item = page.get_by_test_id("column-profile").filter(has_text="Item")
+    expect(item).to_contain_text("text, names · 40 values")
+    unused = page.get_by_test_id("mapping-unused")
+    page.get_by_test_id("map-description").select_option("")
+    expect(unused).to_contain_text("“Item” looks like names")
+    expect(unused).to_contain_text("“Region” looks like categories")
+    expect(unused).to_contain_text("choose it for Description")
+    page.get_by_test_id("map-description").select_option("Item")  # chosen: no longer unused
+    expect(unused).not_to_contain_text("“Item”")
+    expect(unused).to_contain_text("“Region” looks like categories")
+    page.get_by_test_id("mapping-cancel").click()

@@ -19,6 +19,7 @@ rows by :func:`check_model_rows` and kept by :func:`keep_model` in a new version
 from __future__ import annotations
 
 import csv
+import itertools
 import os
 import sqlite3
 import tempfile
@@ -206,6 +207,63 @@ def _retail_model(conn: sqlite3.Connection, target: Path, name: str) -> Semantic
         model = suggest_model(profile_csv(lines, reading), name, known=_RETAIL_KNOWN)
         write_parquet(model, lines, target, reading)
     return model
+
+
+@dataclass(frozen=True, slots=True)
+class UploadColumn:
+    """One column of an upload as its first lines show it, and what it looks like it holds."""
+
+    profile: ColumnProfile
+    looks_like: Looks | None
+
+
+Looks = Literal["names", "categories", "amounts", "keys", "dates"]
+_LOOKS: dict[Role, Looks] = {
+    Role.label: "names",
+    Role.dimension: "categories",
+    Role.measure: "amounts",
+    Role.key: "keys",
+    Role.time: "dates",
+}
+_FEW_CATEGORIES = 30
+"""At most this many values: categories one breaks figures down by; more are names of things."""
+_PROFILED_LINES = 5_000
+"""Lines of an upload profiled for the mapping step: enough to tell names from categories, quick
+however large the file."""
+
+
+def upload_columns(path: Path, fmt: CsvFormat, date_formats: Sequence[str]) -> list[UploadColumn]:
+    """Each column of an upload with its profile (type, distinct values, samples) and the role the
+    semantic model would give it, from the file's first lines: what the Data page's mapping step
+    shows, so a column that holds names, categories or amounts is not left unused unnoticed. Empty
+    when DuckDB cannot read those lines so (the preview says why the file is hard to read)."""
+    reading = CsvReading(
+        delimiter=fmt.delimiter,
+        decimal=fmt.decimal,
+        date_format=date_formats[0] if len(date_formats) == 1 else None,
+    )
+    with tempfile.TemporaryDirectory(prefix=".profile-", dir=path.parent) as folder:
+        head = Path(folder) / "head.csv"
+        with (
+            path.open(encoding=fmt.encoding, errors="replace", newline="") as source,
+            head.open("w", encoding="utf-8", newline="") as target,
+        ):
+            target.writelines(itertools.islice(source, _PROFILED_LINES + 1))
+        try:
+            profile = profile_csv(head, reading)
+        except InvalidInputError:
+            return []
+    model = suggest_model(profile, "upload")
+    roles = {column.source: column.role for column in model.columns}
+    return [UploadColumn(column, _looks_like(column, roles.get(column.header))) for column in profile.columns]
+
+
+def _looks_like(column: ColumnProfile, role: Role | None) -> Looks | None:
+    """Names when a column of text has many values (a product's, a customer's), categories when it
+    has few (a region, a channel), else what its suggested role says."""
+    if role is Role.dimension and column.distinct > _FEW_CATEGORIES:
+        return "names"
+    return _LOOKS.get(role) if role is not None else None
 
 
 def _as_utf8(path: Path, encoding: str, folder: Path) -> Path:

@@ -22,6 +22,7 @@ from fastapi.responses import StreamingResponse
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError
 from agent_orchestrator.retail.datasets import CsvFormat
+from agent_orchestrator.retail.datasets.semantic import UploadColumn, upload_columns
 from agent_orchestrator.sessions import Actor
 from agent_orchestrator.sessions.store import AuditAction, AuditEvent
 from agent_orchestrator.spreadsheet import safe_csv
@@ -94,7 +95,7 @@ async def upload(
     if remembered is not None:
         received, mapping = await asyncio.to_thread(_as_remembered, services.uploads, received, *remembered)
     await _audit(services, admin, "data_upload", source=received.name, bytes=received.size)
-    return PreviewOut.of(received, mapping)
+    return PreviewOut.of(received, mapping, await _columns(received))
 
 
 @router.post(
@@ -110,7 +111,12 @@ async def reread_upload(
     received = services.uploads.get(upload_id, admin.user.id)
     fmt = body.format.csv_format()
     reread = await asyncio.to_thread(services.uploads.reread, received, fmt, body.date_column)
-    return PreviewOut.of(reread, None)
+    return PreviewOut.of(reread, None, await _columns(reread))
+
+
+async def _columns(upload: Upload) -> list[UploadColumn]:
+    preview = upload.preview
+    return await asyncio.to_thread(upload_columns, upload.path, preview.format, preview.date_formats)
 
 
 @router.delete(

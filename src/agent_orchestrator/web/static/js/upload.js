@@ -65,14 +65,61 @@ function renderPreview(data, kept = null) {
   $("mapping-problems").replaceChildren(...data.problems.map((text) => el("li", { text })));
 
   const table = $("preview-table");
-  table.tHead.replaceChildren(el("tr", {}, data.header.map((name) => el("th", { text: name, attrs: { scope: "col" } }))));
+  const profiles = new Map(data.columns.map((column) => [column.header, column]));
+  table.tHead.replaceChildren(el("tr", {}, data.header.map((name) => columnHead(name, profiles.get(name)))));
   table.tBodies[0].replaceChildren(...data.rows.map((row) => el("tr", {}, row.map((cell) => el("td", { text: cell })))));
 
   $("mapping-fields").replaceChildren(...data.fields.flatMap((field) => fieldChoice(data, field, kept ?? data.mapping)));
+  renderUnused();
   renderReading(data);
   renderDateFormats(data);
   show($("mapping-form"), true);
 }
+
+/** A column's header with its profile under it: what it holds, how many values, some of them. */
+function columnHead(name, profile) {
+  if (!profile) return el("th", { text: name, attrs: { scope: "col" } });
+  const kind = TYPES[profile.type] ?? profile.type.toLowerCase();
+  const looks = profile.looks_like ? `, ${profile.looks_like}` : "";
+  const summary = `${kind}${looks} · ${fmtNumber(profile.distinct)} values`;
+  return el("th", { attrs: { scope: "col" }, testid: "column-profile" }, [
+    el("span", { text: name }),
+    el("span", { className: "column-profile muted small", text: summary }),
+    el("span", { className: "column-samples muted small", text: profile.samples.slice(0, 3).join(" · ") }),
+  ]);
+}
+
+/**
+ * Columns that hold names, categories or amounts but no field was chosen for: said before the import
+ * (they stay in the data's own columns, but the retail pages and answers will not use them); a column
+ * of names while no field holds the products' names is the one most worth a look.
+ */
+function renderUnused() {
+  const box = $("mapping-unused");
+  const used = new Set(Object.values(chosenMapping()).filter(Boolean));
+  const unused = preview.columns.filter(
+    (column) => ["names", "categories", "amounts"].includes(column.looks_like) && !used.has(column.header),
+  );
+  const lines = unused.map((column) =>
+    el("li", { text: `“${column.header}” looks like ${column.looks_like} (${column.samples.slice(0, 3).join(", ")})` }),
+  );
+  const names = unused.find((column) => column.looks_like === "names");
+  const nameless = names && !chosenMapping().description;
+  box.replaceChildren(
+    el("p", { text: "These columns are not chosen for any field:" }),
+    el("ul", {}, lines),
+    el("p", {
+      className: "small",
+      text: nameless
+        ? `If “${names.header}” holds the products' names, choose it for Description: otherwise products are shown by their codes. `
+        : "",
+    }),
+    el("p", { className: "small", text: "They can still be asked about in the chat, by their own names." }),
+  );
+  show(box, unused.length > 0);
+}
+
+const TYPES = { VARCHAR: "text", BIGINT: "whole numbers", INTEGER: "whole numbers", DOUBLE: "numbers", DATE: "dates", TIMESTAMP: "dates and times", BOOLEAN: "yes/no" };
 
 function mappingSource(data, kept) {
   if (kept) return "as you chose it (kept when the file was read again)";
@@ -269,6 +316,7 @@ export function bindUpload() {
   $("upload-form").addEventListener("submit", onUpload);
   $("mapping-form").addEventListener("submit", onConfirm);
   $("mapping-cancel").addEventListener("click", onCancelMapping);
+  $("mapping-fields").addEventListener("change", () => preview && renderUnused());
   for (const id of ["reading-delimiter", "reading-decimal", "reading-thousands"]) {
     $(id).addEventListener("change", onReadingChanged);
   }
