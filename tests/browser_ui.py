@@ -2,12 +2,15 @@
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, message_text
 
+AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core (pinned in package-lock.json), the accessibility checker run on every page and panel."""
 PASSWORD = "correct horse battery"
 PHONE = {"width": 390, "height": 844}
 """A phone's viewport, for the tests run at a desktop's and a phone's width."""
@@ -121,4 +124,23 @@ def chart_values(figure: Locator) -> list[list[float]]:
     chart_points(figure)
     return figure.locator("canvas").evaluate(
         "(canvas) => window.Chart.getChart(canvas).data.datasets.map((dataset) => dataset.data)"
+    )
+
+
+def accessibility_problems(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it shows now (WCAG 2.x A and AA and
+    best practices), one line each with the elements concerned: empty when there are none. Run by
+    evaluation, which the page's CSP does not govern (the app itself never loads it)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text())
+    return page.evaluate(
+        """async () => {
+            const { violations } = await axe.run(document, { resultTypes: ["violations"] });
+            return violations
+                .filter((v) => v.impact === "serious" || v.impact === "critical")
+                .map((v) => {
+                    const where = v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ");
+                    return `${v.id} (${v.impact}): ${v.help} -- ${where}`;
+                });
+        }"""
     )

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_ui import ASSISTANT, PASSWORD, PHONE, api, chart_points, login, send
+from browser_ui import ASSISTANT, PASSWORD, PHONE, accessibility_problems, api, chart_points, login, send
 from playwright.sync_api import Locator, Page, expect
 from sales_csv import sales_csv
 
@@ -463,6 +463,7 @@ def test_a_column_of_names_left_unused_is_pointed_out_before_the_import(
     upload(page, path)
     item = page.get_by_test_id("column-profile").filter(has_text="Item")
     expect(item).to_contain_text("text, names · 40 values")
+    assert accessibility_problems(page) == []  # the mapping step, its scrolled preview table included
     unused = page.get_by_test_id("mapping-unused")
     page.get_by_test_id("map-description").select_option("")
     expect(unused).to_contain_text("“Item” looks like names")

@@ -9,7 +9,7 @@
 // canvas and sizes it through the CSSOM, which the CSP's style-src 'self' allows. Every chart has
 // its figures as a table under it (screen readers, copying numbers, and a browser without the script).
 
-import { el } from "./dom.js";
+import { el, scrollingTable } from "./dom.js";
 import { fmtMoney, fmtNumber, fmtPercent, inCurrency } from "./format.js";
 
 // Distinct in hue and lightness, readable on white; the first is the app's accent.
@@ -177,7 +177,7 @@ export function chartFigure(spec, { onPick = customerPicker(spec), table = true 
   if (isHorizontal(spec)) frame.style.height = `${Math.max(160, spec.labels.length * 30 + 50)}px`;
   const details = el("details", { className: "chart-data" }, [
     el("summary", { text: "Show the figures as a table" }),
-    el("div", { className: "table-wrap" }, [dataTable(spec)]),
+    scrollingTable(dataTable(spec), `${spec.title}: the figures`),
   ]);
   const figure = el("figure", { className: "chart", testid: "chart" }, [
     el("figcaption", { className: "chart-title", text: spec.title }),

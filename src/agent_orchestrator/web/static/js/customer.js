@@ -6,7 +6,7 @@
 
 import { api, isAbort, queryString } from "./api.js";
 import { chartFigure, destroyCharts } from "./charts.js";
-import { $, el, setText } from "./dom.js";
+import { $, el, scrollingTable, setText } from "./dom.js";
 import { DASH, fmtMoney, fmtNumber } from "./format.js";
 import { state } from "./state.js";
 import { setView, whenShown } from "./views.js";
@@ -131,13 +131,12 @@ function productsTable(products, money) {
       el("td", { className: "num", text: fmtMoney(p.revenue, money) }),
     ]),
   );
-  return el("div", { className: "table-wrap" }, [
-    el("table", { className: "data-table", testid: "customer-products" }, [
-      el("caption", { className: "visually-hidden", text: "Top products by revenue" }),
-      el("thead", {}, [el("tr", {}, head)]),
-      el("tbody", {}, rows),
-    ]),
+  const table = el("table", { className: "data-table", testid: "customer-products" }, [
+    el("caption", { className: "visually-hidden", text: "Top products by revenue" }),
+    el("thead", {}, [el("tr", {}, head)]),
+    el("tbody", {}, rows),
   ]);
+  return scrollingTable(table, "Top products by revenue");
 }
 
 function renderCustomer(c, trend, money) {

@@ -19,6 +19,14 @@ export function el(tag, { text, className, attrs, testid } = {}, children = []) 
   return node;
 }
 
+/**
+ * A table in a box that scrolls sideways on a narrow screen: a keyboard must reach it to scroll it
+ * (axe's scrollable-region-focusable), so the box is a focusable, named region.
+ */
+export function scrollingTable(table, label) {
+  return el("div", { className: "table-wrap", attrs: { tabindex: 0, role: "region", "aria-label": label } }, [table]);
+}
+
 export function show(node, visible) {
   node.hidden = !visible;
 }
