@@ -11,8 +11,10 @@ if ! command -v uv >/dev/null 2>&1; then
     export PATH="$HOME/.local/bin:$PATH"
 fi
 
-step "Installing the Copilot runtime and Chart.js (npm, pinned in package-lock.json)"
-if [ ! -d node_modules/@github/copilot ] || [ ! -d node_modules/chart.js ]; then
+step "Installing the Copilot runtime, Chart.js, Swagger UI and axe-core (npm, pinned in package-lock.json)"
+# npm keeps its own copy of the lock file it installed from: a newer package-lock.json (a package
+# added or moved) installs again.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     npm ci --no-audit --no-fund
 else
     echo "already installed" >&2
