@@ -33,17 +33,14 @@ def login(page: Page, username: str, password: str = PASSWORD, *, url: str = "/"
     expect(page.get_by_test_id("composer-input")).to_be_focused()
 
 
-def new_chat(page: Page) -> str:
-    """Start a chat from the sidebar; returns its id (the active sidebar item's)."""
-    before = page.evaluate("localStorage.getItem('ao.currentSession')")
+def new_chat(page: Page) -> None:
+    """Start a chat from the sidebar: the empty start screen, no chat open (its first message makes
+    it, and only then is it in the list; ``current_session`` gives its id after that)."""
     page.get_by_test_id("new-chat").click()
-    page.wait_for_function("(before) => localStorage.getItem('ao.currentSession') !== before", arg=before)
+    page.wait_for_function("() => localStorage.getItem('ao.currentSession') === null")
     expect(page.get_by_test_id("message")).to_have_count(0)
-    session_id = current_session(page)
-    expect(page.locator(f'[data-testid="session-item"][data-session-id="{session_id}"]')).to_have_class(
-        re.compile(r"\bactive\b")
-    )
-    return session_id
+    expect(page.get_by_test_id("start-screen")).to_be_visible()
+    expect(page.locator('[data-testid="session-item"].active')).to_have_count(0)
 
 
 def chat_action(item: Locator, testid: str) -> None:

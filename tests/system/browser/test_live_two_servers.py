@@ -79,7 +79,9 @@ def test_devices_on_two_servers_see_each_others_turns_live(
     two_servers: list[str], new_context: Callable[..., BrowserContext], scripted_model: ScriptedModel
 ) -> None:
     phone, laptop = _devices(new_context, two_servers)
-    session_id = new_chat(phone)
+    new_chat(phone)
+    expect(send(phone, "Hello")).to_have_text("OK")  # the chat's first message makes it
+    session_id = current_session(phone)
     expect(laptop.get_by_test_id("session-item")).to_have_count(1)  # the list is live across servers
     laptop.get_by_test_id("session-item").locator(".session-open").click()
     assert current_session(laptop) == session_id
@@ -95,36 +97,41 @@ def test_devices_on_two_servers_see_each_others_turns_live(
 
     # A reload on B mid-turn joins the turn where it is.
     laptop.reload()
-    expect(laptop.locator(USER_TEXT)).to_have_text(["Which countries lead?"], timeout=30_000)
-    expect(laptop.locator(ASSISTANT_TEXT)).to_have_text([ANSWER], timeout=30_000)
-    expect(phone.locator(ASSISTANT_TEXT)).to_have_text([ANSWER])
+    expect(laptop.locator(USER_TEXT)).to_have_text(["Hello", "Which countries lead?"], timeout=30_000)
+    expect(laptop.locator(ASSISTANT_TEXT)).to_have_text(["OK", ANSWER], timeout=30_000)
+    expect(phone.locator(ASSISTANT_TEXT)).to_have_text(["OK", ANSWER])
 
     # And back: B's turn streams into A.
     scripted_model.script(Text("France grew fastest.", pace=0.3))
     expect(send(laptop, "Who grew fastest?")).to_have_text("France grew fastest.")
     for device in (phone, laptop):
-        expect(device.locator(USER_TEXT)).to_have_text(["Which countries lead?", "Who grew fastest?"])
-        expect(device.locator(ASSISTANT_TEXT)).to_have_text([ANSWER, "France grew fastest."])
+        expect(device.locator(USER_TEXT)).to_have_text(
+            ["Hello", "Which countries lead?", "Who grew fastest?"]
+        )
+        expect(device.locator(ASSISTANT_TEXT)).to_have_text(["OK", ANSWER, "France grew fastest."])
 
 
 def test_a_stale_tab_on_the_other_server_is_refused_then_sends(
     two_servers: list[str], new_context: Callable[..., BrowserContext], scripted_model: ScriptedModel
 ) -> None:
     phone, laptop = _devices(new_context, two_servers)
+    new_chat(phone)
+    expect(send(phone, "Hi")).to_have_text("OK")  # the chat's first message makes it
+    session_id = current_session(phone)
     laptop.route(SESSION_FEED, lambda route: route.abort())  # B's tab will fall behind
-    session_id = new_chat(phone)
     laptop.get_by_test_id("session-item").locator(".session-open").click()
     assert current_session(laptop) == session_id
+    expect(laptop.locator(USER_TEXT)).to_have_text(["Hi"])
     expect(send(phone, "Hello")).to_have_text("OK")
 
     assert send_refused(laptop, "Anything new?") == 409
     composer = laptop.get_by_test_id("composer-input")
-    expect(laptop.locator(USER_TEXT)).to_have_text(["Hello"])
+    expect(laptop.locator(USER_TEXT)).to_have_text(["Hi", "Hello"])
     expect(laptop.locator(".message-missed")).to_have_count(2)
     expect(composer).to_have_value("Anything new?")
 
     laptop.unroute(SESSION_FEED)
     expect(send(laptop, None)).to_have_text("OK")
     for device in (phone, laptop):
-        expect(device.locator(USER_TEXT)).to_have_text(["Hello", "Anything new?"])
-        expect(device.locator(ASSISTANT_TEXT)).to_have_text(["OK", "OK"])
+        expect(device.locator(USER_TEXT)).to_have_text(["Hi", "Hello", "Anything new?"])
+        expect(device.locator(ASSISTANT_TEXT)).to_have_text(["OK", "OK", "OK"])

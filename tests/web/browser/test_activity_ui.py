@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from browser_ui import PASSWORD, PHONE, login, new_chat, send
+from browser_ui import PASSWORD, PHONE, current_session, login, new_chat, send
 from playwright.sync_api import Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
@@ -23,11 +23,12 @@ def test_the_owner_reads_the_chats_activity(
     viewport: dict[str, int] | None,
 ) -> None:
     login(page, user("alice"))
-    session_id = new_chat(page)
+    new_chat(page)
     if viewport:
         page.set_viewport_size(viewport)
     scripted_model.script(Text("Fine."))
     expect(send(page, "How are we doing?")).to_have_text("Fine.")
+    session_id = current_session(page)
     other = user("bob")
     with httpx.Client(base_url=base_url, timeout=30) as bob:
         bob.post("/api/auth/login", json={"username": other, "password": PASSWORD}).raise_for_status()

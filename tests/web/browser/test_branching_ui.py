@@ -10,9 +10,10 @@ from playwright.sync_api import Page, expect
 
 def test_branch_edit_regenerate_and_search_in_the_chat(page: Page, user: Callable[[str], str]) -> None:
     login(page, user("alice"))
-    original = new_chat(page)
+    new_chat(page)
     for text in ("Remember kiwi", "Remember mango"):
         send(page, text)
+    original = current_session(page)
     expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember mango"])
 
     # Branch at the first answer: a new chat with the first turn only, linked to its parent.

@@ -26,8 +26,9 @@ def test_sending_while_another_device_is_answering(
     feed is cut off until after the refusal, so it can still press Send: the race the 409 is for."""
     alice = user("alice")
     login(page, alice)
-    session_id = new_chat(page)
+    new_chat(page)
     send(page, "Hello")
+    session_id = current_session(page)
     laptop = new_context().new_page()
     laptop.route(FEED, lambda route: route.abort())
     login(laptop, alice)

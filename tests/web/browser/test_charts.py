@@ -176,9 +176,10 @@ def test_an_imported_chats_tool_results_show_as_imported_text_and_never_as_a_cha
     page: Page, user: Callable[[str], str], scripted_model: ScriptedModel, csp_violations: list[str], tmp_path
 ) -> None:
     login(page, user("alice"))
-    original = new_chat(page)
+    new_chat(page)
     scripted_model.script(ToolCall("retail-analytics-monthly_trend", {"months": 6}), "Revenue grew.")
     send(page, TREND_QUESTION)
+    original = current_session(page)
     expect(page.locator(ASSISTANT).last.get_by_test_id("chart")).to_have_count(1)
     with page.expect_download() as download:
         page.get_by_test_id("export-json").click()

@@ -37,7 +37,9 @@ def test_another_device_sees_the_answer_stream_in_without_reloading(
 ) -> None:
     alice = user("alice")
     login(page, alice)
-    session_id = new_chat(page)
+    new_chat(page)
+    send(page, "Hello")  # the chat's first message makes it
+    session_id = current_session(page)
     laptop = new_context().new_page()
     login(laptop, alice)
     assert current_session(laptop) == session_id
@@ -47,19 +49,19 @@ def test_another_device_sees_the_answer_stream_in_without_reloading(
     page.get_by_test_id("composer-send").click()
 
     # The laptop shows the question and the answer as it is written, with nothing reloaded.
-    expect(laptop.locator(USER_TEXT)).to_have_text(["Which countries lead?"], timeout=30_000)
+    expect(laptop.locator(USER_TEXT)).to_have_text(["Hello", "Which countries lead?"], timeout=30_000)
     expect(_streaming(laptop)).to_have_text(re.compile(r"^Germany leads"), timeout=30_000)
     partial = _streaming(laptop).text_content()
     assert partial and ANSWER.startswith(partial) and partial != ANSWER
     expect(laptop.get_by_test_id("composer-send")).to_be_disabled()  # a turn is being answered
-    expect(laptop.locator(ASSISTANT_TEXT)).to_have_text([ANSWER], timeout=30_000)
+    expect(laptop.locator(ASSISTANT_TEXT)).to_have_text(["OK", ANSWER], timeout=30_000)
     expect(laptop.get_by_test_id("composer-send")).to_be_enabled()
-    expect(page.locator(ASSISTANT_TEXT)).to_have_text([ANSWER])
+    expect(page.locator(ASSISTANT_TEXT)).to_have_text(["OK", ANSWER])
     # Both devices show the turn once; the laptop carries on, the phone sees that in turn.
     expect(send(laptop, "Thanks")).to_have_text("OK")
     for device in (page, laptop):
-        expect(device.locator(USER_TEXT)).to_have_text(["Which countries lead?", "Thanks"])
-        expect(device.locator(ASSISTANT_TEXT)).to_have_text([ANSWER, "OK"])
+        expect(device.locator(USER_TEXT)).to_have_text(["Hello", "Which countries lead?", "Thanks"])
+        expect(device.locator(ASSISTANT_TEXT)).to_have_text(["OK", ANSWER, "OK"])
 
 
 def test_a_reload_mid_turn_joins_the_stream(
@@ -123,15 +125,19 @@ def test_the_sessions_list_is_live_on_every_device(
 ) -> None:
     alice = user("alice")
     login(page, alice)
-    first = new_chat(page)
+    new_chat(page)
+    send(page, "Hello")
+    first = current_session(page)
     laptop = new_context().new_page()
     login(laptop, alice)
     items = laptop.get_by_test_id("session-item")
     expect(items).to_have_count(1)
 
-    second = new_chat(page)
+    new_chat(page)  # nothing in the list until the chat's first message
+    expect(items).to_have_count(1)
+    send(page, "Revenue by country")  # makes the chat, named after it
     expect(items).to_have_count(2)
-    send(page, "Revenue by country")  # names the chat after its first message
+    second = current_session(page)
     item = laptop.locator(f'[data-testid="session-item"][data-session-id="{second}"]')
     expect(item.locator(".session-title")).to_have_text("Revenue by country")
 

@@ -4,7 +4,7 @@ import json
 import re
 from collections.abc import Callable
 
-from browser_ui import ASSISTANT_TEXT, USER_TEXT, api, login, new_chat, send
+from browser_ui import ASSISTANT_TEXT, USER_TEXT, api, current_session, login, new_chat, send
 from playwright.sync_api import BrowserContext, Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
@@ -18,8 +18,9 @@ def test_another_user_cannot_open_the_session(
     """Bob gets alice's session id (a shared link, a borrowed laptop): it is as good as an unknown id."""
     alice, bob = user("alice"), user("bob")
     login(page, alice)
-    session_id = new_chat(page)
+    new_chat(page)
     send(page, "The launch code is pineapple-42")
+    session_id = current_session(page)
 
     bob_page = new_context().new_page()
     login(bob_page, bob)
@@ -87,12 +88,13 @@ def test_browser_storage_holds_only_the_session_id_and_prefs(
     page: Page, context: BrowserContext, user: Callable[[str], str], scripted_model: ScriptedModel
 ) -> None:
     login(page, user("alice"))
-    session_id = new_chat(page)
+    new_chat(page)
     scripted_model.script(
         Text("The At Risk segment holds 1,234 customers worth watching."),
         Text("You are most welcome, analyst."),
     )
     send(page, "How many customers are At Risk in Portugal?")
+    session_id = current_session(page)
     send(page, "Thank you kindly")
     page.get_by_test_id("nav-segments").click()  # a preference worth remembering
     page.get_by_test_id("nav-chat").click()

@@ -16,8 +16,9 @@ def test_rename_search_and_delete(page: Page, user: Callable[[str], str]) -> Non
     login(page, user("alice"))
     ids = {}
     for text in CHATS:
-        ids[text] = new_chat(page)
+        new_chat(page)
         send(page, text)
+        ids[text] = current_session(page)
     expect(page.get_by_test_id("session-item").locator(".session-title")).to_have_text(CHATS[::-1])
 
     # Search filters the list (server-side, by title, case-insensitively) and clearing it restores it.

@@ -27,8 +27,9 @@ def test_another_device_stops_the_answer_and_both_keep_its_words(
     new_chat(page)  # from the sidebar, which on a phone is behind the drawer button
     if viewport:
         page.set_viewport_size(viewport)
+    expect(send(page, "Hello")).to_have_text("OK")  # the chat's first message makes it
     laptop = new_context().new_page()
-    login(laptop, alice)
+    login(laptop, alice)  # which opens it there too
 
     scripted_model.script(Text(LONG, pace=0.5, pieces=80))  # a word every half second
     page.get_by_test_id("composer-input").fill("Tell me everything")

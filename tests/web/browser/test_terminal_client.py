@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_ui import ASSISTANT_TEXT, login, new_chat, send
+from browser_ui import ASSISTANT_TEXT, current_session, login, new_chat, send
 from playwright.sync_api import Page, expect
 
 from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
@@ -141,9 +141,10 @@ def test_an_openai_client_continues_a_browser_chat_and_the_browser_sees_it_live(
 
     alice = user("alice")
     login(page, alice)
-    chat_id = new_chat(page)
+    new_chat(page)
     scripted_model.script(Text("Noted: apples."))
     send(page, "I like apples")
+    chat_id = current_session(page)  # made by its first message
 
     # The token is made on the Settings page, as a user would, and read from the box it is shown in once.
     page.get_by_test_id("nav-settings").click()

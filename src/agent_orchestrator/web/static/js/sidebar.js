@@ -16,7 +16,7 @@ import { menuIsOpen, rowMenu, whenClosed } from "./rowmenu.js";
 import { showSharePanel } from "./share.js";
 import { state, subscribe, update } from "./state.js";
 import { setStatus } from "./status.js";
-import { setView } from "./views.js";
+import { setView, toggleSidebar } from "./views.js";
 
 const SESSIONS_PAGE = 50;
 // Pinned chats come first in the full list, all of them (a pin is for the few that matter).
@@ -238,19 +238,15 @@ export async function createSession() {
   return session;
 }
 
-async function onNewChat() {
-  const button = $("new-chat");
-  button.disabled = true;
-  try {
-    const session = await createSession();
-    setView("chat");
-    await openSession(session.id);
-    $("composer-input").focus();
-  } catch (error) {
-    if (!isAbort(error)) setStatus(`Could not start a new chat: ${error.message}`, "error");
-  } finally {
-    button.disabled = false;
-  }
+/**
+ * A new chat is the empty start screen: the chat itself is made by its first message (ensureSession,
+ * chat.js), so pressing New chat again and again leaves no empty chats in the list.
+ */
+function onNewChat() {
+  if (state.currentSessionId) forgetCurrentSession();
+  setView("chat");
+  if (document.body.classList.contains("sidebar-open")) toggleSidebar(false);
+  $("composer-input").focus();
 }
 
 /** On sign-out: nothing of this user's list stays in memory or in the DOM. */
