@@ -21,26 +21,25 @@ const COMPARISONS = [
 ];
 
 // The choices of /api/retail/analysis/options (the data's measures, countries, segments, periods)
-// and of /api/datasets/model (the file's own metrics, columns and their values), each fetched once per
-// page; a failed fetch is tried again with the next reading.
-let choices = null;
-let dataModel = null;
+// and of /api/datasets/model (the file's own metrics, columns and their values), fetched again once
+// they are a minute old: an import or a switch of version on any server (a new month, a new column)
+// reaches a tab kept open all day. A failed fetch is tried again with the next reading.
+const CHOICES_MAX_AGE_MS = 60_000;
+const fetched = new Map(); // path -> { at, promise }
 
-function loadChoices() {
-  choices ??= api("GET", "/api/retail/analysis/options").catch((error) => {
-    choices = null;
+function loadFresh(path) {
+  const kept = fetched.get(path);
+  if (kept && performance.now() - kept.at < CHOICES_MAX_AGE_MS) return kept.promise;
+  const promise = api("GET", path).catch((error) => {
+    fetched.delete(path);
     throw error;
   });
-  return choices;
+  fetched.set(path, { at: performance.now(), promise });
+  return promise;
 }
 
-function loadModel() {
-  dataModel ??= api("GET", "/api/datasets/model").catch((error) => {
-    dataModel = null;
-    throw error;
-  });
-  return dataModel;
-}
+const loadChoices = () => loadFresh("/api/retail/analysis/options");
+const loadModel = () => loadFresh("/api/datasets/model");
 
 /** The readings under an answer, or null when its tools computed none. */
 export function answerReadings(readings) {
