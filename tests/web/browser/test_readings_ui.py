@@ -140,3 +140,27 @@ def test_products_and_a_period_left_out_are_chips_that_stay_when_another_is_chan
     assert "excluding December 2025" in orders["answer"] and names[1] in orders["answer"]
     if viewport:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_chips_choices_are_fetched_again_once_a_minute_old(
+    page: Page, user: Callable[[str], str], scripted_model: ScriptedModel
+) -> None:
+    """A tab kept open all day offers what the data holds now (an import's new months): the chips'
+    choices are kept for a minute, then fetched again."""
+    page.clock.install()  # the page's clock, moved on below instead of waiting a minute
+    fetched: list[str] = []
+    page.on(
+        "request", lambda request: fetched.append(request.url) if "/analysis/options" in request.url else None
+    )
+    login(page, user("alice"))
+    new_chat(page)
+    for question in ("How much did Germany sell in 2025?", "And again?"):
+        scripted_model.script(ToolCall("retail-analytics-analyze_sales", ASKED), MODEL_WORDS)
+        expect(send(page, question)).to_have_text(MODEL_WORDS)
+        expect(page.locator(ASSISTANT).last.get_by_test_id("reading-country")).to_be_enabled()
+    assert len(fetched) == 1  # the second reading's chips used the choices fetched for the first
+    page.clock.fast_forward("01:05")
+    scripted_model.script(ToolCall("retail-analytics-analyze_sales", ASKED), MODEL_WORDS)
+    expect(send(page, "Once more?")).to_have_text(MODEL_WORDS)
+    expect(page.locator(ASSISTANT).last.get_by_test_id("reading-country")).to_be_enabled()
+    assert len(fetched) == 2
