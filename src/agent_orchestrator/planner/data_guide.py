@@ -88,14 +88,14 @@ class DataGuide:
         turn = messages[last + 1 :]
         if any(m.get("role") == "tool" for m in turn):
             return _answer(turn, tool) or self._retail.step(messages, tools)
-        planned = self._retail.step(messages, tools)
         data = self._dataset()
         if data is None:
-            return planned
+            return self._retail.step(messages, tools)
         about = _ABOUT_YOU.match(normalize(_text(messages[last])))
         if about is not None and (about["greeting"] or about["ask"]):  # what is loaded, questions to try
             hello = "Hello! " if about["greeting"] else ""
-            return GuidedAnswer(hello + self._start_of(data).brief())
+            return GuidedAnswer(hello + self._start_of(data).in_brief())
+        planned = self._retail.step(messages, tools)
         previous, listed = _previous(messages[:last], tool)
         reading = read_semantic(
             _text(messages[last]),

@@ -5,7 +5,7 @@ measures and which columns to break them down by) and what a good question looks
 Q&A suggests questions from the data (docs/architecture.md#the-start-screen). The suggestions are made
 from the dataset's own months, columns and values, and each is kept only if the reader reads all of
 it (``read_semantic``): a suggestion the assistant would not understand is never offered. A greeting
-or "what can you do?" in the chat is answered with the same, briefly (``brief``).
+or "what can you do?" in the chat is answered with the same, briefly (``in_brief``).
 """
 
 from __future__ import annotations
@@ -27,15 +27,13 @@ from agent_orchestrator.semantic import (
     SemanticQuery,
     Vocabulary,
 )
+from agent_orchestrator.semantic.profile import FEW_VALUES
 
 SHOWN = 5
 """Suggestions offered: enough to show the kinds of question, few enough to read at a glance."""
 
 _NAMED = 6
 """Measures and columns named in the brief answer (the start screen lists them all)."""
-
-_FEW_VALUES = 30
-"""A column with at most this many values is one a breakdown reads well by (region, not city)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +49,7 @@ class StartScreen:
     dimensions: list[str]
     suggestions: list[str]
 
-    def brief(self) -> str:
+    def in_brief(self) -> str:
         """The answer to "hi, what can you do?": what is loaded and three questions to try."""
         span = ""
         if self.first_day and self.last_day:
@@ -139,8 +137,8 @@ def _main_metric(model: SemanticModel) -> Metric | None:
 def _breakdowns(model: SemanticModel, engine: Engine) -> list[Column]:
     """The dimensions a breakdown reads well by: a few values each, fewest first (the rest are
     said after them)."""
-    values = engine.values(_FEW_VALUES)
-    few = [c for c in model.with_role(Role.dimension) if 1 < len(values.get(c.name) or []) <= _FEW_VALUES]
+    values = engine.values(FEW_VALUES)
+    few = [c for c in model.with_role(Role.dimension) if 1 < len(values.get(c.name) or []) <= FEW_VALUES]
     return sorted(few, key=lambda c: len(values[c.name]))
 
 

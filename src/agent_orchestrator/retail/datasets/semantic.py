@@ -50,7 +50,7 @@ from agent_orchestrator.semantic import (
 )
 from agent_orchestrator.semantic.compile import quote
 from agent_orchestrator.semantic.engine import DAY_TIME_TYPE
-from agent_orchestrator.semantic.profile import SAMPLES, CsvReading
+from agent_orchestrator.semantic.profile import FEW_VALUES, SAMPLES, CsvReading
 from agent_orchestrator.semantic.source import check_rows, write_parquet
 from agent_orchestrator.semantic.suggest import KNOWN
 
@@ -225,8 +225,6 @@ _LOOKS: dict[Role, Looks] = {
     Role.key: "keys",
     Role.time: "dates",
 }
-_FEW_CATEGORIES = 30
-"""At most this many values: categories one breaks figures down by; more are names of things."""
 _PROFILED_LINES = 5_000
 """Lines of an upload profiled for the mapping step: enough to tell names from categories, quick
 however large the file."""
@@ -261,7 +259,7 @@ def upload_columns(path: Path, fmt: CsvFormat, date_formats: Sequence[str]) -> l
 def _looks_like(column: ColumnProfile, role: Role | None) -> Looks | None:
     """Names when a column of text has many values (a product's, a customer's), categories when it
     has few (a region, a channel), else what its suggested role says."""
-    if role is Role.dimension and column.distinct > _FEW_CATEGORIES:
+    if role is Role.dimension and column.distinct > FEW_VALUES:
         return "names"
     return _LOOKS.get(role) if role is not None else None
 

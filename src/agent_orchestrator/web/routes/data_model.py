@@ -26,6 +26,7 @@ from fastapi import APIRouter, HTTPException, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.mcp_server.tools_query import semantic_data
+from agent_orchestrator.planner.start import StartScreen
 from agent_orchestrator.retail.datasets.semantic import (
     ColumnChange,
     MetricChange,
@@ -150,20 +151,12 @@ async def data_model(actor: CurrentActor, services: ServicesDep) -> ModelOut:
     return await asyncio.to_thread(_model_out, services.datasets.current_path())
 
 
-class StartOut(BaseModel):
-    """What a new chat shows: the active dataset in a few words and questions it answers."""
+@dataclasses.dataclass(frozen=True)
+class StartOut(StartScreen):
+    """What a new chat shows (``planner/start.py``), and ``brief``: the same in two or three
+    sentences, the chat's answer to "what can you do?"."""
 
-    dataset: str
-    rows: int
-    first_day: date | None
-    last_day: date | None
-    currency: str | None
-    measures: list[str]
-    dimensions: list[str]
-    suggestions: list[str]
-    """Questions made from the data's own months, columns and values, each one the reader reads."""
     brief: str
-    """The same in two or three sentences: the chat's answer to "what can you do?"."""
 
 
 @router.get(
@@ -175,7 +168,7 @@ async def start(actor: CurrentActor, services: ServicesDep) -> StartOut:
     screen = await asyncio.to_thread(services.start.start_screen)
     if screen is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "No dataset is loaded.")
-    return StartOut(**dataclasses.asdict(screen), brief=screen.brief())
+    return StartOut(**dataclasses.asdict(screen), brief=screen.in_brief())
 
 
 @router.put(

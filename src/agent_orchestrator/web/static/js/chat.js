@@ -71,6 +71,7 @@ export function forgetCurrentSession() {
   stopFollowingSession();
   dropTurn();
   clearConversation();
+  showStart(); // not on sign-out (clearChat): only a signed-in user's empty chat asks for it
   updateComposer();
 }
 
@@ -100,7 +101,6 @@ function clearConversation() {
   $("chat-actions").replaceChildren();
   $("chat-title").textContent = "New chat";
   show($("empty-state"), true);
-  showStart();
   setStatus("");
 }
 
