@@ -5,7 +5,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from browser_ui import ASSISTANT_TEXT, USER_TEXT, api, current_session, login, new_chat, send
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 
 def test_branch_edit_regenerate_and_search_in_the_chat(page: Page, user: Callable[[str], str]) -> None:
@@ -50,6 +50,40 @@ def test_branch_edit_regenerate_and_search_in_the_chat(page: Page, user: Callabl
     hit.click()
     expect(page.locator(".message.highlighted .message-body")).to_have_text("Remember mango")
     assert current_session(page) == original
+
+
+def test_a_chat_clicked_while_another_regenerates_is_the_one_shown(page: Page, user: Callable[[str], str]) -> None:
+    login(page, user("alice"))
+    new_chat(page)
+    send(page, "Remember kiwi")
+    first = current_session(page)
+    new_chat(page)
+    send(page, "Remember mango")
+    second = current_session(page)
+
+    # The click on the first chat is still loading when the second's regenerate has rewound and sent.
+    held: list[Route] = []
+    page.route(f"**/api/sessions/{first}/messages", lambda route: held.append(route))
+    page.locator(f'[data-testid="session-item"][data-session-id="{first}"] .session-open').click()
+    with page.expect_response(lambda r: r.url.endswith(f"/api/sessions/{second}/messages") and r.request.method == "POST"):
+        page.get_by_test_id("message-regenerate").click()
+    held[0].continue_()
+    page.unroute(f"**/api/sessions/{first}/messages")
+
+    expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi"])
+    expect(page.locator(ASSISTANT_TEXT)).to_have_count(1)
+    assert current_session(page) == first
+    # The regenerated answer went to its own chat, in the background, and left this one on show.
+    page.wait_for_function(
+        """async (id) => {
+            const body = await (await fetch(`/api/sessions/${id}/messages`)).json();
+            return !body.live_turn && body.messages.length === 2;
+        }""",
+        arg=second,
+        polling=100,
+    )
+    expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi"])
+    assert current_session(page) == first
 
 
 def test_export_a_chat_and_import_it_back_from_the_sidebar(

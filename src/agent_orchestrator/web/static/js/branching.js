@@ -7,7 +7,7 @@
 // Everything is built with textContent: message text and snippets are the user's and the model's.
 
 import { api, errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { loadSessions, openSession } from "./commands.js";
+import { loadSessions, openSession, stillOn } from "./commands.js";
 import { copyToClipboard, figuresTable } from "./copy.js";
 import { $, el, show } from "./dom.js";
 import { feedbackControls } from "./feedback.js";
@@ -136,7 +136,7 @@ async function rewind(id) {
   const question = [...data.messages].reverse().find((m) => m.role === "user");
   await api("POST", sessionPath(id, "/rewind"), { turns: 1 });
   // Only if the user is still there: a click on another chat meanwhile wins.
-  if (state.currentSessionId === id) await openSession(id);
+  if (stillOn(id)) await openSession(id);
   await loadSessions();
   return question ? question.content : null;
 }

@@ -23,6 +23,14 @@ import { setView, toggleSidebar } from "./views.js";
 
 // Discards a transcript that arrives after the user clicked another chat (out-of-order fetches).
 let openSeq = 0;
+// The chat last asked for while its transcript loads: until then the open chat is on its way out,
+// and work that ends later (a regenerate, a turn's end) must not draw it back.
+let opening = null;
+
+/** The chat is open and no other is being opened: background work may still draw into it. */
+export function stillOn(id) {
+  return state.currentSessionId === id && (opening === null || opening === id);
+}
 
 /**
  * Open the stored session if the server still lets us read it, else the most recent one, else the
@@ -42,12 +50,14 @@ export async function openInitialSession() {
 /** Load and show a session's messages; returns false when it does not exist (for this user). */
 export async function openSession(id, { silent404 = false, reveal = true } = {}) {
   const seq = ++openSeq;
+  opening = id;
   if (document.body.classList.contains("sidebar-open")) toggleSidebar(false);
   let data;
   try {
     data = await api("GET", sessionPath(id, "/messages"));
   } catch (error) {
     if (seq !== openSeq || isAbort(error)) return false;
+    opening = null;
     if (error instanceof ApiError && error.status === 404) {
       if (storage.sessionId() === id) storage.setSessionId(null);
       update({ sessions: state.sessions.filter((s) => s.id !== id) }); // the sidebar redraws (subscribed)
@@ -58,6 +68,7 @@ export async function openSession(id, { silent404 = false, reveal = true } = {})
     return false;
   }
   if (seq !== openSeq) return true; // the user already clicked another session
+  opening = null;
   update({ currentSessionId: id });
   storage.setSessionId(id);
   if (reveal && state.view !== "chat") setView("chat");
@@ -66,6 +77,8 @@ export async function openSession(id, { silent404 = false, reveal = true } = {})
 }
 
 export function forgetCurrentSession() {
+  openSeq += 1; // a chat still loading is not shown over the new one
+  opening = null;
   update({ currentSessionId: null, answering: false });
   storage.setSessionId(null);
   stopFollowingSession();
@@ -130,7 +143,7 @@ function showConversation(data) {
 
 /** One event of the open chat's live feed. */
 async function onSessionEvent(id, name, data) {
-  if (state.currentSessionId !== id) return;
+  if (!stillOn(id)) return;
   if (name === "renamed") {
     $("chat-title").textContent = data.title || $("chat-title").textContent;
   } else if (name === "feedback") {
@@ -163,7 +176,7 @@ export async function refreshMessageActions(id) {
     return; // the actions come with the next reload
   }
   const items = [...$("messages").children];
-  if (state.currentSessionId !== id || data.live_turn) return;
+  if (!stillOn(id) || data.live_turn) return;
   if (items.length !== data.messages.length) {
     showConversation(data);
     return;
@@ -198,5 +211,5 @@ export function clearChat() {
 
 /** At start-up (main.js): the commands the sidebar, the turns and the branching actions call. */
 export function bindChat() {
-  provideCommands({ openSession, forgetCurrentSession, ensureSession, refreshMessageActions });
+  provideCommands({ openSession, forgetCurrentSession, ensureSession, refreshMessageActions, stillOn });
 }

@@ -5,7 +5,7 @@
 // provide them when main.js binds them at start-up (tests/web/test_static_imports.py keeps the module
 // graph acyclic).
 
-const COMMANDS = new Set(["openSession", "forgetCurrentSession", "ensureSession", "refreshMessageActions", "loadSessions"]);
+const COMMANDS = new Set(["openSession", "forgetCurrentSession", "ensureSession", "refreshMessageActions", "loadSessions", "stillOn"]);
 const provided = new Map();
 
 /** Called by the module that implements the commands (chat.js's bindChat, sidebar.js's bindSidebar). */
@@ -32,3 +32,5 @@ export const ensureSession = (...args) => call("ensureSession", args);
 export const refreshMessageActions = (...args) => call("refreshMessageActions", args);
 /** loadSessions({ append }): list the chats again (sidebar.js). */
 export const loadSessions = (...args) => call("loadSessions", args);
+/** stillOn(id): the chat is open and the user has not asked for another since (a click still loading). */
+export const stillOn = (...args) => call("stillOn", args);

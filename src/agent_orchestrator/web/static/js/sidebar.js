@@ -7,7 +7,7 @@
 import { showActivity } from "./activity.js";
 import { ApiError, api, isAbort, queryString, sessionPath } from "./api.js";
 import { searchHitItem } from "./branching.js";
-import { forgetCurrentSession, openSession, provideCommands } from "./commands.js";
+import { forgetCurrentSession, openSession, provideCommands, stillOn } from "./commands.js";
 import { $, SEARCH_DEBOUNCE_MS, debounce, el, show } from "./dom.js";
 import { sessionTitle, timeElement } from "./format.js";
 import { stopFollowingSession } from "./live.js";
@@ -208,7 +208,7 @@ async function deleteSession(session) {
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) {
       if (!isAbort(error)) setStatus(`Could not delete the chat: ${error.message}`, "error");
-      if (open && state.currentSessionId === session.id) await openSession(session.id, { reveal: false });
+      if (stillOn(session.id)) await openSession(session.id, { reveal: false });
       return;
     }
   }

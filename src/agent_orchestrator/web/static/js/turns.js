@@ -7,7 +7,7 @@
 // turn mid-way (reload, another device) shows what the others show.
 
 import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
-import { ensureSession, forgetCurrentSession, loadSessions, openSession, refreshMessageActions } from "./commands.js";
+import { ensureSession, forgetCurrentSession, loadSessions, openSession, refreshMessageActions, stillOn } from "./commands.js";
 import { $, el, show } from "./dom.js";
 import { seenEventId } from "./live.js";
 import { markStopped, messageElement, messageShell, setAssistantBody, showToolData } from "./messages.js";
@@ -107,7 +107,7 @@ async function onComposerSubmit(event) {
  */
 export async function sendTurn(text, { fromComposer, sessionId = null }) {
   // sessionId: the chat a regenerated question belongs to, even if the user has opened another since.
-  const background = sessionId !== null && sessionId !== state.currentSessionId;
+  const background = sessionId !== null && !stillOn(sessionId);
   try {
     sessionId ??= await ensureSession();
   } catch (error) {
@@ -145,18 +145,18 @@ async function reportRejectedTurn(response, sessionId) {
   const message = await errorMessage(response.clone());
   const body = await response.json().catch(() => ({}));
   if (response.status === 404) {
-    if (state.currentSessionId === sessionId) forgetCurrentSession();
+    if (stillOn(sessionId)) forgetCurrentSession();
     await loadSessions();
     setStatus("That chat no longer exists. Your text is still in the box: send it to start a new chat.", "error");
   } else if (response.status === 409 && body && "missed" in body) {
     // This tab was behind (its feed was cut off): show what it missed, keep the draft, send again.
-    if (state.currentSessionId === sessionId) await openSession(sessionId, { reveal: false });
+    if (stillOn(sessionId)) await openSession(sessionId, { reveal: false });
     markMissed(body.missed);
     setStatus("New messages arrived in this chat (marked above). Your message was not sent: it is still in the box.", "error");
   } else if (response.status === 409) {
     setStatus(`${message} Your text is kept; try again when the other answer has finished.`, "error");
     // Another tab or device is answering: the feed shows its turn, and its end unlocks the composer.
-    if (state.currentSessionId === sessionId) {
+    if (stillOn(sessionId)) {
       update({ answering: true });
       updateComposer();
     }
