@@ -1,5 +1,8 @@
-"""Fork, edit and resend, regenerate, rewind and search, through the real runtime (scripted model), on
-the embedded default (SQLite, local files) and the shared store (PostgreSQL catalog and files)."""
+"""Fork, edit and regenerate (versions of a turn), rewind and search, through the real runtime (scripted
+model), on the embedded default (SQLite, local files) and the shared store (PostgreSQL catalog and
+files)."""
+
+import json
 
 from chat_helpers import FACTS, answer, audit_actions, contents, events, memory_rule, messages, runtime_id
 from sqlalchemy import select
@@ -28,22 +31,55 @@ def test_a_fork_remembers_what_was_said_before_the_fork_point_and_not_after(live
     assert "fork" in audit_actions(live_app, fork["id"])
 
 
-def test_edit_and_resend_forks_before_the_message_and_leaves_the_original_intact(live_app, chat):
+def test_an_edit_is_a_new_version_of_its_turn_and_the_old_one_can_be_shown_again(live_app, chat):
     alice, session_id = chat
     before = contents(alice, session_id)
-    second_question = messages(alice, session_id)[2]
+    second_question = messages(alice, session_id)[2]["event_id"]
     edited = alice.post(
-        f"/api/sessions/{session_id}/messages/{second_question['event_id']}/edit",
-        json={"content": "fact two: blueberry"},
+        f"/api/sessions/{session_id}/messages/{second_question}/edit", json={"content": "fact two: blueberry"}
     )
-    fork_id = edited.headers["X-Session-Id"]
     assert events(edited)[-1][1]["content"] == "Noted blueberry."
-    assert contents(alice, fork_id) == [*before[:2], "fact two: blueberry", "Noted blueberry."]
+    # In place: the edited turn replaces the second one and what followed it (kept as version 1).
+    assert contents(alice, session_id) == [*before[:2], "fact two: blueberry", "Noted blueberry."]
+    shown = messages(alice, session_id)
+    assert shown[2]["version"] == {"number": 2, "count": 2}
+    assert shown[0]["version"] is None and shown[3]["version"] is None
+    assert answer(alice, session_id, "What did I say?") == "You said: fact one: apple; fact two: blueberry"
+    assert alice.get("/api/search", params={"q": "cherry"}).json()["messages"] == []
+
+    # Version 1 again: the turn as it was, with the turn after it; the model sees that history too.
+    shown_question = messages(alice, session_id)[2]["event_id"]
+    path = f"/api/sessions/{session_id}/messages/{shown_question}/version"
+    switched = alice.put(path, json={"number": 1})
+    assert switched.status_code == 200 and switched.json()["turn_count"] == 3
     assert contents(alice, session_id) == before
-    assert answer(alice, fork_id, "What did I say?") == "You said: fact one: apple; fact two: blueberry"
+    assert messages(alice, session_id)[2]["version"] == {"number": 1, "count": 2}
+    assert alice.get("/api/search", params={"q": "cherry"}).json()["messages"]
+    assert answer(alice, session_id, "What did I say?") == "You said: " + "; ".join(FACTS)
+
+    # And back to version 2, with the turn asked in it since.
+    question_now = messages(alice, session_id)[2]["event_id"]
+    assert alice.put(
+        f"/api/sessions/{session_id}/messages/{question_now}/version", json={"number": 2}
+    ).is_success
+    assert contents(alice, session_id)[2:] == [
+        "fact two: blueberry",
+        "Noted blueberry.",
+        "What did I say?",
+        "You said: fact one: apple; fact two: blueberry",
+    ]
+    assert {"version", "version_switch"} <= set(audit_actions(live_app, session_id))
+
     first_answer = messages(alice, session_id)[1]["event_id"]
-    refused = alice.post(f"/api/sessions/{session_id}/messages/{first_answer}/edit", json={"content": "x"})
-    assert refused.status_code == 422
+    not_a_question = alice.post(
+        f"/api/sessions/{session_id}/messages/{first_answer}/edit", json={"content": "x"}
+    )
+    assert not_a_question.status_code == 422
+    no_such = alice.put(f"/api/sessions/{session_id}/messages/{question_now}/version", json={"number": 7})
+    assert no_such.status_code == 404
+    unknown = alice.put(f"/api/sessions/{session_id}/messages/nope/version", json={"number": 1})
+    assert unknown.status_code == 404
+    assert contents(alice, session_id)[2] == "fact two: blueberry"  # refusals change nothing
 
 
 def test_rewind_removes_the_last_turn_from_the_transcript_the_model_and_search(live_app, chat):
@@ -60,7 +96,7 @@ def test_rewind_removes_the_last_turn_from_the_transcript_the_model_and_search(l
     assert too_far.status_code == 422 and "3 turn(s)" in too_far.json()["detail"]
 
 
-def test_regenerate_asks_the_last_question_again_in_place(live_app, chat):
+def test_regenerate_asks_the_last_question_again_as_a_new_version(live_app, chat):
     alice, session_id = chat
     live_app.model.script(Text("A fresh answer."))
     regenerated = events(alice.post(f"/api/sessions/{session_id}/regenerate"))
@@ -68,6 +104,11 @@ def test_regenerate_asks_the_last_question_again_in_place(live_app, chat):
     now = contents(alice, session_id)
     assert now[-2:] == ["fact three: cherry", "A fresh answer."] and len(now) == 6
     assert user_messages(live_app.model.requests[-1])[-1].strip().endswith("fact three: cherry")
+    last_question = messages(alice, session_id)[4]
+    assert last_question["version"] == {"number": 2, "count": 2}
+    path = f"/api/sessions/{session_id}/messages/{last_question['event_id']}/version"
+    assert alice.put(path, json={"number": 1}).is_success
+    assert contents(alice, session_id)[-1] == "Noted cherry."
 
 
 def test_a_regenerate_that_may_not_send_leaves_the_last_turn_as_it_was(start_app):
@@ -82,7 +123,7 @@ def test_a_regenerate_that_may_not_send_leaves_the_last_turn_as_it_was(start_app
     refused = alice.post(f"/api/sessions/{session_id}/regenerate")
     assert refused.status_code == 429 and "daily budget" in refused.json()["detail"]
     assert messages(alice, session_id) == before
-    assert "rewind" not in audit_actions(app, session_id)
+    assert "version" not in audit_actions(app, session_id)
     assert alice.get(f"/api/sessions/{session_id}").json()["turn_count"] == 1
 
 
@@ -147,3 +188,32 @@ def test_another_users_session_cannot_be_forked_rewound_or_regenerated(live_app,
     assert audit_actions(live_app, session_id, "bob") == []  # an unknown id to bob: no session named
     assert len(messages(alice, session_id)) == 6
     assert bob.get("/api/sessions").json()["items"] == []
+
+
+def test_an_export_carries_the_kept_versions_and_an_import_makes_the_chat_as_shown(live_app, chat):
+    alice, session_id = chat
+    second_question = messages(alice, session_id)[2]["event_id"]
+    edit = f"/api/sessions/{session_id}/messages/{second_question}/edit"
+    assert events(alice.post(edit, json={"content": "fact two: blueberry"}))[-1][0] == "done"
+
+    document = alice.get(f"/api/sessions/{session_id}/export", params={"format": "json"}).json()
+    [turn] = document["versions"]
+    assert turn["anchor"] == messages(alice, session_id)[1]["event_id"] and turn["shown"] == 2
+    [kept] = turn["kept"]
+    assert kept["number"] == 1
+    assert [m["content"] for m in kept["transcript"]] == [
+        *FACTS[1:2],
+        "Noted banana.",
+        FACTS[2],
+        "Noted cherry.",
+    ]
+    assert '"fact three: cherry"' in kept["events"]
+
+    markdown = alice.get(f"/api/sessions/{session_id}/export", params={"format": "markdown"}).text
+    assert "— _version 2 of 2_" in markdown
+    assert markdown.index("## Version 1 of “fact two: blueberry”") > markdown.index("Noted blueberry.")
+    assert markdown.rstrip().endswith("Noted cherry.")
+
+    copy = alice.post("/api/sessions/import", content=json.dumps(document)).json()["items"][0]["id"]
+    assert contents(alice, copy) == contents(alice, session_id)
+    assert all(m["version"] is None for m in messages(alice, copy))

@@ -164,3 +164,27 @@ def test_titles_previews_and_the_search_index_hold_no_readable_text(
     finally:
         engine.dispose()
     assert len(opened) == 4 and set(opened) == {ERASED}  # title, preview, question and answer
+
+
+def test_a_kept_version_of_a_turn_is_sealed_and_shown_again_in_clear(
+    app: EncryptedApp, scripted_model: ScriptedModel
+) -> None:
+    scripted_model.default = lambda body: Text(SECRET_ANSWER)
+    session_id = app.client.post("/api/sessions", json={"title": "Plans"}).json()["id"]
+    assert (
+        "event: done"
+        in app.client.post(f"/api/sessions/{session_id}/messages", json={"content": SECRET_QUESTION}).text
+    )
+    scripted_model.script(Text("A second thought."))
+    assert "event: done" in app.client.post(f"/api/sessions/{session_id}/regenerate").text
+    with psycopg.connect(app.data.url) as conn:
+        tails = [row[0] for row in conn.execute("SELECT tail FROM turn_versions WHERE tail IS NOT NULL")]
+    assert len(tails) == 1 and tails[0].startswith(SEALED_TEXT) and "Quokka" not in tails[0]
+
+    question = app.client.get(f"/api/sessions/{session_id}/messages").json()["messages"][0]
+    shown = app.client.put(
+        f"/api/sessions/{session_id}/messages/{question['event_id']}/version", json={"number": 1}
+    )
+    assert shown.status_code == 200
+    messages = app.client.get(f"/api/sessions/{session_id}/messages").json()["messages"]
+    assert [m["content"] for m in messages] == [SECRET_QUESTION, SECRET_ANSWER]

@@ -24,6 +24,7 @@ from agent_orchestrator.sessions.store.schema import (
     live_events,
     search_messages,
     sessions,
+    turn_versions,
     utcnow,
 )
 from agent_orchestrator.testing.app_process import AppProcess
@@ -165,6 +166,8 @@ def test_seal_existing_seals_clear_sessions_under_their_lease_once(deployment: D
         ids = [client.post("/api/sessions", json={"title": f"Chat {n}"}).json()["id"] for n in (1, 2)]
         for session_id in ids:
             _chat(client, session_id, SECRET)
+        # The first answer asked again: the one it replaced is kept as a version, in clear so far.
+        assert "event: done" in client.post(f"/api/sessions/{ids[1]}/regenerate").text
     engine = deployment.engine()
     try:
         # The demo user's sessions, by the runtime ids the stores are keyed by.
@@ -208,6 +211,11 @@ def test_seal_existing_seals_clear_sessions_under_their_lease_once(deployment: D
             kept = [conn.scalar(select(sessions.c.pending_prompt).where(sessions.c.id == first))]
             kept += conn.scalars(select(interrupted_turns.c.prompt)).all()
         assert len(kept) == 2 and all(text.startswith("sealed:v1:") and "Koala" not in text for text in kept)
+        with engine.connect() as conn:
+            versions = conn.scalars(
+                select(turn_versions.c.tail).where(turn_versions.c.tail.is_not(None))
+            ).all()
+        assert len(versions) == 1 and versions[0].startswith("sealed:v1:") and "Quokka" not in versions[0]
         with engine.connect() as conn:  # the catalog's own copies of the conversation
             titles = conn.execute(select(sessions.c.title, sessions.c.preview)).all()
         assert titles and all(text.startswith("sealed:v1:") for row in titles for text in row)

@@ -60,6 +60,7 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.store.feedback import FeedbackStore
 from agent_orchestrator.sessions.store.share_links import ShareLinks
+from agent_orchestrator.sessions.store.turn_versions import TurnVersions
 from agent_orchestrator.sessions.turn_runner import TurnRunner
 from agent_orchestrator.sessions.turns.usage import UsageKeeper
 from agent_orchestrator.settings import RuntimeSettings, WebSettings
@@ -186,12 +187,15 @@ async def compose(
                 storage.shared.writer_check = turns.may_write
             sweep = turns.warm.sweep_every(min(web.warm_idle / 4, _WARM_SWEEP_SECONDS))
             stack.callback(asyncio.create_task(sweep).cancel)
-        exchange = Exchange(service, search, imports_per_hour=MAX_IMPORTS_PER_HOUR if server else None)
+        versions = TurnVersions(engine, sealer=cipher)
+        exchange = Exchange(
+            service, search, versions, imports_per_hour=MAX_IMPORTS_PER_HOUR if server else None
+        )
         yield Sessions(
             service=service,
             search=search,
             usage=usage,
-            branching=Branching(service, search),
+            branching=Branching(service, search, versions),
             exchange=exchange,
             readings=Readings(service, search),
             sharing=Sharing(service, ShareLinks(engine, sealer=cipher), exchange),

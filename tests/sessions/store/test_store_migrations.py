@@ -148,6 +148,18 @@ EXPECTED_SCHEMA = {
             ("ux_sessions_owner_public_id", True),
         ],
     },
+    "turn_versions": {
+        "columns": [
+            ("session_id", False),
+            ("anchor", False),
+            ("number", False),
+            ("tail", True),
+            ("created_at", False),
+        ],
+        "primary_key": ["session_id", "anchor", "number"],
+        "foreign_keys": [(("session_id",), "sessions", "CASCADE")],
+        "indexes": [],
+    },
     "turn_usage": {
         "columns": [
             ("id", False),

@@ -43,6 +43,10 @@ def test_every_page_and_panel_has_no_serious_accessibility_problem(
     expect(page.get_by_test_id("feedback")).to_be_visible()  # the answer's actions, rating included
     page.locator(".chart-data summary").first.click()  # its chart's figures as a table
     check("chat: a conversation with a chart")
+    scripted_model.script("Revenue grew, said again.")
+    page.get_by_test_id("message-regenerate").click()
+    expect(page.get_by_test_id("version-count")).to_have_text("2 / 2")
+    check("chat: a question with versions")
     page.get_by_test_id("share-open").click()
     expect(page.get_by_test_id("share-create")).to_be_visible()
     check("chat: share panel")

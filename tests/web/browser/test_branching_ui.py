@@ -1,11 +1,14 @@
-"""Branching in the UI: Branch here, Edit (a new branch; the original stays), Regenerate, and the
-sidebar search that finds message text and opens the chat at the message."""
+"""Branching in the UI: Branch here (a new chat), Edit and Regenerate (versions of the turn with a
+switch between them, seen on a second device), and the sidebar search that finds message text and
+opens the chat at the message."""
 
 from collections.abc import Callable
 from pathlib import Path
 
-from browser_ui import ASSISTANT_TEXT, USER_TEXT, api, current_session, login, new_chat, send
-from playwright.sync_api import Page, Route, expect
+from browser_ui import ASSISTANT_TEXT, PHONE, USER_TEXT, api, current_session, login, new_chat, send
+from playwright.sync_api import BrowserContext, Page, Route, expect
+
+from agent_orchestrator.testing.scripted_model import ScriptedModel, Text
 
 
 def test_branch_edit_regenerate_and_search_in_the_chat(page: Page, user: Callable[[str], str]) -> None:
@@ -26,21 +29,11 @@ def test_branch_edit_regenerate_and_search_in_the_chat(page: Page, user: Callabl
     expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember mango"])
     assert current_session(page) == original
 
-    # Edit the second question: a new branch answers the edited text; the original is unchanged.
-    page.get_by_test_id("message-edit").nth(1).click()
-    page.get_by_test_id("message-edit-input").fill("Remember papaya")
-    page.get_by_role("button", name="Send as a new branch").click()
-    expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember papaya"])
-    expect(page.locator(ASSISTANT_TEXT)).to_have_count(2)
-    edited = current_session(page)
-    assert edited not in (original, branch)
-    stored = api(page, "GET", f"/api/sessions/{original}/messages")["body"]["messages"]
-    assert stored[2]["content"] == "Remember mango"
-
     # Regenerate the last answer in place: still two turns.
     page.get_by_test_id("message-regenerate").click()
-    expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember papaya"])
-    assert current_session(page) == edited
+    expect(page.get_by_test_id("version-count")).to_have_text("2 / 2")
+    expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember mango"])
+    assert current_session(page) == original
 
     # The sidebar search finds message text, marks the words, and opens the chat at the message.
     page.get_by_test_id("session-search").fill("mango")
@@ -52,7 +45,59 @@ def test_branch_edit_regenerate_and_search_in_the_chat(page: Page, user: Callabl
     assert current_session(page) == original
 
 
-def test_a_chat_clicked_while_another_regenerates_is_the_one_shown(page: Page, user: Callable[[str], str]) -> None:
+def test_edits_and_regenerations_are_versions_of_the_turn_seen_on_a_second_device(
+    page: Page,
+    new_context: Callable[..., BrowserContext],
+    user: Callable[[str], str],
+    scripted_model: ScriptedModel,
+) -> None:
+    alice = user("alice")
+    login(page, alice)
+    new_chat(page)
+    for text in ("Remember kiwi", "Remember mango", "Remember plum"):
+        send(page, text)
+    chat = current_session(page)
+    phone = new_context(viewport=PHONE).new_page()
+    login(phone, alice)
+    assert current_session(phone) == chat
+
+    # Edit the second question: the same chat, the edited turn in place of it and what followed.
+    page.get_by_test_id("message-edit").nth(1).click()
+    page.get_by_test_id("message-edit-input").fill("Remember papaya")
+    scripted_model.script(Text("Papaya noted."))
+    page.get_by_test_id("message-edit-send").click()
+    expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember papaya"])
+    expect(page.locator(ASSISTANT_TEXT)).to_have_text(["OK", "Papaya noted."])
+    expect(page.get_by_test_id("version-count")).to_have_text("2 / 2")
+    assert current_session(page) == chat
+    assert len(api(page, "GET", "/api/sessions")["body"]["items"]) == 1  # no new chat in the list
+    # The phone follows without reloading.
+    expect(phone.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember papaya"])
+    expect(phone.get_by_test_id("version-count")).to_have_text("2 / 2")
+
+    # Back to the first version: the old question with the turn after it; the phone sees it too.
+    page.get_by_role("button", name="Previous version").click()
+    expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember mango", "Remember plum"])
+    expect(page.get_by_test_id("version-count")).to_have_text("1 / 2")
+    expect(page.get_by_role("button", name="Previous version")).to_be_disabled()
+    expect(phone.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember mango", "Remember plum"])
+
+    # The phone moves forward again; the desktop follows.
+    phone.get_by_role("button", name="Next version").click()
+    expect(phone.get_by_test_id("version-count")).to_have_text("2 / 2")
+    expect(page.locator(USER_TEXT)).to_have_text(["Remember kiwi", "Remember papaya"])
+    expect(page.locator(ASSISTANT_TEXT)).to_have_text(["OK", "Papaya noted."])
+
+    # Regenerate on the phone: a version of the last turn, with its own switch.
+    scripted_model.script(Text("Papaya, again."))
+    phone.get_by_test_id("message-regenerate").click()
+    expect(page.locator(ASSISTANT_TEXT)).to_have_text(["OK", "Papaya, again."])
+    expect(page.get_by_test_id("version-count")).to_have_text("3 / 3")
+
+
+def test_a_chat_clicked_while_another_regenerates_is_the_one_shown(
+    page: Page, user: Callable[[str], str]
+) -> None:
     login(page, user("alice"))
     new_chat(page)
     send(page, "Remember kiwi")
@@ -61,11 +106,11 @@ def test_a_chat_clicked_while_another_regenerates_is_the_one_shown(page: Page, u
     send(page, "Remember mango")
     second = current_session(page)
 
-    # The click on the first chat is still loading when the second's regenerate has rewound and sent.
+    # The click on the first chat is still loading when the second's regenerate has started.
     held: list[Route] = []
     page.route(f"**/api/sessions/{first}/messages", lambda route: held.append(route))
     page.locator(f'[data-testid="session-item"][data-session-id="{first}"] .session-open').click()
-    with page.expect_response(lambda r: r.url.endswith(f"/api/sessions/{second}/messages") and r.request.method == "POST"):
+    with page.expect_response(lambda r: r.url.endswith(f"/api/sessions/{second}/regenerate")):
         page.get_by_test_id("message-regenerate").click()
     held[0].continue_()
     page.unroute(f"**/api/sessions/{first}/messages")

@@ -40,6 +40,8 @@ LABELS = {
     "fork": "Branched from another chat",
     "branched": "Branch made from this chat",
     "rewind": "Last answer rewound",
+    "version": "Question asked again (a new version)",
+    "version_switch": "Another version shown",
     "reading": "Reading changed",
     "stop": "Answer stopped",
     "export": "Exported",
@@ -66,7 +68,7 @@ REFUSALS: dict[RefusalKind, str] = {
 before there were others (``sign_in``)."""
 
 _KEPT_DETAILS = (
-    *("parent", "child", "copy", "event_id", "link", "days", "signed_in_only", "as", "source"),
+    *("parent", "child", "copy", "event_id", "number", "link", "days", "signed_in_only", "as", "source"),
     *("server", "device", "pinned", "archived", "folder", "tags", "rating", "reason", "views", "token"),
 )
 _ANYONES_DETAILS = ("link", "reason", "views")

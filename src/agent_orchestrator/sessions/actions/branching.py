@@ -9,17 +9,19 @@ history only while holding its lease, as a turn does.
 * **Fork** creates a new owned session whose log is the parent's up to a message
   (:mod:`~agent_orchestrator.sessions.history.fork`), linked to the parent in the catalog and indexed for
   search. The parent is only read.
-* **Edit and resend** is a fork before a user message, then a turn with the edited text in the fork;
-  the original conversation stays as it was.
+* **Edit** and **regenerate** make a new version of a turn, in place
+  (docs/architecture.md#versions-of-a-turn): the turn's tail of the log (the question and all that
+  followed) is kept in the catalog, the log is cut before the question, and the edited (or the same)
+  question is asked there as a turn. **Switching** to another version puts its kept tail back in the
+  log and keeps the shown one in its place. Both tell every device to draw the chat again.
 * **Rewind** removes the last turns in place with the runtime's own ``session.history.truncate``
   (it rewrites the log through the session_fs hook too), then brings catalog and search index in
-  line. **Regenerate** is a rewind of the last turn and the same question asked again.
+  line.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,9 +29,12 @@ from datetime import datetime
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.sessions.history.fork import find_cut, forked_log
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage, parse_events
+from agent_orchestrator.sessions.history.versions import anchors, question, split_before
 from agent_orchestrator.sessions.search.index import SearchHit, SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
 from agent_orchestrator.sessions.store import SessionRecord, one_line, validate_title
+from agent_orchestrator.sessions.store.live_events import Batch, session_stream
+from agent_orchestrator.sessions.store.turn_versions import TurnVersions, Versions
 from agent_orchestrator.sessions.turn_runner import close_quietly
 from agent_orchestrator.sessions.turns.stream import TurnEvent
 
@@ -46,11 +51,12 @@ class SearchResults:
 
 
 class Branching:
-    """Fork, edit and resend, regenerate, rewind and search, for an :class:`Actor`."""
+    """Fork, edit and regenerate (versions), rewind and search, for an :class:`Actor`."""
 
-    def __init__(self, service: SessionService, search: SearchIndex) -> None:
+    def __init__(self, service: SessionService, search: SearchIndex, versions: TurnVersions) -> None:
         self.service = service
         self.search_index = search
+        self.versions = versions
 
     async def fork(
         self, actor: Actor, public_id: str, event_id: str, *, before: bool = False, title: str | None = None
@@ -90,25 +96,64 @@ class Branching:
         await asyncio.to_thread(self.service.audit.record, made)
         return await self.service._reread(actor, child)
 
-    async def edit_and_resend(
+    async def edit(
         self, actor: Actor, public_id: str, event_id: str, content: str
-    ) -> tuple[SessionRecord, AsyncIterator[TurnEvent]]:
-        """Fork before the user message ``event_id`` and send ``content`` there instead; the original
-        session is left as it was. Returns the fork and its turn's event stream."""
-        fork = await self.fork(actor, public_id, event_id, before=True)
-        return fork, await self.service.send(actor, fork.public_id, content)
+    ) -> AsyncIterator[TurnEvent]:
+        """Ask ``content`` instead of the question ``event_id``, as a new version of its turn; the turn
+        as it was (with what followed it) stays a version to switch back to. Refused as a send is
+        before anything changes. Returns the new turn's event stream."""
+
+        async def new_version(record: SessionRecord) -> str:
+            await self._new_version(actor, record, event_id)
+            return content
+
+        return await self.service.send_prepared(actor, public_id, new_version)
+
+    async def regenerate(self, actor: Actor, public_id: str) -> AsyncIterator[TurnEvent]:
+        """Ask the last question again for a new answer, as a new version of the last turn (the old
+        answer stays a version). Taken like a send (ownership, the daily budget, busy) before anything
+        changes, so a refused regenerate changes nothing and no other writer comes between."""
+
+        async def new_version(record: SessionRecord) -> str:
+            questions = [m for m in await self._messages(record.id) if m.role == "user" and m.event_id]
+            if not questions:
+                raise InvalidInputError("This conversation has no question to answer again.")
+            return await self._new_version(actor, record, questions[-1].event_id)
+
+        return await self.service.send_prepared(actor, public_id, new_version)
+
+    async def switch_version(self, actor: Actor, public_id: str, event_id: str, number: int) -> SessionRecord:
+        """Show version ``number`` of the turn whose question (as shown now) is ``event_id``: its kept
+        tail goes back in the log, the shown one is kept in its place."""
+        record = await self.service.get(actor, public_id)
+        async with self.service.hold_lease(record.id):  # also closes a warm copy of the session
+            raw = await self.service.files.read_events(record.id) or b""
+            messages = parse_events(raw.splitlines())
+            asked = question(messages, event_id)[1]
+            kept, shown = split_before(raw, event_id)
+            anchor = anchors(messages)[event_id]
+            tail = await asyncio.to_thread(self.versions.switch, record.id, anchor, number, shown)
+            if tail is None:
+                return await self.service._reread(actor, record)
+            log = kept + tail
+            await self.service.files.write_events(record.id, log)
+            await self._history_changed(actor, record, parse_events(log.splitlines()), asked)
+        details = {"event_id": event_id, "number": str(number)}
+        event = self.service.event("version_switch", actor, record, details=details)
+        await asyncio.to_thread(self.service.audit.record, event)
+        return await self.service._reread(actor, record)
+
+    async def versions_of(self, session_id: str, messages: list[TranscriptMessage]) -> dict[str, Versions]:
+        """Where each question with versions stands (the version shown, of how many), by its event id."""
+        stored = await asyncio.to_thread(self.versions.of_session, session_id)
+        if not stored:
+            return {}
+        return {asked: stored[anchor] for asked, anchor in anchors(messages).items() if anchor in stored}
 
     async def rewind(self, actor: Actor, public_id: str, turns: int = 1) -> SessionRecord:
         """Remove the last ``turns`` turns (question and answer) of the session, in place."""
         record = await self._rewind(actor, public_id, turns)
         return await self.service._reread(actor, record)
-
-    async def regenerate(self, actor: Actor, public_id: str) -> AsyncIterator[TurnEvent]:
-        """Ask the last question again for a new answer: the last turn is rewound and its question
-        sent under one lease, taken like a send's (ownership, the daily budget, busy) before the rewind,
-        so a refused regenerate changes nothing and no other writer comes between."""
-        rewind = functools.partial(self._truncate, actor, turns=1)
-        return await self.service.send_prepared(actor, public_id, rewind)
 
     async def search(self, actor: Actor, query: str, *, limit: int = 20) -> SearchResults:
         """The caller's sessions whose title contains ``query`` and messages that contain its words."""
@@ -127,9 +172,9 @@ class Branching:
             await self._truncate(actor, record, turns=turns)
         return record
 
-    async def _truncate(self, actor: Actor, record: SessionRecord, *, turns: int) -> str:
+    async def _truncate(self, actor: Actor, record: SessionRecord, *, turns: int) -> None:
         """Remove the last ``turns`` turns of ``record``'s session, its lease held (its warm copy
-        closed); returns the first removed question."""
+        closed)."""
         session_id = record.id
         questions = [m for m in await self._messages(session_id) if m.role == "user" and m.event_id]
         if turns > len(questions):
@@ -140,15 +185,42 @@ class Branching:
             removed = await self.service.runtime.truncate_history(session, first.event_id)
         finally:
             await close_quietly(session)
-        messages = await self._messages(session_id)
-        dropped_since = _parse_time(first.timestamp)
-        await record_history(
-            self.service, self.search_index, session_id, actor, messages, dropped_since=dropped_since
-        )
+        await self._history_changed(actor, record, await self._messages(session_id), first)
         details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
         event = self.service.event("rewind", actor, record, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
-        return first.content
+
+    async def _new_version(self, actor: Actor, record: SessionRecord, event_id: str) -> str:
+        """Keep the turn of the question ``event_id`` as a version and cut the log before it (the
+        lease held); returns the question. The tail is kept before the log is cut, so a failure in
+        between loses nothing (the log then still shows the kept version)."""
+        raw = await self.service.files.read_events(record.id) or b""
+        messages = parse_events(raw.splitlines())
+        index, asked = question(messages, event_id)
+        kept, tail = split_before(raw, event_id)
+        anchor = anchors(messages)[event_id]
+        versions = await asyncio.to_thread(self.versions.replace, record.id, anchor, tail)
+        await self.service.files.write_events(record.id, kept)
+        await self._history_changed(actor, record, messages[:index], asked)
+        details = {"event_id": event_id, "number": str(versions.number)}
+        event = self.service.event("version", actor, record, details=details)
+        await asyncio.to_thread(self.service.audit.record, event)
+        return asked.content
+
+    async def _history_changed(
+        self, actor: Actor, record: SessionRecord, messages: list[TranscriptMessage], since: TranscriptMessage
+    ) -> None:
+        """After the log was rewritten from the question ``since`` on: search rows, turn count and
+        preview follow it, and every device showing the chat draws it again."""
+        await record_history(
+            self.service,
+            self.search_index,
+            record.id,
+            actor,
+            messages,
+            dropped_since=_parse_time(since.timestamp),
+        )
+        await self.service._announce(Batch(session_stream(record.id), [("history", {})]))
 
     async def _messages(self, session_id: str) -> list[TranscriptMessage]:
         raw = await self.service.files.read_events(session_id) or b""

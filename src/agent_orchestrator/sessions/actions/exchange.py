@@ -13,6 +13,9 @@ Why it works this way (docs/architecture.md#export-and-import):
   its tools' data (charts, readings, customer links) is made from them: the file, not our tools,
   says what they returned. The import gets a new id, a generated public id and a fresh runtime id: the
   original may still exist, also in the importer's own namespace.
+* **Versions go out, not in.** The versions of a turn an edit or a regenerate kept
+  (docs/architecture.md#versions-of-a-turn) are exported with their transcripts and events; an import
+  makes the conversation as shown, without them (a file's versions are not ours to vouch for).
 * **Public ids only.** An export names the session by the id its owner knows
   (docs/architecture.md#session-ids); the runtime's id appears only where the runtime wrote it, in its
   own ``session.start``.
@@ -46,9 +49,11 @@ from agent_orchestrator.errors import ImportThrottledError, InvalidInputError
 from agent_orchestrator.sessions.actions.branching import record_history
 from agent_orchestrator.sessions.history.tool_results import imported_call_id
 from agent_orchestrator.sessions.history.transcript import TranscriptMessage, log_timestamp, parse_events
+from agent_orchestrator.sessions.history.versions import anchors
 from agent_orchestrator.sessions.search.index import SearchIndex
 from agent_orchestrator.sessions.service import Actor, SessionService
-from agent_orchestrator.sessions.store import SessionRecord, validate_title
+from agent_orchestrator.sessions.store import SessionRecord, one_line, validate_title
+from agent_orchestrator.sessions.store.turn_versions import KeptVersions, TurnVersions
 
 EXPORT_FORMAT = 1
 IMPORTED_TITLE = "Imported chat"
@@ -77,6 +82,7 @@ class Exchange:
         self,
         service: SessionService,
         search: SearchIndex,
+        versions: TurnVersions,
         *,
         imports_per_hour: int | None = MAX_IMPORTS_PER_HOUR,
     ) -> None:
@@ -84,6 +90,7 @@ class Exchange:
         the operator's CLI)."""
         self.service = service
         self.search_index = search
+        self.versions = versions
         self.imports_per_hour = imports_per_hour
 
     async def export(
@@ -97,8 +104,10 @@ class Exchange:
             "export", actor, record, details={"as": "markdown" if markdown else "json"}
         )
         await asyncio.to_thread(self.service.audit.record, event)
-        body = export_markdown(record, raw, figures) if markdown else export_document(record, raw)
-        return record.title, body
+        kept = await asyncio.to_thread(self.versions.tails, record.id)
+        if markdown:
+            return record.title, export_markdown(record, raw, figures, versions=kept)
+        return record.title, export_document(record, raw, versions=kept)
 
     async def import_file(self, actor: Actor, data: bytes) -> list[SessionRecord]:
         """New sessions for every conversation in the file; nothing at all if any of it is bad, or if
@@ -172,9 +181,12 @@ class Exchange:
 # -- export ---------------------------------------------------------------------------------------
 
 
-def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
-    """One session as our JSON: catalog row, visible transcript, and the raw event log (lossless). The
-    row's ``id`` is the public id, as everywhere its owner sees the session."""
+def export_document(
+    record: SessionRecord, raw: bytes, *, versions: KeptVersions | None = None
+) -> dict[str, Any]:
+    """One session as our JSON: catalog row, visible transcript, the raw event log (lossless), and the
+    kept versions of its turns. The row's ``id`` is the public id, as everywhere its owner sees the
+    session."""
     row = asdict(record) | {"id": record.public_id, "tags": list(record.tags)}
     del row["public_id"]
     return {
@@ -182,19 +194,38 @@ def export_document(record: SessionRecord, raw: bytes) -> dict[str, Any]:
         "session": {
             key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()
         },
-        # Tool results stay in "events" only, so the transcript's format is unchanged; "stopped" is
-        # only on an answer that was stopped.
-        "transcript": [
-            {
-                key: value
-                for key, value in asdict(message).items()
-                if key not in _TOOL_FIELDS and (key != "stopped" or value)
-            }
-            for message in parse_events(raw.splitlines())
-        ],
+        "transcript": [_exported(message) for message in parse_events(raw.splitlines())],
         # The log is UTF-8 JSON lines; a torn last line after a crash may end mid-character.
         "events": raw.decode("utf-8", errors="replace"),
+        # A turn is named by the event id of the message before its question ("": the first turn);
+        # the version shown is in "transcript", the others' tails of the log are here.
+        "versions": [
+            {
+                "anchor": anchor,
+                "shown": next(number for number, tail in kept if tail is None),
+                "kept": [
+                    {
+                        "number": number,
+                        "transcript": [_exported(message) for message in parse_events(tail.splitlines())],
+                        "events": tail.decode("utf-8", errors="replace"),
+                    }
+                    for number, tail in kept
+                    if tail is not None
+                ],
+            }
+            for anchor, kept in (versions or {}).items()
+        ],
         "exported_at": datetime.now(UTC).isoformat(),
+    }
+
+
+def _exported(message: TranscriptMessage) -> dict[str, Any]:
+    """A transcript message as the export writes it: tool results stay in the events only, so the
+    transcript's format is unchanged; "stopped" is only on an answer that was stopped."""
+    return {
+        key: value
+        for key, value in asdict(message).items()
+        if key not in _TOOL_FIELDS and (key != "stopped" or value)
     }
 
 
@@ -202,18 +233,36 @@ Figures = Callable[[TranscriptMessage], list[str]]
 """The Markdown tables of what an answer's tools returned (its charts' figures)."""
 
 
-def export_markdown(record: SessionRecord, raw: bytes, figures: Figures | None = None) -> str:
+def export_markdown(
+    record: SessionRecord, raw: bytes, figures: Figures | None = None, *, versions: KeptVersions | None = None
+) -> str:
     """The visible conversation as Markdown, for reading and sharing (not for re-import); under an
-    answer, its charts' figures as tables (``figures``)."""
+    answer, its charts' figures as tables (``figures``); a question with versions says which one is
+    shown, and the others follow the conversation, each under its own heading."""
     lines = [f"# {record.title}", "", f"_Exported from AgentOrchestrator, session `{record.public_id}`._", ""]
-    for message in parse_events(raw.splitlines()):
-        who = "You" if message.role == "user" else "Assistant"
-        stamp = f" ({message.timestamp})" if message.timestamp else ""
-        note = " — _no answer_" if message.interrupted else " — _stopped_" if message.stopped else ""
-        lines += [f"### {who}{stamp}{note}", "", message.content.strip(), ""]
-        for table in figures(message) if figures is not None else []:
-            lines += [table, ""]
-    return "\n".join(lines)
+    messages = parse_events(raw.splitlines())
+    turns = {asked: (versions or {}).get(anchor) for asked, anchor in anchors(messages).items()}
+    others: list[str] = []
+    for message in messages:
+        kept = turns.get(message.event_id) if message.role == "user" else None
+        shown = next((number for number, tail in kept if tail is None), 0) if kept else 0
+        lines += _markdown_message(message, figures, f" — _version {shown} of {len(kept)}_" if kept else "")
+        for number, tail in kept or []:
+            if tail is not None:
+                others += [f"## Version {number} of “{one_line(message.content)[:80]}”", ""]
+                for earlier in parse_events(tail.splitlines()):
+                    others += _markdown_message(earlier, figures, "")
+    return "\n".join(lines + others)
+
+
+def _markdown_message(message: TranscriptMessage, figures: Figures | None, version: str) -> list[str]:
+    who = "You" if message.role == "user" else "Assistant"
+    stamp = f" ({message.timestamp})" if message.timestamp else ""
+    note = " — _no answer_" if message.interrupted else " — _stopped_" if message.stopped else ""
+    lines = [f"### {who}{stamp}{note}{version}", "", message.content.strip(), ""]
+    for table in figures(message) if figures is not None else []:
+        lines += [table, ""]
+    return lines
 
 
 # -- import ---------------------------------------------------------------------------------------

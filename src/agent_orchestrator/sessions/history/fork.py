@@ -46,7 +46,7 @@ def find_cut(raw: bytes, event_id: str, *, before: bool) -> Cut:
             raise InvalidInputError("Only a message you sent can be edited and sent again.")
         return Cut(start, "user")
     following = raw.find(b"\n" + _USER_MESSAGE, end - 1)
-    return Cut(following + 1 if following >= 0 else _complete_lines(raw), event["type"].split(".")[0])
+    return Cut(following + 1 if following >= 0 else complete_lines(raw), event["type"].split(".")[0])
 
 
 def forked_log(raw: bytes, cut: Cut, new_session_id: str) -> bytes:
@@ -79,6 +79,6 @@ def _message_line(raw: bytes, event_id: str) -> tuple[int, int, dict]:
     return start, end, event
 
 
-def _complete_lines(raw: bytes) -> int:
+def complete_lines(raw: bytes) -> int:
     """The length of the log without a torn last line (a crash mid-write)."""
     return raw.rfind(b"\n") + 1

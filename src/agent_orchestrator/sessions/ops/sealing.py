@@ -18,8 +18,9 @@ What shaped it:
 * **Crash-safe per session.** On a single server the sealed copy is built beside the store and
   renamed into place before the clear folder goes; in PostgreSQL a session's files are rewritten in
   one transaction; the catalog's texts in another. Whatever a crash interrupts, the next run finishes.
-* **The catalog's kept prompts** (``pending_prompt``, crash-interrupted turns) and the session's live
-  feed rows (``live_events``) are sealed with the session's key through the cipher's ``seal_text``,
+* **The catalog's kept prompts** (``pending_prompt``, crash-interrupted turns), the kept versions of
+  its turns (``turn_versions``) and the session's live feed rows (``live_events``) are sealed with
+  the session's key through the cipher's ``seal_text``,
   exactly as the catalog and the feed seal new ones.
 """
 
@@ -41,7 +42,7 @@ from agent_orchestrator.sessions.files.sealed import SealedLocalSessionFiles
 from agent_orchestrator.sessions.store import LeaseManager, SessionCatalog, make_holder_id
 from agent_orchestrator.sessions.store.engine import write_transaction
 from agent_orchestrator.sessions.store.live_events import session_stream
-from agent_orchestrator.sessions.store.schema import interrupted_turns, live_events, sessions
+from agent_orchestrator.sessions.store.schema import interrupted_turns, live_events, sessions, turn_versions
 from agent_orchestrator.settings import RuntimeSettings
 
 SEAL_USER = "seal-existing"
@@ -113,8 +114,8 @@ def _catalogued(engine: Engine) -> list[str]:
 
 
 def _seal_catalog_texts(engine: Engine, cipher: SessionCipher, session_id: str) -> int:
-    """Seal the session's kept prompts and live feed rows still in clear, in one transaction; how many
-    there were."""
+    """Seal the session's kept prompts, kept versions and live feed rows still in clear, in one
+    transaction; how many there were."""
     done = 0
     with write_transaction(engine) as conn:
         pending = conn.scalar(select(sessions.c.pending_prompt).where(sessions.c.id == session_id))
@@ -127,6 +128,14 @@ def _seal_catalog_texts(engine: Engine, cipher: SessionCipher, session_id: str) 
             if not row.prompt.startswith(SEALED_TEXT):
                 sealed = cipher.seal_text(session_id, row.prompt)
                 conn.execute(update(t).where(t.c.id == row.id).values(prompt=sealed))
+                done += 1
+        v = turn_versions
+        versions = select(v.c.anchor, v.c.number, v.c.tail).where(v.c.session_id == session_id)
+        for kept in conn.execute(versions.where(v.c.tail.is_not(None))).all():
+            if not kept.tail.startswith(SEALED_TEXT):
+                sealed = cipher.seal_text(session_id, kept.tail)
+                where = (v.c.anchor == kept.anchor) & (v.c.number == kept.number)
+                conn.execute(update(v).where(v.c.session_id == session_id, where).values(tail=sealed))
                 done += 1
         feed, stream = live_events, session_stream(session_id)
         for row in conn.execute(select(feed.c.seq, feed.c.data).where(feed.c.stream == stream)).all():

@@ -66,6 +66,8 @@ AuditAction = Literal[
     "fork",
     "branched",
     "rewind",
+    "version",
+    "version_switch",
     "export",
     "import",
     "import_file",

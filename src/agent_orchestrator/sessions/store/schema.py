@@ -224,6 +224,21 @@ device_grants = Table(
     Index("ux_device_grants_user_code", "user_code", unique=True),
 )
 
+# Versions of a turn (migration 0017): an edit or a regenerate keeps the turn it replaces
+# (docs/architecture.md#versions-of-a-turn). ``anchor`` is the runtime's event id of the message before
+# the turn ("" for the first turn), so the turns inside one version have versions of their own; ``tail``
+# is the event log from the turn's question to the end, sealed with the session's key under a master
+# key, and NULL for the version the session's log holds now (one per anchor).
+turn_versions = Table(
+    "turn_versions",
+    metadata,
+    Column("session_id", String(64), ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True),
+    Column("anchor", String(64), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("tail", Text, nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+)
+
 # User messages of turns that a crash cut off before the runtime wrote them to its event log, kept
 # once the session has moved on, so the transcript still shows them where they were asked.
 interrupted_turns = Table(

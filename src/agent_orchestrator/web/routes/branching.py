@@ -1,4 +1,5 @@
-"""Branching a conversation: fork at a message, edit and resend, regenerate, rewind. Each goes through
+"""Branching a conversation: fork at a message, edit or regenerate (versions of a turn) and switch
+between versions, rewind. Each goes through
 :class:`~agent_orchestrator.sessions.actions.branching.Branching` (ownership, audit, lease); another user's id
 answers 404 like an unknown one. Turns stream as the message route's SSE."""
 
@@ -7,14 +8,13 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions import MAX_REWIND
+from agent_orchestrator.sessions.store.turn_versions import MAX_VERSIONS
 from agent_orchestrator.web.deps import CurrentActor, ServicesDep
 from agent_orchestrator.web.fields import NulFree
 from agent_orchestrator.web.routes.messages import SendMessage, check_message, turn_stream
 from agent_orchestrator.web.routes.sessions import SessionOut
 
 router = APIRouter(prefix="/api/sessions/{session_id}", tags=["branching"])
-# The fork that an edit created, for the client to switch to while the answer streams.
-FORK_HEADER = "X-Session-Id"
 
 
 class ForkSession(BaseModel):
@@ -22,6 +22,11 @@ class ForkSession(BaseModel):
     event_id: NulFree = Field(min_length=1, max_length=64, description="the message to fork at")
     before: bool = Field(default=False, description="keep only what came before the message")
     title: str | None = Field(default=None, min_length=1, max_length=120)
+
+
+class ShowVersion(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    number: int = Field(ge=1, le=MAX_VERSIONS, description="the version of the question to show")
 
 
 class RewindSession(BaseModel):
@@ -41,20 +46,30 @@ async def fork_session(
 
 @router.post(
     "/messages/{event_id}/edit",
-    summary="Fork before a message you sent and send the edited text there; the answer streams as SSE",
+    summary="Ask an edited question instead of one you sent, as a new version of its turn (SSE)",
     response_class=StreamingResponse,
 )
-async def edit_and_resend(
+async def edit(
     session_id: str, event_id: str, body: SendMessage, actor: CurrentActor, services: ServicesDep
 ) -> StreamingResponse:
     check_message(body.content, services)
-    fork, events = await services.branching.edit_and_resend(actor, session_id, event_id, body.content)
-    return turn_stream(events, headers={FORK_HEADER: fork.public_id})
+    return turn_stream(await services.branching.edit(actor, session_id, event_id, body.content))
 
 
-@router.post("/regenerate", summary="Answer the last question again (SSE)", response_class=StreamingResponse)
+@router.post(
+    "/regenerate",
+    summary="Answer the last question again, as a new version of the last turn (SSE)",
+    response_class=StreamingResponse,
+)
 async def regenerate(session_id: str, actor: CurrentActor, services: ServicesDep) -> StreamingResponse:
     return turn_stream(await services.branching.regenerate(actor, session_id))
+
+
+@router.put("/messages/{event_id}/version", summary="Show another version of a question you asked")
+async def show_version(
+    session_id: str, event_id: str, body: ShowVersion, actor: CurrentActor, services: ServicesDep
+) -> SessionOut:
+    return SessionOut.of(await services.branching.switch_version(actor, session_id, event_id, body.number))
 
 
 @router.post("/rewind", summary="Remove the last turns of the session, in place")

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent_orchestrator.sessions import ToolResult, TranscriptMessage, TurnEvent, describe
 from agent_orchestrator.sessions.store import MAX_SEQ
+from agent_orchestrator.sessions.store.turn_versions import Versions
 from agent_orchestrator.sse import event_stream, frame
 from agent_orchestrator.web.charts import Chart, charts_for
 from agent_orchestrator.web.customer_links import customer_ids
@@ -53,6 +54,11 @@ class FeedbackOut(BaseModel):
     note: str
 
 
+class VersionOut(BaseModel):
+    number: int = Field(description="The version shown (1 is the first asked).")
+    count: int = Field(description="How many versions the question has.")
+
+
 class MessageOut(BaseModel):
     event_id: str
     role: str
@@ -69,9 +75,17 @@ class MessageOut(BaseModel):
         default=[], description="Tool results that came with an imported chat: not this server's data."
     )
     feedback: FeedbackOut | None = Field(default=None, description="The owner's rating of this answer.")
+    version: VersionOut | None = Field(
+        default=None, description="A question edited or answered again: which of its versions this is."
+    )
 
     @classmethod
-    def of(cls, message: TranscriptMessage, rated: Mapping[str, tuple[str, str]] | None = None) -> Self:
+    def of(
+        cls,
+        message: TranscriptMessage,
+        rated: Mapping[str, tuple[str, str]] | None = None,
+        versions: Mapping[str, Versions] | None = None,
+    ) -> Self:
         assistant = message.role == "assistant"
         return cls(
             event_id=message.event_id,
@@ -88,6 +102,7 @@ class MessageOut(BaseModel):
                 for result in message.imported_tool_results
             ],
             feedback=_feedback(message, rated or {}),
+            version=_version(message, versions or {}),
         )
 
 
@@ -120,10 +135,11 @@ class SendMessage(BaseModel):
 async def get_messages(session_id: str, actor: CurrentActor, services: ServicesDep) -> TranscriptOut:
     transcript, joined = await services.sessions.join(actor, session_id)
     rated = await services.feedback.of_session(transcript.session.id)
+    versions = await services.branching.versions_of(transcript.session.id, joined.messages)
     live = joined.live_turn
     return TranscriptOut(
         session=SessionOut.of(transcript.session),
-        messages=[MessageOut.of(m, rated) for m in joined.messages],
+        messages=[MessageOut.of(m, rated, versions) for m in joined.messages],
         busy=transcript.busy,
         last_event_id=joined.last_event_id,
         live_turn=LiveTurnOut(prompt=live.prompt, text=live.text, tools=live.tools) if live else None,
@@ -164,6 +180,11 @@ def turn_stream(events: AsyncIterator[TurnEvent], headers: dict[str, str] | None
 def _feedback(message: TranscriptMessage, rated: Mapping[str, tuple[str, str]]) -> FeedbackOut | None:
     found = rated.get(message.event_id) if message.event_id else None
     return FeedbackOut(rating=found[0], note=found[1]) if found else None
+
+
+def _version(message: TranscriptMessage, versions: Mapping[str, Versions]) -> VersionOut | None:
+    found = versions.get(message.event_id) if message.role == "user" else None
+    return VersionOut(number=found.number, count=found.count) if found else None
 
 
 def _cut(text: str) -> str:

@@ -1,8 +1,8 @@
-// Branching a conversation from its transcript: Branch here (fork at a message), Edit (fork before
-// one of your messages and send the edited text there; the original stays), Copy (copy.js),
-// Regenerate and Rewind
-// (the last turn, in place), the "Branched from" link to a fork's parent, and search hits in the
-// sidebar that open a chat at the message they found.
+// Branching a conversation from its transcript: Branch here (fork at a message: a new chat), Edit
+// (one of your questions) and Regenerate (the last answer), which make versions of the turn in place
+// with ‹ n/m › to move between them (docs/architecture.md#versions-of-a-turn), Copy (copy.js), Rewind
+// (the last turn), the "Branched from" link to a fork's parent, and search hits in the sidebar that
+// open a chat at the message they found.
 //
 // Everything is built with textContent: message text and snippets are the user's and the model's.
 
@@ -26,7 +26,10 @@ export function messageActions(message, { isLast, question }) {
   if (message.stopped && question?.role === "user") {
     actions.push(actionButton("Retry", "message-retry-stopped", () => sendTurn(question.content, { fromComposer: false })));
   }
-  if (message.role === "user") actions.push(actionButton("Edit", "message-edit", (button) => startEdit(button, message)));
+  if (message.role === "user") {
+    if (message.version) actions.unshift(versionSwitch(message));
+    actions.push(actionButton("Edit", "message-edit", (button) => startEdit(button, message)));
+  }
   if (message.role === "assistant") {
     actions.push(feedbackControls(message));
     actions.push(actionButton("Copy", "message-copy", () => copyToClipboard(message.content, "Answer")));
@@ -75,7 +78,34 @@ async function branchAt(message) {
   }
 }
 
-/** An inline editor in place of the message's actions; sending forks before the message. */
+/** ‹ n/m ›: the versions of a question (its edits and its answers asked again), one click apart. */
+function versionSwitch(message) {
+  const { number, count } = message.version;
+  const step = (label, testid, to) => {
+    const attrs = { type: "button", "aria-label": `${label === "‹" ? "Previous" : "Next"} version` };
+    const button = el("button", { className: "btn btn-ghost btn-small version-step", text: label, testid, attrs });
+    button.disabled = to < 1 || to > count;
+    button.addEventListener("click", () => showVersion(message, to));
+    return button;
+  };
+  return el("span", { className: "version-switch", attrs: { role: "group", "aria-label": "Versions of this question" } }, [
+    step("‹", "version-previous", number - 1),
+    el("span", { className: "version-count", text: `${number} / ${count}`, testid: "version-count" }),
+    step("›", "version-next", number + 1),
+  ]);
+}
+
+async function showVersion(message, number) {
+  const id = state.currentSessionId;
+  try {
+    await api("PUT", sessionPath(id, `/messages/${encodeURIComponent(message.event_id)}/version`), { number });
+    if (stillOn(id)) await openSession(id, { reveal: false }); // the feed's "history" says so too
+  } catch (error) {
+    if (!isAbort(error)) setStatus(`Could not show that version: ${error.message}`, "error");
+  }
+}
+
+/** An inline editor in place of the message's actions; sending makes a new version of the turn. */
 function startEdit(button, message) {
   const bar = button.parentElement;
   const input = el("textarea", {
@@ -84,7 +114,7 @@ function startEdit(button, message) {
     attrs: { rows: 2, "aria-label": "Edited message" },
   });
   input.value = message.content;
-  const send = el("button", { className: "btn btn-primary btn-small", text: "Send as a new branch", attrs: { type: "submit" } });
+  const send = el("button", { className: "btn btn-primary btn-small", text: "Send", testid: "message-edit-send", attrs: { type: "submit" } });
   const cancel = el("button", { className: "btn btn-ghost btn-small", text: "Cancel", attrs: { type: "button" } });
   const form = el("form", { className: "edit-form" }, [input, el("div", { className: "rename-buttons" }, [send, cancel])]);
   const actions = [...bar.children];
@@ -94,51 +124,30 @@ function startEdit(button, message) {
     const text = input.value.trim();
     if (!text) return;
     send.disabled = true;
-    try {
-      const body = { event_id: message.event_id, before: true };
-      const fork = await api("POST", sessionPath(state.currentSessionId, "/fork"), body);
-      await loadSessions();
-      await openSession(fork.id);
-      await sendTurn(text, { fromComposer: false });
-    } catch (error) {
-      send.disabled = false;
-      if (!isAbort(error)) setStatus(`Could not send the edited message: ${error.message}`, "error");
-    }
+    const path = `/messages/${encodeURIComponent(message.event_id)}/edit`;
+    if (!(await sendTurn(text, { fromComposer: false, sessionId: state.currentSessionId, path }))) send.disabled = false;
   });
   bar.replaceChildren(form);
   input.focus();
 }
 
-/** Rewind the last turn and ask its question again, streamed like any turn. */
-async function regenerate() {
-  const id = state.currentSessionId;
-  try {
-    const prompt = await rewind(id);
-    if (prompt !== null) await sendTurn(prompt, { fromComposer: false, sessionId: id });
-  } catch (error) {
-    if (!isAbort(error)) setStatus(`Could not regenerate the answer: ${error.message}`, "error");
-  }
+/** Ask the last question again: a new version of the last turn, streamed like any turn. */
+function regenerate() {
+  return sendTurn(null, { fromComposer: false, sessionId: state.currentSessionId, path: "/regenerate" });
 }
 
 async function rewindLastTurn() {
   if (!window.confirm("Remove the last question and its answer from this chat?")) return;
+  const id = state.currentSessionId;
   try {
-    await rewind(state.currentSessionId);
+    await api("POST", sessionPath(id, "/rewind"), { turns: 1 });
+    // Only if the user is still there: a click on another chat meanwhile wins.
+    if (stillOn(id)) await openSession(id);
+    await loadSessions();
     setStatus("The last turn was removed.");
   } catch (error) {
     if (!isAbort(error)) setStatus(`Could not rewind the chat: ${error.message}`, "error");
   }
-}
-
-/** Remove the last turn; returns its question (read before, as the server is about to drop it). */
-async function rewind(id) {
-  const data = await api("GET", sessionPath(id, "/messages"));
-  const question = [...data.messages].reverse().find((m) => m.role === "user");
-  await api("POST", sessionPath(id, "/rewind"), { turns: 1 });
-  // Only if the user is still there: a click on another chat meanwhile wins.
-  if (stillOn(id)) await openSession(id);
-  await loadSessions();
-  return question ? question.content : null;
 }
 
 // The message last opened at: it stays marked however often its chat is drawn again meanwhile (a

@@ -156,8 +156,9 @@ async function onSessionEvent(id, name, data) {
       forgetCurrentSession();
       setStatus("This chat was deleted on another device.", "error");
     }
-  } else if (name === "reset") {
-    await openSession(id, { reveal: false }); // further behind than the feed keeps: reload
+  } else if (name === "reset" || name === "history") {
+    // further behind than the feed keeps, or the history rewritten (a version, a rewind): reload
+    await openSession(id, { reveal: false });
   } else if (name !== "created") {
     onTurnEvent(name, data);
   }

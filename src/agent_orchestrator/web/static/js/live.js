@@ -7,7 +7,7 @@ import { sessionPath } from "./api.js";
 
 const SESSION_EVENTS = [
   ...["created", "user", "delta", "tool", "stop", "done", "error", "idle"],
-  ...["renamed", "organised", "feedback", "deleted", "reset"],
+  ...["renamed", "organised", "feedback", "deleted", "reset", "history"],
 ];
 const LIST_EVENTS = ["created", "renamed", "organised", "deleted", "busy", "idle", "reset"];
 

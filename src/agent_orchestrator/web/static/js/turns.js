@@ -104,9 +104,11 @@ async function onComposerSubmit(event) {
 /**
  * Send one prompt; the turn itself shows up through the live feed. Returns true once the server
  * accepted it. The typed text stays in the composer until then, so a 409/413/422 loses nothing.
+ * ``path``: where a turn starts other than with a new message (an edit, a regenerate: versions of a
+ * turn, whose new history the feed's "history" event draws); ``text`` is null for a regenerate.
  */
-export async function sendTurn(text, { fromComposer, sessionId = null }) {
-  // sessionId: the chat a regenerated question belongs to, even if the user has opened another since.
+export async function sendTurn(text, { fromComposer, sessionId = null, path = "/messages" }) {
+  // sessionId: the chat a retried question belongs to, even if the user has opened another since.
   const background = sessionId !== null && !stillOn(sessionId);
   try {
     sessionId ??= await ensureSession();
@@ -120,8 +122,9 @@ export async function sendTurn(text, { fromComposer, sessionId = null }) {
   let response;
   try {
     // last_event_id: what this tab has seen; the server refuses the message if others came since.
-    const body = background ? { content: text } : { content: text, last_event_id: seenEventId() };
-    response = await rawRequest("POST", sessionPath(sessionId, "/messages"), body, { accept: "text/event-stream" });
+    const seen = background || path !== "/messages" ? {} : { last_event_id: seenEventId() };
+    const body = text === null ? undefined : { content: text, ...seen };
+    response = await rawRequest("POST", sessionPath(sessionId, path), body, { accept: "text/event-stream" });
   } catch (error) {
     if (!isAbort(error)) setStatus("Cannot reach the server. Your message was not sent.", "error");
     return false;
