@@ -31,6 +31,28 @@ def test_a_total_states_its_reading_and_its_figure(conn):
     assert [c["label"] for c in result["chips"]] == ["Revenue", "France", "2025"]
 
 
+def test_a_relative_period_says_where_on_the_datas_calendar_it_fell(conn):
+    """ "Last month" is the data's latest month, not the calendar's: the answer says which it was."""
+    assert ask(conn, period="latest month")["answer"] == (
+        "Revenue, December 2025 (the latest month in the data): 9,640.00."
+    )
+    assert ask(conn, period="previous month")["answer"].startswith(
+        "Revenue, November 2025 (the month before the latest in the data): "
+    )
+    assert ask(conn, period="--11")["answer"].startswith(
+        "Revenue, November 2025 (the latest November in the data): "
+    )
+    last_three = ask(conn, period="last 3 months")
+    assert last_three["answer"].startswith("Revenue, the last 3 months (1 Oct 2025 to ")
+    assert [c["label"] for c in last_three["chips"]] == [
+        "Revenue",
+        "the last 3 months",
+    ]  # the chip stays short
+    assert (
+        ask(conn, period="2025-12")["answer"] == "Revenue, December 2025: 9,640.00."
+    )  # named: nothing to add
+
+
 def test_exclusions_single_days_and_counts_with_their_nouns(conn):
     assert ask(conn, measure="orders", exclude_countries=["UK"])["answer"] == (
         "Orders, excluding United Kingdom, all time: 12 orders."

@@ -189,6 +189,10 @@ def test_the_start_screen_follows_the_active_version(start_app: Any, tmp_path: P
     generated = before.json()
     assert generated["rows"] > 0 and "country" in generated["dimensions"] and generated["suggestions"]
     assert generated["brief"].startswith(f"I answer questions on the {generated['dataset']} data")
+    assert generated["currency_note"].startswith("No currency is set for this data")  # said once, here
+    assert generated["currency_note"] in generated["brief"]
+    assert alice.patch("/api/datasets/settings", json={"currency": "CHF"}).status_code == 200
+    assert bob.get(f"{MODEL}/start").json()["currency_note"] == "Amounts are in CHF."
 
     path = tmp_path / "store.csv"
     path.write_text(STORE)

@@ -49,6 +49,15 @@ class StartScreen:
     dimensions: list[str]
     suggestions: list[str]
 
+    def amounts_in_words(self) -> str:
+        """What the amounts are in: said once, at the start, rather than guessed in every answer."""
+        if self.currency:
+            return f"Amounts are in {self.currency}."
+        return (
+            "No currency is set for this data, so amounts are plain numbers "
+            "(an admin can set one on the Data page)."
+        )
+
     def in_brief(self) -> str:
         """The answer to "hi, what can you do?": what is loaded and three questions to try."""
         span = ""
@@ -60,6 +69,7 @@ class StartScreen:
             if self.dimensions:
                 said += f", in total or by {_some(self.dimensions, 'or')}"
             said += ", for any period or compared with an earlier one."
+        said += f" {self.amounts_in_words()}"
         if self.suggestions:
             said += " For example: " + " ".join(f"“{q}”" for q in self.suggestions[:3])
         return said

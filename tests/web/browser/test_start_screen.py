@@ -23,6 +23,8 @@ def test_the_start_screen_says_what_is_loaded_and_a_suggestion_is_one_click(
     loaded = re.compile(r"^Loaded: \w.* \([\d,]+ rows, .+ to .+\)\.$")
     expect(page.get_by_test_id("start-loaded")).to_have_text(loaded)
     expect(start).to_contain_text("Measures: revenue")
+    # What the amounts are in, said once here (the demo data names no currency), not in every answer.
+    expect(page.get_by_test_id("start-amounts")).to_contain_text("an admin can set one on the Data page")
     suggestions = page.get_by_test_id("start-suggestion")
     expect(suggestions).not_to_have_count(0)
     assert 4 <= suggestions.count() <= 6

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from enum import StrEnum
 from typing import Annotated, Literal
@@ -174,6 +174,9 @@ class Period:
     last: date
     label: str
     unit: Literal["day", "month", "quarter", "year", "range"]
+    placed: str = ""
+    """How a relative period was placed on the data's calendar ("the latest month in the data"):
+    "last month" is the data's, not the calendar's, and an answer says so."""
 
     def before(self) -> Period:
         """The period of the same length just before this one (a month: the month before)."""
@@ -272,7 +275,8 @@ def parse_period(text: str, as_of: date | None) -> Period:
         if found := re.fullmatch(r"--(\d{2})(?:-(\d{2}))?", value):  # ISO 8601's month or day, no year
             if as_of is None:
                 raise PeriodError("the data has no sales yet, so a month without its year cannot be placed")
-            return _latest_of(int(found[1]), int(found[2]) if found[2] else None, as_of)
+            latest = _latest_of(int(found[1]), int(found[2]) if found[2] else None, as_of)
+            return replace(latest, placed=f"the latest {latest.label.rsplit(' ', 1)[0]} in the data")
         if found := re.fullmatch(r"\.\.\s*(\d{4}-\d{2}-\d{2})", value):  # "before 2025": from the start
             last = date.fromisoformat(found[1])
             return Period(date.min, last, f"until {_short(last)}", "range")
@@ -294,13 +298,17 @@ def parse_period(text: str, as_of: date | None) -> Period:
         assert as_of is not None
         count, unit = int(found[1]), found[2]
         first = _count_back(as_of, count, unit)
-        return Period(first, as_of, f"the last {count} {unit}{'s' if count != 1 else ''}", "range")
+        label = f"the last {count} {unit}{'s' if count != 1 else ''}"
+        return Period(
+            first, as_of, label, "range", f"{_short(first)} to {_short(as_of)}, the data's last day"
+        )
     if found := _LATEST.fullmatch(value):
         assert as_of is not None
-        return _containing(as_of, found[1])
+        return replace(_containing(as_of, found[1]), placed=f"the latest {found[1]} in the data")
     if found := _PREVIOUS.fullmatch(value):
         assert as_of is not None
-        return _containing(as_of, found[1]).before()
+        before = _containing(as_of, found[1]).before()
+        return replace(before, placed=f"the {found[1]} before the latest in the data")
     raise PeriodError(
         f"cannot read the period {text!r}; use YYYY, YYYY-Qn, YYYY-MM, YYYY-MM-DD, --MM, --MM-DD, "
         "FIRST..LAST, "

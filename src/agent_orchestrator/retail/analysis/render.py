@@ -351,6 +351,8 @@ def reading(outcome: Outcome) -> str:
                 excluded[chip["field"]] = []
                 parts.append(chip["field"])
             excluded[chip["field"]].append(chip["label"].removeprefix("excluding "))
+        elif chip["field"] == "period" and outcome.period is not None and outcome.period.placed:
+            parts.append(f"{chip['label']} ({outcome.period.placed})")  # "last month" is the data's
         elif chip["field"] not in {"measure", "group_by", "share", "share_of"}:
             parts.append(chip["label"])
     parts = [f"excluding {_listing(excluded[p])}" if p in excluded else p for p in parts]

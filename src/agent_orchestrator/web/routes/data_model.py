@@ -154,9 +154,10 @@ async def data_model(actor: CurrentActor, services: ServicesDep) -> ModelOut:
 @dataclasses.dataclass(frozen=True)
 class StartOut(StartScreen):
     """What a new chat shows (``planner/start.py``), and ``brief``: the same in two or three
-    sentences, the chat's answer to "what can you do?"."""
+    sentences, the chat's answer to "what can you do?"; ``currency_note``: what the amounts are in."""
 
     brief: str
+    currency_note: str
 
 
 @router.get(
@@ -168,7 +169,9 @@ async def start(actor: CurrentActor, services: ServicesDep) -> StartOut:
     screen = await asyncio.to_thread(services.start.start_screen)
     if screen is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "No dataset is loaded.")
-    return StartOut(**dataclasses.asdict(screen), brief=screen.in_brief())
+    return StartOut(
+        **dataclasses.asdict(screen), brief=screen.in_brief(), currency_note=screen.amounts_in_words()
+    )
 
 
 @router.put(

@@ -20,6 +20,7 @@ export async function showStart() {
   $("start-loaded").textContent = loadedLine(start);
   $("start-measures").textContent = `Measures: ${start.measures.join(", ")}.`;
   $("start-dimensions").textContent = start.dimensions.length ? `By: ${start.dimensions.join(", ")}.` : "";
+  $("start-amounts").textContent = start.currency_note;
   const buttons = start.suggestions.map((question) => {
     const button = el("button", {
       className: "btn suggestion",
