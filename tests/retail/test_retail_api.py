@@ -149,7 +149,7 @@ def test_analysis_options_are_the_datas_own_choices(client: TestClient) -> None:
     periods = [p["value"] for p in options["periods"]]
     assert periods[:3] == ["2025", "2025-12", "2025-11"] and periods[-1] == "2024-01"
     assert {"value": "2024-06", "label": "June 2024"} in options["periods"]
-    assert len(periods) == 2 + 24 and options["max_rows"] == 20
+    assert len(periods) == 2 + 24 and options["max_rows"] == 50
 
 
 def test_unconfigured_or_missing_database_is_503(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

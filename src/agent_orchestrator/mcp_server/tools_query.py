@@ -194,6 +194,7 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
         "query": resolved.model_dump(mode="json", exclude_defaults=True),
         "columns": result.columns,
         "rows": [list(row) for row in result.rows],
+        **({"groups": total} if total is not None else {}),
         **({"overall": overall} if overall is not None else {}),
         **({"entities": entities} if (entities := _entities(data.model, resolved)) else {}),
         **({"currency": data.model.currency} if data.model.currency else {}),

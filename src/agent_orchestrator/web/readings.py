@@ -61,6 +61,9 @@ class Reading(BaseModel):
     query: dict[str, Any]
     answer: str | None
     clarify: Clarify | None = None
+    shown: int | None = None
+    """A ranking's rows shown, of ``groups`` in all ("top 5 of 24"): the UI offers the rest."""
+    groups: int | None = None
 
 
 def readings_for(results: Iterable[ToolResult], shown: str) -> list[Reading]:
@@ -90,8 +93,10 @@ def _reading(tool: str, content: str) -> Reading | None:
     if data.get("answered") is not True and not data.get("clarify"):
         return None  # "I can't answer that from this data": nothing to change
     try:
+        rows = data.get("rows")
+        shown = {"shown": len(rows)} if isinstance(rows, list) and data.get("groups") else {}
         return Reading.model_validate(
-            {**data, "tool": tool, "answer": data.get("answer") if data.get("answered") else None}
+            {**data, **shown, "tool": tool, "answer": data.get("answer") if data.get("answered") else None}
         )
     except ValidationError:
         return None

@@ -80,6 +80,39 @@ def test_a_trend_answer_shows_the_tools_data_as_a_chart_after_reload_and_on_anot
     assert csp_violations == []
 
 
+def _chart_before_text(page: Page) -> bool:
+    """Whether the last answer's chart comes before its text."""
+    return page.locator(ASSISTANT).last.evaluate(
+        """item => {
+            const chart = item.querySelector('[data-testid="chart"]');
+            const body = item.querySelector('.message-body');
+            return Boolean(chart.compareDocumentPosition(body) & Node.DOCUMENT_POSITION_FOLLOWING);
+        }"""
+    )
+
+
+def test_a_chart_that_was_asked_for_comes_before_the_text(
+    page: Page, user: Callable[[str], str], scripted_model: ScriptedModel
+) -> None:
+    login(page, user("alice"))
+    new_chat(page)
+    trend = ToolCall("retail-analytics-monthly_trend", {"months": 6})
+    scripted_model.script(trend, "Revenue grew.")
+    send(page, TREND_QUESTION)
+    expect(page.locator(ASSISTANT).last.get_by_test_id("chart")).to_have_count(1)
+    assert not _chart_before_text(page)  # not asked for: under the answer
+    scripted_model.script(trend, "Here is the chart.")
+    send(page, "Show me a chart of monthly revenue")
+    expect(page.locator(ASSISTANT).last.get_by_test_id("chart")).to_have_count(1)
+    assert _chart_before_text(page)  # live
+    page.reload()
+    expect(page.locator(ASSISTANT).last.get_by_test_id("chart")).to_have_count(1)
+    assert _chart_before_text(page)  # and from the stored conversation
+    assert not page.locator(ASSISTANT).first.evaluate(
+        "i => i.firstElementChild.nextElementSibling.matches('[data-testid=chart]')"
+    )
+
+
 def test_customer_ids_in_an_answer_open_the_customer_page_and_back_returns_to_the_chat(
     page: Page, user: Callable[[str], str], scripted_model: ScriptedModel, csp_violations: list[str]
 ) -> None:

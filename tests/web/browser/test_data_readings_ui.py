@@ -252,3 +252,17 @@ def test_the_files_own_columns_are_chips_a_change_recomputes_and_a_choice_answer
     assert csp_violations == []
     expect(choices.first).to_be_enabled()  # drawn again once the pick was sent: it can be made again
     assert errors == [], errors
+
+
+def test_a_ranking_of_the_files_columns_shows_all_its_groups_on_request(
+    page: Page, store_site: StoreSite, scripted_model: ScriptedModel
+) -> None:
+    login(page, store_site.new_user("analyst"))
+    new_chat(page)
+    scripted_model.script(ToolCall(TOOL, {**BY_REGION, "limit": 1}), Text("The top region."))
+    expect(send(page, "Which region makes the most profit?")).to_have_text("The top region.")
+    reading = page.locator(ASSISTANT).last.get_by_test_id("reading")
+    expect(reading.get_by_test_id("reading-answer")).to_contain_text("(top 1 of 2)")
+    reading.get_by_test_id("reading-show-all").click()
+    expect(page.locator(ASSISTANT_TEXT).last.locator("li")).to_have_text(["South: 261.50", "West: -376.16"])
+    expect(page.locator(ASSISTANT).last.get_by_test_id("reading-show-all")).to_have_count(0)

@@ -98,6 +98,17 @@ def test_a_ranking_turns_from_highest_to_lowest_and_its_chart_follows(
     chart = page.locator(ASSISTANT).last.get_by_test_id("chart")
     assert chart_values(chart) == [[row["revenue"] for row in bottom["rows"]]]
 
+    # "bottom 3 of N": Show all lists every country, computed again by code.
+    groups = bottom["groups"]
+    assert groups > 3
+    show_all = page.locator(ASSISTANT).last.get_by_test_id("reading-show-all")
+    expect(show_all).to_have_text(f"Show all {groups}")
+    show_all.click()
+    every = computed(browser_app, {**top, "order": "lowest", "limit": groups})
+    expect(page.locator(ASSISTANT_TEXT).last.locator("li")).to_have_count(groups)
+    expect(page.locator(ASSISTANT_TEXT).last).to_contain_text(every["answer"].splitlines()[0])
+    expect(page.locator(ASSISTANT).last.get_by_test_id("reading-show-all")).to_have_count(0)  # all shown
+
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
 def test_products_and_a_period_left_out_are_chips_that_stay_when_another_is_changed(

@@ -75,8 +75,9 @@ class Dimension(StrEnum):
 Compare = Literal["previous_period", "year_before"]
 Order = Literal["highest", "lowest"]
 
-MAX_ROWS = 20
-"""Rows of a ranking at most: a chat answer, not an export."""
+MAX_ROWS = 50
+"""Rows of a ranking at most: a chat answer, not an export, but enough for "show all" of a country
+list or a year of weeks (the same bound as a ``query_data`` ranking)."""
 
 Names = Annotated[list[Annotated[str, Field(max_length=80)]], Field(max_length=12)]
 

@@ -195,7 +195,7 @@ export async function refreshMessageActions(id) {
  * Retry asks again); a prompt that never got its answer offers to send it again.
  */
 function transcriptItem(message, isLast, question) {
-  const item = messageElement(message);
+  const item = messageElement(message, { question });
   if (isHighlighted(message)) item.classList.add("highlighted");
   if (message.role === "user" && message.interrupted) markInterrupted(item, message.content);
   const actions = messageActions(message, { isLast, question });

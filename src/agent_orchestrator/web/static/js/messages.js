@@ -21,12 +21,21 @@ export function messageShell(role) {
   return { item, body };
 }
 
-export function messageElement(message) {
+// A question that asks to see its figures drawn: its answer's chart comes before the text.
+const CHART_ASKED = /\b(chart|graph|plot|visuali[sz]e|draw)/i;
+
+/** Whether a question asked for a chart ("show me a chart of …", "plot revenue by month"). */
+export function askedForChart(question) {
+  return CHART_ASKED.test(question || "");
+}
+
+/** A stored message; ``question``: the message before an answer, which may have asked for a chart. */
+export function messageElement(message, { question = null } = {}) {
   const role = message.role === "user" ? "user" : "assistant";
   const { item, body } = messageShell(role);
   if (role === "assistant") {
     setAssistantBody(body, message);
-    showToolData(body, message);
+    showToolData(body, message, { chartFirst: question?.role === "user" && askedForChart(question.content) });
     if (message.stopped) markStopped(item);
     const imported = importedTools(message.imported_tools);
     if (imported) item.append(imported);
@@ -54,10 +63,13 @@ export function setAssistantBody(body, { html, content }) {
 
 /**
  * What the turn's tools returned, under the answer's text (nothing for most answers): a computed
- * reading with its chips right under it, then the charts.
+ * reading with its chips right under it, then the charts; a chart the question asked for comes
+ * first, above the text (``chartFirst``).
  */
-export function showToolData(body, { charts, readings }) {
-  for (const box of [answerCharts(charts), answerReadings(readings)]) if (box) body.after(box);
+export function showToolData(body, { charts, readings }, { chartFirst = false } = {}) {
+  const drawn = answerCharts(charts);
+  if (drawn && chartFirst) body.before(drawn);
+  for (const box of [chartFirst ? null : drawn, answerReadings(readings)]) if (box) body.after(box);
 }
 
 /**

@@ -119,7 +119,7 @@ function editableChips(reading, options, send) {
         comparisonChip(reading, (v) => edited({ compare: v, compare_with: null })),
       );
     } else if (chip.field === "group_by") {
-      chips.push(rankingChip(chip, query, options, edited));
+      chips.push(rankingChip(chip, reading, options, edited));
     } else if (chip.field !== "compare") {
       // a product, an excluded country, another period compared with…
       chips.push(chipElement(chip.label)); // shown, not changed here
@@ -144,7 +144,8 @@ function comparisonChip(reading, onChange) {
 }
 
 /** "top 5 countries": highest ↔ lowest, and how many rows (a series in time may show them all). */
-function rankingChip(chip, query, options, edited) {
+function rankingChip(chip, reading, options, edited) {
+  const query = reading.query;
   const order = query.order === "lowest" ? "lowest" : "highest";
   const other = order === "highest" ? "lowest" : "highest";
   const toggle = el("button", {
@@ -159,7 +160,18 @@ function rankingChip(chip, query, options, edited) {
   const items = inTime ? [["", "all"], ...rows] : rows;
   const current = query.limit ? String(query.limit) : inTime ? "" : String(DEFAULT_RANKING);
   const limit = select("reading-limit", "Rows", items, current, (v) => edited({ limit: v ? Number(v) : null }));
-  return chipElement(chip.label, [toggle, limit]);
+  return chipElement(chip.label, [toggle, limit, showAll(reading, options.max_rows, edited)]);
+}
+
+/** "Show all 24" under a ranking that shows some of its groups ("top 5 of 24"), as many as a reading may. */
+function showAll(reading, maxRows, edited) {
+  const { groups, shown } = reading;
+  if (!groups || !shown || groups <= shown) return null;
+  const rows = Math.min(groups, maxRows);
+  const text = rows === groups ? `Show all ${groups.toLocaleString()}` : `Show ${rows} of ${groups.toLocaleString()}`;
+  const button = el("button", { className: "btn btn-ghost btn-small", text, testid: "reading-show-all", attrs: { type: "button" } });
+  button.addEventListener("click", () => edited({ limit: rows }));
+  return button;
 }
 
 /** The query without the parts set back to nothing (the server's defaults stand for them). */
@@ -240,7 +252,7 @@ function dataChips(reading, model, send) {
       const pick = select("reading-group", "Breakdown", items, chip.value, (v) =>
         edited({ group_by: v ? [{ column: v }] : [], share: v ? query.share : false }),
       );
-      chips.push(chipElement("", [pick, ...rankingControls(query, model, edited)]));
+      chips.push(chipElement("", [pick, ...rankingControls(query, model, edited), showAll(reading, model.max_rows, edited)]));
     } else if (chip.field === "filters") {
       const index = filterIndex++;
       const rule = (query.filters || [])[index];

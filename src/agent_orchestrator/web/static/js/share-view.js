@@ -46,7 +46,8 @@ async function load() {
   $("share-meta").textContent = `Shared ${when}; the link expires ${new Date(shared.expires_at).toLocaleDateString()}.`;
   show($("share-title"), true);
   show($("share-meta"), true);
-  $("share-messages").replaceChildren(...shared.messages.map((message) => messageElement(message)));
+  const items = shared.messages.map((message, index) => messageElement(message, { question: shared.messages[index - 1] }));
+  $("share-messages").replaceChildren(...items);
   say("");
   if (await signedIn()) show($("share-copy"), true);
 }

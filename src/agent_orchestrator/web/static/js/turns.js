@@ -10,7 +10,7 @@ import { errorMessage, isAbort, rawRequest, sessionPath } from "./api.js";
 import { ensureSession, forgetCurrentSession, loadSessions, openSession, refreshMessageActions, stillOn } from "./commands.js";
 import { $, el, show } from "./dom.js";
 import { seenEventId } from "./live.js";
-import { markStopped, messageElement, messageShell, setAssistantBody, showToolData } from "./messages.js";
+import { askedForChart, markStopped, messageElement, messageShell, setAssistantBody, showToolData } from "./messages.js";
 import { state, update } from "./state.js";
 import { setStatus } from "./status.js";
 import { refreshUsage } from "./usage.js";
@@ -251,7 +251,7 @@ function appendDelta(live, text) {
 function finishTurn(live, data) {
   setAssistantBody(live.body, { html: data.html, content: data.content ?? live.streamed });
   const follow = isNearBottom();
-  showToolData(live.body, data);
+  showToolData(live.body, data, { chartFirst: askedForChart(live.text) });
   if (follow) scrollToBottom(true); // keep the new charts and readings in view, as the text was
   live.assistantEl.removeAttribute("aria-busy");
   if (data.stopped) markStopped(live.assistantEl);
