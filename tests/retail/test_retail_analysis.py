@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from agent_orchestrator.retail.analysis import Query, answer_query, dataset_currency, set_currency
-from agent_orchestrator.retail.analysis.query import PeriodError, parse_period
+from agent_orchestrator.retail.analysis.query import PeriodError, parse_period, pinned_period
 
 
 @pytest.fixture
@@ -559,3 +559,15 @@ def test_a_share_compared_between_periods_gives_each_its_own_whole(conn):
         "Revenue, Germany, December 2025, vs November 2025: 100.00, 1.0% of the total 9,640.00; "
         "November 2025: 150.00, 100.0% of the total 150.00; the share down 99.0 points."
     )
+
+
+def test_a_period_counted_from_the_datas_last_day_is_pinned_to_the_days_it_meant():
+    """A chip changed on an old answer keeps the days the answer was about (``web/readings.py``)."""
+    assert pinned_period("latest month", date(2025, 12, 1), date(2025, 12, 31)) == "2025-12"
+    assert pinned_period("this year", date(2025, 1, 1), date(2025, 12, 31)) == "2025"
+    assert pinned_period("previous quarter", date(2025, 7, 1), date(2025, 9, 30)) == "2025-Q3"
+    assert pinned_period("latest day", date(2025, 12, 9), date(2025, 12, 9)) == "2025-12-09"
+    assert pinned_period("last 3 months", date(2025, 10, 1), date(2025, 12, 9)) == "2025-10-01..2025-12-09"
+    assert pinned_period("--03", date(2025, 3, 1), date(2025, 3, 31)) == "2025-03"
+    for fixed in ("2024", "2024-Q2", "2024-05", "2024-05-06", "..2024-05-06", "2024-01-01..2024-02-01"):
+        assert pinned_period(fixed, date(2025, 1, 1), date(2025, 12, 31)) == fixed

@@ -4,6 +4,7 @@ changed reading is computed without the model, becomes a turn of the stored conv
 another device, every session-file store) and is in what the model is sent next turn."""
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -152,11 +153,24 @@ def test_a_changed_grouped_reading_is_charted_found_and_exported_as_imported_tex
     assert [tool["tool"] for tool in copied["imported_tools"]] == ["analyze_sales"]
 
 
+def test_a_relative_period_is_pinned_in_the_reading_a_chip_edits(retail_app: Any) -> None:
+    """An old answer's "latest month" stays that month when another chip of it is changed after the
+    data moved on: the reading the UI edits holds the month it was."""
+    client = retail_app.client("alice")
+    session_id, _ = asked_chat(retail_app, client)
+    response = change(client, session_id, {"measure": "revenue", "period": "latest month"})
+    assert response.status_code == 201, response.text
+    (reading,) = response.json()["messages"][1]["readings"]
+    month = reading["query"]["period"]
+    assert re.fullmatch(r"\d{4}-\d{2}", month), month
+    assert "(the latest month in the data)" in response.json()["messages"][1]["content"]
+
+
 @pytest.mark.parametrize(
     ("query", "says"),
     [
         ({"measure": "profit"}, "The reading is not valid: measure: Input should be 'revenue'"),
-        ({"limit": 99}, "The reading is not valid: limit: Input should be less than or equal to 20."),
+        ({"limit": 99}, "The reading is not valid: limit: Input should be less than or equal to 50."),
         ({"colour": "red"}, "The reading is not valid: colour: Extra inputs are not permitted."),
         ({"period": "1990"}, "I can't answer that from this data: there are no sales in 1990"),
         ({"countries": ["Atlantis"]}, "I can't answer that from this data: there is no country named"),

@@ -10,6 +10,7 @@ turn of the conversation (docs/architecture.md#editing-a-reading).
 
 import json
 from collections.abc import Callable, Iterable
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +22,7 @@ from agent_orchestrator.mcp_server import tools_query
 from agent_orchestrator.mcp_server.config import SERVER_NAME
 from agent_orchestrator.mcp_server.toolkit import to_json
 from agent_orchestrator.retail.analysis import Query, answer_query
+from agent_orchestrator.retail.analysis.query import pinned_period
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.sessions import ToolAnswer, ToolResult
 
@@ -96,10 +98,29 @@ def _reading(tool: str, content: str) -> Reading | None:
         rows = data.get("rows")
         shown = {"shown": len(rows)} if isinstance(rows, list) and data.get("groups") else {}
         return Reading.model_validate(
-            {**data, **shown, "tool": tool, "answer": data.get("answer") if data.get("answered") else None}
+            {
+                **data,
+                **shown,
+                "query": _pinned(data.get("query"), data.get("period")),
+                "tool": tool,
+                "answer": data.get("answer") if data.get("answered") else None,
+            }
         )
     except ValidationError:
         return None
+
+
+def _pinned(query: Any, period: Any) -> Any:
+    """The query a changed chip edits, with a period that counted from the data's last day ("this
+    year") fixed to the days it meant: changing another chip of an old answer must not silently
+    move it to a later year's data."""
+    if not (isinstance(query, dict) and isinstance(period, dict) and isinstance(query.get("period"), str)):
+        return query
+    try:
+        first, last = date.fromisoformat(period["first"]), date.fromisoformat(period["last"])
+    except (KeyError, TypeError, ValueError):
+        return query
+    return {**query, "period": pinned_period(query["period"], first, last)}
 
 
 def parse_query(value: dict[str, Any]) -> Query:

@@ -246,6 +246,28 @@ def range_period(first: date, last: date) -> Period:
     return Period(first, last, f"{_short(first)} to {_short(last)}", "range")
 
 
+_FIXED = re.compile(r"\d{4}(?:-q[1-4]|-\d{2}(?:-\d{2})?)?|(?:\d{4}-\d{2}-\d{2})?\s*\.\.\s*\d{4}-\d{2}-\d{2}")
+
+
+def pinned_period(text: str, first: date, last: date) -> str:
+    """``text`` as it was placed (``first`` to ``last``) when it counts from the data's last day
+    ("latest month", "last 3 months", "--03", "since 1 March"): a reading changed later, after an
+    import moved the last day on, keeps the days it was about; a period of fixed days stays as it is."""
+    if _FIXED.fullmatch(text.strip().lower()):
+        return text
+    if first == last:
+        return first.isoformat()
+    whole_months = first.day == 1 and last == month_period(last.year, last.month).last
+    months = (last.year - first.year) * 12 + last.month - first.month + 1
+    if whole_months and months == 1:
+        return f"{first.year}-{first.month:02d}"
+    if whole_months and months == 3 and first.month % 3 == 1:
+        return f"{first.year}-Q{first.month // 3 + 1}"
+    if whole_months and months == 12 and first.month == 1:
+        return str(first.year)
+    return f"{first.isoformat()}..{last.isoformat()}"
+
+
 def _short(day: date) -> str:
     return f"{day.day} {calendar.month_abbr[day.month]} {day.year}"
 
