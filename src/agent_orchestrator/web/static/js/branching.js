@@ -30,7 +30,8 @@ export function messageActions(message, { isLast, question }) {
     if (message.version) actions.unshift(versionSwitch(message));
     actions.push(actionButton("Edit", "message-edit", (button) => startEdit(button, message)));
   }
-  if (message.role === "assistant") {
+  if (message.role === "assistant" && message.content) {
+    // (an answer stopped before its first word has nothing to rate or copy)
     actions.push(feedbackControls(message));
     actions.push(actionButton("Copy", "message-copy", () => copyToClipboard(message.content, "Answer")));
     if (message.charts?.length) {

@@ -104,6 +104,7 @@ export function markStopped(item) {
   if (item.querySelector(".message-stopped")) return;
   item.classList.add("stopped");
   const silent = !item.querySelector(".message-body")?.textContent.trim();
+  if (silent) item.classList.add("silent"); // no empty bubble: the mark says what happened
   const text = silent ? "Stopped before the answer began" : "Stopped";
   item.append(el("p", { className: "message-stopped", text, testid: "message-stopped" }));
 }
