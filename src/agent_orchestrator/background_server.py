@@ -54,17 +54,18 @@ class BackgroundServer:
         host = f"[{self._host}]" if ":" in self._host else self._host
         root = f"http://{host}:{port}"
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self._thread.is_alive():
-                sock.close()
-                raise BackgroundServerError("the HTTP server exited during startup")
-            try:
-                if httpx.get(root + self._health_path, timeout=2.0).status_code == 200:
-                    self.root_url = root
-                    return root
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
+        with httpx.Client(timeout=2.0) as http:  # one client: each new one loads the CA bundle again
+            while time.monotonic() < deadline:
+                if not self._thread.is_alive():
+                    sock.close()
+                    raise BackgroundServerError("the HTTP server exited during startup")
+                try:
+                    if http.get(root + self._health_path).status_code == 200:
+                        self.root_url = root
+                        return root
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.05)
         self.stop()
         raise BackgroundServerError(f"the server did not answer {self._health_path} within {timeout}s")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from chat_helpers import FACTS, PASSWORD, create_users, events, memory_rule, send
+from chat_helpers import FACTS, LOCAL_TLS, PASSWORD, create_users, events, memory_rule, send
 
 from agent_orchestrator.background_server import BackgroundServer
 from agent_orchestrator.runtime import RuntimeSettings
@@ -25,7 +25,7 @@ class LiveApp:
 
     def client(self, username: str | None = None) -> httpx.Client:
         """An HTTP client with its own cookie jar (a browser, a device); logged in if a name is given."""
-        client = httpx.Client(base_url=self.url, timeout=60)
+        client = httpx.Client(base_url=self.url, timeout=60, verify=LOCAL_TLS)
         if username:
             response = client.post("/api/auth/login", json={"username": username, "password": PASSWORD})
             response.raise_for_status()

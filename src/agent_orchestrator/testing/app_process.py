@@ -51,14 +51,15 @@ class AppProcess:
                 stderr=stderr,
             )
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the web app exited with code {self.proc.returncode}")
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                time.sleep(0.2)
+        with httpx.Client(timeout=1) as http:  # one client: each new one loads the CA bundle again
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"the web app exited with code {self.proc.returncode}")
+                try:
+                    if http.get(f"{self.url}/api/health").status_code == 200:
+                        return self
+                except httpx.TransportError:
+                    time.sleep(0.2)
         self.kill()
         raise TimeoutError("the web app did not start")
 
