@@ -192,6 +192,9 @@ def test_no_response_shows_a_runtime_id(live_app, two_mergers) -> None:
     assert fork.status_code == 201 and fork.json()["parent_id"] == ID
     edited = alice.post(f"/api/sessions/{ID}/messages/{event_id}/edit", json={"content": "fact one: fig"})
     assert events(edited)[-1][0] == "done"
+    question = alice.get(f"/api/sessions/{ID}/messages").json()["messages"][0]["event_id"]
+    switched = alice.put(f"/api/sessions/{ID}/messages/{question}/version", json={"number": 1})
+    assert switched.status_code == 200
     shown = [
         alice.get("/api/sessions").text,
         alice.get(f"/api/sessions/{ID}").text,
@@ -200,9 +203,12 @@ def test_no_response_shows_a_runtime_id(live_app, two_mergers) -> None:
         alice.get(f"/api/sessions/{ID}/export", params={"format": "markdown"}).text,
         json.dumps(dict(edited.headers)),
         fork.text,
+        switched.text,
     ]
     assert all(hidden not in text for text in shown)
-    # The edit's fork is named by its public id, the one its owner opens it by.
-    fork_id = edited.headers["x-session-id"]
-    assert runtime_id(live_app, fork_id, "alice") != fork_id
-    assert contents(alice, fork_id) == ["fact one: fig", "Noted fig."]
+    # The edit is a version of the same chat, named by the id its owner opens it by.
+    assert contents(alice, ID) == ["fact one: apple", "Noted apple."]
+    assert alice.get(f"/api/sessions/{ID}/messages").json()["messages"][0]["version"] == {
+        "number": 1,
+        "count": 2,
+    }
