@@ -110,6 +110,11 @@ def test_regenerate_asks_the_last_question_again_as_a_new_version(live_app, chat
     assert alice.put(path, json={"number": 1}).is_success
     assert contents(alice, session_id)[-1] == "Noted cherry."
 
+    # Rewound, the turn goes with its versions: the next question there is a turn of its own.
+    assert alice.post(f"/api/sessions/{session_id}/rewind", json={"turns": 1}).is_success
+    assert answer(alice, session_id, "fact three: date") == "Noted date."
+    assert messages(alice, session_id)[4]["version"] is None
+
 
 def test_a_regenerate_that_may_not_send_leaves_the_last_turn_as_it_was(start_app):
     """The daily budget is checked, and the lease taken, before the rewind: a refused regenerate

@@ -176,7 +176,8 @@ class Branching:
         """Remove the last ``turns`` turns of ``record``'s session, its lease held (its warm copy
         closed)."""
         session_id = record.id
-        questions = [m for m in await self._messages(session_id) if m.role == "user" and m.event_id]
+        before = await self._messages(session_id)
+        questions = [m for m in before if m.role == "user" and m.event_id]
         if turns > len(questions):
             raise InvalidInputError(f"This conversation has {len(questions)} turn(s) to rewind.")
         first = questions[-turns]
@@ -185,6 +186,9 @@ class Branching:
             removed = await self.service.runtime.truncate_history(session, first.event_id)
         finally:
             await close_quietly(session)
+        # The removed turn goes with its versions (once it is gone): a question asked there later
+        # starts a turn of its own.
+        await asyncio.to_thread(self.versions.forget, session_id, anchors(before)[first.event_id])
         await self._history_changed(actor, record, await self._messages(session_id), first)
         details = {"turns": str(turns), "event_id": first.event_id, "events_removed": str(removed)}
         event = self.service.event("rewind", actor, record, details=details)

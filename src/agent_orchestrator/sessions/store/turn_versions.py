@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError
 from agent_orchestrator.sessions.store.engine import read_connection, write_transaction
@@ -97,6 +97,12 @@ class TurnVersions:
             conn.execute(update(t).where(key, t.c.tail.is_(None)).values(tail=self._seal(session_id, tail)))
             conn.execute(update(t).where(key, t.c.number == number).values(tail=None))
         return self._open(session_id, target.tail)
+
+    def forget(self, session_id: str, anchor: str) -> None:
+        """Drop every version of the turn at ``anchor`` (a rewind removed it from the conversation)."""
+        t = turn_versions
+        with write_transaction(self._engine) as conn:
+            conn.execute(delete(t).where(t.c.session_id == session_id, t.c.anchor == anchor))
 
     def tails(self, session_id: str) -> KeptVersions:
         """Every version of every turn (what an export writes out)."""
