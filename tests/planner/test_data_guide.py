@@ -371,7 +371,9 @@ def test_two_months_side_by_side_a_whose_average_and_a_range_said_alone(tmp_path
     with _chat_on(tmp_path, rows) as chat:
         _, arguments, text = chat.ask("what was the month-over-month growth going from Feb into March?")
         assert arguments is not None and "group_by" not in arguments and "compare" in arguments
-        assert text is not None and text.startswith("Revenue, March 2019 vs February 2019: Revenue ")
+        assert text is not None and text.startswith(
+            "Revenue, March 2019 (the latest month in the data) vs February 2019: Revenue "
+        )
         _, arguments, text = chat.ask("whats the average customer rating overall?")
         assert arguments == {"metrics": ["rating"]}
         _, arguments, text = chat.ask("and how many were 9 or above?")

@@ -31,7 +31,7 @@ from agent_orchestrator.semantic import (
     query_schema,
     suggest_model,
 )
-from agent_orchestrator.semantic.render import figure, render
+from agent_orchestrator.semantic.render import figure, placed, render
 from agent_orchestrator.semantic.suggest import run_together
 
 DATA = Path(__file__).with_name("data")
@@ -611,3 +611,28 @@ def test_a_name_said_in_a_row_is_the_one_value_holding_it_so(tmp_path, engine):
     assert shop.matches(customer, "land of toys") == ["Land of Toys Inc."]
     assert shop.matches(customer, "land toys") == ["Land of Toys Inc."]  # as read, its "of" left out
     assert shop.matches(customer, "toys") == ["Land of Toys Inc.", "Toys of Finland, Co."]
+
+
+def test_a_window_says_where_it_sits_against_the_datas_last_day() -> None:
+    """The data's "last month" is not the calendar's: an answer says which it was."""
+    last = date(2017, 12, 30)
+    assert (
+        placed(Window(start=date(2017, 12, 1), end=date(2017, 12, 31)), last)
+        == " (the latest month in the data)"
+    )
+    assert (
+        placed(Window(start=date(2017, 10, 1), end=date(2017, 12, 31)), last)
+        == " (the latest quarter in the data)"
+    )
+    assert (
+        placed(Window(start=date(2017, 1, 1), end=date(2017, 12, 31)), last)
+        == " (the latest year in the data)"
+    )
+    assert (
+        placed(Window(start=date(2017, 12, 30), end=date(2017, 12, 30)), last)
+        == " (the latest day in the data)"
+    )
+    assert placed(Window(start=date(2017, 7, 1), end=last), last) == " (to the data's last day)"
+    assert placed(Window(start=date(2017, 11, 1), end=date(2017, 11, 30)), last) == ""  # an earlier month
+    assert placed(Window(start=date(2017, 12, 1), end=date(2017, 12, 31), column="ship_date"), last) == ""
+    assert placed(None, last) == placed(Window(start=date(2017, 12, 1)), last) == ""

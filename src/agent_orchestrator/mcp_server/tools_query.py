@@ -55,6 +55,7 @@ class SemanticData:
         self.engine = Engine(model, rows)
         self.values = self.engine.values()
         self.schema = described_schema(model, self.values)
+        self.last_day = self.engine.span()[1]
 
 
 _KEPT = 3
@@ -188,7 +189,15 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
     names = {k: v for column, values in keys for k, v in data.engine.names_of(column, values).items()}
     return {
         "answered": True,
-        "answer": render(data.model, resolved, result, total_groups=total, names=names, overall=overall),
+        "answer": render(
+            data.model,
+            resolved,
+            result,
+            total_groups=total,
+            names=names,
+            overall=overall,
+            last_day=data.last_day,
+        ),
         "reading": reading(data.model, resolved),
         "chips": chips(data.model, resolved),
         "query": resolved.model_dump(mode="json", exclude_defaults=True),

@@ -81,8 +81,42 @@ def window_text(window: Window | None) -> str:
     return f"{day_text(start)} to {day_text(end)}"
 
 
-def reading(model: SemanticModel, query: SemanticQuery, names: dict[str, str] | None = None) -> str:
-    """What was computed: metrics, groups, filters and window, in the model's own titles."""
+def placed(window: Window | None, last_day: date | None) -> str:
+    """Where a window of the data's own time column sits against its last day, said after it: the
+    data's "last month" is not the calendar's, so an answer says "December 2017 (the latest month in
+    the data)", or that a range runs "to the data's last day"."""
+    if window is None or window.column or window.start is None or window.end is None or last_day is None:
+        return ""
+    start, end = window.start, window.end
+    unit = _unit(start, end)
+    if unit != "range" and start <= last_day <= end:
+        return f" (the latest {unit} in the data)"
+    return " (to the data's last day)" if unit == "range" and end == last_day else ""
+
+
+def _unit(start: date, end: date) -> str:
+    """The calendar unit a window is whole of ("range" when none)."""
+    whole_months = start.day == 1 and end.day == calendar.monthrange(end.year, end.month)[1]
+    months = (end.year - start.year) * 12 + end.month - start.month + 1
+    if start == end:
+        return "day"
+    if whole_months and months == 1:
+        return "month"
+    if whole_months and months == 3 and start.month % 3 == 1:
+        return "quarter"
+    if whole_months and months == 12 and start.month == 1:
+        return "year"
+    return "range"
+
+
+def reading(
+    model: SemanticModel,
+    query: SemanticQuery,
+    names: dict[str, str] | None = None,
+    last_day: date | None = None,
+) -> str:
+    """What was computed: metrics, groups, filters and window, in the model's own titles (with the
+    data's ``last_day``: where the window sits against it, :func:`placed`)."""
     metrics = " and ".join(model.metric(name).title for name in query.metrics)
     parts = [metrics]
     if query.together:  # "Revenue, orders with revenue under 100, all time"
@@ -102,7 +136,7 @@ def reading(model: SemanticModel, query: SemanticQuery, names: dict[str, str] | 
     if query.count:
         parts[0] = f"Number of {_counted(model, query, 2)} ({parts[0]})"
     parts += [_filter_text(model, rule, names) for rule in query.filters]
-    when = window_text(query.window)
+    when = window_text(query.window) + placed(query.window, last_day)
     if query.compare is not None:
         when += f" vs {window_text(query.compare)}"
     parts.append(when)
@@ -117,12 +151,13 @@ def render(
     total_groups: int | None = None,
     names: dict[str, str] | None = None,
     overall: dict[str, Any] | None = None,
+    last_day: date | None = None,
 ) -> str:
     """The answer's text: the reading, then the figures (a line per group). ``names``: what the file
     calls the keys the query is filtered to ("Stock code 22423 (REGENCY CAKESTAND 3 TIER)");
     ``overall``: the metrics over every group together, said under the list (:func:`overall_line`)."""
     currency = model.currency
-    head = reading(model, query, names)
+    head = reading(model, query, names, last_day)
     records = result.records()
     metrics = [model.metric(name) for name in query.metrics]
     if query.together:
