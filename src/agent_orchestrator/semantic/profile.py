@@ -16,10 +16,10 @@ import duckdb
 from agent_orchestrator.errors import InvalidInputError
 
 SAMPLES = 5
+"""Distinct example values kept per column."""
 FEW_VALUES = 30
 """A column of text with at most this many values holds categories to break figures down by (a
 region, not a city); with more, names of things (products, customers)."""
-"""Distinct example values kept per column."""
 
 
 @dataclass(frozen=True, slots=True)

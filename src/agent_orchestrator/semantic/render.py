@@ -68,16 +68,15 @@ def window_text(window: Window | None) -> str:
         return f"until {day_text(end)}"
     if end is None:
         return f"since {day_text(start)}"
-    last_of_month = calendar.monthrange(end.year, end.month)[1]
-    if start == end:
+    unit = calendar_unit(start, end)
+    if unit == "day":
         return day_text(start)
-    if start.day == 1 and end.day == last_of_month and start.year == end.year:
-        if start.month == 1 and end.month == 12:
-            return str(start.year)
-        if start.month == end.month:
-            return f"{calendar.month_name[start.month]} {start.year}"
-        if start.month % 3 == 1 and end.month == start.month + 2:
-            return f"Q{start.month // 3 + 1} {start.year}"
+    if unit == "year":
+        return str(start.year)
+    if unit == "month":
+        return f"{calendar.month_name[start.month]} {start.year}"
+    if unit == "quarter":
+        return f"Q{start.month // 3 + 1} {start.year}"
     return f"{day_text(start)} to {day_text(end)}"
 
 
@@ -88,14 +87,15 @@ def placed(window: Window | None, last_day: date | None) -> str:
     if window is None or window.column or window.start is None or window.end is None or last_day is None:
         return ""
     start, end = window.start, window.end
-    unit = _unit(start, end)
+    unit = calendar_unit(start, end)
     if unit != "range" and start <= last_day <= end:
         return f" (the latest {unit} in the data)"
     return " (to the data's last day)" if unit == "range" and end == last_day else ""
 
 
-def _unit(start: date, end: date) -> str:
-    """The calendar unit a window is whole of ("range" when none)."""
+def calendar_unit(start: date, end: date) -> str:
+    """The calendar unit the days ``start`` to ``end`` are one whole of: "day", "month", "quarter",
+    "year", or "range" when none."""
     whole_months = start.day == 1 and end.day == calendar.monthrange(end.year, end.month)[1]
     months = (end.year - start.year) * 12 + end.month - start.month + 1
     if start == end:

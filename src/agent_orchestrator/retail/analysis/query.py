@@ -18,6 +18,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from agent_orchestrator.semantic.render import calendar_unit
+
 
 class Measure(StrEnum):
     revenue = "revenue"
@@ -255,15 +257,14 @@ def pinned_period(text: str, first: date, last: date) -> str:
     import moved the last day on, keeps the days it was about; a period of fixed days stays as it is."""
     if _FIXED.fullmatch(text.strip().lower()):
         return text
-    if first == last:
+    unit = calendar_unit(first, last)
+    if unit == "day":
         return first.isoformat()
-    whole_months = first.day == 1 and last == month_period(last.year, last.month).last
-    months = (last.year - first.year) * 12 + last.month - first.month + 1
-    if whole_months and months == 1:
+    if unit == "month":
         return f"{first.year}-{first.month:02d}"
-    if whole_months and months == 3 and first.month % 3 == 1:
+    if unit == "quarter":
         return f"{first.year}-Q{first.month // 3 + 1}"
-    if whole_months and months == 12 and first.month == 1:
+    if unit == "year":
         return str(first.year)
     return f"{first.isoformat()}..{last.isoformat()}"
 

@@ -115,10 +115,7 @@ class Branching:
         changes, so a refused regenerate changes nothing and no other writer comes between."""
 
         async def new_version(record: SessionRecord) -> str:
-            questions = [m for m in await self._messages(record.id) if m.role == "user" and m.event_id]
-            if not questions:
-                raise InvalidInputError("This conversation has no question to answer again.")
-            return await self._new_version(actor, record, questions[-1].event_id)
+            return await self._new_version(actor, record, None)
 
         return await self.service.send_prepared(actor, public_id, new_version)
 
@@ -194,12 +191,18 @@ class Branching:
         event = self.service.event("rewind", actor, record, details=details)
         await asyncio.to_thread(self.service.audit.record, event)
 
-    async def _new_version(self, actor: Actor, record: SessionRecord, event_id: str) -> str:
-        """Keep the turn of the question ``event_id`` as a version and cut the log before it (the
-        lease held); returns the question. The tail is kept before the log is cut, so a failure in
-        between loses nothing (the log then still shows the kept version)."""
+    async def _new_version(self, actor: Actor, record: SessionRecord, event_id: str | None) -> str:
+        """Keep the turn of the question ``event_id`` (``None``: the last question) as a version and
+        cut the log before it (the lease held); returns the question. The tail is kept before the
+        log is cut, so a failure in between loses nothing (the log then still shows the kept
+        version)."""
         raw = await self.service.files.read_events(record.id) or b""
         messages = parse_events(raw.splitlines())
+        if event_id is None:
+            questions = [m for m in messages if m.role == "user" and m.event_id]
+            if not questions:
+                raise InvalidInputError("This conversation has no question to answer again.")
+            event_id = questions[-1].event_id
         index, asked = question(messages, event_id)
         kept, tail = split_before(raw, event_id)
         anchor = anchors(messages)[event_id]

@@ -202,7 +202,7 @@ def export_document(
         "versions": [
             {
                 "anchor": anchor,
-                "shown": next(number for number, tail in kept if tail is None),
+                "shown": _shown(kept),
                 "kept": [
                     {
                         "number": number,
@@ -217,6 +217,11 @@ def export_document(
         ],
         "exported_at": datetime.now(UTC).isoformat(),
     }
+
+
+def _shown(kept: list[tuple[int, bytes | None]]) -> int:
+    """The number of a turn's version the log holds (the one kept without a tail)."""
+    return next((number for number, tail in kept if tail is None), 0)
 
 
 def _exported(message: TranscriptMessage) -> dict[str, Any]:
@@ -245,8 +250,8 @@ def export_markdown(
     others: list[str] = []
     for message in messages:
         kept = turns.get(message.event_id) if message.role == "user" else None
-        shown = next((number for number, tail in kept if tail is None), 0) if kept else 0
-        lines += _markdown_message(message, figures, f" — _version {shown} of {len(kept)}_" if kept else "")
+        said = f" — _version {_shown(kept)} of {len(kept)}_" if kept else ""
+        lines += _markdown_message(message, figures, said)
         for number, tail in kept or []:
             if tail is not None:
                 others += [f"## Version {number} of “{one_line(message.content)[:80]}”", ""]
