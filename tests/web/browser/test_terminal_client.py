@@ -119,9 +119,10 @@ def test_the_terminal_logs_in_through_the_browser_and_shares_its_chats_live(
 
     # A chat busy elsewhere: one line and exit code 5, nothing written.
     scripted_model.script(Text("A slow answer that takes its time.", pace=1.0))
+    asked = len(scripted_model.requests)  # counted before the click: the request may come at once
     page.get_by_test_id("composer-input").fill("Take your time")
     page.get_by_test_id("composer-send").click()
-    scripted_model.wait_for_requests(len(scripted_model.requests) + 1, timeout=30)
+    scripted_model.wait_for_requests(asked + 1, timeout=30)
     terminal.type(f'{AO} ask -c "Me too"; echo "exit=$?"')
     busy = terminal.wait_for(r"ao: (.*)\nexit=(\d+)")
     assert busy.group(2) == "5", busy.group(0)

@@ -56,8 +56,9 @@ export async function openSession(id, { silent404 = false, reveal = true } = {})
   try {
     data = await api("GET", sessionPath(id, "/messages"));
   } catch (error) {
-    if (seq !== openSeq || isAbort(error)) return false;
-    opening = null;
+    if (seq !== openSeq) return false;
+    opening = null; // failed or aborted: the chat on show stays the open one
+    if (isAbort(error)) return false;
     if (error instanceof ApiError && error.status === 404) {
       if (storage.sessionId() === id) storage.setSessionId(null);
       update({ sessions: state.sessions.filter((s) => s.id !== id) }); // the sidebar redraws (subscribed)
