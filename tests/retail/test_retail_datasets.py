@@ -37,6 +37,7 @@ from agent_orchestrator.retail.datasets.inspect import SAMPLE_BYTES
 from agent_orchestrator.retail.datasets.rows import KEYED_ID_BASE, keyed_customer_id
 from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
+from agent_orchestrator.semantic import Engine, SemanticQuery
 
 SHOPIFY = (
     "Name,Email,Created at,Lineitem quantity,Lineitem name,Lineitem price,Lineitem sku,Billing Country\n"
@@ -768,3 +769,36 @@ def test_headers_no_list_names_are_mapped_by_their_words(tmp_path: Path) -> None
     mapping = inspect_csv(till).mapping
     assert (mapping["invoice"], mapping["invoiced_at"]) == ("Receipt No", "Sale Date")
     assert (mapping["stock_code"], mapping["description"]) == ("Item Code", "Item Name")
+
+
+FORMATTED_SHEET = (
+    "Retailer,Invoice Date,Region,Product,Price per Unit,Units Sold,Total Sales,Operating Profit,"
+    "Operating Margin,Sales Method\n"
+    'Foot Locker,1/13/2020,Northeast,Street Footwear,$50.00,"1,200","$600,000 ","$300,000 ",50%,In-store\n'
+    'Walmart,1/2/2020,South,Apparel,$45.00,"1,000","$450,000 ","($13,500)",-3%,Online\n'
+    'Kohl\'s,2/3/2021,West,Street Footwear,$40.00,850,"$340,000 ","$102,000 ",30%,Outlet\n'
+)
+"""An export of a formatted sheet: amounts with a currency symbol, digit groups and a trailing space,
+a loss in parentheses, rates with a percent sign, a price and a line total by their words only."""
+
+
+def test_a_formatted_sheets_amounts_import_as_numbers_mapped_by_their_words(
+    library: DatasetLibrary, tmp_path: Path
+) -> None:
+    """Before, no column looked like a price or a line total ("$600,000 " is no number) and the
+    import was refused; "Sales Method" is no line total."""
+    path = _write(tmp_path, FORMATTED_SHEET, "sheet.csv")
+    preview = inspect_csv(path)
+    assert (preview.mapping["unit_price"], preview.mapping["line_total"]) == ("Price per Unit", "Total Sales")
+    assert preview.mapping["quantity"] == "Units Sold"
+    report = _import(library, path)
+    assert (report.rows_read, report.imported, report.skipped) == (3, 3, 0)
+    model, rows = semantic_source(library.current_path())
+    assert model.currency == "USD"
+    assert {c.name: c.role.value for c in model.columns if c.name.startswith("operating")} == {
+        "operating_profit": "measure",
+        "operating_margin": "measure",
+    }
+    with Engine(model, rows) as engine:
+        result = engine.run(SemanticQuery(metrics=["revenue", "units", "operating_profit"]))
+    assert result.records() == [{"revenue": 1_390_000.0, "units": 3050, "operating_profit": 388_500.0}]

@@ -33,6 +33,7 @@ from agent_orchestrator.semantic import (
 )
 from agent_orchestrator.semantic.render import figure, placed, render
 from agent_orchestrator.semantic.suggest import run_together
+from agent_orchestrator.semantic.written import plain_number
 
 DATA = Path(__file__).with_name("data")
 
@@ -636,3 +637,41 @@ def test_a_window_says_where_it_sits_against_the_datas_last_day() -> None:
     assert placed(Window(start=date(2017, 11, 1), end=date(2017, 11, 30)), last) == ""  # an earlier month
     assert placed(Window(start=date(2017, 12, 1), end=date(2017, 12, 31), column="ship_date"), last) == ""
     assert placed(None, last) == placed(Window(start=date(2017, 12, 1)), last) == ""
+
+
+@pytest.mark.parametrize(
+    ("written", "plain", "decimal"),
+    [
+        ("$600,000 ", "600000", "."),
+        ("($13,500.25)", "-13500.25", "."),
+        ("-3%", "-3", "."),
+        ("€ 1.234,56", "1234.56", ","),
+        ("1 234,5", "1234.5", ","),
+        ("12-34", None, "."),
+        ("1,2,3", None, "."),
+        ("SM-20320", None, "."),
+    ],
+)
+def test_a_number_written_for_people_is_read_as_its_figure(written, plain, decimal):
+    assert plain_number(written, decimal) == plain
+
+
+def test_a_formatted_sheets_amounts_are_measures_in_their_currency(tmp_path):
+    """A column whose every value is a number written for people is a measure: whole ones counted as
+    integers, amounts exact; its symbol is the file's currency. A column of codes with digits stays
+    text, as does one of plain numbers mixed with words."""
+    path = tmp_path / "sheet.csv"
+    path.write_text(
+        "Order,Date,Units,Sales,Margin,Code,Note\n"
+        'A,2024-01-01,"1,200","$1,000.50 ",50%,12-1,7\n'
+        'B,2024-01-02,3,"($200.25)",-3%,12-2,none\n'
+    )
+    profile = profile_csv(path)
+    types = {c.header: (c.type, c.symbol) for c in profile.columns}
+    assert types["Units"] == ("BIGINT", "") and types["Sales"] == ("DECIMAL(18,6)", "$")
+    assert types["Margin"][0] == "BIGINT" and types["Code"][0] == types["Note"][0] == "VARCHAR"
+    model = suggest_model(profile, "Sheet", known={"order": "Order", "line_total": "Sales"})
+    assert model.currency == "USD"
+    with Engine(model, path) as sheet:
+        result = sheet.run(SemanticQuery(metrics=["revenue", "units"]))
+    assert result.records() == [{"revenue": 800.25, "units": 1203}]

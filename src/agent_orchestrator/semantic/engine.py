@@ -22,6 +22,7 @@ import duckdb
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.compile import VIEW, Compiled, compile_query, quote
 from agent_orchestrator.semantic.model import Column, Role, SemanticModel
+from agent_orchestrator.semantic.profile import typed_select, written_numbers
 from agent_orchestrator.semantic.query import ENUM_LIMIT, SemanticQuery
 
 
@@ -47,6 +48,8 @@ class Engine:
         self._lock = threading.Lock()
         parquet = source.suffix.lower() == ".parquet"  # written by source.py: the file's own columns
         reader = f"read_parquet({_string(str(source))})" if parquet else _reader(model, source)
+        if not parquet:  # a file read as it is: its amounts written for people ("$600,000 ") as numbers
+            reader = f"({typed_select(reader, written_numbers(self._db, reader, '.'), '.')})"
         self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {projection(model)} FROM {reader}")
 
     def close(self) -> None:

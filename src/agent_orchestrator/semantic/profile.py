@@ -2,18 +2,21 @@
 and of the Data page's column profiles (type, distinct values, samples).
 
 DuckDB's CSV sniffer finds the delimiter, the header, each column's type and the date format
-(``11/8/2016`` as ``%m/%d/%Y``); the profile is one pass of aggregates over the file, never a Python
-loop over its rows.
+(``11/8/2016`` as ``%m/%d/%Y``); amounts a sheet wrote for people ("$600,000 ") are read as numbers
+(``semantic.written``). The profile is one pass of aggregates over the file, never a Python loop over
+its rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
 from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.semantic.written import sql_fraction, sql_marked, sql_matches, sql_number, sql_symbol
 
 SAMPLES = 5
 """Distinct example values kept per column."""
@@ -44,6 +47,8 @@ class ColumnProfile:
     spellings: tuple[tuple[str, str], ...] = ()
     """For a text column of few values: a value written another way (case, spaces: "Paypal") and the
     way the file mostly writes it ("PayPal")."""
+    symbol: str = ""
+    """For a column of amounts written for people ("$600,000 "): the currency symbol they carry."""
 
     @property
     def numeric(self) -> bool:
@@ -111,6 +116,11 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
     read = read_csv_sql(path, date_format, reading)
     connection.execute(f"CREATE TEMP TABLE profiled AS SELECT * FROM {read}")
     source = "profiled"  # read once; each column's figures are then a scan of memory
+    decimal = reading.decimal if reading is not None else "."
+    symbols = written_numbers(connection, source, decimal)
+    if symbols:  # "$600,000 ": amounts, not text
+        typed = typed_select(source, symbols, decimal)
+        connection.execute(f"CREATE OR REPLACE TEMP TABLE profiled AS {typed}")
     described = connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()
     rows = int(connection.execute(f"SELECT count(*) FROM {source}").fetchone()[0])  # type: ignore[index]
     columns = []
@@ -144,9 +154,48 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 times_of_day=times_of_day,
                 marked=marked,
                 spellings=spellings,
+                symbol=symbols[header].symbol if header in symbols else "",
             )
         )
     return TableProfile(rows, tuple(columns), date_format)
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A text column of numbers written for people: the currency symbol they carry ('' for none), and
+    whether all of them are whole numbers."""
+
+    symbol: str
+    whole: bool
+
+
+def written_numbers(connection: duckdb.DuckDBPyConnection, source: str, decimal: str) -> dict[str, Written]:
+    """The text columns of ``source`` whose every value is a number written for people, at least one
+    with its marks ("$600,000 ", "1,200", "35%"): columns of amounts, read as such
+    (``semantic.written``)."""
+    found = {}
+    for header, type_, *_ in connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall():
+        if type_ != "VARCHAR":
+            continue
+        quoted = _quote(header)
+        values, odd, marked, symbol, fractions = connection.execute(
+            f"SELECT count({quoted}), count(*) FILTER (WHERE NOT {sql_matches(quoted, decimal)}), "
+            f"count(*) FILTER (WHERE {sql_marked(quoted)}), max({sql_symbol(quoted)}), "
+            f"count(*) FILTER (WHERE {sql_fraction(quoted, decimal)}) "
+            f"FROM {source} WHERE {quoted} IS NOT NULL AND trim({quoted}) <> ''"
+        ).fetchone()  # type: ignore[misc]
+        if values and not odd and marked:
+            found[str(header)] = Written(str(symbol or ""), whole=not fractions)
+    return found
+
+
+def typed_select(source: str, columns: Mapping[str, Written], decimal: str) -> str:
+    """``SELECT`` of every column of ``source``, with ``columns`` (numbers written for people) read as
+    numbers: whole ones ("1,200" units) as integers, the others as exact decimals."""
+    replaced = ", ".join(
+        f"{sql_number(_quote(c), decimal, whole=kind.whole)} AS {_quote(c)}" for c, kind in columns.items()
+    )
+    return f"SELECT * REPLACE ({replaced}) FROM {source}" if replaced else f"SELECT * FROM {source}"
 
 
 SPELLED_VALUES = 500

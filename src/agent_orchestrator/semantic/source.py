@@ -2,8 +2,9 @@
 
 An import writes the file it was given into this form once (docs/architecture.md#the-semantic-model):
 every column under its own header, typed as the confirmed reading reads it (its delimiter, decimal
-mark and date format). The semantic model is a view over it (``engine.projection``), so changing a
-column's role later needs no file: the rows keep every column, used or not. Every question reads a
+mark and date format; amounts written for people, "$600,000 ", as numbers). The semantic model is
+a view over it (``engine.projection``), so changing a column's role later needs no file: the rows
+keep every column, used or not. Every question reads a
 columnar file of a few megabytes instead of parsing the CSV again, and the file travels inside the
 dataset's version wherever the version goes (a server of its own, the shared store).
 """
@@ -17,7 +18,7 @@ import duckdb
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.engine import projection
 from agent_orchestrator.semantic.model import SemanticModel
-from agent_orchestrator.semantic.profile import CsvReading, read_csv_sql
+from agent_orchestrator.semantic.profile import CsvReading, read_csv_sql, typed_select, written_numbers
 
 
 def write_parquet(model: SemanticModel, csv: Path, target: Path, reading: CsvReading | None = None) -> None:
@@ -29,7 +30,10 @@ def write_parquet(model: SemanticModel, csv: Path, target: Path, reading: CsvRea
         literal = str(target).replace("'", "''")
         date_format = next((c.date_format for c in model.columns if c.date_format), None)
         read = read_csv_sql(csv, date_format, reading)
-        connection.execute(f"COPY (SELECT * FROM {read}) TO '{literal}' (FORMAT parquet, COMPRESSION zstd)")
+        decimal = reading.decimal if reading is not None else "."
+        connection.execute(f"CREATE TEMP TABLE lines AS SELECT * FROM {read}")
+        typed = typed_select("lines", written_numbers(connection, "lines", decimal), decimal)
+        connection.execute(f"COPY ({typed}) TO '{literal}' (FORMAT parquet, COMPRESSION zstd)")
         check_rows(connection, model, target)
     except duckdb.Error as error:
         target.unlink(missing_ok=True)

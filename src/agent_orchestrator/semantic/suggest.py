@@ -27,6 +27,7 @@ from agent_orchestrator.semantic.model import (
     column_name,
 )
 from agent_orchestrator.semantic.profile import ColumnProfile, TableProfile
+from agent_orchestrator.semantic.written import CURRENCY_SYMBOLS
 
 # Words of a header, by what they say about the column.
 _ENTITY_WORDS: dict[Entity, tuple[str, ...]] = {
@@ -251,13 +252,15 @@ def _gerund(word: str) -> str:
 
 
 def _currency_of(profile: TableProfile) -> str | None:
-    """The currency a file names in a column of its own ("Currency": "EUR" on every line), if one."""
+    """The currency a file names in a column of its own ("Currency": "EUR" on every line), if one;
+    else the one its amounts are written with ("$600,000 "), when they all carry the same symbol."""
     for column in profile.columns:
         if "currency" in header_words(column.header) and column.distinct == 1 and column.samples:
             code = column.samples[0].strip().upper()
             if re.fullmatch(r"[A-Z]{3}", code):
                 return code
-    return None
+    symbols = {column.symbol for column in profile.columns if column.symbol}
+    return CURRENCY_SYMBOLS[symbols.pop()] if len(symbols) == 1 else None
 
 
 def header_words(header: str) -> list[str]:

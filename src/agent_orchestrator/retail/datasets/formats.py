@@ -232,14 +232,26 @@ _DAY = frozenset({"date", "datetime", "timestamp", "day"})
 _NOT_SOLD_ON = frozenset({"ship", "shipped", "shipping", "delivery", "delivered", "due", "return", "birth"})
 _PRODUCT = frozenset({"product", "item", "article", "sku", "menu"})
 _NAME = frozenset({"name", "title", "description", "desc"})
+_PRICE = frozenset({"price", "mrp"})
+_TURNOVER = frozenset({"sales", "revenue", "turnover"})
+_SUM = frozenset({"total", "amount"})
+_NOT_A_LINES_TOTAL = frozenset(
+    {"tax", "vat", "discount", "shipping", "freight", "profit", "cost", "cogs", "margin", "fee", "target",
+     "quantity", "qty", "units", "unit", "count", "number", "no", "id", "date", "rate", "percent", "pct",
+     "method", "channel", "type", "rep", "person", "region", "order", "invoice", "refund", "refunded"}
+)  # fmt: skip
 _BY_WORDS = {
     "invoice": lambda words: bool(words & _EVENT and words & _KEY),  # "transaction_id", "Receipt No"
     "invoiced_at": lambda words: bool(words & _DAY and not words & _NOT_SOLD_ON),  # "transaction_date"
     "stock_code": lambda words: bool(words & _PRODUCT and words & _KEY),  # "item_code", "menu_id"
     "description": lambda words: bool(words & _PRODUCT and words & _NAME),  # "item_name"
+    "unit_price": lambda words: bool(words & _PRICE and not words & (_SUM | _TURNOVER)),  # "Price per Unit"
+    "line_total": lambda words: bool(words & _TURNOVER and not words & _NOT_A_LINES_TOTAL),
 }
 """Fields found by a header's words when no known name matched: the kind of thing, and a key's word
-(or a date's). A ship date is no date of sale."""
+(or a date's); a price, or a line's sales ("Total Sales", "Sales Amount"), but not a sales method or
+a tax ("Total" and "Amount" alone are taken when written on every line: ``inspect``). A ship date is
+no date of sale."""
 
 
 def source_key(header: list[str]) -> str:

@@ -29,6 +29,7 @@ from agent_orchestrator.retail.datasets.formats import (
     suggest_mapping,
     unreadable_line,
 )
+from agent_orchestrator.semantic.written import plain_number, unmarked
 
 SAMPLE_BYTES = 256 * 1024
 """How much of the file the suggestion reads: some thousand records, enough for the dates."""
@@ -225,16 +226,19 @@ _TOTAL_NAMES = ("total", "amount", "totalamount", "linevalue", "value")
 
 
 def _line_total(header: list[str], body: list[list[str]], taken: set[str | None]) -> str | None:
-    """A "Total" or "Amount" column that is a line's own total: written on every line sampled. An
-    order's total is written on its first line only (a web shop's export), so it is never taken."""
+    """A "Total" or "Amount" column that is a line's own total (:func:`_on_every_line`)."""
     for name in header:
-        if normalise(name) not in _TOTAL_NAMES or name in taken:
-            continue
-        i = header.index(name)
-        cells = [record[i].strip() if len(record) > i else "" for record in body]
-        if cells and all(re.fullmatch(r"-?[\d.,]+", cell) for cell in cells):
+        if normalise(name) in _TOTAL_NAMES and name not in taken and _on_every_line(header, body, name):
             return name
     return None
+
+
+def _on_every_line(header: list[str], body: list[list[str]], name: str) -> bool:
+    """Whether column ``name`` holds an amount on every line sampled: a line's own total. An order's
+    total is written on its first line only (a web shop's export), so it is never one."""
+    i = header.index(name)
+    cells = [record[i].strip() if len(record) > i else "" for record in body]
+    return bool(cells) and all(re.fullmatch(r"-?[\d.,]+", cell) or plain_number(cell) for cell in cells)
 
 
 def _column(body: list[list[str]], header: list[str], column: str | None) -> list[str]:
@@ -245,7 +249,9 @@ def _column(body: list[list[str]], header: list[str], column: str | None) -> lis
 
 
 def _number_format(values: list[str]) -> tuple[str, str]:
-    """(decimal, thousands) that the prices are written with; the default when nothing tells."""
+    """(decimal, thousands) that the prices are written with ("$1,234.50" as "1,234.50"); the default
+    when nothing tells."""
+    values = [unmarked(v) for v in values]
     if any(_DOT_THOUSANDS.match(v) and "," in v for v in values):
         return ",", "."
     if any(_COMMA_THOUSANDS.match(v) and "." in v for v in values):

@@ -39,6 +39,7 @@ from agent_orchestrator.retail.datasets.formats import (
     is_rows_only,
     missing_fields,
 )
+from agent_orchestrator.semantic.written import plain_number
 
 KEYED_ID_BASE = 10**15
 """Ids of customers whose key is not a number start here, above any numeric id a shop uses."""
@@ -77,15 +78,23 @@ def keyed_customer_id(key: str) -> int:
 
 
 def number_parser(fmt: CsvFormat) -> Callable[[str], float]:
-    """Text to a number in the file's notation ("1.234,56" with a decimal comma), or ``ValueError``."""
-    if not fmt.thousands and fmt.decimal == ".":
-        return float
+    """Text to a number in the file's notation ("1.234,56" with a decimal comma), or as a sheet writes
+    it for people ("$600,000 ", "(45.10)": ``semantic.written``); ``ValueError`` for anything else."""
     thousands, decimal = fmt.thousands, fmt.decimal
 
-    def parse(text: str) -> float:
+    def plain(text: str) -> float:
         if thousands:
             text = text.replace(thousands, "")
         return float(text.replace(decimal, ".") if decimal != "." else text)
+
+    def parse(text: str) -> float:
+        try:
+            return plain(text)
+        except ValueError:
+            written = plain_number(text, decimal)
+            if written is None:
+                raise
+            return float(written)
 
     return parse
 
