@@ -122,6 +122,13 @@ def test_a_refusal_says_what_this_dataset_answers(chat: Chat) -> None:
     assert "region" in answer and "profit" in answer
 
 
+def test_words_the_reading_does_without_are_said_with_the_answer(chat: Chat) -> None:
+    tool, _, answer = chat.ask("how's 2016 shaping up in profit for the South region?")
+    assert tool == "query_data" and answer is not None
+    assert answer.startswith("Profit, Region South, 2016")
+    assert answer.endswith("\n\n(Read without 'shaping': not a word the data has.)")
+
+
 def test_part_of_a_name_is_looked_up_and_several_are_offered(chat: Chat) -> None:
     tool, _, answer = chat.ask("how much has Claire spent with us?")
     assert tool == "query_data" and answer == "Revenue, Customer name Claire Gute, all time: 1,674.26."

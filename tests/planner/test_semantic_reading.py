@@ -147,6 +147,54 @@ def test_a_word_nobody_knows_leaves_the_question_unread(
     assert not reading.covered and reading.left
 
 
+@pytest.mark.parametrize(
+    ("question", "aside"),
+    [
+        ("how's 2017 shaping up against 2016 in profit?", ["shaping"]),
+        ("unrelated - what was the profit in the West?", ["unrelated"]),
+        ("I'm preparing a deck. What was the profit in the West?", ["preparing", "deck"]),
+    ],
+)
+def test_words_that_only_colour_a_question_are_set_aside_and_said(
+    engine: Engine, vocabulary: Vocabulary, question: str, aside: list[str]
+) -> None:
+    """A figure is named and the words nobody taught the reader only colour the question: it is read
+    with the words it knows, and the words it did without are kept to be said with the answer."""
+    reading = _read(engine, vocabulary, question)
+    assert reading.covered and reading.aside == aside
+    assert "profit" in reading.arguments["metrics"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much did we spend on marketing in 2017?",  # a subject no sales table holds
+        "what's the weather in the West?",  # what is asked
+        "how many orders were returned?",  # a condition on what is counted
+        "what's the average customer age?",  # beside a word of the data's
+        "what was the profit from our regular shoppers?",  # two unknown words: a phrase of their own
+        "what was the longest profit streak?",  # a superlative
+        "what was the profit of the Zorblat line?",  # no word of English: a name the data lacks
+    ],
+)
+def test_words_that_may_be_what_is_asked_are_never_set_aside(
+    engine: Engine, vocabulary: Vocabulary, question: str
+) -> None:
+    reading = _read(engine, vocabulary, question)
+    assert not reading.covered and not reading.aside
+
+
+def test_this_year_against_last_year_is_the_latest_against_the_one_before(
+    engine: Engine, vocabulary: Vocabulary
+) -> None:
+    """Alone, "last year" is the data's latest; beside "this year" it is the one before it."""
+    reading = _read(engine, vocabulary, "profit this year against last year")
+    assert (reading.arguments["window"], reading.arguments["compare"]) == (
+        {"start": "2017-01-01", "end": "2017-12-31"},
+        {"start": "2016-01-01", "end": "2016-12-31"},
+    )
+
+
 def test_the_days_between_two_dates_of_a_row_are_a_metric(engine: Engine, vocabulary: Vocabulary) -> None:
     reading = _read(engine, vocabulary, "what is the average shipping time in the West?")
     assert reading.arguments["metrics"] == ["days_to_ship"]

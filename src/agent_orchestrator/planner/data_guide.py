@@ -36,7 +36,7 @@ from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticMode
 from agent_orchestrator.semantic.render import day_text, window_text
 
 from .guide import QueryGuide, _arguments, _calls, _text, answer_of
-from .semantic_reading import extra_columns, read_semantic
+from .semantic_reading import SemanticReading, extra_columns, read_semantic
 from .start import StartScreen, reads_whole, start_screen
 from .words import normalize
 
@@ -86,9 +86,13 @@ class DataGuide:
             return self._retail.step(messages, tools)
         last = users[-1]
         turn = messages[last + 1 :]
-        if any(m.get("role") == "tool" for m in turn):
-            return _answer(turn, tool) or self._retail.step(messages, tools)
         data = self._dataset()
+        if any(m.get("role") == "tool" for m in turn):
+            answered = _answer(turn, tool)
+            if answered is None:
+                return self._retail.step(messages, tools)
+            aside = _read(messages, last, tool, data).aside if data is not None else []
+            return _doing_without(answered, aside)
         if data is None:
             return self._retail.step(messages, tools)
         about = _ABOUT_YOU.match(normalize(_text(messages[last])))
@@ -96,16 +100,8 @@ class DataGuide:
             hello = "Hello! " if about["greeting"] else ""
             return GuidedAnswer(hello + self._start_of(data).in_brief())
         planned = self._retail.step(messages, tools)
-        previous, listed = _previous(messages[:last], tool)
-        reading = read_semantic(
-            _text(messages[last]),
-            data.model,
-            data.vocabulary,
-            data.last_day,
-            previous,
-            listed,
-            _period_before(messages[:last], data.last_day),
-        )
+        previous, _ = _previous(messages[:last], tool)
+        reading = _read(messages, last, tool, data)
         outside = _outside(reading.arguments, data)
         if outside is not None:
             return GuidedAnswer(outside)
@@ -193,6 +189,30 @@ class DataGuide:
                     rows_only,
                 )
             return self._data
+
+
+def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data) -> SemanticReading:
+    """The semantic reading of the user's message at ``last``, with what the chat before it asked and
+    listed (a follow-up's base)."""
+    previous, listed = _previous(messages[:last], tool)
+    return read_semantic(
+        _text(messages[last]),
+        data.model,
+        data.vocabulary,
+        data.last_day,
+        previous,
+        listed,
+        _period_before(messages[:last], data.last_day),
+    )
+
+
+def _doing_without(answered: GuidedAnswer, aside: list[str]) -> GuidedAnswer:
+    """The tool's answer, with the words its reading did without said (shown, never silently
+    dropped: the reading above the figures says what was read)."""
+    if not aside:
+        return answered
+    words = " or ".join(f"'{w}'" for w in aside)
+    return GuidedAnswer(f"{answered.text}\n\n(Read without {words}: not a word the data has.)")
 
 
 def _retail_lines(path: Path) -> bool:

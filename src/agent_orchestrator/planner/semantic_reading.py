@@ -34,7 +34,7 @@ from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.suggest import is_english
 from agent_orchestrator.semantic.vocabulary import Mention, normalise, root
 
-from .periods import NUMBER_WORDS, find_periods
+from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods
 from .query_phrases import (
     VALUE,
     YES_OR_NO,
@@ -227,6 +227,8 @@ class SemanticReading:
     arguments: dict[str, Any] = field(default_factory=dict)
     left: list[str] = field(default_factory=list)
     """Words neither the reading nor common English accounts for."""
+    aside: list[str] = field(default_factory=list)
+    """Words of English the reading does without (``_set_aside``): said with the answer."""
     named: bool = False
     """Whether the question named anything of the data or the model (else it is no data question)."""
     follow_up: bool = False
@@ -768,7 +770,74 @@ def _read(
     args["filters"] = _not_left_out(args.get("filters", []), args.get("metrics", []), model)
     reading.arguments = {k: v for k, v in args.items() if v not in (None, [], {}) or k == "share_of"}
     reading.columns = _columns_read(model, reading.arguments)
+    if found.metrics or reading.follow_up:  # a figure named, or the one asked before
+        data_words = {w for phrase in found.used for w in phrase.split()} | titled
+        own = [m.name for m in model.metrics] + [c.name for c in model.columns]
+        data_words |= {root(w) for name in own for w in name.split("_")}  # "cancelled": cancelled_orders'
+        _set_aside(reading, normalise(text).split(), data_words, vocabulary)
     return reading
+
+
+_SUBJECT_BEFORE = _words("what whats which who whose how hows many much number amount total average avg mean")
+_DETERMINERS = _words("the a an our my your their its this that these those all overall")
+_LINKING = _words("is are was were be been being get gets got getting")
+
+
+_OFF_THE_TABLE = _words(
+    """marketing advertising advert adverts ads ad campaign campaigns promotion promotions budget budgets
+    target targets forecast forecasts forecasting predict prediction projection weather rain raining rainy
+    snow sunny temperature staff employee employees wage wages salary salaries payroll rent supplier
+    suppliers competitor competitors traffic visits visitors website conversion inventory stock reason
+    reasons why complaint complaints satisfaction age ages birthday"""
+)
+"""What a sales table holds no figure on, whatever its columns: a question on one is declined, never
+answered with the figures it does hold beside it ("spend on *marketing*")."""
+
+
+def _set_aside(
+    reading: SemanticReading, tokens: list[str], data_words: set[str], vocabulary: Vocabulary
+) -> None:
+    """Words of English nobody taught the reader, set aside when the reading has a figure named and
+    each of them only colours the question ("how's this year *shaping* up against last year in cars
+    sold?", "units bought by *shoppers* other than members"), as Power BI Q&A answers with the words it
+    knows and greys the rest out; the answer then says which words it did without.
+
+    A word is kept -- and the question not read -- when it may be what is asked or a condition on it:
+    a number, a calendar word, a word of no dictionary (a name, a typo of a value), a superlative
+    ("longest"), a comparative before "than", a word beside one of the data's ("*marketing* spend",
+    "customer *age*"), after "what's the" or "how many" ("what's the *weather*"), or after "were"
+    ("how many cars were *returned*?"), beside another such word ("*regular customers*"), a subject a
+    sales table lacks (:data:`_OFF_THE_TABLE`), or a form of the data's own words."""
+    if not reading.left or not reading.named or not reading.arguments.get("metrics"):
+        return
+    for word in reading.left:
+        if not (len(word) >= 3 and word.isalpha() and is_english(word)) or word in _OFF_THE_TABLE | _PLAIN:
+            return  # a plain word left is one a cue put back ("not" of a period not negated)
+        found = vocabulary.find(word)
+        if found.metrics or found.columns or found.mentions or root(word) in data_words:
+            return
+        if word in _CALENDAR or word in CALENDAR_WORDS or word in NUMBER_WORDS or word in ORDINALS:
+            return
+        if word.endswith("est"):
+            return
+        places = [i for i, token in enumerate(tokens) if token == word]
+        if not places:
+            return
+        for at in places:
+            before = tokens[at - 1] if at > 0 else ""
+            after = tokens[at + 1] if at + 1 < len(tokens) else ""
+            if before in data_words or after in data_words or before in _LINKING:
+                return
+            if before in reading.left or after in reading.left:
+                return
+            if after == "than" and word.endswith("er"):
+                return
+            lead = at - 1
+            while lead >= 0 and tokens[lead] in _DETERMINERS:
+                lead -= 1
+            if lead >= 0 and tokens[lead].replace("'", "") in _SUBJECT_BEFORE:
+                return
+    reading.aside, reading.left = list(dict.fromkeys(reading.left)), []
 
 
 def _whole_asked(text: str, args: dict[str, Any], found: Any, last_day: date | None) -> dict[str, Any] | None:
@@ -861,6 +930,8 @@ def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: 
             args["window"] = _window(Period(first.first, second.last, "", "range"))
         else:  # two periods side by side: the later one against the earlier one
             later, earlier = (first, second) if first.first > second.first else (second, first)
+            if (later.first, later.last) == (earlier.first, earlier.last):
+                earlier = later.before()  # "this year against last year": the latest, and the one before
             args["window"], args["compare"] = _window(later), _window(earlier)
     return blanked
 
