@@ -675,3 +675,25 @@ def test_a_formatted_sheets_amounts_are_measures_in_their_currency(tmp_path):
     with Engine(model, path) as sheet:
         result = sheet.run(SemanticQuery(metrics=["revenue", "units"]))
     assert result.records() == [{"revenue": 800.25, "units": 1203}]
+
+
+def test_an_operating_profit_is_the_profit_and_a_margin_column_is_recomputed_never_summed(tmp_path):
+    """ "Operating Profit" is the file's profit (no column is called "Profit"); its "Operating
+    Margin" is a rate: the margin is the profit over the sales, 388,500 / 1,390,000, not a sum of
+    50 % + 30 % + 30 % nor their average."""
+    path = tmp_path / "sheet.csv"
+    path.write_text(
+        "Invoice Date,Region,Total Sales,Operating Profit,Operating Margin\n"
+        "2021-01-04,West,600000,300000,0.5\n2021-01-05,South,450000,-13500,-0.03\n"
+        "2021-01-06,West,340000,102000,0.3\n"
+    )
+    model = suggest_model(profile_csv(path), "Sheet", known={"line_total": "Total Sales"})
+    assert "profit" in model.metric("operating_profit").synonyms
+    margin = model.metric("margin")
+    assert (margin.numerator, margin.denominator) == ("operating_profit", "revenue")
+    assert "operating margin" in margin.synonyms
+    assert not [m for m in model.metrics if m.over == "operating_margin"]
+    with Engine(model, path) as sheet:
+        result = sheet.run(SemanticQuery(metrics=["margin", "operating_profit"]))
+    assert result.records()[0]["operating_profit"] == 388_500.0
+    assert round(result.records()[0]["margin"], 6) == round(388_500 / 1_390_000, 6)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from spellchecker import SpellChecker
 
@@ -442,7 +442,9 @@ def default_metrics(
     reversal = cancellation is not None and cancellation.prefix is not None
     kept = {"only": "kept"} if reversal else {}
 
-    def add(name: str, kind: Kind, unit: str, label: str = "", **fields: str) -> None:
+    def add(
+        name: str, kind: Kind, unit: str, label: str = "", also: Sequence[str] = (), **fields: str
+    ) -> None:
         # a loss is better low: cancellations, and a measure of what is lost or spent ("Cost")
         lost = (
             fields.get("only") == "cancelled"
@@ -455,7 +457,7 @@ def default_metrics(
                 kind=kind,
                 unit=unit,
                 label=label,
-                synonyms=SYNONYMS.get(name, []),
+                synonyms=[*SYNONYMS.get(name, []), *also],
                 better="lower" if lost else "higher",
                 **fields,
             )
@@ -516,22 +518,26 @@ def default_metrics(
             add("all_orders", kind, "count", "Orders placed and cancelled", **orders)
         add("cancellation_rate", Kind.ratio, "ratio", "Cancellation rate", numerator="cancelled_orders",
             denominator="all_orders" if reversal else "orders")  # fmt: skip
-    for column in columns:
-        if column.role is Role.measure and column not in (quantity, price, line_total):
-            if column.unit == "percent":
-                add(
-                    f"average_{column.name}",
-                    Kind.average,
-                    "ratio",
-                    f"Average {column.title.lower()}",
-                    over=column.name,
-                )
-            elif any(
-                w in _SCORE_WORDS for w in header_words(column.title)
-            ):  # "Rating": averaged, never summed
-                add(column.name, Kind.average, "number", f"Average {column.title.lower()}", over=column.name)
-            elif column.unit == "money" or column.unit == "number":
-                add(column.name, Kind.sum, column.unit or "number", column.title, over=column.name)
+    measures = [c for c in columns if c.role is Role.measure and c not in (quantity, price, line_total)]
+    # "Operating Profit", "Gross Profit": the file's profit, when no column is called so; a "Margin"
+    # column is a rate of it, recomputed from the profit and the sales, never summed
+    profit = by_name.get("profit") or next(
+        (c for c in measures if "profit" in (w := header_words(c.title)) and "margin" not in w), None
+    )
+    margins = [c for c in measures if "margin" in header_words(c.title)]
+    for column in measures:
+        if column is profit and column.name != "profit":
+            also = [*SYNONYMS["profit"], column.title.lower()]
+            add(column.name, Kind.sum, "money", column.title, also=also, over=column.name)
+        elif column in margins and profit is not None:
+            continue  # the margin is the profit's over the sales (below)
+        elif column.unit == "percent":
+            add(f"average_{column.name}", Kind.average, "ratio", f"Average {column.title.lower()}",
+                over=column.name)  # fmt: skip
+        elif any(w in _SCORE_WORDS for w in header_words(column.title)):  # "Rating": averaged, never summed
+            add(column.name, Kind.average, "number", f"Average {column.title.lower()}", over=column.name)
+        elif column.unit == "money" or column.unit == "number":
+            add(column.name, Kind.sum, column.unit or "number", column.title, over=column.name)
     names = {m.name for m in metrics}
     if "units" in names and "products" not in names:  # no product counted: "items" are the units
         at = next(i for i, m in enumerate(metrics) if m.name == "units")
@@ -541,8 +547,10 @@ def default_metrics(
         money = ["money", "make money", "made money", "makes money"]
         metrics[at] = metrics[at].model_copy(update={"synonyms": [*metrics[at].synonyms, *money]})
     if "revenue" in names:
-        if "profit" in names:
-            add("margin", Kind.ratio, "ratio", "Profit margin", numerator="profit", denominator="revenue")
+        if profit is not None and profit.name in names:
+            also = [c.title.lower() for c in margins]  # "operating margin": total profit over total sales
+            add("margin", Kind.ratio, "ratio", "Profit margin", also=also, numerator=profit.name,
+                denominator="revenue")  # fmt: skip
         if "orders" in names:
             add(
                 "average_order_value",
