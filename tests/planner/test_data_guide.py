@@ -441,3 +441,29 @@ def test_a_greeting_or_what_can_you_do_gets_the_start_screen_briefly(chat: Chat,
 def test_a_greeting_before_a_question_is_no_question_about_the_assistant(chat: Chat) -> None:
     tool, _, _ = chat.ask("hi, what was our profit in the South region?")
     assert tool == "query_data"
+
+
+SHOPS = (
+    "Order ID,Order Date,City,State,Sales\n"
+    "1,2024-01-05,Portland,Oregon,100\n2,2024-01-06,Portland,Maine,40\n3,2024-01-07,Salem,Oregon,10\n"
+    "4,2024-01-08,Bangor,Maine,20\n5,2024-01-09,Boston,Massachusetts,30\n6,2024-01-10,Eugene,Oregon,5\n"
+    "7,2024-01-11,Lowell,Massachusetts,7\n8,2024-01-12,Augusta,Maine,8\n9,2024-01-13,Bend,Oregon,9\n"
+)
+"""Nine orders in eight cities of three states, one city name in two of them."""
+
+
+def test_a_name_in_two_places_is_asked_about_and_the_choice_typed_answers(tmp_path: Path) -> None:
+    """ "Portland" is a city of Oregon and one of Maine: which one is asked, never both summed; the
+    state typed next answers the question asked; a city named with its state is answered at once."""
+    with _chat_on(tmp_path, SHOPS) as chat:
+        tool, _, answer = chat.ask("what were sales in Portland?")
+        assert (
+            tool == "query_data"
+            and answer == "There is more than one Portland: which state do you mean, Maine or Oregon?"
+        )
+        tool, _, answer = chat.ask("Oregon")
+        assert tool == "query_data" and answer == "Revenue, City Portland, State Oregon, all time: 100.00."
+        tool, _, answer = chat.ask("what were sales in Portland, Maine?")
+        assert tool == "query_data" and answer == "Revenue, City Portland, State Maine, all time: 40.00."
+        tool, _, answer = chat.ask("what were sales in Salem?")
+        assert answer == "Revenue, City Salem, all time: 10.00."

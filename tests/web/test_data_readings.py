@@ -75,6 +75,7 @@ def test_a_name_the_data_holds_several_of_is_asked_about_and_a_click_answers(sto
         "column": "customer_name",
         "value": "Chand",
         "choices": ["Darrin Chand", "Sean Chand"],
+        "by": None,
     }
     picked = {
         **reading["query"],

@@ -295,7 +295,34 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[
                 }
             values.append(found[0])
         filters.append(Filter(column=rule.column, op=rule.op, values=values))
+        split = _several_places(data, query, column, rule.op, values)
+        if split is not None:
+            return split
     return query.model_copy(update={"filters": filters})
+
+
+def _several_places(
+    data: SemanticData, query: SemanticQuery, column: Column, op: str, values: list[str | float | int]
+) -> dict[str, Any] | None:
+    """One name that is several things, told apart by a column that groups them ("Portland" is in
+    Maine and in Oregon): which one is asked, the choices being that column's values -- never both
+    summed silently. Not when the question narrows that column already or breaks the answer down
+    by it ("revenue in Portland by state")."""
+    if op != "in" or len(values) != 1 or column.role is not Role.dimension:
+        return None
+    named = {rule.column for rule in query.filters} | {group.column for group in query.group_by}
+    under = data.engine.under(column, str(values[0]), {str(name) for name in named if name})
+    if under is None:
+        return None
+    parent, choices = under
+    noun = parent.title.lower()
+    return {
+        "answer": f"There is more than one {values[0]}: which {noun} do you mean, "
+        + ", ".join(choices[:-1])
+        + f" or {choices[-1]}?",
+        "clarify": {"column": column.name, "value": values[0], "choices": choices, "by": parent.name},
+        "query": query.model_dump(mode="json", exclude_defaults=True),
+    }
 
 
 def _counts_its_entity(model: SemanticModel, query: SemanticQuery, column: Column) -> bool:

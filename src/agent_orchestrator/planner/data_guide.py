@@ -368,7 +368,8 @@ def _listed(after: Sequence[dict[str, Any]], call_id: str) -> tuple[str, list[st
         return None
     clarify = data.get("clarify")
     if isinstance(clarify, dict) and isinstance(clarify.get("choices"), list):
-        return str(clarify.get("column")), [str(c) for c in clarify["choices"]]
+        # the choices are values of the column that tells the things apart ("Oregon": a state), if one
+        return str(clarify.get("by") or clarify.get("column")), [str(c) for c in clarify["choices"]]
     groups = (data.get("query") or {}).get("group_by") or []
     rows = data.get("rows")
     if len(groups) != 1 or not isinstance(rows, list):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -46,6 +47,7 @@ class Engine:
         self.source = source
         self._db = duckdb.connect()
         self._lock = threading.Lock()
+        self._parents: dict[str, list[Column]] = {}
         parquet = source.suffix.lower() == ".parquet"  # written by source.py: the file's own columns
         reader = f"read_parquet({_string(str(source))})" if parquet else _reader(model, source)
         if not parquet:  # a file read as it is: its amounts written for people ("$600,000 ") as numbers
@@ -149,6 +151,60 @@ class Engine:
             cursor.close()
         return {f"{key.name}={k}": str(name).strip() for k, name in rows if name is not None}
 
+    def under(
+        self, column: Column, value: str, named: Collection[str] = ()
+    ) -> tuple[Column, list[str]] | None:
+        """The values of the column ``value`` of ``column`` sits under several of ("Portland": in
+        Maine and in Oregon; the "Neon": a Dodge and a Plymouth), when it names several things; None
+        when it names one. A parent is a dimension (not one of ``named``, the columns the question
+        already narrows) that nearly every value of ``column`` sits under one value of: a city's
+        state, a model's brand (:meth:`parents`)."""
+        for parent in self.parents(column):
+            if parent.name in named:
+                continue
+            rows = self._rows(
+                f"SELECT DISTINCT {quote(parent.name)}::VARCHAR FROM {VIEW} WHERE {quote(column.name)} = ? "
+                f"AND {quote(parent.name)} IS NOT NULL ORDER BY 1 LIMIT {_CHOICES + 1}",
+                [value],
+            )
+            if 2 <= len(rows) <= _CHOICES:
+                return parent, [str(found) for (found,) in rows]
+        return None
+
+    def parents(self, column: Column) -> list[Column]:
+        """The dimensions that group the values of ``column`` (a city's state), closest first: each
+        with fewer values than it, and at most :data:`_SHARED` of its values under more than one of
+        them. Worked out once per column."""
+        with self._lock:
+            known = self._parents.get(column.name)
+        if known is not None:
+            return known
+        name = quote(column.name)
+        found: list[tuple[int, Column]] = []
+        for parent in self.model.with_role(Role.dimension):
+            if parent.name == column.name or _NAMING & set(parent.name.split("_")):
+                continue
+            under = quote(parent.name)
+            values, shared, parents = self._one(
+                f"SELECT count(*), count(*) FILTER (WHERE n > 1), "
+                f"(SELECT count(DISTINCT {under}) FROM {VIEW}) FROM (SELECT {name}, "
+                f"count(DISTINCT {under}) AS n FROM {VIEW} WHERE {name} IS NOT NULL GROUP BY 1)"
+            )
+            if 2 <= int(parents) < int(values) and int(shared) <= int(values) * _SHARED:
+                found.append((-int(parents), parent))  # the finest grouping first: a state before a region
+        chosen = [parent for _, parent in sorted(found, key=lambda pair: pair[0])]
+        with self._lock:
+            self._parents[column.name] = chosen
+        return chosen
+
+    def _rows(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+        with self._lock:
+            cursor = self._db.cursor()
+        try:
+            return cursor.execute(sql, params).fetchall()
+        finally:
+            cursor.close()
+
     def span(self, column: Column | None = None) -> tuple[date | None, date | None]:
         """The first and last day of the data (of the model's time column, or ``column``)."""
         time = column or self.model.time
@@ -200,6 +256,15 @@ def _reader(model: SemanticModel, source: Path) -> str:
     return f"read_csv('{literal}', header = true, sample_size = -1{option})"
 
 
+_SHARED = 0.2
+"""At most this share of a column's values may sit under several values of a column that groups it
+(a tenth of the US cities of a store's export share their name across states; a model sold in every
+region is grouped by none)."""
+_NAMING = frozenset({"id", "no", "nr", "num", "number", "code", "key"})
+"""Words of a header that make it another name of the same thing ("Dealer_No" beside "Dealer_Name"),
+which tells nothing apart for an analyst."""
+_CHOICES = 8
+"""The most choices a clarifying question offers."""
 DAY_TIME_TYPE = {"date": "DATE", "date_time": "TIMESTAMP", "time": "TIME"}
 """A time column's type in the view: a day, or a day with its time of day kept, or a time alone."""
 MEASURE_TYPE = "DECIMAL(18, 6)"

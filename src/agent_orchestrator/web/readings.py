@@ -43,12 +43,14 @@ class Chip(BaseModel):
 
 
 class Clarify(BaseModel):
-    """A name that meant several things: the filter's column, the name asked and the choices."""
+    """A name that meant several things: the filter's column, the name asked and the choices --
+    values of that column, or of the column ``by`` that tells them apart ("Portland": which state)."""
 
     model_config = ConfigDict(extra="ignore")
     column: str
     value: str
     choices: list[str]
+    by: str | None = None
 
 
 class Reading(BaseModel):

@@ -216,7 +216,7 @@ const readingLabel = (reading) =>
     : `Reading: ${reading.reading}. Change a part to compute the answer again.`;
 
 function clarifyButtons(reading, send) {
-  const { column, value, choices: options } = reading.clarify;
+  const { column, value, choices: options, by } = reading.clarify;
   return options.map((choice) => {
     const button = el("button", {
       className: "btn btn-ghost btn-small",
@@ -225,9 +225,13 @@ function clarifyButtons(reading, send) {
       attrs: { type: "button" },
     });
     button.addEventListener("click", () => {
-      const filters = (reading.query.filters || []).map((rule) =>
-        rule.column === column ? { ...rule, values: rule.values.map((v) => (v === value ? choice : v)) } : rule,
-      );
+      const kept = reading.query.filters || [];
+      // a choice of the column that tells the things apart ("Oregon"), or one of the name's own values
+      const filters = by
+        ? [...kept, { column: by, op: "in", values: [choice] }]
+        : kept.map((rule) =>
+            rule.column === column ? { ...rule, values: rule.values.map((v) => (v === value ? choice : v)) } : rule,
+          );
       send({ ...reading.query, filters });
     });
     return button;
