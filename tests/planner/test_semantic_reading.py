@@ -877,3 +877,24 @@ def test_a_row_by_its_ordinal_place_on_a_list() -> None:
     last = referred_row("the last one in your list", listed)
     assert fourth is not None and fourth.value == "14911"
     assert last is not None and last.value == "12415"
+
+
+def test_the_lowest_of_a_one_row_ranking_is_the_other_end_not_that_row() -> None:
+    """After "which month brought in the most?" (one month of 24 shown), "and the weakest one?" asks
+    for the lowest month, not again for the one shown; on a list of several it is the list's last."""
+    assert referred_row("and the weakest one", ("date@month", ["2023-12-01"])) is None
+    several = referred_row("and the weakest one", ("region", ["South", "West"]))
+    assert several is not None and several.value == "West"
+
+
+def test_the_growth_of_a_comparison_asked_next_keeps_it(engine: Engine, vocabulary: Vocabulary) -> None:
+    """ "so what's the yoy growth?" after two years side by side is their change, not a yearly series;
+    "ytd" is the data's latest year."""
+    previous = _read(engine, vocabulary, "profit 2016 vs 2017").arguments
+    for question in ("so what's the yoy growth?", "what was the growth?"):
+        growth = _read(engine, vocabulary, question, previous)
+        assert growth.covered and growth.arguments == previous, question
+    assert _read(engine, vocabulary, "profit ytd").arguments["window"] == {
+        "start": "2017-01-01",
+        "end": "2017-12-31",
+    }

@@ -307,11 +307,15 @@ def _several_places(
     """One name that is several things, told apart by a column that groups them ("Portland" is in
     Maine and in Oregon): which one is asked, the choices being that column's values -- never both
     summed silently. Not when the question narrows that column already or breaks the answer down
-    by it ("revenue in Portland by state")."""
+    by it ("revenue in Portland by state"), nor when what it keeps leaves one ("Springfield" of the
+    orders in Virginia)."""
     if op != "in" or len(values) != 1 or column.role is not Role.dimension:
         return None
-    named = {rule.column for rule in query.filters} | {group.column for group in query.group_by}
-    under = data.engine.under(column, str(values[0]), {str(name) for name in named if name})
+    kept: dict[str, list[str]] = {group.column: [] for group in query.group_by}  # "by state": told apart
+    for rule in query.filters:
+        if rule.column is not None and rule.op == "in":
+            kept.setdefault(rule.column, []).extend(str(v) for v in rule.values)
+    under = data.engine.under(column, str(values[0]), kept)
     if under is None:
         return None
     parent, choices = under

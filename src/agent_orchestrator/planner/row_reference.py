@@ -61,8 +61,11 @@ def referred_row(
         return None
     column, values = listed
     found = _BY_PLACE.search(text)
+    lowest = found is not None and (found["word"] or found["listed"]) in _LOWEST
+    if lowest and len(values) == 1:  # "and the weakest one?" after the best month: the other end
+        return None
     if found is not None:
-        place = 1 if lowest_first and (found["word"] or found["listed"]) in _LOWEST else _place(found)
+        place = 1 if lowest_first and lowest else _place(found)
         if place is None or not -len(values) <= place <= len(values) or place == 0:
             return None
         value = values[place - 1] if place > 0 else values[place]

@@ -384,6 +384,8 @@ def _read(
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
     phrased = on_days + blank + holding + hours
     rest = _read_time(text, last_day, args, reading)
+    if previous is not None and "compare" in previous:  # "so what's the yoy growth?": of the comparison
+        rest = _STEP_BACK.sub(" ", _YEAR_BACK.sub(" ", rest))
     before = (previous or {}).get("window") or period_before
     that = _THAT_PERIOD.search(rest)
     its_own = that is not None and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{that[1]}\b", rest)
@@ -732,6 +734,16 @@ def _read(
         and len(words) <= _SHORT
     ):
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
+        args = _patched(previous, args, found, text, model)
+        reading.named = True
+    elif (
+        previous is not None
+        and "compare" in previous
+        and not found.metrics
+        and not groups
+        and (cues & _GROWTH or _YEAR_BACK.search(text) or _STEP_BACK.search(text))
+    ):
+        reading.follow_up = True  # "so what's the yoy growth?" after two years side by side: their change
         args = _patched(previous, args, found, text, model)
         reading.named = True
     if (

@@ -76,9 +76,14 @@ _SHORTHAND_WORDS = {
     "yr": "year",
     "yrs": "years",
     "mos": "months",
+    "yoy": "year over year",
+    "mom": "month over month",
+    "qoq": "quarter over quarter",
+    "ytd": "this year",
 }
 """An analyst's shorthand for the words of figures and periods ("rev", "avg order val", "qty", "txns",
-"last 3 mos"): each is that word everywhere, as a spreadsheet's column headers use them."""
+"last 3 mos", "yoy growth", "revenue ytd"): each is that word everywhere, as a spreadsheet's column
+headers use them."""
 _SHORTHAND = re.compile(r"\b(?:" + "|".join(_SHORTHAND_WORDS) + r")\b(?!['.-]\w)")
 
 

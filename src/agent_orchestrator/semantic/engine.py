@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Collection
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -152,20 +152,26 @@ class Engine:
         return {f"{key.name}={k}": str(name).strip() for k, name in rows if name is not None}
 
     def under(
-        self, column: Column, value: str, named: Collection[str] = ()
+        self, column: Column, value: str, kept: Mapping[str, Sequence[str]] = {}
     ) -> tuple[Column, list[str]] | None:
         """The values of the column ``value`` of ``column`` sits under several of ("Portland": in
         Maine and in Oregon; the "Neon": a Dodge and a Plymouth), when it names several things; None
-        when it names one. A parent is a dimension (not one of ``named``, the columns the question
-        already narrows) that nearly every value of ``column`` sits under one value of: a city's
-        state, a model's brand (:meth:`parents`)."""
+        when it names one. A parent is a dimension that nearly every value of ``column`` sits under
+        one value of: a city's state, a model's brand (:meth:`parents`). ``kept``: the values the
+        question already keeps, by column ("Springfield" in Virginia is one city)."""
+        where = " ".join(
+            f"AND {quote(name)}::VARCHAR IN ({', '.join('?' for _ in values)})"
+            for name, values in kept.items()
+            if name != column.name and values
+        )
+        params = [str(v) for name, values in kept.items() if name != column.name for v in values]
         for parent in self.parents(column):
-            if parent.name in named:
+            if parent.name in kept:
                 continue
             rows = self._rows(
                 f"SELECT DISTINCT {quote(parent.name)}::VARCHAR FROM {VIEW} WHERE {quote(column.name)} = ? "
-                f"AND {quote(parent.name)} IS NOT NULL ORDER BY 1 LIMIT {_CHOICES + 1}",
-                [value],
+                f"AND {quote(parent.name)} IS NOT NULL {where} ORDER BY 1 LIMIT {_CHOICES + 1}",
+                [value, *params],
             )
             if 2 <= len(rows) <= _CHOICES:
                 return parent, [str(found) for (found,) in rows]
