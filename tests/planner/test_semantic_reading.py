@@ -898,3 +898,19 @@ def test_the_growth_of_a_comparison_asked_next_keeps_it(engine: Engine, vocabula
         "start": "2017-01-01",
         "end": "2017-12-31",
     }
+
+
+def test_a_whole_question_after_another_is_no_follow_up_of_it(engine: Engine, vocabulary: Vocabulary) -> None:
+    """ "…of orders that aren't Furniture" names what it averages over, with "that" as a relative
+    pronoun, and "how many chairs were sold across all regions?" asks a count of its own: neither
+    keeps the region of the question before, nor counts orders as a second figure."""
+    previous = _read(engine, vocabulary, "profit in the South").arguments
+    averaged = _read(engine, vocabulary, "average discount of orders that aren't Furniture?", previous)
+    assert averaged.arguments == {
+        "metrics": ["average_discount"],
+        "filters": [{"column": "category", "op": "not_in", "values": ["Furniture"]}],
+    }
+    chairs = _read(engine, vocabulary, "how many chairs were sold across all regions?", previous)
+    assert chairs.arguments["filters"] == [{"column": "sub_category", "op": "in", "values": ["Chairs"]}]
+    assert "group_by" not in chairs.arguments and not chairs.arguments.get("count")
+    assert _read(engine, vocabulary, "how many orders was that?", chairs.arguments).follow_up

@@ -141,6 +141,10 @@ _ALL_OF = re.compile(
 )
 """Every one of a number of things the data has ("across all 3 branches", "over the 3 months"): all
 of them, not a count to rank or a span of time."""
+_ACROSS_ALL = re.compile(
+    r"\b(?:across|in|for|over|throughout)\s+(?:all(?:\s+(?:of\s+)?(?:the|our))?|every)\s+\w+\b"
+)
+"""Sold "across all regions", "in every store": everything together, no breakdown nor a count."""
 _NO_MISSING_KEYS = re.compile(
     r"\b(?:ignore|ignoring|leave out|leaving out|exclude|excluding|skip|skipping|without|"
     r"don'?t count|do not count|not counting)\s+(?:the\s+|any\s+)?"
@@ -179,14 +183,18 @@ _OR_MORE = {"above": "ge", "more": "ge", "over": "ge", "higher": "ge", "greater"
             "less": "le", "under": "le", "lower": "le", "fewer": "le"}  # fmt: skip
 _AMONG = re.compile(r"\b(?:of|among|between)\s+(?:those|these|them)\b|\bthose\b|\bthese\b")
 _HOW_MUCH_TOO = re.compile(r"\band\s+(?:for\s+)?how\s+much\b")
+_SOLD = re.compile(r"\b(?:sold|sell|bought|buy|ordered|purchased)\b")
 _SHORT = 6
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
 the one before ("in the West?"); a longer one is a question of its own."""
 _YEAR_BEFORE = re.compile(r"\b(?:last|previous|prior)\s+year\b")
 _SINCE = re.compile(r"\b(?:since|after|from)\s*$")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
-_FOLLOW = re.compile(  # a follow-up: "and…", "that", "they", "for tables, which…"
-    r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:that|those|them|it|same)\b"
+# a follow-up: "and…", "that", "they", "for tables, which…"; not "cars that aren't…" (normalised: "are not")
+_FOLLOW = re.compile(
+    r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:those|them|it|same)\b"
+    r"|\bthat\b(?!\s+(?:is|are|was|were|have|has|had|did|do|does|sold|bought|ordered|got|came|went|made|"
+    r"will|would|can|could)\b)"
     r"|\bwhich (?:one|of (?:these|those|them))\b|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
     r"|^\s*(?:for|in|among|within)\s+(?:the\s+)?(?:\w+\s+){1,3}(?:which|what|how|who)\b"
 )
@@ -364,7 +372,7 @@ def _read(
 ) -> SemanticReading:
     text = normalize(question)
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
-    text = _ALL_OF.sub(" overall ", text)  # "across all 3 branches": everything
+    text = _ACROSS_ALL.sub(" overall ", _ALL_OF.sub(" overall ", text))  # "across all 3 branches": everything
     text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
@@ -531,6 +539,8 @@ def _read(
         elif name not in filter_columns:
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
             groups.append({"column": key.name if key is not None else name})
+    if len(metrics) > 1:  # "the average discount of orders that…": a measure's, over the orders
+        metrics = [m for m in metrics if not _scope_only(text, model, m)] or metrics
     if previous is not None and not metrics and VALUE.search(text):  # "the total value of those?"
         money = money_of(model, previous.get("metrics", []))
         if money is not None:
@@ -732,6 +742,7 @@ def _read(
         and not groups
         and (filters or "window" in args)
         and len(words) <= _SHORT
+        and not (counting and _SOLD.search(text))  # "how many Porsches were sold?": a question of its own
     ):
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
         args = _patched(previous, args, found, text, model)
@@ -1054,13 +1065,17 @@ def _counts(model: SemanticModel, metric: Metric, column: Column) -> bool:
 
 
 def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
-    """Whether a count metric is only named as the rows something is taken over ("on lines")."""
+    """Whether a count metric is only named as the rows something is taken over ("on lines", "the
+    average price of cars that…"), not counted ("the number of orders and their revenue")."""
     metric = model.metric(name)
     if metric.kind not in (Kind.rows, Kind.count_distinct):
         return False
     spoken = {normalise(w) for w in (metric.name.replace("_", " "), metric.title, *metric.synonyms)}
     words = "|".join(re.escape(w) for w in sorted(spoken, key=len, reverse=True) if w)
-    scope = r"\b(?:on|across|over|among|from)\s+(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?(?:\w+ed\s+)?"
+    scope = (
+        r"\b(?:on|across|over|among|from|(?<!\bnumber\s)(?<!\bcount\s)(?<!\btotal\s)(?<!\bamount\s)of)\s+"
+        r"(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?(?:\w+ed\s+)?"
+    )
     return bool(re.search(rf"{scope}(?:{words})\b", text))
 
 
