@@ -914,3 +914,14 @@ def test_a_whole_question_after_another_is_no_follow_up_of_it(engine: Engine, vo
     assert chairs.arguments["filters"] == [{"column": "sub_category", "op": "in", "values": ["Chairs"]}]
     assert "group_by" not in chairs.arguments and not chairs.arguments.get("count")
     assert _read(engine, vocabulary, "how many orders was that?", chairs.arguments).follow_up
+
+
+def test_periods_and_names_counted_are_the_ones_with_a_line(engine: Engine, vocabulary: Vocabulary) -> None:
+    """ "On how many distinct days did we sell?" counts the days with a line, whatever a row word
+    beside it names; "how many different customer names" counts the names."""
+    days = _read(engine, vocabulary, "on how many distinct days did we sell at least one order?")
+    assert days.arguments["group_by"] == [{"column": "order_date", "grain": "day"}]
+    assert days.arguments["count"] is True
+    assert len(_rows(engine, days)) == 5  # the five days with an order: counted by the answer
+    names = _read(engine, vocabulary, "how many different customer names are there?")
+    assert names.arguments.get("count") is True

@@ -183,6 +183,11 @@ _OR_MORE = {"above": "ge", "more": "ge", "over": "ge", "higher": "ge", "greater"
             "less": "le", "under": "le", "lower": "le", "fewer": "le"}  # fmt: skip
 _AMONG = re.compile(r"\b(?:of|among|between)\s+(?:those|these|them)\b|\bthose\b|\bthese\b")
 _HOW_MUCH_TOO = re.compile(r"\band\s+(?:for\s+)?how\s+much\b")
+_HOW_MANY_PERIODS = re.compile(
+    r"\bhow many\s+(?:distinct\s+|different\s+|separate\s+|unique\s+|individual\s+)?"
+    r"(?P<grain>day|week|month|quarter|year|hour)s\b"
+)
+"""Periods counted ("how many days had sales?"): the periods with a line, not a figure per period."""
 _SOLD = re.compile(r"\b(?:sold|sell|bought|buy|ordered|purchased)\b")
 _SHORT = 6
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
@@ -703,7 +708,12 @@ def _read(
     elif not negated and _RECENCY.search(text):
         _recency(args, model, last_day, text)
     grouped = args.get("group_by", [])
-    if (
+    periods = _HOW_MANY_PERIODS.search(text)
+    spans = [g for g in grouped if g.get("grain") == periods["grain"]] if periods else []
+    if spans:  # "on how many distinct days did we sell at least one car?", "how many days had sales?"
+        args["group_by"], grouped, args["count"] = spans[:1], spans[:1], True
+        args.pop("limit", None)
+    elif (
         counting
         and len(grouped) == 1
         and "grain" not in grouped[0]
@@ -712,8 +722,8 @@ def _read(
                 "metric" in f for f in args.get("filters", [])
             )  # "how many customers haven't ordered since 2015?"
             or (
-                not found.metrics and model.column(grouped[0]["column"]).role is Role.dimension
-            )  # "how many countries"
+                not found.metrics and model.column(grouped[0]["column"]).role is not Role.measure
+            )  # "how many countries", "how many different customer names"
         )
     ):
         entity = model.column(grouped[0]["column"]).entity
