@@ -467,3 +467,27 @@ def test_a_name_in_two_places_is_asked_about_and_the_choice_typed_answers(tmp_pa
         assert tool == "query_data" and answer == "Revenue, City Portland, State Maine, all time: 40.00."
         tool, _, answer = chat.ask("what were sales in Salem?")
         assert answer == "Revenue, City Salem, all time: 10.00."
+
+
+DEALERS = (
+    "Car_id,Date,Customer Name,Model,Company,Dealer_Region,Price ($)\n"
+    "C1,2023-01-05,Aurora,Civic,Honda,Austin,20000\nC2,2023-01-06,Sam,Aurora,Oldsmobile,Pasco,15000\n"
+    "C3,2023-01-07,Lee,Accord,Honda,Aurora,25000\nC4,2023-01-08,Kim,Civic,Honda,Aurora,21000\n"
+    "C5,2023-01-09,Ana,Aurora,Oldsmobile,Austin,16000\nC6,2023-01-10,Bo,Camry,Toyota,Pasco,22000\n"
+    "C7,2023-01-11,Aurora,Camry,Toyota,Pasco,23000\n"
+)
+"""A dealer's sales where "Aurora" is a customer, a model (an Oldsmobile) and a region."""
+
+
+def test_a_name_of_several_columns_is_asked_about_and_the_meaning_chosen_answers(tmp_path: Path) -> None:
+    with _chat_on(tmp_path, DEALERS) as chat:
+        tool, _, answer = chat.ask("What's the revenue for Aurora?")
+        assert tool is None and answer == (
+            "'Aurora' is more than one thing here: which do you mean, the customer name Aurora, the model "
+            "Aurora (Oldsmobile) or the dealer region Aurora?"
+        )
+        tool, _, answer = chat.ask("the region")
+        assert tool == "query_data" and answer == "Revenue, Dealer region Aurora, all time: 46,000.00."
+        chat.ask("What's the revenue for Aurora?")
+        tool, _, answer = chat.ask("I meant the Oldsmobile one")
+        assert tool == "query_data" and answer == "Revenue, Model Aurora, all time: 31,000.00."

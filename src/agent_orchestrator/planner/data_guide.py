@@ -34,6 +34,7 @@ from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary, Window
 from agent_orchestrator.semantic.render import day_text, window_text
+from agent_orchestrator.semantic.vocabulary import Mention
 
 from .guide import QueryGuide, _arguments, _calls, _text, answer_of
 from .semantic_reading import SemanticReading, extra_columns, read_semantic
@@ -101,7 +102,9 @@ class DataGuide:
             return GuidedAnswer(hello + self._start_of(data).in_brief())
         planned = self._retail.step(messages, tools)
         previous, _ = _previous(messages[:last], tool)
-        reading = _read(messages, last, tool, data)
+        reading = _meaning_chosen(messages, last, tool, data) or _read(messages, last, tool, data)
+        if reading.ambiguous and set(reading.left) <= set(reading.ambiguous):
+            return GuidedAnswer(_which_is_meant(reading, data))
         outside = _outside(reading.arguments, data)
         if outside is not None:
             return GuidedAnswer(outside)
@@ -204,6 +207,73 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
         listed,
         _period_before(messages[:last], data.last_day),
     )
+
+
+_SEVERAL = re.compile(r"^'(?P<value>[^']+)' is more than one thing here: which do you mean")
+"""The question :func:`_which_is_meant` asks (the chat's own text: what the next message answers)."""
+
+
+def _which_is_meant(reading: SemanticReading, data: _Data) -> str:
+    """One question for a name that is several things ("'Aurora' is more than one thing here: which
+    do you mean, the dealer region Aurora, the model Aurora (Oldsmobile) or the customer name
+    Aurora?"): each as its column and, where a column groups it, what it is in."""
+    mentions = next(iter(reading.ambiguous.values()))
+    kinds = []
+    with Engine(data.model, data.rows) as engine:
+        for mention in mentions:
+            column = data.model.column(mention.column)
+            group = engine.grouped_in(column, mention.value)
+            kinds.append(f"the {column.title.lower()} {mention.value}" + (f" ({group})" if group else ""))
+    value = mentions[0].value
+    return (
+        f"'{value}' is more than one thing here: which do you mean, "
+        + ", ".join(kinds[:-1])
+        + f" or {kinds[-1]}?"
+    )
+
+
+def _meaning_chosen(
+    messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data
+) -> SemanticReading | None:
+    """The question before, read with the meaning this message chose ("the region", "the
+    Oldsmobile one") after :func:`_which_is_meant` asked which: the name said with its column."""
+    if last < 2 or messages[last - 1].get("role") != "assistant":
+        return None
+    if not _SEVERAL.match(_text(messages[last - 1])):
+        return None
+    asked = last - 2
+    if messages[asked].get("role") != "user":
+        return None
+    before = _read(messages, asked, tool, data)
+    said = normalize(_text(messages[last]))
+    for word, mentions in before.ambiguous.items():
+        chosen = [m for m in mentions if _names_meaning(said, m, data)]
+        if len(chosen) != 1:
+            continue
+        column = data.model.column(chosen[0].column)
+        question = re.sub(
+            rf"(?<!\w){re.escape(word)}(?!\w)",
+            f"{column.title} {chosen[0].value}",
+            normalize(_text(messages[asked])),
+            count=1,
+        )
+        reading = _read([*messages[:asked], {"role": "user", "content": question}], asked, tool, data)
+        return reading if reading.covered else None
+    return None
+
+
+def _names_meaning(said: str, mention: Mention, data: _Data) -> bool:
+    """Whether the answer to which is meant names this one: by its column ("the region", "dealer
+    region") or by what groups it ("the Oldsmobile one")."""
+    column = data.model.column(mention.column)
+    words = [w for w in normalize(column.title).split() if w not in ("name", "id", "no", "number")]
+    if column.entity is not None:
+        words.append(column.entity.value)
+    if any(re.search(rf"\b{re.escape(w)}s?\b", said) for w in words):
+        return True
+    with Engine(data.model, data.rows) as engine:
+        group = engine.grouped_in(column, mention.value)
+    return group is not None and normalize(group) in said
 
 
 def _doing_without(answered: GuidedAnswer, aside: list[str]) -> GuidedAnswer:

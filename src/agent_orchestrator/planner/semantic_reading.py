@@ -242,6 +242,9 @@ class SemanticReading:
     """Words neither the reading nor common English accounts for."""
     aside: list[str] = field(default_factory=list)
     """Words of English the reading does without (``_set_aside``): said with the answer."""
+    ambiguous: dict[str, tuple[Mention, ...]] = field(default_factory=dict)
+    """Words that name values of several columns, none of them named ("Aurora": a dealer region, a
+    model, a customer's name), each with what it may be: which is asked, never guessed."""
     named: bool = False
     """Whether the question named anything of the data or the model (else it is no data question)."""
     follow_up: bool = False
@@ -474,7 +477,9 @@ def _read(
             found = replace(found, mentions=(*found.mentions, Mention(dimension, word, word)))
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
-    reading.left += _ambiguous(found)
+    several = _ambiguous(found)
+    reading.left += several
+    reading.ambiguous = {w: tuple(m for m in found.mentions if m.words == w) for w in several}
     found = of_the_named_column(found)  # "customer 22156": the customer, not the stock code 22156
     reading.named = bool(
         found.mentions or found.columns or found.metrics or found.grains or "window" in args or phrased

@@ -168,14 +168,27 @@ class Engine:
         for parent in self.parents(column):
             if parent.name in kept:
                 continue
-            rows = self._rows(
-                f"SELECT DISTINCT {quote(parent.name)}::VARCHAR FROM {VIEW} WHERE {quote(column.name)} = ? "
-                f"AND {quote(parent.name)} IS NOT NULL {where} ORDER BY 1 LIMIT {_CHOICES + 1}",
-                [value, *params],
-            )
-            if 2 <= len(rows) <= _CHOICES:
-                return parent, [str(found) for (found,) in rows]
+            found = self._under(column, value, parent, where, params)
+            if 2 <= len(found) <= _CHOICES:
+                return parent, found
         return None
+
+    def grouped_in(self, column: Column, value: str) -> str | None:
+        """What groups ``value`` of ``column``, when one value of its closest grouping column does
+        ("Aurora", a model: an Oldsmobile), to tell it apart from other things of that name."""
+        for parent in self.parents(column)[:1]:
+            found = self._under(column, value, parent, "", [])
+            if len(found) == 1:
+                return found[0]
+        return None
+
+    def _under(self, column: Column, value: str, parent: Column, where: str, params: list[str]) -> list[str]:
+        rows = self._rows(
+            f"SELECT DISTINCT {quote(parent.name)}::VARCHAR FROM {VIEW} WHERE {quote(column.name)} = ? "
+            f"AND {quote(parent.name)} IS NOT NULL {where} ORDER BY 1 LIMIT {_CHOICES + 1}",
+            [value, *params],
+        )
+        return [str(found) for (found,) in rows]
 
     def parents(self, column: Column) -> list[Column]:
         """The dimensions that group the values of ``column`` (a city's state), closest first: each
