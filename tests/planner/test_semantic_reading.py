@@ -925,3 +925,29 @@ def test_periods_and_names_counted_are_the_ones_with_a_line(engine: Engine, voca
     assert len(_rows(engine, days)) == 5  # the five days with an order: counted by the answer
     names = _read(engine, vocabulary, "how many different customer names are there?")
     assert names.arguments.get("count") is True
+
+
+def test_a_follow_up_keeps_the_range_the_groups_counted_and_the_comparison(
+    engine: Engine, vocabulary: Vocabulary
+) -> None:
+    """After a count of lines in a range, "and how many were 0.4 or above?" is the same measure's
+    range instead; after a count of the orders over 500, "how many of those…" narrows those orders
+    (all of them, not the few listed); after two years compared, "and from 2015 to 2016?" compares."""
+    low = _read(engine, vocabulary, "how many orders had a discount under 0.1?")
+    high = _read(engine, vocabulary, "and how many were 0.4 or above?", low.arguments)
+    assert high.covered and high.arguments["filters"] == [{"column": "discount", "op": "ge", "values": [0.4]}]
+    counted = _read(engine, vocabulary, "how many orders were over 500?")
+    assert counted.arguments["count"] is True
+    listed = ("order_id", ["CA-2016-1"])  # the first of them, listed under the count
+    _, last = engine.span()
+    those = read_semantic(
+        "how many of those were in the West?", engine.model, vocabulary, last, counted.arguments, listed
+    )
+    assert those.arguments["group_by"] == counted.arguments["group_by"] and those.arguments["count"] is True
+    assert {f.get("column") for f in those.arguments["filters"]} == {None, "region"}
+    compared = _read(engine, vocabulary, "profit 2016 vs 2017")
+    earlier = _read(engine, vocabulary, "and from 2015 to 2016?", compared.arguments)
+    assert (earlier.arguments["window"]["start"], earlier.arguments["compare"]["start"]) == (
+        "2016-01-01",
+        "2015-01-01",
+    )

@@ -103,8 +103,6 @@ class DataGuide:
         planned = self._retail.step(messages, tools)
         previous, _ = _previous(messages[:last], tool)
         reading = _meaning_chosen(messages, last, tool, data) or _read(messages, last, tool, data)
-        if reading.ambiguous and set(reading.left) <= set(reading.ambiguous):
-            return GuidedAnswer(_which_is_meant(reading, data))
         outside = _outside(reading.arguments, data)
         if outside is not None:
             return GuidedAnswer(outside)
@@ -124,8 +122,19 @@ class DataGuide:
                 # nor is the model to improvise over tables that lack this file's lines or columns,
                 # and a file imported as its rows only has none of its lines in the retail tables;
                 # nor to make up a figure ("how many points were redeemed?") neither reader read
-                return GuidedAnswer(f"{_unread(reading.left)} {can_ask(data.model)}")
-            return _in_this_datas_words(planned, data, reading.left)
+                refused: GuidedCall | GuidedAnswer | None = GuidedAnswer(
+                    f"{_unread(reading.left)} {can_ask(data.model)}"
+                )
+            else:
+                refused = _in_this_datas_words(planned, data, reading.left)
+            if (
+                isinstance(refused, GuidedAnswer)
+                and _CAN_ASK in refused.text
+                and reading.ambiguous
+                and set(reading.left) <= set(reading.ambiguous)
+            ):  # declined only for a name that is several things: which is asked instead
+                return GuidedAnswer(_which_is_meant(reading, data))
+            return refused
         # Only this file's columns, a question the retail reader did not read (a refusal, or left to
         # the model), or a follow-up of this tool's answer. A reading covers every word, numbers too,
         # so one customer's details ("is 22156 High Value?") stay the customer tools'.

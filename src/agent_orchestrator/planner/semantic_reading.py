@@ -188,6 +188,7 @@ _HOW_MANY_PERIODS = re.compile(
     r"(?P<grain>day|week|month|quarter|year|hour)s\b"
 )
 """Periods counted ("how many days had sales?"): the periods with a line, not a figure per period."""
+_RANGES = frozenset({"lt", "le", "gt", "ge"})
 _SOLD = re.compile(r"\b(?:sold|sell|bought|buy|ordered|purchased)\b")
 _SHORT = 6
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
@@ -399,8 +400,9 @@ def _read(
     text, holding = names_holding(text, model)  # "anything with 'LUNCH BAG' in the name"
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
     phrased = on_days + blank + holding + hours
-    rest = _read_time(text, last_day, args, reading)
-    if previous is not None and "compare" in previous:  # "so what's the yoy growth?": of the comparison
+    comparing = previous is not None and "compare" in previous
+    rest = _read_time(text, last_day, args, reading, comparing)
+    if comparing:  # "so what's the yoy growth?": of the comparison
         rest = _STEP_BACK.sub(" ", _YEAR_BACK.sub(" ", rest))
     before = (previous or {}).get("window") or period_before
     that = _THAT_PERIOD.search(rest)
@@ -780,7 +782,8 @@ def _read(
         and not any(model.metric(m).kind in (Kind.rows, Kind.count_distinct) for m in args.get("metrics", []))
     ):
         args["metrics"] = ["orders"]  # "and how many were 9 or above?" after the average rating: orders
-    if reading.follow_up and args.get("group_by"):  # "how many products…?" counts them: no breakdown by them
+    if reading.follow_up and args.get("group_by") and not args.get("count"):
+        # "how many products…?" counts them: no breakdown by them (a count of groups kept keeps them)
         entities = {_counted_entity(model, m) for m in args.get("metrics", [])} - {None}
         breakdown = [
             g for g in args["group_by"] if "grain" in g or model.column(g["column"]).entity not in entities
@@ -790,7 +793,8 @@ def _read(
             args.update({"group_by": breakdown} if breakdown else {})
     if reading.follow_up and _WHICH_ONE.search(text) and "group_by" not in args:
         args = _ranked_among(args, model)  # "how many doormats…?", then "which one sold most?"
-    if reading.follow_up and listed is not None and _AMONG.search(text):
+    if reading.follow_up and listed is not None and _AMONG.search(text) and not args.get("count"):
+        # "how many of those…" after a count: the groups counted, kept by the query, not the few listed
         among, values = listed  # "which of those three…": the rows the answer before listed
         name, _, grain = among.partition("@")
         grouped = [g for g in args.get("group_by", []) if g.get("column") != name]
@@ -927,8 +931,11 @@ def extra_columns(model: SemanticModel, columns: set[str]) -> bool:
     return False
 
 
-def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: SemanticReading) -> str:
-    """The window (and a comparison) from the periods the text names; the text without them."""
+def _read_time(
+    text: str, last_day: date | None, args: dict[str, Any], reading: SemanticReading, comparing: bool = False
+) -> str:
+    """The window (and a comparison) from the periods the text names; the text without them.
+    ``comparing``: the answer before compared two periods, so "and from jan to feb?" compares too."""
     found = find_periods(text)
     if not found or last_day is None:
         return text
@@ -959,7 +966,7 @@ def _read_time(text: str, last_day: date | None, args: dict[str, Any], reading: 
     else:
         first, second = placed[0], placed[1]
         between = text[found[0].span[1] : found[1].span[0]]
-        growth = bool(set(text.split()) & _GROWTH)
+        growth = bool(set(text.split()) & _GROWTH) or comparing
         if (
             not growth
             and re.search(r"\b(?:to|until|through|and)\b|-", between)
@@ -1331,13 +1338,22 @@ def _range_of_the_last(
     metric = next((m for m in model.metrics if m.name in names[:1]), None)
     if found is None or found["op"] == "of" or found["percent"] or found["percent2"]:
         return []  # "top 3 of 10" is no range
-    if metric is None or metric.kind not in (Kind.average, Kind.sum) or not metric.over:
+    ranged = [  # "and how many were 9 or above?" after a count of ratings under 5: the rating again
+        str(f["column"])
+        for f in (previous or {}).get("filters", [])
+        if f.get("column") and f.get("op") in _RANGES and model.column(str(f["column"])).role is Role.measure
+    ]
+    if ranged:
+        over = ranged[-1]
+    elif metric is None or metric.kind not in (Kind.average, Kind.sum) or not metric.over or metric.times:
         return []
-    if model.column(metric.over).role is not Role.measure or metric.times:
+    else:
+        over = metric.over
+    if model.column(over).role is not Role.measure:
         return []
     op = _OPS[found["op"]] if found["op"] else _OR_MORE[found["op2"]]
     value = float(found["number"] or found["number2"])
-    return [{"column": metric.over, "op": op, "values": [value], "spoken": found[0]}]
+    return [{"column": over, "op": op, "values": [value], "spoken": found[0]}]
 
 
 def _whose_average(text: str, model: SemanticModel) -> str:
