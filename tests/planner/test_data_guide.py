@@ -491,3 +491,21 @@ def test_a_name_of_several_columns_is_asked_about_and_the_meaning_chosen_answers
         chat.ask("What's the revenue for Aurora?")
         tool, _, answer = chat.ask("I meant the Oldsmobile one")
         assert tool == "query_data" and answer == "Revenue, Model Aurora, all time: 31,000.00."
+
+
+def test_a_correction_after_a_question_declined_asks_it_again_with_what_was_meant(tmp_path: Path) -> None:
+    """ "our capital city branch" is declined for 'capital'; "sorry, I meant Naypyitaw" asks the same
+    question of Naypyitaw; a day span of one month ("feb 1-10") is its days."""
+    till = (
+        "Invoice ID,Branch,City,Total,Date\n"
+        "1,A,Yangon,10.00,1/25/2019\n2,C,Naypyitaw,20.00,1/26/2019\n3,C,Naypyitaw,40.00,2/6/2019\n"
+        "4,B,Mandalay,5.00,2/12/2019\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        tool, _, answer = chat.ask("how much revenue did our capital city branch bring in during january?")
+        assert tool is None and answer is not None and "'capital'" in answer
+        tool, _, answer = chat.ask("sorry, I meant Naypyitaw")
+        assert tool == "query_data" and answer is not None  # the branch there, in January
+        assert "City Naypyitaw, January 2019" in answer and "20.00" in answer
+        tool, _, answer = chat.ask("what were sales over feb 1-10?")
+        assert tool == "query_data" and answer == "Revenue, February 1, 2019 to February 10, 2019: 40.00."

@@ -102,7 +102,11 @@ class DataGuide:
             return GuidedAnswer(hello + self._start_of(data).in_brief())
         planned = self._retail.step(messages, tools)
         previous, _ = _previous(messages[:last], tool)
-        reading = _meaning_chosen(messages, last, tool, data) or _read(messages, last, tool, data)
+        reading = (
+            _meaning_chosen(messages, last, tool, data)
+            or _corrected(messages, last, tool, data)
+            or _read(messages, last, tool, data)
+        )
         outside = _outside(reading.arguments, data)
         if outside is not None:
             return GuidedAnswer(outside)
@@ -268,6 +272,33 @@ def _meaning_chosen(
         )
         reading = _read([*messages[:asked], {"role": "user", "content": question}], asked, tool, data)
         return reading if reading.covered else None
+    return None
+
+
+_MEANT = re.compile(r"^\W*(?:(?:sorry|oops|no|ah|ok)\W+)*i\s+mean(?:t)?\W+(?P<meant>.+)$")
+_UNKNOWN = re.compile(r"I don't know what (?P<words>'[^.]+') means here")
+
+
+def _corrected(
+    messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data
+) -> SemanticReading | None:
+    """The question before, read with this message's correction ("sorry, I meant Naypyitaw") in
+    place of the words it was declined for ("our capital city branch": 'capital')."""
+    meant = _MEANT.match(normalize(_text(messages[last])))
+    if meant is None or last < 2 or messages[last - 1].get("role") != "assistant":
+        return None
+    unknown = _UNKNOWN.search(_text(messages[last - 1]))
+    asked = last - 2
+    if unknown is None or messages[asked].get("role") != "user":
+        return None
+    words = re.findall(r"'([^']+)'", unknown["words"])
+    question = normalize(_text(messages[asked]))
+    for size in range(len(words), 0, -1):  # the longest run of the unknown words, side by side
+        run = r"\s+".join([rf"(?:{'|'.join(re.escape(w) for w in words)})"] * size)
+        corrected, done = re.subn(rf"(?<!\w){run}(?!\w)", meant["meant"], question, count=1)
+        if done:
+            reading = _read([*messages[:asked], {"role": "user", "content": corrected}], asked, tool, data)
+            return reading if reading.covered else None
     return None
 
 

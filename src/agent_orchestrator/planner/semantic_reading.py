@@ -188,6 +188,19 @@ _HOW_MANY_PERIODS = re.compile(
     r"(?P<grain>day|week|month|quarter|year|hour)s\b"
 )
 """Periods counted ("how many days had sales?"): the periods with a line, not a figure per period."""
+_MONTH = "|".join(
+    sorted(
+        {n.lower() for n in (*calendar.month_name, *calendar.month_abbr) if n} | {"sept"},
+        key=len,
+        reverse=True,
+    )
+)
+_DAY_SPAN = re.compile(
+    rf"\b(?:from\s+|between\s+)?(?:(?P<month>{_MONTH})\.?\s+(?P<a>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?P<a2>\d{{1,2}})(?:st|nd|rd|th)?)\s*(?:-|\u2013|to|through|thru|until|till|and)\s*(?P<b>\d{{1,2}})"
+    rf"(?:st|nd|rd|th)?(?(month)|\s+(?P<month2>{_MONTH}))\b(?!\s*(?:{_MONTH})\b|\s*[:.]\d)"
+)
+"""Days of one month as a span ("feb 1-10", "1 to 10 feb"): from its first day to its last."""
 _RANGES = frozenset({"lt", "le", "gt", "ge"})
 _SOLD = re.compile(r"\b(?:sold|sell|bought|buy|ordered|purchased)\b")
 _SHORT = 6
@@ -401,6 +414,7 @@ def _read(
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
     phrased = on_days + blank + holding + hours
     comparing = previous is not None and "compare" in previous
+    text = _DAY_SPAN.sub(_days_of_a_month, text)  # "feb 1-10": from feb 1 to feb 10
     rest = _read_time(text, last_day, args, reading, comparing)
     if comparing:  # "so what's the yoy growth?": of the comparison
         rest = _STEP_BACK.sub(" ", _YEAR_BACK.sub(" ", rest))
@@ -979,6 +993,11 @@ def _read_time(
                 earlier = later.before()  # "this year against last year": the latest, and the one before
             args["window"], args["compare"] = _window(later), _window(earlier)
     return blanked
+
+
+def _days_of_a_month(found: re.Match[str]) -> str:
+    month = found["month"] or found["month2"]
+    return f"from {month} {found['a'] or found['a2']} to {month} {found['b']}"
 
 
 def _window(period: Period) -> dict[str, str]:
