@@ -951,3 +951,34 @@ def test_a_follow_up_keeps_the_range_the_groups_counted_and_the_comparison(
         "2016-01-01",
         "2015-01-01",
     )
+
+
+def test_the_last_complete_month_and_the_month_before_that(tmp_path: Path) -> None:
+    """The data ends on August 7th: its last complete month is July; "and the month before that?"
+    after August is July too, a window rather than a breakdown by month."""
+    shop, words, last = _shop(
+        tmp_path / "till.csv",
+        "Order ID,Order Date,Sales\nA,2025-06-10,1\nB,2025-07-04,2\nC,2025-08-07,4\n",
+    )
+    complete = read_semantic("revenue in the last complete month", shop.model, words, last)
+    assert complete.covered and complete.arguments["window"] == {"start": "2025-07-01", "end": "2025-07-31"}
+    latest = read_semantic("revenue in the latest month", shop.model, words, last)
+    before = read_semantic("and the month before that?", shop.model, words, last, latest.arguments)
+    assert before.arguments == {
+        "window": {"start": "2025-07-01", "end": "2025-07-31"},
+        "metrics": ["revenue"],
+    }
+
+
+def test_which_of_the_two_ranks_the_two_listed_by_the_figure_named(
+    engine: Engine, vocabulary: Vocabulary
+) -> None:
+    """After profit in the South and the West, "which of the two had more orders?" counts the orders
+    of those two regions, not a ranking of orders."""
+    both = _read(engine, vocabulary, "profit in the South and the West")
+    _, last = engine.span()
+    listed = ("region", ["South", "West"])
+    which = read_semantic(
+        "which of the two had more orders?", engine.model, vocabulary, last, both.arguments, listed
+    )
+    assert which.arguments["metrics"] == ["orders"] and which.arguments["group_by"] == [{"column": "region"}]

@@ -160,6 +160,17 @@ _SPAN_BEFORE = re.compile(
     + r")\s+)?(?:days?|weeks?|months?|quarters?|years?|period|span|stretch)\s+(?:before|prior|earlier)\b"
 )
 """A comparison with the span just before the one answered ("…with the two weeks before that")."""
+_COMPLETE = re.compile(
+    r"\b(?:the\s+)?(?:last|latest|most recent|previous)\s+"
+    r"(?:complete|completed|full|whole|finished|closed)\s+(?P<unit>month|quarter|year)\b"
+)
+"""The latest period the data holds whole ("the last complete month": July when the data ends on
+August 7th)."""
+_BEFORE_THAT = re.compile(
+    r"\b(?:the\s+)?(?:day|week|month|quarter|year|period|span)\s+(?:before|prior to|ahead of)\s+"
+    r"(?:that|it|this|then)\b"
+)
+"""The span just before the one answered, asked about on its own ("the month before that")."""
 _ALL_TIME = re.compile(
     r"\b(?:overall|all time|ever|lifetime|(?:the\s+)?(?:whole|entire)\s+(?:period|file|data|dataset|time))\b"
 )
@@ -181,7 +192,9 @@ _OPS = {"above": "gt", "over": "gt", "more than": "gt", "greater than": "gt", "a
         "equal to": "eq"}  # fmt: skip
 _OR_MORE = {"above": "ge", "more": "ge", "over": "ge", "higher": "ge", "greater": "ge", "below": "le",
             "less": "le", "under": "le", "lower": "le", "fewer": "le"}  # fmt: skip
-_AMONG = re.compile(r"\b(?:of|among|between)\s+(?:those|these|them)\b|\bthose\b|\bthese\b")
+_AMONG = re.compile(
+    r"\b(?:of|among|between)\s+(?:those|these|them|(?:the\s+)?(?:two|three|four|five|both))\b|\bthose\b|\bthese\b"
+)
 _HOW_MUCH_TOO = re.compile(r"\band\s+(?:for\s+)?how\s+much\b")
 _HOW_MANY_PERIODS = re.compile(
     r"\bhow many\s+(?:distinct\s+|different\s+|separate\s+|unique\s+|individual\s+)?"
@@ -214,7 +227,7 @@ _FOLLOW = re.compile(
     r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:those|them|it|same)\b"
     r"|\bthat\b(?!\s+(?:is|are|was|were|have|has|had|did|do|does|sold|bought|ordered|got|came|went|made|"
     r"will|would|can|could)\b)"
-    r"|\bwhich (?:one|of (?:these|those|them))\b|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
+    r"|\bwhich (?:one|of (?:these|those|them|the (?:two|three|four|five)|both))\b|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
     r"|^\s*(?:for|in|among|within)\s+(?:the\s+)?(?:\w+\s+){1,3}(?:which|what|how|who)\b"
 )
 _OWN = (
@@ -415,7 +428,18 @@ def _read(
     phrased = on_days + blank + holding + hours
     comparing = previous is not None and "compare" in previous
     text = _DAY_SPAN.sub(_days_of_a_month, text)  # "feb 1-10": from feb 1 to feb 10
+    complete = _COMPLETE.search(text) if last_day is not None else None
+    if complete is not None and last_day is not None:  # "the last complete month": not one cut short
+        period = parse_period(f"this {complete['unit']}", last_day)
+        args["window"] = _window(period.before() if period.last > last_day else period)
+        text = text[: complete.start()] + " " + text[complete.end() :]
     rest = _read_time(text, last_day, args, reading, comparing)
+    stepped = (
+        _BEFORE_THAT.search(rest) if previous and previous.get("window") and "window" not in args else None
+    )
+    if stepped is not None and not _SPAN_BEFORE.search(text):  # "…the month before that": not a grain
+        args["window"] = _span_before(previous["window"])  # type: ignore[index]
+        rest, text = _BEFORE_THAT.sub(" ", rest), _BEFORE_THAT.sub(" ", text)
     if comparing:  # "so what's the yoy growth?": of the comparison
         rest = _STEP_BACK.sub(" ", _YEAR_BACK.sub(" ", rest))
     before = (previous or {}).get("window") or period_before
@@ -614,8 +638,9 @@ def _read(
     for metric_name in list(metrics):
         entity = _counted_entity(model, metric_name)
         key = model.key_of(entity) if entity is not None else None
-        if key is None or counting or not ranking or groups or found.grains:
-            continue
+        among = previous is not None and listed is not None and _AMONG.search(text)
+        if key is None or counting or not ranking or groups or found.grains or among:
+            continue  # "which of the two had more transactions?": the two listed, ranked by them
         metrics.remove(metric_name)
         groups.append({"column": key.name})
     if not metrics and groups and ranking and not counting:
