@@ -227,7 +227,8 @@ _FOLLOW = re.compile(
     r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:those|them|it|same)\b"
     r"|\bthat\b(?!\s+(?:is|are|was|were|have|has|had|did|do|does|sold|bought|ordered|got|came|went|made|"
     r"will|would|can|could)\b)"
-    r"|\bwhich (?:one|of (?:these|those|them|the (?:two|three|four|five)|both))\b|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
+    r"|\bwhich (?:one|of (?:these|those|them|the (?:two|three|four|five)|both))\b"
+    r"|\b(?:he|she|they|his|her|their|theirs|him|its)\b"
     r"|^\s*(?:for|in|among|within)\s+(?:the\s+)?(?:\w+\s+){1,3}(?:which|what|how|who)\b"
 )
 _OWN = (
