@@ -982,3 +982,24 @@ def test_which_of_the_two_ranks_the_two_listed_by_the_figure_named(
         "which of the two had more orders?", engine.model, vocabulary, last, both.arguments, listed
     )
     assert which.arguments["metrics"] == ["orders"] and which.arguments["group_by"] == [{"column": "region"}]
+
+
+def test_a_share_of_cancellations_is_the_rate_or_the_cancelled_lines_share(tmp_path: Path) -> None:
+    """With cancellations as a status, "what % of all orders got cancelled?" is the cancellation
+    rate, and "what share of sales came from orders that were cancelled?" the cancelled lines' share
+    of revenue, never revenue alone; "how much did we sell on …?" after another question is its own."""
+    shop, words, last = _shop(
+        tmp_path / "shop.csv",
+        "Order ID,Order Date,Order Status,Payment,Sales\n"
+        "A,2024-01-02,Completed,Cash,10\nB,2024-01-03,Cancelled,Card,30\nC,2024-01-04,Completed,Card,60\n",
+    )
+    rate = read_semantic("what % of all orders got cancelled?", shop.model, words, last)
+    assert rate.arguments == {"metrics": ["cancellation_rate"]}
+    share = read_semantic(
+        "what share of sales came from orders that were cancelled?", shop.model, words, last
+    )
+    assert share.arguments["metrics"] == ["revenue"]
+    assert {"column": "order_status", "op": "in", "values": ["Cancelled"]} in share.arguments["filters"]
+    card = read_semantic("revenue from orders not paid in cash", shop.model, words, last)
+    day = read_semantic("how much did we sell on january 3 2024?", shop.model, words, last, card.arguments)
+    assert "filters" not in day.arguments and not day.follow_up

@@ -215,6 +215,7 @@ _DAY_SPAN = re.compile(
 )
 """Days of one month as a span ("feb 1-10", "1 to 10 feb"): from its first day to its last."""
 _RANGES = frozenset({"lt", "le", "gt", "ge"})
+_HOW_MANY_MUCH = re.compile(r"\bhow (?:many|much)\b")
 _SOLD = re.compile(r"\b(?:sold|sell|bought|buy|ordered|purchased)\b")
 _SHORT = 6
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
@@ -571,8 +572,7 @@ def _read(
         if measure is not None:
             filters.append({"column": measure, "op": "le" if word.startswith("un") else "gt", "values": [0]})
             reading.left.remove(word)
-    if len(metrics) > 1:  # "profit on lines with…", "revenue across all orders": what is counted over
-        metrics = [m for m in metrics if not _scope_only(text, model, m)] or metrics
+    metrics = _unscoped(metrics, text, model, filters)  # "profit on lines with…", "across all orders"
     if len(metrics) > 1:  # "orders by customers aged 60 or over": the age is a range, not a figure asked
         metrics = [m for m in metrics if model.metric(m).over not in ranged] or metrics
     ratio = _per(text, model, vocabulary) or _averaged(text, model, metrics)  # "average sales per order"
@@ -590,8 +590,7 @@ def _read(
         elif name not in filter_columns:
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
             groups.append({"column": key.name if key is not None else name})
-    if len(metrics) > 1:  # "the average discount of orders that…": a measure's, over the orders
-        metrics = [m for m in metrics if not _scope_only(text, model, m)] or metrics
+    metrics = _unscoped(metrics, text, model, filters)  # "the average discount of orders that…"
     if previous is not None and not metrics and VALUE.search(text):  # "the total value of those?"
         money = money_of(model, previous.get("metrics", []))
         if money is not None:
@@ -639,8 +638,8 @@ def _read(
     for metric_name in list(metrics):
         entity = _counted_entity(model, metric_name)
         key = model.key_of(entity) if entity is not None else None
-        among = previous is not None and listed is not None and _AMONG.search(text)
-        if key is None or counting or not ranking or groups or found.grains or among:
+        of_listed = previous is not None and listed is not None and bool(_AMONG.search(text))
+        if key is None or counting or not ranking or groups or found.grains or of_listed:
             continue  # "which of the two had more transactions?": the two listed, ranked by them
         metrics.remove(metric_name)
         groups.append({"column": key.name})
@@ -706,6 +705,18 @@ def _read(
             del args["share"]
             unparted = [f for f in filters if "part" not in f]
             args["share_of"] = {k: v for k, v in (("window", args.get("window")), ("filters", unparted)) if v}
+    rate = next((m.name for m in model.metrics if m.name == "cancellation_rate"), None)
+    asked = args.get("metrics", [])
+    if (
+        args.get("share")
+        and not args.get("group_by")
+        and rate is not None
+        and len(asked) == 1
+        and model.metric(asked[0]).only == "cancelled"
+        and model.metric(asked[0]).kind is not Kind.sum
+    ):  # "what % of all orders got cancelled?": the cancellation rate
+        args["metrics"] = [rate]
+        del args["share"]
     if cues & _LOW and not cues & _HIGH:
         args["order"] = "asc"
     ranked = str(args.get("order_by") or (args.get("metrics") or [""])[0])
@@ -799,7 +810,7 @@ def _read(
         and not groups
         and (filters or "window" in args)
         and len(words) <= _SHORT
-        and not (counting and _SOLD.search(text))  # "how many Porsches were sold?": a question of its own
+        and not (_HOW_MANY_MUCH.search(text) and _SOLD.search(text))  # "how much did we sell on…?": its own
     ):
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
         args = _patched(previous, args, found, text, model)
@@ -1129,6 +1140,28 @@ def _counts(model: SemanticModel, metric: Metric, column: Column) -> bool:
     """Whether ``metric`` counts the entity whose names ``column`` holds."""
     over = model.column(str(metric.over)) if metric.over else None
     return over is not None and over.entity is column.entity and over.role in (Role.key, Role.label)
+
+
+def _unscoped(
+    metrics: list[str], text: str, model: SemanticModel, filters: list[dict[str, Any]]
+) -> list[str]:
+    """Of several metrics, those not only named as the rows another is taken over
+    (:func:`_scope_only`); rows that are the cancelled orders of a status ("what share of sales came
+    from cancelled orders?") keep the lines of that status (``filters``, extended)."""
+    if len(metrics) < 2:
+        return metrics
+    scopes = [m for m in metrics if _scope_only(text, model, m)]
+    kept = [m for m in metrics if m not in scopes]
+    if not kept:
+        return metrics
+    cancelling = model.cancellation
+    if (
+        cancelling is not None
+        and cancelling.values
+        and any(model.metric(m).only == "cancelled" for m in scopes)
+    ):
+        filters.append({"column": cancelling.column, "op": "in", "values": list(cancelling.values)})
+    return kept
 
 
 def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
