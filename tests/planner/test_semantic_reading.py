@@ -1003,3 +1003,18 @@ def test_a_share_of_cancellations_is_the_rate_or_the_cancelled_lines_share(tmp_p
     card = read_semantic("revenue from orders not paid in cash", shop.model, words, last)
     day = read_semantic("how much did we sell on january 3 2024?", shop.model, words, last, card.arguments)
     assert "filters" not in day.arguments and not day.follow_up
+
+
+def test_who_does_a_thing_names_its_column_and_an_aside_is_plain(tmp_path: Path) -> None:
+    """ "card payers" are the payments by card; "…the most money tho?" asks the same as without it."""
+    shop, words, last = _shop(
+        tmp_path / "shop.csv",
+        "Order ID,Order Date,Payment Method,Product,Sales\n"
+        "A,2024-01-02,Credit Card,Latte,10\nB,2024-01-03,Cash,Tea,30\n",
+    )
+    payers = read_semantic("revenue from credit card payers", shop.model, words, last)
+    assert payers.arguments["filters"] == [
+        {"column": "payment_method", "op": "in", "values": ["Credit Card"]}
+    ]
+    tho = read_semantic("which product makes us the most money tho?", shop.model, words, last)
+    assert tho.covered and tho.arguments["limit"] == 1

@@ -42,7 +42,7 @@ COMMON = frozenset(
     theirs yours hers based located situated terms right currently presently moment else roughly
     approximately approx around wondering wonder back full single busy drove drive drives driving driven
     drivers driver caused cause causing responsible
-    u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg""".split()  # noqa: SIM905
+    u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg though tho""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent

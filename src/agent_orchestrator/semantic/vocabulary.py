@@ -379,6 +379,8 @@ class Vocabulary:
             held = self._forms.get(root(word))
             if not held and word.endswith("ed"):  # "aged" for *Age*, "priced" for *Price*: an "e" lost
                 held = self._forms.get(root(word[:-1]))
+            if not held and root(word).endswith("er"):  # "card payers" for *Payment*: who does it
+                held = self._forms.get(root(root(word)[:-2]))
             if not held:
                 continue
             kind, name = held[0]
