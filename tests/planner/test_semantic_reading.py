@@ -1018,3 +1018,30 @@ def test_who_does_a_thing_names_its_column_and_an_aside_is_plain(tmp_path: Path)
     ]
     tho = read_semantic("which product makes us the most money tho?", shop.model, words, last)
     assert tho.covered and tho.arguments["limit"] == 1
+
+
+def test_a_sheets_words_for_its_columns_and_a_ranking_changed_by_a_follow_up(tmp_path: Path) -> None:
+    """ "how much … sold" is money ("sold" alone does not name *Units Sold*); "the peak month" is the
+    highest; a sales method is a channel; a lead-in set off by a dash is left out; and a follow-up
+    that asks another figure ranks by it, not by the one before."""
+    shop, words, last = _shop(
+        tmp_path / "sheet.csv",
+        "Invoice Date,Retailer,City,Sales Method,Units Sold,Total Sales\n"
+        "2021-01-04,Walmart,Portland,Online,5,50\n2021-02-05,Kohl's,Boston,In-store,7,70\n"
+        "2021-04-06,Walmart,Boston,Outlet,9,90\n",
+        known={"line_total": "Total Sales"},
+    )
+
+    def read(question: str, previous: Any = None) -> dict[str, Any]:
+        reading = read_semantic(question, shop.model, words, last, previous)
+        assert reading.covered, (question, reading)
+        return reading.arguments
+
+    assert read("how much has Portland sold in total?")["metrics"] == ["revenue"]
+    assert read("2021 sales but leave out the Online channel")["filters"] == [
+        {"column": "sales_method", "op": "not_in", "values": ["Online"]}
+    ]
+    peak = read("switching gears for a sec — which month was the peak for total sales?")
+    assert (peak["group_by"], peak["limit"]) == ([{"column": "invoice_date", "grain": "month"}], 1)
+    units = read("and units sold in Q1 2021?", read("which quarter had the highest total sales in 2021?"))
+    assert units["metrics"] == [units["order_by"]] and units["order_by"].startswith("units")

@@ -58,7 +58,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 _HIGH = _words(
-    "top best most highest biggest largest greatest leading strongest max maximum more higher busiest"
+    "top best most highest biggest largest greatest leading strongest max maximum more higher busiest peak"
 )
 _LOW = _words(
     "bottom worst least lowest smallest fewest weakest min minimum less lower poorest quietest slowest"
@@ -133,7 +133,7 @@ _LIMIT = re.compile(
 )
 """How many groups a ranking shows ("top 5", "the three biggest")."""
 _DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+-\s+")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+[-\u2013\u2014]\s+")
 _ALL_OF = re.compile(
     r"\b(?:all(?:\s+of)?(?:\s+the)?|(?:across|over|in|for|during|throughout)\s+(?:the|our))\s+(?:\d{1,2}|"
     + "|".join(NUMBER_WORDS)
@@ -142,9 +142,11 @@ _ALL_OF = re.compile(
 """Every one of a number of things the data has ("across all 3 branches", "over the 3 months"): all
 of them, not a count to rank or a span of time."""
 _ACROSS_ALL = re.compile(
-    r"\b(?:across|in|for|over|throughout)\s+(?:all(?:\s+(?:of\s+)?(?:the|our))?|every)\s+\w+\b"
+    r"\b(?:(?:across|in|for|over|throughout)\s+(?:all(?:\s+(?:of\s+)?(?:the|our))?|every)"
+    r"|overall\s+all)\s+\w+\b"
 )
-"""Sold "across all regions", "in every store": everything together, no breakdown nor a count."""
+"""Sold "across all regions", "in every store", "overall, all retailers": everything together, no
+breakdown nor a count."""
 _NO_MISSING_KEYS = re.compile(
     r"\b(?:ignore|ignoring|leave out|leaving out|exclude|excluding|skip|skipping|without|"
     r"don'?t count|do not count|not counting)\s+(?:the\s+|any\s+)?"
@@ -1529,6 +1531,8 @@ def _patched(
             patched.pop(other, None)
     elif args.get("count"):
         patched.pop("together", None)
+    if patched.get("order_by") and patched["order_by"] not in patched.get("metrics", []):
+        patched["order_by"] = patched["metrics"][0]  # "units sold in Q1?" after the top quarter by sales
     return patched
 
 

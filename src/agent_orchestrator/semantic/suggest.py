@@ -175,7 +175,9 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "store": ["shop", "outlet", "branch", "location"],
     "branch": ["store", "shop", "outlet", "location"],
     "salesperson": ["sales rep", "rep", "seller", "agent"],
-    "channel": ["sales channel"],
+    "channel": ["sales channel", "sales method"],
+    "sales method": ["channel", "sales channel", "method"],
+    "retailer": ["retail partner", "account", "stockist"],
 }
 """Other words people use for a column, by its header's words: a suggestion, edited on the Data page."""
 
