@@ -80,10 +80,10 @@ def open_data_page(page: Page, site: str, username: str) -> None:
     expect(page.get_by_test_id("data-facts")).to_contain_text("Rows")
 
 
-def upload(page: Page, path: Path) -> None:
+def upload(page: Page, path: Path, timeout: float = 5_000) -> None:
     page.get_by_test_id("upload-file").set_input_files(path)
     page.get_by_test_id("upload-send").click()
-    expect(page.get_by_test_id("mapping-form")).to_be_visible()
+    expect(page.get_by_test_id("mapping-form")).to_be_visible(timeout=timeout)
 
 
 def restore_default(page: Page) -> None:
@@ -119,8 +119,8 @@ def test_an_admin_imports_follows_the_progress_reads_the_report_and_restores(
     expect(page.get_by_test_id("data-facts")).to_contain_text("6,000")
 
     # A big file in the Online Retail layout: read as it is, imported with a moving progress bar.
-    upload(page, sales_csv(tmp_path / "online-retail.csv", 250_000, customers=2_000))
-    # 16 MB through the browser: seconds on a busy machine.
+    # 16 MB through the browser, read and profiled: seconds on a busy machine.
+    upload(page, sales_csv(tmp_path / "online-retail.csv", 250_000, customers=2_000), timeout=30_000)
     expect(page.get_by_test_id("mapping-detected")).to_contain_text("Online Retail", timeout=30_000)
     expect(page.get_by_test_id("map-customer_id")).to_have_value("CustomerID")
     expect(page.get_by_test_id("preview-table").locator("tbody tr")).to_have_count(10)
