@@ -259,8 +259,12 @@ def _meaning_chosen(
         return None
     before = _read(messages, asked, tool, data)
     said = normalize(_text(messages[last]))
-    for word, mentions in before.ambiguous.items():
-        chosen = [m for m in mentions if _names_meaning(said, m, data)]
+    with Engine(data.model, data.rows) as engine:
+        chosen_of = {
+            word: [m for m in mentions if _names_meaning(said, m, data.model, engine)]
+            for word, mentions in before.ambiguous.items()
+        }
+    for word, chosen in chosen_of.items():
         if len(chosen) != 1:
             continue
         column = data.model.column(chosen[0].column)
@@ -302,17 +306,16 @@ def _corrected(
     return None
 
 
-def _names_meaning(said: str, mention: Mention, data: _Data) -> bool:
+def _names_meaning(said: str, mention: Mention, model: SemanticModel, engine: Engine) -> bool:
     """Whether the answer to which is meant names this one: by its column ("the region", "dealer
     region") or by what groups it ("the Oldsmobile one")."""
-    column = data.model.column(mention.column)
+    column = model.column(mention.column)
     words = [w for w in normalize(column.title).split() if w not in ("name", "id", "no", "number")]
     if column.entity is not None:
         words.append(column.entity.value)
     if any(re.search(rf"\b{re.escape(w)}s?\b", said) for w in words):
         return True
-    with Engine(data.model, data.rows) as engine:
-        group = engine.grouped_in(column, mention.value)
+    group = engine.grouped_in(column, mention.value)
     return group is not None and normalize(group) in said
 
 

@@ -69,14 +69,8 @@ def window_text(window: Window | None) -> str:
     if end is None:
         return f"since {day_text(start)}"
     unit = calendar_unit(start, end)
-    if unit == "day":
-        return day_text(start)
-    if unit == "year":
-        return str(start.year)
-    if unit == "month":
-        return f"{calendar.month_name[start.month]} {start.year}"
-    if unit == "quarter":
-        return f"Q{start.month // 3 + 1} {start.year}"
+    if unit in ("day", "month", "quarter", "year"):  # a whole unit: as a row of that grain says it
+        return _period(start, unit)
     return f"{day_text(start)} to {day_text(end)}"
 
 
