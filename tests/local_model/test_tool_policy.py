@@ -316,6 +316,23 @@ def test_what_the_user_told_is_recalled_in_their_words() -> None:
     assert p.mode == "chat" and p.reply == 'You told me: "My name is Priya."'
 
 
+@pytest.mark.parametrize("tool_choice", [None, "none"])
+def test_the_conversation_is_quoted_when_no_tool_may_be_called(tool_choice) -> None:
+    """Lab 05's session offers no tools: its memory question is still answered in the user's words,
+    and a statement recalled; anything else is the model's."""
+    told = [
+        user("Remember this: my favourite retail segment is 'At Risk'. Reply with just OK."),
+        {"role": "assistant", "content": "OK."},
+    ]
+    p = plan(
+        *told, user("Which retail segment did I say was my favourite?"), tools=[], tool_choice=tool_choice
+    )
+    assert p.mode == "chat" and p.reply == "You said: \"my favourite retail segment is 'At Risk'\""
+    p = plan(*told, user("What is my favourite segment?"), tools=[], tool_choice=tool_choice)
+    assert p.reply == "You told me: \"my favourite retail segment is 'At Risk'\""
+    assert plan(*told, user("Tell me a joke about shops."), tools=[], tool_choice=tool_choice).reply is None
+
+
 def test_the_model_does_not_see_fixed_replies_it_would_repeat() -> None:
     p = plan(
         user("My name is Priya."), {"role": "assistant", "content": "Noted."}, user("Why did you say that?")

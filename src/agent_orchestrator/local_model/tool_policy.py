@@ -229,7 +229,14 @@ class ToolPolicy:
                 names_known = _names_by_parameter(tools or ())
                 base.focus = focus(question, good[-1].content, context, names_known, lexicon)
             return base
-        if not tools or tool_choice == "none" or last_user < 0:
+        if last_user < 0:
+            return base
+        if not tools or tool_choice == "none":
+            # No data to look up, but the conversation is still there to quote: "which segment did I
+            # say was my favourite?" is answered in the user's words, not left to a small model that
+            # may just repeat its last reply (docs/architecture.md#grounded-tool-turns).
+            about = self.about_the_chat(messages[: last_user + 1], ())
+            base.reply = about.text if about is not None else recall(question, messages[:last_user])
             return base
         previous = said[-2] if len(said) > 1 else ""
         if named is not None:
