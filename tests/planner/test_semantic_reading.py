@@ -1020,6 +1020,98 @@ def test_who_does_a_thing_names_its_column_and_an_aside_is_plain(tmp_path: Path)
     assert tho.covered and tho.arguments["limit"] == 1
 
 
+def test_a_lead_in_names_what_the_question_points_back_to(tmp_path: Path) -> None:
+    """ "their", "there" and "its" in the asked sentence point back to what the lead-in named: it is
+    kept as the question's own condition; without such a word, or against a value of the same column
+    the question names, the lead-in is no condition of it."""
+    shop, words, last = _shop(
+        tmp_path / "sheet.csv",
+        "Invoice Date,Retailer,Region,Units Sold,Total Sales\n"
+        "2021-01-04,Walmart,Northeast,5,50\n2021-02-05,Kohl's,West,7,70\n2021-04-06,Walmart,West,9,90\n",
+        known={"line_total": "Total Sales"},
+    )
+
+    def read(question: str) -> Any:
+        return read_semantic(question, shop.model, words, last)
+
+    walmart = read("got a meeting with the Walmart buyer tmrw. what were their total sales in 2021?")
+    assert walmart.covered and walmart.arguments["filters"] == [
+        {"column": "retailer", "op": "in", "values": ["Walmart"]}
+    ]
+    there = read("I look after the Northeast region. What did we do in total sales there in 2021?")
+    assert there.covered and there.arguments["filters"] == [
+        {"column": "region", "op": "in", "values": ["Northeast"]}
+    ]
+    assert not read("got a meeting with the Walmart buyer tmrw. what were total sales in 2021?").covered
+    assert not read("got a meeting with the Walmart buyer. what were their sales at Kohl's?").covered
+    existential = read("got a meeting with the Walmart buyer. are there sales in the West?")
+    assert not existential.covered
+    for kohls in ("sales at Kohl's", "sales at kohl\u2019s", "kohls sales"):  # a possessive in a name
+        assert read(kohls).arguments["filters"] == [{"column": "retailer", "op": "in", "values": ["Kohl's"]}]
+
+
+_STORES = (
+    "Invoice Date,Retailer,State,City,Units Sold,Total Sales\n"
+    '2021-01-04,Walmart,Texas,Houston,5,"$25,000,000"\n2021-02-05,Walmart,Texas,Dallas,7,"$1,000"\n'
+    "2021-04-06,Kohl's,Ohio,Columbus,9,\"$3,000,000\"\n2021-04-07,Kohl's,Texas,Houston,2,$200\n"
+    "2021-05-06,Amazon,Ohio,Columbus,1,$250\n"
+)
+
+
+def test_a_dimension_is_counted_as_a_figure_of_its_own(tmp_path: Path) -> None:
+    """How many different values a dimension has is a figure like any other: two asked at once, by
+    another dimension, or ranked; a dimension with values of its own named is no count."""
+    shop, words, last = _shop(tmp_path / "stores.csv", _STORES, known={"line_total": "Total Sales"})
+
+    def rows(question: str) -> tuple[dict[str, Any], list[tuple[Any, ...]]]:
+        reading = read_semantic(question, shop.model, words, last)
+        assert reading.covered, (question, reading)
+        return reading.arguments, shop.run(SemanticQuery.model_validate(reading.arguments)).rows
+
+    for question in ("how many retailers and how many states?", "how many retailers, states and cities?"):
+        arguments, found = rows(question)
+        assert (
+            arguments["metrics"][:2] == ["number_of_retailer", "number_of_state"]
+            and "group_by" not in arguments
+        )
+        assert found[0][:2] == (3, 2)
+    arguments, found = rows("which retailer sells in the most states?")
+    assert (arguments["group_by"], arguments["limit"]) == ([{"column": "retailer"}], 1)
+    assert found == [("Kohl's", 2)]
+    arguments, found = rows("how many cities does each retailer sell in?")
+    assert arguments["metrics"] == ["number_of_city"] and sorted(found) == [
+        ("Amazon", 1),
+        ("Kohl's", 2),
+        ("Walmart", 2),
+    ]
+    assert shop.model.metric("number_of_city").title == "Number of cities"
+    arguments, _ = rows("how many states do we sell in?")  # one count alone: the states, counted and listed
+    assert arguments["count"] is True and arguments["group_by"] == [{"column": "state"}]
+    arguments, _ = rows("which retailer sold the most units?")
+    assert arguments["metrics"] == ["units_sold"]
+
+
+def test_a_range_of_each_things_figure_said_with_its_scale(tmp_path: Path) -> None:
+    """ "states with sales over 20 million": each state's sales, its scale and separators read;
+    counted, listed or taken together as asked; "lines with sales over 200k" are the lines'."""
+    shop, words, last = _shop(tmp_path / "stores.csv", _STORES, known={"line_total": "Total Sales"})
+
+    def read(question: str) -> dict[str, Any]:
+        reading = read_semantic(question, shop.model, words, last)
+        assert reading.covered, (question, reading)
+        return reading.arguments
+
+    over = [{"metric": "revenue", "op": "gt", "values": [20_000_000.0]}]
+    counted = read("how many states have sales over 20 million?")
+    assert (counted["filters"], counted["count"], counted["group_by"]) == (over, True, [{"column": "state"}])
+    listed = read("which states had total sales above 20m in 2021?")
+    assert listed["filters"] == over and "count" not in listed and "together" not in listed
+    assert read("total sales from states with sales over $20,000,000")["together"] is True
+    lines = read("how many lines had total sales over 200k?")
+    assert lines["filters"] == [{"column": "total_sales", "op": "gt", "values": [200_000.0]}]
+    assert "group_by" not in lines
+
+
 def test_a_sheets_words_for_its_columns_and_a_ranking_changed_by_a_follow_up(tmp_path: Path) -> None:
     """ "how much … sold" is money ("sold" alone does not name *Units Sold*); "the peak month" is the
     highest; a sales method is a channel; a lead-in set off by a dash is left out; and a follow-up

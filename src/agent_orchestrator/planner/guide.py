@@ -226,7 +226,7 @@ def _refusal(
     said = _said(chat, vocabulary.tool)
     # a bare number may be an id another tool takes ("How much has 20017 spent?"); a word said before
     # is the chat's ("when is my deadline?")
-    unknown = [w for w in reading.not_understood if stem(w) not in others | said and not w.isdigit()]
+    unknown = [w for w in reading.not_understood if stem(w) not in others | said and not _NUMBER.fullmatch(w)]
     if not unknown or len(unknown) != len(reading.not_understood):
         return None
     words = " or ".join(f"'{w}'" for w in dict.fromkeys(unknown))
@@ -235,6 +235,10 @@ def _refusal(
     if names and len(names) <= 12:  # "the Champions segment": the segments there are
         refusal += f" The {reading.unknown_kind} in this data are {', '.join(names)}."
     return refusal
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+"""A figure the reading left: an id, or an amount another tool takes ("1,900 spent")."""
 
 
 def _said(chat: Sequence[dict[str, Any]], tool: str) -> set[str]:

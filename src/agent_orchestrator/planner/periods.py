@@ -115,7 +115,13 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
         ),
         "latest",
     ),
-    (re.compile(r"\b(?:in\s+|during\s+|for\s+|of\s+)?(?:the\s+)?(?:year\s+)?((?:19|20)\d{2})\b"), "year"),
+    # never an amount: "$2000", "2000.0" (written "2,000"), "2000.50"
+    (
+        re.compile(
+            r"\b(?:in\s+|during\s+|for\s+|of\s+)?(?:the\s+)?(?:year\s+)?(?<![$£€])((?:19|20)\d{2})\b(?!\.\d)"
+        ),
+        "year",
+    ),
     # No year: the tool places it at the latest such day or month of the data ("on 5 March").
     (re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}(?!\w)"), "day_month"),
     (re.compile(rf"\b{_MONTH}\s+{_DAY}(?!\w)"), "month_day"),

@@ -30,6 +30,7 @@ from agent_orchestrator.retail.analysis.query import (
     year_period,
 )
 from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, SemanticModel, Vocabulary
+from agent_orchestrator.semantic.model import COUNT_PREFIX
 from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.semantic.suggest import is_english
 from agent_orchestrator.semantic.vocabulary import Mention, normalise, root
@@ -359,17 +360,82 @@ def read_semantic(
     kept = {str(v) for f in rules for v in f.get("values", [])}
     columns = {f.get("column") for f in rules}
     figures = _parts(alone.arguments.get("metrics", []), model)
-    for lead in before:  # a lead-in may only name again what the question names itself
+    referred: dict[str, list[str]] = {}
+    for lead in before:  # a lead-in may only name again what the question names itself...
         named = vocabulary.find(normalize(lead))
+        new = [m for m in named.mentions if m.value not in kept]
+        if new and _REFERS_BACK.search(last) and not {m.column for m in new} & columns:
+            # ... or what the question points back to: "got a meeting with the Walmart buyer. what
+            # were their sales?", "I look after the Northeast. what did we sell there?"
+            for mention in new:
+                referred.setdefault(mention.column, []).append(mention.value)
+            new = []
         if (
             find_periods(normalize(lead))
             or QUOTED.search(lead)  # "… in 2011?", "with 'LUNCH BAG' …"
             or set(named.metrics) - figures
-            or set(named.columns) - columns
-            or {m.value for m in named.mentions} - kept
+            or set(named.columns) - columns - set(referred)
+            or new
         ):
             return reading
+    if referred:
+        more = [{"column": c, "op": "in", "values": list(dict.fromkeys(v))} for c, v in referred.items()]
+        arguments = {**alone.arguments, "filters": [*rules, *more]}
+        return replace(alone, arguments=arguments, columns=alone.columns | set(referred))
     return alone
+
+
+_REFERS_BACK = re.compile(
+    r"\b(?:their|theirs|they|them|its|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)there)\b",
+    re.IGNORECASE,
+)
+"""A word of the asked sentence that points back to what a lead-in named ("their sales", "sold
+there"), never the "there" of "are there any…"."""
+
+
+_COUNTED = re.compile(
+    r"\b(?:how many|number of|count of|(?:the\s+)?(?:most|fewest|least|more|fewer))\s+"
+    r"(?:different\s+|distinct\s+|unique\s+|separate\s+)?(?P<what>[a-z][\w']*(?:\s+[a-z][\w']*)?)"
+)
+
+
+def _counted_columns(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list[str]:
+    """The dimensions whose different values a question counts: named in the plural right after a
+    count or a superlative ("how many states", "the most cities", "number of sales methods"), naming
+    no metric and no value of their own ("the most units" is a metric, "most Walmart stores" a value)."""
+    counted: list[str] = []
+    for match in _COUNTED.finditer(text):
+        at = match.start("what")
+        while at >= 0:  # "how many retailers and states", "the most cities, states or regions"
+            column, at = _counted_at(text, at, model, vocabulary)
+            if column is not None:
+                counted.append(column)
+    countable = {m.over for m in model.counts}
+    return [name for name in dict.fromkeys(counted) if name in countable]
+
+
+_AND_ANOTHER = re.compile(r"\s*(?:(?:,|\band\b|&|\bor\b)\s*(?:,\s*)?(?:and\s+)?|\s+)(?=[a-z])")
+_TWO_WORDS = re.compile(r"[a-z][\w']*(?:\s+[a-z][\w']*)?")
+
+
+def _counted_at(text: str, at: int, model: SemanticModel, vocabulary: Vocabulary) -> tuple[str | None, int]:
+    """The dimension named in the plural at ``at`` (two words, then one: "sales methods" before
+    "sales"), and where another one listed after it would start (-1: none)."""
+    two = _TWO_WORDS.match(text, at)
+    words = two[0].split() if two else []
+    for size in range(len(words), 0, -1):
+        phrase = words[:size]
+        found = vocabulary.find(" ".join(phrase))
+        if found.metrics or found.mentions:
+            return None, -1
+        if phrase[-1] not in " ".join(found.used).split():
+            continue  # "retailers and": "retailers"
+        named = [c for c in found.columns if model.column(c).role is Role.dimension]
+        if len(named) == 1 and any(w.endswith("s") for w in phrase):
+            end = text.index(phrase[-1], at) + len(phrase[-1])
+            more = _AND_ANOTHER.match(text, end)
+            return named[0], more.end() if more else -1
+    return None, -1
 
 
 def _parts(metrics: list[str], model: SemanticModel) -> set[str]:
@@ -535,7 +601,7 @@ def _read(
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
     # "revenue from invoices under 100": the invoices kept, their revenue together (counted: how many)
-    together = not counting and any("group" in t for t in thresholds)
+    together = not counting and not _LISTED.search(text) and any("group" in t for t in thresholds)
     filters = _filters(text, found) + [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
     filters += phrased
     groups += [{"column": t["group"]} for t in thresholds if "group" in t]  # "invoices over 500", counted
@@ -583,8 +649,8 @@ def _read(
         found = replace(found, columns=tuple(c for c in found.columns if _is_not_key(model, c)))
     for name in found.columns:
         column = model.column(name)
-        if column.role is Role.measure and (name not in ranged or not metrics):
-            metric = _metric_over(model, name)
+        if column.role is Role.measure:  # a figure asked, or the range of one ("sales over 200k")
+            metric = _metric_over(model, name) if name not in ranged or not metrics else None
             if metric is not None and metric not in metrics:
                 metrics.append(metric)
         elif column.role is Role.time:
@@ -592,6 +658,15 @@ def _read(
         elif name not in filter_columns:
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
             groups.append({"column": key.name if key is not None else name})
+    dimensions = [] if metrics else _counted_columns(text, model, vocabulary)
+    others = [g for g in groups if g["column"] not in dimensions]
+    if dimensions and (len(dimensions) > 1 or others):
+        # "how many retailers and how many states?", "which retailer sells in the most states?": how
+        # many different values, each a figure of its own, by whatever else is grouped
+        metrics = [f"{COUNT_PREFIX}{name}" for name in dimensions]
+        groups = others
+    else:
+        dimensions = []
     metrics = _unscoped(metrics, text, model, filters)  # "the average discount of orders that…"
     if previous is not None and not metrics and VALUE.search(text):  # "the total value of those?"
         money = money_of(model, previous.get("metrics", []))
@@ -775,6 +850,7 @@ def _read(
         args.pop("limit", None)
     elif (
         counting
+        and not dimensions
         and len(grouped) == 1
         and "grain" not in grouped[0]
         and (
@@ -787,9 +863,11 @@ def _read(
         )
     ):
         entity = model.column(grouped[0]["column"]).entity
+        ranges = {f.get("metric") for f in args.get("filters", [])}
         if any("metric" in f for f in args.get("filters", [])) and any(
             _counted_entity(model, m) not in (entity, None) or model.metric(m).kind is Kind.sum
             for m in found.metrics
+            if m not in ranges  # "how many states had sales over 20m?": the states, counted
         ):
             together = True  # "how many units were sold on invoices over 500?": the units, not the invoices
         else:
@@ -1212,6 +1290,12 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
                 }
             )
             continue
+        summed = bool(named.metrics) and model.metric(named.metrics[0]).kind is Kind.sum
+        whose = _whose(text[: match.start()], model, vocabulary) if summed and not percent else None
+        if whose is not None and op != "eq":  # "states with sales over 20 million": each state's sales
+            metric = named.metrics[0]
+            found.append({"metric": metric, "op": op, "values": [value], "group": whose, "spoken": match[0]})
+            continue
         if over is None or model.column(over).role is not Role.measure:
             continue
         if percent and model.column(over).unit == "percent":
@@ -1221,6 +1305,33 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
             {"column": over, "op": "between" if op == "eq" else op, "values": values, "spoken": match[0]}
         )
     return found
+
+
+_LISTED = re.compile(r"\b(?:which|list|show me|name)\b")
+"""The things a range keeps asked for themselves ("which states had sales over 30m?"), not their
+figures together."""
+_HAVING_SUBJECT = re.compile(
+    r"\b(?P<subject>[a-z]+)\s+(?:that\s+|which\s+|who\s+)?(?:have|has|had|having|with|made|make|did|do)\s+"
+    r"(?:(?:a|an|their|its|total|combined|overall|net|gross)\s+)?$"
+)
+
+
+def _whose(before: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
+    """The column a figure's range is of, named just before it in the plural: "states with sales
+    over 20 million" is of each state (its sales summed), "orders that had revenue above 500" of each
+    order; None for the lines themselves ("lines with sales over 200k")."""
+    said = _HAVING_SUBJECT.search(before)
+    if said is None or not said["subject"].endswith("s"):
+        return None
+    named = vocabulary.find(said["subject"])
+    if named.mentions:
+        return None
+    entity = _counted_entity(model, named.metrics[0]) if len(named.metrics) == 1 else None
+    key = model.key_of(entity) if entity is not None else None
+    if key is not None:
+        return key.name
+    columns = [c for c in named.columns if model.column(c).role is Role.dimension]
+    return columns[0] if len(columns) == 1 and not named.metrics else None
 
 
 def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:

@@ -14,6 +14,7 @@ import calendar
 import difflib
 import re
 from collections.abc import Collection
+from decimal import Decimal
 
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS
 from .vocabulary import Vocabulary
@@ -87,9 +88,36 @@ headers use them."""
 _SHORTHAND = re.compile(r"\b(?:" + "|".join(_SHORTHAND_WORDS) + r")\b(?!['.-]\w)")
 
 
+_GROUPED = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,])")
+"""A number written with thousands separators ("200,000"), never a list of years ("2020,2021")."""
+_SCALES = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 10**6, "mm": 10**6, "mn": 10**6,
+           "mil": 10**6, "million": 10**6, "millions": 10**6,
+           "b": 10**9, "bn": 10**9, "billion": 10**9}  # fmt: skip
+_SCALED = re.compile(
+    r"(?<!\blast\s)(?<!\bpast\s)(?<!\bnext\s)(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s?(?P<scale>"
+    + "|".join(sorted(_SCALES, key=len, reverse=True))
+    + r")\b"
+)
+"""An amount said with its scale ("20 million", "$1.5m", "200k"); "the last 6m" is months."""
+
+
+def _ungrouped(match: re.Match[str]) -> str:
+    """The number without its separators; one that would read as a year keeps a decimal ("over
+    2,000" is an amount, never the year 2000)."""
+    digits = match[0].replace(",", "")
+    return f"{digits}.0" if re.fullmatch(r"(?:19|20)\d\d", digits) else digits
+
+
+def _unscaled(match: re.Match[str]) -> str:
+    amount = Decimal(match["number"]) * _SCALES[match["scale"]]
+    return f"{amount.normalize():f}"
+
+
 def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"(?<![\w'])'|'(?![\w])(?<!s')", " ", text)  # quotes around a name, not "don't"
+    text = _GROUPED.sub(_ungrouped, text)  # "over 200,000": one number
+    text = _SCALED.sub(_unscaled, text)  # "over 20 million", "under $1.5m", "200k"
     text = re.sub(r"[?!,;:()\"“”]", " ", text)
     text = re.sub(r"(?<=[a-z]{3})\.(?=\s)", " ", text)  # "ok, something else. whats the revenue"
     text = re.sub(r"\bper cent\b", "percent", text)

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agent_orchestrator.errors import InvalidInputError
 
-Name = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_]*$")]
+_NAME_LIMIT = 64
+Name = Annotated[str, Field(min_length=1, max_length=_NAME_LIMIT, pattern=r"^[a-z][a-z0-9_]*$")]
 """A metric's or a column's name in the model: lower case, an identifier (``order_date``)."""
 Synonyms = Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=30)]
 
@@ -211,10 +213,28 @@ class SemanticModel(BaseModel):
         raise InvalidInputError(f"The dataset has no column {name!r}.")
 
     def metric(self, name: str) -> Metric:
-        for metric in self.metrics:
+        for metric in [*self.metrics, *self.counts]:
             if metric.name == name:
                 return metric
         raise InvalidInputError(f"The dataset has no metric {name!r}.")
+
+    @cached_property
+    def counts(self) -> list[Metric]:
+        """How many different values each dimension has, as metrics the model need not declare: "how
+        many states do we sell in, and how many retailers?", "which retailer sells in the most
+        states?". A column the model already counts (customers, products) keeps its own metric."""
+        declared = {m.over for m in self.metrics if m.kind is Kind.count_distinct}
+        return [
+            Metric(
+                name=f"{COUNT_PREFIX}{column.name}",
+                kind=Kind.count_distinct,
+                unit="count",
+                label=f"Number of {plural(column.title.lower())}",
+                over=column.name,
+            )
+            for column in self.with_role(Role.dimension)
+            if column.name not in declared and len(COUNT_PREFIX + column.name) <= _NAME_LIMIT
+        ]
 
     def with_role(self, *roles: Role) -> list[Column]:
         return [c for c in self.columns if c.role in roles]
@@ -245,6 +265,17 @@ class SemanticModel(BaseModel):
     def groupable(self) -> list[Column]:
         """Columns a question may group or filter by: dimensions, keys and labels."""
         return self.with_role(Role.dimension, Role.key, Role.label)
+
+
+COUNT_PREFIX = "number_of_"
+"""The name of a dimension's count (:attr:`SemanticModel.counts`): ``number_of_state``."""
+
+
+def plural(noun: str) -> str:
+    """A noun in English's regular plural: "city" -> "cities", "sales method" -> "sales methods"."""
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return f"{noun[:-1]}ies"
+    return f"{noun}es" if noun.endswith(("s", "x", "ch", "sh")) else f"{noun}s"
 
 
 def _check_metric(metric: Metric, columns: dict[str, Column], metrics: dict[str, Metric]) -> None:

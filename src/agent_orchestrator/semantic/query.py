@@ -210,7 +210,7 @@ def query_schema(
     that: the metrics it named (all, if none), the columns it named to group by (besides periods),
     and filters on the values it named, each in its own column -- nothing else can be written.
     """
-    metrics = [m.name for m in model.metrics]
+    metrics = [m.name for m in [*model.metrics, *model.counts]]
     groupable = [c.name for c in model.groupable]
     times = [c.name for c in model.dated]
     clocks = [c.name for c in model.clocked]

@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from agent_orchestrator.semantic.engine import Result
-from agent_orchestrator.semantic.model import Kind, Metric, Role, SemanticModel
+from agent_orchestrator.semantic.model import Kind, Metric, Role, SemanticModel, plural
 from agent_orchestrator.semantic.query import Filter, SemanticQuery, Window
 
 _OPS = {
@@ -343,9 +343,7 @@ def _plain(value: object) -> str:
 def _counted(model: SemanticModel, query: SemanticQuery, number: int) -> str:
     """What a count counts, in the plural unless one: "20 customers", "1 region"."""
     groups = " · ".join(_entity_title(model, g.column) if not g.grain else g.grain for g in query.group_by)
-    if number == 1:
-        return groups
-    return f"{groups[:-1]}ies" if groups.endswith("y") and groups[-2:-1] not in "aeiou" else f"{groups}s"
+    return groups if number == 1 else plural(groups)
 
 
 def _entity_title(model: SemanticModel, name: str) -> str:

@@ -26,6 +26,7 @@ FUZZY_CUTOFF = 0.88
 """How close a misspelt word must be to a value to stand for it ("califronia")."""
 _MIN_FUZZY = 5
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,9 +239,10 @@ def _name_column(phrase: str, held: set[tuple[str, str]], model: SemanticModel) 
 
 def normalise(text: str) -> str:
     """Lower-case words; a hyphen joins a code's parts (``cg-12520``) and separates words
-    (``sub-category`` is ``sub category``)."""
+    (``sub-category`` is ``sub category``); a possessive's "'s" goes, as a question's reader drops it
+    ("Kohl's" is asked as "kohl's" and as "kohls", "Men's Footwear" as "mens footwear")."""
     words: list[str] = []
-    for token in _TOKEN.findall(text.lower()):
+    for token in _TOKEN.findall(_POSSESSIVE.sub("", text.lower())):
         words.extend([token] if any(c.isdigit() for c in token) else token.replace("-", " ").split())
     return " ".join(words)
 
