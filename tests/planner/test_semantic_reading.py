@@ -12,6 +12,7 @@ import pytest
 
 from agent_orchestrator.planner.row_reference import referred_row
 from agent_orchestrator.planner.semantic_reading import SemanticReading, extra_columns, read_semantic
+from agent_orchestrator.retail.datasets import inspect_csv
 from agent_orchestrator.semantic import Engine, SemanticQuery, Vocabulary, profile_csv, suggest_model
 from agent_orchestrator.semantic.render import render
 
@@ -1110,6 +1111,51 @@ def test_a_range_of_each_things_figure_said_with_its_scale(tmp_path: Path) -> No
     lines = read("how many lines had total sales over 200k?")
     assert lines["filters"] == [{"column": "total_sales", "op": "gt", "values": [200_000.0]}]
     assert "group_by" not in lines
+
+
+_PIZZAS = (
+    "order_id,order_date,quantity,unit_price,total_price,pizza_size,pizza_category,pizza_ingredients,pizza_name\n"
+    '1,2015-01-01,2,10,20,L,Veggie,"Mushrooms, Garlic, Tomatoes",The Garden Pizza\n'
+    '1,2015-01-01,1,8,8,S,Classic,"Pepperoni, Garlic",The Pepperoni Pizza\n'
+    '2,2015-02-01,3,9,27,M,Classic,"Pepperoni, Mushrooms",The Pepperoni Pizza\n'
+    '3,2015-03-01,1,12,12,XL,Veggie,"Spinach, Feta",The Greek Pizza\n'
+)
+
+
+def test_what_a_shop_sells_by_its_own_noun_sizes_and_lists_of_ingredients(tmp_path: Path) -> None:
+    """A shop's own noun for its products ("pizzas") counts what was sold and is the subject of a
+    figure, not a breakdown; a size column's letters are said as words; a column of lists holds
+    the item asked for, or not; an adverb and an analyst's shorthand read."""
+    path = tmp_path / "pizzas.csv"
+    path.write_text(_PIZZAS)
+    preview = inspect_csv(path)
+    assert preview.mapping["description"] == "pizza_name" and preview.mapping["line_total"] == "total_price"
+    known = {"order": "order_id", "product_name": "pizza_name", "time": "order_date", "quantity": "quantity"}
+    known |= {"unit_price": "unit_price", "line_total": "total_price"}
+    model = suggest_model(profile_csv(path), "Pizzas", known=known)
+    shop = Engine(model, path)
+    words, last = Vocabulary(model, shop.words()), shop.span()[1]
+
+    def read(question: str) -> dict[str, Any]:
+        reading = read_semantic(question, model, words, last)
+        assert reading.covered, (question, reading)
+        return reading.arguments
+
+    def figure(question: str) -> Any:
+        return shop.run(SemanticQuery.model_validate(read(question))).rows[0][0]
+
+    assert figure("how many pizzas did we sell?") == 7
+    assert figure("how many large pizzas did we sell?") == 2
+    assert figure("how many different pizzas do we have?") == 3
+    assert round(figure("on average how many pizzas are in an order?"), 2) == 2.33
+    assert read("What % of our revenue comes from Veggie pizzas?")["metrics"] == ["revenue"]
+    assert figure("revenue from pizzas that have mushrooms") == 47
+    assert figure("how many pizzas did we sell that don't have pepperoni?") == 3
+    assert figure("how many different pizzas on the menu contain garlic") == 2
+    top = read("which pizza sold the most units?")
+    assert (top["group_by"], top["limit"]) == ([{"column": "pizza_name"}], 1)
+    assert read("For large pizzas specifically, which month brings in the most revenue?")["limit"] == 1
+    assert read("qtr by qtr revenue for 2015")["group_by"][0]["grain"] == "quarter"
 
 
 def test_a_sheets_words_for_its_columns_and_a_ranking_changed_by_a_follow_up(tmp_path: Path) -> None:

@@ -746,6 +746,13 @@ def test_a_total_on_every_line_is_the_lines_total(tmp_path: Path) -> None:
         "orders.csv",
     )
     assert inspect_csv(order_level).mapping["line_total"] is None  # an order's total, on its first line only
+    marketplace = _write(
+        tmp_path,
+        "Order ID,Date,Status,Qty,Amount\nA-1,2022-04-30,Shipped,1,647.62\nA-2,2022-04-30,Cancelled,0,\n"
+        "A-3,2022-04-30,Shipped,2,406\nA-3,2022-04-30,Shipped,1,120\n",
+        "report.csv",
+    )
+    assert inspect_csv(marketplace).mapping["line_total"] == "Amount"  # blank only on a cancelled order
 
 
 def test_headers_no_list_names_are_mapped_by_their_words(tmp_path: Path) -> None:

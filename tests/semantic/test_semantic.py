@@ -214,7 +214,14 @@ def test_the_query_schema_names_only_the_models_metrics_columns_and_values(engin
     assert filters["region"]["values"]["items"]["enum"] == ["South", "West"]  # a region's, never a state's
     assert filters["discount"]["op"]["enum"] == ["gt", "ge", "lt", "le", "between"]
     assert filters["discount"]["values"]["items"] == {"type": "number"}
-    assert filters["customer_id"]["op"]["enum"] == ["in", "not_in", "contains", "missing", "present"]  # many
+    assert filters["customer_id"]["op"]["enum"] == [
+        "in",
+        "not_in",
+        "contains",
+        "not_contains",
+        "missing",
+        "present",
+    ]
     # a date's days are the window's; a filter on a date names only its weekday
     assert filters["order_date"]["part"] == {"const": "weekday"}
     assert filters["order_date"]["values"]["items"]["enum"][0] == "Monday"

@@ -714,12 +714,13 @@ def _read(
     # "top customers", "which products": an entity's count is the entity ranked, unless counted
     for metric_name in list(metrics):
         entity = _counted_entity(model, metric_name)
-        key = model.key_of(entity) if entity is not None else None
+        key = (model.key_of(entity) or model.label_of(entity)) if entity is not None else None
         of_listed = previous is not None and listed is not None and bool(_AMONG.search(text))
         if key is None or counting or not ranking or groups or found.grains or of_listed:
             continue  # "which of the two had more transactions?": the two listed, ranked by them
         metrics.remove(metric_name)
         groups.append({"column": key.name})
+    metrics, groups = _units_of_things_sold(text, model, metrics, groups)
     if not metrics and groups and ranking and not counting:
         metrics = [_default_metric(model, cues)]
     time = model.time
@@ -967,6 +968,15 @@ _OFF_THE_TABLE = _words(
 answered with the figures it does hold beside it ("spend on *marketing*")."""
 
 
+_ADVERB = 6
+"""The shortest adverb in -ly set aside anywhere ("really" and longer; "only", "early" are not)."""
+_SAYS_WHICH = frozenset({"weekly", "monthly", "yearly", "hourly", "quarterly", "annually", "daily", "nightly",
+                         "lately", "recently", "nearly", "likely", "unlikely", "family", "supply",
+                         "finally", "initially", "originally", "previously", "currently", "locally",
+                         "online", "internationally", "domestically", "globally", "overseas"})  # fmt: skip
+"""Adverbs in -ly that say which lines or periods are meant: never set aside."""
+
+
 def _set_aside(
     reading: SemanticReading, tokens: list[str], data_words: set[str], vocabulary: Vocabulary
 ) -> None:
@@ -996,6 +1006,8 @@ def _set_aside(
         places = [i for i, token in enumerate(tokens) if token == word]
         if not places:
             return
+        if word.endswith("ly") and len(word) >= _ADVERB and word not in _SAYS_WHICH:
+            continue  # "for large pizzas *specifically*", "*roughly* how much": how, never what
         for at in places:
             before = tokens[at - 1] if at > 0 else ""
             after = tokens[at + 1] if at + 1 < len(tokens) else ""
@@ -1307,6 +1319,44 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
     return found
 
 
+_IN_AN_ORDER = re.compile(
+    r"\b(?:in|per)\s+(?:an?|each|every|the\s+average|one)\s+(?:order|basket|transaction|receipt)\b"
+)
+_KINDS_OF = re.compile(r"\b(?:different|distinct|unique|kinds?\s+of|types?\s+of|varieties\s+of)\b")
+
+
+def _units_of_things_sold(
+    text: str, model: SemanticModel, metrics: list[str], groups: list[dict[str, Any]]
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """The products counted as things sold are units ("how many pizzas did we sell?", "how many
+    pizzas and how much revenue?"), per order its ratio ("on average how many pizzas are in an
+    order?"); "how many different pizzas" counts the products themselves; and products named beside
+    another figure are what it is of ("what % of revenue comes from Veggie pizzas?")."""
+    names = {m.name for m in model.metrics}
+    products = [m for m in metrics if _counted_entity(model, m) is Entity.product]
+    if not products or "units" not in names or _KINDS_OF.search(text):
+        return metrics, groups
+    order = model.key_of(Entity.order)
+    if _COUNTING.search(text) and _IN_AN_ORDER.search(text) and "units_per_order" in names:
+        kept = [g for g in groups if order is None or g["column"] != order.name]
+        return [m if m not in products else "units_per_order" for m in metrics], kept
+    others = [m for m in metrics if m not in products]
+    chosen: list[str] = []
+    for metric in metrics:
+        if metric not in products:
+            chosen.append(metric)
+        elif _counted_by_name(text, model.metric(metric)):
+            chosen.append("units" if _SOLD.search(text) or others else metric)
+        elif not others:
+            chosen.append(metric)
+    return list(dict.fromkeys(chosen)), groups
+
+
+def _counted_by_name(text: str, metric: Metric) -> bool:
+    words = "|".join(re.escape(w) for w in [metric.name, *metric.synonyms])
+    return bool(re.search(rf"\b(?:how many|number of|count of)\s+(?:\w+\s+){{0,2}}(?:{words})\b", text))
+
+
 _LISTED = re.compile(r"\b(?:which|list|show me|name)\b")
 """The things a range keeps asked for themselves ("which states had sales over 30m?"), not their
 figures together."""
@@ -1387,6 +1437,7 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
     """A filter per column the question names values of; excluded when an exclusion cue comes just
     before ("outside California", "not in the West", "excluding Technology")."""
     by_column: dict[tuple[str, str], list[str]] = {}
+    parts: list[dict[str, Any]] = []
     for mention in found.mentions:
         places = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(mention.words)}(?!\w)", text)]
         # a value that is also a word ("a" of Branch A) is the one written last, beside its column
@@ -1400,11 +1451,16 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
                 lead,
             )
         )
+        if mention.part:  # "pizzas with mushrooms", "that don't have pepperoni": a list holding it
+            parts.append({"column": mention.column, "op": "not_contains" if negated else "contains",
+                          "values": [mention.value]})  # fmt: skip
+            continue
         op = "not_in" if negated else "in"
         by_column.setdefault((mention.column, op), [])
         if mention.value not in by_column[(mention.column, op)]:
             by_column[(mention.column, op)].append(mention.value)
-    return [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
+    kept = [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
+    return kept + [rule for i, rule in enumerate(parts) if rule not in parts[:i]]
 
 
 def _ambiguous(found: Any) -> list[str]:

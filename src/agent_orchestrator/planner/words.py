@@ -43,7 +43,8 @@ COMMON = frozenset(
     theirs yours hers based located situated terms right currently presently moment else roughly
     approximately approx around wondering wonder back full single busy drove drive drives driving driven
     drivers driver caused cause causing responsible
-    u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg though tho""".split()  # noqa: SIM905
+    u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg though tho
+    contain contains containing menu catalog catalogue lineup""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -77,14 +78,22 @@ _SHORTHAND_WORDS = {
     "yr": "year",
     "yrs": "years",
     "mos": "months",
+    "mth": "month",
+    "mths": "months",
+    "qtr": "quarter",
+    "qtrs": "quarters",
+    "wk": "week",
+    "wks": "weeks",
+    "hr": "hour",
+    "hrs": "hours",
     "yoy": "year over year",
     "mom": "month over month",
     "qoq": "quarter over quarter",
     "ytd": "this year",
 }
 """An analyst's shorthand for the words of figures and periods ("rev", "avg order val", "qty", "txns",
-"last 3 mos", "yoy growth", "revenue ytd"): each is that word everywhere, as a spreadsheet's column
-headers use them."""
+"last 3 mos", "qtr by qtr", "yoy growth", "revenue ytd"): each is that word everywhere, as a
+spreadsheet's column headers use them."""
 _SHORTHAND = re.compile(r"\b(?:" + "|".join(_SHORTHAND_WORDS) + r")\b(?!['.-]\w)")
 
 

@@ -274,10 +274,12 @@ def _compared(name: str, rule: Filter, values: list[Any], params: list[Any]) -> 
             return f"{name} IS NULL"
         case "present":
             return f"{name} IS NOT NULL"
-        case "contains":
+        case "contains" | "not_contains":
             params.append(
                 "%" + str(rule.values[0]).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
             )
+            if rule.op == "not_contains":  # "pizzas without pepperoni": a blank list holds none
+                return f"({name}::VARCHAR NOT ILIKE ? ESCAPE '\\' OR {name} IS NULL)"
             return f"{name}::VARCHAR ILIKE ? ESCAPE '\\'"
         case "ne":
             params.extend(values)

@@ -35,7 +35,21 @@ GRAIN_WORDS: dict[str, tuple[str, ...]] = {
 """How questions name each grain: part of the query language, found like the model's names."""
 WEEKDAYS = tuple(calendar.day_name)
 """A weekday as the engine names it (``dayname``)."""
-Op = Literal["in", "not_in", "eq", "ne", "gt", "ge", "lt", "le", "between", "contains", "missing", "present"]
+Op = Literal[
+    "in",
+    "not_in",
+    "eq",
+    "ne",
+    "gt",
+    "ge",
+    "lt",
+    "le",
+    "between",
+    "contains",
+    "not_contains",
+    "missing",
+    "present",
+]
 BLANK_OPS = ("missing", "present")
 """A value left blank, or given: "lines with no customer" (a guest's) take no values."""
 Value = str | float | int
@@ -250,7 +264,7 @@ def query_schema(
             ops = (
                 ["in", "not_in", "missing", "present"]
                 if known
-                else ["in", "not_in", "contains", "missing", "present"]
+                else ["in", "not_in", "contains", "not_contains", "missing", "present"]
             )
             item = {"type": "string", "enum": known} if known else {"type": "string", "maxLength": 80}
         column_filters.append(

@@ -27,6 +27,7 @@ _OPS = {
     "lt": "under ",
     "le": "at most ",
     "contains": "containing ",
+    "not_contains": "not containing ",
 }
 _PERCENT_RATIOS = ("margin", "rate", "share", "percent", "discount")
 

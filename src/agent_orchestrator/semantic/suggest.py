@@ -85,7 +85,20 @@ SYNONYMS: dict[str, list[str]] = {
     "orders": ["orders", "purchases", "transactions", "invoices", "baskets"],
     "lines": ["lines", "order lines", "line items", "rows", "records", "entries"],
     "customers": ["customers", "buyers", "clients", "shoppers"],
-    "products": ["products", "items", "skus", "articles"],
+    "products": [
+        "products",
+        "items",
+        "skus",
+        "articles",
+        "best seller",
+        "best sellers",
+        "bestseller",
+        "bestsellers",
+        "top seller",
+        "top sellers",
+        "worst seller",
+        "worst sellers",
+    ],
     "units": ["units", "quantity", "items sold", "pieces", "popular", "best selling", "best-selling"],
     "profit": ["profit", "earnings", "margin amount", "profitable", "profits", "make money", "made money"],
     "margin": ["margin", "profit margin", "profitability"],
@@ -263,6 +276,17 @@ def _currency_of(profile: TableProfile) -> str | None:
                 return code
     symbols = {column.symbol for column in profile.columns if column.symbol}
     return CURRENCY_SYMBOLS[symbols.pop()] if len(symbols) == 1 else None
+
+
+def _own_nouns(label: Column | None, plural: str) -> list[str]:
+    """What a shop calls the things it sells, from its name column's header ("pizza_name": pizzas,
+    "Model Name": models): the products by their own noun ("how many Veggie pizzas")."""
+    if label is None:
+        return []
+    nouns = [w for w in header_words(label.source) if w not in ("name", "title", "description", "desc")]
+    if len(nouns) != 1 or f"{nouns[0]}s" == plural or nouns[0] in ("product", "item"):
+        return []
+    return [f"{nouns[0]}s", nouns[0]]
 
 
 def header_words(header: str) -> list[str]:
@@ -489,7 +513,16 @@ def default_metrics(
         counted = keys.get(entity) or labels.get(entity)
         if counted is not None:
             # what was bought: a cancelled order is no order, its customer no buyer, its units none sold
-            add(plural, Kind.count_distinct, "count", plural.capitalize(), over=counted.name, **kept)
+            nouns = _own_nouns(labels.get(entity), plural) if entity is Entity.product else []
+            add(
+                plural,
+                Kind.count_distinct,
+                "count",
+                plural.capitalize(),
+                also=nouns,
+                over=counted.name,
+                **kept,
+            )
             if entity is Entity.order and counted.synonyms:  # "receipts", "tickets", "cars": counted
                 said = [f"{noun}s" for noun in counted.synonyms if f"{noun}s" not in metrics[-1].synonyms]
                 metrics[-1] = metrics[-1].model_copy(update={"synonyms": [*metrics[-1].synonyms, *said]})

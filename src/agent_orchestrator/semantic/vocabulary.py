@@ -37,6 +37,8 @@ class Mention:
     value: str
     words: str
     exact: bool = True
+    part: bool = False
+    """An item of a column of lists ("Mushrooms" of "Chicken, Mushrooms, Garlic"): its values hold it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +281,32 @@ _VALUE_WORDS = {
 the women): English, not any file's; a value of the file's own with those words wins."""
 
 
+_LISTED_SHARE = 0.5
+"""A column is of lists when at least this share of its values list several items ("a, b, c")."""
+
+
+def _items(values: Iterable[str]) -> list[str]:
+    """The items of a column of lists, each once (none for a column of plain values)."""
+    values = [str(v) for v in values]
+    lists = [v.split(",") for v in values if "," in v]
+    if not values or len(lists) < _LISTED_SHARE * len(values):
+        return []
+    return list(dict.fromkeys(item.strip() for items in lists for item in items if item.strip()))
+
+
+_SIZE_WORDS = {
+    "xxs": ("extra extra small", "xx small"),
+    "xs": ("extra small", "x small"),
+    "s": ("small", "smalls"),
+    "m": ("medium", "mediums", "regular"),
+    "l": ("large", "larges"),
+    "xl": ("extra large", "x large"),
+    "xxl": ("extra extra large", "xx large", "double extra large"),
+    "xxxl": ("xxx large", "triple extra large"),
+}
+"""A size column's letters said as words ("large pizzas": L), for a column holding sizes only."""
+
+
 class Vocabulary:
     """Every value of the model's dimensions, keys and labels (as given), and its names, indexed by
     their normalised words."""
@@ -294,8 +322,10 @@ class Vocabulary:
         dimensions = {c.name for c in model.with_role(Role.dimension)}
         aliases: dict[str, list[tuple[str, str]]] = {}
         for name in dimensions & set(values):
+            said = {normalise(str(value)) for value in values[name]}
+            sayings = _SIZE_WORDS if said <= set(_SIZE_WORDS) else _VALUE_WORDS  # S, M, L: sizes, not men
             for value in values[name]:
-                for alias in _VALUE_WORDS.get(normalise(str(value)), ()):
+                for alias in sayings.get(normalise(str(value)), ()):
                     aliases.setdefault(alias, []).append((name, str(value)))
         for alias, held in aliases.items():
             if alias not in self._values and len({column for column, _ in held}) == 1:
@@ -320,6 +350,12 @@ class Vocabulary:
                 for word in set(value_words) if len(value_words) > 1 else ():
                     if len(word) >= 3 and word.isalpha() and word not in _GENERIC:
                         self._value_words.setdefault(word, set()).add((name, str(value)))
+        # An item of a column of lists ("pizzas with mushrooms": "Chicken, Mushrooms, Garlic"), for a
+        # phrase that names no value whole
+        self._parts: dict[str, list[tuple[str, str]]] = {}
+        for name in dimensions & set(values):
+            for item in _items(values[name]):
+                self._parts.setdefault(normalise(item), []).append((name, item))
         # Normalised name -> ("metric" | "column", name). Metrics first: "sales" in a question is the
         # revenue metric (a synonym) before it is the measure column the metric sums.
         self._names: dict[str, tuple[str, str]] = {}
@@ -453,8 +489,11 @@ class Vocabulary:
                 if hits and phrase in _PLAIN_WORDS and not self._beside_its_column(words, start, size, hits):
                     hits = None  # "a" is Branch A only beside "branch": else the article
                 name = self._names.get(phrase) or self._names.get(singular)
+                items = None if hits or name else self._parts.get(phrase) or self._parts.get(singular)
                 if hits:
                     mentions.extend(Mention(column, value, phrase) for column, value in hits)
+                elif items:
+                    mentions.extend(Mention(column, item, phrase, part=True) for column, item in items)
                 elif name is not None:
                     named[name[0]].append(name[1])
                     if name[0] == "column":

@@ -30,8 +30,13 @@ DATE_FORMATS = (
     "%d.%m.%Y",
     "%d-%m-%Y %H:%M",
     "%d-%m-%Y",
+    "%m-%d-%Y",
     "%m/%d/%y %H:%M",
     "%d/%m/%y %H:%M",
+    "%m/%d/%y",
+    "%d/%m/%y",
+    "%m-%d-%y",
+    "%d-%m-%y",
 )
 """Formats tried when a file's is not given; most files write one of these."""
 

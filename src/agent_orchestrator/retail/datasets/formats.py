@@ -220,7 +220,16 @@ def suggest_mapping(header: list[str]) -> dict[str, str | None]:
             if found is not None:
                 mapping[field] = found
                 taken.add(found)
+    if mapping["description"] is None:  # "pizza_name", "Book Title": what a shop sells, by its own noun
+        mapping["description"] = next((c for c in header if c not in taken and _names_a_thing(c)), None)
     return mapping
+
+
+def _names_a_thing(header: str) -> bool:
+    """A name of one noun that is no person, place, organisation or grouping ("pizza_name", "Model
+    Name", not "Customer Name", "City Name" or "Category Name")."""
+    words = set(header_words(header))
+    return bool(words & _NAME) and len(words - _NAME) == 1 and not words & _NOT_A_PRODUCT
 
 
 _EVENT = frozenset(
@@ -232,6 +241,16 @@ _DAY = frozenset({"date", "datetime", "timestamp", "day"})
 _NOT_SOLD_ON = frozenset({"ship", "shipped", "shipping", "delivery", "delivered", "due", "return", "birth"})
 _PRODUCT = frozenset({"product", "item", "article", "sku", "menu"})
 _NAME = frozenset({"name", "title", "description", "desc"})
+_NOT_A_PRODUCT = frozenset(
+    {"customer", "client", "buyer", "user", "member", "account", "contact", "first", "last", "full", "nick",
+     "store", "shop", "branch", "outlet", "warehouse", "site", "location", "city", "town", "state",
+     "province", "county", "country", "region", "area", "zone", "territory", "street", "address", "category",
+     "segment", "group", "type", "class", "department", "dept", "division", "brand", "company", "supplier",
+     "vendor", "manufacturer", "maker", "employee", "staff", "seller", "salesperson", "rep", "agent",
+     "cashier", "manager", "owner", "ship", "shipping", "courier", "carrier", "file", "channel", "method",
+     "payment", "status", "campaign", "promotion", "promo", "coupon", "event", "day", "month", "week"}
+)  # fmt: skip
+"""Nouns of a name column that is not what the shop sells."""
 _PRICE = frozenset({"price", "mrp"})
 _TURNOVER = frozenset({"sales", "revenue", "turnover"})
 _SUM = frozenset({"total", "amount"})

@@ -99,7 +99,7 @@ def inspect_csv(
     body = records[1:]
     mapping = suggest_mapping(header)
     if not mapping.get("line_total"):
-        mapping["line_total"] = _line_total(header, body, set(mapping.values()))
+        mapping["line_total"] = _line_total(header, body, set(mapping.values()), mapping.get("invoice"))
     layout = layout_of(header)
     if given:
         decimal, thousands = given.decimal, given.thousands
@@ -223,22 +223,44 @@ def _check_header(name: str, header: list[str]) -> None:
 
 
 _TOTAL_NAMES = ("total", "amount", "totalamount", "linevalue", "value")
+_SHARED_BLANKS = 0.1
+"""At most this share of the lines without an amount may belong to an order with one elsewhere (an
+item cancelled from an order): more, and the amount is the order's, written on its first line."""
 
 
-def _line_total(header: list[str], body: list[list[str]], taken: set[str | None]) -> str | None:
+def _line_total(
+    header: list[str], body: list[list[str]], taken: set[str | None], order: str | None
+) -> str | None:
     """A "Total" or "Amount" column that is a line's own total (:func:`_on_every_line`)."""
     for name in header:
-        if normalise(name) in _TOTAL_NAMES and name not in taken and _on_every_line(header, body, name):
+        if (
+            normalise(name) in _TOTAL_NAMES
+            and name not in taken
+            and _on_every_line(header, body, name, order)
+        ):
             return name
     return None
 
 
-def _on_every_line(header: list[str], body: list[list[str]], name: str) -> bool:
-    """Whether column ``name`` holds an amount on every line sampled: a line's own total. An order's
-    total is written on its first line only (a web shop's export), so it is never one."""
+def _on_every_line(header: list[str], body: list[list[str]], name: str, order: str | None) -> bool:
+    """Whether column ``name`` holds a line's own amount: a number on every line sampled, or blank
+    where an order has no amount at all (a marketplace report's cancelled orders), hardly ever
+    beside a line of the same order that has one. An order's total is written on its first line
+    only (a web shop's export): never a line's."""
     i = header.index(name)
     cells = [record[i].strip() if len(record) > i else "" for record in body]
-    return bool(cells) and all(re.fullmatch(r"-?[\d.,]+", cell) or plain_number(cell) for cell in cells)
+    written = [cell for cell in cells if cell]
+    if not written or not all(re.fullmatch(r"-?[\d.,]+", cell) or plain_number(cell) for cell in written):
+        return False
+    if len(written) == len(cells):
+        return True
+    if order is None:
+        return False
+    o = header.index(order)
+    orders = [record[o].strip() if len(record) > o else "" for record in body]
+    paid = {key for key, cell in zip(orders, cells, strict=True) if cell}
+    blanks = [key for key, cell in zip(orders, cells, strict=True) if not cell]
+    return all(blanks) and sum(key in paid for key in blanks) <= _SHARED_BLANKS * len(blanks)
 
 
 def _column(body: list[list[str]], header: list[str], column: str | None) -> list[str]:
