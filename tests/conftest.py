@@ -239,9 +239,34 @@ def _is_slow(item: pytest.Item) -> bool:
     return bool(_SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())))
 
 
+_FIRST = (("system",), ("bench",), ("web", "browser"), ("sdk_labs",))
+"""Directories whose tests run first, longest kind first: the multi-server scenarios take minutes
+each, and started last they would leave the other workers idle at the end of the run."""
+
+
+def _start_rank(item: pytest.Item) -> int:
+    tests = PROJECT_ROOT / "tests"
+    path = Path(item.path)
+    where = path.relative_to(tests).parts[:-1] if path.is_relative_to(tests) else ()
+    return next((rank for rank, first in enumerate(_FIRST) if where[: len(first)] == first), len(_FIRST))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``slow`` whatever the fast tier leaves out (a test or module may also mark itself)."""
     for item in items:
         if _is_slow(item):
             item.add_marker(pytest.mark.slow)
+
+
+class _LongestFirst:
+    """Starts the longest kinds of test first, after pytest has grouped tests by their fixtures (a
+    stable sort: each module's tests stay together)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        items.sort(key=_start_rank)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_LongestFirst(), "longest-first")

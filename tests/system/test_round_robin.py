@@ -10,8 +10,8 @@ Here every user keeps a chat's live feed open and sends a message every couple o
 send to the next server in turn. Afterwards nothing acknowledged is missing: each message that got a
 2xx is in its transcript, answered or marked interrupted, and the feed tells the same conversation as
 the transcript. The rate of refused sends (409/503 before acknowledgement, which a client retries) is
-printed, not asserted: it depends on the machine's load. Fourteen users for half a minute send
-about 220 messages: at the defect's rate (one in five lost) some forty would be lost.
+printed, not asserted: it depends on the machine's load. Eight users for twenty seconds send about
+eighty messages: at the defect's rate (one in five lost) some sixteen would be lost.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from agent_orchestrator.testing.scripted_model import ScriptedModel
 
 pytestmark = pytest.mark.postgres
 SERVERS = 3
-USERS = 14
-SECONDS = 32.0
+USERS = 8
+SECONDS = 20.0
 EVERY = 2.0
 PASSWORD = "round-robin-password-1"
 
