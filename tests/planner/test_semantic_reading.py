@@ -1156,6 +1156,12 @@ def test_what_a_shop_sells_by_its_own_noun_sizes_and_lists_of_ingredients(tmp_pa
     assert (top["group_by"], top["limit"]) == ([{"column": "pizza_name"}], 1)
     assert read("For large pizzas specifically, which month brings in the most revenue?")["limit"] == 1
     assert read("qtr by qtr revenue for 2015")["group_by"][0]["grain"] == "quarter"
+    worst = read("whats the worst seller by number of pizzas sold")  # a ranking's count, no count asked
+    assert (worst["metrics"], worst["group_by"], worst["order"]) == (
+        ["units"],
+        [{"column": "pizza_name"}],
+        "asc",
+    )
 
 
 def test_a_sheets_words_for_its_columns_and_a_ranking_changed_by_a_follow_up(tmp_path: Path) -> None:

@@ -365,6 +365,13 @@ def test_ambiguous_dates_are_candidates_and_an_import_needs_one(
     ]
     unambiguous = _write(tmp_path, text.replace("05/06/2024", "25/06/2024"), "b.csv")
     assert inspect_csv(unambiguous).format.date_format == "%d/%m/%Y"
+    # a long file sorted by date: its first lines fit both, its later ones only day/month
+    early = "".join(f"{n},A,1,0{1 + n % 9}-01-2015,1.0,7\n" for n in range(12_000))
+    sorted_by_date = _write(
+        tmp_path, text.split("\n")[0] + "\n" + early + "9,A,1,25-01-2015,1.0,7\n", "c.csv"
+    )
+    assert sorted_by_date.stat().st_size > 256 * 1024
+    assert inspect_csv(sorted_by_date).format.date_format == "%d-%m-%Y"
 
 
 def test_every_skip_reason_is_counted_and_every_skipped_row_kept_with_its_line(
@@ -787,6 +794,33 @@ FORMATTED_SHEET = (
 )
 """An export of a formatted sheet: amounts with a currency symbol, digit groups and a trailing space,
 a loss in parentheses, rates with a percent sign, a price and a line total by their words only."""
+
+
+def test_a_marketplace_report_imports_as_exported(library: DatasetLibrary, tmp_path: Path) -> None:
+    """An "Amount" blank on cancelled orders is still each line's total, and days written in two
+    year widths ("04-30-22" where the sheet took the cell for a date, "04-01-2022" where it did not)
+    are one format: every line imports, in the retail tables and in the rows alike."""
+    path = _write(
+        tmp_path,
+        "index,Order ID,Date,Status,Qty,currency,Amount,ship-state\n"
+        "0,A-1,04-30-22,Shipped,1,INR,647.62,MAHARASHTRA\n1,A-2,04-30-22,Cancelled,0,,,KERALA\n"
+        "2,A-3,04-01-2022,Shipped,2,INR,406,KARNATAKA\n3,A-3,04-01-2022,Shipped,1,INR,120,KARNATAKA\n",
+        "report.csv",
+    )
+    preview = inspect_csv(path)
+    assert (preview.mapping["line_total"], preview.format.date_format) == (
+        "Amount",
+        "%m-%d-%Y",
+    )  # a tie: the first
+    report = _import(library, path)
+    assert (report.rows_read, report.imported) == (4, 4)
+    model, rows = semantic_source(library.current_path())
+    with Engine(model, rows) as engine:
+        days = engine.run(SemanticQuery(metrics=["revenue"], group_by=[{"column": "date", "grain": "day"}]))
+    assert [(str(day)[:10], revenue) for day, revenue in days.rows] == [
+        ("2022-04-01", 526.0),
+        ("2022-04-30", 647.62),
+    ]
 
 
 def test_a_formatted_sheets_amounts_import_as_numbers_mapped_by_their_words(

@@ -86,6 +86,8 @@ _STEP_BACK = re.compile(
 )
 _GROWTH = _words("growth grow grew grown change changed increase increased decrease decreased")
 _COUNTING = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b|\bcount\b")
+_BY_COUNT = re.compile(r"\bby\s+(?:the\s+)?(?:number|count)\s+of\b")
+"""A count a ranking is by ("top products by number of units sold"), which asks no count."""
 _RECENCY = re.compile(
     r"\b(?:not|no|n't|never|without|hasn't|haven't|didn't|stopped)\b"
     r"(?!\s+(?:count|counting|include|including|incl|cancell?ed|refunded|returned)\b).{0,40}?"
@@ -595,7 +597,8 @@ def _read(
         found.mentions or found.columns or found.metrics or found.grains or "window" in args or phrased
     )
     cues = set(words)
-    counting = bool(_COUNTING.search(text))
+    ranked_by_count = _BY_COUNT.search(text)  # "worst seller by number of pizzas sold": how it ranks
+    counting = bool(_COUNTING.search(_BY_COUNT.sub("by", text)))
     ranking = bool(cues & _RANKING)
 
     metrics = list(found.metrics)
@@ -722,7 +725,7 @@ def _read(
         groups.append({"column": key.name})
     metrics, groups = _units_of_things_sold(text, model, metrics, groups)
     if not metrics and groups and ranking and not counting:
-        metrics = [_default_metric(model, cues)]
+        metrics = [_default_metric(model, cues, counting=ranked_by_count is not None)]
     time = model.time
     for grain in found.grains:
         # an hour is of a column with times of day (the one named, if several), a period of a date's
@@ -827,6 +830,7 @@ def _read(
             text,
             model.column(grouped[0]["column"]),
             who=bool(cues & {"who", "whom"} and cues & (_HIGH | _LOW)),
+            also=_counted_as(model, model.column(grouped[0]["column"])),
         )
     ):
         limit = 1  # "who's our biggest customer?": one, and those tied with it
@@ -1476,10 +1480,24 @@ _NAMING = frozenset({"name", "names", "id", "no", "number", "code"})
 """Words of a header that say it names the thing ("Dealer Name"): the thing is the rest."""
 
 
-def _one_asked(text: str, column: Column, who: bool = False) -> bool:
+def _counted_as(model: SemanticModel, column: Column) -> list[str]:
+    """The words of the count of the things a column names ("pizza", "best seller" of the products)."""
+    entity = column.entity
+    return [
+        word
+        for metric in model.metrics
+        if metric.kind is Kind.count_distinct
+        and metric.over is not None
+        and (metric.over == column.name or (entity is not None and model.column(metric.over).entity is entity))
+        for word in metric.synonyms
+        if not word.endswith("s")
+    ]
+
+
+def _one_asked(text: str, column: Column, who: bool = False, also: list[str] | None = None) -> bool:
     """Whether the question names what it ranks in the singular ("which country…", "our biggest
-    customer", or only "who") and never in the plural: one is asked for."""
-    names = {normalise(column.title), *(normalise(s) for s in column.synonyms)}
+    customer", "the worst seller", or only "who") and never in the plural: one is asked for."""
+    names = {normalise(column.title), *(normalise(s) for s in [*column.synonyms, *(also or [])])}
     if column.entity is not None:
         names.add(column.entity.value)
     names.add(" ".join(w for w in normalise(column.title).split() if w not in _NAMING))  # "which dealer"

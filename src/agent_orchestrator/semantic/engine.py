@@ -23,7 +23,7 @@ import duckdb
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.compile import VIEW, Compiled, compile_query, quote
 from agent_orchestrator.semantic.model import Column, Role, SemanticModel
-from agent_orchestrator.semantic.profile import typed_select, written_numbers
+from agent_orchestrator.semantic.profile import read_csv_sql, typed_select, written_days, written_numbers
 from agent_orchestrator.semantic.query import ENUM_LIMIT, SemanticQuery
 
 
@@ -49,9 +49,11 @@ class Engine:
         self._lock = threading.Lock()
         self._parents: dict[str, list[Column]] = {}
         parquet = source.suffix.lower() == ".parquet"  # written by source.py: the file's own columns
-        reader = f"read_parquet({_string(str(source))})" if parquet else _reader(model, source)
+        dated = _date_format(model)
+        reader = f"read_parquet({_string(str(source))})" if parquet else read_csv_sql(source, dated)
         if not parquet:  # a file read as it is: its amounts written for people ("$600,000 ") as numbers
-            reader = f"({typed_select(reader, written_numbers(self._db, reader, '.'), '.')})"
+            numbers, days = written_numbers(self._db, reader, "."), written_days(self._db, reader, dated)
+            reader = f"({typed_select(reader, numbers, '.', days)})"
         self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {projection(model)} FROM {reader}")
 
     def close(self) -> None:
@@ -268,11 +270,9 @@ class Engine:
         return found
 
 
-def _reader(model: SemanticModel, source: Path) -> str:
-    literal = str(source).replace("'", "''")
+def _date_format(model: SemanticModel) -> str | None:
     formats = {c.date_format for c in model.with_role(Role.time) if c.date_format}
-    option = f", dateformat = '{formats.pop()}'" if len(formats) == 1 else ""
-    return f"read_csv('{literal}', header = true, sample_size = -1{option})"
+    return formats.pop() if len(formats) == 1 else None
 
 
 _SHARED = 0.2

@@ -16,7 +16,15 @@ from pathlib import Path
 import duckdb
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.semantic.written import sql_fraction, sql_marked, sql_matches, sql_number, sql_symbol
+from agent_orchestrator.semantic.written import (
+    sql_day,
+    sql_fraction,
+    sql_marked,
+    sql_matches,
+    sql_number,
+    sql_symbol,
+    year_twin,
+)
 
 SAMPLES = 5
 """Distinct example values kept per column."""
@@ -85,7 +93,9 @@ def read_csv_sql(path: Path, date_format: str | None = None, reading: CsvReading
     literal = str(path).replace("'", "''")
     date_format = date_format or (reading.date_format if reading else None)
     options = ""
-    if date_format:
+    if date_format and year_twin(date_format):  # days in two year widths: read as text, then days
+        options += f", auto_type_candidates = {_NO_DAYS}"
+    elif date_format:
         option = "timestampformat" if "%H" in date_format else "dateformat"
         options += f", {option} = {_string(date_format)}"
     if reading is not None:
@@ -118,8 +128,9 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
     source = "profiled"  # read once; each column's figures are then a scan of memory
     decimal = reading.decimal if reading is not None else "."
     symbols = written_numbers(connection, source, decimal)
-    if symbols:  # "$600,000 ": amounts, not text
-        typed = typed_select(source, symbols, decimal)
+    days = written_days(connection, source, date_format)
+    if symbols or days:  # "$600,000 ": amounts, not text; "04-30-22", "04-01-2022": days
+        typed = typed_select(source, symbols, decimal, days)
         connection.execute(f"CREATE OR REPLACE TEMP TABLE profiled AS {typed}")
     described = connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()
     rows = int(connection.execute(f"SELECT count(*) FROM {source}").fetchone()[0])  # type: ignore[index]
@@ -189,13 +200,43 @@ def written_numbers(connection: duckdb.DuckDBPyConnection, source: str, decimal:
     return found
 
 
-def typed_select(source: str, columns: Mapping[str, Written], decimal: str) -> str:
+def typed_select(
+    source: str, columns: Mapping[str, Written], decimal: str, days: Mapping[str, str] | None = None
+) -> str:
     """``SELECT`` of every column of ``source``, with ``columns`` (numbers written for people) read as
-    numbers: whole ones ("1,200" units) as integers, the others as exact decimals."""
+    numbers: whole ones ("1,200" units) as integers, the others as exact decimals; and ``days``
+    (:func:`written_days`) as the days their format, or its year twin, writes."""
     replaced = ", ".join(
-        f"{sql_number(_quote(c), decimal, whole=kind.whole)} AS {_quote(c)}" for c, kind in columns.items()
+        [f"{sql_number(_quote(c), decimal, whole=kind.whole)} AS {_quote(c)}" for c, kind in columns.items()]
+        + [f"{sql_day(_quote(c), fmt)} AS {_quote(c)}" for c, fmt in (days or {}).items()]
     )
     return f"SELECT * REPLACE ({replaced}) FROM {source}" if replaced else f"SELECT * FROM {source}"
+
+
+_NO_DAYS = "['BOOLEAN', 'BIGINT', 'DOUBLE', 'TIME', 'TIMESTAMP', 'VARCHAR']"
+"""DuckDB's types to sniff, less days: a format of days alone is read by :func:`written_days`."""
+
+
+def written_days(
+    connection: duckdb.DuckDBPyConnection, source: str, date_format: str | None
+) -> dict[str, str]:
+    """The text columns of ``source`` whose every value is a day written by ``date_format`` or its
+    year twin ("04-30-22", "04-01-2022"), each with the format: read as days by :func:`typed_select`
+    (``read_csv_sql`` leaves them text for a format of days alone)."""
+    if not date_format or year_twin(date_format) is None:
+        return {}
+    found = {}
+    for header, type_, *_ in connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall():
+        if type_ != "VARCHAR":
+            continue
+        quoted = _quote(header)
+        values, odd = connection.execute(
+            f"SELECT count({quoted}), count(*) FILTER (WHERE {sql_day(quoted, date_format)} IS NULL) "
+            f"FROM {source} WHERE {quoted} IS NOT NULL AND trim({quoted}) <> ''"
+        ).fetchone()  # type: ignore[misc]
+        if values and not odd:
+            found[str(header)] = date_format
+    return found
 
 
 SPELLED_VALUES = 500

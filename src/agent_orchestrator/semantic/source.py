@@ -18,7 +18,13 @@ import duckdb
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.engine import projection
 from agent_orchestrator.semantic.model import SemanticModel
-from agent_orchestrator.semantic.profile import CsvReading, read_csv_sql, typed_select, written_numbers
+from agent_orchestrator.semantic.profile import (
+    CsvReading,
+    read_csv_sql,
+    typed_select,
+    written_days,
+    written_numbers,
+)
 
 
 def write_parquet(model: SemanticModel, csv: Path, target: Path, reading: CsvReading | None = None) -> None:
@@ -32,7 +38,8 @@ def write_parquet(model: SemanticModel, csv: Path, target: Path, reading: CsvRea
         read = read_csv_sql(csv, date_format, reading)
         decimal = reading.decimal if reading is not None else "."
         connection.execute(f"CREATE TEMP TABLE lines AS SELECT * FROM {read}")
-        typed = typed_select("lines", written_numbers(connection, "lines", decimal), decimal)
+        days = written_days(connection, "lines", date_format or (reading.date_format if reading else None))
+        typed = typed_select("lines", written_numbers(connection, "lines", decimal), decimal, days)
         connection.execute(f"COPY ({typed}) TO '{literal}' (FORMAT parquet, COMPRESSION zstd)")
         check_rows(connection, model, target)
     except duckdb.Error as error:

@@ -78,3 +78,19 @@ def sql_number(quoted: str, decimal: str, *, whole: bool = False) -> str:
 def sql_symbol(quoted: str) -> str:
     """SQL: the currency symbol a value is written with ('' when none)."""
     return f"regexp_extract({quoted}::VARCHAR, '[{_SYMBOLS}]')"
+
+
+def year_twin(fmt: str) -> str | None:
+    """The same day written with the year in the other width ("04-30-22" and "04-01-2022" in one
+    export: a spreadsheet writes the cells it took for dates one way and the others another), for a
+    format of days alone; ``strptime`` reads "%y" as two digits and "%Y" as four, never both."""
+    if "%H" in fmt or fmt.count("%y") + fmt.count("%Y") != 1:
+        return None
+    return fmt.replace("%y", "%Y") if "%y" in fmt else fmt.replace("%Y", "%y")
+
+
+def sql_day(quoted: str, fmt: str) -> str:
+    """SQL reading a text column of days written by ``fmt`` or its year twin; NULL for neither."""
+    twin = year_twin(fmt) or fmt
+    short, long = (fmt, twin) if "%y" in fmt else (twin, fmt)  # DuckDB's %Y also reads "22" (as 0022)
+    return f"CAST(coalesce(try_strptime({quoted}, '{short}'), try_strptime({quoted}, '{long}')) AS DATE)"

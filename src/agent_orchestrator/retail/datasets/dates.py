@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
+from agent_orchestrator.semantic.written import year_twin
+
 DATE_FORMATS = (
     "%Y-%m-%d %H:%M:%S",
     "%Y-%m-%d %H:%M",
@@ -52,22 +54,36 @@ _FIT = 0.95
 
 
 def candidate_formats(samples: Iterable[str]) -> list[str]:
-    """The formats that read the most of ``samples`` (and at least 95 % of them), in
-    :data:`DATE_FORMATS` order; several only when the sample cannot tell them apart."""
+    """The formats that read the most of ``samples`` (and at least 95 % of them), each with its year
+    twin (:func:`year_twin`), in :data:`DATE_FORMATS` order; several only when the sample cannot tell
+    them apart. Of twins, the one that reads more of the sample as written."""
     texts = [text.strip() for text in samples if text.strip()]
     if not texts:
         return []
-    counts = {fmt: sum(1 for text in texts if _reads(text, fmt)) for fmt in DATE_FORMATS}
+    alone = {fmt: sum(1 for text in texts if _reads(text, fmt)) for fmt in DATE_FORMATS}
+    counts = {fmt: sum(1 for text in texts if _reads_either(text, fmt)) for fmt in DATE_FORMATS}
     best = max(counts.values())
     if best < _FIT * len(texts):
         return []
-    return [fmt for fmt in DATE_FORMATS if counts[fmt] == best]
+    found = [fmt for fmt in DATE_FORMATS if counts[fmt] == best]
+    order = {fmt: -alone[fmt] for fmt in found}  # of twins, the first by that (then by DATE_FORMATS)
+    return [
+        fmt
+        for fmt in found
+        if (twin := year_twin(fmt)) not in order
+        or (order[fmt], found.index(fmt)) < (order[twin], found.index(twin))
+    ]
+
+
+def _reads_either(text: str, fmt: str) -> bool:
+    twin = year_twin(fmt)
+    return _reads(text, fmt) or (twin is not None and _reads(text, twin))
 
 
 def reads_any(samples: Iterable[str], fmt: str) -> bool:
     """Whether ``fmt`` reads at least one of ``samples``: a format the admin typed is checked against
     the file before an import could skip every line as a bad date."""
-    return any(_reads(text.strip(), fmt) for text in samples)
+    return any(_reads_either(text.strip(), fmt) for text in samples)
 
 
 def _reads(text: str, fmt: str) -> bool:
@@ -88,6 +104,7 @@ def date_parser(formats: Sequence[str]) -> Callable[[str], str]:
     seen: dict[str, str] = {}
     strptime = datetime.strptime
     first, *others = formats
+    others += [twin for fmt in formats if (twin := year_twin(fmt)) is not None and twin not in formats]
 
     def parse(text: str) -> str:
         stored = seen.get(text)

@@ -109,6 +109,12 @@ def inspect_csv(
     dated = date_column if date_column in header else mapping["invoiced_at"]
     dates = _column(body, header, dated)
     date_formats = candidate_formats(dates)
+    if len(date_formats) > 1 and dated is not None and len(raw) == SAMPLE_BYTES:
+        # the first lines fit day/month and month/day alike (a file sorted by date starts on the
+        # 1st): the rest of the file tells them apart, as a person scrolling down would
+        date_formats = (
+            candidate_formats(_all_dates(path, encoding, delimiter, header.index(dated))) or date_formats
+        )
     if layout and (not date_formats or set(date_formats) & set(ONLINE_RETAIL_DATES)):
         date_formats = list(ONLINE_RETAIL_DATES)  # their files' own spellings, which they mix
     typed = given.date_format if given else None
@@ -261,6 +267,17 @@ def _on_every_line(header: list[str], body: list[list[str]], name: str, order: s
     paid = {key for key, cell in zip(orders, cells, strict=True) if cell}
     blanks = [key for key, cell in zip(orders, cells, strict=True) if not cell]
     return all(blanks) and sum(key in paid for key in blanks) <= _SHARED_BLANKS * len(blanks)
+
+
+def _all_dates(path: Path, encoding: str, delimiter: str, at: int) -> set[str]:
+    """Every distinct value of the file's column ``at`` (its dates), read through once."""
+    with path.open(encoding=encoding, errors="replace", newline="") as file:
+        reader = csv.reader(file, delimiter=delimiter)
+        next(reader, None)
+        try:
+            return {record[at] for record in reader if len(record) > at}
+        except csv.Error:  # a broken line further down: the sample's candidates stand
+            return set()
 
 
 def _column(body: list[list[str]], header: list[str], column: str | None) -> list[str]:
