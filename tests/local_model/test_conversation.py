@@ -290,6 +290,35 @@ def _query_tool(filter_shape: dict[str, Any]) -> dict[str, Any]:
     return tool("query_data", "Any question on the dataset's own columns", {"filters": filters}, [])
 
 
+def test_a_name_asked_short_is_told_in_full_as_it_was_looked_up() -> None:
+    query = _query_tool(
+        {
+            "properties": {
+                "column": {"const": "pizza_name"},
+                "values": {
+                    "type": "array",
+                    "items": {"enum": ["The Classic Deluxe Pizza", "The Greek Pizza"]},
+                },
+            }
+        }
+    )
+    chat = [
+        *answered(
+            "what % of total revenue did the Classic Deluxe make up?",
+            "retail-analytics-query_data",
+            '{"filters": [{"column": "pizza_name", "op": "in", "values": ["The Classic Deluxe Pizza"]}]}',
+            json.dumps({"rows": [{"revenue": 38180.5}]}),
+        ),
+        {
+            "role": "assistant",
+            "content": "Revenue, The Classic Deluxe Pizza: 38,180.50 (4.67% of the total).",
+        },
+    ]
+    assert reply("which pizza did I ask about at the start?", chat, Kinds.of([query], RETAIL)).startswith(
+        "The first pizza you asked about was The Classic Deluxe Pizza (you asked"
+    )
+
+
 def test_a_typed_querys_columns_and_values_are_kinds_before_any_call_used_them() -> None:
     query = _query_tool(
         {

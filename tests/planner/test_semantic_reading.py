@@ -1164,6 +1164,36 @@ def test_what_a_shop_sells_by_its_own_noun_sizes_and_lists_of_ingredients(tmp_pa
     )
 
 
+def test_a_marketplace_reports_words_cancelled_a_city_called_city_and_chatter(tmp_path: Path) -> None:
+    """ "Cancelled", a status and a courier's status alike, is the status that marks cancellations;
+    "which city" is the column even where one city is written "City"; a lead-in that names nothing
+    exactly is chatter, even when a word of it is part of some name ("seller" of "Returned to Seller")."""
+    shop, words, last = _shop(
+        tmp_path / "report.csv",
+        "Order ID,Date,Status,Courier Status,Amount,ship-city,ship-state\n"
+        "A1,2022-04-30,Shipped,Shipped,100,PUNE,MAHARASHTRA\nA2,2022-04-30,Cancelled,Cancelled,50,City,KERALA\n"
+        "A3,2022-05-01,Shipped - Returned to Seller,Shipped,70,PUNE,MAHARASHTRA\n"
+        "A4,2022-05-02,Cancelled,Unshipped,20,KOCHI,KERALA\n",
+        known={"order": "Order ID", "line_total": "Amount"},
+    )
+
+    def read(question: str) -> Any:
+        reading = read_semantic(question, shop.model, words, last)
+        assert reading.covered, (question, reading)
+        return reading
+
+    assert shop.model.cancellation is not None and shop.model.cancellation.column == "status"
+    assert read("how many orders were cancelled?").arguments["metrics"] == ["cancelled_orders"]
+    cancelled = read("how many order lines were cancelled?").arguments["filters"]
+    assert cancelled == [{"column": "status", "op": "in", "values": ["Cancelled"]}]
+    kept = read("revenue excluding cancelled").arguments["filters"]
+    assert kept == [{"column": "status", "op": "not_in", "values": ["Cancelled"]}]
+    assert read("which city generates the most revenue for us").arguments["group_by"] == [{"column": "ship_city"}]
+    chatter = read("boss wants numbers for the seller meeting. which 5 states brought in the most revenue?")
+    assert "filters" not in chatter.arguments and chatter.aside == ["boss", "meeting"]
+    assert shop.parents(shop.model.column("status")) == []  # a status is no name: never "which one?"
+
+
 def test_a_sheets_words_for_its_columns_and_a_ranking_changed_by_a_follow_up(tmp_path: Path) -> None:
     """ "how much … sold" is money ("sold" alone does not name *Units Sold*); "the peak month" is the
     highest; a sales method is a channel; a lead-in set off by a dash is left out; and a follow-up

@@ -701,7 +701,9 @@ class _Reply:
         for i, each in enumerate(self.turns):
             if (by_topic and asked.topic and not self._shares(each)) or is_about_the_chat(each.question):
                 continue  # a reply about the chat only quotes it: its things were found where said
-            in_question = finder.in_text(each.question) + finder.in_calls(each.calls)
+            called = finder.in_calls(each.calls)
+            # "the Classic Deluxe" asked, "The Classic Deluxe Pizza" looked up: the name in full
+            in_question = [t for t in finder.in_text(each.question) if not _part_of(t, called)] + called
             if kind in TIME_KINDS:
                 in_question = [_as_answered(thing, each.answer) for thing in in_question]
                 if not in_question and each.calls and each.answer:
@@ -746,6 +748,12 @@ def _as_answered(period: str, answer: str) -> str:
         return period
     dated = re.search(rf"\b{re.escape(period)}\s+((?:19|20)\d\d)\b", answer, re.IGNORECASE)
     return f"{period.capitalize()} {dated.group(1)}" if dated else period
+
+
+def _part_of(thing: str, names: Sequence[str]) -> bool:
+    """Whether ``thing`` is part of a longer one of ``names`` (a name said short, looked up in full)."""
+    said = thing.casefold()
+    return any(said in name.casefold() and said != name.casefold() for name in names)
 
 
 def _best_clause(question: str, said: Sequence[str], *, stated: bool = False) -> str | None:

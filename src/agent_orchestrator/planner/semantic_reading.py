@@ -353,11 +353,15 @@ def read_semantic(
         if plain.covered:
             return plain
     *before, last = _SENTENCES.split(question.strip())
-    if reading.covered or not before or not last.strip():
+    if not before or not last.strip():
+        return reading
+    if reading.covered and any(_names_anything(lead, vocabulary) for lead in before):
         return reading
     alone = _read(last, model, vocabulary, last_day, previous, listed, period_before)
     if not alone.covered:
         return reading
+    if reading.covered:  # "boss wants numbers for the seller meeting. which 5 states…?": chatter
+        return replace(alone, aside=list(dict.fromkeys([*reading.aside, *alone.aside])))
     rules = alone.arguments.get("filters", [])
     kept = {str(v) for f in rules for v in f.get("values", [])}
     columns = {f.get("column") for f in rules}
@@ -438,6 +442,15 @@ def _counted_at(text: str, at: int, model: SemanticModel, vocabulary: Vocabulary
             more = _AND_ANOTHER.match(text, end)
             return named[0], more.end() if more else -1
     return None, -1
+
+
+def _names_anything(lead: str, vocabulary: Vocabulary) -> bool:
+    """Whether a lead-in names anything of the data or the calendar exactly (else it is context the
+    question does without: "boss wants numbers for the seller meeting.")."""
+    plain = normalize(lead)
+    named = vocabulary.find(plain)
+    exact = [m for m in named.mentions if m.exact]
+    return bool(exact or named.metrics or named.columns or find_periods(plain) or QUOTED.search(lead))
 
 
 def _parts(metrics: list[str], model: SemanticModel) -> set[str]:
@@ -589,6 +602,7 @@ def _read(
             found = replace(found, mentions=(*found.mentions, Mention(dimension, word, word)))
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
+    found = _cancellation_meant(found, model)
     several = _ambiguous(found)
     reading.left += several
     reading.ambiguous = {w: tuple(m for m in found.mentions if m.words == w) for w in several}
@@ -1467,6 +1481,19 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
     return kept + [rule for i, rule in enumerate(parts) if rule not in parts[:i]]
 
 
+def _cancellation_meant(found: Any, model: SemanticModel) -> Any:
+    """A word naming the status that marks a cancellation and a value of another column too ("the
+    status Cancelled or the courier status Cancelled"): the model's cancellation is what is meant."""
+    cancelling = model.cancellation
+    if cancelling is None or not cancelling.values:
+        return found
+    marks = {
+        m.words for m in found.mentions if m.column == cancelling.column and m.value in cancelling.values
+    }
+    kept = tuple(m for m in found.mentions if m.words not in marks or m.column == cancelling.column)
+    return replace(found, mentions=kept)
+
+
 def _ambiguous(found: Any) -> list[str]:
     """Words that name values of several columns, none of them named ("22156" a stock code and a
     customer): which one is meant is not the reading's to guess."""
@@ -1488,7 +1515,9 @@ def _counted_as(model: SemanticModel, column: Column) -> list[str]:
         for metric in model.metrics
         if metric.kind is Kind.count_distinct
         and metric.over is not None
-        and (metric.over == column.name or (entity is not None and model.column(metric.over).entity is entity))
+        and (
+            metric.over == column.name or (entity is not None and model.column(metric.over).entity is entity)
+        )
         for word in metric.synonyms
         if not word.endswith("s")
     ]

@@ -195,14 +195,17 @@ class Engine:
     def parents(self, column: Column) -> list[Column]:
         """The dimensions that group the values of ``column`` (a city's state), closest first: each
         with fewer values than it, and at most :data:`_SHARED` of its values under more than one of
-        them. Worked out once per column."""
+        them. None for the status that marks cancellations: a line's state is no name, and
+        "Cancelled" by Amazon or by a merchant is one status. Worked out once per column."""
         with self._lock:
             known = self._parents.get(column.name)
         if known is not None:
             return known
         name = quote(column.name)
         found: list[tuple[int, Column]] = []
-        for parent in self.model.with_role(Role.dimension):
+        cancelling = self.model.cancellation
+        status = cancelling is not None and cancelling.column == column.name
+        for parent in [] if status else self.model.with_role(Role.dimension):
             if parent.name == column.name or _NAMING & set(parent.name.split("_")):
                 continue
             under = quote(parent.name)

@@ -489,6 +489,9 @@ class Vocabulary:
                 if hits and phrase in _PLAIN_WORDS and not self._beside_its_column(words, start, size, hits):
                     hits = None  # "a" is Branch A only beside "branch": else the article
                 name = self._names.get(phrase) or self._names.get(singular)
+                if hits and name is not None and name[0] == "column":
+                    # "which city…" of a file whose cities include one written "City": the column
+                    hits = [(column, value) for column, value in hits if column != name[1]]
                 items = None if hits or name else self._parts.get(phrase) or self._parts.get(singular)
                 if hits:
                     mentions.extend(Mention(column, value, phrase) for column, value in hits)
