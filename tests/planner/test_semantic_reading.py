@@ -1188,10 +1188,37 @@ def test_a_marketplace_reports_words_cancelled_a_city_called_city_and_chatter(tm
     assert cancelled == [{"column": "status", "op": "in", "values": ["Cancelled"]}]
     kept = read("revenue excluding cancelled").arguments["filters"]
     assert kept == [{"column": "status", "op": "not_in", "values": ["Cancelled"]}]
-    assert read("which city generates the most revenue for us").arguments["group_by"] == [{"column": "ship_city"}]
+    assert read("which city generates the most revenue for us").arguments["group_by"] == [
+        {"column": "ship_city"}
+    ]
     chatter = read("boss wants numbers for the seller meeting. which 5 states brought in the most revenue?")
     assert "filters" not in chatter.arguments and chatter.aside == ["boss", "meeting"]
     assert shop.parents(shop.model.column("status")) == []  # a status is no name: never "which one?"
+    assert not read_semantic("avg number of days from order to delivery?", shop.model, words, last).covered
+    assert read("whats our total revenue across teh whole file? all statuses").arguments["metrics"] == [
+        "revenue"
+    ]
+    assert read("how many lines still have courier status = unshipped").arguments["filters"] == [
+        {"column": "courier_status", "op": "in", "values": ["Unshipped"]}
+    ]
+
+
+def test_days_between_two_dates_are_named_by_the_two(tmp_path: Path) -> None:
+    shop, words, last = _shop(
+        tmp_path / "orders.csv",
+        "Order ID,Order Date,Ship Date,Ship Mode,Sales\nA1,2017-01-02,2017-01-05,First,10\n"
+        "A2,2017-01-03,2017-01-10,Standard,20\n",
+    )
+    for question in (
+        "average days from order to ship",
+        "how many days between order and shipping by ship mode?",
+    ):
+        reading = read_semantic(question, shop.model, words, last)
+        assert reading.covered and reading.arguments["metrics"] == ["days_to_ship"], reading
+    assert read_semantic(
+        "how many days between order and shipping by ship mode?", shop.model, words, last
+    ).arguments["group_by"] == [{"column": "ship_mode"}]
+    assert not read_semantic("days from order to delivery", shop.model, words, last).covered
 
 
 def test_a_sheets_words_for_its_columns_and_a_ranking_changed_by_a_follow_up(tmp_path: Path) -> None:

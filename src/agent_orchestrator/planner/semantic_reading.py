@@ -136,6 +136,30 @@ _LIMIT = re.compile(
 )
 """How many groups a ranking shows ("top 5", "the three biggest")."""
 _DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
+_DAYS_BETWEEN = re.compile(
+    r"\b(?:days?|weeks?|hours?|time)\s+(?:it\s+takes\s+)?(?:from|between)\s+(?:\w+\s+){1,3}?"
+    r"(?:to|and|until|till)\s+\w+"
+)
+"""A span between two events ("days from order to delivery"): a figure only a metric of days between
+two of the file's dates answers."""
+
+
+def _days_between(span: str, model: SemanticModel) -> str | None:
+    """The name of the model's days-between metric whose two dates the span names ("days from order
+    to shipping": order date and ship date), as a question names it; None when none."""
+    said = {root(w) for w in span.split()}
+    for metric in model.metrics:
+        if metric.kind is not Kind.days_between or metric.over is None or metric.since is None:
+            continue
+        ends = [
+            {root(w) for w in normalise(model.column(c).title).split()} - {"date", "day", "time"}
+            for c in (metric.since, metric.over)
+        ]
+        if all(end & said for end in ends):
+            return metric.name.replace("_", " ")  # "days from order to shipping": "days to ship"
+    return None
+
+
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+[-\u2013\u2014]\s+")
 _ALL_OF = re.compile(
     r"\b(?:all(?:\s+of)?(?:\s+the)?|(?:across|over|in|for|during|throughout)\s+(?:the|our))\s+(?:\d{1,2}|"
@@ -172,10 +196,12 @@ _COMPLETE = re.compile(
 """The latest period the data holds whole ("the last complete month": July when the data ends on
 August 7th)."""
 _BEFORE_THAT = re.compile(
-    r"\b(?:the\s+)?(?:day|week|month|quarter|year|period|span)\s+(?:before|prior to|ahead of)\s+"
+    r"\b(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+)?"
+    r"(?:days?|weeks?|months?|quarters?|years?|period|span)\s+(?:before|prior to|ahead of)\s+"
     r"(?:that|it|this|then)\b"
 )
-"""The span just before the one answered, asked about on its own ("the month before that")."""
+"""The span just before the one answered, asked about on its own ("the month before that", "the two
+weeks before that": as long as the one answered)."""
 _ALL_TIME = re.compile(
     r"\b(?:overall|all time|ever|lifetime|(?:the\s+)?(?:whole|entire)\s+(?:period|file|data|dataset|time))\b"
 )
@@ -496,6 +522,7 @@ def _read(
     text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
+    text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
     row = (
         referred_row(text, listed, lowest_first=(previous or {}).get("order") == "asc") if previous else None
     )
@@ -602,6 +629,8 @@ def _read(
             found = replace(found, mentions=(*found.mentions, Mention(dimension, word, word)))
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
+    # "avg number of days from order to delivery": the days between two dates the file lacks
+    reading.left += [m.group(0) for m in _DAYS_BETWEEN.finditer(text)]
     found = _cancellation_meant(found, model)
     several = _ambiguous(found)
     reading.left += several

@@ -44,7 +44,7 @@ COMMON = frozenset(
     approximately approx around wondering wonder back full single busy drove drive drives driving driven
     drivers driver caused cause causing responsible
     u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg though tho
-    contain contains containing menu catalog catalogue lineup""".split()  # noqa: SIM905
+    contain contains containing menu catalog catalogue lineup still actually""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -97,6 +97,9 @@ spreadsheet's column headers use them."""
 _SHORTHAND = re.compile(r"\b(?:" + "|".join(_SHORTHAND_WORDS) + r")\b(?!['.-]\w)")
 
 
+_SLIP_WORDS = {"teh": "the", "hte": "the", "mnay": "many", "hwo": "how", "waht": "what", "wht": "what"}
+"""Slips of the commonest words, read as meant before anything else (a part of some name, else)."""
+_SLIPS = re.compile(r"\b(?:" + "|".join(_SLIP_WORDS) + r")\b")
 _GROUPED = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,])")
 """A number written with thousands separators ("200,000"), never a list of years ("2020,2021")."""
 _SCALES = {"k": 1_000, "thousand": 1_000, "grand": 1_000, "m": 10**6, "mm": 10**6, "mn": 10**6,
@@ -125,6 +128,9 @@ def _unscaled(match: re.Match[str]) -> str:
 def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"(?<![\w'])'|'(?![\w])(?<!s')", " ", text)  # quotes around a name, not "don't"
+    text = re.sub(r"\s*(?:->|=>|\u2192)\s*", " to ", text)  # "april -> may"
+    text = _SLIPS.sub(lambda m: _SLIP_WORDS[m[0]], text)  # "across teh whole file": never a name's part
+    text = re.sub(r"\bended\s+up\b", " ", text)  # "orders that ended up returned" (never "will end up")
     text = _GROUPED.sub(_ungrouped, text)  # "over 200,000": one number
     text = _SCALED.sub(_unscaled, text)  # "over 20 million", "under $1.5m", "200k"
     text = re.sub(r"[?!,;:()\"“”]", " ", text)

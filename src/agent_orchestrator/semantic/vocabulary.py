@@ -68,7 +68,7 @@ def _singular(phrase: str) -> str:
     -> "branch")."""
     if phrase.endswith("ies") and len(phrase) > 4:
         return phrase[:-3] + "y"
-    if re.search(r"(?:ch|sh|ss|x)es$", phrase):
+    if re.search(r"(?:ch|sh|ss|x|us)es$", phrase):  # "statuses": status
         return phrase[:-2]
     return phrase.removesuffix("s")
 
