@@ -1193,6 +1193,15 @@ def test_a_marketplace_reports_words_cancelled_a_city_called_city_and_chatter(tm
     ]
     chatter = read("boss wants numbers for the seller meeting. which 5 states brought in the most revenue?")
     assert "filters" not in chatter.arguments and chatter.aside == ["boss", "meeting"]
+    row = read_semantic(  # a lead-in that is a row of the list before is no chatter
+        "the 2nd one on that list — what was its revenue?",
+        shop.model,
+        words,
+        last,
+        chatter.arguments,
+        ("ship_state", ["MAHARASHTRA", "KERALA"]),
+    )
+    assert {"column": "ship_state", "op": "in", "values": ["KERALA"]} in row.arguments["filters"]
     assert shop.parents(shop.model.column("status")) == []  # a status is no name: never "which one?"
     assert not read_semantic("avg number of days from order to delivery?", shop.model, words, last).covered
     assert read("whats our total revenue across teh whole file? all statuses").arguments["metrics"] == [

@@ -381,8 +381,8 @@ def read_semantic(
     *before, last = _SENTENCES.split(question.strip())
     if not before or not last.strip():
         return reading
-    if reading.covered and any(_names_anything(lead, vocabulary) for lead in before):
-        return reading
+    if reading.covered and (reading.follow_up or any(_names_anything(lead, vocabulary) for lead in before)):
+        return reading  # "the 3rd one on that list — what was its profit?": the lead-in is the row
     alone = _read(last, model, vocabulary, last_day, previous, listed, period_before)
     if not alone.covered:
         return reading
