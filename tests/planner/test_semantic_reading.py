@@ -878,6 +878,9 @@ def test_a_row_by_its_ordinal_place_on_a_list() -> None:
     last = referred_row("the last one in your list", listed)
     assert fourth is not None and fourth.value == "14911"
     assert last is not None and last.value == "12415"
+    for question in ("split the #1 by fulfilment", "what about # 1?", "and no. 1"):  # a "#" after a space too
+        first = referred_row(question, listed)
+        assert first is not None and first.value == "14646", question
 
 
 def test_the_lowest_of_a_one_row_ranking_is_the_other_end_not_that_row() -> None:
