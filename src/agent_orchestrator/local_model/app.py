@@ -347,10 +347,11 @@ def create_app(
         """A question about the conversation itself (``conversation``), before the guide: its data
         planner would read "which customer did I ask about first?" as a question for the data. The
         reply is quoted from the messages, without the model; one without text (a reason asked) is
-        left to the pipeline's chat mode, never to the guide."""
-        if not tools or body.tool_choice not in (None, "auto"):
+        left to the pipeline's chat mode, never to the guide. With tools offered or not: Lab 05's
+        session has none, and a small model may answer "which segment did I say?" with its last "OK."."""
+        if body.tool_choice not in (None, "auto", "none"):
             return None
-        return policy.about_the_chat(messages, tools)
+        return policy.about_the_chat(messages, tools or [])
 
     def _guided(
         body: ChatCompletionRequest, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
@@ -398,7 +399,7 @@ def create_app(
         except ChatFormatError as exc:
             raise ApiError(400, str(exc), "invalid_request_error", exc.param) from exc
         # Plain chat (the labs) has no plan: streamed as generated, nothing to check against.
-        plan = None if planned.mode == "chat" and not tools else planned
+        plan = None if planned.mode == "chat" and not tools and planned.reply is None else planned
         tokens = await asyncio.to_thread(engine.tokenize, prompt)
         requested = body.max_completion_tokens or body.max_tokens
         max_tokens = requested or min(output_limit, engine.n_ctx - len(tokens))

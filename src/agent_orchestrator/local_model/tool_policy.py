@@ -236,7 +236,10 @@ class ToolPolicy:
             # say was my favourite?" is answered in the user's words, not left to a small model that
             # may just repeat its last reply (docs/architecture.md#grounded-tool-turns).
             about = self.about_the_chat(messages[: last_user + 1], ())
-            base.reply = about.text if about is not None else recall(question, messages[:last_user])
+            asked = question.rstrip().endswith("?")  # "now reply with just YES." is the model's to answer
+            base.reply = (
+                about.text if about is not None else recall(question, messages[:last_user]) if asked else None
+            )
             return base
         previous = said[-2] if len(said) > 1 else ""
         if named is not None:
