@@ -1116,6 +1116,31 @@ def test_a_range_of_each_things_figure_said_with_its_scale(tmp_path: Path) -> No
     assert "group_by" not in lines
 
 
+def test_a_range_of_each_periods_or_groups_figure_said_either_way(tmp_path: Path) -> None:
+    """ "which months had sales over 2 million?", "which months had more than 6 units sold?": each
+    month's figure ranged, every month that passes listed (never a line's amount, never one month);
+    counted or taken together when asked; "came from Q2" is Q2's, no "since"."""
+    shop, words, last = _shop(tmp_path / "stores.csv", _STORES, known={"line_total": "Total Sales"})
+
+    def rows(question: str) -> list[tuple[Any, ...]]:
+        reading = read_semantic(question, shop.model, words, last)
+        assert reading.covered, (question, reading)
+        return shop.run(SemanticQuery.model_validate(reading.arguments)).rows
+
+    with shop:
+        months = [r[0].month for r in rows("which months had sales over 2 million?")]
+        assert sorted(months) == [1, 4]
+        assert sorted(r[0].month for r in rows("which months had more than 6 units sold?")) == [2, 4]
+        assert sorted(r[0].month for r in rows("months where units were above 6")) == [2, 4]
+        assert sorted(r[0] for r in rows("how many retailers had over 2000000 in sales?")) == [
+            "Kohl's",
+            "Walmart",
+        ]
+        assert rows("sales from retailers with more than 6 units")[0][0] == 28_001_200.0
+        share = rows("what % of 2021 sales came from Q2?")[0]
+        assert round(share[1] * 100, 2) == round(3_000_450 / 28_001_450 * 100, 2)
+
+
 _PIZZAS = (
     "order_id,order_date,quantity,unit_price,total_price,pizza_size,pizza_category,pizza_ingredients,pizza_name\n"
     '1,2015-01-01,2,10,20,L,Veggie,"Mushrooms, Garlic, Tomatoes",The Garden Pizza\n'

@@ -704,3 +704,48 @@ def test_an_operating_profit_is_the_profit_and_a_margin_column_is_recomputed_nev
         result = sheet.run(SemanticQuery(metrics=["margin", "operating_profit"]))
     assert result.records()[0]["operating_profit"] == 388_500.0
     assert round(result.records()[0]["margin"], 6) == round(388_500 / 1_390_000, 6)
+
+
+def test_a_dates_parts_a_customers_traits_and_a_status_beside_a_cancellation(tmp_path):
+    """A bike shop's export: "Day", "Month" and "Year" repeat its "Date" (months are asked of the
+    date, with their year; a day of the month is never summed), "Customer_Gender" is a trait to group
+    by, not a customer's key, and beside "Cancelled" a "Returned" is a status of its own. Its own
+    "Revenue" column shares the revenue metric's name: shares and rankings still read the metric."""
+    path = tmp_path / "bikes.csv"
+    rows = [
+        ("2016-01-05", "M", "Delivered", 100),
+        ("2016-01-20", "F", "Returned", 50),
+        ("2016-02-03", "F", "Cancelled", 30),
+        ("2016-02-14", "M", "Delivered", 220),
+    ]
+    path.write_text(
+        "Date,Day,Month,Year,Customer_Gender,Customer_Age,Status,Revenue\n"
+        + "".join(
+            f"{d},{int(d[8:])},{['January', 'February'][int(d[5:7]) - 1]},2016,{g},30,{s},{r}\n"
+            for d, g, s, r in rows
+        )
+    )
+    model = suggest_model(profile_csv(path), "Bikes")
+    roles = {c.name: c.role for c in model.columns}
+    assert roles["day"] is roles["month"] is roles["year"] is Role.ignore
+    assert roles["customer_gender"] is Role.dimension and model.key_of(Entity.customer) is None
+    assert model.cancellation is not None and model.cancellation.values == ["Cancelled"]
+    with Engine(model, path) as engine:
+        by_month = SemanticQuery(
+            metrics=["revenue"], group_by=[GroupBy(column="date", grain="month")], share=True
+        )
+        assert engine.run(by_month).rows == [
+            (date(2016, 1, 1), 150.0, 0.375),
+            (date(2016, 2, 1), 250.0, 0.625),
+        ]
+        february = Window(start=date(2016, 2, 1), end=date(2016, 2, 29))
+        part = SemanticQuery(metrics=["revenue"], window=february, share_of=Whole())
+        assert engine.run(part).rows == [(250.0, 0.625, 400.0)]
+        ranked = SemanticQuery(
+            metrics=["revenue"],
+            group_by=[GroupBy(column="customer_gender")],
+            window=february,
+            compare=Window(start=date(2016, 1, 1), end=date(2016, 1, 31)),
+            by_change=True,
+        )
+        assert engine.run(ranked).rows[0][0] == "M"

@@ -31,7 +31,7 @@ from agent_orchestrator.retail.analysis.query import (
 )
 from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.model import COUNT_PREFIX
-from agent_orchestrator.semantic.query import MAX_ROWS
+from agent_orchestrator.semantic.query import GRAIN_WORDS, MAX_ROWS
 from agent_orchestrator.semantic.suggest import is_english
 from agent_orchestrator.semantic.vocabulary import Mention, normalise, root
 
@@ -107,7 +107,7 @@ _HAVING = re.compile(
     r"(?P<what>\w+)"
 )
 """A measure present or absent on a line ("orders with a discount", "sales without any discount")."""
-_PERIODS = re.compile(r"\b(?:days|weeks|months|quarters|years|weekdays)\b")
+_PERIODS = re.compile(r"\b(?:days|weeks|months|quarters|years|weekdays|hours)\b")
 """Periods asked for in the plural ("the best months"), not one."""
 _NET = re.compile(
     r"\bnet(?:\s+of\s+(?:the\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?))?\b"
@@ -218,9 +218,15 @@ _RANGE = (
 _THRESHOLD = re.compile(r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|were\s+|of\s+|with\s+|rated\s+)?" + _RANGE)
 """A measure's range on the lines counted ("lines with a discount above 30%", "a quantity of 10",
 "a rating of 9 or above"), or an amount each thing counted comes to ("orders over $500")."""
+_COUNTED_RANGE = re.compile(
+    r"\b(?P<op>above|over|more than|greater than|at least|fewer than|less than|under|below|at most|exactly)"
+    r"\s+\$?(?P<number>\d+(?:\.\d+)?)\s+(?:(?:in|of|worth\s+of)\s+)?(?P<what>[a-z]+(?:\s+[a-z]+)?)"
+)
+"""A range said number first, of a figure each group comes to ("days with more than 100 orders",
+"which months had over 70000 in revenue")."""
 _OPS = {"above": "gt", "over": "gt", "more than": "gt", "greater than": "gt", "at least": "ge",
         "below": "lt", "under": "lt", "less than": "lt", "at most": "le", "of": "eq", "exactly": "eq",
-        "equal to": "eq"}  # fmt: skip
+        "equal to": "eq", "fewer than": "lt"}  # fmt: skip
 _OR_MORE = {"above": "ge", "more": "ge", "over": "ge", "higher": "ge", "greater": "ge", "below": "le",
             "less": "le", "under": "le", "lower": "le", "fewer": "le"}  # fmt: skip
 _AMONG = re.compile(
@@ -252,7 +258,8 @@ _SHORT = 6
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
 the one before ("in the West?"); a longer one is a question of its own."""
 _YEAR_BEFORE = re.compile(r"\b(?:last|previous|prior)\s+year\b")
-_SINCE = re.compile(r"\b(?:since|after|from)\s*$")
+_SINCE = re.compile(r"\b(?:since|after)\s*$")
+_ONWARDS = re.compile(r"\s*(?:on|onwards?|forwards?)\b")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
 # a follow-up: "and…", "that", "they", "for tables, which…"; not "cars that aren't…" (normalised: "are not")
 _FOLLOW = re.compile(
@@ -566,8 +573,8 @@ def _read(
     gross = model.cancellation is not None and bool(_GROSS.search(rest))
     rest = _GROSS.sub(" ", _NET.sub(" ", rest)) if model.cancellation is not None else _NET.sub(" ", rest)
     thresholds = _thresholds(rest, model, vocabulary) or _range_of_the_last(rest, model, previous)
-    for spoken in {t.pop("spoken"): None for t in thresholds}:  # read: the thing ranged stays
-        ranged_word = spoken.split()[0]
+    for spoken, kept in {t.pop("spoken"): t.pop("kept", None) for t in thresholds}.items():
+        ranged_word = kept or spoken.split()[0]  # read: the thing ranged stays
         rest = rest.replace(spoken, f" {'' if ranged_word[0].isdigit() else ranged_word} ", 1)
     loss = _LOSS.search(rest) if "profit" in {m.name for m in model.metrics} else None
     if loss is not None:  # "in the red": a loss, no name ("red" is no city Redding)
@@ -647,10 +654,11 @@ def _read(
     metrics = list(found.metrics)
     groups: list[dict[str, Any]] = []
     # "revenue from invoices under 100": the invoices kept, their revenue together (counted: how many)
-    together = not counting and not _LISTED.search(text) and any("group" in t for t in thresholds)
+    taken_together = [t.pop("together", False) for t in thresholds]
+    together = not counting and not _LISTED.search(text) and any(taken_together)
     filters = _filters(text, found) + [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
     filters += phrased
-    groups += [{"column": t["group"]} for t in thresholds if "group" in t]  # "invoices over 500", counted
+    groups += [t["group"] for t in thresholds if "group" in t]  # "invoices over 500", counted
     kind = _kind_of_thing(reading.left, model, vocabulary)  # "doormats": every product named a doormat
     if kind is not None:
         column, plural, word = kind
@@ -862,9 +870,11 @@ def _read(
             args["order"] = "asc"
     limit = _limit(text)
     grouped = args.get("group_by", [])
+    ranged_groups = any("metric" in t for t in thresholds)  # "which hours had over 1000 orders?": all
     if (
         limit is None
         and ranking
+        and not ranged_groups
         and len(grouped) == 1
         and "grain" not in grouped[0]
         and not _RECENCY.search(text)
@@ -879,7 +889,7 @@ def _read(
         limit = 1  # "who's our biggest customer?": one, and those tied with it
     if ranking and grouped and all("grain" in g for g in grouped):  # "which month had the highest revenue?"
         args["order_by"] = args["metrics"][0]
-        if limit is None and not _PERIODS.search(text):
+        if limit is None and not _PERIODS.search(text) and not ranged_groups:
             limit = 1  # one period asked for; those tied with it are named too
     if limit is not None:
         args["limit"] = limit
@@ -1106,8 +1116,12 @@ def _whole_asked(text: str, args: dict[str, Any], found: Any, last_day: date | N
         args["window"] = window
     else:
         args.pop("window", None)
-    # "what share of revenue came from Germany in 2011": of 2011's revenue, when the whole names no period
-    whole_window = whole_time.get("window") or window
+    # "what share of revenue came from Germany in 2011": of 2011's revenue, when the whole names no
+    # period; "of all-time revenue", or a part that is only a period ("of total revenue, from 2016"): of
+    # every period
+    only_a_period = "window" in part_time and all(r in whole_rules for r in rules)
+    every_period = only_a_period or bool(_ALL_TIME.search(phrase.replace("-", " ")))
+    whole_window = whole_time.get("window") or (None if every_period else window)
     return {k: v for k, v in (("window", whole_window), ("filters", whole_rules)) if v}
 
 
@@ -1144,7 +1158,9 @@ def _read_time(
     before = text[: found[0].span[0]]
     if len(placed) == 1:
         current = placed[0]
-        if _SINCE.search(before):
+        if _SINCE.search(before) or (
+            before.rstrip().endswith(" from") and _ONWARDS.match(text[found[0].span[1] :])
+        ):  # "since March", "from Q3 onwards"; "came from Q4" is Q4's
             current = Period(current.first, last_day, "", "range")
         elif _UNTIL.search(before):
             current = Period(date(1900, 1, 1), current.first - timedelta(days=1), "", "range")
@@ -1338,22 +1354,38 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         value = float(number)
         entity = _counted_entity(model, named.metrics[0]) if named.metrics and not columns else None
         key = model.key_of(entity) if entity is not None else None
+        counted = key is not None and "$" not in match[0]  # "months where orders were above 2000"
+        summed = bool(named.metrics) and model.metric(named.metrics[0]).kind is Kind.sum
+        whose = (
+            _whose(text[: match.start()], model, vocabulary)
+            if (summed or counted) and not percent and op != "eq"
+            else None
+        )
+        if whose is not None and (key is None or whose["column"] != key.name):
+            # "states with sales over 20 million": each state's sales; "days where orders were over 100"
+            metric = named.metrics[0]
+            found.append(
+                {
+                    "metric": metric,
+                    "op": op,
+                    "values": [value],
+                    "group": whose,
+                    "spoken": match[0],
+                    "together": _of_those(text[: match.start()], model, whose),
+                }
+            )
+            continue
         if key is not None and op != "eq" and not percent:  # "invoices over 500": each one's amount
             found.append(
                 {
                     "metric": _default_metric(model),
                     "op": op,
                     "values": [value],
-                    "group": key.name,
+                    "group": {"column": key.name},
                     "spoken": match[0],
+                    "together": True,
                 }
             )
-            continue
-        summed = bool(named.metrics) and model.metric(named.metrics[0]).kind is Kind.sum
-        whose = _whose(text[: match.start()], model, vocabulary) if summed and not percent else None
-        if whose is not None and op != "eq":  # "states with sales over 20 million": each state's sales
-            metric = named.metrics[0]
-            found.append({"metric": metric, "op": op, "values": [value], "group": whose, "spoken": match[0]})
             continue
         if over is None or model.column(over).role is not Role.measure:
             continue
@@ -1362,6 +1394,26 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         values = [value, value] if op == "eq" else [value]
         found.append(
             {"column": over, "op": "between" if op == "eq" else op, "values": values, "spoken": match[0]}
+        )
+    taken = [t["spoken"] for t in found]
+    for match in _COUNTED_RANGE.finditer(text):  # "days with more than 100 orders": each day's orders
+        if any(match[0] in spoken or spoken in match[0] for spoken in taken):
+            continue
+        whose = _whose(text[: match.start()], model, vocabulary)
+        metric = _figure_named(match["what"], model, vocabulary)
+        if whose is None or metric is None:
+            continue
+        op = _OPS[match["op"]]
+        found.append(
+            {
+                "metric": metric,
+                "op": op,
+                "values": [float(match["number"])],
+                "group": whose,
+                "spoken": match[0],
+                "kept": match["what"],
+                "together": _of_those(text[: match.start()], model, whose),
+            }
         )
     return found
 
@@ -1408,27 +1460,68 @@ _LISTED = re.compile(r"\b(?:which|list|show me|name)\b")
 """The things a range keeps asked for themselves ("which states had sales over 30m?"), not their
 figures together."""
 _HAVING_SUBJECT = re.compile(
-    r"\b(?P<subject>[a-z]+)\s+(?:that\s+|which\s+|who\s+)?(?:have|has|had|having|with|made|make|did|do)\s+"
+    r"\b(?P<subject>[a-z]+)\s+(?P<link>(?:that|which|who|where|when|in\s+which)\s+)?"
+    r"(?P<verb>(?:have|has|had|having|with|made|make|did|do|placed|place|bought|buy|sold|sell|generated|"
+    r"brought\s+in|spent|saw|got|took)\s+)?"
     r"(?:(?:a|an|their|its|total|combined|overall|net|gross)\s+)?$"
 )
+_PERIOD_PLURALS = {
+    word: grain for grain, words in GRAIN_WORDS.items() for word in words if word.endswith("s")
+}
+"""A period said in the plural ("months with revenue over 70k"): each one's figure is ranged."""
 
 
-def _whose(before: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
-    """The column a figure's range is of, named just before it in the plural: "states with sales
-    over 20 million" is of each state (its sales summed), "orders that had revenue above 500" of each
-    order; None for the lines themselves ("lines with sales over 200k")."""
+_FROM_THOSE = re.compile(r"\b(?:from|of|in|on|across|by|for)\s+(?:the\s+|those\s+|all\s+)?(?:[a-z]+\s+)?$")
+
+
+def _of_those(before: str, model: SemanticModel, group: dict[str, str]) -> bool:
+    """Whether a figure is asked of the groups a range keeps, taken together ("revenue from orders
+    that had over 5 units", "the sales of states with…"), rather than the groups listed: always
+    for an entity's key (a list of orders says little), for others when said so."""
+    if "grain" not in group and model.column(group["column"]).role is Role.key:
+        return True
     said = _HAVING_SUBJECT.search(before)
-    if said is None or not said["subject"].endswith("s"):
+    return said is not None and bool(_FROM_THOSE.search(before[: said.start()]))
+
+
+def _figure_named(words: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
+    """The metric a range's figure is ("100 orders", "5000 in revenue", "50 units sold"): the
+    longest start of the words that names one metric or measure."""
+    parts = words.split()
+    for size in range(len(parts), 0, -1):
+        named = vocabulary.find(" ".join(parts[:size]))
+        if len(named.metrics) == 1 and not named.mentions:
+            things_sold = _counted_entity(model, named.metrics[0]) is Entity.product
+            if things_sold and "units" in {m.name for m in model.metrics} and not _KINDS_OF.search(words):
+                return "units"  # "orders with more than 5 pizzas": the pizzas in them
+            return named.metrics[0]
+        measures = [c for c in named.columns if model.column(c).role is Role.measure]
+        if len(measures) == 1 and not named.metrics and not named.mentions:
+            return _metric_over(model, measures[0])
+    return None
+
+
+def _whose(before: str, model: SemanticModel, vocabulary: Vocabulary) -> dict[str, str] | None:
+    """The group a figure's range is of, named just before it in the plural: "states with sales
+    over 20 million" is of each state (its sales summed), "orders that had revenue above 500" of each
+    order, "months where revenue was over 70k" of each month; None for the lines themselves ("lines
+    with sales over 200k")."""
+    said = _HAVING_SUBJECT.search(before)
+    if said is None or not said["subject"].endswith("s") or not (said["link"] or said["verb"]):
         return None
+    grain = _PERIOD_PLURALS.get(said["subject"])
+    if grain is not None:
+        periodic = (model.clocked or [None])[0] if grain == "hour" else model.time
+        return {"column": periodic.name, "grain": grain} if periodic is not None else None
     named = vocabulary.find(said["subject"])
     if named.mentions:
         return None
     entity = _counted_entity(model, named.metrics[0]) if len(named.metrics) == 1 else None
     key = model.key_of(entity) if entity is not None else None
     if key is not None:
-        return key.name
+        return {"column": key.name}
     columns = [c for c in named.columns if model.column(c).role is Role.dimension]
-    return columns[0] if len(columns) == 1 and not named.metrics else None
+    return {"column": columns[0]} if len(columns) == 1 and not named.metrics else None
 
 
 def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:

@@ -82,15 +82,6 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             )
             compared.append(name + "__before")
     ranked = query.order_by or metric_names[0]
-    if query.share_of is not None:  # of a wider whole: the same metric over it, in a scalar subquery
-        for alias, template in (("__share", f"{quote(ranked)} / NULLIF({{}}, 0)"), ("__whole", "{}")):
-            whole = _whole(model, model.metric(ranked), query.share_of, params)  # its parameters, each time
-            selects.append(f"{template.format(whole)} AS {quote(ranked + alias)}")
-    elif query.share and groups:  # a share is of the groups' total: with no groups there is one row
-        selects.append(
-            f"{quote(ranked)} / NULLIF(sum({quote(ranked)}) OVER (), 0) AS {quote(ranked + '__share')}"
-        )
-
     sql = [f"SELECT {', '.join(selects)}", f"FROM {VIEW}"]
     if where:
         sql.append("WHERE " + " AND ".join(where))
@@ -103,19 +94,35 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
         ]
         if having:
             sql.append("HAVING " + " AND ".join(having))
+    # What is computed from the figures is computed around them: a figure's name may be a column's
+    # too (a file's own "Revenue" column beside the revenue metric), and inside it names the column.
+    shares, share_params = [], []  # type: ignore[var-annotated]
+    if query.share_of is not None:  # of a wider whole: the same metric over it, in a scalar subquery
+        for alias, template in (("__share", f"{quote(ranked)} / NULLIF({{}}, 0)"), ("__whole", "{}")):
+            whole = _whole(
+                model, model.metric(ranked), query.share_of, share_params
+            )  # its parameters, each time
+            shares.append(f"{template.format(whole)} AS {quote(ranked + alias)}")
+    elif query.share and groups:  # a share is of the groups' total: with no groups there is one row
+        shares.append(
+            f"{quote(ranked)} / NULLIF(sum({quote(ranked)}) OVER (), 0) AS {quote(ranked + '__share')}"
+        )
+    outer = [f"SELECT *{''.join(', ' + share for share in shares)} FROM ({' '.join(sql)})"]
+    if groups:
         direction = "DESC" if query.order == "desc" else "ASC"
         time_groups = [quote(a) for a, g in zip(groups, query.group_by, strict=True) if g.grain is not None]
         if (
             time_groups and len(groups) == len(time_groups) and query.order_by is None
         ):  # a trend: in time order
-            sql.append("ORDER BY " + ", ".join(time_groups))
+            outer.append("ORDER BY " + ", ".join(time_groups))
         else:
-            sql.append(
+            outer.append(
                 f"ORDER BY {_ranking(ranked, query.by_change)} {direction} NULLS LAST, "
                 + ", ".join(quote(g) for g in groups)
             )
-        sql.append(f"LIMIT {int(query.limit)}")
-    return Compiled(" ".join(sql), params + where_params + having_params, groups, metric_names, compared)
+        outer.append(f"LIMIT {int(query.limit)}")
+    all_params = share_params + params + where_params + having_params  # in the order they are written
+    return Compiled(" ".join(outer), all_params, groups, metric_names, compared)
 
 
 def _together(model: SemanticModel, query: SemanticQuery) -> Compiled:

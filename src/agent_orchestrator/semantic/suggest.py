@@ -42,6 +42,11 @@ _SCORE_WORDS = ("rating", "score", "percentage", "percent", "pct", "rate", "rati
 _KIND_WORDS = ("type", "line", "category", "group", "segment", "class", "kind", "level", "tier", "status",
                "brand", "family", "range")  # fmt: skip
 """A kind of an entity, not the entity ("Customer type", "Product line"): something to group by."""
+_TRAIT_WORDS = ("gender", "sex", "age", "city", "state", "country", "region", "postal", "zip", "postcode")
+"""What an entity is or where it is ("Customer_Gender", "Customer City"): a trait to group by, never
+the entity's key."""
+_DATE_PARTS = frozenset(("day", "days", "month", "year", "quarter", "qtr", "week", "weekday", "dow"))
+"""A part of a date written in a column of its own ("Month": November, "Year": 2015, "Day": 26)."""
 _LINE_TOTAL_WORDS = ("sales", "revenue", "amount", "total", "subtotal", "turnover", "value", "gross", "net")
 _PRICE_WORDS = ("price", "unitprice", "rate")
 _QUANTITY_WORDS = ("quantity", "qty", "units", "count", "pieces")
@@ -224,7 +229,7 @@ def suggest_model(
         if spoken in COLUMN_SYNONYMS and column.role is not Role.ignore:
             column = column.model_copy(update={"synonyms": COLUMN_SYNONYMS[spoken]})
         columns.append(column)
-    columns = _row_key(_one_key_per_entity(_unique_names(columns)), profile)
+    columns = _row_key(_one_key_per_entity(_unique_names(_date_parts(columns))), profile)
     names = {column.source: column.name for column in columns}
     chosen = {field: names[header] for field, header in known.items() if header in names}
     cancellation = _cancellation(profile, columns)
@@ -237,8 +242,26 @@ def suggest_model(
     )
 
 
+def _date_parts(columns: list[Column]) -> list[Column]:
+    """A column holding only a part of a file's date ("Month", "Year", "Day" beside "Date") says
+    nothing the date does not: months and years are asked of the date (with their year, "December
+    2015", never every December summed), and a day of the month is no amount to add up."""
+    if not any(c.role is Role.time and c.day_time != "time" for c in columns):
+        return columns
+    parted = []
+    for column in columns:
+        words = [
+            w for w in header_words(column.source) if w not in ("name", "of", "the", "number", "no", "id")
+        ]
+        if column.role is not Role.time and words and set(words) <= _DATE_PARTS:
+            column = column.model_copy(update={"role": Role.ignore, "entity": None})
+        parted.append(column)
+    return parted
+
+
 _CANCELLED = frozenset({"cancelled", "canceled", "refunded", "returned", "voided", "void"})
 """A status that undoes an order ("refunded" in a web shop's export)."""
+_CALLED_OFF = frozenset({"cancelled", "canceled", "voided", "void"})
 
 
 def _cancellation(profile: TableProfile, columns: list[Column]) -> Cancellation | None:
@@ -252,7 +275,9 @@ def _cancellation(profile: TableProfile, columns: list[Column]) -> Cancellation 
         if column.role is Role.key and column.entity is Entity.order and seen.marked:
             return Cancellation(column=column.name, prefix=seen.marked)
         if column.role is Role.dimension and "status" in header_words(column.source):
-            values = [v for v in seen.samples if v.strip().lower() in _CANCELLED]
+            undone = [v for v in seen.samples if v.strip().lower() in _CANCELLED]
+            # beside a "Cancelled", a "Returned" or "Refunded" is a status of its own, asked by its name
+            values = [v for v in undone if v.strip().lower() in _CALLED_OFF] or undone
             if values:
                 return Cancellation(column=column.name, values=values)
     return None
@@ -357,7 +382,9 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
     words = header_words(profile.header)
     name, source = column_name(profile.header), profile.header
     entity = _entity(words)
-    if any(w in _KIND_WORDS for w in words) and not any(w in (*_KEY_WORDS, *_LABEL_WORDS) for w in words):
+    if any(w in (*_KIND_WORDS, *_TRAIT_WORDS) for w in words) and not any(
+        w in (*_KEY_WORDS, *_LABEL_WORDS) for w in words
+    ):
         entity = None  # "Customer type" (Member, Normal) groups customers; it names none of them
     if profile.temporal:
         day_time = "time" if profile.type == "TIME" else "date_time" if profile.times_of_day else "date"
