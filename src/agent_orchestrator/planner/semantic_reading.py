@@ -1338,7 +1338,7 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
     """Filters for a measure's range on the lines ("a discount above 30%": over 0.3 when the
     measure is a fraction; "a quantity of 10": exactly 10), or for what each thing counted comes to
     ("invoices over 500": the orders whose revenue is over 500, ``group`` the order's key)."""
-    found = []
+    found: list[dict[str, Any]] = []
     for match in _THRESHOLD.finditer(text):
         named = vocabulary.find(match["what"])
         if not named.columns and not named.metrics:  # "aged 60 or over", "priced above 100"
@@ -1395,18 +1395,18 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         found.append(
             {"column": over, "op": "between" if op == "eq" else op, "values": values, "spoken": match[0]}
         )
-    taken = [t["spoken"] for t in found]
+    taken = [str(t["spoken"]) for t in found]
     for match in _COUNTED_RANGE.finditer(text):  # "days with more than 100 orders": each day's orders
         if any(match[0] in spoken or spoken in match[0] for spoken in taken):
             continue
         whose = _whose(text[: match.start()], model, vocabulary)
-        metric = _figure_named(match["what"], model, vocabulary)
-        if whose is None or metric is None:
+        figure = _figure_named(match["what"], model, vocabulary)
+        if whose is None or figure is None:
             continue
         op = _OPS[match["op"]]
         found.append(
             {
-                "metric": metric,
+                "metric": figure,
                 "op": op,
                 "values": [float(match["number"])],
                 "group": whose,
@@ -1511,7 +1511,7 @@ def _whose(before: str, model: SemanticModel, vocabulary: Vocabulary) -> dict[st
         return None
     grain = _PERIOD_PLURALS.get(said["subject"])
     if grain is not None:
-        periodic = (model.clocked or [None])[0] if grain == "hour" else model.time
+        periodic = (model.clocked[0] if model.clocked else None) if grain == "hour" else model.time
         return {"column": periodic.name, "grain": grain} if periodic is not None else None
     named = vocabulary.find(said["subject"])
     if named.mentions:
