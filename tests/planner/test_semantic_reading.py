@@ -1283,3 +1283,20 @@ def test_a_sheets_words_for_its_columns_and_a_ranking_changed_by_a_follow_up(tmp
     assert (peak["group_by"], peak["limit"]) == ([{"column": "invoice_date", "grain": "month"}], 1)
     units = read("and units sold in Q1 2021?", read("which quarter had the highest total sales in 2021?"))
     assert units["metrics"] == [units["order_by"]] and units["order_by"].startswith("units")
+
+
+def test_a_value_that_is_a_ranking_word_is_the_value_only_beside_its_column(tmp_path: Path) -> None:
+    """A clothes shop's category "Top": "top 2 states by sales" ranks states, "the Top category" and
+    "tops" are the category's."""
+    shop, words, last = _shop(
+        tmp_path / "clothes.csv",
+        (
+            "Order ID,Date,Category,State,Sales\n"
+            "1,2024-01-02,Top,Goa,10.00\n2,2024-01-03,Set,Kerala,30.00\n3,2024-01-04,Set,Delhi,20.00\n"
+        ),
+    )
+    ranked = read_semantic("top 2 states by sales", shop.model, words, last).arguments
+    assert "filters" not in ranked and ranked["limit"] == 2
+    for question in ("sales of the Top category", "how much did tops sell?"):
+        named = read_semantic(question, shop.model, words, last).arguments
+        assert named["filters"] == [{"column": "category", "op": "in", "values": ["Top"]}], question

@@ -543,6 +543,27 @@ def test_a_value_written_several_ways_is_one_value_as_most_lines_write_it(tmp_pa
         assert engine.run(SemanticQuery(metrics=["revenue"], filters=[paypal])).rows == [(60.0,)]
 
 
+def test_values_written_other_ways_too_many_to_list_are_folded_as_most_lines_write_them(tmp_path):
+    """A shop whose cities are typed "PUNE", "Pune" and "pune" on different orders, for more cities than
+    a model lists one by one: each city is one group, as most of its lines write it."""
+    path = tmp_path / "orders.csv"
+    cities = [f"City{n}" for n in range(60)]
+    lines = [(c.upper(), 3) for c in cities] + [(c, 2) for c in cities] + [(cities[0].lower(), 1)]
+    path.write_text(
+        "Date,Ship City,Amount\n"
+        + "".join(f"2024-01-{n % 28 + 1:02},{city},10.00\n" for city, times in lines for n in range(times))
+    )
+    model = suggest_model(profile_csv(path), "Shop")
+    city = model.column("ship_city")
+    assert city.folded and not city.spellings
+    with Engine(model, path) as engine:
+        by_city = engine.run(
+            SemanticQuery(metrics=["revenue"], group_by=[GroupBy(column="ship_city")], limit=50)
+        )
+        assert len(by_city.rows) == 50 and by_city.rows[0] == ("CITY0", 60.0)
+        assert len(engine.words()["ship_city"]) == 60
+
+
 def test_a_name_is_read_by_a_part_only_it_has_but_never_a_keys_part():
     """ "barista" is *Barista ID* and "loyalty points" the points earned (the metric over the column
     of that name); "stock" alone is no *StockCode*: "in stock" asks about inventory."""

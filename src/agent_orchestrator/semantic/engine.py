@@ -23,7 +23,13 @@ import duckdb
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.compile import VIEW, Compiled, compile_query, quote
 from agent_orchestrator.semantic.model import Column, Role, SemanticModel
-from agent_orchestrator.semantic.profile import read_csv_sql, typed_select, written_days, written_numbers
+from agent_orchestrator.semantic.profile import (
+    read_csv_sql,
+    spelled_as_most_lines,
+    typed_select,
+    written_days,
+    written_numbers,
+)
 from agent_orchestrator.semantic.query import ENUM_LIMIT, SemanticQuery
 
 
@@ -54,7 +60,16 @@ class Engine:
         if not parquet:  # a file read as it is: its amounts written for people ("$600,000 ") as numbers
             numbers, days = written_numbers(self._db, reader, "."), written_days(self._db, reader, dated)
             reader = f"({typed_select(reader, numbers, '.', days)})"
-        self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {projection(model)} FROM {reader}")
+        joins, spelled = "", {}
+        for n, column in enumerate(c for c in model.columns if c.folded and c.role is not Role.ignore):
+            table = f"__spelled{n}"  # each value other lines write another way, and the way most do
+            found = spelled_as_most_lines(reader, quote(column.source))
+            self._db.execute(
+                f"CREATE TABLE {table} AS SELECT value AS __value, spelled AS __spelled FROM ({found})"
+            )
+            joins += f" LEFT JOIN {table} ON CAST({quote(column.source)} AS VARCHAR) = {table}.__value"
+            spelled[column.name] = table
+        self._db.execute(f"CREATE VIEW {VIEW} AS SELECT {projection(model, spelled)} FROM {reader}{joins}")
 
     def close(self) -> None:
         self._db.close()
@@ -297,9 +312,11 @@ _MISSING = "'', 'NA', 'N/A', '#N/A', 'NULL', 'NONE', 'NAN', '-'"
 """What exports write in a key's place when there is none: such a line has no customer (a guest)."""
 
 
-def projection(model: SemanticModel) -> str:
+def projection(model: SemanticModel, spelled: Mapping[str, str] | None = None) -> str:
     """The model's columns (not the ignored ones), read under the file's own headers, each cast to
-    its role's type and named by the model."""
+    its role's type and named by the model; a folded column's values as the table ``spelled`` names
+    for it writes them."""
+    spelled = spelled or {}
     parts = []
     for column in model.columns:
         if column.role is Role.ignore:
@@ -310,6 +327,8 @@ def projection(model: SemanticModel) -> str:
             if column.spellings:  # literals from the validated model, never from a question
                 cases = " ".join(f"WHEN {_string(k)} THEN {_string(v)}" for k, v in column.spellings.items())
                 expression = f"CASE {expression} {cases} ELSE {expression} END"
+            if column.name in spelled:
+                expression = f"coalesce({spelled[column.name]}.__spelled, {expression})"
             if column.role is Role.key:  # "NA", "N/A", "-": an export's word for no key (a walk-in)
                 expression = (
                     f"CASE WHEN upper(trim({expression})) IN ({_MISSING}) THEN NULL ELSE {expression} END"

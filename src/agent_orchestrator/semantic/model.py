@@ -103,6 +103,10 @@ class Column(BaseModel):
     ] = {}
     """For a key, a label or a dimension: values the file writes another way -> the value they are
     ("Paypal" -> "PayPal"), so that a value is one group and one filter however a line spells it."""
+    folded: bool = False
+    """For a label or a dimension with too many values written other ways to list them (a city
+    typed "BENGALURU", "Bengaluru" and "bengaluru" on thousands of orders): every value equal but for
+    case and surrounding spaces is read as most lines write it."""
     mapped: Annotated[str, Field(max_length=40)] | None = None
     """What an admin confirmed the column holds (``suggest.KNOWN``: the order number, the line total):
     the columns every sales table has, as against the ones only this file has."""

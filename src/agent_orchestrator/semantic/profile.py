@@ -55,6 +55,8 @@ class ColumnProfile:
     spellings: tuple[tuple[str, str], ...] = ()
     """For a text column of few values: a value written another way (case, spaces: "Paypal") and the
     way the file mostly writes it ("PayPal")."""
+    respelled: int = 0
+    """For a text column: how many of its values are another's but for case and spaces."""
     symbol: str = ""
     """For a column of amounts written for people ("$600,000 "): the currency symbol they carry."""
 
@@ -148,6 +150,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
         marked = None if numeric else _marked(connection, source, quoted)
         few = not numeric and type_ == "VARCHAR" and int(distinct) <= SPELLED_VALUES
         spellings = _spellings(connection, source, quoted) if few else ()
+        respelled = len(spellings) if few or type_ != "VARCHAR" else _respelled(connection, source, quoted)
         times_of_day = type_ in _STAMPS and bool(
             connection.execute(f"SELECT count(DISTINCT CAST({quoted} AS TIME)) > 1 FROM {source}").fetchone()[
                 0
@@ -165,6 +168,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 times_of_day=times_of_day,
                 marked=marked,
                 spellings=spellings,
+                respelled=respelled,
                 symbol=symbols[header].symbol if header in symbols else "",
             )
         )
@@ -248,14 +252,27 @@ def _spellings(
 ) -> tuple[tuple[str, str], ...]:
     """Values equal but for case and surrounding spaces, each with the spelling most lines use (ties:
     the first in sort order), so that "PayPal" and "Paypal" are one payment method."""
+    found = connection.execute(f"{spelled_as_most_lines(source, quoted)} ORDER BY 1").fetchall()
+    return tuple((str(value), str(spelled)) for value, spelled in found)
+
+
+def _respelled(connection: duckdb.DuckDBPyConnection, source: str, quoted: str) -> int:
+    """How many values of a text column of many are another's but for case and spaces."""
     found = connection.execute(
+        f"SELECT count(DISTINCT {quoted}) - count(DISTINCT lower(trim({quoted}))) FROM {source}"
+    ).fetchone()
+    return int(found[0]) if found else 0
+
+
+def spelled_as_most_lines(reader: str, quoted: str) -> str:
+    """SQL for each value of a column that other lines write another way (case, surrounding spaces)
+    and the way most lines write it (ties: the first in sort order): ``value``, ``spelled``."""
+    return (
         "SELECT value, spelled FROM (SELECT value, count(*) OVER (PARTITION BY folded) AS ways, "
         "first(value ORDER BY lines DESC, value) OVER (PARTITION BY folded) AS spelled FROM "
         f"(SELECT {quoted}::VARCHAR AS value, lower(trim({quoted}::VARCHAR)) AS folded, count(*) AS lines "
-        f"FROM {source} WHERE {quoted} IS NOT NULL GROUP BY 1, 2)) WHERE ways > 1 AND value <> spelled "
-        "ORDER BY 1"
-    ).fetchall()
-    return tuple((str(value), str(spelled)) for value, spelled in found)
+        f"FROM {reader} WHERE {quoted} IS NOT NULL GROUP BY 1, 2)) WHERE ways > 1 AND value <> spelled"
+    )
 
 
 def _marked(connection: duckdb.DuckDBPyConnection, source: str, quoted: str) -> str | None:

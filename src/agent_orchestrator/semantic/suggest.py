@@ -71,6 +71,8 @@ _DIMENSION_SHARE = 0.5
 """A text column with distinct values for at most this share of the rows is something to group by."""
 _UNIQUE_SHARE = 0.95
 """A column with (about) a value per row."""
+_LISTED_SPELLINGS = 50
+"""At most this many values written another way are listed in a column's model (``spellings``)."""
 _FEW_ROWS = 100
 """Below this many rows the share says nothing: every text column is a dimension."""
 
@@ -366,8 +368,12 @@ def _entity(words: list[str]) -> Entity | None:
 
 def _column(profile: ColumnProfile, rows: int) -> Column:
     column = _role(profile, rows)
-    if profile.spellings and column.role in (Role.key, Role.label, Role.dimension):
-        column = column.model_copy(update={"spellings": dict(profile.spellings[:50])})
+    if column.role in (Role.label, Role.dimension) and (
+        profile.respelled > _LISTED_SPELLINGS or (profile.respelled and not profile.spellings)
+    ):  # "BENGALURU", "Bengaluru", … among thousands of cities: all folded, too many to list
+        column = column.model_copy(update={"folded": True})
+    elif profile.spellings and column.role in (Role.key, Role.label, Role.dimension):
+        column = column.model_copy(update={"spellings": dict(profile.spellings)})
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", profile.header.strip())
     if spaced != profile.header.strip():  # "StockCode" is said "stock code", "CustomerID" "customer ID"
         first, *rest = spaced.split()

@@ -254,8 +254,11 @@ _PLAIN_PAIRS = frozenset(
     | {"so", "up", "my", "me", "he", "if", "go", "am"}
 )
 """Initials that are words of their own ("us" is no United States)."""
-_PLAIN_WORDS = _PLAIN_PAIRS | {"a", "i", "o"}
-"""Values that are also words ("A" of a branch): read as the value only beside its column's name."""
+_PLAIN_WORDS = _PLAIN_PAIRS | {"a", "i", "o"} | {
+    "top", "bottom", "best", "worst", "total", "all", "first", "last", "most", "least", "more", "less"
+}  # fmt: skip
+"""Values that are also words ("A" of a branch, a category "Top" beside "top 5 states"): read as the
+value only beside its column's name ("the Top category")."""
 
 
 def _initials(values: Mapping[str, Iterable[str]], dimensions: set[str]) -> dict[str, list[tuple[str, str]]]:
