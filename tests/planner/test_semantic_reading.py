@@ -1300,3 +1300,49 @@ def test_a_value_that_is_a_ranking_word_is_the_value_only_beside_its_column(tmp_
     for question in ("sales of the Top category", "how much did tops sell?"):
         named = read_semantic(question, shop.model, words, last).arguments
         assert named["filters"] == [{"column": "category", "op": "in", "values": ["Top"]}], question
+
+
+_BIKES = (
+    "Date,Country,Product_Category,Sub_Category,Status,Profit,Revenue\n"
+    "2014-03-02,United States,Bikes,Road Bikes,Delivered,40,100\n"
+    "2015-02-10,United States,Bikes,Mountain Bikes,Returned,10,50\n"
+    "2015-08-20,Germany,Accessories,Bike Racks,Cancelled,5,30\n"
+    "2016-01-15,Germany,Bikes,Road Bikes,Delivered,50,200\n"
+    "2016-02-10,United States,Accessories,Bike Racks,Delivered,2,20\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("total revenue excluding 2014 and 2015?", 220.0),  # whole years left out
+        ("revenue in H2 (Jul-Dec)", 30.0),  # the latest second half; the months said again
+        ("gross profit in 2016?", 52.0),  # the profit (a cancellation is a status here)
+        ("revenue of bike sales?", 350.0),  # "bike": the category Bikes, not every "Bike …"
+        ("whats the total revenue? include everything, cancelled/returned and all", 400.0),
+        ("revenue outside the US", 230.0),  # initials in capitals, though "us" is a word
+        ("rev for the trailing 12 months", 250.0),  # 2015-03-01 to 2016-02-29
+    ],
+)
+def test_periods_words_and_values_analysts_write(tmp_path: Path, question: str, expected: float) -> None:
+    shop, words, last = _shop(tmp_path / "bikes.csv", _BIKES, known={"line_total": "Revenue"})
+    with shop:
+        reading = read_semantic(question, shop.model, words, last)
+        assert reading.covered, (question, reading)
+        assert shop.run(SemanticQuery.model_validate(reading.arguments)).rows[0][0] == expected, (
+            reading.arguments
+        )
+
+
+def test_the_span_of_the_data_and_a_year_so_far_against_the_same_days_before(tmp_path: Path) -> None:
+    """ "what date range does the file cover?": its first and last day; "this year so far vs the same
+    period last year" (and "ytd vs last year"): both years cut at the data's last day of the year."""
+    shop, words, last = _shop(tmp_path / "bikes.csv", _BIKES, known={"line_total": "Revenue"})
+    with shop:
+        span = read_semantic("what date range does the file actually cover?", shop.model, words, last)
+        assert span.covered and span.arguments["metrics"] == ["first_date", "last_date"]
+        for question in ("this year so far vs same period last yr, revenue?", "revenue ytd vs last year"):
+            so_far = read_semantic(question, shop.model, words, last).arguments
+            assert so_far["window"] == {"start": "2016-01-01", "end": "2016-02-10"}
+            assert so_far["compare"] == {"start": "2015-01-01", "end": "2015-02-10"}
+            assert shop.run(SemanticQuery.model_validate(so_far)).rows == [(220.0, 50.0)]

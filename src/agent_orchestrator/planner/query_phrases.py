@@ -97,6 +97,30 @@ def weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]
     return text, rules
 
 
+_YEARS_LEFT_OUT = re.compile(
+    r"\b(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|"
+    r"without|leaving out|leave out|ignoring|ignore|minus)\s+(?:the\s+)?(?:years?\s+)?"
+    r"(?P<years>(?:19|20)\d\d(?:\s*(?:,|and|or|&|/)\s*(?:19|20)\d\d)*)\b(?!\s*[-/]\s*\d)"
+)
+"""Whole years left out ("excluding 2011 and 2012", "everything except 2020"): a part of every date,
+not a period to answer for or compare with ("bought in 2017 but not in 2016" is what each customer
+did, read elsewhere)."""
+
+
+def years_left_out(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """The years the text leaves out, as a filter on the model's date's year, and the text without them."""
+    time = model.time
+    if time is None:
+        return text, []
+    years: list[int] = []
+    for match in reversed(list(_YEARS_LEFT_OUT.finditer(text))):
+        years = [int(y) for y in re.findall(r"\d{4}", match["years"])] + years
+        text = text[: match.start()] + " " + text[match.end() :]
+    if not years:
+        return text, []
+    return text, [{"column": time.name, "part": "year", "op": "not_in", "values": list(dict.fromkeys(years))}]
+
+
 _CLOCK = (
     r"(?:(?P<{0}>\d{{1,2}})(?:\s+(?P<{0}m>[0-5]\d))?\s*(?P<{0}ap>am|pm)?|(?P<{0}word>noon|midday|midnight))"
 )

@@ -49,6 +49,7 @@ from .query_phrases import (
     of_the_named_column,
     place_column,
     weekdays,
+    years_left_out,
 )
 from .row_reference import referred_row
 from .words import COMMON, QUOTED, TYPO_PRONE, correction, is_plain, normalize, short_word
@@ -63,6 +64,7 @@ _HIGH = _words(
 )
 _LOW = _words(
     "bottom worst least lowest smallest fewest weakest min minimum less lower poorest quietest slowest"
+    " thinnest slimmest"
 )
 _JUDGED = _words("best better strongest worst worse weakest poorest")
 """Ranking words that judge rather than measure: which way is good is the metric's (``better``)."""
@@ -258,6 +260,20 @@ _SHORT = 6
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
 the one before ("in the West?"); a longer one is a question of its own."""
 _YEAR_BEFORE = re.compile(r"\b(?:last|previous|prior)\s+year\b")
+_COVERED = re.compile(
+    r"\b(?:date|time|day)\s+(?:range|span|frame|window|coverage)\b"
+    r"|\b(?:range|span)\s+of\s+(?:the\s+)?(?:dates?|days)\b"
+    r"|\b(?:what|which)\s+(?:period|dates?|days|years|months|time\s+period)\s+(?:does|do|is|are)\s+(?:\w+\s+){1,3}?"
+    r"(?:cover(?:ed)?|spans?|span|run|include)\b"
+    r"|\bhow\s+far\s+back\s+(?:does|do|is|are)\b"
+    r"|\bwhen\s+(?:does|do|did)\s+(?:the|this|our|your)\s+(?:data|dataset|file|records?|sales?)\s+(?:start|begin|end|stop)\b"
+    r"|\b(?:first|earliest)\s+and\s+(?:last|latest)\s+(?:dates?|days)\b"
+)
+"""The period the data covers, asked ("what date range does the file cover?", "how far back does the
+data go?"): its first and last day."""
+_COVERING = _words(
+    "cover covers covered covering span spans spanned range go goes run runs start starts end ends"
+)
 _SINCE = re.compile(r"\b(?:since|after)\s*$")
 _ONWARDS = re.compile(r"\s*(?:on|onwards?|forwards?)\b")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
@@ -544,7 +560,8 @@ def _read(
     text, blank = blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
     text, holding = names_holding(text, model)  # "anything with 'LUNCH BAG' in the name"
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
-    phrased = on_days + blank + holding + hours
+    text, years_out = years_left_out(text, model)  # "excluding 2011 and 2012": a part of every date
+    phrased = on_days + blank + holding + hours + years_out
     comparing = previous is not None and "compare" in previous
     text = _DAY_SPAN.sub(_days_of_a_month, text)  # "feb 1-10": from feb 1 to feb 10
     complete = _COMPLETE.search(text) if last_day is not None else None
@@ -553,6 +570,9 @@ def _read(
         args["window"] = _window(period.before() if period.last > last_day else period)
         text = text[: complete.start()] + " " + text[complete.end() :]
     rest = _read_time(text, last_day, args, reading, comparing)
+    to_date = _TO_DATE.search(text) or re.search(r"\b(?:ytd|mtd|qtd)\b", question.lower())
+    if last_day is not None and to_date:  # "this year so far vs the same period last year", "ytd vs…"
+        _like_for_like(args, last_day)
     stepped = (
         _BEFORE_THAT.search(rest) if previous and previous.get("window") and "window" not in args else None
     )
@@ -571,7 +591,9 @@ def _read(
         rest = _THAT_PERIOD.sub(" ", rest)
     # "net of cancellations" is revenue as recorded; "non-cancelled only", "gross" the lines kept
     gross = model.cancellation is not None and bool(_GROSS.search(rest))
+    # a "gross profit" or "gross sales" of a file that cancels nothing is its profit, its sales
     rest = _GROSS.sub(" ", _NET.sub(" ", rest)) if model.cancellation is not None else _NET.sub(" ", rest)
+    rest = re.sub(r"\bgross\b", " ", rest) if model.cancellation is None else rest
     thresholds = _thresholds(rest, model, vocabulary) or _range_of_the_last(rest, model, previous)
     for spoken, kept in {t.pop("spoken"): t.pop("kept", None) for t in thresholds}.items():
         ranged_word = kept or spoken.split()[0]  # read: the thing ranged stays
@@ -610,7 +632,7 @@ def _read(
         )
     for capitals in dict.fromkeys(re.findall(r"\b[A-Z]{2,4}\b", question)):  # "outside the UK"
         initials = capitals.lower()
-        if initials in reading.left and initials in vocabulary.initials:
+        if initials in vocabulary.initials and (initials in reading.left or initials in words):
             holder, value = vocabulary.initials[initials]
             reading.left = [w for w in reading.left if w != initials]
             found = replace(found, mentions=(*found.mentions, Mention(holder, value, initials)))
@@ -784,6 +806,14 @@ def _read(
         periodic = (clocked[0] if clocked else None) if grain == "hour" else time
         if periodic is not None:
             groups.append({"column": periodic.name, "grain": grain})
+    covered = _COVERED.search(text) if not groups and model.time is not None else None
+    if covered is not None and model.time is not None:  # "what date range does the file cover?"
+        ends = [f"first_{model.time.name}", f"last_{model.time.name}"]
+        if set(ends) <= {m.name for m in model.metrics} and set(metrics) <= set(ends):
+            metrics = ends
+            said = {*covered[0].split(), *_COVERING}
+            reading.left = [w for w in reading.left if w not in said]
+            reading.named = True
     when = _WHEN.search(text)
     if not metrics and when is not None and model.time is not None:  # "when was their last one?"
         first = when["which"] in ("first", "earliest")
@@ -1192,6 +1222,32 @@ def _days_of_a_month(found: re.Match[str]) -> str:
     return f"from {month} {found['a'] or found['a2']} to {month} {found['b']}"
 
 
+_TO_DATE = re.compile(r"\b(?:so far|to date|same (?:period|time|days)|like for like|like-for-like)\b")
+"""A period the data has not finished, compared as far as it goes ("year to date", "this year so far
+vs the same period last year"): the earlier period over as many days."""
+
+
+def _like_for_like(args: dict[str, Any], last_day: date) -> None:
+    """The window cut at the data's last day, and the comparison cut after as many days."""
+    window, compare = args.get("window"), args.get("compare")
+    if window is None or compare is None:
+        return
+    start, end = date.fromisoformat(window["start"]), date.fromisoformat(window["end"])
+    if not start <= last_day < end:
+        return
+    before = date.fromisoformat(compare["start"])
+    years = start.year - before.year
+    if (start.month, start.day) == (before.month, before.day) and years:  # a year back: the same date
+        cut = last_day.replace(
+            year=last_day.year - years, day=min(last_day.day, 28 if last_day.month == 2 else 31)
+        )
+    else:
+        cut = before + (last_day - start)
+    cut = min(cut, date.fromisoformat(compare["end"]))
+    args["window"] = {**window, "end": last_day.isoformat()}
+    args["compare"] = {**compare, "end": cut.isoformat()}
+
+
 def _window(period: Period) -> dict[str, str]:
     return {"start": period.first.isoformat(), "end": period.last.isoformat()}
 
@@ -1582,7 +1638,7 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
         places = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(mention.words)}(?!\w)", text)]
         # a value that is also a word ("a" of Branch A) is the one written last, beside its column
         at = (places[-1] if len(mention.words) < 3 else places[0]) if places else -1
-        lead = text[max(0, at - 30) : at] if at >= 0 else ""
+        lead = text[max(0, at - 40) : at] if at >= 0 else ""
         negated = bool(
             re.search(
                 r"\b(?:not|exclud(?:e|es|ed|ing)|except|outside|without|ignor(?:e|es|ed|ing)|non|besides|"
@@ -1591,6 +1647,8 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
                 lead,
             )
         )
+        if not negated and _INCLUDED.search(lead):  # "include everything, cancelled and returned": all
+            continue
         if mention.part:  # "pizzas with mushrooms", "that don't have pepperoni": a list holding it
             parts.append({"column": mention.column, "op": "not_contains" if negated else "contains",
                           "values": [mention.value]})  # fmt: skip
@@ -1601,6 +1659,14 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
             by_column[(mention.column, op)].append(mention.value)
     kept = [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
     return kept + [rule for i, rule in enumerate(parts) if rule not in parts[:i]]
+
+
+_INCLUDED = re.compile(
+    r"\b(?:include|includes|including|incl|inclusive\s+of|counting)\s+(?:\w+\s+){0,3}?"
+    r"(?:(?:the|any|all|also|too|even)\s+)?(?:\w+\s*(?:\band\b|\bor\b|/)\s*)?$"
+)
+"""Values said to be counted in as well ("include everything, cancelled/returned and all",
+"counting returns too"): every line, none kept or left out."""
 
 
 def _cancellation_meant(found: Any, model: SemanticModel) -> Any:

@@ -45,7 +45,7 @@ COMMON = frozenset(
     drivers driver caused cause causing responsible
     u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg though tho
     contain contains containing menu catalog catalogue lineup still actually
-    onwards onward forwards""".split()  # noqa: SIM905
+    onwards onward forwards within ship ships shipped include includes including incl everything""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -126,8 +126,27 @@ def _unscaled(match: re.Match[str]) -> str:
     return f"{amount.normalize():f}"
 
 
+_MONTH_NAMES = "|".join(
+    sorted(
+        {m.lower() for m in (*calendar.month_name, *calendar.month_abbr) if m} | {"sept"},
+        key=len,
+        reverse=True,
+    )
+)
+_RESTATED = re.compile(
+    rf"\b(?P<gap>(?:q[1-4]|h[12]|half|quarter)[^()]{{0,24}}?)\s*\(\s*(?:(?:{_MONTH_NAMES})\.?"
+    rf"(?:\s*(?:[-\u2013\u2014/&,+]|and|to|through|thru)\s*)?)+(?:(?:19|20)\d\d)?\s*\)"
+)
+"""Months in parentheses after the quarter or half they make up ("H2 (Jul-Dec)", "Q1 (Jan, Feb,
+Mar)"): said again, not a period of their own."""
+
+
 def normalize(question: str) -> str:
     text = question.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = _RESTATED.sub(lambda m: m["gap"], text)  # "in H2 (Jul-Dec)": H2
+    text = re.sub(
+        r"\b(?:trailing|rolling)\s+(?=\d|[a-z]+\s+(?:days?|weeks?|months?|years?)\b)", "last ", text
+    )
     text = re.sub(r"(?<![\w'])'|'(?![\w])(?<!s')", " ", text)  # quotes around a name, not "don't"
     text = re.sub(r"\s*(?:->|=>|\u2192)\s*", " to ", text)  # "april -> may"
     text = _SLIPS.sub(lambda m: _SLIP_WORDS[m[0]], text)  # "across teh whole file": never a name's part

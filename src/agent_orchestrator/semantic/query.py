@@ -67,9 +67,9 @@ class Filter(BaseModel):
     """A filter on a metric applies to the groups ("customers whose last order was before …")."""
     op: Op
     values: Annotated[list[Value], Field(max_length=50)] = []
-    part: Literal["weekday", "hour"] | None = None
+    part: Literal["weekday", "hour", "year"] | None = None
     """Of a time column: the part of each value compared ("on Thursdays": the weekday is Thursday;
-    "from 6pm": the hour, 0 to 23, is at least 18)."""
+    "from 6pm": the hour, 0 to 23, is at least 18; "excluding 2011 and 2012": the year is neither)."""
 
     @model_validator(mode="after")
     def _one_target(self) -> Filter:
@@ -84,6 +84,11 @@ class Filter(BaseModel):
             or any(not isinstance(v, int | float) or not 0 <= v <= 23 or v % 1 for v in self.values)
         ):
             raise ValueError("an hour is a whole number from 0 to 23")
+        if self.part == "year" and (
+            self.op not in ("in", "not_in")
+            or any(not isinstance(v, int | float) or not 1900 <= v <= 2100 or v % 1 for v in self.values)
+        ):
+            raise ValueError("a year is a whole number from 1900 to 2100, kept or left out")
         if (self.op in BLANK_OPS) != (not self.values):
             raise ValueError("'missing' and 'present' take no values; every other operator takes some")
         if self.op == "between" and len(self.values) != 2:
@@ -280,39 +285,66 @@ def query_schema(
                 "additionalProperties": False,
             }
         )
-    if found is None:  # "on Thursdays": a weekday of each date column
-        column_filters += [
-            {
-                "type": "object",
-                "properties": {
-                    "column": {"const": name},
-                    "part": {"const": "weekday"},
-                    "op": {"type": "string", "enum": ["in", "not_in"]},
-                    "values": {"type": "array", "items": names(list(WEEKDAYS)), "minItems": 1, "maxItems": 7},
-                },
-                "required": ["column", "part", "op", "values"],
-                "additionalProperties": False,
-            }
-            for name in times
-        ] + [
-            {
-                "type": "object",
-                "properties": {
-                    "column": {"const": name},
-                    "part": {"const": "hour"},
-                    "op": {"type": "string", "enum": ["in", "not_in", "ge", "le", "between"]},
-                    "values": {
-                        "type": "array",
-                        "items": {"type": "integer", "minimum": 0, "maximum": 23},
-                        "minItems": 1,
-                        "maxItems": 24,
+    if found is None:  # "on Thursdays": a weekday of each date column; "excluding 2011": a year
+        column_filters += (
+            [
+                {
+                    "type": "object",
+                    "properties": {
+                        "column": {"const": name},
+                        "part": {"const": "year"},
+                        "op": {"type": "string", "enum": ["in", "not_in"]},
+                        "values": {
+                            "type": "array",
+                            "items": {"type": "integer", "minimum": 1900, "maximum": 2100},
+                            "minItems": 1,
+                            "maxItems": 20,
+                        },
                     },
-                },
-                "required": ["column", "part", "op", "values"],
-                "additionalProperties": False,
-            }
-            for name in [c.name for c in model.clocked]
-        ]
+                    "required": ["column", "part", "op", "values"],
+                    "additionalProperties": False,
+                }
+                for name in times
+            ]
+            + [
+                {
+                    "type": "object",
+                    "properties": {
+                        "column": {"const": name},
+                        "part": {"const": "weekday"},
+                        "op": {"type": "string", "enum": ["in", "not_in"]},
+                        "values": {
+                            "type": "array",
+                            "items": names(list(WEEKDAYS)),
+                            "minItems": 1,
+                            "maxItems": 7,
+                        },
+                    },
+                    "required": ["column", "part", "op", "values"],
+                    "additionalProperties": False,
+                }
+                for name in times
+            ]
+            + [
+                {
+                    "type": "object",
+                    "properties": {
+                        "column": {"const": name},
+                        "part": {"const": "hour"},
+                        "op": {"type": "string", "enum": ["in", "not_in", "ge", "le", "between"]},
+                        "values": {
+                            "type": "array",
+                            "items": {"type": "integer", "minimum": 0, "maximum": 23},
+                            "minItems": 1,
+                            "maxItems": 24,
+                        },
+                    },
+                    "required": ["column", "part", "op", "values"],
+                    "additionalProperties": False,
+                }
+                for name in [c.name for c in model.clocked]
+            ]
+        )
     metric_filter = {
         "type": "object",
         "properties": {

@@ -309,6 +309,9 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         return f"{'not ' if rule.op == 'not_in' else ''}on {' or '.join(f'{v}s' for v in rule.values)}"
     if rule.part == "hour":
         return _hours_text(rule)
+    if rule.part == "year":
+        years = " and ".join(str(int(v)) for v in rule.values)
+        return f"{'not in' if rule.op == 'not_in' else 'in'} {years}"
     if rule.op == "between":
         low, high = (_plain(v) for v in rule.values)
         return f"{column.title} {low}" if low == high else f"{column.title.lower()} {low} to {high}"

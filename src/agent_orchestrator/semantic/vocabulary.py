@@ -263,14 +263,15 @@ value only beside its column's name ("the Top category")."""
 
 def _initials(values: Mapping[str, Iterable[str]], dimensions: set[str]) -> dict[str, list[tuple[str, str]]]:
     """A dimension's values of several words by their initials ("uk": United Kingdom, "ec": European
-    Community), when no other value has the same ones and they are no word of their own."""
+    Community, "us": United States), when no other value has the same ones: read only as a question
+    writes them, in capitals ("outside the US"), as "us" is a word."""
     found: dict[str, list[tuple[str, str]]] = {}
     for name in dimensions & set(values):
         for value in values[name]:
             words = normalise(str(value)).split()
             if len(words) >= 2 and all(w.isalpha() for w in words):
                 found.setdefault("".join(w[0] for w in words), []).append((name, str(value)))
-    return {k: v for k, v in found.items() if len(v) == 1 and k not in _PLAIN_PAIRS}
+    return {k: v for k, v in found.items() if len(v) == 1}
 
 
 _VALUE_WORDS = {
@@ -323,6 +324,7 @@ class Vocabulary:
                 if words:
                     self._values.setdefault(words, []).append((name, str(value)))
         dimensions = {c.name for c in model.with_role(Role.dimension)}
+        self._dimensions = dimensions
         aliases: dict[str, list[tuple[str, str]]] = {}
         for name in dimensions & set(values):
             said = {normalise(str(value)) for value in values[name]}
@@ -469,6 +471,17 @@ class Vocabulary:
             by_column.setdefault(column, []).append(value)
         return by_column
 
+    def _plural_value(self, phrase: str) -> list[tuple[str, str]] | None:
+        """A dimension's value written in the plural, said in the singular ("bike units": *Bikes*,
+        "accessory sales": *Accessories*)."""
+        if not phrase.isalpha() or len(phrase) < 3:
+            return None
+        for plural in (phrase + "s", phrase + "es", phrase[:-1] + "ies" if phrase.endswith("y") else ""):
+            held = [(c, v) for c, v in self._values.get(plural, []) if c in self._dimensions]
+            if held:
+                return held
+        return None
+
     def _modifies(self, first: str, second: str) -> bool:
         """Whether a thing's key named just before another column says whose that column is ("car
         brand", "order date", "customer segment"): the column after is what is meant."""
@@ -488,7 +501,7 @@ class Vocabulary:
                     continue
                 phrase = " ".join(words[start : start + size])
                 singular = _singular(phrase)
-                hits = self._values.get(phrase) or self._values.get(singular)
+                hits = self._values.get(phrase) or self._values.get(singular) or self._plural_value(phrase)
                 if hits and phrase in _PLAIN_WORDS and not self._beside_its_column(words, start, size, hits):
                     hits = None  # "a" is Branch A only beside "branch": else the article
                 name = self._names.get(phrase) or self._names.get(singular)

@@ -296,6 +296,17 @@ def parse_period(text: str, as_of: date | None) -> Period:
             quarter = int(found[1])
             year = as_of.year if (quarter - 1) * 3 + 1 <= as_of.month else as_of.year - 1
             return quarter_period(year, quarter)
+        if found := re.fullmatch(r"--h([12])", value):  # a half without its year ("H2"): the latest one
+            if as_of is None:
+                raise PeriodError(
+                    "the data has no sales yet, so a half year without its year cannot be placed"
+                )
+            half = int(found[1])
+            year = as_of.year if half == 1 or as_of.month >= 7 else as_of.year - 1
+            first = date(year, 1 if half == 1 else 7, 1)
+            return Period(
+                first, date(year, 6, 30) if half == 1 else date(year, 12, 31), f"H{half} {year}", "range"
+            )
         if found := re.fullmatch(r"--(\d{2})(?:-(\d{2}))?", value):  # ISO 8601's month or day, no year
             if as_of is None:
                 raise PeriodError("the data has no sales yet, so a month without its year cannot be placed")
