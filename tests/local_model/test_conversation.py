@@ -426,6 +426,34 @@ def test_what_the_user_told_is_theirs_and_a_request_is_not() -> None:
     )
 
 
+def test_who_the_user_is_is_told_from_a_message_that_also_asked_for_data() -> None:
+    """ "Hi, I'm Priya and I look after the UK accounts. What was UK revenue in 2015?": the data was
+    asked and looked up, and the user also told who they are: "whats my name" and "what do I look
+    after?" are theirs, quoted before anything is looked up; a question about the data is not."""
+    chat = normalize_messages(
+        [
+            *answered(
+                "Hi, I'm Priya and I look after the UK accounts. What was UK revenue in 2015?",
+                "query_data",
+                "{}",
+                '{"rows": [[2484181]]}',
+            ),
+            {"role": "assistant", "content": "Revenue, United Kingdom, 2015: 2,484,181.00."},
+        ]
+    )
+    for question, told in (
+        ("and whats my name lol", "Hi, I'm Priya"),
+        ("who am I?", "Hi, I'm Priya"),
+        ("what do I look after again?", "I look after the UK accounts"),
+    ):
+        reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
+        assert reply == ChatReply(f'You told me: "{told}"'), question
+    data = answer(
+        [*chat, *normalize_messages([user("what's the revenue in 2014?")])], Kinds.of(RETAIL_TOOLS, RETAIL)
+    )
+    assert data is None
+
+
 def test_a_correction_the_user_stated_replaces_what_they_said_before() -> None:
     p = ToolPolicy(lexicon=RETAIL).plan(
         normalize_messages(

@@ -219,7 +219,9 @@ _FILLER = frozenset(
         "four five six seven eight nine ten whole list turn not that those end ended up finally eventually "
         "today word words verbatim literally "
         # interjections: "wait, which country were we talking about?" is about no "wait"
-        "wait hmm hm oh um uh er ah well right alright anyway btw hi hello thanks thank",
+        "wait hmm hm oh um uh er ah well right alright anyway btw hi hello thanks thank "
+        # how long ago, said loosely: "the figure you gave me a sec ago"
+        "sec secs minute minutes min mins moment while bit lol haha",
     )
 )
 """Words of asking about the chat, not of what was talked about."""
@@ -265,7 +267,44 @@ def recall(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
     question about what the user told."""
     if re.search(r"\byou\b", question, re.IGNORECASE):
         return None
-    told = [t.question for t in _turns(earlier) if not t.calls and _tells(t.question)]
+    found = _best_clause(question, _told(_turns(earlier)))
+    return f'You told me: "{found}"' if found else None
+
+
+def _told(turns: Sequence[_Turn]) -> list[str]:
+    """What the user told of theirs, clause by clause: a whole message that asks nothing, and the
+    clauses that ask nothing of one that also asks ("Hi, I'm Priya and I look after the UK accounts.
+    What was UK revenue in 2015?")."""
+    told = []
+    for turn in turns:
+        if not turn.calls and _tells(turn.question):
+            told.append(turn.question)
+            continue
+        told += [c.strip() for c in _CLAUSE.split(turn.question) if c.strip() and _tells(c.strip())]
+    return told
+
+
+_ABOUT_ME = re.compile(
+    r"\b(?:what(?:'s|s|\s+is|\s+was)|who(?:'s|s|\s+is)?|do\s+you\s+(?:know|remember))\s+(?:\w+\s+)?my\b"
+    r"|\bwho\s+am\s+i\b|\bwhat\s+do\s+i\s+(?:do|look\s+after|handle|manage|run|cover)\b",
+    re.IGNORECASE,
+)
+"""A question about the user themselves ("whats my name lol", "what's my role again?", "who am I?"):
+answered from what they told, never from the data."""
+_INTRODUCED = re.compile(
+    r"\b(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|this\s+is|call\s+me|it's)\s+(?P<name>[A-Z][a-z]+)\b"
+)
+
+
+def about_me(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
+    """The user's own words for what a question about themselves asks ("whats my name": "Hi, I'm
+    Priya"), or None when it is no such question or they told nothing that fits."""
+    if not _ABOUT_ME.search(question):
+        return None
+    told = _told(_turns(earlier))
+    if re.search(r"\bname\b|\bwho\s+am\s+i\b", question, re.IGNORECASE):
+        named = [clause for clause in told if _INTRODUCED.search(clause)]
+        return f'You told me: "{named[-1]}"' if named else None
     found = _best_clause(question, told)
     return f'You told me: "{found}"' if found else None
 
@@ -293,6 +332,9 @@ def answer(messages: Sequence[Mapping[str, Any]], kinds: Kinds) -> ChatReply | N
         return None
     if _ON_A_LIST.search(user_text(messages[-1])):
         return None  # "which customer was fourth on that list?": a row of the data's answer, read there
+    mine = about_me(user_text(messages[-1]), messages[:-1])
+    if mine is not None:  # "whats my name": what they told, before anything is looked up
+        return ChatReply(mine)
     asked = _question(messages, kinds)
     if asked is None:
         return None  # most requests: the chat's tool results are not even read

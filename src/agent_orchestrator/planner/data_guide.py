@@ -211,6 +211,9 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
     """The semantic reading of the user's message at ``last``, with what the chat before it asked and
     listed (a follow-up's base)."""
     previous, listed = _previous(messages[:last], tool)
+    which = _WHICH_LIST.search(_text(messages[last]))
+    if which is not None:  # "#1 on that first list": a list answered earlier than the last one
+        listed = _nth_list(messages[:last], tool, which) or listed
     return read_semantic(
         _text(messages[last]),
         data.model,
@@ -463,6 +466,31 @@ def _period_before(earlier: Sequence[dict[str, Any]], last_day: date | None) -> 
             return None
         return {"start": period.first.isoformat(), "end": period.last.isoformat()}
     return None
+
+
+_WHICH_LIST = re.compile(
+    r"\b(?:the|that|your|my)\s+(?P<nth>first|second|third|earlier|previous|original|other)\s+"
+    r"(?:list|ranking|table|breakdown|one)\b|\b(?P<before>list|ranking|table)\s+before\s+(?:that|this|it)\b",
+    re.IGNORECASE,
+)
+"""A list of the chat named by its place ("#1 on that first list", "the list before that")."""
+_NTH_LIST = {"first": 0, "original": 0, "second": 1, "third": 2}
+
+
+def _nth_list(
+    earlier: Sequence[dict[str, Any]], tool: str, which: re.Match[str]
+) -> tuple[str, list[str]] | None:
+    """The list of the chat that ``which`` names: the first, second or third answered, or the one
+    before the latest ("the earlier list", "the list before that")."""
+    lists = []
+    for at, message in enumerate(earlier):
+        for call in _calls(message):
+            if (call.get("function") or {}).get("name") == tool:
+                found = _listed(earlier[at + 1 :], str(call.get("id")))
+                if found is not None and len(found[1]) > 1:
+                    lists.append(found)
+    place = _NTH_LIST.get((which["nth"] or "").lower(), -2)
+    return lists[place] if -len(lists) <= place < len(lists) else None
 
 
 _LISTS_BACK = 3

@@ -29,7 +29,8 @@ _ON_THE_LIST = (
 )
 _BY_PLACE = re.compile(
     r"(?:(?:\b(?:no|number|nr)|#)\s*\.?\s*(?P<number>\d{1,2})\b"
-    rf"|(?:the\s+)?(?P<nth>\d{{1,2}})(?:st|nd|rd|th)\s+(?:one|entry|row|item|place)\b"
+    rf"|(?:the\s+)?(?P<nth>\d{{1,2}})(?:st|nd|rd|th)(?:\s+(?:one|entry|row|item|place)\b"
+    rf"|(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?list\b))"
     rf"|(?:the|that)\s+(?P<word>{_PLACE})\s+(?:one|entry|row|item)\b"
     rf"|(?:the\s+)?(?P<spelled>{_NUMBERED})\s+(?:on|in)\s+(?:that|the|this|your)\s+list\b"
     rf"|(?:the\s+)?(?P<listed>{_PLACE})(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?list\b))"
