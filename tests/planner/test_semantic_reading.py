@@ -1346,3 +1346,19 @@ def test_the_span_of_the_data_and_a_year_so_far_against_the_same_days_before(tmp
             assert so_far["window"] == {"start": "2016-01-01", "end": "2016-02-10"}
             assert so_far["compare"] == {"start": "2015-01-01", "end": "2015-02-10"}
             assert shop.run(SemanticQuery.model_validate(so_far)).rows == [(220.0, 50.0)]
+
+
+def test_two_values_side_by_side_are_both_shown_with_the_gap(tmp_path: Path) -> None:
+    """ "Women vs men, who spends more and by how much?": both, never only the first, and how far apart."""
+    shop, words, last = _shop(
+        tmp_path / "clothes.csv",
+        "Order ID,Date,Gender,Sales\n"
+        "1,2024-01-02,Women,30.00\n2,2024-01-03,Men,10.00\n3,2024-01-04,Women,20.00\n",
+    )
+    with shop:
+        reading = read_semantic("Women vs men - who spends more, and by how much?", shop.model, words, last)
+        query = SemanticQuery.model_validate(reading.arguments)
+        assert "limit" not in reading.arguments
+        text = render(shop.model, query, shop.run(query))
+        assert "1. Women: 50.00" in text and "2. Men: 10.00" in text
+        assert "Women is ahead of Men on revenue by 40.00 (400.00%)." in text

@@ -901,10 +901,14 @@ def _read(
     limit = _limit(text)
     grouped = args.get("group_by", [])
     ranged_groups = any("metric" in t for t in thresholds)  # "which hours had over 1000 orders?": all
+    side_by_side = bool(grouped) and any(  # "women vs men, who spends more?": both, and the gap
+        f.get("column") == grouped[0]["column"] and f["op"] == "in" and len(f["values"]) > 1 for f in filters
+    )
     if (
         limit is None
         and ranking
         and not ranged_groups
+        and not side_by_side
         and len(grouped) == 1
         and "grain" not in grouped[0]
         and not _RECENCY.search(text)

@@ -197,9 +197,35 @@ def render(
         tail = f" ({share * 100:.2f}% of the total)" if query.share and share is not None else ""
         tail = _share_of(model, query, row) or tail
         lines.append(f"{place}. {name}: {figures}{tail}")
+    gap = _gap(model, query, records)
+    if gap:  # "women vs men, who spends more and by how much?": the two named, and how far apart
+        lines += ["", gap]
     if overall is not None:  # a paragraph of its own: the list's last item does not run on into it
         lines += ["", overall_line(metrics, overall, currency, total_groups or len(records))]
     return "\n".join(lines)
+
+
+def _gap(model: SemanticModel, query: SemanticQuery, records: list[dict[str, Any]]) -> str:
+    """How far apart the two values a question names side by side are ("Women vs men": "Women are
+    ahead of Men by 5,949,169.00 (78.14%)"), on the first figure; "" for any other list."""
+    if len(records) != 2 or len(query.group_by) != 1 or query.compare is not None or query.count:
+        return ""
+    column = query.group_by[0].column
+    if not any(f.column == column and f.op == "in" and len(f.values) == 2 for f in query.filters):
+        return ""
+    metric = model.metric(query.order_by or query.metrics[0])
+    first, second = (r.get(metric.name) for r in records)
+    if not isinstance(first, int | float) or not isinstance(second, int | float) or metric.unit == "date":
+        return ""
+    names = [_group_value(model, query, r, 0) for r in records]
+    if exact(first) == exact(second):
+        return f"{names[0]} and {names[1]} are level on {metric.title.lower()}."
+    (high, low), (top, bottom) = (
+        ((first, second), names) if exact(first) > exact(second) else ((second, first), names[::-1])
+    )
+    amount = figure(metric, exact(high) - exact(low), model.currency)
+    percent = f" ({_rounded((exact(high) - exact(low)) / abs(exact(low)) * 100, 2)}%)" if low else ""
+    return f"{top} is ahead of {bottom} on {metric.title.lower()} by {amount}{percent}."
 
 
 _ADDITIVE = (Kind.sum, Kind.rows, Kind.count_distinct)
