@@ -187,6 +187,8 @@ def test_a_period_outside_the_data_is_said_never_answered_with_zeros(chat: Chat)
         "I can't answer that from this data: it runs from October 11, 2015 to December 30, 2017, "
         "and January 2030 is outside it."
     )
+    tool, _, text = chat.ask("how does 2017 stack up against 2014?")  # compared with a year it lacks
+    assert tool is None and text is not None and text.endswith("and 2014 is outside it.")
 
 
 def test_a_file_with_guest_checkouts_is_answered_from_its_own_rows(tmp_path: Path) -> None:

@@ -1362,3 +1362,59 @@ def test_two_values_side_by_side_are_both_shown_with_the_gap(tmp_path: Path) -> 
         text = render(shop.model, query, shop.run(query))
         assert "1. Women: 50.00" in text and "2. Men: 10.00" in text
         assert "Women is ahead of Men on revenue by 40.00 (400.00%)." in text
+
+
+_CHANNELS = (
+    "Order ID,Cust ID,Date,Channel,Age Group,Gender,Size,B2B,Amount\n"
+    "1,11,2022-01-04,Amazon,Adult,Women,M,FALSE,50\n2,12,2022-02-05,Myntra,Teenager,Men,L,FALSE,30\n"
+    "3,13,2022-03-06,Amazon,Senior,Women,S,TRUE,10\n4,14,2022-03-06,Ajio,Adult,Men,M,FALSE,10\n"
+)
+
+
+def test_follow_ups_that_ask_a_share_leave_out_the_listed_or_split_anew(tmp_path: Path) -> None:
+    """A value of the breakdown a share was asked of ("and Myntra?"): its share of the whole; "as a %
+    of total?" of a figure; "excluding those" the rows listed, together; "split that by gender" shows
+    every gender, not the top one before; "the most" after "the fewest" ranks highest first again."""
+    shop, words, last = _shop(
+        tmp_path / "orders.csv", _CHANNELS, known={"order": "Order ID", "line_total": "Amount"}
+    )
+
+    def follow(first: str, then: str, listed: tuple[str, list[str]] | None = None) -> dict[str, Any]:
+        before = read_semantic(first, shop.model, words, last).arguments
+        reading = read_semantic(then, shop.model, words, last, before, listed)
+        assert reading.covered, (then, reading)
+        return reading.arguments
+
+    with shop:
+        myntra = follow(
+            "which channel brings in the most revenue, and what share of total is it?", "what about Myntra?"
+        )
+        assert myntra["filters"] == [{"column": "channel", "op": "in", "values": ["Myntra"]}]
+        assert shop.run(SemanticQuery.model_validate(myntra)).rows == [(30.0, 0.3, 100.0)]
+        share = follow("how much revenue came from Amazon?", "as a % of total?")
+        assert shop.run(SemanticQuery.model_validate(share)).rows == [(60.0, 0.6, 100.0)]
+        rest = follow(
+            "top 2 channels by revenue", "and everything excluding those?", ("channel", ["Amazon", "Myntra"])
+        )
+        assert "group_by" not in rest and shop.run(SemanticQuery.model_validate(rest)).rows == [(10.0,)]
+        split = follow("revenue from customers who aren't in the Adult age group?", "split that by gender")
+        assert "limit" not in split and split["group_by"] == [{"column": "gender"}]
+        most = follow("which size sells the fewest units?", "and within Amazon, which size sells the most?")
+        assert most.get("order", "desc") == "desc"
+
+
+def test_a_column_of_yes_and_no_is_what_the_lines_are_or_a_breakdown(tmp_path: Path) -> None:
+    """ "B2B orders" are the lines marked so, "non-B2B" the others, "by B2B" both."""
+    shop, words, last = _shop(
+        tmp_path / "orders.csv", _CHANNELS, known={"order": "Order ID", "line_total": "Amount"}
+    )
+    with shop:
+        for question, expected in (
+            ("how much revenue came from B2B orders?", 10.0),
+            ("non-B2B revenue", 90.0),
+        ):
+            reading = read_semantic(question, shop.model, words, last)
+            assert shop.run(SemanticQuery.model_validate(reading.arguments)).rows == [(expected,)], question
+        assert read_semantic("revenue by b2b", shop.model, words, last).arguments["group_by"] == [
+            {"column": "b2b"}
+        ]

@@ -310,7 +310,7 @@ def about_me(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 _ON_A_LIST = re.compile(
-    rf"\b(?:{'|'.join(_NTH)}|top|bottom|last|no\.?\s*\d+|#\s*\d+|number\s+\d+)\s+"
+    rf"(?:\b(?:{'|'.join(_NTH)}|top|bottom|last|no\.?\s*\d+|number\s+\d+|\d+(?:st|nd|rd|th))|#\s*\d+)\s+"
     r"(?:one\s+)?(?:on|in)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?(?:list|ranking|table)\b",
     re.IGNORECASE,
 )

@@ -384,19 +384,20 @@ def _unread(left: list[str]) -> str:
 
 
 def _outside(arguments: dict[str, Any], data: _Data) -> str | None:
-    """A period wholly outside the data ("January 2018" of a file that ends in 2017): said, with the
-    data's span, rather than answered with zeros (or forecast)."""
-    window = arguments.get("window") or {}
-    if data.first_day is None or data.last_day is None or not window:
+    """A period wholly outside the data ("January 2018" of a file that ends in 2017, or compared with:
+    "2022 vs 2021" of a file of 2022): said, with the data's span, rather than answered with zeros
+    (or forecast)."""
+    if data.first_day is None or data.last_day is None:
         return None
-    start, end = window.get("start"), window.get("end")
-    after = start is not None and date.fromisoformat(str(start)) > data.last_day
-    before = end is not None and date.fromisoformat(str(end)) < data.first_day
-    if not (after or before):
-        return None
-    asked = window_text(Window.model_validate(window))
-    span = f"{day_text(data.first_day)} to {day_text(data.last_day)}"
-    return f"I can't answer that from this data: it runs from {span}, and {asked} is outside it."
+    for window in (arguments.get("window") or {}, arguments.get("compare") or {}):  # "2022 vs 2021"
+        start, end = window.get("start"), window.get("end")
+        after = start is not None and date.fromisoformat(str(start)) > data.last_day
+        before = end is not None and date.fromisoformat(str(end)) < data.first_day
+        if after or before:
+            asked = window_text(Window.model_validate(window))
+            span = f"{day_text(data.first_day)} to {day_text(data.last_day)}"
+            return f"I can't answer that from this data: it runs from {span}, and {asked} is outside it."
+    return None
 
 
 def can_ask(model: SemanticModel) -> str:

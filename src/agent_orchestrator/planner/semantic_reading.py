@@ -84,7 +84,8 @@ _YEAR_BACK = re.compile(
 )
 _STEP_BACK = re.compile(
     r"\b(?:month over month|mom|quarter over quarter|qoq|previous (?:month|quarter|period)"
-    r"|prior (?:month|quarter|period)|(?:month|quarter|period) before)\b"
+    r"|prior (?:month|quarter|period)|(?:the\s+)?(?:month|quarter|period|week|day) before)\b"
+    r"(?!\s+(?:that|it|this))"
 )
 _GROWTH = _words("growth grow grew grown change changed increase increased decrease decreased")
 _COUNTING = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b|\bcount\b")
@@ -233,6 +234,12 @@ _OR_MORE = {"above": "ge", "more": "ge", "over": "ge", "higher": "ge", "greater"
             "less": "le", "under": "le", "lower": "le", "fewer": "le"}  # fmt: skip
 _AMONG = re.compile(
     r"\b(?:of|among|between)\s+(?:those|these|them|(?:the\s+)?(?:two|three|four|five|both))\b|\bthose\b|\bthese\b"
+)
+_BY_IT = re.compile(r"\b(?:by|per|split|breakdown|broken|vs|versus|compared?|each|every)\b")
+"""A column of yes and no broken down by, not what the lines are ("revenue by B2B", "B2B vs not")."""
+_LEAVING_THOSE = re.compile(
+    r"\b(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|without|"
+    r"not counting|leaving out|leave out|minus|ignoring)\s+(?:those|these|them|the\s+(?:top|bottom|first))\b"
 )
 _HOW_MUCH_TOO = re.compile(r"\band\s+(?:for\s+)?how\s+much\b")
 _HOW_MANY_PERIODS = re.compile(
@@ -581,6 +588,13 @@ def _read(
         rest, text = _BEFORE_THAT.sub(" ", rest), _BEFORE_THAT.sub(" ", text)
     if comparing:  # "so what's the yoy growth?": of the comparison
         rest = _STEP_BACK.sub(" ", _YEAR_BACK.sub(" ", rest))
+    elif previous and previous.get("window") and "window" not in args:
+        back = _YEAR_BACK.search(rest) or _STEP_BACK.search(rest)
+        if back is not None:  # "how did last month do?", then "vs the month before?": the two side by side
+            window = previous["window"]
+            args["window"] = window
+            args["compare"] = _year_back(window) if _YEAR_BACK.search(rest) else _span_before(window)
+            rest = rest.replace(back[0], " ", 1)
     before = (previous or {}).get("window") or period_before
     that = _THAT_PERIOD.search(rest)
     its_own = that is not None and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{that[1]}\b", rest)
@@ -596,8 +610,8 @@ def _read(
     rest = re.sub(r"\bgross\b", " ", rest) if model.cancellation is None else rest
     thresholds = _thresholds(rest, model, vocabulary) or _range_of_the_last(rest, model, previous)
     for spoken, kept in {t.pop("spoken"): t.pop("kept", None) for t in thresholds}.items():
-        ranged_word = kept or spoken.split()[0]  # read: the thing ranged stays
-        rest = rest.replace(spoken, f" {'' if ranged_word[0].isdigit() else ranged_word} ", 1)
+        ranged_word = spoken.split()[0] if kept is None else kept  # read: the thing ranged stays
+        rest = rest.replace(spoken, f" {'' if ranged_word[:1].isdigit() else ranged_word} ", 1)
     loss = _LOSS.search(rest) if "profit" in {m.name for m in model.metrics} else None
     if loss is not None:  # "in the red": a loss, no name ("red" is no city Redding)
         rest = rest.replace(loss.group(0), " ", 1)
@@ -618,6 +632,9 @@ def _read(
         and not is_plain(w, _PLAIN)  # "gets", "counting": a form of a plain word
         and root(w) not in titled  # "shipped first class": a form of the column's own word
     ]
+    whose = _TRAITS_OF.search(text)
+    if whose is not None and _traits_only(model, whose["who"]):  # "customers who are not Adults"
+        reading.left = [w for w in reading.left if w != whose["who"]]
     other = vocabulary.in_other_forms(  # "paid" for Payment, "tax" for Tax 5%, not "discounted" lines
         w for w in reading.left if _measure_had(model, w, set()) is None
     )
@@ -669,6 +686,9 @@ def _read(
         found.mentions or found.columns or found.metrics or found.grains or "window" in args or phrased
     )
     cues = set(words)
+    clauses = len(re.findall(r"\b[a-z]+s\s+who\b", text))
+    if clauses and clauses == len(re.findall(r"\bwho\b", text)):  # "customers who aren't Adults": no "who…?"
+        cues.discard("who")
     ranked_by_count = _BY_COUNT.search(text)  # "worst seller by number of pizzas sold": how it ranks
     counting = bool(_COUNTING.search(_BY_COUNT.sub("by", text)))
     ranking = bool(cues & _RANKING)
@@ -723,6 +743,14 @@ def _read(
     if ratio is not None:
         metrics = [ratio]
         found = replace(found, columns=tuple(c for c in found.columns if _is_not_key(model, c)))
+    for name in [c for c in found.columns if c in vocabulary.flags and not _BY_IT.search(text)]:
+        # "B2B orders", "non-B2B revenue": a column of yes and no named as what the lines are
+        phrase = next((p for p in found.used if vocabulary.find(p).columns == (name,)), name)
+        denied = re.search(rf"\b(?:non|not|no|excluding|except|without)[\s-]+{re.escape(phrase)}\b", text)
+        filters.append(
+            {"column": name, "op": "not_in" if denied else "in", "values": [vocabulary.flags[name]]}
+        )
+        found = replace(found, columns=tuple(c for c in found.columns if c != name))
     for name in found.columns:
         column = model.column(name)
         if column.role is Role.measure:  # a figure asked, or the range of one ("sales over 200k")
@@ -975,7 +1003,19 @@ def _read(
         if row is not None and "@" in row.column:  # "how did that compare to the month before?"
             args = _about_period(args, row.column, row.value, text)
         elif row is not None:
+            shared = bool(args.get("share")) and bool(cues & _SHARE or "%" in text)
             args = _about_row(args, row.column, row.value)
+            args = _share_of_one({**args, "share": True} if shared else args)  # "what share is the #1 state?"
+    elif (
+        previous is not None
+        and not found.metrics
+        and not groups
+        and args.get("share")
+        and len(words) <= _SHORT
+    ):
+        reading.follow_up = True  # "as a % of total?": the figure before, as a share
+        args = _share_of_one(_patched(previous, args, found, text, model))
+        reading.named = True
     elif (
         previous is not None
         and not found.metrics
@@ -1026,10 +1066,15 @@ def _read(
         those: dict[str, Any] | None = None  # other periods listed are within the window kept
         if grain == "weekday":
             those = {"column": name, "part": "weekday", "op": "in", "values": values[:7]}
-        elif not grain:  # rows of a column: filtered to
-            those = {"column": among, "op": "in", "values": values[:50]}
+        left_out = _LEAVING_THOSE.search(text)  # "everything excluding those top 5 states": the rest
+        if not grain:  # rows of a column: filtered to, or left out
+            those = {"column": among, "op": "not_in" if left_out else "in", "values": values[:50]}
         if those is not None and values and among not in {f.get("column") for f in args.get("filters", [])}:
             args["filters"] = [*args.get("filters", []), those]
+        if left_out and not grain:  # the rest together, no longer broken down by the column
+            args["group_by"] = grouped
+            for ranked in ("limit", "order", "order_by", "share") if not grouped else ():
+                args.pop(ranked, None)
     if not args.get("metrics"):
         args.pop("metrics", None)
     args["filters"] = _not_left_out(args.get("filters", []), args.get("metrics", []), model)
@@ -1389,7 +1434,7 @@ def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
     words = "|".join(re.escape(w) for w in sorted(spoken, key=len, reverse=True) if w)
     scope = (
         r"\b(?:on|across|over|among|from|(?<!\bnumber\s)(?<!\bcount\s)(?<!\btotal\s)(?<!\bamount\s)of)\s+"
-        r"(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?(?:\w+ed\s+)?"
+        r"(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?(?:\w+ed\s+|[a-z]*\d[a-z\d]*\s+)?"
     )
     return bool(re.search(rf"{scope}(?:{words})\b", text))
 
@@ -1404,6 +1449,19 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         if not named.columns and not named.metrics:  # "aged 60 or over", "priced above 100"
             named = vocabulary.in_other_forms([match["what"]])
         columns = [c for c in named.columns if model.column(c).role is Role.measure]
+        if not columns and not named.metrics:  # "aged over 50": the one measure of that word (Customer_Age)
+            said = (
+                root(match["what"].removesuffix("d")) if match["what"].endswith("ed") else root(match["what"])
+            )
+            columns = [
+                c.name
+                for c in model.with_role(Role.measure)
+                if said in {root(w) for w in normalise(c.title).split()}
+            ][:2]
+            columns = columns if len(columns) == 1 else []
+            titled = bool(columns)  # the word is read with the range
+        else:
+            titled = False
         over = columns[0] if columns else (model.metric(named.metrics[0]).over if named.metrics else None)
         op = _OPS[match["op"]] if match["op"] else _OR_MORE[match["op2"]]
         number, percent = (
@@ -1452,9 +1510,8 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         if percent and model.column(over).unit == "percent":
             value /= 100
         values = [value, value] if op == "eq" else [value]
-        found.append(
-            {"column": over, "op": "between" if op == "eq" else op, "values": values, "spoken": match[0]}
-        )
+        rule = {"column": over, "op": "between" if op == "eq" else op, "values": values, "spoken": match[0]}
+        found.append({**rule, "kept": ""} if titled else rule)
     taken = [str(t["spoken"]) for t in found]
     for match in _COUNTED_RANGE.finditer(text):  # "days with more than 100 orders": each day's orders
         if any(match[0] in spoken or spoken in match[0] for spoken in taken):
@@ -1542,6 +1599,24 @@ def _of_those(before: str, model: SemanticModel, group: dict[str, str]) -> bool:
         return True
     said = _HAVING_SUBJECT.search(before)
     return said is not None and bool(_FROM_THOSE.search(before[: said.start()]))
+
+
+_TRAITS_OF = re.compile(
+    r"(?<!how many )(?<!number of )(?<!unique )(?<!distinct )(?<!different )(?<!top )(?<!which )"
+    r"\b(?:from|of|by|to|for|among)\s+(?:our\s+|the\s+)?(?P<who>customers|clients|buyers|shoppers)\s+"
+    r"(?:who|that|which|aged|in|from|with|over|under|between)\b"
+)
+"""The people a file describes only by their traits, named as the subject of one ("revenue from
+customers who are not Adults"): the lines of such people, not a count of customers it cannot make."""
+
+
+def _traits_only(model: SemanticModel, who: str) -> bool:
+    """Whether the file has no key for ``who`` (customers) but columns of their traits
+    ("Customer_Age", "Customer_Gender")."""
+    noun = who.removesuffix("s")
+    if model.key_of(Entity.customer) is not None:
+        return False
+    return any(noun in normalise(c.title).split() for c in model.columns if c.role is not Role.ignore)
 
 
 def _figure_named(words: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
@@ -1886,6 +1961,9 @@ def _patched(
     """The previous query with what this one names in its place: its metrics only when it names
     some (or a measure), not the default a breakdown alone would get ("for tables, which region is
     worst?" after losses keeps the profit)."""
+    listed = _of_the_listed(previous, args)
+    if listed is not None:
+        return listed
     patched = dict(previous)
     if (
         previous.get("window")
@@ -1916,6 +1994,14 @@ def _patched(
     for key in ("window", "compare", "order", "limit", "share", "share_of", "count", "together"):
         if key in args:
             patched[key] = args[key]
+    said = set(text.split())
+    if "order" not in args and said & _HIGH and not said & _LOW:  # "fewest", then "…the most units?"
+        patched.pop("order", None)
+    new_breakdown = {g["column"] for g in args.get("group_by", [])} - {
+        g["column"] for g in previous.get("group_by", [])
+    }
+    if new_breakdown and "limit" not in args:  # "split that by gender": every one, not the top one before
+        patched.pop("limit", None)
     if "window" in args and "compare" not in args:
         patched.pop("compare", None)
     if "window" not in args and _ALL_TIME.search(text):  # "…and across all 3 months?": no period
@@ -1940,6 +2026,36 @@ def _patched(
     if patched.get("order_by") and patched["order_by"] not in patched.get("metrics", []):
         patched["order_by"] = patched["metrics"][0]  # "units sold in Q1?" after the top quarter by sales
     return patched
+
+
+def _share_of_one(args: dict[str, Any]) -> dict[str, Any]:
+    """A share asked of one figure (no breakdown): of the same metric over the same period, every
+    other row kept ("Myntra's revenue, as a % of total")."""
+    if not args.get("share") or args.get("group_by"):
+        return args
+    shared = {k: v for k, v in args.items() if k != "share"}
+    shared["share_of"] = {"window": args["window"]} if args.get("window") else {}
+    return shared
+
+
+def _of_the_listed(previous: dict[str, Any], args: dict[str, Any]) -> dict[str, Any] | None:
+    """A value of the column a share was broken down by, asked after it ("which channel brings the
+    most revenue, and what share is it?", then "what about Myntra?"): that value's share of the whole."""
+    groups = previous.get("group_by") or []
+    if not previous.get("share") or len(groups) != 1 or "group_by" in args:
+        return None
+    column = groups[0]["column"]
+    named = [f for f in args.get("filters", []) if f.get("column") == column and f["op"] == "in"]
+    if len(named) != 1 or len(named[0]["values"]) != 1:
+        return None
+    kept = [f for f in previous.get("filters", []) if f.get("column") != column]
+    one = {
+        k: v for k, v in previous.items() if k not in ("group_by", "limit", "order", "order_by", "filters")
+    }
+    one["filters"] = [*kept, *args.get("filters", [])]
+    if args.get("window"):
+        one["window"] = args["window"]
+    return _share_of_one(one)
 
 
 def _whole_kept(

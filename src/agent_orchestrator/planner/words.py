@@ -46,7 +46,7 @@ COMMON = frozenset(
     u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg though tho
     contain contains containing menu catalog catalogue lineup still actually
     onwards onward forwards within ship ships shipped include includes including incl everything
-    ahead behind""".split()  # noqa: SIM905
+    ahead behind stack stacks stacked""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent

@@ -325,10 +325,13 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         return f"{metric.title.lower()} {op}{values}"
     column = model.column(rule.column or "")
     named = names if column.role is Role.key and rule.op == "in" else None
-    values = " or ".join(
+    written = [
         f"{v} ({named[f'{column.name}={v}']})" if named and f"{column.name}={v}" in named else _plain(v)
         for v in rule.values
-    )
+    ]
+    if rule.op == "not_in" and len(written) > 1:  # "other than A, B and C": none of them
+        return f"{column.title} other than {', '.join(written[:-1])} and {written[-1]}"
+    values = " or ".join(written)
     if rule.op in ("missing", "present"):  # "no Customer ID": a guest's lines
         return f"{'no' if rule.op == 'missing' else 'with a'} {column.title}"
     if rule.part == "weekday":

@@ -32,7 +32,7 @@ from agent_orchestrator.semantic.written import CURRENCY_SYMBOLS
 # Words of a header, by what they say about the column.
 _ENTITY_WORDS: dict[Entity, tuple[str, ...]] = {
     Entity.order: ("order", "invoice", "transaction", "receipt", "basket"),
-    Entity.customer: ("customer", "client", "buyer", "account", "member", "shopper"),
+    Entity.customer: ("customer", "cust", "client", "buyer", "account", "member", "shopper"),
     Entity.product: ("product", "item", "sku", "stock", "article", "variant"),
 }
 _KEY_WORDS = ("id", "key", "code", "no", "number", "num", "ref", "sku", "stockcode", "invoiceno")

@@ -325,6 +325,13 @@ class Vocabulary:
                     self._values.setdefault(words, []).append((name, str(value)))
         dimensions = {c.name for c in model.with_role(Role.dimension)}
         self._dimensions = dimensions
+        # A column of yes and no ("B2B": TRUE/FALSE): its true value, for "B2B orders"
+        self.flags: dict[str, str] = {}
+        for name in dimensions & set(values):
+            answers = {normalise(str(v)): str(v) for v in values[name]}
+            for yes, no in (("true", "false"), ("yes", "no"), ("y", "n")):
+                if set(answers) == {yes, no}:
+                    self.flags[name] = answers[yes]
         aliases: dict[str, list[tuple[str, str]]] = {}
         for name in dimensions & set(values):
             said = {normalise(str(value)) for value in values[name]}
@@ -441,10 +448,12 @@ class Vocabulary:
 
     @functools.cached_property
     def spelling(self) -> tuple[list[str], frozenset[str]]:
-        """The words a typo may be corrected to: the model's own names and the values of its
-        dimensions, then the words of its names of things (customers, products), which only a
-        keyboard slip may be corrected to (a name a letter away may be another one)."""
+        """The words a typo may be corrected to: the model's own names (and their plurals:
+        "catgories" is "categories") and the values of its dimensions, then the words of its names of
+        things (customers, products), which only a keyboard slip may be corrected to (a name a letter
+        away may be another one)."""
         own = {w for phrase in self._names for w in phrase.split()}
+        own |= {f"{w[:-1]}ies" if w.endswith("y") else f"{w}s" for w in own if w.isalpha() and len(w) >= 4}
         own |= {w for phrase in self._values for w in phrase.split() if not any(c.isdigit() for c in w)}
         names = frozenset(w for w in self._words if w not in own and w.isalpha())
         return sorted(w for w in own | names if len(w) >= 3 and w.isalpha()), names
