@@ -1418,3 +1418,15 @@ def test_a_column_of_yes_and_no_is_what_the_lines_are_or_a_breakdown(tmp_path: P
         assert read_semantic("revenue by b2b", shop.model, words, last).arguments["group_by"] == [
             {"column": "b2b"}
         ]
+
+
+def test_gross_is_a_name_s_word_when_the_file_has_one(tmp_path: Path) -> None:
+    """A till's own "gross income" is that column; a "gross profit" of a file without one is its profit."""
+    shop, words, last = _shop(
+        tmp_path / "till.csv",
+        "Invoice ID,Date,Total,gross income\nA-1,2024-01-02,100.00,4.76\nA-2,2024-01-03,50.00,2.38\n",
+        known={"order": "Invoice ID", "line_total": "Total"},
+    )
+    with shop:
+        reading = read_semantic("what's the gross income?", shop.model, words, last)
+        assert reading.arguments["metrics"] == ["gross_income"]

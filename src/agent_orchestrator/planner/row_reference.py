@@ -39,9 +39,10 @@ _BY_PLACE = re.compile(
 """A row by its place in the list; "the top one", but not "the top one hundred"."""
 _PRONOUN = re.compile(
     r"\b(?:they|them|their|theirs|it|its|he|she|his|her|him|that one|this one)\b"
+    r"|\b(?<!is\s)(?<!are\s)(?<!was\s)(?<!were\s)there\b(?!\s+(?:is|are|was|were|be)\b)"
     r"|\bthat\s+(?:compare|compared|change|changed|grow|grew|do|did|was|is|look|looked)\b"
 )
-"""A row named by a pronoun: only when the list held one row."""
+"""A row named by a pronoun ("they", "from there"): only when the list held one row."""
 
 
 @dataclass(frozen=True)

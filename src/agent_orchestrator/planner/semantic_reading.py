@@ -605,9 +605,12 @@ def _read(
         rest = _THAT_PERIOD.sub(" ", rest)
     # "net of cancellations" is revenue as recorded; "non-cancelled only", "gross" the lines kept
     gross = model.cancellation is not None and bool(_GROSS.search(rest))
-    # a "gross profit" or "gross sales" of a file that cancels nothing is its profit, its sales
+    # a "gross profit" or "gross sales" of a file that cancels nothing is its profit, its sales (but a
+    # "gross income" of its own is that column)
     rest = _GROSS.sub(" ", _NET.sub(" ", rest)) if model.cancellation is not None else _NET.sub(" ", rest)
-    rest = re.sub(r"\bgross\b", " ", rest) if model.cancellation is None else rest
+    titles = [*(c.title for c in model.columns), *(m.title for m in model.metrics)]
+    own_gross = any("gross" in normalise(title).split() for title in titles)
+    rest = re.sub(r"\bgross\b", " ", rest) if model.cancellation is None and not own_gross else rest
     thresholds = _thresholds(rest, model, vocabulary) or _range_of_the_last(rest, model, previous)
     for spoken, kept in {t.pop("spoken"): t.pop("kept", None) for t in thresholds}.items():
         ranged_word = spoken.split()[0] if kept is None else kept  # read: the thing ranged stays
@@ -812,7 +815,14 @@ def _read(
             groups.append({"column": customer.name})
         counted = [m for m in metrics if _counted_entity(model, m) is Entity.customer]
         metrics = [m for m in metrics if m not in counted] or ([done[0]["metric"]] if counted else [])
-    if cues & {"who", "whom"} and customer is not None and not groups and not found.grains:
+    side_by_side = any(f.get("op") == "in" and len(f.get("values", [])) > 1 for f in filters)
+    if (
+        cues & {"who", "whom"}
+        and customer is not None
+        and not groups
+        and not found.grains
+        and not side_by_side
+    ):
         groups.append({"column": customer.name})  # "who placed the most orders?": customers ranked
         metrics = [m for m in metrics if _counted_entity(model, m) is not Entity.customer]
     # "top customers", "which products": an entity's count is the entity ranked, unless counted
@@ -1069,7 +1079,9 @@ def _read(
         left_out = _LEAVING_THOSE.search(text)  # "everything excluding those top 5 states": the rest
         if not grain:  # rows of a column: filtered to, or left out
             those = {"column": among, "op": "not_in" if left_out else "in", "values": values[:50]}
-        if those is not None and values and among not in {f.get("column") for f in args.get("filters", [])}:
+        if those is not None and values and left_out:  # the rows listed, whatever was kept of them since
+            args["filters"] = [*[f for f in args.get("filters", []) if f.get("column") != among], those]
+        elif those is not None and values and among not in {f.get("column") for f in args.get("filters", [])}:
             args["filters"] = [*args.get("filters", []), those]
         if left_out and not grain:  # the rest together, no longer broken down by the column
             args["group_by"] = grouped
@@ -1797,6 +1809,7 @@ def _one_asked(text: str, column: Column, who: bool = False, also: list[str] | N
     if column.entity is not None:
         names.add(column.entity.value)
     names.add(" ".join(w for w in normalise(column.title).split() if w not in _NAMING))  # "which dealer"
+    names.add(normalise(column.title).split()[-1] if column.title.strip() else "")  # "which city": Ship city
     text = normalise(text)  # "which sub-category": the name as its title writes it
     singular = plural = False
     for name in filter(None, names):

@@ -229,7 +229,8 @@ class Engine:
                 f"(SELECT count(DISTINCT {under}) FROM {VIEW}) FROM (SELECT {name}, "
                 f"count(DISTINCT {under}) AS n FROM {VIEW} WHERE {name} IS NOT NULL GROUP BY 1)"
             )
-            if 2 <= int(parents) < int(values) and int(shared) <= int(values) * _SHARED:
+            # two values are a flag (B2B or not), no grouping of places or things
+            if 3 <= int(parents) < int(values) and int(shared) <= int(values) * _SHARED:
                 found.append((-int(parents), parent))  # the finest grouping first: a state before a region
         chosen = [parent for _, parent in sorted(found, key=lambda pair: pair[0])]
         with self._lock:
