@@ -1753,11 +1753,11 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
 
 
 _INCLUDED = re.compile(
-    r"\b(?:include|includes|including|incl|inclusive\s+of|counting)\s+(?:\w+\s+){0,3}?"
+    r"\b(?:include|includes|including|incl|inclusive\s+of)\s+(?!only\b)(?:\w+\s+){0,3}?"
     r"(?:(?:the|any|all|also|too|even)\s+)?(?:\w+\s*(?:\band\b|\bor\b|/)\s*)?$"
 )
 """Values said to be counted in as well ("include everything, cancelled/returned and all",
-"counting returns too"): every line, none kept or left out."""
+"including returns"): every line, none kept or left out ("counting only shipped orders" keeps them)."""
 
 
 def _cancellation_meant(found: Any, model: SemanticModel) -> Any:
