@@ -52,7 +52,7 @@ from .query_phrases import (
     years_left_out,
 )
 from .row_reference import referred_row
-from .words import COMMON, QUOTED, TYPO_PRONE, correction, is_plain, normalize, short_word
+from .words import COMMON, MONTH_NAMES, QUOTED, TYPO_PRONE, correction, is_plain, normalize, short_word
 
 
 def _words(text: str) -> frozenset[str]:
@@ -247,13 +247,7 @@ _HOW_MANY_PERIODS = re.compile(
     r"(?P<grain>day|week|month|quarter|year|hour)s\b"
 )
 """Periods counted ("how many days had sales?"): the periods with a line, not a figure per period."""
-_MONTH = "|".join(
-    sorted(
-        {n.lower() for n in (*calendar.month_name, *calendar.month_abbr) if n} | {"sept"},
-        key=len,
-        reverse=True,
-    )
-)
+_MONTH = MONTH_NAMES
 _DAY_SPAN = re.compile(
     rf"\b(?:from\s+|between\s+)?(?:(?P<month>{_MONTH})\.?\s+(?P<a>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<a2>\d{{1,2}})(?:st|nd|rd|th)?)\s*(?:-|\u2013|to|through|thru|until|till|and)\s*(?P<b>\d{{1,2}})"

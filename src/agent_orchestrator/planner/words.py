@@ -127,15 +127,16 @@ def _unscaled(match: re.Match[str]) -> str:
     return f"{amount.normalize():f}"
 
 
-_MONTH_NAMES = "|".join(
+MONTH_NAMES = "|".join(
     sorted(
         {m.lower() for m in (*calendar.month_name, *calendar.month_abbr) if m} | {"sept"},
         key=len,
         reverse=True,
     )
 )
+"""A month's name or its abbreviation, longest first, as an alternation for a pattern."""
 _RESTATED = re.compile(
-    rf"\b(?P<gap>(?:q[1-4]|h[12]|half|quarter)[^()]{{0,24}}?)\s*\(\s*(?:(?:{_MONTH_NAMES})\.?"
+    rf"\b(?P<gap>(?:q[1-4]|h[12]|half|quarter)[^()]{{0,24}}?)\s*\(\s*(?:(?:{MONTH_NAMES})\.?"
     rf"(?:\s*(?:[-\u2013\u2014/&,+]|and|to|through|thru)\s*)?)+(?:(?:19|20)\d\d)?\s*\)"
 )
 """Months in parentheses after the quarter or half they make up ("H2 (Jul-Dec)", "Q1 (Jan, Feb,

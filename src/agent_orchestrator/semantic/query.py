@@ -218,6 +218,21 @@ def _check_part(column: Column, part: str | None) -> None:
         raise InvalidInputError(_NO_SUCH_PART[column.day_time].format(column.name))
 
 
+def _part_filter(name: str, part: str, ops: list[str], item: dict[str, Any], most: int) -> dict[str, Any]:
+    """The schema of a filter on a part of a time column's values (its year, weekday or hour)."""
+    return {
+        "type": "object",
+        "properties": {
+            "column": {"const": name},
+            "part": {"const": part},
+            "op": {"type": "string", "enum": ops},
+            "values": {"type": "array", "items": item, "minItems": 1, "maxItems": most},
+        },
+        "required": ["column", "part", "op", "values"],
+        "additionalProperties": False,
+    }
+
+
 def query_schema(
     model: SemanticModel, values: dict[str, list[str]] | None = None, found: Found | None = None
 ) -> dict[str, Any]:
@@ -286,65 +301,16 @@ def query_schema(
             }
         )
     if found is None:  # "on Thursdays": a weekday of each date column; "excluding 2011": a year
-        column_filters += (
-            [
-                {
-                    "type": "object",
-                    "properties": {
-                        "column": {"const": name},
-                        "part": {"const": "year"},
-                        "op": {"type": "string", "enum": ["in", "not_in"]},
-                        "values": {
-                            "type": "array",
-                            "items": {"type": "integer", "minimum": 1900, "maximum": 2100},
-                            "minItems": 1,
-                            "maxItems": 20,
-                        },
-                    },
-                    "required": ["column", "part", "op", "values"],
-                    "additionalProperties": False,
-                }
-                for name in times
-            ]
-            + [
-                {
-                    "type": "object",
-                    "properties": {
-                        "column": {"const": name},
-                        "part": {"const": "weekday"},
-                        "op": {"type": "string", "enum": ["in", "not_in"]},
-                        "values": {
-                            "type": "array",
-                            "items": names(list(WEEKDAYS)),
-                            "minItems": 1,
-                            "maxItems": 7,
-                        },
-                    },
-                    "required": ["column", "part", "op", "values"],
-                    "additionalProperties": False,
-                }
-                for name in times
-            ]
-            + [
-                {
-                    "type": "object",
-                    "properties": {
-                        "column": {"const": name},
-                        "part": {"const": "hour"},
-                        "op": {"type": "string", "enum": ["in", "not_in", "ge", "le", "between"]},
-                        "values": {
-                            "type": "array",
-                            "items": {"type": "integer", "minimum": 0, "maximum": 23},
-                            "minItems": 1,
-                            "maxItems": 24,
-                        },
-                    },
-                    "required": ["column", "part", "op", "values"],
-                    "additionalProperties": False,
-                }
+        years = {"type": "integer", "minimum": 1900, "maximum": 2100}
+        hours = {"type": "integer", "minimum": 0, "maximum": 23}
+        column_filters += [
+            *(_part_filter(name, "year", ["in", "not_in"], years, 20) for name in times),
+            *(_part_filter(name, "weekday", ["in", "not_in"], names(list(WEEKDAYS)), 7) for name in times),
+            *(
+                _part_filter(name, "hour", ["in", "not_in", "ge", "le", "between"], hours, 24)
                 for name in [c.name for c in model.clocked]
-            ]
-        )
+            ),
+        ]
     metric_filter = {
         "type": "object",
         "properties": {
