@@ -121,7 +121,7 @@ def main() -> None:
                 started = time.perf_counter()
                 answer(data, step.arguments)
                 answers.append(time.perf_counter() - started)
-        data.close()
+        data.engine.close()
         library.close()
 
     def line(name: str, values: list[float]) -> str:
