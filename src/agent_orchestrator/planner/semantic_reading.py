@@ -809,13 +809,12 @@ def _read(
             groups.append({"column": customer.name})
         counted = [m for m in metrics if _counted_entity(model, m) is Entity.customer]
         metrics = [m for m in metrics if m not in counted] or ([done[0]["metric"]] if counted else [])
-    side_by_side = any(f.get("op") == "in" and len(f.get("values", [])) > 1 for f in filters)
     if (
         cues & {"who", "whom"}
         and customer is not None
         and not groups
         and not found.grains
-        and not side_by_side
+        and not _side_by_side(filters)  # "women vs men, who spends more?": the two, not customers
     ):
         groups.append({"column": customer.name})  # "who placed the most orders?": customers ranked
         metrics = [m for m in metrics if _counted_entity(model, m) is not Entity.customer]
@@ -933,9 +932,7 @@ def _read(
     limit = _limit(text)
     grouped = args.get("group_by", [])
     ranged_groups = any("metric" in t for t in thresholds)  # "which hours had over 1000 orders?": all
-    side_by_side = bool(grouped) and any(  # "women vs men, who spends more?": both, and the gap
-        f.get("column") == grouped[0]["column"] and f["op"] == "in" and len(f["values"]) > 1 for f in filters
-    )
+    side_by_side = bool(grouped) and _side_by_side(filters, grouped[0]["column"])  # both, and the gap
     if (
         limit is None
         and ranking
@@ -1282,6 +1279,15 @@ _TO_DATE = re.compile(r"\b(?:so far|to date|same (?:period|time|days)|like for l
 vs the same period last year"): the earlier period over as many days."""
 
 
+def _side_by_side(filters: list[dict[str, Any]], column: str | None = None) -> bool:
+    """Whether the question names several values of one column (of ``column``, if given) to set side
+    by side ("women vs men")."""
+    return any(
+        f.get("op") == "in" and len(f.get("values", [])) > 1 and column in (None, f.get("column"))
+        for f in filters
+    )
+
+
 def _like_for_like(args: dict[str, Any], last_day: date) -> None:
     """The window cut at the data's last day, and the comparison cut after as many days."""
     window, compare = args.get("window"), args.get("compare")
@@ -1291,11 +1297,8 @@ def _like_for_like(args: dict[str, Any], last_day: date) -> None:
     if not start <= last_day < end:
         return
     before = date.fromisoformat(compare["start"])
-    years = start.year - before.year
-    if (start.month, start.day) == (before.month, before.day) and years:  # a year back: the same date
-        cut = last_day.replace(
-            year=last_day.year - years, day=min(last_day.day, 28 if last_day.month == 2 else 31)
-        )
+    if compare["start"] == _year_back(window)["start"]:  # a year back: the same date a year before
+        cut = date.fromisoformat(_year_back({"start": window["start"], "end": last_day.isoformat()})["end"])
     else:
         cut = before + (last_day - start)
     cut = min(cut, date.fromisoformat(compare["end"]))

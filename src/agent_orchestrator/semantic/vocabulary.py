@@ -261,6 +261,14 @@ _PLAIN_WORDS = _PLAIN_PAIRS | {"a", "i", "o"} | {
 value only beside its column's name ("the Top category")."""
 
 
+def _plurals(word: str) -> tuple[str, ...]:
+    """The ways a word's plural may be written, the likeliest first ("category": categories, "bike":
+    bikes, "box": boxes)."""
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        return (f"{word[:-1]}ies", f"{word}s")
+    return (f"{word}es", f"{word}s") if word.endswith(("s", "x", "ch", "sh")) else (f"{word}s", f"{word}es")
+
+
 def _initials(values: Mapping[str, Iterable[str]], dimensions: set[str]) -> dict[str, list[tuple[str, str]]]:
     """A dimension's values of several words by their initials ("uk": United Kingdom, "ec": European
     Community, "us": United States), when no other value has the same ones: read only as a question
@@ -453,7 +461,7 @@ class Vocabulary:
         things (customers, products), which only a keyboard slip may be corrected to (a name a letter
         away may be another one)."""
         own = {w for phrase in self._names for w in phrase.split()}
-        own |= {f"{w[:-1]}ies" if w.endswith("y") else f"{w}s" for w in own if w.isalpha() and len(w) >= 4}
+        own |= {plural for w in own if w.isalpha() and len(w) >= 4 for plural in _plurals(w)[:1]}
         own |= {w for phrase in self._values for w in phrase.split() if not any(c.isdigit() for c in w)}
         names = frozenset(w for w in self._words if w not in own and w.isalpha())
         return sorted(w for w in own | names if len(w) >= 3 and w.isalpha()), names
@@ -485,7 +493,7 @@ class Vocabulary:
         "accessory sales": *Accessories*)."""
         if not phrase.isalpha() or len(phrase) < 3:
             return None
-        for plural in (phrase + "s", phrase + "es", phrase[:-1] + "ies" if phrase.endswith("y") else ""):
+        for plural in _plurals(phrase):
             held = [(c, v) for c, v in self._values.get(plural, []) if c in self._dimensions]
             if held:
                 return held
