@@ -69,6 +69,7 @@ from agent_orchestrator.sessions.store import (
 )
 from agent_orchestrator.sessions.turn_runner import (
     DEFAULT_TITLE,
+    INTERRUPTED,
     TurnRunner,
     announce,
     close_quietly,
@@ -379,11 +380,10 @@ class SessionService:
         with the ``answer`` the log holds, so that the feed tells what the transcript shows, or else
         that it failed; with its message first if its server died before telling it (the turn began
         when the record was last updated)."""
-        message = "The server answering this message stopped; send it again."
         stream = session_stream(record.id)
         try:
             await self.live.end_open_turn(
-                stream, message, answer=answer, prompt=record.pending_prompt, since=record.updated_at
+                stream, INTERRUPTED, answer=answer, prompt=record.pending_prompt, since=record.updated_at
             )
         except Exception:  # the feed is a view; the session is already marked interrupted
             logger.exception("Live feed of %s: ending the interrupted turn failed", record.id)

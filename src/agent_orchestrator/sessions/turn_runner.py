@@ -73,6 +73,8 @@ from agent_orchestrator.sessions.turns.warm import WarmSessions
 from agent_orchestrator.telemetry import STALE_WRITES_DROPPED, TRACER, TURN_SESSIONS
 
 logger = logging.getLogger(__name__)
+INTERRUPTED = "The server answering this message stopped; send it again."
+"""What a turn whose server died tells its followers when the transcript has no answer for it."""
 
 DEFAULT_TITLE = "New chat"
 BUSY = "This session is answering another message; try again when it is done."
@@ -242,6 +244,7 @@ class TurnRunner:
             renewer = asyncio.create_task(self._keep_lease(lease))
             if record.pending_prompt is not None:
                 await self.keep_interrupted_prompt(record)
+            await self._end_unended_turn(session_id)
             copy = await self._open(lease, hold)
             if record.turn_count == 0 and record.title_source == "default":
                 # Like most chat products: an untitled chat is named after its first message
@@ -333,6 +336,25 @@ class TurnRunner:
         assert prompt is not None
         if logged_turn(await logged_messages(self.files, record.id), prompt) is None:
             await asyncio.to_thread(self.catalog.save_interrupted, record.id, prompt, record.updated_at)
+
+    async def _end_unended_turn(self, session_id: str) -> None:
+        """The feed heard the last turn's message and never its end: that turn's server died after
+        ending it (the catalog, the lease) and before telling the feed. Under this turn's lease it is
+        certainly over, so the feed is told now how the transcript ends it (its answer, or that it
+        failed), before this turn's message: followers never miss an answer the transcript shows
+        (docs/architecture.md#crash-safety-and-restart-recovery). A server that was only slow finds
+        the turn ended when it writes, and drops its own end (the log's ``ends_turn_from``)."""
+        stream = session_stream(session_id)
+        events = await asyncio.to_thread(self.live.log.current_turn, stream)
+        if not events or events[0].kind != "user":
+            return
+        prompt = str(events[0].data.get("content", ""))
+        last = logged_turn(await logged_messages(self.files, session_id), prompt)
+        answer = last.content if last is not None and last.role == "assistant" else None
+        try:
+            await self.live.end_open_turn(stream, INTERRUPTED, answer=answer)
+        except Exception:  # the feed is a view: this turn goes on
+            logger.exception("Live feed of %s: ending the unended turn failed", session_id)
 
     async def may_write(self, session_id: str) -> Write:
         """What becomes of a write this server makes to the session's files now (the shared store's
