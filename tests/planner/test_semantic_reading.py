@@ -885,10 +885,13 @@ def test_a_row_by_its_ordinal_place_on_a_list() -> None:
 
 def test_the_lowest_of_a_one_row_ranking_is_the_other_end_not_that_row() -> None:
     """After "which month brought in the most?" (one month of 24 shown), "and the weakest one?" asks
-    for the lowest month, not again for the one shown; on a list of several it is the list's last."""
+    for the lowest month, not again for the one shown; after a top 2 too (the weakest of them all),
+    but "the weakest of those" and "the bottom one" are the list's last row."""
     assert referred_row("and the weakest one", ("date@month", ["2023-12-01"])) is None
-    several = referred_row("and the weakest one", ("region", ["South", "West"]))
-    assert several is not None and several.value == "West"
+    assert referred_row("and the weakest one", ("region", ["South", "West"])) is None
+    for question in ("and the weakest one of those", "and the bottom one"):
+        several = referred_row(question, ("region", ["South", "West"]))
+        assert several is not None and several.value == "West", question
 
 
 def test_the_growth_of_a_comparison_asked_next_keeps_it(engine: Engine, vocabulary: Vocabulary) -> None:
@@ -1430,3 +1433,104 @@ def test_gross_is_a_name_s_word_when_the_file_has_one(tmp_path: Path) -> None:
     with shop:
         reading = read_semantic("what's the gross income?", shop.model, words, last)
         assert reading.arguments["metrics"] == ["gross_income"]
+
+
+_MALLS = (
+    "invoice_no,customer_id,gender,age,category,quantity,price,payment_method,invoice_date,shopping_mall\n"
+    "I1,C1,Female,22,Clothing,2,600.16,Cash,5/1/2022,Kanyon\n"
+    "I2,C2,Male,35,Food & Beverage,1,5.23,Credit Card,6/1/2022,Forum Istanbul\n"
+    "I3,C3,Female,47,Clothing,1,300.08,Debit Card,15/2/2022,Metrocity\n"
+    "I4,C4,Male,63,Food & Beverage,3,15.69,Cash,20/3/2022,Kanyon\n"
+    "I5,C5,Female,29,Shoes,1,600.17,Credit Card,2/4/2022,Metrocity\n"
+    "I6,C6,Male,71,Shoes,2,1200.34,Cash,9/5/2022,Forum Istanbul\n"
+)
+"""A mall chain's export: an age of each customer, a category of several words, dates day first."""
+
+
+def test_ages_said_as_people_say_them_and_bands_side_by_side(tmp_path: Path) -> None:
+    """ "60 or older", "the under-30s", "in their 40s", "25-34 year olds" are ranges of the age; "which
+    age group spends the most: 18-29, 30-44, 45-59 or 60+?" breaks the answer down by those bands,
+    listed as said (a bare "5+" is no age)."""
+    shop, words, last = _shop(
+        tmp_path / "malls.csv", _MALLS, known={"order": "invoice_no", "line_total": "price"}
+    )
+
+    def rows(question: str) -> list[tuple[Any, ...]]:
+        reading = read_semantic(question, shop.model, words, last)
+        assert reading.covered, (question, reading)
+        return shop.run(SemanticQuery.model_validate(reading.arguments)).rows
+
+    with shop:
+        assert rows("how many custmers are 60 or older?") == [(2,)]
+        assert rows("revenue from the under 30s") == [(1200.33,)]
+        assert rows("orders from customers in their 40s") == [(1,)]
+        assert rows("revenue from 25-34 year olds") == [(600.17,)]
+        assert rows("which age group spends the most: 18-29, 30-44, 45-59 or 60+?") == [("60+", 1216.03)]
+        banded = read_semantic("revenue by age band 18-29, 30-44, 45-59, 60+", shop.model, words, last)
+        query = SemanticQuery.model_validate(banded.arguments)
+        text = render(shop.model, query, shop.run(query))
+        assert text.splitlines()[:5] == [
+            "Revenue by age band, all time:",
+            "1. 18\u201329: 1,200.33",
+            "2. 30\u201344: 5.23",
+            "3. 45\u201359: 300.08",
+            "4. 60+: 1,216.03",
+        ]
+        assert not read_semantic("units of orders with 5+ items", shop.model, words, last).covered
+
+
+def test_values_left_out_as_a_list_and_initials_joined_by_an_ampersand(tmp_path: Path) -> None:
+    """ "everything but cash"; "outside the two big ones, Kanyon and Metrocity": every value of the list
+    after the cue is left out; "f&b" is Food & Beverage."""
+    shop, words, last = _shop(
+        tmp_path / "malls.csv", _MALLS, known={"order": "invoice_no", "line_total": "price"}
+    )
+    with shop:
+        cash = {"column": "payment_method", "op": "not_in", "values": ["Cash"]}
+        two = {"column": "shopping_mall", "op": "not_in", "values": ["Kanyon", "Metrocity"]}
+        food = {"column": "category", "op": "in", "values": ["Food & Beverage"]}
+        not_kanyon = {"column": "shopping_mall", "op": "not_in", "values": ["Kanyon"]}
+        for question, expected in (
+            ("total revenue from everything but cash?", [cash]),
+            ("rev outside the two big ones, Kanyon and Metrocity?", [two]),
+            ("f&b revenue excluding Kanyon?", [food, not_kanyon]),
+        ):
+            reading = read_semantic(question, shop.model, words, last)
+            assert reading.covered and reading.arguments["filters"] == expected, question
+
+
+def test_periods_said_as_a_span_or_a_count_of_whole_ones(tmp_path: Path) -> None:
+    """ "across 2021-2022" is one span (never 2022 vs 2021); "the last 3 full months" the three whole
+    months before the data's last, cut short one; "bottom 2 months" ranks months, no duration."""
+    shop, words, last = _shop(
+        tmp_path / "malls.csv", _MALLS, known={"order": "invoice_no", "line_total": "price"}
+    )
+    with shop:
+        span = read_semantic("revenue in 2021-2022", shop.model, words, last).arguments
+        assert span["window"] == {"start": "2021-01-01", "end": "2022-12-31"} and "compare" not in span
+        full = read_semantic("revenue over the last 3 full months?", shop.model, words, last).arguments
+        assert full["window"] == {"start": "2022-02-01", "end": "2022-04-30"}
+        bottom = read_semantic("bottom 2 months by revenue across 2021-2022?", shop.model, words, last)
+        assert bottom.covered and bottom.arguments["limit"] == 2 and bottom.arguments["order"] == "asc"
+
+
+def test_follow_ups_compare_the_two_answers_before_or_rank_the_other_end(tmp_path: Path) -> None:
+    """ "so what's the % change?" after two periods asked one by one compares them; "and the weakest
+    one?" after a top 2 is the bottom of the whole ranking, "the weakest one of those" the listed one."""
+    shop, words, last = _shop(
+        tmp_path / "malls.csv", _MALLS, known={"order": "invoice_no", "line_total": "price"}
+    )
+    with shop:
+        q1 = read_semantic("revenue in Q1 2022", shop.model, words, last).arguments
+        q2 = read_semantic("and Q2 2022?", shop.model, words, last, q1).arguments
+        change = read_semantic(
+            "so what's the % change", shop.model, words, last, q2, None, q2["window"], q1["window"]
+        ).arguments
+        assert (change["window"], change["compare"]) == (q2["window"], q1["window"])
+        top = read_semantic("top 2 malls by revenue", shop.model, words, last).arguments
+        listed = ("shopping_mall", ["Forum Istanbul", "Metrocity"])
+        weakest = read_semantic("and the weakest one?", shop.model, words, last, top, listed).arguments
+        assert (weakest["order"], weakest["limit"]) == ("asc", 1)
+        assert shop.run(SemanticQuery.model_validate(weakest)).rows == [("Kanyon", 615.85)]
+        those = read_semantic("the weakest one of those?", shop.model, words, last, top, listed).arguments
+        assert those["filters"] == [{"column": "shopping_mall", "op": "in", "values": ["Metrocity"]}]

@@ -762,6 +762,35 @@ def test_a_total_on_every_line_is_the_lines_total(tmp_path: Path) -> None:
     assert inspect_csv(marketplace).mapping["line_total"] == "Amount"  # blank only on a cancelled order
 
 
+def test_a_price_that_grows_with_the_quantity_is_the_lines_total(tmp_path: Path) -> None:
+    """A mall's export headed "price" whose figure is the quantity times one price a category (a
+    line of 3 shirts at 300.08 is written 900.24): the line's total, summed as its revenue; a price
+    that stays put whatever the quantity, or a header that says "unit", is a unit's."""
+    lines = [
+        f"I{i},{category},{quantity},{round(quantity * unit, 2)},5/8/2022"
+        for i, (category, unit, quantity) in enumerate(
+            (c, u, q)
+            for c, u in (("Clothing", 300.08), ("Shoes", 600.17), ("Books", 15.15))
+            for q in (1, 2, 3, 5)
+        )
+    ]
+    mall = _write(tmp_path, "invoice_no,category,quantity,price,invoice_date\n" + "\n".join(lines) + "\n")
+    mapping = inspect_csv(mall).mapping
+    assert (mapping["unit_price"], mapping["line_total"]) == (None, "price")
+    shop = _write(
+        tmp_path,
+        "invoice_no,category,quantity,price,invoice_date\n"
+        + "".join(f"I{i},Shoes,{1 + i % 4},{20 + i * 3}.50,5/8/2022\n" for i in range(12)),
+        "shop.csv",
+    )
+    assert (inspect_csv(shop).mapping["unit_price"], inspect_csv(shop).mapping["line_total"]) == (
+        "price",
+        None,
+    )
+    said = _write(tmp_path, mall.read_text().replace(",price,", ",unit price,"), "said.csv")
+    assert inspect_csv(said).mapping["unit_price"] == "unit price"
+
+
 def test_headers_no_list_names_are_mapped_by_their_words(tmp_path: Path) -> None:
     """A coffee chain's export ("transaction_id", "transaction_date", "transaction_time") and a
     till's ("Receipt No", "Sale Date", "Item Name"): the kind of thing and a key's word (or a date's)

@@ -221,7 +221,7 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
         data.last_day,
         previous,
         listed,
-        _period_before(messages[:last], data.last_day),
+        *_periods_before(messages[:last], data.last_day),
     )
 
 
@@ -450,23 +450,33 @@ def _previous(
     return previous, None
 
 
-def _period_before(earlier: Sequence[dict[str, Any]], last_day: date | None) -> dict[str, str] | None:
-    """The window the chat's last call was for, of any tool ("how many orders in 2017?" answered by
-    the retail tools, then "the average order value that year?" read here): None if it had none."""
+def _periods_before(
+    earlier: Sequence[dict[str, Any]], last_day: date | None
+) -> tuple[dict[str, str] | None, dict[str, str] | None]:
+    """The windows the chat's last two calls were for, of any tool, the last first ("how many orders
+    in 2017?" answered by the retail tools, then "the average order value that year?" read here;
+    "Q4 2021?", "and Q4 2022?", then "so what's the % change?"): None where a call had none."""
+    found: list[dict[str, str] | None] = []
     for message in reversed(earlier):
         calls = _calls(message)
         if not calls:
             continue
-        arguments = _arguments(calls[-1]) or {}
-        window = arguments.get("window")
-        if isinstance(window, dict):
-            return window
-        try:
-            period = parse_period(str(arguments["period"]), last_day)
-        except (KeyError, PeriodError):
-            return None
-        return {"start": period.first.isoformat(), "end": period.last.isoformat()}
-    return None
+        found.append(_window_of(_arguments(calls[-1]) or {}, last_day))
+        if len(found) == 2 or found[0] is None:
+            break
+    found += [None, None]
+    return found[0], found[1]
+
+
+def _window_of(arguments: dict[str, Any], last_day: date | None) -> dict[str, str] | None:
+    window = arguments.get("window")
+    if isinstance(window, dict):
+        return window
+    try:
+        period = parse_period(str(arguments["period"]), last_day)
+    except (KeyError, PeriodError):
+        return None
+    return {"start": period.first.isoformat(), "end": period.last.isoformat()}
 
 
 _WHICH_LIST = re.compile(

@@ -323,3 +323,80 @@ def of_the_named_column(found: Any) -> Any:
         if len(columns[m.words]) == 1 or not columns[m.words] & named or m.column in named
     )
     return replace(found, mentions=kept) if len(kept) < len(found.mentions) else found
+
+
+_YEARS_OLD = r"(?:\s*-?\s*(?:years?|yrs?)[\s-]*olds?|\s+years?\s+old|\s+yo)"
+_BAND = (
+    r"(?:under|below|younger\s+than)\s+\d{1,3}|over\s+\d{1,3}|\d{1,3}\s*(?:-|\u2013|to)\s*\d{1,3}"
+    r"|\d{1,3}\s*(?:\+|plus\b|(?:and|or)\s+(?:over|up|older|above)\b)"
+)
+_BANDS = re.compile(rf"(?P<bands>(?:{_BAND})(?:\s*(?:,|/|or|and)?\s*(?:{_BAND})){{1,11}})")
+"""Ranges of a measure side by side, each as people say one ("18-29, 30-44, 45-59 or 60+")."""
+_AGE_SAID = re.compile(
+    # "the under-30s", "over 60s": a decade said for everyone under or over it
+    r"\b(?:the\s+)?(?P<dir>under|over)[\s-]*(?P<decade>\d0)s\b"
+    r"|\bin\s+(?:their|the)\s+(?P<their>\d0)s\b"  # "customers in their 30s"
+    r"|\b(?P<than>older|younger)\s+than\s+(?P<a>\d{1,3})\b"  # "older than 50"
+    rf"|\b(?:aged?\s+|ages\s+)?(?P<b>\d{{1,3}})\s*(?:\+|plus\b|(?:and|or)\s+(?P<end>older|younger|over|up|above|under|below)\b)(?:{_YEARS_OLD})?"
+    rf"|\b(?:aged?\s+|ages\s+)(?:between\s+|from\s+)?(?P<low>\d{{1,3}})\s*(?:-|\u2013|to|and)\s*(?P<high>\d{{1,3}})\b(?:{_YEARS_OLD})?"
+    rf"|\b(?P<low2>\d{{1,3}})\s*(?:-|\u2013|to)\s*(?P<high2>\d{{1,3}}){_YEARS_OLD}"
+)
+"""An age said the ways people say one ("60 or older", "the under-30s", "aged 18-29", "25-34 year
+olds"): a "60+" or "60 and over" only with "aged" before it or "year olds" after."""
+
+
+def _age_column(model: SemanticModel) -> Column | None:
+    """The one measure whose title says it is an age ("age", "Customer Age")."""
+    ages = [c for c in model.with_role(Role.measure) if "age" in normalise(c.title).split()]
+    return ages[0] if len(ages) == 1 else None
+
+
+def ages(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]]]:
+    """Ages said as people say them, on a dataset with an age: a range of them as a filter ("how many
+    customers are 60 or older?", "what about the under 30s?"), or several side by side as the bands
+    the answer is broken down by ("which age group spends the most: 18-29, 30-44 or 60+?"); the text
+    without them. A bare "60+" or "18-29" is an age only beside the word ("age group", "aged")."""
+    age = _age_column(model)
+    if age is None:
+        return text, [], []
+    groups: list[dict[str, Any]] = []
+    bands = _BANDS.search(text) if re.search(r"\b(?:age|ages|aged|year olds?)\b", text) else None
+    if bands is not None:
+        groups.append({"column": age.name, "bands": [_band(b[0]) for b in re.finditer(_BAND, bands[0])]})
+        text = text[: bands.start()] + " " + text[bands.end() :]
+        text = re.sub(r"\b(?:group|band|bracket|bucket|range|cohort)s?\b", " ", text)  # "which age group"
+    filters: list[dict[str, Any]] = []
+    for match in reversed(list(_AGE_SAID.finditer(text))):
+        rule = _age_rule(match)
+        if rule is None:
+            continue
+        op, values = rule
+        filters.insert(0, {"column": age.name, "op": op, "values": values})
+        text = text[: match.start()] + " " + text[match.end() :]
+    return text, filters, groups
+
+
+def _age_rule(match: re.Match[str]) -> tuple[str, list[float]] | None:
+    if match["decade"]:
+        return (
+            ("lt", [float(match["decade"])]) if match["dir"] == "under" else ("ge", [float(match["decade"])])
+        )
+    if match["their"]:
+        return "between", [float(match["their"]), float(match["their"]) + 9]
+    if match["than"]:
+        return ("gt" if match["than"] == "older" else "lt"), [float(match["a"])]
+    if match["b"]:
+        said = match[0]
+        if not re.match(r"aged?\b|ages\b", said) and not re.search(rf"{_YEARS_OLD}$|older|younger", said):
+            return None  # "5+ items", "100 and over": no age
+        return ("le" if match["end"] in ("younger", "under", "below") else "ge"), [float(match["b"])]
+    low, high = (match["low"], match["high"]) if match["low"] else (match["low2"], match["high2"])
+    return "between", [float(low), float(high)]
+
+
+def _band(said: str) -> dict[str, float]:
+    """One band as the query writes it ("18-29": 18 to 29; "60+": 60 on; "under 30": below 30)."""
+    numbers = [float(n) for n in re.findall(r"\d+", said)]
+    if re.match(r"under|below|younger", said):
+        return {"below": numbers[0]}
+    return {"low": numbers[0], "high": numbers[1]} if len(numbers) == 2 else {"low": numbers[0]}

@@ -43,6 +43,10 @@ _PRONOUN = re.compile(
     r"|\bthat\s+(?:compare|compared|change|changed|grow|grew|do|did|was|is|look|looked)\b"
 )
 """A row named by a pronoun ("they", "from there"): only when the list held one row."""
+_OF_THOSE = re.compile(
+    r"\b(?:on|in|of|from|among)\s+(?:those|these|them|(?:that|the|this|your)\s+(?:\w+\s+)?list)\b"
+)
+"""The rows just listed, said after a place ("the weakest one of those", "the bottom one on the list")."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,11 @@ def referred_row(
     column, values = listed
     found = _BY_PLACE.search(text)
     lowest = found is not None and (found["word"] or found["listed"]) in _LOWEST
-    if lowest and len(values) == 1:  # "and the weakest one?" after the best month: the other end
+    word = found is not None and (found["word"] or found["listed"])
+    on_the_list = found is not None and (found["listed"] or _OF_THOSE.search(found[0] + text[found.end() :]))
+    if lowest and (len(values) == 1 or (word != "bottom" and not on_the_list)):
+        # "and the weakest one?" after the best month or the top 3: the other end of the ranking, a
+        # judgement of them all; "the bottom one" is a place in the list, and so is "the weakest of those"
         return None
     if found is not None:
         place = 1 if lowest_first and lowest else _place(found)

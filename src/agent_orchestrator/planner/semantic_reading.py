@@ -39,6 +39,7 @@ from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods
 from .query_phrases import (
     VALUE,
     YES_OR_NO,
+    ages,
     attribute_asked,
     blanks,
     done_or_not,
@@ -104,6 +105,7 @@ _SORTED = re.compile(
 """A ranking asked for as an order of every group ("biggest first", "highest to lowest"), not one."""
 _WHEN = re.compile(r"\bwhen\b.*\b(?P<which>first|earliest|last|latest|most recent)\b")
 """The day something was first or last done, asked ("when was their last order?")."""
+_DIFFERENCE = _words("difference diff delta")
 _DECLINE = _words("decline declined fell fall dropped drop shrank shrunk decreased")
 _HAVING = re.compile(
     r"\b(?:(?P<no>without|no|never|not)\s+(?:a\s+|any\s+)?|(?:with|had|has|have|got)\s+(?:a\s+|any\s+))"
@@ -138,6 +140,8 @@ _LIMIT = re.compile(
     rf"|\b(?:which|what|the|our|list)\s+(\d{{1,2}}|{_SPELLED})(?=\s+\w+s\b)"
 )
 """How many groups a ranking shows ("top 5", "the three biggest")."""
+_THE_ONE = re.compile(r"\b(?:the|which)\s+(?:\w+est|top|bottom|best|worst|most|least)\s+one\b")
+"""One group asked by its place in a ranking, whatever the list before showed ("the weakest one")."""
 _DURATION = re.compile(r"\b\d+\s+(?:days?|weeks?|months?|quarters?|years?|orders?|items?|units?)\b")
 _DAYS_BETWEEN = re.compile(
     r"\b(?:days?|weeks?|hours?|time)\s+(?:it\s+takes\s+)?(?:from|between)\s+(?:\w+\s+){1,3}?"
@@ -193,11 +197,12 @@ _SPAN_BEFORE = re.compile(
 )
 """A comparison with the span just before the one answered ("…with the two weeks before that")."""
 _COMPLETE = re.compile(
-    r"\b(?:the\s+)?(?:last|latest|most recent|previous)\s+"
-    r"(?:complete|completed|full|whole|finished|closed)\s+(?P<unit>month|quarter|year)\b"
+    r"\b(?:the\s+)?(?:last|latest|most recent|previous|past)\s+(?:(?P<count>\d{1,2}|"
+    + _SPELLED
+    + r")\s+)?(?:complete|completed|full|whole|finished|closed)\s+(?P<unit>month|quarter|year)s?\b"
 )
 """The latest period the data holds whole ("the last complete month": July when the data ends on
-August 7th)."""
+August 7th), or the latest few ("the last 3 full months": May to July)."""
 _BEFORE_THAT = re.compile(
     r"\b(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+)?"
     r"(?:days?|weeks?|months?|quarters?|years?|period|span)\s+(?:before|prior to|ahead of)\s+"
@@ -375,17 +380,19 @@ def read_semantic(
     previous: dict[str, Any] | None = None,
     listed: tuple[str, list[str]] | None = None,
     period_before: dict[str, str] | None = None,
+    earlier_period: dict[str, str] | None = None,
 ) -> SemanticReading:
     """Read ``question`` (with the previous query and what its answer listed -- a column's values,
     or the choices offered for a name -- for a follow-up; ``period_before``: the window of the last
-    answer of any tool, which "that year" means) over ``model``. Of several
+    answer of any tool, which "that year" means; ``earlier_period``: the window of the answer before
+    it, which "so what's the % change?" compares with) over ``model``. Of several
     sentences, a lead-in ("Hi - I manage the Central region.") is left out when the last sentence
     reads whole on its own; the answer states its reading, so what was left out shows."""
     question = _GREETING.sub("", question)  # "morning! what's our revenue?" asks about every hour
-    reading = _read(question, model, vocabulary, last_day, previous, listed, period_before)
+    reading = _read(question, model, vocabulary, last_day, previous, listed, period_before, earlier_period)
     respelled = _respelled(question, reading.left, vocabulary)
     if respelled is not None:  # "wat ws the totl profit in the west regoin": read as meant
-        again = _read(respelled, model, vocabulary, last_day, previous, listed, period_before)
+        again = _read(respelled, model, vocabulary, last_day, previous, listed, period_before, earlier_period)
         if again.covered:
             return again
     aside = _ASIDE.search(question)
@@ -399,6 +406,7 @@ def read_semantic(
             previous,
             listed,
             period_before,
+            earlier_period,
         )
         if plain.covered:
             return plain
@@ -407,7 +415,7 @@ def read_semantic(
         return reading
     if reading.covered and (reading.follow_up or any(_names_anything(lead, vocabulary) for lead in before)):
         return reading  # "the 3rd one on that list — what was its profit?": the lead-in is the row
-    alone = _read(last, model, vocabulary, last_day, previous, listed, period_before)
+    alone = _read(last, model, vocabulary, last_day, previous, listed, period_before, earlier_period)
     if not alone.covered:
         return reading
     if reading.covered:  # "boss wants numbers for the seller meeting. which 5 states…?": chatter
@@ -539,6 +547,7 @@ def _read(
     previous: dict[str, Any] | None,
     listed: tuple[str, list[str]] | None,
     period_before: dict[str, str] | None = None,
+    earlier_period: dict[str, str] | None = None,
 ) -> SemanticReading:
     text = normalize(question)
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
@@ -562,13 +571,19 @@ def _read(
     text, holding = names_holding(text, model)  # "anything with 'LUNCH BAG' in the name"
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
     text, years_out = years_left_out(text, model)  # "excluding 2011 and 2012": a part of every date
-    phrased = on_days + blank + holding + hours + years_out
+    text, aged, age_bands = ages(text, model)  # "60 or older", "the under-30s", "18-29, 30-44 or 60+"
+    phrased = on_days + blank + holding + hours + years_out + aged + age_bands
     comparing = previous is not None and "compare" in previous
     text = _DAY_SPAN.sub(_days_of_a_month, text)  # "feb 1-10": from feb 1 to feb 10
     complete = _COMPLETE.search(text) if last_day is not None else None
     if complete is not None and last_day is not None:  # "the last complete month": not one cut short
         period = parse_period(f"this {complete['unit']}", last_day)
-        args["window"] = _window(period.before() if period.last > last_day else period)
+        period = period.before() if period.last > last_day else period
+        earliest = period
+        count = complete["count"] or "1"
+        for _ in range((int(count) if count.isdigit() else NUMBER_WORDS[count]) - 1):
+            earliest = earliest.before()
+        args["window"] = {"start": earliest.first.isoformat(), "end": period.last.isoformat()}
         text = text[: complete.start()] + " " + text[complete.end() :]
     rest = _read_time(text, last_day, args, reading, comparing)
     to_date = _TO_DATE.search(text) or re.search(r"\b(?:ytd|mtd|qtd)\b", question.lower())
@@ -589,6 +604,14 @@ def _read(
             args["window"] = window
             args["compare"] = _year_back(window) if _YEAR_BACK.search(rest) else _span_before(window)
             rest = rest.replace(back[0], " ", 1)
+        elif (
+            "compare" not in previous
+            and earlier_period not in (None, previous["window"])
+            and set(rest.split()) & (_GROWTH | _DECLINE | _DIFFERENCE)
+        ):  # "Q4 2021 revenue?", "and Q4 2022?", "so what's the % change?": the two answers side by side
+            args["compare"], args["window"] = sorted(
+                (previous["window"], earlier_period), key=lambda window: str(window.get("start") or "")
+            )
     before = (previous or {}).get("window") or period_before
     that = _THAT_PERIOD.search(rest)
     its_own = that is not None and re.search(rf"\b(?:which|what)\s+(?:\w+\s+)?{that[1]}\b", rest)
@@ -644,12 +667,16 @@ def _read(
             metrics=tuple(dict.fromkeys((*found.metrics, *other.metrics))),
             used=(*found.used, *other.used),
         )
-    for capitals in dict.fromkeys(re.findall(r"\b[A-Z]{2,4}\b", question)):  # "outside the UK"
-        initials = capitals.lower()
-        if initials in vocabulary.initials and (initials in reading.left or initials in words):
+    # "outside the UK"; "f&b" (Food & Beverage), never a word however written
+    written = [(c.lower(), [c.lower()]) for c in re.findall(r"\b[A-Z]{2,4}\b", question)]
+    written += [
+        ("".join(pair), list(pair)) for pair in re.findall(r"\b([a-z])\s?&\s?([a-z])\b", question.lower())
+    ]
+    for initials, letters in written:
+        if initials in vocabulary.initials and all(w in reading.left or w in words for w in letters):
             holder, value = vocabulary.initials[initials]
-            reading.left = [w for w in reading.left if w != initials]
-            found = replace(found, mentions=(*found.mentions, Mention(holder, value, initials)))
+            reading.left = [w for w in reading.left if w not in letters]
+            found = replace(found, mentions=(*found.mentions, Mention(holder, value, " ".join(letters))))
     run = _name_run(question, reading.left, found, vocabulary)  # "the Global Troy tilter": one product
     if run is not None:
         holder, run_words, run_text = run
@@ -671,7 +698,11 @@ def _read(
             reading.left.remove(word)
             found = replace(found, mentions=(*found.mentions, Mention(dimension, word, word)))
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
-    reading.left += [m.group(0) for m in _DURATION.finditer(rest)]
+    reading.left += [
+        m.group(0)
+        for m in _DURATION.finditer(rest)
+        if limited is None or not limited.start() <= m.start() < limited.end()  # "the bottom 2 months"
+    ]
     # "avg number of days from order to delivery": the days between two dates the file lacks
     reading.left += [m.group(0) for m in _DAYS_BETWEEN.finditer(text)]
     found = _cancellation_meant(found, model)
@@ -696,7 +727,8 @@ def _read(
     taken_together = [t.pop("together", False) for t in thresholds]
     together = not counting and not _LISTED.search(text) and any(taken_together)
     filters = _filters(text, found) + [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
-    filters += phrased
+    filters += [rule for rule in phrased if "bands" not in rule]
+    groups += [rule for rule in phrased if "bands" in rule]
     groups += [t["group"] for t in thresholds if "group" in t]  # "invoices over 500", counted
     kind = _kind_of_thing(reading.left, model, vocabulary)  # "doormats": every product named a doormat
     if kind is not None:
@@ -720,7 +752,7 @@ def _read(
         metrics = [*[m for m in metrics if m != "profit"], "profit"]
         filters.append({"metric": "profit", "op": "lt", "values": [0]})
         args["order"] = "asc"  # the biggest loss first
-    ranged = {f["column"] for f in thresholds if "column" in f}
+    ranged = {f["column"] for f in [*thresholds, *aged, *age_bands] if "column" in f}  # ranged, not asked
     for match in _HAVING.finditer(text):  # "orders with a discount", "sales without one"
         named = vocabulary.find(match["what"]).metrics
         over = model.metric(named[0]).over if named else None
@@ -950,10 +982,14 @@ def _read(
         )
     ):
         limit = 1  # "who's our biggest customer?": one, and those tied with it
-    if ranking and grouped and all("grain" in g for g in grouped):  # "which month had the highest revenue?"
+    if (
+        ranking and grouped and all("grain" in g or "bands" in g for g in grouped)
+    ):  # "which month had the most?"
         args["order_by"] = args["metrics"][0]
         if limit is None and not _PERIODS.search(text) and not ranged_groups:
             limit = 1  # one period asked for; those tied with it are named too
+    if limit is None and ranking and _THE_ONE.search(text):  # "and the weakest one?" after a top 3
+        limit = 1
     if limit is not None:
         args["limit"] = limit
     elif any("grain" in g for g in args.get("group_by", [])) or any("metric" in f for f in filters):
@@ -1255,10 +1291,15 @@ def _read_time(
         first, second = placed[0], placed[1]
         between = text[found[0].span[1] : found[1].span[0]]
         growth = bool(set(text.split()) & _GROWTH) or comparing
-        if (
-            not growth
-            and re.search(r"\b(?:to|until|through|and)\b|-", between)
-            and re.search(r"\b(?:from|between)\b\s*$", before)
+        if not growth and (
+            # "from 2021 to 2022", "across 2021 and 2022", "over 2021-2022": one span, both included
+            (re.search(r"\b(?:to|until|through|and)\b|-", between) and _SPAN_FROM.search(before))
+            or (
+                re.fullmatch(r"\s*(?:-|\u2013|to|through|thru)\s*", between)
+                and (
+                    _SPAN_IN.search(before) or _SPAN_IN.match(text, found[0].span[0])
+                )  # "in 2021" is a period's
+            )
         ):
             args["window"] = _window(Period(first.first, second.last, "", "range"))
         else:  # two periods side by side: the later one against the earlier one
@@ -1267,6 +1308,12 @@ def _read_time(
                 earlier = later.before()  # "this year against last year": the latest, and the one before
             args["window"], args["compare"] = _window(later), _window(earlier)
     return blanked
+
+
+_SPAN_FROM = re.compile(r"\b(?:from|between|across|throughout|spanning|covering)\s*$")
+_SPAN_IN = re.compile(r"\b(?:in|over|during|for)\b\s*(?:$|(?=\d))")
+"""What says two periods are the ends of one span: "across 2021 and 2022"; "in 2021-2022" only with
+a dash or "to" (never "and": "in 2021 and 2022" may set them side by side)."""
 
 
 def _days_of_a_month(found: re.Match[str]) -> str:
@@ -1722,19 +1769,22 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
     before ("outside California", "not in the West", "excluding Technology")."""
     by_column: dict[tuple[str, str], list[str]] = {}
     parts: list[dict[str, Any]] = []
+    placed = []
     for mention in found.mentions:
         places = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(mention.words)}(?!\w)", text)]
         # a value that is also a word ("a" of Branch A) is the one written last, beside its column
-        at = (places[-1] if len(mention.words) < 3 else places[0]) if places else -1
-        lead = text[max(0, at - 40) : at] if at >= 0 else ""
-        negated = bool(
-            re.search(
-                r"\b(?:not|exclud(?:e|es|ed|ing)|except|outside|without|ignor(?:e|es|ed|ing)|non|besides|"
-                r"apart from|aside from|other than|leave|leaving|omit(?:s|ted|ting)?|minus|"
-                r"skip(?:s|ped|ping)?|set(?:ting)? aside|not counting)\b(?:\s+\w+){0,2}\s*$",
-                lead,
-            )
+        placed.append(((places[-1] if len(mention.words) < 3 else places[0]) if places else -1, mention))
+    left_out: tuple[str, int] | None = None  # the column and the end of the last value left out
+    for at, mention in sorted(placed, key=lambda found: found[0]):
+        lead = text[max(0, at - 60) : at] if at >= 0 else ""
+        negated = bool(_LEFT_OUT.search(lead)) or (
+            # "outside Mall of Istanbul and Kanyon": each value of a list after the cue
+            left_out is not None
+            and left_out[0] == mention.column
+            and at >= left_out[1]
+            and re.fullmatch(r"(?:\s*(?:,|and|or|nor|&|/)\s*)+", text[left_out[1] : at]) is not None
         )
+        left_out = (mention.column, at + len(mention.words)) if negated else None
         if not negated and _INCLUDED.search(lead):  # "include everything, cancelled and returned": all
             continue
         if mention.part:  # "pizzas with mushrooms", "that don't have pepperoni": a list holding it
@@ -1749,6 +1799,14 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
     return kept + [rule for i, rule in enumerate(parts) if rule not in parts[:i]]
 
 
+_LEFT_OUT = re.compile(
+    r"\b(?:not|exclud(?:e|es|ed|ing)|except|outside|without|ignor(?:e|es|ed|ing)|non|besides|"
+    r"apart from|aside from|other than|leave|leaving|omit(?:s|ted|ting)?|minus|"
+    r"(?:every|any)(?:thing|one)\s+but|all\s+but|skip(?:s|ped|ping)?|set(?:ting)? aside|not counting)\b"
+    r"(?:(?:\s+\w+){0,2}|(?:\s+\w+){0,3}\s+(?:ones?|two|three|four|both|pair))\s*$"
+)
+"""A cue that leaves out the value after it, close by ("outside California", "everything but cash") or
+after words that point at it ("outside the two big ones, Mall of Istanbul and Kanyon")."""
 _INCLUDED = re.compile(
     r"\b(?:include|includes|including|incl|inclusive\s+of)\s+(?!only\b)(?:\w+\s+){0,3}?"
     r"(?:(?:the|any|all|also|too|even)\s+)?(?:\w+\s*(?:\band\b|\bor\b|/)\s*)?$"
@@ -1991,7 +2049,9 @@ def _patched(
         and args["window"] == previous.get("window")
         and _YEAR_BEFORE.search(text)
     ):
-        args = {**args, "window": _year_back(args["window"])}  # "this year", then "and last year?"
+        back = _year_back(args["window"])  # "this year", then "and last year?"
+        # after "this year so far vs the same days last year", both again ("and last year? % change too")
+        args = {**args, "compare": back} if previous.get("compare") == back else {**args, "window": back}
     measured = any(model.column(name).role is Role.measure for name in found.columns)
     if found.metrics or (args.get("metrics") and args["metrics"] != previous.get("metrics") and measured):
         patched["metrics"] = args["metrics"]
@@ -2001,7 +2061,7 @@ def _patched(
         named = {f.get("column") for f in args["filters"]}
         kept = [f for f in previous.get("filters", []) if f.get("column") not in named]
         patched["filters"] = kept + args["filters"]
-    for key in ("window", "compare", "order", "limit", "share", "share_of", "count", "together"):
+    for key in ("window", "compare", "order", "order_by", "limit", "share", "share_of", "count", "together"):
         if key in args:
             patched[key] = args[key]
     said = set(text.split())

@@ -110,11 +110,15 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
     outer = [f"SELECT *{''.join(', ' + share for share in shares)} FROM ({' '.join(sql)})"]
     if groups:
         direction = "DESC" if query.order == "desc" else "ASC"
-        time_groups = [quote(a) for a, g in zip(groups, query.group_by, strict=True) if g.grain is not None]
+        ordered = [
+            _in_order(g, a)
+            for a, g in zip(groups, query.group_by, strict=True)
+            if g.grain is not None or g.bands is not None
+        ]
         if (
-            time_groups and len(groups) == len(time_groups) and query.order_by is None
-        ):  # a trend: in time order
-            outer.append("ORDER BY " + ", ".join(time_groups))
+            ordered and len(groups) == len(ordered) and query.order_by is None
+        ):  # a trend in time order, bands as said
+            outer.append("ORDER BY " + ", ".join(ordered))
         else:
             outer.append(
                 f"ORDER BY {_ranking(ranked, query.by_change)} {direction} NULLS LAST, "
@@ -191,6 +195,16 @@ def _in_window(time: Column | None, window: Window, params: list[Any]) -> str:
 
 def _group_expression(column: Column, group: GroupBy) -> str:
     name = quote(column.name)
+    if group.bands is not None:  # "18-29, 30-44, 45+": each value's band, by its label
+        cases = []
+        for band in group.bands:
+            bounds = [
+                f"{name} {op} {float(value)!r}"
+                for op, value in ((">=", band.low), ("<=", band.high), ("<", band.below))
+                if value is not None
+            ]
+            cases.append(f"WHEN {' AND '.join(bounds)} THEN {_literal(band.label)}")
+        return f"CASE {' '.join(cases)} WHEN {name} IS NOT NULL THEN 'other' END"
     match group.grain:
         case None:
             return name
@@ -200,6 +214,18 @@ def _group_expression(column: Column, group: GroupBy) -> str:
             return f"hour({name})"
         case grain:
             return f"CAST(date_trunc('{grain}', {name}) AS DATE)"
+
+
+def _literal(text: str) -> str:
+    """A band's label as an SQL string (made of its figures: no quote to escape, escaped anyway)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _in_order(group: GroupBy, alias: str) -> str:
+    """What a list of groups reads in when no figure ranks it: periods in time, bands as said."""
+    if group.bands is None:
+        return quote(alias)
+    return f"list_position([{', '.join(_literal(b.label) for b in group.bands)}], {quote(alias)})"
 
 
 def _aggregate(metric: Metric) -> str:

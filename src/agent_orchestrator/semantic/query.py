@@ -124,12 +124,47 @@ class Whole(BaseModel):
     filters: Annotated[list[Filter], Field(max_length=12)] = []
 
 
+class Band(BaseModel):
+    """A range of a measure's values, as people say one: "18-29" (``low`` and ``high``, both
+    included), "60+" (``low`` only), "under 30" (``below`` only: 30 is not in it)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    low: float | None = None
+    high: float | None = None
+    below: float | None = None
+
+    @model_validator(mode="after")
+    def _bounded(self) -> Band:
+        if self.high is not None and self.below is not None:
+            raise ValueError("a band ends at its highest value or below a value, not both")
+        top = self.high if self.high is not None else self.below
+        if self.low is None and top is None:
+            raise ValueError("a band has a lowest value, a highest value or both")
+        if self.low is not None and top is not None and self.low > top:
+            raise ValueError("a band's lowest value is not above its highest")
+        return self
+
+    @property
+    def label(self) -> str:
+        """How the band reads in an answer: as it was said ("18-29" with an en dash, "60+", "under 30")."""
+        low, high, below = (None if v is None else f"{v:g}" for v in (self.low, self.high, self.below))
+        if low is not None and high is not None:
+            return f"{low}\u2013{high}"
+        if low is not None and below is not None:
+            return f"{low} to under {below}"
+        return f"{low}+" if low is not None else f"under {below}" if below is not None else f"up to {high}"
+
+
 class GroupBy(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     column: Annotated[str, Field(max_length=64)]
     grain: Grain | None = None
     """For a time column: the period each group is."""
+    bands: Annotated[list[Band], Field(min_length=2, max_length=12)] | None = None
+    """For a measure: the ranges its values are grouped in ("which age group spends most: 18-29,
+    30-44 or 45+?"); a value in none of them is in a group of its own, "other"."""
 
 
 class SemanticQuery(BaseModel):
@@ -172,6 +207,9 @@ class SemanticQuery(BaseModel):
                 if group.grain is None:
                     raise InvalidInputError(f"Grouping by {column.name} needs a grain (day, month, …).")
                 _check_part(column, group.grain)
+            elif group.bands is not None:
+                if column.role is not Role.measure:
+                    raise InvalidInputError(f"{column.name} holds no figures to group in ranges.")
             elif group.grain is not None or column.role not in (Role.dimension, Role.key, Role.label):
                 raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
         for rule in [*self.filters, *(self.share_of.filters if self.share_of else [])]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from agent_orchestrator.semantic.engine import Result
 from agent_orchestrator.semantic.model import Kind, Metric, Role, SemanticModel, plural
-from agent_orchestrator.semantic.query import Filter, SemanticQuery, Window
+from agent_orchestrator.semantic.query import Filter, GroupBy, SemanticQuery, Window
 
 _OPS = {
     "in": "",
@@ -124,7 +124,9 @@ def reading(
         groups = []
         for group in query.group_by:
             title = model.column(group.column).title.lower()
-            groups.append(f"{group.grain} ({title})" if group.grain else _entity_title(model, group.column))
+            groups.append(
+                f"{group.grain} ({title})" if group.grain else _entity_title(model, group.column, group)
+            )
         parts[0] += " by " + " and ".join(groups)
     if query.by_change:
         parts[0] += ", ranked by the change"
@@ -174,10 +176,11 @@ def render(
         return f"{head}: nothing matches." if not query.count else f"{head}: 0 {_counted(model, query, 0)}."
     shown = ""
     tied = len(records) - query.limit
+    end = "bottom" if query.order == "asc" else "top"  # the lowest first: the bottom of the ranking
     if total_groups and tied > 0:
-        shown = f" (top {query.limit} of {total_groups}, and {tied} tied with the last)"
+        shown = f" ({end} {query.limit} of {total_groups}, and {tied} tied with the last)"
     elif total_groups and total_groups > len(records):
-        shown = f" (top {len(records)} of {total_groups})"
+        shown = f" ({end} {len(records)} of {total_groups})"
     lines = [f"{head}{shown}:"]
     if query.count:
         number = total_groups if total_groups is not None else len(records)
@@ -379,10 +382,12 @@ def _counted(model: SemanticModel, query: SemanticQuery, number: int) -> str:
     return groups if number == 1 else plural(groups)
 
 
-def _entity_title(model: SemanticModel, name: str) -> str:
+def _entity_title(model: SemanticModel, name: str, group: GroupBy | None = None) -> str:
     column = model.column(name)
     if column.role is Role.key and column.entity is not None:
         return column.entity.value
+    if group is not None and group.bands is not None:  # "by age band": 18-29, 30-44, …
+        return f"{column.title.lower()} band"
     return column.title.lower()
 
 
@@ -402,7 +407,11 @@ def chips(model: SemanticModel, query: SemanticQuery) -> list[dict[str, str]]:
     found = [{"field": "metrics", "value": name, "label": model.metric(name).title} for name in query.metrics]
     for group in query.group_by:
         title = model.column(group.column).title.lower()
-        label = f"by {group.grain} ({title})" if group.grain else f"by {_entity_title(model, group.column)}"
+        label = (
+            f"by {group.grain} ({title})"
+            if group.grain
+            else f"by {_entity_title(model, group.column, group)}"
+        )
         found.append({"field": "group_by", "value": group.column, "label": label})
     for rule in query.filters:
         found.append(

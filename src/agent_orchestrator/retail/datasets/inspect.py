@@ -29,6 +29,7 @@ from agent_orchestrator.retail.datasets.formats import (
     suggest_mapping,
     unreadable_line,
 )
+from agent_orchestrator.semantic.suggest import header_words
 from agent_orchestrator.semantic.written import plain_number, unmarked
 
 SAMPLE_BYTES = 256 * 1024
@@ -100,6 +101,8 @@ def inspect_csv(
     mapping = suggest_mapping(header)
     if not mapping.get("line_total"):
         mapping["line_total"] = _line_total(header, body, set(mapping.values()), mapping.get("invoice"))
+    if not mapping.get("line_total") and _grows_with_quantity(header, body, mapping):
+        mapping["line_total"], mapping["unit_price"] = mapping["unit_price"], None
     layout = layout_of(header)
     if given:
         decimal, thousands = given.decimal, given.thousands
@@ -267,6 +270,34 @@ def _on_every_line(header: list[str], body: list[list[str]], name: str, order: s
     paid = {key for key, cell in zip(orders, cells, strict=True) if cell}
     blanks = [key for key, cell in zip(orders, cells, strict=True) if not cell]
     return all(blanks) and sum(key in paid for key in blanks) <= _SHARED_BLANKS * len(blanks)
+
+
+_PER_UNIT = frozenset({"unit", "each", "per", "single"})
+"""A price header's words that say it is a unit's ("UnitPrice", "Price per Unit", "PriceEach")."""
+
+
+def _grows_with_quantity(header: list[str], body: list[list[str]], mapping: dict[str, str | None]) -> bool:
+    """Whether a column headed only "price" holds each line's total: a unit's price is the line's
+    amount divided by its quantity, and a file of few products repeats few of them, while a line's
+    total takes a value of its own for each quantity. So dividing the column by the quantity leaves
+    fewer distinct figures than it had (a line of 3 at 300.08 is written 900.24), where dividing a
+    unit price by the quantity would only make more. A header that says "unit" or "each" is taken
+    at its word; a sample of lines all of one quantity tells nothing."""
+    price, quantity = mapping.get("unit_price"), mapping.get("quantity")
+    if price is None or quantity is None or _PER_UNIT & set(header_words(price)):
+        return False
+    p, q = header.index(price), header.index(quantity)
+    pairs = []
+    for record in body:
+        if len(record) > max(p, q):
+            amount, units = plain_number(record[p]), plain_number(record[q])
+            if amount is not None and units is not None and float(units) > 0:
+                pairs.append((float(amount), float(units)))
+    if len({units for _, units in pairs}) < 2:
+        return False
+    amounts = {amount for amount, _ in pairs}
+    per_unit = {round(amount / units, 2) for amount, units in pairs}
+    return 2 * len(per_unit) <= len(amounts)
 
 
 def _all_dates(path: Path, encoding: str, delimiter: str, at: int) -> set[str]:
