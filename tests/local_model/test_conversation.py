@@ -259,6 +259,8 @@ def test_the_things_the_chat_was_about_are_found_in_its_questions_calls_and_answ
         "which country did I check?",
         "which country have we looked at so far?",
         "which country did we end up looking at?",
+        "remind me which country we're on",
+        "which country are we looking at?",
     ],
 )
 def test_looking_at_or_checking_something_is_talking_about_it(question: str) -> None:
@@ -520,6 +522,7 @@ def test_questions_about_the_chat_are_told_by_how_they_are_built() -> None:
     assert is_about_the_chat("What did you tell me about that customer before?")
     assert is_about_the_chat("Which two customers did I ask about?")
     assert not is_about_the_chat("As I said, what was the revenue in France?")
+    assert not is_about_the_chat("how are we on revenue this month?")
     assert not is_about_the_chat("My question is: how many orders in 2024?")
 
 

@@ -511,3 +511,30 @@ def test_a_correction_after_a_question_declined_asks_it_again_with_what_was_mean
         assert "City Naypyitaw, January 2019" in answer and "20.00" in answer
         tool, _, answer = chat.ask("what were sales over feb 1-10?")
         assert tool == "query_data" and answer == "Revenue, February 1, 2019 to February 10, 2019: 40.00."
+
+
+def test_a_name_said_short_for_two_values_is_asked_and_the_choice_answered(tmp_path: Path) -> None:
+    """ "how did Metro do in 2022?" with two malls beginning so: which one, as a question naming both;
+    "Metropol AVM" answers it, and the question is read with that mall, 2022 kept; "split that by
+    gender" after one category is that category's split."""
+    rows = (
+        "invoice_no,customer_id,gender,category,quantity,price,invoice_date,shopping_mall\n"
+        "I1,C1,Female,Clothing,2,600.16,5/1/2022,Metrocity\nI2,C2,Male,Shoes,1,600.17,6/1/2022,Metropol AVM\n"
+        "I3,C3,Female,Shoes,1,600.17,15/2/2021,Metropol AVM\nI4,C4,Male,Clothing,1,300.08,20/3/2022,Kanyon\n"
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, _, asked = chat.ask("how did Metro do in 2022?")
+        assert asked == (
+            "'metro' is more than one thing here: which do you mean, the shopping mall Metrocity or "
+            "the shopping mall Metropol AVM?"
+        )
+        _, arguments, answer = chat.ask("Metropol AVM")
+        assert answer == "Revenue, Shopping mall Metropol AVM, 2022 (the latest year in the data): 600.17."
+    (tmp_path / "again").mkdir()
+    with _chat_on(tmp_path / "again", rows) as chat:
+        chat.ask("Which category brings in the most money?")
+        _, arguments, _ = chat.ask("split that by gender")
+        assert arguments is not None and arguments["filters"] == [
+            {"column": "category", "op": "in", "values": ["Clothing"]}
+        ]
+        assert arguments["group_by"] == [{"column": "gender"}]

@@ -110,6 +110,8 @@ _BOTH = re.compile(
     r"|\b(?:are|were)\s+we\s+(?:\w+\s+)?(?:talking|discussing|speaking|looking at|focusing on)\b"
     rf"|\b(?:did|have|had)\s+we\s+(?:\w+\s+)?(?:{_SAY}|{_SAID})\b"
     r"|\bwe(?:'re|\s+are|\s+were)\s+(?:\w+\s+)?(?:talking|discussing)\s+about\b"
+    # "remind me which category we're on": at the end, never "how are we on revenue this month?"
+    r"|\b(?:we(?:'re|\s+are|\s+were)|are\s+we|were\s+we)\s+(?:on|looking\s+at|focus(?:ed|ing)\s+on)\W*$"
     r"|\b(?:in|of|from|during|throughout)\s+(?:this|our|the)\s+(?:chat|conversation)\b"
 )
 _COUNTED = re.compile(

@@ -34,7 +34,7 @@ from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary, Window
 from agent_orchestrator.semantic.render import day_text, window_text
-from agent_orchestrator.semantic.vocabulary import Mention
+from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
 from .guide import QueryGuide, _arguments, _calls, _text, answer_of
 from .semantic_reading import SemanticReading, extra_columns, read_semantic
@@ -233,14 +233,15 @@ def _which_is_meant(reading: SemanticReading, data: _Data) -> str:
     """One question for a name that is several things ("'Aurora' is more than one thing here: which
     do you mean, the dealer region Aurora, the model Aurora (Oldsmobile) or the customer name
     Aurora?"): each as its column and, where a column groups it, what it is in."""
-    mentions = next(iter(reading.ambiguous.values()))
+    word, mentions = next(iter(reading.ambiguous.items()))
     kinds = []
     with Engine(data.model, data.rows) as engine:
         for mention in mentions:
             column = data.model.column(mention.column)
             group = engine.grouped_in(column, mention.value)
             kinds.append(f"the {column.title.lower()} {mention.value}" + (f" ({group})" if group else ""))
-    value = mentions[0].value
+    # the name as the data writes it ("Aurora"), or as said when it is short for several ("metro")
+    value = mentions[0].value if normalise(mentions[0].value) == word else word
     return (
         f"'{value}' is more than one thing here: which do you mean, "
         + ", ".join(kinds[:-1])
@@ -264,8 +265,7 @@ def _meaning_chosen(
     said = normalize(_text(messages[last]))
     with Engine(data.model, data.rows) as engine:
         chosen_of = {
-            word: [m for m in mentions if _names_meaning(said, m, data.model, engine)]
-            for word, mentions in before.ambiguous.items()
+            word: _meant(said, mentions, data.model, engine) for word, mentions in before.ambiguous.items()
         }
     for word, chosen in chosen_of.items():
         if len(chosen) != 1:
@@ -307,6 +307,13 @@ def _corrected(
             reading = _read([*messages[:asked], {"role": "user", "content": corrected}], asked, tool, data)
             return reading if reading.covered else None
     return None
+
+
+def _meant(said: str, mentions: Sequence[Mention], model: SemanticModel, engine: Engine) -> list[Mention]:
+    """The choices the answer to which is meant names: the one value it says ("Metropol AVM", of
+    two malls said short as "Metro"), else those whose column or group it says ("the region")."""
+    named = [m for m in mentions if re.search(rf"\b{re.escape(normalize(m.value))}\b", said)]
+    return named if len(named) == 1 else [m for m in mentions if _names_meaning(said, m, model, engine)]
 
 
 def _names_meaning(said: str, mention: Mention, model: SemanticModel, engine: Engine) -> bool:

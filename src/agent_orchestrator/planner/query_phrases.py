@@ -17,7 +17,7 @@ from typing import Any
 from agent_orchestrator.semantic import Column, Entity, Kind, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.vocabulary import normalise
 
-from .words import stem
+from .words import MONTH_NAMES, stem
 
 
 def _words(text: str) -> frozenset[str]:
@@ -119,6 +119,40 @@ def years_left_out(text: str, model: SemanticModel) -> tuple[str, list[dict[str,
     if not years:
         return text, []
     return text, [{"column": time.name, "part": "year", "op": "not_in", "values": list(dict.fromkeys(years))}]
+
+
+_MONTHS_LEFT_OUT = re.compile(
+    r"\b(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|"
+    r"without|leaving out|leave out|ignoring|ignore|minus|not counting)\s+(?:the\s+)?"
+    r"(?:months?\s+(?:of\s+)?)?"
+    rf"(?P<months>(?:{MONTH_NAMES})\.?(?:\s*(?:,|and|or|&|/)\s*(?:{MONTH_NAMES})\.?)*)\b"
+    r"(?!\s*(?:of\s+)?(?:19|20)\d\d|\s*\d{1,2}\b)"
+)
+"""Months of every year left out ("excluding February", "without Nov and Dec"): a part of every date;
+a month of one year ("excluding February 2022") or a day ("except Feb 3") is no such part."""
+_MONTH_NUMBERS = (
+    {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
+    | {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name}
+    | {"sept": 9}
+)
+
+
+def months_left_out(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """The months of every year the text leaves out, as a filter on the month of the model's date,
+    and the text without them."""
+    time = model.time
+    if time is None:
+        return text, []
+    months: list[int] = []
+    for match in reversed(list(_MONTHS_LEFT_OUT.finditer(text))):
+        said = re.findall(MONTH_NAMES, match["months"])
+        months = [_MONTH_NUMBERS[name] for name in said] + months
+        text = text[: match.start()] + " " + text[match.end() :]
+    if not months:
+        return text, []
+    return text, [
+        {"column": time.name, "part": "month", "op": "not_in", "values": list(dict.fromkeys(months))}
+    ]
 
 
 _CLOCK = (

@@ -41,8 +41,10 @@ _PRONOUN = re.compile(
     r"\b(?:they|them|their|theirs|it|its|he|she|his|her|him|that one|this one)\b"
     r"|\b(?<!is\s)(?<!are\s)(?<!was\s)(?<!were\s)there\b(?!\s+(?:is|are|was|were|be)\b)"
     r"|\bthat\s+(?:compare|compared|change|changed|grow|grew|do|did|was|is|look|looked)\b"
+    r"|\b(?:split|break|breaking|divide)\s+(?:that|this)\b"
 )
-"""A row named by a pronoun ("they", "from there"): only when the list held one row."""
+"""A row named by a pronoun ("they", "from there", "split that by gender"): only when the list held
+one row."""
 _OF_THOSE = re.compile(
     r"\b(?:on|in|of|from|among)\s+(?:those|these|them|(?:that|the|this|your)\s+(?:\w+\s+)?list)\b"
 )

@@ -46,6 +46,7 @@ from .query_phrases import (
     hours_of_day,
     lower_run,
     money_of,
+    months_left_out,
     names_holding,
     of_the_named_column,
     place_column,
@@ -263,6 +264,8 @@ _RANGES = frozenset({"lt", "le", "gt", "ge"})
 _HOW_MANY_MUCH = re.compile(r"\bhow (?:many|much)\b")
 _SOLD = re.compile(r"\b(?:sold|sell|bought|buy|ordered|purchased)\b")
 _SHORT = 6
+_CHOICES = 6
+"""The most values a name said short may be offered as (more, and it names none of them)."""
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
 the one before ("in the West?"); a longer one is a question of its own."""
 _YEAR_BEFORE = re.compile(r"\b(?:last|previous|prior)\s+year\b")
@@ -571,8 +574,9 @@ def _read(
     text, holding = names_holding(text, model)  # "anything with 'LUNCH BAG' in the name"
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
     text, years_out = years_left_out(text, model)  # "excluding 2011 and 2012": a part of every date
+    text, months_out = months_left_out(text, model)  # "excluding February": a part of every date
     text, aged, age_bands = ages(text, model)  # "60 or older", "the under-30s", "18-29, 30-44 or 60+"
-    phrased = on_days + blank + holding + hours + years_out + aged + age_bands
+    phrased = on_days + blank + holding + hours + years_out + months_out + aged + age_bands
     comparing = previous is not None and "compare" in previous
     text = _DAY_SPAN.sub(_days_of_a_month, text)  # "feb 1-10": from feb 1 to feb 10
     complete = _COMPLETE.search(text) if last_day is not None else None
@@ -585,6 +589,11 @@ def _read(
             earliest = earliest.before()
         args["window"] = {"start": earliest.first.isoformat(), "end": period.last.isoformat()}
         text = text[: complete.start()] + " " + text[complete.end() :]
+    # "excluding February 2022": one period left out of the rest, which no window says (never read
+    # as that period alone); "excluding February" and "excluding 2011" are parts of every date, read above
+    periods_left_out = [
+        text[p.span[0] : p.span[1]] for p in find_periods(text) if _PERIOD_LEFT_OUT.search(text[: p.span[0]])
+    ]
     rest = _read_time(text, last_day, args, reading, comparing)
     to_date = _TO_DATE.search(text) or re.search(r"\b(?:ytd|mtd|qtd)\b", question.lower())
     if last_day is not None and to_date:  # "this year so far vs the same period last year", "ytd vs…"
@@ -697,18 +706,28 @@ def _read(
         if dimension is not None:
             reading.left.remove(word)
             found = replace(found, mentions=(*found.mentions, Mention(dimension, word, word)))
+    said_short: dict[str, tuple[Mention, ...]] = {}
+    capitalised = {normalise(w) for w in re.findall(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-z]+\b", question)}
+    for word in [w for w in reading.left if w in capitalised]:
+        began = vocabulary.starting_with(word)  # "Metro": *Metrocity*, or it and *Metropol AVM*
+        if len(began) == 1:
+            reading.left.remove(word)
+            found = replace(found, mentions=(*found.mentions, Mention(began[0][0], began[0][1], word)))
+        elif 1 < len(began) <= _CHOICES:  # which one is asked, never guessed
+            said_short[word] = tuple(Mention(column, value, word) for column, value in began)
     # "17 days ago", "8 orders": an amount of time or a count the reading has no place for
     reading.left += [
         m.group(0)
         for m in _DURATION.finditer(rest)
         if limited is None or not limited.start() <= m.start() < limited.end()  # "the bottom 2 months"
     ]
+    reading.left += periods_left_out
     # "avg number of days from order to delivery": the days between two dates the file lacks
     reading.left += [m.group(0) for m in _DAYS_BETWEEN.finditer(text)]
     found = _cancellation_meant(found, model)
     several = _ambiguous(found)
     reading.left += several
-    reading.ambiguous = {w: tuple(m for m in found.mentions if m.words == w) for w in several}
+    reading.ambiguous = {w: tuple(m for m in found.mentions if m.words == w) for w in several} | said_short
     found = of_the_named_column(found)  # "customer 22156": the customer, not the stock code 22156
     reading.named = bool(
         found.mentions or found.columns or found.metrics or found.grains or "window" in args or phrased
@@ -1919,6 +1938,12 @@ def _recency(
 
 
 _NEGATION = re.compile(r"\b(?:not|never|no|without|didn't|hasn't|haven't|stopped)\b")
+
+
+_PERIOD_LEFT_OUT = re.compile(
+    r"\b(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|without|"
+    r"leaving out|leave out|ignoring|ignore|minus|not counting)\s+(?:the\s+)?$"
+)
 
 
 def _negated_period(text: str) -> str | None:

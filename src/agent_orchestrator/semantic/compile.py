@@ -286,8 +286,8 @@ def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
         params.extend(rule.values)
         marks = ", ".join("?" for _ in rule.values)
         return f"dayname({quote(column.name)}) {'NOT ' if rule.op == 'not_in' else ''}IN ({marks})"
-    if rule.part == "year":  # "excluding 2011 and 2012": the year of each date
-        return _compared(f"year({quote(column.name)})", rule, [int(v) for v in rule.values], params)
+    if rule.part in ("year", "month"):  # "excluding 2011 and 2012", "excluding February": of each date
+        return _compared(f"{rule.part}({quote(column.name)})", rule, [int(v) for v in rule.values], params)
     if rule.part == "hour":  # "from 6pm": the hour of the day, 0 to 23
         return _compared(f"hour({quote(column.name)})", rule, [int(v) for v in rule.values], params)
     return _compared(quote(column.name), rule, [_typed(column, value) for value in rule.values], params)

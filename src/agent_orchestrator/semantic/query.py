@@ -67,9 +67,10 @@ class Filter(BaseModel):
     """A filter on a metric applies to the groups ("customers whose last order was before …")."""
     op: Op
     values: Annotated[list[Value], Field(max_length=50)] = []
-    part: Literal["weekday", "hour", "year"] | None = None
+    part: Literal["weekday", "hour", "year", "month"] | None = None
     """Of a time column: the part of each value compared ("on Thursdays": the weekday is Thursday;
-    "from 6pm": the hour, 0 to 23, is at least 18; "excluding 2011 and 2012": the year is neither)."""
+    "from 6pm": the hour, 0 to 23, is at least 18; "excluding 2011 and 2012": the year is neither;
+    "excluding February": the month, 1 to 12, is not 2)."""
 
     @model_validator(mode="after")
     def _one_target(self) -> Filter:
@@ -89,6 +90,11 @@ class Filter(BaseModel):
             or any(not isinstance(v, int | float) or not 1900 <= v <= 2100 or v % 1 for v in self.values)
         ):
             raise ValueError("a year is a whole number from 1900 to 2100, kept or left out")
+        if self.part == "month" and (
+            self.op not in ("in", "not_in")
+            or any(not isinstance(v, int | float) or not 1 <= v <= 12 or v % 1 for v in self.values)
+        ):
+            raise ValueError("a month is a whole number from 1 to 12, kept or left out")
         if (self.op in BLANK_OPS) != (not self.values):
             raise ValueError("'missing' and 'present' take no values; every other operator takes some")
         if self.op == "between" and len(self.values) != 2:
@@ -147,10 +153,10 @@ class Band(BaseModel):
 
     @property
     def label(self) -> str:
-        """How the band reads in an answer: as it was said ("18-29" with an en dash, "60+", "under 30")."""
+        """How the band reads in an answer: as it was said ("18-29", "60+", "under 30")."""
         low, high, below = (None if v is None else f"{v:g}" for v in (self.low, self.high, self.below))
         if low is not None and high is not None:
-            return f"{low}\u2013{high}"
+            return f"{low}-{high}"
         if low is not None and below is not None:
             return f"{low} to under {below}"
         return f"{low}+" if low is not None else f"under {below}" if below is not None else f"up to {high}"
@@ -340,9 +346,11 @@ def query_schema(
         )
     if found is None:  # "on Thursdays": a weekday of each date column; "excluding 2011": a year
         years = {"type": "integer", "minimum": 1900, "maximum": 2100}
+        months = {"type": "integer", "minimum": 1, "maximum": 12}
         hours = {"type": "integer", "minimum": 0, "maximum": 23}
         column_filters += [
             *(_part_filter(name, "year", ["in", "not_in"], years, 20) for name in times),
+            *(_part_filter(name, "month", ["in", "not_in"], months, 12) for name in times),
             *(_part_filter(name, "weekday", ["in", "not_in"], names(list(WEEKDAYS)), 7) for name in times),
             *(
                 _part_filter(name, "hour", ["in", "not_in", "ge", "le", "between"], hours, 24)

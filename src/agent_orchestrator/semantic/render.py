@@ -332,18 +332,18 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         f"{v} ({named[f'{column.name}={v}']})" if named and f"{column.name}={v}" in named else _plain(v)
         for v in rule.values
     ]
+    if rule.part == "weekday":
+        return f"{'not ' if rule.op == 'not_in' else ''}on {' or '.join(f'{v}s' for v in rule.values)}"
+    if rule.part == "hour":
+        return _hours_text(rule)
+    if rule.part in ("year", "month"):  # "not in 2011 and 2012", "not in February"
+        parts = [str(int(v)) if rule.part == "year" else calendar.month_name[int(v)] for v in rule.values]
+        return f"{'not in' if rule.op == 'not_in' else 'in'} {' and '.join(parts)}"
     if rule.op == "not_in" and len(written) > 1:  # "other than A, B and C": none of them
         return f"{column.title} other than {', '.join(written[:-1])} and {written[-1]}"
     values = " or ".join(written)
     if rule.op in ("missing", "present"):  # "no Customer ID": a guest's lines
         return f"{'no' if rule.op == 'missing' else 'with a'} {column.title}"
-    if rule.part == "weekday":
-        return f"{'not ' if rule.op == 'not_in' else ''}on {' or '.join(f'{v}s' for v in rule.values)}"
-    if rule.part == "hour":
-        return _hours_text(rule)
-    if rule.part == "year":
-        years = " and ".join(str(int(v)) for v in rule.values)
-        return f"{'not in' if rule.op == 'not_in' else 'in'} {years}"
     if rule.op == "between":
         low, high = (_plain(v) for v in rule.values)
         return f"{column.title} {low}" if low == high else f"{column.title.lower()} {low} to {high}"

@@ -25,6 +25,8 @@ MAX_WORDS = 8
 FUZZY_CUTOFF = 0.88
 """How close a misspelt word must be to a value to stand for it ("califronia")."""
 _MIN_FUZZY = 5
+_MIN_PREFIX = 4
+"""The fewest letters of a name said short ("tech"): fewer begin too many words."""
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
 
@@ -473,6 +475,20 @@ class Vocabulary:
         held = self._value_words.get(word) or self._value_words.get(_singular(word), set())
         columns = {column for column, _ in held}
         return columns.pop() if len(columns) == 1 else None
+
+    def starting_with(self, word: str) -> list[tuple[str, str]]:
+        """A dimension's values with a word that ``word`` begins and is not ("metro": *Metrocity* and
+        *Metropol AVM*; "tech": *Technology*): a name said short, which the question may mean; by
+        (column, value), in order."""
+        if len(word) < _MIN_PREFIX or not word.isalpha():
+            return []
+        return sorted(
+            (column, value)
+            for phrase, held in self._values.items()
+            if any(w.startswith(word) and w != word for w in phrase.split())
+            for column, value in held
+            if column in self._dimensions
+        )
 
     def containing(self, words: list[str]) -> dict[str, list[str]]:
         """The names (of keys and labels) that hold every one of ``words``, by column: "xerox 1881"
