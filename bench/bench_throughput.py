@@ -93,7 +93,7 @@ RUNTIME_WORKER = Path(__file__).with_name("runtime_load.py")
 RUNTIME = "runtime"
 RUNTIME_SHARED = "runtime, files in PostgreSQL"  # the yardstick's twin in shared mode
 RUNTIME_SOAK_SESSION = "bench-runtime-soak"  # the session runtime_load.py's soak chats in
-COLD_SESSIONS = 3  # long sessions per way of reaching them; the figures are their medians
+COLD_SESSIONS = 3  # long sessions per way of reaching them (--cold-sessions); the figures are their medians
 THINK_SECONDS = 2.0  # between opening a chat and sending: reading it and typing
 IDLE_SECONDS = 5.0  # each window the CPU of a server with its warm sessions open is measured over
 SOAK_PROMPT = "What is our best segment?"
@@ -330,15 +330,18 @@ def report_round(figures: dict[str, dict[str, Phase]], users: int, turns: int) -
 # -------------------------------------------------------------------------------- one session
 
 
-def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) -> None:
+def single_session_figures(
+    bench: Bench, soak: int, cold_turns: int, warm: int, cold_sessions: int = COLD_SESSIONS
+) -> None:
     """Soak, cold resume and warm-session memory, on one SQLite server's home (restarted in between,
-    so that nothing of the first process is warm in the second)."""
+    so that nothing of the first process is warm in the second); ``cold_sessions`` long sessions per
+    way of reaching them."""
     if not (soak or cold_turns or warm):
         return
     home = bench.root / "single"
     app = AppProcess(bench.env(home)).start()
     try:
-        long_ids = uvloop.run(_soak(app, home, soak, 2 * COLD_SESSIONS if cold_turns else 0))
+        long_ids = uvloop.run(_soak(app, home, soak, 2 * cold_sessions if cold_turns else 0))
     finally:
         app.stop()
     if soak:
@@ -354,7 +357,7 @@ def single_session_figures(bench: Bench, soak: int, cold_turns: int, warm: int) 
         for session_id in runtime_ids(f"sqlite:///{home / 'catalog.sqlite'}", long_ids):
             transplant_session(source, home / "copilot" / "session-state" / session_id)
         # The same first turns straight on the runtime, in a process that never opened them.
-        cold_ids = [f"bench-runtime-cold-{i:02d}" for i in range(COLD_SESSIONS)]
+        cold_ids = [f"bench-runtime-cold-{i:02d}" for i in range(cold_sessions)]
         for session_id in cold_ids:
             copy_session(source, bench.root / "runtime-cold" / "copilot" / "session-state" / session_id)
         args = ("--cold", ",".join(cold_ids), "--prompt", SOAK_PROMPT)
@@ -573,6 +576,12 @@ def main() -> None:
     parser.add_argument(
         "--across-users", type=int, default=20, help="users of the two-server figures (0: skip; PostgreSQL)"
     )
+    parser.add_argument(
+        "--cold-sessions",
+        type=int,
+        default=COLD_SESSIONS,
+        help="long sessions whose first turns are medianed",
+    )
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
     stores = ("sqlite", "postgres") if args.store == "both" else (args.store,)
@@ -580,17 +589,17 @@ def main() -> None:
         sys.exit(f"PostgreSQL unreachable at {display_url(server_url())}: {problem}")
 
     with tempfile.TemporaryDirectory(prefix="bench-throughput-") as tmp, ScriptedModel() as model:
-        warm_setting = max(args.users, args.warm) + 2 * COLD_SESSIONS + 2
+        warm_setting = max(args.users, args.warm) + 2 * args.cold_sessions + 2
         bench = Bench(model, Path(tmp), warm_setting, args.context_tokens)
         print(
             f"AGENT_WARM_SESSIONS={bench.warm_setting}, "
             f"AGENT_PROVIDER_MAX_PROMPT_TOKENS={bench.context_tokens} "
-            f"for every server of this run; medians of {COLD_SESSIONS} for each first-turn figure"
+            f"for every server of this run; medians of {args.cold_sessions} for each first-turn figure"
         )
         uvloop.run(loads_in_rounds(bench, args, stores))
         if args.across_users and "postgres" in stores:
             uvloop.run(across_servers(bench, args.across_users, args.turns))
-        single_session_figures(bench, args.soak, args.cold_turns, args.warm)
+        single_session_figures(bench, args.soak, args.cold_turns, args.warm, args.cold_sessions)
 
 
 if __name__ == "__main__":

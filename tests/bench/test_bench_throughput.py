@@ -87,6 +87,8 @@ def test_a_tiny_run_prints_every_figure() -> None:
             "2",
             "--cold-turns",
             "5",
+            "--cold-sessions",
+            "1",
             "--rounds",
             "1",
         ),
