@@ -1567,3 +1567,35 @@ def test_a_name_said_short_is_its_value_or_a_choice_between_them(tmp_path: Path)
         assert [m.value for m in metro.ambiguous["metro"]] == ["Metrocity", "Metropol AVM"]
         one = read_semantic("revenue from Shoe in 2022", shop.model, words, last)
         assert one.arguments["filters"] == [{"column": "category", "op": "in", "values": ["Shoes"]}]
+
+
+_CHOCOLATE = (
+    "Sales Person,Country,Product,Date,Amount,Boxes Shipped\n"
+    "Jehu Rudeforth,UK,50% Dark Bites,2022-01-04,5320,180\n"
+    "Van Tuxwell,India,70% Dark Bites,2022-08-01,7896,94\n"
+    "Gigi Bohling,USA,Almond Choco,2022-07-14,4501,91\nVan Tuxwell,USA,50% Dark Bites,2022-07-15,1000,10\n"
+)
+"""A chocolate maker's shipments: no order number (a line is a shipment), boxes counted, no price."""
+
+
+def test_what_a_quantity_counts_names_the_units_and_the_lines(tmp_path: Path) -> None:
+    """ "Boxes Shipped": "how many boxes" are the units, "shipments" the lines, "revenue per box" the
+    revenue over the units; "outside the US" of a file writing "USA"; "avg deal size" the order value;
+    "bottom 2?" after a ranking is that ranking, lowest first."""
+    shop, words, last = _shop(
+        tmp_path / "chocolate.csv", _CHOCOLATE, known={"quantity": "Boxes Shipped", "line_total": "Amount"}
+    )
+
+    def rows(question: str, previous: Any = None) -> list[tuple[Any, ...]]:
+        reading = read_semantic(question, shop.model, words, last, previous)
+        assert reading.covered, (question, reading)
+        return shop.run(SemanticQuery.model_validate(reading.arguments)).rows
+
+    with shop:
+        assert rows("how many boxes went out?") == [(375,)]
+        assert rows("how many shipments are in the file?") == [(4,)]
+        assert rows("whats the average revenue per box?") == [(18717 / 375,)]
+        assert rows("total revnue outside the US?") == [(13216,)]
+        assert rows("avg deal size for Van Tuxwell?") == [(4448.0,)]
+        top = read_semantic("top 2 products by rev", shop.model, words, last).arguments
+        assert rows("bottom 2?", top) == [("Almond Choco", 4501), ("50% Dark Bites", 6320)]

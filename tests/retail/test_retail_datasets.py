@@ -872,3 +872,19 @@ def test_a_formatted_sheets_amounts_import_as_numbers_mapped_by_their_words(
     with Engine(model, rows) as engine:
         result = engine.run(SemanticQuery(metrics=["revenue", "units", "operating_profit"]))
     assert result.records() == [{"revenue": 1_390_000.0, "units": 3050, "operating_profit": 388_500.0}]
+
+
+def test_a_sheets_export_of_month_names_and_grouped_amounts_imports_as_written(tmp_path: Path) -> None:
+    """ "04-Jan-22" is a day by its month's name; "$5,320 " in a file of commas groups its digits (the
+    decimal mark is never the delimiter); "Boxes Shipped" is how many went."""
+    sheet = _write(
+        tmp_path,
+        "\ufeffSales Person,Country,Product,Date,Amount,Boxes Shipped\r\n"
+        'Jehu Rudeforth,UK,Mint Chip Choco,04-Jan-22,"$5,320 ",180\r\n'
+        'Van Tuxwell,India,85% Dark Bars,01-Aug-22,"$7,896 ",94\r\n'
+        'Gigi Bohling,USA,Peanut Butter Cubes,14-Jul-22,"$4,501 ",91\r\n',
+    )
+    preview = inspect_csv(sheet)
+    assert (preview.mapping["quantity"], preview.mapping["line_total"]) == ("Boxes Shipped", "Amount")
+    assert (preview.format.decimal, preview.format.thousands) == (".", ",")
+    assert preview.format.date_format == "%d-%b-%y"

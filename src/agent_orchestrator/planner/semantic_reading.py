@@ -1093,6 +1093,17 @@ def _read(
         reading.follow_up = True  # "so what's the yoy growth?" after two years side by side: their change
         args = _patched(previous, args, found, text, model)
         reading.named = True
+    elif (
+        previous is not None
+        and previous.get("group_by")
+        and not found.metrics
+        and not groups
+        and limited is not None
+        and len(words) <= _SHORT
+    ):
+        reading.follow_up = True  # "bottom 3?", "top 10 instead": the ranking before, cut anew
+        args = _patched(previous, args, found, text, model)
+        reading.named = True
     if (
         reading.follow_up
         and counting
@@ -1310,14 +1321,23 @@ def _read_time(
         first, second = placed[0], placed[1]
         between = text[found[0].span[1] : found[1].span[0]]
         growth = bool(set(text.split()) & _GROWTH) or comparing
-        if not growth and (
-            # "from 2021 to 2022", "across 2021 and 2022", "over 2021-2022": one span, both included
-            (re.search(r"\b(?:to|until|through|and)\b|-", between) and _SPAN_FROM.search(before))
-            or (
-                re.fullmatch(r"\s*(?:-|\u2013|to|through|thru)\s*", between)
-                and (
-                    _SPAN_IN.search(before) or _SPAN_IN.match(text, found[0].span[0])
-                )  # "in 2021" is a period's
+        if (
+            not growth
+            and (
+                # "from 2021 to 2022", "across 2021 and 2022", "over 2021-2022": one span, both included
+                (re.search(r"\b(?:to|until|through|and)\b|-", between) and _SPAN_FROM.search(before))
+                or (  # "over May and June combined"
+                    re.fullmatch(r"\s*(?:and|&|\+)\s*", between)
+                    and re.match(
+                        r"\s*(?:combined|together|put together|in total)\b", text[found[1].span[1] :]
+                    )
+                )
+                or (
+                    re.fullmatch(r"\s*(?:-|\u2013|to|through|thru)\s*", between)
+                    and (
+                        _SPAN_IN.search(before) or _SPAN_IN.match(text, found[0].span[0])
+                    )  # "in 2021" is a period's
+                )
             )
         ):
             args["window"] = _window(Period(first.first, second.last, "", "range"))
@@ -1447,7 +1467,10 @@ def _chosen(text: str, listed: tuple[str, list[str]] | None) -> tuple[str, list[
     offered, written in any case ("the sweetheart one" of three cakestands): that name."""
     if listed is None or "@" in listed[0]:
         return None
-    words = [w for w in text.split() if w not in _PLAIN and len(w) > 2]
+    # "the 70% one" of "50% Dark Bites" and "70% Dark Bites": a figure of the name is a word of it
+    words = [
+        n for w in text.split() if w not in _PLAIN for n in normalise(w).split() if len(n) > 2 or n.isdigit()
+    ]
     picked = [v for v in listed[1] if words and all(w in normalise(v).split() for w in words)]
     if len(picked) != 1:
         return None

@@ -22,8 +22,8 @@ from .vocabulary import Vocabulary
 COMMON = frozenset(
     """a an the of in on at to for from by with and or but than then so as is are was were be been being am
     do does did done have has had what which who whom whose how many much when where why there here this
-    that these those it its they them their our ours we us you your i me my mine please show give tell
-    list let know get got see find look want need can could would should will shall may might about over
+    that these those it its they them their our ours we us you your i me my mine please show give tell plus
+    doing list let know get got see find look want need can could would should will shall may might about over
     under into out up down all any some each every total overall whole entire number count amount figure
     figures so far ever time times during between across among per vs also just only again same
     other another more most less least very really quite overall grand sum ok okay thanks hi hello now
@@ -158,6 +158,7 @@ def normalize(question: str) -> str:
     text = re.sub(r"[?!,;:()\"“”]", " ", text)
     text = re.sub(r"(?<=[a-z]{3})\.(?=\s)", " ", text)  # "ok, something else. whats the revenue"
     text = re.sub(r"\bper cent\b", "percent", text)
+    text = re.sub(r"(?<=[a-z])-wise\b", " ", text)  # "revenue-wise": the revenue
     text = re.sub(r"\b(is|are|was|were|do|does|did|has|have|had)n'?t\b", r"\1 not", text)  # "aren't", "didnt"
     text = re.sub(r"\b(how|what|who|where|when|why)'d\b", r"\1 did", text)  # "how'd that compare"
     text = _SHORTHAND.sub(lambda m: _SHORTHAND_WORDS[m.group(0)], text)

@@ -121,6 +121,10 @@ SYNONYMS: dict[str, list[str]] = {
         "average invoice",
         "average sale",
         "average transaction",
+        "average deal size",
+        "avg deal size",
+        "average deal",
+        "avg deal",
     ],
     "units_per_order": ["items per order", "units per order", "items per basket", "basket size in units"],
     "revenue_per_customer": ["revenue per customer", "spend per customer", "average spend"],
@@ -195,6 +199,8 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "store": ["shop", "outlet", "branch", "location"],
     "branch": ["store", "shop", "outlet", "location"],
     "salesperson": ["sales rep", "rep", "seller", "agent"],
+    "sales person": ["salesperson", "sales rep", "rep", "seller", "agent"],
+    "sales rep": ["salesperson", "sales person", "rep", "seller", "agent"],
     "channel": ["sales channel", "sales method"],
     "sales method": ["channel", "sales channel", "method"],
     "retailer": ["retail partner", "account", "stockist"],
@@ -484,6 +490,25 @@ def _find(columns: list[Column], words: tuple[str, ...], unit: str | None = None
     return None
 
 
+_MOVED_WORDS = frozenset({"sold", "shipped", "ordered", "purchased", "bought", "delivered"})
+_EVENTS = {"shipped": "shipments", "delivered": "deliveries"}
+"""What a line is, by the verb of its quantity's header ("Boxes Shipped": each line a shipment)."""
+
+
+def _counted_nouns(quantity: Column) -> list[str]:
+    """What a quantity counts, by its header's own noun ("Boxes Shipped": "boxes", "boxes shipped")."""
+    words = header_words(quantity.title)
+    nouns = [w for w in words if w not in _MOVED_WORDS and w not in _QUANTITY_WORDS and len(w) > 2]
+    if len(nouns) != 1 or not nouns[0].endswith("s") or not set(words) & _MOVED_WORDS:
+        return []
+    return [nouns[0], _one(nouns[0]), " ".join(words)]
+
+
+def _one(plural: str) -> str:
+    """A plural noun of a header in the singular ("boxes": "box", "cases": "case")."""
+    return plural[:-2] if plural.endswith(("xes", "ches", "shes", "sses")) else plural[:-1]
+
+
 def default_metrics(
     columns: list[Column], chosen: Mapping[str, str] | None = None, cancellation: Cancellation | None = None
 ) -> list[Metric]:
@@ -562,12 +587,17 @@ def default_metrics(
     order = keys.get(Entity.order) or labels.get(Entity.order)
     if order is None:  # no order number: each line is an order (a file of one line per purchase)
         add("orders", Kind.rows, "count", "Orders", **kept)
-        rows = metrics[-1]  # its lines are its rows: "how many rows?"
-        metrics[-1] = rows.model_copy(update={"synonyms": [*rows.synonyms, *SYNONYMS["lines"]]})
+        rows = metrics[-1]  # its lines are its rows: "how many rows?"; "shipments" of "Boxes Shipped"
+        events = (
+            [e for w in header_words(quantity.title) if w in _EVENTS for e in (_EVENTS[w], _one(_EVENTS[w]))]
+            if quantity
+            else []
+        )
+        metrics[-1] = rows.model_copy(update={"synonyms": [*rows.synonyms, *SYNONYMS["lines"], *events]})
     else:
         add("lines", Kind.rows, "count", "Order lines")
-    if quantity is not None:
-        add("units", Kind.sum, "number", "Units", over=quantity.name, **kept)
+    if quantity is not None:  # "Boxes Shipped": the units are boxes
+        add("units", Kind.sum, "number", "Units", also=_counted_nouns(quantity), over=quantity.name, **kept)
     elif _find(columns, _QUANTITY_WORDS) is None and any(m.name == "revenue" for m in metrics):
         add("units", Kind.rows, "count", "Units", **kept)  # no quantity at all: a line is a unit sold
     if price is not None and price.role is Role.measure:
@@ -637,6 +667,13 @@ def default_metrics(
                 numerator="revenue",
                 denominator="customers",
             )
+    if "units" in names and "revenue" in names and price is None:
+        # no price column: what a unit sold for, on average ("revenue per box" of "Boxes Shipped")
+        nouns = _counted_nouns(quantity)[:2] if quantity is not None else []
+        per = [f"{lead} per {noun}" for noun in ["unit", *nouns] for lead in ("revenue", "price", "sales")]
+        per += [f"per {noun}" for noun in nouns]  # "the best $ per box"
+        add("revenue_per_unit", Kind.ratio, "money", "Revenue per unit", also=[*per, "average price"],
+            numerator="revenue", denominator="units")  # fmt: skip
     if "units" in names and "orders" in names:
         add(
             "units_per_order",

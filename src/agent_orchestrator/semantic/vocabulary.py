@@ -284,12 +284,23 @@ def _initials(values: Mapping[str, Iterable[str]], dimensions: set[str]) -> dict
     return {k: v for k, v in found.items() if len(v) == 1}
 
 
+_COUNTRY_CAPITALS = {
+    "us": ("usa", "united states", "united states of america", "us"),
+    "usa": ("united states", "united states of america", "us"),
+    "uk": ("united kingdom", "great britain", "gb", "uk"),
+    "uae": ("united arab emirates",),
+}
+"""Countries said by capitals a file may spell out or write otherwise ("the US" of a "USA")."""
 _VALUE_WORDS = {
     "female": ("women", "woman", "ladies", "females", "female customers"),
     "f": ("women", "woman", "ladies", "female", "females"),
     "male": ("men", "man", "gentlemen", "males", "male customers"),
     "m": ("men", "man", "gentlemen", "male", "males"),
     "member": ("members", "membership", "loyalty members", "card holders"),
+    "usa": ("united states", "america", "the states"),
+    "united states": ("usa", "america", "the states"),
+    "uk": ("united kingdom", "britain", "great britain"),
+    "united kingdom": ("britain", "great britain"),
 }
 """The words people say for a value files write otherwise (a gender column's "Female" or "F" are
 the women): English, not any file's; a value of the file's own with those words wins."""
@@ -356,6 +367,15 @@ class Vocabulary:
         # in capitals ("the UK"): written small they are too often a word ("was" is no West Allis).
         initials = _initials(values, dimensions)
         self.initials = {key: held[0] for key, held in initials.items() if key not in self._values}
+        for key, spellings in _COUNTRY_CAPITALS.items():  # "outside the US" of a file that writes "USA"
+            held = [
+                (n, str(v))
+                for n in dimensions & set(values)
+                for v in values[n]
+                if normalise(str(v)) in spellings
+            ]
+            if key not in self.initials and len(held) == 1:
+                self.initials[key] = held[0]
         self._fuzzy = [w for w in self._values if len(w) >= _MIN_FUZZY and not any(c.isdigit() for c in w)]
         named = {c.name for c in model.with_role(Role.label, Role.key)}
         self._words: dict[str, set[tuple[str, str]]] = {}  # a word -> the names holding it

@@ -39,8 +39,16 @@ DATE_FORMATS = (
     "%d/%m/%y",
     "%m-%d-%y",
     "%d-%m-%y",
+    "%d-%b-%y",
+    "%d-%b-%Y",
+    "%d %b %Y",
+    "%d %B %Y",
+    "%b %d, %Y",
+    "%B %d, %Y",
+    "%d/%b/%Y",
 )
-"""Formats tried when a file's is not given; most files write one of these."""
+"""Formats tried when a file's is not given; most files write one of these (a month by its name as
+a sheet writes it: "04-Jan-22", "4 January 2022", "Jan 4, 2022")."""
 
 ONLINE_RETAIL_DATES = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S")
 """The Online Retail files' own spellings (the UCI export's ISO dates, the Kaggle copy's US ones):

@@ -259,12 +259,19 @@ _NOT_A_LINES_TOTAL = frozenset(
      "quantity", "qty", "units", "unit", "count", "number", "no", "id", "date", "rate", "percent", "pct",
      "method", "channel", "type", "rep", "person", "region", "order", "invoice", "refund", "refunded"}
 )  # fmt: skip
+_MOVED = frozenset({"sold", "shipped", "ordered", "purchased", "bought", "delivered"})
+_NOT_COUNTED = frozenset(
+    {"date", "day", "id", "no", "number", "value", "revenue", "cost", "by", "to", "from"}
+)  # fmt: skip
+"""A header's words that say it is no count of what went ("Sold By", "Shipped Date", "Ordered Value")."""
 _BY_WORDS = {
     "invoice": lambda words: bool(words & _EVENT and words & _KEY),  # "transaction_id", "Receipt No"
     "invoiced_at": lambda words: bool(words & _DAY and not words & _NOT_SOLD_ON),  # "transaction_date"
     "stock_code": lambda words: bool(words & _PRODUCT and words & _KEY),  # "item_code", "menu_id"
     "description": lambda words: bool(words & _PRODUCT and words & _NAME),  # "item_name"
     "unit_price": lambda words: bool(words & _PRICE and not words & (_SUM | _TURNOVER)),  # "Price per Unit"
+    # "Boxes Shipped", "Cases Sold": how many of the things went, counted
+    "quantity": lambda words: bool(words & _MOVED and not words & (_PRICE | _SUM | _TURNOVER | _NOT_COUNTED)),
     "line_total": lambda words: bool(words & _TURNOVER and not words & _NOT_A_LINES_TOTAL),
 }
 """Fields found by a header's words when no known name matched: the kind of thing, and a key's word

@@ -109,6 +109,8 @@ def inspect_csv(
     else:
         money = next((mapping[field] for field in PRICE_FIELDS if mapping.get(field)), None)
         decimal, thousands = _number_format(_column(body, header, money))
+        if decimal == delimiter:  # "$5,320 " quoted in a file of commas: its comma groups digits
+            decimal, thousands = ".", ","
     dated = date_column if date_column in header else mapping["invoiced_at"]
     dates = _column(body, header, dated)
     date_formats = candidate_formats(dates)
