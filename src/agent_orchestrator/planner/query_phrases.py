@@ -97,9 +97,13 @@ def weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]
     return text, rules
 
 
+LEAVING_OUT = (
+    r"(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|"
+    r"without|leaving out|leave out|ignoring|ignore|minus|not counting)"
+)
+"""Words that leave out what follows them ("excluding 2011", "without Nov and Dec")."""
 _YEARS_LEFT_OUT = re.compile(
-    r"\b(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|"
-    r"without|leaving out|leave out|ignoring|ignore|minus)\s+(?:the\s+)?(?:years?\s+)?"
+    rf"\b{LEAVING_OUT}\s+(?:the\s+)?(?:years?\s+)?"
     r"(?P<years>(?:19|20)\d\d(?:\s*(?:,|and|or|&|/)\s*(?:19|20)\d\d)*)\b(?!\s*[-/]\s*\d)"
 )
 """Whole years left out ("excluding 2011 and 2012", "everything except 2020"): a part of every date,
@@ -122,9 +126,7 @@ def years_left_out(text: str, model: SemanticModel) -> tuple[str, list[dict[str,
 
 
 _MONTHS_LEFT_OUT = re.compile(
-    r"\b(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|"
-    r"without|leaving out|leave out|ignoring|ignore|minus|not counting)\s+(?:the\s+)?"
-    r"(?:months?\s+(?:of\s+)?)?"
+    rf"\b{LEAVING_OUT}\s+(?:the\s+)?(?:months?\s+(?:of\s+)?)?"
     rf"(?P<months>(?:{MONTH_NAMES})\.?(?:\s*(?:,|and|or|&|/)\s*(?:{MONTH_NAMES})\.?)*)\b"
     r"(?!\s*(?:of\s+)?(?:19|20)\d\d|\s*\d{1,2}\b)"
 )
@@ -371,8 +373,11 @@ _AGE_SAID = re.compile(
     r"\b(?:the\s+)?(?P<dir>under|over)[\s-]*(?P<decade>\d0)s\b"
     r"|\bin\s+(?:their|the)\s+(?P<their>\d0)s\b"  # "customers in their 30s"
     r"|\b(?P<than>older|younger)\s+than\s+(?P<a>\d{1,3})\b"  # "older than 50"
-    rf"|\b(?:aged?\s+|ages\s+)?(?P<b>\d{{1,3}})\s*(?:\+|plus\b|(?:and|or)\s+(?P<end>older|younger|over|up|above|under|below)\b)(?:{_YEARS_OLD})?"
-    rf"|\b(?:aged?\s+|ages\s+)(?:between\s+|from\s+)?(?P<low>\d{{1,3}})\s*(?:-|\u2013|to|and)\s*(?P<high>\d{{1,3}})\b(?:{_YEARS_OLD})?"
+    r"|\b(?:aged?\s+|ages\s+)?(?P<b>\d{1,3})\s*"  # "aged 60+", "60 or older", "65 and over year olds"
+    r"(?:\+|plus\b|(?:and|or)\s+(?P<end>older|younger|over|up|above|under|below)\b)"
+    rf"(?:{_YEARS_OLD})?"
+    r"|\b(?:aged?\s+|ages\s+)(?:between\s+|from\s+)?"  # "aged 18-29", "ages between 25 and 34"
+    rf"(?P<low>\d{{1,3}})\s*(?:-|\u2013|to|and)\s*(?P<high>\d{{1,3}})\b(?:{_YEARS_OLD})?"
     rf"|\b(?P<low2>\d{{1,3}})\s*(?:-|\u2013|to)\s*(?P<high2>\d{{1,3}}){_YEARS_OLD}"
 )
 """An age said the ways people say one ("60 or older", "the under-30s", "aged 18-29", "25-34 year
@@ -412,9 +417,7 @@ def ages(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]], li
 
 def _age_rule(match: re.Match[str]) -> tuple[str, list[float]] | None:
     if match["decade"]:
-        return (
-            ("lt", [float(match["decade"])]) if match["dir"] == "under" else ("ge", [float(match["decade"])])
-        )
+        return ("lt" if match["dir"] == "under" else "ge"), [float(match["decade"])]
     if match["their"]:
         return "between", [float(match["their"]), float(match["their"]) + 9]
     if match["than"]:

@@ -37,6 +37,7 @@ from agent_orchestrator.semantic.vocabulary import Mention, normalise, root
 
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods
 from .query_phrases import (
+    LEAVING_OUT,
     VALUE,
     YES_OR_NO,
     ages,
@@ -1963,10 +1964,7 @@ def _recency(
 _NEGATION = re.compile(r"\b(?:not|never|no|without|didn't|hasn't|haven't|stopped)\b")
 
 
-_PERIOD_LEFT_OUT = re.compile(
-    r"\b(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|without|"
-    r"leaving out|leave out|ignoring|ignore|minus|not counting)\s+(?:the\s+)?$"
-)
+_PERIOD_LEFT_OUT = re.compile(rf"\b{LEAVING_OUT}\s+(?:the\s+)?$")
 
 
 def _negated_period(text: str) -> str | None:
