@@ -1581,7 +1581,8 @@ _CHOCOLATE = (
 def test_what_a_quantity_counts_names_the_units_and_the_lines(tmp_path: Path) -> None:
     """ "Boxes Shipped": "how many boxes" are the units, "shipments" the lines, "revenue per box" the
     revenue over the units; "outside the US" of a file writing "USA"; "avg deal size" the order value;
-    "bottom 2?" after a ranking is that ranking, lowest first."""
+    "bottom 2?" after a ranking is that ranking, lowest first; "who" of a file without customers asks
+    about its sales people."""
     shop, words, last = _shop(
         tmp_path / "chocolate.csv", _CHOCOLATE, known={"quantity": "Boxes Shipped", "line_total": "Amount"}
     )
@@ -1599,3 +1600,4 @@ def test_what_a_quantity_counts_names_the_units_and_the_lines(tmp_path: Path) ->
         assert rows("avg deal size for Van Tuxwell?") == [(4448.0,)]
         top = read_semantic("top 2 products by rev", shop.model, words, last).arguments
         assert rows("bottom 2?", top) == [("Almond Choco", 4501), ("50% Dark Bites", 6320)]
+        assert rows("who had the highest revenue?") == [("Van Tuxwell", 8896)]  # no customers: the people

@@ -265,6 +265,12 @@ _RANGES = frozenset({"lt", "le", "gt", "ge"})
 _HOW_MANY_MUCH = re.compile(r"\bhow (?:many|much)\b")
 _SOLD = re.compile(r"\b(?:sold|sell|bought|buy|ordered|purchased)\b")
 _SHORT = 6
+_PEOPLE = frozenset(
+    {"person", "rep", "representative", "seller", "salesperson", "salesman", "saleswoman", "agent",
+     "employee", "staff", "cashier", "clerk", "associate", "manager", "owner", "broker", "dealer"}
+)  # fmt: skip
+"""A column's words that say its values are people ("Sales Person"): who is asked of a file without
+customers."""
 _CHOICES = 6
 """The most values a name said short may be offered as (more, and it names none of them)."""
 """A question of at most this many words that names no metric nor breakdown of its own may narrow
@@ -870,6 +876,10 @@ def _read(
     ):
         groups.append({"column": customer.name})  # "who placed the most orders?": customers ranked
         metrics = [m for m in metrics if _counted_entity(model, m) is not Entity.customer]
+    elif cues & {"who", "whom"} and customer is None and not groups and not found.grains:
+        people = [c for c in model.with_role(Role.dimension) if set(normalise(c.title).split()) & _PEOPLE]
+        if len(people) == 1 and not _side_by_side(filters):  # "who sold the most?": the sales people
+            groups.append({"column": people[0].name})
     # "top customers", "which products": an entity's count is the entity ranked, unless counted
     for metric_name in list(metrics):
         entity = _counted_entity(model, metric_name)
