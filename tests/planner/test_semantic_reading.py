@@ -1601,3 +1601,26 @@ def test_what_a_quantity_counts_names_the_units_and_the_lines(tmp_path: Path) ->
         top = read_semantic("top 2 products by rev", shop.model, words, last).arguments
         assert rows("bottom 2?", top) == [("Almond Choco", 4501), ("50% Dark Bites", 6320)]
         assert rows("who had the highest revenue?") == [("Van Tuxwell", 8896)]  # no customers: the people
+
+
+def test_a_period_said_without_its_year_takes_the_year_said_or_answered(tmp_path: Path) -> None:
+    """ "H1 vs H2 2022" compares the two halves of 2022; "how does that compare to Q1?" after Q2 2022
+    is Q1 2022; "outside of Q4" leaves its three months out of every year; "customers under 25" are
+    under that age; a lead-in before a colon is chatter ("for the weekly review: …")."""
+    shop, words, last = _shop(
+        tmp_path / "malls.csv", _MALLS, known={"order": "invoice_no", "line_total": "price"}
+    )
+    with shop:
+        halves = read_semantic("rev growth H1 vs H2 2022?", shop.model, words, last).arguments
+        assert halves["window"] == {"start": "2022-07-01", "end": "2022-12-31"}
+        assert halves["compare"] == {"start": "2022-01-01", "end": "2022-06-30"}
+        q2 = read_semantic("for the weekly review: revenue in Q2 2022?", shop.model, words, last)
+        assert q2.covered and q2.arguments["window"] == {"start": "2022-04-01", "end": "2022-06-30"}
+        q1 = read_semantic("how does that compare to Q1?", shop.model, words, last, q2.arguments).arguments
+        assert q1["compare"] == {"start": "2022-01-01", "end": "2022-03-31"}
+        outside = read_semantic("orders in 2022 outside of Q1", shop.model, words, last).arguments
+        assert outside["filters"] == [
+            {"column": "invoice_date", "part": "month", "op": "not_in", "values": [1, 2, 3]}
+        ]
+        young = read_semantic("how many transactions from customers under 25?", shop.model, words, last)
+        assert young.arguments["filters"] == [{"column": "age", "op": "lt", "values": [25.0]}]

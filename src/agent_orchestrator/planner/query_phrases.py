@@ -125,18 +125,29 @@ def years_left_out(text: str, model: SemanticModel) -> tuple[str, list[dict[str,
     return text, [{"column": time.name, "part": "year", "op": "not_in", "values": list(dict.fromkeys(years))}]
 
 
+_MONTH_OR_QUARTER = rf"(?:{MONTH_NAMES}|q[1-4]|h[12])"
 _MONTHS_LEFT_OUT = re.compile(
     rf"\b{LEAVING_OUT}\s+(?:the\s+)?(?:months?\s+(?:of\s+)?)?"
-    rf"(?P<months>(?:{MONTH_NAMES})\.?(?:\s*(?:,|and|or|&|/)\s*(?:{MONTH_NAMES})\.?)*)\b"
+    rf"(?P<months>{_MONTH_OR_QUARTER}\.?(?:\s*(?:,|and|or|&|/)\s*{_MONTH_OR_QUARTER}\.?)*)\b"
     r"(?!\s*(?:of\s+)?(?:19|20)\d\d|\s*\d{1,2}\b)"
 )
-"""Months of every year left out ("excluding February", "without Nov and Dec"): a part of every date;
-a month of one year ("excluding February 2022") or a day ("except Feb 3") is no such part."""
+"""Months of every year left out ("excluding February", "without Nov and Dec", "outside of Q4": its
+three months): a part of every date; a month of one year ("excluding February 2022") or a day
+("except Feb 3") is no such part."""
 _MONTH_NUMBERS = (
     {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
     | {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name}
     | {"sept": 9}
 )
+
+
+def _months_of(name: str) -> list[int]:
+    """The months a month's name, a quarter ("q4") or a half ("h1") is."""
+    if name[0] in "qh" and name[1:].isdigit():
+        size = 3 if name[0] == "q" else 6
+        first = (int(name[1]) - 1) * size + 1
+        return list(range(first, first + size))
+    return [_MONTH_NUMBERS[name]]
 
 
 def months_left_out(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
@@ -147,8 +158,8 @@ def months_left_out(text: str, model: SemanticModel) -> tuple[str, list[dict[str
         return text, []
     months: list[int] = []
     for match in reversed(list(_MONTHS_LEFT_OUT.finditer(text))):
-        said = re.findall(MONTH_NAMES, match["months"])
-        months = [_MONTH_NUMBERS[name] for name in said] + months
+        said = re.findall(_MONTH_OR_QUARTER, match["months"])
+        months = [n for name in said for n in _months_of(name)] + months
         text = text[: match.start()] + " " + text[match.end() :]
     if not months:
         return text, []
@@ -373,6 +384,9 @@ _AGE_SAID = re.compile(
     r"\b(?:the\s+)?(?P<dir>under|over)[\s-]*(?P<decade>\d0)s\b"
     r"|\bin\s+(?:their|the)\s+(?P<their>\d0)s\b"  # "customers in their 30s"
     r"|\b(?P<than>older|younger)\s+than\s+(?P<a>\d{1,3})\b"  # "older than 50"
+    # "customers under 25": people under a figure an age could be, and nothing after it counted
+    r"|\b(?:customers?|people|shoppers?|buyers?|clients?)\s+(?P<who>under|below|over|above)\s+"
+    r"(?P<age>[1-9]\d)\b(?!\s*(?:%|percent|k\b|\w+s\b))"
     r"|\b(?:aged?\s+|ages\s+)?(?P<b>\d{1,3})\s*"  # "aged 60+", "60 or older", "65 and over year olds"
     r"(?:\+|plus\b|(?:and|or)\s+(?P<end>older|younger|over|up|above|under|below)\b)"
     rf"(?:{_YEARS_OLD})?"
@@ -422,6 +436,8 @@ def _age_rule(match: re.Match[str]) -> tuple[str, list[float]] | None:
         return "between", [float(match["their"]), float(match["their"]) + 9]
     if match["than"]:
         return ("gt" if match["than"] == "older" else "lt"), [float(match["a"])]
+    if match["who"]:
+        return ("lt" if match["who"] in ("under", "below") else "gt"), [float(match["age"])]
     if match["b"]:
         said = match[0]
         if not re.match(r"aged?\b|ages\b", said) and not re.search(rf"{_YEARS_OLD}$|older|younger", said):

@@ -169,7 +169,7 @@ def _days_between(span: str, model: SemanticModel) -> str | None:
     return None
 
 
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+[-\u2013\u2014]\s+")
+_SENTENCES = re.compile(r"(?<=[.!?:])\s+(?=\S)|\s+[-\u2013\u2014]\s+")
 _ALL_OF = re.compile(
     r"\b(?:all(?:\s+of)?(?:\s+the)?|(?:across|over|in|for|during|throughout)\s+(?:the|our))\s+(?:\d{1,2}|"
     + "|".join(NUMBER_WORDS)
@@ -601,7 +601,11 @@ def _read(
     periods_left_out = [
         text[p.span[0] : p.span[1]] for p in find_periods(text) if _PERIOD_LEFT_OUT.search(text[: p.span[0]])
     ]
-    rest = _read_time(text, last_day, args, reading, comparing)
+    window_before = (previous or {}).get("window") or {}
+    year_before = int(str(window_before["start"])[:4]) if window_before.get("start") else None
+    if year_before is not None and str(window_before.get("end", ""))[:4] != str(year_before):
+        year_before = None  # a span of years names no one year
+    rest = _read_time(text, last_day, args, reading, comparing, year_before)
     to_date = _TO_DATE.search(text) or re.search(r"\b(?:ytd|mtd|qtd)\b", question.lower())
     if last_day is not None and to_date:  # "this year so far vs the same period last year", "ytd vs…"
         _like_for_like(args, last_day)
@@ -1294,18 +1298,35 @@ def extra_columns(model: SemanticModel, columns: set[str]) -> bool:
     return False
 
 
+def _of_year(period: str, year: int) -> str:
+    """A period said without its year ("--Q1", "--03", "--H1") in ``year``; any other as it is."""
+    if period in ("--H1", "--H2"):
+        return f"{year}-01-01..{year}-06-30" if period == "--H1" else f"{year}-07-01..{year}-12-31"
+    return f"{year}-{period[2:]}" if re.fullmatch(r"--(?:Q[1-4]|\d\d)", period) else period
+
+
 def _read_time(
-    text: str, last_day: date | None, args: dict[str, Any], reading: SemanticReading, comparing: bool = False
+    text: str,
+    last_day: date | None,
+    args: dict[str, Any],
+    reading: SemanticReading,
+    comparing: bool = False,
+    year: int | None = None,
 ) -> str:
     """The window (and a comparison) from the periods the text names; the text without them.
-    ``comparing``: the answer before compared two periods, so "and from jan to feb?" compares too."""
+    ``comparing``: the answer before compared two periods, so "and from jan to feb?" compares too;
+    ``year``: the year of the answer before, of a period said without one."""
     found = find_periods(text)
     if not found or last_day is None:
         return text
     placed: list[Period] = []
     blanked = text
+    # "H1 vs H2 2023", "Q1 vs Q2 2022": a period without its year is of the year another one names
+    # (else of the answer before's: "how does that compare to Q1?" after Q2 2023)
+    named = [int(p.period[:4]) for p in found if re.match(r"(?:19|20)\d\d", p.period)]
+    year = named[0] if len(set(named)) == 1 else year
     for period in found:
-        value = period.period
+        value = _of_year(period.period, year) if year is not None else period.period
         try:
             placed.append(parse_period(value, last_day))
         except PeriodError:

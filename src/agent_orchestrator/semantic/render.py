@@ -338,7 +338,8 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         return _hours_text(rule)
     if rule.part in ("year", "month"):  # "not in 2011 and 2012", "not in February"
         parts = [str(int(v)) if rule.part == "year" else calendar.month_name[int(v)] for v in rule.values]
-        return f"{'not in' if rule.op == 'not_in' else 'in'} {' and '.join(parts)}"
+        said = f"{', '.join(parts[:-1])} and {parts[-1]}" if len(parts) > 1 else parts[0]
+        return f"{'not in' if rule.op == 'not_in' else 'in'} {said}"
     if rule.op == "not_in" and len(written) > 1:  # "other than A, B and C": none of them
         return f"{column.title} other than {', '.join(written[:-1])} and {written[-1]}"
     values = " or ".join(written)
