@@ -169,7 +169,10 @@ def _days_between(span: str, model: SemanticModel) -> str | None:
     return None
 
 
-_SENTENCES = re.compile(r"(?<=[.!?:])\s+(?=\S)|\s+[-\u2013\u2014]\s+")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+[-\u2013\u2014]\s+")
+_LEAD_IN = re.compile(r"^(?P<lead>(?:\S+\s+){0,5}?\S+):\s+(?=\S)")
+"""A few words before a colon that say what the question is for ("for the weekly review: …"); a
+statement of the user's ("I look after our Nordic accounts: Sweden, Norway…") is no lead-in."""
 _ALL_OF = re.compile(
     r"\b(?:all(?:\s+of)?(?:\s+the)?|(?:across|over|in|for|during|throughout)\s+(?:the|our))\s+(?:\d{1,2}|"
     + "|".join(NUMBER_WORDS)
@@ -421,6 +424,9 @@ def read_semantic(
         if plain.covered:
             return plain
     *before, last = _SENTENCES.split(question.strip())
+    lead_in = _LEAD_IN.match(last)
+    if lead_in is not None and not re.search(r"\b(?:i|i'm|i've|we|we're|my name)\b", lead_in["lead"], re.I):
+        before, last = [*before, lead_in["lead"]], last[lead_in.end() :]
     if not before or not last.strip():
         return reading
     if reading.covered and (reading.follow_up or any(_names_anything(lead, vocabulary) for lead in before)):
