@@ -35,7 +35,14 @@ class Compiled:
 
 
 def quote(name: str) -> str:
+    """An identifier as SQL writes it (a header's name, a model's column)."""
     return '"' + name.replace('"', '""') + '"'
+
+
+def literal(text: str) -> str:
+    """A string as SQL writes it: for what the model or the engine wrote (a band's label, a file's
+    path), never for what a question brings, which is a bound parameter."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
@@ -203,7 +210,7 @@ def _group_expression(column: Column, group: GroupBy) -> str:
                 for op, value in ((">=", band.low), ("<=", band.high), ("<", band.below))
                 if value is not None
             ]
-            cases.append(f"WHEN {' AND '.join(bounds)} THEN {_literal(band.label)}")
+            cases.append(f"WHEN {' AND '.join(bounds)} THEN {literal(band.label)}")
         return f"CASE {' '.join(cases)} WHEN {name} IS NOT NULL THEN 'other' END"
     match group.grain:
         case None:
@@ -216,16 +223,11 @@ def _group_expression(column: Column, group: GroupBy) -> str:
             return f"CAST(date_trunc('{grain}', {name}) AS DATE)"
 
 
-def _literal(text: str) -> str:
-    """A band's label as an SQL string (made of its figures: no quote to escape, escaped anyway)."""
-    return "'" + text.replace("'", "''") + "'"
-
-
 def _in_order(group: GroupBy, alias: str) -> str:
     """What a list of groups reads in when no figure ranks it: periods in time, bands as said."""
     if group.bands is None:
         return quote(alias)
-    return f"list_position([{', '.join(_literal(b.label) for b in group.bands)}], {quote(alias)})"
+    return f"list_position([{', '.join(literal(b.label) for b in group.bands)}], {quote(alias)})"
 
 
 def _aggregate(metric: Metric) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 import duckdb
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.semantic.compile import VIEW, Compiled, compile_query, quote
+from agent_orchestrator.semantic.compile import VIEW, Compiled, compile_query, literal, quote
 from agent_orchestrator.semantic.model import Column, Role, SemanticModel
 from agent_orchestrator.semantic.profile import (
     read_csv_sql,
@@ -56,7 +56,7 @@ class Engine:
         self._parents: dict[str, list[Column]] = {}
         parquet = source.suffix.lower() == ".parquet"  # written by source.py: the file's own columns
         dated = _date_format(model)
-        reader = f"read_parquet({_string(str(source))})" if parquet else read_csv_sql(source, dated)
+        reader = f"read_parquet({literal(str(source))})" if parquet else read_csv_sql(source, dated)
         if not parquet:  # a file read as it is: its amounts written for people ("$600,000 ") as numbers
             numbers, days = written_numbers(self._db, reader, "."), written_days(self._db, reader, dated)
             reader = f"({typed_select(reader, numbers, '.', days)})"
@@ -326,7 +326,7 @@ def projection(model: SemanticModel, spelled: Mapping[str, str] | None = None) -
         if column.role in (Role.key, Role.label, Role.dimension):
             expression = f"CAST({source} AS VARCHAR)"
             if column.spellings:  # literals from the validated model, never from a question
-                cases = " ".join(f"WHEN {_string(k)} THEN {_string(v)}" for k, v in column.spellings.items())
+                cases = " ".join(f"WHEN {literal(k)} THEN {literal(v)}" for k, v in column.spellings.items())
                 expression = f"CASE {expression} {cases} ELSE {expression} END"
             if column.name in spelled:
                 expression = f"coalesce({spelled[column.name]}.__spelled, {expression})"
@@ -350,10 +350,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, datetime):  # a moment's day: dates are what answers say (hours are grouped)
         return value.date()
     return float(value) if isinstance(value, Decimal) else value
-
-
-def _string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _day(value: Any) -> date | None:

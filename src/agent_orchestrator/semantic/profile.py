@@ -16,6 +16,7 @@ from pathlib import Path
 import duckdb
 
 from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.semantic.compile import literal, quote
 from agent_orchestrator.semantic.written import (
     sql_day,
     sql_fraction,
@@ -92,17 +93,16 @@ class CsvReading:
 
 def read_csv_sql(path: Path, date_format: str | None = None, reading: CsvReading | None = None) -> str:
     """The ``read_csv`` call DuckDB reads ``path`` with (the path bound as a literal, quoted)."""
-    literal = str(path).replace("'", "''")
     date_format = date_format or (reading.date_format if reading else None)
     options = ""
     if date_format and year_twin(date_format):  # days in two year widths: read as text, then days
         options += f", auto_type_candidates = {_NO_DAYS}"
     elif date_format:
         option = "timestampformat" if "%H" in date_format else "dateformat"
-        options += f", {option} = {_string(date_format)}"
+        options += f", {option} = {literal(date_format)}"
     if reading is not None:
-        options += f", delim = {_string(reading.delimiter)}, decimal_separator = {_string(reading.decimal)}"
-    return f"read_csv('{literal}', header = true, sample_size = -1{options})"
+        options += f", delim = {literal(reading.delimiter)}, decimal_separator = {literal(reading.decimal)}"
+    return f"read_csv({literal(str(path))}, header = true, sample_size = -1{options})"
 
 
 def profile_csv(path: Path, reading: CsvReading | None = None) -> TableProfile:
@@ -122,7 +122,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
         date_format = reading.date_format
     else:
         sniffed = connection.execute(
-            f"SELECT * FROM sniff_csv('{_literal(path)}', sample_size = -1)"
+            f"SELECT * FROM sniff_csv({literal(str(path))}, sample_size = -1)"
         ).fetchone()
         date_format = _date_format(sniffed)
     read = read_csv_sql(path, date_format, reading)
@@ -138,7 +138,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
     rows = int(connection.execute(f"SELECT count(*) FROM {source}").fetchone()[0])  # type: ignore[index]
     columns = []
     for header, type_, *_ in described:
-        quoted = _quote(header)
+        quoted = quote(header)
         numeric = type_ in _NUMERIC or type_.startswith("DECIMAL")
         top = f"max({quoted})::DOUBLE" if numeric else "NULL"
         distinct, nulls, maximum = connection.execute(
@@ -192,7 +192,7 @@ def written_numbers(connection: duckdb.DuckDBPyConnection, source: str, decimal:
     for header, type_, *_ in connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall():
         if type_ != "VARCHAR":
             continue
-        quoted = _quote(header)
+        quoted = quote(header)
         values, odd, marked, symbol, fractions = connection.execute(
             f"SELECT count({quoted}), count(*) FILTER (WHERE NOT {sql_matches(quoted, decimal)}), "
             f"count(*) FILTER (WHERE {sql_marked(quoted)}), max({sql_symbol(quoted)}), "
@@ -211,8 +211,8 @@ def typed_select(
     numbers: whole ones ("1,200" units) as integers, the others as exact decimals; and ``days``
     (:func:`written_days`) as the days their format, or its year twin, writes."""
     replaced = ", ".join(
-        [f"{sql_number(_quote(c), decimal, whole=kind.whole)} AS {_quote(c)}" for c, kind in columns.items()]
-        + [f"{sql_day(_quote(c), fmt)} AS {_quote(c)}" for c, fmt in (days or {}).items()]
+        [f"{sql_number(quote(c), decimal, whole=kind.whole)} AS {quote(c)}" for c, kind in columns.items()]
+        + [f"{sql_day(quote(c), fmt)} AS {quote(c)}" for c, fmt in (days or {}).items()]
     )
     return f"SELECT * REPLACE ({replaced}) FROM {source}" if replaced else f"SELECT * FROM {source}"
 
@@ -233,7 +233,7 @@ def written_days(
     for header, type_, *_ in connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall():
         if type_ != "VARCHAR":
             continue
-        quoted = _quote(header)
+        quoted = quote(header)
         values, odd = connection.execute(
             f"SELECT count({quoted}), count(*) FILTER (WHERE {sql_day(quoted, date_format)} IS NULL) "
             f"FROM {source} WHERE {quoted} IS NOT NULL AND trim({quoted}) <> ''"
@@ -298,18 +298,6 @@ def _date_format(sniffed: tuple[object, ...] | None) -> str | None:
         if isinstance(value, str) and value.startswith("%") and any(part in value for part in ("%d", "%m")):
             return value
     return None
-
-
-def _quote(identifier: str) -> str:
-    return '"' + identifier.replace('"', '""') + '"'
-
-
-def _string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _literal(path: Path) -> str:
-    return str(path).replace("'", "''")
 
 
 def _first_line(error: Exception) -> str:
