@@ -27,6 +27,7 @@ from agent_orchestrator.semantic.model import (
     column_name,
 )
 from agent_orchestrator.semantic.profile import ColumnProfile, TableProfile
+from agent_orchestrator.semantic.vocabulary import singular
 from agent_orchestrator.semantic.written import CURRENCY_SYMBOLS
 
 # Words of a header, by what they say about the column.
@@ -490,7 +491,8 @@ def _find(columns: list[Column], words: tuple[str, ...], unit: str | None = None
     return None
 
 
-_MOVED_WORDS = frozenset({"sold", "shipped", "ordered", "purchased", "bought", "delivered"})
+MOVED_WORDS = frozenset({"sold", "shipped", "ordered", "purchased", "bought", "delivered"})
+"""A header's words for things that went ("Boxes Shipped", "Cases Sold"): its quantity."""
 _EVENTS = {"shipped": "shipments", "delivered": "deliveries"}
 """What a line is, by the verb of its quantity's header ("Boxes Shipped": each line a shipment)."""
 
@@ -498,15 +500,10 @@ _EVENTS = {"shipped": "shipments", "delivered": "deliveries"}
 def _counted_nouns(quantity: Column) -> list[str]:
     """What a quantity counts, by its header's own noun ("Boxes Shipped": "boxes", "boxes shipped")."""
     words = header_words(quantity.title)
-    nouns = [w for w in words if w not in _MOVED_WORDS and w not in _QUANTITY_WORDS and len(w) > 2]
-    if len(nouns) != 1 or not nouns[0].endswith("s") or not set(words) & _MOVED_WORDS:
+    nouns = [w for w in words if w not in MOVED_WORDS and w not in _QUANTITY_WORDS and len(w) > 2]
+    if len(nouns) != 1 or not nouns[0].endswith("s") or not set(words) & MOVED_WORDS:
         return []
-    return [nouns[0], _one(nouns[0]), " ".join(words)]
-
-
-def _one(plural: str) -> str:
-    """A plural noun of a header in the singular ("boxes": "box", "cases": "case")."""
-    return plural[:-2] if plural.endswith(("xes", "ches", "shes", "sses")) else plural[:-1]
+    return [nouns[0], singular(nouns[0]), " ".join(words)]
 
 
 def default_metrics(
@@ -588,11 +585,8 @@ def default_metrics(
     if order is None:  # no order number: each line is an order (a file of one line per purchase)
         add("orders", Kind.rows, "count", "Orders", **kept)
         rows = metrics[-1]  # its lines are its rows: "how many rows?"; "shipments" of "Boxes Shipped"
-        events = (
-            [e for w in header_words(quantity.title) if w in _EVENTS for e in (_EVENTS[w], _one(_EVENTS[w]))]
-            if quantity
-            else []
-        )
+        verbs = [w for w in header_words(quantity.title) if w in _EVENTS] if quantity else []
+        events = [e for verb in verbs for e in (_EVENTS[verb], singular(_EVENTS[verb]))]
         metrics[-1] = rows.model_copy(update={"synonyms": [*rows.synonyms, *SYNONYMS["lines"], *events]})
     else:
         add("lines", Kind.rows, "count", "Order lines")

@@ -65,7 +65,7 @@ class Found:
         return by_column
 
 
-def _singular(phrase: str) -> str:
+def singular(phrase: str) -> str:
     """A plural's singular, as names are written ("sub categories" -> "sub category", "branches"
     -> "branch")."""
     if phrase.endswith("ies") and len(phrase) > 4:
@@ -492,7 +492,7 @@ class Vocabulary:
         """The one dimension whose values of several words hold ``word`` (or its singular): the
         question names one of them by it, or several ("accessories": two product lines, to be
         offered as a choice, never guessed)."""
-        held = self._value_words.get(word) or self._value_words.get(_singular(word), set())
+        held = self._value_words.get(word) or self._value_words.get(singular(word), set())
         columns = {column for column, _ in held}
         return columns.pop() if len(columns) == 1 else None
 
@@ -553,15 +553,15 @@ class Vocabulary:
                 if any(used[start : start + size]):
                     continue
                 phrase = " ".join(words[start : start + size])
-                singular = _singular(phrase)
-                hits = self._values.get(phrase) or self._values.get(singular) or self._plural_value(phrase)
+                one = singular(phrase)
+                hits = self._values.get(phrase) or self._values.get(one) or self._plural_value(phrase)
                 if hits and phrase in _PLAIN_WORDS and not self._beside_its_column(words, start, size, hits):
                     hits = None  # "a" is Branch A only beside "branch": else the article
-                name = self._names.get(phrase) or self._names.get(singular)
+                name = self._names.get(phrase) or self._names.get(one)
                 if hits and name is not None and name[0] == "column":
                     # "which city…" of a file whose cities include one written "City": the column
                     hits = [(column, value) for column, value in hits if column != name[1]]
-                items = None if hits or name else self._parts.get(phrase) or self._parts.get(singular)
+                items = None if hits or name else self._parts.get(phrase) or self._parts.get(one)
                 if hits:
                     mentions.extend(Mention(column, value, phrase) for column, value in hits)
                 elif items:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from agent_orchestrator.semantic.suggest import header_words
+from agent_orchestrator.semantic.suggest import MOVED_WORDS, header_words
 
 FIELDS = (
     "invoice",
@@ -259,9 +259,8 @@ _NOT_A_LINES_TOTAL = frozenset(
      "quantity", "qty", "units", "unit", "count", "number", "no", "id", "date", "rate", "percent", "pct",
      "method", "channel", "type", "rep", "person", "region", "order", "invoice", "refund", "refunded"}
 )  # fmt: skip
-_MOVED = frozenset({"sold", "shipped", "ordered", "purchased", "bought", "delivered"})
-_NOT_COUNTED = frozenset(
-    {"date", "day", "id", "no", "number", "value", "revenue", "cost", "by", "to", "from"}
+_NOT_COUNTED = _PRICE | _SUM | _TURNOVER | frozenset(
+    {"date", "day", "id", "no", "number", "value", "cost", "by", "to", "from"}
 )  # fmt: skip
 """A header's words that say it is no count of what went ("Sold By", "Shipped Date", "Ordered Value")."""
 _BY_WORDS = {
@@ -271,7 +270,7 @@ _BY_WORDS = {
     "description": lambda words: bool(words & _PRODUCT and words & _NAME),  # "item_name"
     "unit_price": lambda words: bool(words & _PRICE and not words & (_SUM | _TURNOVER)),  # "Price per Unit"
     # "Boxes Shipped", "Cases Sold": how many of the things went, counted
-    "quantity": lambda words: bool(words & _MOVED and not words & (_PRICE | _SUM | _TURNOVER | _NOT_COUNTED)),
+    "quantity": lambda words: bool(words & MOVED_WORDS and not words & _NOT_COUNTED),
     "line_total": lambda words: bool(words & _TURNOVER and not words & _NOT_A_LINES_TOTAL),
 }
 """Fields found by a header's words when no known name matched: the kind of thing, and a key's word
