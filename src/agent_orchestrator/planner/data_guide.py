@@ -34,7 +34,7 @@ from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary, Window
 from agent_orchestrator.semantic.render import day_text, window_text
-from agent_orchestrator.semantic.vocabulary import Mention, normalise
+from agent_orchestrator.semantic.vocabulary import Mention
 
 from .guide import QueryGuide, _arguments, _calls, _text, answer_of
 from .semantic_reading import SemanticReading, extra_columns, read_semantic
@@ -241,7 +241,7 @@ def _which_is_meant(reading: SemanticReading, data: _Data) -> str:
             group = engine.grouped_in(column, mention.value)
             kinds.append(f"the {column.title.lower()} {mention.value}" + (f" ({group})" if group else ""))
     # the name as the data writes it ("Aurora"), or as said when it is short for several ("metro")
-    value = mentions[0].value if normalise(mentions[0].value) == word else word
+    value = mentions[0].value if normalize(mentions[0].value) == word else word
     return (
         f"'{value}' is more than one thing here: which do you mean, "
         + ", ".join(kinds[:-1])
