@@ -447,6 +447,11 @@ def test_who_the_user_is_is_told_from_a_message_that_also_asked_for_data() -> No
         ("and whats my name lol", "Hi, I'm Priya"),
         ("who am I?", "Hi, I'm Priya"),
         ("what do I look after again?", "I look after the UK accounts"),
+        ("which accounts do I look after?", "I look after the UK accounts"),
+        (
+            "what's my name and which accounts am I working on?",
+            'Hi, I\'m Priya" and "I look after the UK accounts',
+        ),
     ):
         reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
         assert reply == ChatReply(f'You told me: "{told}"'), question

@@ -288,11 +288,14 @@ def _told(turns: Sequence[_Turn]) -> list[str]:
 
 _ABOUT_ME = re.compile(
     r"\b(?:what(?:'s|s|\s+is|\s+was)|who(?:'s|s|\s+is)?|do\s+you\s+(?:know|remember))\s+(?:\w+\s+)?my\b"
-    r"|\bwho\s+am\s+i\b|\bwhat\s+do\s+i\s+(?:do|look\s+after|handle|manage|run|cover)\b",
+    r"|\bwho\s+am\s+i\b|\bwhat\s+do\s+i\s+(?:do|look\s+after|handle|manage|run|cover)\b"
+    r"|\b(?:which|what)\s+(?:\w+\s+){1,2}(?:do|am)\s+i\s+(?:manage|run|handle|cover|own|look\s+after"
+    r"|work(?:ing)?\s+(?:on|in)|lead|oversee|head|focus(?:ing)?\s+on|care\s+about|support|supervise)\b",
     re.IGNORECASE,
 )
-"""A question about the user themselves ("whats my name lol", "what's my role again?", "who am I?"):
-answered from what they told, never from the data."""
+"""A question about the user themselves ("whats my name lol", "what's my role again?", "who am I?",
+"which category do I manage?", "which segment am I working on?"): answered from what they told,
+never from the data."""
 _INTRODUCED = re.compile(
     r"\b(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|this\s+is|call\s+me|it's)\s+(?P<name>[A-Z][a-z]+)\b"
 )
@@ -306,7 +309,12 @@ def about_me(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
     told = _told(_turns(earlier))
     if re.search(r"\bname\b|\bwho\s+am\s+i\b", question, re.IGNORECASE):
         named = [clause for clause in told if _INTRODUCED.search(clause)]
-        return f'You told me: "{named[-1]}"' if named else None
+        if not named:
+            return None
+        # "what's my name and which desk do I run?": the introduction, and what fits the rest
+        rest = re.split(r"\band\b", question, maxsplit=1)[1] if re.search(r"\bname\s+and\b", question) else ""
+        other = _best_clause(rest, [c for c in told if c != named[-1]]) if rest else None
+        return f'You told me: "{named[-1]}"' + (f' and "{other}"' if other else "")
     found = _best_clause(question, told)
     return f'You told me: "{found}"' if found else None
 
