@@ -257,7 +257,8 @@ def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) 
             "what was the revenue from invoices over 100?": "283.50 (2 orders)",  # those invoices, together
             "how many units were sold on invoices over 100?": "6 (2 orders)",
             "on average how many items does someone put in a basket?": "2.67",  # units per order
-            "what was the biggest single invoice?": "157.50\n\nTotal of the 3",  # "Invoice ID": invoices
+            # one line per invoice: its largest line total, and the line that holds it
+            "what was the biggest single invoice?": "157.50, on March 8, 2019 (Invoice id 226-31-3081",
         }
         for question, figure in asked.items():
             tool, _, answer = chat.ask(question)
@@ -538,3 +539,29 @@ def test_a_name_said_short_for_two_values_is_asked_and_the_choice_answered(tmp_p
             {"column": "category", "op": "in", "values": ["Clothing"]}
         ]
         assert arguments["group_by"] == [{"column": "gender"}]
+
+
+def test_the_largest_and_smallest_value_of_one_line_and_the_line_that_holds_it(tmp_path: Path) -> None:
+    """A measure's extremes are metrics of their own ("the youngest and oldest customer", "the
+    most expensive unit price", "the biggest single sale", where every line is a sale); the one line
+    holding an extreme is said, and a summed measure's "highest" still ranks its sums."""
+    till = (
+        "Date,Sales Person,Region,Age,Unit Price,Quantity,Amount,Profit\n"
+        "2022-01-04,Ches Bonnell,West,18,25,2,50,10\n"
+        "2022-01-27,Ches Bonnell,West,64,500,4,2000,-30\n"
+        "2022-02-03,Van Tuxwell,East,30,300,1,300,120\n"
+        "2022-02-10,Van Tuxwell,East,41,30,3,90,40\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        asked = {
+            "youngest and oldest customer age?": ": Highest age 64; Lowest age 18.",
+            "what was the biggest single sale?": ": 2,000.00, on January 27, 2022 (Sales person Ches",
+            "smallest single transaction?": ": 50.00, on January 4, 2022 (Sales person Ches Bonnell;",
+            "most expensive unit price?": ": 500.00, on January 27, 2022",
+            "max quantity?": "Max quantity, all time: 4, on January 27, 2022",
+            "which region has the youngest age?": "(bottom 1 of 2):\n1. West: 18",
+            "which region has the highest profit?": "Profit by region, all time (top 1 of 2):\n1. East: 160",
+        }
+        for question, said in asked.items():
+            tool, _, answer = chat.ask(question)
+            assert tool == "query_data" and answer is not None and said in answer, (question, answer)

@@ -20,6 +20,7 @@ from agent_orchestrator.semantic import (
     Entity,
     Filter,
     GroupBy,
+    Kind,
     Role,
     SemanticModel,
     SemanticQuery,
@@ -770,3 +771,27 @@ def test_a_dates_parts_a_customers_traits_and_a_status_beside_a_cancellation(tmp
             by_change=True,
         )
         assert engine.run(ranked).rows[0][0] == "M"
+
+
+def test_an_erp_exports_numbered_things_dates_and_a_wide_files_metrics(tmp_path):
+    """ "_StoreID" numbers stores (a dimension, said "Store ID"), never a measure to sum; the date an
+    admin confirmed is the model's time, and days to ship run from it, not from an earlier date
+    the file has; a file of many measures keeps the metrics the model holds (their extremes last)."""
+    path = tmp_path / "erp.csv"
+    path.write_text(
+        "OrderNumber,ProcuredDate,OrderDate,ShipDate,_StoreID,_ProductID,Order Quantity,Unit Price\n"
+        "SO-1,31/12/17,31/5/18,14/6/18,259,12,5,10.5\nSO-2,31/12/17,1/6/18,22/6/18,196,27,3,4.0\n"
+    )
+    model = suggest_model(profile_csv(path), "Erp", known={"time": "OrderDate", "order": "OrderNumber"})
+    store = model.column("storeid")
+    assert (store.role, store.title) == (Role.dimension, "Store ID")
+    assert model.time is not None and model.time.name == "orderdate"
+    days = model.metric("days_to_ship")
+    assert (days.since, days.over) == ("orderdate", "shipdate")
+    assert not any(m.name == "days_to_order" for m in model.metrics)
+    wide = tmp_path / "wide.csv"
+    wide.write_text(
+        ",".join(f"Measure {n}" for n in range(60)) + "\n" + ",".join(str(n) for n in range(60)) + "\n"
+    )
+    metrics = suggest_model(profile_csv(wide), "Wide").metrics
+    assert len(metrics) == 100 and metrics[-1].kind in (Kind.minimum, Kind.maximum)

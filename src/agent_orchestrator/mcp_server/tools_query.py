@@ -177,6 +177,7 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
         if total is not None and total > len(result.rows) and not resolved.by_change:
             result = _with_ties(data, resolved, result)
         overall = _overall(data, resolved) if total is not None and total > 1 else None
+        holding = data.engine.holding(resolved)
     except InvalidInputError as error:
         return _refused(str(error))
     keys = [
@@ -197,6 +198,7 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
             names=names,
             overall=overall,
             last_day=data.last_day,
+            holding=holding,
         ),
         "reading": reading(data.model, resolved),
         "chips": chips(data.model, resolved),

@@ -990,6 +990,13 @@ def _read(
         # the worst cancellation rate is the highest one: judged by the metric's own good direction
         args["order"] = "asc" if cues & _JUDGED & _HIGH else "desc"
     if (
+        judged is not None
+        and judged.kind is Kind.minimum
+        and judged.unit != "date"
+        and not cues & (_HIGH | _LOW)
+    ):
+        args["order"] = "asc"  # "who is the youngest customer?": ranked by the lowest age, lowest first
+    if (
         "compare" in args
         and args.get("group_by")
         and all(_one_period(args.get("window"), g.get("grain")) for g in args["group_by"])

@@ -136,6 +136,34 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
     return Compiled(" ".join(outer), all_params, groups, metric_names, compared)
 
 
+def compile_holding(model: SemanticModel, query: SemanticQuery) -> Compiled | None:
+    """The line that holds the one extreme a query asks for ("the biggest single sale": who sold it,
+    and when), with how many lines hold it (``__lines``): each column that says what a line is
+    (its dates, keys, names and dimensions) of the first such line under the query's filters and
+    window. ``None`` for any other query."""
+    if query.group_by or query.compare is not None or query.together or len(query.metrics) != 1:
+        return None
+    metric = model.metric(query.metrics[0])
+    if metric.kind not in (Kind.minimum, Kind.maximum) or metric.over is None:
+        return None
+    over = model.column(metric.over)
+    if over.role is not Role.measure:
+        return None
+    params: list[Any] = []
+    where = [_row_filter(model.column(f.column), f, params) for f in query.filters if f.column is not None]
+    if query.window is not None:
+        where.append(_in_window(_time_column(model, query.window), query.window, params))
+    shown = [c for c in model.columns if c.role in (Role.time, Role.key, Role.label, Role.dimension)]
+    extreme = "max" if metric.kind is Kind.maximum else "min"
+    inner = (
+        f"SELECT {', '.join(quote(c.name) for c in shown)} FROM {VIEW}"
+        + (f" WHERE {' AND '.join(where)}" if where else "")
+        + f" QUALIFY {quote(over.name)} = {extreme}({quote(over.name)}) OVER ()"
+    )
+    sql = f"SELECT *, count(*) OVER () AS __lines FROM ({inner}) LIMIT 1"
+    return Compiled(sql, params, [c.name for c in shown], [])
+
+
 def _together(model: SemanticModel, query: SemanticQuery) -> Compiled:
     """The metrics over the rows of the groups the query keeps, as one row, with how many groups
     were kept (``__groups``): the groups are chosen in a subquery (its row filters, window and

@@ -21,7 +21,7 @@ from typing import Any
 import duckdb
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.semantic.compile import VIEW, Compiled, compile_query, literal, quote
+from agent_orchestrator.semantic.compile import VIEW, Compiled, compile_holding, compile_query, literal, quote
 from agent_orchestrator.semantic.model import Column, Role, SemanticModel
 from agent_orchestrator.semantic.profile import (
     read_csv_sql,
@@ -101,6 +101,15 @@ class Engine:
             return Result(columns, [tuple(map(_plain, row)) for row in cursor.fetchall()], compiled)
         finally:
             cursor.close()
+
+    def holding(self, query: SemanticQuery) -> dict[str, Any] | None:
+        """The line that holds the extreme ``query`` asks for, with how many do (``__lines``):
+        :func:`~agent_orchestrator.semantic.compile.compile_holding`."""
+        compiled = compile_holding(self.model, query)
+        if compiled is None:
+            return None
+        records = self.execute(compiled).records()
+        return records[0] if records else None
 
     def group_count(self, query: SemanticQuery) -> int:
         """How many groups the query has before its limit ("the top 5 of 24")."""

@@ -24,6 +24,7 @@ from agent_orchestrator.errors import InvalidInputError
 _NAME_LIMIT = 64
 Name = Annotated[str, Field(min_length=1, max_length=_NAME_LIMIT, pattern=r"^[a-z][a-z0-9_]*$")]
 """A metric's or a column's name in the model: lower case, an identifier (``order_date``)."""
+MAX_METRICS = 100
 Synonyms = Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=30)]
 
 
@@ -175,7 +176,7 @@ class SemanticModel(BaseModel):
     dataset: Annotated[str, Field(min_length=1, max_length=120)]
     currency: Annotated[str, Field(max_length=8)] | None = None
     columns: Annotated[list[Column], Field(min_length=1, max_length=200)]
-    metrics: Annotated[list[Metric], Field(max_length=100)] = []
+    metrics: Annotated[list[Metric], Field(max_length=MAX_METRICS)] = []
     cancellation: Cancellation | None = None
 
     @model_validator(mode="after")
@@ -251,9 +252,9 @@ class SemanticModel(BaseModel):
 
     @property
     def time(self) -> Column | None:
-        """The default time column: the first one (the order date, when there are several)."""
+        """The default time column: the one confirmed to be the order date, else the first."""
         times = self.dated
-        return times[0] if times else None
+        return next((c for c in times if c.mapped == "time"), times[0] if times else None)
 
     @property
     def dated(self) -> list[Column]:

@@ -149,10 +149,12 @@ def render(
     names: dict[str, str] | None = None,
     overall: dict[str, Any] | None = None,
     last_day: date | None = None,
+    holding: dict[str, Any] | None = None,
 ) -> str:
     """The answer's text: the reading, then the figures (a line per group). ``names``: what the file
     calls the keys the query is filtered to ("Stock code 22423 (REGENCY CAKESTAND 3 TIER)");
-    ``overall``: the metrics over every group together, said under the list (:func:`overall_line`)."""
+    ``overall``: the metrics over every group together, said under the list (:func:`overall_line`);
+    ``holding``: the line an extreme is from (:func:`held_by`)."""
     currency = model.currency
     head = reading(model, query, names, last_day)
     records = result.records()
@@ -170,6 +172,7 @@ def render(
             f"{head}: "
             + "; ".join(_valued(m, row.get(m.name), currency, len(metrics)) for m in metrics)
             + _share_of(model, query, row)
+            + held_by(model, holding)
             + "."
         )
     if not records:
@@ -206,6 +209,27 @@ def render(
     if overall is not None:  # a paragraph of its own: the list's last item does not run on into it
         lines += ["", overall_line(metrics, overall, currency, total_groups or len(records))]
     return "\n".join(lines)
+
+
+def held_by(model: SemanticModel, holding: dict[str, Any] | None) -> str:
+    """ ", on January 27, 2022 (Sales person Ches Bonnell; Country Australia)": the one line that
+    holds an extreme, what it is; or how many lines share it."""
+    if not holding:
+        return ""
+    lines = int(holding.get("__lines") or 0)
+    if lines != 1:
+        return f", on {lines:,} lines" if lines > 1 else ""
+    when, what = [], []
+    for column in model.columns:
+        value = holding.get(column.name)
+        if column.name not in holding or value is None or value == "":
+            continue
+        if column.role is Role.time:
+            when.append(_plain(value) if column.day_time == "time" else day_text(value))
+        else:
+            what.append(f"{column.title} {_plain(value)}")
+    said = f", on {' and '.join(dict.fromkeys(when))}" if when else ""
+    return said + (f" ({'; '.join(what)})" if what else "")
 
 
 def _gap(model: SemanticModel, query: SemanticQuery, records: list[dict[str, Any]]) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from spellchecker import SpellChecker
 
 from agent_orchestrator.semantic.model import (
+    MAX_METRICS,
     Cancellation,
     Column,
     Entity,
@@ -24,6 +25,7 @@ from agent_orchestrator.semantic.model import (
     Metric,
     Role,
     SemanticModel,
+    Unit,
     column_name,
 )
 from agent_orchestrator.semantic.profile import ColumnProfile, TableProfile
@@ -37,6 +39,8 @@ _ENTITY_WORDS: dict[Entity, tuple[str, ...]] = {
     Entity.product: ("product", "item", "sku", "stock", "article", "variant"),
 }
 _KEY_WORDS = ("id", "key", "code", "no", "number", "num", "ref", "sku", "stockcode", "invoiceno")
+_ID_WORDS = ("id", "key", "code", "ref", "sku")
+"""The last word of a header that numbers things (a store, a sales team) rather than measures."""
 _LABEL_WORDS = ("name", "description", "title", "desc")
 _SCORE_WORDS = ("rating", "score", "percentage", "percent", "pct", "rate", "ratio", "age", "stars")
 """A measure of each line that is a level, not an amount: its average means something, its sum not."""
@@ -242,11 +246,14 @@ def suggest_model(
     names = {column.source: column.name for column in columns}
     chosen = {field: names[header] for field, header in known.items() if header in names}
     cancellation = _cancellation(profile, columns)
+    distinct = {found.header: found.distinct for found in profile.columns}
+    orders = [c for c in columns if c.role is Role.key and c.entity is Entity.order]
+    one_line_each = all(distinct.get(c.source, 0) >= profile.rows for c in orders)
     return SemanticModel(
         dataset=dataset,
         currency=currency or _currency_of(profile),
         columns=columns,
-        metrics=default_metrics(columns, chosen, cancellation),
+        metrics=default_metrics(columns, chosen, cancellation, one_line_per_order=one_line_each),
         cancellation=cancellation,
     )
 
@@ -381,12 +388,13 @@ def _column(profile: ColumnProfile, rows: int) -> Column:
         column = column.model_copy(update={"folded": True})
     elif profile.spellings and column.role in (Role.key, Role.label, Role.dimension):
         column = column.model_copy(update={"spellings": dict(profile.spellings)})
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", profile.header.strip())
+    header = profile.header.strip().strip("_")  # "_ProductID": an export's mark, not a word
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", header)
     if spaced != profile.header.strip():  # "StockCode" is said "stock code", "CustomerID" "customer ID"
         first, *rest = spaced.split()
         label = " ".join([first.capitalize(), *(w if w.isupper() else w.lower() for w in rest)])
         column = column.model_copy(update={"label": label[:80]})
-    elif len(parts := run_together(profile.header.strip().lower())) > 1:  # "PRODUCTLINE": "Product line"
+    elif len(parts := run_together(header.lower())) > 1:  # "PRODUCTLINE": "Product line"
         column = column.model_copy(update={"label": " ".join(parts).capitalize()[:80]})
     return column
 
@@ -417,6 +425,8 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
         own = " ".join(w for w in words if w not in _KEY_WORDS)
         synonyms = [own] if entity is Entity.order and own and own != entity.value else []
         return Column(name=name, source=source, role=Role.key, entity=entity, synonyms=synonyms)
+    if profile.numeric and words and words[-1] in _ID_WORDS:  # "_StoreID", "Branch code": a thing's number
+        return Column(name=name, source=source, role=Role.dimension)
     if profile.numeric and not any(w in _NOT_MEASURE_WORDS for w in words):
         unit = _measure_unit(words, profile)
         return Column(name=name, source=source, role=Role.measure, unit=unit)
@@ -506,13 +516,100 @@ def _counted_nouns(quantity: Column) -> list[str]:
     return [nouns[0], singular(nouns[0]), " ".join(words)]
 
 
+_MOST = ("highest", "largest", "biggest", "max", "maximum")
+_LEAST = ("lowest", "smallest", "min", "minimum")
+_PLAIN_EXTREMES = ("max", "maximum", "min", "minimum")
+"""Words for the largest or smallest value of one line: "highest" alone ranks the sum of a measure
+that is summed ("the region with the highest profit"), "max" never does."""
+_SUPERLATIVES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "age": (("oldest",), ("youngest",)),
+    "price": (("most expensive", "priciest", "dearest"), ("cheapest", "least expensive")),
+}
+"""A measure's own words for its largest and smallest value, by a word of its header."""
+_SOLD = ("sale", "transaction", "purchase", "order", "invoice", "receipt", "deal", "ticket")
+"""What one line is, in a file whose every line is an order: "the biggest single sale"."""
+
+
+def _extremes(
+    columns: list[Column], summed: set[str | None], sold: str | None, events: list[str] | None
+) -> list[Metric]:
+    """The largest and the smallest value of each measure on one line ("the oldest customer's age",
+    "the most expensive unit price", "the biggest single sale"): metrics like any other, so they can
+    be grouped, filtered and compared; the answer names the line that holds one. ``sold``: the
+    line total's column, what a single sale came to; ``events``: what each line is besides a sale
+    ("shipment"), when every line is an order (else ``None``: "the biggest single order" is the
+    order whose lines come to most, a ranking of orders)."""
+    found = []
+    for column in (c for c in columns if c.role is Role.measure):
+        said = list(dict.fromkeys([column.title.lower(), *column.synonyms]))
+        words = header_words(column.title)
+        most, least = (_PLAIN_EXTREMES[:2], _PLAIN_EXTREMES[2:]) if column.name in summed else (_MOST, _LEAST)
+        ups = [f"{w} {s}" for s in said for w in most]
+        downs = [f"{w} {s}" for s in said for w in least]
+        for word, (high, low) in _SUPERLATIVES.items():
+            if word in words:
+                ups += [*high, *(f"{h} {s}" for h in high for s in said)]
+                downs += [*low, *(f"{lo} {s}" for lo in low for s in said)]
+        if column.name == sold:  # the line total: "the biggest single sale"
+            nouns = [*_SOLD, *events] if events is not None else ["line", "item", "sale"]
+            for noun in nouns:
+                ups += [f"{w} single {noun}" for w in _MOST[:3]]
+                downs += [f"{w} single {noun}" for w in _LEAST[:2]]
+        unit: Unit = "money" if column.unit == "money" else "ratio" if column.unit == "percent" else "number"
+        # a summed measure's title is no "Highest profit" either: that names the region with most
+        top, bottom = ("Max", "Min") if column.name in summed else ("Highest", "Lowest")
+        for name, kind, title, also in (
+            (f"max_{column.name}", Kind.maximum, top, ups),
+            (f"min_{column.name}", Kind.minimum, bottom, downs),
+        ):
+            found.append(
+                Metric(
+                    name=name[:64],
+                    kind=kind,
+                    unit=unit,
+                    label=f"{title} {column.title.lower()}",
+                    over=column.name,
+                    synonyms=list(dict.fromkeys(also))[:30],
+                )
+            )
+    return found
+
+
+def _days_between(first: Column, later: Column) -> Metric:
+    """The average days from a row's ``first`` date to a ``later`` one ("days to ship")."""
+    word = header_words(later.source)[0] if header_words(later.source) else later.name
+    return Metric(
+        name=column_name(f"days to {word}") if word != "days" else f"days_to_{later.name}",
+        kind=Kind.days_between,
+        unit="number",
+        better="lower",  # the best days to ship are the fewest
+        label=f"Days from {first.title.lower()} to {later.title.lower()}",
+        over=later.name,
+        since=first.name,
+        synonyms=[
+            f"days to {word}",
+            f"time to {word}",
+            f"{word} time",
+            f"{_gerund(word)} time",
+            f"days until {word}",
+            "lead time",
+        ],
+    )
+
+
 def default_metrics(
-    columns: list[Column], chosen: Mapping[str, str] | None = None, cancellation: Cancellation | None = None
+    columns: list[Column],
+    chosen: Mapping[str, str] | None = None,
+    cancellation: Cancellation | None = None,
+    *,
+    one_line_per_order: bool = False,
 ) -> list[Metric]:
     """The metrics a sales table supports with these columns: revenue from a line total or from
-    quantity x unit price, counts of its entities, units, profit and margin, averages and the first
-    and last of each time column. ``chosen``: :data:`KNOWN`'s field -> column name, for the columns
-    confirmed to be the quantity, the unit price or the line total (a header's words only guess)."""
+    quantity x unit price, counts of its entities, units, profit and margin, averages, the largest
+    and smallest value of each measure, and the first and last of each time column. ``chosen``:
+    :data:`KNOWN`'s field -> column name, for the columns confirmed to be the quantity, the unit
+    price or the line total (a header's words only guess); ``one_line_per_order``: the file's order
+    numbers are one per line (a file without any has an order per line anyway)."""
     chosen = chosen or {}
     by_name = {column.name: column for column in columns}
     metrics: list[Metric] = []
@@ -677,30 +774,16 @@ def default_metrics(
             numerator="units",
             denominator="orders",
         )
+    summed = {m.over for m in metrics if m.kind is Kind.sum} | {m.times for m in metrics if m.times}
+    events = [singular(_EVENTS[w]) for w in header_words(quantity.title) if w in _EVENTS] if quantity else []
+    sold = revenue.over if revenue is not None and revenue.times is None else None
+    lines = [c for c in columns if c not in margins or profit is None]  # a rate of the profit: not a line's
+    extremes = _extremes(lines, summed, sold, events if order is None or one_line_per_order else None)
     times = [c for c in columns if c.role is Role.time and c.day_time != "time"]
-    for later in times[1:]:  # "days to ship": from the row's first date to each other one
-        first = times[0]
-        word = header_words(later.source)[0] if header_words(later.source) else later.name
-        metrics.append(
-            Metric(
-                name=column_name(f"days to {word}") if word != "days" else f"days_to_{later.name}",
-                kind=Kind.days_between,
-                unit="number",
-                better="lower",  # the best days to ship are the fewest
-                label=f"Days from {first.title.lower()} to {later.title.lower()}",
-                over=later.name,
-                since=first.name,
-                synonyms=[
-                    f"days to {word}",
-                    f"time to {word}",
-                    f"{word} time",
-                    f"{_gerund(word)} time",
-                    f"days until {word}",
-                    "lead time",
-                ],
-            )
-        )
     main = next((c for c in times if c.mapped == "time"), times[0] if times else None)
+    # "days to ship": from the order date (else the row's first) to each date after it in the file
+    if main is not None:
+        metrics += [_days_between(main, later) for later in times[times.index(main) + 1 :]]
     for column in times:
         # "when did they last order?", "their most recent purchase": the event the date is of
         event = column.title.lower().removesuffix(" date").removesuffix(" day").strip()
@@ -722,4 +805,4 @@ def default_metrics(
                     **kept,  # a cancellation is no order: the last order is the last one kept
                 )
             )
-    return metrics
+    return [*metrics, *extremes[: max(0, MAX_METRICS - len(metrics))]]  # a wide file: those that fit

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from agent_orchestrator.semantic.model import Role, SemanticModel
+from agent_orchestrator.semantic.model import Kind, Role, SemanticModel
 from agent_orchestrator.semantic.query import GRAIN_WORDS
 
 MAX_WORDS = 8
@@ -177,6 +177,10 @@ _GENERIC = frozenset(
         "average",
         "avg",
         "sum",
+        "highest",
+        "lowest",
+        "max",
+        "min",
     )
 )
 """Words of a name that say what sort of figure or field it is, not what it is about, and the
@@ -195,7 +199,11 @@ def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
     """A metric or a column by a run of the words of its name that no other name has ("barista" for
     *Barista ID*, "loyalty points" for *Loyalty points earned*): people say the part that matters."""
     owners: dict[str, set[tuple[str, str]]] = {}
-    named = [("metric", m.name, (m.name.replace("_", " "), m.title)) for m in model.metrics]
+    named = [  # not a line's extreme: "units" is the units sold, not the most sold on one line
+        ("metric", m.name, (m.name.replace("_", " "), m.title))
+        for m in model.metrics
+        if not (m.kind in (Kind.minimum, Kind.maximum) and model.column(str(m.over)).role is Role.measure)
+    ]
     named += [  # not a key's: its entity names it ("in stock" asks about inventory, not the StockCode)
         ("column", c.name, (c.name.replace("_", " "), c.title))
         for c in model.columns
