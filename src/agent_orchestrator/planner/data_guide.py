@@ -149,6 +149,7 @@ class DataGuide:
             or data.own_totals  # the retail tables lack lines or statuses of the file's: its totals
             or not isinstance(planned, GuidedCall)
             or (previous is not None and reading.follow_up)
+            or _looks_up_unread(planned, reading.arguments)
         ):
             return GuidedCall(tool, reading.arguments)
         return planned
@@ -184,8 +185,10 @@ class DataGuide:
                     # column mapped): the retail tables lack lines the file has
                     rows_only = not _retail_lines(path)
                     guests = customer is not None and engine.blank(customer) > 0
-                # cancellations marked by a status, which the retail tables do not know
+                # cancellations marked by a status, or discounts taken off the lines' amounts, which
+                # the retail tables do not know
                 statuses = model.cancellation is not None and bool(model.cancellation.values)
+                discounted = any(m.less for m in model.metrics)
                 hashed = frozenset(
                     [customer.name]
                     if customer is not None and any(not v.isdigit() for v in words.get(customer.name, []))
@@ -200,7 +203,7 @@ class DataGuide:
                     first_day,
                     last_day,
                     hashed,
-                    guests or rows_only or statuses,
+                    guests or rows_only or statuses or discounted,
                     own,
                     rows_only,
                 )
@@ -544,3 +547,15 @@ def _answer(turn: Sequence[dict[str, Any]], tool: str) -> GuidedAnswer | None:
     ids = {str(c.get("id")) for m in turn for c in _calls(m) if (c.get("function") or {}).get("name") == tool}
     results = [m for m in turn if m.get("role") == "tool" and str(m.get("tool_call_id")) in ids]
     return answer_of(results[-1]) if results else None
+
+
+_LOOKED_UP = ("products", "customers", "countries")
+"""The retail tools' arguments that name things to look up."""
+
+
+def _looks_up_unread(planned: GuidedCall, arguments: dict[str, Any]) -> bool:
+    """The retail reader looks up a name the reading of the whole question found no thing of ("which
+    product ID sold the most units?": "ID" read as the product column's word, never a product)."""
+    named = [str(v).lower() for key in _LOOKED_UP for v in planned.arguments.get(key) or []]
+    kept = {str(v).lower() for rule in arguments.get("filters", []) for v in rule.get("values", [])}
+    return any(name not in kept for name in named)

@@ -64,6 +64,7 @@ def _words(text: str) -> frozenset[str]:
 
 _HIGH = _words(
     "top best most highest biggest largest greatest leading strongest max maximum more higher busiest peak"
+    " deepest steepest heaviest"
 )
 _LOW = _words(
     "bottom worst least lowest smallest fewest weakest min minimum less lower poorest quietest slowest"
@@ -117,10 +118,11 @@ _HAVING = re.compile(
 _PERIODS = re.compile(r"\b(?:days|weeks|months|quarters|years|weekdays|hours)\b")
 """Periods asked for in the plural ("the best months"), not one."""
 _NET = re.compile(
-    r"\bnet(?:\s+of\s+(?:the\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?))?\b"
-    r"|\b(?:after|less)\s+(?:the\s+|any\s+)?(?:cancell?ations?|refunds?|returns?)\b"
+    r"\bnet(?:\s+of\s+(?:the\s+|any\s+)?(?:cancell?ations?|cancell?ed\s+\w+|refunds?|returns?|discounts?))?\b"
+    r"|\b(?:after|less)\s+(?:the\s+|any\s+)?(?:cancell?ations?|refunds?|returns?|discounts?)\b"
 )
-"""Revenue as recorded, what a cancellation takes off included ("net of cancellations is fine")."""
+"""Revenue as recorded, what a cancellation or a discount takes off included ("net of cancellations
+is fine", "net of discount")."""
 _GROSS = re.compile(
     r"\b(?:gross|(?:non|un)[\s-]?cancell?ed(?:\s+(?:lines?|orders?|invoices?))?(?:\s+only)?"
     r"|(?:excluding|exclude|without|before|ignoring|ignore|not counting|do not count|leaving out|leave out"
@@ -231,6 +233,11 @@ _RANGE = (
 _THRESHOLD = re.compile(r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|were\s+|of\s+|with\s+|rated\s+)?" + _RANGE)
 """A measure's range on the lines counted ("lines with a discount above 30%", "a quantity of 10",
 "a rating of 9 or above"), or an amount each thing counted comes to ("orders over $500")."""
+_VALUE_FIRST = re.compile(
+    r"\b(?:a|an|the)\s+\$?(?P<number>\d+(?:\.\d+)?)\s*(?P<percent>%|percent)?\s+"
+    r"(?P<what>[a-z]+(?:\s+[a-z]+)?)(?:\s+point)?\b"
+)
+"""A measure's value said before it ("the 40% discount", "the 500 price point"): lines with exactly it."""
 _COUNTED_RANGE = re.compile(
     r"\b(?P<op>above|over|more than|greater than|at least|fewer than|less than|under|below|at most|exactly)"
     r"\s+\$?(?P<number>\d+(?:\.\d+)?)\s+(?:(?:in|of|worth\s+of)\s+)?(?P<what>[a-z]+(?:\s+[a-z]+)?)"
@@ -533,8 +540,8 @@ def _parts(metrics: list[str], model: SemanticModel) -> set[str]:
     found = set(metrics)
     for name in metrics:
         metric = next((m for m in model.metrics if m.name == name), None)
-        if metric is not None and metric.numerator and metric.denominator:
-            found |= _parts([metric.numerator, metric.denominator], model)
+        if metric is not None and metric.parts:
+            found |= _parts(metric.parts, model)
     return found
 
 
@@ -652,6 +659,7 @@ def _read(
     # "gross income" of its own is that column)
     rest = _GROSS.sub(" ", _NET.sub(" ", rest)) if model.cancellation is not None else _NET.sub(" ", rest)
     titles = [*(c.title for c in model.columns), *(m.title for m in model.metrics)]
+    titles += [said for m in model.metrics for said in m.synonyms]  # "gross revenue": before discounts
     own_gross = any("gross" in normalise(title).split() for title in titles)
     rest = re.sub(r"\bgross\b", " ", rest) if model.cancellation is None and not own_gross else rest
     thresholds = _thresholds(rest, model, vocabulary) or _range_of_the_last(rest, model, previous)
@@ -1655,6 +1663,20 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         values = [value, value] if op == "eq" else [value]
         rule = {"column": over, "op": "between" if op == "eq" else op, "values": values, "spoken": match[0]}
         found.append({**rule, "kept": ""} if titled else rule)
+    for match in _VALUE_FIRST.finditer(text):  # "the 40% discount", "at the 500 price point": exactly
+        named = vocabulary.find(match["what"])
+        measures = [c for c in named.columns if model.column(c).role is Role.measure]
+        measures += [
+            str(metric.over)
+            for name in named.metrics
+            if (metric := model.metric(name)).kind is Kind.average and metric.over
+        ]
+        if len(set(measures)) != 1 or any(match[0] in str(t["spoken"]) for t in found):
+            continue
+        value = float(match["number"])
+        if model.column(measures[0]).unit == "percent" and (match["percent"] or value > 1):
+            value /= 100
+        found.append({"column": measures[0], "op": "between", "values": [value, value], "spoken": match[0]})
     taken = [str(t["spoken"]) for t in found]
     for match in _COUNTED_RANGE.finditer(text):  # "days with more than 100 orders": each day's orders
         if any(match[0] in spoken or spoken in match[0] for spoken in taken):
@@ -2387,6 +2409,6 @@ def _columns_read(model: SemanticModel, args: dict[str, Any]) -> set[str]:
     pending = list(args.get("metrics", []))
     while pending:
         metric = model.metric(pending.pop())
-        columns |= {name for name in (metric.over, metric.times) if name}
-        pending += [name for name in (metric.numerator, metric.denominator) if name]
+        columns |= {name for name in (metric.over, metric.times, metric.less) if name}
+        pending += metric.parts
     return columns

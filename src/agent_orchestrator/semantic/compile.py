@@ -262,7 +262,10 @@ def _aggregate(metric: Metric) -> str:
     over = quote(metric.over) if metric.over else ""
     match metric.kind:
         case Kind.sum:
-            return f"sum({over} * {quote(metric.times)})" if metric.times else f"sum({over})"
+            amount = f"{over} * {quote(metric.times)}" if metric.times else over
+            if metric.less:  # each row's amount less its discount (a blank discount is none)
+                amount = f"{amount} * (1 - coalesce({quote(metric.less)}, 0))"
+            return f"sum({amount})"
         case Kind.rows:
             return "count(*)"
         case Kind.count_distinct:
@@ -275,8 +278,8 @@ def _aggregate(metric: Metric) -> str:
             return f"max({over})"
         case Kind.days_between:
             return f"avg(date_diff('day', {quote(str(metric.since))}, {over}))"
-        case Kind.ratio:
-            raise AssertionError("ratios are built from their parts")
+        case Kind.ratio | Kind.difference:
+            raise AssertionError("ratios and differences are built from their parts")
 
 
 def _metric(
@@ -287,6 +290,10 @@ def _metric(
         numerator = _metric(model, model.metric(str(metric.numerator)), window, time, params)
         denominator = _metric(model, model.metric(str(metric.denominator)), window, time, params)
         return f"({numerator})::DOUBLE / NULLIF({denominator}, 0)"
+    if metric.kind is Kind.difference:
+        base = _metric(model, model.metric(str(metric.numerator)), window, time, params)
+        taken = _metric(model, model.metric(str(metric.denominator)), window, time, params)
+        return f"(coalesce({base}, 0) - coalesce({taken}, 0))"
     aggregate = _aggregate(metric)
     conditions = []
     if window is not None and time is not None:

@@ -66,6 +66,9 @@ class Kind(StrEnum):
     """The latest value (of a time column: the last order date)."""
     ratio = "ratio"
     """One metric divided by another (margin = profit / revenue, average order value)."""
+    difference = "difference"
+    """One metric less another (profit = revenue less cost; the discounts given = revenue before
+    discounts less revenue)."""
     days_between = "days_between"
     """The average number of days from one date of a row (``since``) to another (``over``): the
     days from order to shipping."""
@@ -149,10 +152,14 @@ class Metric(BaseModel):
     over: Name | None = None
     times: Name | None = None
     """For a sum: a second measure to multiply ``over`` by, row by row (quantity x unit price)."""
+    less: Name | None = None
+    """For a sum: a share of each row's amount taken off it (a discount of 0.2: x 0.8)."""
     since: Name | None = None
     """For days between: the earlier date column."""
     numerator: Name | None = None
     denominator: Name | None = None
+    """For a ratio: the metric divided, and the one it is divided by; for a difference, the metric
+    and the one taken off it."""
     unit: Unit = "number"
     synonyms: Synonyms = []
     description: Annotated[str, Field(max_length=200)] = ""
@@ -166,6 +173,11 @@ class Metric(BaseModel):
     @property
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
+
+    @property
+    def parts(self) -> list[str]:
+        """The metrics a ratio or a difference is made of."""
+        return [name for name in (self.numerator, self.denominator) if name]
 
 
 class SemanticModel(BaseModel):
@@ -285,11 +297,17 @@ def plural(noun: str) -> str:
 
 def _check_metric(metric: Metric, columns: dict[str, Column], metrics: dict[str, Metric]) -> None:
     where = f"metric {metric.name}"
-    if metric.kind is Kind.ratio:
+    if metric.kind in (Kind.ratio, Kind.difference):
         if metric.numerator not in metrics or metric.denominator not in metrics:
-            raise ValueError(f"{where}: a ratio divides two metrics of the model")
+            verb = "divides" if metric.kind is Kind.ratio else "takes one from the other of"
+            raise ValueError(f"{where}: a {metric.kind} {verb} two metrics of the model")
         if metrics[metric.numerator].kind is Kind.ratio or metrics[metric.denominator].kind is Kind.ratio:
-            raise ValueError(f"{where}: a ratio divides plain metrics, not ratios")
+            raise ValueError(f"{where}: a {metric.kind} is of plain metrics, not ratios")
+        if metric.kind is Kind.difference and Kind.difference in (
+            metrics[metric.numerator].kind,
+            metrics[metric.denominator].kind,
+        ):
+            raise ValueError(f"{where}: a difference is of plain metrics, not differences")
         return
     if metric.kind is Kind.rows:
         return
@@ -314,6 +332,10 @@ def _check_metric(metric: Metric, columns: dict[str, Column], metrics: dict[str,
         or columns[metric.times].role is not Role.measure
     ):
         raise ValueError(f"{where}: 'times' multiplies a sum by a second measure")
+    if metric.less is not None and (
+        metric.kind is not Kind.sum or metric.less not in columns or columns[metric.less].unit != "percent"
+    ):
+        raise ValueError(f"{where}: 'less' takes a percent measure (a discount) off a sum's rows")
 
 
 def _repeated(values: list[str]) -> str:

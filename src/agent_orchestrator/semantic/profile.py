@@ -96,7 +96,10 @@ def read_csv_sql(path: Path, date_format: str | None = None, reading: CsvReading
     date_format = date_format or (reading.date_format if reading else None)
     options = ""
     if date_format and year_twin(date_format):  # days in two year widths: read as text, then days
-        options += f", auto_type_candidates = {_NO_DAYS}"
+        # (a column of days all in the short width is read by that format too: "31/5/18" is no
+        # 2031-05-18; DuckDB's %Y would read "18" as the year 18, so never by the long one)
+        short = date_format if "%y" in date_format else year_twin(date_format)
+        options += f", auto_type_candidates = {_NO_DAYS}, timestampformat = {literal(str(short))}"
     elif date_format:
         option = "timestampformat" if "%H" in date_format else "dateformat"
         options += f", {option} = {literal(date_format)}"

@@ -255,7 +255,7 @@ def _gap(model: SemanticModel, query: SemanticQuery, records: list[dict[str, Any
     return f"{top} is ahead of {bottom} on {metric.title.lower()} by {amount}{percent}."
 
 
-_ADDITIVE = (Kind.sum, Kind.rows, Kind.count_distinct)
+_ADDITIVE = (Kind.sum, Kind.rows, Kind.count_distinct, Kind.difference)
 
 
 def overall_line(metrics: list[Metric], overall: dict[str, Any], currency: str | None, groups: int) -> str:
@@ -356,6 +356,8 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         f"{v} ({named[f'{column.name}={v}']})" if named and f"{column.name}={v}" in named else _plain(v)
         for v in rule.values
     ]
+    if column.unit == "percent":  # a discount of 0.4 is said "40%"
+        written = [f"{_plain(round(float(v) * 100, 4))}%" for v in rule.values]
     if rule.part == "weekday":
         return f"{'not ' if rule.op == 'not_in' else ''}on {' or '.join(f'{v}s' for v in rule.values)}"
     if rule.part == "hour":
@@ -370,7 +372,7 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
     if rule.op in ("missing", "present"):  # "no Customer ID": a guest's lines
         return f"{'no' if rule.op == 'missing' else 'with a'} {column.title}"
     if rule.op == "between":
-        low, high = (_plain(v) for v in rule.values)
+        low, high = written
         return f"{column.title} {low}" if low == high else f"{column.title.lower()} {low} to {high}"
     return f"{column.title} {_OPS.get(rule.op, rule.op + ' ')}{values}"
 

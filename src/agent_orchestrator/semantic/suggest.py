@@ -530,6 +530,21 @@ _SOLD = ("sale", "transaction", "purchase", "order", "invoice", "receipt", "deal
 """What one line is, in a file whose every line is an order: "the biggest single sale"."""
 
 
+_NET = ("net revenue", "net sales", "revenue net of discounts", "revenue after discounts", "net")
+_GROSS = ("gross revenue", "gross sales", "revenue before discount", "sales before discounts",
+          "list price revenue", "gross", "revenue at list price")  # fmt: skip
+_DISCOUNTED = ("discount amount", "discount value", "amount discounted", "money discounted", "discount given",
+               "discounts given", "give away in discounts", "gave away in discounts",
+               "given away in discounts", "give away", "gave away", "given away")  # fmt: skip
+_COST = ("cost", "costs", "total cost", "cost of goods", "cost of goods sold", "cogs", "cost of sales")
+
+
+def _is_unit_cost(column: Column) -> bool:
+    """A cost of each unit ("Unit Cost", "cost_per_unit", "Cost Price"), not of the line."""
+    words = header_words(column.title)
+    return "cost" in words and bool({"unit", "each", "per", "price"} & set(words))
+
+
 def _extremes(
     columns: list[Column], summed: set[str | None], sold: str | None, events: list[str] | None
 ) -> list[Metric]:
@@ -652,7 +667,17 @@ def default_metrics(
     if line_total is not None:
         add("revenue", Kind.sum, "money", "Revenue", over=line_total.name)
     elif quantity is not None and price is not None:
-        add("revenue", Kind.sum, "money", "Revenue", over=quantity.name, times=price.name)
+        discount = next(  # "Discount Applied" 0.075: what each line sold for is its list price less that
+            (c for c in columns if c.role is Role.measure and c.unit == "percent" and
+             "discount" in header_words(c.title)), None)  # fmt: skip
+        less = {"less": discount.name} if discount is not None else {}
+        add("revenue", Kind.sum, "money", "Revenue", also=_NET if less else (), over=quantity.name,
+            times=price.name, **less)  # fmt: skip
+        if less:  # named apart from "discount", which stays the discount's own column
+            add("list_revenue", Kind.sum, "money", "Revenue at list price", also=_GROSS,
+                over=quantity.name, times=price.name)  # fmt: skip
+            add("amount_discounted", Kind.difference, "money", "Amount discounted", also=_DISCOUNTED,
+                numerator="list_revenue", denominator="revenue")  # fmt: skip
     elif price is not None and price.unit == "money":  # no quantity: a line is a unit sold (a car, a ticket)
         add("revenue", Kind.sum, "money", "Revenue", over=price.name)
     keys = {c.entity: c for c in columns if c.role is Role.key and c.entity is not None}
@@ -714,8 +739,14 @@ def default_metrics(
         (c for c in measures if "profit" in (w := header_words(c.title)) and "margin" not in w), None
     )
     margins = [c for c in measures if "margin" in header_words(c.title)]
+    # "Unit Cost" beside a quantity: what the units sold cost, and the profit is what is left of revenue
+    unit_cost = next((c for c in measures if c.unit == "money" and _is_unit_cost(c)), None)
     for column in measures:
-        if column is profit and column.name != "profit":
+        if column is unit_cost and quantity is not None:
+            add("cost", Kind.sum, "money", "Cost", also=_COST, over=quantity.name, times=column.name)
+            add(f"average_{column.name}", Kind.average, "money", f"Average {column.title.lower()}",
+                over=column.name)  # fmt: skip
+        elif column is profit and column.name != "profit":
             also = [*SYNONYMS["profit"], column.title.lower()]
             add(column.name, Kind.sum, "money", column.title, also=also, over=column.name)
         elif column in margins and profit is not None:
@@ -728,6 +759,9 @@ def default_metrics(
         elif column.unit == "money" or column.unit == "number":
             add(column.name, Kind.sum, column.unit or "number", column.title, over=column.name)
     names = {m.name for m in metrics}
+    if profit is None and {"revenue", "cost"} <= names and "profit" not in names:
+        add("profit", Kind.difference, "money", "Profit", numerator="revenue", denominator="cost")
+        names.add("profit")
     if "units" in names and "products" not in names:  # no product counted: "items" are the units
         at = next(i for i, m in enumerate(metrics) if m.name == "units")
         metrics[at] = metrics[at].model_copy(update={"synonyms": [*metrics[at].synonyms, "items"]})
@@ -736,9 +770,10 @@ def default_metrics(
         money = ["money", "make money", "made money", "makes money"]
         metrics[at] = metrics[at].model_copy(update={"synonyms": [*metrics[at].synonyms, *money]})
     if "revenue" in names:
-        if profit is not None and profit.name in names:
+        earned = profit.name if profit is not None else "profit"
+        if earned in names:
             also = [c.title.lower() for c in margins]  # "operating margin": total profit over total sales
-            add("margin", Kind.ratio, "ratio", "Profit margin", also=also, numerator=profit.name,
+            add("margin", Kind.ratio, "ratio", "Profit margin", also=also, numerator=earned,
                 denominator="revenue")  # fmt: skip
         if "orders" in names:
             add(
