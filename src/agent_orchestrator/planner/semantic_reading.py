@@ -1667,9 +1667,9 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         named = vocabulary.find(match["what"])
         measures = [c for c in named.columns if model.column(c).role is Role.measure]
         measures += [
-            str(metric.over)
+            str(averaged.over)
             for name in named.metrics
-            if (metric := model.metric(name)).kind is Kind.average and metric.over
+            if (averaged := model.metric(name)).kind is Kind.average and averaged.over
         ]
         if len(set(measures)) != 1 or any(match[0] in str(t["spoken"]) for t in found):
             continue
