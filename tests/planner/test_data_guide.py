@@ -592,3 +592,31 @@ def test_an_erp_export_of_list_prices_discounts_and_unit_costs(tmp_path: Path) -
         for question, said in asked.items():
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+
+
+def test_follow_ups_and_wordings_of_an_orders_export(tmp_path: Path) -> None:
+    """A hyphenated value left out ("except In-Store"), a span of months with a dash, "xmas", a bare
+    "fewest?" after a ranking, "that team" after the top team, "as a margin %?" keeping the year,
+    "ships fastest" as the fewest days to ship, and one order's own line."""
+    till = (
+        "OrderNumber,Sales Channel,_SalesTeamID,OrderDate,ShipDate,Order Quantity,Unit Cost,Unit Price\n"
+        "SO-1,In-Store,6,25/12/19,30/12/19,2,3,10\nSO-2,Online,14,1/3/19,11/3/19,1,50,100\n"
+        "SO-3,Online,14,30/5/19,2/6/19,5,4,10\nSO-4,Wholesale,6,25/12/20,26/12/20,1,1,20\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        for question, said in {
+            "what was order SO-4?": ": 20.00, on December 25, 2020 and December 26, 2020 (Order number SO-4;",
+            "revenue for everything except In-Store?": "Revenue, Sales channel not In-Store, all time: 170",
+            "revenue for Mar-May 2019": "Revenue, March 1, 2019 to May 31, 2019: 150.00.",
+            "and xmas 2020?": "Revenue, December 25, 2020 (the latest day in the data): 20.00",
+            "which sales team sold the most units?": "1. 14: 6",
+            "how many orders did that team take in 2019?": "Orders, Sales team ID 14, 2019: 2.",
+            "which channel ships fastest?": "Days from order date to ship date by sales channel, all time (b",
+            "profit in 2019": "Profit, 2019: 94.00.",
+            "as a margin %?": "Profit margin, 2019: 55.29%.",
+        }.items():
+            tool, _, answer = chat.ask(question)
+            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        chat.ask("which channel sold the most units?")
+        tool, _, answer = chat.ask("fewest?")
+        assert tool == "query_data" and answer is not None and "(bottom 1 of 3):\n1. Wholesale: 1" in answer

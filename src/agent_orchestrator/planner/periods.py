@@ -57,6 +57,7 @@ def _iso(year: str, month: int, day: str) -> str | None:
 
 
 _HOLIDAYS = {"christmas eve": "12-24", "christmas day": "12-25", "christmas": "12-25", "boxing day": "12-26",
+             "xmas eve": "12-24", "xmas day": "12-25", "xmas": "12-25", "halloween": "10-31",
              "new year eve": "12-31", "new years eve": "12-31", "new year day": "01-01",
              "new years day": "01-01", "valentine day": "02-14", "valentines day": "02-14"}  # fmt: skip
 """Fixed-date days people name instead of writing the date (as ``normalize`` leaves them: no "'s")."""

@@ -60,11 +60,15 @@ class RowReference:
 
 
 def referred_row(
-    text: str, listed: tuple[str, list[str]] | None, lowest_first: bool = False
+    text: str,
+    listed: tuple[str, list[str]] | None,
+    lowest_first: bool = False,
+    nouns: frozenset[str] = frozenset(),
 ) -> RowReference | None:
     """The row of ``listed`` (the previous answer's breakdown column and its rows, in order; ranked
-    lowest first when ``lowest_first``) that the normalised question ``text`` refers to; None when
-    it refers to none, or to a place the list does not have."""
+    lowest first when ``lowest_first``; ``nouns``, what its column's rows are called) that the
+    normalised question ``text`` refers to; None when it refers to none, or to a place the list
+    does not have."""
     if listed is None or not listed[1]:
         return None
     column, values = listed
@@ -88,6 +92,10 @@ def referred_row(
     period = re.search(rf"\b(?:that|the same)\s+{_GRAIN_NOUNS.get(grain, grain)}\b", text) if grain else None
     if len(values) == 1 and period is not None:  # "during that hour", after the busiest hour
         return RowReference(column, values[0], text[: period.start()] + " " + text[period.end() :])
+    called = "|".join(sorted(map(re.escape, nouns)))
+    named = re.search(rf"\b(?:that|this|the same)\s+(?:{called})s?\b", text) if called and not grain else None
+    if len(values) == 1 and named is not None:  # "how many orders did that team handle?"
+        return RowReference(column, values[0], text[: named.start()] + " " + text[named.end() :])
     return None
 
 

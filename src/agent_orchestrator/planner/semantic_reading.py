@@ -55,7 +55,17 @@ from .query_phrases import (
     years_left_out,
 )
 from .row_reference import referred_row
-from .words import COMMON, MONTH_NAMES, QUOTED, TYPO_PRONE, correction, is_plain, normalize, short_word
+from .words import (
+    COMMON,
+    MONTH_NAMES,
+    QUOTED,
+    TYPO_PRONE,
+    base_forms,
+    correction,
+    is_plain,
+    normalize,
+    short_word,
+)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -64,13 +74,13 @@ def _words(text: str) -> frozenset[str]:
 
 _HIGH = _words(
     "top best most highest biggest largest greatest leading strongest max maximum more higher busiest peak"
-    " deepest steepest heaviest"
+    " deepest steepest heaviest fastest quickest"
 )
 _LOW = _words(
     "bottom worst least lowest smallest fewest weakest min minimum less lower poorest quietest slowest"
     " thinnest slimmest"
 )
-_JUDGED = _words("best better strongest worst worse weakest poorest")
+_JUDGED = _words("best better strongest worst worse weakest poorest fastest quickest slowest")
 """Ranking words that judge rather than measure: which way is good is the metric's (``better``)."""
 _RANKING = _HIGH | _LOW | {"rank", "ranked", "ranking", "which", "who", "whom"}
 _BUSY = _words("busiest busy quietest quiet slowest used use uses often frequently commonly")
@@ -169,6 +179,34 @@ def _days_between(span: str, model: SemanticModel) -> str | None:
         if all(end & said for end in ends):
             return metric.name.replace("_", " ")  # "days from order to shipping": "days to ship"
     return None
+
+
+_SPEED = re.compile(
+    r"(?:\b(?P<before>[a-z]+)\s+(?:the\s+)?)?\b(?:fastest|quickest|slowest)\b(?:\s+(?:to\s+)?(?P<after>[a-z]+)\b)?"
+)
+"""How fast something is done ("which channel ships fastest?", "the slowest to deliver", "the
+fastest shipping"): the days between the order and that event, fewest first."""
+
+
+def _speed(text: str, model: SemanticModel) -> str:
+    """``text`` with the event a speed is of named as its days-between metric ("ships fastest":
+    "days to ship fastest"), the speed word kept as the ranking."""
+    events = []
+    for metric in model.metrics:
+        if metric.kind is Kind.days_between and metric.over is not None:
+            words = set(normalise(model.column(metric.over).title).split()) - {"date", "day"}
+            events.append(({w[:5] for w in words if len(w) >= 4}, metric.name.replace("_", " ")))
+
+    def named(found: re.Match[str]) -> str:
+        for verb in (found["after"], found["before"]):  # "fastest shipping" before "has the fastest"
+            forms = {form[:5] for form in (verb or "", *base_forms(verb or "")) if len(form) >= 4}
+            called = next((name for stems, name in events if stems & forms), None)
+            if verb and called is not None:
+                at = found[0].rfind(verb) if verb == found["after"] else found[0].find(verb)
+                return found[0][:at] + called + found[0][at + len(verb) :]
+        return found[0]
+
+    return _SPEED.sub(named, text) if events else text
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+[-\u2013\u2014]\s+")
@@ -305,7 +343,10 @@ _ONWARDS = re.compile(r"\s*(?:on|onwards?|forwards?)\b")
 _UNTIL = re.compile(r"\b(?:before|until|till|up to|through)\s*$")
 # a follow-up: "and…", "that", "they", "for tables, which…"; not "cars that aren't…" (normalised: "are not")
 _FOLLOW = re.compile(
-    r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b|\b(?:those|them|it|same)\b"
+    r"^\s*(?:and|what about|how about|same|now|ok|okay|and what about|also)\b"
+    r"|^\s*as\s+an?\s+(?!%|(?:percent|percentage|share|proportion|fraction)\b)"  # a share is read apart
+    r"|\b(?:those|them|it|same)\b"
+    r"|^\s*in\s+\S+(?:\s+\S+)?\s*$"  # "as a margin %?", "in units?"
     r"|\bthat\b(?!\s+(?:is|are|was|were|have|has|had|did|do|does|sold|bought|ordered|got|came|went|made|"
     r"will|would|can|could)\b)"
     r"|\bwhich (?:one|of (?:these|those|them|the (?:two|three|four|five)|both))\b"
@@ -579,8 +620,13 @@ def _read(
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
     text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
+    text = _speed(text, model)  # "ships fastest": the fewest days to ship
     row = (
-        referred_row(text, listed, lowest_first=(previous or {}).get("order") == "asc") if previous else None
+        referred_row(
+            text, listed, lowest_first=(previous or {}).get("order") == "asc", nouns=_nouns_of(listed, model)
+        )
+        if previous
+        else None
     )
     if row is not None:  # "no. 3 on that list", "they": one row of the answer before, asked about
         text = row.text
@@ -1134,10 +1180,10 @@ def _read(
         and previous.get("group_by")
         and not found.metrics
         and not groups
-        and limited is not None
+        and (limited is not None or (cues & (_HIGH | _LOW) and len(words) <= 2))
         and len(words) <= _SHORT
     ):
-        reading.follow_up = True  # "bottom 3?", "top 10 instead": the ranking before, cut anew
+        reading.follow_up = True  # "bottom 3?", "top 10 instead", "fewest?": the ranking before, cut anew
         args = _patched(previous, args, found, text, model)
         reading.named = True
     if (
@@ -1319,6 +1365,16 @@ def extra_columns(model: SemanticModel, columns: set[str]) -> bool:
     return False
 
 
+def _nouns_of(listed: tuple[str, list[str]] | None, model: SemanticModel) -> frozenset[str]:
+    """The words a listed column's row is called by ("that team" of *Sales team ID*)."""
+    name = listed[0].partition("@")[0] if listed else ""
+    column = next((c for c in model.columns if c.name == name), None)
+    if column is None:
+        return frozenset()
+    said = [column.title, *column.synonyms, *([column.entity.value] if column.entity else [])]
+    return frozenset(w for phrase in said for w in normalise(phrase).split() if len(w) > 2 and is_english(w))
+
+
 def _of_year(period: str, year: int) -> str:
     """A period said without its year ("--Q1", "--03", "--H1") in ``year``; any other as it is."""
     if period in ("--H1", "--H2"):
@@ -1387,9 +1443,10 @@ def _read_time(
                 )
                 or (
                     re.fullmatch(r"\s*(?:-|\u2013|to|through|thru)\s*", between)
-                    and (
-                        _SPAN_IN.search(before) or _SPAN_IN.match(text, found[0].span[0])
-                    )  # "in 2021" is a period's
+                    and (  # "in 2021" is a period's; "for Mar" too
+                        _SPAN_IN.search(before)
+                        or re.match(r"(?:in|over|during|for)\b", text[found[0].span[0] :])
+                    )
                 )
             )
         ):
@@ -1880,7 +1937,8 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     placed = []
     for mention in found.mentions:
-        places = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(mention.words)}(?!\w)", text)]
+        written = r"[\s\-_/.]+".join(re.escape(w) for w in mention.words.split())  # "in-store": in store
+        places = [m.start() for m in re.finditer(rf"(?<!\w){written}(?!\w)", text)]
         # a value that is also a word ("a" of Branch A) is the one written last, beside its column
         placed.append(((places[-1] if len(mention.words) < 3 else places[0]) if places else -1, mention))
     left_out: tuple[str, int] | None = None  # the column and the end of the last value left out

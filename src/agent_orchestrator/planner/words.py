@@ -151,6 +151,8 @@ def normalize(question: str) -> str:
     )
     text = re.sub(r"(?<![\w'])'|'(?![\w])(?<!s')", " ", text)  # quotes around a name, not "don't"
     text = re.sub(r"\s*(?:->|=>|\u2192)\s*", " to ", text)  # "april -> may"
+    text = re.sub(r"(?<=\w)\u2013(?=\w)", "-", text)  # "Mar\u2013May": a range, as a hyphen writes it
+    text = re.sub(r"#\s*of\b", "number of", text)  # "# of orders"
     text = _SLIPS.sub(lambda m: _SLIP_WORDS[m[0]], text)  # "across teh whole file": never a name's part
     text = re.sub(r"\bended\s+up\b", " ", text)  # "orders that ended up returned" (never "will end up")
     text = _GROUPED.sub(_ungrouped, text)  # "over 200,000": one number

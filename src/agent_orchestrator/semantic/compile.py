@@ -138,29 +138,40 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
 
 def compile_holding(model: SemanticModel, query: SemanticQuery) -> Compiled | None:
     """The line that holds the one extreme a query asks for ("the biggest single sale": who sold it,
-    and when), with how many lines hold it (``__lines``): each column that says what a line is
-    (its dates, keys, names and dimensions) of the first such line under the query's filters and
-    window. ``None`` for any other query."""
-    if query.group_by or query.compare is not None or query.together or len(query.metrics) != 1:
+    and when), or the one line a query of a key or a day keeps ("what was transaction 10150?",
+    "what sold on 26 March?"), with how many lines do (``__lines``): each column that says what a
+    line is (its dates, keys, names and dimensions) of the first such line. ``None`` for any other
+    query (a breakdown, a comparison, a span of days)."""
+    if query.group_by or query.compare is not None or query.together:
         return None
-    metric = model.metric(query.metrics[0])
-    if metric.kind not in (Kind.minimum, Kind.maximum) or metric.over is None:
-        return None
-    over = model.column(metric.over)
-    if over.role is not Role.measure:
+    metric = model.metric(query.metrics[0]) if len(query.metrics) == 1 else None
+    over = model.column(metric.over) if metric is not None and metric.over is not None else None
+    extreme = (
+        metric is not None
+        and metric.kind in (Kind.minimum, Kind.maximum)
+        and over is not None
+        and over.role is Role.measure
+    )
+    keyed = any(f.column and f.op == "in" and model.column(f.column).role is Role.key for f in query.filters)
+    one_day = (
+        query.window is not None and query.window.start is not None and query.window.start == query.window.end
+    )
+    if not extreme and not keyed and not one_day:
         return None
     params: list[Any] = []
     where = [_row_filter(model.column(f.column), f, params) for f in query.filters if f.column is not None]
     if query.window is not None:
         where.append(_in_window(_time_column(model, query.window), query.window, params))
     shown = [c for c in model.columns if c.role in (Role.time, Role.key, Role.label, Role.dimension)]
-    extreme = "max" if metric.kind is Kind.maximum else "min"
-    inner = (
-        f"SELECT {', '.join(quote(c.name) for c in shown)} FROM {VIEW}"
-        + (f" WHERE {' AND '.join(where)}" if where else "")
-        + f" QUALIFY {quote(over.name)} = {extreme}({quote(over.name)}) OVER ()"
+    inner = f"SELECT {', '.join(quote(c.name) for c in shown)} FROM {VIEW}" + (
+        f" WHERE {' AND '.join(where)}" if where else ""
     )
-    sql = f"SELECT *, count(*) OVER () AS __lines FROM ({inner}) LIMIT 1"
+    if extreme and metric is not None and over is not None:
+        which = "max" if metric.kind is Kind.maximum else "min"
+        inner += f" QUALIFY {quote(over.name)} = {which}({quote(over.name)}) OVER ()"
+    else:  # whether one line is kept: two are as many as thousands, and a scan stops at two
+        inner += " LIMIT 2"
+    sql = f"SELECT *, count(*) OVER () AS __lines, {str(extreme).upper()} AS __extreme FROM ({inner}) LIMIT 1"
     return Compiled(sql, params, [c.name for c in shown], [])
 
 

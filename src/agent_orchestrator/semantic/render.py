@@ -213,12 +213,12 @@ def render(
 
 def held_by(model: SemanticModel, holding: dict[str, Any] | None) -> str:
     """ ", on January 27, 2022 (Sales person Ches Bonnell; Country Australia)": the one line that
-    holds an extreme, what it is; or how many lines share it."""
+    holds an extreme, or that the question kept, what it is; or how many lines share an extreme."""
     if not holding:
         return ""
     lines = int(holding.get("__lines") or 0)
     if lines != 1:
-        return f", on {lines:,} lines" if lines > 1 else ""
+        return f", on {lines:,} lines" if lines > 1 and holding.get("__extreme") else ""
     when, what = [], []
     for column in model.columns:
         value = holding.get(column.name)
