@@ -754,3 +754,22 @@ def test_a_period_asked_in_words_is_the_one_its_answer_was_read_for() -> None:
     assert reply("which day did I ask about?", chat).startswith(
         "The day you asked about was February 14, 2017"
     )
+
+
+def test_a_name_said_as_here_and_a_desk_run_are_told_back() -> None:
+    """ "Hi, Raj here - I run the Books desk." then "what's my name and which desk do I run?": both
+    are the user's own words, quoted; nothing is looked up."""
+    chat = normalize_messages(
+        [
+            *answered(
+                "Hi, Raj here. I run the Books desk. How many Books transactions are in the file?",
+                "query_data",
+                "{}",
+                '{"rows": [[40]]}',
+            ),
+            {"role": "assistant", "content": "Orders, Product category Books, all time: 40."},
+        ]
+    )
+    question = "remind me, what's my name and which desk do I run?"
+    reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
+    assert reply == ChatReply('You told me: "Hi, Raj here" and "I run the Books desk"')

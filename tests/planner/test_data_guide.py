@@ -620,3 +620,32 @@ def test_follow_ups_and_wordings_of_an_orders_export(tmp_path: Path) -> None:
         chat.ask("which channel sold the most units?")
         tool, _, answer = chat.ask("fewest?")
         assert tool == "query_data" and answer is not None and "(bottom 1 of 3):\n1. Wholesale: 1" in answer
+
+
+def test_a_shops_own_words_for_what_it_sold_and_what_the_user_looks_after(tmp_path: Path) -> None:
+    """ "the K-Elite" picks one of the names offered; "take out" and "removing" leave values out;
+    "the priciest ... by unit price" and "the biggest single transaction by units" are a line's
+    extremes of the measure named, with the line; the transaction a ranking names is described;
+    "my range" is what the user said they look after."""
+    till = (
+        "Transaction ID,Date,Product Category,Product Name,Units Sold,Unit Price,Total Revenue\n"
+        "1,2024-01-01,Home Appliances,Keurig K-Elite Coffee Maker,1,189.99,189.99\n"
+        "2,2024-01-02,Home Appliances,Keurig K-Mini Coffee Maker,2,79.99,159.98\n"
+        "3,2024-01-03,Books,The Hobbit,10,12.5,125.00\n"
+        "4,2024-01-04,Beauty Products,Dyson Supersonic Hair Dryer,1,399.99,399.99\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        chat.ask("How many units of the Keurig did we sell?")
+        for question, said in {
+            "the K-Elite": "Units, Product name Keurig K-Elite Coffee Maker, all time: 1.",
+            "revenue if I take out Books and Beauty Products": "than Books and Beauty Products, all time: 34",
+            "revenue removing Books": "Revenue, Product category not Books, all time: 749.96.",
+            "priciest product by unit price?": ": 399.99, on January 4, 2024 (Transaction id 4;",
+            "biggest single transaction by units?": "Max units sold, all time: 10, on January 3, 2024",
+            "which single transaction had the highest revenue?": "1. 4: 399.99, on January 4, 2024 (",
+        }.items():
+            tool, _, answer = chat.ask(question)
+            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        chat.ask("I'm Lena, I look after Home Appliances. revenue for it in 2024?")
+        tool, _, answer = chat.ask("how many units in my range?")
+        assert (tool, answer) == ("query_data", "Units, Product category Home Appliances, all time: 3.")

@@ -282,7 +282,11 @@ def _told(turns: Sequence[_Turn]) -> list[str]:
         if not turn.calls and _tells(turn.question):
             told.append(turn.question)
             continue
-        told += [c.strip() for c in _CLAUSE.split(turn.question) if c.strip() and _tells(c.strip())]
+        told += [  # "Hi, Raj here": an introduction, in the third person
+            c.strip()
+            for c in _CLAUSE.split(turn.question)
+            if c.strip() and (_tells(c.strip()) or (_INTRODUCED.search(c) and not asks(c)))
+        ]
     return told
 
 
@@ -298,6 +302,7 @@ _ABOUT_ME = re.compile(
 never from the data."""
 _INTRODUCED = re.compile(
     r"\b(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|this\s+is|call\s+me|it's)\s+(?P<name>[A-Z][a-z]+)\b"
+    r"|\b[A-Z][a-z]+\s+(?i:here)\b"  # "Hi, Raj here"
 )
 
 

@@ -177,7 +177,7 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
         if total is not None and total > len(result.rows) and not resolved.by_change:
             result = _with_ties(data, resolved, result)
         overall = _overall(data, resolved) if total is not None and total > 1 else None
-        holding = data.engine.holding(resolved)
+        holding = data.engine.holding(_of_the_one_row(data.model, resolved, result))
     except InvalidInputError as error:
         return _refused(str(error))
     keys = [
@@ -210,6 +210,19 @@ def answer(data: SemanticData, given: dict[str, Any]) -> dict[str, Any]:
         **({"entities": entities} if (entities := _entities(data.model, resolved)) else {}),
         **({"currency": data.model.currency} if data.model.currency else {}),
     }
+
+
+def _of_the_one_row(model: SemanticModel, query: SemanticQuery, result: Result) -> SemanticQuery:
+    """The query of the one key a ranking answered ("which single transaction had the highest
+    revenue?": that transaction), so the line it is can be said; else the query itself."""
+    if len(result.rows) != 1 or len(query.group_by) != 1 or query.compare is not None or query.together:
+        return query
+    column = model.column(query.group_by[0].column)
+    if column.role is not Role.key or query.group_by[0].grain is not None:
+        return query
+    value = result.records()[0][query.group_by[0].column]
+    kept = Filter(column=column.name, op="in", values=[str(value)])
+    return query.model_copy(update={"group_by": [], "filters": [*query.filters, kept], "limit": 10})
 
 
 def _entities(model: SemanticModel, query: SemanticQuery) -> dict[str, str]:

@@ -218,7 +218,7 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
     if which is not None:  # "#1 on that first list": a list answered earlier than the last one
         listed = _nth_list(messages[:last], tool, which) or listed
     return read_semantic(
-        _text(messages[last]),
+        _in_their_words(_text(messages[last]), messages[:last], data),
         data.model,
         data.vocabulary,
         data.last_day,
@@ -226,6 +226,41 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
         listed,
         *_periods_before(messages[:last], data.last_day),
     )
+
+
+_MINE = re.compile(r"\b(?:my|our)\s+(?P<noun>[a-z]+)\b", re.IGNORECASE)
+_LOOKING_AFTER = re.compile(
+    r"\bi(?:'m|\s+am)?\s+(?:\w+\s+)?(?:look(?:ing)?\s+after|run(?:ning)?|manag(?:e|ing)|handl(?:e|ing)"
+    r"|cover(?:ing)?|own|work(?:ing)?\s+(?:on|in)|in\s+charge\s+of|responsible\s+for|head(?:ing)?|lead(?:ing)?)\b",
+    re.IGNORECASE,
+)
+"""A user saying what they look after ("I run the Books desk", "I'm Lena, I look after Home Appliances")."""
+
+
+def _in_their_words(text: str, earlier: Sequence[dict[str, Any]], data: _Data) -> str:
+    """The question with "my range", "my desk" (a noun the data does not know) put as the value the
+    user said they look after earlier in the chat ("I look after Home Appliances": "the top product
+    in my range" is in Home Appliances): what they told is part of what they ask."""
+    found = _MINE.search(text)
+    if (
+        found is None
+        or data.vocabulary.find(found["noun"]).mentions
+        or data.vocabulary.find(found["noun"]).columns
+    ):
+        return text
+    for message in reversed(earlier):
+        if message.get("role") != "user":
+            continue
+        said = _text(message)
+        told = _LOOKING_AFTER.search(said)
+        if told is None:
+            continue
+        after = normalize(said[told.end() :].split(".")[0].split("?")[0])
+        mentions = data.vocabulary.find(after).mentions
+        if len({m.column for m in mentions}) == 1 and mentions:
+            values = " and ".join(dict.fromkeys(m.value for m in mentions))
+            return text[: found.start()] + values + text[found.end() :]
+    return text
 
 
 _SEVERAL = re.compile(r"^'(?P<value>[^']+)' is more than one thing here: which do you mean")

@@ -99,7 +99,7 @@ def weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]
 
 LEAVING_OUT = (
     r"(?:excluding|exclude|except(?:\s+for)?|other than|outside(?:\s+of)?|apart from|besides|"
-    r"without|leaving out|leave out|ignoring|ignore|minus|not counting)"
+    r"without|leaving out|leave out|ignoring|ignore|minus|not counting|take out|taking out|remove|removing)"
 )
 """Words that leave out what follows them ("excluding 2011", "without Nov and Dec")."""
 _YEARS_LEFT_OUT = re.compile(

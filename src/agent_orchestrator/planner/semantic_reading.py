@@ -372,7 +372,8 @@ _OWN = (
     led lead leads won collect collected collecting happen happens happened too meant subset selection
     ring rang rung rings ringing handle handled handles handling process processed serve served
     hand handed handing give gave given rack racked book booked log logged record recorded came come
-    talking talk ids move moves moving calendar dollars dollar usd euros euro eur pounds gbp bucks"""
+    talking talk ids move moves moving calendar dollars dollar usd euros euro eur pounds gbp bucks
+    take taking took remove removes removed removing strip stripping filter filtering rule ruling"""
     )
     | _HIGH
     | _LOW
@@ -634,7 +635,9 @@ def _read(
     args: dict[str, Any] = {}
     chosen = _chosen(text, listed)
     if chosen is not None:  # its words are the name's, not a period's ("christmas") nor a metric's
-        text = " ".join(w for w in text.split() if w not in chosen[1])
+        text = " ".join(  # "the k-elite": "elite" picked it, "k" is part of the same word
+            w for w in text.split() if not all(n in chosen[1] or len(n) < 3 for n in normalise(w).split())
+        )
     text, on_days = weekdays(text, model)  # "on Thursdays": a part of every date, not a day
     text, blank = blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
     text, holding = names_holding(text, model)  # "anything with 'LUNCH BAG' in the name"
@@ -990,6 +993,7 @@ def _read(
     elif gross and model.cancellation is not None and model.cancellation.values:
         cancelling = model.cancellation
         filters.append({"column": cancelling.column, "op": "not_in", "values": list(cancelling.values)})
+    metrics = _one_extreme(metrics, text, model)  # "the priciest product by unit price"
     args["metrics"] = metrics[:6]
     if groups:
         args["group_by"] = _unique(groups)[:3]
@@ -1610,6 +1614,30 @@ def _counts(model: SemanticModel, metric: Metric, column: Column) -> bool:
     return over is not None and over.entity is column.entity and over.role in (Role.key, Role.label)
 
 
+def _one_extreme(metrics: list[str], text: str, model: SemanticModel) -> list[str]:
+    """A line's extreme and the figure it is ranked "by": the extreme of that figure's measure
+    ("the biggest single transaction by units": the most units on a line), and a figure of the
+    extreme's own measure said again is the extreme ("the priciest product by unit price")."""
+    found = [model.metric(name) for name in metrics]
+    extremes = [m for m in found if m.kind in (Kind.minimum, Kind.maximum) and m.unit != "date"]
+    if len(extremes) != 1:
+        return metrics
+    extreme = extremes[0]
+    others = [m for m in found if m is not extreme and extreme.over not in (m.over, m.times)]
+    if len(others) == 1 and others[0].over and re.search(r"\bby\b", text):
+        over = model.column(others[0].over)
+        twin = next(
+            (
+                m
+                for m in model.metrics
+                if m.kind is extreme.kind and m.over == over.name and over.role is Role.measure
+            ),
+            None,
+        )
+        return [twin.name] if twin is not None else metrics
+    return [m.name for m in found if m is extreme or m in others]
+
+
 def _unscoped(
     metrics: list[str], text: str, model: SemanticModel, filters: list[dict[str, Any]]
 ) -> list[str]:
@@ -1969,6 +1997,7 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
 _LEFT_OUT = re.compile(
     r"\b(?:not|exclud(?:e|es|ed|ing)|except|outside|without|ignor(?:e|es|ed|ing)|non|besides|"
     r"apart from|aside from|other than|leave|leaving|omit(?:s|ted|ting)?|minus|"
+    r"(?:take|taking|took|filter(?:ing)?|strip(?:ping)?|rule|ruling)\s+out|remov(?:e|es|ed|ing)|"
     r"(?:every|any)(?:thing|one)\s+but|all\s+but|skip(?:s|ped|ping)?|set(?:ting)? aside|not counting)\b"
     r"(?:(?:\s+\w+){0,2}|(?:\s+\w+){0,3}\s+(?:ones?|two|three|four|both|pair))\s*$"
 )

@@ -202,6 +202,8 @@ def render(
         share = row.get(f"{ranked}__share")
         tail = f" ({share * 100:.2f}% of the total)" if query.share and share is not None else ""
         tail = _share_of(model, query, row) or tail
+        if len(records) == 1:  # the one order ranked first: what it was
+            tail += held_by(model, holding)
         lines.append(f"{place}. {name}: {figures}{tail}")
     gap = _gap(model, query, records)
     if gap:  # "women vs men, who spends more and by how much?": the two named, and how far apart
