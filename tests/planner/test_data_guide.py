@@ -649,3 +649,24 @@ def test_a_shops_own_words_for_what_it_sold_and_what_the_user_looks_after(tmp_pa
         chat.ask("I'm Lena, I look after Home Appliances. revenue for it in 2024?")
         tool, _, answer = chat.ask("how many units in my range?")
         assert (tool, answer) == ("query_data", "Units, Product category Home Appliances, all time: 3.")
+
+
+def test_a_share_of_one_value_and_of_everything_after_a_filtered_breakdown(tmp_path: Path) -> None:
+    """ "what share is beauty?" is Beauty's figure and its share of all, so "split that by gender"
+    splits Beauty; "their share of total revenue" after the over-50s by category is of everyone's
+    revenue, with the share of the over-50s together."""
+    till = (
+        "Date,Gender,Age,Product Category,Total Amount\n"
+        "2023-01-01,Female,55,Beauty,100\n2023-01-02,Male,30,Beauty,50\n"
+        "2023-01-03,Female,60,Clothing,200\n2023-01-04,Male,20,Clothing,650\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        chat.ask("revenue by product category")
+        for question, said in {
+            "what share is beauty?": "Revenue, Product category Beauty, all time: 150.00 (15.00% of 1,000.00",
+            "split that by gender": "Revenue by gender, Product category Beauty, all time:\n1. Female: 100",
+            "revenue by category for customers aged 50 and over": "1. Clothing: 200.00",
+            "what's their share of total revenue?": "Total of the 2: 300.00 (30.00% of 1,000.00",
+        }.items():
+            tool, _, answer = chat.ask(question)
+            assert tool == "query_data" and answer is not None and said in answer, (question, answer)

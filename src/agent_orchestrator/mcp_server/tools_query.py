@@ -239,12 +239,14 @@ def _entities(model: SemanticModel, query: SemanticQuery) -> dict[str, str]:
 def _overall(data: SemanticData, query: SemanticQuery) -> dict[str, Any] | None:
     """The metrics over all the groups together (the list's total line), where that is one figure
     of the same reading: not for a count of groups, a ranking by change, a comparison, a share of
-    a wider whole, groups kept by their own figures ("customers who spent over 500"), or dates."""
+    a wider whole of several figures, groups kept by their own figures ("customers who spent over
+    500"), or dates. A share of a wider whole is the groups' share together ("their share of total
+    revenue": the over-50s' revenue, as a share of everyone's)."""
     if (
         query.count
         or query.by_change
         or query.compare is not None
-        or query.share_of is not None
+        or (query.share_of is not None and len(query.metrics) > 1)
         or any(rule.metric is not None for rule in query.filters)
         or any(data.model.metric(name).unit == "date" for name in query.metrics)
     ):

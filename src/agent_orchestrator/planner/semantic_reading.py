@@ -1021,9 +1021,10 @@ def _read(
         parts = [f for f in filters if "part" in f]
         if (
             not groups and filters and filters[0]["op"] == "in" and "part" not in filters[0]
-        ):  # "…from the West?"
-            args["group_by"] = [{"column": filters[0]["column"]}]
-            args["filters"] = filters[1:]
+        ):  # "…from the West?": the West's figure, and its share of everything else the question keeps
+            del args["share"]
+            others = filters[1:]
+            args["share_of"] = {k: v for k, v in (("window", args.get("window")), ("filters", others)) if v}
         elif not groups and parts:  # "what share of sales happens from 6pm?": of all the hours
             del args["share"]
             unparted = [f for f in filters if "part" not in f]
@@ -2294,7 +2295,17 @@ def _patched(
         patched.pop("together", None)
     if patched.get("order_by") and patched["order_by"] not in patched.get("metrics", []):
         patched["order_by"] = patched["metrics"][0]  # "units sold in Q1?" after the top quarter by sales
+    if patched.get("share") and previous.get("filters") and _OF_EVERYTHING.search(text):
+        # "their share of total revenue" after the over-50s by category: of everyone's, not theirs
+        patched.pop("share")
+        patched["share_of"] = {"window": patched["window"]} if patched.get("window") else {}
     return patched
+
+
+_OF_EVERYTHING = re.compile(
+    r"\bof\s+(?:the\s+|our\s+)?(?:total|all|overall|whole|everything|everyone|entire)\b"
+)
+"""A share of everything ("of total revenue"), not of what the answer before kept."""
 
 
 def _share_of_one(args: dict[str, Any]) -> dict[str, Any]:

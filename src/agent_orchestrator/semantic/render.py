@@ -209,7 +209,8 @@ def render(
     if gap:  # "women vs men, who spends more and by how much?": the two named, and how far apart
         lines += ["", gap]
     if overall is not None:  # a paragraph of its own: the list's last item does not run on into it
-        lines += ["", overall_line(metrics, overall, currency, total_groups or len(records))]
+        said = overall_line(metrics, overall, currency, total_groups or len(records))
+        lines += ["", said + _share_of(model, query, overall)]
     return "\n".join(lines)
 
 
