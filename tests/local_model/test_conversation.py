@@ -773,3 +773,24 @@ def test_a_name_said_as_here_and_a_desk_run_are_told_back() -> None:
     question = "remind me, what's my name and which desk do I run?"
     reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
     assert reply == ChatReply('You told me: "Hi, Raj here" and "I run the Books desk"')
+
+
+def test_a_cutoff_the_user_asked_with_is_quoted_from_their_question() -> None:
+    """ "what age cutoff did I use?": no age was listed in an answer; the user's own question that
+    set it ("aged 50 and over") is quoted, a word's other form ("aged") counted as the word."""
+    chat = normalize_messages(
+        [
+            *answered(
+                "for customers aged 50 and over, revenue by category",
+                "query_data",
+                '{"metrics": ["revenue"], "group_by": [{"column": "product_category"}],'
+                ' "filters": [{"column": "age", "op": "ge", "values": [50]}]}',
+                '{"columns": ["product_category", "revenue"], "rows": [["Electronics", 62000]]}',
+            ),
+            {"role": "assistant", "content": "Revenue by product category, Age at least 50: 1. Electronics"},
+        ]
+    )
+    reply = answer(
+        [*chat, *normalize_messages([user("what age cutoff did I use?")])], Kinds.of(RETAIL_TOOLS, RETAIL)
+    )
+    assert reply == ChatReply('You said: "for customers aged 50 and over, revenue by category"')

@@ -72,12 +72,12 @@ def _ing(verb: str) -> str:
 
 
 _SAY_VERBS = """ask say tell mention write type give send answer reply respond show quote state report put
-start begin open compare check look pick choose select list name rank""".split()  # noqa: SIM905
+start begin open compare check look pick choose select list name rank use set apply""".split()  # noqa: SIM905
 _SAY = rf"(?:{'|'.join(_SAY_VERBS)})"
 _SAID = (
     r"(?:asked|said|told|mentioned|wrote|typed|gave|given|sent|answered|replied|responded|showed|shown|"
     r"quoted|stated|reported|put|started|began|opened|compared|checked|looked|picked|chose|chosen|selected|"
-    r"listed|named|ranked)"
+    r"listed|named|ranked|used|applied)"
 )
 _SAYING = rf"(?:{'|'.join(sorted({_ing(verb) for verb in _SAY_VERBS}))})"
 """The same, going on: "which customer id was I asking about?", "which product did I end up picking?"."""
@@ -628,7 +628,11 @@ class _Reply:
     def text(self) -> str | None:
         asked = self.asked
         if asked.kind is not None:
-            return self._things(asked.kind)
+            found = self._things(asked.kind)
+            if found is None and asked.side == "user" and asked.topic:
+                # "what age cutoff did I use?": no age was listed, the user's own words hold it
+                return self._about((asked.kind_word, *asked.topic))
+            return found
         if asked.topic:
             return self._about()
         if asked.weak:
@@ -678,22 +682,23 @@ class _Reply:
 
     # -- by topic
 
-    def _about(self) -> str | None:
+    def _about(self, topic: tuple[str, ...] | None = None) -> str | None:
         """What was said about the question's topic ("what figure did you give me for revenue?"):
         the answer, or the user's message, that shares the most of it, a topic asked about counting
         twice what an answer only mentions (a refusal's list of what can be asked names everything),
         the latest of equals (the earliest when the question says "first")."""
         asked = self.asked
+        topic = topic or asked.topic
         if asked.side == "user" or asked.instruction:
             # what the user gave or said: a statement of theirs before a question with the same words
             stated = not asked.questions_only and not asked.instruction
-            quoted = _best_clause(" ".join(asked.topic), [t.question for t in self.turns], stated=stated)
+            quoted = _best_clause(" ".join(topic), [t.question for t in self.turns], stated=stated)
             if quoted is None:
                 return None  # put in other words, perhaps: the model reads the conversation
             verb = "asked" if asked.questions_only and not asked.instruction else "said"
             return f'You {verb}: "{quoted}"'
         first = asked.position is not None and asked.position > 0
-        meanings = [self.kinds.lexicon.meanings(words(w)) for w in asked.topic]
+        meanings = [self.kinds.lexicon.meanings(words(w)) for w in topic]
         best, best_score = None, 0
         for i, turn in enumerate(self.turns):
             if is_about_the_chat(turn.question):
@@ -709,7 +714,7 @@ class _Reply:
                 best, best_score = i, score
         if best is None:
             return (
-                None if asked.weak else f"I haven't said anything about {' '.join(asked.topic)} in this chat."
+                None if asked.weak else f"I haven't said anything about {' '.join(topic)} in this chat."
             )
         turn = self.turns[best]
         return f'When you asked "{turn.question}", I answered: "{turn.answer}"'
@@ -823,11 +828,20 @@ def _best_clause(question: str, said: Sequence[str], *, stated: bool = False) ->
     best, best_score = None, (0, False)
     for text in said:
         for clause in [text] if two_asks else _CLAUSE.split(text):
-            overlap = len(asked & set(words(clause)))
+            said = set(words(clause))
+            overlap = sum(1 for word in asked if any(_same_word(word, other) for other in said))
             score = (overlap, stated and not asks(clause) and not clause.rstrip().endswith("?"))
             if overlap and score >= best_score:
                 best, best_score = clause.strip(), score
     return best
+
+
+def _same_word(one: str, other: str) -> bool:
+    """One word in two forms ("age" and "aged", "manage" and "managed", "order" and "orders")."""
+    if one == other:
+        return True
+    short, long = sorted((one, other), key=len)
+    return len(short) >= 3 and len(long) - len(short) <= 2 and long.startswith(short)
 
 
 def _plural(word: str) -> str:

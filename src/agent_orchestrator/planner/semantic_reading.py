@@ -347,6 +347,7 @@ _FOLLOW = re.compile(
     r"|^\s*as\s+an?\s+(?!%|(?:percent|percentage|share|proportion|fraction)\b)"  # a share is read apart
     r"|\b(?:those|them|it|same)\b"
     r"|^\s*in\s+\S+(?:\s+\S+)?\s*$"  # "as a margin %?", "in units?"
+    r"|^\s*(?:split|splitting|broken\s+down|break\s+down|by|per)\s+(?:\w+\s+){0,3}\w+\s*(?:pls|please|plz)?\s*$"
     r"|\bthat\b(?!\s+(?:is|are|was|were|have|has|had|did|do|does|sold|bought|ordered|got|came|went|made|"
     r"will|would|can|could)\b)"
     r"|\bwhich (?:one|of (?:these|those|them|the (?:two|three|four|five)|both))\b"
