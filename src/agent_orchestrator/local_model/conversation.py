@@ -828,8 +828,8 @@ def _best_clause(question: str, said: Sequence[str], *, stated: bool = False) ->
     best, best_score = None, (0, False)
     for text in said:
         for clause in [text] if two_asks else _CLAUSE.split(text):
-            said = set(words(clause))
-            overlap = sum(1 for word in asked if any(_same_word(word, other) for other in said))
+            heard = set(words(clause))
+            overlap = sum(1 for word in asked if any(_same_word(word, other) for other in heard))
             score = (overlap, stated and not asks(clause) and not clause.rstrip().endswith("?"))
             if overlap and score >= best_score:
                 best, best_score = clause.strip(), score
