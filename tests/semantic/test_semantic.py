@@ -795,3 +795,17 @@ def test_an_erp_exports_numbered_things_dates_and_a_wide_files_metrics(tmp_path)
     )
     metrics = suggest_model(profile_csv(wide), "Wide").metrics
     assert len(metrics) == 100 and metrics[-1].kind in (Kind.minimum, Kind.maximum)
+
+
+def test_a_file_with_a_unit_cost_and_a_cost_of_its_own_sums_its_own(tmp_path):
+    """ "Unit_Cost" beside a "Cost" column: the cost is the file's own column summed (no second
+    metric of that name, which would make the model invalid and the import fail)."""
+    path = tmp_path / "bikes.csv"
+    path.write_text(
+        "Date,Order_Quantity,Unit_Cost,Unit_Price,Profit,Cost,Revenue\n"
+        "2013-11-26,8,45,120,590,360,950\n2015-11-26,2,45,120,150,90,240\n"
+    )
+    model = suggest_model(profile_csv(path), "Bikes")
+    cost = model.metric("cost")
+    assert (cost.kind, cost.over, cost.times) == (Kind.sum, "cost", None)
+    assert model.metric("margin").numerator == "profit"

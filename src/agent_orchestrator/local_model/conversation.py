@@ -713,9 +713,7 @@ class _Reply:
             if score > best_score or (score and score == best_score and not first):
                 best, best_score = i, score
         if best is None:
-            return (
-                None if asked.weak else f"I haven't said anything about {' '.join(topic)} in this chat."
-            )
+            return None if asked.weak else f"I haven't said anything about {' '.join(topic)} in this chat."
         turn = self.turns[best]
         return f'When you asked "{turn.question}", I answered: "{turn.answer}"'
 

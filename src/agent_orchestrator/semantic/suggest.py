@@ -14,8 +14,10 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 
+from pydantic import ValidationError
 from spellchecker import SpellChecker
 
+from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.model import (
     MAX_METRICS,
     Cancellation,
@@ -249,13 +251,17 @@ def suggest_model(
     distinct = {found.header: found.distinct for found in profile.columns}
     orders = [c for c in columns if c.role is Role.key and c.entity is Entity.order]
     one_line_each = all(distinct.get(c.source, 0) >= profile.rows for c in orders)
-    return SemanticModel(
-        dataset=dataset,
-        currency=currency or _currency_of(profile),
-        columns=columns,
-        metrics=default_metrics(columns, chosen, cancellation, one_line_per_order=one_line_each),
-        cancellation=cancellation,
-    )
+    try:
+        return SemanticModel(
+            dataset=dataset,
+            currency=currency or _currency_of(profile),
+            columns=columns,
+            metrics=default_metrics(columns, chosen, cancellation, one_line_per_order=one_line_each),
+            cancellation=cancellation,
+        )
+    except ValidationError as error:  # never expected: said in one line, not as a server error
+        first = error.errors()[0]["msg"] if error.errors() else str(error)
+        raise InvalidInputError(f"The file's columns could not be modelled: {first}.") from error
 
 
 def _date_parts(columns: list[Column]) -> list[Column]:
@@ -741,8 +747,9 @@ def default_metrics(
     margins = [c for c in measures if "margin" in header_words(c.title)]
     # "Unit Cost" beside a quantity: what the units sold cost, and the profit is what is left of revenue
     unit_cost = next((c for c in measures if c.unit == "money" and _is_unit_cost(c)), None)
+    line_cost = any("cost" in header_words(c.title) and c is not unit_cost for c in measures)
     for column in measures:
-        if column is unit_cost and quantity is not None:
+        if column is unit_cost and quantity is not None and not line_cost:  # a "Cost" of its own is the cost
             add("cost", Kind.sum, "money", "Cost", also=_COST, over=quantity.name, times=column.name)
             add(f"average_{column.name}", Kind.average, "money", f"Average {column.title.lower()}",
                 over=column.name)  # fmt: skip
@@ -840,4 +847,9 @@ def default_metrics(
                     **kept,  # a cancellation is no order: the last order is the last one kept
                 )
             )
+    first: dict[str, Metric] = {}  # of two of one name, the first ("cost" of a "Cost" column)
+    for metric in [*metrics, *extremes]:
+        first.setdefault(metric.name, metric)
+    unique = {id(m) for m in first.values()}
+    metrics, extremes = [m for m in metrics if id(m) in unique], [m for m in extremes if id(m) in unique]
     return [*metrics, *extremes[: max(0, MAX_METRICS - len(metrics))]]  # a wide file: those that fit
