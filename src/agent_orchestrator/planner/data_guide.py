@@ -149,7 +149,7 @@ class DataGuide:
             or data.own_totals  # the retail tables lack lines or statuses of the file's: its totals
             or not isinstance(planned, GuidedCall)
             or (previous is not None and reading.follow_up)
-            or _looks_up_unread(planned, reading.arguments)
+            or _looks_up_a_columns_word(planned, data.model)
         ):
             return GuidedCall(tool, reading.arguments)
         return planned
@@ -588,9 +588,15 @@ _LOOKED_UP = ("products", "customers", "countries")
 """The retail tools' arguments that name things to look up."""
 
 
-def _looks_up_unread(planned: GuidedCall, arguments: dict[str, Any]) -> bool:
-    """The retail reader looks up a name the reading of the whole question found no thing of ("which
-    product ID sold the most units?": "ID" read as the product column's word, never a product)."""
-    named = [str(v).lower() for key in _LOOKED_UP for v in planned.arguments.get(key) or []]
-    kept = {str(v).lower() for rule in arguments.get("filters", []) for v in rule.get("values", [])}
-    return any(name not in kept for name in named)
+def _looks_up_a_columns_word(planned: GuidedCall, model: SemanticModel) -> bool:
+    """The retail reader looks up, as a thing's name, a word of one of the file's column names
+    ("which product ID sold the most units?": "ID" is the product column's word, never a product);
+    a name the data lacks ("Mexico") is still the retail reader's to say it is not found."""
+    said = {
+        word
+        for column in model.columns
+        for name in (column.name.replace("_", " "), column.title, *column.synonyms)
+        for word in normalize(name).split()
+    }
+    named = [str(v) for key in _LOOKED_UP for v in planned.arguments.get(key) or []]
+    return any(set(normalize(name).split()) <= said for name in named if name.strip())
