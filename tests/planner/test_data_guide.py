@@ -670,3 +670,28 @@ def test_a_share_of_one_value_and_of_everything_after_a_filtered_breakdown(tmp_p
         }.items():
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+
+
+def test_a_ranking_after_one_rows_figure_a_years_month_and_a_place_the_file_lacks(tmp_path: Path) -> None:
+    """ "bottom 2?" after the first customer's share ranks the customers; "and 2019?" after May 2020
+    is May 2019; "revenue in Germany" of a file without Germany is declined, never all revenue."""
+    till = (
+        "Order ID,Customer ID,Order Date,Amount\n"
+        "1,A,2019-05-03,10\n2,B,2020-05-04,30\n3,C,2020-06-01,60\n4,A,2019-07-01,5\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        chat.ask("who is the top customer by revenue?")
+        chat.ask("what share of total revenue does the #1 account for?")
+        tool, _, answer = chat.ask("bottom 2?")
+        assert (
+            tool == "query_data"
+            and answer is not None
+            and "(bottom 2 of 3):\n1. A: 15.00\n2. B: 30" in answer
+        )
+        chat.ask("revenue in May 2020")
+        tool, _, answer = chat.ask("and 2019?")
+        assert (tool, answer) == ("query_data", "Revenue, May 2019: 10.00.")
+        tool, _, answer = chat.ask("revenue in Germany")
+        assert answer is not None and answer.startswith(
+            "I can't answer that from this data: I don't know what"
+        )

@@ -1183,14 +1183,14 @@ def _read(
         reading.named = True
     elif (
         previous is not None
-        and previous.get("group_by")
+        and (previous.get("group_by") or _one_of_many(previous, model) is not None)
         and not found.metrics
         and not groups
         and (limited is not None or (cues & (_HIGH | _LOW) and len(words) <= 2))
         and len(words) <= _SHORT
     ):
         reading.follow_up = True  # "bottom 3?", "top 10 instead", "fewest?": the ranking before, cut anew
-        args = _patched(previous, args, found, text, model)
+        args = _patched(_one_of_many(previous, model) or previous, args, found, text, model)
         reading.named = True
     if (
         reading.follow_up
@@ -1248,6 +1248,7 @@ def _read(
 _SUBJECT_BEFORE = _words("what whats which who whose how hows many much number amount total average avg mean")
 _DETERMINERS = _words("the a an our my your their its this that these those all overall")
 _LINKING = _words("is are was were be been being get gets got getting")
+_PLACED = _words("in from at to of within inside across")
 
 
 _OFF_THE_TABLE = _words(
@@ -1304,8 +1305,8 @@ def _set_aside(
         for at in places:
             before = tokens[at - 1] if at > 0 else ""
             after = tokens[at + 1] if at + 1 < len(tokens) else ""
-            if before in data_words or after in data_words or before in _LINKING:
-                return
+            if before in data_words or after in data_words or before in _LINKING | _PLACED:
+                return  # "revenue in Germany": where or what the figure is of, never a colouring
             if before in reading.left or after in reading.left:
                 return
             if after == "than" and word.endswith("er"):
@@ -2296,6 +2297,9 @@ def _patched(
         patched.pop("together", None)
     if patched.get("order_by") and patched["order_by"] not in patched.get("metrics", []):
         patched["order_by"] = patched["metrics"][0]  # "units sold in Q1?" after the top quarter by sales
+    year = _BARE_YEAR.fullmatch(text)
+    if year is not None and "window" in args and previous.get("window"):  # "2019" after May 2020: May 2019
+        patched["window"] = _in_year(previous["window"], int(year["year"])) or patched["window"]
     if patched.get("share") and previous.get("filters") and _OF_EVERYTHING.search(text):
         # "their share of total revenue" after the over-50s by category: of everyone's, not theirs
         patched.pop("share")
@@ -2303,10 +2307,49 @@ def _patched(
     return patched
 
 
+_BARE_YEAR = re.compile(
+    r"\s*(?:(?:and|ok|what about|how about)\s+)?(?:(?:in|for)\s+)?(?P<year>(?:19|20)\d\d)\s*"
+)
+"""A year said alone after an answer for part of one ("and 2019?")."""
+
+
+def _in_year(window: dict[str, str], year: int) -> dict[str, str] | None:
+    """The same part of another year (May 2020 -> May 2019); None for a whole year or a span of years."""
+    start, end = date.fromisoformat(window["start"]), date.fromisoformat(window["end"])
+    if start.year != end.year or (start.month, start.day, end.month, end.day) == (1, 1, 12, 31):
+        return None
+
+    def moved(day: date) -> date:
+        last = calendar.monthrange(year, day.month)[1]  # February 29 of a year without one: the 28th
+        return date(year, day.month, min(day.day, last))
+
+    return {"start": moved(start).isoformat(), "end": moved(end).isoformat()}
+
+
 _OF_EVERYTHING = re.compile(
     r"\bof\s+(?:the\s+|our\s+)?(?:total|all|overall|whole|everything|everyone|entire)\b"
 )
 """A share of everything ("of total revenue"), not of what the answer before kept."""
+
+
+def _one_of_many(previous: dict[str, Any], model: SemanticModel) -> dict[str, Any] | None:
+    """A figure of one customer, one region... asked as the ranking of them all ("bottom 3?" after
+    the #1 customer's share): the query by that column, the one value no longer kept."""
+    if previous.get("group_by"):
+        return None
+    ones = [
+        f
+        for f in previous.get("filters", [])
+        if f.get("op") == "in"
+        and len(f.get("values", [])) == 1
+        and f.get("column")
+        and model.column(f["column"]).role in (Role.key, Role.label, Role.dimension)
+    ]
+    if len(ones) != 1:
+        return None
+    rest = {k: v for k, v in previous.items() if k not in ("filters", "share_of", "share", "limit")}
+    kept = [f for f in previous.get("filters", []) if f is not ones[0]]
+    return {**rest, **({"filters": kept} if kept else {}), "group_by": [{"column": ones[0]["column"]}]}
 
 
 def _share_of_one(args: dict[str, Any]) -> dict[str, Any]:
