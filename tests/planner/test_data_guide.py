@@ -643,6 +643,7 @@ def test_a_shops_own_words_for_what_it_sold_and_what_the_user_looks_after(tmp_pa
             "priciest product by unit price?": ": 399.99, on January 4, 2024 (Transaction id 4;",
             "biggest single transaction by units?": "Max units sold, all time: 10, on January 3, 2024",
             "which single transaction had the highest revenue?": "1. 4: 399.99, on January 4, 2024 (",
+            "top product in Home Appliances": "(top 1 of 2):\n1. Keurig K-Elite Coffee Maker: 189.99",
         }.items():
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None and said in answer, (question, answer)

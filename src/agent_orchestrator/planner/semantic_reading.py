@@ -727,7 +727,15 @@ def _read(
     numbers |= set(re.findall(r"\b(?:those|these|the)\s+(\w+)\b", rest)) & set(NUMBER_WORDS)
     # "our top 3 products": the 3 is how many, never a key's value
     found = replace(found, mentions=tuple(m for m in found.mentions if not set(m.words.split()) <= numbers))
-    titled = {root(w) for name in _named_columns(found) for w in normalise(model.column(name).title).split()}
+    # a named column's own words ("shipped first class": Ship mode), but never a thing the file has
+    # of its own ("top product in Books": a product, not the Product category)
+    things = {e.value for e in Entity if model.key_of(e) is not None or model.label_of(e) is not None}
+    titled = {
+        root(w)
+        for name in _named_columns(found)
+        for w in normalise(model.column(name).title).split()
+        if w not in things or model.column(name).entity is not None
+    }
     reading.left = [
         w
         for w in words
