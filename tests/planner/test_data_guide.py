@@ -696,3 +696,18 @@ def test_a_ranking_after_one_rows_figure_a_years_month_and_a_place_the_file_lack
         assert answer is not None and answer.startswith(
             "I can't answer that from this data: I don't know what"
         )
+
+
+def test_a_product_named_with_a_comma_is_the_whole_name_not_its_first_part(tmp_path: Path) -> None:
+    """ "Hon Deluxe Fabric Upholstered Stacking Chairs, Rounded Back": the reading that found the whole
+    name answers, not a look-up of the words before its comma (another product)."""
+    till = (
+        "Order ID,Order Date,Customer ID,Product ID,Product Name,Quantity,Sales\n"
+        'CA-1,2017-01-03,C1,P1,"Hon Deluxe Fabric Upholstered Stacking Chairs, Rounded Back",3,300\n'
+        "CA-2,2017-01-04,C2,P2,Hon Deluxe Fabric Upholstered Stacking Chairs,2,150\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        tool, _, answer = chat.ask(
+            "how many units of Hon Deluxe Fabric Upholstered Stacking Chairs, Rounded Back did we sell?"
+        )
+        assert tool == "query_data" and answer is not None and answer.endswith("Rounded Back, all time: 3.")

@@ -150,6 +150,7 @@ class DataGuide:
             or not isinstance(planned, GuidedCall)
             or (previous is not None and reading.follow_up)
             or _looks_up_a_columns_word(planned, data.model)
+            or _looks_up_part_of_a_name(planned, reading.arguments)
         ):
             return GuidedCall(tool, reading.arguments)
         return planned
@@ -600,3 +601,11 @@ def _looks_up_a_columns_word(planned: GuidedCall, model: SemanticModel) -> bool:
     }
     named = [str(v) for key in _LOOKED_UP for v in planned.arguments.get(key) or []]
     return any(set(normalize(name).split()) <= said for name in named if name.strip())
+
+
+def _looks_up_part_of_a_name(planned: GuidedCall, arguments: dict[str, Any]) -> bool:
+    """The retail reader looks up part of a name the reading found whole ("Hon Deluxe Fabric
+    Upholstered Stacking Chairs, Rounded Back": its words up to the comma name another product)."""
+    named = [str(v).lower() for key in _LOOKED_UP for v in planned.arguments.get(key) or []]
+    found = [str(v).lower() for rule in arguments.get("filters", []) for v in rule.get("values", [])]
+    return any(name != value and name in value for name in named for value in found)
