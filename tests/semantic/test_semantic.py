@@ -808,4 +808,6 @@ def test_a_file_with_a_unit_cost_and_a_cost_of_its_own_sums_its_own(tmp_path):
     model = suggest_model(profile_csv(path), "Bikes")
     cost = model.metric("cost")
     assert (cost.kind, cost.over, cost.times) == (Kind.sum, "cost", None)
+    assert "cost of goods" in cost.synonyms and model.metric("average_unit_cost").kind is Kind.average
+    assert not any(m.kind is Kind.sum and m.over == "unit_cost" for m in model.metrics)  # never summed
     assert model.metric("margin").numerator == "profit"

@@ -1256,7 +1256,7 @@ def _read(
 _SUBJECT_BEFORE = _words("what whats which who whose how hows many much number amount total average avg mean")
 _DETERMINERS = _words("the a an our my your their its this that these those all overall")
 _LINKING = _words("is are was were be been being get gets got getting")
-_PLACED = _words("in from at to of within inside across")
+_PLACED = _words("in from at within inside across")
 
 
 _OFF_THE_TABLE = _words(

@@ -749,8 +749,9 @@ def default_metrics(
     unit_cost = next((c for c in measures if c.unit == "money" and _is_unit_cost(c)), None)
     line_cost = any("cost" in header_words(c.title) and c is not unit_cost for c in measures)
     for column in measures:
-        if column is unit_cost and quantity is not None and not line_cost:  # a "Cost" of its own is the cost
-            add("cost", Kind.sum, "money", "Cost", also=_COST, over=quantity.name, times=column.name)
+        if column is unit_cost:  # a cost of each unit is averaged, never summed
+            if quantity is not None and not line_cost:  # a "Cost" of its own is the cost
+                add("cost", Kind.sum, "money", "Cost", also=_COST, over=quantity.name, times=column.name)
             add(f"average_{column.name}", Kind.average, "money", f"Average {column.title.lower()}",
                 over=column.name)  # fmt: skip
         elif column is profit and column.name != "profit":
@@ -764,7 +765,8 @@ def default_metrics(
         elif any(w in _SCORE_WORDS for w in header_words(column.title)):  # "Rating": averaged, never summed
             add(column.name, Kind.average, "number", f"Average {column.title.lower()}", over=column.name)
         elif column.unit == "money" or column.unit == "number":
-            add(column.name, Kind.sum, column.unit or "number", column.title, over=column.name)
+            costs = _COST if set(header_words(column.title)) & {"cost", "costs", "cogs"} else ()  # "of goods"
+            add(column.name, Kind.sum, column.unit or "number", column.title, also=costs, over=column.name)
     names = {m.name for m in metrics}
     if profit is None and {"revenue", "cost"} <= names and "profit" not in names:
         add("profit", Kind.difference, "money", "Profit", numerator="revenue", denominator="cost")
