@@ -711,3 +711,18 @@ def test_a_product_named_with_a_comma_is_the_whole_name_not_its_first_part(tmp_p
             "how many units of Hon Deluxe Fabric Upholstered Stacking Chairs, Rounded Back did we sell?"
         )
         assert tool == "query_data" and answer is not None and answer.endswith("Rounded Back, all time: 3.")
+
+
+def test_a_value_also_left_out_and_sales_counted(tmp_path: Path) -> None:
+    """ "and if I also leave out Canada?" after "outside the US" leaves out both; "how many sales
+    were over 15k?" counts the sales."""
+    till = (
+        "Sales Person,Country,Date,Amount,Boxes Shipped\n"
+        "Ches,USA,2022-01-04,16000,10\nVan,Canada,2022-01-05,500,2\nVan,India,2022-02-01,20000,30\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        chat.ask("total revenue outside the US?")
+        tool, _, answer = chat.ask("and if I also leave out Canada?")
+        assert answer == "Revenue, Country other than USA and Canada, all time: 20,000.00."
+        tool, _, answer = chat.ask("how many sales were over 15k?")
+        assert (tool, answer) == ("query_data", "Orders, Amount over 15000, all time: 2.")

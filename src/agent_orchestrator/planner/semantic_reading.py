@@ -1003,6 +1003,13 @@ def _read(
         cancelling = model.cancellation
         filters.append({"column": cancelling.column, "op": "not_in", "values": list(cancelling.values)})
     metrics = _one_extreme(metrics, text, model)  # "the priciest product by unit price"
+    if (  # "how many sales were over 15k?": the sales counted, not summed
+        _HOW_MANY_SALES.search(text)
+        and len(metrics) == 1
+        and model.metric(metrics[0]).unit == "money"
+        and "orders" in {m.name for m in model.metrics}
+    ):
+        metrics = ["orders"]
     args["metrics"] = metrics[:6]
     if groups:
         args["group_by"] = _unique(groups)[:3]
@@ -1028,12 +1035,15 @@ def _read(
     elif cues & _SHARE or re.search(r"%\s+of\b", text):
         args["share"] = True
         parts = [f for f in filters if "part" in f]
-        if (
-            not groups and filters and filters[0]["op"] == "in" and "part" not in filters[0]
-        ):  # "…from the West?": the West's figure, and its share of everything else the question keeps
+        if (not groups and filters and filters[0]["op"] == "in" and "part" not in filters[0]) and len(
+            filters[0]["values"]
+        ) == 1:  # "…from the West?": its figure, and its share of the rest
             del args["share"]
             others = filters[1:]
             args["share_of"] = {k: v for k, v in (("window", args.get("window")), ("filters", others)) if v}
+        elif not groups and filters and filters[0]["op"] == "in" and "part" not in filters[0]:
+            args["group_by"] = [{"column": filters[0]["column"]}]  # "women vs men, share of revenue?"
+            args["filters"] = filters[1:]
         elif not groups and parts:  # "what share of sales happens from 6pm?": of all the hours
             del args["share"]
             unparted = [f for f in filters if "part" not in f]
@@ -2270,7 +2280,16 @@ def _patched(
     if "filters" in args:
         named = {f.get("column") for f in args["filters"]}
         kept = [f for f in previous.get("filters", []) if f.get("column") not in named]
-        patched["filters"] = kept + args["filters"]
+        added = args["filters"]
+        if _ALSO.search(text):  # "and if I also leave out Canada?": the US and Canada left out
+            before = {(f.get("column"), f.get("op")): f for f in previous.get("filters", [])}
+            added = [
+                {**f, "values": list(dict.fromkeys([*before[same]["values"], *f["values"]]))}
+                if (same := (f.get("column"), f.get("op"))) in before and f.get("op") in ("not_in", "in")
+                else f
+                for f in added
+            ]
+        patched["filters"] = kept + added
     for key in ("window", "compare", "order", "order_by", "limit", "share", "share_of", "count", "together"):
         if key in args:
             patched[key] = args[key]
@@ -2315,6 +2334,9 @@ def _patched(
     return patched
 
 
+_HOW_MANY_SALES = re.compile(r"\bhow many\s+(?:\w+\s+)?sales\b(?!\s+(?:in|of)\s+(?:units|value|revenue))")
+_ALSO = re.compile(r"\b(?:also|too|as well|additionally|on top)\b")
+"""A value added to those the answer before kept or left out, not put instead of them."""
 _BARE_YEAR = re.compile(
     r"\s*(?:(?:and|ok|what about|how about)\s+)?(?:(?:in|for)\s+)?(?P<year>(?:19|20)\d\d)\s*"
 )
