@@ -726,3 +726,19 @@ def test_a_value_also_left_out_and_sales_counted(tmp_path: Path) -> None:
         assert answer == "Revenue, Country other than USA and Canada, all time: 20,000.00."
         tool, _, answer = chat.ask("how many sales were over 15k?")
         assert (tool, answer) == ("query_data", "Orders, Amount over 15000, all time: 2.")
+
+
+def test_the_most_common_value_of_a_measure_and_of_a_column(tmp_path: Path) -> None:
+    """ "the most common quantity per transaction" is the quantity most lines have, with how many;
+    "the most common payment method" ranks the methods by how many orders used them."""
+    till = (
+        "Transaction ID,Date,Payment Method,Quantity,Price per Unit\n"
+        "1,2023-01-01,Card,4,50\n2,2023-01-02,Cash,4,25\n3,2023-01-03,Card,1,500\n4,2023-01-04,Card,2,50\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        for question, said in {
+            "the most common quantity per transaction?": "Order lines by quantity, all time (top 1 of 3)",
+            "most common payment method?": "Orders by payment method, all time (top 1 of 2):\n1. Card: 3",
+        }.items():
+            tool, _, answer = chat.ask(question)
+            assert tool == "query_data" and answer is not None and answer.startswith(said), (question, answer)

@@ -83,7 +83,7 @@ _LOW = _words(
 _JUDGED = _words("best better strongest worst worse weakest poorest fastest quickest slowest")
 """Ranking words that judge rather than measure: which way is good is the metric's (``better``)."""
 _RANKING = _HIGH | _LOW | {"rank", "ranked", "ranking", "which", "who", "whom"}
-_BUSY = _words("busiest busy quietest quiet slowest used use uses often frequently commonly")
+_BUSY = _words("busiest busy quietest quiet slowest used use uses often frequently commonly common frequent")
 """How busy a time or a place is, how much a way of doing is used ("which ship mode gets used the
 most?"): how many orders it had, not how much they came to."""
 _SHARE = _words("share percentage percent proportion portion fraction")
@@ -1003,6 +1003,9 @@ def _read(
         cancelling = model.cancellation
         filters.append({"column": cancelling.column, "op": "not_in", "values": list(cancelling.values)})
     metrics = _one_extreme(metrics, text, model)  # "the priciest product by unit price"
+    common = _most_common_value(metrics, groups, cues, model)
+    if common is not None:  # "the most common quantity per transaction": the quantity most lines have
+        metrics, groups = common
     if (  # "how many sales were over 15k?": the sales counted, not summed
         _HOW_MANY_SALES.search(text)
         and len(metrics) == 1
@@ -1633,6 +1636,26 @@ def _counts(model: SemanticModel, metric: Metric, column: Column) -> bool:
     """Whether ``metric`` counts the entity whose names ``column`` holds."""
     over = model.column(str(metric.over)) if metric.over else None
     return over is not None and over.entity is column.entity and over.role in (Role.key, Role.label)
+
+
+_MODE = _words("common frequent usual typical")
+
+
+def _most_common_value(
+    metrics: list[str], groups: list[dict[str, Any]], cues: frozenset[str] | set[str], model: SemanticModel
+) -> tuple[list[str], list[dict[str, Any]]] | None:
+    """A measure's most common value ("the most common quantity", "the usual unit price"): the
+    measure's values as the groups, ranked by how many lines have each; None for any other question."""
+    if groups or len(metrics) != 1 or not cues & _MODE:
+        return None
+    metric = model.metric(metrics[0])
+    if metric.kind is Kind.ratio and metric.numerator:  # "the most common quantity per transaction"
+        metric = model.metric(metric.numerator)
+    over = model.column(metric.over) if metric.over else None
+    counted = next((m.name for m in model.metrics if m.kind is Kind.rows), None)
+    if over is None or over.role is not Role.measure or metric.times or counted is None:
+        return None
+    return [counted], [{"column": over.name}]
 
 
 def _one_extreme(metrics: list[str], text: str, model: SemanticModel) -> list[str]:

@@ -216,7 +216,12 @@ class SemanticQuery(BaseModel):
             elif group.bands is not None:
                 if column.role is not Role.measure:
                     raise InvalidInputError(f"{column.name} holds no figures to group in ranges.")
-            elif group.grain is not None or column.role not in (Role.dimension, Role.key, Role.label):
+            elif group.grain is not None or column.role not in (
+                Role.dimension,
+                Role.key,
+                Role.label,
+                Role.measure,
+            ):
                 raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
         for rule in [*self.filters, *(self.share_of.filters if self.share_of else [])]:
             if rule.column is not None:

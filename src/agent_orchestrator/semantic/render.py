@@ -312,7 +312,9 @@ def _group_value(model: SemanticModel, query: SemanticQuery, row: dict[str, Any]
     if group.grain is not None:
         return _period(value, group.grain)
     label = row.get(f"{alias}__label")
-    return f"{label} ({value})" if label not in (None, "", value) else str(value)
+    return (
+        f"{label} ({value})" if label not in (None, "", value) else _plain(value)
+    )  # a quantity of 4, not 4.0
 
 
 def _period(value: Any, grain: str) -> str:
