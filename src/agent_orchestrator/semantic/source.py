@@ -21,6 +21,7 @@ from agent_orchestrator.semantic.model import SemanticModel
 from agent_orchestrator.semantic.profile import (
     CsvReading,
     read_csv_sql,
+    scanning,
     typed_select,
     written_days,
     written_numbers,
@@ -31,7 +32,17 @@ def write_parquet(model: SemanticModel, csv: Path, target: Path, reading: CsvRea
     """``csv`` (UTF-8, read as ``reading`` says, the model's date format for its dates) to ``target``
     as Parquet, checked against the model: one clear :class:`InvalidInputError` when a value does
     not fit its column's role."""
-    connection = duckdb.connect()
+    with scanning() as connection:
+        _written(connection, model, csv, target, reading)
+
+
+def _written(
+    connection: duckdb.DuckDBPyConnection,
+    model: SemanticModel,
+    csv: Path,
+    target: Path,
+    reading: CsvReading | None,
+) -> None:
     try:
         literal = str(target).replace("'", "''")
         date_format = next((c.date_format for c in model.columns if c.date_format), None)
@@ -46,8 +57,6 @@ def write_parquet(model: SemanticModel, csv: Path, target: Path, reading: CsvRea
         target.unlink(missing_ok=True)
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise InvalidInputError(f"The file's rows could not be read by their columns: {first}") from error
-    finally:
-        connection.close()
 
 
 def check_rows(connection: duckdb.DuckDBPyConnection, model: SemanticModel, rows: Path) -> None:

@@ -262,6 +262,7 @@ class DatasetLibrary:
                             reporter.phase = "statistics"
                             finish(conn, source="imported")
                         if mode == "replace":
+                            conn.execute("PRAGMA shrink_memory")  # the index build's cache, before DuckDB's
                             name = get_meta(conn, "dataset_name") or Path(source_name).stem
                             kept = store_semantic(conn, path, mapping, fmt, date_formats, dataset=name)
                             if counts.rows_only and not kept:

@@ -125,6 +125,7 @@ class ProgressReporter:
         return round(READING_PERCENT + (99 - READING_PERCENT) * finishing, 1)
 
     def _run(self) -> None:
+        self._report()  # at once: the import has begun (a first report after an interval left a gap)
         while not self._stop.wait(self._interval):
             self._report()
 
