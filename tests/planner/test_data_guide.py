@@ -742,3 +742,28 @@ def test_the_most_common_value_of_a_measure_and_of_a_column(tmp_path: Path) -> N
         }.items():
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None and answer.startswith(said), (question, answer)
+
+
+def test_a_fashion_shops_export_with_blank_amounts_imports_and_counts_every_sale(tmp_path: Path) -> None:
+    """ "Purchase Amount (USD)" is the line's amount, "Item Purchased" (names, not a count) what was
+    bought, "Customer Reference ID" the customer; a sale whose amount is blank is a sale of an
+    unknown amount: counted among the sales, adding nothing to revenue."""
+    till = (
+        "Customer Reference ID,Item Purchased,Purchase Amount (USD),Date Purchase,Review Rating\n"
+        "4018,Handbag,4619,05-02-2023,\n4115,Tunic,2456,11-07-2023,2\n4115,Tunic,,25-07-2023,4\n"
+    )
+    preview = inspect_csv(_written(tmp_path, till))
+    assert (preview.mapping["line_total"], preview.mapping["quantity"]) == ("Purchase Amount (USD)", None)
+    assert (preview.mapping["description"], preview.mapping["customer_id"]) == (
+        "Item Purchased",
+        "Customer Reference ID",
+    )
+    with _chat_on(tmp_path, till) as chat:
+        assert chat.ask("total revenue?")[2] == "Revenue, all time: 7,075.00."
+        assert chat.ask("how many transactions?")[2] == "Orders, all time: 3."
+
+
+def _written(home: Path, rows: str) -> Path:
+    path = home / "export.csv"
+    path.write_text(rows)
+    return path

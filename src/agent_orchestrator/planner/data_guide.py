@@ -186,6 +186,14 @@ class DataGuide:
                     # column mapped): the retail tables lack lines the file has
                     rows_only = not _retail_lines(path)
                     guests = customer is not None and engine.blank(customer) > 0
+                    # lines whose amount is blank: sales of an unknown amount, which the retail
+                    # tables leave out (a count of the file's sales counts them)
+                    sold = next((m for m in model.metrics if m.name == "revenue"), None)
+                    unpriced = (
+                        sold is not None
+                        and sold.over is not None
+                        and engine.blank(model.column(sold.over)) > 0
+                    )
                 # cancellations marked by a status, or discounts taken off the lines' amounts, which
                 # the retail tables do not know
                 statuses = model.cancellation is not None and bool(model.cancellation.values)
@@ -204,7 +212,7 @@ class DataGuide:
                     first_day,
                     last_day,
                     hashed,
-                    guests or rows_only or statuses or discounted,
+                    guests or rows_only or statuses or discounted or unpriced,
                     own,
                     rows_only,
                 )

@@ -232,7 +232,7 @@ def _names_a_thing(header: str) -> bool:
     return bool(words & _NAME) and len(words - _NAME) == 1 and not words & _NOT_A_PRODUCT
 
 
-_EVENT = frozenset(
+EVENT_WORDS = frozenset(
     {"invoice", "order", "transaction", "receipt", "bill", "ticket", "sale", "sales", "purchase"}
 )
 """What one line belongs to: an order by any of its names."""
@@ -263,11 +263,14 @@ _NOT_COUNTED = _PRICE | _SUM | _TURNOVER | frozenset(
     {"date", "day", "id", "no", "number", "value", "cost", "by", "to", "from"}
 )  # fmt: skip
 """A header's words that say it is no count of what went ("Sold By", "Shipped Date", "Ordered Value")."""
+_BUYER = frozenset({"customer", "client", "buyer", "shopper", "member"})
 _BY_WORDS = {
-    "invoice": lambda words: bool(words & _EVENT and words & _KEY),  # "transaction_id", "Receipt No"
+    "invoice": lambda words: bool(words & EVENT_WORDS and words & _KEY),  # "transaction_id", "Receipt No"
+    "customer_id": lambda words: bool(words & _BUYER and words & _KEY),  # "Customer Reference ID"
     "invoiced_at": lambda words: bool(words & _DAY and not words & _NOT_SOLD_ON),  # "transaction_date"
     "stock_code": lambda words: bool(words & _PRODUCT and words & _KEY),  # "item_code", "menu_id"
-    "description": lambda words: bool(words & _PRODUCT and words & _NAME),  # "item_name"
+    # "item_name"; "Item Purchased" (a count would be numbers: ``inspect`` checks the values)
+    "description": lambda words: bool(words & _PRODUCT and (words & _NAME or words & MOVED_WORDS)),
     "unit_price": lambda words: bool(words & _PRICE and not words & (_SUM | _TURNOVER)),  # "Price per Unit"
     # "Boxes Shipped", "Cases Sold": how many of the things went, counted
     "quantity": lambda words: bool(words & MOVED_WORDS and not words & _NOT_COUNTED),

@@ -19,6 +19,7 @@ from pathlib import Path
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.retail.datasets.dates import ONLINE_RETAIL_DATES, candidate_formats, reads_any
 from agent_orchestrator.retail.datasets.formats import (
+    EVENT_WORDS,
     PRICE_FIELDS,
     CsvFormat,
     is_rows_only,
@@ -99,6 +100,9 @@ def inspect_csv(
     _check_header(path.name, header)
     body = records[1:]
     mapping = suggest_mapping(header)
+    for field in ("quantity", "unit_price", "line_total"):  # "Item Purchased" holds names, not a count
+        if mapping.get(field) and not _numbers_in(body, header, str(mapping[field])):
+            mapping[field] = None
     if not mapping.get("line_total"):
         mapping["line_total"] = _line_total(header, body, set(mapping.values()), mapping.get("invoice"))
     if not mapping.get("line_total") and _grows_with_quantity(header, body, mapping):
@@ -234,9 +238,34 @@ def _check_header(name: str, header: list[str]) -> None:
 
 
 _TOTAL_NAMES = ("total", "amount", "totalamount", "linevalue", "value")
+_WRITTEN_MOSTLY = 0.5
+"""Of a file without order numbers, the share of lines an amount is written on, at least."""
 _SHARED_BLANKS = 0.1
 """At most this share of the lines without an amount may belong to an order with one elsewhere (an
 item cancelled from an order): more, and the amount is the order's, written on its first line."""
+
+
+def _numbers_in(body: list[list[str]], header: list[str], name: str) -> bool:
+    """Whether the column's written cells are numbers, but for a broken one here and there (blanks
+    aside): "Item Purchased" holds names, "Quantity" with one "twelve" counts."""
+    written = [cell for cell in _column(body, header, name) if cell.strip()]
+    numbers = [c for c in written if re.fullmatch(r"-?[\d.,]+", c.strip()) or plain_number(c)]
+    return len(numbers) > len(written) / 2
+
+
+_CURRENCY_WORDS = frozenset(
+    {"usd", "eur", "gbp", "inr", "aud", "cad", "jpy", "chf", "in", "dollars", "euros"}
+)
+"""A header's words that name the money an amount is in ("Purchase Amount (USD)")."""
+_AMOUNT_WORDS = frozenset({"total", "amount", "value"})
+
+
+def _is_amount(name: str) -> bool:
+    """A "Total", "Amount", "Purchase Amount (USD)", "Sale Value": an amount, of a sale if of anything."""
+    words = set(header_words(name)) - _CURRENCY_WORDS
+    return normalise(name) in _TOTAL_NAMES or (
+        bool(words & _AMOUNT_WORDS) and words <= _AMOUNT_WORDS | EVENT_WORDS
+    )
 
 
 def _line_total(
@@ -244,11 +273,7 @@ def _line_total(
 ) -> str | None:
     """A "Total" or "Amount" column that is a line's own total (:func:`_on_every_line`)."""
     for name in header:
-        if (
-            normalise(name) in _TOTAL_NAMES
-            and name not in taken
-            and _on_every_line(header, body, name, order)
-        ):
+        if _is_amount(name) and name not in taken and _on_every_line(header, body, name, order):
             return name
     return None
 
@@ -265,8 +290,8 @@ def _on_every_line(header: list[str], body: list[list[str]], name: str, order: s
         return False
     if len(written) == len(cells):
         return True
-    if order is None:
-        return False
+    if order is None:  # each line its own sale: a few without an amount are sales of an unknown one
+        return len(written) >= _WRITTEN_MOSTLY * len(cells)
     o = header.index(order)
     orders = [record[o].strip() if len(record) > o else "" for record in body]
     paid = {key for key, cell in zip(orders, cells, strict=True) if cell}
