@@ -767,3 +767,26 @@ def _written(home: Path, rows: str) -> Path:
     path = home / "export.csv"
     path.write_text(rows)
     return path
+
+
+def test_blanks_of_a_measure_the_most_expensive_purchase_and_the_best_period_listed(tmp_path: Path) -> None:
+    """ "no rating" of a score is none given, "missing a purchase amount" none written; "overall" is
+    never the item "Overalls"; "the most expensive purchase" names its line; "the most recent date"
+    is the last day sold on; "which one was best" after the quarters ranks them."""
+    till = (
+        "Customer Reference ID,Item Purchased,Purchase Amount (USD),Date Purchase,Review Rating\n"
+        "4018,Overalls,4619,05-02-2023,\n4115,Tunic,2456,11-07-2023,2\n4115,Tunic,,25-07-2023,4\n"
+    )
+    with _chat_on(tmp_path, till) as chat:
+        for question, said in {
+            "how many purchases have no rating at all?": "Orders, no Review rating, all time: 1.",
+            "how many rows are missing a purchase amount?": "all time: 1.",
+            "whats the AOV overall": "Average order value, all time: 2,358.33",
+            "what was the most expensive purchase?": ": 4,619.00, on February 5, 2023 (Customer",
+            "what's the most recent date in the data?": ": July 25, 2023.",
+        }.items():
+            tool, _, answer = chat.ask(question)
+            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        chat.ask("revenue by quarter for 2023?")
+        tool, _, answer = chat.ask("which one was best")
+        assert answer is not None and "(top 1 of 2):\n1. Q1 2023: 4,619.00" in answer

@@ -238,7 +238,7 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
     """Filters for a key, label or dimension left blank ("lines with no CustomerID", "guest
     checkouts": no customer) or given ("orders with a customer"), and the text without their words."""
     said: dict[str, Column] = {}
-    for column in model.with_role(Role.key, Role.label, Role.dimension):
+    for column in model.with_role(Role.key, Role.label, Role.dimension, Role.measure):
         names = [
             normalise(column.title),
             column.name.replace("_", " "),
@@ -246,6 +246,10 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
         ]
         if column.role is Role.key and column.entity is not None:
             names += [column.entity.value, f"{column.entity.value} id"]
+        if column.role is Role.measure:  # "a purchase amount" of "Purchase Amount (USD)"; "a rating"
+            words = normalise(column.title).split()
+            names += [" ".join(w for w in words if w not in _MONEY_CODES)]
+            names += [w for w in words if w in _SCORES]
         for name in names:
             said.setdefault(name, column)
     rules: dict[tuple[str, str], dict[str, Any]] = {}
@@ -261,14 +265,34 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
             r"|with\s+(?:a\s+|an\s+|any\s+)?|(?:had|has|have)\s+(?:a|an|any)\s+)"
             rf"(?P<what>{phrases})\b(?:[\s-]+id\b)?"
         )
+        kept: list[re.Match[str]] = []
         for match in blank.finditer(text):
             column = said[match["what"]]
             op = "missing" if match["no"] else "present"
             if op == "present" and column.role is not Role.key:
                 continue  # "with a region" asks nothing
+            if column.role is Role.measure and not _left_blank(match["no"], column):
+                continue  # "orders with no discount": a discount of nothing, read as a range
             rules[(column.name, op)] = {"column": column.name, "op": op}
-        text = blank.sub(lambda m: " " if m["no"] or said[m["what"]].role is Role.key else m[0], text)
+            kept.append(match)
+        for match in reversed(kept):
+            if match["no"] or said[match["what"]].role is Role.key:
+                text = text[: match.start()] + " " + text[match.end() :]
     return text, list(rules.values())
+
+
+_SCORES = frozenset({"rating", "ratings", "score", "scores", "stars", "review", "reviews"})
+_MONEY_CODES = frozenset({"usd", "eur", "gbp", "inr", "aud", "cad", "jpy", "chf"})
+
+
+def _left_blank(cue: str | None, column: Column) -> bool:
+    """A measure not given on a line: "missing a purchase amount", or "no rating" of a score (where
+    none is no zero)."""
+    if cue is None:
+        return False
+    return cue.split()[0] in ("missing", "blank", "empty", "lacking") or bool(
+        _SCORES & set(normalise(column.title).split())
+    )
 
 
 _HOLDING = re.compile(

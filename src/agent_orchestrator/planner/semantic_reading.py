@@ -720,6 +720,8 @@ def _read(
     if loss is not None:  # "in the red": a loss, no name ("red" is no city Redding)
         rest = rest.replace(loss.group(0), " ", 1)
     found = vocabulary.find(rest)
+    # a value found in another form of a word of the query language ("overall" of *Overalls*) is that word
+    found = replace(found, mentions=tuple(m for m in found.mentions if m.exact or m.words not in _OWN))
     words = normalise(rest).split()
     used = {w for phrase in found.used for w in phrase.split()}
     limited = _LIMIT.search(rest)
@@ -2347,6 +2349,9 @@ def _patched(
         patched.pop("together", None)
     if patched.get("order_by") and patched["order_by"] not in patched.get("metrics", []):
         patched["order_by"] = patched["metrics"][0]  # "units sold in Q1?" after the top quarter by sales
+    periods = patched.get("group_by") and all("grain" in g for g in patched["group_by"])
+    if periods and "limit" in args and said & (_HIGH | _LOW | _JUDGED) and "order_by" not in patched:
+        patched["order_by"] = patched["metrics"][0]  # "which one was best" of the quarters listed
     year = _BARE_YEAR.fullmatch(text)
     if year is not None and "window" in args and previous.get("window"):  # "2019" after May 2020: May 2019
         patched["window"] = _in_year(previous["window"], int(year["year"])) or patched["window"]

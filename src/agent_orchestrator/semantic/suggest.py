@@ -574,8 +574,8 @@ def _extremes(
         if column.name == sold:  # the line total: "the biggest single sale"
             nouns = [*_SOLD, *events] if events is not None else ["line", "item", "sale"]
             for noun in nouns:
-                ups += [f"{w} single {noun}" for w in _MOST[:3]]
-                downs += [f"{w} single {noun}" for w in _LEAST[:2]]
+                ups += [f"{w} single {noun}" for w in _MOST[:3]] + [f"most expensive {noun}"]
+                downs += [f"{w} single {noun}" for w in _LEAST[:2]] + [f"cheapest {noun}"]
         unit: Unit = "money" if column.unit == "money" else "ratio" if column.unit == "percent" else "number"
         # a summed measure's title is no "Highest profit" either: that names the region with most
         top, bottom = ("Max", "Min") if column.name in summed else ("Highest", "Lowest")
@@ -833,7 +833,7 @@ def default_metrics(
         event = column.title.lower().removesuffix(" date").removesuffix(" day").strip()
         events = [event] if event != column.title.lower() else []
         if event == "order" or column is main:  # a sales table's own date is its orders'
-            events = list(dict.fromkeys([*events, "order", "purchase"]))
+            events = list(dict.fromkeys([*events, "order", "purchase", "date", "day", "sale"]))
         for name, kind, title, words in (
             ("first", Kind.minimum, "First", ("first", "earliest")),
             ("last", Kind.maximum, "Last", ("last", "latest", "most recent")),
