@@ -772,7 +772,8 @@ def _written(home: Path, rows: str) -> Path:
 def test_blanks_of_a_measure_the_most_expensive_purchase_and_the_best_period_listed(tmp_path: Path) -> None:
     """ "no rating" of a score is none given, "missing a purchase amount" none written; "overall" is
     never the item "Overalls"; "the most expensive purchase" names its line; "the most recent date"
-    is the last day sold on; "which one was best" after the quarters ranks them."""
+    is the last day sold on; "a 4-star review", "rated 2 or higher" are of the rating; "which one
+    was best" after the quarters ranks them."""
     till = (
         "Customer Reference ID,Item Purchased,Purchase Amount (USD),Date Purchase,Review Rating\n"
         "4018,Overalls,4619,05-02-2023,\n4115,Tunic,2456,11-07-2023,2\n4115,Tunic,,25-07-2023,4\n"
@@ -784,6 +785,8 @@ def test_blanks_of_a_measure_the_most_expensive_purchase_and_the_best_period_lis
             "whats the AOV overall": "Average order value, all time: 2,358.33",
             "what was the most expensive purchase?": ": 4,619.00, on February 5, 2023 (Customer",
             "what's the most recent date in the data?": ": July 25, 2023.",
+            "how many purchases got a 4-star review?": "Orders, Review rating 4, all time: 1.",
+            "revenue from purchases rated 2 or higher?": "Review rating at least 2, all time: 2,456.00.",
         }.items():
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None and said in answer, (question, answer)

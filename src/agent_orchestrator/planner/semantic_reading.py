@@ -268,9 +268,25 @@ _RANGE = (
     r"(?P<op2>above|more|over|higher|greater|below|less|under|lower|fewer)\b)"
 )
 """A range of figures: "above 30%", "of 10" (exactly), "9 or above"."""
-_THRESHOLD = re.compile(r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|were\s+|of\s+|with\s+|rated\s+)?" + _RANGE)
+_THRESHOLD = re.compile(
+    r"\b(?P<what>[a-z]+)\s+(?:is\s+|was\s+|were\s+|of\s+|with\s+|rated\s+|scored\s+|scoring\s+)?" + _RANGE
+)
 """A measure's range on the lines counted ("lines with a discount above 30%", "a quantity of 10",
 "a rating of 9 or above"), or an amount each thing counted comes to ("orders over $500")."""
+_STARS = re.compile(r"\b(?P<number>[1-9](?:\.\d)?)[\s-]*stars?\b(?:\s+(?:review|rating)s?\b)?")
+"""A score said in stars ("a full 5-star review")."""
+
+
+def _score_column(model: SemanticModel) -> Column | None:
+    """The one measure that scores a line ("Review Rating", "Stars"): what "rated 4" is of."""
+    scores = [
+        c
+        for c in model.with_role(Role.measure)
+        if {"rating", "score", "stars", "review"} & set(normalise(c.title).split())
+    ]
+    return scores[0] if len(scores) == 1 else None
+
+
 _VALUE_FIRST = re.compile(
     r"\b(?:a|an|the)\s+\$?(?P<number>\d+(?:\.\d+)?)\s*(?P<percent>%|percent)?\s+"
     r"(?P<what>[a-z]+(?:\s+[a-z]+)?)(?:\s+point)?\b"
@@ -1726,8 +1742,11 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
     measure is a fraction; "a quantity of 10": exactly 10), or for what each thing counted comes to
     ("invoices over 500": the orders whose revenue is over 500, ``group`` the order's key)."""
     found: list[dict[str, Any]] = []
+    score = _score_column(model)
     for match in _THRESHOLD.finditer(text):
         named = vocabulary.find(match["what"])
+        if score is not None and re.search(r"\b(?:rated|scored|rating|scoring)\b", match[0]):
+            named = vocabulary.find(normalise(score.title))  # "purchases rated 4 or higher", "scored below 2"
         if not named.columns and not named.metrics:  # "aged 60 or over", "priced above 100"
             named = vocabulary.in_other_forms([match["what"]])
         columns = [c for c in named.columns if model.column(c).role is Role.measure]
@@ -1794,6 +1813,12 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         values = [value, value] if op == "eq" else [value]
         rule = {"column": over, "op": "between" if op == "eq" else op, "values": values, "spoken": match[0]}
         found.append({**rule, "kept": ""} if titled else rule)
+    for match in _STARS.finditer(text):  # "a 5-star review": a rating of 5
+        if score is not None:
+            value = float(match["number"])
+            found.append(
+                {"column": score.name, "op": "between", "values": [value, value], "spoken": match[0]}
+            )
     for match in _VALUE_FIRST.finditer(text):  # "the 40% discount", "at the 500 price point": exactly
         named = vocabulary.find(match["what"])
         measures = [c for c in named.columns if model.column(c).role is Role.measure]
