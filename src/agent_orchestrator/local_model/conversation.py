@@ -290,11 +290,16 @@ def _told(turns: Sequence[_Turn]) -> list[str]:
     return told
 
 
+LOOKS_AFTER = (
+    r"(?:look(?:ing)?\s+after|run(?:ning)?|manag(?:e|ing)|handl(?:e|ing)|cover(?:ing)?|own|work(?:ing)?\s+(?:on|in)"
+    r"|in\s+charge\s+of|responsible\s+for|head(?:ing)?|lead(?:ing)?|oversee(?:ing)?|focus(?:ing)?\s+on"
+    r"|care\s+about|support(?:ing)?|supervis(?:e|ing))"
+)
+"""How people say what they look after ("I run the Books desk", "which segment am I working on?")."""
 _ABOUT_ME = re.compile(
     r"\b(?:what(?:'s|s|\s+is|\s+was)|who(?:'s|s|\s+is)?|do\s+you\s+(?:know|remember))\s+(?:\w+\s+)?my\b"
     r"|\bwho\s+am\s+i\b|\bwhat\s+do\s+i\s+(?:do|look\s+after|handle|manage|run|cover)\b"
-    r"|\b(?:which|what)\s+(?:\w+\s+){1,2}(?:do|am)\s+i\s+(?:manage|run|handle|cover|own|look\s+after"
-    r"|work(?:ing)?\s+(?:on|in)|lead|oversee|head|focus(?:ing)?\s+on|care\s+about|support|supervise)\b",
+    rf"|\b(?:which|what)\s+(?:\w+\s+){{1,2}}(?:do|am)\s+i\s+{LOOKS_AFTER}\b",
     re.IGNORECASE,
 )
 """A question about the user themselves ("whats my name lol", "what's my role again?", "who am I?",

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_orchestrator.errors import RetailDatabaseError
+from agent_orchestrator.local_model.conversation import LOOKS_AFTER
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.retail.analysis.query import PeriodError, parse_period
 from agent_orchestrator.retail.datasets.semantic import semantic_source
@@ -238,11 +239,7 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
 
 
 _MINE = re.compile(r"\b(?:my|our)\s+(?P<noun>[a-z]+)\b", re.IGNORECASE)
-_LOOKING_AFTER = re.compile(
-    r"\bi(?:'m|\s+am)?\s+(?:\w+\s+)?(?:look(?:ing)?\s+after|run(?:ning)?|manag(?:e|ing)|handl(?:e|ing)"
-    r"|cover(?:ing)?|own|work(?:ing)?\s+(?:on|in)|in\s+charge\s+of|responsible\s+for|head(?:ing)?|lead(?:ing)?)\b",
-    re.IGNORECASE,
-)
+_LOOKING_AFTER = re.compile(rf"\bi(?:'m|\s+am)?\s+(?:\w+\s+)?{LOOKS_AFTER}\b", re.IGNORECASE)
 """A user saying what they look after ("I run the Books desk", "I'm Lena, I look after Home Appliances")."""
 
 
@@ -251,11 +248,8 @@ def _in_their_words(text: str, earlier: Sequence[dict[str, Any]], data: _Data) -
     user said they look after earlier in the chat ("I look after Home Appliances": "the top product
     in my range" is in Home Appliances): what they told is part of what they ask."""
     found = _MINE.search(text)
-    if (
-        found is None
-        or data.vocabulary.find(found["noun"]).mentions
-        or data.vocabulary.find(found["noun"]).columns
-    ):
+    known = data.vocabulary.find(found["noun"]) if found is not None else None
+    if found is None or known is None or known.mentions or known.columns:
         return text
     for message in reversed(earlier):
         if message.get("role") != "user":
@@ -607,13 +601,18 @@ def _looks_up_a_columns_word(planned: GuidedCall, model: SemanticModel) -> bool:
         for name in (column.name.replace("_", " "), column.title, *column.synonyms)
         for word in normalize(name).split()
     }
-    named = [str(v) for key in _LOOKED_UP for v in planned.arguments.get(key) or []]
-    return any(set(normalize(name).split()) <= said for name in named if name.strip())
+    return any(set(normalize(name).split()) <= said for name in _looked_up(planned) if name.strip())
 
 
 def _looks_up_part_of_a_name(planned: GuidedCall, arguments: dict[str, Any]) -> bool:
     """The retail reader looks up part of a name the reading found whole ("Hon Deluxe Fabric
     Upholstered Stacking Chairs, Rounded Back": its words up to the comma name another product)."""
-    named = [str(v).lower() for key in _LOOKED_UP for v in planned.arguments.get(key) or []]
     found = [str(v).lower() for rule in arguments.get("filters", []) for v in rule.get("values", [])]
-    return any(name != value and name in value for name in named for value in found)
+    return any(
+        name.lower() != value and name.lower() in value for name in _looked_up(planned) for value in found
+    )
+
+
+def _looked_up(planned: GuidedCall) -> list[str]:
+    """The names a retail call looks up."""
+    return [str(v) for key in _LOOKED_UP for v in planned.arguments.get(key) or []]
