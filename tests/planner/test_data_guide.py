@@ -307,9 +307,7 @@ def test_hours_of_the_day_a_busiest_hour_and_that_hour_again(tmp_path: Path) -> 
             "revenue in the evening in Yangon": "City Yangon, from 17:00, all time: 20.00",
             "which city is quietest?": "Orders by city",  # busy: how many orders, not their revenue
         }
-        for question, said in asked.items():
-            tool, _, answer = chat.ask(question)
-            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        _answers(chat, asked)
 
 
 def test_a_figure_neither_reader_reads_is_declined_never_made_up(chat: Chat) -> None:
@@ -562,9 +560,7 @@ def test_the_largest_and_smallest_value_of_one_line_and_the_line_that_holds_it(t
             "which region has the youngest age?": "(bottom 1 of 2):\n1. West: 18",
             "which region has the highest profit?": "Profit by region, all time (top 1 of 2):\n1. East: 160",
         }
-        for question, said in asked.items():
-            tool, _, answer = chat.ask(question)
-            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        _answers(chat, asked)
 
 
 def test_an_erp_export_of_list_prices_discounts_and_unit_costs(tmp_path: Path) -> None:
@@ -589,9 +585,7 @@ def test_an_erp_export_of_list_prices_discounts_and_unit_costs(tmp_path: Path) -
             "units at the 10 price point": "Units, Unit price 10, all time: 7.",
             "which product ID sold the most units?": "1. 12: 7",
         }
-        for question, said in asked.items():
-            tool, _, answer = chat.ask(question)
-            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        _answers(chat, asked)
 
 
 def test_follow_ups_and_wordings_of_an_orders_export(tmp_path: Path) -> None:
@@ -604,7 +598,7 @@ def test_follow_ups_and_wordings_of_an_orders_export(tmp_path: Path) -> None:
         "SO-3,Online,14,30/5/19,2/6/19,5,4,10\nSO-4,Wholesale,6,25/12/20,26/12/20,1,1,20\n"
     )
     with _chat_on(tmp_path, till) as chat:
-        for question, said in {
+        asked = {
             "what was order SO-4?": ": 20.00, on December 25, 2020 and December 26, 2020 (Order number SO-4;",
             "revenue for everything except In-Store?": "Revenue, Sales channel not In-Store, all time: 170",
             "revenue for Mar-May 2019": "Revenue, March 1, 2019 to May 31, 2019: 150.00.",
@@ -614,9 +608,8 @@ def test_follow_ups_and_wordings_of_an_orders_export(tmp_path: Path) -> None:
             "which channel ships fastest?": "Days from order date to ship date by sales channel, all time (b",
             "profit in 2019": "Profit, 2019: 94.00.",
             "as a margin %?": "Profit margin, 2019: 55.29%.",
-        }.items():
-            tool, _, answer = chat.ask(question)
-            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        }
+        _answers(chat, asked)
         chat.ask("which channel sold the most units?")
         tool, _, answer = chat.ask("fewest?")
         assert tool == "query_data" and answer is not None and "(bottom 1 of 3):\n1. Wholesale: 1" in answer
@@ -636,7 +629,7 @@ def test_a_shops_own_words_for_what_it_sold_and_what_the_user_looks_after(tmp_pa
     )
     with _chat_on(tmp_path, till) as chat:
         chat.ask("How many units of the Keurig did we sell?")
-        for question, said in {
+        asked = {
             "the K-Elite": "Units, Product name Keurig K-Elite Coffee Maker, all time: 1.",
             "revenue if I take out Books and Beauty Products": "than Books and Beauty Products, all time: 34",
             "revenue removing Books": "Revenue, Product category not Books, all time: 749.96.",
@@ -644,9 +637,8 @@ def test_a_shops_own_words_for_what_it_sold_and_what_the_user_looks_after(tmp_pa
             "biggest single transaction by units?": "Max units sold, all time: 10, on January 3, 2024",
             "which single transaction had the highest revenue?": "1. 4: 399.99, on January 4, 2024 (",
             "top product in Home Appliances": "(top 1 of 2):\n1. Keurig K-Elite Coffee Maker: 189.99",
-        }.items():
-            tool, _, answer = chat.ask(question)
-            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        }
+        _answers(chat, asked)
         chat.ask("I'm Lena, I look after Home Appliances. revenue for it in 2024?")
         tool, _, answer = chat.ask("how many units in my range?")
         assert (tool, answer) == ("query_data", "Units, Product category Home Appliances, all time: 3.")
@@ -663,14 +655,13 @@ def test_a_share_of_one_value_and_of_everything_after_a_filtered_breakdown(tmp_p
     )
     with _chat_on(tmp_path, till) as chat:
         chat.ask("revenue by product category")
-        for question, said in {
+        asked = {
             "what share is beauty?": "Revenue, Product category Beauty, all time: 150.00 (15.00% of 1,000.00",
             "split that by gender": "Revenue by gender, Product category Beauty, all time:\n1. Female: 100",
             "revenue by category for customers aged 50 and over": "1. Clothing: 200.00",
             "what's their share of total revenue?": "Total of the 2: 300.00 (30.00% of 1,000.00",
-        }.items():
-            tool, _, answer = chat.ask(question)
-            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        }
+        _answers(chat, asked)
 
 
 def test_a_ranking_after_one_rows_figure_a_years_month_and_a_place_the_file_lacks(tmp_path: Path) -> None:
@@ -779,7 +770,7 @@ def test_blanks_of_a_measure_the_most_expensive_purchase_and_the_best_period_lis
         "4018,Overalls,4619,05-02-2023,\n4115,Tunic,2456,11-07-2023,2\n4115,Tunic,,25-07-2023,4\n"
     )
     with _chat_on(tmp_path, till) as chat:
-        for question, said in {
+        asked = {
             "how many purchases have no rating at all?": "Orders, no Review rating, all time: 1.",
             "how many rows are missing a purchase amount?": "all time: 1.",
             "whats the AOV overall": "Average order value, all time: 2,358.33",
@@ -787,9 +778,14 @@ def test_blanks_of_a_measure_the_most_expensive_purchase_and_the_best_period_lis
             "what's the most recent date in the data?": ": July 25, 2023.",
             "how many purchases got a 4-star review?": "Orders, Review rating 4, all time: 1.",
             "revenue from purchases rated 2 or higher?": "Review rating at least 2, all time: 2,456.00.",
-        }.items():
-            tool, _, answer = chat.ask(question)
-            assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+        }
+        _answers(chat, asked)
         chat.ask("revenue by quarter for 2023?")
-        tool, _, answer = chat.ask("which one was best")
-        assert answer is not None and "(top 1 of 2):\n1. Q1 2023: 4,619.00" in answer
+        _answers(chat, {"which one was best": "(top 1 of 2):\n1. Q1 2023: 4,619.00"})
+
+
+def _answers(chat: Chat, asked: dict[str, str]) -> None:
+    """Each question is read by the query tool, and its answer holds the text given."""
+    for question, said in asked.items():
+        tool, _, answer = chat.ask(question)
+        assert tool == "query_data" and answer is not None and said in answer, (question, answer)
