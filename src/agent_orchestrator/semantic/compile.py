@@ -159,9 +159,7 @@ def compile_holding(model: SemanticModel, query: SemanticQuery) -> Compiled | No
     if not extreme and not keyed and not one_day:
         return None
     params: list[Any] = []
-    where = [_row_filter(model.column(f.column), f, params) for f in query.filters if f.column is not None]
-    if query.window is not None:
-        where.append(_in_window(_time_column(model, query.window), query.window, params))
+    where = _rows_kept(model, query.filters, query.window, params)
     shown = [c for c in model.columns if c.role in (Role.time, Role.key, Role.label, Role.dimension)]
     inner = f"SELECT {', '.join(quote(c.name) for c in shown)} FROM {VIEW}" + (
         f" WHERE {' AND '.join(where)}" if where else ""
@@ -187,11 +185,7 @@ def _together(model: SemanticModel, query: SemanticQuery) -> Compiled:
     params: list[Any] = []
     selects = [f"{_metric(model, model.metric(n), None, time, params)} AS {quote(n)}" for n in query.metrics]
     where_params: list[Any] = []
-    where = [
-        _row_filter(model.column(f.column), f, where_params) for f in query.filters if f.column is not None
-    ]
-    if query.window is not None:
-        where.append(_in_window(time, query.window, where_params))
+    where = _rows_kept(model, query.filters, query.window, where_params)
     # the kept groups' values under names of their own, so a row's columns are the row's
     kept = ", ".join(f"{quote(alias)} AS __kept{n}" for n, alias in enumerate(grouped.groups))
     keys = [
@@ -209,10 +203,18 @@ def _together(model: SemanticModel, query: SemanticQuery) -> Compiled:
 def _whole(model: SemanticModel, metric: Metric, whole: Whole, params: list[Any]) -> str:
     """The metric over the whole a share is of, as a scalar subquery (its parameters appended)."""
     expression = _metric(model, metric, None, model.time, params)
-    where = [_row_filter(model.column(f.column), f, params) for f in whole.filters if f.column is not None]
-    if whole.window is not None:
-        where.append(_in_window(_time_column(model, whole.window), whole.window, params))
+    where = _rows_kept(model, whole.filters, whole.window, params)
     return f"(SELECT {expression} FROM {VIEW}" + (f" WHERE {' AND '.join(where)})" if where else ")")
+
+
+def _rows_kept(
+    model: SemanticModel, filters: list[Filter], window: Window | None, params: list[Any]
+) -> list[str]:
+    """The conditions of the rows a query's row filters and window keep (their parameters appended)."""
+    where = [_row_filter(model.column(f.column), f, params) for f in filters if f.column is not None]
+    if window is not None:
+        where.append(_in_window(_time_column(model, window), window, params))
+    return where
 
 
 def _ranking(metric: str, by_change: bool) -> str:
