@@ -16,6 +16,7 @@ from typing import Any
 
 from agent_orchestrator.semantic import Column, Entity, Kind, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.vocabulary import normalise
+from agent_orchestrator.semantic.written import CURRENCY_CODES
 
 from .words import MONTH_NAMES, stem
 
@@ -248,8 +249,8 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
             names += [column.entity.value, f"{column.entity.value} id"]
         if column.role is Role.measure:  # "a purchase amount" of "Purchase Amount (USD)"; "a rating"
             words = normalise(column.title).split()
-            names += [" ".join(w for w in words if w not in _MONEY_CODES)]
-            names += [w for w in words if w in _SCORES]
+            names += [" ".join(w for w in words if w not in CURRENCY_CODES)]
+            names += [w for w in words if w in SCORE_WORDS]
         for name in names:
             said.setdefault(name, column)
     rules: dict[tuple[str, str], dict[str, Any]] = {}
@@ -281,8 +282,13 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
     return text, list(rules.values())
 
 
-_SCORES = frozenset({"rating", "ratings", "score", "scores", "stars", "review", "reviews"})
-_MONEY_CODES = frozenset({"usd", "eur", "gbp", "inr", "aud", "cad", "jpy", "chf"})
+SCORE_WORDS = frozenset({"rating", "ratings", "score", "scores", "stars", "review", "reviews"})
+
+
+def score_column(model: SemanticModel) -> Column | None:
+    """The one measure that scores a line ("Review Rating", "Stars"): what "rated 4" is of."""
+    scores = [c for c in model.with_role(Role.measure) if SCORE_WORDS & set(normalise(c.title).split())]
+    return scores[0] if len(scores) == 1 else None
 
 
 def _left_blank(cue: str | None, column: Column) -> bool:
@@ -291,7 +297,7 @@ def _left_blank(cue: str | None, column: Column) -> bool:
     if cue is None:
         return False
     return cue.split()[0] in ("missing", "blank", "empty", "lacking") or bool(
-        _SCORES & set(normalise(column.title).split())
+        SCORE_WORDS & set(normalise(column.title).split())
     )
 
 

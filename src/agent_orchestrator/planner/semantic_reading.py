@@ -51,6 +51,7 @@ from .query_phrases import (
     names_holding,
     of_the_named_column,
     place_column,
+    score_column,
     weekdays,
     years_left_out,
 )
@@ -275,16 +276,6 @@ _THRESHOLD = re.compile(
 "a rating of 9 or above"), or an amount each thing counted comes to ("orders over $500")."""
 _STARS = re.compile(r"\b(?P<number>[1-9](?:\.\d)?)[\s-]*stars?\b(?:\s+(?:review|rating)s?\b)?")
 """A score said in stars ("a full 5-star review")."""
-
-
-def _score_column(model: SemanticModel) -> Column | None:
-    """The one measure that scores a line ("Review Rating", "Stars"): what "rated 4" is of."""
-    scores = [
-        c
-        for c in model.with_role(Role.measure)
-        if {"rating", "score", "stars", "review"} & set(normalise(c.title).split())
-    ]
-    return scores[0] if len(scores) == 1 else None
 
 
 _VALUE_FIRST = re.compile(
@@ -1742,7 +1733,7 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
     measure is a fraction; "a quantity of 10": exactly 10), or for what each thing counted comes to
     ("invoices over 500": the orders whose revenue is over 500, ``group`` the order's key)."""
     found: list[dict[str, Any]] = []
-    score = _score_column(model)
+    score = score_column(model)
     for match in _THRESHOLD.finditer(text):
         named = vocabulary.find(match["what"])
         if score is not None and re.search(r"\b(?:rated|scored|rating|scoring)\b", match[0]):

@@ -513,6 +513,11 @@ _EVENTS = {"shipped": "shipments", "delivered": "deliveries"}
 """What a line is, by the verb of its quantity's header ("Boxes Shipped": each line a shipment)."""
 
 
+def _events(quantity: Column | None) -> list[str]:
+    """What each line is, by its quantity's header ("Boxes Shipped": shipments)."""
+    return [_EVENTS[w] for w in header_words(quantity.title) if w in _EVENTS] if quantity else []
+
+
 def _counted_nouns(quantity: Column) -> list[str]:
     """What a quantity counts, by its header's own noun ("Boxes Shipped": "boxes", "boxes shipped")."""
     words = header_words(quantity.title)
@@ -713,8 +718,7 @@ def default_metrics(
     if order is None:  # no order number: each line is an order (a file of one line per purchase)
         add("orders", Kind.rows, "count", "Orders", **kept)
         rows = metrics[-1]  # its lines are its rows: "how many rows?"; "shipments" of "Boxes Shipped"
-        verbs = [w for w in header_words(quantity.title) if w in _EVENTS] if quantity else []
-        events = [e for verb in verbs for e in (_EVENTS[verb], singular(_EVENTS[verb]))]
+        events = [e for event in _events(quantity) for e in (event, singular(event))]
         metrics[-1] = rows.model_copy(update={"synonyms": [*rows.synonyms, *SYNONYMS["lines"], *events]})
     else:
         add("lines", Kind.rows, "count", "Order lines")
@@ -819,7 +823,7 @@ def default_metrics(
             denominator="orders",
         )
     summed = {m.over for m in metrics if m.kind is Kind.sum} | {m.times for m in metrics if m.times}
-    events = [singular(_EVENTS[w]) for w in header_words(quantity.title) if w in _EVENTS] if quantity else []
+    events = [singular(event) for event in _events(quantity)]
     sold = revenue.over if revenue is not None and revenue.times is None else None
     lines = [c for c in columns if c not in margins or profit is None]  # a rate of the profit: not a line's
     extremes = _extremes(lines, summed, sold, events if order is None or one_line_per_order else None)

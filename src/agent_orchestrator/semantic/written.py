@@ -17,6 +17,8 @@ CURRENCY_SYMBOLS = {"$": "USD", "£": "GBP", "€": "EUR", "¥": "JPY", "₹": "
 """A symbol an amount is written with, and the currency a file that writes it means by default
 (an admin sets another on the Data page: "$" may be Canadian)."""
 
+CURRENCY_CODES = frozenset({"usd", "eur", "gbp", "inr", "aud", "cad", "jpy", "chf"})
+"""Currency codes as a header names them ("Purchase Amount (USD)"), lower case: the money, not the figure."""
 _SYMBOLS = "".join(CURRENCY_SYMBOLS)
 _SPACES = " \u00a0"
 

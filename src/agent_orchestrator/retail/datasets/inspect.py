@@ -31,7 +31,7 @@ from agent_orchestrator.retail.datasets.formats import (
     unreadable_line,
 )
 from agent_orchestrator.semantic.suggest import header_words
-from agent_orchestrator.semantic.written import plain_number, unmarked
+from agent_orchestrator.semantic.written import CURRENCY_CODES, plain_number, unmarked
 
 SAMPLE_BYTES = 256 * 1024
 """How much of the file the suggestion reads: some thousand records, enough for the dates."""
@@ -245,17 +245,20 @@ _SHARED_BLANKS = 0.1
 item cancelled from an order): more, and the amount is the order's, written on its first line."""
 
 
+def _is_number(cell: str) -> bool:
+    """A cell that holds a number, plain ("1,200.5") or written for people ("$5,320 ")."""
+    return bool(re.fullmatch(r"-?[\d.,]+", cell.strip())) or plain_number(cell) is not None
+
+
 def _numbers_in(body: list[list[str]], header: list[str], name: str) -> bool:
     """Whether the column's written cells are numbers, but for a broken one here and there (blanks
     aside): "Item Purchased" holds names, "Quantity" with one "twelve" counts."""
     written = [cell for cell in _column(body, header, name) if cell.strip()]
-    numbers = [c for c in written if re.fullmatch(r"-?[\d.,]+", c.strip()) or plain_number(c)]
+    numbers = [cell for cell in written if _is_number(cell)]
     return len(numbers) > len(written) / 2
 
 
-_CURRENCY_WORDS = frozenset(
-    {"usd", "eur", "gbp", "inr", "aud", "cad", "jpy", "chf", "in", "dollars", "euros"}
-)
+_CURRENCY_WORDS = CURRENCY_CODES | {"in", "dollars"}
 """A header's words that name the money an amount is in ("Purchase Amount (USD)")."""
 _AMOUNT_WORDS = frozenset({"total", "amount", "value"})
 
@@ -286,7 +289,7 @@ def _on_every_line(header: list[str], body: list[list[str]], name: str, order: s
     i = header.index(name)
     cells = [record[i].strip() if len(record) > i else "" for record in body]
     written = [cell for cell in cells if cell]
-    if not written or not all(re.fullmatch(r"-?[\d.,]+", cell) or plain_number(cell) for cell in written):
+    if not written or not all(_is_number(cell) for cell in written):
         return False
     if len(written) == len(cells):
         return True
