@@ -238,7 +238,8 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
     )
 
 
-_MINE = re.compile(r"\b(?:my|our)\s+(?P<noun>[a-z]+)\b", re.IGNORECASE)
+_MINE = re.compile(r"\bmy\s+(?P<noun>[a-z]+)\b", re.IGNORECASE)
+"""What the user looks after, said as theirs ("my range"); "our" is the business's ("our total revenue")."""
 _LOOKING_AFTER = re.compile(rf"\bi(?:'m|\s+am)?\s+(?:\w+\s+)?{LOOKS_AFTER}\b", re.IGNORECASE)
 """A user saying what they look after ("I run the Books desk", "I'm Lena, I look after Home Appliances")."""
 
@@ -249,8 +250,8 @@ def _in_their_words(text: str, earlier: Sequence[dict[str, Any]], data: _Data) -
     in my range" is in Home Appliances): what they told is part of what they ask."""
     found = _MINE.search(text)
     known = data.vocabulary.find(found["noun"]) if found is not None else None
-    if found is None or known is None or known.mentions or known.columns:
-        return text
+    if found is None or known is None or known.mentions or known.columns or known.metrics or known.grains:
+        return text  # "our revenue", "my region": words the data has
     for message in reversed(earlier):
         if message.get("role") != "user":
             continue
