@@ -642,6 +642,7 @@ def test_a_shops_own_words_for_what_it_sold_and_what_the_user_looks_after(tmp_pa
         chat.ask("I'm Lena, I look after Home Appliances. revenue for it in 2024?")
         tool, _, answer = chat.ask("how many units in my range?")
         assert (tool, answer) == ("query_data", "Units, Product category Home Appliances, all time: 3.")
+        assert "Home Appliances" not in str(chat.ask("when is my deadline?")[2])  # no thing one looks after
         tool, _, answer = chat.ask("what is our total revenue?")  # "our revenue": the data's own word
         assert (tool, answer) == ("query_data", "Revenue, all time: 874.96.")
 

@@ -240,6 +240,14 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
 
 _MINE = re.compile(r"\bmy\s+(?P<noun>[a-z]+)\b", re.IGNORECASE)
 """What the user looks after, said as theirs ("my range"); "our" is the business's ("our total revenue")."""
+_SCOPE_NOUNS = frozenset(
+    {"range", "desk", "area", "patch", "team", "category", "categories", "region", "regions", "segment",
+     "segments", "accounts", "account", "stores", "store", "territory", "portfolio", "line", "lines",
+     "market", "markets", "brand", "brands", "department", "counter", "products", "product", "customers",
+     "customer", "channel", "channels"}
+)  # fmt: skip
+"""What a person looks after is called ("my range", "my desk", "my accounts"), beside the statement's
+own nouns ("I run the Books desk": "my desk"); "my deadline" is no such thing."""
 _LOOKING_AFTER = re.compile(rf"\bi(?:'m|\s+am)?\s+(?:\w+\s+)?{LOOKS_AFTER}\b", re.IGNORECASE)
 """A user saying what they look after ("I run the Books desk", "I'm Lena, I look after Home Appliances")."""
 
@@ -260,6 +268,8 @@ def _in_their_words(text: str, earlier: Sequence[dict[str, Any]], data: _Data) -
         if told is None:
             continue
         after = normalize(said[told.end() :].split(".")[0].split("?")[0])
+        if found["noun"].lower() not in _SCOPE_NOUNS | set(after.split()):
+            return text  # "when is my deadline?" after "I'm focusing on customer 22759": the chat's
         mentions = data.vocabulary.find(after).mentions
         if len({m.column for m in mentions}) == 1 and mentions:
             values = " and ".join(dict.fromkeys(m.value for m in mentions))
