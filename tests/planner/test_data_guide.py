@@ -180,6 +180,29 @@ def test_a_question_naming_what_only_this_file_has_is_never_read_by_the_retail_r
     assert text.startswith("I can't answer that from this data: I don't know what 'reps' or 'working'")
 
 
+def test_what_the_file_does_not_record_is_declined_never_answered_unspecified_or_zero(chat: Chat) -> None:
+    """The store file has no country, no returns and no store column: the retail tables would
+    answer "Unspecified", 0 cancelled orders and the total of all stores."""
+    for question, lacking in (
+        ("revenue by country", "it records no countries."),
+        ("how many orders were returned?", "it records no returns or cancellations."),
+        ("what's our return rate in 2016?", "it records no returns or cancellations."),
+        ("which store sold the most?", "it records no stores."),
+        ("units per shop", "it records no stores."),
+    ):
+        tool, _, text = chat.ask(question)
+        assert tool is None and text is not None, question
+        assert text.startswith(f"I can't answer that from this data: {lacking} You can ask for"), question
+    tool, _, text = chat.ask("what was our store's revenue in 2016?")  # ours: no grouping
+    assert tool is not None and text is not None and "1,008.52" in text
+
+
+def test_a_word_grouped_by_is_never_set_aside(chat: Chat) -> None:
+    tool, _, text = chat.ask("revenue by brand")
+    assert tool != "query_data" and text is not None and text.startswith("I can't answer that from this data")
+    assert "Read without" not in text
+
+
 def test_a_period_outside_the_data_is_said_never_answered_with_zeros(chat: Chat) -> None:
     tool, _, text = chat.ask("can you predict how much we'll sell in January 2030?")
     assert tool is None

@@ -64,6 +64,10 @@ class _Data:
     rows_only: bool
     """A file imported as its own rows only (no customer or product column): the retail tables hold
     none of its lines, so nothing of theirs may answer a question on it."""
+    lacks: frozenset[str]
+    """What the retail tables answer of every file but this one does not record ("country": every
+    line's country is unspecified; "cancellations": no line reverses another and no status marks
+    one): asked of, it is declined, never answered "Unspecified" or 0 (:func:`_lacking`)."""
 
 
 class DataGuide:
@@ -101,7 +105,12 @@ class DataGuide:
         if about is not None and (about["greeting"] or about["ask"]):  # what is loaded, questions to try
             hello = "Hello! " if about["greeting"] else ""
             return GuidedAnswer(hello + self._start_of(data).in_brief())
-        planned = self._retail.step(messages, tools)
+        shops = _SHOPS_RANKED.search(normalize(_text(messages[last])))
+        if shops is not None and not data.vocabulary.find(shops["shop"]).columns:
+            return GuidedAnswer(
+                f"I can't answer that from this data: it records no stores. {can_ask(data.model)}"
+            )
+        planned = _lacking(self._retail.step(messages, tools), data)
         previous, _ = _previous(messages[:last], tool)
         reading = (
             _meaning_chosen(messages, last, tool, data)
@@ -185,7 +194,8 @@ class DataGuide:
                     first_day, last_day = engine.span()
                     # guest lines, or a file imported as its own rows only (no customer or product
                     # column mapped): the retail tables lack lines the file has
-                    rows_only = not _retail_lines(path)
+                    lines, lacks = _retail_lines(path)
+                    rows_only = not lines
                     guests = customer is not None and engine.blank(customer) > 0
                     # lines whose amount is blank: sales of an unknown amount, which the retail
                     # tables leave out (a count of the file's sales counts them)
@@ -216,6 +226,7 @@ class DataGuide:
                     guests or rows_only or statuses or discounted or unpriced,
                     own,
                     rows_only,
+                    lacks if model.cancellation is None else lacks - {"cancellations"},
                 )
             return self._data
 
@@ -390,13 +401,57 @@ def _doing_without(answered: GuidedAnswer, aside: list[str]) -> GuidedAnswer:
     return GuidedAnswer(f"{answered.text}\n\n(Read without {words}: not a word the data has.)")
 
 
-def _retail_lines(path: Path) -> bool:
-    """Whether the version's retail tables hold any line (a file imported as its own rows has none)."""
+def _retail_lines(path: Path) -> tuple[bool, frozenset[str]]:
+    """Whether the version's retail tables hold any line (a file imported as its own rows has none),
+    and what of theirs the file did not record (:attr:`_Data.lacks`)."""
+    facts = {
+        "lines": "SELECT 1 FROM transactions LIMIT 1",
+        "country": "SELECT 1 FROM customers WHERE country <> 'Unspecified' LIMIT 1",
+        "cancellations": "SELECT 1 FROM transactions WHERE is_cancellation = 1 LIMIT 1",
+    }
     try:
         with contextlib.closing(open_readonly(path)) as conn:
-            return conn.execute("SELECT 1 FROM transactions LIMIT 1").fetchone() is not None
+            held = {fact for fact, sql in facts.items() if conn.execute(sql).fetchone() is not None}
     except (RetailDatabaseError, sqlite3.Error):
-        return True
+        return True, frozenset()
+    if "lines" not in held:
+        return False, frozenset()
+    return True, frozenset(facts) - held
+
+
+_SHOPS_RANKED = re.compile(
+    r"\b(?:which|what|each|per|by|top|best|worst|busiest|individual)\s+(?P<shop>stores?|shops?)\b"
+)
+"""A question by store ("which store sold most?", "revenue per shop"). "Store" is common English to
+the retail reader ("our store's revenue"), so of a file with no store column it would be answered
+with the figure of all stores together; "in every store" is everything together, not this."""
+
+
+_CANCELLED = frozenset({"cancellations", "cancelled_revenue", "cancellation_rate"})
+"""The retail tool's measures of cancelled orders and returns."""
+
+
+def _lacking(planned: GuidedCall | GuidedAnswer | None, data: _Data) -> GuidedCall | GuidedAnswer | None:
+    """The retail reader's call, unless it asks what this file does not record: then said so, with
+    what the file answers instead. A file without a country has every customer "Unspecified" and one
+    without returns 0 of them; either answer would be a misreading stated as a fact."""
+    if not isinstance(planned, GuidedCall) or not data.lacks:
+        return planned
+    arguments = planned.arguments
+    asks: set[str] = set()
+    by_country = arguments.get("group_by") == "country" or (
+        arguments.get("exclude_top") and arguments.get("exclude_top_of") == "country"
+    )
+    named = any("countr" in key and value for key, value in arguments.items())  # countries, country
+    if by_country or named or planned.name.endswith("country_breakdown"):
+        asks.add("country")
+    if arguments.get("measure") in _CANCELLED:
+        asks.add("cancellations")
+    missing = asks & data.lacks
+    if not missing:
+        return planned
+    said = " or ".join("countries" if m == "country" else "returns or cancellations" for m in sorted(missing))
+    return GuidedAnswer(f"I can't answer that from this data: it records no {said}. {can_ask(data.model)}")
 
 
 _ABOUT_YOU = re.compile(

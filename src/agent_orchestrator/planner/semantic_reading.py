@@ -1279,6 +1279,9 @@ _SUBJECT_BEFORE = _words("what whats which who whose how hows many much number a
 _DETERMINERS = _words("the a an our my your their its this that these those all overall")
 _LINKING = _words("is are was were be been being get gets got getting")
 _PLACED = _words("in from at within inside across")
+_GROUPED = _words("by per each every")
+"""Before a word, what it groups by ("revenue *by brand*", "units *per store*"): the answer's rows,
+never a colouring."""
 
 
 _OFF_THE_TABLE = _words(
@@ -1312,7 +1315,8 @@ def _set_aside(
     A word is kept -- and the question not read -- when it may be what is asked or a condition on it:
     a number, a calendar word, a word of no dictionary (a name, a typo of a value), a superlative
     ("longest"), a comparative before "than", a word beside one of the data's ("*marketing* spend",
-    "customer *age*"), after "what's the" or "how many" ("what's the *weather*"), or after "were"
+    "customer *age*"), after "what's the" or "how many" ("what's the *weather*"), after "by" or "per"
+    ("revenue by *brand*"), or after "were"
     ("how many cars were *returned*?"), beside another such word ("*regular customers*"), a subject a
     sales table lacks (:data:`_OFF_THE_TABLE`), or a form of the data's own words."""
     if not reading.left or not reading.named or not reading.arguments.get("metrics"):
@@ -1335,7 +1339,7 @@ def _set_aside(
         for at in places:
             before = tokens[at - 1] if at > 0 else ""
             after = tokens[at + 1] if at + 1 < len(tokens) else ""
-            if before in data_words or after in data_words or before in _LINKING | _PLACED:
+            if before in data_words or after in data_words or before in _LINKING | _PLACED | _GROUPED:
                 return  # "revenue in Germany": where or what the figure is of, never a colouring
             if before in reading.left or after in reading.left:
                 return

@@ -205,6 +205,8 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "deal size": ["deal", "deal band"],
     "store": ["shop", "outlet", "branch", "location"],
     "branch": ["store", "shop", "outlet", "location"],
+    "outlet": ["store", "shop", "branch", "location"],
+    "mall": ["store", "shop", "shopping centre", "shopping center"],
     "salesperson": ["sales rep", "rep", "seller", "agent"],
     "sales person": ["salesperson", "sales rep", "rep", "seller", "agent"],
     "sales rep": ["salesperson", "sales person", "rep", "seller", "agent"],
