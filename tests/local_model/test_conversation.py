@@ -773,6 +773,10 @@ def test_a_name_said_as_here_and_a_desk_run_are_told_back() -> None:
     question = "remind me, what's my name and which desk do I run?"
     reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
     assert reply == ChatReply('You told me: "Hi, Raj here" and "I run the Books desk"')
+    chat[0] = user("hi, Tomasz from rev ops here. how many Books transactions are in the file?")
+    question = "whats my name and which team am i on again?"  # the team said with the name
+    reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
+    assert reply == ChatReply('You told me: "hi, Tomasz from rev ops here"')
 
 
 def test_a_cutoff_the_user_asked_with_is_quoted_from_their_question() -> None:

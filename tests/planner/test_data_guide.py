@@ -815,3 +815,35 @@ def _answers(chat: Chat, asked: dict[str, str]) -> None:
     for question, said in asked.items():
         tool, _, answer = chat.ask(question)
         assert tool == "query_data" and answer is not None and said in answer, (question, answer)
+
+
+PIPELINE = (
+    "opportunity_id,sales_agent,product,account,deal_stage,engage_date,close_date,close_value\n"
+    "A1,Moses Frase,GTXPro,Cancity,Won,2016-10-20,2017-03-01,1000\n"
+    "A2,Moses Frase,GTX Plus Pro,Isdom,Won,2016-10-25,2017-03-11,4500\n"
+    "A3,Darcel Schlecht,MG Special,Cancity,Won,2017-01-05,2017-03-07,50\n"
+    "A4,Darcel Schlecht,GTXPro,Codehow,Lost,2017-02-01,2017-04-09,0\n"
+    "A5,Darcel Schlecht,GTX Plus Pro,Codehow,Won,2017-02-11,2017-04-12,5000\n"
+    "A6,Vicki Laflamme,MG Special,,Engaging,2017-03-01,,\n"
+)
+
+
+def test_a_sales_pipeline_imports_as_exported_and_is_read_in_its_words(tmp_path: Path) -> None:
+    """A CRM's deals: "close_value" is what each came to, the close date its day of sale, an
+    opportunity a deal; "engaged in 2016" is of the other date; "GTX Pro" is GTXPro spaced."""
+    with _chat_on(tmp_path, PIPELINE) as chat:
+        assert chat.ask("how many deals?")[2] == "Orders, all time: 6."
+        assert chat.ask("how many opps were engaged back in 2016?")[2] == "Orders, 2016 (engage date): 2."
+        text = chat.ask("revenue excluding the GTX Pro and GTX Plus Pro?")[2]
+        assert text == "Revenue, Product other than GTXPro and GTX Plus Pro, all time: 50.00."
+        text = chat.ask("leaving MG Special aside, what's the smallest deal we've won?")[2]
+        assert text is not None and text.startswith("Min close value, Product not MG Special, Deal stage Won")
+        assert ": 1,000.00, on" in text
+        text = chat.ask("top 2 reps by won revenue")[2]
+        assert text is not None and text.startswith("Revenue by sales agent, Deal stage Won, all time:\n")
+        assert "1. Moses Frase: 5,500.00\n2. Darcel Schlecht: 5,050.00" in text
+        assert chat.ask("how many deals did we lose?")[2] == "Orders, Deal stage Lost, all time: 1."
+        text = chat.ask("which product takes longest to close? avg days")[2]  # engaged to closed
+        assert text is not None and "close date by product, all time (top 1 of 3):\n1. GTXPro: 99.5\n" in text
+        tool, _, text = chat.ask("which rep has the best win rate?")  # a rate: never the deals won
+        assert tool is None and text is not None and text.startswith("I can't answer that from this data")

@@ -33,6 +33,7 @@ from agent_orchestrator.retail.datasets import (
     inspect_csv,
 )
 from agent_orchestrator.retail.datasets import library as library_module
+from agent_orchestrator.retail.datasets.dates import candidate_formats
 from agent_orchestrator.retail.datasets.inspect import SAMPLE_BYTES
 from agent_orchestrator.retail.datasets.rows import KEYED_ID_BASE, keyed_customer_id
 from agent_orchestrator.retail.datasets.semantic import semantic_source
@@ -888,3 +889,9 @@ def test_a_sheets_export_of_month_names_and_grouped_amounts_imports_as_written(t
     assert (preview.mapping["quantity"], preview.mapping["line_total"]) == ("Boxes Shipped", "Amount")
     assert (preview.format.decimal, preview.format.thousands) == (".", ",")
     assert preview.format.date_format == "%d-%b-%y"
+
+
+def test_dates_written_with_their_weekday_or_a_twelve_hour_clock_are_read() -> None:
+    assert candidate_formats(["Saturday, January 1, 2022", "Monday, January 3, 2022"]) == ["%A, %B %d, %Y"]
+    assert candidate_formats(["3/5/2021 2:22 PM", "3/15/2021 11:02 AM"]) == ["%m/%d/%Y %I:%M %p"]
+    assert candidate_formats(["2021-03-05 14:22:01.250"]) == ["%Y-%m-%d %H:%M:%S.%f"]

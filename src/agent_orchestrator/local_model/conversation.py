@@ -307,8 +307,9 @@ _ABOUT_ME = re.compile(
 never from the data."""
 _INTRODUCED = re.compile(
     r"\b(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|this\s+is|call\s+me|it's)\s+(?P<name>[A-Z][a-z]+)\b"
-    r"|\b[A-Z][a-z]+\s+(?i:here)\b"  # "Hi, Raj here"
+    r"|\b[A-Z][a-z]+(?:\s+(?i:from|in|on|at|with)(?:\s+[\w&-]+){1,3}?)?\s+(?i:here)\b"
 )
+"""An introduction: "I'm Priya", and in the third person "Hi, Raj here", "Tomasz from rev ops here"."""
 
 
 def about_me(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:

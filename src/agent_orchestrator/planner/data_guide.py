@@ -64,6 +64,9 @@ class _Data:
     rows_only: bool
     """A file imported as its own rows only (no customer or product column): the retail tables hold
     none of its lines, so nothing of theirs may answer a question on it."""
+    spans: dict[str, tuple[date | None, date | None]]
+    """Each date column's first and last day: a window on another date than the model's time
+    ("deals engaged in 2016") is outside the data by that date's span."""
     lacks: frozenset[str]
     """What the retail tables answer of every file but this one does not record ("country": every
     line's country is unspecified; "cancellations": no line reverses another and no status marks
@@ -192,6 +195,7 @@ class DataGuide:
                 with Engine(model, rows) as engine:
                     words = engine.words()
                     first_day, last_day = engine.span()
+                    spans = {column.name: engine.span(column) for column in model.dated}
                     # guest lines, or a file imported as its own rows only (no customer or product
                     # column mapped): the retail tables lack lines the file has
                     lines, lacks = _retail_lines(path)
@@ -226,6 +230,7 @@ class DataGuide:
                     guests or rows_only or statuses or discounted or unpriced,
                     own,
                     rows_only,
+                    spans,
                     lacks if model.cancellation is None else lacks - {"cancellations"},
                 )
             return self._data
@@ -501,15 +506,16 @@ def _outside(arguments: dict[str, Any], data: _Data) -> str | None:
     """A period wholly outside the data ("January 2018" of a file that ends in 2017, or compared with:
     "2022 vs 2021" of a file of 2022): said, with the data's span, rather than answered with zeros
     (or forecast)."""
-    if data.first_day is None or data.last_day is None:
-        return None
     for window in (arguments.get("window") or {}, arguments.get("compare") or {}):  # "2022 vs 2021"
+        first_day, last_day = data.spans.get(window.get("column") or "", (data.first_day, data.last_day))
+        if first_day is None or last_day is None:
+            continue
         start, end = window.get("start"), window.get("end")
-        after = start is not None and date.fromisoformat(str(start)) > data.last_day
-        before = end is not None and date.fromisoformat(str(end)) < data.first_day
+        after = start is not None and date.fromisoformat(str(start)) > last_day
+        before = end is not None and date.fromisoformat(str(end)) < first_day
         if after or before:
             asked = window_text(Window.model_validate(window))
-            span = f"{day_text(data.first_day)} to {day_text(data.last_day)}"
+            span = f"{day_text(first_day)} to {day_text(last_day)}"
             return f"I can't answer that from this data: it runs from {span}, and {asked} is outside it."
     return None
 

@@ -207,7 +207,24 @@ def _speed(text: str, model: SemanticModel) -> str:
                 return found[0][:at] + called + found[0][at + len(verb) :]
         return found[0]
 
-    return _SPEED.sub(named, text) if events else text
+    if not events:
+        return text
+    text = _IN_DAYS.sub(" ", _TAKES_LONG.sub(lambda m: _TAKES[m["how"]], text))
+    if len(events) == 1:  # "avg days, won deals": the days between the file's two dates, not a grain
+        text = _DAYS_ASKED.sub(f"average {events[0][1]}", text)
+    return _SPEED.sub(named, text)
+
+
+_TAKES_LONG = re.compile(
+    r"\b(?:takes?|took|taking)\s+(?:the\s+)?(?P<how>longest|shortest|most time|least time)\b"
+)
+_TAKES = {"longest": "slowest", "most time": "slowest", "shortest": "fastest", "least time": "fastest"}
+"""How long something takes ("which product takes longest to close?"): its speed, slowest or fastest."""
+_DAYS_ASKED = re.compile(
+    r"\b(?:average|mean|typical)\s+(?:number\s+of\s+)?days\b(?!\s+(?:to|from|until|between)\b)"
+)
+_IN_DAYS = re.compile(r"\bin\s+(?:days|number\s+of\s+days)\b")
+"""The unit a span between two dates is asked in ("avg days to ship, in days"), never a grain."""
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=\S)|\s+[-\u2013\u2014]\s+")
@@ -622,6 +639,43 @@ def _read(
     period_before: dict[str, str] | None = None,
     earlier_period: dict[str, str] | None = None,
 ) -> SemanticReading:
+    reading = _read_words(
+        question, model, vocabulary, last_day, previous, listed, period_before, earlier_period
+    )
+    if _rate_unread(normalize(question), reading.arguments, model):
+        reading.left, reading.aside = [*reading.left, "rate"], []
+    return reading
+
+
+_RATE = re.compile(r"\brates?\b")
+_RATE_OF_CHANGE = re.compile(r"\b(?:growth|change|increase|decrease|decline|run)\s+rates?\b")
+
+
+def _rate_unread(text: str, arguments: dict[str, Any], model: SemanticModel) -> bool:
+    """Whether the question asks for a rate ("win rate", "rate of returns") that no metric read is:
+    a rate is a share of something, and the figure it is of ("deals won") is not it. A growth rate
+    is the comparison's."""
+    if not _RATE.search(text) or _RATE_OF_CHANGE.search(text) or arguments.get("compare"):
+        return False
+    named = [c.title for c in model.columns] + [
+        said for m in model.metrics for said in (m.title, *m.synonyms)
+    ]
+    if any(_RATE.search(normalise(name)) for name in named):
+        return False  # "the discount rate", "the tax rate": a column's or a metric's own word
+    read = [model.metric(name) for name in arguments.get("metrics", [])]
+    return not any(m.kind is Kind.ratio or m.unit == "ratio" for m in read)
+
+
+def _read_words(
+    question: str,
+    model: SemanticModel,
+    vocabulary: Vocabulary,
+    last_day: date | None,
+    previous: dict[str, Any] | None,
+    listed: tuple[str, list[str]] | None,
+    period_before: dict[str, str] | None = None,
+    earlier_period: dict[str, str] | None = None,
+) -> SemanticReading:
     text = normalize(question)
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
     text = _ACROSS_ALL.sub(" overall ", _ALL_OF.sub(" overall ", text))  # "across all 3 branches": everything
@@ -897,8 +951,13 @@ def _read(
             metric = _metric_over(model, name) if name not in ranged or not metrics else None
             if metric is not None and metric not in metrics:
                 metrics.append(metric)
-        elif column.role is Role.time:
-            continue  # a date column is a window's or a grain's
+        elif column.role is Role.time:  # a date column is a window's or a grain's
+            default = model.time
+            if default is not None and name != default.name:  # "deals engaged in 2016": of that date
+                for span in ("window", "compare"):
+                    if span in args:
+                        args[span] = {**args[span], "column": name}
+            continue
         elif name not in filter_columns:
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
             groups.append({"column": key.name if key is not None else name})

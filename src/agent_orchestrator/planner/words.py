@@ -46,7 +46,8 @@ COMMON = frozenset(
     u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg though tho
     contain contains containing menu catalog catalogue lineup still actually
     onwards onward forwards within ship ships shipped include includes including incl everything
-    ahead behind stack stacks stacked""".split()  # noqa: SIM905
+    ahead behind stack stacks stacked aside we've you've they've weve youve theyve
+    i'll we'll you'll they'll it's that's there's here's you're they're""".split()  # noqa: SIM905
 )
 """Common English: never a product's words, never a sign of a misreading. Calendar words are not
 among them: "orders last week" or "revenue since 2024" read without their period would be a silent
@@ -65,6 +66,9 @@ QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<![\w'])['\u2018]([^'\u20
 
 
 _SHORTHAND_WORDS = {
+    "avg": "average",
+    "opp": "opportunity",
+    "opps": "opportunities",
     "rev": "revenue",
     "revs": "revenue",
     "val": "value",

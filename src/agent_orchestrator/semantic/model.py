@@ -25,7 +25,10 @@ _NAME_LIMIT = 64
 Name = Annotated[str, Field(min_length=1, max_length=_NAME_LIMIT, pattern=r"^[a-z][a-z0-9_]*$")]
 """A metric's or a column's name in the model: lower case, an identifier (``order_date``)."""
 MAX_METRICS = 100
-Synonyms = Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=30)]
+MAX_SYNONYMS = 60
+"""Of one name: a line's largest sale is said of each thing a line is ("the biggest deal", "the most
+expensive ticket"), some forty ways."""
+Synonyms = Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=MAX_SYNONYMS)]
 
 
 class Role(StrEnum):

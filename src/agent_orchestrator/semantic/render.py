@@ -118,7 +118,7 @@ def reading(
         kept = _counted(model, query, 2)
         parts += [f"{kept} with {_filter_text(model, r)}" for r in query.filters if r.metric is not None]
         parts += [_filter_text(model, r, names) for r in query.filters if r.metric is None]
-        parts.append(window_text(query.window))
+        parts.append(window_text(query.window) + _dated_by(model, query.window))
         return ", ".join(parts)
     if query.group_by:
         groups = []
@@ -133,11 +133,18 @@ def reading(
     if query.count:
         parts[0] = f"Number of {_counted(model, query, 2)} ({parts[0]})"
     parts += [_filter_text(model, rule, names) for rule in query.filters]
-    when = window_text(query.window) + placed(query.window, last_day)
+    when = window_text(query.window) + placed(query.window, last_day) + _dated_by(model, query.window)
     if query.compare is not None:
         when += f" vs {window_text(query.compare)}"
     parts.append(when)
     return ", ".join(parts)
+
+
+def _dated_by(model: SemanticModel, window: Window | None) -> str:
+    """The date a window is of, when not the model's time: "2016 (engage date)"."""
+    if window is None or window.column is None or (window.start is None and window.end is None):
+        return ""
+    return f" ({model.column(window.column).title.lower()})"
 
 
 def render(

@@ -20,6 +20,7 @@ from spellchecker import SpellChecker
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.model import (
     MAX_METRICS,
+    MAX_SYNONYMS,
     Cancellation,
     Column,
     Entity,
@@ -31,15 +32,17 @@ from agent_orchestrator.semantic.model import (
     column_name,
 )
 from agent_orchestrator.semantic.profile import ColumnProfile, TableProfile
-from agent_orchestrator.semantic.vocabulary import singular
+from agent_orchestrator.semantic.vocabulary import plurals, singular
 from agent_orchestrator.semantic.written import CURRENCY_SYMBOLS
 
 # Words of a header, by what they say about the column.
 _ENTITY_WORDS: dict[Entity, tuple[str, ...]] = {
-    Entity.order: ("order", "invoice", "transaction", "receipt", "basket"),
+    Entity.order: ("order", "invoice", "transaction", "receipt", "basket", "deal", "opportunity"),
     Entity.customer: ("customer", "cust", "client", "buyer", "account", "member", "shopper"),
     Entity.product: ("product", "item", "sku", "stock", "article", "variant"),
 }
+_ORDER_NOUNS = {"opportunity": ("deals", "opportunities"), "deal": ("deals", "opportunities")}
+"""What a pipeline's opportunities are also called, counted: a deal is an opportunity."""
 _KEY_WORDS = ("id", "key", "code", "no", "number", "num", "ref", "sku", "stockcode", "invoiceno")
 _ID_WORDS = ("id", "key", "code", "ref", "sku")
 """The last word of a header that numbers things (a store, a sales team) rather than measures."""
@@ -47,7 +50,7 @@ _LABEL_WORDS = ("name", "description", "title", "desc")
 _SCORE_WORDS = ("rating", "score", "percentage", "percent", "pct", "rate", "ratio", "age", "stars")
 """A measure of each line that is a level, not an amount: its average means something, its sum not."""
 _KIND_WORDS = ("type", "line", "category", "group", "segment", "class", "kind", "level", "tier", "status",
-               "brand", "family", "range")  # fmt: skip
+               "brand", "family", "range", "stage", "size", "outcome")  # fmt: skip
 """A kind of an entity, not the entity ("Customer type", "Product line"): something to group by."""
 _TRAIT_WORDS = ("gender", "sex", "age", "city", "state", "country", "region", "postal", "zip", "postcode")
 """What an entity is or where it is ("Customer_Gender", "Customer City"): a trait to group by, never
@@ -125,6 +128,10 @@ SYNONYMS: dict[str, list[str]] = {
         "order value",
         "average ticket",
         "ticket size",
+        "average ticket size",
+        "average basket size",
+        "average order size",
+        "order size",
         "average invoice",
         "average sale",
         "average transaction",
@@ -210,6 +217,8 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "salesperson": ["sales rep", "rep", "seller", "agent"],
     "sales person": ["salesperson", "sales rep", "rep", "seller", "agent"],
     "sales rep": ["salesperson", "sales person", "rep", "seller", "agent"],
+    "sales agent": ["salesperson", "sales person", "sales rep", "rep", "seller", "agent"],
+    "agent": ["salesperson", "sales rep", "rep", "seller"],
     "channel": ["sales channel", "sales method"],
     "sales method": ["channel", "sales channel", "method"],
     "retailer": ["retail partner", "account", "stockist"],
@@ -245,6 +254,8 @@ def suggest_model(
         spoken = " ".join(header_words(found.header))
         if spoken in COLUMN_SYNONYMS and column.role is not Role.ignore:
             column = column.model_copy(update={"synonyms": COLUMN_SYNONYMS[spoken]})
+        if column.role is Role.time and (done := _done_on(column)):
+            column = column.model_copy(update={"synonyms": [*column.synonyms, *done]})
         columns.append(column)
     columns = _row_key(_one_key_per_entity(_unique_names(_date_parts(columns))), profile)
     names = {column.source: column.name for column in columns}
@@ -264,6 +275,23 @@ def suggest_model(
     except ValidationError as error:  # never expected: said in one line, not as a server error
         first = error.errors()[0]["msg"] if error.errors() else str(error)
         raise InvalidInputError(f"The file's columns could not be modelled: {first}.") from error
+
+
+_DATE_WORDS = frozenset({"date", "day", "time", "timestamp", "datetime", "at", "on", "dt"})
+
+
+def _done_on(column: Column) -> list[str]:
+    """What was done on a date, as a question says it ("close_date": close, closed; "engage_date":
+    engaged; "Ship Date": shipped), so that "deals engaged in 2016" is of that date, not the
+    model's time. None of an event's own noun ("Order Date": "ordered" is what every line was)."""
+    words = [w for w in header_words(column.source) if w not in _DATE_WORDS]
+    if len(words) != 1 or not words[0].isalpha() or len(words[0]) < 3:
+        return []
+    word = words[0]
+    if _entity([word]) is not None or word in {"sale", "sales", "purchase", "payment", "transaction"}:
+        return []
+    done = [f"{word}d"] if word.endswith("e") else [f"{word}{word[-1]}ed", f"{word}ed"]
+    return [w for w in [word, *done] if is_english(w)][:2]
 
 
 def _date_parts(columns: list[Column]) -> list[Column]:
@@ -583,6 +611,9 @@ def _extremes(
             for noun in nouns:
                 ups += [f"{w} single {noun}" for w in _MOST[:3]] + [f"most expensive {noun}"]
                 downs += [f"{w} single {noun}" for w in _LEAST[:2]] + [f"cheapest {noun}"]
+            if events is not None:  # every line an order: "the smallest deal we won" is one line's
+                ups += [f"{w} {noun}" for noun in _SOLD[:-1] for w in _MOST[1:3]]
+                downs += [f"smallest {noun}" for noun in _SOLD[:-1]]
         unit: Unit = "money" if column.unit == "money" else "ratio" if column.unit == "percent" else "number"
         # a summed measure's title is no "Highest profit" either: that names the region with most
         top, bottom = ("Max", "Min") if column.name in summed else ("Highest", "Lowest")
@@ -597,14 +628,15 @@ def _extremes(
                     unit=unit,
                     label=f"{title} {column.title.lower()}",
                     over=column.name,
-                    synonyms=list(dict.fromkeys(also))[:30],
+                    synonyms=list(dict.fromkeys(also))[:MAX_SYNONYMS],
                 )
             )
     return found
 
 
-def _days_between(first: Column, later: Column) -> Metric:
-    """The average days from a row's ``first`` date to a ``later`` one ("days to ship")."""
+def _days_between(first: Column, later: Column, cycle: bool = False) -> Metric:
+    """The average days from a row's ``first`` date to a ``later`` one ("days to ship"); a
+    ``cycle`` ends with the sale: the days from a deal's first contact to its close."""
     word = header_words(later.source)[0] if header_words(later.source) else later.name
     return Metric(
         name=column_name(f"days to {word}") if word != "days" else f"days_to_{later.name}",
@@ -620,7 +652,7 @@ def _days_between(first: Column, later: Column) -> Metric:
             f"{word} time",
             f"{_gerund(word)} time",
             f"days until {word}",
-            "lead time",
+            *(["sales cycle", "cycle time", "cycle"] if cycle else ["lead time"]),
         ],
     )
 
@@ -714,7 +746,12 @@ def default_metrics(
                 **kept,
             )
             if entity is Entity.order and counted.synonyms:  # "receipts", "tickets", "cars": counted
-                said = [f"{noun}s" for noun in counted.synonyms if f"{noun}s" not in metrics[-1].synonyms]
+                said = [
+                    said
+                    for noun in counted.synonyms
+                    for said in (plurals(noun)[0], *_ORDER_NOUNS.get(noun, ()))
+                    if said not in metrics[-1].synonyms
+                ]
                 metrics[-1] = metrics[-1].model_copy(update={"synonyms": [*metrics[-1].synonyms, *said]})
     order = keys.get(Entity.order) or labels.get(Entity.order)
     if order is None:  # no order number: each line is an order (a file of one line per purchase)
@@ -831,9 +868,11 @@ def default_metrics(
     extremes = _extremes(lines, summed, sold, events if order is None or one_line_per_order else None)
     times = [c for c in columns if c.role is Role.time and c.day_time != "time"]
     main = next((c for c in times if c.mapped == "time"), times[0] if times else None)
-    # "days to ship": from the order date (else the row's first) to each date after it in the file
+    # "days to ship": from the order date (else the row's first) to each date after it in the file;
+    # from each date before it to the sale ("engage_date" of a deal closed on "close_date"): a cycle
     if main is not None:
         metrics += [_days_between(main, later) for later in times[times.index(main) + 1 :]]
+        metrics += [_days_between(earlier, main, cycle=True) for earlier in times[: times.index(main)]]
     for column in times:
         # "when did they last order?", "their most recent purchase": the event the date is of
         event = column.title.lower().removesuffix(" date").removesuffix(" day").strip()

@@ -27,6 +27,10 @@ FUZZY_CUTOFF = 0.88
 _MIN_FUZZY = 5
 _MIN_PREFIX = 4
 """The fewest letters of a name said short ("tech"): fewer begin too many words."""
+_MIN_COMPACT = 5
+"""The fewest letters of a value found by its letters alone (:attr:`Vocabulary._compact`)."""
+_JOINING = frozenset({"the", "a", "an", "of", "in", "on", "and", "or", "to", "for", "by", "at", "vs"})
+"""Words never part of a value spaced another way ("in dia" is no India)."""
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
 
@@ -78,6 +82,7 @@ def singular(phrase: str) -> str:
 _IRREGULAR = {
     "paid": "pay", "sold": "sell", "bought": "buy", "spent": "spend", "made": "make", "gave": "give",
     "given": "give", "women": "woman", "men": "man", "people": "person", "children": "child",
+    "won": "win", "lost": "lose", "losing": "lose", "closed": "close", "closing": "close",
 }  # fmt: skip
 """English forms no ending explains ("paid" is a form of "pay", as "payment" is)."""
 _ENDINGS = re.compile(r"(?<=\w{3})(?:ments?|ships?|ings?|ed|es|s)$")
@@ -271,7 +276,7 @@ _PLAIN_WORDS = _PLAIN_PAIRS | {"a", "i", "o"} | {
 value only beside its column's name ("the Top category")."""
 
 
-def _plurals(word: str) -> tuple[str, ...]:
+def plurals(word: str) -> tuple[str, ...]:
     """The ways a word's plural may be written, the likeliest first ("category": categories, "bike":
     bikes, "box": boxes)."""
     if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
@@ -385,6 +390,15 @@ class Vocabulary:
             if key not in self.initials and len(held) == 1:
                 self.initials[key] = held[0]
         self._fuzzy = [w for w in self._values if len(w) >= _MIN_FUZZY and not any(c.isdigit() for c in w)]
+        # A value by its letters alone, spaced another way ("GTX Pro" for *GTXPro*, "tshirt" for
+        # *T-shirt*): only where no other value is spelt so
+        compact: dict[str, set[tuple[str, str]]] = {}
+        for phrase, held in self._values.items():
+            if len(joined := phrase.replace(" ", "")) >= _MIN_COMPACT:
+                compact.setdefault(joined, set()).update(held)
+        self._compact = {
+            k: sorted(v) for k, v in compact.items() if len({c for c, _ in v}) == 1 and len(v) == 1
+        }
         named = {c.name for c in model.with_role(Role.label, Role.key)}
         self._words: dict[str, set[tuple[str, str]]] = {}  # a word -> the names holding it
         for name in named & set(values):
@@ -491,7 +505,7 @@ class Vocabulary:
         things (customers, products), which only a keyboard slip may be corrected to (a name a letter
         away may be another one)."""
         own = {w for phrase in self._names for w in phrase.split()}
-        own |= {plural for w in own if w.isalpha() and len(w) >= 4 for plural in _plurals(w)[:1]}
+        own |= {plural for w in own if w.isalpha() and len(w) >= 4 for plural in plurals(w)[:1]}
         own |= {w for phrase in self._values for w in phrase.split() if not any(c.isdigit() for c in w)}
         names = frozenset(w for w in self._words if w not in own and w.isalpha())
         return sorted(w for w in own | names if len(w) >= 3 and w.isalpha()), names
@@ -537,7 +551,7 @@ class Vocabulary:
         "accessory sales": *Accessories*)."""
         if not phrase.isalpha() or len(phrase) < 3:
             return None
-        for plural in _plurals(phrase):
+        for plural in plurals(phrase):
             held = [(c, v) for c, v in self._values.get(plural, []) if c in self._dimensions]
             if held:
                 return held
@@ -563,6 +577,8 @@ class Vocabulary:
                 phrase = " ".join(words[start : start + size])
                 one = singular(phrase)
                 hits = self._values.get(phrase) or self._values.get(one) or self._plural_value(phrase)
+                if not hits and (size > 1 or phrase.isalpha()) and not _JOINING & set(phrase.split()):
+                    hits = self._compact.get(phrase.replace(" ", ""))
                 if hits and phrase in _PLAIN_WORDS and not self._beside_its_column(words, start, size, hits):
                     hits = None  # "a" is Branch A only beside "branch": else the article
                 name = self._names.get(phrase) or self._names.get(one)

@@ -15,6 +15,9 @@ from agent_orchestrator.semantic.written import year_twin
 
 DATE_FORMATS = (
     "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%d %H:%M:%S.%f",
+    "%Y-%m-%dT%H:%M:%S.%f",
+    "%Y-%m-%dT%H:%M:%S.%fZ",
     "%Y-%m-%d %H:%M",
     "%Y-%m-%dT%H:%M:%S",
     "%Y-%m-%dT%H:%M:%SZ",
@@ -46,9 +49,24 @@ DATE_FORMATS = (
     "%b %d, %Y",
     "%B %d, %Y",
     "%d/%b/%Y",
+    "%d-%B-%Y",
+    "%b %d %Y",
+    "%B %d %Y",
+    "%A, %B %d, %Y",
+    "%a, %b %d, %Y",
+    "%A, %d %B %Y",
+    "%a, %d %b %Y",
+    "%a %b %d %Y",
+    "%Y/%m/%d",
+    "%Y/%m/%d %H:%M:%S",
+    "%Y.%m.%d",
+    "%m/%d/%Y %I:%M %p",
+    "%m/%d/%Y %I:%M:%S %p",
+    "%d/%m/%Y %I:%M %p",
 )
 """Formats tried when a file's is not given; most files write one of these (a month by its name as
-a sheet writes it: "04-Jan-22", "4 January 2022", "Jan 4, 2022")."""
+a sheet writes it: "04-Jan-22", "4 January 2022", "Jan 4, 2022", with its weekday: "Saturday,
+January 1, 2022"; a clock of 12 hours: "3/5/2021 2:22 PM")."""
 
 ONLINE_RETAIL_DATES = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%m/%d/%Y %H:%M", "%m/%d/%Y %H:%M:%S")
 """The Online Retail files' own spellings (the UCI export's ISO dates, the Kaggle copy's US ones):

@@ -88,6 +88,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
         "ordernumber",
         "orderno",
         "order",
+        "transaction",
+        "receipt",
+        "ticket",
         "name",
     ),
     "stock_code": (
@@ -225,6 +228,27 @@ def suggest_mapping(header: list[str]) -> dict[str, str | None]:
     return mapping
 
 
+def dated_as_the_amount(header: list[str], mapping: dict[str, str | None]) -> str | None:
+    """The date of sale, as the amount names it: of two dates of a deal, "close_date" beside
+    "close_value" (not "engage_date", when the deal was opened). The suggested one stays when it
+    shares a word with the amount's header or none does."""
+    dated, amount = mapping.get("invoiced_at"), mapping.get("line_total")
+    if dated is None or amount is None:
+        return dated
+    told = set(header_words(amount)) - _SUM - _TURNOVER - {"value", "line"}
+    if set(header_words(dated)) & told:
+        return dated
+    taken = set(mapping.values())
+    return next(
+        (
+            c
+            for c in header
+            if c not in taken and _BY_WORDS["invoiced_at"](words := set(header_words(c))) and words & told
+        ),
+        dated,
+    )
+
+
 def _names_a_thing(header: str) -> bool:
     """A name of one noun that is no person, place, organisation or grouping ("pizza_name", "Model
     Name", not "Customer Name", "City Name" or "Category Name")."""
@@ -233,9 +257,10 @@ def _names_a_thing(header: str) -> bool:
 
 
 EVENT_WORDS = frozenset(
-    {"invoice", "order", "transaction", "receipt", "bill", "ticket", "sale", "sales", "purchase"}
-)
-"""What one line belongs to: an order by any of its names."""
+    {"invoice", "order", "transaction", "receipt", "bill", "ticket", "sale", "sales", "purchase", "deal",
+     "opportunity", "booking"}
+)  # fmt: skip
+"""What one line belongs to: an order by any of its names (a B2B pipeline's deal or opportunity)."""
 _KEY = frozenset({"id", "no", "nr", "number", "num", "ref", "reference", "code", "key"})
 _DAY = frozenset({"date", "datetime", "timestamp", "day"})
 _NOT_SOLD_ON = frozenset({"ship", "shipped", "shipping", "delivery", "delivered", "due", "return", "birth"})

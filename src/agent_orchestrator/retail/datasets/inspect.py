@@ -22,6 +22,7 @@ from agent_orchestrator.retail.datasets.formats import (
     EVENT_WORDS,
     PRICE_FIELDS,
     CsvFormat,
+    dated_as_the_amount,
     is_rows_only,
     layout_of,
     missing_fields,
@@ -107,6 +108,7 @@ def inspect_csv(
         mapping["line_total"] = _line_total(header, body, set(mapping.values()), mapping.get("invoice"))
     if not mapping.get("line_total") and _grows_with_quantity(header, body, mapping):
         mapping["line_total"], mapping["unit_price"] = mapping["unit_price"], None
+    mapping["invoiced_at"] = dated_as_the_amount(header, mapping)
     layout = layout_of(header)
     if given:
         decimal, thousands = given.decimal, given.thousands
@@ -261,13 +263,16 @@ def _numbers_in(body: list[list[str]], header: list[str], name: str) -> bool:
 _CURRENCY_WORDS = CURRENCY_CODES | {"in", "dollars"}
 """A header's words that name the money an amount is in ("Purchase Amount (USD)")."""
 _AMOUNT_WORDS = frozenset({"total", "amount", "value"})
+_SETTLED = frozenset({"close", "closed", "closing", "won", "final", "net", "gross", "paid", "booked"})
+"""A header's words that say when or how an amount was settled ("close_value", "Net Amount")."""
 
 
 def _is_amount(name: str) -> bool:
-    """A "Total", "Amount", "Purchase Amount (USD)", "Sale Value": an amount, of a sale if of anything."""
+    """A "Total", "Amount", "Purchase Amount (USD)", "Sale Value", a deal's "close_value": an amount,
+    of a sale if of anything."""
     words = set(header_words(name)) - _CURRENCY_WORDS
     return normalise(name) in _TOTAL_NAMES or (
-        bool(words & _AMOUNT_WORDS) and words <= _AMOUNT_WORDS | EVENT_WORDS
+        bool(words & _AMOUNT_WORDS) and words <= _AMOUNT_WORDS | EVENT_WORDS | _SETTLED
     )
 
 

@@ -34,6 +34,7 @@ from agent_orchestrator.retail.datasets.semantic import (
     rows_profile,
 )
 from agent_orchestrator.semantic import ColumnProfile, Entity, Role
+from agent_orchestrator.semantic.model import MAX_SYNONYMS
 from agent_orchestrator.semantic.query import MAX_ROWS
 from agent_orchestrator.sessions.store import AuditEvent
 from agent_orchestrator.web.deps import AdminFirstRoute, CurrentActor, CurrentAdmin, ServicesDep
@@ -98,7 +99,7 @@ class _In(BaseModel):
 
 Key = Annotated[NulFree, Field(min_length=1, max_length=200)]
 Synonym = Annotated[NulFree, Field(max_length=60)]
-Synonyms = Annotated[list[Synonym], Field(max_length=30)]
+Synonyms = Annotated[list[Synonym], Field(max_length=MAX_SYNONYMS)]
 Label = Annotated[NulFree, Field(max_length=80)]
 
 
