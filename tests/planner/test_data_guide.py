@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp.server.mcpserver.exceptions import ToolError
 
 from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.mcp_server.server import RetailMCPServer, build_server
@@ -195,6 +196,15 @@ def test_what_the_file_does_not_record_is_declined_never_answered_unspecified_or
         assert text.startswith(f"I can't answer that from this data: {lacking} You can ask for"), question
     tool, _, text = chat.ask("what was our store's revenue in 2016?")  # ours: no grouping
     assert tool is not None and text is not None and "1,008.52" in text
+
+
+def test_the_retail_tools_a_model_may_call_refuse_countries_a_file_does_not_record(chat: Chat) -> None:
+    """The model may call them itself: a breakdown of one "Unspecified" country is no answer."""
+    for name, arguments in (("country_breakdown", {}), ("top_customers", {"country": "Germany"})):
+        with pytest.raises(ToolError, match="it records no countries"):
+            asyncio.run(chat.server.call_tool(name, arguments))
+    found = asyncio.run(chat.server.call_tool("analyze_sales", {"group_by": "country", "measure": "revenue"}))
+    assert '"answered":false' in found.content[0].text  # type: ignore[union-attr]
 
 
 def test_a_word_grouped_by_is_never_set_aside(chat: Chat) -> None:
@@ -847,3 +857,39 @@ def test_a_sales_pipeline_imports_as_exported_and_is_read_in_its_words(tmp_path:
         assert text is not None and "close date by product, all time (top 1 of 3):\n1. GTXPro: 99.5\n" in text
         tool, _, text = chat.ask("which rep has the best win rate?")  # a rate: never the deals won
         assert tool is None and text is not None and text.startswith("I can't answer that from this data")
+
+
+VENDING = (
+    "Status,Location,Machine,Product,Category,Transaction,TransDate,Type,MQty,LineTotal\n"
+    'Processed,Brunswick Sq Mall,BSQ Mall x1366 - ATT,Red Bull,Carbonated,101,"Saturday, January 1, 2022",'
+    "Credit,1,3.50\n"
+    "Processed,Brunswick Sq Mall,BSQ Mall x1364 - Zales,Coca Cola - Regular,Carbonated,102,"
+    '"Friday, July 1, 2022",Cash,2,3.00\n'
+    "Processed,GuttenPlans,GuttenPlans x1367,Coca Cola - Zero Sugar,Carbonated,103,"
+    '"Monday, February 14, 2022",Cash,1,1.50\n'
+    'Processed,Earle Asphalt,EB Public Library x1380,Poland Springs Water,Water,104,"Friday, July 8, 2022",'
+    "Credit,1,2.00\n"
+)
+
+
+def test_a_word_of_several_names_is_asked_about_and_chosen_by_a_word_of_one(tmp_path: Path) -> None:
+    """ "the mall machine": two machines have "mall" in their names; "the zales one" picks one, and
+    the question asked is answered for it (July kept). Dates with their weekday import as written."""
+    with _chat_on(tmp_path, VENDING) as chat:
+        tool, _, text = chat.ask("how did the mall machine do in july?")
+        assert tool is None and text is not None and text.startswith("'mall' is more than one thing here")
+        assert "BSQ Mall x1364 - Zales" in text and "BSQ Mall x1366 - ATT" in text
+        assert chat.ask("the zales one")[2] == (
+            "Revenue, Machine BSQ Mall x1364 - Zales, July 2022 (the latest month in the data): 3.00."
+        )
+        tool, _, text = chat.ask("what's revenue outside the mall?")  # never read without 'mall'
+        assert tool is None and text is not None and text.startswith("'mall' is more than one thing here")
+
+
+def test_a_question_before_another_is_never_chatter_and_money_made_is_asked_anew(tmp_path: Path) -> None:
+    with _chat_on(tmp_path, VENDING) as chat:
+        tool, _, text = chat.ask("how's the fizz doing? units sold?")  # "fizz" is no word of the data
+        assert tool is None and text is not None and "'fizz'" in text
+        assert chat.ask("how many units did we sell?")[2] == "Units, all time: 5."
+        text = chat.ask("what did we make on valentines day")[2]  # the money, not the units before
+        assert text is not None and text.startswith("Revenue, February 14, 2022: 1.50, on February 14, 2022")

@@ -89,6 +89,8 @@ def resolve_country(conn: sqlite3.Connection, text: str | None) -> str | None:
     """
     if text is None or is_no_filter(text):
         return None
+    if not queries.records_countries(conn):
+        raise ToolError(queries.NO_COUNTRIES)
     names = queries.country_names(conn)
     found = match_country(text, names)
     if found is None:

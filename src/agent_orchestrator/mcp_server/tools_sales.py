@@ -167,6 +167,8 @@ def register(kit: ToolKit) -> None:
     ) -> str:
         filters = validated(SalesFilter, segment=parse_segment(segment), date_from=date_from, date_to=date_to)
         with kit.connect() as conn:
+            if not queries.records_countries(conn):
+                raise ToolError(queries.NO_COUNTRIES)
             countries = queries.country_breakdown(conn, filters)
             currency = dataset_currency(conn)
         return with_headline(

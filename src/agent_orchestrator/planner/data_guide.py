@@ -33,9 +33,10 @@ from agent_orchestrator.local_model.guide import GuidedAnswer, GuidedCall
 from agent_orchestrator.retail.analysis.query import PeriodError, parse_period
 from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
+from agent_orchestrator.retail.queries import records_countries
 from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary, Window
 from agent_orchestrator.semantic.render import day_text, window_text
-from agent_orchestrator.semantic.vocabulary import Mention
+from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
 from .guide import QueryGuide, _arguments, _calls, _text, answer_of
 from .semantic_reading import SemanticReading, extra_columns, read_semantic
@@ -339,8 +340,8 @@ def _meaning_chosen(
         if len(chosen) != 1:
             continue
         column = data.model.column(chosen[0].column)
-        question = re.sub(
-            rf"(?<!\w){re.escape(word)}(?!\w)",
+        question = re.sub(  # "the mall machine": the machine chosen, its column said once
+            rf"(?<!\w){re.escape(word)}(?:\s+{re.escape(normalize(column.title))})?(?!\w)",
             f"{column.title} {chosen[0].value}",
             normalize(_text(messages[asked])),
             count=1,
@@ -381,6 +382,14 @@ def _meant(said: str, mentions: Sequence[Mention], model: SemanticModel, engine:
     """The choices the answer to which is meant names: the one value it says ("Metropol AVM", of
     two malls said short as "Metro"), else those whose column or group it says ("the region")."""
     named = [m for m in mentions if re.search(rf"\b{re.escape(normalize(m.value))}\b", said)]
+    if len(named) != 1:  # "the zales one": a word of its name no other choice's has
+        words = {m.value: set(normalise(m.value).split()) for m in mentions}
+        told = set(normalise(said).split())
+        named = [
+            m
+            for m in mentions
+            if told & (words[m.value] - set().union(*(words[o.value] for o in mentions if o != m)))
+        ]
     return named if len(named) == 1 else [m for m in mentions if _names_meaning(said, m, model, engine)]
 
 
@@ -411,17 +420,17 @@ def _retail_lines(path: Path) -> tuple[bool, frozenset[str]]:
     and what of theirs the file did not record (:attr:`_Data.lacks`)."""
     facts = {
         "lines": "SELECT 1 FROM transactions LIMIT 1",
-        "country": "SELECT 1 FROM customers WHERE country <> 'Unspecified' LIMIT 1",
         "cancellations": "SELECT 1 FROM transactions WHERE is_cancellation = 1 LIMIT 1",
     }
     try:
         with contextlib.closing(open_readonly(path)) as conn:
             held = {fact for fact, sql in facts.items() if conn.execute(sql).fetchone() is not None}
+            held |= {"country"} if records_countries(conn) else set()
     except (RetailDatabaseError, sqlite3.Error):
         return True, frozenset()
     if "lines" not in held:
         return False, frozenset()
-    return True, frozenset(facts) - held
+    return True, frozenset({*facts, "country"}) - held
 
 
 _SHOPS_RANKED = re.compile(

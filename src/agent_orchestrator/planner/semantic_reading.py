@@ -336,6 +336,11 @@ _DAY_SPAN = re.compile(
 _RANGES = frozenset({"lt", "le", "gt", "ge"})
 _HOW_MANY_MUCH = re.compile(r"\bhow (?:many|much)\b")
 _SOLD = re.compile(r"\b(?:sold|sell|bought|buy|ordered|purchased)\b")
+_MADE = re.compile(
+    r"\b(?:what|how\s+much)\s+(?:did|do|have)\s+(?:we|they|i|you)\s+(?:make|made|earn|earned|take\s+in|taken\s+in|"
+    r"bring\s+in|brought\s+in|pull\s+in|rake\s+in)\b"
+)
+"""Money made asked anew ("what did we make on valentines day?"): never the figure before, narrowed."""
 _SHORT = 6
 _PEOPLE = frozenset(
     {"person", "rep", "representative", "seller", "salesperson", "salesman", "saleswoman", "agent",
@@ -506,8 +511,8 @@ def read_semantic(
     if reading.covered and (reading.follow_up or any(_names_anything(lead, vocabulary) for lead in before)):
         return reading  # "the 3rd one on that list — what was its profit?": the lead-in is the row
     alone = _read(last, model, vocabulary, last_day, previous, listed, period_before, earlier_period)
-    if not alone.covered:
-        return reading
+    if not alone.covered or any(lead.rstrip().endswith("?") for lead in before):
+        return reading  # "how's the coke doing? units sold?": a question of its own, never chatter
     if reading.covered:  # "boss wants numbers for the seller meeting. which 5 states…?": chatter
         return replace(alone, aside=list(dict.fromkeys([*reading.aside, *alone.aside])))
     rules = alone.arguments.get("filters", [])
@@ -645,6 +650,19 @@ def _read(
     if _rate_unread(normalize(question), reading.arguments, model):
         reading.left, reading.aside = [*reading.left, "rate"], []
     return reading
+
+
+def _dated_by(text: str, column: Column) -> bool:
+    """Whether the question says a period is of this date: its name or deed just before the period
+    ("deals engaged back in 2016", "orders by ship date in 2015"), not anywhere ("which warehouse
+    shipped most of their orders that year?" is of the year's orders)."""
+    names = "|".join(re.escape(normalise(n)) for n in (column.title, *column.synonyms) if n.strip())
+    return bool(
+        re.search(
+            rf"\b(?:{names})\b(?:\s+\w+)?\s+(?:in|on|during|between|since|before|after|from|back|this|last|that)\b",
+            text,
+        )
+    )
 
 
 _RATE = re.compile(r"\brates?\b")
@@ -847,12 +865,18 @@ def _read_words(
         holder, words_used, text_used = named_part
         reading.left = [w for w in reading.left if w not in words_used]
         found = replace(found, mentions=(*found.mentions, Mention(holder, text_used, " ".join(words_used))))
+    said_short: dict[str, tuple[Mention, ...]] = {}
     for word in [w for w in reading.left if w not in _PLAIN]:
         dimension = vocabulary.dimension_of_word(word)  # "the fashion one", "the accessories line"
+        held = [(c, v) for c, v in vocabulary.holding_word(word) if c in found.columns or not found.columns]
         if dimension is not None:
             reading.left.remove(word)
             found = replace(found, mentions=(*found.mentions, Mention(dimension, word, word)))
-    said_short: dict[str, tuple[Mention, ...]] = {}
+        elif len(held) == 1:  # "the mall machine": the one machine with "mall" in its name
+            reading.left.remove(word)
+            found = replace(found, mentions=(*found.mentions, Mention(*held[0], word)))
+        elif 1 < len(held) <= _CHOICES:  # two machines are in the mall: which one is asked
+            said_short[word] = tuple(Mention(column, value, word) for column, value in held)
     capitalised = {normalise(w) for w in re.findall(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-z]+\b", question)}
     for word in [w for w in reading.left if w in capitalised]:
         began = vocabulary.starting_with(word)  # "Metro": *Metrocity*, or it and *Metropol AVM*
@@ -953,7 +977,7 @@ def _read_words(
                 metrics.append(metric)
         elif column.role is Role.time:  # a date column is a window's or a grain's
             default = model.time
-            if default is not None and name != default.name:  # "deals engaged in 2016": of that date
+            if default is not None and name != default.name and _dated_by(text, column):  # "engaged in 2016"
                 for span in ("window", "compare"):
                     if span in args:
                         args[span] = {**args[span], "column": name}
@@ -1256,6 +1280,7 @@ def _read_words(
         and (filters or "window" in args)
         and len(words) <= _SHORT
         and not (_HOW_MANY_MUCH.search(text) and _SOLD.search(text))  # "how much did we sell on…?": its own
+        and not _MADE.search(text)  # "what did we make on valentines day" after units: the money made
     ):
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
         args = _patched(previous, args, found, text, model)
@@ -1338,6 +1363,8 @@ _SUBJECT_BEFORE = _words("what whats which who whose how hows many much number a
 _DETERMINERS = _words("the a an our my your their its this that these those all overall")
 _LINKING = _words("is are was were be been being get gets got getting")
 _PLACED = _words("in from at within inside across")
+_OUT = _words("outside excluding except without besides minus")
+"""Before a word, what is left out ("revenue *outside the mall*"): never a colouring either."""
 _GROUPED = _words("by per each every")
 """Before a word, what it groups by ("revenue *by brand*", "units *per store*"): the answer's rows,
 never a colouring."""
@@ -1398,7 +1425,7 @@ def _set_aside(
         for at in places:
             before = tokens[at - 1] if at > 0 else ""
             after = tokens[at + 1] if at + 1 < len(tokens) else ""
-            if before in data_words or after in data_words or before in _LINKING | _PLACED | _GROUPED:
+            if before in data_words or after in data_words or before in _LINKING | _PLACED | _GROUPED | _OUT:
                 return  # "revenue in Germany": where or what the figure is of, never a colouring
             if before in reading.left or after in reading.left:
                 return
@@ -1407,7 +1434,7 @@ def _set_aside(
             lead = at - 1
             while lead >= 0 and tokens[lead] in _DETERMINERS:
                 lead -= 1
-            if lead >= 0 and tokens[lead].replace("'", "") in _SUBJECT_BEFORE:
+            if lead >= 0 and tokens[lead].replace("'", "") in _SUBJECT_BEFORE | _OUT | _GROUPED:
                 return
     reading.aside, reading.left = list(dict.fromkeys(reading.left)), []
 

@@ -431,6 +431,17 @@ def top_products(
     ]
 
 
+NO_COUNTRIES = "it records no countries: every line's country is unspecified"
+
+
+def records_countries(conn: sqlite3.Connection) -> bool:
+    """Whether any customer has a country: a file without a country column has them all
+    "Unspecified", and a breakdown by country would answer that as if it were one."""
+    return (
+        conn.execute("SELECT 1 FROM customers WHERE country <> 'Unspecified' LIMIT 1").fetchone() is not None
+    )
+
+
 def country_breakdown(conn: sqlite3.Connection, filters: SalesFilter | None = None) -> list[CountrySales]:
     """Sales per country of the lines in scope, highest revenue first (then by name)."""
     clause, params = _sales_where(filters or SalesFilter())

@@ -367,8 +367,10 @@ def _own_nouns(label: Column | None, plural: str) -> list[str]:
 
 
 def header_words(header: str) -> list[str]:
-    """A header's words: "CustomerID", "customer_id", "Customer ID" and "CUSTOMERID" are two each."""
+    """A header's words: "CustomerID", "customer_id", "Customer ID" and "CUSTOMERID" are two each;
+    "MQty" (a machine's quantity) is "m" and "qty"."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", header)  # CustomerID -> Customer ID
+    spaced = re.sub(r"(?<![A-Za-z])([A-Z])(?=[A-Z][a-z])", r"\1 ", spaced)  # MQty -> M Qty
     return [part for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w for part in run_together(w)]
 
 

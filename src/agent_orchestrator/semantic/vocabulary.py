@@ -518,6 +518,11 @@ class Vocabulary:
         columns = {column for column, _ in held}
         return columns.pop() if len(columns) == 1 else None
 
+    def holding_word(self, word: str) -> list[tuple[str, str]]:
+        """The values of several words of any dimension that hold ``word`` (or its singular), by
+        (column, value): "mall" in *BSQ Mall x1364 - Zales* and *Brunswick Sq Mall*."""
+        return sorted(self._value_words.get(word) or self._value_words.get(singular(word), set()))
+
     def starting_with(self, word: str) -> list[tuple[str, str]]:
         """A dimension's values with a word that ``word`` begins and is not ("metro": *Metrocity* and
         *Metropol AVM*; "tech": *Technology*): a name said short, which the question may mean; by

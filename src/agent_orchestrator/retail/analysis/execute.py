@@ -206,6 +206,11 @@ def run(conn: sqlite3.Connection, query: Query) -> Outcome:
     data_first, data_last = _data_range(conn)
     if data_last is None:
         raise CannotAnswer("there are no sales in the data yet")
+    by_country = query.group_by is Dimension.country or (
+        query.exclude_top and query.exclude_top_of == "country"
+    )
+    if (by_country or query.countries or query.exclude_countries) and not queries.records_countries(conn):
+        raise CannotAnswer(queries.NO_COUNTRIES)
     period = _period(query, data_last)
     if period is not None and (period.last < data_first or period.first > data_last):  # type: ignore[operator]
         raise CannotAnswer(

@@ -298,7 +298,7 @@ _BY_WORDS = {
     "description": lambda words: bool(words & _PRODUCT and (words & _NAME or words & MOVED_WORDS)),
     "unit_price": lambda words: bool(words & _PRICE and not words & (_SUM | _TURNOVER)),  # "Price per Unit"
     # "Boxes Shipped", "Cases Sold": how many of the things went, counted
-    "quantity": lambda words: bool(words & MOVED_WORDS and not words & _NOT_COUNTED),
+    "quantity": lambda words: bool(words & (MOVED_WORDS | {"qty", "quantity"}) and not words & _NOT_COUNTED),
     "line_total": lambda words: bool(words & _TURNOVER and not words & _NOT_A_LINES_TOTAL),
 }
 """Fields found by a header's words when no known name matched: the kind of thing, and a key's word
