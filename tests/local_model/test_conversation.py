@@ -798,3 +798,38 @@ def test_a_cutoff_the_user_asked_with_is_quoted_from_their_question() -> None:
         [*chat, *normalize_messages([user("what age cutoff did I use?")])], Kinds.of(RETAIL_TOOLS, RETAIL)
     )
     assert reply == ChatReply('You said: "for customers aged 50 and over, revenue by category"')
+
+
+def test_which_of_the_two_figures_just_given_is_higher_is_the_chats_own() -> None:
+    chat = normalize_messages(
+        [
+            *answered("Carbonated revenue in june?", "query_data", "{}", '{"rows": [[431.0]]}'),
+            {"role": "assistant", "content": "Revenue, Category Carbonated, June 2022: 431.00."},
+            *answered("and Non Carbonated?", "query_data", "{}", '{"rows": [[285.0]]}'),
+            {"role": "assistant", "content": "Revenue, Category Non Carbonated, June 2022: 285.00."},
+        ]
+    )
+    kinds = Kinds.of(RETAIL_TOOLS, RETAIL)
+    reply = answer([*chat, *normalize_messages([user("which of those two was higher?")])], kinds)
+    assert reply == ChatReply(
+        "Revenue, Category Carbonated, June 2022: 431.00, higher than "
+        "Revenue, Category Non Carbonated, June 2022: 285.00."
+    )
+    reply = answer([*chat, *normalize_messages([user("which of those 2 categories did worse?")])], kinds)
+    assert reply is not None and reply.text is not None and reply.text.startswith("Revenue, Category Non")
+
+
+def test_a_reminder_written_short_is_about_the_chat() -> None:
+    assert is_about_the_chat("how much did u say the #1 rep brought in?")
+    assert is_about_the_chat("what did i ask u first?")
+    chat = normalize_messages(
+        [
+            *answered("how much did we do in the last 30 days?", "query_data", "{}", '{"rows": [[1995.0]]}'),
+            {"role": "assistant", "content": "Revenue, August 2, 2022 to August 31, 2022: 1,995.00."},
+            *answered("and last 7 days?", "query_data", "{}", '{"rows": [[440.0]]}'),
+            {"role": "assistant", "content": "Revenue, August 25, 2022 to August 31, 2022: 440.00."},
+        ]
+    )
+    question = "remind me what the 30 day number was"
+    reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
+    assert reply is not None and reply.text is not None and "1,995.00" in reply.text

@@ -128,8 +128,10 @@ _ASKS = re.compile(
 _AGAIN = re.compile(
     r"^\W*(?:(?:sorry|ok|okay|so|and|oh|hmm|um|wait|remind me)\W+)*"  # "sorry, what was the date again?"
     r"(?:what|which|who|when|where|how)\b.*\bagain\W*$"
+    r"|^\W*(?:(?:sorry|ok|okay|so|and|oh|hmm|um|wait)\W+)*remind\s+me\W+(?:what|which|who|how)\b.*\b(?:was|were)\W*$"
 )
-"""Only a reminder asked ("what was the revenue again?"): about the chat when an earlier answer fits."""
+"""Only a reminder asked ("what was the revenue again?", "remind me what the 30 day number was"):
+about the chat when an earlier answer fits."""
 _WHY = re.compile(r"^\W*(?:why|how come)\b")
 _ASIDE = re.compile(r"\b(?:as|like)\s+(?:i|you)\s+(?:said|mentioned|told\s+(?:me|you))\b")
 """A turn of phrase, not a question about the chat: "as I said, …"."""
@@ -356,6 +358,9 @@ def answer(messages: Sequence[Mapping[str, Any]], kinds: Kinds) -> ChatReply | N
     mine = about_me(user_text(messages[-1]), messages[:-1])
     if mine is not None:  # "whats my name": what they told, before anything is looked up
         return ChatReply(mine)
+    compared = which_of_two(user_text(messages[-1]), _turns(messages[:-1]))
+    if compared is not None:  # "which of those two was higher?": the last two figures, side by side
+        return ChatReply(compared)
     asked = _question(messages, kinds)
     if asked is None:
         return None  # most requests: the chat's tool results are not even read
@@ -368,6 +373,46 @@ def answer(messages: Sequence[Mapping[str, Any]], kinds: Kinds) -> ChatReply | N
     if text is None and asked.weak:
         return None
     return ChatReply(text)
+
+
+_WHICH_OF_TWO = re.compile(
+    r"\bwhich\s+(?:of\s+(?:those|these|them|the)\s+(?:two|2)(?:\s+\w+)?|one)\s+(?:was|is|were|did|had)\b"
+    r".*?\b(?P<more>higher|bigger|larger|greater|more|better|stronger|lower|smaller|less|fewer|worse|weaker)\b",
+    re.IGNORECASE,
+)
+"""Two figures just given, compared ("which of those two accounts was bigger?")."""
+_ONE_FIGURE = re.compile(
+    r"^(?P<label>[^\n:]+): (?P<figure>-?[$€£]?\d[\d,]*(?:\.\d+)?)%?(?:\s[A-Z]{3})?(?:[.,]|$)"
+)
+"""An answer of one figure, as the data's answers state one ("Revenue, Category Carbonated, June
+2022: 431.00.")."""
+_LESS = frozenset({"lower", "smaller", "less", "fewer", "worse", "weaker"})
+
+
+def which_of_two(question: str, turns: Sequence[_Turn]) -> str | None:
+    """Which of the last two answers of one figure each is the higher (or lower), with both: the
+    chat's own figures, never looked up again. None when it is no such question or the chat's
+    last two answers are not one figure each."""
+    asked = _WHICH_OF_TWO.search(question)
+    if asked is None:
+        return None
+    figures = []
+    for turn in reversed(turns[-4:]):
+        stated = _ONE_FIGURE.match(turn.answer)
+        if stated is not None:
+            figures.append((stated["label"].strip(), stated["figure"]))
+        if len(figures) == 2:
+            break
+    if len(figures) < 2:
+        return None
+    (second, b), (first, a) = figures
+    value = {f: float(re.sub(r"[^\d.-]", "", f)) for f in (a, b)}
+    if value[a] == value[b]:
+        return f"Neither: {first} and {second} were the same, {a}."
+    low = asked["more"].lower() in _LESS
+    (win, won), (lose, lost) = sorted([(first, a), (second, b)], key=lambda p: value[p[1]], reverse=not low)
+    word = asked["more"].lower()
+    return f"{win}: {won}, {word} than {lose}: {lost}."
 
 
 # --- the conversation -----------------------------------------------------------------------------
@@ -452,6 +497,7 @@ def _asked_sentence(question: str) -> str:
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if s]
     asking = [s for s in sentences if s.rstrip().endswith("?")] or sentences or [""]
     sentence = re.sub(r"\b(what|which|who)(?:'s|s)\b", r"\1 is", asking[-1].lower().replace("\u2019", "'"))
+    sentence = re.sub(r"\bu\b", "you", re.sub(r"\bur\b", "your", sentence))  # "what did u say?"
     return _ASIDE.sub(" ", sentence)
 
 
@@ -523,7 +569,9 @@ def _stems(text: str) -> set[str]:
 
 
 def _kind(sentence: str, kinds: Kinds) -> tuple[str | None, str, str]:
-    """The kind asked for ("which customer …" -> customer), the word used, and the words up to it."""
+    """The kind asked for ("which customer …" -> customer), the word used, and the words up to it.
+    A span of time named by its length ("the 30 day number") is the figure's, not a kind asked."""
+    sentence = re.sub(r"\b\d+[\s-]*(?:day|week|month|year)s?\b", " ", sentence)
     for match in _HEAD.finditer(sentence):
         after = re.match(r"[\s-]+([a-z]\w*)", sentence[match.end() :])
         if after is not None:  # "which two product types": a column of two words, or its head noun
