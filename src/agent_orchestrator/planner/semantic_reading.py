@@ -221,7 +221,7 @@ _TAKES_LONG = re.compile(
 _TAKES = {"longest": "slowest", "most time": "slowest", "shortest": "fastest", "least time": "fastest"}
 """How long something takes ("which product takes longest to close?"): its speed, slowest or fastest."""
 _DAYS_ASKED = re.compile(
-    r"\b(?:average|mean|typical)\s+(?:number\s+of\s+)?days\b(?!\s+(?:to|from|until|between)\b)"
+    r"\b(?:average|avg|mean|typical)\s+(?:number\s+of\s+)?days\b(?!\s+(?:to|from|until|between)\b)"
 )
 _IN_DAYS = re.compile(r"\bin\s+(?:days|number\s+of\s+days)\b")
 """The unit a span between two dates is asked in ("avg days to ship, in days"), never a grain."""
@@ -511,7 +511,7 @@ def read_semantic(
     if reading.covered and (reading.follow_up or any(_names_anything(lead, vocabulary) for lead in before)):
         return reading  # "the 3rd one on that list — what was its profit?": the lead-in is the row
     alone = _read(last, model, vocabulary, last_day, previous, listed, period_before, earlier_period)
-    if not alone.covered or any(lead.rstrip().endswith("?") for lead in before):
+    if not alone.covered or any(_asks_of_its_own(lead) for lead in before):
         return reading  # "how's the coke doing? units sold?": a question of its own, never chatter
     if reading.covered:  # "boss wants numbers for the seller meeting. which 5 states…?": chatter
         return replace(alone, aside=list(dict.fromkeys([*reading.aside, *alone.aside])))
@@ -652,11 +652,23 @@ def _read(
     return reading
 
 
-def _dated_by(text: str, column: Column) -> bool:
-    """Whether the question says a period is of this date: its name or deed just before the period
-    ("deals engaged back in 2016", "orders by ship date in 2015"), not anywhere ("which warehouse
-    shipped most of their orders that year?" is of the year's orders)."""
-    names = "|".join(re.escape(normalise(n)) for n in (column.title, *column.synonyms) if n.strip())
+def _asks_of_its_own(lead: str) -> bool:
+    """Whether a sentence before the question asks something of its own ("how's the coke doing?"),
+    not about the answer before ("was that a good day?", "is it that high?"): chatter, left out."""
+    return lead.rstrip().endswith("?") and not re.search(r"\b(?:that|this|it|those|these)\b", lead.lower())
+
+
+def _dated_by(text: str, column: Column, model: SemanticModel) -> bool:
+    """Whether the question says a period is of this date: its name just before the period ("orders
+    by ship date in 2015"), or the deed of a date before the sale ("deals engaged back in 2016"), not
+    anywhere ("which warehouse shipped most of their orders that year?" is of the year's orders, as
+    "how many orders did we ship in 2017?" is: how analysts say they sold)."""
+    dated = [c.name for c in model.dated]
+    if column.name not in dated or model.time is None:
+        return False
+    earlier = dated.index(column.name) < dated.index(model.time.name)
+    said = [column.title, *column.synonyms] if earlier else [column.title]  # "did we ship in 2017": orders'
+    names = "|".join(re.escape(normalise(n)) for n in said if n.strip())
     return bool(
         re.search(
             rf"\b(?:{names})\b(?:\s+\w+)?\s+(?:in|on|during|between|since|before|after|from|back|this|last|that)\b",
@@ -977,7 +989,9 @@ def _read_words(
                 metrics.append(metric)
         elif column.role is Role.time:  # a date column is a window's or a grain's
             default = model.time
-            if default is not None and name != default.name and _dated_by(text, column):  # "engaged in 2016"
+            if (
+                default is not None and name != default.name and _dated_by(text, column, model)
+            ):  # "engaged in 2016"
                 for span in ("window", "compare"):
                     if span in args:
                         args[span] = {**args[span], "column": name}

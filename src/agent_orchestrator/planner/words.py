@@ -66,7 +66,6 @@ QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]|(?<![\w'])['\u2018]([^'\u20
 
 
 _SHORTHAND_WORDS = {
-    "avg": "average",
     "opp": "opportunity",
     "opps": "opportunities",
     "rev": "revenue",
