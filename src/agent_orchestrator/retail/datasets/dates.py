@@ -76,6 +76,9 @@ STORED = "%Y-%m-%d %H:%M:%S"
 """How the retail file stores a timestamp (see ``retail.schema``)."""
 
 _FIT = 0.95
+_PROBE = 20
+"""Dates a format is first tried on: of a long sample, one that reads none of them is dropped (the
+formats are fifty; a sample some thousand dates)."""
 """Share of a sample's dates a format must read to be a candidate (a few bad rows are skipped)."""
 
 
@@ -86,12 +89,17 @@ def candidate_formats(samples: Iterable[str]) -> list[str]:
     texts = [text.strip() for text in samples if text.strip()]
     if not texts:
         return []
-    alone = {fmt: sum(1 for text in texts if _reads(text, fmt)) for fmt in DATE_FORMATS}
-    counts = {fmt: sum(1 for text in texts if _reads_either(text, fmt)) for fmt in DATE_FORMATS}
+    tried = DATE_FORMATS
+    if len(texts) * (1 - _FIT) > _PROBE:  # a format that reads none of the first few cannot read 95 %
+        tried = tuple(fmt for fmt in DATE_FORMATS if any(_reads_either(text, fmt) for text in texts[:_PROBE]))
+    alone = {fmt: sum(1 for text in texts if _reads(text, fmt)) for fmt in tried}
+    counts = {fmt: sum(1 for text in texts if _reads_either(text, fmt)) for fmt in tried}
+    if not counts:
+        return []
     best = max(counts.values())
     if best < _FIT * len(texts):
         return []
-    found = [fmt for fmt in DATE_FORMATS if counts[fmt] == best]
+    found = [fmt for fmt in tried if counts[fmt] == best]
     order = {fmt: -alone[fmt] for fmt in found}  # of twins, the first by that (then by DATE_FORMATS)
     return [
         fmt

@@ -111,6 +111,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
         "producttitle",
         "title",
         "product",
+        "item",
     ),
     "quantity": (
         "quantity",

@@ -263,8 +263,24 @@ def _numbers_in(body: list[list[str]], header: list[str], name: str) -> bool:
 _CURRENCY_WORDS = CURRENCY_CODES | {"in", "dollars"}
 """A header's words that name the money an amount is in ("Purchase Amount (USD)")."""
 _AMOUNT_WORDS = frozenset({"total", "amount", "value"})
-_SETTLED = frozenset({"close", "closed", "closing", "won", "final", "net", "gross", "paid", "booked"})
-"""A header's words that say when or how an amount was settled ("close_value", "Net Amount")."""
+_SETTLED = frozenset(
+    {
+        "close",
+        "closed",
+        "closing",
+        "won",
+        "final",
+        "net",
+        "gross",
+        "paid",
+        "booked",
+        "spent",
+        "charged",
+        "billed",
+    }
+)
+"""A header's words that say when or how an amount was settled ("close_value", "Net Amount", "Total
+Spent")."""
 
 
 def _is_amount(name: str) -> bool:
