@@ -89,7 +89,7 @@ def candidate_formats(samples: Iterable[str]) -> list[str]:
     texts = [text.strip() for text in samples if text.strip()]
     if not texts:
         return []
-    tried = DATE_FORMATS
+    tried: tuple[str, ...] = DATE_FORMATS
     if len(texts) * (1 - _FIT) > _PROBE:  # a format that reads none of the first few cannot read 95 %
         tried = tuple(fmt for fmt in DATE_FORMATS if any(_reads_either(text, fmt) for text in texts[:_PROBE]))
     alone = {fmt: sum(1 for text in texts if _reads(text, fmt)) for fmt in tried}
