@@ -14,6 +14,7 @@ import pytest
 from test_data_api import audit_actions, import_and_wait, upload
 
 from agent_orchestrator.retail import GeneratorConfig, generate_dataset
+from agent_orchestrator.semantic.model import MAX_SYNONYMS
 from agent_orchestrator.web.deps import ADMINS_ONLY
 
 MODEL = "/api/datasets/model"
@@ -155,7 +156,7 @@ def test_a_change_the_rows_cannot_take_is_one_message_and_changes_nothing(store_
         {"columns": {"region": {"colour": "red"}}},
         {"columns": {"region": {"role": "favourite"}}},
         {"columns": {"region": {"synonyms": ["x" * 61]}}},
-        {"columns": {"region": {"synonyms": [f"s{n}" for n in range(31)]}}},
+        {"columns": {"region": {"synonyms": [f"s{n}" for n in range(MAX_SYNONYMS + 1)]}}},
         {"columns": {"region": {"label": "Re\x00gion"}}},
         {"tables": {}},
     ]:
