@@ -358,13 +358,13 @@ def answer(messages: Sequence[Mapping[str, Any]], kinds: Kinds) -> ChatReply | N
     mine = about_me(user_text(messages[-1]), messages[:-1])
     if mine is not None:  # "whats my name": what they told, before anything is looked up
         return ChatReply(mine)
-    compared = which_of_two(user_text(messages[-1]), _turns(messages[:-1]))
+    turns = _turns(messages[:-1])
+    compared = which_of_two(user_text(messages[-1]), turns)
     if compared is not None:  # "which of those two was higher?": the last two figures, side by side
         return ChatReply(compared)
     asked = _question(messages, kinds)
     if asked is None:
-        return None  # most requests: the chat's tool results are not even read
-    turns = _turns(messages[:-1])
+        return None
     kinds = kinds.with_kinds(k for k in table_kinds(c for t in turns for c in t.calls) if k not in _FILLER)
     asked = _question(messages, kinds) or asked  # "which region …": a column of the chat's own tables
     if asked.why or (asked.instruction and not asked.topic):
