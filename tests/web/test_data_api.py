@@ -469,3 +469,28 @@ def test_the_preview_profiles_each_column_and_says_what_it_looks_like(data_app, 
     assert columns["Region"]["looks_like"] == "categories" and columns["Region"]["distinct"] == 2
     assert columns["Price"]["looks_like"] == "amounts" and columns["Date"]["looks_like"] == "dates"
     assert 0 < len(columns["Item"]["samples"]) <= 5 and all("mug" in s for s in columns["Item"]["samples"])
+
+
+SPLIT_DATES = (
+    " Order ID ,Order Year,Order Month,Order Day,Order Time,Customer ID,Product Name,Qty,Gross Sales,"
+    "Ship Year,Ship Month,Ship Day\n"
+) + "".join(
+    f"{500 + i // 2},2024,{1 + i % 3},{1 + i % 28},{8 + i % 10}:{i % 60:02d},C{i % 7},Tent {i % 5},1,"
+    f"{40 + i},2024,{1 + i % 3},{2 + i % 27}\n"
+    for i in range(60)
+)  # fmt: skip
+
+
+def test_a_date_written_in_parts_is_a_date_of_its_own(data_app, tmp_path: Path) -> None:
+    """An export that writes each date as year, month and day columns (a supply chain's extract)
+    imports as exported: the preview shows each date as a column of its own, the order's is the
+    date of sale, and the data then spans its days."""
+    alice = data_app.client("alice")
+    path = tmp_path / "orders.csv"
+    path.write_text(SPLIT_DATES)
+    preview = upload(alice, path).json()
+    assert preview["header"][-2:] == ["Order Date", "Ship Date"]
+    assert preview["rows"][0][-2:] == ["2024-01-01 08:00", "2024-01-02"]
+    assert preview["mapping"]["invoiced_at"] == "Order Date" and preview["problems"] == []
+    report = import_and_wait(alice, preview)["report"]
+    assert (report["imported"], report["first_date"], report["last_date"]) == (60, "2024-01-01", "2024-03-27")

@@ -3,11 +3,12 @@ whole in memory (docs/architecture.md#the-data-page).
 
 A file is streamed from the request body into ``<data>/uploads/`` in batches of about a megabyte
 (each written from a worker thread, so the event loop never waits for the disk), then inspected
-(``retail.datasets.inspect_csv``). A file the inspection refuses is deleted at once, so a bad upload
-leaves nothing behind. The others wait for their import under an id that only their uploader can
-use; one not imported within :data:`KEEP_SECONDS` is deleted with the next upload, and whatever a
-crashed server left is deleted at start. The request body's size is limited by the guard as it
-arrives (``web/guard.py``), so a file here is never larger than :data:`UPLOAD_MAX_BYTES`.
+(``retail.datasets.inspect_upload``: a date written in parts becomes a column of its own first). A
+file the inspection refuses is deleted at once, so a bad upload leaves nothing behind. The others
+wait for their import under an id that only their uploader can use; one not imported within
+:data:`KEEP_SECONDS` is deleted with the next upload, and whatever a crashed server left is deleted
+at start. The request body's size is limited by the guard as it arrives (``web/guard.py``), so a
+file here is never larger than :data:`UPLOAD_MAX_BYTES`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path, PurePath
 from typing import BinaryIO
 
 from agent_orchestrator.errors import InvalidInputError, NotFoundError
-from agent_orchestrator.retail.datasets import CsvFormat, CsvPreview, inspect_csv
+from agent_orchestrator.retail.datasets import CsvFormat, CsvPreview, inspect_csv, inspect_upload
 
 UPLOAD_MAX_BYTES = 128 * 2**20
 """The largest upload: the one-million-line Online Retail II export is about 95 MB; a 200 MB file is
@@ -70,7 +71,7 @@ class Uploads:
                 size = await _copy(chunks, handle)
             if size == 0:
                 raise InvalidInputError(f"{path.name} is empty: expected a CSV file with a header")
-            preview = await asyncio.to_thread(inspect_csv, path)
+            preview = await asyncio.to_thread(inspect_upload, path)
         except BaseException:  # a refused file, a body cut off at the limit, a client gone
             shutil.rmtree(path.parent, ignore_errors=True)
             raise

@@ -294,7 +294,8 @@ _BY_WORDS = {
     "invoice": lambda words: bool(words & EVENT_WORDS and words & _KEY),  # "transaction_id", "Receipt No"
     "customer_id": lambda words: bool(words & _BUYER and words & _KEY),  # "Customer Reference ID"
     "invoiced_at": lambda words: bool(words & _DAY and not words & _NOT_SOLD_ON),  # "transaction_date"
-    "stock_code": lambda words: bool(words & _PRODUCT and words & _KEY),  # "item_code", "menu_id"
+    # "item_code", "menu_id"; an "Order Item ID" numbers an order's lines, not what they sold
+    "stock_code": lambda words: bool(words & _PRODUCT and words & _KEY and not words & EVENT_WORDS),
     # "item_name"; "Item Purchased" (a count would be numbers: ``inspect`` checks the values)
     "description": lambda words: bool(words & _PRODUCT and (words & _NAME or words & MOVED_WORDS)),
     "unit_price": lambda words: bool(words & _PRICE and not words & (_SUM | _TURNOVER)),  # "Price per Unit"

@@ -1,0 +1,57 @@
+"""A date written in parts (year, month and day columns) becomes a date column of the upload's own
+(docs/architecture.md#dataset-versions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent_orchestrator.retail.datasets import inspect_upload
+from agent_orchestrator.retail.datasets.date_parts import date_parts
+
+
+def _parts(header: str, *rows: str) -> list[tuple[str, int, int, int, int | None]]:
+    found = date_parts(header.split(","), [row.split(",") for row in rows])
+    return [(p.name, p.year, p.month, p.day, p.time) for p in found]
+
+
+def test_each_date_of_the_header_is_found_by_its_shared_words() -> None:
+    header = (
+        "Order YearMonth,Order Year,Order Month,Order Day,Order Time,Qty,"
+        "Shipment Year,Shipment Month,Shipment Day"
+    )
+    row = "201502,2015,2,21,14:07,1,2015,2,27"
+    assert _parts(header, row) == [("Order Date", 1, 2, 3, 4), ("Shipment Date", 6, 7, 8, None)]
+    # a file's own spellings: run together, in lower case, a month by its name, no prefix at all
+    assert _parts("ship_year,ship_month,ship_day,qty", "2020,3,4,1") == [("Ship Date", 0, 1, 2, None)]
+    assert _parts("OrderYear,OrderMonth,OrderDay", "2020,3,4") == [("Order Date", 0, 1, 2, None)]
+    assert _parts("Year,Month,Day,Sales", "2021,March,9,5") == [("Date", 0, 1, 2, None)]
+
+
+def test_parts_that_are_not_a_date_or_a_date_the_file_has_are_left_alone() -> None:
+    assert _parts("Year,Month,Sales", "2021,3,5") == []  # no day: a month of its own
+    assert _parts("Year,Month,Day,Sales", "2021,13,40,5", "2021,14,41,5") == []  # a score, not a date
+    assert _parts("Date,Year,Month,Day", "2021-03-09,2021,3,9") == []  # the file has its date
+    assert _parts("Fiscal Year,Fiscal Month,Fiscal Day", "1,2,3") == []  # no year of a calendar
+
+
+def test_an_upload_gets_its_dates_appended_and_is_read_with_them(tmp_path: Path) -> None:
+    path = tmp_path / "orders.csv"
+    path.write_text(
+        "Order ID,Order Year,Order Month,Order Day,Order Time,Product,Qty,Sales\n"
+        "1,2024,2,29,9:05,Tent,1,40\n"
+        "2,2024,3,1,,Stove,2,30\n"
+        + "3,2024,3,2,11:30,Stove,1,15\n" * 18
+        + "4,2024,2,30,10:00,Tent,1,40\n"  # no such day: its date is left blank, the line kept
+    )
+    preview = inspect_upload(path)
+    assert [row[-1] for row in preview.rows[:3]] == [
+        "2024-02-29 09:05",
+        "2024-03-01 00:00",
+        "2024-03-02 11:30",
+    ]
+    assert path.read_text().splitlines()[-1] == "4,2024,2,30,10:00,Tent,1,40,"
+    assert preview.mapping["invoiced_at"] == "Order Date" and preview.format.date_format == "%Y-%m-%d %H:%M"
+    unchanged = tmp_path / "plain.csv"
+    unchanged.write_bytes(b"Order ID,Date,Qty,Sales\r\n1,2024-01-02,1,4\r\n")
+    inspect_upload(unchanged)
+    assert unchanged.read_bytes() == b"Order ID,Date,Qty,Sales\r\n1,2024-01-02,1,4\r\n"
