@@ -972,7 +972,10 @@ def _read_words(
     ratio = _per(text, model, vocabulary) or _averaged(text, model, metrics)  # "average sales per order"
     if ratio is not None:
         metrics = [ratio]
-        found = replace(found, columns=tuple(c for c in found.columns if _is_not_key(model, c)))
+        summed = {model.metric(part).over for part in model.metric(ratio).parts}  # "gross sales": its own
+        found = replace(
+            found, columns=tuple(c for c in found.columns if _is_not_key(model, c) and c not in summed)
+        )
     for name in [c for c in found.columns if c in vocabulary.flags and not _BY_IT.search(text)]:
         # "B2B orders", "non-B2B revenue": a column of yes and no named as what the lines are
         phrase = next((p for p in found.used if vocabulary.find(p).columns == (name,)), name)
@@ -2080,14 +2083,25 @@ def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
     found = re.search(r"\b([\w ]+?)\s+(?:per|by each|for each|each)\s+(\w+)\b", text)
     if not found:
         return None
-    top = vocabulary.find(found[1]).metrics
+    said = vocabulary.find(found[1])
+    top = list(said.metrics[-1:])
+    if not top and _AVERAGE.search(found[1]):  # "average gross sales per order": of that column's sum
+        top = [m for c in said.columns if (m := _metric_over(model, c))][-1:]
     bottom = vocabulary.find(found[2]).metrics or vocabulary.find(found[2] + "s").metrics
     if not top or not bottom:
         return None
+    summed = _summing(model.metric(top[0]))
     for metric in model.metrics:
-        if metric.numerator == top[-1] and metric.denominator == bottom[0]:
+        if not metric.numerator or metric.denominator != bottom[0]:
+            continue
+        if metric.numerator == top[0] or _summing(model.metric(metric.numerator)) == summed:
             return metric.name
     return None
+
+
+def _summing(metric: Metric) -> tuple[Kind, str | None, str | None, str | None]:
+    """What a metric adds up: two metrics of one shape are one figure under two names."""
+    return metric.kind, metric.over, metric.times, metric.less
 
 
 _AVERAGE = re.compile(r"\b(?:on\s+)?(?:average|avg|typical(?:ly)?|usually|mean)\b")

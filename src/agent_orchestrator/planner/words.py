@@ -91,14 +91,22 @@ _SHORTHAND_WORDS = {
     "wks": "weeks",
     "hr": "hour",
     "hrs": "hours",
+    "dept": "department",
+    "depts": "departments",
+    "prod": "product",
+    "prods": "products",
+    "pmt": "payment",
+    "pymt": "payment",
+    "mgr": "manager",
+    "ctry": "country",
     "yoy": "year over year",
     "mom": "month over month",
     "qoq": "quarter over quarter",
     "ytd": "this year",
 }
-"""An analyst's shorthand for the words of figures and periods ("rev", "avg order val", "qty", "txns",
-"last 3 mos", "qtr by qtr", "yoy growth", "revenue ytd"): each is that word everywhere, as a
-spreadsheet's column headers use them."""
+"""An analyst's shorthand for the words of figures, periods and columns ("rev", "avg order val", "qty",
+"txns", "last 3 mos", "qtr by qtr", "yoy growth", "revenue ytd", "which dept"): each is that word
+everywhere, as a spreadsheet's column headers use them."""
 _SHORTHAND = re.compile(r"\b(?:" + "|".join(_SHORTHAND_WORDS) + r")\b(?!['.-]\w)")
 
 

@@ -50,9 +50,12 @@ _LABEL_WORDS = ("name", "description", "title", "desc")
 _SCORE_WORDS = ("rating", "score", "percentage", "percent", "pct", "rate", "ratio", "age", "stars")
 """A measure of each line that is a level, not an amount: its average means something, its sum not."""
 _KIND_WORDS = ("type", "line", "category", "group", "segment", "class", "kind", "level", "tier", "status",
-               "brand", "family", "range", "stage", "size", "outcome")  # fmt: skip
+               "brand", "family", "range", "stage", "size", "outcome", "department", "dept", "division",
+               "section", "aisle", "subcategory")  # fmt: skip
 """A kind of an entity, not the entity ("Customer type", "Product line"): something to group by."""
-_TRAIT_WORDS = ("gender", "sex", "age", "city", "state", "country", "region", "postal", "zip", "postcode")
+_TRAIT_WORDS = ("gender", "sex", "age", "city", "state", "country", "region", "postal", "zip", "postcode",
+                "market", "territory", "area", "zone", "district", "province", "county",
+                "continent")  # fmt: skip
 """What an entity is or where it is ("Customer_Gender", "Customer City"): a trait to group by, never
 the entity's key."""
 _DATE_PARTS = frozenset(("day", "days", "month", "year", "quarter", "qtr", "week", "weekday", "dow"))
@@ -300,15 +303,20 @@ def _done_on(column: Column) -> list[str]:
 
 
 def _date_parts(columns: list[Column]) -> list[Column]:
-    """A column holding only a part of a file's date ("Month", "Year", "Day" beside "Date") says
-    nothing the date does not: months and years are asked of the date (with their year, "December
-    2015", never every December summed), and a day of the month is no amount to add up."""
-    if not any(c.role is Role.time and c.day_time != "time" for c in columns):
+    """A column holding only a part of a file's date ("Month", "Year", "Day" beside "Date"; "Order
+    Year" beside "Order Date") says nothing the date does not: months and years are asked of the
+    date (with their year, "December 2015", never every December summed), and a day of the month is
+    no amount to add up."""
+    dates = [c for c in columns if c.role is Role.time and c.day_time != "time"]
+    if not dates:
         return columns
+    owners = {w for c in dates for w in header_words(c.source)} - _DATE_WORDS  # "order", "shipment"
     parted = []
     for column in columns:
         words = [
-            w for w in header_words(column.source) if w not in ("name", "of", "the", "number", "no", "id")
+            w
+            for w in header_words(column.source)
+            if w not in ("name", "of", "the", "number", "no", "id") and w not in owners
         ]
         if column.role is not Role.time and words and set(words) <= _DATE_PARTS:
             column = column.model_copy(update={"role": Role.ignore, "entity": None})

@@ -270,10 +270,13 @@ _PLAIN_PAIRS = frozenset(
 )
 """Initials that are words of their own ("us" is no United States)."""
 _PLAIN_WORDS = _PLAIN_PAIRS | {"a", "i", "o"} | {
-    "top", "bottom", "best", "worst", "total", "all", "first", "last", "most", "least", "more", "less"
+    "top", "bottom", "best", "worst", "total", "all", "first", "last", "most", "least", "more", "less",
+    "per", "for", "from", "with", "and", "the", "than", "over", "under", "each", "every", "any", "not",
+    "this", "that", "what", "which", "how", "when", "where", "who", "out", "off", "one", "two", "new"
 }  # fmt: skip
-"""Values that are also words ("A" of a branch, a category "Top" beside "top 5 states"): read as the
-value only beside its column's name ("the Top category")."""
+"""Values that are also words ("A" of a branch, a category "Top" beside "top 5 states", a country
+"Perú" whose accent a broken export lost, "Per"): read as the value only beside its column's name
+("the Top category")."""
 
 
 def plurals(word: str) -> tuple[str, ...]:
