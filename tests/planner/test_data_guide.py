@@ -269,15 +269,17 @@ def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_
 def test_a_supply_chains_extract_its_departments_markets_and_date_parts(tmp_path: Path) -> None:
     """A warehouse extract: a product's department and a customer's market are groupings (not the
     product's or the customer's key), the date's parts beside it are no figures to add up, "dept" is
-    the department, an average of a column's sum per order is the model's ratio, and a country a
-    broken export wrote "Per\ufffd" is no "per"."""
+    the department, an average of a column's sum per order is the model's ratio, a country a broken
+    export wrote "Per\ufffd" is no "per"; a discount rate that writes "  -  " for none is a measure,
+    and beside a "Gross Sales" the net of it is a figure of its own."""
     extract = (
         "Order ID,Order Item ID,Order Date,Order Year,Order Month,Order Day,Product Department,"
-        "Product Name,Customer ID,Customer Market,Customer Country,Order Quantity,Gross Sales,Profit\n"
-        "1,11,2015-02-21,2015,2,21,Fan Shop,Fire Safe,7840,LATAM,Per\ufffd,1,400,200\n"
-        "1,12,2015-02-21,2015,2,21,Apparel,Rip Deck,7840,LATAM,Per\ufffd,2,100,40\n"
-        "2,13,2015-03-02,2015,3,2,Apparel,Rip Deck,1203,Europe,France,1,50,20\n"
-        "3,14,2015-03-05,2015,3,5,Golf,Putter Grip,1203,Europe,France,3,30,9\n"
+        "Product Name,Customer ID,Customer Market,Customer Country,Order Quantity,Gross Sales,"
+        "Discount %,Profit\n"
+        "1,11,2015-02-21,2015,2,21,Fan Shop,Fire Safe,7840,LATAM,Per\ufffd,1,400,0.25,200\n"
+        "1,12,2015-02-21,2015,2,21,Apparel,Rip Deck,7840,LATAM,Per\ufffd,2,100,  -  ,40\n"
+        "2,13,2015-03-02,2015,3,2,Apparel,Rip Deck,1203,Europe,France,1,50,0.1,20\n"
+        "3,14,2015-03-05,2015,3,5,Golf,Putter Grip,1203,Europe,France,3,30,  -  ,9\n"
     )
     with _chat_on(tmp_path, extract) as chat:
         model = chat.guide._dataset().model  # what the guide reads the file as
@@ -289,12 +291,17 @@ def test_a_supply_chains_extract_its_departments_markets_and_date_parts(tmp_path
             "customer_id": "key",
             "order_quantity": "measure",
             "gross_sales": "measure",
+            "discount": "measure",
             "profit": "measure",
         }
         asked = {
             "which dept is the smallest?": "Revenue by product department, all time (bottom 1 of 3):\n1. G",
             "avg gross sales per order": "Average order value, all time: 193.33.",
             "how many order lines per customer market?": "Order lines by customer market, all time:\n1. E",
+            "how many order lines had no discount?": "Order lines, Discount at most 0%, all time: 2.",
+            "net sales after discounts?": "Net revenue, all time: 475.00.",
+            "how much did discounts cost us?": "Amount discounted, all time: 105.00.",
+            "total gross sales": "Revenue, all time: 580.00.",
         }
         for question, start in asked.items():
             tool, _, answer = chat.ask(question)

@@ -798,7 +798,10 @@ def _read_words(
     gross = model.cancellation is not None and bool(_GROSS.search(rest))
     # a "gross profit" or "gross sales" of a file that cancels nothing is its profit, its sales (but a
     # "gross income" of its own is that column)
-    rest = _GROSS.sub(" ", _NET.sub(" ", rest)) if model.cancellation is not None else _NET.sub(" ", rest)
+    # ... and "net sales" of a file whose revenue is before its discounts is a figure of its own
+    own_net = any(m.less and m.name != "revenue" for m in model.metrics)
+    netted = _NET.sub(" net " if own_net else " ", rest)
+    rest = _GROSS.sub(" ", netted) if model.cancellation is not None else netted
     titles = [*(c.title for c in model.columns), *(m.title for m in model.metrics)]
     titles += [said for m in model.metrics for said in m.synonyms]  # "gross revenue": before discounts
     own_gross = any("gross" in normalise(title).split() for title in titles)

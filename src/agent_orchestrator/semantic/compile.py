@@ -369,6 +369,9 @@ def _compared(name: str, rule: Filter, values: list[Any], params: list[Any]) -> 
         case "ne":
             params.extend(values)
             return f"({name} <> ? OR {name} IS NULL)"
+        case "le" if values == [0]:  # "lines with no discount": a blank one is none too
+            params.extend(values)
+            return f"({name} <= ? OR {name} IS NULL)"
         case op:
             params.extend(values)
             return f"{name} {_OPS[op]} ?"

@@ -24,6 +24,7 @@ from agent_orchestrator.semantic.written import (
     sql_fraction,
     sql_marked,
     sql_matches,
+    sql_no_value,
     sql_number,
     sql_symbol,
     year_twin,
@@ -214,7 +215,8 @@ def written_numbers(connection: duckdb.DuckDBPyConnection, source: str, decimal:
             continue
         quoted = quote(header)
         values, odd, marked, symbol, fractions = connection.execute(
-            f"SELECT count({quoted}), count(*) FILTER (WHERE NOT {sql_matches(quoted, decimal)}), "
+            f"SELECT count(*) FILTER (WHERE NOT {sql_no_value(quoted)}), "
+            f"count(*) FILTER (WHERE NOT {sql_matches(quoted, decimal)}), "
             f"count(*) FILTER (WHERE {sql_marked(quoted)}), max({sql_symbol(quoted)}), "
             f"count(*) FILTER (WHERE {sql_fraction(quoted, decimal)}) "
             f"FROM {source} WHERE {quoted} IS NOT NULL AND trim({quoted}) <> ''"

@@ -591,7 +591,9 @@ _GROSS = ("gross revenue", "gross sales", "revenue before discount", "sales befo
           "list price revenue", "gross", "revenue at list price")  # fmt: skip
 _DISCOUNTED = ("discount amount", "discount value", "amount discounted", "money discounted", "discount given",
                "discounts given", "give away in discounts", "gave away in discounts",
-               "given away in discounts", "give away", "gave away", "given away")  # fmt: skip
+               "given away in discounts", "give away", "gave away", "given away", "discounts cost",
+               "discount cost", "cost of discounts", "cost of the discounts",
+               "lost to discounts")  # fmt: skip
 _COST = ("cost", "costs", "total cost", "cost of goods", "cost of goods sold", "cogs", "cost of sales")
 
 
@@ -724,12 +726,19 @@ def default_metrics(
         quantity = _find(columns, _QUANTITY_WORDS)
         price = _find(columns, _PRICE_WORDS)
         line_total = _find(columns, _LINE_TOTAL_WORDS, "money")
+    discount = next(  # "Discount Applied" 0.075: what each line sold for is its list price less that
+        (c for c in columns if c.role is Role.measure and c.unit == "percent" and
+         "discount" in header_words(c.title)), None)  # fmt: skip
     if line_total is not None:
         add("revenue", Kind.sum, "money", "Revenue", over=line_total.name)
+        if discount is not None and {"gross", "list"} & set(header_words(line_total.source)):
+            # "Gross Sales" beside a "Discount %": the file's own total stays the revenue, and what
+            # the lines sold for after their discount is a figure of its own
+            add("net_revenue", Kind.sum, "money", "Net revenue", also=_NET[1:], over=line_total.name,
+                less=discount.name)  # fmt: skip
+            add("amount_discounted", Kind.difference, "money", "Amount discounted", also=_DISCOUNTED,
+                numerator="revenue", denominator="net_revenue")  # fmt: skip
     elif quantity is not None and price is not None:
-        discount = next(  # "Discount Applied" 0.075: what each line sold for is its list price less that
-            (c for c in columns if c.role is Role.measure and c.unit == "percent" and
-             "discount" in header_words(c.title)), None)  # fmt: skip
         less = {"less": discount.name} if discount is not None else {}
         add("revenue", Kind.sum, "money", "Revenue", also=_NET if less else (), over=quantity.name,
             times=price.name, **less)  # fmt: skip

@@ -49,14 +49,25 @@ def unmarked(text: str) -> str:
     return re.sub(rf"[{_SYMBOLS}%()\s\u00a0]", "", text)
 
 
+_NO_VALUE = r"^\s*(?:-+|\x{2014}|#N/A|N/A|n/a|NULL|null)\s*$"
+"""A cell that writes no value among numbers: "  -  " for no discount (an accountant's zero dash), a
+sheet's "#N/A". Read as blank, so the column is still one of numbers."""
+
+
+def sql_no_value(quoted: str) -> str:
+    """SQL: whether the text column ``quoted``'s value writes that there is none (``_NO_VALUE``)."""
+    return f"regexp_full_match({quoted}::VARCHAR, '{_NO_VALUE}')"
+
+
 def sql_matches(quoted: str, decimal: str) -> str:
-    """SQL: whether the text column ``quoted``'s value is a number written for people."""
-    return f"regexp_full_match(trim({quoted}::VARCHAR), '{_shape(decimal)}')"
+    """SQL: whether the text column ``quoted``'s value is a number written for people, or none."""
+    return f"(regexp_full_match(trim({quoted}::VARCHAR), '{_shape(decimal)}') OR {sql_no_value(quoted)})"
 
 
 def sql_marked(quoted: str) -> str:
-    """SQL: whether the value carries a mark of a number written for people (not a plain one)."""
-    return f"regexp_matches({quoted}::VARCHAR, '[{_SYMBOLS}%(,]|\\s$')"
+    """SQL: whether the value carries a mark of a number written for people (not a plain one), or
+    writes none: either way the column must be read, it is not numbers as it stands."""
+    return f"(regexp_matches({quoted}::VARCHAR, '[{_SYMBOLS}%(,]|\\s$') OR {sql_no_value(quoted)})"
 
 
 def sql_fraction(quoted: str, decimal: str) -> str:
@@ -74,7 +85,10 @@ def sql_number(quoted: str, decimal: str, *, whole: bool = False) -> str:
         plain = f"replace({stripped}, ',', '')"
     negative = f"starts_with(trim({quoted}::VARCHAR), '(')"
     type_ = "BIGINT" if whole else "DECIMAL(18, 6)"
-    return f"CAST(CASE WHEN {negative} THEN '-' || ltrim({plain}, '+-') ELSE {plain} END AS {type_})"
+    return (
+        f"CAST(CASE WHEN {sql_no_value(quoted)} THEN NULL WHEN {negative} THEN '-' || ltrim({plain}, '+-') "
+        f"ELSE {plain} END AS {type_})"
+    )
 
 
 def sql_symbol(quoted: str) -> str:
