@@ -266,22 +266,25 @@ def test_a_file_without_customers_or_products_is_answered_from_its_own_rows(tmp_
         assert answer.startswith("I can't answer that from this data: I don't know what")  # "no sales"
 
 
+EXTRACT = (
+    "Order ID,Order Item ID,Order Date,Order Year,Order Month,Order Day,Product Department,"
+    "Product Name,Customer ID,Customer Market,Customer Country,Order Quantity,Gross Sales,"
+    "Discount %,Profit,Warehouse Country\n"
+    "1,11,2015-02-21,2015,2,21,Fan Shop,Fire Safe,7840,LATAM,Per\ufffd,1,400,0.25,200,USA\n"
+    "1,12,2015-02-21,2015,2,21,Apparel,Rip Deck,7840,LATAM,Per\ufffd,2,100,  -  ,40,USA\n"
+    "2,13,2015-03-02,2015,3,2,Apparel,Rip Deck,1203,Europe,France,1,50,0.1,20,Puerto Rico\n"
+    "3,14,2015-03-05,2015,3,5,Golf,Putter Grip,1203,USCA,USA,3,30,  -  ,9,Puerto Rico\n"
+)
+"""A supply chain's order lines, as its warehouse extract writes them."""
+
+
 def test_a_supply_chains_extract_its_departments_markets_and_date_parts(tmp_path: Path) -> None:
     """A warehouse extract: a product's department and a customer's market are groupings (not the
     product's or the customer's key), the date's parts beside it are no figures to add up, "dept" is
     the department, an average of a column's sum per order is the model's ratio, a country a broken
     export wrote "Per\ufffd" is no "per"; a discount rate that writes "  -  " for none is a measure,
     and beside a "Gross Sales" the net of it is a figure of its own."""
-    extract = (
-        "Order ID,Order Item ID,Order Date,Order Year,Order Month,Order Day,Product Department,"
-        "Product Name,Customer ID,Customer Market,Customer Country,Order Quantity,Gross Sales,"
-        "Discount %,Profit\n"
-        "1,11,2015-02-21,2015,2,21,Fan Shop,Fire Safe,7840,LATAM,Per\ufffd,1,400,0.25,200\n"
-        "1,12,2015-02-21,2015,2,21,Apparel,Rip Deck,7840,LATAM,Per\ufffd,2,100,  -  ,40\n"
-        "2,13,2015-03-02,2015,3,2,Apparel,Rip Deck,1203,Europe,France,1,50,0.1,20\n"
-        "3,14,2015-03-05,2015,3,5,Golf,Putter Grip,1203,Europe,France,3,30,  -  ,9\n"
-    )
-    with _chat_on(tmp_path, extract) as chat:
+    with _chat_on(tmp_path, EXTRACT) as chat:
         model = chat.guide._dataset().model  # what the guide reads the file as
         assert {
             c.name: c.role.value for c in model.columns if c.role.value in ("key", "label", "measure")
@@ -297,7 +300,7 @@ def test_a_supply_chains_extract_its_departments_markets_and_date_parts(tmp_path
         asked = {
             "which dept is the smallest?": "Revenue by product department, all time (bottom 1 of 3):\n1. G",
             "avg gross sales per order": "Average order value, all time: 193.33.",
-            "how many order lines per customer market?": "Order lines by customer market, all time:\n1. E",
+            "how many order lines per customer market?": "Order lines by customer market, all time:\n1. L",
             "how many order lines had no discount?": "Order lines, Discount at most 0%, all time: 2.",
             "net sales after discounts?": "Net revenue, all time: 475.00.",
             "how much did discounts cost us?": "Amount discounted, all time: 105.00.",
@@ -307,6 +310,25 @@ def test_a_supply_chains_extract_its_departments_markets_and_date_parts(tmp_path
             tool, _, answer = chat.ask(question)
             assert tool == "query_data" and answer is not None, question
             assert answer.startswith(start), (question, answer)
+
+
+def test_what_the_answer_before_listed_tells_two_columns_apart(tmp_path: Path) -> None:
+    """After revenue by customer country, "the USA" is the customer's (not the warehouse's) and "those
+    countries" the customer countries; a breakdown asked after one value's share is of every value;
+    a cost the data does not record is declined, never answered with revenue."""
+    with _chat_on(tmp_path, EXTRACT) as chat:
+        chat.ask("revenue by customer country")
+        _, _, answer = chat.ask("whats total gross excluding the USA?")
+        assert answer is not None and "Customer country not USA" in answer and "550.00" in answer, answer
+        _, _, answer = chat.ask("of those countries, which has the best profit margin?")
+        assert answer is not None and answer.startswith("Profit margin by customer country"), answer
+        chat.ask("what share of total gross is fan shop?")
+        _, _, answer = chat.ask("and which dept is the smallest?")
+        assert answer is not None and answer.startswith(
+            "Revenue by product department, all time (bottom 1 of 3)"
+        )
+        tool, _, answer = chat.ask("what did we spend on freight in 2015?")
+        assert answer is not None and "can't answer" in answer and "580" not in answer, (tool, answer)
 
 
 def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, Sema
 from agent_orchestrator.semantic.model import COUNT_PREFIX
 from agent_orchestrator.semantic.query import GRAIN_WORDS, MAX_ROWS
 from agent_orchestrator.semantic.suggest import is_english
-from agent_orchestrator.semantic.vocabulary import Mention, normalise, root
+from agent_orchestrator.semantic.vocabulary import Mention, normalise, root, singular
 
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods
 from .query_phrases import (
@@ -910,6 +910,7 @@ def _read_words(
     # "avg number of days from order to delivery": the days between two dates the file lacks
     reading.left += [m.group(0) for m in _DAYS_BETWEEN.finditer(text)]
     found = _cancellation_meant(found, model)
+    found = _as_before(found, previous, reading, model)
     several = _ambiguous(found)
     reading.left += several
     reading.ambiguous = {w: tuple(m for m in found.mentions if m.words == w) for w in several} | said_short
@@ -1382,7 +1383,7 @@ def _read_words(
 _SUBJECT_BEFORE = _words("what whats which who whose how hows many much number amount total average avg mean")
 _DETERMINERS = _words("the a an our my your their its this that these those all overall")
 _LINKING = _words("is are was were be been being get gets got getting")
-_PLACED = _words("in from at within inside across")
+_PLACED = _words("in from at within inside across on of")
 _OUT = _words("outside excluding except without besides minus")
 """Before a word, what is left out ("revenue *outside the mall*"): never a colouring either."""
 _GROUPED = _words("by per each every")
@@ -1395,7 +1396,8 @@ _OFF_THE_TABLE = _words(
     target targets forecast forecasts forecasting predict prediction projection weather rain raining rainy
     snow sunny temperature staff employee employees wage wages salary salaries payroll rent supplier
     suppliers competitor competitors traffic visits visitors website conversion inventory stock reason
-    reasons why complaint complaints satisfaction age ages birthday"""
+    reasons why complaint complaints satisfaction age ages birthday freight postage overhead overheads
+    utilities insurance electricity"""
 )
 """What a sales table holds no figure on, whatever its columns: a question on one is declined, never
 answered with the figures it does hold beside it ("spend on *marketing*")."""
@@ -1740,14 +1742,14 @@ def _kind_of_thing(
     """A plural left over whose singular is a word of the names of one entity's things: "doormats",
     "mugs" (products so named). The column holding the names, the word as written, its singular."""
     for word in left:
-        for singular in dict.fromkeys([word.removesuffix("es"), word.removesuffix("s")]):
-            if singular == word or len(singular) < 3:
+        for said in dict.fromkeys([word.removesuffix("es"), word.removesuffix("s")]):
+            if said == word or len(said) < 3:
                 continue
-            holding = vocabulary.containing([singular])
+            holding = vocabulary.containing([said])
             names = [model.column(name) for name in holding]
             named = [c for c in names if c.role is Role.label and c.entity is not None]
             if len(named) == 1 and len(holding[named[0].name]) > 1:
-                return named[0], word, singular
+                return named[0], word, said
     return None
 
 
@@ -2207,6 +2209,29 @@ def _cancellation_meant(found: Any, model: SemanticModel) -> Any:
     return replace(found, mentions=kept)
 
 
+def _as_before(
+    found: Any, previous: dict[str, Any] | None, reading: SemanticReading, model: SemanticModel
+) -> Any:
+    """What the answer before listed tells apart: a name several columns hold ("excluding the USA"
+    after revenue by customer country: the customer country's USA, not the warehouse's), and a word
+    two columns' names share ("of those countries" after it: the customer country)."""
+    if not previous:
+        return found
+    before = {g.get("column") for g in previous.get("group_by") or []}
+    held: dict[str, set[str]] = {}
+    for mention in found.mentions:
+        held.setdefault(mention.words, set()).add(mention.column)
+    settled = {w: cols & before for w, cols in held.items() if len(cols) > 1 and len(cols & before) == 1}
+    mentions = tuple(m for m in found.mentions if m.words not in settled or m.column in settled[m.words])
+    columns = list(found.columns)
+    for word in list(reading.left):
+        named = [c for c in before if c and singular(word) in model.column(c).name.split("_")]
+        if len(named) == 1 and sum(singular(word) in c.name.split("_") for c in model.columns) > 1:
+            columns.append(named[0])  # a word of several columns' names, one of them the answer's
+            reading.left.remove(word)
+    return replace(found, mentions=mentions, columns=tuple(dict.fromkeys(columns)))
+
+
 def _ambiguous(found: Any) -> list[str]:
     """Words that name values of several columns, none of them named ("22156" a stock code and a
     customer): which one is meant is not the reading's to guess."""
@@ -2463,6 +2488,13 @@ def _patched(
     }
     if new_breakdown and "limit" not in args:  # "split that by gender": every one, not the top one before
         patched.pop("limit", None)
+    if new_breakdown and "filters" in patched:  # "and which dept is smallest?" after Fan Shop's share: all
+        said_now = {f.get("column") for f in args.get("filters", [])}
+        patched["filters"] = [
+            f
+            for f in patched["filters"]
+            if f.get("column") not in new_breakdown or f.get("op") != "in" or f.get("column") in said_now
+        ]
     if "window" in args and "compare" not in args:
         patched.pop("compare", None)
     if "window" not in args and _ALL_TIME.search(text):  # "…and across all 3 months?": no period
