@@ -862,7 +862,8 @@ def _written(home: Path, rows: str) -> Path:
 
 
 def test_blanks_of_a_measure_the_most_expensive_purchase_and_the_best_period_listed(tmp_path: Path) -> None:
-    """ "no rating" of a score is none given, "missing a purchase amount" none written; "overall" is
+    """ "no rating" of a score is none given, "missing a purchase amount" none written, and an average
+    order value is of the orders whose amount is written (a blank is unknown, not 0); "overall" is
     never the item "Overalls"; "the most expensive purchase" names its line; "the most recent date"
     is the last day sold on; "a 4-star review", "rated 2 or higher" are of the rating; "which one
     was best" after the quarters ranks them."""
@@ -874,7 +875,7 @@ def test_blanks_of_a_measure_the_most_expensive_purchase_and_the_best_period_lis
         asked = {
             "how many purchases have no rating at all?": "Orders, no Review rating, all time: 1.",
             "how many rows are missing a purchase amount?": "all time: 1.",
-            "whats the AOV overall": "Average order value, all time: 2,358.33",
+            "whats the AOV overall": "Average order value, all time: 3,537.50",  # of the amounts written
             "what was the most expensive purchase?": ": 4,619.00, on February 5, 2023 (Customer",
             "what's the most recent date in the data?": ": July 25, 2023.",
             "how many purchases got a 4-star review?": "Orders, Review rating 4, all time: 1.",

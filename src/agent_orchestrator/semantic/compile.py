@@ -271,6 +271,15 @@ def _in_order(group: GroupBy, alias: str) -> str:
     return f"list_position([{', '.join(literal(b.label) for b in group.bands)}], {quote(alias)})"
 
 
+def _recorded(metric: Metric) -> str | None:
+    """Where a sum's amount is written: an average per order, per customer or per line is of the
+    ones whose amount is known (a file that leaves some totals blank does not sell for nothing)."""
+    if metric.kind is not Kind.sum or metric.over is None:
+        return None
+    columns = [metric.over, *([metric.times] if metric.times else [])]
+    return " AND ".join(f"{quote(c)} IS NOT NULL" for c in columns)
+
+
 def _aggregate(metric: Metric) -> str:
     over = quote(metric.over) if metric.over else ""
     match metric.kind:
@@ -296,12 +305,21 @@ def _aggregate(metric: Metric) -> str:
 
 
 def _metric(
-    model: SemanticModel, metric: Metric, window: Window | None, time: Column | None, params: list[Any]
+    model: SemanticModel,
+    metric: Metric,
+    window: Window | None,
+    time: Column | None,
+    params: list[Any],
+    recorded: str | None = None,
 ) -> str:
-    """The metric's expression, over ``window`` only when given (a comparison's side)."""
+    """The metric's expression, over ``window`` only when given (a comparison's side); a count
+    only of the rows where ``recorded`` holds, when given."""
     if metric.kind is Kind.ratio:
-        numerator = _metric(model, model.metric(str(metric.numerator)), window, time, params)
-        denominator = _metric(model, model.metric(str(metric.denominator)), window, time, params)
+        top = model.metric(str(metric.numerator))
+        numerator = _metric(model, top, window, time, params)
+        denominator = _metric(
+            model, model.metric(str(metric.denominator)), window, time, params, _recorded(top)
+        )
         return f"({numerator})::DOUBLE / NULLIF({denominator}, 0)"
     if metric.kind is Kind.difference:
         base = _metric(model, model.metric(str(metric.numerator)), window, time, params)
@@ -314,6 +332,8 @@ def _metric(
     if metric.only is not None and model.cancellation is not None:
         cancelled = _cancelled(model.cancellation)
         conditions.append(cancelled if metric.only == "cancelled" else f"NOT {cancelled}")
+    if recorded is not None and metric.kind in (Kind.rows, Kind.count_distinct):
+        conditions.append(recorded)
     expression = f"{aggregate} FILTER (WHERE {' AND '.join(conditions)})" if conditions else aggregate
     if metric.only == "cancelled" and metric.kind is Kind.sum:
         # what was cancelled, as a positive amount, whether the file writes it as negative lines
