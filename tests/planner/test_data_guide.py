@@ -331,6 +331,23 @@ def test_what_the_answer_before_listed_tells_two_columns_apart(tmp_path: Path) -
         assert answer is not None and "can't answer" in answer and "580" not in answer, (tool, answer)
 
 
+def test_a_row_of_a_list_answered_turns_ago_by_its_place(tmp_path: Path) -> None:
+    """ "3rd on that top 5 list" after a question of one figure is the third of the list before it;
+    "#2 on the top list" after the bottom of the ranking is the top list's second."""
+    rows = "Order,Customer,Total,Date\n" + "".join(
+        f"{i},C{i % 6},{10 * (i % 6) + 1},2024-01-{1 + i:02d}\n" for i in range(12)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        chat.ask("top 5 customers by revenue")
+        chat.ask("how much did C1 spend?")
+        _, _, answer = chat.ask("what was 3rd on that top 5 list?")
+        assert answer is not None and "Customer C3" in answer, answer
+        chat.ask("top 3 customers by revenue")
+        chat.ask("bottom 3?")
+        _, _, answer = chat.ask("who was #2 on the top list again?")
+        assert answer is not None and "Customer C4" in answer, answer
+
+
 def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) -> None:
     """What a header says is found in the forms people say it ("paid" for Payment, "tax" for
     "Tax 5%", "branches", "women" for Female), amounts are ranges ("invoices over 100": each

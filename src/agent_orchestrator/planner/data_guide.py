@@ -244,6 +244,9 @@ def _read(messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data)
     which = _WHICH_LIST.search(_text(messages[last]))
     if which is not None:  # "#1 on that first list": a list answered earlier than the last one
         listed = _nth_list(messages[:last], tool, which) or listed
+    top = _TOP_LIST.search(_text(messages[last]))
+    if top is not None:  # "#2 on the top list" after the bottom 3: the latest list ranked from the top
+        listed = _top_list(messages[:last], tool, int(top["size"] or 2)) or listed
     return read_semantic(
         _in_their_words(_text(messages[last]), messages[:last], data),
         data.model,
@@ -631,6 +634,23 @@ def _nth_list(
                     lists.append(found)
     place = _NTH_LIST.get((which["nth"] or "").lower(), -2)
     return lists[place] if -len(lists) <= place < len(lists) else None
+
+
+_TOP_LIST = re.compile(r"\b(?:the|that|this|your)\s+top(?:\s+(?P<size>\d{1,2}))?\s+(?:list|ranking)\b", re.I)
+"""A list named as the top of a ranking ("#2 on the top list", "3rd on that top 5 list")."""
+
+
+def _top_list(earlier: Sequence[dict[str, Any]], tool: str, size: int) -> tuple[str, list[str]] | None:
+    """The latest list of the chat ranked from the top (not the bottom) with ``size`` rows at least."""
+    for at in range(len(earlier) - 1, -1, -1):
+        for call in reversed(_calls(earlier[at])):
+            if (call.get("function") or {}).get("name") != tool:
+                continue
+            found = _listed(earlier[at + 1 :], str(call.get("id")))
+            ranked_low = (_arguments(call) or {}).get("order") == "asc"
+            if found is not None and len(found[1]) >= size and not ranked_low:
+                return found
+    return None
 
 
 _LISTS_BACK = 3

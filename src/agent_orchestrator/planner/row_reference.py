@@ -25,15 +25,16 @@ _LOWEST = frozenset(("bottom", "lowest", "smallest", "worst", "weakest"))
 _PLACE = "|".join([*_PLACES, *_LOWEST])
 _NUMBERED = "|".join(NUMBER_WORDS)
 _ON_THE_LIST = (
-    r"(?:\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?(?:list|ranking|table|answer))?"
+    r"(?:\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+){0,3}(?:list|ranking|table|answer))?"
 )
 _BY_PLACE = re.compile(
     r"(?:(?:\b(?:no|number|nr)|#)\s*\.?\s*(?P<number>\d{1,2})\b"
     rf"|(?:the\s+)?(?P<nth>\d{{1,2}})(?:st|nd|rd|th)(?:\s+(?:one|entry|row|item|place)\b"
-    rf"|(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?list\b))"
+    rf"|(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+){{0,3}}list\b))"
     rf"|(?:the|that)\s+(?P<word>{_PLACE})\s+(?:one|entry|row|item)\b"
     rf"|(?:the\s+)?(?P<spelled>{_NUMBERED})\s+(?:on|in)\s+(?:that|the|this|your)\s+list\b"
-    rf"|(?:the\s+)?(?P<listed>{_PLACE})(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?list\b))"
+    rf"|(?:the\s+)?(?P<listed>{_PLACE})"
+    rf"(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+){{0,3}}list\b))"
     + _ON_THE_LIST
 )
 """A row by its place in the list; "the top one", but not "the top one hundred"."""
@@ -46,7 +47,7 @@ _PRONOUN = re.compile(
 """A row named by a pronoun ("they", "from there", "split that by gender"): only when the list held
 one row."""
 _OF_THOSE = re.compile(
-    r"\b(?:on|in|of|from|among)\s+(?:those|these|them|(?:that|the|this|your)\s+(?:\w+\s+)?list)\b"
+    r"\b(?:on|in|of|from|among)\s+(?:those|these|them|(?:that|the|this|your)\s+(?:\w+\s+){0,3}list)\b"
 )
 """The rows just listed, said after a place ("the weakest one of those", "the bottom one on the list")."""
 
