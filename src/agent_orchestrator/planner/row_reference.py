@@ -34,8 +34,7 @@ _BY_PLACE = re.compile(
     rf"|(?:the|that)\s+(?P<word>{_PLACE})\s+(?:one|entry|row|item)\b"
     rf"|(?:the\s+)?(?P<spelled>{_NUMBERED})\s+(?:on|in)\s+(?:that|the|this|your)\s+list\b"
     rf"|(?:the\s+)?(?P<listed>{_PLACE})"
-    rf"(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+){{0,3}}list\b))"
-    + _ON_THE_LIST
+    rf"(?=\s+(?:on|in|of|from)\s+(?:that|the|this|your|my)\s+(?:\w+\s+){{0,3}}list\b))" + _ON_THE_LIST
 )
 """A row by its place in the list; "the top one", but not "the top one hundred"."""
 _PRONOUN = re.compile(
