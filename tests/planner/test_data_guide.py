@@ -348,6 +348,20 @@ def test_a_row_of_a_list_answered_turns_ago_by_its_place(tmp_path: Path) -> None
         assert answer is not None and "Customer C4" in answer, answer
 
 
+def test_full_months_and_lines_left_out_for_a_blank(tmp_path: Path) -> None:
+    """ "the weakest full month" of data that ends mid-month ranks the months it holds whole; "exclude
+    the rows with no item" keeps those that have one (never counts the rows)."""
+    rows = "Invoice,Item,Total,Date\n" + "".join(
+        f"{i},{'' if i % 5 == 0 else f'Mug {i % 3}'},{10 + i},{d}\n"
+        for i, d in enumerate(["2024-01-05", "2024-01-20", "2024-02-03", "2024-02-25", "2024-03-02"] * 2)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, _, answer = chat.ask("which was the weakest full month?")
+        assert answer is not None and "until February 29, 2024 (bottom 1 of 2)" in answer, answer
+        _, _, answer = chat.ask("what's revenue if I exclude the rows with no item?")
+        assert answer == "Revenue, with an Item, all time: 120.00.", answer
+
+
 def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) -> None:
     """What a header says is found in the forms people say it ("paid" for Payment, "tax" for
     "Tax 5%", "branches", "women" for Female), amounts are ranges ("invoices over 100": each

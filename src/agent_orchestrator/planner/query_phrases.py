@@ -267,19 +267,34 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
             rf"(?P<what>{phrases})\b(?:[\s-]+id\b)?"
         )
         kept: list[re.Match[str]] = []
+        cut: list[tuple[int, int]] = []
         for match in blank.finditer(text):
             column = said[match["what"]]
             op = "missing" if match["no"] else "present"
+            left_out = _LEFT_OUT_BEFORE.search(text[: match.start()]) if match["no"] else None
+            if left_out is not None:  # "exclude the rows with no item": only those with one
+                rules[(column.name, "present")] = {"column": column.name, "op": "present"}
+                cut.append((left_out.start(), match.end()))
+                continue
             if op == "present" and column.role is not Role.key:
                 continue  # "with a region" asks nothing
             if column.role is Role.measure and not _left_blank(match["no"], column):
                 continue  # "orders with no discount": a discount of nothing, read as a range
             rules[(column.name, op)] = {"column": column.name, "op": op}
             kept.append(match)
-        for match in reversed(kept):
-            if match["no"] or said[match["what"]].role is Role.key:
-                text = text[: match.start()] + " " + text[match.end() :]
+        cut += [(m.start(), m.end()) for m in kept if m["no"] or said[m["what"]].role is Role.key]
+        for start, end in sorted(cut, reverse=True):
+            text = text[:start] + " " + text[end:]
     return text, list(rules.values())
+
+
+_LEFT_OUT_BEFORE = re.compile(
+    r"\b(?:exclud\w*|leav\w*\s+out|drop\w*|ignor\w*|skip\w*|remov\w*|without)\s+(?:the\s+|all\s+|any\s+)?"
+    r"(?:rows?|lines?|records?|entries|orders?|transactions?|sales|purchases|ones)\s+"
+    r"(?:(?:that|which)\s+(?:have|has|had)\s+|with\s+)$"
+)
+"""What leaves out the lines a blank names ("exclude the rows with", "leaving out orders that have"):
+the lines that have it are kept."""
 
 
 SCORE_WORDS = frozenset({"rating", "ratings", "score", "scores", "stars", "review", "reviews"})

@@ -266,6 +266,9 @@ _COMPLETE = re.compile(
 )
 """The latest period the data holds whole ("the last complete month": July when the data ends on
 August 7th), or the latest few ("the last 3 full months": May to July)."""
+_WHOLE = re.compile(r"\b(?:complete|completed|full|whole)\s+(?P<unit>month|quarter|year)(?P<plural>s?)\b")
+"""Periods the data holds whole, ranked or listed ("the weakest full month"): not the last one when
+the data ends before it does."""
 _BEFORE_THAT = re.compile(
     r"\b(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+)?"
     r"(?:days?|weeks?|months?|quarters?|years?|period|span)\s+(?:before|prior to|ahead of)\s+"
@@ -750,6 +753,13 @@ def _read_words(
             earliest = earliest.before()
         args["window"] = {"start": earliest.first.isoformat(), "end": period.last.isoformat()}
         text = text[: complete.start()] + " " + text[complete.end() :]
+    held_whole = _WHOLE.search(text) if last_day is not None else None
+    if held_whole is not None and last_day is not None:
+        period = parse_period(f"this {held_whole['unit']}", last_day)
+        if period.last > last_day:  # the data's last one is cut short: up to the one before it
+            args["window"] = {"end": period.before().last.isoformat()}
+        unit = f" {held_whole['unit']}{held_whole['plural']} "
+        text = text[: held_whole.start()] + unit + text[held_whole.end() :]
     # "excluding February 2022": one period left out of the rest, which no window says (never read
     # as that period alone); "excluding February" and "excluding 2011" are parts of every date, read above
     periods_left_out = [

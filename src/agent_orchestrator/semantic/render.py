@@ -382,7 +382,8 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         return f"{column.title} other than {', '.join(written[:-1])} and {written[-1]}"
     values = " or ".join(written)
     if rule.op in ("missing", "present"):  # "no Customer ID": a guest's lines
-        return f"{'no' if rule.op == 'missing' else 'with a'} {column.title}"
+        article = "an" if column.title[:1].lower() in "aeiou" else "a"
+        return f"{'no' if rule.op == 'missing' else f'with {article}'} {column.title}"
     if rule.op == "between":
         low, high = written
         return f"{column.title} {low}" if low == high else f"{column.title.lower()} {low} to {high}"
