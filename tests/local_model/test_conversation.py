@@ -833,3 +833,22 @@ def test_a_reminder_written_short_is_about_the_chat() -> None:
     question = "remind me what the 30 day number was"
     reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
     assert reply is not None and reply.text is not None and "1,995.00" in reply.text
+
+
+def test_a_figure_recalled_is_the_answer_with_more_of_the_words_asked() -> None:
+    """ "the puerto rico gross number you gave me" is the revenue that listed Puerto Rico, not a
+    later count asked of Puerto Rico (each has two of its words; the first has three)."""
+    chat = normalize_messages(
+        [
+            *answered("split gross sales by warehouse country", "query_data", "{}", '{"rows": []}'),
+            {
+                "role": "assistant",
+                "content": "Revenue by warehouse country: 1. USA: 3,798.00 2. Puerto Rico: 2,383.00",
+            },
+            *answered("how many lines went out of puerto rico?", "query_data", "{}", '{"rows": [[686]]}'),
+            {"role": "assistant", "content": "Order lines, Warehouse country Puerto Rico: 686"},
+        ]
+    )
+    question = "what was the puerto rico gross number you gave me again?"
+    reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
+    assert reply is not None and reply.text is not None and "2,383.00" in reply.text, reply

@@ -753,18 +753,21 @@ class _Reply:
             return f'You {verb}: "{quoted}"'
         first = asked.position is not None and asked.position > 0
         meanings = [self.kinds.lexicon.meanings(words(w)) for w in topic]
-        best, best_score = None, 0
+        best, best_score = None, (0, 0)
         for i, turn in enumerate(self.turns):
             if is_about_the_chat(turn.question):
                 continue  # a reply about the chat only quotes it: what it quotes was said where it was
             if not turn.answer:
                 continue
             asked_words, said = set(words(turn.question)), set(words(turn.answer))
-            score = sum(
+            weights = [
                 2 if any(p <= asked_words for p in phrases) else 1 if any(p <= said for p in phrases) else 0
                 for phrases in meanings
-            )
-            if score > best_score or (score and score == best_score and not first):
+            ]
+            # the turn that has more of the topic's words first ("the puerto rico gross number": the
+            # revenue by warehouse that listed Puerto Rico, not a count asked of Puerto Rico later)
+            score = (sum(1 for w in weights if w), sum(weights))
+            if score > best_score or (score[0] and score == best_score and not first):
                 best, best_score = i, score
         if best is None:
             return None if asked.weak else f"I haven't said anything about {' '.join(topic)} in this chat."
