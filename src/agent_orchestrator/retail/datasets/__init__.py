@@ -7,13 +7,14 @@
     library.current_path()                            # what every reader opens, at the time of the call
 
 One concern per module: ``formats`` (fields, format, suggested mapping), ``dates``, ``inspect`` (the
-first look), ``date_parts`` (a date written as year, month and day columns), ``rows`` (a record to a
+first look), ``arrival`` (an upload made a plain table: lines above its header, totals, Excel's serial
+days), ``date_parts`` (a date written as year, month and day columns), ``rows`` (a record to a
 line), ``load`` (lines into SQLite), ``skipped``, ``progress``, ``build`` (a version's file),
 ``cache`` (local copies), ``store`` (records, pointer, shared blobs), ``models`` and ``library``
 (the API).
 """
 
-from agent_orchestrator.retail.datasets.date_parts import inspect_upload
+from agent_orchestrator.retail.datasets.arrival import inspect_upload
 from agent_orchestrator.retail.datasets.formats import FIELDS, CsvFormat
 from agent_orchestrator.retail.datasets.inspect import CsvPreview, inspect_csv
 from agent_orchestrator.retail.datasets.library import DEFAULT_ID, KEEP_VERSIONS, UNSET, DatasetLibrary

@@ -6,22 +6,16 @@ Time"), and a data warehouse's flat extract does the same for each of its dates 
 not have to compute that column by hand before importing it (docs/architecture.md#dataset-versions).
 So an upload whose header holds the three parts of a date, with the values of a year, a month and a
 day, gets the date as a column of its own, named by the parts' shared words ("Order Date"), written
-ISO ("2015-02-21", or "2015-02-21 14:07" with its time), appended to every line as the file arrives;
-the parts stay as they were, and a line whose parts are not a date (30 February, a blank) leaves it
-blank. Nothing else of the file changes, and a file without such parts is not rewritten at all.
+ISO ("2015-02-21", or "2015-02-21 14:07" with its time), appended to every line as the file arrives
+(``arrival``); the parts stay as they were, and a line whose parts are not a date (30 February, a
+blank) leaves it blank.
 """
 
 from __future__ import annotations
 
-import csv
-import os
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
-from agent_orchestrator.retail.datasets.formats import CsvFormat
-from agent_orchestrator.retail.datasets.inspect import CsvPreview, inspect_csv
-from agent_orchestrator.retail.datasets.load import open_csv
 from agent_orchestrator.semantic.suggest import header_words
 
 _PART_WORDS = {
@@ -56,8 +50,6 @@ _MONTH_NAMES = {
     )
     for name in names
 }
-_SAMPLED = 500
-"""Lines of the file's beginning whose parts are checked to be dates."""
 _ENOUGH = 0.9
 """Of the sampled lines with the parts written, the share that must make a date."""
 
@@ -71,16 +63,6 @@ class DateParts:
     month: int
     day: int
     time: int | None
-
-
-def inspect_upload(path: Path) -> CsvPreview:
-    """The first look at an uploaded file (``inspect_csv``), after its dates written in parts are
-    appended as dates of their own (the file rewritten in place)."""
-    preview = inspect_csv(path, rows=_SAMPLED)
-    parts = date_parts(preview.header, preview.rows)
-    if parts:
-        write_with_dates(path, preview.format, parts)
-    return inspect_csv(path)
 
 
 def date_parts(header: list[str], body: list[list[str]]) -> list[DateParts]:
@@ -107,21 +89,6 @@ def date_parts(header: list[str], body: list[list[str]]) -> list[DateParts]:
     return found
 
 
-def write_with_dates(path: Path, fmt: CsvFormat, parts: list[DateParts]) -> None:
-    """Rewrite ``path`` (in ``fmt``) with a column of each date in ``parts`` appended to every line,
-    UTF-8 from now on; replaced whole when written (a crash leaves the upload as it arrived)."""
-    written = path.with_name(path.name + ".dated")
-    with open_csv(path, fmt) as (_, reader), written.open("w", encoding="utf-8", newline="") as out:
-        writer = csv.writer(out, delimiter=fmt.delimiter)
-        header = next(reader, None)
-        if header is None:
-            return
-        writer.writerow([*header, *(part.name for part in parts)])
-        for record in reader:
-            writer.writerow([*record, *(_iso(part, record) for part in parts)])
-    os.replace(written, path)
-
-
 def _spelled_prefix(name: str, words: int) -> str:
     """The header's own spelling of its first ``words`` words ("Order" of "Order Year", "ship" of
     "ship_year"), title-cased when the file writes them in lower case."""
@@ -133,11 +100,11 @@ def _spelled_prefix(name: str, words: int) -> str:
 
 def _mostly_dates(parts: DateParts, body: list[list[str]]) -> bool:
     written = [record for record in body if _cell(record, parts.year) and _cell(record, parts.day)]
-    dated = sum(1 for record in written if _iso(parts, record))
+    dated = sum(1 for record in written if iso(parts, record))
     return bool(written) and dated >= _ENOUGH * len(written)
 
 
-def _iso(parts: DateParts, record: list[str]) -> str:
+def iso(parts: DateParts, record: list[str]) -> str:
     """The line's date ("2015-02-21", with its time "2015-02-21 14:07"), or "" when it is none."""
     try:
         year, day = int(float(_cell(record, parts.year))), int(float(_cell(record, parts.day)))

@@ -82,14 +82,7 @@ def inspect_csv(
     for a file that is empty, binary, or has no header, and for a given date format that reads none
     of the sampled dates.
     """
-    raw = _head(path)
-    encoding = given.encoding if given else _encoding(path, raw)
-    text = raw.decode(encoding, errors="replace").removeprefix("\ufeff")
-    if "\x00" in text:
-        raise InvalidInputError(f"{path.name} is not a CSV file: it holds binary data")
-    if len(raw) == SAMPLE_BYTES:  # the last line is probably cut
-        text = text[: text.rfind("\n") + 1] or text
-    delimiter = given.delimiter if given else _delimiter(text)
+    text, encoding, delimiter = head_text(path, given)
     reader = csv.reader(text.splitlines(), delimiter=delimiter)
     try:
         records = [record for record in reader if record]
@@ -120,7 +113,7 @@ def inspect_csv(
     dated = date_column if date_column in header else mapping["invoiced_at"]
     dates = _column(body, header, dated)
     date_formats = candidate_formats(dates)
-    if len(date_formats) > 1 and dated is not None and len(raw) == SAMPLE_BYTES:
+    if len(date_formats) > 1 and dated is not None and path.stat().st_size >= SAMPLE_BYTES:
         # the first lines fit day/month and month/day alike (a file sorted by date starts on the
         # 1st): the rest of the file tells them apart, as a person scrolling down would
         date_formats = (
@@ -161,6 +154,25 @@ def inspect_csv(
         source_key=source_key(header),
         problems=problems,
     )
+
+
+def head_text(path: Path, given: CsvFormat | None = None) -> tuple[str, str, str]:
+    """The file's first :data:`SAMPLE_BYTES` as text, up to its last whole line, with the encoding
+    and delimiter it is written in (``given``'s when given). ``InvalidInputError`` for an empty or
+    binary file."""
+    raw = _head(path)
+    encoding = given.encoding if given else _encoding(path, raw)
+    text = raw.decode(encoding, errors="replace").removeprefix("\ufeff")
+    if "\x00" in text:
+        raise InvalidInputError(f"{path.name} is not a CSV file: it holds binary data")
+    if len(raw) == SAMPLE_BYTES:  # the last line is probably cut
+        text = text[: text.rfind("\n") + 1] or text
+    return text, encoding, given.delimiter if given else _delimiter(text)
+
+
+def looks_like_data(cell: str) -> bool:
+    """A header cell that is blank or a number, a date or a time: data, not a column's name."""
+    return not cell or bool(_LOOKS_LIKE_DATA.match(cell))
 
 
 def _date_problems(column: str | None, dates: list[str], date_formats: list[str]) -> list[str]:
@@ -233,7 +245,7 @@ def _delimiter(text: str) -> str:
 def _check_header(name: str, header: list[str]) -> None:
     if len(header) < 2:
         raise InvalidInputError(f"{name} is not a CSV file with a header: its first line has one column")
-    if sum(1 for cell in header if not cell or _LOOKS_LIKE_DATA.match(cell)) > len(header) // 2:
+    if sum(1 for cell in header if looks_like_data(cell)) > len(header) // 2:
         raise InvalidInputError(
             f"{name} has no header: its first line looks like data ({','.join(header)[:80]!r})"
         )

@@ -1,5 +1,6 @@
-"""A date written in parts (year, month and day columns) becomes a date column of the upload's own
-(docs/architecture.md#dataset-versions)."""
+"""An upload is made a plain table as it arrives: a date written in parts (year, month and day
+columns) becomes a date column of its own, lines above the header and lines of totals go, Excel's
+serial days are dates (docs/architecture.md#dataset-versions)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,29 @@ def test_an_upload_gets_its_dates_appended_and_is_read_with_them(tmp_path: Path)
     unchanged.write_bytes(b"Order ID,Date,Qty,Sales\r\n1,2024-01-02,1,4\r\n")
     inspect_upload(unchanged)
     assert unchanged.read_bytes() == b"Order ID,Date,Qty,Sales\r\n1,2024-01-02,1,4\r\n"
+
+
+def test_a_reports_title_its_totals_and_serial_days_are_not_sales(tmp_path: Path) -> None:
+    path = tmp_path / "report.csv"
+    path.write_text(
+        "Sales report,,,,\nRun on 2024-05-01,,,,\n,,,,\n"
+        "Order ID,Order Date,Product,Qty,Amount\n"
+        "1,45292,Mug,2,10.00\n2,45293.5,Cup,1,4.50\n"
+        "Subtotal,,,3,14.50\n3,45294,Mug,1,5.00\nGrand Total,,,4,19.50\n"
+    )
+    preview = inspect_upload(path)
+    assert preview.header == ["Order ID", "Order Date", "Product", "Qty", "Amount"]
+    assert preview.rows == [
+        ["1", "2024-01-01 00:00", "Mug", "2", "10.00"],
+        ["2", "2024-01-02 12:00", "Cup", "1", "4.50"],
+        ["3", "2024-01-03 00:00", "Mug", "1", "5.00"],
+    ]
+    assert preview.mapping["invoiced_at"] == "Order Date" and preview.format.date_format == "%Y-%m-%d %H:%M"
+
+
+def test_a_total_with_a_date_or_a_serial_under_no_date_header_is_data(tmp_path: Path) -> None:
+    path = tmp_path / "plain.csv"
+    text = "Order ID,Date,Product,Qty,Code\n1,2024-01-02,Total,2,45292\n2,2024-01-03,Cup,1,45293\n"
+    path.write_text(text)
+    inspect_upload(path)
+    assert path.read_text() == text  # a product called "Total" sold that day; a code is no date
