@@ -362,6 +362,16 @@ def test_full_months_and_lines_left_out_for_a_blank(tmp_path: Path) -> None:
         assert answer == "Revenue, with an Item, all time: 120.00.", answer
 
 
+def test_customers_who_never_bought_from_a_department(tmp_path: Path) -> None:
+    """ "never bought anything from Apparel" is the customers with no Apparel line (an anti-join),
+    never the customers with no orders at all (every customer of a sales file has one)."""
+    with _chat_on(tmp_path, EXTRACT) as chat:
+        _, _, answer = chat.ask("how many customers never bought anything from fan shop?")
+        assert answer == "Customers, never Product department Fan Shop (by customer), all time: 1.", answer
+        _, _, answer = chat.ask("how many customers bought Apparel but never anything from Golf?")
+        assert answer is not None and answer.endswith("all time: 1."), answer
+
+
 def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) -> None:
     """What a header says is found in the forms people say it ("paid" for Payment, "tax" for
     "Tax 5%", "branches", "women" for Female), amounts are ranges ("invoices over 100": each

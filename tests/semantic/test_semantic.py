@@ -138,6 +138,21 @@ def test_negation_ranges_and_a_window_of_days(engine):
     assert same_day.rows[0][0] == 1
 
 
+def test_never_is_every_row_of_the_things_without_such_a_row(engine):
+    """ "customers who never bought Furniture": an anti-join on the customer key, which must be a key."""
+    never = Filter(column="category", op="in", values=["Furniture"], never_by="customer_id")
+    result = engine.run(SemanticQuery(metrics=["customers"], filters=[never]))
+    everyone = engine.run(SemanticQuery(metrics=["customers"])).rows[0][0]
+    furniture = engine.run(
+        SemanticQuery(metrics=["customers"], filters=[never.model_copy(update={"never_by": None})])
+    ).rows[0][0]
+    assert result.rows[0][0] == everyone - furniture > 0
+    with pytest.raises(InvalidInputError, match="no key"):
+        SemanticQuery(
+            metrics=["customers"], filters=[never.model_copy(update={"never_by": "segment"})]
+        ).checked(engine.model)
+
+
 def test_recency_is_a_filter_on_the_last_date_of_each_customer(engine):
     """ "Customers with no order in the last 6 months of the data" (the data ends 2017-12-30)."""
     assert engine.span() == (date(2015, 10, 11), date(2017, 12, 30))

@@ -293,7 +293,7 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[
         noun = column.entity.value if column.entity is not None else column.title.lower()
         if rule.op == "in" and len(rule.values) == 1 and _counts_its_entity(data.model, query, column):
             # "how many different doormats do we sell?": every product whose name holds the word
-            filters.append(Filter(column=rule.column, op="contains", values=rule.values))
+            filters.append(rule.model_copy(update={"op": "contains"}))
             continue
         values: list[str | float | int] = []
         for value in rule.values:
@@ -311,7 +311,7 @@ def _resolved(data: SemanticData, query: SemanticQuery) -> SemanticQuery | dict[
                     "query": query.model_dump(mode="json", exclude_defaults=True),
                 }
             values.append(found[0])
-        filters.append(Filter(column=rule.column, op=rule.op, values=values))
+        filters.append(rule.model_copy(update={"values": values}))
         split = _several_places(data, query, column, rule.op, values)
         if split is not None:
             return split

@@ -52,6 +52,8 @@ def done_or_not(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         if metric is None or model.metric(metric).kind not in (Kind.count_distinct, Kind.rows):
             continue
         never = match["no"] is not None
+        if never and vocabulary.find(" ".join(text[match.end() :].split()[:5])).mentions:
+            continue  # "never bought golf products": who never had such a line (``_filters``), not no order
         rules.append(
             {
                 "metric": metric,

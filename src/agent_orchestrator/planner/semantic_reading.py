@@ -941,7 +941,8 @@ def _read_words(
     # "revenue from invoices under 100": the invoices kept, their revenue together (counted: how many)
     taken_together = [t.pop("together", False) for t in thresholds]
     together = not counting and not _LISTED.search(text) and any(taken_together)
-    filters = _filters(text, found) + [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
+    filters = _never_bought(_filters(text, found), model)
+    filters += [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
     filters += [rule for rule in phrased if "bands" not in rule]
     groups += [rule for rule in phrased if "bands" in rule]
     groups += [t["group"] for t in thresholds if "group" in t]  # "invoices over 500", counted
@@ -2181,12 +2182,35 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
             parts.append({"column": mention.column, "op": "not_contains" if negated else "contains",
                           "values": [mention.value]})  # fmt: skip
             continue
-        op = "not_in" if negated else "in"
+        op = "never" if _NEVER.search(lead) else "not_in" if negated else "in"
         by_column.setdefault((mention.column, op), [])
         if mention.value not in by_column[(mention.column, op)]:
             by_column[(mention.column, op)].append(mention.value)
     kept = [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
     return kept + [rule for i, rule in enumerate(parts) if rule not in parts[:i]]
+
+
+_NEVER = re.compile(
+    r"\b(?:never|not\s+once|(?:have|has|had|did|do|does)(?:n'?t|\s+not)(?:\s+(?:ever|yet))?)\s+"
+    r"(?:(?:bought|buy|ordered|order|purchased|purchase|shopped|shop|spent|spend|paid|pay|used|use|tried)"
+    r"|(?:anything|any|once)\b)(?:\s+\w+){0,3}?(?:\s+(?:from|in|at|on|with|by|any|a|an|the))?\s*$"
+)
+"""A value no line of the customer's ever had ("never anything from Apparel", "haven't bought any
+furniture", "never paid cash"): who never did, not the lines that did not."""
+
+
+def _never_bought(filters: list[dict[str, Any]], model: SemanticModel) -> list[dict[str, Any]]:
+    """The values a customer never had (:data:`_NEVER`) as rows of the customers with no such line;
+    without customers in the file, the lines without them."""
+    customer = model.key_of(Entity.customer)
+    return [
+        {**rule, "op": "in", "never_by": customer.name}
+        if rule["op"] == "never" and customer is not None
+        else {**rule, "op": "not_in"}
+        if rule["op"] == "never"
+        else rule
+        for rule in filters
+    ]
 
 
 _LEFT_OUT = re.compile(

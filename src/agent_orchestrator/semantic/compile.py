@@ -352,6 +352,10 @@ def _cancelled(rule: Cancellation) -> str:
 
 
 def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
+    if rule.never_by is not None:  # the rows of those that never had such a row (an anti-join)
+        key = quote(rule.never_by)
+        had = _row_filter(column, rule.model_copy(update={"never_by": None}), params)
+        return f"{key} NOT IN (SELECT {key} FROM {VIEW} WHERE {key} IS NOT NULL AND {had})"
     if rule.part == "weekday":  # "on Thursdays": the date's weekday, by the engine's names
         params.extend(rule.values)
         marks = ", ".join("?" for _ in rule.values)

@@ -71,6 +71,9 @@ class Filter(BaseModel):
     """Of a time column: the part of each value compared ("on Thursdays": the weekday is Thursday;
     "from 6pm": the hour, 0 to 23, is at least 18; "excluding 2011 and 2012": the year is neither;
     "excluding February": the month, 1 to 12, is not 2)."""
+    never_by: Annotated[str, Field(max_length=64)] | None = None
+    """A key column: the rows of the things it names that never had a row kept by the rest of the
+    filter ("customers who never bought from Apparel": every row of a customer with no Apparel line)."""
 
     @model_validator(mode="after")
     def _one_target(self) -> Filter:
@@ -224,6 +227,10 @@ class SemanticQuery(BaseModel):
             ):
                 raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
         for rule in [*self.filters, *(self.share_of.filters if self.share_of else [])]:
+            if rule.never_by is not None and (
+                rule.column is None or model.column(rule.never_by).role is not Role.key
+            ):
+                raise InvalidInputError(f"{rule.never_by} is no key of things that may never have had a row.")
             if rule.column is not None:
                 column = model.column(rule.column)
                 if column.role is Role.ignore:

@@ -353,6 +353,10 @@ _NONE_OR_SOME: dict[tuple[str, str | float | int], str] = {
 
 
 def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | None = None) -> str:
+    if rule.never_by is not None:  # "never Product department Apparel (by customer)"
+        had = _filter_text(model, rule.model_copy(update={"never_by": None}), names)
+        key = model.column(rule.never_by)
+        return f"never {had} (by {key.entity.value if key.entity else key.title.lower()})"
     if rule.metric is not None:
         metric = model.metric(rule.metric)
         said = _NONE_OR_SOME.get((rule.op, rule.values[0])) if len(rule.values) == 1 else None
