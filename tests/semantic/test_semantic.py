@@ -153,6 +153,20 @@ def test_never_is_every_row_of_the_things_without_such_a_row(engine):
         ).checked(engine.model)
 
 
+def test_a_column_against_another_of_its_kind(engine):
+    """Row by row: two dates as days, two figures; never a date against a figure, never with values."""
+    late = Filter(column="ship_date", op="gt", than="order_date")
+    assert engine.run(SemanticQuery(metrics=["lines"], filters=[late])).rows[0][0] == 6  # one: that day
+    loss = Filter(column="profit", op="lt", than="sales")
+    assert engine.run(SemanticQuery(metrics=["lines"], filters=[loss])).rows[0][0] == 7
+    with pytest.raises(InvalidInputError, match="two dates or two figures"):
+        SemanticQuery(
+            metrics=["lines"], filters=[Filter(column="profit", op="lt", than="order_date")]
+        ).checked(engine.model)
+    with pytest.raises(ValueError, match="no values"):
+        Filter(column="profit", op="lt", than="sales", values=[3])
+
+
 def test_recency_is_a_filter_on_the_last_date_of_each_customer(engine):
     """ "Customers with no order in the last 6 months of the data" (the data ends 2017-12-30)."""
     assert engine.span() == (date(2015, 10, 11), date(2017, 12, 30))

@@ -290,6 +290,42 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
     return text, list(rules.values())
 
 
+_BELOW = ("before", "earlier than", "less than", "lower than", "below", "smaller than", "under", "prior to")
+_ABOVE = ("after", "later than", "greater than", "more than", "higher than", "above", "bigger than", "over",
+          "exceeds", "exceeded", "exceeding")  # fmt: skip
+
+
+def columns_compared(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+    """A column compared with another of its kind, row by row ("lines with a shipment date before the
+    order date", "orders where profit is above sales"): a filter of the one against the other, and
+    the text without its words. Two dates or two figures only."""
+    said: dict[str, Column] = {}
+    for column in model.with_role(Role.time, Role.measure):
+        for name in (
+            normalise(column.title),
+            column.name.replace("_", " "),
+            *map(normalise, column.synonyms),
+        ):
+            said.setdefault(name, column)
+    if len(said) < 2:
+        return text, []
+    names = "|".join(re.escape(p) for p in sorted(said, key=len, reverse=True))
+    ops = "|".join(re.escape(w) for w in sorted((*_BELOW, *_ABOVE), key=len, reverse=True))
+    compared = re.compile(
+        rf"\b(?P<one>{names})\s+(?:is\s+|was\s+|are\s+|were\s+|came\s+|comes\s+|falls?\s+|fell\s+)?"
+        rf"(?P<op>{ops})\s+(?:the\s+|its\s+|their\s+|that\s+)?(?P<other>{names})\b"
+    )
+    rules = []
+    for match in reversed(list(compared.finditer(text))):
+        one, other = said[match["one"]], said[match["other"]]
+        if one.name == other.name or one.role is not other.role:
+            continue
+        op = "lt" if match["op"] in _BELOW else "gt"
+        rules.append({"column": one.name, "op": op, "than": other.name})
+        text = text[: match.start()] + " " + text[match.end() :]
+    return text, rules
+
+
 _LEFT_OUT_BEFORE = re.compile(
     r"\b(?:exclud\w*|leav\w*\s+out|drop\w*|ignor\w*|skip\w*|remov\w*|without)\s+(?:the\s+|all\s+|any\s+)?"
     r"(?:rows?|lines?|records?|entries|orders?|transactions?|sales|purchases|ones)\s+"

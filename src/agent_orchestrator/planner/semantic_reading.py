@@ -43,6 +43,7 @@ from .query_phrases import (
     ages,
     attribute_asked,
     blanks,
+    columns_compared,
     done_or_not,
     hours_of_day,
     lower_run,
@@ -735,12 +736,13 @@ def _read_words(
         )
     text, on_days = weekdays(text, model)  # "on Thursdays": a part of every date, not a day
     text, blank = blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
+    text, against = columns_compared(text, model)  # "a ship date before the order date": row by row
     text, holding = names_holding(text, model)  # "anything with 'LUNCH BAG' in the name"
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
     text, years_out = years_left_out(text, model)  # "excluding 2011 and 2012": a part of every date
     text, months_out = months_left_out(text, model)  # "excluding February": a part of every date
     text, aged, age_bands = ages(text, model)  # "60 or older", "the under-30s", "18-29, 30-44 or 60+"
-    phrased = on_days + blank + holding + hours + years_out + months_out + aged + age_bands
+    phrased = on_days + blank + against + holding + hours + years_out + months_out + aged + age_bands
     comparing = previous is not None and "compare" in previous
     text = _DAY_SPAN.sub(_days_of_a_month, text)  # "feb 1-10": from feb 1 to feb 10
     complete = _COMPLETE.search(text) if last_day is not None else None

@@ -356,6 +356,11 @@ def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
         key = quote(rule.never_by)
         had = _row_filter(column, rule.model_copy(update={"never_by": None}), params)
         return f"{key} NOT IN (SELECT {key} FROM {VIEW} WHERE {key} IS NOT NULL AND {had})"
+    if rule.than is not None:  # "shipped before it was ordered": one column against another, row by row
+        one, other = quote(column.name), quote(rule.than)
+        if column.role is Role.time:  # days against days: an order at 14:07 and its shipping that day
+            one, other = f"CAST({one} AS DATE)", f"CAST({other} AS DATE)"
+        return f"{one} {_OPS[rule.op]} {other}"
     if rule.part == "weekday":  # "on Thursdays": the date's weekday, by the engine's names
         params.extend(rule.values)
         marks = ", ".join("?" for _ in rule.values)

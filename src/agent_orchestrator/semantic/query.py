@@ -71,6 +71,9 @@ class Filter(BaseModel):
     """Of a time column: the part of each value compared ("on Thursdays": the weekday is Thursday;
     "from 6pm": the hour, 0 to 23, is at least 18; "excluding 2011 and 2012": the year is neither;
     "excluding February": the month, 1 to 12, is not 2)."""
+    than: Annotated[str, Field(max_length=64)] | None = None
+    """Another column of the same kind each row's value is compared with, in place of values ("lines
+    whose ship date is before their order date", "whose profit is above their sales")."""
     never_by: Annotated[str, Field(max_length=64)] | None = None
     """A key column: the rows of the things it names that never had a row kept by the rest of the
     filter ("customers who never bought from Apparel": every row of a customer with no Apparel line)."""
@@ -98,6 +101,10 @@ class Filter(BaseModel):
             or any(not isinstance(v, int | float) or not 1 <= v <= 12 or v % 1 for v in self.values)
         ):
             raise ValueError("a month is a whole number from 1 to 12, kept or left out")
+        if self.than is not None:
+            if self.op not in ("gt", "ge", "lt", "le") or self.values or self.column is None:
+                raise ValueError("a column compared with another is above or below it, with no values")
+            return self
         if (self.op in BLANK_OPS) != (not self.values):
             raise ValueError("'missing' and 'present' take no values; every other operator takes some")
         if self.op == "between" and len(self.values) != 2:
@@ -235,7 +242,14 @@ class SemanticQuery(BaseModel):
                 column = model.column(rule.column)
                 if column.role is Role.ignore:
                     raise InvalidInputError(f"The dataset cannot be filtered by {column.name}.")
-                if (rule.part is not None) != (column.role is Role.time):
+                if rule.than is not None and (
+                    model.column(rule.than).role is not column.role
+                    or column.role not in (Role.time, Role.measure)
+                ):
+                    raise InvalidInputError(
+                        f"{column.name} and {rule.than} are not two dates or two figures."
+                    )
+                if rule.than is None and (rule.part is not None) != (column.role is Role.time):
                     raise InvalidInputError(f"{column.name} is filtered by a part of its dates, a weekday.")
                 _check_part(column, rule.part)
             elif rule.metric is not None:

@@ -357,6 +357,15 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         had = _filter_text(model, rule.model_copy(update={"never_by": None}), names)
         key = model.column(rule.never_by)
         return f"never {had} (by {key.entity.value if key.entity else key.title.lower()})"
+    if rule.than is not None:  # "Ship date before Order date"
+        column, than = model.column(rule.column or ""), model.column(rule.than)
+        dated = column.role is Role.time
+        word = (
+            {"lt": "before", "le": "on or before", "gt": "after", "ge": "on or after"}[rule.op]
+            if dated
+            else None
+        )
+        return f"{column.title} {word or _OPS[rule.op].strip()} {than.title.lower()}"
     if rule.metric is not None:
         metric = model.metric(rule.metric)
         said = _NONE_OR_SOME.get((rule.op, rule.values[0])) if len(rule.values) == 1 else None
