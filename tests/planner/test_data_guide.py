@@ -374,17 +374,20 @@ def test_customers_who_never_bought_from_a_department(tmp_path: Path) -> None:
 
 def test_a_column_compared_with_another_row_by_row(tmp_path: Path) -> None:
     """ "a ship date before the order date" compares the two dates of each line (as days: an order
-    at 14:07 shipped that day is not before it); "profit greater than sales" two figures."""
+    at 14:07 shipped that day is not before it); "profit greater than sales" two figures, and "sales
+    before discount" none."""
     rows = (
-        "Order ID,Order Date,Ship Date,Sales,Profit\n"
-        "1,2024-01-02 14:07,2024-01-02,10,2\n2,2024-01-05 09:00,2024-01-03,20,25\n"
-        "3,2024-01-06 10:00,2024-01-09,30,3\n"
+        "Order ID,Order Date,Ship Date,Sales,Profit,Discount\n"
+        "1,2024-01-02 14:07,2024-01-02,10,2,1\n2,2024-01-05 09:00,2024-01-03,20,25,1\n"
+        "3,2024-01-06 10:00,2024-01-09,30,3,1\n"
     )
     with _chat_on(tmp_path, rows) as chat:
         _, _, answer = chat.ask("how many orders have a ship date before the order date?")
         assert answer == "Orders, Ship date before order date, all time: 1.", answer
         _, _, answer = chat.ask("how many orders had profit greater than sales?")
         assert answer == "Orders, Profit over sales, all time: 1.", answer
+        _, _, answer = chat.ask("what were sales before discount?")  # no two figures compared
+        assert answer is not None and " over " not in answer and " under " not in answer, answer
 
 
 def test_a_tills_words_in_other_forms_thresholds_and_exclusions(tmp_path: Path) -> None:

@@ -290,9 +290,13 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
     return text, list(rules.values())
 
 
-_BELOW = ("before", "earlier than", "less than", "lower than", "below", "smaller than", "under", "prior to")
-_ABOVE = ("after", "later than", "greater than", "more than", "higher than", "above", "bigger than", "over",
-          "exceeds", "exceeded", "exceeding")  # fmt: skip
+_EARLIER = ("before", "earlier than", "prior to")
+_LATER = ("after", "later than")
+_BELOW = ("less than", "lower than", "below", "smaller than", "under")
+_ABOVE = ("greater than", "more than", "higher than", "above", "bigger than", "over", "exceeds", "exceeded",
+          "exceeding")  # fmt: skip
+"""How a date is said to be earlier or later than another, and a figure smaller or larger: "sales before
+discount" is no comparison of two figures."""
 
 
 def columns_compared(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
@@ -310,7 +314,9 @@ def columns_compared(text: str, model: SemanticModel) -> tuple[str, list[dict[st
     if len(said) < 2:
         return text, []
     names = "|".join(re.escape(p) for p in sorted(said, key=len, reverse=True))
-    ops = "|".join(re.escape(w) for w in sorted((*_BELOW, *_ABOVE), key=len, reverse=True))
+    ops = "|".join(
+        re.escape(w) for w in sorted((*_EARLIER, *_LATER, *_BELOW, *_ABOVE), key=len, reverse=True)
+    )
     compared = re.compile(
         rf"\b(?P<one>{names})\s+(?:is\s+|was\s+|are\s+|were\s+|came\s+|comes\s+|falls?\s+|fell\s+)?"
         rf"(?P<op>{ops})\s+(?:the\s+|its\s+|their\s+|that\s+)?(?P<other>{names})\b"
@@ -318,9 +324,10 @@ def columns_compared(text: str, model: SemanticModel) -> tuple[str, list[dict[st
     rules = []
     for match in reversed(list(compared.finditer(text))):
         one, other = said[match["one"]], said[match["other"]]
-        if one.name == other.name or one.role is not other.role:
+        dated = match["op"] in (*_EARLIER, *_LATER)
+        if one.name == other.name or one.role is not other.role or dated != (one.role is Role.time):
             continue
-        op = "lt" if match["op"] in _BELOW else "gt"
+        op = "lt" if match["op"] in (*_EARLIER, *_BELOW) else "gt"
         rules.append({"column": one.name, "op": op, "than": other.name})
         text = text[: match.start()] + " " + text[match.end() :]
     return text, rules
