@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.retail.datasets import inspect_upload
 from agent_orchestrator.retail.datasets.date_parts import date_parts
 
@@ -82,3 +85,12 @@ def test_a_total_with_a_date_or_a_serial_under_no_date_header_is_data(tmp_path: 
     path.write_text(text)
     inspect_upload(path)
     assert path.read_text() == text  # a product called "Total" sold that day; a code is no date
+
+
+def test_a_header_that_cannot_be_read_is_refused_not_read_past(tmp_path: Path) -> None:
+    """Lines above the header fill one cell at most: a header with a field past the CSV reader's limit
+    is the file's own problem, named (never skipped for the next line as if it were a title)."""
+    path = tmp_path / "wide.csv"
+    path.write_text("Order," + "x" * 200_000 + ",Qty,Amount\n" + "1,Mug P1,2,10.00\n" * 5)
+    with pytest.raises(InvalidInputError, match=r"line 1 of wide\.csv has a field longer than"):
+        inspect_upload(path)

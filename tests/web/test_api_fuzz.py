@@ -130,7 +130,7 @@ def _oversized_csv(draw: st.DrawFn) -> tuple[bytes, int]:
         field = f'"{field}"'
     rows = [list(ONLINE_RETAIL)]
     rows += [
-        [f"5{i}", "P1", "Mug", "2", "2011-01-0{1 + i % 9} 10:00", "1.25", "12001", "France"]
+        [f"5{i}", "P1", "Mug", "2", f"2011-01-0{1 + i % 9} 10:00", "1.25", "12001", "France"]
         for i in range(11)
     ]
     rows[line - 1][column] = field

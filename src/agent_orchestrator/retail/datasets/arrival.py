@@ -6,7 +6,7 @@ admin should not have to edit the file by hand to import it:
 
 - **Lines before the header**: a report's title, the date it was run, a blank line. The header is
   the first line that fills (almost) as many cells as the widest line near the top and does not
-  look like data; the lines above it are dropped.
+  look like data; the lines above it, each filling one cell at most, are dropped.
 - **Totals**: a "Total" or "Grand Total" line at the end, which would count every sale twice. A line
   whose first written cell is such a word and whose date is blank is dropped, wherever it is
   (subtotals of a grouped report too); the end of the file is looked at to know whether to look.
@@ -82,23 +82,29 @@ def inspect_upload(path: Path) -> CsvPreview:
 
 
 def _lines_before_header(path: Path) -> int:
-    """How many lines come before the header: a report's title and blank lines."""
+    """How many lines come before the header: a report's title and blank lines, each filling at most
+    one cell (a line that cannot be read is no title: the file is read as it is, and refused there)."""
     text, _, delimiter = head_text(path)
     lines = text.splitlines()[:_TOP]
-    filled = [sum(1 for cell in _cells(line, delimiter) if cell.strip()) for line in lines]
+    cells = [_cells(line, delimiter) for line in lines]
+    filled = [sum(1 for cell in row if cell.strip()) if row is not None else 0 for row in cells]
     widest = max(filled, default=0)
-    for at, (line, count) in enumerate(zip(lines, filled, strict=True)):
+    for at, (row, count) in enumerate(zip(cells, filled, strict=True)):
+        if row is None:
+            return 0
         if count >= max(2, _FILLED * widest):
-            cells = [cell.strip() for cell in _cells(line, delimiter)]
-            return at if sum(1 for c in cells if looks_like_data(c)) <= len(cells) // 2 else 0
+            plain = [cell.strip() for cell in row]
+            return at if sum(1 for c in plain if looks_like_data(c)) <= len(plain) // 2 else 0
+        if count > 1:  # two cells or more, yet not the header's width: no title, a table of its own
+            return 0
     return 0
 
 
-def _cells(line: str, delimiter: str) -> list[str]:
+def _cells(line: str, delimiter: str) -> list[str] | None:
     try:
         return next(csv.reader([line], delimiter=delimiter), [])
     except csv.Error:
-        return []
+        return None
 
 
 def _serial_dates(header: list[str], body: list[list[str]]) -> dict[int, bool]:
@@ -137,7 +143,7 @@ def _ends_in_totals(path: Path, fmt: CsvFormat) -> bool:
     with path.open("rb") as handle:
         handle.seek(max(0, path.stat().st_size - _TAIL_BYTES))
         tail = handle.read().decode(fmt.encoding.removesuffix("-sig"), errors="replace")
-    return any(_is_total(_cells(line, fmt.delimiter), None) for line in tail.splitlines()[1:])
+    return any(_is_total(_cells(line, fmt.delimiter) or [], None) for line in tail.splitlines()[1:])
 
 
 def _is_total(record: list[str], dated: int | None) -> bool:
