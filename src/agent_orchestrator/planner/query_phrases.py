@@ -237,16 +237,17 @@ _GUEST = re.compile(r"\b(?:guests?|anonymous)(?:\s+check[- ]?outs?)?\b")
 """A customer nobody knows: a line with no customer key."""
 
 
+def _spoken(column: Column) -> list[str]:
+    """How a question names a column: its title, its name, its synonyms (normalised)."""
+    return [normalise(column.title), column.name.replace("_", " "), *(normalise(s) for s in column.synonyms)]
+
+
 def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
     """Filters for a key, label or dimension left blank ("lines with no CustomerID", "guest
     checkouts": no customer) or given ("orders with a customer"), and the text without their words."""
     said: dict[str, Column] = {}
     for column in model.with_role(Role.key, Role.label, Role.dimension, Role.measure):
-        names = [
-            normalise(column.title),
-            column.name.replace("_", " "),
-            *(normalise(s) for s in column.synonyms),
-        ]
+        names = _spoken(column)
         if column.role is Role.key and column.entity is not None:
             names += [column.entity.value, f"{column.entity.value} id"]
         if column.role is Role.measure:  # "a purchase amount" of "Purchase Amount (USD)"; "a rating"
@@ -305,11 +306,7 @@ def columns_compared(text: str, model: SemanticModel) -> tuple[str, list[dict[st
     the text without its words. Two dates or two figures only."""
     said: dict[str, Column] = {}
     for column in model.with_role(Role.time, Role.measure):
-        for name in (
-            normalise(column.title),
-            column.name.replace("_", " "),
-            *map(normalise, column.synonyms),
-        ):
+        for name in _spoken(column):
             said.setdefault(name, column)
     if len(said) < 2:
         return text, []

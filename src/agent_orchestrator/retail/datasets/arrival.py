@@ -21,6 +21,7 @@ and a file that needs none of this is never rewritten.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import os
 import re
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from agent_orchestrator.semantic.suggest import header_words
 
 _SAMPLED = 500
 """Lines of the file's beginning whose values are checked (parts of dates, serial days)."""
+_SHOWN = 10
+"""Lines of the file the preview shows (``inspect_csv``'s own default)."""
 _TOP = 30
 """Lines at the top of a file among which its header is looked for."""
 _FILLED = 0.8
@@ -49,7 +52,6 @@ _DATE_WORDS = frozenset({"date", "day", "time", "timestamp", "datetime", "create
 
 @dataclass(frozen=True)
 class _Fixes:
-    skip: int
     serial: dict[int, bool]
     """Columns of serial days, and whether they hold times of day."""
     parts: list[DateParts]
@@ -57,28 +59,27 @@ class _Fixes:
     totals: bool
 
     def any(self) -> bool:
-        return bool(self.skip or self.serial or self.parts or self.totals)
+        return bool(self.serial or self.parts or self.totals)
 
 
 def inspect_upload(path: Path) -> CsvPreview:
     """The first look at an uploaded file (``inspect_csv``), after it is made a plain table (the file
     rewritten in place when it needs it: see the module docstring)."""
     skip = _lines_before_header(path)
-    fixes = _Fixes(skip, {}, [], None, totals=False)
     if skip:  # read past the title first: the header is what everything else is found by
-        _rewrite(path, None, fixes)
+        _drop_lines(path, skip)
     preview = inspect_csv(path, rows=_SAMPLED)
     dated = preview.mapping.get("invoiced_at")
     fixes = _Fixes(
-        skip=0,
         serial=_serial_dates(preview.header, preview.rows),
         parts=date_parts(preview.header, preview.rows),
         dated=preview.header.index(dated) if dated else None,
         totals=_ends_in_totals(path, preview.format),
     )
-    if fixes.any():
-        _rewrite(path, preview.format, fixes)
-    return inspect_csv(path)
+    if not fixes.any():  # the look already taken is the file's: its first rows are the preview's
+        return dataclasses.replace(preview, rows=preview.rows[:_SHOWN])
+    _rewrite(path, preview.format, fixes)
+    return inspect_csv(path, rows=_SHOWN)
 
 
 def _lines_before_header(path: Path) -> int:
@@ -154,19 +155,22 @@ def _is_total(record: list[str], dated: int | None) -> bool:
     return dated is None or dated >= len(record) or not record[dated].strip()
 
 
-def _rewrite(path: Path, fmt: CsvFormat | None, fixes: _Fixes) -> None:
+def _drop_lines(path: Path, skip: int) -> None:
+    """``path`` without its first ``skip`` lines (a report's title), in its own encoding otherwise."""
+    _, encoding, _ = head_text(path)
+    written = path.with_name(path.name + ".plain")
+    with path.open(encoding=encoding, errors="replace", newline="") as source:
+        for _ in range(skip):
+            source.readline()
+        with written.open("w", encoding="utf-8", newline="") as out:
+            while chunk := source.read(1 << 20):
+                out.write(chunk)
+    os.replace(written, path)
+
+
+def _rewrite(path: Path, fmt: CsvFormat, fixes: _Fixes) -> None:
     """Write ``path`` again with ``fixes`` made (UTF-8 from then on), and put it in its place."""
     written = path.with_name(path.name + ".plain")
-    if fmt is None:  # only lines dropped from the top: copied as they are, in their own encoding
-        _, encoding, _ = head_text(path)
-        with path.open(encoding=encoding, errors="replace", newline="") as source:
-            for _ in range(fixes.skip):
-                source.readline()
-            with written.open("w", encoding="utf-8", newline="") as out:
-                while chunk := source.read(1 << 20):
-                    out.write(chunk)
-        os.replace(written, path)
-        return
     with open_csv(path, fmt) as (_, reader), written.open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, delimiter=fmt.delimiter)
         header = next(reader, None)
