@@ -130,6 +130,15 @@ def test_words_the_reading_does_without_are_said_with_the_answer(chat: Chat) -> 
     assert answer.endswith("\n\n(Read without 'shaping': not a word the data has.)")
 
 
+def test_a_reason_given_is_no_condition_unless_it_names_the_data(chat: Chat) -> None:
+    tool, _, answer = chat.ask("What was our profit in the West? leave out 2017 since it's only partial")
+    assert tool == "query_data" and answer == "Profit, Region West, not in 2017, all time: 6.87."
+    tool, _, answer = chat.ask("profit in the South - those were one-off bulk orders mind you")
+    assert tool == "query_data" and answer == "Profit, Region South, all time: 51.07."
+    _, _, answer = chat.ask("profit, since those were in the West")  # a reason that narrows is read
+    assert answer is not None and "Region West" in answer
+
+
 def test_part_of_a_name_is_looked_up_and_several_are_offered(chat: Chat) -> None:
     tool, _, answer = chat.ask("how much has Claire spent with us?")
     assert tool == "query_data" and answer == "Revenue, Customer name Claire Gute, all time: 1,674.26."

@@ -39,7 +39,7 @@ from agent_orchestrator.semantic.render import day_text, window_text
 from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
 from .guide import QueryGuide, _arguments, _calls, _text, answer_of
-from .semantic_reading import SemanticReading, extra_columns, read_semantic
+from .semantic_reading import SemanticReading, extra_columns, read_semantic, without_reasons
 from .start import StartScreen, reads_whole, start_screen
 from .words import normalize
 
@@ -97,6 +97,11 @@ class DataGuide:
         last = users[-1]
         turn = messages[last + 1 :]
         data = self._dataset()
+        if data is not None:
+            said = _text(messages[last])
+            plain = without_reasons(said, data.vocabulary, data.last_day)
+            if plain != said:  # "leave out Dec 2011 since it's only partial": the why is not the what
+                messages = [*messages[:last], {**messages[last], "content": plain}, *messages[last + 1 :]]
         if any(m.get("role") == "tool" for m in turn):
             answered = _answer(turn, tool)
             if answered is None:

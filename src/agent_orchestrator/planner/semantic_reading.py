@@ -492,7 +492,7 @@ def read_semantic(
         if again.covered:
             return again
     aside = _ASIDE.search(question)
-    if not reading.covered and aside is not None and not _names_data(aside[1], vocabulary, last_day):
+    if not reading.covered and aside is not None and not _names_data(aside["why"], vocabulary, last_day):
         # "(at least one normal order, no C invoices at all)": an aside that explains, naming nothing
         plain = _read(
             question[: aside.start()] + question[aside.end() :],
@@ -621,7 +621,17 @@ def _parts(metrics: list[str], model: SemanticModel) -> set[str]:
     return found
 
 
-_ASIDE = re.compile(r"\(([^()]{1,200})\)")
+_ASIDE = re.compile(r"\((?P<why>[^()]{1,200})\)")
+_BECAUSE = re.compile(
+    r"(?:\s*[,;]|\s+[-\u2013\u2014])?\s+(?P<why>(?:since|because|cause|cuz|as)\s+(?:it|its|it's|they|they're|"
+    r"that|that's|those|these|this|we|we're|i|i'm|there's|there\s+(?:is|are|was|were))\b[^.;!?()]{0,200}"
+    r"|(?:those|these|they|that|it)\s+(?:were|are|was|is|'re|'s)\s+(?:just\s+|only\s+|all\s+)?"
+    r"(?:one-offs?|one\s+offs?|outliers?|tests?|mistakes?|errors?|typos?|junk|noise|special|weird|odd|"
+    r"partial|incomplete|unusual|bulk|not\s+real)\b[^.;!?()]{0,200})",
+    re.IGNORECASE,
+)
+"""A clause that says why the analyst asks as they do ("leave out Dec 2011 *since it's only
+partial*", "- *those were one-off bulk orders that got cancelled*"): a reason, never a condition."""
 _GREETING = re.compile(
     r"^\W*(?:(?:good\s+)?(?:morning|afternoon|evening)(?:\s+(?:all|team|everyone|there))?\s*[!,.;:-]+"
     r"|good\s+(?:morning|afternoon|evening)\b)",
@@ -630,6 +640,15 @@ _GREETING = re.compile(
 """A greeting at the start of a message, which names no part of the day."""
 _SHORT_TYPO = 3
 """A word this short may be a slip even where it spells another ("nd" east: "and")."""
+
+
+def without_reasons(question: str, vocabulary: Vocabulary, last_day: date | None) -> str:
+    """``question`` without the clause that says why it is asked so (:data:`_BECAUSE`), when that
+    clause names no value or period of the data (then it may narrow: "as those were in 2011")."""
+    found = _BECAUSE.search(question)
+    if found is None or _names_data(found["why"], vocabulary, last_day):
+        return question
+    return question[: found.start()] + question[found.end() :]
 
 
 def _names_data(text: str, vocabulary: Vocabulary, last_day: date | None) -> bool:
