@@ -842,3 +842,27 @@ def test_a_file_with_a_unit_cost_and_a_cost_of_its_own_sums_its_own(tmp_path):
     assert "cost of goods" in cost.synonyms and model.metric("average_unit_cost").kind is Kind.average
     assert not any(m.kind is Kind.sum and m.over == "unit_cost" for m in model.metrics)  # never summed
     assert model.metric("margin").numerator == "profit"
+
+
+def test_a_shop_exports_addresses_are_no_values_and_its_codes_are_written_as_they_are(tmp_path):
+    """A web shop's export writes an order's address and discount code on its first line only: among
+    the lines that write them, each address is its own (free text, never a value a question names),
+    while many codes are still things to count. A state's code is read as written ("WA", "in OK"),
+    never from a word that spells it otherwise ("was", "pls") or a word it is ("ok")."""
+    path = tmp_path / "orders_export.csv"
+    lines = ["Name,Created at,Billing Street,Discount Code,Shipping Province,Shipping Country,Total"]
+    for order in range(60):
+        state, country = ("WA", "US") if order % 3 else ("OK", "PL")
+        code = f"GIFT{order}" if order % 2 else ""
+        day = f"2025-01-{order % 28 + 1:02d}"
+        lines.append(f"#{1000 + order},{day},{order} Main St,{code},{state},{country},10")
+        lines.append(f"#{1000 + order},{day},,,,,")
+    path.write_text("\n".join(lines) + "\n")
+    engine = Engine(suggest_model(profile_csv(path), "Shop"), path)
+    roles = {c.name: c.role for c in engine.model.columns}
+    assert (roles["billing_street"], roles["discount_code"]) == (Role.ignore, Role.dimension)
+    vocabulary = Vocabulary(engine.model, engine.words())
+    for plain in ("when was it placed", "ok how much did we sell", "totals by year pls"):
+        assert vocabulary.find(plain).mentions == (), plain
+    assert [m.value for m in vocabulary.find("orders shipped to WA").mentions] == ["WA"]
+    assert [m.value for m in vocabulary.find("orders in shipping province ok").mentions] == ["OK"]

@@ -81,7 +81,8 @@ _LOSS_WORDS = frozenset(
 """A measure of what is lost or spent: its best is its lowest."""
 _NOT_MEASURE_WORDS = ("postal", "zip", "postcode", "phone", "year", "row", "index", "line")
 _DIMENSION_SHARE = 0.5
-"""A text column with distinct values for at most this share of the rows is something to group by."""
+"""A text column with distinct values for at most this share of the rows that write one is something to
+group by (an export that writes an order's address on its first line only has few such rows)."""
 _UNIQUE_SHARE = 0.95
 """A column with (about) a value per row."""
 _LISTED_SPELLINGS = 50
@@ -481,7 +482,13 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
     if profile.numeric and not any(w in _NOT_MEASURE_WORDS for w in words):
         unit = _measure_unit(words, profile)
         return Column(name=name, source=source, role=Role.measure, unit=unit)
-    if profile.numeric or rows < _FEW_ROWS or profile.distinct <= rows * _DIMENSION_SHARE:
+    written = rows - profile.nulls
+    coded = bool(words) and words[-1] in _ID_WORDS  # "Discount Code": many codes, each a thing to count
+    if (
+        profile.numeric
+        or rows < _FEW_ROWS
+        or profile.distinct <= (rows if coded else written) * _DIMENSION_SHARE
+    ):
         return Column(name=name, source=source, role=Role.dimension)
     return Column(name=name, source=source, role=Role.ignore)  # free text: a value per row
 

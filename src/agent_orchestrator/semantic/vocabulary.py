@@ -279,6 +279,23 @@ _PLAIN_WORDS = _PLAIN_PAIRS | {"a", "i", "o"} | {
 ("the Top category")."""
 
 
+_SMALL_WORDS = {
+    "ok", "okay", "hi", "in", "me", "or", "oh", "id", "am", "as", "at", "be", "by", "do", "go", "he", "if",
+    "is", "it", "my", "no", "of", "on", "so", "to", "up", "us", "we", "was", "are", "and", "can", "did",
+    "had", "has", "her", "him", "his", "how", "its", "may", "not", "one", "our", "out", "see", "she",
+    "the", "too", "two", "who", "why", "you", "yes",
+}  # fmt: skip
+"""Words of a question too common to be a code a file writes in capitals ("OK", "IN", "ME")."""
+_CODE_LETTERS = 3
+
+
+def _coded(hits: list[tuple[str, str]], phrase: str) -> bool:
+    """Whether ``phrase`` names only codes of a few capitals ("WA", "PL") some other way than as
+    written ("was", "pls": the plural is a word's, never a code's) or as one of :data:`_SMALL_WORDS`."""
+    codes = all(v.isalpha() and v.isupper() and len(v) <= _CODE_LETTERS for _, v in hits)
+    return codes and (phrase in _SMALL_WORDS or any(phrase != normalise(v) for _, v in hits))
+
+
 def plurals(word: str) -> tuple[str, ...]:
     """The ways a word's plural may be written, the likeliest first ("category": categories, "bike":
     bikes, "box": boxes)."""
@@ -589,6 +606,8 @@ class Vocabulary:
                     hits = self._compact.get(phrase.replace(" ", ""))
                 if hits and phrase in _PLAIN_WORDS and not self._beside_its_column(words, start, size, hits):
                     hits = None  # "a" is Branch A only beside "branch": else the article
+                if hits and _coded(hits, phrase) and not self._beside_its_column(words, start, size, hits):
+                    hits = None  # "pls" is no PL, "ok" no Oklahoma: a code is written as it is
                 name = self._names.get(phrase) or self._names.get(one)
                 if hits and name is not None and name[0] == "column":
                     # "which city…" of a file whose cities include one written "City": the column
