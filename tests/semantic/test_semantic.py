@@ -32,6 +32,7 @@ from agent_orchestrator.semantic import (
     query_schema,
     suggest_model,
 )
+from agent_orchestrator.semantic.profile import CsvReading
 from agent_orchestrator.semantic.render import figure, placed, render
 from agent_orchestrator.semantic.suggest import run_together
 from agent_orchestrator.semantic.written import plain_number
@@ -866,3 +867,30 @@ def test_a_shop_exports_addresses_are_no_values_and_its_codes_are_written_as_the
         assert vocabulary.find(plain).mentions == (), plain
     assert [m.value for m in vocabulary.find("orders shipped to WA").mentions] == ["WA"]
     assert [m.value for m in vocabulary.find("orders in shipping province ok").mentions] == ["OK"]
+
+
+def test_a_shops_order_total_is_an_orders_value_and_its_moments_are_the_shops_own_days(tmp_path):
+    """A web shop's "Total" beside its lines' prices is what each order came to (shipping, taxes and
+    discounts in): "order totals" name it and an order's average value is of it. Its moments carry
+    their offset from UTC; an evening order is on the day the shop wrote, never the next."""
+    path = tmp_path / "orders_export.csv"
+    path.write_text(
+        "Name,Created at,Lineitem quantity,Lineitem name,Lineitem price,Total\n"
+        "#1,2025-12-31 22:29:09 -0700,2,Jeans,100,215.50\n"
+        "#1,2025-12-31 22:29:09 -0700,1,Belt,20,\n"
+        "#2,2026-01-01 09:00:00 -0700,1,Belt,20,25.00\n"
+    )
+    known = {"order": "Name", "quantity": "Lineitem quantity", "unit_price": "Lineitem price"}
+    reading = CsvReading(date_format="%Y-%m-%d %H:%M:%S %z")  # as the Data page's preview reads it
+    engine = Engine(suggest_model(profile_csv(path, reading), "Shop", known=known), path)
+    assert engine.model.metric("average_order_value").numerator == "total"
+    assert Vocabulary(engine.model, {}).find("order totals by year").metrics == ("total",)
+    result = engine.run(
+        SemanticQuery(
+            metrics=["total", "revenue", "average_order_value"],
+            group_by=[GroupBy(column="created_at", grain="year")],
+        )
+    )
+    rows = {str(row[0])[:4]: dict(zip(result.columns, row, strict=True)) for row in result.rows}
+    assert (rows["2025"]["total"], rows["2025"]["revenue"]) == (pytest.approx(215.50), pytest.approx(220))
+    assert rows["2026"]["average_order_value"] == pytest.approx(25.00)

@@ -20,6 +20,7 @@ import duckdb
 from agent_orchestrator.errors import InvalidInputError
 from agent_orchestrator.semantic.compile import literal, quote
 from agent_orchestrator.semantic.written import (
+    read_as_text,
     sql_day,
     sql_fraction,
     sql_marked,
@@ -98,7 +99,9 @@ def read_csv_sql(path: Path, date_format: str | None = None, reading: CsvReading
     """The ``read_csv`` call DuckDB reads ``path`` with (the path bound as a literal, quoted)."""
     date_format = date_format or (reading.date_format if reading else None)
     options = ""
-    if date_format and year_twin(date_format):  # days in two year widths: read as text, then days
+    if date_format and "%z" in date_format:  # moments with their offset: read as text, then local
+        options += f", auto_type_candidates = {_NO_MOMENTS}"
+    elif date_format and year_twin(date_format):  # days in two year widths: read as text, then days
         # (a column of days all in the short width is read by that format too: "31/5/18" is no
         # 2031-05-18; DuckDB's %Y would read "18" as the year 18, so never by the long one)
         short = date_format if "%y" in date_format else year_twin(date_format)
@@ -241,15 +244,18 @@ def typed_select(
 
 _NO_DAYS = "['BOOLEAN', 'BIGINT', 'DOUBLE', 'TIME', 'TIMESTAMP', 'VARCHAR']"
 """DuckDB's types to sniff, less days: a format of days alone is read by :func:`written_days`."""
+_NO_MOMENTS = "['BOOLEAN', 'BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
+"""DuckDB's types to sniff, less days and moments: moments with an offset are read by
+:func:`written_days` at the hour they were written."""
 
 
 def written_days(
     connection: duckdb.DuckDBPyConnection, source: str, date_format: str | None
 ) -> dict[str, str]:
     """The text columns of ``source`` whose every value is a day written by ``date_format`` or its
-    year twin ("04-30-22", "04-01-2022"), each with the format: read as days by :func:`typed_select`
-    (``read_csv_sql`` leaves them text for a format of days alone)."""
-    if not date_format or year_twin(date_format) is None:
+    year twin ("04-30-22", "04-01-2022"), or a moment with its offset, each with the format: read by
+    :func:`typed_select` (``read_csv_sql`` leaves them text for such a format, :func:`read_as_text`)."""
+    if not date_format or not read_as_text(date_format):
         return {}
     found = {}
     for header, type_, *_ in connection.execute(f"DESCRIBE SELECT * FROM {source}").fetchall():

@@ -601,6 +601,9 @@ _DISCOUNTED = ("discount amount", "discount value", "amount discounted", "money 
                "given away in discounts", "give away", "gave away", "given away", "discounts cost",
                "discount cost", "cost of discounts", "cost of the discounts",
                "lost to discounts")  # fmt: skip
+_ORDER_TOTAL_HEADERS = {("total",), ("order", "total"), ("grand", "total"), ("order", "amount")}
+_ORDER_TOTAL = ("order total", "order totals", "order amount", "order amounts", "order $", "order dollars",
+                "total $", "totals", "order money")  # fmt: skip
 _COST = ("cost", "costs", "total cost", "cost of goods", "cost of goods sold", "cogs", "cost of sales")
 
 
@@ -813,6 +816,14 @@ def default_metrics(
         add("cancellation_rate", Kind.ratio, "ratio", "Cancellation rate", numerator="cancelled_orders",
             denominator="all_orders" if reversal else "orders")  # fmt: skip
     measures = [c for c in columns if c.role is Role.measure and c not in (quantity, price, line_total)]
+    # a web shop's "Total" beside its lines' prices: what each order came to with its shipping, taxes
+    # and discounts (written on the order's first line), the amount an order's value is of
+    order_total = next(
+        (c for c in measures if c.unit == "money" and tuple(header_words(c.title)) in _ORDER_TOTAL_HEADERS),
+        None,
+    )
+    if order is None or line_total is not None:
+        order_total = None
     # "Operating Profit", "Gross Profit": the file's profit, when no column is called so; a "Margin"
     # column is a rate of it, recomputed from the profit and the sales, never summed
     profit = by_name.get("profit") or next(
@@ -838,6 +849,8 @@ def default_metrics(
                 over=column.name)  # fmt: skip
         elif any(w in _SCORE_WORDS for w in header_words(column.title)):  # "Rating": averaged, never summed
             add(column.name, Kind.average, "number", f"Average {column.title.lower()}", over=column.name)
+        elif column is order_total:
+            add(column.name, Kind.sum, "money", column.title, also=_ORDER_TOTAL, over=column.name)
         elif column.unit == "money" or column.unit == "number":
             costs = _COST if set(header_words(column.title)) & {"cost", "costs", "cogs"} else ()  # "of goods"
             add(column.name, Kind.sum, column.unit or "number", column.title, also=costs, over=column.name)
@@ -864,7 +877,11 @@ def default_metrics(
                 Kind.ratio,
                 "money",
                 "Average order value",
-                numerator="gross_revenue" if "gross_revenue" in names else "revenue",
+                numerator=order_total.name
+                if order_total is not None
+                else "gross_revenue"
+                if "gross_revenue" in names
+                else "revenue",
                 denominator="orders",
             )
         if "customers" in names:

@@ -105,8 +105,19 @@ def year_twin(fmt: str) -> str | None:
     return fmt.replace("%y", "%Y") if "%y" in fmt else fmt.replace("%Y", "%y")
 
 
+def read_as_text(fmt: str) -> bool:
+    """Whether dates written by ``fmt`` are read as text first and then by :func:`sql_day`: days in
+    two year widths, and moments written with their offset from UTC."""
+    return year_twin(fmt) is not None or "%z" in fmt
+
+
 def sql_day(quoted: str, fmt: str) -> str:
-    """SQL reading a text column of days written by ``fmt`` or its year twin; NULL for neither."""
+    """SQL reading a text column of days written by ``fmt`` or its year twin; NULL for neither. A
+    moment written with its offset ("2026-03-28 22:29:09 -0700") is the shop's own day and hour,
+    never UTC's (which would move an evening's orders to the next day, a month's last to the next)."""
+    if "%z" in fmt:
+        wall = f"regexp_replace(trim({quoted}), '\\s*(Z|[+-]\\d\\d:?\\d\\d)$', '')"
+        return f"try_strptime({wall}, '{fmt.replace('%z', '').strip()}')"
     twin = year_twin(fmt) or fmt
     short, long = (fmt, twin) if "%y" in fmt else (twin, fmt)  # DuckDB's %Y also reads "22" (as 0022)
     return f"CAST(coalesce(try_strptime({quoted}, '{short}'), try_strptime({quoted}, '{long}')) AS DATE)"
