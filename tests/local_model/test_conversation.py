@@ -777,6 +777,12 @@ def test_a_name_said_as_here_and_a_desk_run_are_told_back() -> None:
     question = "whats my name and which team am i on again?"  # the team said with the name
     reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
     assert reply == ChatReply('You told me: "hi, Tomasz from rev ops here"')
+    for question in ("which team did i say i'm with", "what department did I tell you I work in?"):
+        reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
+        assert reply == ChatReply('You told me: "hi, Tomasz from rev ops here"'), question
+    question = "what was my 1st question?"  # a place written in figures is a place, never a topic
+    reply = answer([*chat, *normalize_messages([user(question)])], Kinds.of(RETAIL_TOOLS, RETAIL))
+    assert reply is not None and reply.text is not None and "how many Books transactions" in reply.text
 
 
 def test_a_cutoff_the_user_asked_with_is_quoted_from_their_question() -> None:

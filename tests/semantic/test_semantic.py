@@ -851,13 +851,16 @@ def test_a_shop_exports_addresses_are_no_values_and_its_codes_are_written_as_the
     while many codes are still things to count. A state's code is read as written ("WA", "in OK"),
     never from a word that spells it otherwise ("was", "pls") or a word it is ("ok")."""
     path = tmp_path / "orders_export.csv"
-    lines = ["Name,Created at,Billing Street,Discount Code,Shipping Province,Shipping Country,Total"]
+    lines = [
+        "Name,Created at,Billing Street,Discount Code,Shipping Province,Shipping Country,Total,"
+        "Shipping Province Name,Source"
+    ]
     for order in range(60):
-        state, country = ("WA", "US") if order % 3 else ("OK", "PL")
+        state, country, name = ("WA", "US", "Washington") if order % 3 else ("OK", "PL", "Oklahoma")
         code = f"GIFT{order}" if order % 2 else ""
         day = f"2025-01-{order % 28 + 1:02d}"
-        lines.append(f"#{1000 + order},{day},{order} Main St,{code},{state},{country},10")
-        lines.append(f"#{1000 + order},{day},,,,,")
+        lines.append(f"#{1000 + order},{day},{order} Main St,{code},{state},{country},10,{name},web")
+        lines.append(f"#{1000 + order},{day},,,,,,,")
     path.write_text("\n".join(lines) + "\n")
     engine = Engine(suggest_model(profile_csv(path), "Shop"), path)
     roles = {c.name: c.role for c in engine.model.columns}
@@ -867,6 +870,9 @@ def test_a_shop_exports_addresses_are_no_values_and_its_codes_are_written_as_the
         assert vocabulary.find(plain).mentions == (), plain
     assert [m.value for m in vocabulary.find("orders shipped to WA").mentions] == ["WA"]
     assert [m.value for m in vocabulary.find("orders in shipping province ok").mentions] == ["OK"]
+    # the ship-to state is the province's name (its code leaves the words to it); a source a channel
+    assert vocabulary.find("top ship-to states").columns == ("shipping_province_name",)
+    assert vocabulary.find("orders by channel").columns == ("source",)
 
 
 def test_a_shops_order_total_is_an_orders_value_and_its_moments_are_the_shops_own_days(tmp_path):

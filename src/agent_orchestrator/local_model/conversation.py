@@ -155,6 +155,8 @@ _NTH = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eigh
 _ORDINALS = {word: n for n, word in enumerate(_NTH, 1)} | dict.fromkeys(
     ("earliest", "original", "originally", "initial", "initially"), 1
 )
+_NUMBERED = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+"""A place written in figures ("my 2nd question"): a position, never a topic."""
 _VERB = (
     r"(?:ask(?:ed)?|say|said|tell|told|mention(?:ed)?|answer(?:ed)?|repl(?:y|ied)|respond(?:ed)?|write|wrote|"
     r"type|typed|give|gave|show(?:ed|n)?|talk(?:ed)?|discuss(?:ed)?|cover(?:ed)?|look(?:ed)?)"
@@ -301,12 +303,18 @@ LOOKS_AFTER = (
 _ABOUT_ME = re.compile(
     r"\b(?:what(?:'s|s|\s+is|\s+was)|who(?:'s|s|\s+is)?|do\s+you\s+(?:know|remember))\s+(?:\w+\s+)?my\b"
     r"|\bwho\s+am\s+i\b|\bwhat\s+do\s+i\s+(?:do|look\s+after|handle|manage|run|cover)\b"
-    rf"|\b(?:which|what)\s+(?:\w+\s+){{1,2}}(?:do|am)\s+i\s+{LOOKS_AFTER}\b",
+    rf"|\b(?:which|what)\s+(?:\w+\s+){{1,2}}(?:do|am)\s+i\s+{LOOKS_AFTER}\b"
+    r"|\b(?:which|what)\s+(?:\w+\s+){1,2}did\s+i\s+(?:say|tell\s+you|mention)\s+(?:i'?m|i\s+am|i\s+was|i\s+work|my)\b",
     re.IGNORECASE,
 )
 """A question about the user themselves ("whats my name lol", "what's my role again?", "who am I?",
-"which category do I manage?", "which segment am I working on?"): answered from what they told,
-never from the data."""
+"which category do I manage?", "which segment am I working on?", "which team did I say I'm with?"):
+answered from what they told, never from the data."""
+_WHERE_FROM = re.compile(
+    r"\b(?:team|department|dept|group|desk|org|organi[sz]ation|company|division|unit|office|function)\b",
+    re.IGNORECASE,
+)
+"""Where the user works, asked: what their introduction says ("Marco from merch planning here")."""
 _INTRODUCED = re.compile(
     r"\b(?i:i'm|i\s+am|im|my\s+name\s+is|my\s+name's|this\s+is|call\s+me|it's)\s+(?P<name>[A-Z][a-z]+)\b"
     r"|\b[A-Z][a-z]+(?:\s+(?i:from|in|on|at|with)(?:\s+[\w&-]+){1,3}?)?\s+(?i:here)\b"
@@ -329,6 +337,8 @@ def about_me(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
         other = _best_clause(rest, [c for c in told if c != named[-1]]) if rest else None
         return f'You told me: "{named[-1]}"' + (f' and "{other}"' if other else "")
     found = _best_clause(question, told)
+    if found is None and _WHERE_FROM.search(question):
+        found = next((c for c in reversed(told) if _INTRODUCED.search(c)), None)
     return f'You told me: "{found}"' if found else None
 
 
@@ -536,7 +546,11 @@ def _question(messages: Sequence[Mapping[str, Any]], kinds: Kinds, depth: int = 
         many = bool(counted) or stem(kind_word) != kind_word
     used = {*re.findall(r"[a-z0-9]+", head), kind_word}
     plain = re.sub(r"'(?:s|ve|re|d|m|ll)\b", "", re.sub(r"n't\b", " not", sentence))
-    topic = [w for w in re.findall(r"[a-z0-9]+", plain) if w not in used | _FILLER and stem(w) not in _FILLER]
+    topic = [
+        w
+        for w in re.findall(r"[a-z0-9]+", plain)
+        if w not in used | _FILLER and stem(w) not in _FILLER and not _NUMBERED.fullmatch(w)
+    ]
     anchored = _BEFORE_ASKING.search(sentence)
     anchor = tuple(
         w

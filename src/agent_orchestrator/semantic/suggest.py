@@ -231,8 +231,37 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "channel": ["sales channel", "sales method"],
     "sales method": ["channel", "sales channel", "method"],
     "retailer": ["retail partner", "account", "stockist"],
+    "province": ["state"],
+    "source": ["channel", "sales channel", "order source"],
 }
 """Other words people use for a column, by its header's words: a suggestion, edited on the Data page."""
+_QUALIFIERS = {
+    "shipping": ["ship to", "shipped to", "delivery"],
+    "ship": ["shipping", "ship to", "shipped to"],
+    "billing": ["bill to", "billed to"],
+}
+"""Other words for what a column's head noun is of ("Shipping Province": the ship-to state)."""
+
+
+def _column_synonyms(words: list[str], headers: set[str]) -> list[str]:
+    """Other words for a column with a header of ``words``: :data:`COLUMN_SYNONYMS`' for the whole
+    header, or for its head noun after a qualifier ("Shipping Province Name": the shipping state, the
+    ship-to state). A code beside a column of its names ("Shipping Province" beside "… Name") leaves
+    the words to the names."""
+    spoken = " ".join(words)
+    if spoken in COLUMN_SYNONYMS:
+        return COLUMN_SYNONYMS[spoken]
+    if any(" ".join(header_words(h)) == f"{spoken} name" for h in headers):
+        return []
+    head = words[:-1] if len(words) > 2 and words[-1] == "name" else words  # a qualifier, a noun, "name"
+    for cut in range(1, len(head)):
+        qualifier, noun = " ".join(head[:cut]), " ".join(head[cut:])
+        if noun in COLUMN_SYNONYMS:
+            leads = [qualifier, *_QUALIFIERS.get(qualifier, [])]
+            nouns = [n for n in (noun, *COLUMN_SYNONYMS[noun]) if not set(head[:cut]) & set(n.split())]
+            said = [f"{lead} {n}" for lead in leads for n in nouns if f"{lead} {n}" != spoken]
+            return said[:MAX_SYNONYMS]
+    return []
 
 
 def suggest_model(
@@ -260,9 +289,9 @@ def suggest_model(
                 "mapped": field,
             }
             column = column.model_copy(update=update)
-        spoken = " ".join(header_words(found.header))
-        if spoken in COLUMN_SYNONYMS and column.role is not Role.ignore:
-            column = column.model_copy(update={"synonyms": COLUMN_SYNONYMS[spoken]})
+        said = _column_synonyms(header_words(found.header), {p.header for p in profile.columns})
+        if said and column.role is not Role.ignore:
+            column = column.model_copy(update={"synonyms": said})
         if column.role is Role.time and (done := _done_on(column)):
             column = column.model_copy(update={"synonyms": [*column.synonyms, *done]})
         columns.append(column)
