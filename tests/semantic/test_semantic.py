@@ -881,10 +881,10 @@ def test_a_shops_order_total_is_an_orders_value_and_its_moments_are_the_shops_ow
     their offset from UTC; an evening order is on the day the shop wrote, never the next."""
     path = tmp_path / "orders_export.csv"
     path.write_text(
-        "Name,Created at,Lineitem quantity,Lineitem name,Lineitem price,Total\n"
-        "#1,2025-12-31 22:29:09 -0700,2,Jeans,100,215.50\n"
-        "#1,2025-12-31 22:29:09 -0700,1,Belt,20,\n"
-        "#2,2026-01-01 09:00:00 -0700,1,Belt,20,25.00\n"
+        "Name,Created at,Lineitem quantity,Lineitem name,Lineitem price,Total,Refunded Amount,Cancelled at\n"
+        "#1,2025-12-31 22:29:09 -0700,2,Jeans,100,215.50,15.50,\n"
+        "#1,2025-12-31 22:29:09 -0700,1,Belt,20,,,\n"
+        "#2,2026-01-01 09:00:00 -0700,1,Belt,20,25.00,25.00,2026-01-02 10:00:00 -0700\n"
     )
     known = {"order": "Name", "quantity": "Lineitem quantity", "unit_price": "Lineitem price"}
     reading = CsvReading(date_format="%Y-%m-%d %H:%M:%S %z")  # as the Data page's preview reads it
@@ -900,3 +900,12 @@ def test_a_shops_order_total_is_an_orders_value_and_its_moments_are_the_shops_ow
     rows = {str(row[0])[:4]: dict(zip(result.columns, row, strict=True)) for row in result.rows}
     assert (rows["2025"]["total"], rows["2025"]["revenue"]) == (pytest.approx(215.50), pytest.approx(220))
     assert rows["2026"]["average_order_value"] == pytest.approx(25.00)
+    # "Refunded Amount" is what "refunds" are, of the orders' totals; "Cancelled at" marks a cancellation
+    vocabulary = Vocabulary(engine.model, {})
+    assert vocabulary.find("how much was refunded").metrics == ("refunded_amount",)
+    assert vocabulary.find("refund rate by year").metrics == ("refund_rate",)
+    assert engine.model.cancellation is not None and engine.model.cancellation.written
+    result = engine.run(SemanticQuery(metrics=["refund_rate", "cancelled_orders", "orders"]))
+    assert result.rows[0] == (pytest.approx(40.5 / 240.5), 1, 2)
+    kept = Filter(column="cancelled_at", op="missing")  # "excluding the cancelled ones"
+    assert engine.run(SemanticQuery(metrics=["total"], filters=[kept])).rows[0] == (pytest.approx(215.50),)

@@ -217,7 +217,7 @@ class DataGuide:
                     )
                 # cancellations marked by a status, or discounts taken off the lines' amounts, which
                 # the retail tables do not know
-                statuses = model.cancellation is not None and bool(model.cancellation.values)
+                statuses = model.cancellation is not None and model.cancellation.prefix is None
                 discounted = any(m.less for m in model.metrics)
                 hashed = frozenset(
                     [customer.name]

@@ -1144,9 +1144,8 @@ def _read_words(
         metrics.append("cancelled_revenue" if lost else revenue)  # "how many units…, and for how much?"
     if gross and "gross_revenue" in {m.name for m in model.metrics}:
         metrics = ["gross_revenue" if m == "revenue" else m for m in metrics]
-    elif gross and model.cancellation is not None and model.cancellation.values:
-        cancelling = model.cancellation
-        filters.append({"column": cancelling.column, "op": "not_in", "values": list(cancelling.values)})
+    elif gross and (kept_only := _cancelled_rows(model, cancelled=False)) is not None:
+        filters.append(kept_only)
     metrics = _one_extreme(metrics, text, model)  # "the priciest product by unit price"
     common = _most_common_value(metrics, groups, cues, model)
     if common is not None:  # "the most common quantity per transaction": the quantity most lines have
@@ -1847,14 +1846,21 @@ def _unscoped(
     kept = [m for m in metrics if m not in scopes]
     if not kept:
         return metrics
-    cancelling = model.cancellation
-    if (
-        cancelling is not None
-        and cancelling.values
-        and any(model.metric(m).only == "cancelled" for m in scopes)
-    ):
-        filters.append({"column": cancelling.column, "op": "in", "values": list(cancelling.values)})
+    cancelled = _cancelled_rows(model, cancelled=True)
+    if cancelled is not None and any(model.metric(m).only == "cancelled" for m in scopes):
+        filters.append(cancelled)
     return kept
+
+
+def _cancelled_rows(model: SemanticModel, *, cancelled: bool) -> dict[str, Any] | None:
+    """The filter keeping the orders a status or a date of cancelling marks as cancelled (or those
+    it does not); None for a file that marks none so (a reversal line is a metric's own)."""
+    rule = model.cancellation
+    if rule is not None and rule.values:
+        return {"column": rule.column, "op": "in" if cancelled else "not_in", "values": list(rule.values)}
+    if rule is not None and rule.written:
+        return {"column": rule.column, "op": "present" if cancelled else "missing"}
+    return None
 
 
 def _scope_only(text: str, model: SemanticModel, name: str) -> bool:

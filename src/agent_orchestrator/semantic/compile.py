@@ -344,6 +344,8 @@ def _metric(
 
 def _cancelled(rule: Cancellation) -> str:
     """Whether a line is a cancellation: literals from the validated model, never from a question."""
+    if rule.written:
+        return f"({quote(rule.column)} IS NOT NULL)"
     name = f"{quote(rule.column)}::VARCHAR"
     if rule.prefix is not None:
         return f"coalesce(starts_with({name}, '{rule.prefix}'), false)"

@@ -125,21 +125,26 @@ class Column(BaseModel):
 
 class Cancellation(BaseModel):
     """Which lines cancel (or refund) an order rather than sell: those whose ``column`` starts with
-    ``prefix`` (the Online Retail layout's "C536379" invoices), or holds one of ``values`` (a status
-    column's "refunded"). A reversal line (a prefix) is no order: orders, customers and units count
-    the other lines. A status marks an order that was placed, counted as the file records it, as
-    its revenue is. Either way cancellations are metrics of their own."""
+    ``prefix`` (the Online Retail layout's "C536379" invoices), holds one of ``values`` (a status
+    column's "refunded"), or is ``written`` (a date the order was cancelled on). A reversal line (a
+    prefix) is no order: orders, customers and units count the other lines. A status or a date marks
+    an order that was placed, counted as the file records it, as its revenue is. Either way
+    cancellations are metrics of their own."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     column: Name
     prefix: Annotated[str, Field(max_length=8, pattern=r"^[A-Za-z0-9-]+$")] | None = None
     values: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(max_length=10)] = []
+    written: bool = False
+    """A date of cancelling (a web shop's "Cancelled at"): an order is cancelled when it has one."""
 
     @model_validator(mode="after")
     def _one_rule(self) -> Cancellation:
-        if (self.prefix is None) == (not self.values):
-            raise ValueError("a cancellation is marked by a prefix or by values, one of them")
+        if (self.prefix is not None) + bool(self.values) + self.written != 1:
+            raise ValueError(
+                "a cancellation is marked by a prefix, by values or by a date written, one of them"
+            )
         return self
 
 

@@ -249,7 +249,8 @@ class SemanticQuery(BaseModel):
                     raise InvalidInputError(
                         f"{column.name} and {rule.than} are not two dates or two figures."
                     )
-                if rule.than is None and (rule.part is not None) != (column.role is Role.time):
+                dated = column.role is Role.time and rule.op not in BLANK_OPS  # "never cancelled": no date
+                if rule.than is None and (rule.part is not None) != dated:
                     raise InvalidInputError(f"{column.name} is filtered by a part of its dates, a weekday.")
                 _check_part(column, rule.part)
             elif rule.metric is not None:

@@ -361,8 +361,12 @@ _CALLED_OFF = frozenset({"cancelled", "canceled", "voided", "void"})
 
 def _cancellation(profile: TableProfile, columns: list[Column]) -> Cancellation | None:
     """What marks a cancellation in this file: a letter before some order numbers (the Online Retail
-    layout's "C536379"), or a status column's "cancelled" or "refunded"."""
+    layout's "C536379"), a date of cancelling, or a status column's "cancelled" or "refunded"."""
     found = dict(zip((p.header for p in profile.columns), profile.columns, strict=True))
+    for column in columns:  # "Cancelled at": the date an order was cancelled, blank for the others
+        words = header_words(column.source)
+        if column.role is Role.time and words and words[0] in _CANCEL_WORDS:
+            return Cancellation(column=column.name, written=True)
     for column in columns:
         seen = found.get(column.source)
         if seen is None:
@@ -376,6 +380,9 @@ def _cancellation(profile: TableProfile, columns: list[Column]) -> Cancellation 
             if values:
                 return Cancellation(column=column.name, values=values)
     return None
+
+
+_CANCEL_WORDS = frozenset({"cancelled", "canceled", "cancellation", "cancel"})
 
 
 def _gerund(word: str) -> str:
@@ -630,6 +637,34 @@ _DISCOUNTED = ("discount amount", "discount value", "amount discounted", "money 
                "given away in discounts", "give away", "gave away", "given away", "discounts cost",
                "discount cost", "cost of discounts", "cost of the discounts",
                "lost to discounts")  # fmt: skip
+_AMOUNT_WORDS = frozenset({"amount", "amt", "total", "value", "sum"})
+_REFUND_WORDS = ("refunds", "refund", "refund amount", "refunded amount", "amount refunded", "money refunded")
+
+
+def _amount_words(column: Column) -> list[str]:
+    """How people name an amount of money a file records on its own ("Refunded Amount": what was
+    refunded, the refunds; "Discount Amount": the discounts given), beyond its title."""
+    words = [w for w in header_words(column.title) if w not in _AMOUNT_WORDS]
+    if len(words) != 1 or len(words) == len(header_words(column.title)):
+        return []
+    (core,) = words
+    if core.startswith("refund"):
+        done = [
+            "refunded",
+            "we refunded",
+            "was refunded",
+            "been refunded",
+            "total refunded",
+            "refunded in total",
+        ]
+        return [*_REFUND_WORDS, *done, "refund $", "refunded $"]
+    if core.startswith("discount"):
+        return [*_DISCOUNTED, "discounts", "total discount", "discount $", "discounts given"]
+    if core.endswith("ed"):  # "Paid Amount": what was paid
+        return [f"amount {core}", f"total {core}", f"{core} in total", f"was {core}", f"{core} $"]
+    return [f"{plurals(core)[0]}", f"total {core}", f"{core} $"]
+
+
 _ORDER_TOTAL_HEADERS = {("total",), ("order", "total"), ("grand", "total"), ("order", "amount")}
 _ORDER_TOTAL = ("order total", "order totals", "order amount", "order amounts", "order $", "order dollars",
                 "total $", "totals", "order money")  # fmt: skip
@@ -862,6 +897,7 @@ def default_metrics(
     # "Unit Cost" beside a quantity: what the units sold cost, and the profit is what is left of revenue
     unit_cost = next((c for c in measures if c.unit == "money" and _is_unit_cost(c)), None)
     line_cost = any("cost" in header_words(c.title) and c is not unit_cost for c in measures)
+    owned: set[str] = set()  # the words of an amount the file records itself
     for column in measures:
         if column is unit_cost:  # a cost of each unit is averaged, never summed
             if quantity is not None and not line_cost:  # a "Cost" of its own is the cost
@@ -880,9 +916,25 @@ def default_metrics(
             add(column.name, Kind.average, "number", f"Average {column.title.lower()}", over=column.name)
         elif column is order_total:
             add(column.name, Kind.sum, "money", column.title, also=_ORDER_TOTAL, over=column.name)
+        elif column.unit == "money" and (said := _amount_words(column)):
+            add(column.name, Kind.sum, "money", column.title, also=said, over=column.name)
+            owned.update(said)
         elif column.unit == "money" or column.unit == "number":
             costs = _COST if set(header_words(column.title)) & {"cost", "costs", "cogs"} else ()  # "of goods"
             add(column.name, Kind.sum, column.unit or "number", column.title, also=costs, over=column.name)
+    refunded = next((c for c in measures if c.unit == "money" and _REFUND_WORDS[0] in _amount_words(c)), None)
+    if refunded is not None and any(m.name == "revenue" for m in metrics):
+        # what share of the money taken was given back: of the orders' totals where the file has them
+        rate = ("refund rate", "refund %", "% refunded", "share refunded", "refunded share")
+        add("refund_rate", Kind.ratio, "ratio", "Refund rate", also=rate, numerator=refunded.name,
+            denominator=order_total.name if order_total is not None else "revenue")  # fmt: skip
+        owned.update(rate)
+    metrics = [  # "refunds" of a file with a "Refunded Amount" are that amount, not its cancellations
+        m
+        if m.over in {c.name for c in measures}
+        else m.model_copy(update={"synonyms": [w for w in m.synonyms if w not in owned]})
+        for m in metrics
+    ]
     names = {m.name for m in metrics}
     if profit is None and {"revenue", "cost"} <= names and "profit" not in names:
         add("profit", Kind.difference, "money", "Profit", numerator="revenue", denominator="cost")
