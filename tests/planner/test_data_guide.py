@@ -1027,3 +1027,31 @@ def test_a_question_before_another_is_never_chatter_and_money_made_is_asked_anew
         assert chat.ask("how many units did we sell?")[2] == "Units, all time: 5."
         text = chat.ask("what did we make on valentines day")[2]  # the money, not the units before
         assert text is not None and text.startswith("Revenue, February 14, 2022: 1.50, on February 14, 2022")
+
+
+SHOP_EXPORT = (
+    "Name,Email,Financial Status,Created at,Lineitem quantity,Lineitem name,Lineitem price,Total,"
+    "Discount Code,Billing Country,Shipping Country,Shipping Province Name,Cancelled at\n"
+    "#1,a@x.com,paid,2025-03-01 10:00:00 -0500,2,Jeans - 32,100,190.00,SALE10,US,US,California,\n"
+    "#1,a@x.com,,2025-03-01 10:00:00 -0500,1,Belt,20,,,,,,\n"
+    "#2,b@x.com,refunded,2025-03-02 10:00:00 -0500,1,Belt,20,25.00,,US,CA,Ontario,2025-03-03 09:00:00 -0500\n"
+    "#3,c@x.com,paid,2025-03-03 10:00:00 -0500,3,Jeans - 30,100,300.00,,CA,US,New York,\n"
+)
+
+
+def test_a_shops_export_its_order_fields_on_each_line_and_its_codes_as_written(tmp_path: Path) -> None:
+    """A Shopify-style export: an order's fields written on its first line only are the order's on
+    each line ("units shipped to California": both of #1's lines); a code written in capitals is read
+    as written, and of two columns holding it the one the question's word names ("shipped": the
+    shipping country); "used a discount code" keeps the orders with one; "Cancelled at" cancels."""
+    with _chat_on(tmp_path, SHOP_EXPORT) as chat:
+        tool, _, answer = chat.ask("units shipped to California")
+        assert tool == "query_data" and answer == "Units, Shipping province name California, all time: 3."
+        tool, _, answer = chat.ask("how many orders shipped outside the US?")
+        assert tool == "query_data" and answer == "Orders, Shipping country not US, all time: 1."
+        tool, _, answer = chat.ask("how many orders used a discount code")
+        assert tool == "query_data" and answer == "Orders, with a Discount code, all time: 1."
+        tool, _, answer = chat.ask("how many orders were cancelled?")
+        assert tool == "query_data" and answer == "Cancelled orders, all time: 1."
+        _, _, answer = chat.ask("how many orders outside the US?")  # billed or shipped: asked, never guessed
+        assert answer is not None and "billing country" in answer and "shipping country" in answer

@@ -266,7 +266,7 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
         blank = re.compile(
             r"\b(?:(?P<no>no|without|missing|blank|empty|lacking"
             r"|(?:(?:do|does|did)\s+not|never)\s+(?:have|has|had|come\s+with))[\s-]+(?:a\s+|an\s+|any\s+)?"
-            r"|with\s+(?:a\s+|an\s+|any\s+)?|(?:had|has|have)\s+(?:a|an|any)\s+)"
+            r"|with\s+(?:a\s+|an\s+|any\s+)?|(?P<had>(?:had|has|have|used|applied|redeemed|entered)\s+(?:a|an|any)\s+))"
             rf"(?P<what>{phrases})\b(?:[\s-]+id\b)?"
         )
         kept: list[re.Match[str]] = []
@@ -279,13 +279,13 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
                 rules[(column.name, "present")] = {"column": column.name, "op": "present"}
                 cut.append((left_out.start(), match.end()))
                 continue
-            if op == "present" and column.role is not Role.key:
-                continue  # "with a region" asks nothing
+            if op == "present" and column.role is not Role.key and not match["had"]:
+                continue  # "with a region" asks nothing; "orders that used a discount code" some
             if column.role is Role.measure and not _left_blank(match["no"], column):
                 continue  # "orders with no discount": a discount of nothing, read as a range
             rules[(column.name, op)] = {"column": column.name, "op": op}
             kept.append(match)
-        cut += [(m.start(), m.end()) for m in kept if m["no"] or said[m["what"]].role is Role.key]
+        cut += [(m.start(), m.end()) for m in kept if m["no"] or m["had"] or said[m["what"]].role is Role.key]
         for start, end in sorted(cut, reverse=True):
             text = text[:start] + " " + text[end:]
     return text, list(rules.values())

@@ -892,10 +892,15 @@ def _read_words(
         ("".join(pair), list(pair)) for pair in re.findall(r"\b([a-z])\s?&\s?([a-z])\b", question.lower())
     ]
     for initials, letters in written:
-        if initials in vocabulary.initials and all(w in reading.left or w in words for w in letters):
-            holder, value = vocabulary.initials[initials]
+        if not all(w in reading.left or w in words for w in letters):
+            continue
+        coded = [] if initials in vocabulary.initials else vocabulary.codes(initials)  # "the US": as written
+        held = [vocabulary.initials[initials]] if initials in vocabulary.initials else coded
+        if held and not any(m.words == " ".join(letters) for m in found.mentions):
             reading.left = [w for w in reading.left if w not in letters]
-            found = replace(found, mentions=(*found.mentions, Mention(holder, value, " ".join(letters))))
+            spoken = " ".join(letters)
+            found = replace(found, mentions=(*found.mentions, *(Mention(c, v, spoken) for c, v in held)))
+    found = _qualified(found, words, model)
     run = _name_run(question, reading.left, found, vocabulary)  # "the Global Troy tilter": one product
     if run is not None:
         holder, run_words, run_text = run
@@ -2291,6 +2296,23 @@ def _as_before(
             columns.append(named[0])  # a word of several columns' names, one of them the answer's
             reading.left.remove(word)
     return replace(found, mentions=mentions, columns=tuple(dict.fromkeys(columns)))
+
+
+def _qualified(found: Any, words: list[str], model: SemanticModel) -> Any:
+    """A name several columns hold, told apart by the word one of those columns' names starts with
+    that the question says ("orders *shipped* outside the US": the shipping country's US, not the
+    billing country's)."""
+    said = {root(w) for w in words}
+    held: dict[str, set[str]] = {}
+    for mention in found.mentions:
+        held.setdefault(mention.words, set()).add(mention.column)
+    settled = {}
+    for phrase, columns in held.items():
+        told = [c for c in columns if len(columns) > 1 and root(c.split("_")[0]) in said]
+        if len(told) == 1:
+            settled[phrase] = told[0]
+    kept = tuple(m for m in found.mentions if settled.get(m.words, m.column) == m.column)
+    return replace(found, mentions=kept)
 
 
 def _ambiguous(found: Any) -> list[str]:

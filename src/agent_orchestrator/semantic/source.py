@@ -16,8 +16,9 @@ from pathlib import Path
 import duckdb
 
 from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.semantic.compile import quote
 from agent_orchestrator.semantic.engine import projection
-from agent_orchestrator.semantic.model import SemanticModel
+from agent_orchestrator.semantic.model import Entity, SemanticModel
 from agent_orchestrator.semantic.profile import (
     CsvReading,
     read_csv_sql,
@@ -51,12 +52,53 @@ def _written(
         connection.execute(f"CREATE TEMP TABLE lines AS SELECT * FROM {read}")
         days = written_days(connection, "lines", date_format or (reading.date_format if reading else None))
         typed = typed_select("lines", written_numbers(connection, "lines", decimal), decimal, days)
+        order = model.key_of(Entity.order)
+        if order is not None:
+            typed = _orders_fields_on_each_line(connection, typed, order.source)
         connection.execute(f"COPY ({typed}) TO '{literal}' (FORMAT parquet, COMPRESSION zstd)")
         check_rows(connection, model, target)
     except duckdb.Error as error:
         target.unlink(missing_ok=True)
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise InvalidInputError(f"The file's rows could not be read by their columns: {first}") from error
+
+
+_CHECKED_AT_ONCE = 8
+_NUMBERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "FLOAT", "DOUBLE", "DECIMAL")
+
+
+def _orders_fields_on_each_line(connection: duckdb.DuckDBPyConnection, typed: str, order: str) -> str:
+    """``typed`` with an order's own fields on each of its lines: a web shop's export writes an
+    order's status, dates, address and channel on its first line only, and an order's line is of its
+    order ("units shipped to California", "revenue of refunded orders"). A field is the order's when
+    no order has two values of it and some order leaves it blank on a line; amounts are never copied
+    (an order's total, on one line, sums once)."""
+    described = connection.execute(f"DESCRIBE {typed}").fetchall()
+    fields = [str(r[0]) for r in described if r[0] != order and not str(r[1]).startswith(_NUMBERS)]
+    if not fields:
+        return typed
+    key = quote(order)
+    filled = []
+    for at in range(0, len(fields), _CHECKED_AT_ONCE):  # a few columns a scan: bounded in memory
+        some = fields[at : at + _CHECKED_AT_ONCE]
+        per_order = ", ".join(  # min and max, not a count of distinct values: a few bytes an order
+            f"min({quote(f)}) = max({quote(f)}) AS one{i}, "
+            f"count(*) > count({quote(f)}) AND count({quote(f)}) > 0 AS gap{i}"
+            for i, f in enumerate(some)
+        )
+        checks = ", ".join(
+            f"coalesce(bool_and(one{i}), true) AND coalesce(bool_or(gap{i}), false)" for i in range(len(some))
+        )
+        found = connection.execute(
+            f"SELECT {checks} FROM (SELECT {per_order} FROM ({typed}) WHERE {key} IS NOT NULL GROUP BY {key})"
+        ).fetchone()
+        filled += [f for f, fill in zip(some, found or (), strict=False) if fill]
+    if not filled:
+        return typed
+    copies = ", ".join(
+        f"coalesce({quote(f)}, max({quote(f)}) OVER (PARTITION BY {key})) AS {quote(f)}" for f in filled
+    )
+    return f"SELECT * REPLACE ({copies}) FROM ({typed})"
 
 
 def check_rows(connection: duckdb.DuckDBPyConnection, model: SemanticModel, rows: Path) -> None:

@@ -641,6 +641,12 @@ _AMOUNT_WORDS = frozenset({"amount", "amt", "total", "value", "sum"})
 _REFUND_WORDS = ("refunds", "refund", "refund amount", "refunded amount", "amount refunded", "money refunded")
 
 
+def _refunds(word: str, refunded: Column | None) -> bool:
+    """Whether ``word`` speaks of refunds ("refunded orders") in a file that records its own refunded
+    amount: then they are that amount's, never the cancellations' a status or a date marks."""
+    return refunded is not None and "refund" in word
+
+
 def _amount_words(column: Column) -> list[str]:
     """How people name an amount of money a file records on its own ("Refunded Amount": what was
     refunded, the refunds; "Discount Amount": the discounts given), beyond its title."""
@@ -932,7 +938,9 @@ def default_metrics(
     metrics = [  # "refunds" of a file with a "Refunded Amount" are that amount, not its cancellations
         m
         if m.over in {c.name for c in measures}
-        else m.model_copy(update={"synonyms": [w for w in m.synonyms if w not in owned]})
+        else m.model_copy(
+            update={"synonyms": [w for w in m.synonyms if w not in owned and not _refunds(w, refunded)]}
+        )
         for m in metrics
     ]
     names = {m.name for m in metrics}

@@ -530,6 +530,11 @@ class Vocabulary:
         names = frozenset(w for w in self._words if w not in own and w.isalpha())
         return sorted(w for w in own | names if len(w) >= 3 and w.isalpha()), names
 
+    def codes(self, word: str) -> list[tuple[str, str]]:
+        """The dimensions' values that are ``word`` written as a code in capitals ("US", "OK"), for a
+        question that writes it so: :meth:`find` reads none from a word it also is ("us", "ok")."""
+        return [(c, v) for c, v in self._values.get(word, []) if c in self._dimensions and v.isupper()]
+
     def dimension_of_word(self, word: str) -> str | None:
         """The one dimension whose values of several words hold ``word`` (or its singular): the
         question names one of them by it, or several ("accessories": two product lines, to be
