@@ -190,6 +190,22 @@ _SPEED = re.compile(
 fastest shipping"): the days between the order and that event, fewest first."""
 
 
+_DOLLARS = re.compile(r"(?<![\d.,])\$(?!\s*\d)")
+"""A "$" that is no amount's sign: the money asked for ("the $ that day", "order $")."""
+
+
+def _dollars(text: str, vocabulary: Vocabulary) -> str:
+    """``text`` with a "$" that names money in words: an order's "$" is its total where the data
+    records one ("order totals"), any other the money taken (the revenue)."""
+    if "$" not in text:
+        return text
+    totals = vocabulary.find("order total").metrics
+    if totals:
+        text = re.sub(r"\border\s*\$(?!\s*\d)", "order total", text)
+    text = re.sub(r"\bhow\s+much\s+\$", "how much", text)  # "how much $ was on them": how much, said
+    return _DOLLARS.sub(" revenue ", text)
+
+
 def _speed(text: str, model: SemanticModel) -> str:
     """``text`` with the event a speed is of named as its days-between metric ("ships fastest":
     "days to ship fastest"), the speed word kept as the ranking."""
@@ -737,6 +753,7 @@ def _read_words(
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
     text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
     text = _speed(text, model)  # "ships fastest": the fewest days to ship
+    text = _dollars(text, vocabulary)  # "order $": what the orders came to
     row = (
         referred_row(
             text, listed, lowest_first=(previous or {}).get("order") == "asc", nouns=_nouns_of(listed, model)

@@ -663,17 +663,18 @@ def _amount_words(column: Column) -> list[str]:
             "total refunded",
             "refunded in total",
         ]
-        return [*_REFUND_WORDS, *done, "refund $", "refunded $"]
+        return [*_REFUND_WORDS, *done]
     if core.startswith("discount"):
-        return [*_DISCOUNTED, "discounts", "total discount", "discount $", "discounts given"]
+        return [*_DISCOUNTED, "discounts", "total discount", "discounts given"]
     if core.endswith("ed"):  # "Paid Amount": what was paid
-        return [f"amount {core}", f"total {core}", f"{core} in total", f"was {core}", f"{core} $"]
-    return [f"{plurals(core)[0]}", f"total {core}", f"{core} $"]
+        return [f"amount {core}", f"total {core}", f"{core} in total", f"was {core}"]
+    return [f"{plurals(core)[0]}", f"total {core}"]
 
 
 _ORDER_TOTAL_HEADERS = {("total",), ("order", "total"), ("grand", "total"), ("order", "amount")}
-_ORDER_TOTAL = ("order total", "order totals", "order amount", "order amounts", "order $", "order dollars",
-                "total $", "totals", "order money")  # fmt: skip
+_ORDER_TOTAL = ("order total", "order totals", "order amount", "order amounts", "order dollars", "totals",
+                "order money")  # fmt: skip
+"""An order's total, said ("order $" is said too, but a question's words drop the "$": "order")."""
 _COST = ("cost", "costs", "total cost", "cost of goods", "cost of goods sold", "cogs", "cost of sales")
 
 
