@@ -1056,6 +1056,7 @@ def test_a_shops_export_its_order_fields_on_each_line_and_its_codes_as_written(t
         _, _, answer = chat.ask("how many orders outside the US?")  # billed or shipped: asked, never guessed
         assert answer is not None and "billing country" in answer and "shipping country" in answer
         _, arguments, _ = chat.ask("top ship-to state by order $")  # an order's "$" is its total
-        assert arguments == {"metrics": ["total"], "group_by": [{"column": "shipping_province_name"}], "limit": 1}
+        states = [{"column": "shipping_province_name"}]
+        assert arguments == {"metrics": ["total"], "group_by": states, "limit": 1}
         _, arguments, _ = chat.ask("biggest single order by total?")
         assert arguments == {"metrics": ["total"], "group_by": [{"column": "name"}], "limit": 1}
