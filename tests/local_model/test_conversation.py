@@ -597,6 +597,38 @@ def test_a_typed_query_column_is_known_by_the_thing_it_names() -> None:
     )
 
 
+def test_a_typed_query_column_is_known_by_its_other_words() -> None:
+    """A Source column the model says is also the channel: "which channel did I ask about first?"."""
+    query = _query_tool(
+        {
+            "description": "also: channel, sales channel",
+            "properties": {
+                "column": {"const": "source"},
+                "values": {"type": "array", "items": {"type": "string", "enum": ["Nordstrom", "web"]}},
+            },
+        }
+    )
+    kinds = Kinds.of([query], RETAIL)
+    chat = [
+        *answered(
+            "how many orders came from Nordstrom?",
+            "retail-analytics-query_data",
+            '{"metrics": ["orders"], "filters": [{"column": "source", "op": "in", "values": ["Nordstrom"]}]}',
+            '{"answer": "Orders, Source Nordstrom, all time: 144."}',
+        ),
+        {"role": "assistant", "content": "Orders, Source Nordstrom, all time: 144."},
+        *answered(
+            "and through web?",
+            "retail-analytics-query_data",
+            '{"metrics": ["orders"], "filters": [{"column": "source", "op": "in", "values": ["web"]}]}',
+            '{"answer": "Orders, Source web, all time: 8,247."}',
+        ),
+        {"role": "assistant", "content": "Orders, Source web, all time: 8,247."},
+    ]
+    text = reply("which channel did i ask about first?", chat, kinds) or ""
+    assert "Nordstrom" in text and "web" not in text.split("(")[0]
+
+
 @pytest.mark.parametrize(
     ("question", "quoted"),
     [

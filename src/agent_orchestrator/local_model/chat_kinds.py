@@ -92,7 +92,9 @@ class Kinds:
         for tool in tools:
             properties = ((tool.get("function") or {}).get("parameters") or {}).get("properties") or {}
             for parameter, spec in properties.items():
-                for column, values, entity in _filtered_columns(spec):
+                for column, values, entity, also in _filtered_columns(spec):
+                    for word in (w for w in also if len(words(w)) == 1):  # "channel" of a Source column
+                        entities.setdefault(stem(words(word)[0]), column)
                     if any(_names_a_thing(v) for v in values):
                         names.setdefault(column, {}).update(dict.fromkeys(values))
                     if entity is not None and entity != column:  # "which product…?" of a Description
@@ -145,11 +147,12 @@ def _enum(spec: Mapping[str, Any]) -> list[Any]:
     return [v for option in options if isinstance(option, Mapping) for v in option.get("enum") or ()]
 
 
-def _filtered_columns(spec: Any) -> Iterator[tuple[str, list[str], str | None]]:
+def _filtered_columns(spec: Any) -> Iterator[tuple[str, list[str], str | None, list[str]]]:
     """A typed query's filters (``filters: [{"column": {"const": "region"}, "values": {"items":
     {"enum": [...]}}}, ...]``): each column a kind, its values the names ("which regions did we
-    look at?" is answerable before any call filtered on one), and the thing it names when the
-    filter's title says (``"title": "product"`` of a Description column)."""
+    look at?" is answerable before any call filtered on one), the thing it names when the
+    filter's title says (``"title": "product"`` of a Description column), and the other words its
+    description gives for it (``"also: channel, sales channel"`` of a Source column)."""
     items = spec.get("items") if isinstance(spec, Mapping) else None
     for option in (items or {}).get("anyOf") or () if isinstance(items, Mapping) else ():
         properties = option.get("properties") if isinstance(option, Mapping) else None
@@ -158,9 +161,14 @@ def _filtered_columns(spec: Any) -> Iterator[tuple[str, list[str], str | None]]:
         column = (properties.get("column") or {}).get("const")
         values = _enum((properties.get("values") or {}).get("items") or {})
         kind = _kind_word(str(column)) if isinstance(column, str) else None
-        title = option.get("title")
+        title, described = option.get("title"), str(option.get("description") or "")
+        also = (
+            [w.strip() for w in described.removeprefix("also:").split(",")]
+            if described.startswith("also:")
+            else []
+        )
         if kind is not None:
-            yield kind, [str(v) for v in values], title if isinstance(title, str) else None
+            yield kind, [str(v) for v in values], title if isinstance(title, str) else None, also
 
 
 def _names_a_thing(value: str) -> bool:

@@ -362,6 +362,7 @@ def query_schema(
             {
                 "type": "object",
                 **({"title": column.entity.value} if column.entity is not None else {}),  # what it names
+                **({"description": f"also: {', '.join(column.synonyms[:6])}"} if column.synonyms else {}),
                 "properties": {
                     "column": {"const": column.name},
                     "op": {"type": "string", "enum": ops},
