@@ -909,3 +909,23 @@ def test_a_shops_order_total_is_an_orders_value_and_its_moments_are_the_shops_ow
     assert result.rows[0] == (pytest.approx(40.5 / 240.5), 1, 2)
     kept = Filter(column="cancelled_at", op="missing")  # "excluding the cancelled ones"
     assert engine.run(SemanticQuery(metrics=["total"], filters=[kept])).rows[0] == (pytest.approx(215.50),)
+
+
+def test_a_typo_of_a_word_of_a_longer_value_is_never_the_nearest_short_value():
+    """ "partialy refunded": "partialy" is a slip of *partially_refunded*'s word, left for the reader
+    to respell, never the fulfilment status *partial* (a silent misreading)."""
+    shop = SemanticModel.model_validate(
+        {
+            "dataset": "Shop",
+            "columns": [
+                {"name": "name", "source": "Name", "role": "key", "entity": "order"},
+                {"name": "financial_status", "source": "Financial Status", "role": "dimension"},
+                {"name": "fulfillment_status", "source": "Fulfillment Status", "role": "dimension"},
+            ],
+            "metrics": [{"name": "orders", "kind": "count_distinct", "over": "name", "unit": "count"}],
+        }
+    )
+    values = {"financial_status": ["paid", "partially_refunded"], "fulfillment_status": ["partial"]}
+    vocabulary = Vocabulary(shop, values)
+    assert vocabulary.find("partialy refunded orders").mentions == ()
+    assert [m.value for m in vocabulary.find("partal shipped orders").mentions] == ["partial"]

@@ -416,7 +416,8 @@ _OWN = (
     top bottom best worst most least highest lowest biggest largest smallest fewest greatest weakest
     leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
     and what about how same also now then in of for on at to with the a an is are
-    fine hi hey hello so ok okay actually please just really quick quickly overall lifetime ever then pull
+    fine hi hey hello so ok okay actually please just really fully totally entirely quick quickly overall
+    lifetime ever then pull
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
     own alone trade traded trading positive absolute file files records sheet spreadsheet both numbers
     led lead leads won collect collected collecting happen happens happened too meant subset selection

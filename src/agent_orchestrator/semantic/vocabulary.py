@@ -410,6 +410,13 @@ class Vocabulary:
             if key not in self.initials and len(held) == 1:
                 self.initials[key] = held[0]
         self._fuzzy = [w for w in self._values if len(w) >= _MIN_FUZZY and not any(c.isdigit() for c in w)]
+        # the words of a value of several ("partially" of *partially_refunded*): a typo closer to one
+        # of them is that word's, left for the reader to respell (:meth:`spelling`), never the
+        # nearest value of one word ("partial")
+        parts = {
+            p for w in self._values if " " in w for p in w.split() if len(p) >= _MIN_FUZZY and p.isalpha()
+        }
+        self._fuzzy += sorted(parts - set(self._values))
         # A value by its letters alone, spaced another way ("GTX Pro" for *GTXPro*, "tshirt" for
         # *T-shirt*): only where no other value is spelt so
         compact: dict[str, set[tuple[str, str]]] = {}
@@ -638,7 +645,7 @@ class Vocabulary:
             if used[start] or len(word) < _MIN_FUZZY or word in self._words:
                 continue  # a word of some name ("Tamara" of Tamara Chand) is no misspelling of another
             close = difflib.get_close_matches(word, self._fuzzy, n=1, cutoff=FUZZY_CUTOFF)
-            if close and close[0] not in self._names:
+            if close and close[0] not in self._names and close[0] in self._values:
                 mentions.extend(Mention(c, v, word, exact=False) for c, v in self._values[close[0]])
                 phrases.append(word)
         columns, metrics, grains = (
