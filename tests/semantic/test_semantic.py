@@ -907,6 +907,10 @@ def test_a_shops_order_total_is_an_orders_value_and_its_moments_are_the_shops_ow
     assert engine.model.cancellation is not None and engine.model.cancellation.written
     result = engine.run(SemanticQuery(metrics=["refund_rate", "cancelled_orders", "orders"]))
     assert result.rows[0] == (pytest.approx(40.5 / 240.5), 1, 2)
+    median = engine.run(SemanticQuery(metrics=["median_total"])).rows[0][0]  # "the median order total"
+    assert median == pytest.approx((215.50 + 25.00) / 2) and Vocabulary(engine.model, {}).find(
+        "median order total"
+    ).metrics == ("median_total",)
     kept = Filter(column="cancelled_at", op="missing")  # "excluding the cancelled ones"
     assert engine.run(SemanticQuery(metrics=["total"], filters=[kept])).rows[0] == (pytest.approx(215.50),)
 

@@ -30,9 +30,9 @@ from agent_orchestrator.retail.analysis.query import (
     year_period,
 )
 from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, SemanticModel, Vocabulary
+from agent_orchestrator.semantic.english import is_english
 from agent_orchestrator.semantic.model import COUNT_PREFIX
 from agent_orchestrator.semantic.query import GRAIN_WORDS, MAX_ROWS
-from agent_orchestrator.semantic.suggest import is_english
 from agent_orchestrator.semantic.vocabulary import Mention, normalise, root, singular
 
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods

@@ -294,6 +294,8 @@ def _aggregate(metric: Metric) -> str:
             return f"count(DISTINCT {over})"
         case Kind.average:
             return f"avg({over})"
+        case Kind.median:
+            return f"median({over})"
         case Kind.minimum:
             return f"min({over})"
         case Kind.maximum:

@@ -64,6 +64,8 @@ class Kind(StrEnum):
     count_distinct = "count_distinct"
     """Distinct values of a key (orders, customers, products)."""
     average = "average"
+    median = "median"
+    """The middle value (of an even count, the mean of the two middle ones): "the median order"."""
     minimum = "minimum"
     maximum = "maximum"
     """The latest value (of a time column: the last order date)."""
@@ -330,7 +332,7 @@ def _check_metric(metric: Metric, columns: dict[str, Column], metrics: dict[str,
     numeric = over.role is Role.measure
     if metric.kind is Kind.count_distinct and over.role not in (Role.key, Role.label, Role.dimension):
         raise ValueError(f"{where}: counts distinct values of a key, label or dimension")
-    if metric.kind in (Kind.sum, Kind.average) and not numeric:
+    if metric.kind in (Kind.sum, Kind.average, Kind.median) and not numeric:
         raise ValueError(f"{where}: a {metric.kind} is of a measure")
     if metric.kind in (Kind.minimum, Kind.maximum) and not (numeric or over.role is Role.time):
         raise ValueError(f"{where}: a {metric.kind} is of a measure or a time column")

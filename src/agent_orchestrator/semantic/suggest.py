@@ -10,14 +10,13 @@ knows a particular file.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
-from spellchecker import SpellChecker
 
 from agent_orchestrator.errors import InvalidInputError
+from agent_orchestrator.semantic.english import is_english
 from agent_orchestrator.semantic.model import (
     MAX_METRICS,
     MAX_SYNONYMS,
@@ -83,6 +82,9 @@ _NOT_MEASURE_WORDS = ("postal", "zip", "postcode", "phone", "year", "row", "inde
 _DIMENSION_SHARE = 0.5
 """A text column with distinct values for at most this share of the rows that write one is something to
 group by (an export that writes an order's address on its first line only has few such rows)."""
+_PROSE = 100
+"""Characters a text column's values run to on average beyond which they are prose (notes, a log of
+attributes), never a thing to group by: a list of ingredients runs to some 70."""
 _UNIQUE_SHARE = 0.95
 """A column with (about) a value per row."""
 _LISTED_SPELLINGS = 50
@@ -450,17 +452,6 @@ def run_together(word: str) -> list[str]:
     return [*parts, *([digits] if digits else [])]
 
 
-@functools.cache
-def _english() -> SpellChecker:
-    return SpellChecker()  # an English word list with frequencies (pyspellchecker), loaded once
-
-
-def is_english(word: str) -> bool:
-    """A word of English ("leave", "lost"): a part of a header's run of words, and, to the planner,
-    a word the reader does not know, never a typo of one it does ("leave" is no "level")."""
-    return word in _english()
-
-
 def _entity(words: list[str]) -> Entity | None:
     for entity, names in _ENTITY_WORDS.items():
         if any(word in names or word.rstrip("s") in names for word in words):
@@ -520,6 +511,9 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
         return Column(name=name, source=source, role=Role.measure, unit=unit)
     written = rows - profile.nulls
     coded = bool(words) and words[-1] in _ID_WORDS  # "Discount Code": many codes, each a thing to count
+    said = [len(s) for s in profile.samples]
+    if not profile.numeric and said and sum(said) / len(said) > _PROSE:  # a note, a log of attributes
+        return Column(name=name, source=source, role=Role.ignore)
     if (
         profile.numeric
         or rows < _FEW_ROWS
@@ -929,6 +923,12 @@ def default_metrics(
         elif column.unit == "money" or column.unit == "number":
             costs = _COST if set(header_words(column.title)) & {"cost", "costs", "cogs"} else ()  # "of goods"
             add(column.name, Kind.sum, column.unit or "number", column.title, also=costs, over=column.name)
+    for typical in (order_total, line_total, price):  # "the median order total": skewed figures' middle
+        if typical is not None and typical.role is Role.measure:
+            said = [typical.title.lower(), *(_ORDER_TOTAL[:2] if typical is order_total else ())]
+            add(f"median_{typical.name}"[:64], Kind.median, typical.unit or "number",
+                f"Median {typical.title.lower()}", also=[f"median {w}" for w in said],
+                over=typical.name)  # fmt: skip
     refunded = next((c for c in measures if c.unit == "money" and _REFUND_WORDS[0] in _amount_words(c)), None)
     if refunded is not None and any(m.name == "revenue" for m in metrics):
         # what share of the money taken was given back: of the orders' totals where the file has them

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from agent_orchestrator.semantic.english import is_english
 from agent_orchestrator.semantic.model import Kind, Role, SemanticModel
 from agent_orchestrator.semantic.query import GRAIN_WORDS
 
@@ -204,10 +205,13 @@ def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
     """A metric or a column by a run of the words of its name that no other name has ("barista" for
     *Barista ID*, "loyalty points" for *Loyalty points earned*): people say the part that matters."""
     owners: dict[str, set[tuple[str, str]]] = {}
-    named = [  # not a line's extreme: "units" is the units sold, not the most sold on one line
+    named = [  # not a line's extreme nor its middle: "units" is the units sold, not the most on one line
         ("metric", m.name, (m.name.replace("_", " "), m.title))
         for m in model.metrics
-        if not (m.kind in (Kind.minimum, Kind.maximum) and model.column(str(m.over)).role is Role.measure)
+        if not (
+            m.kind in (Kind.minimum, Kind.maximum, Kind.median)
+            and model.column(str(m.over)).role is Role.measure
+        )
     ]
     named += [  # not a key's: its entity names it ("in stock" asks about inventory, not the StockCode)
         ("column", c.name, (c.name.replace("_", " "), c.title))
@@ -290,10 +294,11 @@ _CODE_LETTERS = 3
 
 
 def _coded(hits: list[tuple[str, str]], phrase: str) -> bool:
-    """Whether ``phrase`` names only codes of a few capitals ("WA", "PL") some other way than as
-    written ("was", "pls": the plural is a word's, never a code's) or as one of :data:`_SMALL_WORDS`."""
+    """Whether ``phrase`` names only codes of a few capitals ("WA", "PL") as their plural ("was",
+    "pls": a word's, never a code's) or as one of :data:`_SMALL_WORDS`."""
     codes = all(v.isalpha() and v.isupper() and len(v) <= _CODE_LETTERS for _, v in hits)
-    return codes and (phrase in _SMALL_WORDS or any(phrase != normalise(v) for _, v in hits))
+    plural = any(phrase != normalise(v) and singular(phrase) == normalise(v) for _, v in hits)
+    return codes and (phrase in _SMALL_WORDS or plural)  # a size said in words ("large": L) is no code
 
 
 def plurals(word: str) -> tuple[str, ...]:
@@ -642,8 +647,9 @@ class Vocabulary:
             if after is not None and self._modifies(column, after[1]):
                 named["column"].remove(column)
         for start, word in enumerate(words):  # a misspelt value, one word at a time
-            if used[start] or len(word) < _MIN_FUZZY or word in self._words:
-                continue  # a word of some name ("Tamara" of Tamara Chand) is no misspelling of another
+            if used[start] or len(word) < _MIN_FUZZY or word in self._words or is_english(word):
+                continue  # a word of some name ("Tamara" of Tamara Chand), or of English ("median" of
+                # a city *Media*), is no misspelling of another
             close = difflib.get_close_matches(word, self._fuzzy, n=1, cutoff=FUZZY_CUTOFF)
             if close and close[0] not in self._names and close[0] in self._values:
                 mentions.extend(Mention(c, v, word, exact=False) for c, v in self._values[close[0]])
