@@ -53,9 +53,11 @@ def _written(
         days = written_days(connection, "lines", date_format or (reading.date_format if reading else None))
         typed = typed_select("lines", written_numbers(connection, "lines", decimal), decimal, days)
         order = model.key_of(Entity.order)
-        if order is not None:
-            typed = _orders_fields_on_each_line(connection, typed, order.source)
-        connection.execute(f"COPY ({typed}) TO '{literal}' (FORMAT parquet, COMPRESSION zstd)")
+        try:
+            filled = typed if order is None else _orders_fields_on_each_line(connection, typed, order.source)
+            connection.execute(f"COPY ({filled}) TO '{literal}' (FORMAT parquet, COMPRESSION zstd)")
+        except duckdb.OutOfMemoryException:  # a file too wide to group in the scan's memory: as written
+            connection.execute(f"COPY ({typed}) TO '{literal}' (FORMAT parquet, COMPRESSION zstd)")
         check_rows(connection, model, target)
     except duckdb.Error as error:
         target.unlink(missing_ok=True)
@@ -75,6 +77,11 @@ def _orders_fields_on_each_line(connection: duckdb.DuckDBPyConnection, typed: st
     (an order's total, on one line, sums once)."""
     described = connection.execute(f"DESCRIBE {typed}").fetchall()
     fields = [str(r[0]) for r in described if r[0] != order and not str(r[1]).startswith(_NUMBERS)]
+    if fields:  # only a column with a blank may be one: one scan, no grouping
+        blank = connection.execute(
+            f"SELECT {', '.join(f'count(*) > count({quote(f)})' for f in fields)} FROM ({typed})"
+        ).fetchone()
+        fields = [f for f, some in zip(fields, blank or (), strict=False) if some]
     if not fields:
         return typed
     key = quote(order)
