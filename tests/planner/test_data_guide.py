@@ -1058,5 +1058,7 @@ def test_a_shops_export_its_order_fields_on_each_line_and_its_codes_as_written(t
         _, arguments, _ = chat.ask("top ship-to state by order $")  # an order's "$" is its total
         states = [{"column": "shipping_province_name"}]
         assert arguments == {"metrics": ["total"], "group_by": states, "limit": 1}
+        _, arguments, _ = chat.ask("and units by state?")  # "state": the one the answer before was by
+        assert arguments is not None and arguments["group_by"] == states
         _, arguments, _ = chat.ask("biggest single order by total?")
         assert arguments == {"metrics": ["total"], "group_by": [{"column": "name"}], "limit": 1}

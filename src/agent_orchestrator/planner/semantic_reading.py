@@ -2309,8 +2309,8 @@ def _as_before(
     mentions = tuple(m for m in found.mentions if m.words not in settled or m.column in settled[m.words])
     columns = list(found.columns)
     for word in list(reading.left):
-        named = [c for c in before if c and singular(word) in model.column(c).name.split("_")]
-        if len(named) == 1 and sum(singular(word) in c.name.split("_") for c in model.columns) > 1:
+        named = [c for c in before if c and singular(word) in _name_words(model.column(c))]
+        if len(named) == 1 and sum(singular(word) in _name_words(c) for c in model.columns) > 1:
             columns.append(named[0])  # a word of several columns' names, one of them the answer's
             reading.left.remove(word)
     return replace(found, mentions=mentions, columns=tuple(dict.fromkeys(columns)))
@@ -2331,6 +2331,12 @@ def _qualified(found: Any, words: list[str], model: SemanticModel) -> Any:
             settled[phrase] = told[0]
     kept = tuple(m for m in found.mentions if settled.get(m.words, m.column) == m.column)
     return replace(found, mentions=kept)
+
+
+def _name_words(column: Column) -> set[str]:
+    """The words of a column's name and of its other names ("state" of *Shipping Province Name*,
+    said the shipping state)."""
+    return {*column.name.split("_"), *(w for said in column.synonyms for w in normalise(said).split())}
 
 
 def _ambiguous(found: Any) -> list[str]:

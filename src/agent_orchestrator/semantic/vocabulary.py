@@ -226,6 +226,13 @@ def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
                     part = words[start : start + size]
                     if any(w not in _GENERIC for w in part) and not {part[0], part[-1]} & _LINKING:
                         owners.setdefault(" ".join(part), set()).add((kind, name))
+    for column in model.with_role(
+        Role.dimension
+    ):  # the head noun of an other name: "state" of "ship-to state"
+        for said in column.synonyms:
+            words = normalise(said).split()
+            if len(words) > 1 and words[-1] not in _GENERIC:
+                owners.setdefault(words[-1], set()).add(("column", column.name))
     over = {m.name: m.over for m in model.metrics}
     found = {}
     for phrase, held in owners.items():
