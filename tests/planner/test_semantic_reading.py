@@ -1415,6 +1415,7 @@ def test_a_column_of_yes_and_no_is_what_the_lines_are_or_a_breakdown(tmp_path: P
         for question, expected in (
             ("how much revenue came from B2B orders?", 10.0),
             ("non-B2B revenue", 90.0),
+            ("revenue of orders that had a B2B", 10.0),  # a flag is had when it says yes, not when written
         ):
             reading = read_semantic(question, shop.model, words, last)
             assert shop.run(SemanticQuery.model_validate(reading.arguments)).rows == [(expected,)], question

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
@@ -242,9 +243,11 @@ def _spoken(column: Column) -> list[str]:
     return [normalise(column.title), column.name.replace("_", " "), *(normalise(s) for s in column.synonyms)]
 
 
-def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
+def blanks(text: str, model: SemanticModel, flags: Collection[str] = ()) -> tuple[str, list[dict[str, Any]]]:
     """Filters for a key, label or dimension left blank ("lines with no CustomerID", "guest
-    checkouts": no customer) or given ("orders with a customer"), and the text without their words."""
+    checkouts": no customer) or given ("orders with a customer", "orders that used a discount
+    code"), and the text without their words. A column of yes and no (``flags``) is had when it says
+    yes ("transactions that had a discount applied"), never when it is written."""
     said: dict[str, Column] = {}
     for column in model.with_role(Role.key, Role.label, Role.dimension, Role.measure):
         names = _spoken(column)
@@ -279,7 +282,7 @@ def blanks(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]]:
                 rules[(column.name, "present")] = {"column": column.name, "op": "present"}
                 cut.append((left_out.start(), match.end()))
                 continue
-            if op == "present" and column.role is not Role.key and not match["had"]:
+            if op == "present" and column.role is not Role.key and (not match["had"] or column.name in flags):
                 continue  # "with a region" asks nothing; "orders that used a discount code" some
             if column.role is Role.measure and not _left_blank(match["no"], column):
                 continue  # "orders with no discount": a discount of nothing, read as a range

@@ -772,7 +772,7 @@ def _read_words(
             w for w in text.split() if not all(n in chosen[1] or len(n) < 3 for n in normalise(w).split())
         )
     text, on_days = weekdays(text, model)  # "on Thursdays": a part of every date, not a day
-    text, blank = blanks(text, model)  # "guest checkouts", "lines with no CustomerID"
+    text, blank = blanks(text, model, vocabulary.flags)  # "guest checkouts", "lines with no CustomerID"
     text, against = columns_compared(text, model)  # "a ship date before the order date": row by row
     text, holding = names_holding(text, model)  # "anything with 'LUNCH BAG' in the name"
     text, hours = hours_of_day(text, model)  # "from 6pm onwards": a part of every time of day
