@@ -511,9 +511,9 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
         return Column(name=name, source=source, role=Role.measure, unit=unit)
     written = rows - profile.nulls
     coded = bool(words) and words[-1] in _ID_WORDS  # "Discount Code": many codes, each a thing to count
-    said = [len(s) for s in profile.samples]
-    if not profile.numeric and said and sum(said) / len(said) > _PROSE:  # a note, a log of attributes
-        return Column(name=name, source=source, role=Role.ignore)
+    lengths = [len(s) for s in profile.samples]
+    if not profile.numeric and lengths and sum(lengths) / len(lengths) > _PROSE:
+        return Column(name=name, source=source, role=Role.ignore)  # a note, a log of attributes
     if (
         profile.numeric
         or rows < _FEW_ROWS
@@ -961,17 +961,16 @@ def default_metrics(
             also = [c.title.lower() for c in margins]  # "operating margin": total profit over total sales
             add("margin", Kind.ratio, "ratio", "Profit margin", also=also, numerator=earned,
                 denominator="revenue")  # fmt: skip
+        order_value = "gross_revenue" if "gross_revenue" in names else "revenue"
+        if order_total is not None:  # what each order came to, as the shop totals it
+            order_value = order_total.name
         if "orders" in names:
             add(
                 "average_order_value",
                 Kind.ratio,
                 "money",
                 "Average order value",
-                numerator=order_total.name
-                if order_total is not None
-                else "gross_revenue"
-                if "gross_revenue" in names
-                else "revenue",
+                numerator=order_value,
                 denominator="orders",
             )
         if "customers" in names:
