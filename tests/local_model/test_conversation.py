@@ -273,7 +273,12 @@ def test_your_list_is_one_of_the_answers() -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["which customer was fourth on that list you gave me?", "and the second one in your list?"]
+    "question",
+    [
+        "which customer was fourth on that list you gave me?",
+        "and the second one in your list?",
+        "which customer did you say was #1?",
+    ],
 )
 def test_a_place_on_a_list_is_a_row_of_the_data_answered_there(question: str) -> None:
     assert answer(normalize_messages([SYSTEM, *CHAT, user(question)]), KINDS) is None

@@ -355,6 +355,10 @@ def test_a_row_of_a_list_answered_turns_ago_by_its_place(tmp_path: Path) -> None
         chat.ask("bottom 3?")
         _, _, answer = chat.ask("who was #2 on the top list again?")
         assert answer is not None and "Customer C4" in answer, answer
+        chat.ask("top 3 customers by revenue")
+        chat.ask("C2?")  # the ranking kept to one of its values: a figure, no list
+        _, _, answer = chat.ask("who did you say was #1?")
+        assert answer is not None and "Customer C5" in answer, answer
 
 
 def test_full_months_and_lines_left_out_for_a_blank(tmp_path: Path) -> None:

@@ -344,10 +344,12 @@ def about_me(question: str, earlier: Sequence[Mapping[str, Any]]) -> str | None:
 
 _ON_A_LIST = re.compile(
     rf"(?:\b(?:{'|'.join(_NTH)}|top|bottom|last|no\.?\s*\d+|number\s+\d+|\d+(?:st|nd|rd|th))|#\s*\d+)\s+"
-    r"(?:one\s+)?(?:on|in)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?(?:list|ranking|table)\b",
+    r"(?:one\s+)?(?:on|in)\s+(?:that|the|this|your|my)\s+(?:\w+\s+)?(?:list|ranking|table)\b"
+    r"|\b(?:was|is|were|came|ranked|placed)\s+(?:#\s*\d+|no\.?\s*\d+|number\s+\d+)\W*$",
     re.IGNORECASE,
 )
-"""A row of a list answered before, by its place ("fourth on that list you gave me")."""
+"""A row of a list answered before, by its place ("fourth on that list you gave me", "which state did
+you say was #1?")."""
 
 
 def is_about_the_chat(question: str) -> bool:

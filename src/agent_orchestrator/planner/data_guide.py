@@ -580,11 +580,18 @@ def _previous(
         previous = previous if previous is not None else arguments
         listed = _listed(earlier[at + 1 :], str(call.get("id")))
         calls_back += 1
-        if listed is not None and (len(listed[1]) > 1 or calls_back == 1):
+        if listed is not None and (len(listed[1]) > 1 or (calls_back == 1 and not _kept_to_one(arguments))):
             return previous, listed
         if calls_back >= _LISTS_BACK:
             break
     return previous, None
+
+
+def _kept_to_one(arguments: dict[str, Any]) -> bool:
+    """Whether a breakdown was kept to values it names ("texas?" after the top states): a figure of
+    those, no list a later "#1 on that list" means."""
+    grouped = {g.get("column") for g in arguments.get("group_by") or []}
+    return any(f.get("column") in grouped and f.get("op") == "in" for f in arguments.get("filters") or [])
 
 
 def _periods_before(
