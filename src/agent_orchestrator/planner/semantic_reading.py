@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
@@ -2302,11 +2303,7 @@ def _as_before(
     if not previous:
         return found
     before = {g.get("column") for g in previous.get("group_by") or []}
-    held: dict[str, set[str]] = {}
-    for mention in found.mentions:
-        held.setdefault(mention.words, set()).add(mention.column)
-    settled = {w: cols & before for w, cols in held.items() if len(cols) > 1 and len(cols & before) == 1}
-    mentions = tuple(m for m in found.mentions if m.words not in settled or m.column in settled[m.words])
+    mentions = _told_apart(found, lambda column: column in before)
     columns = list(found.columns)
     for word in list(reading.left):
         named = [c for c in before if c and singular(word) in _name_words(model.column(c))]
@@ -2321,16 +2318,21 @@ def _qualified(found: Any, words: list[str], model: SemanticModel) -> Any:
     that the question says ("orders *shipped* outside the US": the shipping country's US, not the
     billing country's)."""
     said = {root(w) for w in words}
+    return replace(found, mentions=_told_apart(found, lambda column: root(column.split("_")[0]) in said))
+
+
+def _told_apart(found: Any, meant: Callable[[str], bool]) -> tuple[Mention, ...]:
+    """``found``'s mentions, a name several columns hold kept to the one column ``meant`` picks (when
+    it picks exactly one; else all, for the reading to ask which)."""
     held: dict[str, set[str]] = {}
     for mention in found.mentions:
         held.setdefault(mention.words, set()).add(mention.column)
     settled = {}
     for phrase, columns in held.items():
-        told = [c for c in columns if len(columns) > 1 and root(c.split("_")[0]) in said]
-        if len(told) == 1:
-            settled[phrase] = told[0]
-    kept = tuple(m for m in found.mentions if settled.get(m.words, m.column) == m.column)
-    return replace(found, mentions=kept)
+        picked = [c for c in columns if meant(c)]
+        if len(columns) > 1 and len(picked) == 1:
+            settled[phrase] = picked[0]
+    return tuple(m for m in found.mentions if settled.get(m.words, m.column) == m.column)
 
 
 def _name_words(column: Column) -> set[str]:

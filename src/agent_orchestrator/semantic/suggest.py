@@ -899,6 +899,7 @@ def default_metrics(
     unit_cost = next((c for c in measures if c.unit == "money" and _is_unit_cost(c)), None)
     line_cost = any("cost" in header_words(c.title) and c is not unit_cost for c in measures)
     owned: set[str] = set()  # the words of an amount the file records itself
+    refunded: Column | None = None  # a "Refunded Amount": refunds are its
     for column in measures:
         if column is unit_cost:  # a cost of each unit is averaged, never summed
             if quantity is not None and not line_cost:  # a "Cost" of its own is the cost
@@ -920,6 +921,7 @@ def default_metrics(
         elif column.unit == "money" and (said := _amount_words(column)):
             add(column.name, Kind.sum, "money", column.title, also=said, over=column.name)
             owned.update(said)
+            refunded = column if _REFUND_WORDS[0] in said else refunded
         elif column.unit == "money" or column.unit == "number":
             costs = _COST if set(header_words(column.title)) & {"cost", "costs", "cogs"} else ()  # "of goods"
             add(column.name, Kind.sum, column.unit or "number", column.title, also=costs, over=column.name)
@@ -929,7 +931,6 @@ def default_metrics(
             add(f"median_{typical.name}"[:64], Kind.median, typical.unit or "number",
                 f"Median {typical.title.lower()}", also=[f"median {w}" for w in said],
                 over=typical.name)  # fmt: skip
-    refunded = next((c for c in measures if c.unit == "money" and _REFUND_WORDS[0] in _amount_words(c)), None)
     if refunded is not None and any(m.name == "revenue" for m in metrics):
         # what share of the money taken was given back: of the orders' totals where the file has them
         rate = ("refund rate", "refund %", "% refunded", "share refunded", "refunded share")
