@@ -895,3 +895,11 @@ def test_dates_written_with_their_weekday_or_a_twelve_hour_clock_are_read() -> N
     assert candidate_formats(["Saturday, January 1, 2022", "Monday, January 3, 2022"]) == ["%A, %B %d, %Y"]
     assert candidate_formats(["3/5/2021 2:22 PM", "3/15/2021 11:02 AM"]) == ["%m/%d/%Y %I:%M %p"]
     assert candidate_formats(["2021-03-05 14:22:01.250"]) == ["%Y-%m-%d %H:%M:%S.%f"]
+
+
+def test_two_formats_that_read_every_date_alike_are_one_not_a_choice() -> None:
+    """ "2015-01-07T00:00:00Z" fits a literal "Z" and an offset alike: the file imports as it is
+    (a dealer export was refused for it); day/month against month/day stays a choice."""
+    assert candidate_formats(["2015-01-07T00:00:00Z", "2019-12-25T00:00:00Z"]) == ["%Y-%m-%dT%H:%M:%SZ"]
+    assert candidate_formats(["2015-01-07T10:00:00+0100"]) == ["%Y-%m-%dT%H:%M:%S%z"]
+    assert candidate_formats(["03/04/2011", "05/06/2011"]) == ["%m/%d/%Y", "%d/%m/%Y"]

@@ -100,6 +100,9 @@ def candidate_formats(samples: Iterable[str]) -> list[str]:
     if best < _FIT * len(texts):
         return []
     found = [fmt for fmt in tried if counts[fmt] == best]
+    found = [  # "…T00:00:00Z" is read alike as a "Z" and as an offset: one format, not a choice
+        fmt for at, fmt in enumerate(found) if not any(_alike(other, fmt, texts) for other in found[:at])
+    ]
     order = {fmt: -alone[fmt] for fmt in found}  # of twins, the first by that (then by DATE_FORMATS)
     return [
         fmt
@@ -107,6 +110,18 @@ def candidate_formats(samples: Iterable[str]) -> list[str]:
         if (twin := year_twin(fmt)) not in order
         or (order[fmt], found.index(fmt)) < (order[twin], found.index(twin))
     ]
+
+
+def _alike(one: str, other: str, texts: list[str]) -> bool:
+    """Whether two formats read every one of ``texts`` as the same day and time of day."""
+    return all(_wall(text, one) == _wall(text, other) is not None for text in texts)
+
+
+def _wall(text: str, fmt: str) -> datetime | None:
+    try:
+        return datetime.strptime(text, fmt).replace(tzinfo=None)
+    except ValueError:
+        return None
 
 
 def _reads_either(text: str, fmt: str) -> bool:
