@@ -5,6 +5,7 @@ worked out by hand from its seven lines."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,61 @@ def test_not_since_a_period_is_a_last_order_in_it_or_before(
     query = SemanticQuery.model_validate(reading.arguments)
     assert [r[0] for r in engine.run(query).rows] == customers
     assert engine.group_count(query) == len(customers)
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "op", "values", "count"),
+    [
+        ("how many orders had just one line item?", "lines", "between", [1.0, 1.0], 3),
+        ("orders with 2 or more lines", "lines", "ge", [2.0], 2),
+        ("how many customers placed 2 or more orders?", "orders", "ge", [2.0], 1),
+    ],
+)
+def test_a_count_said_number_first_ranges_each_thing(
+    engine: Engine,
+    vocabulary: Vocabulary,
+    question: str,
+    metric: str,
+    op: str,
+    values: list[float],
+    count: int,
+) -> None:
+    """ "Orders with 2 or more lines" is each order's lines, never its revenue of 2 or more; a
+    number may be a word ("just one line item", a singular that names what "line items" does)."""
+    reading = _read(engine, vocabulary, question)
+    assert {"metric": metric, "op": op, "values": values} in reading.arguments["filters"]
+    query = SemanticQuery.model_validate(reading.arguments)
+    if reading.arguments.get("count"):
+        assert engine.group_count(query) == count
+        assert reading.arguments["metrics"] == [metric]  # each listed with it, not as one order
+    else:
+        assert engine.run(query).rows[0][-1] == count
+
+
+@pytest.mark.parametrize(
+    ("question", "things", "listed"),
+    [
+        ("which states had no sales in 2016?", "state", ["Washington", "Florida"]),
+        ("how many products haven't sold since 2016?", "product_name", None),
+        ("list the categories that have had zero sales since june 2017", "category", None),
+    ],
+)
+def test_recency_lists_the_things_asked_about_not_the_customers(
+    engine: Engine, vocabulary: Vocabulary, question: str, things: str, listed: list[str] | None
+) -> None:
+    """ "Which states had no sales in 2016?" is states, each with its last day: a period over before
+    the data's end keeps those with no line in it (Washington sold in 2017 only); one that runs to
+    the end is a last day before it; "how many products" counts them though "products sold" reads
+    as units too."""
+    reading = _read(engine, vocabulary, question)
+    assert reading.arguments["group_by"] == [{"column": things}]
+    assert reading.arguments["metrics"] == ["last_order_date"]
+    assert reading.arguments.get("count", False) == question.startswith("how many")
+    query = SemanticQuery.model_validate(reading.arguments)
+    rows = engine.run(query).rows
+    if listed is not None:
+        assert [r[0] for r in rows] == listed
+    assert all(r[1] < date(2017, 1, 1) for r in rows) or listed is not None
 
 
 @pytest.mark.parametrize(

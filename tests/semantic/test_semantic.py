@@ -140,7 +140,8 @@ def test_negation_ranges_and_a_window_of_days(engine):
 
 
 def test_never_is_every_row_of_the_things_without_such_a_row(engine):
-    """ "customers who never bought Furniture": an anti-join on the customer key, which must be a key."""
+    """ "customers who never bought Furniture": an anti-join on the things' key, label or dimension
+    ("states with no line in 2016": whole days of the time column), never on a figure."""
     never = Filter(column="category", op="in", values=["Furniture"], never_by="customer_id")
     result = engine.run(SemanticQuery(metrics=["customers"], filters=[never]))
     everyone = engine.run(SemanticQuery(metrics=["customers"])).rows[0][0]
@@ -148,10 +149,15 @@ def test_never_is_every_row_of_the_things_without_such_a_row(engine):
         SemanticQuery(metrics=["customers"], filters=[never.model_copy(update={"never_by": None})])
     ).rows[0][0]
     assert result.rows[0][0] == everyone - furniture > 0
-    with pytest.raises(InvalidInputError, match="no key"):
+    with pytest.raises(InvalidInputError, match="no things"):
         SemanticQuery(
-            metrics=["customers"], filters=[never.model_copy(update={"never_by": "segment"})]
+            metrics=["customers"], filters=[never.model_copy(update={"never_by": "sales"})]
         ).checked(engine.model)
+    in_2016 = Filter(column="order_date", op="between", values=["2016-01-01", "2016-12-31"], never_by="state")
+    quiet = engine.run(
+        SemanticQuery(metrics=["last_order_date"], group_by=[GroupBy(column="state")], filters=[in_2016])
+    )
+    assert sorted(r[0] for r in quiet.rows) == ["Florida", "Washington"]  # 2015 and 2017 only
 
 
 def test_a_column_against_another_of_its_kind(engine):

@@ -32,7 +32,7 @@ from agent_orchestrator.retail.analysis.query import (
 )
 from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, SemanticModel, Vocabulary
 from agent_orchestrator.semantic.english import is_english
-from agent_orchestrator.semantic.model import COUNT_PREFIX
+from agent_orchestrator.semantic.model import COUNT_PREFIX, plural
 from agent_orchestrator.semantic.query import GRAIN_WORDS, MAX_ROWS
 from agent_orchestrator.semantic.vocabulary import Mention, normalise, root, singular
 
@@ -109,9 +109,10 @@ _COUNTING = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b|\bcount\b")
 _BY_COUNT = re.compile(r"\bby\s+(?:the\s+)?(?:number|count)\s+of\b")
 """A count a ranking is by ("top products by number of units sold"), which asks no count."""
 _RECENCY = re.compile(
-    r"\b(?:not|no|n't|never|without|hasn't|haven't|didn't|stopped)\b"
+    r"\b(?:not|no|zero|n't|never|without|hasn't|haven't|didn't|stopped)\b"
     r"(?!\s+(?:count|counting|include|including|incl|cancell?ed|refunded|returned)\b).{0,40}?"
-    r"\b(?:order|ordered|orders|purchase|purchased|purchases|bought|buy|bought|shopped|sale|sales)\b"
+    r"\b(?:order|ordered|orders|purchase|purchased|purchases|bought|buy|shopped|sale|sales|sold|sell"
+    r"|sells|selling)\b"
     r"|\blast (?:order|purchase)\b.{0,30}\bago\b|\b(?:lapsed|inactive|dormant|churned)\b"
 )
 _SORTED = re.compile(
@@ -321,12 +322,18 @@ _VALUE_FIRST = re.compile(
     r"(?P<what>[a-z]+(?:\s+[a-z]+)?)(?:\s+point)?\b"
 )
 """A measure's value said before it ("the 40% discount", "the 500 price point"): lines with exactly it."""
+_COUNT_WORDS = "|".join(NUMBER_WORDS)
 _COUNTED_RANGE = re.compile(
-    r"\b(?P<op>above|over|more than|greater than|at least|fewer than|less than|under|below|at most|exactly)"
-    r"\s+\$?(?P<number>\d+(?:\.\d+)?)\s+(?:(?:in|of|worth\s+of)\s+)?(?P<what>[a-z]+(?:\s+[a-z]+)?)"
+    r"\b(?:(?P<op>above|over|more than|greater than|at least|fewer than|less than|under|below|at most|exactly"
+    r"|just|only)\s+\$?(?P<number>\d+(?:\.\d+)?|" + _COUNT_WORDS + r")"
+    r"|(?P<number2>\d+|" + _COUNT_WORDS + r")\s+or\s+(?P<op2>more|fewer|less)"
+    r"|(?P<single>a single|one single|just a single|only a single|a lone))"
+    r"\s+(?:(?:in|of|worth\s+of)\s+)?(?P<what>[a-z]+(?:\s+[a-z]+)?)"
 )
 """A range said number first, of a figure each group comes to ("days with more than 100 orders",
-"which months had over 70000 in revenue")."""
+"which months had over 70000 in revenue", "orders with 2 or more lines", "orders with just one line
+item", "customers who bought more than one product")."""
+_EXACTLY = {"just": "eq", "only": "eq"}
 _OPS = {"above": "gt", "over": "gt", "more than": "gt", "greater than": "gt", "at least": "ge",
         "below": "lt", "under": "lt", "less than": "lt", "at most": "le", "of": "eq", "exactly": "eq",
         "equal to": "eq", "fewer than": "lt"}  # fmt: skip
@@ -991,6 +998,14 @@ def _read_words(
     filters += [rule for rule in phrased if "bands" not in rule]
     groups += [rule for rule in phrased if "bands" in rule]
     groups += [t["group"] for t in thresholds if "group" in t]  # "invoices over 500", counted
+    keyed = {model.column(g["column"]).entity for g in groups if "grain" not in g} - {None}
+    each = [t["metric"] for t in thresholds if "group" in t]
+    if (
+        counting
+        and any(_counted_entity(model, m) in keyed for m in metrics)
+        and all(_counted_entity(model, m) in keyed or m in each for m in metrics)
+    ):  # "how many orders had one line": each order is one order, listed with its lines
+        metrics = list(dict.fromkeys(m for m in metrics + each if _counted_entity(model, m) not in keyed))
     kind = _kind_of_thing(reading.left, model, vocabulary)  # "doormats": every product named a doormat
     if kind is not None:
         column, plural, word = kind
@@ -1291,10 +1306,14 @@ def _read_words(
     elif any("grain" in g for g in args.get("group_by", [])) or any("metric" in f for f in filters):
         args["limit"] = MAX_ROWS  # a series in time, or every group that passes ("which states lost money?")
     negated = _negated_period(text)
-    if negated and not (_RECENCY.search(text) and _recency(args, model, last_day, text, since_first=True)):
+    if negated and not (
+        _RECENCY.search(text) and _recency(args, model, vocabulary, last_day, text, since_first=True)
+    ):
         reading.left.append(negated)  # "bought in 2017 but not in 2016": no comparison, nor a guess
-    elif not negated and _RECENCY.search(text):
-        _recency(args, model, last_day, text)
+    elif (
+        not negated and _RECENCY.search(text) and _recency(args, model, vocabulary, last_day, text)
+    ) or negated:
+        reading.left = [w for w in reading.left if w != "zero"]  # "zero sales since…": none, read
     grouped = args.get("group_by", [])
     periods = _HOW_MANY_PERIODS.search(text)
     spans = [g for g in grouped if g.get("grain") == periods["grain"]] if periods else []
@@ -1308,8 +1327,8 @@ def _read_words(
         and "grain" not in grouped[0]
         and (
             any(
-                "metric" in f for f in args.get("filters", [])
-            )  # "how many customers haven't ordered since 2015?"
+                "metric" in f or f.get("never_by") == grouped[0]["column"] for f in args.get("filters", [])
+            )  # "how many customers haven't ordered since 2015?", "… had no sales in 2016?"
             or (
                 not found.metrics and model.column(grouped[0]["column"]).role is not Role.measure
             )  # "how many countries", "how many different customer names"
@@ -1908,7 +1927,12 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
     ("invoices over 500": the orders whose revenue is over 500, ``group`` the order's key)."""
     found: list[dict[str, Any]] = []
     score = score_column(model)
+    said_first = [  # "orders with 2 or more lines": each order's lines, not its revenue of 2 or more
+        m.span() for m in _COUNTED_RANGE.finditer(text) if _figure_named(m["what"], model, vocabulary)
+    ]
     for match in _THRESHOLD.finditer(text):
+        if any(start < match.end() and match.start() < end for start, end in said_first):
+            continue
         named = vocabulary.find(match["what"])
         if score is not None and re.search(r"\b(?:rated|scored|rating|scoring)\b", match[0]):
             named = vocabulary.find(normalise(score.title))  # "purchases rated 4 or higher", "scored below 2"
@@ -2006,15 +2030,34 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         figure = _figure_named(match["what"], model, vocabulary)
         if whose is None or figure is None:
             continue
-        op = _OPS[match["op"]]
+        number = "1" if match["single"] else match["number"] or match["number2"]
+        value = float(number) if number[0].isdigit() else float(NUMBER_WORDS[number])
+        op = (
+            "eq"
+            if match["single"]
+            else _OR_MORE[match["op2"]]
+            if match["op2"]
+            else _EXACTLY.get(match["op"]) or _OPS[match["op"]]
+        )
+        if op == "eq":  # a count is whole: exactly one is from one to one
+            op, values = "between", [value, value]
+        else:
+            values = [value]
         found.append(
             {
                 "metric": figure,
                 "op": op,
-                "values": [float(match["number"])],
+                "values": values,
                 "group": whose,
                 "spoken": match[0],
-                "kept": match["what"],
+                "kept": next(  # the figure's word stays to be read, as it names it ("line items")
+                    (
+                        w
+                        for w in (match["what"], plural(match["what"]))
+                        if vocabulary.find(w).metrics == (figure,)
+                    ),
+                    "",  # or is read already ("more than 1 item": the units)
+                ),
                 "together": _of_those(text[: match.start()], model, whose),
             }
         )
@@ -2105,12 +2148,19 @@ def _traits_only(model: SemanticModel, who: str) -> bool:
     return any(noun in normalise(c.title).split() for c in model.columns if c.role is not Role.ignore)
 
 
+def _names_something(words: str, vocabulary: Vocabulary) -> bool:
+    named = vocabulary.find(words)
+    return bool(named.metrics or named.columns or named.mentions)
+
+
 def _figure_named(words: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
-    """The metric a range's figure is ("100 orders", "5000 in revenue", "50 units sold"): the
-    longest start of the words that names one metric or measure."""
+    """The metric a range's figure is ("100 orders", "5000 in revenue", "50 units sold", "one line
+    item", which names what "line items" does): the longest start of the words that names one
+    metric or measure."""
     parts = words.split()
     for size in range(len(parts), 0, -1):
-        named = vocabulary.find(" ".join(parts[:size]))
+        said = " ".join(parts[:size])
+        named = vocabulary.find(said if _names_something(said, vocabulary) else plural(said))
         if len(named.metrics) == 1 and not named.mentions:
             things_sold = _counted_entity(model, named.metrics[0]) is Entity.product
             if things_sold and "units" in {m.name for m in model.metrics} and not _KINDS_OF.search(words):
@@ -2398,40 +2448,84 @@ def _limit(text: str) -> int | None:
 
 
 def _recency(
-    args: dict[str, Any], model: SemanticModel, last_day: date | None, text: str, since_first: bool = False
+    args: dict[str, Any],
+    model: SemanticModel,
+    vocabulary: Vocabulary,
+    last_day: date | None,
+    text: str,
+    since_first: bool = False,
 ) -> bool:
-    """ "Customers who haven't ordered in 6 months": each customer's last order before that, not a
-    window. The window the period made becomes the cut-off; "not since 2015" is a last order in
-    2015 or before, so a period after "since" is over before the cut-off. ``since_first``: "bought in
-    2016 but not in 2017", a period bought in, then a later one that runs to the data's end: a last
-    order in the first (anything else is not read, False)."""
-    key = model.key_of(Entity.customer)
+    """ "Customers who haven't ordered in 6 months", "products that haven't sold since 2016": the
+    things asked about (customers unless the question groups by others), each with its last day
+    before the cut-off, not a window. The window the period made becomes the cut-off; "not since
+    2015" is a last order in 2015 or before, so a period after "since" is over before the cut-off.
+    A period over before the data's end ("states with no sales in 2016") keeps the things with no
+    line in it. ``since_first``: "bought in 2016 but not in 2017", a period bought in, then a later
+    one that runs to the data's end: a last order in the first (anything else is not read, False)."""
+    subject = _subject(args, model, vocabulary, text)
     time = model.time
     window = args.get("window")
-    if key is None or time is None or window is None or last_day is None:
+    if subject is None or time is None or window is None or last_day is None:
         return False
     last = f"last_{time.name}"
     if last not in {m.name for m in model.metrics}:
         return False
-    bounds = []
+    bounds: list[dict[str, Any]] = []
+    since = _after_since(text)
+    ends = date.fromisoformat(window["end"]) if window.get("end") else last_day
     if since_first:
         earlier = args.get("compare") or {}
-        if not earlier.get("start") or date.fromisoformat(window["end"]) < last_day:
+        if not earlier.get("start") or ends < last_day:
             return False
         bounds.append({"metric": last, "op": "ge", "values": [earlier["start"]]})
-    cutoff = _after_since(text) or date.fromisoformat(window["start"])
+    if since is None and ends < last_day and not since_first:  # none in a period now over
+        span = [window.get("start") or window["end"], window["end"]]
+        bounds.append({"column": time.name, "op": "between", "values": span, "never_by": subject.name})
+    else:
+        cutoff = since or date.fromisoformat(window["start"])
+        bounds.append({"metric": last, "op": "lt", "values": [cutoff.isoformat()]})
     args.pop("window", None)
     args.pop("compare", None)
-    args["group_by"] = [{"column": key.name}]
+    args["group_by"] = [{"column": subject.name}]
     args["metrics"] = [last]
-    cut = {"metric": last, "op": "lt", "values": [cutoff.isoformat()]}
-    args["filters"] = [*args.get("filters", []), *bounds, cut]
+    if subject.role is Role.dimension:  # a line with no vendor is no vendor that stopped selling
+        bounds.append({"column": subject.name, "op": "present"})
+    args["filters"] = [*args.get("filters", []), *bounds]
     args["order"] = "desc"
     args.setdefault("limit", MAX_ROWS)
     return True
 
 
-_NEGATION = re.compile(r"\b(?:not|never|no|without|didn't|hasn't|haven't|stopped)\b")
+_ASKED = re.compile(
+    r"\b(?:which|what|how many|list|any|count)\s+(?:the\s+|of\s+(?:the|our)\s+|our\s+)?(\w+(?:\s\w+)?)"
+)
+"""The things a question asks which of ("which states…", "how many products…")."""
+
+
+def _subject(args: dict[str, Any], model: SemanticModel, vocabulary: Vocabulary, text: str) -> Column | None:
+    """What a question of recency lists: the things it names after "which" or "how many" ("how
+    many products haven't sold…", where "products sold" also reads as units) or groups by ("states
+    with no sales…"), else the customers ("who hasn't ordered…")."""
+    asked = _ASKED.search(text)
+    named = vocabulary.find(asked[1]) if asked else None
+    for name in named.metrics if named else ():
+        metric = model.metric(name)
+        if metric.kind is Kind.count_distinct and metric.over is not None:
+            column = model.column(metric.over)
+            if column.entity is not Entity.order:  # an order has one day: it is no thing that stops
+                return column
+    candidates = [
+        *(named.columns if named else ()),
+        *(g["column"] for g in args.get("group_by", []) if "grain" not in g and "bands" not in g),
+    ]
+    for name in candidates:
+        column = model.column(name)
+        if column.role in (Role.key, Role.label, Role.dimension):
+            return column
+    return model.key_of(Entity.customer)
+
+
+_NEGATION = re.compile(r"\b(?:not|never|no|zero|without|didn't|hasn't|haven't|stopped)\b")
 
 
 _PERIOD_LEFT_OUT = re.compile(rf"\b{LEAVING_OUT}\s+(?:the\s+)?$")

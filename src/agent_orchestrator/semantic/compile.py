@@ -360,6 +360,9 @@ def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
         key = quote(rule.never_by)
         had = _row_filter(column, rule.model_copy(update={"never_by": None}), params)
         return f"{key} NOT IN (SELECT {key} FROM {VIEW} WHERE {key} IS NOT NULL AND {had})"
+    if column.role is Role.time and rule.part is None and rule.op == "between":  # days, both whole
+        start, end = (date.fromisoformat(str(v)[:10]) for v in rule.values)
+        return f"({_in_window(column, Window(start=start, end=end), params)})"
     if rule.than is not None:  # "shipped before it was ordered": one column against another, row by row
         one, other = quote(column.name), quote(rule.than)
         if column.role is Role.time:  # days against days: an order at 14:07 and its shipping that day

@@ -75,8 +75,9 @@ class Filter(BaseModel):
     """Another column of the same kind each row's value is compared with, in place of values ("lines
     whose ship date is before their order date", "whose profit is above their sales")."""
     never_by: Annotated[str, Field(max_length=64)] | None = None
-    """A key column: the rows of the things it names that never had a row kept by the rest of the
-    filter ("customers who never bought from Apparel": every row of a customer with no Apparel line)."""
+    """A key, label or dimension column: the rows of the things it names that never had a row kept
+    by the rest of the filter ("customers who never bought from Apparel": every row of a customer
+    with no Apparel line; "states with no sales in 2016": every row of a state with none that year)."""
 
     @model_validator(mode="after")
     def _one_target(self) -> Filter:
@@ -235,9 +236,10 @@ class SemanticQuery(BaseModel):
                 raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
         for rule in [*self.filters, *(self.share_of.filters if self.share_of else [])]:
             if rule.never_by is not None and (
-                rule.column is None or model.column(rule.never_by).role is not Role.key
+                rule.column is None
+                or model.column(rule.never_by).role not in (Role.key, Role.label, Role.dimension)
             ):
-                raise InvalidInputError(f"{rule.never_by} is no key of things that may never have had a row.")
+                raise InvalidInputError(f"{rule.never_by} names no things that may never have had a row.")
             if rule.column is not None:
                 column = model.column(rule.column)
                 if column.role is Role.ignore:
@@ -249,7 +251,11 @@ class SemanticQuery(BaseModel):
                     raise InvalidInputError(
                         f"{column.name} and {rule.than} are not two dates or two figures."
                     )
-                dated = column.role is Role.time and rule.op not in BLANK_OPS  # "never cancelled": no date
+                dated = (
+                    column.role is Role.time
+                    and rule.op not in BLANK_OPS  # "never cancelled": no date
+                    and not (rule.never_by and rule.op == "between")  # "no sales in 2016": days
+                )
                 if rule.than is None and (rule.part is not None) != dated:
                     raise InvalidInputError(f"{column.name} is filtered by a part of its dates, a weekday.")
                 _check_part(column, rule.part)

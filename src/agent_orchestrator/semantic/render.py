@@ -354,9 +354,15 @@ _NONE_OR_SOME: dict[tuple[str, str | float | int], str] = {
 
 def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | None = None) -> str:
     if rule.never_by is not None:  # "never Product department Apparel (by customer)"
-        had = _filter_text(model, rule.model_copy(update={"never_by": None}), names)
         key = model.column(rule.never_by)
-        return f"never {had} (by {key.entity.value if key.entity else key.title.lower()})"
+        by = key.entity.value if key.entity else key.title.lower()
+        column = model.column(rule.column or "")
+        if column.role is Role.time and rule.op == "between":  # "no line in 2016 (by state)"
+            start, end = (date.fromisoformat(str(v)[:10]) for v in rule.values)
+            of = "" if column is model.time else f" ({column.title.lower()})"
+            return f"no line in {window_text(Window(start=start, end=end))}{of} (by {by})"
+        had = _filter_text(model, rule.model_copy(update={"never_by": None}), names)
+        return f"never {had} (by {by})"
     if rule.than is not None:  # "Ship date before Order date"
         column, than = model.column(rule.column or ""), model.column(rule.than)
         dated = column.role is Role.time
@@ -371,6 +377,8 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
         said = _NONE_OR_SOME.get((rule.op, rule.values[0])) if len(rule.values) == 1 else None
         if said is not None and metric.kind in (Kind.count_distinct, Kind.rows):
             return f"{said} {metric.title.lower()}"  # "no cancelled orders", "with cancelled orders"
+        if rule.op == "between" and len(set(rule.values)) == 1:  # "exactly 1 order line"
+            return f"{metric.title.lower()} exactly {figure(metric, rule.values[0], model.currency)}"
         values = " and ".join(figure(metric, v, model.currency) for v in rule.values)
         op = {"lt": "before ", "le": "on or before ", "gt": "after ", "ge": "on or after "}.get(rule.op)
         op = op if metric.unit == "date" and op else _OPS.get(rule.op, rule.op + " ")
