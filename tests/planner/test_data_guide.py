@@ -803,7 +803,7 @@ def test_a_shops_own_words_for_what_it_sold_and_what_the_user_looks_after(tmp_pa
             "the K-Elite": "Units, Product name Keurig K-Elite Coffee Maker, all time: 1.",
             "revenue if I take out Books and Beauty Products": "than Books and Beauty Products, all time: 34",
             "revenue removing Books": "Revenue, Product category not Books, all time: 749.96.",
-            "priciest product by unit price?": ": 399.99, on January 4, 2024 (Transaction id 4;",
+            "priciest product by unit price?": "(top 1 of 4):\n1. Dyson Supersonic Hair Dryer: 399.99",
             "biggest single transaction by units?": "Max units sold, all time: 10, on January 3, 2024",
             "which single transaction had the highest revenue?": "1. 4: 399.99, on January 4, 2024 (",
             "top product in Home Appliances": "(top 1 of 2):\n1. Keurig K-Elite Coffee Maker: 189.99",
@@ -1066,3 +1066,32 @@ def test_a_shops_export_its_order_fields_on_each_line_and_its_codes_as_written(t
         assert arguments is not None and arguments["group_by"] == states
         _, arguments, _ = chat.ask("biggest single order by total?")
         assert arguments == {"metrics": ["total"], "group_by": [{"column": "name"}], "limit": 1}
+
+
+def test_a_dealer_export_asked_about_its_dealers_levels_and_priciest_model(tmp_path: Path) -> None:
+    """Dates written "…T00:00:00Z" import as they are; the dealers are the shops; a numbered level
+    is asked by its plain name; "the priciest model" is the model with the highest price, ties
+    named; "top cities" groups by the City column though a kind of bike is called "City"."""
+    rows = (
+        "order_id,order_date,model,category_1,category_2,price,quantity,total_price,bikeshop,City\n"
+        + "".join(
+            f"{n},2019-0{1 + n % 9}-1{n % 10}T00:00:00Z,Model {n % 4},{('Road', 'E-Bikes')[n % 2]},"
+            f"{('City', 'Race', 'Triathlon Bike')[n % 3]},{100 * (1 + n % 4)},{1 + n % 2},"
+            f"{100 * (1 + n % 4) * (1 + n % 2)},{('WITT-RAD', 'Lucky Bike')[n % 2]},"
+            f"{('Hamburg', 'Bremen', 'Essen')[n % 3]}\n"
+            for n in range(40)
+        )
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        for question, group in [
+            ("top 5 dealers by revenue", "bikeshop"),
+            ("which sub-category moved the most units?", "category_2"),
+            ("whats the priciest model we've sold, by unit price?", "model"),
+            ("top 3 cities by revenue", "city"),
+        ]:
+            tool, arguments, answer = chat.ask(question)
+            assert tool == "query_data" and arguments is not None, (question, answer)
+            assert arguments["group_by"] == [{"column": group}], (question, arguments)
+        _, priciest, answer = chat.ask("whats the priciest model we've sold, by unit price?")
+        assert priciest is not None and priciest["metrics"] == ["max_price"] and priciest["limit"] == 1
+        assert "Model 3: 400.00" in str(answer)

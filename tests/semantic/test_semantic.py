@@ -939,3 +939,34 @@ def test_a_typo_of_a_word_of_a_longer_value_is_never_the_nearest_short_value():
     vocabulary = Vocabulary(shop, values)
     assert vocabulary.find("partialy refunded orders").mentions == ()
     assert [m.value for m in vocabulary.find("partal shipped orders").mentions] == ["partial"]
+
+
+def test_a_dealer_export_its_levels_its_shops_its_models_and_what_it_sells(tmp_path):
+    """A maker's order lines to dealer shops: numbered levels of one hierarchy are the category and
+    its sub-category; a "bikeshop" is a shop, also a dealer, never a bike; a "model" is the product;
+    the file's name says what the products are called when its values say it too; a map's point and
+    a web page are no figures; "top 3 cities" is the City column, not the kind of bike "City"."""
+    path = tmp_path / "bike_orderlines.csv"
+    path.write_text(
+        "order_id,order_date,model,category_1,category_2,price,quantity,total_price,url,bikeshop,city,lat\n"
+        + "".join(
+            f"{n},2019-0{1 + n % 9}-1{n % 10}T00:00:00Z,Model {n % 4},{('Road', 'E-Bikes')[n % 2]},"
+            f"{('City', 'Race', 'Triathlon Bike')[n % 3]},{100 * (1 + n % 4)},{1 + n % 2},"
+            f"{100 * (1 + n % 4) * (1 + n % 2)},https://example.com/{n},{('WITT-RAD', 'Lucky Bike')[n % 2]},"
+            f"{('Hamburg', 'Bremen', 'Essen')[n % 3]},53.{n}\n"
+            for n in range(40)
+        )
+    )
+    model = suggest_model(profile_csv(path), "bike_orderlines")
+    roles = {c.name: (c.role.value, c.entity.value if c.entity else None) for c in model.columns}
+    assert roles["model"] == ("key", "product")
+    assert roles["url"][0] == roles["lat"][0] == "ignore"
+    assert model.column("category_1").synonyms[0] == "category"
+    assert "sub category" in model.column("category_2").synonyms
+    assert "bike dealer" in model.column("bikeshop").synonyms
+    assert {"bikes", "bike", "models"} <= set(model.metric("products").synonyms)
+    with Engine(model, path) as engine:
+        vocabulary = Vocabulary(model, engine.words())
+    assert vocabulary.find("top 3 cities").columns == ("city",)
+    assert vocabulary.find("dealers").columns == ("bikeshop",)
+    assert vocabulary.find("bikes").metrics == ("products",)

@@ -110,7 +110,8 @@ _BY_COUNT = re.compile(r"\bby\s+(?:the\s+)?(?:number|count)\s+of\b")
 """A count a ranking is by ("top products by number of units sold"), which asks no count."""
 _RECENCY = re.compile(
     r"\b(?:not|no|zero|n't|never|without|hasn't|haven't|didn't|stopped)\b"
-    r"(?!\s+(?:count|counting|include|including|incl|cancell?ed|refunded|returned)\b).{0,40}?"
+    r"(?!\s+(?:count|counting|include|including|incl|cancell?ed|refunded|returned)\b)"
+    r"(?:(?!\b(?:what|which|how|who|when|where)\b).){0,40}?"  # a question after it is another's
     r"\b(?:order|ordered|orders|purchase|purchased|purchases|bought|buy|shopped|sale|sales|sold|sell"
     r"|sells|selling)\b"
     r"|\blast (?:order|purchase)\b.{0,30}\bago\b|\b(?:lapsed|inactive|dormant|churned)\b"
@@ -425,7 +426,7 @@ _OWN = (
     leading strongest max maximum min minimum rank ranked ranking more less higher lower poorest
     and what about how same also now then in of for on at to with the a an is are
     fine hi hey hello so ok okay actually please just really fully totally entirely quick quickly overall
-    lifetime ever then pull
+    lifetime ever then pull etc
     he she they him her their them his hers its it out pls plz data set dataset usually typically normally
     own alone trade traded trading positive absolute file files records sheet spreadsheet both numbers
     led lead leads won collect collected collecting happen happens happened too meant subset selection
@@ -1140,15 +1141,19 @@ def _read_words(
         people = [c for c in model.with_role(Role.dimension) if set(normalise(c.title).split()) & _PEOPLE]
         if len(people) == 1 and not _side_by_side(filters):  # "who sold the most?": the sales people
             groups.append({"column": people[0].name})
-    # "top customers", "which products": an entity's count is the entity ranked, unless counted
+    # "top customers", "which products": an entity's count is the entity ranked, unless counted;
+    # "the priciest bike": the products by their highest price, the priciest one
+    extreme = next((m for m in metrics if model.metric(m).kind in (Kind.minimum, Kind.maximum)), None)
     for metric_name in list(metrics):
         entity = _counted_entity(model, metric_name)
         key = (model.key_of(entity) or model.label_of(entity)) if entity is not None else None
         of_listed = previous is not None and listed is not None and bool(_AMONG.search(text))
-        if key is None or counting or not ranking or groups or found.grains or of_listed:
+        priced = extreme is not None and entity is Entity.product  # a purchase's is its own line
+        if key is None or counting or not (ranking or priced) or groups or found.grains or of_listed:
             continue  # "which of the two had more transactions?": the two listed, ranked by them
         metrics.remove(metric_name)
         groups.append({"column": key.name})
+        ranking = True  # the priciest one, and those tied with it
     metrics, groups = _units_of_things_sold(text, model, metrics, groups)
     if not metrics and groups and ranking and not counting:
         metrics = [_default_metric(model, cues, counting=ranked_by_count is not None)]

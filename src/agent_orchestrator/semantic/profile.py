@@ -176,9 +176,9 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
         spellings = _spellings(connection, source, quoted) if few else ()
         respelled = len(spellings) if few or type_ != "VARCHAR" else _respelled(connection, source, quoted)
         times_of_day = type_ in _STAMPS and bool(
-            connection.execute(f"SELECT count(DISTINCT CAST({quoted} AS TIME)) > 1 FROM {source}").fetchone()[
-                0
-            ]  # type: ignore[index]
+            connection.execute(
+                f"SELECT count(DISTINCT CAST({quoted}::TIMESTAMP AS TIME)) > 1 FROM {source}"
+            ).fetchone()[0]  # type: ignore[index]
         )
         columns.append(
             ColumnProfile(

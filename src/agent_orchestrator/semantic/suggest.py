@@ -38,7 +38,7 @@ from agent_orchestrator.semantic.written import CURRENCY_SYMBOLS
 _ENTITY_WORDS: dict[Entity, tuple[str, ...]] = {
     Entity.order: ("order", "invoice", "transaction", "receipt", "basket", "deal", "opportunity"),
     Entity.customer: ("customer", "cust", "client", "buyer", "account", "member", "shopper"),
-    Entity.product: ("product", "item", "sku", "stock", "article", "variant"),
+    Entity.product: ("product", "item", "sku", "stock", "article", "variant", "model"),
 }
 _ORDER_NOUNS = {"opportunity": ("deals", "opportunities"), "deal": ("deals", "opportunities")}
 """What a pipeline's opportunities are also called, counted: a deal is an opportunity."""
@@ -57,6 +57,8 @@ _TRAIT_WORDS = ("gender", "sex", "age", "city", "state", "country", "region", "p
                 "continent")  # fmt: skip
 """What an entity is or where it is ("Customer_Gender", "Customer City"): a trait to group by, never
 the entity's key."""
+_PLACE_POINTS = frozenset(("lat", "lng", "lon", "long", "latitude", "longitude"))
+"""Where a place is on a map: never summed, averaged or grouped by."""
 _DATE_PARTS = frozenset(("day", "days", "month", "year", "quarter", "qtr", "week", "weekday", "dow"))
 """A part of a date written in a column of its own ("Month": November, "Year": 2015, "Day": 26)."""
 _LINE_TOTAL_WORDS = ("sales", "revenue", "amount", "total", "subtotal", "turnover", "value", "gross", "net")
@@ -232,7 +234,10 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "agent": ["salesperson", "sales rep", "rep", "seller"],
     "channel": ["sales channel", "sales method"],
     "sales method": ["channel", "sales channel", "method"],
-    "retailer": ["retail partner", "account", "stockist"],
+    "retailer": ["retail partner", "account", "stockist", "dealer", "reseller"],
+    "shop": ["store", "dealer", "retailer", "reseller", "stockist"],
+    "dealer": ["dealership", "shop", "retailer", "reseller", "stockist"],
+    "reseller": ["dealer", "retailer", "partner"],
     "province": ["state"],
     "source": ["channel", "sales channel", "order source"],
 }
@@ -245,6 +250,26 @@ _QUALIFIERS = {
 """Other words for what a column's head noun is of ("Shipping Province": the ship-to state)."""
 
 
+def _levels(words: list[str], headers: set[str]) -> list[str]:
+    """Levels of one hierarchy numbered in their headers ("category_1", "category_2", …): the first
+    is the category itself, the second its sub-category."""
+    if len(words) < 2 or not words[-1].isdigit():
+        return []
+    stem = " ".join(words[:-1])
+    numbers = sorted(
+        int(w[-1])
+        for h in headers
+        if len(w := header_words(h)) == len(words) and w[-1].isdigit() and " ".join(w[:-1]) == stem
+    )
+    if len(numbers) < 2:
+        return []
+    at = numbers.index(int(words[-1]))
+    joined = stem.replace(" ", "")
+    return (
+        [[stem, f"main {stem}", f"top level {stem}"], [f"sub {stem}", f"sub{joined}"]][at] if at < 2 else []
+    )
+
+
 def _column_synonyms(words: list[str], headers: set[str]) -> list[str]:
     """Other words for a column with a header of ``words``: :data:`COLUMN_SYNONYMS`' for the whole
     header, or for its head noun after a qualifier ("Shipping Province Name": the shipping state, the
@@ -253,6 +278,9 @@ def _column_synonyms(words: list[str], headers: set[str]) -> list[str]:
     spoken = " ".join(words)
     if spoken in COLUMN_SYNONYMS:
         return COLUMN_SYNONYMS[spoken]
+    levels = _levels(words, headers)
+    if levels:
+        return levels
     if any(" ".join(header_words(h)) == f"{spoken} name" for h in headers):
         return []
     head = words[:-1] if len(words) > 2 and words[-1] == "name" else words  # a qualifier, a noun, "name"
@@ -309,7 +337,13 @@ def suggest_model(
             dataset=dataset,
             currency=currency or _currency_of(profile),
             columns=columns,
-            metrics=default_metrics(columns, chosen, cancellation, one_line_per_order=one_line_each),
+            metrics=default_metrics(
+                columns,
+                chosen,
+                cancellation,
+                one_line_per_order=one_line_each,
+                things=_file_nouns(dataset, profile),
+            ),
             cancellation=cancellation,
         )
     except ValidationError as error:  # never expected: said in one line, not as a server error
@@ -407,6 +441,36 @@ def _currency_of(profile: TableProfile) -> str | None:
     return CURRENCY_SYMBOLS[symbols.pop()] if len(symbols) == 1 else None
 
 
+_FILE_WORDS = frozenset(("sales", "sale", "data", "dataset", "orders", "order", "orderlines", "lines", "line",
+                         "report", "export", "transactions", "transaction", "retail", "sample", "store",
+                         "shop", "online", "file", "final", "clean", "cleaned", "raw", "all", "full", "list",
+                         "history", "records", "items", "products", "product", "customers", "customer",
+                         "invoices", "invoice", "analysis", "details", "summary", "daily",
+                         "monthly"))  # fmt: skip
+"""Words of a file's name that say what it is a file of, never what it sells."""
+
+
+def _file_nouns(dataset: str, profile: TableProfile) -> list[str]:
+    """What the products are called, from the file's name when its values say it too
+    ("bike_orderlines" of a shop whose categories are "E-Bikes", "Triathlon Bike": bikes), so "how
+    many bikes did we sell" counts them."""
+    found: list[str] = []
+    written = {
+        word
+        for column in profile.columns
+        if not column.numeric
+        for value in column.samples
+        for word in re.split(r"[^a-z]+", value.lower())
+    }
+    for word in header_words(dataset):
+        one = singular(word)
+        if len(one) < 3 or not one.isalpha() or word in _FILE_WORDS or one in _FILE_WORDS:
+            continue
+        if one in written or plurals(one)[0] in written:
+            found += [plurals(one)[0], one]
+    return found
+
+
 def _own_nouns(label: Column | None, plural: str) -> list[str]:
     """What a shop calls the things it sells, from its name column's header ("pizza_name": pizzas,
     "Model Name": models): the products by their own noun ("how many Veggie pizzas")."""
@@ -453,6 +517,8 @@ def run_together(word: str) -> list[str]:
 
 
 def _entity(words: list[str]) -> Entity | None:
+    if _DATE_PARTS & set(words):  # "model_year": the year a model is of, no model
+        return None
     for entity, names in _ENTITY_WORDS.items():
         if any(word in names or word.rstrip("s") in names for word in words):
             return entity
@@ -493,6 +559,8 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
         )
     if profile.distinct >= rows * _UNIQUE_SHARE and any(w in ("row", "index") for w in words):
         return Column(name=name, source=source, role=Role.ignore)
+    if words and (words[-1] in _PLACE_POINTS or words[-1] in ("url", "link", "website", "uri")):
+        return Column(name=name, source=source, role=Role.ignore)  # a map's point, a web page: no figure
     if entity is None and any(w in ("description", "desc") for w in words) and not profile.numeric:
         entity = Entity.product  # "Description" beside a stock code: what the product is called
     if entity is not None and any(w in _LABEL_WORDS for w in words):
@@ -755,13 +823,15 @@ def default_metrics(
     cancellation: Cancellation | None = None,
     *,
     one_line_per_order: bool = False,
+    things: Sequence[str] = (),
 ) -> list[Metric]:
     """The metrics a sales table supports with these columns: revenue from a line total or from
     quantity x unit price, counts of its entities, units, profit and margin, averages, the largest
     and smallest value of each measure, and the first and last of each time column. ``chosen``:
     :data:`KNOWN`'s field -> column name, for the columns confirmed to be the quantity, the unit
     price or the line total (a header's words only guess); ``one_line_per_order``: the file's order
-    numbers are one per line (a file without any has an order per line anyway)."""
+    numbers are one per line (a file without any has an order per line anyway); ``things``: what
+    the products are also called (:func:`_file_nouns`)."""
     chosen = chosen or {}
     by_name = {column.name: column for column in columns}
     metrics: list[Metric] = []
@@ -834,7 +904,11 @@ def default_metrics(
         counted = keys.get(entity) or labels.get(entity)
         if counted is not None:
             # what was bought: a cancelled order is no order, its customer no buyer, its units none sold
-            nouns = _own_nouns(labels.get(entity), plural) if entity is Entity.product else []
+            nouns = (
+                [*_own_nouns(labels.get(entity) or keys.get(entity), plural), *things]
+                if entity is Entity.product
+                else []
+            )
             add(
                 plural,
                 Kind.count_distinct,

@@ -218,11 +218,18 @@ def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
         for c in model.columns
         if c.role not in (Role.ignore, Role.key)
     ]
+    joined = {  # "bikeshop" read as "bike shop": a shop, never a bike ("LoyaltyPoints" is written apart)
+        c.name
+        for c in model.columns
+        if c.source.isalpha()
+        and c.source[1:] in (c.source[1:].lower(), c.source[1:].upper())
+        and normalise(c.title).replace(" ", "") == c.source.lower()
+    }
     for kind, name, spoken in named:
         for phrase in spoken:
             words = normalise(phrase).split()
             for size in range(1, len(words)):
-                for start in range(len(words) - size + 1):
+                for start in range(len(words) - size + 1) if name not in joined else [len(words) - size]:
                     part = words[start : start + size]
                     if any(w not in _GENERIC for w in part) and not {part[0], part[-1]} & _LINKING:
                         owners.setdefault(" ".join(part), set()).add((kind, name))
@@ -634,8 +641,13 @@ class Vocabulary:
                     hits = None  # "pls" is no PL, "ok" no Oklahoma: a code is written as it is
                 name = self._names.get(phrase) or self._names.get(one)
                 if hits and name is not None and name[0] == "column":
-                    # "which city…" of a file whose cities include one written "City": the column
-                    hits = [(column, value) for column, value in hits if column != name[1]]
+                    # "which city…" of a file whose cities include one written "City": the column;
+                    # "top 3 cities" of a file with a kind of bike "City" too: the column, as the
+                    # plural names no value
+                    plural_only = phrase != one and phrase not in self._values
+                    hits = [
+                        (column, value) for column, value in hits if column != name[1] and not plural_only
+                    ]
                 items = None if hits or name else self._parts.get(phrase) or self._parts.get(one)
                 if hits:
                     mentions.extend(Mention(column, value, phrase) for column, value in hits)
