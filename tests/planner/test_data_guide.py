@@ -1095,3 +1095,39 @@ def test_a_dealer_export_asked_about_its_dealers_levels_and_priciest_model(tmp_p
         _, priciest, answer = chat.ask("whats the priciest model we've sold, by unit price?")
         assert priciest is not None and priciest["metrics"] == ["max_price"] and priciest["limit"] == 1
         assert "Model 3: 400.00" in str(answer)
+
+
+def test_what_the_things_asked_about_never_did_and_which_of_them_stopped(tmp_path: Path) -> None:
+    """ "Which dealers have never ordered a Race bike?" is each dealer with no such line (not the
+    customers, which the file has none of); "and which ones haven't ordered in the last 3 months?"
+    asks about the dealers again, not about those two only."""
+    rows = "order_id,order_date,model,category_2,price,quantity,bikeshop\n" + "".join(
+        f"{n},2019-{1 + n % 12:02}-1{n % 10},Model {n % 4},{('City', 'Race', 'Triathlon Bike')[n % 3]},"
+        f"{100 * (1 + n % 4)},1,{('WITT-RAD', 'Lucky Bike', 'Radmaxx', 'Fahrradkontor')[n % 4]}\n"
+        for n in range(48)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        tool, never, answer = chat.ask("which dealers have never ordered a Race bike?")
+        assert tool == "query_data" and never is not None, answer
+        assert never["group_by"] == [{"column": "bikeshop"}]
+        assert {"column": "category_2", "op": "in", "values": ["Race"], "never_by": "bikeshop"} in never[
+            "filters"
+        ]
+        _, stopped, answer = chat.ask("and which ones haven't placed any order in the last 3 months?")
+        assert stopped is not None and stopped["group_by"] == [{"column": "bikeshop"}], answer
+        assert not any("never_by" in f for f in stopped["filters"])
+        assert {"metric": "last_order_date", "op": "lt", "values": ["2019-10-01"]} in stopped["filters"]
+
+
+def test_money_made_is_no_cars_make(tmp_path: Path) -> None:
+    """ "How much did they make?" asks for revenue; "revenue by make" groups by the car's make."""
+    rows = "Date,Dealer_Name,Company,Model,Price ($)\n" + "".join(
+        f"2023-0{1 + n % 9}-1{n % 10},{('Rabun Used Car Sales', 'Classic Chevy')[n % 2]},"
+        f"{('Ford', 'Dodge', 'Toyota')[n % 3]},{('Neon', 'Focus', 'Camry')[n % 3]},{20000 + 1000 * (n % 5)}\n"
+        for n in range(30)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, made, answer = chat.ask("how much did Classic Chevy make?")
+        assert made is not None and made["metrics"] == ["revenue"] and "group_by" not in made, answer
+        _, by_make, answer = chat.ask("revenue by make")
+        assert by_make is not None and by_make["group_by"] == [{"column": "company"}], answer

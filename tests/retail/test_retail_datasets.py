@@ -903,3 +903,13 @@ def test_two_formats_that_read_every_date_alike_are_one_not_a_choice() -> None:
     assert candidate_formats(["2015-01-07T00:00:00Z", "2019-12-25T00:00:00Z"]) == ["%Y-%m-%dT%H:%M:%SZ"]
     assert candidate_formats(["2015-01-07T10:00:00+0100"]) == ["%Y-%m-%dT%H:%M:%S%z"]
     assert candidate_formats(["03/04/2011", "05/06/2011"]) == ["%m/%d/%Y", "%d/%m/%Y"]
+
+
+def test_a_dealers_name_is_no_name_of_what_was_sold() -> None:
+    """A car dealer's sales: "Dealer_Name" names who sold, never the product ("pizza_name" does)."""
+    from agent_orchestrator.retail.datasets.formats import suggest_mapping
+
+    assert suggest_mapping(["Date", "Dealer_Name", "Company", "Model", "Price ($)"])["description"] is None
+    assert (
+        suggest_mapping(["order_date", "pizza_name", "quantity", "unit_price"])["description"] == "pizza_name"
+    )

@@ -759,6 +759,7 @@ def _read_words(
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
     text = _ACROSS_ALL.sub(" overall ", _ALL_OF.sub(" overall ", text))  # "across all 3 branches": everything
     text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
+    text = _MADE_MONEY.sub(r"\1 earned", text)  # "how much did they make": earned, not a car's make
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
     text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
@@ -994,7 +995,7 @@ def _read_words(
     # "revenue from invoices under 100": the invoices kept, their revenue together (counted: how many)
     taken_together = [t.pop("together", False) for t in thresholds]
     together = not counting and not _LISTED.search(text) and any(taken_together)
-    filters = _never_bought(_filters(text, found), model)
+    filters = _never_bought(_filters(text, found), model, vocabulary, text)
     filters += [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
     filters += [rule for rule in phrased if "bands" not in rule]
     groups += [rule for rule in phrased if "bands" in rule]
@@ -1312,11 +1313,12 @@ def _read_words(
         args["limit"] = MAX_ROWS  # a series in time, or every group that passes ("which states lost money?")
     negated = _negated_period(text)
     if negated and not (
-        _RECENCY.search(text) and _recency(args, model, vocabulary, last_day, text, since_first=True)
+        _RECENCY.search(text)
+        and _recency(args, model, vocabulary, last_day, text, previous, since_first=True)
     ):
         reading.left.append(negated)  # "bought in 2017 but not in 2016": no comparison, nor a guess
     elif (
-        not negated and _RECENCY.search(text) and _recency(args, model, vocabulary, last_day, text)
+        not negated and _RECENCY.search(text) and _recency(args, model, vocabulary, last_day, text, previous)
     ) or negated:
         reading.left = [w for w in reading.left if w != "zero"]  # "zero sales since…": none, read
     grouped = args.get("group_by", [])
@@ -2305,13 +2307,16 @@ _NEVER = re.compile(
 furniture", "never paid cash"): who never did, not the lines that did not."""
 
 
-def _never_bought(filters: list[dict[str, Any]], model: SemanticModel) -> list[dict[str, Any]]:
-    """The values a customer never had (:data:`_NEVER`) as rows of the customers with no such line;
-    without customers in the file, the lines without them."""
-    customer = model.key_of(Entity.customer)
+def _never_bought(
+    filters: list[dict[str, Any]], model: SemanticModel, vocabulary: Vocabulary, text: str
+) -> list[dict[str, Any]]:
+    """The values the things asked about never had (:data:`_NEVER`) as rows of the things with no
+    such line: the customers, or what the question asks which of ("which dealers have never ordered
+    a fat bike?"); without either in the file, the lines without them."""
+    asked = _subject({}, model, vocabulary, text)
     return [
-        {**rule, "op": "in", "never_by": customer.name}
-        if rule["op"] == "never" and customer is not None
+        {**rule, "op": "in", "never_by": asked.name}
+        if rule["op"] == "never" and asked is not None and asked.name != rule.get("column")
         else {**rule, "op": "not_in"}
         if rule["op"] == "never"
         else rule
@@ -2458,6 +2463,7 @@ def _recency(
     vocabulary: Vocabulary,
     last_day: date | None,
     text: str,
+    previous: dict[str, Any] | None,
     since_first: bool = False,
 ) -> bool:
     """ "Customers who haven't ordered in 6 months", "products that haven't sold since 2016": the
@@ -2466,8 +2472,9 @@ def _recency(
     2015" is a last order in 2015 or before, so a period after "since" is over before the cut-off.
     A period over before the data's end ("states with no sales in 2016") keeps the things with no
     line in it. ``since_first``: "bought in 2016 but not in 2017", a period bought in, then a later
-    one that runs to the data's end: a last order in the first (anything else is not read, False)."""
-    subject = _subject(args, model, vocabulary, text)
+    one that runs to the data's end: a last order in the first (anything else is not read, False).
+    "And which ones haven't…" after a list asks about the same things (:func:`_patched`)."""
+    subject = _subject(args, model, vocabulary, text, previous)
     time = model.time
     window = args.get("window")
     if subject is None or time is None or window is None or last_day is None:
@@ -2501,13 +2508,24 @@ def _recency(
     return True
 
 
+_MADE_MONEY = re.compile(
+    r"\b((?:did|do|does|will|would)(?:\s+\w+){1,5}?|we|they|you|he|she|it|i)\s+(?:make|made)\b(?!\s+of\b)"
+)
+"""Money made, said with a verb that is also a car's make."""
+_THOSE_ONES = re.compile(r"\b(?:ones|those|these|them|they)\b")
 _ASKED = re.compile(
     r"\b(?:which|what|how many|list|any|count)\s+(?:the\s+|of\s+(?:the|our)\s+|our\s+)?(\w+(?:\s\w+)?)"
 )
 """The things a question asks which of ("which states…", "how many products…")."""
 
 
-def _subject(args: dict[str, Any], model: SemanticModel, vocabulary: Vocabulary, text: str) -> Column | None:
+def _subject(
+    args: dict[str, Any],
+    model: SemanticModel,
+    vocabulary: Vocabulary,
+    text: str,
+    previous: dict[str, Any] | None = None,
+) -> Column | None:
     """What a question of recency lists: the things it names after "which" or "how many" ("how
     many products haven't sold…", where "products sold" also reads as units) or groups by ("states
     with no sales…"), else the customers ("who hasn't ordered…")."""
@@ -2519,13 +2537,14 @@ def _subject(args: dict[str, Any], model: SemanticModel, vocabulary: Vocabulary,
             column = model.column(metric.over)
             if column.entity is not Entity.order:  # an order has one day: it is no thing that stops
                 return column
-    candidates = [
+    before = (previous or {}).get("group_by", []) if _THOSE_ONES.search(text) else []
+    candidates = [  # "and which ones haven't ordered since…": the things listed before
         *(named.columns if named else ()),
-        *(g["column"] for g in args.get("group_by", []) if "grain" not in g and "bands" not in g),
+        *(g["column"] for g in [*args.get("group_by", []), *before] if "grain" not in g and "bands" not in g),
     ]
     for name in candidates:
         column = model.column(name)
-        if column.role in (Role.key, Role.label, Role.dimension):
+        if column.role in (Role.key, Role.label, Role.dimension) and column.entity is not Entity.order:
             return column
     return model.key_of(Entity.customer)
 
@@ -2647,6 +2666,9 @@ def _patched(
     listed = _of_the_listed(previous, args)
     if listed is not None:
         return listed
+    recency = any(str(f.get("metric", "")).startswith("last_") for f in args.get("filters", []))
+    if recency and args.get("metrics") and not _AMONG.search(text):
+        return args  # "and which ones haven't ordered since…": a question of its own on the same things
     patched = dict(previous)
     if (
         previous.get("window")

@@ -274,7 +274,8 @@ _NOT_A_PRODUCT = frozenset(
      "segment", "group", "type", "class", "department", "dept", "division", "brand", "company", "supplier",
      "vendor", "manufacturer", "maker", "employee", "staff", "seller", "salesperson", "rep", "agent",
      "cashier", "manager", "owner", "ship", "shipping", "courier", "carrier", "file", "channel", "method",
-     "payment", "status", "campaign", "promotion", "promo", "coupon", "event", "day", "month", "week"}
+     "payment", "status", "campaign", "promotion", "promo", "coupon", "event", "day", "month", "week",
+     "dealer", "dealership", "retailer", "reseller", "distributor", "wholesaler", "stockist", "partner"}
 )  # fmt: skip
 """Nouns of a name column that is not what the shop sells."""
 _PRICE = frozenset({"price", "mrp"})
