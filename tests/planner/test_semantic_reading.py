@@ -247,6 +247,28 @@ def test_not_since_a_period_is_a_last_order_in_it_or_before(
 
 
 @pytest.mark.parametrize(
+    ("question", "by_change", "order"),
+    [
+        ("revenue growth by year", False, None),
+        ("which year grew the most?", True, "desc"),
+        ("was there a year where we went backwards?", True, "asc"),
+        ("which month of 2017 grew the most?", True, "desc"),
+    ],
+)
+def test_growth_of_a_series_is_each_period_against_the_one_before(
+    engine: Engine, vocabulary: Vocabulary, question: str, by_change: bool, order: str | None
+) -> None:
+    """Growth asked of periods ("by year", "which month of 2017") is each against the one before,
+    never one window against another year's (whose months would not meet)."""
+    reading = _read(engine, vocabulary, question)
+    assert reading.arguments.get("each_against_previous"), reading.arguments
+    assert "compare" not in reading.arguments
+    assert reading.arguments.get("by_change", False) == by_change
+    assert reading.arguments.get("order") == order
+    engine.run(SemanticQuery.model_validate(reading.arguments))
+
+
+@pytest.mark.parametrize(
     ("question", "metric", "op", "values", "count"),
     [
         ("how many orders had just one line item?", "lines", "between", [1.0, 1.0], 3),

@@ -970,3 +970,22 @@ def test_a_dealer_export_its_levels_its_shops_its_models_and_what_it_sells(tmp_p
     assert vocabulary.find("top 3 cities").columns == ("city",)
     assert vocabulary.find("dealers").columns == ("bikeshop",)
     assert vocabulary.find("bikes").metrics == ("products",)
+
+
+def test_each_period_against_the_one_before(engine):
+    """ "Revenue growth by year": each year beside the year before (the first has none), ranked by
+    the change when asked which grew or fell most; one period grouped, no comparison window."""
+    by_year = [GroupBy(column="order_date", grain="year")]
+    series = engine.run(SemanticQuery(metrics=["revenue"], group_by=by_year, each_against_previous=True))
+    rows = [dict(zip(series.columns, row, strict=True)) for row in series.rows]
+    assert [r["revenue__before"] for r in rows] == [None, rows[0]["revenue"], rows[1]["revenue"]]
+    grew = engine.run(
+        SemanticQuery(
+            metrics=["revenue"], group_by=by_year, each_against_previous=True, by_change=True, limit=1
+        )
+    )
+    assert str(grew.rows[0][0])[:4] == "2017"  # up 578.99, the most
+    with pytest.raises(InvalidInputError, match="one period"):
+        SemanticQuery(
+            metrics=["revenue"], group_by=[GroupBy(column="region")], each_against_previous=True
+        ).checked(engine.model)

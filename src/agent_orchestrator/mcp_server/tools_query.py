@@ -102,7 +102,10 @@ def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict
     properties["limit"]["description"] = "Groups shown, most 50"
     properties["share"]["description"] = "Each group's share of the total (share, percentage of, proportion)"
     properties["by_change"]["description"] = (
-        "Rank by the change since the compare window (grew most, fell most)"
+        "Rank by the change since the compare window or the period before (grew most, fell most)"
+    )
+    properties["each_against_previous"]["description"] = (
+        "Each period of a series beside the one before it (growth by year, month over month by month)"
     )
     properties["count"]["description"] = "The answer is how many groups there are (how many countries…)"
     properties["together"]["description"] = (
@@ -130,6 +133,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
         limit: Annotated[int, Field(ge=1, le=50)] = 10,
         share: bool = False,
         by_change: bool = False,
+        each_against_previous: bool = False,
         count: bool = False,
         share_of: dict[str, Any] | None = None,
         together: bool = False,
@@ -145,6 +149,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
             "limit": limit,
             "share": share,
             "by_change": by_change,
+            "each_against_previous": each_against_previous,
             "count": count,
             "share_of": share_of,
             "together": together,
@@ -245,6 +250,7 @@ def _overall(data: SemanticData, query: SemanticQuery) -> dict[str, Any] | None:
     if (
         query.count
         or query.by_change
+        or query.each_against_previous
         or query.compare is not None
         or (query.share_of is not None and len(query.metrics) > 1)
         or any(rule.metric is not None for rule in query.filters)

@@ -1278,6 +1278,28 @@ def _read_words(
         args["by_change"] = True  # "which region grew most from 2016 to 2017?"
         if set(text.split()) & _DECLINE:
             args["order"] = "asc"
+    series = args.get("group_by", [])
+    fell = bool(set(text.split()) & _DECLINE or _BACKWARDS.search(text))
+    if (
+        "compare" in args
+        and len(series) == 1
+        and series[0].get("grain") in ("day", "week", "month", "quarter")
+        and len(find_periods(text)) == 1
+        and not _one_period(args.get("window"), series[0]["grain"])
+    ):  # "which month of 2019 grew the most?": each month against the one before, not 2019 against 2018
+        args.pop("compare")
+        args.pop("by_change", None)
+    if (
+        "compare" not in args
+        and len(series) == 1
+        and "grain" in series[0]
+        and (fell or set(text.split()) & _GROWTH or _YEAR_BACK.search(text) or _STEP_BACK.search(text))
+    ):  # "revenue growth by year", "which month grew most?", "a year where we went backwards?"
+        args["each_against_previous"] = True
+        reading.left = [w for w in reading.left if not _BACKWARDS.fullmatch(w)]
+        if ranking or fell:
+            args["by_change"] = True
+            args["order"] = "asc" if fell else "desc"
     limit = _limit(text)
     grouped = args.get("group_by", [])
     ranged_groups = any("metric" in t for t in thresholds)  # "which hours had over 1000 orders?": all
@@ -2512,6 +2534,8 @@ _MADE_MONEY = re.compile(
     r"\b((?:did|do|does|will|would)(?:\s+\w+){1,5}?|we|they|you|he|she|it|i)\s+(?:make|made)\b(?!\s+of\b)"
 )
 """Money made, said with a verb that is also a car's make."""
+_BACKWARDS = re.compile(r"\bbackwards?\b|\b(?:went|go|gone|going|goes)\s+down\b")
+"""A figure that fell, said plainly ("a year where we went backwards")."""
 _THOSE_ONES = re.compile(r"\b(?:ones|those|these|them|they)\b")
 _ASKED = re.compile(
     r"\b(?:which|what|how many|list|any|count)\s+(?:the\s+|of\s+(?:the|our)\s+|our\s+)?(\w+(?:\s\w+)?)"
@@ -2707,7 +2731,19 @@ def _patched(
                 for f in added
             ]
         patched["filters"] = kept + added
-    for key in ("window", "compare", "order", "order_by", "limit", "share", "share_of", "count", "together"):
+    for key in (
+        "window",
+        "compare",
+        "order",
+        "order_by",
+        "limit",
+        "share",
+        "share_of",
+        "count",
+        "together",
+        "by_change",
+        "each_against_previous",
+    ):
         if key in args:
             patched[key] = args[key]
     said = set(text.split())

@@ -114,6 +114,12 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
         shares.append(
             f"{quote(ranked)} / NULLIF(sum({quote(ranked)}) OVER (), 0) AS {quote(ranked + '__share')}"
         )
+    if query.each_against_previous:  # the period before each, in time order, before any ranking
+        lags = ", ".join(
+            f"lag({quote(name)}) OVER (ORDER BY {quote(groups[0])}) AS {quote(name + '__before')}"
+            for name in metric_names
+        )
+        sql = [f"SELECT *, {lags} FROM ({' '.join(sql)})"]
     outer = [f"SELECT *{''.join(', ' + share for share in shares)} FROM ({' '.join(sql)})"]
     if groups:
         direction = "DESC" if query.order == "desc" else "ASC"
@@ -123,7 +129,7 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             if g.grain is not None or g.bands is not None
         ]
         if (
-            ordered and len(groups) == len(ordered) and query.order_by is None
+            ordered and len(groups) == len(ordered) and query.order_by is None and not query.by_change
         ):  # a trend in time order, bands as said
             outer.append("ORDER BY " + ", ".join(ordered))
         else:

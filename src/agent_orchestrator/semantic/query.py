@@ -204,7 +204,10 @@ class SemanticQuery(BaseModel):
     """The answer's share of a wider whole: of the same metric over the whole's window and filters."""
     by_change: bool = False
     """Rank the groups by the change of the ranked metric since the comparison window ("which
-    region grew most?"), not by its value."""
+    region grew most?"), or since the period before (``each_against_previous``), not by its value."""
+    each_against_previous: bool = False
+    """Each period of a series beside the period before it, with the change ("revenue growth by
+    year", "was there a year we went backwards?"): one group, a time grain, no comparison window."""
     count: bool = False
     """The answer is how many groups there are ("how many customers haven't ordered since 2015?"),
     the first of them listed beside it."""
@@ -270,7 +273,11 @@ class SemanticQuery(BaseModel):
                 raise InvalidInputError(f"{window.column} is not a date of the dataset.")
         if self.compare is not None and self.window is None:
             raise InvalidInputError("A comparison needs the window it compares with.")
-        if self.by_change and self.compare is None:
+        if self.each_against_previous and (
+            len(self.group_by) != 1 or self.group_by[0].grain is None or self.compare is not None
+        ):
+            raise InvalidInputError("Each period against the one before needs one period to group by.")
+        if self.by_change and self.compare is None and not self.each_against_previous:
             raise InvalidInputError("Ranking by the change needs a period to compare with.")
         if self.count and not self.group_by:
             raise InvalidInputError("Counting needs what is counted: a column to group by.")
@@ -473,6 +480,7 @@ def query_schema(
                 "additionalProperties": False,
             },
             "by_change": {"type": "boolean"},
+            "each_against_previous": {"type": "boolean"},
             "count": {"type": "boolean"},
             "together": {"type": "boolean"},
         },

@@ -128,6 +128,8 @@ def reading(
                 f"{group.grain} ({title})" if group.grain else _entity_title(model, group.column, group)
             )
         parts[0] += " by " + " and ".join(groups)
+    if query.each_against_previous:
+        parts[0] += f", each against the {query.group_by[0].grain} before"
     if query.by_change:
         parts[0] += ", ranked by the change"
     if query.count:
@@ -201,7 +203,9 @@ def render(
         lines = [line for line in lines if line]
     for place, row in enumerate(records, 1):
         name = " · ".join(_group_value(model, query, row, i) for i in range(len(query.group_by)))
-        if query.compare is not None:
+        if query.compare is not None or (
+            query.each_against_previous and any(row.get(f"{m.name}__before") is not None for m in metrics)
+        ):  # the first period has none before it: its figure alone
             figures = "; ".join(_compared(m, row, currency) for m in metrics)
         else:
             figures = "; ".join(_valued(m, row.get(m.name), currency, len(metrics)) for m in metrics)
