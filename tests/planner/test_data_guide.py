@@ -1131,3 +1131,37 @@ def test_money_made_is_no_cars_make(tmp_path: Path) -> None:
         assert made is not None and made["metrics"] == ["revenue"] and "group_by" not in made, answer
         _, by_make, answer = chat.ask("revenue by make")
         assert by_make is not None and by_make["group_by"] == [{"column": "company"}], answer
+
+
+def test_one_place_two_columns_examples_in_brackets_and_a_span_a_year_back(tmp_path: Path) -> None:
+    """A city-state (the city Bremen, the state Bremen: the same lines) is left out without asking
+    which, and "City" before a city is the column, not a kind of bike; values in brackets as
+    examples ("(road, mountain etc)") filter nothing; "the same 3 months a yr earlier" is the
+    span answered, a year back."""
+    rows = (
+        "order_id,order_date,category_1,category_2,total_price,City,State\n"
+        + "".join(
+            f"{n},2019-{1 + n % 12:02}-1{n % 10},{('Road', 'Mountain', 'E-Bikes')[n % 3]},"
+            f"{('City', 'Race')[n % 2]},{100 * (1 + n % 4)},{('Bremen', 'Essen', 'Hamburg')[n % 3]},"
+            f"{('Bremen', 'North Rhine-Westphalia', 'Hamburg')[n % 3]}\n"
+            for n in range(48)
+        )
+        + "".join(
+            f"{100 + n},2018-{1 + n % 12:02}-1{n % 10},Road,Race,50,Essen,North Rhine-Westphalia\n"
+            for n in range(24)
+        )
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, left_out, answer = chat.ask("revenue excluding Bremen")
+        assert left_out is not None, answer
+        assert left_out["filters"] in (
+            [{"column": "city", "op": "not_in", "values": ["Bremen"]}],
+            [{"column": "state", "op": "not_in", "values": ["Bremen"]}],
+        )
+        _, split, answer = chat.ask("revenue split by category (road, mountain, e-bikes etc)")
+        assert (
+            split is not None and "filters" not in split and split["group_by"] == [{"column": "category_1"}]
+        )
+        chat.ask("how did the last 3 months go, revenue?")
+        _, back, answer = chat.ask("vs the same 3 months a yr earlier?")
+        assert back is not None and back["compare"]["start"] == "2018-10-01", answer

@@ -34,7 +34,17 @@ from agent_orchestrator.retail.analysis.query import PeriodError, parse_period
 from agent_orchestrator.retail.datasets.semantic import semantic_source
 from agent_orchestrator.retail.db import open_readonly
 from agent_orchestrator.retail.queries import records_countries
-from agent_orchestrator.semantic import Engine, Entity, Kind, Role, SemanticModel, Vocabulary, Window
+from agent_orchestrator.semantic import (
+    Engine,
+    Entity,
+    Filter,
+    Kind,
+    Role,
+    SemanticModel,
+    SemanticQuery,
+    Vocabulary,
+    Window,
+)
 from agent_orchestrator.semantic.render import day_text, window_text
 from agent_orchestrator.semantic.vocabulary import Mention, normalise
 
@@ -156,6 +166,9 @@ class DataGuide:
                 and reading.ambiguous
                 and set(reading.left) <= set(reading.ambiguous)
             ):  # declined only for a name that is several things: which is asked instead
+                alike = _one_place(messages, last, tool, data, reading)
+                if alike is not None:  # the city Bremen and the state Bremen: the same lines
+                    return GuidedCall(tool, alike.arguments)
                 return GuidedAnswer(_which_is_meant(reading, data))
             return refused
         # Only this file's columns, a question the retail reader did not read (a refusal, or left to
@@ -345,18 +358,47 @@ def _meaning_chosen(
             word: _meant(said, mentions, data.model, engine) for word, mentions in before.ambiguous.items()
         }
     for word, chosen in chosen_of.items():
-        if len(chosen) != 1:
-            continue
-        column = data.model.column(chosen[0].column)
-        question = re.sub(  # "the mall machine": the machine chosen, its column said once
-            rf"(?<!\w){re.escape(word)}(?:\s+{re.escape(normalize(column.title))})?(?!\w)",
-            f"{column.title} {chosen[0].value}",
-            normalize(_text(messages[asked])),
-            count=1,
-        )
-        reading = _read([*messages[:asked], {"role": "user", "content": question}], asked, tool, data)
-        return reading if reading.covered else None
+        if len(chosen) == 1:
+            return _read_as(messages, asked, word, chosen[0], tool, data)
     return None
+
+
+def _read_as(
+    messages: Sequence[dict[str, Any]], asked: int, word: str, meant: Mention, tool: str, data: _Data
+) -> SemanticReading | None:
+    """The question ``asked`` read with ``word`` as the value ``meant``, its column said once ("the
+    mall machine": the machine chosen); None when that reading does not cover it."""
+    column = data.model.column(meant.column)
+    question = re.sub(
+        rf"(?<!\w){re.escape(word)}(?:\s+{re.escape(normalize(column.title))})?(?!\w)",
+        f"{column.title} {meant.value}",
+        normalize(_text(messages[asked])),
+        count=1,
+    )
+    reading = _read([*messages[:asked], {"role": "user", "content": question}], asked, tool, data)
+    return reading if reading.covered else None
+
+
+def _one_place(
+    messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data, reading: SemanticReading
+) -> SemanticReading | None:
+    """A name several columns hold on the very same lines (the city Bremen, the state Bremen: a
+    city-state) is one thing, asked about nobody: the question read with the first of them."""
+    if len(reading.ambiguous) != 1:
+        return None
+    word, mentions = next(iter(reading.ambiguous.items()))
+    lines = next((m.name for m in data.model.metrics if m.kind is Kind.rows), None)
+    if lines is None or len({m.column for m in mentions}) != len(mentions):
+        return None
+    kept = [Filter(column=m.column, op="in", values=[m.value]) for m in mentions]
+    with Engine(data.model, data.rows) as engine:
+        counts = [
+            engine.run(SemanticQuery(metrics=[lines], filters=rules)).rows[0][0]
+            for rules in [kept, *([f] for f in kept)]
+        ]
+    if len(set(counts)) != 1:
+        return None
+    return _read_as(messages, last, word, mentions[0], tool, data)
 
 
 _MEANT = re.compile(r"^\W*(?:(?:sorry|oops|no|ah|ok)\W+)*i\s+mean(?:t)?\W+(?P<meant>.+)$")

@@ -755,11 +755,12 @@ def _read_words(
     period_before: dict[str, str] | None = None,
     earlier_period: dict[str, str] | None = None,
 ) -> SemanticReading:
-    text = normalize(question)
+    text = normalize(_FOR_EXAMPLE.sub(" ", question))  # "by category (road, mountain etc)": every one
     text = re.sub(r"\b(since|after)\s+the\s+(?:end|close)\s+of\b", r"\1", text)  # "since the end of June"
     text = _ACROSS_ALL.sub(" overall ", _ALL_OF.sub(" overall ", text))  # "across all 3 branches": everything
     text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
     text = _MADE_MONEY.sub(r"\1 earned", text)  # "how much did they make": earned, not a car's make
+    text = _SAME_SPAN.sub("the same period", text)  # "the same 3 months a year earlier": that span
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
     text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
@@ -2536,6 +2537,19 @@ _MADE_MONEY = re.compile(
 """Money made, said with a verb that is also a car's make."""
 _BACKWARDS = re.compile(r"\bbackwards?\b|\b(?:went|go|gone|going|goes)\s+down\b")
 """A figure that fell, said plainly ("a year where we went backwards")."""
+_FOR_EXAMPLE = re.compile(
+    r"\(\s*(?:e\.?\s?g\.?|eg|such as|for example|for instance|like)\b[^()]*\)"
+    r"|\([^()]*\b(?:etc|and so on)\.?\s*\)",
+    re.IGNORECASE,
+)
+"""Values given in brackets as examples of what is asked ("(road, mountain, e-bikes etc)"): no filter."""
+_SAME_SPAN = re.compile(
+    r"\b(?:the|those|these)\s+same\s+(?:\d+|"
+    + "|".join(NUMBER_WORDS)
+    + r")\s+(?:days|weeks|months|quarters)\b"
+    r"(?=.*\b(?:year|years|yr)\b)"
+)
+"""The span answered, said by its length, a year back ("the same 3 months a yr earlier")."""
 _THOSE_ONES = re.compile(r"\b(?:ones|those|these|them|they)\b")
 _ASKED = re.compile(
     r"\b(?:which|what|how many|list|any|count)\s+(?:the\s+|of\s+(?:the|our)\s+|our\s+)?(\w+(?:\s\w+)?)"

@@ -645,8 +645,15 @@ class Vocabulary:
                     # "top 3 cities" of a file with a kind of bike "City" too: the column, as the
                     # plural names no value
                     plural_only = phrase != one and phrase not in self._values
+                    before_its_value = any(  # "City Bremen": the city column's, not a kind of bike "City"
+                        column == name[1]
+                        for after in (words[start + size : start + size + n] for n in (1, 2, 3))
+                        for column, _ in self._values.get(" ".join(after), [])
+                    )
                     hits = [
-                        (column, value) for column, value in hits if column != name[1] and not plural_only
+                        (column, value)
+                        for column, value in hits
+                        if column != name[1] and not plural_only and not before_its_value
                     ]
                 items = None if hits or name else self._parts.get(phrase) or self._parts.get(one)
                 if hits:
