@@ -1020,8 +1020,10 @@ def test_a_word_of_several_names_is_asked_about_and_chosen_by_a_word_of_one(tmp_
         assert chat.ask("the zales one")[2] == (
             "Revenue, Machine BSQ Mall x1364 - Zales, July 2022 (the latest month in the data): 3.00."
         )
-        tool, _, text = chat.ask("what's revenue outside the mall?")  # never read without 'mall'
-        assert tool is None and text is not None and text.startswith("'mall' is more than one thing here")
+        # "the mall" alone is the location, whose lines hold both machines': no question which
+        assert chat.ask("what's revenue outside the mall?")[2] == (
+            "Revenue, Location not Brunswick Sq Mall, all time: 3.50."
+        )
 
 
 def test_a_question_before_another_is_never_chatter_and_money_made_is_asked_anew(tmp_path: Path) -> None:
@@ -1165,3 +1167,23 @@ def test_one_place_two_columns_examples_in_brackets_and_a_span_a_year_back(tmp_p
         chat.ask("how did the last 3 months go, revenue?")
         _, back, answer = chat.ask("vs the same 3 months a yr earlier?")
         assert back is not None and back["compare"]["start"] == "2018-10-01", answer
+
+
+def test_a_place_that_holds_the_others_and_lines_counted_per_transaction(tmp_path: Path) -> None:
+    """ "Outside the mall": the location Brunswick Sq Mall, whose lines hold those of the machines
+    named for it, never a question which; "transactions with more than one product line" counts
+    each transaction's lines, never a product column."""
+    rows = "Location,Machine,Product,Transaction,TransDate,LineTotal\n" + "".join(
+        f"{('Brunswick Sq Mall', 'GuttenPlans')[n % 2]},"
+        f"{('BSQ Mall x1366 - ATT', 'GP x1367', 'BSQ Mall x1364 - Zales', 'GP x1368')[n % 4]},"
+        f"{('Red Bull', 'Coca Cola', 'Water')[n % 3]},{1000 + n // 2},"
+        f"2022-0{1 + n % 9}-1{n % 10},{1 + n % 3}\n"
+        for n in range(40)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, lines, answer = chat.ask("how many transactions had more than one product line on them?")
+        assert lines is not None and lines["group_by"] == [{"column": "transaction"}], answer
+        assert lines["filters"] == [{"metric": "lines", "op": "gt", "values": [1.0]}] and lines["count"]
+        _, outside, answer = chat.ask("what's revenue outside the mall?")
+        assert outside is not None, answer
+        assert {"column": "location", "op": "not_in", "values": ["Brunswick Sq Mall"]} in outside["filters"]

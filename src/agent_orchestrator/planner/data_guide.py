@@ -382,23 +382,31 @@ def _read_as(
 def _one_place(
     messages: Sequence[dict[str, Any]], last: int, tool: str, data: _Data, reading: SemanticReading
 ) -> SemanticReading | None:
-    """A name several columns hold on the very same lines (the city Bremen, the state Bremen: a
-    city-state) is one thing, asked about nobody: the question read with the first of them."""
+    """A name whose every meaning is within one of them is that one, asked about nobody: the city
+    Bremen and the state Bremen hold the very same lines (a city-state); "the mall" is the location
+    Brunswick Sq Mall, whose lines hold those of the two machines named for it."""
     if len(reading.ambiguous) != 1:
         return None
     word, mentions = next(iter(reading.ambiguous.items()))
     lines = next((m.name for m in data.model.metrics if m.kind is Kind.rows), None)
-    if lines is None or len({m.column for m in mentions}) != len(mentions):
+    if lines is None or len({m.column for m in mentions}) < 2:
         return None
-    kept = [Filter(column=m.column, op="in", values=[m.value]) for m in mentions]
+    kept = {m: Filter(column=m.column, op="in", values=[m.value]) for m in mentions}
     with Engine(data.model, data.rows) as engine:
-        counts = [
-            engine.run(SemanticQuery(metrics=[lines], filters=rules)).rows[0][0]
-            for rules in [kept, *([f] for f in kept)]
-        ]
-    if len(set(counts)) != 1:
+
+        def lines_of(*rules: Filter) -> Any:
+            return engine.run(SemanticQuery(metrics=[lines], filters=list(rules))).rows[0][0]
+
+        alone = {m: lines_of(rule) for m, rule in kept.items()}
+        widest = max(mentions, key=lambda m: alone[m])
+        within = all(
+            lines_of(kept[widest], kept[m]) == alone[m]
+            for m in mentions
+            if m is not widest and m.column != widest.column
+        )
+    if not within or any(m.column == widest.column for m in mentions if m is not widest):
         return None
-    return _read_as(messages, last, word, mentions[0], tool, data)
+    return _read_as(messages, last, word, widest, tool, data)
 
 
 _MEANT = re.compile(r"^\W*(?:(?:sorry|oops|no|ah|ok)\W+)*i\s+mean(?:t)?\W+(?P<meant>.+)$")

@@ -2081,11 +2081,7 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
                 "group": whose,
                 "spoken": match[0],
                 "kept": next(  # the figure's word stays to be read, as it names it ("line items")
-                    (
-                        w
-                        for w in (match["what"], plural(match["what"]))
-                        if vocabulary.find(w).metrics == (figure,)
-                    ),
+                    (w for w in (match["what"], plural(match["what"])) if _names_only(w, figure, vocabulary)),
                     "",  # or is read already ("more than 1 item": the units)
                 ),
                 "together": _of_those(text[: match.start()], model, whose),
@@ -2178,6 +2174,11 @@ def _traits_only(model: SemanticModel, who: str) -> bool:
     return any(noun in normalise(c.title).split() for c in model.columns if c.role is not Role.ignore)
 
 
+def _names_only(words: str, metric: str, vocabulary: Vocabulary) -> bool:
+    named = vocabulary.find(words)
+    return named.metrics == (metric,) and not named.columns and not named.mentions
+
+
 def _names_something(words: str, vocabulary: Vocabulary) -> bool:
     named = vocabulary.find(words)
     return bool(named.metrics or named.columns or named.mentions)
@@ -2188,9 +2189,19 @@ def _figure_named(words: str, model: SemanticModel, vocabulary: Vocabulary) -> s
     item", which names what "line items" does): the longest start of the words that names one
     metric or measure."""
     parts = words.split()
+    lines = next((m.name for m in model.metrics if m.kind is Kind.rows), None)
+    if lines is not None and len(parts) == 2 and singular(parts[1]) == "line":
+        return lines  # "more than one product line": the lines of each
     for size in range(len(parts), 0, -1):
         said = " ".join(parts[:size])
         named = vocabulary.find(said if _names_something(said, vocabulary) else plural(said))
+        counting = [  # "more than one product": a column of names, counted
+            m.name
+            for m in model.metrics
+            if m.kind is Kind.count_distinct and m.over in named.columns and not named.metrics
+        ]
+        if len(counting) == 1 and not named.mentions:
+            named = replace(named, metrics=(counting[0],))
         if len(named.metrics) == 1 and not named.mentions:
             things_sold = _counted_entity(model, named.metrics[0]) is Entity.product
             if things_sold and "units" in {m.name for m in model.metrics} and not _KINDS_OF.search(words):
@@ -2219,8 +2230,11 @@ def _whose(before: str, model: SemanticModel, vocabulary: Vocabulary) -> dict[st
         return None
     entity = _counted_entity(model, named.metrics[0]) if len(named.metrics) == 1 else None
     key = model.key_of(entity) if entity is not None else None
-    if key is not None:
-        return {"column": key.name}
+    keys = [c for c in named.columns if model.column(c).role is Role.key]
+    if key is not None or (
+        len(keys) == 1 and not named.metrics
+    ):  # "invoices", a "Transaction" key's own word
+        return {"column": key.name if key is not None else keys[0]}
     columns = [c for c in named.columns if model.column(c).role is Role.dimension]
     return {"column": columns[0]} if len(columns) == 1 and not named.metrics else None
 
