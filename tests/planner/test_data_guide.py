@@ -1187,3 +1187,10 @@ def test_a_place_that_holds_the_others_and_lines_counted_per_transaction(tmp_pat
         _, outside, answer = chat.ask("what's revenue outside the mall?")
         assert outside is not None, answer
         assert {"column": "location", "op": "not_in", "values": ["Brunswick Sq Mall"]} in outside["filters"]
+    (tmp_path / "shares").mkdir()
+    with _chat_on(tmp_path / "shares", rows) as chat:
+        _, within, answer = chat.ask("what % of transactions were Water, by location?")
+        assert within is not None and within["share_of"] == {"each_group": True}, answer
+        assert "of that location" in str(answer)
+        _, across, answer = chat.ask("share of Water transactions by location")  # of all Water's
+        assert across is not None and across.get("share") and "share_of" not in across, answer

@@ -989,3 +989,23 @@ def test_each_period_against_the_one_before(engine):
         SemanticQuery(
             metrics=["revenue"], group_by=[GroupBy(column="region")], each_against_previous=True
         ).checked(engine.model)
+
+
+def test_a_share_of_each_groups_own_whole(engine):
+    """ "What % of lines were discounted, by region?": each region's discounted lines over that
+    region's lines, not over all discounted lines."""
+    query = SemanticQuery(
+        metrics=["lines"],
+        group_by=[GroupBy(column="region")],
+        filters=[Filter(column="discount", op="gt", values=[0])],
+        share_of=Whole(each_group=True),
+    )
+    result = engine.run(query)
+    rows = {r[0]: dict(zip(result.columns, r, strict=True)) for r in result.rows}
+    for region, row in rows.items():
+        everything = engine.run(
+            SemanticQuery(metrics=["lines"], filters=[Filter(column="region", op="in", values=[region])])
+        ).rows[0][0]
+        assert row["lines__whole"] == everything and row["lines__share"] == pytest.approx(
+            row["lines"] / everything
+        )

@@ -1228,7 +1228,24 @@ def _read_words(
     elif cues & _SHARE or re.search(r"%\s+of\b", text):
         args["share"] = True
         parts = [f for f in filters if "part" in f]
-        if (not groups and filters and filters[0]["op"] == "in" and "part" not in filters[0]) and len(
+        grouped_by = {g["column"] for g in groups}
+        valued = [
+            f
+            for f in filters
+            if f.get("column") not in grouped_by | {None}
+            and f["op"] == "in"
+            and "part" not in f
+            and "never_by" not in f
+        ]
+        if groups and len(valued) == 1 and _WITHIN.search(text):
+            # "what % of transactions were credit, by location?": of each location's own, not of all credit
+            del args["share"]
+            others = [f for f in filters if f is not valued[0]]
+            args["share_of"] = {
+                **{k: v for k, v in (("window", args.get("window")), ("filters", others)) if v},
+                "each_group": True,
+            }
+        elif (not groups and filters and filters[0]["op"] == "in" and "part" not in filters[0]) and len(
             filters[0]["values"]
         ) == 1:  # "…from the West?": its figure, and its share of the rest
             del args["share"]
@@ -2557,6 +2574,12 @@ _FOR_EXAMPLE = re.compile(
     re.IGNORECASE,
 )
 """Values given in brackets as examples of what is asked ("(road, mountain, e-bikes etc)"): no filter."""
+_WITHIN = re.compile(
+    r"(?:%|\b(?:percent|percentage|share|proportion|fraction|portion))\s+of\s+(?:\w+\s+){1,4}?"
+    r"(?:were|was|are|is|got|had|paid|came|went|used|ended)\b"
+)
+"""A share of each group's own, asked of what its things were ("what % of orders were paid by
+card, per store?"), not of all of them."""
 _SAME_SPAN = re.compile(
     r"\b(?:the|those|these)\s+same\s+(?:\d+|"
     + "|".join(NUMBER_WORDS)

@@ -107,7 +107,7 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
     if query.share_of is not None:  # of a wider whole: the same metric over it, in a scalar subquery
         for alias, template in (("__share", f"{quote(ranked)} / NULLIF({{}}, 0)"), ("__whole", "{}")):
             whole = _whole(
-                model, model.metric(ranked), query.share_of, share_params
+                model, model.metric(ranked), query.share_of, share_params, query.group_by
             )  # its parameters, each time
             shares.append(f"{template.format(whole)} AS {quote(ranked + alias)}")
     elif query.share and groups:  # a share is of the groups' total: with no groups there is one row
@@ -120,7 +120,7 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             for name in metric_names
         )
         sql = [f"SELECT *, {lags} FROM ({' '.join(sql)})"]
-    outer = [f"SELECT *{''.join(', ' + share for share in shares)} FROM ({' '.join(sql)})"]
+    outer = [f"SELECT *{''.join(', ' + share for share in shares)} FROM ({' '.join(sql)}) AS {_GROUPED}"]
     if groups:
         direction = "DESC" if query.order == "desc" else "ASC"
         ordered = [
@@ -206,10 +206,22 @@ def _together(model: SemanticModel, query: SemanticQuery) -> Compiled:
     return Compiled(sql, grouped.params + params + where_params, [], list(query.metrics))
 
 
-def _whole(model: SemanticModel, metric: Metric, whole: Whole, params: list[Any]) -> str:
-    """The metric over the whole a share is of, as a scalar subquery (its parameters appended)."""
+_GROUPED = '"__grouped"'
+"""The name of a query's groups where a subquery refers to each (:func:`_whole`)."""
+
+
+def _whole(
+    model: SemanticModel, metric: Metric, whole: Whole, params: list[Any], groups: list[GroupBy] | None = None
+) -> str:
+    """The metric over the whole a share is of, as a scalar subquery (its parameters appended); of
+    each group's own lines when the whole is each group's."""
     expression = _metric(model, metric, None, model.time, params)
     where = _rows_kept(model, whole.filters, whole.window, params)
+    if whole.each_group:
+        for group in groups or []:
+            column = model.column(group.column)
+            alias = group.column if group.grain is None else f"{group.column}__{group.grain}"
+            where.append(f"{_group_expression(column, group)} IS NOT DISTINCT FROM {_GROUPED}.{quote(alias)}")
     return f"(SELECT {expression} FROM {VIEW}" + (f" WHERE {' AND '.join(where)})" if where else ")")
 
 

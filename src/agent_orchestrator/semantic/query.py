@@ -139,6 +139,9 @@ class Whole(BaseModel):
 
     window: Window | None = None
     filters: Annotated[list[Filter], Field(max_length=12)] = []
+    each_group: bool = False
+    """Of each group's own whole ("what % of transactions were credit, by location?": each
+    location's credit transactions as a share of that location's transactions)."""
 
 
 class Band(BaseModel):
@@ -476,6 +479,7 @@ def query_schema(
                 "properties": {
                     "window": window,
                     "filters": {"type": "array", "items": {"anyOf": column_filters}},
+                    "each_group": {"type": "boolean"},
                 },
                 "additionalProperties": False,
             },

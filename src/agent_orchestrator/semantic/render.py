@@ -221,7 +221,7 @@ def render(
         lines += ["", gap]
     if overall is not None:  # a paragraph of its own: the list's last item does not run on into it
         said = overall_line(metrics, overall, currency, total_groups or len(records))
-        lines += ["", said + _share_of(model, query, overall)]
+        lines += ["", said + _share_of(model, query, overall, every_group=True)]
     return "\n".join(lines)
 
 
@@ -283,14 +283,21 @@ def overall_line(metrics: list[Metric], overall: dict[str, Any], currency: str |
     return f"Total of the {groups:,}: {figures}"
 
 
-def _share_of(model: SemanticModel, query: SemanticQuery, row: dict[str, Any]) -> str:
-    """ " (32.96% of 8,998,790.91, the revenue of 2011)": a figure's share of the wider whole asked."""
+def _share_of(
+    model: SemanticModel, query: SemanticQuery, row: dict[str, Any], every_group: bool = False
+) -> str:
+    """ " (32.96% of 8,998,790.91, the revenue of 2011)": a figure's share of the wider whole asked
+    (``every_group``: the groups' total line, whose whole is every group's)."""
     if query.share_of is None:
         return ""
     ranked = query.order_by or query.metrics[0]
     share, whole = row.get(f"{ranked}__share"), row.get(f"{ranked}__whole")
     metric = model.metric(ranked)
     of = [_filter_text(model, rule) for rule in query.share_of.filters] + [window_text(query.share_of.window)]
+    if query.share_of.each_group and query.group_by and not every_group:  # "the orders of that location"
+        of.insert(
+            0, "that " + " and ".join(g.grain or _entity_title(model, g.column, g) for g in query.group_by)
+        )
     amount = figure(metric, whole, model.currency)
     if share is None:
         return f" (of {amount}: no share, the whole is nothing)"
