@@ -551,6 +551,8 @@ def read_semantic(
     figures = _parts(alone.arguments.get("metrics", []), model)
     referred: dict[str, list[str]] = {}
     for lead in before:  # a lead-in may only name again what the question names itself...
+        if _CLAIMED.search(lead) and not _REFERS_BACK.search(last):
+            continue  # ... or say what someone holds or planned: "my boss reckons Hamburg is #2."
         named = vocabulary.find(normalize(lead))
         new = [m for m in named.mentions if m.value not in kept]
         if new and _REFERS_BACK.search(last) and not {m.column for m in new} & columns:
@@ -574,6 +576,13 @@ def read_semantic(
     return alone
 
 
+_CLAIMED = re.compile(
+    r"\b(?:reckons?|thinks?|thought|believes?|believed|claims?|claimed|swears?|swore|says|said|told\s+me"
+    r"|insists?|expects?|expected|guessed|guesses|bets?|planned|plans|budgeted|forecast|forecasted|targeted)\b",
+    re.IGNORECASE,
+)
+"""What someone holds, guessed or planned, said before the question ("my boss reckons Hamburg is
+our #2 state.", "the warehouse had planned for 40,000 units in May."): context, not a condition."""
 _REFERS_BACK = re.compile(
     r"\b(?:their|theirs|they|them|its|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)there)\b",
     re.IGNORECASE,
