@@ -1164,6 +1164,10 @@ def test_one_place_two_columns_examples_in_brackets_and_a_span_a_year_back(tmp_p
         assert (
             split is not None and "filters" not in split and split["group_by"] == [{"column": "category_1"}]
         )
+        chat.ask("which year brought in the most revenue?")
+        _, grew, answer = chat.ask("how much did it grow vs the year before?")  # that year's change
+        assert grew is not None and "each_against_previous" not in grew, answer
+        assert grew["compare"] == {"start": "2018-01-01", "end": "2018-12-31"}
         chat.ask("how did the last 3 months go, revenue?")
         _, back, answer = chat.ask("vs the same 3 months a yr earlier?")
         assert back is not None and back["compare"]["start"] == "2018-10-01", answer

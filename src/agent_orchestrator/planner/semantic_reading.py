@@ -504,6 +504,34 @@ def read_semantic(
     period_before: dict[str, str] | None = None,
     earlier_period: dict[str, str] | None = None,
 ) -> SemanticReading:
+    """``question`` read (:func:`_read_semantic`), its query's parts agreeing with each other: a
+    growth asked of one period ("how much did it grow vs the year before?" after the best year) is
+    that period against the one before, no series of periods each against its own."""
+    reading = _read_semantic(
+        question, model, vocabulary, last_day, previous, listed, period_before, earlier_period
+    )
+    args = reading.arguments
+    series = args.get("group_by", [])
+    if args.get("each_against_previous") and (
+        "compare" in args or len(series) != 1 or "grain" not in series[0]
+    ):
+        args = {k: v for k, v in args.items() if k != "each_against_previous"}
+        if "compare" not in args:
+            args.pop("by_change", None)
+        return replace(reading, arguments=args)
+    return reading
+
+
+def _read_semantic(
+    question: str,
+    model: SemanticModel,
+    vocabulary: Vocabulary,
+    last_day: date | None,
+    previous: dict[str, Any] | None = None,
+    listed: tuple[str, list[str]] | None = None,
+    period_before: dict[str, str] | None = None,
+    earlier_period: dict[str, str] | None = None,
+) -> SemanticReading:
     """Read ``question`` (with the previous query and what its answer listed -- a column's values,
     or the choices offered for a name -- for a follow-up; ``period_before``: the window of the last
     answer of any tool, which "that year" means; ``earlier_period``: the window of the answer before
