@@ -247,6 +247,24 @@ def test_not_since_a_period_is_a_last_order_in_it_or_before(
 
 
 @pytest.mark.parametrize(
+    ("question", "metrics", "group_by"),
+    [
+        ("which 3 states place the most orders? count distinct order ids", ["orders"], [{"column": "state"}]),
+        ("top regions by number of unique customer ids", ["customers"], [{"column": "region"}]),
+        ("revenue by order id", ["revenue"], [{"column": "order_id"}]),
+    ],
+)
+def test_distinct_ids_counted_are_the_things_counted(
+    engine: Engine, vocabulary: Vocabulary, question: str, metrics: list[str], group_by: list[dict[str, str]]
+) -> None:
+    """ "Count distinct order ids" counts the orders, never a breakdown by each order; "by order
+    id" still is one."""
+    reading = _read(engine, vocabulary, question)
+    assert reading.arguments["metrics"] == metrics
+    assert reading.arguments["group_by"] == group_by
+
+
+@pytest.mark.parametrize(
     ("question", "by_change", "order"),
     [
         ("revenue growth by year", False, None),

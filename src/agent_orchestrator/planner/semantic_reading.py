@@ -1116,6 +1116,10 @@ def _read_words(
             continue
         elif name not in filter_columns:
             key = model.key_of(column.entity) if column.role is Role.label and column.entity else None
+            distinct = _distinct_ids(text, key or column, model, vocabulary, found)
+            if distinct is not None:  # "count distinct order ids": the orders counted, not each order
+                metrics += [distinct] if distinct not in metrics else []
+                continue
             groups.append({"column": key.name if key is not None else name})
     dimensions = [] if metrics else _counted_columns(text, model, vocabulary)
     others = [g for g in groups if g["column"] not in dimensions]
@@ -2226,6 +2230,24 @@ def _traits_only(model: SemanticModel, who: str) -> bool:
     if model.key_of(Entity.customer) is not None:
         return False
     return any(noun in normalise(c.title).split() for c in model.columns if c.role is not Role.ignore)
+
+
+_DISTINCT = re.compile(r"\b(?:distinct|unique|different|count(?:\s+of)?|number\s+of)\s+(?:the\s+)?$")
+
+
+def _distinct_ids(
+    text: str, column: Column, model: SemanticModel, vocabulary: Vocabulary, found: Any
+) -> str | None:
+    """The metric counting a key's things when the question counts its values ("count distinct
+    order ids", "number of unique customer IDs"): None when the key is what the answer is by."""
+    if column.role is not Role.key:
+        return None
+    counting = [m.name for m in model.metrics if m.kind is Kind.count_distinct and m.over == column.name]
+    said = [p for p in found.used if column.name in vocabulary.find(p).columns]
+    places = [m.start() for p in said for m in re.finditer(rf"\b{re.escape(p)}\b", text)]
+    if not counting or not any(_DISTINCT.search(text[:at]) for at in places):
+        return None
+    return counting[0]
 
 
 def _names_only(words: str, metric: str, vocabulary: Vocabulary) -> bool:
