@@ -1133,6 +1133,8 @@ def test_money_made_is_no_cars_make(tmp_path: Path) -> None:
         assert made is not None and made["metrics"] == ["revenue"] and "group_by" not in made, answer
         _, by_make, answer = chat.ask("revenue by make")
         assert by_make is not None and by_make["group_by"] == [{"column": "company"}], answer
+        tool, _, answer = chat.ask("did we make money on Classic Chevy?")  # money made is its own figure
+        assert tool == "query_data" or "'money'" not in str(answer), answer
 
 
 def test_one_place_two_columns_examples_in_brackets_and_a_span_a_year_back(tmp_path: Path) -> None:

@@ -2622,7 +2622,7 @@ def _recency(
 
 
 _MADE_MONEY = re.compile(
-    r"\b((?:did|do|does|will|would)(?:\s+\w+){1,5}?|we|they|you|he|she|it|i)\s+(?:make|made)\b(?!\s+of\b)"
+    r"\b((?:did|do|does|will|would)(?:\s+\w+){1,5}?|we|they|you|he|she|it|i)\s+(?:make|made)\b(?!\s+(?:of|money|any|a\s+profit|a\s+loss|profit|a\s+killing)\b)"
 )
 """Money made, said with a verb that is also a car's make."""
 _BACKWARDS = re.compile(r"\bbackwards?\b|\b(?:went|go|gone|going|goes)\s+down\b")
