@@ -1323,6 +1323,8 @@ def test_a_marketplace_reports_words_cancelled_a_city_called_city_and_chatter(tm
     claimed = read("my boss reckons KERALA is our #2 state. can you rank the states by revenue?")
     assert "filters" not in claimed.arguments  # what someone holds is context, not a condition
     assert claimed.arguments["group_by"] == [{"column": "ship_state"}]
+    introduced = read("hi, Tomasz from rev ops here. how many orders were cancelled?")  # who asks: no figure
+    assert introduced.arguments["metrics"] == ["cancelled_orders"]
     row = read_semantic(  # a lead-in that is a row of the list before is no chatter
         "the 2nd one on that list — what was its revenue?",
         shop.model,

@@ -579,8 +579,9 @@ def _read_semantic(
     figures = _parts(alone.arguments.get("metrics", []), model)
     referred: dict[str, list[str]] = {}
     for lead in before:  # a lead-in may only name again what the question names itself...
-        if _CLAIMED.search(lead) and not _REFERS_BACK.search(last):
-            continue  # ... or say what someone holds or planned: "my boss reckons Hamburg is #2."
+        if (_CLAIMED.search(lead) or _INTRODUCED.search(lead)) and not _REFERS_BACK.search(last):
+            continue  # ... or say what someone holds or planned ("my boss reckons Hamburg is #2."),
+            # or who is asking ("hi, Tomasz from rev ops here.")
         named = vocabulary.find(normalize(lead))
         new = [m for m in named.mentions if m.value not in kept]
         if new and _REFERS_BACK.search(last) and not {m.column for m in new} & columns:
@@ -611,6 +612,11 @@ _CLAIMED = re.compile(
 )
 """What someone holds, guessed or planned, said before the question ("my boss reckons Hamburg is
 our #2 state.", "the warehouse had planned for 40,000 units in May."): context, not a condition."""
+_INTRODUCED = re.compile(
+    r"\bfrom\b[^.?!]{1,40}\bhere\b|\b(?:this is|my name is|i'm|i am)\s+[A-Za-z]+\s+(?:from|in|on|with)\b",
+    re.IGNORECASE,
+)
+"""Who is asking, said first ("Tomasz from rev ops here", "this is Ana from finance")."""
 _REFERS_BACK = re.compile(
     r"\b(?:their|theirs|they|them|its|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)there)\b",
     re.IGNORECASE,
