@@ -262,6 +262,12 @@ def test_distinct_ids_counted_are_the_things_counted(
     reading = _read(engine, vocabulary, question)
     assert reading.arguments["metrics"] == metrics
     assert reading.arguments["group_by"] == group_by
+    furniture = {
+        "metrics": ["revenue"],
+        "filters": [{"column": "category", "op": "in", "values": ["Furniture"]}],
+    }
+    after = _read(engine, vocabulary, "how many different order ids is that?", furniture)
+    assert after.arguments["metrics"] == ["orders"] and after.arguments["filters"] == furniture["filters"]
 
 
 @pytest.mark.parametrize(

@@ -1125,6 +1125,7 @@ def _read_words(
             distinct = _distinct_ids(text, key or column, model, vocabulary, found)
             if distinct is not None:  # "count distinct order ids": the orders counted, not each order
                 metrics += [distinct] if distinct not in metrics else []
+                found = replace(found, metrics=(*found.metrics, distinct))  # what a follow-up asks now
                 continue
             groups.append({"column": key.name if key is not None else name})
     dimensions = [] if metrics else _counted_columns(text, model, vocabulary)
