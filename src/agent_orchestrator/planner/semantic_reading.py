@@ -2433,6 +2433,8 @@ def _never_bought(
     """The values the things asked about never had (:data:`_NEVER`) as rows of the things with no
     such line: the customers, or what the question asks which of ("which dealers have never ordered
     a fat bike?"); without either in the file, the lines without them."""
+    if not any(rule["op"] == "never" for rule in filters):
+        return filters  # the things asked about are looked up only for a "never" said
     asked = _subject({}, model, vocabulary, text)
     return [
         {**rule, "op": "in", "never_by": asked.name}
