@@ -1121,6 +1121,28 @@ def test_what_the_things_asked_about_never_did_and_which_of_them_stopped(tmp_pat
         assert {"metric": "last_order_date", "op": "lt", "values": ["2019-10-01"]} in stopped["filters"]
 
 
+def test_the_things_that_never_had_the_row_just_named(tmp_path: Path) -> None:
+    """ "Which states never bought it?" after the best-selling model is each state with no line of
+    that model, ever (not the states that bought it); "and which dealers?" asks the same of the
+    dealers."""
+    rows = "order_id,order_date,model,quantity,price,bikeshop,State\n" + "".join(
+        f"{n},2019-{1 + n % 12:02}-1{n % 10},{('Aeroad', 'Grail', 'Grail', 'Neuron')[n % 4]},{1 + n % 3},"
+        f"1000,{('WITT-RAD', 'Lucky Bike', 'Radmaxx')[n % 3]},{('Bavaria', 'Hesse', 'Saxony')[n % 3]}\n"
+        for n in range(36)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, best, answer = chat.ask("which model sold the most units in 2019?")
+        assert best is not None and best["limit"] == 1, answer
+        _, never, answer = chat.ask("which states never bought it?")
+        assert never is not None and "window" not in never, answer
+        assert {"column": "model", "op": "in", "values": ["Grail"], "never_by": "state"} in never["filters"]
+        _, dealers, answer = chat.ask("and which dealers?")
+        assert dealers is not None and dealers["group_by"] == [{"column": "bikeshop"}], answer
+        assert {"column": "model", "op": "in", "values": ["Grail"], "never_by": "bikeshop"} in dealers[
+            "filters"
+        ]
+
+
 def test_money_made_is_no_cars_make(tmp_path: Path) -> None:
     """ "How much did they make?" asks for revenue; "revenue by make" groups by the car's make."""
     rows = "Date,Dealer_Name,Company,Model,Price ($)\n" + "".join(

@@ -57,7 +57,7 @@ from .query_phrases import (
     weekdays,
     years_left_out,
 )
-from .row_reference import referred_row
+from .row_reference import RowReference, referred_row
 from .words import (
     COMMON,
     MONTH_NAMES,
@@ -1444,11 +1444,14 @@ def _read_words(
         for unranked in ("limit", "order", "order_by"):
             args.pop(unranked, None)
     if previous is not None and (row is not None or _FOLLOW.search(text)):
+        asked_window = "window" in args
         reading.follow_up = True
         args = _patched(previous, args, found, text, model)
         reading.named = True
         if row is not None and "@" in row.column:  # "how did that compare to the month before?"
             args = _about_period(args, row.column, row.value, text)
+        elif row is not None and _NEVER_IT.search(text):  # "which states never bought it?"
+            args = _never_had_row(args, asked_window, row, model, vocabulary, text, previous)
         elif row is not None:
             shared = bool(args.get("share")) and bool(cues & _SHARE or "%" in text)
             args = _about_row(args, row.column, row.value)
@@ -2446,6 +2449,34 @@ def _never_bought(
     ]
 
 
+_NEVER_IT = re.compile(_NEVER.pattern.removesuffix(r"\s*$") + r"\s*\b(?:it|them|that one|this one)\b")
+"""The row before, never had ("which states never bought it?", "who hasn't ordered that one")."""
+
+
+def _never_had_row(
+    args: dict[str, Any],
+    asked_window: bool,
+    row: RowReference,
+    model: SemanticModel,
+    vocabulary: Vocabulary,
+    text: str,
+    previous: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The things asked about that never had a line of the row before: "which states never bought
+    it?" after the best-selling model is every state without a line of that model -- ever, unless
+    the question says when -- never the states that did."""
+    about = _about_row(args, row.column, row.value)
+    asked = _subject(about, model, vocabulary, text, previous)
+    if asked is None or asked.name == row.column:
+        return about
+    never = {"column": row.column, "op": "in", "values": [row.value], "never_by": asked.name}
+    about["filters"] = [*(f for f in about["filters"] if f.get("column") != row.column), never]
+    if not asked_window:
+        about.pop("window", None)
+        about.pop("compare", None)
+    return about
+
+
 _LEFT_OUT = re.compile(
     r"\b(?:not|exclud(?:e|es|ed|ing)|except|outside|without|ignor(?:e|es|ed|ing)|non|besides|"
     r"apart from|aside from|other than|leave|leaving|omit(?:s|ted|ting)?|minus|"
@@ -2879,6 +2910,13 @@ def _patched(
             f
             for f in patched["filters"]
             if f.get("column") not in new_breakdown or f.get("op") != "in" or f.get("column") in said_now
+        ]
+    swapped = [g["column"] for g in args.get("group_by", []) if "grain" not in g and "bands" not in g]
+    if new_breakdown and len(swapped) == 1 and "filters" in patched:
+        # "and which dealers?" after the states that never bought it: the dealers that never did
+        before = {g["column"] for g in previous.get("group_by", [])}
+        patched["filters"] = [
+            {**f, "never_by": swapped[0]} if f.get("never_by") in before else f for f in patched["filters"]
         ]
     if "window" in args and "compare" not in args:
         patched.pop("compare", None)
