@@ -2914,9 +2914,9 @@ def _patched(
     swapped = [g["column"] for g in args.get("group_by", []) if "grain" not in g and "bands" not in g]
     if new_breakdown and len(swapped) == 1 and "filters" in patched:
         # "and which dealers?" after the states that never bought it: the dealers that never did
-        before = {g["column"] for g in previous.get("group_by", [])}
+        shown = {g["column"] for g in previous.get("group_by", [])}
         patched["filters"] = [
-            {**f, "never_by": swapped[0]} if f.get("never_by") in before else f for f in patched["filters"]
+            {**f, "never_by": swapped[0]} if f.get("never_by") in shown else f for f in patched["filters"]
         ]
     if "window" in args and "compare" not in args:
         patched.pop("compare", None)
