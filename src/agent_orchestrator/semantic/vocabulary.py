@@ -32,7 +32,7 @@ _MIN_COMPACT = 5
 """The fewest letters of a value found by its letters alone (:attr:`Vocabulary._compact`)."""
 _JOINING = frozenset({"the", "a", "an", "of", "in", "on", "and", "or", "to", "for", "by", "at", "vs"})
 """Words never part of a value spaced another way ("in dia" is no India)."""
-_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
 
 
