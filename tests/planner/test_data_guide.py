@@ -1222,3 +1222,39 @@ def test_a_place_that_holds_the_others_and_lines_counted_per_transaction(tmp_pat
         assert "of that location" in str(answer)
         _, across, answer = chat.ask("share of Water transactions by location")  # of all Water's
         assert across is not None and across.get("share") and "share_of" not in across, answer
+
+
+def test_a_file_of_one_column_per_item_is_read_as_its_lines(tmp_path: Path) -> None:
+    """A till's export of one row per receipt and one column per item (pieces sold, blank for none;
+    ``;``-delimited, days first, an empty row, a row with a date only) imports as its lines: the
+    receipts are counted and ranked by their totals, items by their pieces, an item no receipt
+    sold is there with none; a total is never split among items, and receipts without an item are
+    whole receipts."""
+    items = ("angbutter", "plain bread", "jam", "americano", "croque monsieur")
+    rows = ["datetime;day of week;total;place;" + ";".join(items)]
+    for n in range(40):
+        sold = [str(1 + n % 3) if n % 4 else "", "1" if n % 2 else "", "", "2" if n % 5 == 0 else "", ""]
+        if not any(sold):
+            sold[2] = "1"
+        rows.append(
+            f"{1 + n % 28}/0{1 + n % 3}/2020 1{n % 8}:05;Mon;{1000 * (1 + n % 7)};{('동면', '', '교동')[n % 3]};"
+            + ";".join(sold)
+        )
+    rows += [";;;;;;;;", "18/06/2020 14:52;;;;;;;;"]
+    with _chat_on(tmp_path, "\n".join(rows) + "\n") as chat:
+        _, _, answer = chat.ask("how many receipts are there?")
+        assert answer == "Orders, all time: 40.", answer
+        _, _, answer = chat.ask("total revenue?")
+        assert answer == f"Revenue, all time: {sum(1000 * (1 + n % 7) for n in range(40)):,}.00.", answer
+        _, top, answer = chat.ask("top 3 items by units sold")
+        assert top is not None and top["group_by"] == [{"column": "item"}], answer
+        assert "1. angbutter: 60" in str(answer), answer
+        _, _, answer = chat.ask("bottom 1?")
+        assert "croque monsieur: 0" in str(answer), answer
+        tool, _, answer = chat.ask("revenue by item")
+        assert tool == "query_data" and "whole order's" in str(answer), answer
+        _, none, answer = chat.ask("how many receipts had no angbutter?")
+        assert none is not None and none["filters"][0]["never_by"] == "order_number", answer
+        assert answer == "Orders, never Item angbutter (by order), all time: 10.", answer
+        _, place, answer = chat.ask("revenue in 동면?")
+        assert place is not None and place["filters"] == [{"column": "place", "op": "in", "values": ["동면"]}]

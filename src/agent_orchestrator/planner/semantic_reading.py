@@ -1230,7 +1230,10 @@ def _read_words(
             metrics = [dated]
             found = replace(found, metrics=(dated,))  # what a follow-up asks now
     if not metrics and (found.mentions or groups or "window" in args or phrased):
-        metrics = [_default_metric(model, cues, counting=counting and not groups)]
+        about = [m.column for m in found.mentions] + [g["column"] for g in groups]
+        items = any(model.column(name).entity is Entity.product for name in about)
+        tallied = (counting and not groups) or _whole_only(model, items)
+        metrics = [_default_metric(model, cues, counting=tallied)]
     revenue = _default_metric(model)
     if _HOW_MUCH_TOO.search(text) and metrics and revenue not in metrics:
         names = {m.name for m in model.metrics}
@@ -2425,9 +2428,11 @@ _NEVER = re.compile(
     r"\b(?:never|not\s+once|(?:have|has|had|did|do|does)(?:n'?t|\s+not)(?:\s+(?:ever|yet))?)\s+"
     r"(?:(?:bought|buy|ordered|order|purchased|purchase|shopped|shop|spent|spend|paid|pay|used|use|tried)"
     r"|(?:anything|any|once)\b)(?:\s+\w+){0,3}?(?:\s+(?:from|in|at|on|with|by|any|a|an|the))?\s*$"
+    r"|\b(?:had|has|have|having|with|contain(?:s|ed|ing)?|includ(?:es|ed|ing))\s+no\s*$"
 )
 """A value no line of the customer's ever had ("never anything from Apparel", "haven't bought any
-furniture", "never paid cash"): who never did, not the lines that did not."""
+furniture", "never paid cash"), or of the order ("receipts with no angbutter"): who never did, or
+which orders hold none, not the lines that did not."""
 
 
 def _never_bought(
@@ -2435,10 +2440,11 @@ def _never_bought(
 ) -> list[dict[str, Any]]:
     """The values the things asked about never had (:data:`_NEVER`) as rows of the things with no
     such line: the customers, or what the question asks which of ("which dealers have never ordered
-    a fat bike?"); without either in the file, the lines without them."""
+    a fat bike?"), else the orders ("revenue of receipts with no angbutter"); without any of them in
+    the file, the lines without them."""
     if not any(rule["op"] == "never" for rule in filters):
         return filters  # the things asked about are looked up only for a "never" said
-    asked = _subject({}, model, vocabulary, text)
+    asked = _subject({}, model, vocabulary, text, orders=True) or model.key_of(Entity.order)
     return [
         {**rule, "op": "in", "never_by": asked.name}
         if rule["op"] == "never" and asked is not None and asked.name != rule.get("column")
@@ -2699,17 +2705,19 @@ def _subject(
     vocabulary: Vocabulary,
     text: str,
     previous: dict[str, Any] | None = None,
+    orders: bool = False,
 ) -> Column | None:
     """What a question of recency lists: the things it names after "which" or "how many" ("how
     many products haven't sold…", where "products sold" also reads as units) or groups by ("states
-    with no sales…"), else the customers ("who hasn't ordered…")."""
+    with no sales…"), else the customers ("who hasn't ordered…"); the orders too when ``orders``
+    (an order has one day, no recency, but may hold no line of a thing)."""
     asked = _ASKED.search(text)
     named = vocabulary.find(asked[1]) if asked else None
     for name in named.metrics if named else ():
         metric = model.metric(name)
         if metric.kind is Kind.count_distinct and metric.over is not None:
             column = model.column(metric.over)
-            if column.entity is not Entity.order:  # an order has one day: it is no thing that stops
+            if orders or column.entity is not Entity.order:  # an order has one day: it never stops
                 return column
     before = (previous or {}).get("group_by", []) if _THOSE_ONES.search(text) else []
     candidates = [  # "and which ones haven't ordered since…": the things listed before
@@ -3179,6 +3187,15 @@ def _default_metric(
     if (counting or cues & _BUSY) and "orders" in names:
         return "orders"
     return "revenue" if "revenue" in names else names[0]
+
+
+def _whole_only(model: SemanticModel, items: bool) -> bool:
+    """Whether a question about items (``items``) is about their units, not revenue: where revenue
+    is each order's own total, never split among its items (a file of one column per item)."""
+    if not items or "revenue" not in {m.name for m in model.metrics}:
+        return False
+    over = model.metric("revenue").over
+    return over is not None and model.column(over).of_order
 
 
 def _unique(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -116,6 +116,9 @@ class Column(BaseModel):
     """For a label or a dimension with too many values written other ways to list them (a city
     typed "BENGALURU", "Bengaluru" and "bengaluru" on thousands of orders): every value equal but for
     case and surrounding spaces is read as most lines write it."""
+    of_order: bool = False
+    """For a measure: an amount of the whole order, written on its first line only (a receipt's
+    total in a file of one column per item): summed once an order, never split among its items."""
     mapped: Annotated[str, Field(max_length=40)] | None = None
     """What an admin confirmed the column holds (``suggest.KNOWN``: the order number, the line total):
     the columns every sales table has, as against the ones only this file has."""

@@ -95,10 +95,13 @@ class CsvReading:
     date_format: str | None = None
 
 
-def read_csv_sql(path: Path, date_format: str | None = None, reading: CsvReading | None = None) -> str:
-    """The ``read_csv`` call DuckDB reads ``path`` with (the path bound as a literal, quoted)."""
+def read_csv_sql(
+    path: Path, date_format: str | None = None, reading: CsvReading | None = None, as_text: bool = False
+) -> str:
+    """The ``read_csv`` call DuckDB reads ``path`` with (the path bound as a literal, quoted); every
+    value as the file writes it when ``as_text``."""
     date_format = date_format or (reading.date_format if reading else None)
-    options = ""
+    options = ", all_varchar = true" if as_text else ""
     if date_format and "%z" in date_format:  # moments with their offset: read as text, then local
         options += f", auto_type_candidates = {_NO_MOMENTS}"
     elif date_format and year_twin(date_format):  # days in two year widths: read as text, then days

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.semantic.model import Column, Role, SemanticModel
+from agent_orchestrator.semantic.model import Column, Entity, Role, SemanticModel
 
 if TYPE_CHECKING:  # vocabulary.py reads the grain words from here
     from agent_orchestrator.semantic.vocabulary import Found
@@ -274,6 +274,7 @@ class SemanticQuery(BaseModel):
                 and model.column(window.column) not in model.dated
             ):
                 raise InvalidInputError(f"{window.column} is not a date of the dataset.")
+        _not_split(self, model)
         if self.compare is not None and self.window is None:
             raise InvalidInputError("A comparison needs the window it compares with.")
         if self.each_against_previous and (
@@ -297,6 +298,33 @@ _NO_SUCH_PART = {
     "date": "{} holds days, not times of day: it has no hours.",
     "time": "{} holds times of day only: it is grouped and filtered by the hour.",
 }
+
+
+def _not_split(query: SemanticQuery, model: SemanticModel) -> None:
+    """An order's own amount (a receipt's total) grouped or filtered by what differs from line to
+    line of one order (its items, their quantities) is refused: the file says no item's share."""
+    whole = [c for c in model.with_role(Role.measure) if c.of_order]
+    if not whole:
+        return
+    read: set[str] = set()
+    todo = [*query.metrics]
+    while todo:
+        metric = model.metric(todo.pop())
+        todo += metric.parts
+        read |= {n for n in (metric.over, metric.times, metric.less) if n}
+    amounts = [c for c in whole if c.name in read]
+    named = [g.column for g in query.group_by]
+    named += [f.column for f in query.filters if f.column and not f.never_by]  # never_by: whole things
+    for name in named:
+        column = model.column(name)
+        if amounts and (
+            column.entity is Entity.product or (column.role is Role.measure and not column.of_order)
+        ):
+            raise InvalidInputError(
+                f"{amounts[0].title} is the whole order's, written once an order: the file does not say "
+                f"how much of it each {column.title.lower()} was. It can be asked by order, period or "
+                f"any other column, and {column.title.lower()} by its own figures."
+            )
 
 
 def _check_part(column: Column, part: str | None) -> None:

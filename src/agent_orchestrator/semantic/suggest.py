@@ -107,7 +107,7 @@ SYNONYMS: dict[str, list[str]] = {
         "spend",
         "spending",
     ],
-    "orders": ["orders", "purchases", "transactions", "invoices", "baskets"],
+    "orders": ["orders", "purchases", "transactions", "invoices", "baskets", "receipts", "bills"],
     "lines": ["lines", "order lines", "line items", "rows", "records", "entries"],
     "customers": ["customers", "buyers", "clients", "shoppers"],
     "products": [
@@ -239,6 +239,9 @@ COLUMN_SYNONYMS: dict[str, list[str]] = {
     "dealer": ["dealership", "shop", "retailer", "reseller", "stockist"],
     "reseller": ["dealer", "retailer", "partner"],
     "province": ["state"],
+    "place": ["location", "neighbourhood", "neighborhood", "district", "area"],
+    "neighbourhood": ["neighborhood", "district", "area", "place"],
+    "district": ["neighbourhood", "neighborhood", "area", "place"],
     "source": ["channel", "sales channel", "order source"],
 }
 """Other words people use for a column, by its header's words: a suggestion, edited on the Data page."""
@@ -542,6 +545,12 @@ def _column(profile: ColumnProfile, rows: int) -> Column:
     elif len(parts := run_together(header.lower())) > 1:  # "PRODUCTLINE": "Product line"
         column = column.model_copy(update={"label": " ".join(parts).capitalize()[:80]})
     return column
+
+
+def role_of(profile: ColumnProfile, rows: int) -> tuple[Role, Entity | None]:
+    """The role a column is suggested on its own, and the entity it names."""
+    column = _role(profile, rows)
+    return column.role, column.entity
 
 
 def _role(profile: ColumnProfile, rows: int) -> Column:

@@ -53,6 +53,7 @@ from agent_orchestrator.semantic.engine import DAY_TIME_TYPE
 from agent_orchestrator.semantic.profile import FEW_VALUES, SAMPLES, CsvReading
 from agent_orchestrator.semantic.source import check_rows, write_parquet
 from agent_orchestrator.semantic.suggest import KNOWN
+from agent_orchestrator.semantic.wide import as_lines, of_order
 
 ROWS_SUFFIX = ".rows.parquet"
 _TABLE = "CREATE TABLE IF NOT EXISTS semantic_files (name TEXT PRIMARY KEY, body BLOB NOT NULL)"
@@ -121,7 +122,14 @@ def store_semantic(
     with tempfile.TemporaryDirectory(prefix=".semantic-", dir=path.parent) as folder:
         utf8 = _as_utf8(path, fmt.encoding, Path(folder))
         try:
-            model = suggest_model(profile_csv(utf8, reading), dataset, known=known)
+            profile = profile_csv(utf8, reading)
+            lines = as_lines(utf8, reading, profile, Path(folder))  # one column per item: its lines
+            if lines is not None:
+                utf8, profile = lines.path, profile_csv(lines.path, reading)
+                known |= lines.known
+            model = suggest_model(profile, dataset, known=known)
+            if lines is not None:  # the receipt's total is no item's
+                model = of_order(model, lines.of_order)
             rows = Path(folder) / "rows.parquet"
             write_parquet(model, utf8, rows, reading)
         except InvalidInputError:
