@@ -99,14 +99,13 @@ def as_lines(csv: Path, reading: CsvReading, profile: TableProfile, folder: Path
     amounts = [c.header for c in others if roles[c.header][0] is Role.measure]
     numbered = any(role == (Role.key, Entity.order) for role in roles.values())
     text = read_csv_sql(csv, None, CsvReading(reading.delimiter, reading.decimal), as_text=True)
-    pieces = f"TRY_CAST(replace(value, {literal(reading.decimal)}, '.') AS DOUBLE)"
+
+    def number(value: str) -> str:  # a count as the file writes it, as a number (none when blank)
+        return f"TRY_CAST(replace({value}, {literal(reading.decimal)}, '.') AS DOUBLE)"
+
     with scanning() as connection:
         connection.execute(f"CREATE TEMP TABLE wide AS SELECT row_number() OVER () AS __row, * FROM {text}")
-        empty = " + ".join(
-            f"count(*) FILTER (WHERE coalesce(TRY_CAST(replace({quote(h)}, {literal(reading.decimal)}, '.')"
-            f" AS DOUBLE), 0) = 0)"
-            for h in items
-        )
+        empty = " + ".join(f"count(*) FILTER (WHERE coalesce({number(quote(h))}, 0) = 0)" for h in items)
         share = connection.execute(f"SELECT ({empty}) / (count(*) * {len(items)}) FROM wide").fetchone()
         if share is None or share[0] is None or share[0] < _EMPTY_SHARE:
             return None
@@ -115,7 +114,7 @@ def as_lines(csv: Path, reading: CsvReading, profile: TableProfile, folder: Path
             f"SELECT __row, name AS __item, value AS __pieces, __at FROM (UNPIVOT (SELECT __row, "
             f"{', '.join(quote(h) for h in items)} FROM wide) ON {', '.join(quote(h) for h in items)} "
             f"INTO NAME name VALUE value) JOIN (VALUES {positions}) AS p(__name, __at) ON name = __name "
-            f"WHERE {pieces} > 0"
+            f"WHERE {number('value')} > 0"
         )
         paid = " OR ".join(f"w.{quote(h)} IS NOT NULL" for h in amounts) or "false"
         lines = (
