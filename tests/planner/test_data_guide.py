@@ -1227,8 +1227,8 @@ def test_a_place_that_holds_the_others_and_lines_counted_per_transaction(tmp_pat
 def test_a_file_of_one_column_per_item_is_read_as_its_lines(tmp_path: Path) -> None:
     """A till's export of one row per receipt and one column per item (pieces sold, blank for none;
     ``;``-delimited, days first, an empty row, a row with a date only) imports as its lines: the
-    receipts are counted and ranked by their totals, items by their pieces, an item no receipt
-    sold is there with none; a total is never split among items, and receipts without an item are
+    receipts are counted and ranked by their totals, items by their pieces (an item no receipt
+    sold is none of them); a total is never split among items, and receipts without an item are
     whole receipts."""
     items = ("angbutter", "plain bread", "jam", "americano", "croque monsieur")
     rows = ["datetime;day of week;total;place;" + ";".join(items)]
@@ -1236,21 +1236,28 @@ def test_a_file_of_one_column_per_item_is_read_as_its_lines(tmp_path: Path) -> N
         sold = [str(1 + n % 3) if n % 4 else "", "1" if n % 2 else "", "", "2" if n % 5 == 0 else "", ""]
         if not any(sold):
             sold[2] = "1"
-        rows.append(
-            f"{1 + n % 28}/0{1 + n % 3}/2020 1{n % 8}:05;Mon;{1000 * (1 + n % 7)};{('동면', '', '교동')[n % 3]};"
-            + ";".join(sold)
-        )
+        day, place = f"{1 + n % 28}/0{1 + n % 3}/2020 1{n % 8}:05", ("동면", "", "교동")[n % 3]
+        rows.append(f"{day};Mon;{1000 * (1 + n % 7) + n};{place};" + ";".join(sold))
     rows += [";;;;;;;;", "18/06/2020 14:52;;;;;;;;"]
     with _chat_on(tmp_path, "\n".join(rows) + "\n") as chat:
         _, _, answer = chat.ask("how many receipts are there?")
         assert answer == "Orders, all time: 40.", answer
         _, _, answer = chat.ask("total revenue?")
-        assert answer == f"Revenue, all time: {sum(1000 * (1 + n % 7) for n in range(40)):,}.00.", answer
+        assert answer == f"Revenue, all time: {sum(1000 * (1 + n % 7) + n for n in range(40)):,}.00.", answer
         _, top, answer = chat.ask("top 3 items by units sold")
         assert top is not None and top["group_by"] == [{"column": "item"}], answer
         assert "1. angbutter: 60" in str(answer), answer
         _, _, answer = chat.ask("bottom 1?")
-        assert "croque monsieur: 0" in str(answer), answer
+        assert "1. jam: 8" in str(answer) and "croque" not in str(answer), answer
+        _, _, answer = chat.ask("biggest single receipt ever?")
+        assert "(top 1 of 40" in str(answer), answer
+        _, held, answer = chat.ask("what was on it?")  # its items, not its total again
+        assert held is not None and held["metrics"] == ["units"], answer
+        assert held["group_by"] == [{"column": "item"}] and held["filters"][0]["op"] == "in", answer
+        _, rest, answer = chat.ask("leaving that receipt out, which day had the most revenue?")
+        assert rest is not None and rest["filters"][0]["op"] == "not_in", answer
+        _, _, answer = chat.ask("avg number of items per receipt?")
+        assert answer == "Units per order, all time: 2.6.", answer
         tool, _, answer = chat.ask("revenue by item")
         assert tool == "query_data" and "whole order's" in str(answer), answer
         _, none, answer = chat.ask("how many receipts had no angbutter?")
@@ -1258,3 +1265,28 @@ def test_a_file_of_one_column_per_item_is_read_as_its_lines(tmp_path: Path) -> N
         assert answer == "Orders, never Item angbutter (by order), all time: 10.", answer
         _, place, answer = chat.ask("revenue in 동면?")
         assert place is not None and place["filters"] == [{"column": "place", "op": "in", "values": ["동면"]}]
+
+
+def test_an_average_per_period_and_the_first_and_last_day(tmp_path: Path) -> None:
+    """ "Avg revenue per trading day" is each day's revenue averaged over the days with sales (one
+    figure, how many days said); "average monthly revenue" likewise by month, kept by a follow-up
+    and left for a breakdown; "when's the first sale, and the last?" is both days."""
+    rows = "order_id,order_date,store,amount\n" + "".join(
+        f"{n},2024-0{1 + n % 3}-{1 + n % 5:02},{('North', 'South')[n % 2]},{10 * (1 + n % 4)}\n"
+        for n in range(30)
+    )
+    days = {(1 + n % 3, 1 + n % 5) for n in range(30)}
+    revenue = sum(10 * (1 + n % 4) for n in range(30))
+    with _chat_on(tmp_path, rows) as chat:
+        _, per, answer = chat.ask("avg revenue per trading day?")
+        assert per is not None and per["per"] == "day" and "group_by" not in per, answer
+        said = f"{revenue / len(days):,.2f} (the average of {len(days)} days with sales)"
+        assert answer == f"Revenue per day, on average, all time: {said}.", answer
+        _, monthly, answer = chat.ask("average monthly revenue")
+        assert monthly is not None and monthly["per"] == "month", answer
+        _, north, answer = chat.ask("and for North?")
+        assert north is not None and north.get("per") == "month", answer
+        _, split, answer = chat.ask("by store?")
+        assert split is not None and "per" not in split and split["group_by"] == [{"column": "store"}], answer
+        _, ends, answer = chat.ask("when's the first sale in the file, and the last?")
+        assert ends is not None and ends["metrics"] == ["first_order_date", "last_order_date"], answer

@@ -107,6 +107,9 @@ def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict
     properties["each_against_previous"]["description"] = (
         "Each period of a series beside the one before it (growth by year, month over month by month)"
     )
+    properties["per"]["description"] = (
+        "Each period of this grain averaged, one figure (average daily revenue, avg orders per month)"
+    )
     properties["count"]["description"] = "The answer is how many groups there are (how many countries…)"
     properties["together"]["description"] = (
         "The answer is the metrics of the groups kept, together (revenue from orders over 500)"
@@ -134,6 +137,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
         share: bool = False,
         by_change: bool = False,
         each_against_previous: bool = False,
+        per: str | None = None,
         count: bool = False,
         share_of: dict[str, Any] | None = None,
         together: bool = False,
@@ -150,6 +154,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
             "share": share,
             "by_change": by_change,
             "each_against_previous": each_against_previous,
+            "per": per,
             "count": count,
             "share_of": share_of,
             "together": together,

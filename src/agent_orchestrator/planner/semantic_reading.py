@@ -390,6 +390,7 @@ _COVERED = re.compile(
     r"|\bhow\s+far\s+back\s+(?:does|do|is|are)\b"
     r"|\bwhen\s+(?:does|do|did)\s+(?:the|this|our|your)\s+(?:data|dataset|file|records?|sales?)\s+(?:start|begin|end|stop)\b"
     r"|\b(?:first|earliest)\s+and\s+(?:last|latest)\s+(?:dates?|days)\b"
+    r"|\bwhen\b.*\b(?:first|earliest)\b.*\b(?:and|&)\s+(?:the\s+)?(?:last|latest|most\s+recent)\b"
 )
 """The period the data covers, asked ("what date range does the file cover?", "how far back does the
 data go?"): its first and last day."""
@@ -505,12 +506,20 @@ def read_semantic(
     earlier_period: dict[str, str] | None = None,
 ) -> SemanticReading:
     """``question`` read (:func:`_read_semantic`), its query's parts agreeing with each other: a
-    growth asked of one period ("how much did it grow vs the year before?" after the best year) is
-    that period against the one before, no series of periods each against its own."""
+    ranking is by a metric asked for; a growth asked of one period ("how much did it grow vs the
+    year before?" after the best year) is that period against the one before, no series of periods
+    each against its own."""
     reading = _read_semantic(
         question, model, vocabulary, last_day, previous, listed, period_before, earlier_period
     )
     args = reading.arguments
+    if args.get("order_by") and args["order_by"] not in args.get("metrics", []):
+        # "and how many on tuesdays, total?" after the weekday with the most orders: ranked by them
+        args = {**args, "order_by": args["metrics"][0]}
+        reading = replace(reading, arguments=args)
+    averaged = _averaged_per(question, args, model)
+    if averaged is not None:  # "avg revenue per trading day": each day's, averaged
+        return replace(reading, arguments=averaged)
     series = args.get("group_by", [])
     if args.get("each_against_previous") and (
         "compare" in args or len(series) != 1 or "grain" not in series[0]
@@ -520,6 +529,48 @@ def read_semantic(
             args.pop("by_change", None)
         return replace(reading, arguments=args)
     return reading
+
+
+_AVERAGE_PER = re.compile(
+    r"\b(?:average|avg|mean|typical)\b(?:\s+\w+){0,4}?\s+(?:per|a|each|every|by\s+the)\s+"
+    r"(?:(?:trading|business|working|selling|open|single)\s+)?(?P<grain>day|week|month|quarter|year)\b"
+    r"|\b(?:average|avg|mean|typical)\s+(?P<ly>daily|weekly|monthly|quarterly|yearly|annual)\b"
+    r"|\b(?:per|a|each)\s+(?P<on>day|week|month|quarter|year)\s+on\s+average\b"
+)
+"""A figure of each period, averaged ("avg revenue per trading day", "average monthly sales")."""
+_LY = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter", "yearly": "year"}
+
+
+def _averaged_per(question: str, args: dict[str, Any], model: SemanticModel) -> dict[str, Any] | None:
+    """``args`` as the average of each period a question names ("average daily revenue"), when it
+    asks one figure (or one series of that very grain): else None."""
+    said = _AVERAGE_PER.search(normalize(question))
+    if said is None or model.time is None or not args.get("metrics"):
+        return None
+    grain = said["grain"] or said["on"] or _LY.get(said["ly"], "year")
+    groups = args.get("group_by", [])
+    if any(g.get("grain") != grain for g in groups) or args.get("compare") or args.get("share_of"):
+        return None
+    metrics = [
+        m for m in args["metrics"] if model.metric(m).kind in (Kind.sum, Kind.rows, Kind.count_distinct)
+    ]
+    if not metrics:
+        return None
+    kept = {k: v for k, v in args.items() if k not in _SERIES_PARTS}
+    return {**kept, "metrics": metrics, "per": grain}
+
+
+_SERIES_PARTS = (
+    "group_by",
+    "limit",
+    "order",
+    "order_by",
+    "count",
+    "share",
+    "each_against_previous",
+    "by_change",
+)
+"""What makes a series or a ranking of periods, none of which an average per period has."""
 
 
 def _read_semantic(
@@ -816,6 +867,8 @@ def _read_words(
         if previous
         else None
     )
+    row = row or _kept_before(text, previous, model)
+    left_row_out = row is not None and bool(_ROW_LEFT_OUT.search(text))  # "leaving that receipt out"
     if row is not None:  # "no. 3 on that list", "they": one row of the answer before, asked about
         text = row.text
     reading = SemanticReading()
@@ -1455,9 +1508,11 @@ def _read_words(
             args = _about_period(args, row.column, row.value, text)
         elif row is not None and _NEVER_IT.search(text):  # "which states never bought it?"
             args = _never_had_row(args, asked_window, row, model, vocabulary, text, previous)
+        elif row is not None and _CONTENTS.search(text) and (contained := _contents(row, model)) is not None:
+            args = contained  # "what was on it?" after the biggest receipt: its items
         elif row is not None:
             shared = bool(args.get("share")) and bool(cues & _SHARE or "%" in text)
-            args = _about_row(args, row.column, row.value)
+            args = _about_row(args, row.column, row.value, left_out=left_row_out)
             args = _share_of_one({**args, "share": True} if shared else args)  # "what share is the #1 state?"
     elif (
         previous is not None
@@ -1689,13 +1744,27 @@ def extra_columns(model: SemanticModel, columns: set[str]) -> bool:
     return False
 
 
+def _kept_before(text: str, previous: dict[str, Any] | None, model: SemanticModel) -> RowReference | None:
+    """The one thing the query before was kept to, named by its noun ("that receipt" after what was
+    on the biggest receipt: that receipt, not a row of the items listed)."""
+    for rule in (previous or {}).get("filters", []):
+        if rule.get("column") and rule.get("op") == "in" and len(rule.get("values", [])) == 1:
+            held = (str(rule["column"]), [str(rule["values"][0])])
+            row = referred_row(text, held, nouns=_nouns_of(held, model))
+            if row is not None and row.text != text:  # named by its noun, never by a pronoun
+                return row
+    return None
+
+
 def _nouns_of(listed: tuple[str, list[str]] | None, model: SemanticModel) -> frozenset[str]:
-    """The words a listed column's row is called by ("that team" of *Sales team ID*)."""
+    """The words a listed column's row is called by ("that team" of *Sales team ID*, "that receipt"
+    of the orders counted as receipts)."""
     name = listed[0].partition("@")[0] if listed else ""
     column = next((c for c in model.columns if c.name == name), None)
     if column is None:
         return frozenset()
     said = [column.title, *column.synonyms, *([column.entity.value] if column.entity else [])]
+    said += [w for w in _counted_as(model, column) if " " not in w]
     return frozenset(w for phrase in said for w in normalise(phrase).split() if len(w) > 2 and is_english(w))
 
 
@@ -2574,10 +2643,11 @@ _NAMING = frozenset({"name", "names", "id", "no", "number", "code"})
 
 
 def _counted_as(model: SemanticModel, column: Column) -> list[str]:
-    """The words of the count of the things a column names ("pizza", "best seller" of the products)."""
+    """The words of the count of the things a column names, each for one of them ("pizza", "best
+    seller" of the products; "receipt" of the orders counted as "receipts")."""
     entity = column.entity
     return [
-        word
+        singular(word)
         for metric in model.metrics
         if metric.kind is Kind.count_distinct
         and metric.over is not None
@@ -2585,7 +2655,6 @@ def _counted_as(model: SemanticModel, column: Column) -> list[str]:
             metric.over == column.name or (entity is not None and model.column(metric.over).entity is entity)
         )
         for word in metric.synonyms
-        if not word.endswith("s")
     ]
 
 
@@ -2901,9 +2970,12 @@ def _patched(
         "together",
         "by_change",
         "each_against_previous",
+        "per",
     ):
         if key in args:
             patched[key] = args[key]
+    if "group_by" in args and "per" not in args:  # "by store" after the average per day: a breakdown
+        patched.pop("per", None)
     said = set(text.split())
     if "order" not in args and said & _HIGH and not said & _LOW:  # "fewest", then "…the most units?"
         patched.pop("order", None)
@@ -3056,9 +3128,40 @@ def _whole_kept(
     return patched
 
 
-def _about_row(args: dict[str, Any], column: str, value: str) -> dict[str, Any]:
-    """The query asked of one row of the list before: that row kept, the breakdown by its column
-    (and the ranking of it) gone."""
+_CONTENTS = re.compile(
+    r"\bwhat\s+(?:was|were|is|are|'s)\s+(?:on|in)\s+(?:it|that|them|that\s+one)\b"
+    r"|\bwhat\s+did\s+(?:it|that(?:\s+one)?)\s+(?:contain|have|hold|include)\b"
+    r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:in|on)\s+(?:it|that)\b"
+)
+"""What one order held, asked of the order just named ("what was on it?")."""
+_ROW_LEFT_OUT = re.compile(
+    rf"\b{LEAVING_OUT}\s+(?:it|them|(?:that|this)(?:\s+one)?(?:\s+\w+)?)\b"
+    r"|\b(?:leav(?:e|ing)|tak(?:e|ing)|keep(?:ing)?)\s+(?:it|them|(?:that|this)(?:\s+one)?(?:\s+\w+)?)\s+out\b"
+)
+"""The row just named, left out ("leaving that one receipt out, which day…", "excluding it")."""
+
+
+def _contents(row: RowReference, model: SemanticModel) -> dict[str, Any] | None:
+    """The items of the order ``row`` names, each with its units (its lines where the file has no
+    quantity); None when the row is no order or the file names no product."""
+    item = model.label_of(Entity.product) or model.key_of(Entity.product)
+    if model.column(row.column).entity is not Entity.order or item is None:
+        return None
+    names = {m.name for m in model.metrics}
+    metric = "units" if "units" in names else "lines" if "lines" in names else None
+    if metric is None:
+        return None
+    return {
+        "metrics": [metric],
+        "group_by": [{"column": item.name}],
+        "filters": [{"column": row.column, "op": "in", "values": [row.value]}],
+        "limit": MAX_ROWS,
+    }
+
+
+def _about_row(args: dict[str, Any], column: str, value: str, left_out: bool = False) -> dict[str, Any]:
+    """The query asked of one row of the list before: that row kept (or, ``left_out``, every row
+    but that one), the breakdown by its column (and the ranking of it) gone."""
     groups = [g for g in args.get("group_by", []) if g.get("column") != column]
     rules = [f for f in args.get("filters", []) if f.get("column") != column]
     about = {
@@ -3067,7 +3170,7 @@ def _about_row(args: dict[str, Any], column: str, value: str) -> dict[str, Any]:
     if groups:
         about["group_by"] = groups
         about.update({k: args[k] for k in ("limit", "order", "order_by") if k in args})
-    about["filters"] = [*rules, {"column": column, "op": "in", "values": [value]}]
+    about["filters"] = [*rules, {"column": column, "op": "not_in" if left_out else "in", "values": [value]}]
     return about
 
 

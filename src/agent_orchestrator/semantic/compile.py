@@ -49,6 +49,8 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
     query = query.checked(model)
     if query.together:
         return _together(model, query)
+    if query.per is not None:
+        return _per_period(model, query)
     # The parameters of each clause, joined in the order the clauses are written.
     params, where_params, having_params = [], [], []  # type: ignore[var-annotated]
     time = _time_column(model, query.window)
@@ -204,6 +206,21 @@ def _together(model: SemanticModel, query: SemanticQuery) -> Compiled:
         f'(SELECT count(*) FROM kept) AS "__groups" FROM {VIEW} WHERE {" AND ".join(where)}'
     )
     return Compiled(sql, grouped.params + params + where_params, [], list(query.metrics))
+
+
+def _per_period(model: SemanticModel, query: SemanticQuery) -> Compiled:
+    """Each metric of every period of the grain with lines, averaged, with how many periods there
+    were (``__periods``): the query grouped by the period, as a subquery."""
+    time = _time_column(model, query.window)
+    assert time is not None and query.per is not None  # checked: an average per period has a date
+    by_period = query.model_copy(
+        update={"per": None, "group_by": [GroupBy(column=time.name, grain=query.per)], "limit": MAX_ROWS}
+    )
+    grouped = compile_query(model, by_period)
+    every = grouped.sql.rsplit(" ORDER BY ", 1)[0]  # every period, in no order
+    averages = ", ".join(f"avg({quote(name)}) AS {quote(name)}" for name in query.metrics)
+    sql = f'SELECT {averages}, count(*) AS "__periods" FROM ({every})'
+    return Compiled(sql, grouped.params, [], list(query.metrics))
 
 
 _GROUPED = '"__grouped"'

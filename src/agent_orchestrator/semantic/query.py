@@ -211,6 +211,9 @@ class SemanticQuery(BaseModel):
     each_against_previous: bool = False
     """Each period of a series beside the period before it, with the change ("revenue growth by
     year", "was there a year we went backwards?"): one group, a time grain, no comparison window."""
+    per: Grain | None = None
+    """The metrics of each period of this grain that has lines, averaged ("average daily revenue",
+    "avg orders per month"): one figure, with the number of periods it is the average of."""
     count: bool = False
     """The answer is how many groups there are ("how many customers haven't ordered since 2015?"),
     the first of them listed beside it."""
@@ -275,6 +278,14 @@ class SemanticQuery(BaseModel):
             ):
                 raise InvalidInputError(f"{window.column} is not a date of the dataset.")
         _not_split(self, model)
+        if self.per is not None:
+            if model.time is None:
+                raise InvalidInputError("An average per period needs a date column.")
+            if self.group_by or self.compare or self.each_against_previous or self.count or self.together:
+                raise InvalidInputError("An average per period is one figure, of no groups nor comparison.")
+            if self.share or self.share_of:
+                raise InvalidInputError("An average per period is no share.")
+            _check_part(model.time, self.per)
         if self.compare is not None and self.window is None:
             raise InvalidInputError("A comparison needs the window it compares with.")
         if self.each_against_previous and (
@@ -513,6 +524,7 @@ def query_schema(
             },
             "by_change": {"type": "boolean"},
             "each_against_previous": {"type": "boolean"},
+            "per": {"type": "string", "enum": ["day", "week", "month", "quarter", "year"]},
             "count": {"type": "boolean"},
             "together": {"type": "boolean"},
         },

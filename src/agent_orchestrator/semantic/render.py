@@ -130,6 +130,8 @@ def reading(
         parts[0] += " by " + " and ".join(groups)
     if query.each_against_previous:
         parts[0] += f", each against the {query.group_by[0].grain} before"
+    if query.per is not None:
+        parts[0] += f" per {query.per}, on average"
     if query.by_change:
         parts[0] += ", ranked by the change"
     if query.count:
@@ -180,6 +182,7 @@ def render(
         return (
             f"{head}: "
             + "; ".join(_valued(m, row.get(m.name), currency, len(metrics)) for m in metrics)
+            + _periods(query, row)
             + _share_of(model, query, row)
             + held_by(model, holding)
             + "."
@@ -223,6 +226,15 @@ def render(
         said = overall_line(metrics, overall, currency, total_groups or len(records))
         lines += ["", said + _share_of(model, query, overall, every_group=True)]
     return "\n".join(lines)
+
+
+def _periods(query: SemanticQuery, row: dict[str, Any]) -> str:
+    """ " (the average of 250 days)": how many periods an average per period is over."""
+    if query.per is None:
+        return ""
+    number = int(row.get("__periods") or 0)
+    unit = query.per if number == 1 else "days of the week" if query.per == "weekday" else f"{query.per}s"
+    return f" (the average of {number:,} {unit} with sales)"
 
 
 def held_by(model: SemanticModel, holding: dict[str, Any] | None) -> str:

@@ -153,7 +153,7 @@ SYNONYMS: dict[str, list[str]] = {
         "average deal",
         "avg deal",
     ],
-    "units_per_order": ["items per order", "units per order", "items per basket", "basket size in units"],
+    "units_per_order": ["basket size in units"],
     "revenue_per_customer": ["revenue per customer", "spend per customer", "average spend"],
     "average_discount": ["discount", "average discount"],
     "gross_revenue": [
@@ -187,6 +187,13 @@ SYNONYMS: dict[str, list[str]] = {
         "price",
     ],
 }
+
+
+SYNONYMS["units_per_order"] += [  # "items per receipt", "pieces per transaction"
+    f"{pieces} per {order.removesuffix('s')}"
+    for pieces in ("items", "units", "pieces")
+    for order in SYNONYMS["orders"]
+]
 
 
 KNOWN: dict[str, tuple[Role, Entity | None, str | None]] = {

@@ -131,13 +131,8 @@ def as_lines(csv: Path, reading: CsvReading, profile: TableProfile, folder: Path
         fields += ["__item", "__pieces"]
         headers = [c.header for c in others] + ([] if numbered else [ORDER]) + [ITEM, QUANTITY]
         named = ", ".join(f"{field} AS {quote(h)}" for field, h in zip(fields, headers, strict=True))
-        blank = [f"NULL AS {quote(h)}" for h in headers[:-2]]
-        # an item no row sold is on the till all the same: a line of none of it
-        unsold = ", ".join([*blank, f"__name AS {quote(ITEM)}", f"0 AS {quote(QUANTITY)}"])
         connection.execute(
-            f"COPY (SELECT * EXCLUDE (__row, __n) FROM (SELECT {named}, __row, __n FROM ({lines}) "
-            f"UNION ALL SELECT {unsold}, NULL, __at FROM (VALUES {positions}) AS p(__name, __at) "
-            f"WHERE __name NOT IN (SELECT __item FROM ({sold}))) ORDER BY __row NULLS LAST, __n) "
+            f"COPY (SELECT {named} FROM ({lines}) ORDER BY __row, __n) "
             f"TO {literal(str(target))} (HEADER, DELIMITER {literal(reading.delimiter)})"
         )
     known = {"product": ITEM, "quantity": QUANTITY} | ({} if numbered else {"order": ORDER})
