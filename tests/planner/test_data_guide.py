@@ -1249,13 +1249,19 @@ def test_a_file_of_one_column_per_item_is_read_as_its_lines(tmp_path: Path) -> N
         assert "1. angbutter: 60" in str(answer), answer
         _, _, answer = chat.ask("bottom 1?")
         assert "1. jam: 8" in str(answer) and "croque" not in str(answer), answer
-        _, _, answer = chat.ask("biggest single receipt ever?")
+        _, biggest, answer = chat.ask("biggest single receipt ever - how much and when?")
+        assert biggest is not None and biggest["metrics"] == ["revenue", "first_datetime"], answer
         assert "(top 1 of 40" in str(answer), answer
         _, held, answer = chat.ask("what was on it?")  # its items, not its total again
         assert held is not None and held["metrics"] == ["units"], answer
         assert held["group_by"] == [{"column": "item"}] and held["filters"][0]["op"] == "in", answer
-        _, rest, answer = chat.ask("leaving that receipt out, which day had the most revenue?")
+        _, rest, answer = chat.ask("leaving that one receipt out, which day had the most revenue?")
         assert rest is not None and rest["filters"][0]["op"] == "not_in", answer
+        _, placed, answer = chat.ask("top 2 places by number of receipts (ignore blank place)")
+        assert placed is not None and placed["filters"] == [{"column": "place", "op": "present"}], answer
+        chat.ask("revenue not counting the 동면 orders?")
+        _, both, answer = chat.ask("now also drop the ones with no place")
+        assert both is not None and len(both["filters"]) == 2, answer
         _, _, answer = chat.ask("avg number of items per receipt?")
         assert answer == "Units per order, all time: 2.6.", answer
         tool, _, answer = chat.ask("revenue by item")

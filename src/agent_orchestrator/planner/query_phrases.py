@@ -335,11 +335,11 @@ def columns_compared(text: str, model: SemanticModel) -> tuple[str, list[dict[st
 
 _LEFT_OUT_BEFORE = re.compile(
     r"\b(?:exclud\w*|leav\w*\s+out|drop\w*|ignor\w*|skip\w*|remov\w*|without)\s+(?:the\s+|all\s+|any\s+)?"
-    r"(?:rows?|lines?|records?|entries|orders?|transactions?|sales|purchases|ones)\s+"
-    r"(?:(?:that|which)\s+(?:have|has|had)\s+|with\s+)$"
+    r"(?:(?:rows?|lines?|records?|entries|orders?|transactions?|sales|purchases|receipts?|ones)\s+"
+    r"(?:(?:that|which)\s+(?:have|has|had)\s+|with\s+))?$"
 )
-"""What leaves out the lines a blank names ("exclude the rows with", "leaving out orders that have"):
-the lines that have it are kept."""
+"""What leaves out the lines a blank names ("exclude the rows with", "leaving out orders that have",
+"ignore blank place"): the lines that have it are kept."""
 
 
 SCORE_WORDS = frozenset({"rating", "ratings", "score", "scores", "stars", "review", "reviews"})

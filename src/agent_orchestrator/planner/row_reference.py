@@ -86,17 +86,26 @@ def referred_row(
             return None
         value = values[place - 1] if place > 0 else values[place]
         return RowReference(column, value, text[: found.start()] + " " + text[found.end() :])
+    grain = column.partition("@")[2]
+    named = named_row(text, column, values[0], nouns) if len(values) == 1 and not grain else None
+    if named is not None:  # "how many orders did that team handle?"
+        return named
     if len(values) == 1 and _PRONOUN.search(text):
         return RowReference(column, values[0], text)
-    grain = column.partition("@")[2]
     period = re.search(rf"\b(?:that|the same)\s+{_GRAIN_NOUNS.get(grain, grain)}\b", text) if grain else None
     if len(values) == 1 and period is not None:  # "during that hour", after the busiest hour
         return RowReference(column, values[0], text[: period.start()] + " " + text[period.end() :])
-    called = "|".join(sorted(map(re.escape, nouns)))
-    named = re.search(rf"\b(?:that|this|the same)\s+(?:{called})s?\b", text) if called and not grain else None
-    if len(values) == 1 and named is not None:  # "how many orders did that team handle?"
-        return RowReference(column, values[0], text[: named.start()] + " " + text[named.end() :])
     return None
+
+
+def named_row(text: str, column: str, value: str, nouns: frozenset[str]) -> RowReference | None:
+    """``value`` of ``column`` when the question names it by a noun of its own ("that team", "that
+    one receipt"); None when it does not."""
+    called = "|".join(sorted(map(re.escape, nouns)))
+    named = re.search(rf"\b(?:that|this|the same)\s+(?:one\s+)?(?:{called})s?\b", text) if called else None
+    if named is None:
+        return None
+    return RowReference(column, value, text[: named.start()] + " " + text[named.end() :])
 
 
 _GRAIN_NOUNS = {"weekday": "(?:weekday|day)", "day": "(?:day|date)"}

@@ -57,7 +57,7 @@ from .query_phrases import (
     weekdays,
     years_left_out,
 )
-from .row_reference import RowReference, referred_row
+from .row_reference import RowReference, named_row, referred_row
 from .words import (
     COMMON,
     MONTH_NAMES,
@@ -520,6 +520,10 @@ def read_semantic(
     averaged = _averaged_per(question, args, model)
     if averaged is not None:  # "avg revenue per trading day": each day's, averaged
         return replace(reading, arguments=averaged)
+    dated = _dated_orders(question, args, model)
+    if dated is not None:  # "biggest single receipt ever - how much and when?": its day too
+        args = {**args, "metrics": [*args["metrics"], dated]}
+        reading = replace(reading, arguments=args)
     series = args.get("group_by", [])
     if args.get("each_against_previous") and (
         "compare" in args or len(series) != 1 or "grain" not in series[0]
@@ -529,6 +533,40 @@ def read_semantic(
             args.pop("by_change", None)
         return replace(reading, arguments=args)
     return reading
+
+
+def _of_one_order(grouped: list[dict[str, Any]], model: SemanticModel) -> bool:
+    """Whether a breakdown is by order first and then by what an order has one of (its dealer, its
+    day), never by its items: one row an order, ranked like the orders alone."""
+    if not grouped:
+        return False
+    first, *rest = [model.column(g["column"]) for g in grouped]
+    return (
+        first.entity is Entity.order
+        and all(c.entity is not Entity.product and c.role is not Role.measure for c in rest)
+        and not any("grain" in g or "bands" in g for g in grouped)
+    )
+
+
+def _dated_orders(question: str, args: dict[str, Any], model: SemanticModel) -> str | None:
+    """The metric of each order's day, when a question ranking orders asks when ("the biggest order,
+    which dealer and when?"); else None."""
+    time = model.time
+    if (
+        time is None
+        or not re.search(r"\bwhen\b", question, re.IGNORECASE)
+        or len(args.get("metrics", [])) > 5
+    ):
+        return None
+    day = f"first_{time.name}"
+    orders = [
+        g
+        for g in args.get("group_by", [])
+        if "grain" not in g and model.column(g["column"]).entity is Entity.order
+    ]
+    if not orders or day in args["metrics"] or day not in {m.name for m in model.metrics}:
+        return None
+    return day
 
 
 _AVERAGE_PER = re.compile(
@@ -860,14 +898,15 @@ def _read_words(
     text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
     text = _speed(text, model)  # "ships fastest": the fewest days to ship
     text = _dollars(text, vocabulary)  # "order $": what the orders came to
-    row = (
+    # "that receipt" after what was on it: the thing the query before was kept to, named; else a row
+    # of the list before, by its place, its noun or a pronoun
+    row = _kept_before(text, previous, model) or (
         referred_row(
             text, listed, lowest_first=(previous or {}).get("order") == "asc", nouns=_nouns_of(listed, model)
         )
         if previous
         else None
     )
-    row = row or _kept_before(text, previous, model)
     left_row_out = row is not None and bool(_ROW_LEFT_OUT.search(text))  # "leaving that receipt out"
     if row is not None:  # "no. 3 on that list", "they": one row of the answer before, asked about
         text = row.text
@@ -1431,7 +1470,7 @@ def _read_words(
         and ranking
         and not ranged_groups
         and not side_by_side
-        and len(grouped) == 1
+        and (len(grouped) == 1 or _of_one_order(grouped, model))  # "biggest order? which dealer"
         and "grain" not in grouped[0]
         and not _RECENCY.search(text)
         and not _SORTED.search(text)  # "revenue by product line, biggest first": all of them, in order
@@ -1750,8 +1789,8 @@ def _kept_before(text: str, previous: dict[str, Any] | None, model: SemanticMode
     for rule in (previous or {}).get("filters", []):
         if rule.get("column") and rule.get("op") == "in" and len(rule.get("values", [])) == 1:
             held = (str(rule["column"]), [str(rule["values"][0])])
-            row = referred_row(text, held, nouns=_nouns_of(held, model))
-            if row is not None and row.text != text:  # named by its noun, never by a pronoun
+            row = named_row(text, held[0], held[1][0], _nouns_of(held, model))  # never by a pronoun
+            if row is not None:
                 return row
     return None
 
@@ -2947,9 +2986,15 @@ def _patched(
         patched["group_by"] = [_same_grain(g, previous.get("group_by", [])) for g in args["group_by"]]
     if "filters" in args:
         named = {f.get("column") for f in args["filters"]}
-        kept = [f for f in previous.get("filters", []) if f.get("column") not in named]
+        also = bool(_ALSO.search(text))
+        ops = {(f.get("column"), f.get("op")) for f in args["filters"]}
+        kept = [  # "now also drop the ones with no place" after "not counting 동면": both left out
+            f
+            for f in previous.get("filters", [])
+            if f.get("column") not in named or (also and (f.get("column"), f.get("op")) not in ops)
+        ]
         added = args["filters"]
-        if _ALSO.search(text):  # "and if I also leave out Canada?": the US and Canada left out
+        if also:  # "and if I also leave out Canada?": the US and Canada left out
             before = {(f.get("column"), f.get("op")): f for f in previous.get("filters", [])}
             added = [
                 {**f, "values": list(dict.fromkeys([*before[same]["values"], *f["values"]]))}
