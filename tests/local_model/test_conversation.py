@@ -695,6 +695,25 @@ def said_and_answered(*pairs: tuple[str, str]) -> list[dict[str, Any]]:
     return [m for question, text in pairs for m in (user(question), {"role": "assistant", "content": text})]
 
 
+def test_a_thing_recalled_by_its_words_is_the_turn_that_said_them_as_written() -> None:
+    """ "What date was that big receipt again?" is the day of the biggest receipt, not the day of a
+    later answer that only left a receipt out."""
+    chat = said_and_answered(
+        (
+            "biggest single receipt ever - how much and when?",
+            "Revenue and First date time by order, all time (top 1 of 2420):\n"
+            "1. 90: Revenue 1,293,000.00; First date time July 26, 2019",
+        ),
+        (
+            "leaving that one receipt out, which day had the most revenue?",
+            "Revenue by day, Order number not 90, all time (top 1 of 249):\n1. February 23, 2020: 647,100.00",
+        ),
+    )
+    assert (reply("sorry, what date was that big receipt again?", chat) or "").startswith(
+        "The date we talked about was July 26, 2019"
+    )
+
+
 LONG_CHAT = said_and_answered(
     ("hi! whats the total revenue in this file?", "Revenue, all time: 63,602,668.37."),
     ("and the avg order value?", "Average order value, all time: 3,180.13."),

@@ -807,8 +807,8 @@ class _Reply:
         things = list(dict.fromkeys(thing for _, _, thing in found))
         if asked.many:
             return f"{self._lead(kind, many=len(things) > 1)} {_series([finder.shown(t) for t in things])}."
-        if asked.position is None or asked.step:  # the latest turn's
-            turn = found[-1][0]
+        if asked.position is None or asked.step:  # the latest turn's, of those that say most of the topic
+            turn = max((self._sharing(self.turns[i]), i) for i, _, _ in found)[1]
             chosen = list(dict.fromkeys(t for i, _, t in found if i == turn))
         else:
             latest_first = list(dict.fromkeys(thing for _, _, thing in reversed(found)))
@@ -850,8 +850,20 @@ class _Reply:
         return found
 
     def _shares(self, turn: _Turn) -> bool:
+        return self._sharing(turn)[1] > 0
+
+    def _sharing(self, turn: _Turn) -> tuple[int, int]:
+        """How many of the topic's words a turn says as written (or as the start of its own: "big"
+        of "biggest"), then in any word alike ("that big receipt": the biggest receipt asked about,
+        over a later turn that only left a receipt out)."""
         said = set(words(f"{turn.question} {turn.answer}"))
-        return any(self.kinds.lexicon.alike(words(w)) & said for w in self.asked.topic)
+        alike = sum(1 for w in self.asked.topic if self.kinds.lexicon.alike(words(w)) & said)
+        if not alike:
+            return 0, 0
+        written = sum(
+            1 for w in self.asked.topic if any(s.startswith(stem) for stem in words(w) for s in said)
+        )
+        return written, alike
 
     def _word(self, kind: str) -> str:
         return self.asked.kind_word or kind
