@@ -1269,6 +1269,16 @@ def test_a_file_of_one_column_per_item_is_read_as_its_lines(tmp_path: Path) -> N
         _, none, answer = chat.ask("how many receipts had no angbutter?")
         assert none is not None and none["filters"][0]["never_by"] == "order_number", answer
         assert answer == "Orders, never Item angbutter (by order), all time: 10.", answer
+        _, both, answer = chat.ask("how many receipts had both angbutter and plain bread?")
+        assert both is not None and [f.get("ever_by") for f in both["filters"]] == ["order_number"] * 2, (
+            answer
+        )
+        assert answer is not None and answer.endswith("all time: 20."), answer
+        _, held, answer = chat.ask("revenue of receipts with angbutter")  # each whole receipt, never refused
+        with_it = sum(1000 * (1 + n % 7) + n for n in range(40) if n % 4)
+        assert held is not None and answer is not None and answer.endswith(f"all time: {with_it:,}.00."), (
+            answer
+        )
         _, place, answer = chat.ask("revenue in 동면?")
         assert place is not None and place["filters"] == [{"column": "place", "op": "in", "values": ["동면"]}]
 

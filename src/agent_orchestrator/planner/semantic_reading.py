@@ -576,7 +576,14 @@ _AVERAGE_PER = re.compile(
     r"|\b(?:per|a|each)\s+(?P<on>day|week|month|quarter|year)\s+on\s+average\b"
 )
 """A figure of each period, averaged ("avg revenue per trading day", "average monthly sales")."""
-_LY = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter", "yearly": "year"}
+_LY = {
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "quarterly": "quarter",
+    "yearly": "year",
+    "annual": "year",
+}
 
 
 def _averaged_per(question: str, args: dict[str, Any], model: SemanticModel) -> dict[str, Any] | None:
@@ -585,7 +592,7 @@ def _averaged_per(question: str, args: dict[str, Any], model: SemanticModel) -> 
     said = _AVERAGE_PER.search(normalize(question))
     if said is None or model.time is None or not args.get("metrics"):
         return None
-    grain = said["grain"] or said["on"] or _LY.get(said["ly"], "year")
+    grain = said["grain"] or said["on"] or _LY[said["ly"]]
     groups = args.get("group_by", [])
     if any(g.get("grain") != grain for g in groups) or args.get("compare") or args.get("share_of"):
         return None
@@ -1357,6 +1364,7 @@ def _read_words(
             and len(rule["values"]) > 1
             and not args.get("group_by")
             and "part" not in rule
+            and "ever_by" not in rule  # "receipts with pandoro or orange pound": either, together
         ):
             args["group_by"] = [{"column": rule["column"]}]
     if not args.get("group_by") and YES_OR_NO.match(text):  # "is customer 22156 High Value?"
@@ -1911,7 +1919,10 @@ def _side_by_side(filters: list[dict[str, Any]], column: str | None = None) -> b
     """Whether the question names several values of one column (of ``column``, if given) to set side
     by side ("women vs men")."""
     return any(
-        f.get("op") == "in" and len(f.get("values", [])) > 1 and column in (None, f.get("column"))
+        f.get("op") == "in"
+        and len(f.get("values", [])) > 1
+        and column in (None, f.get("column"))
+        and "ever_by" not in f  # "receipts with pandoro or orange pound": either, together
         for f in filters
     )
 
@@ -2508,6 +2519,7 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
         # a value that is also a word ("a" of Branch A) is the one written last, beside its column
         placed.append(((places[-1] if len(mention.words) < 3 else places[0]) if places else -1, mention))
     left_out: tuple[str, int] | None = None  # the column and the end of the last value left out
+    held: tuple[str, int] | None = None  # the column and the end of the last value an order holds
     for at, mention in sorted(placed, key=lambda found: found[0]):
         lead = text[max(0, at - 60) : at] if at >= 0 else ""
         negated = bool(_LEFT_OUT.search(lead)) or (
@@ -2524,18 +2536,42 @@ def _filters(text: str, found: Any) -> list[dict[str, Any]]:
             parts.append({"column": mention.column, "op": "not_contains" if negated else "contains",
                           "values": [mention.value]})  # fmt: skip
             continue
+        joined = (
+            re.fullmatch(r"\s*(,|and|&|or)?\s*", text[held[1] : at])
+            if held and held[0] == mention.column
+            else None
+        )
+        holding = not negated and (bool(_HOLDING.search(lead)) or joined is not None)
+        held = (mention.column, at + len(mention.words)) if holding else None
         op = "never" if _NEVER.search(lead) else "not_in" if negated else "in"
+        if holding and op == "in":  # "receipts with pandoro and orange pound": each, held by them
+            op = "ever" if joined is not None and joined[1] == "or" else f"ever{at}"
+            if joined is not None and joined[1] == "or":  # "…with pandoro or orange pound": either
+                op = next(o for (c, o) in reversed(by_column) if c == mention.column and o.startswith("ever"))
         by_column.setdefault((mention.column, op), [])
         if mention.value not in by_column[(mention.column, op)]:
             by_column[(mention.column, op)].append(mention.value)
-    kept = [{"column": column, "op": op, "values": values} for (column, op), values in by_column.items()]
+    kept = [
+        {"column": column, "op": "ever" if op.startswith("ever") else op, "values": values}
+        for (column, op), values in by_column.items()
+    ]
     return kept + [rule for i, rule in enumerate(parts) if rule not in parts[:i]]
 
 
+_HOLDING = re.compile(
+    r"\b(?:orders?|receipts?|invoices?|baskets?|transactions?|bills?|tickets?|carts?)\s+"
+    r"(?:(?:that|which)\s+)?(?:with|containing|contain(?:s|ed)?|includ(?:e|es|ed|ing)|ha(?:d|ve|s|ving)|holding)"
+    r"\s+(?:(?:an?|any|some|both|either|at\s+least\s+one)\s+)?$"
+)
+"""The orders that hold a value ("receipts with angbutter", "orders that had both X and Y"): every
+line of those orders, not that value's lines."""
+
+
+_NEVER_LEAD = r"\b(?:never|not\s+once|(?:have|has|had|did|do|does)(?:n'?t|\s+not)(?:\s+(?:ever|yet))?)\s+"
+_NEVER_VERBS = r"bought|buy|ordered|order|purchased|purchase|shopped|shop|spent|spend|paid|pay|used|use|tried"
 _NEVER = re.compile(
-    r"\b(?:never|not\s+once|(?:have|has|had|did|do|does)(?:n'?t|\s+not)(?:\s+(?:ever|yet))?)\s+"
-    r"(?:(?:bought|buy|ordered|order|purchased|purchase|shopped|shop|spent|spend|paid|pay|used|use|tried)"
-    r"|(?:anything|any|once)\b)(?:\s+\w+){0,3}?(?:\s+(?:from|in|at|on|with|by|any|a|an|the))?\s*$"
+    rf"{_NEVER_LEAD}(?:{_NEVER_VERBS}|(?:anything|any|once)\b)"
+    r"(?:\s+\w+){0,3}?(?:\s+(?:from|in|at|on|with|by|any|a|an|the))?\s*$"
     r"|\b(?:had|has|have|having|with|contain(?:s|ed|ing)?|includ(?:es|ed|ing))\s+no\s*$"
 )
 """A value no line of the customer's ever had ("never anything from Apparel", "haven't bought any
@@ -2550,6 +2586,17 @@ def _never_bought(
     such line: the customers, or what the question asks which of ("which dealers have never ordered
     a fat bike?"), else the orders ("revenue of receipts with no angbutter"); without any of them in
     the file, the lines without them."""
+    order = model.key_of(Entity.order)
+    filters = [  # "receipts with angbutter": each receipt holding one, whole
+        {
+            **rule,
+            "op": "in",
+            **({"ever_by": order.name} if order is not None and order.name != rule["column"] else {}),
+        }
+        if rule["op"] == "ever"
+        else rule
+        for rule in filters
+    ]
     if not any(rule["op"] == "never" for rule in filters):
         return filters  # the things asked about are looked up only for a "never" said
     asked = _subject({}, model, vocabulary, text, orders=True) or model.key_of(Entity.order)
@@ -2563,7 +2610,7 @@ def _never_bought(
     ]
 
 
-_NEVER_IT = re.compile(_NEVER.pattern.removesuffix(r"\s*$") + r"\s*\b(?:it|them|that one|this one)\b")
+_NEVER_IT = re.compile(rf"{_NEVER_LEAD}(?:{_NEVER_VERBS})\s+(?:it|them|that one|this one)\b")
 """The row before, never had ("which states never bought it?", "who hasn't ordered that one")."""
 
 

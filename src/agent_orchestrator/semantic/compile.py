@@ -391,10 +391,12 @@ def _cancelled(rule: Cancellation) -> str:
 
 
 def _row_filter(column: Column, rule: Filter, params: list[Any]) -> str:
-    if rule.never_by is not None:  # the rows of those that never had such a row (an anti-join)
-        key = quote(rule.never_by)
-        had = _row_filter(column, rule.model_copy(update={"never_by": None}), params)
-        return f"{key} NOT IN (SELECT {key} FROM {VIEW} WHERE {key} IS NOT NULL AND {had})"
+    by = rule.never_by or rule.ever_by
+    if by is not None:  # the rows of those that never had such a row (an anti-join), or that had
+        key = quote(by)
+        had = _row_filter(column, rule.model_copy(update={"never_by": None, "ever_by": None}), params)
+        negated = "NOT " if rule.never_by else ""
+        return f"{key} {negated}IN (SELECT {key} FROM {VIEW} WHERE {key} IS NOT NULL AND {had})"
     if column.role is Role.time and rule.part is None and rule.op == "between":  # days, both whole
         start, end = (date.fromisoformat(str(v)[:10]) for v in rule.values)
         return f"({_in_window(column, Window(start=start, end=end), params)})"

@@ -78,6 +78,10 @@ class Filter(BaseModel):
     """A key, label or dimension column: the rows of the things it names that never had a row kept
     by the rest of the filter ("customers who never bought from Apparel": every row of a customer
     with no Apparel line; "states with no sales in 2016": every row of a state with none that year)."""
+    ever_by: Annotated[str, Field(max_length=64)] | None = None
+    """The same, of the things that had such a row: "receipts with angbutter" are every line of the
+    receipts holding one (their totals, their other items), not the angbutter lines alone; two such
+    filters keep the receipts holding both."""
 
     @model_validator(mode="after")
     def _one_target(self) -> Filter:
@@ -211,7 +215,7 @@ class SemanticQuery(BaseModel):
     each_against_previous: bool = False
     """Each period of a series beside the period before it, with the change ("revenue growth by
     year", "was there a year we went backwards?"): one group, a time grain, no comparison window."""
-    per: Grain | None = None
+    per: Literal["day", "week", "month", "quarter", "year"] | None = None
     """The metrics of each period of this grain that has lines, averaged ("average daily revenue",
     "avg orders per month"): one figure, with the number of periods it is the average of."""
     count: bool = False
@@ -244,11 +248,13 @@ class SemanticQuery(BaseModel):
             ):
                 raise InvalidInputError(f"The dataset cannot be grouped by {column.name}.")
         for rule in [*self.filters, *(self.share_of.filters if self.share_of else [])]:
-            if rule.never_by is not None and (
-                rule.column is None
-                or model.column(rule.never_by).role not in (Role.key, Role.label, Role.dimension)
+            by = rule.never_by or rule.ever_by
+            if rule.never_by is not None and rule.ever_by is not None:
+                raise InvalidInputError("A filter keeps the things that never had a row or those that had.")
+            if by is not None and (
+                rule.column is None or model.column(by).role not in (Role.key, Role.label, Role.dimension)
             ):
-                raise InvalidInputError(f"{rule.never_by} names no things that may never have had a row.")
+                raise InvalidInputError(f"{by} names no things that may or may not have had a row.")
             if rule.column is not None:
                 column = model.column(rule.column)
                 if column.role is Role.ignore:
@@ -325,7 +331,7 @@ def _not_split(query: SemanticQuery, model: SemanticModel) -> None:
         read |= {n for n in (metric.over, metric.times, metric.less) if n}
     amounts = [c for c in whole if c.name in read]
     named = [g.column for g in query.group_by]
-    named += [f.column for f in query.filters if f.column and not f.never_by]  # never_by: whole things
+    named += [f.column for f in query.filters if f.column and not (f.never_by or f.ever_by)]  # whole things
     for name in named:
         column = model.column(name)
         if amounts and (

@@ -229,12 +229,11 @@ def render(
 
 
 def _periods(query: SemanticQuery, row: dict[str, Any]) -> str:
-    """ " (the average of 250 days)": how many periods an average per period is over."""
+    """ " (the average of 249 days with sales)": how many periods an average per period is over."""
     if query.per is None:
         return ""
     number = int(row.get("__periods") or 0)
-    unit = query.per if number == 1 else "days of the week" if query.per == "weekday" else f"{query.per}s"
-    return f" (the average of {number:,} {unit} with sales)"
+    return f" (the average of {number:,} {query.per if number == 1 else query.per + 's'} with sales)"
 
 
 def held_by(model: SemanticModel, holding: dict[str, Any] | None) -> str:
@@ -376,6 +375,10 @@ _NONE_OR_SOME: dict[tuple[str, str | float | int], str] = {
 
 
 def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | None = None) -> str:
+    if rule.ever_by is not None:  # "holding Item angbutter (by order)"
+        key = model.column(rule.ever_by)
+        by = key.entity.value if key.entity else key.title.lower()
+        return f"holding {_filter_text(model, rule.model_copy(update={'ever_by': None}), names)} (by {by})"
     if rule.never_by is not None:  # "never Product department Apparel (by customer)"
         key = model.column(rule.never_by)
         by = key.entity.value if key.entity else key.title.lower()
