@@ -121,7 +121,9 @@ _SORTED = re.compile(
     r"(?:first|at the top|to \w+est)\b"
 )
 """A ranking asked for as an order of every group ("biggest first", "highest to lowest"), not one."""
-_WHEN = re.compile(r"\bwhen\b.*\b(?P<which>first|earliest|last|latest|most recent)\b")
+_ASKS_WHEN = re.compile(r"\bwhen\b", re.IGNORECASE)
+"""A question that asks for a day ("which dealer and when?")."""
+_WHEN = re.compile(_ASKS_WHEN.pattern + r".*\b(?P<which>first|earliest|last|latest|most recent)\b")
 """The day something was first or last done, asked ("when was their last order?")."""
 _DIFFERENCE = _words("difference diff delta")
 _DECLINE = _words("decline declined fell fall dropped drop shrank shrunk decreased")
@@ -552,11 +554,7 @@ def _dated_orders(question: str, args: dict[str, Any], model: SemanticModel) -> 
     """The metric of each order's day, when a question ranking orders asks when ("the biggest order,
     which dealer and when?"); else None."""
     time = model.time
-    if (
-        time is None
-        or not re.search(r"\bwhen\b", question, re.IGNORECASE)
-        or len(args.get("metrics", [])) > 5
-    ):
+    if time is None or not _ASKS_WHEN.search(question) or len(args.get("metrics", [])) > 5:
         return None
     day = f"first_{time.name}"
     orders = [
@@ -3410,9 +3408,4 @@ def _columns_read(model: SemanticModel, args: dict[str, Any]) -> set[str]:
             label = model.label_of(column.entity)
             if label is not None:
                 columns.add(label.name)
-    pending = list(args.get("metrics", []))
-    while pending:
-        metric = model.metric(pending.pop())
-        columns |= {name for name in (metric.over, metric.times, metric.less) if name}
-        pending += metric.parts
-    return columns
+    return columns | model.read_by(args.get("metrics", []))

@@ -266,6 +266,17 @@ class SemanticModel(BaseModel):
             if column.name not in declared and len(COUNT_PREFIX + column.name) <= _NAME_LIMIT
         ]
 
+    def read_by(self, metrics: list[str]) -> set[str]:
+        """The columns the metrics read, through the metrics they are made of: what a reading's chips
+        name and what decides whether an order's own amount is in a question."""
+        read: set[str] = set()
+        pending = list(metrics)
+        while pending:
+            metric = self.metric(pending.pop())
+            read |= {name for name in (metric.over, metric.times, metric.less) if name}
+            pending += metric.parts
+        return read
+
     def with_role(self, *roles: Role) -> list[Column]:
         return [c for c in self.columns if c.role in roles]
 

@@ -323,12 +323,7 @@ def _not_split(query: SemanticQuery, model: SemanticModel) -> None:
     whole = [c for c in model.with_role(Role.measure) if c.of_order]
     if not whole:
         return
-    read: set[str] = set()
-    todo = [*query.metrics]
-    while todo:
-        metric = model.metric(todo.pop())
-        todo += metric.parts
-        read |= {n for n in (metric.over, metric.times, metric.less) if n}
+    read = model.read_by(query.metrics)
     amounts = [c for c in whole if c.name in read]
     named = [g.column for g in query.group_by]
     named += [f.column for f in query.filters if f.column and not (f.never_by or f.ever_by)]  # whole things

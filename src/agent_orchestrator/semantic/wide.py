@@ -40,12 +40,11 @@ ITEM, QUANTITY, ORDER = "item", "quantity", "order number"
 """The headers of the lines' own columns."""
 
 
-def item_columns(profile: TableProfile) -> list[str]:
+def item_columns(profile: TableProfile, roles: dict[str, tuple[Role, Entity | None]]) -> list[str]:
     """The headers of the longest run of adjacent columns that look like counts of items (whole
     numbers, small, no word of an amount, a key or a date in their header; an item never sold is
     a column left blank), when it is at least :data:`ITEMS` long and the file has no product and
-    no quantity of its own; else none."""
-    roles = {c.header: role_of(c, profile.rows) for c in profile.columns}
+    no quantity of its own; else none. ``roles`` are the columns' suggested roles, by header."""
     if any(
         roles[c.header][1] is Entity.product or _QUANTITY_WORDS & set(header_words(c.header))
         for c in profile.columns
@@ -90,14 +89,14 @@ def as_lines(csv: Path, reading: CsvReading, profile: TableProfile, folder: Path
     """``csv`` read as one line per item sold, written to ``folder`` in the same delimiter and
     decimal mark, its other values as the file writes them; ``None`` when it is no file of one
     column per item (:func:`item_columns`), or its item columns are mostly filled."""
-    items = item_columns(profile)
+    roles = {c.header: role_of(c, profile.rows) for c in profile.columns}
+    items = item_columns(profile, roles)
     if not items:
         return None
     target = folder / "lines.csv"
     others = [c for c in profile.columns if c.header not in items]
-    roles = {c.header: role_of(c, profile.rows) for c in others}
     amounts = [c.header for c in others if roles[c.header][0] is Role.measure]
-    numbered = any(role == (Role.key, Entity.order) for role in roles.values())
+    numbered = any(roles[c.header] == (Role.key, Entity.order) for c in others)
     text = read_csv_sql(csv, None, CsvReading(reading.delimiter, reading.decimal), as_text=True)
 
     def number(value: str) -> str:  # a count as the file writes it, as a number (none when blank)
