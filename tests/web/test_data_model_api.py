@@ -203,3 +203,29 @@ def test_the_start_screen_follows_the_active_version(start_app: Any, tmp_path: P
     assert "region" in store["dimensions"] and "profit" in store["measures"]
     assert store["suggestions"][0] == "What was revenue in October 2016?"
     assert httpx.get(f"{app.url}{MODEL}/start").status_code == 401
+
+
+def test_a_file_of_one_column_per_item_says_what_it_was_read_from(start_app: Any, tmp_path: Path) -> None:
+    """A till's export of one column per item imports as its lines; the model says which headers were
+    items and that the receipt's total is the order's own, and an admin's change keeps both."""
+    generate_dataset(tmp_path / "retail.sqlite", GeneratorConfig(seed=3, customers=50, transactions=500))
+    app = start_app(retail_dataset=True)
+    alice = app.client("alice")
+    items = ("angbutter", "plain bread", "jam", "americano", "croissant")
+    rows = ["datetime;total;place;" + ";".join(items)]
+    rows += [
+        f"{1 + n}/03/2020 10:05;{1000 + n};north;{1 + n % 2};{'' if n % 3 else 2};;1;" for n in range(20)
+    ]
+    path = tmp_path / "till.csv"
+    path.write_text("\n".join(rows) + "\n")
+    assert import_and_wait(alice, upload(alice, path).json(), mode="replace")["state"] == "finished"
+    shown = alice.get(MODEL).json()
+    assert shown["items_from"] == list(items)
+    by_name = {column["name"]: column for column in shown["columns"]}
+    assert {"item", "quantity", "order_number"} <= set(by_name) and "angbutter" not in by_name
+    assert by_name["total"]["of_order"] and not by_name["quantity"]["of_order"]
+    changed = alice.put(MODEL, json={"columns": {"place": {"synonyms": ["neighbourhood"]}}})
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["items_from"] == list(items) and alice.get(MODEL).json()["items_from"] == list(
+        items
+    )

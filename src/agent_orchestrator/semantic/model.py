@@ -203,6 +203,10 @@ class SemanticModel(BaseModel):
     columns: Annotated[list[Column], Field(min_length=1, max_length=200)]
     metrics: Annotated[list[Metric], Field(max_length=MAX_METRICS)] = []
     cancellation: Cancellation | None = None
+    items_from: Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=500)] = []
+    """The file's headers that were items, when it was written one column per item and is read as
+    the lines it records (docs/architecture.md#the-semantic-model): what the Data page says of a
+    file whose columns are not the ones it was uploaded with."""
 
     @model_validator(mode="after")
     def _consistent(self) -> SemanticModel:

@@ -83,6 +83,8 @@ class Lines:
     """What the lines' own columns are (``suggest.KNOWN``'s fields -> their headers)."""
     of_order: list[str]
     """The headers of the row's amounts, written on its first line only: the receipt's, no item's."""
+    items: list[str]
+    """The file's headers that are items: the values of the lines' ``item``."""
 
 
 def as_lines(csv: Path, reading: CsvReading, profile: TableProfile, folder: Path) -> Lines | None:
@@ -135,10 +137,13 @@ def as_lines(csv: Path, reading: CsvReading, profile: TableProfile, folder: Path
             f"TO {literal(str(target))} (HEADER, DELIMITER {literal(reading.delimiter)})"
         )
     known = {"product": ITEM, "quantity": QUANTITY} | ({} if numbered else {"order": ORDER})
-    return Lines(target, known, amounts)
+    return Lines(target, known, amounts, items)
 
 
-def of_order(model: SemanticModel, headers: list[str]) -> SemanticModel:
-    """``model`` with the measures read from ``headers`` marked as the order's own amounts."""
-    columns = [c.model_copy(update={"of_order": True}) if c.source in headers else c for c in model.columns]
-    return model.model_copy(update={"columns": columns})
+def read_as(model: SemanticModel, lines: Lines) -> SemanticModel:
+    """``model`` of the lines with what they were read from: the measures that are the order's own
+    amounts marked so, and the headers that were items kept."""
+    columns = [
+        c.model_copy(update={"of_order": True}) if c.source in lines.of_order else c for c in model.columns
+    ]
+    return model.model_copy(update={"columns": columns, "items_from": lines.items})

@@ -7,6 +7,8 @@ The saves change the dataset, so the module has an app of its own (the directory
 every other browser test, which expect its generated data)."""
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from browser_ui import PASSWORD, PHONE, login
@@ -23,10 +25,10 @@ from agent_orchestrator.web.app import create_app
 SMALL_RETAIL = GeneratorConfig(seed=7, customers=120, transactions=2_000, products=80)
 
 
-@pytest.fixture(scope="module")
-def columns_site(tmp_path_factory: pytest.TempPathFactory, scripted_server: ScriptedModel) -> Iterator[str]:
-    """An app of its own over generated data, with ``owner`` (the admin) and ``analyst``."""
-    data_dir = tmp_path_factory.mktemp("data-columns")
+@contextmanager
+def site_on(data_dir: Path, scripted_server: ScriptedModel) -> Iterator[str]:
+    """An app over generated data in ``data_dir``, with ``owner`` (the admin) and ``analyst``."""
+    data_dir.mkdir(exist_ok=True)
     web = WebSettings(
         data_dir=data_dir,
         database_url=f"sqlite:///{data_dir / 'catalog.sqlite'}",
@@ -48,6 +50,13 @@ def columns_site(tmp_path_factory: pytest.TempPathFactory, scripted_server: Scri
         yield server.start(timeout=60)
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def columns_site(tmp_path_factory: pytest.TempPathFactory, scripted_server: ScriptedModel) -> Iterator[str]:
+    """The module's app: its saves change the dataset every test of the module reads."""
+    with site_on(tmp_path_factory.mktemp("data-columns"), scripted_server) as url:
+        yield url
 
 
 def open_columns(page: Page, site: str, username: str) -> Locator:
@@ -118,3 +127,29 @@ def test_on_a_phone_the_columns_keep_the_page_width(page: Page, columns_site: st
     open_columns(page, columns_site, "owner")
     widths = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth]")
     assert max(widths) <= PHONE["width"], widths
+
+
+def test_a_file_of_one_column_per_item_says_it_was_read_as_lines(
+    page: Page, tmp_path: Path, scripted_server: ScriptedModel
+) -> None:
+    """A till's export of one column per item, imported on the page: the Columns say which headers
+    were items and that the receipt's total is the whole order's."""
+    items = ("angbutter", "plain bread", "jam", "americano", "croissant", "tiramisu", "cookie")
+    rows = ["datetime;total;place;" + ";".join(items)]
+    rows += [
+        f"{1 + n}/03/2020 10:05;{1000 + n};north;{1 + n % 2};{'' if n % 3 else 2};;1;;;" for n in range(20)
+    ]
+    path = tmp_path / "till.csv"
+    path.write_text("\n".join(rows) + "\n")
+    with site_on(tmp_path / "till-site", scripted_server) as site:
+        login(page, "owner", url=site)
+        page.get_by_test_id("nav-data").click()
+        page.get_by_test_id("upload-file").set_input_files(path)
+        page.get_by_test_id("upload-send").click()
+        page.get_by_test_id("import-start").click()
+        expect(page.get_by_test_id("import-report")).to_contain_text("Imported till.csv", timeout=60_000)
+        note = page.get_by_test_id("columns-lines")
+        expect(note).to_contain_text("one column per item (angbutter, plain bread, jam, americano, croissant")
+        expect(note).to_contain_text("and 1 more): it is read as one line per item sold")
+        expect(note).to_contain_text("total is the whole order's")
+        expect(page.get_by_test_id("columns-table").locator('tr[data-column="item"]')).to_be_visible()

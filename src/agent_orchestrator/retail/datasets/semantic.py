@@ -53,7 +53,7 @@ from agent_orchestrator.semantic.engine import DAY_TIME_TYPE
 from agent_orchestrator.semantic.profile import FEW_VALUES, SAMPLES, CsvReading
 from agent_orchestrator.semantic.source import check_rows, write_parquet
 from agent_orchestrator.semantic.suggest import KNOWN
-from agent_orchestrator.semantic.wide import as_lines, of_order
+from agent_orchestrator.semantic.wide import as_lines, read_as
 
 ROWS_SUFFIX = ".rows.parquet"
 _TABLE = "CREATE TABLE IF NOT EXISTS semantic_files (name TEXT PRIMARY KEY, body BLOB NOT NULL)"
@@ -129,7 +129,7 @@ def store_semantic(
                 known |= lines.known
             model = suggest_model(profile, dataset, known=known)
             if lines is not None:  # the receipt's total is no item's
-                model = of_order(model, lines.of_order)
+                model = read_as(model, lines)
             rows = Path(folder) / "rows.parquet"
             write_parquet(model, utf8, rows, reading)
         except InvalidInputError:
@@ -354,6 +354,7 @@ def changed_model(model: SemanticModel, changes: ModelChanges) -> SemanticModel:
             columns=columns,
             metrics=metrics,
             cancellation=model.cancellation,
+            items_from=model.items_from,
         )
     except ValidationError as error:
         raise InvalidInputError(f"The columns cannot be so: {_first_error(error)}.") from None

@@ -80,6 +80,8 @@ class ColumnOut(BaseModel):
     """A measure's: money, number or percent."""
     mapped: str | None
     """What the import's mapping confirmed the column holds (the order number, the line total...)."""
+    of_order: bool
+    """A measure of the whole order, written on its first line only: never split among its items."""
     profile: ProfileOut | None
 
 
@@ -91,6 +93,9 @@ class ModelOut(BaseModel):
     periods: list[Choice]
     """``start..end`` of every year and month with data, newest first."""
     max_rows: int
+    items_from: list[str]
+    """The file's headers that were items, when it was written one column per item and is read as
+    one line per item sold (its columns are then the lines' ``item`` and ``quantity``); else empty."""
 
 
 class _In(BaseModel):
@@ -226,12 +231,14 @@ def _model_out(path: Path) -> ModelOut:
                 synonyms=c.synonyms,
                 unit=c.unit,
                 mapped=c.mapped,
+                of_order=c.of_order,
                 profile=_profile(profiles, c.source),
             )
             for c in model.columns
         ],
         periods=_periods(first, last),
         max_rows=MAX_ROWS,
+        items_from=model.items_from,
     )
 
 

@@ -56,7 +56,30 @@ function labelled(control, text) {
 function roleText(column) {
   const role = ROLES.find(([key]) => key === column.role)?.[1] ?? column.role;
   const detail = column.entity ?? (column.role === "measure" ? column.unit : null);
-  return detail ? `${role}, ${detail}` : role;
+  const text = detail ? `${role}, ${detail}` : role;
+  return column.of_order ? `${text}, the whole order's` : text;
+}
+
+const SHOWN_ITEMS = 6;
+
+/** What a file written one column per item was read as: its columns are not the ones it was uploaded
+ * with, and an admin reading the table must be told why. */
+function linesNote(model) {
+  const items = model.items_from ?? [];
+  const note = $("columns-lines");
+  show(note, items.length > 0);
+  if (!items.length) return setText(note, "");
+  const named = items.slice(0, SHOWN_ITEMS).join(", ");
+  const more = items.length > SHOWN_ITEMS ? ` and ${fmtNumber(items.length - SHOWN_ITEMS)} more` : "";
+  const whole = model.columns.filter((column) => column.of_order).map((column) => column.header);
+  setText(
+    note,
+    `The file has one column per item (${named}${more}): it is read as one line per item sold, with its ` +
+      "item, its quantity and the order it is on." +
+      (whole.length
+        ? ` ${whole.join(", ")} ${whole.length > 1 ? "are" : "is"} the whole order's: counted once an order, never split among its items.`
+        : ""),
+  );
 }
 
 function profileCells(column) {
@@ -137,6 +160,7 @@ export function renderColumns(model, { force = false } = {}) {
   loadedFrom = from;
   typed = false;
   controls = { columns: new Map(), metrics: new Map() };
+  linesNote(model);
   $("columns-table").tBodies[0].replaceChildren(...model.columns.map(columnRow));
   $("metrics-table").tBodies[0].replaceChildren(...model.metrics.map(metricRow));
 }
@@ -203,6 +227,7 @@ async function onSave(event, afterSave) {
 export function clearColumns() {
   $("columns-table").tBodies[0].replaceChildren();
   $("metrics-table").tBodies[0].replaceChildren();
+  linesNote({ columns: [] });
   setText($("columns-error"), "");
   setText($("columns-saved"), "");
   loadedFrom = null;
