@@ -33,7 +33,7 @@ from agent_orchestrator.retail.datasets import (
     inspect_csv,
 )
 from agent_orchestrator.retail.datasets import library as library_module
-from agent_orchestrator.retail.datasets.dates import candidate_formats
+from agent_orchestrator.retail.datasets.dates import candidate_formats, of_months
 from agent_orchestrator.retail.datasets.inspect import SAMPLE_BYTES
 from agent_orchestrator.retail.datasets.rows import KEYED_ID_BASE, keyed_customer_id
 from agent_orchestrator.retail.datasets.semantic import semantic_source
@@ -903,6 +903,22 @@ def test_two_formats_that_read_every_date_alike_are_one_not_a_choice() -> None:
     assert candidate_formats(["2015-01-07T00:00:00Z", "2019-12-25T00:00:00Z"]) == ["%Y-%m-%dT%H:%M:%SZ"]
     assert candidate_formats(["2015-01-07T10:00:00+0100"]) == ["%Y-%m-%dT%H:%M:%S%z"]
     assert candidate_formats(["03/04/2011", "05/06/2011"]) == ["%m/%d/%Y", "%d/%m/%Y"]
+
+
+def test_dates_all_on_the_first_of_a_month_are_a_file_of_months(tmp_path: Path) -> None:
+    """A monthly summary dates each month on its 1st ("12/1/2011 0:00"): of the two readings, the one
+    with every date the first of a month, over three months or more, is the file's; its other reading
+    would put every date in one January. Two months are too few to tell."""
+    months = [f"{m}/1/20{y} 0:00" for y in (10, 11) for m in range(1, 13)]
+    both = ["%m/%d/%Y %H:%M", "%d/%m/%Y %H:%M"]
+    assert candidate_formats(months) == both and of_months(both, months) == ["%m/%d/%Y %H:%M"]
+    assert of_months(["%m/%d/%Y", "%d/%m/%Y"], [f"1/{m}/2020" for m in (3, 4, 5)]) == ["%d/%m/%Y"]
+    assert of_months(["%m/%d/%Y", "%d/%m/%Y"], ["1/1/2020", "2/1/2020"]) == ["%m/%d/%Y", "%d/%m/%Y"]
+    rows = "".join(f"{m}/1/2011 0:00,{state},{100 + m}\n" for m in range(1, 13) for state in ("Ohio", "Utah"))
+    path = _write(tmp_path, "Date,State,Sales\n" + rows, "months.csv")
+    preview = inspect_csv(path)
+    assert preview.format.date_format == "%m/%d/%Y %H:%M", preview.problems
+    assert not any("day/month" in problem for problem in preview.problems), preview.problems
 
 
 def test_a_dealers_name_is_no_name_of_what_was_sold() -> None:

@@ -3,7 +3,9 @@
 A file's dates are all in one format, so the format is chosen once (given, or detected from the
 first rows) rather than guessed per row: a guess per row reads "03/04/2011" as March in one row and
 April in the next. When the sample fits day/month and month/day alike (no day above 12 yet), both
-are candidates and the admin picks (``CsvPreview.date_formats``).
+are candidates and the admin picks (``CsvPreview.date_formats``) -- unless one of them reads every
+date as the first of a month, over several months: a file of monthly figures, whose other reading
+would put every date in one January.
 """
 
 from __future__ import annotations
@@ -110,6 +112,32 @@ def candidate_formats(samples: Iterable[str]) -> list[str]:
         if (twin := year_twin(fmt)) not in order
         or (order[fmt], found.index(fmt)) < (order[twin], found.index(twin))
     ]
+
+
+_MONTHS = 3
+
+
+def of_months(formats: list[str], samples: Iterable[str]) -> list[str]:
+    """Of several candidate ``formats`` for every date of a file, the ones that read each of them as
+    the first day of a month, over at least :data:`_MONTHS` months, when there are such: a file of
+    monthly figures ("12/1/2011" is December). Read the other way round, its dates would be the first
+    days of one January, which no file of several months' sales is. Else ``formats`` as they are."""
+    if len(formats) < 2:
+        return formats
+    texts = [text.strip() for text in samples if text.strip()]
+    return [fmt for fmt in formats if _months(fmt, texts)] or formats
+
+
+def _months(fmt: str, texts: list[str]) -> bool:
+    """Whether ``fmt`` reads every date as the first day of a month, over at least :data:`_MONTHS`
+    months: a file of monthly figures ("12/1/2011" is December). Read the other way round, its dates
+    would be the first days of one January, which no file of several months' sales is."""
+    days = {_wall(text, fmt) for text in set(texts)}
+    return (
+        None not in days
+        and all(d.day == 1 for d in days if d)
+        and len({(d.year, d.month) for d in days if d}) >= _MONTHS
+    )
 
 
 def _alike(one: str, other: str, texts: list[str]) -> bool:

@@ -13,11 +13,17 @@ from __future__ import annotations
 import codecs
 import csv
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_orchestrator.errors import InvalidInputError
-from agent_orchestrator.retail.datasets.dates import ONLINE_RETAIL_DATES, candidate_formats, reads_any
+from agent_orchestrator.retail.datasets.dates import (
+    ONLINE_RETAIL_DATES,
+    candidate_formats,
+    of_months,
+    reads_any,
+)
 from agent_orchestrator.retail.datasets.formats import (
     EVENT_WORDS,
     PRICE_FIELDS,
@@ -113,12 +119,14 @@ def inspect_csv(
     dated = date_column if date_column in header else mapping["invoiced_at"]
     dates = _column(body, header, dated)
     date_formats = candidate_formats(dates)
-    if len(date_formats) > 1 and dated is not None and path.stat().st_size >= SAMPLE_BYTES:
-        # the first lines fit day/month and month/day alike (a file sorted by date starts on the
-        # 1st): the rest of the file tells them apart, as a person scrolling down would
-        date_formats = (
-            candidate_formats(_all_dates(path, encoding, delimiter, header.index(dated))) or date_formats
-        )
+    if len(date_formats) > 1 and dated is not None:
+        every: Collection[str] = dates
+        if path.stat().st_size >= SAMPLE_BYTES:
+            # the first lines fit day/month and month/day alike (a file sorted by date starts on the
+            # 1st): the rest of the file tells them apart, as a person scrolling down would
+            every = _all_dates(path, encoding, delimiter, header.index(dated))
+            date_formats = candidate_formats(every) or date_formats
+        date_formats = of_months(date_formats, every)  # a file of months, each dated on its 1st
     if layout and (not date_formats or set(date_formats) & set(ONLINE_RETAIL_DATES)):
         date_formats = list(ONLINE_RETAIL_DATES)  # their files' own spellings, which they mix
     typed = given.date_format if given else None
