@@ -455,7 +455,7 @@ def test_a_share_leaves_out_of_the_whole_what_the_question_ignores_and_a_span_co
             and "30.00 vs 20.00" in answer
         )
         tool, _, answer = chat.ask("who are our top 5 customers by name?")  # no customers in a till's rows
-        assert tool is None and answer is not None and "I don't know what 'customers'" in answer
+        assert tool is None and answer is not None and "it holds no figures on customers." in answer
 
 
 def test_hours_of_the_day_a_busiest_hour_and_that_hour_again(tmp_path: Path) -> None:
@@ -1306,3 +1306,25 @@ def test_an_average_per_period_and_the_first_and_last_day(tmp_path: Path) -> Non
         assert split is not None and "per" not in split and split["group_by"] == [{"column": "store"}], answer
         _, ends, answer = chat.ask("when's the first sale in the file, and the last?")
         assert ends is not None and ends["metrics"] == ["first_order_date", "last_order_date"], answer
+
+
+def test_a_file_of_monthly_figures_counts_no_orders_and_ends_with_its_last_month(tmp_path: Path) -> None:
+    """A monthly summary (a row per state, product and month, dated on the 1st, month first): its
+    rows are no orders and no units, so counting them is declined with why; its last month is
+    whole, so "the last 3 months" are October to December."""
+    rows = "Date,State,Product,Sales\n" + "".join(
+        f"{m}/1/2011 0:00,{state},{product},{10 * m + len(state)}\n"
+        for m in range(1, 13)
+        for state in ("Ohio", "Utah")
+        for product in ("Mint", "Lemon")
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, _, answer = chat.ask("how many orders?")
+        assert answer is not None and answer.startswith(
+            "I can't answer that from this data: it holds no figures on orders (each row is a month's figures"
+        ), answer
+        _, _, answer = chat.ask("how many rows are there?")
+        assert answer == "Rows, all time: 48.", answer
+        _, _, answer = chat.ask("sales for the last 3 months?")
+        q4 = sum(10 * m + len(state) for m in (10, 11, 12) for state in ("Ohio", "Utah") for _ in range(2))
+        assert answer == f"Revenue, Q4 2011 (the latest quarter in the data): {q4:,}.00.", answer

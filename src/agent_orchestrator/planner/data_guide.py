@@ -155,9 +155,8 @@ class DataGuide:
                 # nor is the model to improvise over tables that lack this file's lines or columns,
                 # and a file imported as its rows only has none of its lines in the retail tables;
                 # nor to make up a figure ("how many points were redeemed?") neither reader read
-                refused: GuidedCall | GuidedAnswer | None = GuidedAnswer(
-                    f"{_unread(reading.left)} {can_ask(data.model)}"
-                )
+                reason = _lacks_a_count(_text(messages[last]), data.model) or _unread(reading.left)
+                refused: GuidedCall | GuidedAnswer | None = GuidedAnswer(f"{reason} {can_ask(data.model)}")
             else:
                 refused = _in_this_datas_words(planned, data, reading.left)
             if (
@@ -560,6 +559,31 @@ def _in_this_datas_words(planned: GuidedCall | GuidedAnswer | None, data: _Data,
         if found.metrics or found.columns:
             reason = _unread(left)
     return GuidedAnswer(f"{reason} {can_ask(data.model)}")
+
+
+_COUNTED = {
+    "orders": ("orders", "transactions", "purchases", "invoices", "receipts", "sales count"),
+    "customers": ("customer", "customers", "buyers", "clients", "shoppers"),
+    "units": ("units", "quantity", "pieces", "cups", "bags"),
+}
+"""What every sales table is asked to count, in the words people ask it with."""
+
+
+def _lacks_a_count(question: str, model: SemanticModel) -> str | None:
+    """Why a question counting what the file does not record ("how many orders?" of monthly figures,
+    "how many customers?" of a file without them) is declined: that, not that it was not read."""
+    words = f" {normalize(question)} "
+    names = {m.name for m in model.metrics}
+    lacking = [
+        count
+        for count, said in _COUNTED.items()
+        if count not in names and any(f" {w} " in words for w in said)
+    ]
+    if not lacking:
+        return None
+    time = model.time
+    why = " (each row is a month's figures, not a sale)" if time is not None and time.monthly else ""
+    return f"I can't answer that from this data: it holds no figures on {' or '.join(lacking)}{why}."
 
 
 def _unread(left: list[str]) -> str:

@@ -9,6 +9,7 @@ table once (docs/architecture.md#the-semantic-model).
 
 from __future__ import annotations
 
+import calendar
 import re
 import threading
 from collections.abc import Mapping, Sequence
@@ -255,12 +256,17 @@ class Engine:
             cursor.close()
 
     def span(self, column: Column | None = None) -> tuple[date | None, date | None]:
-        """The first and last day of the data (of the model's time column, or ``column``)."""
+        """The first and last day of the data (of the model's time column, or ``column``). A column of
+        months (each dated on its 1st) ends on its last month's last day: December's figures are the
+        whole of December, and "the last 3 months" are October to December."""
         time = column or self.model.time
         if time is None:
             return None, None
         first, last = self._one(f"SELECT min({quote(time.name)}), max({quote(time.name)}) FROM {VIEW}")
-        return _day(first), _day(last)
+        end = _day(last)
+        if time.monthly and end is not None:
+            end = end.replace(day=calendar.monthrange(end.year, end.month)[1])
+        return _day(first), end
 
     def row_count(self) -> int:
         """How many rows the dataset has (what the start screen says is loaded)."""

@@ -116,6 +116,10 @@ class Column(BaseModel):
     """For a label or a dimension with too many values written other ways to list them (a city
     typed "BENGALURU", "Bengaluru" and "bengaluru" on thousands of orders): every value equal but for
     case and surrounding spaces is read as most lines write it."""
+    monthly: bool = False
+    """For a time column: every value is the first of a month, so each row is a month's figures (a
+    monthly summary by state and product, say), not a sale: its rows count no orders and no units,
+    and its days are said as months."""
     of_order: bool = False
     """For a measure: an amount of the whole order, written on its first line only (a receipt's
     total in a file of one column per item): summed once an order, never split among its items."""

@@ -54,6 +54,9 @@ class ColumnProfile:
     """For a numeric column: its largest value (a discount of at most 1 is a fraction)."""
     times_of_day: bool = False
     """For a timestamp column: its times of day differ (not all midnight), so hours can be asked."""
+    monthly: bool = False
+    """For a date column: every value is the first of a month, over at least three months. The rows
+    are then a month's figures each (a monthly summary), not a day's sales."""
     marked: str | None = None
     """For a text column of numbers: the letter that starts some of them ("C536379" among "536365"s:
     the Online Retail layout's cancelled invoices; a rare other letter, an adjustment, aside)."""
@@ -183,6 +186,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 f"SELECT count(DISTINCT CAST({quoted}::TIMESTAMP AS TIME)) > 1 FROM {source}"
             ).fetchone()[0]  # type: ignore[index]
         )
+        monthly = type_ in ("DATE", *_STAMPS) and not times_of_day and _monthly(connection, source, quoted)
         columns.append(
             ColumnProfile(
                 header=header,
@@ -193,6 +197,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 date_format=date_format if type_ in ("DATE", "TIMESTAMP") else None,
                 maximum=None if maximum is None else float(maximum),
                 times_of_day=times_of_day,
+                monthly=monthly,
                 marked=marked,
                 spellings=spellings,
                 respelled=respelled,
@@ -200,6 +205,18 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
             )
         )
     return TableProfile(rows, tuple(columns), date_format)
+
+
+_MONTHS = 3
+"""Months a column of first days must cover to be read as months (two could be chance)."""
+
+
+def _monthly(connection: duckdb.DuckDBPyConnection, source: str, quoted: str) -> bool:
+    found = connection.execute(
+        f"SELECT bool_and(day({quoted}) = 1), count(DISTINCT date_trunc('month', {quoted})) "
+        f"FROM {source} WHERE {quoted} IS NOT NULL"
+    ).fetchone()
+    return found is not None and bool(found[0]) and int(found[1]) >= _MONTHS
 
 
 @dataclass(frozen=True, slots=True)

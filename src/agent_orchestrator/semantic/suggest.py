@@ -571,7 +571,12 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
     if profile.temporal:
         day_time = "time" if profile.type == "TIME" else "date_time" if profile.times_of_day else "date"
         return Column(
-            name=name, source=source, role=Role.time, date_format=profile.date_format, day_time=day_time
+            name=name,
+            source=source,
+            role=Role.time,
+            date_format=profile.date_format,
+            day_time=day_time,
+            monthly=profile.monthly,
         )
     if profile.distinct >= rows * _UNIQUE_SHARE and any(w in ("row", "index") for w in words):
         return Column(name=name, source=source, role=Role.ignore)
@@ -943,7 +948,11 @@ def default_metrics(
                 ]
                 metrics[-1] = metrics[-1].model_copy(update={"synonyms": [*metrics[-1].synonyms, *said]})
     order = keys.get(Entity.order) or labels.get(Entity.order)
-    if order is None:  # no order number: each line is an order (a file of one line per purchase)
+    # a month's figures a row (dated on the 1st of each month): its rows are no orders, no units
+    totals = order is None and any(c.role is Role.time and c.monthly for c in columns)
+    if totals:
+        add("rows", Kind.rows, "count", "Rows", also=SYNONYMS["lines"])
+    elif order is None:  # no order number: each line is an order (a file of one line per purchase)
         add("orders", Kind.rows, "count", "Orders", **kept)
         rows = metrics[-1]  # its lines are its rows: "how many rows?"; "shipments" of "Boxes Shipped"
         events = [e for event in _events(quantity) for e in (event, singular(event))]
@@ -952,7 +961,7 @@ def default_metrics(
         add("lines", Kind.rows, "count", "Order lines")
     if quantity is not None:  # "Boxes Shipped": the units are boxes
         add("units", Kind.sum, "number", "Units", also=_counted_nouns(quantity), over=quantity.name, **kept)
-    elif _find(columns, _QUANTITY_WORDS) is None and any(m.name == "revenue" for m in metrics):
+    elif not totals and _find(columns, _QUANTITY_WORDS) is None and any(m.name == "revenue" for m in metrics):
         add("units", Kind.rows, "count", "Units", **kept)  # no quantity at all: a line is a unit sold
     if price is not None and price.role is Role.measure:
         # "what does it usually sell at?": the price of a line, averaged over the lines sold
