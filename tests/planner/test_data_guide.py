@@ -1328,3 +1328,25 @@ def test_a_file_of_monthly_figures_counts_no_orders_and_ends_with_its_last_month
         _, _, answer = chat.ask("sales for the last 3 months?")
         q4 = sum(10 * m + len(state) for m in (10, 11, 12) for state in ("Ohio", "Utah") for _ in range(2))
         assert answer == f"Revenue, Q4 2011 (the latest quarter in the data): {q4:,}.00.", answer
+
+
+def test_what_a_place_never_sold_and_what_things_are_listed(tmp_path: Path) -> None:
+    """ "Which markets never sold Latte?" lists the markets without a line of it (a store's verbs:
+    sold, stocked, carried), not those with one; "what products do we never sell in the South?" lists
+    the products, as "which" does, and "had no sales of" is a never too."""
+    sold = {"South": ("Latte", "Mint"), "West": ("Latte", "Lemon"), "East": ("Mint", "Lemon")}
+    rows = "Date,Market,Product,Sales\n" + "".join(
+        f"2024-0{m}-01,{market},{product},{10 * m}\n"
+        for m in range(1, 5)
+        for market, products in sold.items()
+        for product in products
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, never, answer = chat.ask("which markets never sold latte?")
+        assert never is not None and never["filters"][0]["never_by"] == "market", answer
+        assert answer is not None and "1. East" in answer and "South" not in answer, answer
+        _, _, answer = chat.ask("which markets had no sales of lemon?")
+        assert answer is not None and "1. South" in answer and "West" not in answer, answer
+        _, listed, answer = chat.ask("what products do we never sell in the south?")
+        assert listed is not None and listed["group_by"] == [{"column": "product"}], answer
+        assert answer is not None and "1. Lemon" in answer and "Mint" not in answer, answer

@@ -121,6 +121,9 @@ _SORTED = re.compile(
     r"(?:first|at the top|to \w+est)\b"
 )
 """A ranking asked for as an order of every group ("biggest first", "highest to lowest"), not one."""
+_WHAT_THINGS = re.compile(r"\W*what\s+(?P<things>\w+s)\s+(?:do|did|does|have|has|had|are|were|sell|sold)\b")
+"""A question that opens by asking which things of a column ("what products do we never sell in the
+south?", "what states have…"): a list of them, as "which" asks."""
 _ASKS_WHEN = re.compile(r"\bwhen\b", re.IGNORECASE)
 """A question that asks for a day ("which dealer and when?")."""
 _WHEN = re.compile(_ASKS_WHEN.pattern + r".*\b(?P<which>first|earliest|last|latest|most recent)\b")
@@ -1127,6 +1130,12 @@ def _read_words(
     clauses = len(re.findall(r"\b[a-z]+s\s+who\b", text))
     if clauses and clauses == len(re.findall(r"\bwho\b", text)):  # "customers who aren't Adults": no "who…?"
         cues.discard("who")
+    opens = _WHAT_THINGS.match(text)
+    opened = vocabulary.find(opens["things"]) if opens is not None else None
+    if opened is not None and (
+        opened.columns or any(_counted_entity(model, m) is not None for m in opened.metrics)
+    ):  # "what products do we…": which
+        cues.add("which")
     ranked_by_count = _BY_COUNT.search(text)  # "worst seller by number of pizzas sold": how it ranks
     counting = bool(_COUNTING.search(_BY_COUNT.sub("by", text)))
     ranking = bool(cues & _RANKING)
@@ -2566,11 +2575,15 @@ line of those orders, not that value's lines."""
 
 
 _NEVER_LEAD = r"\b(?:never|not\s+once|(?:have|has|had|did|do|does)(?:n'?t|\s+not)(?:\s+(?:ever|yet))?)\s+"
-_NEVER_VERBS = r"bought|buy|ordered|order|purchased|purchase|shopped|shop|spent|spend|paid|pay|used|use|tried"
+_NEVER_VERBS = (
+    r"bought|buy|ordered|order|purchased|purchase|shopped|shop|spent|spend|paid|pay|used|use|tried"
+    r"|sold|sell|stocked|stock|carried|carry|shipped|ship"  # what a store, a market or a dealer did
+)
 _NEVER = re.compile(
     rf"{_NEVER_LEAD}(?:{_NEVER_VERBS}|(?:anything|any|once)\b)"
     r"(?:\s+\w+){0,3}?(?:\s+(?:from|in|at|on|with|by|any|a|an|the))?\s*$"
-    r"|\b(?:had|has|have|having|with|contain(?:s|ed|ing)?|includ(?:es|ed|ing))\s+no\s*$"
+    r"|\b(?:had|has|have|having|with|contain(?:s|ed|ing)?|includ(?:es|ed|ing))\s+no"
+    r"(?:\s+(?:sales|orders|revenue)\s+(?:of|for|from|in))?\s*$"
 )
 """A value no line of the customer's ever had ("never anything from Apparel", "haven't bought any
 furniture", "never paid cash"), or of the order ("receipts with no angbutter"): who never did, or
