@@ -1333,8 +1333,9 @@ def test_a_file_of_monthly_figures_counts_no_orders_and_ends_with_its_last_month
 def test_what_a_place_never_sold_and_what_things_are_listed(tmp_path: Path) -> None:
     """ "Which markets never sold Latte?" lists the markets without a line of it (a store's verbs:
     sold, stocked, carried), not those with one; "what products do we never sell in the South?" lists
-    the products, as "which" does, and "had no sales of" is a never too."""
-    sold = {"South": ("Latte", "Mint"), "West": ("Latte", "Lemon"), "East": ("Mint", "Lemon")}
+    the products, as "which" does, and "had no sales of" is a never too. A name spelt with one vowel
+    for another ("colombian") is the file's ("Columbian")."""
+    sold = {"South": ("Latte", "Columbian"), "West": ("Latte", "Lemon"), "East": ("Columbian", "Lemon")}
     rows = "Date,Market,Product,Sales\n" + "".join(
         f"2024-0{m}-01,{market},{product},{10 * m}\n"
         for m in range(1, 5)
@@ -1349,4 +1350,8 @@ def test_what_a_place_never_sold_and_what_things_are_listed(tmp_path: Path) -> N
         assert answer is not None and "1. South" in answer and "West" not in answer, answer
         _, listed, answer = chat.ask("what products do we never sell in the south?")
         assert listed is not None and listed["group_by"] == [{"column": "product"}], answer
-        assert answer is not None and "1. Lemon" in answer and "Mint" not in answer, answer
+        assert answer is not None and "1. Lemon" in answer and "Columbian" not in answer, answer
+        _, spelt, answer = chat.ask("which market sells the most colombian?")  # a vowel for another
+        assert spelt is not None and spelt["filters"][0]["values"] == ["Columbian"], answer
+        _, _, answer = chat.ask("which market sells the most iemon?")  # no vowel: no name
+        assert answer is not None and "I don't know what 'iemon'" in answer, answer

@@ -67,6 +67,7 @@ from .words import (
     correction,
     is_plain,
     normalize,
+    other_vowel,
     short_word,
 )
 
@@ -488,7 +489,9 @@ def _respelled(question: str, left: list[str], vocabulary: Vocabulary) -> str | 
     text, changed = question, False
     for word in dict.fromkeys(left):
         close = TYPO_PRONE.get(word) or (
-            None  # a word of English is no typo of another one ("happiest" is not "happens")
+            # a word of English is no typo of another one ("happiest" is not "happens"), but may be
+            # a name of the data spelt another way ("colombian" coffee: the file's "Columbian")
+            other_vowel(word, targets)
             if is_english(word) and len(word) > _SHORT_TYPO
             else correction(word, _PLAIN_TARGETS, set())
             or short_word(word, _PLAIN)

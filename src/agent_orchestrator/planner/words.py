@@ -293,12 +293,32 @@ def correction(word: str, targets: list[str], names: Collection[str]) -> str | N
         close = slips if len(slips) == 1 else []
     if (
         close
-        and (close[0] not in names or _one_typo(word, close[0]))  # "Iceland" is no "Ireland"
+        and (close[0] not in names or _one_typo(word, close[0]) or _vowel_for_vowel(word, close[0]))
         and (len(word) > 3 or len(close[0]) == len(word))  # "set" is no "sept"
         and (len(close[0]) > 3 or len(close[0]) == len(word))  # "deck" is no "dec"
     ):
         return close[0]
     return None
+
+
+_VOWELS = frozenset("aeiouy")
+_SPELLED_LONG = 6
+
+
+def other_vowel(word: str, names: Collection[str]) -> str | None:
+    """The one name of ``names`` that ``word`` spells with one vowel for another, if one does."""
+    found = [name for name in names if _vowel_for_vowel(word, name)]
+    return found[0] if len(found) == 1 else None
+
+
+def _vowel_for_vowel(typed: str, name: str) -> bool:
+    """``typed`` is ``name`` spelt with one vowel for another, in a long word ("colombian" for the
+    file's "Columbian", "jewelery" stays no match): how names are misspelt, unlike a consonant for
+    another ("Iceland" is no "Ireland")."""
+    if len(typed) != len(name) or len(name) < _SPELLED_LONG:
+        return False
+    differ = [(a, b) for a, b in zip(typed, name, strict=True) if a != b]
+    return len(differ) == 1 and set(differ[0]) <= _VOWELS
 
 
 def short_word(word: str, targets: frozenset[str]) -> str | None:
