@@ -1325,6 +1325,8 @@ def test_a_file_of_monthly_figures_counts_no_orders_and_ends_with_its_last_month
         ), answer
         _, _, answer = chat.ask("how many rows are there?")
         assert answer == "Rows, all time: 48.", answer
+        _, _, answer = chat.ask("are there negative sales numbers? how many rows")
+        assert answer == "Rows, Sales under 0, all time: 0.", answer
         _, _, answer = chat.ask("sales for the last 3 months?")
         q4 = sum(10 * m + len(state) for m in (10, 11, 12) for state in ("Ohio", "Utah") for _ in range(2))
         assert answer == f"Revenue, Q4 2011 (the latest quarter in the data): {q4:,}.00.", answer

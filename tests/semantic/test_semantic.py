@@ -137,6 +137,12 @@ def test_negation_ranges_and_a_window_of_days(engine):
         SemanticQuery(metrics=["orders"], filters=[Filter(column="ship_mode", op="eq", values=["Same Day"])])
     )
     assert same_day.rows[0][0] == 1
+    # a figure's range with no groups is of the one total: kept when it holds, nothing when not
+    for op, rows in (("gt", 1), ("lt", 0)):
+        total = engine.run(
+            SemanticQuery(metrics=["revenue"], filters=[Filter(metric="revenue", op=op, values=[0])])
+        )
+        assert len(total.rows) == rows, op
 
 
 def test_never_is_every_row_of_the_things_without_such_a_row(engine):

@@ -1012,6 +1012,7 @@ def _read_words(
     titles += [said for m in model.metrics for said in m.synonyms]  # "gross revenue": before discounts
     own_gross = any("gross" in normalise(title).split() for title in titles)
     rest = re.sub(r"\bgross\b", " ", rest) if model.cancellation is None and not own_gross else rest
+    rest = _signed(rest, model, vocabulary)  # "negative inventory numbers": inventory below 0
     thresholds = _thresholds(rest, model, vocabulary) or _range_of_the_last(rest, model, previous)
     for spoken, kept in {t.pop("spoken"): t.pop("kept", None) for t in thresholds}.items():
         ranged_word = spoken.split()[0] if kept is None else kept  # read: the thing ranged stays
@@ -2149,6 +2150,33 @@ def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
         r"(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?(?:\w+ed\s+|[a-z]*\d[a-z\d]*\s+)?"
     )
     return bool(re.search(rf"{scope}(?:{words})\b", text))
+
+
+_NEGATIVE = re.compile(
+    r"\b(?:negative|minus|below[- ]zero)\s+(?P<what>[a-z]+)"
+    r"(?:\s+(?:numbers|figures|values|amounts|levels|readings)\b|(?P<next>\s+[a-z]+)?)"
+)
+
+
+def _signed(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str:
+    """``text`` with a measure said negative as its range ("negative inventory numbers", "rows with
+    negative profit": inventory, profit below 0), which :func:`_thresholds` then reads: of each line
+    when lines are counted, of each group's total when groups are listed."""
+
+    def as_range(match: re.Match[str]) -> str:
+        what, after = match["what"], (match["next"] or "").strip()
+        found = vocabulary.find(what)
+        measures = [c for c in found.columns if model.column(c).role is Role.measure]
+        if not measures and not any(model.metric(m).unit in ("money", "number") for m in found.metrics):
+            return match[0]
+        if after and f"{what} {after}" in vocabulary.find(f"{what} {after}").used:
+            return match[0]  # "negative profit margin": a figure of two words, said negative
+        counted = vocabulary.find(after).metrics if after else ()
+        if counted and model.metric(counted[0]).unit == "count":  # "negative inventory rows"
+            return f"{after} with {what} below 0"
+        return f"{what} below 0{' ' + after if after else ''}"
+
+    return _NEGATIVE.sub(as_range, text)
 
 
 def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list[dict[str, Any]]:

@@ -96,13 +96,11 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
         sql.append("WHERE " + " AND ".join(where))
     if groups:
         sql.append("GROUP BY ALL")
-        having = [
-            _group_filter(model, f, current, time, having_params)
-            for f in query.filters
-            if f.metric is not None
-        ]
-        if having:
-            sql.append("HAVING " + " AND ".join(having))
+    having = [  # of no groups: of the one total ("nothing matches" when it is not so), never dropped
+        _group_filter(model, f, current, time, having_params) for f in query.filters if f.metric is not None
+    ]
+    if having:
+        sql.append("HAVING " + " AND ".join(having))
     # What is computed from the figures is computed around them: a figure's name may be a column's
     # too (a file's own "Revenue" column beside the revenue metric), and inside it names the column.
     shares, share_params = [], []  # type: ignore[var-annotated]
