@@ -1357,3 +1357,28 @@ def test_what_a_place_never_sold_and_what_things_are_listed(tmp_path: Path) -> N
         assert spelt is not None and spelt["filters"][0]["values"] == ["Columbian"], answer
         _, _, answer = chat.ask("which market sells the most iemon?")  # no vowel: no name
         assert answer is not None and "I don't know what 'iemon'" in answer, answer
+
+
+def test_a_figure_against_its_budget(tmp_path: Path) -> None:
+    """A file with "BudgetSales" beside "Sales" plans the sales: held against it ("did we beat the
+    sales budget?") the answer is the actual, the budget and the difference; "furthest under its
+    budget" ranks the lowest difference first; "did any market not hit its budget?" counts those
+    under it, never reading "not … in 2024" as a period left out."""
+    plan = {("North", "Mint"): (100, 90), ("North", "Lemon"): (80, 95), ("South", "Mint"): (70, 60)}
+    rows = "Date,Market,Product,Sales,BudgetSales\n" + "".join(
+        f"2024-0{m}-01,{market},{product},{sales + m},{budget}\n"
+        for m in range(1, 5)
+        for (market, product), (sales, budget) in plan.items()
+    )
+    sales = sum(sales + m for m in range(1, 5) for sales, _ in plan.values())
+    budget = sum(4 * budget for _, budget in plan.values())
+    with _chat_on(tmp_path, rows) as chat:
+        _, beat, answer = chat.ask("did we beat the sales budget? actual vs budget")
+        assert beat is not None and beat["metrics"] == ["revenue_vs_budgetsales", "revenue", "budgetsales"]
+        assert answer is not None and f"Revenue {sales:,}.00; Budget sales {budget:,}.00" in answer, answer
+        _, under, answer = chat.ask("which product came in furthest under its sales budget?")
+        assert under is not None and under["order"] == "asc" and under["limit"] == 1, answer
+        assert answer is not None and "1. Lemon: Revenue vs budget -50.00" in answer, answer
+        _, missed, answer = chat.ask("did any market not hit its sales budget in 2024? how many")
+        assert missed is not None and missed["count"] and missed["window"]["start"] == "2024-01-01", answer
+        assert missed["filters"] == [{"metric": "revenue_vs_budgetsales", "op": "lt", "values": [0]}], answer

@@ -34,6 +34,7 @@ from agent_orchestrator.semantic import Column, Entity, Kind, Metric, Role, Sema
 from agent_orchestrator.semantic.english import is_english
 from agent_orchestrator.semantic.model import COUNT_PREFIX, plural
 from agent_orchestrator.semantic.query import GRAIN_WORDS, MAX_ROWS
+from agent_orchestrator.semantic.suggest import PLAN_WORDS
 from agent_orchestrator.semantic.vocabulary import Mention, normalise, root, singular
 
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods
@@ -908,6 +909,7 @@ def _read_words(
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
     text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
     text = _speed(text, model)  # "ships fastest": the fewest days to ship
+    text, against_plan = _against_plan(text, model, vocabulary)  # "did we beat the sales budget?"
     text = _dollars(text, vocabulary)  # "order $": what the orders came to
     # "that receipt" after what was on it: the thing the query before was kept to, named; else a row
     # of the list before, by its place, its noun or a pronoun
@@ -1434,6 +1436,11 @@ def _read_words(
         del args["share"]
     if cues & _LOW and not cues & _HIGH:
         args["order"] = "asc"
+    args["metrics"] = _beside_its_parts(args.get("metrics") or [], model)
+    if "order" in against_plan:  # "furthest under its sales budget": the lowest variance first
+        args["order"] = "asc"
+    if "filter" in against_plan:  # "did any market not hit its budget?": those under it
+        args["filters"] = [*args.get("filters", []), against_plan["filter"]]
     ranked = str(args.get("order_by") or (args.get("metrics") or [""])[0])
     judged = next((m for m in model.metrics if m.name == ranked), None)
     if cues & _JUDGED and judged is not None and judged.better == "lower":
@@ -2150,6 +2157,72 @@ def _scope_only(text: str, model: SemanticModel, name: str) -> bool:
         r"(?:all\s+)?(?:the\s+|their\s+|our\s+|its\s+)?(?:\w+ed\s+|[a-z]*\d[a-z\d]*\s+)?"
     )
     return bool(re.search(rf"{scope}(?:{words})\b", text))
+
+
+_AGAINST_PLAN = re.compile(
+    r"(?P<not>\b(?:not|never|fail(?:ed|s)?\s+to)\s+|n't\s+)?(?:\b(?:came|come|comes|was|were|is|are)\s+in\s+)?"
+    r"(?:\b(?:the\s+)?(?:furthest|farthest|most|least)\s+)?"
+    r"\b(?P<verb>beat|beats|beaten|hit|hits|reach(?:ed|es)?|made|make|miss(?:ed|es)?|exceed(?:ed|s)?|under|over|"
+    r"above|below|short\s+of|ahead\s+of|behind|vs\.?|versus|against)"
+    r"\s+(?:(?:its|their|the|our|my|his|her)\s+)?(?P<year>(?:19|20)\d\d\s+)?(?P<plan>(?:[a-z]+\s+){0,2}?"
+    rf"(?:{'|'.join(PLAN_WORDS)})s?)\b"
+)
+"""A figure held against what was planned of it ("did we beat the sales budget?", "came in furthest
+under its sales budget", "which market beat its 2011 profit budget by the most?")."""
+_SHORT_OF = frozenset(("under", "below", "short", "behind"))
+_ACTUAL = re.compile(
+    r"\b(?:the\s+)?actuals?\b(?:\s+(?:vs\.?|versus|against)\s+(?:the\s+)?(?:budget|plan|target))?"
+)
+
+
+def _against_plan(text: str, model: SemanticModel, vocabulary: Vocabulary) -> tuple[str, dict[str, Any]]:
+    """``text`` with a figure held against its plan said as the variance metric (the actual less the
+    plan, :func:`suggest._plans`), and what the question asks of it: the groups that missed it (a
+    variance below 0: "did any market not hit its budget?") or the furthest short of it first
+    ("which product came in furthest under its sales budget?"). The actual and the plan are shown
+    beside it (:func:`_beside_its_parts`)."""
+    asked: dict[str, Any] = {}
+
+    def as_variance(match: re.Match[str]) -> str:
+        plans = [m for m in vocabulary.find(match["plan"]).metrics if _variance_of(model, m) is not None]
+        if len(plans) != 1:
+            return match[0]
+        variance = _variance_of(model, plans[0])
+        assert variance is not None
+        verb = match["verb"].split()[0]
+        if match["not"] or verb.startswith("miss"):
+            asked["filter"] = {"metric": variance.name, "op": "lt", "values": [0]}
+        elif verb in _SHORT_OF:
+            asked["order"] = "asc"
+        return f" {match['year'] or ''}{variance.synonyms[0]} "
+
+    said = _AGAINST_PLAN.sub(as_variance, text)
+    if said != text:
+        said = _ACTUAL.sub(" ", said)
+    return said, asked
+
+
+def _variance_of(model: SemanticModel, plan: str) -> Metric | None:
+    """The metric of the actual less ``plan``, when ``plan`` is a planned figure with one."""
+    return next(
+        (
+            m
+            for m in model.metrics
+            if m.kind is Kind.difference and m.denominator == plan and m.name.endswith(f"_vs_{plan}")
+        ),
+        None,
+    )
+
+
+def _beside_its_parts(metrics: list[str], model: SemanticModel) -> list[str]:
+    """A variance to plan with the actual and the plan it is the difference of: "sales vs budget"
+    says both figures beside by how much."""
+    for name in metrics:
+        metric = model.metric(name)
+        if metric.denominator is not None and _variance_of(model, metric.denominator) is metric:
+            parts = [name, str(metric.numerator), metric.denominator]
+            return list(dict.fromkeys([*parts, *metrics]))[:6]
+    return metrics
 
 
 _NEGATIVE = re.compile(

@@ -304,6 +304,34 @@ def _column_synonyms(words: list[str], headers: set[str]) -> list[str]:
     return []
 
 
+PLAN_WORDS = ("budget", "plan", "target", "forecast", "goal", "quota")
+"""What a file calls the figure it meant to reach ("BudgetSales", "Sales Target", "Forecast Profit")."""
+
+
+def _plans(metrics: list[Metric], columns: dict[str, Column]) -> list[tuple[Metric, Metric, str]]:
+    """Each sum of a planned figure with the sum of the figure it plans and the word the file plans it
+    with: "BudgetSales" and "Sales" (the revenue), "Profit Target" and "Profit"."""
+    sums = {m.over: m for m in metrics if m.kind is Kind.sum and m.over and not m.times and not m.less}
+    found = []
+    for over, plan in sums.items():
+        words = header_words(columns[over].source) if over in columns else []
+        said = [w for w in words if w in PLAN_WORDS or w.removesuffix("ed") in PLAN_WORDS]
+        rest = [w for w in words if w not in said]
+        if len(said) != 1 or not rest:
+            continue
+        actual = next(
+            (
+                m
+                for o, m in sums.items()
+                if o != over and o in columns and header_words(columns[o].source) == rest
+            ),
+            None,
+        )
+        if actual is not None:
+            found.append((plan, actual, said[0].removesuffix("ed")))
+    return found
+
+
 def suggest_model(
     profile: TableProfile,
     dataset: str,
@@ -1048,6 +1076,21 @@ def default_metrics(
     if profit is None and {"revenue", "cost"} <= names and "profit" not in names:
         add("profit", Kind.difference, "money", "Profit", numerator="revenue", denominator="cost")
         names.add("profit")
+    for plan, actual, word in _plans(metrics, by_name):  # "BudgetSales" beside "Sales": plan and actual
+        base = actual.label.lower() if actual.name != "revenue" else "sales"
+        said = [
+            f"{base} {word}",
+            f"{word} {base}",
+            f"{base} {word}s",
+            f"{word}ed {base}",
+            f"{base} {word} figure",
+        ]
+        at = metrics.index(plan)
+        metrics[at] = plan.model_copy(update={"synonyms": [*plan.synonyms, *said]})
+        variance = [f"{base} vs {word}", f"{base} versus {word}", f"{base} against {word}"]
+        variance += [f"{base} variance", f"{base} {word} variance", f"variance to {base} {word}"]
+        add(f"{actual.name}_vs_{plan.name}"[:64], Kind.difference, actual.unit, f"{actual.title} vs {word}",
+            also=variance, numerator=actual.name, denominator=plan.name)  # fmt: skip
     if "units" in names and "products" not in names:  # no product counted: "items" are the units
         at = next(i for i, m in enumerate(metrics) if m.name == "units")
         metrics[at] = metrics[at].model_copy(update={"synonyms": [*metrics[at].synonyms, "items"]})
