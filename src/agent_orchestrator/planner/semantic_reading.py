@@ -2226,7 +2226,7 @@ def _beside_its_parts(metrics: list[str], model: SemanticModel) -> list[str]:
 
 
 _NEGATIVE = re.compile(
-    r"\b(?:negative|minus|below[- ]zero)\s+(?P<what>[a-z]+)"
+    r"\b(?:negative|below[- ]zero)\s+(?P<what>[a-z]+)"
     r"(?:\s+(?:numbers|figures|values|amounts|levels|readings)\b|(?P<next>\s+[a-z]+)?)"
 )
 
