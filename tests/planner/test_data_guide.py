@@ -1382,3 +1382,25 @@ def test_a_figure_against_its_budget(tmp_path: Path) -> None:
         _, missed, answer = chat.ask("did any market not hit its sales budget in 2024? how many")
         assert missed is not None and missed["count"] and missed["window"]["start"] == "2024-01-01", answer
         assert missed["filters"] == [{"metric": "revenue_vs_budgetsales", "op": "lt", "values": [0]}], answer
+
+
+def test_a_claim_that_one_is_the_top_is_checked_against_the_ranking(tmp_path: Path) -> None:
+    """ "My boss says Utah is our most profitable state. true?" reads the claim, and a claim that
+    one value is the first of its column ranks the column (the first three) rather than giving that
+    value's figure alone; a question that only names a value keeps it as a filter."""
+    profits = {"Utah": 50, "Ohio": 70, "Iowa": 20, "Maine": 10}
+    rows = "Date,State,Sales,Profit\n" + "".join(
+        f"2024-0{m}-0{m},{state},{4 * profit},{profit}\n"
+        for m in range(1, 4)
+        for state, profit in profits.items()
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, claim, answer = chat.ask("my boss says utah is our most profitable state. true?")
+        assert claim is not None and claim["group_by"] == [{"column": "state"}] and claim["limit"] == 3, (
+            answer
+        )
+        assert answer is not None and "1. Ohio: 210.00" in answer and "2. Utah: 150.00" in answer, answer
+        _, least, answer = chat.ask("is maine the least profitable state?")
+        assert least is not None and least["order"] == "asc" and "1. Maine" in str(answer), answer
+        _, plain, answer = chat.ask("what is the profit in utah?")
+        assert plain is not None and plain["filters"] == [{"column": "state", "op": "in", "values": ["Utah"]}]

@@ -529,6 +529,9 @@ def read_semantic(
     averaged = _averaged_per(question, args, model)
     if averaged is not None:  # "avg revenue per trading day": each day's, averaged
         return replace(reading, arguments=averaged)
+    claimed = _claimed_top(question, args, model)
+    if claimed is not None:  # "is California our most profitable state?": the states ranked
+        return replace(reading, arguments=claimed)
     dated = _dated_orders(question, args, model)
     if dated is not None:  # "biggest single receipt ever - how much and when?": its day too
         args = {**args, "metrics": [*args["metrics"], dated]}
@@ -542,6 +545,49 @@ def read_semantic(
             args.pop("by_change", None)
         return replace(reading, arguments=args)
     return reading
+
+
+_CONFIRM = re.compile(
+    r"^\W*(?:(?:is\s+(?:that|it|this|she|he)\s+|are\s+they\s+|am\s+i\s+)?(?:true|right|correct|so)"
+    r"|really|agreed?|(?:do\s+you\s+)?agree)\W*$",
+    re.IGNORECASE,
+)
+"""A sentence that only asks whether the one before holds ("… true?", "is that right?")."""
+_CLAIM_LEAD = re.compile(
+    r"^.*?\b(?:says?|said|claims?|claimed|reckons?|thinks?|thought|believes?|believed|insists?|"
+    r"told\s+me|tells\s+me)\s+(?:that\s+)?",
+    re.IGNORECASE,
+)
+_CLAIMED_TOP = re.compile(
+    r"\b(?:is|was|are|were|'s)\s+(?:[\w-]+\s+){0,3}?(?:our|the|their|my)\s+(?:single\s+)?"
+    r"(?:most|least|best|worst|top|number one|#1|no\.? 1|[a-z]{3,}est)\b"  # "busiest", not "west"
+    r"(?P<after>(?:\s+[\w-]+){1,3})"
+)
+"""A claim that one thing is the first of its kind ("California is our most profitable state",
+"is Lemon the best-selling product?")."""
+_CLAIM_SHOWN = 3
+
+
+def _claimed_top(question: str, args: dict[str, Any], model: SemanticModel) -> dict[str, Any] | None:
+    """A claim that one value is the top of its column, checked: that column ranked (the first
+    three), no longer filtered to the value, so the answer shows whether it is first and what is;
+    ``None`` when the question claims no such thing."""
+    claim = _CLAIMED_TOP.search(normalize(question))
+    kept = [f for f in args.get("filters", []) if f.get("op") == "in" and len(f.get("values", [])) == 1]
+    if claim is None or len(kept) != 1 or args.get("group_by") or not args.get("metrics"):
+        return None
+    column = model.column(kept[0]["column"])
+    nouns = {normalize(column.title), *(normalize(w) for w in column.synonyms), column.name.replace("_", " ")}
+    if not any(re.search(rf"\b{re.escape(noun)}s?\b", claim["after"]) for noun in nouns if noun):
+        return None
+    ranked = {k: v for k, v in args.items() if k != "filters"}
+    filters = [f for f in args["filters"] if f is not kept[0]]
+    return {
+        **ranked,
+        **({"filters": filters} if filters else {}),
+        "group_by": [{"column": column.name}],
+        "limit": _CLAIM_SHOWN,
+    }
 
 
 def _of_one_order(grouped: list[dict[str, Any]], model: SemanticModel) -> bool:
@@ -640,6 +686,9 @@ def _read_semantic(
     sentences, a lead-in ("Hi - I manage the Central region.") is left out when the last sentence
     reads whole on its own; the answer states its reading, so what was left out shows."""
     question = _GREETING.sub("", question)  # "morning! what's our revenue?" asks about every hour
+    *said, asked = _SENTENCES.split(question.strip())
+    if said and _CONFIRM.match(asked):  # "my boss says California is our top state. true?": the claim
+        question = _CLAIM_LEAD.sub("", said[-1])
     reading = _read(question, model, vocabulary, last_day, previous, listed, period_before, earlier_period)
     respelled = _respelled(question, reading.left, vocabulary)
     if respelled is not None:  # "wat ws the totl profit in the west regoin": read as meant
@@ -691,8 +740,10 @@ def _read_semantic(
             for mention in new:
                 referred.setdefault(mention.column, []).append(mention.value)
             new = []
+        said_again = normalize(last)  # "the Q4 review for Dana - what was Q4 2011 profit?": its own Q4
+        lead_text = normalize(lead)
         if (
-            find_periods(normalize(lead))
+            any(lead_text[p.span[0] : p.span[1]] not in said_again for p in find_periods(lead_text))
             or QUOTED.search(lead)  # "… in 2011?", "with 'LUNCH BAG' …"
             or set(named.metrics) - figures
             or set(named.columns) - columns - set(referred)
