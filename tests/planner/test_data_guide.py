@@ -1404,3 +1404,22 @@ def test_a_claim_that_one_is_the_top_is_checked_against_the_ranking(tmp_path: Pa
         assert least is not None and least["order"] == "asc" and "1. Maine" in str(answer), answer
         _, plain, answer = chat.ask("what is the profit in utah?")
         assert plain is not None and plain["filters"] == [{"column": "state", "op": "in", "values": ["Utah"]}]
+
+
+def test_grew_fastest_ranks_by_the_rate_and_grew_most_by_the_amount(tmp_path: Path) -> None:
+    """ "Which product grew fastest 2023 to 2024?" ranks by the change as a share of 2023's figure (a
+    small line that doubled first); "grew most" by the amount."""
+    sales = {"Big": (1000, 1300), "Small": (10, 20)}
+    rows = "Date,Product,Sales\n" + "".join(
+        f"{year}-03-01,{product},{amounts[year - 2023]}\n"
+        for year in (2023, 2024)
+        for product, amounts in sales.items()
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, fastest, answer = chat.ask("which product grew fastest 2023 to 2024?")
+        assert fastest is not None and fastest["by_growth"] and "ranked by the % change" in str(answer), (
+            answer
+        )
+        assert "1. Small: Revenue 20.00 vs 10.00, up 10.00 (100.00%)" in str(answer), answer
+        _, most, answer = chat.ask("which product grew most 2023 to 2024?")
+        assert most is not None and "by_growth" not in most and "1. Big" in str(answer), answer

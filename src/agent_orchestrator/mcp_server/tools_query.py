@@ -104,6 +104,9 @@ def described_schema(model: SemanticModel, values: dict[str, list[str]]) -> dict
     properties["by_change"]["description"] = (
         "Rank by the change since the compare window or the period before (grew most, fell most)"
     )
+    properties["by_growth"]["description"] = (
+        "With by_change: rank by the change as a % of the earlier figure (grew fastest, biggest % growth)"
+    )
     properties["each_against_previous"]["description"] = (
         "Each period of a series beside the one before it (growth by year, month over month by month)"
     )
@@ -136,6 +139,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
         limit: Annotated[int, Field(ge=1, le=50)] = 10,
         share: bool = False,
         by_change: bool = False,
+        by_growth: bool = False,
         each_against_previous: bool = False,
         per: str | None = None,
         count: bool = False,
@@ -153,6 +157,7 @@ def register(kit: ToolKit, data: SemanticData | None) -> None:
             "limit": limit,
             "share": share,
             "by_change": by_change,
+            "by_growth": by_growth,
             "each_against_previous": each_against_previous,
             "per": per,
             "count": count,

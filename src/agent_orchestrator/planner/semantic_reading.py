@@ -107,6 +107,11 @@ _STEP_BACK = re.compile(
     r"(?!\s+(?:that|it|this))"
 )
 _GROWTH = _words("growth grow grew grown change changed increase increased decrease decreased")
+_AS_RATE = re.compile(
+    r"\b(?:fastest|slowest|quickest|rate|rates|percent|percentage|pct|relative|relatively)\b|%"
+    r"|\b(?:grew|grow|growing|growth|shrank|declined|fell)\s+(?:the\s+)?(?:fastest|slowest|quickest|most\s+in\s+%)"
+)
+"""A change asked as a rate ("which product grew fastest?", "biggest % growth"): of the earlier figure."""
 _COUNTING = re.compile(r"\bhow many\b|\bnumber of\b|\bcount of\b|\bcount\b")
 _BY_COUNT = re.compile(r"\bby\s+(?:the\s+)?(?:number|count)\s+of\b")
 """A count a ranking is by ("top products by number of units sold"), which asks no count."""
@@ -543,6 +548,7 @@ def read_semantic(
         args = {k: v for k, v in args.items() if k != "each_against_previous"}
         if "compare" not in args:
             args.pop("by_change", None)
+            args.pop("by_growth", None)
         return replace(reading, arguments=args)
     return reading
 
@@ -665,6 +671,7 @@ _SERIES_PARTS = (
     "share",
     "each_against_previous",
     "by_change",
+    "by_growth",
 )
 """What makes a series or a ranking of periods, none of which an average per period has."""
 
@@ -1527,6 +1534,7 @@ def _read_words(
     ):  # "which month of 2019 grew the most?": each month against the one before, not 2019 against 2018
         args.pop("compare")
         args.pop("by_change", None)
+        args.pop("by_growth", None)
     if (
         "compare" not in args
         and len(series) == 1
@@ -1538,6 +1546,8 @@ def _read_words(
         if ranking or fell:
             args["by_change"] = True
             args["order"] = "asc" if fell else "desc"
+    if args.get("by_change") and _AS_RATE.search(text):  # "grew fastest", "the biggest % growth"
+        args["by_growth"] = True
     limit = _limit(text)
     grouped = args.get("group_by", [])
     ranged_groups = any("metric" in t for t in thresholds)  # "which hours had over 1000 orders?": all
@@ -3227,6 +3237,7 @@ def _patched(
         "count",
         "together",
         "by_change",
+        "by_growth",
         "each_against_previous",
         "per",
     ):
@@ -3273,7 +3284,7 @@ def _patched(
     if "compare" in patched and all("grain" in g for g in patched.get("group_by", [{}])):
         patched.pop("group_by", None)  # "month over month, from Sept to Oct": the two months side by side
     if patched.get("together"):  # "and the revenue from invoices under 100?" after a count: one figure
-        for other in ("count", "share", "compare", "by_change", "limit", "order", "order_by"):
+        for other in ("count", "share", "compare", "by_change", "by_growth", "limit", "order", "order_by"):
             patched.pop(other, None)
     elif args.get("count"):
         patched.pop("together", None)

@@ -134,7 +134,7 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
             outer.append("ORDER BY " + ", ".join(ordered))
         else:
             outer.append(
-                f"ORDER BY {_ranking(ranked, query.by_change)} {direction} NULLS LAST, "
+                f"ORDER BY {_ranking(ranked, query.by_change, query.by_growth)} {direction} NULLS LAST, "
                 + ", ".join(quote(g) for g in groups)
             )
         outer.append(f"LIMIT {int(query.limit)}")
@@ -250,9 +250,13 @@ def _rows_kept(
     return where
 
 
-def _ranking(metric: str, by_change: bool) -> str:
-    """What the groups are ranked by: the metric, or its change since the window compared with."""
-    return f"({quote(metric)} - {quote(metric + '__before')})" if by_change else quote(metric)
+def _ranking(metric: str, by_change: bool, by_growth: bool = False) -> str:
+    """What the groups are ranked by: the metric, or its change since the window compared with (as
+    a share of the earlier figure when ``by_growth``; of none, no rate, ranked last)."""
+    now, before = quote(metric), quote(metric + "__before")
+    if by_growth:
+        return f"(({now} - {before})::DOUBLE / NULLIF({before}, 0))"
+    return f"({now} - {before})" if by_change else now
 
 
 def _time_column(model: SemanticModel, window: Window | None) -> Column | None:

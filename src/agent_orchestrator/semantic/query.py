@@ -212,6 +212,10 @@ class SemanticQuery(BaseModel):
     by_change: bool = False
     """Rank the groups by the change of the ranked metric since the comparison window ("which
     region grew most?"), or since the period before (``each_against_previous``), not by its value."""
+    by_growth: bool = False
+    """With ``by_change``: rank by the change as a share of the earlier figure ("which product grew
+    fastest?", "the biggest % growth"), not by its amount: a small line that doubled is ahead of a
+    big one that grew by more."""
     each_against_previous: bool = False
     """Each period of a series beside the period before it, with the change ("revenue growth by
     year", "was there a year we went backwards?"): one group, a time grain, no comparison window."""
@@ -300,6 +304,8 @@ class SemanticQuery(BaseModel):
             raise InvalidInputError("Each period against the one before needs one period to group by.")
         if self.by_change and self.compare is None and not self.each_against_previous:
             raise InvalidInputError("Ranking by the change needs a period to compare with.")
+        if self.by_growth and not self.by_change:
+            raise InvalidInputError("Ranking by the growth rate is a ranking by the change.")
         if self.count and not self.group_by:
             raise InvalidInputError("Counting needs what is counted: a column to group by.")
         if self.together and (
@@ -524,6 +530,7 @@ def query_schema(
                 "additionalProperties": False,
             },
             "by_change": {"type": "boolean"},
+            "by_growth": {"type": "boolean"},
             "each_against_previous": {"type": "boolean"},
             "per": {"type": "string", "enum": ["day", "week", "month", "quarter", "year"]},
             "count": {"type": "boolean"},

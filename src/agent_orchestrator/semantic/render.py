@@ -133,7 +133,7 @@ def reading(
     if query.per is not None:
         parts[0] += f" per {query.per}, on average"
     if query.by_change:
-        parts[0] += ", ranked by the change"
+        parts[0] += ", ranked by the % change" if query.by_growth else ", ranked by the change"
     if query.count:
         parts[0] = f"Number of {_counted(model, query, 2)} ({parts[0]})"
     parts += [_filter_text(model, rule, names) for rule in query.filters]
