@@ -1423,3 +1423,25 @@ def test_grew_fastest_ranks_by_the_rate_and_grew_most_by_the_amount(tmp_path: Pa
         assert "1. Small: Revenue 20.00 vs 10.00, up 10.00 (100.00%)" in str(answer), answer
         _, most, answer = chat.ask("which product grew most 2023 to 2024?")
         assert most is not None and "by_growth" not in most and "1. Big" in str(answer), answer
+
+
+def test_a_split_in_percent_and_the_best_of_the_months_just_listed(tmp_path: Path) -> None:
+    """ "The decaf vs regular split of sales in %" is each type's share; "best month?" after the
+    months of 2024 is the best of those, and "in the whole file" the best of every month."""
+    rows = "Date,Type,Sales\n" + "".join(
+        f"{year}-0{m}-01,{kind},{amount * m + (500 if year == 2023 and m == 2 else 0)}\n"
+        for year in (2023, 2024)
+        for m in range(1, 5)
+        for kind, amount in (("Decaf", 10), ("Regular", 30))
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, split, answer = chat.ask("whats the decaf vs regular split of sales in %")
+        assert (
+            split is not None and split["share"] and "2. Decaf: 700.00 (38.89% of the total)" in str(answer)
+        ), answer
+        chat.ask("monthly sales for 2024 pls")
+        _, best, answer = chat.ask("best month?")
+        assert best is not None and best["window"]["start"] == "2024-01-01", answer
+        assert "1. April 2024: 160.00" in str(answer), answer
+        _, whole, answer = chat.ask("whats the single best month in the whole file tho?")
+        assert whole is not None and "window" not in whole and "1. February 2023" in str(answer), answer

@@ -97,6 +97,10 @@ _SHARE_OF = re.compile(
     r"(?:came|comes|come|was|were|is|are|did|does|do|went|goes|go|made)\b"
 )
 """A share of a whole the question names, and the part it asks about after it."""
+_SPLIT = re.compile(
+    r"\b(?:split|mix|breakdown|distribution)\b.*(?:%|\bpct\b)|%\s*(?:split|mix|breakdown|distribution)\b"
+)
+"""How a whole divides among groups, asked in % ("the decaf vs regular split of sales in %")."""
 _YEAR_BACK = re.compile(
     r"\b(?:year over year|year on year|yoy|a year (?:earlier|before|ago)|the year before|previous year"
     r"|prior year|same (?:month|quarter|period|time) last year)\b"
@@ -594,6 +598,12 @@ def _claimed_top(question: str, args: dict[str, Any], model: SemanticModel) -> d
         "group_by": [{"column": column.name}],
         "limit": _CLAIM_SHOWN,
     }
+
+
+def _periods_of(groups: list[dict[str, Any]]) -> list[tuple[str, str]] | None:
+    """The periods a breakdown is by (column and grain), or None when it is by anything else."""
+    periods = [(str(g.get("column")), str(g["grain"])) for g in groups if "grain" in g]
+    return periods if periods and len(periods) == len(groups) else None
 
 
 def _of_one_order(grouped: list[dict[str, Any]], model: SemanticModel) -> bool:
@@ -1447,7 +1457,7 @@ def _read_words(
     whole = _whole_asked(text, args, found, last_day) if not groups else None
     if whole is not None:  # "what share of 2011 revenue came from Q4?": Q4 over the whole of 2011
         args["share_of"] = whole
-    elif cues & _SHARE or re.search(r"%\s+of\b", text):
+    elif cues & _SHARE or re.search(r"%\s+of\b", text) or (args.get("group_by") and _SPLIT.search(text)):
         args["share"] = True
         parts = [f for f in filters if "part" in f]
         grouped_by = {g["column"] for g in groups}
@@ -1660,6 +1670,19 @@ def _read_words(
         and not _MADE.search(text)  # "what did we make on valentines day" after units: the money made
     ):
         reading.follow_up = True  # "in the West?", "for 2016": the question before, narrowed
+        args = _patched(previous, args, found, text, model)
+        reading.named = True
+    elif (
+        previous is not None
+        and not found.metrics
+        and _periods_of(groups) is not None
+        and _periods_of(groups) == _periods_of(previous.get("group_by", []))
+        and "window" not in args
+        and cues & (_HIGH | _LOW)
+        and len(words) <= _SHORT
+        and not _ALL_TIME.search(text)
+    ):
+        reading.follow_up = True  # "best month?" after the months of 2011: the best of those
         args = _patched(previous, args, found, text, model)
         reading.named = True
     elif (
