@@ -567,17 +567,19 @@ _COUNTED = {
     "units": ("units", "quantity", "pieces", "cups", "bags"),
 }
 """What every sales table is asked to count, in the words people ask it with."""
+_COUNTING = r"\b(?:how many|number of|count of|count the|total|no\.? of|# of)\s+"
+"""A count asked, before what is counted ("how many orders", "number of customers")."""
 
 
 def _lacks_a_count(question: str, model: SemanticModel) -> str | None:
     """Why a question counting what the file does not record ("how many orders?" of monthly figures,
     "how many customers?" of a file without them) is declined: that, not that it was not read."""
-    words = f" {normalize(question)} "
+    text = normalize(question)
     names = {m.name for m in model.metrics}
     lacking = [
         count
         for count, said in _COUNTED.items()
-        if count not in names and any(f" {w} " in words for w in said)
+        if count not in names and any(re.search(rf"{_COUNTING}(?:\w+\s+){{0,2}}{w}\b", text) for w in said)
     ]
     if not lacking:
         return None
