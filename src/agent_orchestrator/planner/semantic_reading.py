@@ -563,11 +563,6 @@ _CONFIRM = re.compile(
     re.IGNORECASE,
 )
 """A sentence that only asks whether the one before holds ("… true?", "is that right?")."""
-_CLAIM_LEAD = re.compile(
-    r"^.*?\b(?:says?|said|claims?|claimed|reckons?|thinks?|thought|believes?|believed|insists?|"
-    r"told\s+me|tells\s+me)\s+(?:that\s+)?",
-    re.IGNORECASE,
-)
 _CLAIMED_TOP = re.compile(
     r"\b(?:is|was|are|were|'s)\s+(?:[\w-]+\s+){0,3}?(?:our|the|their|my)\s+(?:single\s+)?"
     r"(?:most|least|best|worst|top|number one|#1|no\.? 1|[a-z]{3,}est)\b"  # "busiest", not "west"
@@ -781,6 +776,8 @@ _CLAIMED = re.compile(
 )
 """What someone holds, guessed or planned, said before the question ("my boss reckons Hamburg is
 our #2 state.", "the warehouse had planned for 40,000 units in May."): context, not a condition."""
+_CLAIM_LEAD = re.compile(rf"^.*?{_CLAIMED.pattern}\s+(?:that\s+)?", re.IGNORECASE)
+"""Who holds a claim, before it ("my boss says …"): left out when the question is whether it holds."""
 _INTRODUCED = re.compile(
     r"\bfrom\b[^.?!]{1,40}\bhere\b|\b(?:this is|my name is|i'm|i am)\s+[A-Za-z]+\s+(?:from|in|on|with)\b",
     re.IGNORECASE,
