@@ -2252,7 +2252,7 @@ _AGAINST_PLAN = re.compile(
 under its sales budget", "which market beat its 2011 profit budget by the most?")."""
 _SHORT_OF = frozenset(("under", "below", "short", "behind"))
 _ACTUAL = re.compile(
-    r"\b(?:the\s+)?actuals?\b(?:\s+(?:vs\.?|versus|against)\s+(?:the\s+)?(?:budget|plan|target))?"
+    rf"\b(?:the\s+)?actuals?\b(?:\s+(?:vs\.?|versus|against)\s+(?:the\s+)?(?:{'|'.join(PLAN_WORDS)}))?"
 )
 
 
@@ -2265,11 +2265,11 @@ def _against_plan(text: str, model: SemanticModel, vocabulary: Vocabulary) -> tu
     asked: dict[str, Any] = {}
 
     def as_variance(match: re.Match[str]) -> str:
-        plans = [m for m in vocabulary.find(match["plan"]).metrics if _variance_of(model, m) is not None]
-        if len(plans) != 1:
+        named = vocabulary.find(match["plan"]).metrics
+        variances = [v for m in named if (v := _variance_of(model, m)) is not None]
+        if len(variances) != 1:
             return match[0]
-        variance = _variance_of(model, plans[0])
-        assert variance is not None
+        variance = variances[0]
         verb = match["verb"].split()[0]
         if match["not"] or verb.startswith("miss"):
             asked["filter"] = {"metric": variance.name, "op": "lt", "values": [0]}
