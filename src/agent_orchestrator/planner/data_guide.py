@@ -562,9 +562,9 @@ def _in_this_datas_words(planned: GuidedCall | GuidedAnswer | None, data: _Data,
 
 
 _COUNTED = {
-    "orders": ("orders", "transactions", "purchases", "invoices", "receipts", "sales count"),
+    "orders": ("orders", "transactions", "purchases", "invoices", "receipts"),
     "customers": ("customer", "customers", "buyers", "clients", "shoppers"),
-    "units": ("units", "quantity", "pieces", "cups", "bags"),
+    "units": ("units", "quantity", "pieces"),
 }
 """What every sales table is asked to count, in the words people ask it with."""
 _COUNTING = r"\b(?:how many|number of|count of|count the|total|no\.? of|# of)\s+"

@@ -304,8 +304,17 @@ def _column_synonyms(words: list[str], headers: set[str]) -> list[str]:
     return []
 
 
-PLAN_WORDS = ("budget", "plan", "target", "forecast", "goal", "quota")
-"""What a file calls the figure it meant to reach ("BudgetSales", "Sales Target", "Forecast Profit")."""
+_PLANNED = {
+    "budget": "budgeted",
+    "plan": "planned",
+    "target": "targeted",
+    "forecast": "forecast",
+    "goal": "goal",
+    "quota": "quota",
+}
+"""What a file calls the figure it meant to reach ("BudgetSales", "Sales Target", "Forecast Profit"),
+and how a figure planned so is said ("budgeted sales")."""
+PLAN_WORDS = tuple(_PLANNED)
 
 
 def _plans(metrics: list[Metric], columns: dict[str, Column]) -> list[tuple[Metric, Metric, str]]:
@@ -315,7 +324,7 @@ def _plans(metrics: list[Metric], columns: dict[str, Column]) -> list[tuple[Metr
     found = []
     for over, plan in sums.items():
         words = header_words(columns[over].source) if over in columns else []
-        said = [w for w in words if w in PLAN_WORDS or w.removesuffix("ed") in PLAN_WORDS]
+        said = [w for w in words if w in PLAN_WORDS or w in _PLANNED.values()]
         rest = [w for w in words if w not in said]
         if len(said) != 1 or not rest:
             continue
@@ -328,7 +337,7 @@ def _plans(metrics: list[Metric], columns: dict[str, Column]) -> list[tuple[Metr
             None,
         )
         if actual is not None:
-            found.append((plan, actual, said[0].removesuffix("ed")))
+            found.append((plan, actual, next(p for p, ed in _PLANNED.items() if said[0] in (p, ed))))
     return found
 
 
@@ -1082,7 +1091,7 @@ def default_metrics(
             f"{base} {word}",
             f"{word} {base}",
             f"{base} {word}s",
-            f"{word}ed {base}",
+            f"{_PLANNED[word]} {base}",
             f"{base} {word} figure",
         ]
         at = metrics.index(plan)
