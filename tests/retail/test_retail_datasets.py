@@ -914,6 +914,8 @@ def test_dates_all_on_the_first_of_a_month_are_a_file_of_months(tmp_path: Path) 
     assert candidate_formats(months) == both and of_months(both, months) == ["%m/%d/%Y %H:%M"]
     assert of_months(["%m/%d/%Y", "%d/%m/%Y"], [f"1/{m}/2020" for m in (3, 4, 5)]) == ["%d/%m/%Y"]
     assert of_months(["%m/%d/%Y", "%d/%m/%Y"], ["1/1/2020", "2/1/2020"]) == ["%m/%d/%Y", "%d/%m/%Y"]
+    sales = [f"0{d}/01/2011 09:00" for d in range(1, 10)]  # a shop's sales at 9am: days, not months
+    assert of_months(["%m/%d/%Y %H:%M", "%d/%m/%Y %H:%M"], sales) == ["%m/%d/%Y %H:%M", "%d/%m/%Y %H:%M"]
     rows = "".join(f"{m}/1/2011 0:00,{state},{100 + m}\n" for m in range(1, 13) for state in ("Ohio", "Utah"))
     path = _write(tmp_path, "Date,State,Sales\n" + rows, "months.csv")
     preview = inspect_csv(path)
