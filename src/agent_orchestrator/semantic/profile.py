@@ -186,7 +186,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 f"SELECT count(DISTINCT CAST({quoted}::TIMESTAMP AS TIME)) > 1 FROM {source}"
             ).fetchone()[0]  # type: ignore[index]
         )
-        monthly = type_ in ("DATE", *_STAMPS) and not times_of_day and _monthly(connection, source, quoted)
+        monthly = type_ in ("DATE", *_STAMPS) and _monthly(connection, source, quoted)
         columns.append(
             ColumnProfile(
                 header=header,
@@ -207,16 +207,19 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
     return TableProfile(rows, tuple(columns), date_format)
 
 
-_MONTHS = 3
+MONTHLY_MONTHS = 3
 """Months a column of first days must cover to be read as months (two could be chance)."""
 
 
 def _monthly(connection: duckdb.DuckDBPyConnection, source: str, quoted: str) -> bool:
+    """Every value the first of a month at midnight, as the import reads such dates
+    (``retail/datasets/dates.of_months``)."""
+    start = f"date_trunc('month', {quoted}::TIMESTAMP)"
     found = connection.execute(
-        f"SELECT bool_and(day({quoted}) = 1), count(DISTINCT date_trunc('month', {quoted})) "
+        f"SELECT bool_and({quoted}::TIMESTAMP = {start}), count(DISTINCT {start}) "
         f"FROM {source} WHERE {quoted} IS NOT NULL"
     ).fetchone()
-    return found is not None and bool(found[0]) and int(found[1]) >= _MONTHS
+    return found is not None and bool(found[0]) and int(found[1]) >= MONTHLY_MONTHS
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, time
 
+from agent_orchestrator.semantic.profile import MONTHLY_MONTHS
 from agent_orchestrator.semantic.written import year_twin
 
 DATE_FORMATS = (
@@ -114,12 +115,9 @@ def candidate_formats(samples: Iterable[str]) -> list[str]:
     ]
 
 
-_MONTHS = 3
-
-
 def of_months(formats: list[str], samples: Iterable[str]) -> list[str]:
     """Of several candidate ``formats`` for every date of a file, the ones that read each of them as
-    the first day of a month, over at least :data:`_MONTHS` months, when there are such: a file of
+    the first day of a month, over at least ``MONTHLY_MONTHS`` months, when there are such: a file of
     monthly figures ("12/1/2011" is December). Read the other way round, its dates would be the first
     days of one January, which no file of several months' sales is. Else ``formats`` as they are."""
     if len(formats) < 2:
@@ -130,14 +128,14 @@ def of_months(formats: list[str], samples: Iterable[str]) -> list[str]:
 
 def _months(fmt: str, texts: list[str]) -> bool:
     """Whether ``fmt`` reads every date as the first day of a month at midnight, over at least
-    :data:`_MONTHS` months: a file of monthly figures ("12/1/2011 0:00" is December). Read the other
+    ``MONTHLY_MONTHS`` months: a file of monthly figures ("12/1/2011 0:00" is December). Read the other
     way round, its dates would be the first days of one January, which no file of several months'
     sales is. A time of day is a sale's ("01/03/2011 09:00"): such a file stays the admin's choice."""
     days = {_wall(text, fmt) for text in set(texts)}
     return (
         None not in days
         and all(d.day == 1 and d.time() == time() for d in days if d)
-        and len({(d.year, d.month) for d in days if d}) >= _MONTHS
+        and len({(d.year, d.month) for d in days if d}) >= MONTHLY_MONTHS
     )
 
 
