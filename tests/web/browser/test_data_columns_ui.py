@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browser_ui import PASSWORD, PHONE, login
+from browser_ui import PASSWORD, PHONE, accessibility_problems, login
 from playwright.sync_api import Locator, Page, expect
 
 from agent_orchestrator.background_server import BackgroundServer
@@ -133,7 +133,8 @@ def test_a_file_of_one_column_per_item_says_it_was_read_as_lines(
     page: Page, tmp_path: Path, scripted_server: ScriptedModel
 ) -> None:
     """A till's export of one column per item, imported on the page: the Columns say which headers
-    were items and that the receipt's total is the whole order's."""
+    were items and that the receipt's total is the whole order's, with no accessibility problem and
+    within a phone's width."""
     items = ("angbutter", "plain bread", "jam", "americano", "croissant", "tiramisu", "cookie")
     rows = ["datetime;total;place;" + ";".join(items)]
     rows += [
@@ -153,3 +154,10 @@ def test_a_file_of_one_column_per_item_says_it_was_read_as_lines(
         expect(note).to_contain_text("and 1 more): it is read as one line per item sold")
         expect(note).to_contain_text("total is the whole order's")
         expect(page.get_by_test_id("columns-table").locator('tr[data-column="item"]')).to_be_visible()
+        assert accessibility_problems(page) == []
+        page.set_viewport_size(PHONE)
+        page.reload()
+        page.get_by_test_id("nav-data").click()
+        expect(note).to_be_visible()
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, document.body.scrollWidth]")
+        assert max(widths) <= PHONE["width"], widths

@@ -77,7 +77,7 @@ function linesNote(model) {
     `The file has one column per item (${named}${more}): it is read as one line per item sold, with its ` +
       "item, its quantity and the order it is on." +
       (whole.length
-        ? ` ${whole.join(", ")} ${whole.length > 1 ? "are" : "is"} the whole order's: counted once an order, never split among its items.`
+        ? ` The amount${whole.length > 1 ? "s" : ""} ${whole.join(", ")} ${whole.length > 1 ? "are" : "is"} the whole order's: counted once an order, never split among its items.`
         : ""),
   );
 }
