@@ -1447,3 +1447,36 @@ def test_a_split_in_percent_and_the_best_of_the_months_just_listed(tmp_path: Pat
         assert "1. April 2024: 160.00" in str(answer), answer
         _, whole, answer = chat.ask("whats the single best month in the whole file tho?")
         assert whole is not None and "window" not in whole and "1. February 2023" in str(answer), answer
+
+
+def test_one_figure_as_a_share_of_another_or_for_each_of_another(tmp_path: Path) -> None:
+    """Any two totals make a ratio no file declares: "marketing as % of sales", "the profit to sales
+    ratio", "what % of sales was marketing?", "profit per order" and, after a figure, "as a % of
+    sales?" (its period kept). The two figures are shown beside it, and a ranking is by the ratio."""
+    figures = {"West": (1000, 150, 300), "East": (500, 100, 50)}  # sales, marketing, profit
+    rows = "Date,Order,Market,Sales,Marketing,Profit\n" + "".join(
+        f"2024-0{m}-0{m},{market}-{m}-{n},{market},{sales / 4},{marketing / 4},{profit / 4}\n"
+        for m in range(1, 3)
+        for market, (sales, marketing, profit) in figures.items()
+        for n in (1, 2)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, share, answer = chat.ask("total marketing as % of sales in 2024")
+        assert share is not None and share["metrics"] == [
+            "marketing__percent_of__revenue",
+            "marketing",
+            "revenue",
+        ]
+        assert answer is not None and "Marketing as % of revenue 16.67%" in answer, answer
+        _, ranked, answer = chat.ask("which market has the highest marketing to sales ratio?")
+        assert ranked is not None and ranked["group_by"] == [{"column": "market"}], answer
+        assert answer is not None and "1. East: Marketing as % of revenue 20.00%" in answer, answer
+        _, _, answer = chat.ask("what % of sales was profit?")
+        assert answer is not None and "Profit as % of revenue 23.33%" in answer, answer
+        _, each, answer = chat.ask("profit per order by market")
+        assert each is not None and each["metrics"][0] == "profit__per__orders", answer
+        assert answer is not None and "West: Profit per order 75.00" in answer, answer
+        chat.ask("marketing in the west")
+        _, patched, answer = chat.ask("as a % of sales?")
+        assert patched is not None and patched["filters"][0]["values"] == ["West"], answer
+        assert answer is not None and "Marketing as % of revenue 15.00%" in answer, answer

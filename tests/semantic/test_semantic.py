@@ -32,6 +32,7 @@ from agent_orchestrator.semantic import (
     query_schema,
     suggest_model,
 )
+from agent_orchestrator.semantic.model import ratio_name
 from agent_orchestrator.semantic.profile import CsvReading
 from agent_orchestrator.semantic.render import figure, placed, render
 from agent_orchestrator.semantic.suggest import run_together
@@ -212,6 +213,24 @@ def test_a_trend_by_month_reads_in_time_order(engine):
         SemanticQuery(metrics=["revenue"], group_by=[GroupBy(column="order_date", grain="year")])
     )
     assert [row[0] for row in result.rows] == [date(2015, 1, 1), date(2016, 1, 1), date(2017, 1, 1)]
+
+
+def test_any_two_totals_divide_into_a_ratio_the_model_need_not_declare(engine, store):
+    """ "profit as % of sales", "profit per order": named by ``ratio_name``, computed from the two
+    totals of each group; an average or a name the model lacks divides into nothing."""
+    model, _ = store
+    share, each = ratio_name("profit", "revenue", percent=True), ratio_name("profit", "orders", percent=False)
+    assert (model.metric(share).title, model.metric(share).unit) == ("Profit as % of revenue", "ratio")
+    assert (model.metric(each).title, model.metric(each).unit) == ("Profit per order", "money")
+    result = engine.run(SemanticQuery(metrics=[share, each], group_by=[GroupBy(column="region")]))
+    south = next(r for r in result.records() if r["region"] == "South")
+    south_profit = 41.91 + 219.58 - 383.03 + 2.52 + 170.09
+    south_revenue = 261.96 + 731.94 + 957.58 + 22.37 + 680.36
+    assert south[share] == pytest.approx(south_profit / south_revenue)
+    assert south[each] == pytest.approx(south_profit / 3)
+    for name in (ratio_name("weather", "revenue", True), ratio_name("margin", "revenue", True)):
+        with pytest.raises(InvalidInputError, match="no metric"):
+            model.metric(name)
 
 
 def test_names_outside_the_model_are_refused_before_anything_runs(store):

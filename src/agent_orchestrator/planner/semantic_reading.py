@@ -58,6 +58,7 @@ from .query_phrases import (
     weekdays,
     years_left_out,
 )
+from .ratios import ratio_asked, with_ratio
 from .row_reference import RowReference, named_row, referred_row
 from .words import (
     COMMON,
@@ -975,6 +976,7 @@ def _read_words(
     text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
     text = _speed(text, model)  # "ships fastest": the fewest days to ship
     text, against_plan = _against_plan(text, model, vocabulary)  # "did we beat the sales budget?"
+    text, divided = ratio_asked(text, model, vocabulary, previous)  # "marketing as % of sales"
     text = _dollars(text, vocabulary)  # "order $": what the orders came to
     # "that receipt" after what was on it: the thing the query before was kept to, named; else a row
     # of the list before, by its place, its noun or a pronoun
@@ -1743,6 +1745,9 @@ def _read_words(
             args["group_by"] = grouped
             for ranked in ("limit", "order", "order_by", "share") if not grouped else ():
                 args.pop(ranked, None)
+    if divided is not None:  # read as its first figure, patched when a follow-up: the ratio of the two
+        args["metrics"] = with_ratio(args.get("metrics") or [], divided)
+        args["order_by"] = divided.name if args.get("order_by") == divided.top else args.get("order_by")
     if not args.get("metrics"):
         args.pop("metrics", None)
     args["filters"] = _not_left_out(args.get("filters", []), args.get("metrics", []), model)

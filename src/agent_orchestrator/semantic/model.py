@@ -254,7 +254,37 @@ class SemanticModel(BaseModel):
         for metric in [*self.metrics, *self.counts]:
             if metric.name == name:
                 return metric
+        derived = self._one_over_another(name)
+        if derived is not None:
+            return derived
         raise InvalidInputError(f"The dataset has no metric {name!r}.")
+
+    def _one_over_another(self, name: str) -> Metric | None:
+        """A ratio of two of the model's plain metrics that the model need not declare, named by
+        :func:`ratio_name`: "marketing as % of sales", "profit per order". Any two figures an
+        analyst divides make one, so they are read from the name, like :attr:`counts`."""
+        for infix, percent in ((PERCENT_OF, True), (PER, False)):
+            top_name, found, bottom_name = name.partition(infix)
+            if not found:
+                continue
+            plain = {m.name: m for m in [*self.metrics, *self.counts] if m.kind in ADDED_UP}
+            top, bottom = plain.get(top_name), plain.get(bottom_name)
+            if top is None or bottom is None or top is bottom:
+                return None
+            money_each = top.unit == "money" and bottom.unit == "count"  # "profit per order"
+            return Metric(
+                name=name,
+                kind=Kind.ratio,
+                numerator=top.name,
+                denominator=bottom.name,
+                unit="money" if money_each and not percent else "ratio",
+                label=(
+                    f"{top.title} as % of {bottom.title.lower()}"
+                    if percent
+                    else f"{top.title} per {_one_of(bottom.title)}"
+                ),
+            )
+        return None
 
     @cached_property
     def counts(self) -> list[Metric]:
@@ -318,6 +348,26 @@ class SemanticModel(BaseModel):
 
 COUNT_PREFIX = "number_of_"
 """The name of a dimension's count (:attr:`SemanticModel.counts`): ``number_of_state``."""
+ADDED_UP = frozenset((Kind.sum, Kind.difference, Kind.rows, Kind.count_distinct))
+"""The metrics one may divide by another: totals and counts (an average discount as a % of sales
+is no figure anyone means)."""
+PERCENT_OF = "__percent_of__"
+PER = "__per__"
+"""How a ratio of two metrics the model does not declare is named (:func:`ratio_name`)."""
+
+
+def ratio_name(top: str, bottom: str, percent: bool) -> str:
+    """The name of ``top`` divided by ``bottom``: as a percentage ("marketing as % of sales") or
+    as an amount for each ("profit per order"). :meth:`SemanticModel.metric` reads it back."""
+    return f"{top}{PERCENT_OF if percent else PER}{bottom}"
+
+
+def _one_of(title: str) -> str:
+    """What a count counts, one of it: "Orders" -> "order", "Number of states" -> "state"."""
+    noun = title.lower().removeprefix("number of ")
+    if noun.endswith("ies"):
+        return noun[:-3] + "y"
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
 
 
 def plural(noun: str) -> str:
