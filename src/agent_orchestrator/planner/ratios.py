@@ -4,7 +4,7 @@ sales was marketing?", "profit per order", and, after a figure, "as a % of sales
 Any two of the model's plain metrics make such a ratio (:func:`ratio_name`), so no file declares
 them: the reader finds the two figures the question names around its connecting words, asks their
 ratio first, and shows the two beside it; the rest of the question (its period, its groups, its
-ranking) is read as it would be of the first figure alone (docs/architecture.md#the-typed-query).
+ranking) is read as it would be of the first figure alone (docs/architecture.md#the-semantic-model).
 """
 
 from __future__ import annotations
