@@ -1480,3 +1480,31 @@ def test_one_figure_as_a_share_of_another_or_for_each_of_another(tmp_path: Path)
         _, patched, answer = chat.ask("as a % of sales?")
         assert patched is not None and patched["filters"][0]["values"] == ["West"], answer
         assert answer is not None and "Marketing as % of revenue 15.00%" in answer, answer
+
+
+def test_a_condition_on_every_period_of_each_group(tmp_path: Path) -> None:
+    """ "Which products made a profit every month?" tests each month's profit, not the year's; "no
+    loss-making month" lets a month at 0 or without lines pass; "how many … every month" counts them;
+    "sales every month" stays the monthly series and "sold the most each year" a ranking per year."""
+    profits = {"Mint": (5, -1, 3), "Lemon": (1, 1, 2), "Chai": (4, 0, 1)}
+    rows = "Date,Product,Sales,Profit\n" + "".join(
+        f"2024-0{m}-01,{product},{10 + m},{profit}\n"
+        for product, monthly in profits.items()
+        for m, profit in enumerate(monthly, 1)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, every, answer = chat.ask("which products made a profit every month?")
+        assert every is not None and every["filters"] == [
+            {"metric": "profit", "op": "gt", "values": [0], "each": "month"}
+        ], answer
+        assert answer is not None and "every month" in answer and "1. Lemon" in answer, answer
+        assert "Mint" not in answer and "Chai" not in answer, answer
+        _, _, answer = chat.ask("which products didn't have a single loss-making month?")
+        assert answer is not None and "Chai" in answer and "Lemon" in answer and "Mint" not in answer, answer
+        _, counted, answer = chat.ask("how many products were profitable every month")
+        assert counted is not None and counted["count"] and "1 product" in str(answer), answer
+        _, series, _ = chat.ask("sales every month")
+        assert series is not None and series["group_by"][0].get("grain") == "month"
+        assert not any("each" in f for f in series.get("filters", []))
+        _, ranked, _ = chat.ask("which product sold the most each month")
+        assert ranked is not None and not any("each" in f for f in ranked.get("filters", []))

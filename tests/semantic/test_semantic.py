@@ -233,6 +233,35 @@ def test_any_two_totals_divide_into_a_ratio_the_model_need_not_declare(engine, s
             model.metric(name)
 
 
+def test_a_range_of_every_period_keeps_the_groups_whose_every_period_passes(tmp_path):
+    """Each month's profit, not the whole window's: a month a group has no lines in is a 0 for it,
+    failing "above 0" and passing "at least 0"; the range needs groups to keep."""
+    path = tmp_path / "monthly.csv"
+    path.write_text(
+        "Date,State,Profit\n2024-01-01,Utah,5\n2024-02-01,Utah,-1\n2024-03-01,Utah,3\n"
+        "2024-01-01,Ohio,2\n2024-02-01,Ohio,2\n2024-03-01,Ohio,2\n2024-01-01,Iowa,4\n2024-03-01,Iowa,1\n"
+    )
+    model = suggest_model(profile_csv(path), "Monthly")
+    with Engine(model, path) as engine:
+
+        def states(op: str) -> set[str]:
+            rule = Filter(metric="profit", op=op, values=[0], each="month")  # type: ignore[arg-type]
+            query = SemanticQuery(metrics=["profit"], group_by=[GroupBy(column="state")], filters=[rule])
+            return {r["state"] for r in engine.run(query).records()}
+
+        assert states("gt") == {"Ohio"}
+        assert states("ge") == {"Ohio", "Iowa"}
+    with pytest.raises(InvalidInputError, match="of the groups"):
+        compile_query(
+            model,
+            SemanticQuery(
+                metrics=["profit"], filters=[Filter(metric="profit", op="gt", values=[0], each="month")]
+            ),
+        )
+    with pytest.raises(ValidationError):
+        Filter(column="state", op="in", values=["Utah"], each="month")
+
+
 def test_names_outside_the_model_are_refused_before_anything_runs(store):
     model, _ = store
     with pytest.raises(InvalidInputError, match="no metric 'weather'"):

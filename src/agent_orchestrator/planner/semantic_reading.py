@@ -37,6 +37,7 @@ from agent_orchestrator.semantic.query import GRAIN_WORDS, MAX_ROWS
 from agent_orchestrator.semantic.suggest import PLAN_WORDS
 from agent_orchestrator.semantic.vocabulary import Mention, normalise, root, singular
 
+from .every_period import each_period, every_period
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods
 from .query_phrases import (
     LEAVING_OUT,
@@ -977,6 +978,7 @@ def _read_words(
     text = _speed(text, model)  # "ships fastest": the fewest days to ship
     text, against_plan = _against_plan(text, model, vocabulary)  # "did we beat the sales budget?"
     text, divided = ratio_asked(text, model, vocabulary, previous)  # "marketing as % of sales"
+    text, every = every_period(text, model, vocabulary)  # "which products made a profit every month?"
     text = _dollars(text, vocabulary)  # "order $": what the orders came to
     # "that receipt" after what was on it: the thing the query before was kept to, named; else a row
     # of the list before, by its place, its noun or a pronoun
@@ -1748,6 +1750,7 @@ def _read_words(
     if divided is not None:  # read as its first figure, patched when a follow-up: the ratio of the two
         args["metrics"] = with_ratio(args.get("metrics") or [], divided)
         args["order_by"] = divided.name if args.get("order_by") == divided.top else args.get("order_by")
+    args = each_period(args, every, model)
     if not args.get("metrics"):
         args.pop("metrics", None)
     args["filters"] = _not_left_out(args.get("filters", []), args.get("metrics", []), model)

@@ -9,6 +9,7 @@ the earlier window, side by side (``FILTER``), so both come from one scan.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -19,6 +20,14 @@ from agent_orchestrator.semantic.query import MAX_ROWS, Filter, GroupBy, Semanti
 
 VIEW = "sales"
 _OPS = {"eq": "=", "ne": "<>", "gt": ">", "ge": ">=", "lt": "<", "le": "<="}
+_COMPARED = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "lt": operator.lt,
+    "le": operator.le,
+}
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,9 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
         label = model.label_of(column.entity) if column.role is Role.key and column.entity else None
         if label is not None and not any(g.column == label.name for g in query.group_by):
             selects.append(f"any_value({quote(label.name)}) AS {quote(alias + '__label')}")
+    for rule in query.filters:  # "a profit every month": the groups whose every period passes
+        if rule.each is not None and time is not None:
+            where.append(_every_period(model, rule, query.group_by, time, where, where_params))
     metric_names = list(query.metrics)
     for name in metric_names:
         selects.append(f"{_metric(model, model.metric(name), current, time, params)} AS {quote(name)}")
@@ -97,7 +109,9 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
     if groups:
         sql.append("GROUP BY ALL")
     having = [  # of no groups: of the one total ("nothing matches" when it is not so), never dropped
-        _group_filter(model, f, current, time, having_params) for f in query.filters if f.metric is not None
+        _group_filter(model, f, current, time, having_params)
+        for f in query.filters
+        if f.metric is not None and f.each is None
     ]
     if having:
         sql.append("HAVING " + " AND ".join(having))
@@ -456,14 +470,61 @@ def _group_filter(
     model: SemanticModel, rule: Filter, window: Window | None, time: Column | None, params: list[Any]
 ) -> str:
     metric = model.metric(str(rule.metric))
-    expression = _metric(model, metric, window, time, params)
-    values = [date.fromisoformat(str(v)[:10]) if metric.unit == "date" else float(v) for v in rule.values]
+    return _ranged(_metric(model, metric, window, time, params), rule, metric.unit, params)
+
+
+def _ranged(expression: str, rule: Filter, unit: str, params: list[Any]) -> str:
+    """A metric's figure (``expression``) within the filter's range."""
+    values = [date.fromisoformat(str(v)[:10]) if unit == "date" else float(v) for v in rule.values]
     params.extend(values)
     if rule.op == "between":
         return f"({expression}) BETWEEN ? AND ?"
     if rule.op not in _OPS:
         raise InvalidInputError(f"A metric is compared with {', '.join(_OPS)} or between, not {rule.op}.")
     return f"({expression}) {_OPS[rule.op]} ?"
+
+
+def _every_period(
+    model: SemanticModel,
+    rule: Filter,
+    group_by: list[GroupBy],
+    time: Column,
+    where: list[str],
+    params: list[Any],
+) -> str:
+    """The groups whose figure passes ``rule`` in every period of its grain that has rows kept by
+    ``where`` ("which products made a profit every month of 2011?"), as a condition on the rows.
+    A period a group has no rows in is a 0 for it: it fails "sold every month" and passes "no
+    loss-making month"."""
+    kept, kept_params = " AND ".join(where) or "TRUE", list(params)  # scanned again, with their values
+    keys = [_group_expression(model.column(g.column), g) for g in group_by]
+    period = f"date_trunc('{rule.each}', {quote(time.name)})"
+    figure_params: list[Any] = []
+    figure = _metric(model, model.metric(str(rule.metric)), None, time, figure_params)
+    test_params: list[Any] = []
+    test = _ranged("coalesce(__figure, 0)", rule, "number", test_params)
+    params.extend([*figure_params, *kept_params, *test_params])
+    if _ranged_in(0, rule):
+        having = f"count(*) FILTER (WHERE NOT ({test})) = 0"
+    else:
+        having = (
+            f"count(*) FILTER (WHERE {test}) = (SELECT count(DISTINCT {period}) FROM {VIEW} WHERE {kept})"
+        )
+        params.extend(kept_params)
+    selected = ", ".join(f"{key} AS __key{i}" for i, key in enumerate(keys))
+    inner = (
+        f"SELECT {selected}, {period} AS __period, {figure} AS __figure FROM {VIEW} WHERE {kept} GROUP BY ALL"
+    )
+    aliases = ", ".join(f"__key{i}" for i in range(len(keys)))
+    return f"({', '.join(keys)}) IN (SELECT {aliases} FROM ({inner}) GROUP BY ALL HAVING {having})"
+
+
+def _ranged_in(value: float, rule: Filter) -> bool:
+    """Whether ``value`` passes a metric's range ("no loss-making month" passes a month of 0)."""
+    values = [float(v) for v in rule.values]
+    if rule.op == "between":
+        return values[0] <= value <= values[1]
+    return bool(_COMPARED[rule.op](value, values[0]))
 
 
 def _typed(column: Column, value: Any) -> Any:

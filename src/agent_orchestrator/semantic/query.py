@@ -78,6 +78,11 @@ class Filter(BaseModel):
     """A key, label or dimension column: the rows of the things it names that never had a row kept
     by the rest of the filter ("customers who never bought from Apparel": every row of a customer
     with no Apparel line; "states with no sales in 2016": every row of a state with none that year)."""
+    each: Literal["day", "week", "month", "quarter", "year"] | None = None
+    """Of a filter on a metric: the figure of every period of this grain that has rows, not of the
+    whole window ("which products made a profit every month?": each month's profit above 0; "which
+    states had no loss-making month?": no month's below 0). A period a group has no rows in counts
+    as 0 for it."""
     ever_by: Annotated[str, Field(max_length=64)] | None = None
     """The same, of the things that had such a row: "receipts with angbutter" are every line of the
     receipts holding one (their totals, their other items), not the angbutter lines alone; two such
@@ -106,6 +111,8 @@ class Filter(BaseModel):
             or any(not isinstance(v, int | float) or not 1 <= v <= 12 or v % 1 for v in self.values)
         ):
             raise ValueError("a month is a whole number from 1 to 12, kept or left out")
+        if self.each is not None and (self.metric is None or self.op in ("in", "not_in", *BLANK_OPS)):
+            raise ValueError("every period's figure is a metric's, above, below or between values")
         if self.than is not None:
             if self.op not in ("gt", "ge", "lt", "le") or self.values or self.column is None:
                 raise ValueError("a column compared with another is above or below it, with no values")
@@ -280,6 +287,8 @@ class SemanticQuery(BaseModel):
                 _check_part(column, rule.part)
             elif rule.metric is not None:
                 model.metric(rule.metric)
+                if rule.each is not None and (model.time is None or not self.group_by):
+                    raise InvalidInputError("Every period's figure is of the groups, over the dates.")
         for window in (self.window, self.compare, self.share_of.window if self.share_of else None):
             if (
                 window is not None

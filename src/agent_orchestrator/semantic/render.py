@@ -398,6 +398,8 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
             else None
         )
         return f"{column.title} {word or _OPS[rule.op].strip()} {than.title.lower()}"
+    if rule.each is not None:  # "profit over 0.00 every month"
+        return f"{_filter_text(model, rule.model_copy(update={'each': None}), names)} every {rule.each}"
     if rule.metric is not None:
         metric = model.metric(rule.metric)
         said = _NONE_OR_SOME.get((rule.op, rule.values[0])) if len(rule.values) == 1 else None
