@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -775,7 +775,7 @@ def test_follow_ups_and_wordings_of_an_orders_export(tmp_path: Path) -> None:
             "revenue for everything except In-Store?": "Revenue, Sales channel not In-Store, all time: 170",
             "revenue for Mar-May 2019": "Revenue, March 1, 2019 to May 31, 2019: 150.00.",
             "and xmas 2020?": "Revenue, December 25, 2020 (the latest day in the data): 20.00",
-            "which sales team sold the most units?": "1. 14: 6",
+            "which sales team sold the most units?": "1. Sales team ID 14: 6",
             "how many orders did that team take in 2019?": "Orders, Sales team ID 14, 2019: 2.",
             "which channel ships fastest?": "Days from order date to ship date by sales channel, all time (b",
             "profit in 2019": "Profit, 2019: 94.00.",
@@ -1508,3 +1508,32 @@ def test_a_condition_on_every_period_of_each_group(tmp_path: Path) -> None:
         assert not any("each" in f for f in series.get("filters", []))
         _, ranked, _ = chat.ask("which product sold the most each month")
         assert ranked is not None and not any("each" in f for f in ranked.get("filters", []))
+
+
+def test_a_file_of_each_stores_weeks(tmp_path: Path) -> None:
+    """Walmart's layout: a row per store and week, dated each Friday, the store a number, a 0/1
+    holiday flag, a temperature. Its rows are no orders; "Store 2" is a store, "the holiday weeks" the
+    flagged ones (no breakdown by week), a temperature is averaged, "all stores combined" is no
+    breakdown by store, and a week is the file's own date."""
+    fridays = [date(2024, 1, 5) + timedelta(weeks=w) for w in range(9)]
+    rows = "Store,Date,Weekly_Sales,Holiday_Flag,Temperature\n" + "".join(
+        f"{store},{day:%d-%m-%Y},{1000 * store + w},{int(w == 3)},{40 + store}\n"
+        for store in (1, 2, 3)
+        for w, day in enumerate(fridays)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, top, answer = chat.ask("top 2 stores by total sales")
+        assert top is not None and top["group_by"] == [{"column": "store"}], answer
+        assert answer is not None and "1. Store 3: 27,036.00" in answer, answer
+        _, one, answer = chat.ask("store 2 sales?")
+        assert one is not None and one["filters"] == [{"column": "store", "op": "in", "values": ["2"]}], answer
+        _, held, answer = chat.ask("total sales excluding the holiday weeks")
+        assert held is not None and "group_by" not in held, answer
+        assert held["filters"] == [{"column": "holiday_flag", "op": "not_in", "values": ["Holiday"]}], answer
+        _, _, answer = chat.ask("which store has the highest average temperature?")
+        assert answer is not None and "1. Store 3: 43" in answer, answer
+        _, week, answer = chat.ask("which week had the biggest total sales, all stores combined?")
+        assert week is not None and week["group_by"] == [{"column": "date", "grain": "week"}], answer
+        assert answer is not None and f"week of {fridays[8]:%B} {fridays[8].day}, 2024" in answer, answer
+        _, _, answer = chat.ask("how many orders?")
+        assert answer is not None and "each row is a week's figures" in answer, answer

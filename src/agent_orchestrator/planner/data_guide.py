@@ -584,7 +584,8 @@ def _lacks_a_count(question: str, model: SemanticModel) -> str | None:
     if not lacking:
         return None
     time = model.time
-    why = " (each row is a month's figures, not a sale)" if time is not None and time.monthly else ""
+    period = time.each_row if time is not None else None
+    why = f" (each row is a {period}'s figures, not a sale)" if period else ""
     return f"I can't answer that from this data: it holds no figures on {' or '.join(lacking)}{why}."
 
 

@@ -35,7 +35,7 @@ from agent_orchestrator.semantic.english import is_english
 from agent_orchestrator.semantic.model import COUNT_PREFIX, plural
 from agent_orchestrator.semantic.query import GRAIN_WORDS, MAX_ROWS
 from agent_orchestrator.semantic.suggest import PLAN_WORDS
-from agent_orchestrator.semantic.vocabulary import Mention, normalise, root, singular
+from agent_orchestrator.semantic.vocabulary import Found, Mention, normalise, root, singular
 
 from .every_period import each_period, every_period
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods
@@ -279,8 +279,10 @@ of them, not a count to rank or a span of time."""
 _ACROSS_ALL = re.compile(
     r"\b(?:(?:across|in|for|over|throughout)\s+(?:all(?:\s+(?:of\s+)?(?:the|our))?|every)"
     r"|overall\s+all)\s+\w+\b"
+    r"|\b(?:all|every)\s+(?:(?:the|our)\s+)?\w+\s+(?:combined|together|put\s+together)\b"
 )
-"""Sold "across all regions", "in every store", "overall, all retailers": everything together, no
+"""Sold "across all regions", "in every store", "overall, all retailers", "all stores combined":
+everything together, no
 breakdown nor a count."""
 _NO_MISSING_KEYS = re.compile(
     r"\b(?:ignore|ignoring|leave out|leaving out|exclude|excluding|skip|skipping|without|"
@@ -1198,6 +1200,7 @@ def _read_words(
     reading.left += several
     reading.ambiguous = {w: tuple(m for m in found.mentions if m.words == w) for w in several} | said_short
     found = of_the_named_column(found)  # "customer 22156": the customer, not the stock code 22156
+    found = _kept_periods(found, rest)  # "excluding the holiday weeks": the weeks kept, no breakdown
     reading.named = bool(
         found.mentions or found.columns or found.metrics or found.grains or "window" in args or phrased
     )
@@ -2685,6 +2688,19 @@ def _averaged(text: str, model: SemanticModel, metrics: list[str]) -> str | None
         if metric.kind is Kind.ratio and {metric.numerator, metric.denominator} == set(metrics):
             return metric.name
     return None
+
+
+def _kept_periods(found: Found, text: str) -> Found:
+    """``found`` without a grain said right after a value ("the holiday weeks", "non-holiday
+    weeks"): the periods kept are named by it, not asked one by one."""
+    kept = {
+        grain
+        for grain in found.grains
+        for mention in found.mentions
+        for said in GRAIN_WORDS[grain]
+        if re.search(rf"\b{re.escape(mention.words)}\s+{re.escape(said)}\b", text)
+    }
+    return replace(found, grains=tuple(g for g in found.grains if g not in kept)) if kept else found
 
 
 def _measure_had(model: SemanticModel, word: str, ranged: set[str]) -> str | None:

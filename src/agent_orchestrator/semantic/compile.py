@@ -311,6 +311,8 @@ def _group_expression(column: Column, group: GroupBy) -> str:
             return f"dayname({name})"
         case "hour":
             return f"hour({name})"
+        case "week" if column.weekly:  # a file of weeks: each week is its own date (its Friday)
+            return f"CAST({name} AS DATE)"
         case grain:
             return f"CAST(date_trunc('{grain}', {name}) AS DATE)"
 

@@ -120,6 +120,9 @@ class Column(BaseModel):
     """For a time column: every value is the first of a month, so each row is a month's figures (a
     monthly summary by state and product, say), not a sale: its rows count no orders and no units,
     and its days are said as months."""
+    weekly: bool = False
+    """For a time column: every value is one day of the week, so each row is a week's figures (a
+    store's week), not a sale: its rows count no orders and no units."""
     of_order: bool = False
     """For a measure: an amount of the whole order, written on its first line only (a receipt's
     total in a file of one column per item): summed once an order, never split among its items."""
@@ -130,6 +133,11 @@ class Column(BaseModel):
     @property
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
+
+    @property
+    def each_row(self) -> str | None:
+        """For a time column of a summary: the period each row's figures are of, "month" or "week"."""
+        return "month" if self.monthly else "week" if self.weekly else None
 
 
 class Cancellation(BaseModel):

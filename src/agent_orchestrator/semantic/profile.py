@@ -57,6 +57,9 @@ class ColumnProfile:
     monthly: bool = False
     """For a date column: every value is the first of a month, over at least three months. The rows
     are then a month's figures each (a monthly summary), not a day's sales."""
+    weekly: bool = False
+    """For a date column: every value is at midnight on one day of the week, over at least eight weeks
+    (a store's sales each Friday). The rows are then a week's figures each, not a day's sales."""
     marked: str | None = None
     """For a text column of numbers: the letter that starts some of them ("C536379" among "536365"s:
     the Online Retail layout's cancelled invoices; a rare other letter, an adjustment, aside)."""
@@ -187,6 +190,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
             ).fetchone()[0]  # type: ignore[index]
         )
         monthly = type_ in ("DATE", *_STAMPS) and _monthly(connection, source, quoted)
+        weekly = type_ in ("DATE", *_STAMPS) and not monthly and _weekly(connection, source, quoted)
         columns.append(
             ColumnProfile(
                 header=header,
@@ -198,6 +202,7 @@ def _profile(connection: duckdb.DuckDBPyConnection, path: Path, reading: CsvRead
                 maximum=None if maximum is None else float(maximum),
                 times_of_day=times_of_day,
                 monthly=monthly,
+                weekly=weekly,
                 marked=marked,
                 spellings=spellings,
                 respelled=respelled,
@@ -220,6 +225,21 @@ def _monthly(connection: duckdb.DuckDBPyConnection, source: str, quoted: str) ->
         f"FROM {source} WHERE {quoted} IS NOT NULL"
     ).fetchone()
     return found is not None and bool(found[0]) and int(found[1]) >= MONTHLY_MONTHS
+
+
+WEEKLY_WEEKS = 8
+"""Weeks a column of one weekday must cover to be read as weeks (a few could be chance)."""
+
+
+def _weekly(connection: duckdb.DuckDBPyConnection, source: str, quoted: str) -> bool:
+    """Every value at midnight on one day of the week: a week's figures each (Walmart's weekly sales
+    by store, dated each Friday)."""
+    found = connection.execute(
+        f"SELECT count(DISTINCT dayofweek({quoted}::TIMESTAMP)), count(DISTINCT {quoted}::DATE), "
+        f"bool_and({quoted}::TIMESTAMP = date_trunc('day', {quoted}::TIMESTAMP)) "
+        f"FROM {source} WHERE {quoted} IS NOT NULL"
+    ).fetchone()
+    return found is not None and found[0] == 1 and int(found[1]) >= WEEKLY_WEEKS and bool(found[2])
 
 
 @dataclass(frozen=True, slots=True)

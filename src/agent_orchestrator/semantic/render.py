@@ -341,6 +341,9 @@ def _group_value(model: SemanticModel, query: SemanticQuery, row: dict[str, Any]
     if group.grain is not None:
         return _period(value, group.grain)
     label = row.get(f"{alias}__label")
+    column = model.column(group.column)
+    if label in (None, "", value) and column.role is Role.dimension and str(value).isdigit():
+        return f"{column.title} {value}"  # a thing's number ("Store 20"), not a figure
     return (
         f"{label} ({value})" if label not in (None, "", value) else _plain(value)
     )  # a quantity of 4, not 4.0

@@ -46,7 +46,14 @@ _KEY_WORDS = ("id", "key", "code", "no", "number", "num", "ref", "sku", "stockco
 _ID_WORDS = ("id", "key", "code", "ref", "sku")
 """The last word of a header that numbers things (a store, a sales team) rather than measures."""
 _LABEL_WORDS = ("name", "description", "title", "desc")
-_SCORE_WORDS = ("rating", "score", "percentage", "percent", "pct", "rate", "ratio", "age", "stars")
+_UNIT_WORDS = ("store", "shop", "branch", "outlet", "location", "site", "warehouse", "depot", "dept",
+               "department", "region", "zone", "district", "territory", "team", "route", "machine",
+               "terminal", "register", "till", "cluster", "area", "market")  # fmt: skip
+"""A header that names a unit of the business: written as numbers ("Store" 1 to 45), it numbers them."""
+_NUMBERED_MOST = 1000
+"""The most distinct numbers a column of unit numbers has (a chain's stores, not its sales)."""
+_SCORE_WORDS = ("rating", "score", "percentage", "percent", "pct", "rate", "ratio", "age", "stars",
+                "temperature", "temp", "cpi", "unemployment", "humidity", "inflation")  # fmt: skip
 """A measure of each line that is a level, not an amount: its average means something, its sum not."""
 _KIND_WORDS = ("type", "line", "category", "group", "segment", "class", "kind", "level", "tier", "status",
                "brand", "family", "range", "stage", "size", "outcome", "department", "dept", "division",
@@ -573,7 +580,7 @@ def _entity(words: list[str]) -> Entity | None:
 
 
 def _column(profile: ColumnProfile, rows: int) -> Column:
-    column = _role(profile, rows)
+    column = _flag(profile) or _role(profile, rows)
     if column.role in (Role.label, Role.dimension) and (
         profile.respelled > _LISTED_SPELLINGS or (profile.respelled and not profile.spellings)
     ):  # "BENGALURU", "Bengaluru", … among thousands of cities: all folded, too many to list
@@ -589,6 +596,28 @@ def _column(profile: ColumnProfile, rows: int) -> Column:
     elif len(parts := run_together(header.lower())) > 1:  # "PRODUCTLINE": "Product line"
         column = column.model_copy(update={"label": " ".join(parts).capitalize()[:80]})
     return column
+
+
+_FLAG_WORDS = ("flag", "is", "has", "indicator", "ind", "yn", "bool", "was", "did")
+_YES_AND_NO = 2
+
+
+def _flag(profile: ColumnProfile) -> Column | None:
+    """A column of yes and no written 1 and 0 ("Holiday_Flag"): a dimension whose two values are
+    said as people say them, "Holiday" and "Non-holiday", so that "holiday weeks", "excluding the
+    holiday weeks" and "holiday vs non-holiday" name them. (One written TRUE and FALSE keeps its
+    words: the vocabulary's ``flags`` read "B2B orders" as its TRUE.)"""
+    whole = profile.type in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT")
+    if not (whole and profile.distinct == _YES_AND_NO and profile.maximum == 1):
+        return None
+    name, words = column_name(profile.header), header_words(profile.header)
+    thing = " ".join(w for w in words if w not in _FLAG_WORDS)
+    if not thing:
+        return Column(name=name, source=profile.header, role=Role.dimension)
+    no = f"Not {thing}" if thing.endswith("ed") else f"Non-{thing}"
+    return Column(
+        name=name, source=profile.header, role=Role.dimension, spellings={"1": thing.capitalize(), "0": no}
+    )
 
 
 def role_of(profile: ColumnProfile, rows: int) -> tuple[Role, Entity | None]:
@@ -614,6 +643,7 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
             date_format=profile.date_format,
             day_time=day_time,
             monthly=profile.monthly,
+            weekly=profile.weekly,
         )
     if profile.distinct >= rows * _UNIQUE_SHARE and any(w in ("row", "index") for w in words):
         return Column(name=name, source=source, role=Role.ignore)
@@ -632,6 +662,8 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
         return Column(name=name, source=source, role=Role.key, entity=entity, synonyms=synonyms)
     if profile.numeric and words and words[-1] in _ID_WORDS:  # "_StoreID", "Branch code": a thing's number
         return Column(name=name, source=source, role=Role.dimension)
+    if profile.numeric and words and words[-1] in _UNIT_WORDS and _numbered(profile, rows):
+        return Column(name=name, source=source, role=Role.dimension)  # "Store" 1 to 45: the store's number
     if profile.numeric and not any(w in _NOT_MEASURE_WORDS for w in words):
         unit = _measure_unit(words, profile)
         return Column(name=name, source=source, role=Role.measure, unit=unit)
@@ -647,6 +679,13 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
     ):
         return Column(name=name, source=source, role=Role.dimension)
     return Column(name=name, source=source, role=Role.ignore)  # free text: a value per row
+
+
+def _numbered(profile: ColumnProfile, rows: int) -> bool:
+    """Whether a numeric column holds few whole numbers, each on many rows: things' numbers."""
+    whole = profile.type in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+                             "UINTEGER", "UBIGINT")  # fmt: skip
+    return whole and profile.distinct <= min(_NUMBERED_MOST, rows * _DIMENSION_SHARE)
 
 
 def _measure_unit(words: list[str], profile: ColumnProfile) -> str:
@@ -985,8 +1024,9 @@ def default_metrics(
                 ]
                 metrics[-1] = metrics[-1].model_copy(update={"synonyms": [*metrics[-1].synonyms, *said]})
     order = keys.get(Entity.order) or labels.get(Entity.order)
-    # a month's figures a row (dated on the 1st of each month): its rows are no orders, no units
-    totals = order is None and any(c.role is Role.time and c.monthly for c in columns)
+    # a month's or a week's figures a row (dated on the 1st of each month, on each Friday): its rows
+    # are no orders, no units
+    totals = order is None and any(c.role is Role.time and c.each_row for c in columns)
     if totals:
         add("rows", Kind.rows, "count", "Rows", also=SYNONYMS["lines"])
     elif order is None:  # no order number: each line is an order (a file of one line per purchase)

@@ -225,12 +225,16 @@ def _partial_names(model: SemanticModel) -> dict[str, tuple[str, str]]:
         and c.source[1:] in (c.source[1:].lower(), c.source[1:].upper())
         and normalise(c.title).replace(" ", "") == c.source.lower()
     }
+    # a part a column's own value says is that value: "holiday" of *Holiday flag* is its *Holiday*
+    valued = {normalise(v) for c in model.columns for v in c.spellings.values()}
     for kind, name, spoken in named:
         for phrase in spoken:
             words = normalise(phrase).split()
             for size in range(1, len(words)):
                 for start in range(len(words) - size + 1) if name not in joined else [len(words) - size]:
                     part = words[start : start + size]
+                    if " ".join(part) in valued:
+                        continue
                     if any(w not in _GENERIC for w in part) and not {part[0], part[-1]} & _LINKING:
                         owners.setdefault(" ".join(part), set()).add((kind, name))
     for column in model.with_role(
