@@ -1526,7 +1526,9 @@ def test_a_file_of_each_stores_weeks(tmp_path: Path) -> None:
         assert top is not None and top["group_by"] == [{"column": "store"}], answer
         assert answer is not None and "1. Store 3: 27,036.00" in answer, answer
         _, one, answer = chat.ask("store 2 sales?")
-        assert one is not None and one["filters"] == [{"column": "store", "op": "in", "values": ["2"]}], answer
+        assert one is not None and one["filters"] == [{"column": "store", "op": "in", "values": ["2"]}], (
+            answer
+        )
         _, held, answer = chat.ask("total sales excluding the holiday weeks")
         assert held is not None and "group_by" not in held, answer
         assert held["filters"] == [{"column": "holiday_flag", "op": "not_in", "values": ["Holiday"]}], answer
@@ -1537,3 +1539,16 @@ def test_a_file_of_each_stores_weeks(tmp_path: Path) -> None:
         assert answer is not None and f"week of {fridays[8]:%B} {fridays[8].day}, 2024" in answer, answer
         _, _, answer = chat.ask("how many orders?")
         assert answer is not None and "each row is a week's figures" in answer, answer
+        _, swing, answer = chat.ask("which store has the most volatile weekly sales? by std dev")
+        assert swing is not None and swing["metrics"][0] == "deviation_weekly_sales", answer
+        assert answer is not None and "1. Store 1: Standard deviation of weekly sales 2.74" in answer, answer
+        _, goes, answer = chat.ask("does temperature have any relationship with sales?")
+        assert goes is not None and goes["metrics"] == ["correlation_temperature"], answer
+        assert answer is not None and "Correlation of temperature with weekly sales, all time: 1.00" in answer
+        _, under, answer = chat.ask("were there any weeks where the whole chain did under 6010?")
+        assert under is not None and under["group_by"] == [{"column": "date", "grain": "week"}], answer
+        assert answer is not None and "1. week of January 5, 2024: 6,000.00" in answer, answer
+        _, never, answer = chat.ask("how many stores never had a single week over $3005?")
+        assert never is not None and never["count"], answer
+        assert never["filters"] == [{"metric": "revenue", "op": "le", "values": [3005.0], "each": "week"}]
+        assert answer is not None and ": 2 stores" in answer, answer

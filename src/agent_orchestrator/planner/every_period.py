@@ -29,6 +29,20 @@ _NO_LOSS = re.compile(
     rf"(?:loss[- ]?making|losing|unprofitable|negative[- ]profit|red)\s+(?P<grain>{_GRAIN})s?\b"
 )
 """No period at a loss: "no loss-making months", "not a single losing week"."""
+_NEVER_OVER = re.compile(
+    r"\b(?:never|not|no)\s+(?:(?:had|have|has|having|hit|hits|saw|see|seen|posted|did|do|does)\s+)?"
+    rf"(?:(?:a|one|any)\s+)?(?:single\s+)?(?P<grain>{_GRAIN})s?\s+(?:with\s+|of\s+)?(?:sales\s+|revenue\s+)?"
+    r"(?P<op>over|above|more\s+than|under|below|less\s+than)\s+\$?(?P<number>\d+(?:\.\d+)?)\b"
+)
+"""No period past an amount: "never had a single week over $2M" (every week at most 2M)."""
+_NEVER_PAST = {
+    "over": "le",
+    "above": "le",
+    "more than": "le",
+    "under": "ge",
+    "below": "ge",
+    "less than": "ge",
+}
 _HAD = re.compile(
     r"\b(?:sold|sell|sells|bought|buy|buys|ordered|order|orders|purchased|had|have|has|made|make|makes|"
     r"turned|profitable|shopped|traded|above|over|below|under|more|less|at\s+least|positive|in\s+the\s+black)\b"
@@ -58,6 +72,16 @@ def every_period(text: str, model: SemanticModel, vocabulary: Vocabulary) -> tup
     no loss-making month, a profit made)."""
     if model.time is None or not _asks_for_groups(text, model, vocabulary):
         return text, None
+    never = _NEVER_OVER.search(text)
+    if never is not None:
+        names = [m.name for m in model.metrics]
+        money = "revenue" if "revenue" in names else names[0]
+        rule = {
+            "metric": money,
+            "op": _NEVER_PAST[" ".join(never["op"].split())],
+            "values": [float(never["number"])],
+        }
+        return _without(text, never), EveryPeriod(never["grain"], rule)
     profit = any(m.name == "profit" for m in model.metrics)
     no_loss = _NO_LOSS.search(text) if profit else None
     if no_loss is not None:

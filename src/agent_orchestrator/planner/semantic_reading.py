@@ -37,6 +37,7 @@ from agent_orchestrator.semantic.query import GRAIN_WORDS, MAX_ROWS
 from agent_orchestrator.semantic.suggest import PLAN_WORDS
 from agent_orchestrator.semantic.vocabulary import Found, Mention, normalise, root, singular
 
+from .correlation import correlation_asked
 from .every_period import each_period, every_period
 from .periods import CALENDAR_WORDS, NUMBER_WORDS, ORDINALS, find_periods
 from .query_phrases import (
@@ -280,8 +281,10 @@ _ACROSS_ALL = re.compile(
     r"\b(?:(?:across|in|for|over|throughout)\s+(?:all(?:\s+(?:of\s+)?(?:the|our))?|every)"
     r"|overall\s+all)\s+\w+\b"
     r"|\b(?:all|every)\s+(?:(?:the|our)\s+)?\w+\s+(?:combined|together|put\s+together)\b"
+    r"|\b(?:the\s+)?(?:whole|entire)\s+(?:chain|company|business|network|estate)\b"
 )
-"""Sold "across all regions", "in every store", "overall, all retailers", "all stores combined":
+"""Sold "across all regions", "in every store", "overall, all retailers", "all stores combined", "the
+whole chain":
 everything together, no
 breakdown nor a count."""
 _NO_MISSING_KEYS = re.compile(
@@ -981,6 +984,7 @@ def _read_words(
     text, against_plan = _against_plan(text, model, vocabulary)  # "did we beat the sales budget?"
     text, divided = ratio_asked(text, model, vocabulary, previous)  # "marketing as % of sales"
     text, every = every_period(text, model, vocabulary)  # "which products made a profit every month?"
+    text = correlation_asked(text, model, vocabulary)  # "does temperature have any relationship with sales?"
     text = _dollars(text, vocabulary)  # "order $": what the orders came to
     # "that receipt" after what was on it: the thing the query before was kept to, named; else a row
     # of the list before, by its place, its noun or a pronoun
@@ -2375,6 +2379,14 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
             titled = bool(columns)  # the word is read with the range
         else:
             titled = False
+        unnamed = not columns and not named.metrics
+        if unnamed and (
+            match["what"] in _DID
+            or match["what"] in _PERIOD_PLURALS
+            or singular(match["what"]) in _SINGLE_PERIODS
+        ):
+            # "weeks where the whole chain did under 40 million", "a week over $2M": the money taken
+            named = replace(named, metrics=(_default_metric(model),))
         over = columns[0] if columns else (model.metric(named.metrics[0]).over if named.metrics else None)
         op = _OPS[match["op"]] if match["op"] else _OR_MORE[match["op2"]]
         number, percent = (
@@ -2389,6 +2401,7 @@ def _thresholds(text: str, model: SemanticModel, vocabulary: Vocabulary) -> list
         summed = bool(named.metrics) and model.metric(named.metrics[0]).kind is Kind.sum
         whose = (
             _whose(text[: match.start()], model, vocabulary)
+            or (_periods_before(text[: match.start()], model) if unnamed else None)
             if (summed or counted) and not percent and op != "eq"
             else None
         )
@@ -2622,6 +2635,20 @@ def _figure_named(words: str, model: SemanticModel, vocabulary: Vocabulary) -> s
         if len(measures) == 1 and not named.metrics and not named.mentions:
             return _metric_over(model, measures[0])
     return None
+
+
+_DID = frozenset(("did", "made", "sold", "took", "brought", "generated", "earned", "cracked", "hit", "had"))
+"""What a business does with money, said where the figure is not named: "the chain did under 40m"."""
+_SINGLE_PERIODS = frozenset(("day", "week", "month", "quarter", "year"))
+
+
+def _periods_before(before: str, model: SemanticModel) -> dict[str, str] | None:
+    """The periods a money range is of when the figure is not named, said in the plural earlier in
+    the sentence: "were there any weeks where the whole chain did under 40 million?"."""
+    words = re.split(r"[.?!;]", before)[-1].split()
+    grain = next((_PERIOD_PLURALS[w] for w in reversed(words) if w in _PERIOD_PLURALS), None)
+    time = model.time
+    return {"column": time.name, "grain": grain} if grain is not None and time is not None else None
 
 
 def _whose(before: str, model: SemanticModel, vocabulary: Vocabulary) -> dict[str, str] | None:

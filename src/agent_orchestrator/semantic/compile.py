@@ -353,6 +353,10 @@ def _aggregate(metric: Metric) -> str:
             return f"min({over})"
         case Kind.maximum:
             return f"max({over})"
+        case Kind.deviation:
+            return f"stddev_samp({over})"
+        case Kind.correlation:
+            return f"corr({over}, {quote(str(metric.against))})"
         case Kind.days_between:
             return f"avg(date_diff('day', {quote(str(metric.since))}, {over}))"
         case Kind.ratio | Kind.difference:

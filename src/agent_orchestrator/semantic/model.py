@@ -74,6 +74,11 @@ class Kind(StrEnum):
     difference = "difference"
     """One metric less another (profit = revenue less cost; the discounts given = revenue before
     discounts less revenue)."""
+    deviation = "deviation"
+    """The sample standard deviation of a measure over the rows: how much a store's weeks swing."""
+    correlation = "correlation"
+    """Pearson's correlation of a measure (``over``) with another (``against``) over the rows: "does
+    temperature have any relationship with sales?"."""
     days_between = "days_between"
     """The average number of days from one date of a row (``since``) to another (``over``): the
     days from order to shipping."""
@@ -181,6 +186,8 @@ class Metric(BaseModel):
     """For a sum: a share of each row's amount taken off it (a discount of 0.2: x 0.8)."""
     since: Name | None = None
     """For days between: the earlier date column."""
+    against: Name | None = None
+    """For a correlation: the measure ``over`` is held against."""
     numerator: Name | None = None
     denominator: Name | None = None
     """For a ratio: the metric divided, and the one it is divided by; for a difference, the metric
@@ -319,7 +326,7 @@ class SemanticModel(BaseModel):
         pending = list(metrics)
         while pending:
             metric = self.metric(pending.pop())
-            read |= {name for name in (metric.over, metric.times, metric.less) if name}
+            read |= {name for name in (metric.over, metric.times, metric.less, metric.against) if name}
             pending += metric.parts
         return read
 
@@ -412,8 +419,13 @@ def _check_metric(metric: Metric, columns: dict[str, Column], metrics: dict[str,
     numeric = over.role is Role.measure
     if metric.kind is Kind.count_distinct and over.role not in (Role.key, Role.label, Role.dimension):
         raise ValueError(f"{where}: counts distinct values of a key, label or dimension")
-    if metric.kind in (Kind.sum, Kind.average, Kind.median) and not numeric:
+    if metric.kind in (Kind.sum, Kind.average, Kind.median, Kind.deviation) and not numeric:
         raise ValueError(f"{where}: a {metric.kind} is of a measure")
+    if (metric.kind is Kind.correlation) != (metric.against is not None) or (
+        metric.against is not None
+        and (not numeric or metric.against not in columns or columns[metric.against].role is not Role.measure)
+    ):
+        raise ValueError(f"{where}: a correlation holds a measure against another measure")
     if metric.kind in (Kind.minimum, Kind.maximum) and not (numeric or over.role is Role.time):
         raise ValueError(f"{where}: a {metric.kind} is of a measure or a time column")
     if metric.times is not None and (

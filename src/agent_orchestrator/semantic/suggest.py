@@ -11,7 +11,7 @@ knows a particular file.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import ValidationError
 
@@ -891,6 +891,33 @@ def _extremes(
     return found
 
 
+_CORRELATIONS = 8
+"""The most measures held against the rows' amount: one correlation metric each."""
+
+
+def _spread(amount: Column, others: list[Column], add: Callable[..., None]) -> None:
+    """Of a file whose rows are a period's figures (a store's week): the rows' average amount, its
+    standard deviation and its coefficient of variation ("which store has the most volatile weekly
+    sales?"), and each other measure's correlation with it ("does temperature go with sales?")."""
+    title = amount.title.lower()
+    average, deviation = f"average_{amount.name}"[:64], f"deviation_{amount.name}"[:64]
+    add(average, Kind.average, "money", f"Average {title}", over=amount.name)
+    spread = [*(f"{w} of {title}" for w in _SPREAD), *_SPREAD]
+    add(deviation, Kind.deviation, "money", f"Standard deviation of {title}", also=spread, over=amount.name)
+    varied = f"Coefficient of variation of {title} (percent)"
+    add(f"variation_{amount.name}"[:64], Kind.ratio, "ratio", varied, also=_VARIATION, numerator=deviation,
+        denominator=average)  # fmt: skip
+    for other in others[:_CORRELATIONS]:
+        said = other.title.lower()
+        add(f"correlation_{other.name}"[:64], Kind.correlation, "ratio",
+            f"Correlation of {said} with {title}", also=[f"{said} correlation", f"correlation with {said}"],
+            over=other.name, against=amount.name)  # fmt: skip
+
+
+_SPREAD = ("standard deviation", "std dev", "stdev", "std deviation", "volatility", "variability", "volatile")
+_VARIATION = ("coefficient of variation", "relative volatility", "relative variability", "cv")
+
+
 def _days_between(first: Column, later: Column, cycle: bool = False) -> Metric:
     """The average days from a row's ``first`` date to a ``later`` one ("days to ship"); a
     ``cycle`` ends with the sale: the days from a deal's first contact to its close."""
@@ -1193,6 +1220,8 @@ def default_metrics(
     summed = {m.over for m in metrics if m.kind is Kind.sum} | {m.times for m in metrics if m.times}
     events = [singular(event) for event in _events(quantity)]
     sold = revenue.over if revenue is not None and revenue.times is None else None
+    if sold is not None and totals:  # a row is a store's week: how its weeks swing, what they go with
+        _spread(by_name[sold], [c for c in columns if c.role is Role.measure and c.name != sold], add)
     lines = [c for c in columns if c not in margins or profit is None]  # a rate of the profit: not a line's
     extremes = _extremes(lines, summed, sold, events if order is None or one_line_per_order else None)
     times = [c for c in columns if c.role is Role.time and c.day_time != "time"]
