@@ -1552,3 +1552,9 @@ def test_a_file_of_each_stores_weeks(tmp_path: Path) -> None:
         assert never is not None and never["count"], answer
         assert never["filters"] == [{"metric": "revenue", "op": "le", "values": [3005.0], "each": "week"}]
         assert answer is not None and ": 2 stores" in answer, answer
+        _, span, answer = chat.ask("alright, total sales for stores 2 to 3")
+        assert span is not None and span["filters"] == [{"column": "store", "op": "in", "values": ["2", "3"]}]
+        assert answer is not None and "Total of the 2: 45,072.00" in answer, answer
+        _, never_hot, answer = chat.ask("which stores never had a temperature above 42?")
+        assert never_hot is not None and never_hot["filters"][0]["never_by"] == "store", answer
+        assert answer is not None and "Store 1" in answer and "Store 2" in answer and "Store 3" not in answer

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from agent_orchestrator.semantic import Column, Entity, Kind, Role, SemanticModel, Vocabulary
-from agent_orchestrator.semantic.vocabulary import normalise
+from agent_orchestrator.semantic.vocabulary import normalise, singular
 from agent_orchestrator.semantic.written import CURRENCY_CODES
 
 from .words import MONTH_NAMES, stem
@@ -98,6 +98,39 @@ def weekdays(text: str, model: SemanticModel) -> tuple[str, list[dict[str, Any]]
         {"column": time.name, "part": "weekday", "op": op, "values": list(dict.fromkeys(days))}
         for op, days in kept.items()
     ]
+    return text, rules
+
+
+_NUMBERED_RANGE = re.compile(
+    r"\b(?P<noun>[a-z]+)\s+(?:#|no\.?\s*|number\s+)?(?P<low>\d{1,6})\s*(?:to|-|through|thru|until)\s*"
+    r"(?:#|no\.?\s*)?(?P<high>\d{1,6})\b"
+)
+_RANGE_MOST = 200
+"""The most values a range of numbered things stands for ("stores 1 to 45")."""
+
+
+def numbered_ranges(
+    text: str, model: SemanticModel, vocabulary: Vocabulary
+) -> tuple[str, list[dict[str, Any]]]:
+    """A run of numbered things ("stores 1 to 5", "branches 10-12") as the values it spans, of the
+    dimension whose values are those numbers, and the text without its words."""
+    rules = []
+    for match in reversed(list(_NUMBERED_RANGE.finditer(text))):
+        low, high = int(match["low"]), int(match["high"])
+        column = next(
+            (
+                c
+                for c in model.with_role(Role.dimension)
+                if singular(match["noun"]) in normalise(c.title).split()
+            ),
+            None,
+        )
+        if column is None or not 0 < high - low < _RANGE_MOST:
+            continue
+        values = [str(n) for n in range(low, high + 1) if vocabulary.holds(column.name, str(n))]
+        if values:
+            rules.append({"column": column.name, "op": "in", "values": values})
+            text = f"{text[: match.start()]} {text[match.end() :]}"
     return text, rules
 
 

@@ -54,6 +54,7 @@ from .query_phrases import (
     money_of,
     months_left_out,
     names_holding,
+    numbered_ranges,
     of_the_named_column,
     place_column,
     score_column,
@@ -1013,7 +1014,8 @@ def _read_words(
     text, years_out = years_left_out(text, model)  # "excluding 2011 and 2012": a part of every date
     text, months_out = months_left_out(text, model)  # "excluding February": a part of every date
     text, aged, age_bands = ages(text, model)  # "60 or older", "the under-30s", "18-29, 30-44 or 60+"
-    phrased = on_days + blank + against + holding + hours + years_out + months_out + aged + age_bands
+    text, runs = numbered_ranges(text, model, vocabulary)  # "stores 1 to 5"
+    phrased = on_days + blank + against + holding + hours + years_out + months_out + aged + age_bands + runs
     comparing = previous is not None and "compare" in previous
     text = _DAY_SPAN.sub(_days_of_a_month, text)  # "feb 1-10": from feb 1 to feb 10
     complete = _COMPLETE.search(text) if last_day is not None else None
@@ -1091,6 +1093,10 @@ def _read_words(
     rest = re.sub(r"\bgross\b", " ", rest) if model.cancellation is None and not own_gross else rest
     rest = _signed(rest, model, vocabulary)  # "negative inventory numbers": inventory below 0
     thresholds = _thresholds(rest, model, vocabulary) or _range_of_the_last(rest, model, previous)
+    for rule in thresholds:  # "which stores never had unemployment above 6%?": no such line, ever
+        at = rest.find(str(rule["spoken"]))
+        if "column" in rule and at > 0 and _NEVER_HAD.search(rest[:at]):
+            rule["never"] = True
     for spoken, kept in {t.pop("spoken"): t.pop("kept", None) for t in thresholds}.items():
         ranged_word = spoken.split()[0] if kept is None else kept  # read: the thing ranged stays
         rest = rest.replace(spoken, f" {'' if ranged_word[:1].isdigit() else ranged_word} ", 1)
@@ -1228,7 +1234,7 @@ def _read_words(
     taken_together = [t.pop("together", False) for t in thresholds]
     together = not counting and not _LISTED.search(text) and any(taken_together)
     filters = _never_bought(_filters(text, found), model, vocabulary, text)
-    filters += [{k: v for k, v in t.items() if k != "group"} for t in thresholds]
+    filters += [_never_ranged(t, model, vocabulary, text) for t in thresholds]
     filters += [rule for rule in phrased if "bands" not in rule]
     groups += [rule for rule in phrased if "bands" in rule]
     groups += [t["group"] for t in thresholds if "group" in t]  # "invoices over 500", counted
@@ -2855,6 +2861,25 @@ def _never_bought(
         else rule
         for rule in filters
     ]
+
+
+_NEVER_HAD = re.compile(
+    rf"{_NEVER_LEAD}(?:(?:had|have|has|seen|saw|gone|went|got|hit|reached|posted|recorded)\s+)?"
+    r"(?:(?:an?|any|their|its)\s+)?$"
+)
+"""A measure's range never reached, said before it ("never had unemployment above 6%")."""
+
+
+def _never_ranged(
+    threshold: dict[str, Any], model: SemanticModel, vocabulary: Vocabulary, text: str
+) -> dict[str, Any]:
+    """A threshold's filter; a line's range never reached is of the things asked about that have no
+    such line (``never_by``), not the lines outside the range."""
+    rule = {k: v for k, v in threshold.items() if k not in ("group", "never")}
+    if not threshold.get("never"):
+        return rule
+    asked = _subject({}, model, vocabulary, text, orders=True)
+    return {**rule, "never_by": asked.name} if asked is not None else rule
 
 
 _NEVER_IT = re.compile(rf"{_NEVER_LEAD}(?:{_NEVER_VERBS})\s+(?:it|them|that one|this one)\b")

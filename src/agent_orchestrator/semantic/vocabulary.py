@@ -492,6 +492,10 @@ class Vocabulary:
             self._names.setdefault(phrase, owner)
         self._forms = self._other_forms(model)
 
+    def holds(self, column: str, value: str) -> bool:
+        """Whether ``value`` is one of the column's own values, as the file writes it."""
+        return (column, value) in self._values.get(normalise(value), [])
+
     def _other_forms(self, model: SemanticModel) -> dict[str, list[tuple[str, str]]]:
         """Each name, and each dimension's value, by its words' roots ("paid" for *Payment*,
         "branches" for *Branch*, "membership" for *Member*), and a name by its words other than a
