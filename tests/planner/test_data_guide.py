@@ -1476,6 +1476,8 @@ def test_one_figure_as_a_share_of_another_or_for_each_of_another(tmp_path: Path)
         _, each, answer = chat.ask("profit per order by market")
         assert each is not None and each["metrics"][0] == "profit__per__orders", answer
         assert answer is not None and "West: Profit per order 75.00" in answer, answer
+        _, spent, answer = chat.ask("how much did we spend on marketing in total?")
+        assert spent is not None and spent["metrics"] == ["marketing"], answer
         chat.ask("marketing in the west")
         _, patched, answer = chat.ask("as a % of sales?")
         assert patched is not None and patched["filters"][0]["values"] == ["West"], answer
@@ -1558,3 +1560,14 @@ def test_a_file_of_each_stores_weeks(tmp_path: Path) -> None:
         _, never_hot, answer = chat.ask("which stores never had a temperature above 42?")
         assert never_hot is not None and never_hot["filters"][0]["never_by"] == "store", answer
         assert answer is not None and "Store 1" in answer and "Store 2" in answer and "Store 3" not in answer
+
+
+def test_another_figure_said_growing_after_a_comparison_keeps_its_periods(tmp_path: Path) -> None:
+    """ "How did 2024 sales compare to 2023?", then "profit grew a lot more i think - by how much %?":
+    the same two years, of profit."""
+    rows = "Date,Sales,Profit\n2023-03-01,100,10\n2024-03-01,110,20\n"
+    with _chat_on(tmp_path, rows) as chat:
+        chat.ask("how did 2024 sales compare to 2023? need the growth %")
+        _, grew, answer = chat.ask("profit grew a lot more i think - by how much %?")
+        assert grew is not None and grew["metrics"] == ["profit"] and "compare" in grew, answer
+        assert answer is not None and "up 10.00 (100.00%)" in answer, answer

@@ -85,7 +85,7 @@ def _part_of(
         return None
     top = _named(before, model, vocabulary, at_end=True)
     if top is None:  # "as a % of sales?" after a figure: that figure's
-        earlier = [m for m in (previous or {}).get("metrics", []) if _plain(model, m)]
+        earlier = [m for m in (previous or {}).get("metrics", []) if _plain(model, m) and m != bottom[0]]
         if not earlier or not _ALONE.match(before):
             return None
         top = (earlier[0], len(before), "same")  # no figure named: the one before, its period kept

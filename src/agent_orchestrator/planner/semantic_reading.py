@@ -977,6 +977,7 @@ def _read_words(
     text = _ACROSS_ALL.sub(" overall ", _ALL_OF.sub(" overall ", text))  # "across all 3 branches": everything
     text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
     text = _MADE_MONEY.sub(r"\1 earned", text)  # "how much did they make": earned, not a car's make
+    text = _spent_on(text, model, vocabulary)  # "how much did we spend on marketing": the marketing
     text = _SAME_SPAN.sub("the same period", text)  # "the same 3 months a year earlier": that span
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
@@ -1707,6 +1708,17 @@ def _read_words(
         and (cues & _GROWTH or _YEAR_BACK.search(text) or _STEP_BACK.search(text))
     ):
         reading.follow_up = True  # "so what's the yoy growth?" after two years side by side: their change
+        args = _patched(previous, args, found, text, model)
+        reading.named = True
+    elif (
+        previous is not None
+        and "compare" in previous
+        and found.metrics
+        and not groups
+        and "window" not in args
+        and cues & _GROWTH
+    ):
+        reading.follow_up = True  # "profit grew more - by how much %?": the same two periods, of profit
         args = _patched(previous, args, found, text, model)
         reading.named = True
     elif (
@@ -2721,6 +2733,24 @@ def _averaged(text: str, model: SemanticModel, metrics: list[str]) -> str | None
         if metric.kind is Kind.ratio and {metric.numerator, metric.denominator} == set(metrics):
             return metric.name
     return None
+
+
+_SPENT_ON = re.compile(
+    r"\b(?:spend|spent|spends|spending)\s+(?:on|for)\s+(?:the\s+|our\s+)?(?P<what>[a-z]+(?:\s+[a-z]+)?)"
+)
+
+
+def _spent_on(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str:
+    """``text`` with "spend on X" said as X, when X is a figure of the file's own other than its
+    revenue ("how much did we spend on marketing?", "which state spends the most on it"): the
+    money spent is that figure, not the money customers spent."""
+
+    def as_figure(match: re.Match[str]) -> str:
+        named = vocabulary.find(match["what"]).metrics
+        spent = [m for m in named if m != "revenue" and model.metric(m).kind is Kind.sum]
+        return f" {match['what']}" if spent else match[0]
+
+    return _SPENT_ON.sub(as_figure, text)
 
 
 def _kept_periods(found: Found, text: str) -> Found:

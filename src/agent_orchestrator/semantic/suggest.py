@@ -1118,9 +1118,9 @@ def default_metrics(
             add(f"average_{column.name}", Kind.average, "ratio", f"Average {column.title.lower()}",
                 over=column.name)  # fmt: skip
         elif any(w in _SCORE_WORDS for w in header_words(column.title)):  # "Rating": averaged, never summed
-            said = column.title.lower()  # "the unemployment rate", "CPI level": the level itself
-            also = [f"{said} {w}" for w in ("rate", "level", "index") if w not in said.split()]
-            add(column.name, Kind.average, "number", f"Average {said}", also=also, over=column.name)
+            level = column.title.lower()  # "the unemployment rate", "CPI level": the level itself
+            also = [f"{level} {w}" for w in ("rate", "level", "index") if w not in level.split()]
+            add(column.name, Kind.average, "number", f"Average {level}", also=also, over=column.name)
         elif column is order_total:
             add(column.name, Kind.sum, "money", column.title, also=_ORDER_TOTAL, over=column.name)
         elif column.unit == "money" and (said := _amount_words(column)):
