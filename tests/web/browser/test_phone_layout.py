@@ -43,6 +43,13 @@ def test_every_page_fits_a_phone_with_the_chats_in_a_drawer(
     expect_fits_the_phone(page, tmp_path / "drawer.png")
     page.keyboard.press("Escape")
     expect(sidebar).not_to_be_visible()
+    # Open, then widened to a desktop and narrowed again: the drawer does not come back over the chat.
+    page.locator("#sidebar-toggle").click()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    expect(sidebar).to_be_visible()  # on a desktop the sidebar is always there
+    page.set_viewport_size(PHONE)
+    expect(sidebar).not_to_be_visible()
+    expect(page.locator("#sidebar-backdrop")).not_to_be_visible()
 
     page.get_by_test_id("nav-segments").click()
     expect(page.get_by_test_id("segments-trend-chart").locator("canvas")).to_be_visible()

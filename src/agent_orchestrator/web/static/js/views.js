@@ -49,4 +49,13 @@ export function bindViews() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && document.body.classList.contains("sidebar-open")) toggleSidebar(false);
   });
+  // The drawer is the phone's way to the chats: crossing its breakpoint (a window resized, a tablet
+  // turned) closes it, so a wide window never keeps a drawer that opens over the chat once narrow.
+  const phone = window.matchMedia(`(max-width: ${PHONE_WIDTH}px)`);
+  phone.addEventListener("change", () => {
+    if (document.body.classList.contains("sidebar-open")) toggleSidebar(false);
+  });
 }
+
+/** The width (app.css's media queries) at or below which the sidebar is a drawer. */
+const PHONE_WIDTH = 760;
