@@ -1571,3 +1571,19 @@ def test_another_figure_said_growing_after_a_comparison_keeps_its_periods(tmp_pa
         _, grew, answer = chat.ask("profit grew a lot more i think - by how much %?")
         assert grew is not None and grew["metrics"] == ["profit"] and "compare" in grew, answer
         assert answer is not None and "up 10.00 (100.00%)" in answer, answer
+
+
+def test_a_value_said_plain_is_itself_and_a_plain_average_an_average(tmp_path: Path) -> None:
+    """ "Plain lattes" of a menu with *Latte* and *Chai Latte* are the *Latte* lines; "the plain
+    average" is the average; "the Sales column" names the column."""
+    rows = "Date,Product,Quantity,Unit Price\n2024-01-02,Latte,2,4.0\n2024-01-03,Chai Latte,3,5.0\n"
+    with _chat_on(tmp_path, rows) as chat:
+        _, plain, answer = chat.ask("how many plain lattes did we sell?")
+        assert plain is not None and plain["filters"] == [
+            {"column": "product", "op": "in", "values": ["Latte"]}
+        ]
+        assert answer is not None and ": 2." in answer, answer
+        _, average, answer = chat.ask("what's the plain average unit price?")
+        assert average is not None and average["metrics"] == ["average_price"], answer
+        _, column, answer = chat.ask("grand total of the quantity column?")
+        assert column is not None and column["metrics"] == ["units"] and "5" in str(answer), answer

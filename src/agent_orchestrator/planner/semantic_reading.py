@@ -978,6 +978,7 @@ def _read_words(
     text = _OUR_N.sub("our ", text)  # "rank our 4 locations": the locations
     text = _MADE_MONEY.sub(r"\1 earned", text)  # "how much did they make": earned, not a car's make
     text = _spent_on(text, model, vocabulary)  # "how much did we spend on marketing": the marketing
+    text = _plain_kind(text, vocabulary)  # "plain lattes": the Latte, not the Chai Latte
     text = _SAME_SPAN.sub("the same period", text)  # "the same 3 months a year earlier": that span
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
@@ -2733,6 +2734,36 @@ def _averaged(text: str, model: SemanticModel, metrics: list[str]) -> str | None
         if metric.kind is Kind.ratio and {metric.numerator, metric.denominator} == set(metrics):
             return metric.name
     return None
+
+
+_PLAIN_ONE = re.compile(
+    r"\b(?:plain|normal|regular|ordinary|basic|simple|standard)\s+(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
+)
+"""A thing said plain ("plain lattes", "the normal tea type"), or an aggregate ("the plain average")."""
+_AGGREGATES = frozenset(("average", "avg", "mean", "sum", "total", "count", "median"))
+
+
+def _plain_kind(text: str, vocabulary: Vocabulary) -> str:
+    """``text`` without "plain" before an aggregate ("the plain average": the average) or before a
+    value that other values hold with more words ("plain lattes" of a menu with *Latte* and *Chai
+    Latte*: *Latte* itself, which the value's own words then name)."""
+
+    def unqualified(match: re.Match[str]) -> str:
+        words = match["what"].split()
+        if words[0] in _AGGREGATES:
+            return match["what"]
+        for size in range(len(words), 0, -1):
+            said = " ".join(words[:size])
+            exact = [
+                m
+                for m in vocabulary.find(said).mentions
+                if m.exact and normalise(m.value) in (said, singular(said))
+            ]
+            if exact and vocabulary.within_others(exact[0].column, exact[0].value):
+                return match["what"]
+        return match[0]
+
+    return _PLAIN_ONE.sub(unqualified, text)
 
 
 _SPENT_ON = re.compile(

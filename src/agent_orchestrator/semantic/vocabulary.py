@@ -353,6 +353,7 @@ _VALUE_WORDS = {
     "male": ("men", "man", "gentlemen", "males", "male customers"),
     "m": ("men", "man", "gentlemen", "male", "males"),
     "member": ("members", "membership", "loyalty members", "card holders"),
+    "normal": ("regular", "regulars", "regular customers", "non-members", "non members"),
     "usa": ("united states", "america", "the states"),
     "united states": ("usa", "america", "the states"),
     "uk": ("united kingdom", "britain", "great britain"),
@@ -491,6 +492,16 @@ class Vocabulary:
         for phrase, owner in _partial_names(model).items():
             self._names.setdefault(phrase, owner)
         self._forms = self._other_forms(model)
+
+    def within_others(self, column: str, value: str) -> bool:
+        """Whether other values of the column hold ``value``'s words and more (*Latte* in *Chai
+        Latte*, *Tea* in *Herbal Tea*): a value said plain means itself, not those."""
+        words = set(normalise(value).split())
+        return any(
+            words < set(phrase.split())
+            for phrase, held in self._values.items()
+            if any(c == column for c, _ in held)
+        )
 
     def holds(self, column: str, value: str) -> bool:
         """Whether ``value`` is one of the column's own values, as the file writes it."""
