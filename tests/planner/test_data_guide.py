@@ -1557,6 +1557,11 @@ def test_a_file_of_each_stores_weeks(tmp_path: Path) -> None:
         _, span, answer = chat.ask("alright, total sales for stores 2 to 3")
         assert span is not None and span["filters"] == [{"column": "store", "op": "in", "values": ["2", "3"]}]
         assert answer is not None and "Total of the 2: 45,072.00" in answer, answer
+        _, typical, answer = chat.ask("so whats a typical week for a store?")
+        assert typical is not None and typical["metrics"] == ["average_weekly_sales"], answer
+        chat.ask("how did the latest week do?")
+        _, _, answer = chat.ask("vs the same week last year?")  # 52 weeks back: Friday to Friday
+        assert answer is not None and "February 25, 2023 to March 3, 2023" in answer, answer
         _, never_hot, answer = chat.ask("which stores never had a temperature above 42?")
         assert never_hot is not None and never_hot["filters"][0]["never_by"] == "store", answer
         assert answer is not None and "Store 1" in answer and "Store 2" in answer and "Store 3" not in answer

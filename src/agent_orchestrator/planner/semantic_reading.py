@@ -107,8 +107,9 @@ _SPLIT = re.compile(
 """How a whole divides among groups, asked in % ("the decaf vs regular split of sales in %")."""
 _YEAR_BACK = re.compile(
     r"\b(?:year over year|year on year|yoy|a year (?:earlier|before|ago)|the year before|previous year"
-    r"|prior year|same (?:month|quarter|period|time) last year)\b"
+    r"|prior year|same (?:month|quarter|period|time|week|day) last year)\b"
 )
+_SAME_LAST_YEAR = re.compile(r"\b(?:the\s+)?same\s+(?:month|quarter|period|time|week|day)\s+last\s+year\b")
 _STEP_BACK = re.compile(
     r"\b(?:month over month|mom|quarter over quarter|qoq|previous (?:month|quarter|period)"
     r"|prior (?:month|quarter|period)|(?:the\s+)?(?:month|quarter|period|week|day) before)\b"
@@ -980,6 +981,8 @@ def _read_words(
     text = _spent_on(text, model, vocabulary)  # "how much did we spend on marketing": the marketing
     text = _plain_kind(text, vocabulary)  # "plain lattes": the Latte, not the Chai Latte
     text = _SAME_SPAN.sub("the same period", text)  # "the same 3 months a year earlier": that span
+    if previous and previous.get("window"):  # "vs the same week last year": the answer's span, a year back
+        text = _SAME_LAST_YEAR.sub("a year earlier", text)
     text = _NO_MISSING_KEYS.sub(" ", text)  # "ignore the NA ids": a line without a key is nobody's
     text = _whose_average(text, model)  # "avg customer rating": the rating, not one per customer
     text = _DAYS_BETWEEN.sub(lambda span: _days_between(span.group(0), model) or span.group(0), text)
@@ -3666,8 +3669,17 @@ def _span_before(window: dict[str, str]) -> dict[str, str]:
     }
 
 
+_WEEK_DAYS = 6
+"""A window from a day to six days later is a week."""
+
+
 def _year_back(window: dict[str, str]) -> dict[str, str]:
+    """The window a year earlier: a week's is 52 weeks earlier, on the same weekdays (how retail
+    compares a week with last year's), every other the same dates a year earlier."""
     start, end = date.fromisoformat(window["start"]), date.fromisoformat(window["end"])
+    if (end - start).days == _WEEK_DAYS:
+        weeks = timedelta(weeks=52)
+        return {"start": (start - weeks).isoformat(), "end": (end - weeks).isoformat()}
     return {
         "start": start.replace(year=start.year - 1).isoformat(),
         "end": end.replace(

@@ -895,13 +895,15 @@ _CORRELATIONS = 8
 """The most measures held against the rows' amount: one correlation metric each."""
 
 
-def _spread(amount: Column, others: list[Column], add: Callable[..., None]) -> None:
-    """Of a file whose rows are a period's figures (a store's week): the rows' average amount, its
-    standard deviation and its coefficient of variation ("which store has the most volatile weekly
-    sales?"), and each other measure's correlation with it ("does temperature go with sales?")."""
+def _spread(amount: Column, others: list[Column], period: str, add: Callable[..., None]) -> None:
+    """Of a file whose rows are a ``period``'s figures (a store's week): the rows' average amount
+    ("a typical week"), its standard deviation and its coefficient of variation ("which store has the
+    most volatile weekly sales?"), and each other measure's correlation with it ("does temperature
+    go with sales?")."""
     title = amount.title.lower()
     average, deviation = f"average_{amount.name}"[:64], f"deviation_{amount.name}"[:64]
-    add(average, Kind.average, "money", f"Average {title}", over=amount.name)
+    typical = [f"{w} {period}" for w in ("average", "avg", "typical", "normal", "usual")]
+    add(average, Kind.average, "money", f"Average {title}", also=typical, over=amount.name)
     spread = [*(f"{w} of {title}" for w in _SPREAD), *_SPREAD]
     add(deviation, Kind.deviation, "money", f"Standard deviation of {title}", also=spread, over=amount.name)
     varied = f"Coefficient of variation of {title} (percent)"
@@ -1223,7 +1225,8 @@ def default_metrics(
     events = [singular(event) for event in _events(quantity)]
     sold = revenue.over if revenue is not None and revenue.times is None else None
     if sold is not None and totals:  # a row is a store's week: how its weeks swing, what they go with
-        _spread(by_name[sold], [c for c in columns if c.role is Role.measure and c.name != sold], add)
+        period = next(str(c.each_row) for c in columns if c.role is Role.time and c.each_row)
+        _spread(by_name[sold], [c for c in columns if c.role is Role.measure and c.name != sold], period, add)
     lines = [c for c in columns if c not in margins or profit is None]  # a rate of the profit: not a line's
     extremes = _extremes(lines, summed, sold, events if order is None or one_line_per_order else None)
     times = [c for c in columns if c.role is Role.time and c.day_time != "time"]
