@@ -1592,3 +1592,28 @@ def test_a_value_said_plain_is_itself_and_a_plain_average_an_average(tmp_path: P
         assert average is not None and average["metrics"] == ["average_price"], answer
         _, column, answer = chat.ask("grand total of the quantity column?")
         assert column is not None and column["metrics"] == ["units"] and "5" in str(answer), answer
+
+
+def test_groups_that_went_up_or_down_between_two_periods(tmp_path: Path) -> None:
+    """After "which region grew the most in 2024 vs 2023?": "how many regions went backwards?" counts
+    those whose change is below 0, "who dropped the most?" ranks the fall; "which regions grew in 2024
+    vs 2023?" lists those whose change is above 0."""
+    sales = {"North": (100, 150), "South": (100, 80), "East": (100, 90)}
+    rows = "Date,Region,Sales\n" + "".join(
+        f"{2023 + i}-05-01,{region},{amount}\n"
+        for region, amounts in sales.items()
+        for i, amount in enumerate(amounts)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        chat.ask("which region grew the most in 2024 vs 2023?")
+        _, counted, answer = chat.ask("how many regions went backwards?")
+        assert counted is not None and counted["count"], answer
+        assert counted["filters"] == [{"metric": "revenue", "op": "lt", "values": [0], "change": True}], (
+            answer
+        )
+        assert answer is not None and "revenue down" in answer and ": 2 regions" in answer, answer
+        _, fell, answer = chat.ask("who dropped the most?")
+        assert fell is not None and fell["order"] == "asc" and fell["limit"] == 1, answer
+        assert answer is not None and "1. South" in answer, answer
+        _, _, answer = chat.ask("which regions grew in 2024 vs 2023?")
+        assert answer is not None and "1. North" in answer and "South" not in answer, answer

@@ -262,6 +262,24 @@ def test_a_range_of_every_period_keeps_the_groups_whose_every_period_passes(tmp_
         Filter(column="state", op="in", values=["Utah"], each="month")
 
 
+def test_a_change_since_the_earlier_window_keeps_the_groups_that_moved(engine):
+    """A range of the change, not of the figure: the regions whose revenue fell from one window to
+    the next; a change without a comparison is refused."""
+    rule = Filter(metric="revenue", op="lt", values=[0], change=True)
+    query = SemanticQuery(
+        metrics=["revenue"],
+        group_by=[GroupBy(column="region")],
+        filters=[rule],
+        window=Window(start=date(2017, 1, 1), end=date(2017, 12, 31)),
+        compare=Window(start=date(2016, 1, 1), end=date(2016, 12, 31)),
+    )
+    assert [r["region"] for r in engine.run(query).records()] == [
+        "South"
+    ]  # 680.36 after 993.90; the West grew
+    with pytest.raises(InvalidInputError, match="compare with"):
+        engine.run(SemanticQuery(metrics=["revenue"], group_by=[GroupBy(column="region")], filters=[rule]))
+
+
 def test_names_outside_the_model_are_refused_before_anything_runs(store):
     model, _ = store
     with pytest.raises(InvalidInputError, match="no metric 'weather'"):

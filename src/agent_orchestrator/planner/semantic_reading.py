@@ -1552,6 +1552,7 @@ def _read_words(
         args["by_change"] = True  # "which region grew most from 2016 to 2017?"
         if set(text.split()) & _DECLINE:
             args["order"] = "asc"
+            reading.left = [w for w in reading.left if w not in _DECLINE]  # "dropped the most": read
     series = args.get("group_by", [])
     fell = bool(set(text.split()) & _DECLINE or _BACKWARDS.search(text))
     if (
@@ -1709,7 +1710,7 @@ def _read_words(
         and "compare" in previous
         and not found.metrics
         and not groups
-        and (cues & _GROWTH or _YEAR_BACK.search(text) or _STEP_BACK.search(text))
+        and (cues & (_GROWTH | _DECLINE) or _YEAR_BACK.search(text) or _STEP_BACK.search(text))
     ):
         reading.follow_up = True  # "so what's the yoy growth?" after two years side by side: their change
         args = _patched(previous, args, found, text, model)
@@ -1736,6 +1737,29 @@ def _read_words(
         reading.follow_up = True  # "bottom 3?", "top 10 instead", "fewest?": the ranking before, cut anew
         args = _patched(_one_of_many(previous, model) or previous, args, found, text, model)
         reading.named = True
+    moved = cues & (_GROWTH | _DECLINE) or _BACKWARDS.search(text) or _WENT_UP.search(text)
+    fell = bool(cues & _DECLINE or _BACKWARDS.search(text))
+    if moved and previous and "compare" in previous and "window" not in args and args.get("group_by"):
+        args.update(
+            window=previous["window"], compare=previous["compare"]
+        )  # "how many stores went backwards?"
+    if "compare" in args and args.get("group_by") and moved and not cues & (_HIGH | _LOW) and not limited:
+        # "how many stores went backwards?", "which products grew?": the groups whose change is so
+        ranked = args.get("order_by") or args["metrics"][0]
+        rule = {"metric": ranked, "op": "lt" if fell else "gt", "values": [0], "change": True}
+        args = {k: v for k, v in args.items() if k not in ("by_change", "by_growth", "order", "limit")}
+        args.update(
+            filters=[*args.get("filters", []), rule], limit=MAX_ROWS, **({"count": True} if counting else {})
+        )
+        reading.left = [w for w in reading.left if w not in _DECLINE and not _BACKWARDS.fullmatch(w)]
+    elif reading.follow_up and "compare" in args and args.get("group_by") and fell:
+        # "who dropped the most?" after who grew most, or after how many went backwards: ranked
+        kept = [f for f in args.get("filters", []) if not f.get("change")]
+        args = {k: v for k, v in args.items() if k not in ("count", "filters")}
+        args.update(by_change=True, order="asc", **({"filters": kept} if kept else {}))
+        if cues & (_HIGH | _LOW):  # "the most": the one
+            args["limit"] = 1
+        reading.left = [w for w in reading.left if w not in _DECLINE]
     if (
         reading.follow_up
         and counting
@@ -3162,6 +3186,7 @@ _MADE_MONEY = re.compile(
     r"\b((?:did|do|does|will|would)(?:\s+\w+){1,5}?|we|they|you|he|she|it|i)\s+(?:make|made)\b(?!\s+(?:of|money|any|a\s+profit|a\s+loss|profit|a\s+killing)\b)"
 )
 """Money made, said with a verb that is also a car's make."""
+_WENT_UP = re.compile(r"\b(?:went|go|gone|going|goes)\s+up\b|\bimproved\b")
 _BACKWARDS = re.compile(r"\bbackwards?\b|\b(?:went|go|gone|going|goes)\s+down\b")
 """A figure that fell, said plainly ("a year where we went backwards")."""
 _FOR_EXAMPLE = re.compile(

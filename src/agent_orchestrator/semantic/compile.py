@@ -109,7 +109,7 @@ def compile_query(model: SemanticModel, query: SemanticQuery) -> Compiled:
     if groups:
         sql.append("GROUP BY ALL")
     having = [  # of no groups: of the one total ("nothing matches" when it is not so), never dropped
-        _group_filter(model, f, current, time, having_params)
+        _group_filter(model, f, current, time, having_params, compare if f.change else None)
         for f in query.filters
         if f.metric is not None and f.each is None
     ]
@@ -473,10 +473,21 @@ def _compared(name: str, rule: Filter, values: list[Any], params: list[Any]) -> 
 
 
 def _group_filter(
-    model: SemanticModel, rule: Filter, window: Window | None, time: Column | None, params: list[Any]
+    model: SemanticModel,
+    rule: Filter,
+    window: Window | None,
+    time: Column | None,
+    params: list[Any],
+    before: Window | None = None,
 ) -> str:
+    """A group's figure (or, with ``before``, its change since that window) within the filter's range."""
     metric = model.metric(str(rule.metric))
-    return _ranged(_metric(model, metric, window, time, params), rule, metric.unit, params)
+    expression = _metric(model, metric, window, time, params)
+    if before is not None:  # "went backwards": the figure less the earlier window's
+        expression = (
+            f"coalesce({expression}, 0) - coalesce({_metric(model, metric, before, time, params)}, 0)"
+        )
+    return _ranged(expression, rule, "number" if before is not None else metric.unit, params)
 
 
 def _ranged(expression: str, rule: Filter, unit: str, params: list[Any]) -> str:

@@ -83,6 +83,9 @@ class Filter(BaseModel):
     whole window ("which products made a profit every month?": each month's profit above 0; "which
     states had no loss-making month?": no month's below 0). A period a group has no rows in counts
     as 0 for it."""
+    change: bool = False
+    """Of a filter on a metric, with a comparison: the change of the figure since the earlier window,
+    not the figure ("how many stores went backwards?": a change below 0; "which products grew?")."""
     ever_by: Annotated[str, Field(max_length=64)] | None = None
     """The same, of the things that had such a row: "receipts with angbutter" are every line of the
     receipts holding one (their totals, their other items), not the angbutter lines alone; two such
@@ -111,6 +114,10 @@ class Filter(BaseModel):
             or any(not isinstance(v, int | float) or not 1 <= v <= 12 or v % 1 for v in self.values)
         ):
             raise ValueError("a month is a whole number from 1 to 12, kept or left out")
+        if self.change and (
+            self.metric is None or self.each is not None or self.op in ("in", "not_in", *BLANK_OPS)
+        ):
+            raise ValueError("a change is a metric's, above, below or between values")
         if self.each is not None and (self.metric is None or self.op in ("in", "not_in", *BLANK_OPS)):
             raise ValueError("every period's figure is a metric's, above, below or between values")
         if self.than is not None:
@@ -287,6 +294,8 @@ class SemanticQuery(BaseModel):
                 _check_part(column, rule.part)
             elif rule.metric is not None:
                 model.metric(rule.metric)
+                if rule.change and self.compare is None:
+                    raise InvalidInputError("A change needs a period to compare with.")
                 if rule.each is not None and (model.time is None or not self.group_by):
                     raise InvalidInputError("Every period's figure is of the groups, over the dates.")
         for window in (self.window, self.compare, self.share_of.window if self.share_of else None):

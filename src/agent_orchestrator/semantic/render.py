@@ -368,6 +368,8 @@ def _period(value: Any, grain: str) -> str:
     return day_text(day)
 
 
+_CHANGED = {"lt": "down", "le": "down or unchanged", "gt": "up", "ge": "up or unchanged"}
+"""A change kept below or above 0, said as people say it."""
 _NONE_OR_SOME: dict[tuple[str, str | float | int], str] = {
     ("le", 0): "no",
     ("lt", 1): "no",
@@ -401,6 +403,12 @@ def _filter_text(model: SemanticModel, rule: Filter, names: dict[str, str] | Non
             else None
         )
         return f"{column.title} {word or _OPS[rule.op].strip()} {than.title.lower()}"
+    if rule.change:  # "revenue down", "revenue changed by over 1,000.00"
+        changed = model.metric(str(rule.metric))
+        if rule.values == [0] and rule.op in _CHANGED:
+            return f"{changed.title.lower()} {_CHANGED[rule.op]}"
+        amounts = " and ".join(figure(changed, v, model.currency) for v in rule.values)
+        return f"{changed.title.lower()} changed by {_OPS.get(rule.op, rule.op + ' ')}{amounts}"
     if rule.each is not None:  # "profit over 0.00 every month"
         return f"{_filter_text(model, rule.model_copy(update={'each': None}), names)} every {rule.each}"
     if rule.metric is not None:
