@@ -1617,3 +1617,24 @@ def test_groups_that_went_up_or_down_between_two_periods(tmp_path: Path) -> None
         assert answer is not None and "1. South" in answer, answer
         _, _, answer = chat.ask("which regions grew in 2024 vs 2023?")
         assert answer is not None and "1. North" in answer and "South" not in answer, answer
+
+
+def test_a_third_of_a_month_and_two_spans_side_by_side(tmp_path: Path) -> None:
+    """ "Late October 2023" is its 21st to 31st, "early March" its 1st to 10th, and "jan to late oct"
+    runs to the month's end; two spans joined by "vs" are set side by side, each with its year."""
+    rows = "Date,Sales\n" + "".join(
+        f"{year}-{month:02}-{day:02},{day}\n"
+        for year in (2023, 2024)
+        for month in (2, 3, 10)
+        for day in (5, 15, 25)
+    )
+    with _chat_on(tmp_path, rows) as chat:
+        _, late, answer = chat.ask("sales in late october 2023")
+        assert late is not None and late["window"] == {"start": "2023-10-21", "end": "2023-10-31"}, answer
+        _, early, _ = chat.ask("sales in early march")
+        assert early is not None and early["window"] == {"start": "2024-03-01", "end": "2024-03-10"}
+        _, run, _ = chat.ask("sales from jan to late oct 2024")
+        assert run is not None and run["window"] == {"start": "2024-01-01", "end": "2024-10-31"}
+        _, two, answer = chat.ask("sales feb 11-20 2024 vs feb 11-20 2023")
+        assert two is not None and two["compare"] == {"start": "2023-02-11", "end": "2023-02-20"}, answer
+        assert two["window"] == {"start": "2024-02-11", "end": "2024-02-20"}, answer

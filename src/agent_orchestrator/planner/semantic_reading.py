@@ -384,7 +384,8 @@ _MONTH = MONTH_NAMES
 _DAY_SPAN = re.compile(
     rf"\b(?:from\s+|between\s+)?(?:(?P<month>{_MONTH})\.?\s+(?P<a>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<a2>\d{{1,2}})(?:st|nd|rd|th)?)\s*(?:-|\u2013|to|through|thru|until|till|and)\s*(?P<b>\d{{1,2}})"
-    rf"(?:st|nd|rd|th)?(?(month)|\s+(?P<month2>{_MONTH}))\b(?!\s*(?:{_MONTH})\b|\s*[:.]\d)"
+    rf"(?:st|nd|rd|th)?(?(month)|\s+(?P<month2>{_MONTH}))(?P<year>,?\s+(?:19|20)\d\d)?\b"
+    rf"(?!\s*(?:{_MONTH})\b|\s*[:.]\d)"
 )
 """Days of one month as a span ("feb 1-10", "1 to 10 feb"): from its first day to its last."""
 _RANGES = frozenset({"lt", "le", "gt", "ge"})
@@ -1022,6 +1023,7 @@ def _read_words(
     text, runs = numbered_ranges(text, model, vocabulary)  # "stores 1 to 5"
     phrased = on_days + blank + against + holding + hours + years_out + months_out + aged + age_bands + runs
     comparing = previous is not None and "compare" in previous
+    text = _PART_OF_MONTH.sub(_part_of_a_month, text)  # "late oct": oct 21-31; "jan to late oct": to oct
     text = _DAY_SPAN.sub(_days_of_a_month, text)  # "feb 1-10": from feb 1 to feb 10
     complete = _COMPLETE.search(text) if last_day is not None else None
     if complete is not None and last_day is not None:  # "the last complete month": not one cut short
@@ -2013,6 +2015,13 @@ def _read_time(
     if not placed:
         return text
     before = text[: found[0].span[0]]
+    spans = len(placed) == _TWO_SPANS and len(found) == _TWO_SPANS
+    if spans and _VERSUS.search(text[found[1].span[1] : found[2].span[0]]):
+        # "from feb 11 2012 to feb 20 2012 vs from feb 11 2011 to feb 20 2011": two spans side by side
+        one, other = (Period(a.first, b.last, "", "range") for a, b in (placed[:2], placed[2:]))
+        later, earlier = (one, other) if one.first > other.first else (other, one)
+        args["window"], args["compare"] = _window(later), _window(earlier)
+        return blanked
     if len(placed) == 1:
         current = placed[0]
         if _SINCE.search(before) or (
@@ -2059,15 +2068,38 @@ def _read_time(
     return blanked
 
 
+_TWO_SPANS = 4
+"""Periods that make two spans: each one's first and last."""
+_VERSUS = re.compile(r"\b(?:vs\.?|versus|against|compared(?:\s+(?:to|with))?)(?:\s|$)")
 _SPAN_FROM = re.compile(r"\b(?:from|between|across|throughout|spanning|covering)\s*$")
 _SPAN_IN = re.compile(r"\b(?:in|over|during|for)\b\s*(?:$|(?=\d))")
 """What says two periods are the ends of one span: "across 2021 and 2022"; "in 2021-2022" only with
 a dash or "to" (never "and": "in 2021 and 2022" may set them side by side)."""
 
 
+_PART_OF_MONTH = re.compile(
+    rf"(?P<to>\b(?:to|through|thru|until|till)\s+|-\s*)?\b(?P<part>early|mid|late)[\s-]+(?P<month>{_MONTH})\b"
+    rf"(?P<year>\s+(?:19|20)\d\d)?(?P<on>\s*(?:-|to|through|thru|until|till)\b)?"
+)
+"""A third of a month ("late October", "early March"): its days 21 to the end, 1 to 10, 11 to 20."""
+_THIRDS = {"early": ("1", "10"), "mid": ("11", "20"), "late": ("21", "31")}
+
+
+def _part_of_a_month(found: re.Match[str]) -> str:
+    """A third of a month as its days; at either end of a span ("jan to late oct") the month itself."""
+    month, year = found["month"], found["year"] or ""
+    if found["to"] or found["on"]:
+        return f"{found['to'] or ''}{month}{year}{found['on'] or ''}"
+    first, last = _THIRDS[found["part"]]
+    if found["part"] == "late":
+        number = list(calendar.month_abbr).index(month[:3].capitalize()) if month[:3].isalpha() else 0
+        last = str(calendar.monthrange(2001, number)[1]) if number else last
+    return f"from {month} {first}{year} to {month} {last}{year}"
+
+
 def _days_of_a_month(found: re.Match[str]) -> str:
-    month = found["month"] or found["month2"]
-    return f"from {month} {found['a'] or found['a2']} to {month} {found['b']}"
+    month, year = found["month"] or found["month2"], (found["year"] or "").replace(",", "")
+    return f"from {month} {found['a'] or found['a2']}{year} to {month} {found['b']}{year}"
 
 
 _TO_DATE = re.compile(r"\b(?:so far|to date|same (?:period|time|days)|like for like|like-for-like)\b")
