@@ -109,6 +109,9 @@ _YEAR_BACK = re.compile(
     r"\b(?:year over year|year on year|yoy|a year (?:earlier|before|ago)|the year before|previous year"
     r"|prior year|same (?:month|quarter|period|time|week|day) last year)\b"
 )
+_A_LOT = re.compile(
+    r"\b(?:a\s+(?:lot|bit|little)|lots)\b(?=\s+(?:more|less|bigger|smaller|higher|lower|better|worse)\b)"
+)
 _SAME_LAST_YEAR = re.compile(r"\b(?:the\s+)?same\s+(?:month|quarter|period|time|week|day)\s+last\s+year\b")
 _STEP_BACK = re.compile(
     r"\b(?:month over month|mom|quarter over quarter|qoq|previous (?:month|quarter|period)"
@@ -981,6 +984,7 @@ def _read_words(
     text = _MADE_MONEY.sub(r"\1 earned", text)  # "how much did they make": earned, not a car's make
     text = _spent_on(text, model, vocabulary)  # "how much did we spend on marketing": the marketing
     text = _plain_kind(text, vocabulary)  # "plain lattes": the Latte, not the Chai Latte
+    text = _A_LOT.sub(" ", text)  # "profit grew a lot more": more (a word alone may be a name: "Dark Bites")
     text = _SAME_SPAN.sub("the same period", text)  # "the same 3 months a year earlier": that span
     if previous and previous.get("window"):  # "vs the same week last year": the answer's span, a year back
         text = _SAME_LAST_YEAR.sub("a year earlier", text)

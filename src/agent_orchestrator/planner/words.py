@@ -44,7 +44,7 @@ COMMON = frozenset(
     approximately approx around wondering wonder back full single busy drove drive drives driving driven
     drivers driver caused cause causing responsible
     u ur btw fyi sorry remind anyway cheers great cool nice fair enough hey ie eg though tho alright
-    think guess lot lots bit reckon suppose called named column columns field fields
+    think guess reckon suppose called named column columns
     contain contains containing menu catalog catalogue lineup still actually
     onwards onward forwards within ship ships shipped include includes including incl everything
     ahead behind stack stacks stacked aside we've you've they've weve youve theyve
