@@ -204,17 +204,13 @@ def _orders_counted(model: SemanticModel, columns: tuple[str, ...]) -> tuple[str
 
 def _declared(model: SemanticModel, top: tuple[str, int, str], bottom: tuple[str, int, str]) -> bool:
     """Whether the model has the ratio of these two already (average order value)."""
-    summed = _summing(model, top[0])
+    summed = model.metric(top[0]).adds_up
     return any(
-        m.kind is Kind.ratio and m.denominator == bottom[0] and _summing(model, str(m.numerator)) == summed
+        m.kind is Kind.ratio
+        and m.denominator == bottom[0]
+        and model.metric(str(m.numerator)).adds_up == summed
         for m in model.metrics
     )
-
-
-def _summing(model: SemanticModel, name: str) -> tuple[object, ...]:
-    """What a metric adds up: two metrics of one shape are one figure under two names."""
-    metric = model.metric(name)
-    return metric.kind, metric.over, metric.times, metric.less
 
 
 def _plain(model: SemanticModel, name: str) -> bool:

@@ -2771,18 +2771,13 @@ def _per(text: str, model: SemanticModel, vocabulary: Vocabulary) -> str | None:
     bottom = vocabulary.find(found[2]).metrics or vocabulary.find(found[2] + "s").metrics
     if not top or not bottom:
         return None
-    summed = _summing(model.metric(top[0]))
+    summed = model.metric(top[0]).adds_up
     for metric in model.metrics:
         if not metric.numerator or metric.denominator != bottom[0]:
             continue
-        if metric.numerator == top[0] or _summing(model.metric(metric.numerator)) == summed:
+        if metric.numerator == top[0] or model.metric(metric.numerator).adds_up == summed:
             return metric.name
     return None
-
-
-def _summing(metric: Metric) -> tuple[Kind, str | None, str | None, str | None]:
-    """What a metric adds up: two metrics of one shape are one figure under two names."""
-    return metric.kind, metric.over, metric.times, metric.less
 
 
 _AVERAGE = re.compile(r"\b(?:on\s+)?(?:average|avg|typical(?:ly)?|usually|mean)\b")

@@ -211,6 +211,12 @@ class Metric(BaseModel):
         """The metrics a ratio or a difference is made of."""
         return [name for name in (self.numerator, self.denominator) if name]
 
+    @property
+    def adds_up(self) -> tuple[Kind, str | None, str | None, str | None]:
+        """What the metric adds up: two metrics that add up the same are one figure under two names
+        (the gross sales a file also calls revenue)."""
+        return self.kind, self.over, self.times, self.less
+
 
 class SemanticModel(BaseModel):
     """Every column of one dataset with its role, and the metrics over them; validated as a whole."""
