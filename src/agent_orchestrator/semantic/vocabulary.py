@@ -353,7 +353,7 @@ _VALUE_WORDS = {
     "male": ("men", "man", "gentlemen", "males", "male customers"),
     "m": ("men", "man", "gentlemen", "male", "males"),
     "member": ("members", "membership", "loyalty members", "card holders"),
-    "normal": ("regular", "regulars", "regular customers", "non-members", "non members"),
+    "normal": ("non-members", "non members"),  # "regular customers" may be the loyal ones: never guessed
     "usa": ("united states", "america", "the states"),
     "united states": ("usa", "america", "the states"),
     "uk": ("united kingdom", "britain", "great britain"),
