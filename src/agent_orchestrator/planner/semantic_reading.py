@@ -1743,7 +1743,10 @@ def _read_words(
         reading.follow_up = True  # "bottom 3?", "top 10 instead", "fewest?": the ranking before, cut anew
         args = _patched(_one_of_many(previous, model) or previous, args, found, text, model)
         reading.named = True
-    moved = cues & (_GROWTH | _DECLINE) or _BACKWARDS.search(text) or _WENT_UP.search(text)
+    # a series of periods moved each against the one before ("was there a year we went backwards?")
+    moved = not any("grain" in g for g in args.get("group_by", [])) and (
+        cues & (_GROWTH | _DECLINE) or _BACKWARDS.search(text) or _WENT_UP.search(text)
+    )
     fell = bool(cues & _DECLINE or _BACKWARDS.search(text))
     if moved and previous and "compare" in previous and "window" not in args and args.get("group_by"):
         args.update(
