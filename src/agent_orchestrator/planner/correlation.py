@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from agent_orchestrator.semantic import Kind, SemanticModel, Vocabulary
+from agent_orchestrator.semantic.vocabulary import Found
 
 _CORRELATED = re.compile(
     r"\b(?:correlat\w*|relationship|related|relate|link(?:ed)?\s+(?:to|with)|associat\w*|go(?:es)?\s+with"
@@ -51,7 +52,6 @@ def correlation_asked(text: str, model: SemanticModel, vocabulary: Vocabulary) -
     return re.sub(rf"\b{re.escape(named)}\b", f" {metric.synonyms[0]} ", rest, count=1)
 
 
-def _measures_of(found: object, model: SemanticModel) -> set[str]:
-    columns = getattr(found, "columns", ())
-    metrics = getattr(found, "metrics", ())
-    return {*columns, *(str(model.metric(m).over) for m in metrics)}
+def _measures_of(found: Found, model: SemanticModel) -> set[str]:
+    """The columns a phrase names, itself or through the metrics over them."""
+    return {*found.columns, *(str(model.metric(m).over) for m in found.metrics)}

@@ -70,10 +70,10 @@ def every_period(text: str, model: SemanticModel, vocabulary: Vocabulary) -> tup
     """``text`` without its "every month" when it asks for the groups whose every period passes a
     condition, and that condition's grain (and range, when the words say one the reading would not:
     no loss-making month, a profit made)."""
-    said = _NEVER_OVER.search(text) or _NO_LOSS.search(text) or _EVERY.search(text)
+    never = _NEVER_OVER.search(text)
+    said = never or _NO_LOSS.search(text) or _EVERY.search(text)
     if said is None or model.time is None or not _asks_for_groups(text, model, vocabulary):
         return text, None
-    never = _NEVER_OVER.search(text)
     if never is not None:
         names = [m.name for m in model.metrics]
         money = "revenue" if "revenue" in names else names[0]

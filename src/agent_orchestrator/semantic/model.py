@@ -383,12 +383,19 @@ def ratio_name(top: str, bottom: str, percent: bool) -> str:
     return f"{top}{PERCENT_OF if percent else PER}{bottom}"
 
 
+def singular(phrase: str) -> str:
+    """A plural's singular, as names are written ("sub categories" -> "sub category", "branches"
+    -> "branch"): :func:`plural` the other way."""
+    if phrase.endswith("ies") and len(phrase) > 4:
+        return phrase[:-3] + "y"
+    if re.search(r"(?:ch|sh|ss|x|us)es$", phrase):  # "statuses": status
+        return phrase[:-2]
+    return phrase.removesuffix("s")
+
+
 def _one_of(title: str) -> str:
     """What a count counts, one of it: "Orders" -> "order", "Number of states" -> "state"."""
-    noun = title.lower().removeprefix("number of ")
-    if noun.endswith("ies"):
-        return noun[:-3] + "y"
-    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
+    return singular(title.lower().removeprefix("number of "))
 
 
 def plural(noun: str) -> str:

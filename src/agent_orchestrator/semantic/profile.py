@@ -76,6 +76,11 @@ class ColumnProfile:
         return self.type in _NUMERIC or self.type.startswith("DECIMAL")
 
     @property
+    def whole(self) -> bool:
+        """The engine read whole numbers only (a store's number, a 0/1 flag, pieces sold)."""
+        return self.type in _WHOLE
+
+    @property
     def temporal(self) -> bool:
         return self.type in ("DATE", "TIME", *_STAMPS)
 
@@ -88,7 +93,10 @@ class TableProfile:
 
 
 _STAMPS = ("TIMESTAMP", "TIMESTAMP WITH TIME ZONE")
-_NUMERIC = frozenset({"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "FLOAT", "DOUBLE", "UBIGINT"})
+_WHOLE = frozenset(
+    {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT"}
+)
+_NUMERIC = _WHOLE | {"FLOAT", "DOUBLE"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -607,8 +607,7 @@ def _flag(profile: ColumnProfile) -> Column | None:
     said as people say them, "Holiday" and "Non-holiday", so that "holiday weeks", "excluding the
     holiday weeks" and "holiday vs non-holiday" name them. (One written TRUE and FALSE keeps its
     words: the vocabulary's ``flags`` read "B2B orders" as its TRUE.)"""
-    whole = profile.type in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT")
-    if not (whole and profile.distinct == _YES_AND_NO and profile.maximum == 1):
+    if not (profile.whole and profile.distinct == _YES_AND_NO and profile.maximum == 1):
         return None
     name, words = column_name(profile.header), header_words(profile.header)
     thing = " ".join(w for w in words if w not in _FLAG_WORDS)
@@ -683,9 +682,7 @@ def _role(profile: ColumnProfile, rows: int) -> Column:
 
 def _numbered(profile: ColumnProfile, rows: int) -> bool:
     """Whether a numeric column holds few whole numbers, each on many rows: things' numbers."""
-    whole = profile.type in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
-                             "UINTEGER", "UBIGINT")  # fmt: skip
-    return whole and profile.distinct <= min(_NUMBERED_MOST, rows * _DIMENSION_SHARE)
+    return profile.whole and profile.distinct <= min(_NUMBERED_MOST, rows * _DIMENSION_SHARE)
 
 
 def _measure_unit(words: list[str], profile: ColumnProfile) -> str:

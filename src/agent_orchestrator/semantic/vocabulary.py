@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from agent_orchestrator.semantic.english import is_english
-from agent_orchestrator.semantic.model import Kind, Role, SemanticModel
+from agent_orchestrator.semantic.model import Kind, Role, SemanticModel, singular
 from agent_orchestrator.semantic.query import GRAIN_WORDS
 
 MAX_WORDS = 8
@@ -68,16 +68,6 @@ class Found:
             if mention.value not in by_column[mention.column]:
                 by_column[mention.column].append(mention.value)
         return by_column
-
-
-def singular(phrase: str) -> str:
-    """A plural's singular, as names are written ("sub categories" -> "sub category", "branches"
-    -> "branch")."""
-    if phrase.endswith("ies") and len(phrase) > 4:
-        return phrase[:-3] + "y"
-    if re.search(r"(?:ch|sh|ss|x|us)es$", phrase):  # "statuses": status
-        return phrase[:-2]
-    return phrase.removesuffix("s")
 
 
 _IRREGULAR = {

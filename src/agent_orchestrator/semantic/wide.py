@@ -35,7 +35,6 @@ _MOST_PIECES = 1_000
 _EMPTY_SHARE = 0.3
 """Of the rows, on average over the item columns, at least this share sells none of an item (a
 blank or a 0): a till's receipt holds a few of its items, never most of them."""
-_WHOLE_NUMBERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UBIGINT")
 ITEM, QUANTITY, ORDER = "item", "quantity", "order number"
 """The headers of the lines' own columns."""
 
@@ -66,7 +65,7 @@ def _counts_items(column: ColumnProfile, rows: int, role: tuple[Role, Entity | N
     if column.nulls == rows:  # an item no row sold: a column left blank
         return True
     return (
-        column.type in _WHOLE_NUMBERS
+        column.whole
         and role == (Role.measure, None)
         and column.maximum is not None
         and 0 < column.maximum <= _MOST_PIECES
